@@ -233,7 +233,11 @@ from pathlib import Path
 from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
 
 
-def dump(out: Path, whole: bool, vectors: str = "on") -> None:
+def dump(out: Path, whole: bool, vectors: str = "on", extra=None) -> None:
+    """One JSON line per fit row (every set but the held-out-only ones): its set, fold, prompt, expect, kind and
+    ``cands``, recall's ranked pool of 50 with each candidate's evidence and recall's own decision (``returned``;
+    every candidate is kept while ranking). ``whole``: the query's windows off; ``extra(hit)``: more fields of a
+    candidate (:func:`thesaurus.dump`)."""
     from memdir.search import querywindows, relevance
     from memdir.search.ranking import ranked
 
@@ -258,7 +262,7 @@ def dump(out: Path, whole: bool, vectors: str = "on") -> None:
                                   "bar": relevance.bar(ev), "lexical": relevance.lexical(ev),
                                   "agreed": relevance.agreed(ev), "crossed": relevance.crossed(ev),
                                   "body": bool(body) and " ".join(body.split()) != " ".join(desc.split()),
-                                  "returned": real(ev, relevance.score(ev)), "ev": d})
+                                  "returned": real(ev, relevance.score(ev)), "ev": d, **(extra(h) if extra else {})})
                 sink.write(json.dumps({"set": which, "fold": i % 2, "prompt": row["prompt"], "expect": row["expect"],
                                        "kind": row["kind"], "cands": cands}, ensure_ascii=False) + "\n")
 

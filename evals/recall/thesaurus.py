@@ -65,14 +65,12 @@ dump, tests/scripts/test_thesaurus_expansion.py), so a set written blind (the le
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
-from dataclasses import asdict
 from pathlib import Path
 
-from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
+from common import HELDOUT_ONLY, SETS, new_folds, tally
 from neg import as_evidence, bar_without, load
+from neg import dump as neg_dump
 
 MODES = ("", "orig", "max", "orig max", "head", "head orig", "head orig max")
 WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -80,8 +78,6 @@ WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 def dump(out: Path, vectors: str = "on") -> None:
     import expansion
-
-    from memdir.search import relevance
 
     seen: dict[int, dict[str, float]] = {}
     heads: dict[int, dict[str, float]] = {}
@@ -98,27 +94,7 @@ def dump(out: Path, vectors: str = "on") -> None:
         return found
 
     expansion.install(recording)
-    from memdir.search.ranking import ranked
-    real = relevance.returned
-    relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
-    with tempfile.TemporaryDirectory() as tmp, out.open("w", encoding="utf-8") as sink:
-        mem = build_store(Path(tmp), vectors)
-        for which in SETS:
-            if which in HELDOUT_ONLY:
-                continue
-            for i, row in enumerate(prompts("fit", which)):
-                hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50)
-                cands = []
-                for h in hits:
-                    ev = h.evidence
-                    body, desc = (h.memory.body or "").strip(), h.memory.description.strip()
-                    cands.append({"name": h.memory.name, "score": relevance.score(ev), "bar": relevance.bar(ev),
-                                  "body": bool(body) and " ".join(body.split()) != " ".join(desc.split()),
-                                  "returned": real(ev, relevance.score(ev)), "ev": asdict(ev),
-                                  "subs": seen.get(h.memory.id, {}),
-                                  "head_subs": heads.get(h.memory.id, {})})
-                sink.write(json.dumps({"set": which, "fold": i % 2, "prompt": row["prompt"], "expect": row["expect"],
-                                       "kind": row["kind"], "cands": cands}, ensure_ascii=False) + "\n")
+    neg_dump(out, False, vectors, lambda h: {"subs": seen.get(h.memory.id, {}), "head_subs": heads.get(h.memory.id, {})})
 
 
 def replay(rows: list[dict], w: float, shared: bool, sets=None, k: int = 3, mode: str = "") -> tuple[list[list[int]],
