@@ -38,21 +38,18 @@ or one of its own — serves them instead:
   (:func:`run_hook`; the server's ``hooks``: the same hook code, with the model's cosines
   once loaded — a model still loading is waited for, at most ``wait`` s), answered
   ``{"stdout": str, "stderr": str or null}``.
-* Every answer carries the code the server runs (``"code"``:
-  :func:`memdir.version.code_identity`, taken when it started). A server
-  whose code is not the asker's — memdir was upgraded, or its source edited,
-  since it started — is not listened to: a request names the asker's code,
-  and such a server answers it with nothing run (a hook run there would
-  record the bodies it gave); :func:`request` returns None (the
-  hook ranks by words, as with no server), and, when the asker runs the code
-  now installed, asks the server to give its socket up (``{"stop": true,
-  "code": …}``: a standalone one exits, an MCP server's stops serving the
-  socket) and starts one of the code installed now (:func:`_replace`).
-* :func:`request` sends one message and reads the answer (None when no server answers in time).
-  :func:`ask` returns None — and the caller ranks lexically, never loading the model itself — when no
-  server listens (connecting fails at once), when none answers within :data:`ANSWER_TIMEOUT`, when the
-  server is still loading its model, or when the server's index generation is not the caller's (its doc
-  ids might not be the caller's).
+* Every answer carries the code the server runs (``"code"``: :func:`memdir.version.code_identity`,
+  taken when it started). A server whose code is not the asker's — memdir was upgraded, or its source
+  edited, since it started — is not listened to: a request names the asker's code, and such a server
+  answers it with nothing run (a hook run there would record the bodies it gave); :func:`request`
+  returns None (the hook ranks by words, as with no server), and, when the asker runs the code now
+  installed, asks the server to give its socket up (``{"stop": true, "code": …}``: a standalone one
+  exits, an MCP server's stops serving the socket) and starts one of the code installed now (:func:`_replace`).
+* :func:`request` sends one message and reads the answer (None when no server answers in time, or one
+  left a hook unanswered moments ago: :func:`memdir.runtime.stalled`). :func:`ask` returns None — and
+  the caller ranks lexically, never loading the model itself — when no server listens (connecting fails
+  at once), when none answers within :data:`ANSWER_TIMEOUT`, when the server is still loading its model,
+  or when the server's index generation is not the caller's (its doc ids might not be the caller's).
 
 The socket lives where its path always fits ``sockaddr_un``, in a private
 directory of this user (:mod:`memdir.runtime`, which also removes the
@@ -70,8 +67,8 @@ import os
 import threading
 import time
 
-from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_start,
-                       runtime_dir, socket_file, socket_path, starting, swept)
+from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_stall,
+                       note_start, runtime_dir, socket_file, socket_path, stalled, starting, swept)
 from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
 from ..version import code_identity
 
@@ -136,9 +133,8 @@ def launch(home: Path) -> int | None:
     from pathlib import Path  # here: a session start that launches no warm process loads no pathlib
 
     home = Path(home)
-    if not hasattr(os, "posix_spawn") or not sys.executable or not home.is_dir():
-        return None
-    if socket_path(home) is None or listening(home):
+    if not hasattr(os, "posix_spawn") or not sys.executable or not home.is_dir() or socket_path(home) is None \
+            or listening(home):
         return None
     launched = time.time()
     try:
@@ -146,8 +142,7 @@ def launch(home: Path) -> int | None:
         try:
             null = os.open(os.devnull, os.O_RDONLY)
             try:
-                actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, log, 1),
-                           (os.POSIX_SPAWN_DUP2, log, 2)]
+                actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, log, 1), (os.POSIX_SPAWN_DUP2, log, 2)]
                 pid = os.posix_spawn(sys.executable, [sys.executable, *COMMAND, str(home)],
                                      os.environ, file_actions=actions, setsid=True)
             finally:
@@ -173,7 +168,8 @@ def run_hook(home: Path, hook: dict) -> dict | None:
     :data:`STARTING_WAIT` s after its launch, less when it dies first (None at once then). With none
     starting nothing more is done than one failed open and the request as ever; a server still
     loading its model then waits at most :data:`STARTING_WAIT` s after it began. The whole call
-    takes at most :data:`HOOK_TIMEOUT` s (a server that never answers), as without a wait. Never raises."""
+    takes at most :data:`HOOK_TIMEOUT` s (a server that never answers: then asked nothing for a while,
+    :func:`memdir.runtime.note_stall`), as without a wait. Never raises."""
     began, left = time.monotonic(), starting(home)
     wait = STARTING_WAIT
     if left is not None:
@@ -267,7 +263,7 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
     if getattr(_serving, "active", False):
         return None
     path = socket_file(home)
-    if path is None:
+    if path is None or stalled(home, path):  # one that left a hook unanswered moments ago is not waited for again
         return None
     try:
         sock = _connect(path, CONNECT_TIMEOUT)
@@ -282,6 +278,8 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         if getattr(exc, "errno", None) == errno.ECONNREFUSED:
             swept()  # its process has gone: no dead socket stays in the directory
+        elif isinstance(exc, TimeoutError) and "hook" in message:  # a whole hook's time and no answer: stopped, wedged
+            note_stall(home, path)
         return None
     return answer if isinstance(answer, dict) else None
 
