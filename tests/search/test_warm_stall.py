@@ -14,6 +14,8 @@ import socket
 import threading
 import time
 
+import pytest
+
 from memdir import runtime as sockets
 from memdir.search import warm
 from memdir.version import code_identity
@@ -23,10 +25,11 @@ HOOK = {"client": "claude-code", "event": "UserPromptSubmit", "input": "{}", "ho
 
 class Server:
     """Listens on ``path`` (bound beside it, then renamed over it: a new inode even while the old one stays open);
-    counts the connections it accepts; ``answer`` (a dict) is sent back to each request, else nothing ever is."""
+    counts the connections it accepts; ``answer`` (a dict) is sent back to each request, ``send(client)`` run
+    in a thread of its own for each, else nothing is ever sent."""
 
-    def __init__(self, path, answer=None):
-        self.accepted, self.held, self.answer = 0, [], answer
+    def __init__(self, path, answer=None, send=None):
+        self.accepted, self.held, self.answer, self.send = 0, [], answer, send
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.bind(f"{path}.new")
         os.replace(f"{path}.new", path)
@@ -41,7 +44,9 @@ class Server:
                 return
             self.accepted += 1
             self.held.append(client)
-            if self.answer is not None:
+            if self.send is not None:
+                threading.Thread(target=self.send, args=(client,), daemon=True).start()
+            elif self.answer is not None:
                 client.makefile("rb").readline()
                 client.sendall(json.dumps({**self.answer, "code": code_identity()}).encode() + b"\n")
 
@@ -87,5 +92,48 @@ def test_a_warm_process_that_answers_is_never_marked(tmp_path, runtime):
             assert warm.run_hook(home, {**HOOK, "home": str(home)})["stdout"] == "recalled"
         assert server.accepted == 3
         assert not (home / sockets.STALL_FILE).exists() and not sockets.stalled(home, str(path))
+    finally:
+        server.close()
+
+
+def _trickle(client):
+    try:
+        while True:
+            client.sendall(b" ")
+            time.sleep(0.1)
+    except OSError:
+        return
+
+
+def _endless(client):
+    try:
+        while True:
+            client.sendall(b"x" * 65536)
+    except OSError:
+        return
+
+
+@pytest.mark.parametrize("send", [_trickle, _endless])
+def test_an_answer_that_never_ends_its_line_is_not_waited_for_past_the_hook_timeout(tmp_path, runtime, monkeypatch,
+                                                                                   send):
+    """A peer sending a byte every 0.1 s held a hook for good (each recv had its own timeout); one sending bytes
+    with no newline held it past 120 s (the 64 MB limit read in quadratic time)."""
+    monkeypatch.setattr(warm, "HOOK_TIMEOUT", 1.0)
+    home = tmp_path / "home"
+    home.mkdir()
+    path = warm.socket_path(home, create=True)
+    server = Server(path, send=send)
+    answers = []
+    try:
+        asker = threading.Thread(target=lambda: answers.append(warm.run_hook(home, {**HOOK, "home": str(home)})),
+                                 daemon=True)
+        asker.start()
+        asker.join(60)  # a hang guard, not a speed target: the hook gives up after HOOK_TIMEOUT
+        assert answers == [None] and server.accepted == 1  # by words, in this process
+        answering = Server(path, answer={"stdout": "recalled", "stderr": None})
+        try:
+            assert warm.run_hook(home, {**HOOK, "home": str(home)})["stdout"] == "recalled"  # control
+        finally:
+            answering.close()
     finally:
         server.close()

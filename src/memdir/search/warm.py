@@ -215,16 +215,22 @@ def stop(home: Path) -> bool:
     return answer is not None and answer.get("stopping") is True
 
 
-def _read_line(sock: socket.socket, limit: int) -> bytes:
-    data = b""
-    while b"\n" not in data:
+def _read_line(sock: socket.socket, limit: int, seconds: float) -> bytes:
+    """The first line ``sock`` sends (no newline; all it sent when it closes first), whole within ``seconds`` (a peer
+    that trickles bytes or sends endless ones hung a hook for good: break19), read in linear time. Raises ValueError
+    over ``limit`` bytes, OSError (TimeoutError past ``seconds``)."""
+    data, deadline = bytearray(), time.monotonic() + seconds
+    while (end := data.find(b"\n", max(0, len(data) - 65536))) < 0:
+        if (left := deadline - time.monotonic()) <= 0:
+            raise TimeoutError("no whole line in time")
+        sock.settimeout(left)
         chunk = sock.recv(65536)
         if not chunk:
-            break
+            return bytes(data)
         data += chunk
         if len(data) > limit:
             raise ValueError("message too long")
-    return data.split(b"\n", 1)[0]
+    return bytes(data[:end])
 
 
 def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict | None:
@@ -272,7 +278,7 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
             message = {**message, "code": code_identity()} if named else message
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             # as text: json_c reads a str with the C scanner alone (bytes would load json, re and enum)
-            answer = json.loads(_read_line(sock, 64 * 1024 * 1024).decode("utf-8"))
+            answer = json.loads(_read_line(sock, 64 * 1024 * 1024, timeout).decode("utf-8"))
         finally:
             sock.close()
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
@@ -318,11 +324,9 @@ class WarmServer:
     ``dense`` is True once the model is loaded (until then the hook ranks by
     words alone: no request made from this thread reaches the socket).
 
-    ``standalone`` (the process of :func:`main`): the model loads as soon as
-    the socket is bound, a server already answering means this one stops
-    (``done`` is set) instead of waiting, and a ``{"stop": true}`` request
-    (:func:`stop`) sets ``done``. ``last_request`` is the monotonic time of
-    the last request (or of the start)."""
+    ``standalone`` (the process of :func:`main`): the model loads as soon as the socket is bound, a server
+    already answering means this one stops (``done`` is set) instead of waiting, and a ``{"stop": true}``
+    request (:func:`stop`) sets ``done``. ``last_request``: the monotonic time of the last request (or start)."""
 
     def __init__(self, home: Path, standalone: bool = False, hooks=None):
         from pathlib import Path  # here, as in launch: a hook's process that serves nothing loads no pathlib
@@ -403,8 +407,7 @@ class WarmServer:
             self._loader.start()
 
     def stolen(self) -> bool:
-        """True when the socket file is no longer the one this server bound
-        (another server took the path over, or it was removed)."""
+        """True when the socket file is no longer the one this server bound (another server took it, or it went)."""
         try:
             return self._inode is not None and os.stat(self.path).st_ino != self._inode
         except OSError:
@@ -433,8 +436,7 @@ class WarmServer:
 
     def _serve_one(self, client: socket.socket) -> None:
         try:
-            client.settimeout(1.0)
-            request = json.loads(_read_line(client, MAX_REQUEST))
+            request = json.loads(_read_line(client, MAX_REQUEST, HOOK_TIMEOUT))  # the asker waits no longer
             self.last_request = time.monotonic()
             query, layers = request.get("query"), request.get("layers")
             if request.get("stop") is not True and request.get("code", self.code) != self.code:
@@ -466,10 +468,10 @@ class WarmServer:
         self._settle()
 
     def _settle(self) -> None:
-        """Once, after the first answer with the model loaded (sent: no asker waits for this), collect
-        and :func:`gc.freeze` what the process holds — the model, numpy, the code that answered and what it
-        keeps — so the cyclic collector never walks them again: a full collection of them in the middle of
-        a prompt's answer took ≈ 20 ms. What a request leaves behind later is collected as ever."""
+        """Once, after the first answer with the model loaded (sent: no asker waits for this), collect and
+        :func:`gc.freeze` what the process holds — the model, numpy, the code that answered and what it keeps — so
+        the cyclic collector never walks them again: a full collection of them in the middle of a prompt's answer
+        took ≈ 20 ms. What a request leaves behind later is collected as ever."""
         if self.frozen or not self.warm.is_set():
             return
         import gc
@@ -524,10 +526,9 @@ class WarmServer:
 
 
 def serve(home: Path, settings, hooks=None) -> WarmServer | None:
-    """Start a :class:`WarmServer` for ``home`` (serving ``hooks``, see
-    there) when dense retrieval is installed and not turned off in
-    ``settings`` (:func:`memdir.search.vectors.wanted`; nothing is imported
-    otherwise); returns it, or None."""
+    """Start a :class:`WarmServer` for ``home`` (serving ``hooks``, see there) when dense retrieval is installed
+    and not turned off in ``settings`` (:func:`memdir.search.vectors.wanted`; nothing is imported otherwise);
+    returns it, or None."""
     from . import vectors
 
     if not vectors.wanted(settings) or socket_path(home, create=True) is None:
