@@ -39,6 +39,11 @@ START_FILE = "warm.starting"  # in a home: "<pid> <wall-clock time>" of the last
 # loading. Launch → model answers: 0.49 s p50, 0.66 s max on an idle 2-core machine, 1.19 s max with both cores
 # busy (benchmarks/bench_first_prompt.py). The wait ends once the model answers or the process is gone.
 STARTING_WAIT = 3.0
+STALL_FILE = "warm.stalled"  # in a home: "<socket inode> <wall-clock time>" of a prompt hook's request left unanswered
+# Seconds the prompt hooks of a home rank by words at once, asking nothing of the warm process on that socket, after
+# one took a whole hook request and gave no answer within memdir.search.warm.HOOK_TIMEOUT: a stopped (SIGSTOP) or
+# wedged process whose socket still accepts cost every prompt 5 s (break19: 6.1 s per prompt, 0.08 s warm).
+STALL_SKIP = 60.0
 
 
 def _private(path: str) -> str | None:
@@ -300,6 +305,34 @@ def starting(home: Path, now: float | None = None) -> float | None:
     return left if 0 < left <= STARTING_WAIT and alive(pid) else None
 
 
-__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "START_FILE", "STARTING_WAIT",
-           "SWEEP_GRACE", "alive", "cleared", "dead", "in_the_way", "note_start", "private_dir", "runtime_dir",
-           "socket_file", "socket_path", "starting", "swept"]
+def note_stall(home: str | os.PathLike, path: str) -> None:
+    """Record in ``<home>/warm.stalled`` that the warm process on socket ``path`` took a prompt hook's request and
+    gave no answer in time, for :func:`stalled`; marked by the socket's inode, so a new process (a new socket) is
+    asked at once. Never raises."""
+    part = os.path.join(home, f".{STALL_FILE}.{os.getpid()}")
+    try:
+        inode = os.stat(path).st_ino
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(f"{inode} {int(time.time())}\n")  # whole seconds, cut: never after a clock read later
+        os.replace(part, os.path.join(home, STALL_FILE))
+    except OSError:
+        pass
+
+
+def stalled(home: str | os.PathLike, path: str, now: float | None = None) -> bool:
+    """True when the warm process on socket ``path`` left a prompt hook's request unanswered (:func:`note_stall`)
+    less than :data:`STALL_SKIP` s ago (wall clock ``now`` by default) and still holds that socket: the caller
+    asks it nothing and ranks by words. One failed open when none was marked; never raises."""
+    try:
+        with open(os.path.join(home, STALL_FILE), "rb") as record:
+            inode, when = record.read(64).split()
+        inode, when = int(inode), float(when)
+        return 0 <= (time.time() if now is None else now) - when < STALL_SKIP and os.stat(path).st_ino == inode
+    except (OSError, ValueError):
+        return False
+
+
+__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "STALL_FILE", "STALL_SKIP", "START_FILE",
+           "STARTING_WAIT", "SWEEP_GRACE", "alive", "cleared", "dead", "in_the_way", "note_stall", "note_start",
+           "private_dir", "runtime_dir", "socket_file", "socket_path", "stalled", "starting", "swept"]

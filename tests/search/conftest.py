@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,3 +21,20 @@ def short_home(monkeypatch):
     yield home
     warm.stop(home)  # a warm process a hook started must not outlive its test
     shutil.rmtree(home.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def runtime(tmp_path, monkeypatch):
+    """A private XDG runtime directory of the test's own, and a fallback of its own instead of /tmp
+    (shared with every other run on this machine). Both paths are short."""
+    base = tempfile.mkdtemp(prefix="rt", dir="/tmp")
+    run, tmp = os.path.join(base, "run"), os.path.join(base, "tmp")
+    os.mkdir(run, 0o700)
+    os.mkdir(tmp, 0o1777)
+    os.chmod(tmp, 0o1777)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", run)
+    from memdir import runtime as sockets
+
+    monkeypatch.setattr(sockets, "SHARED_TMP", tmp)
+    yield run, tmp
+    shutil.rmtree(base, ignore_errors=True)

@@ -16,25 +16,6 @@ from memdir import runtime as sockets
 from memdir.search import warm
 
 
-@pytest.fixture
-def runtime(tmp_path, monkeypatch):
-    """A private XDG runtime directory of the test's own, and a fallback of its own instead of /tmp
-    (shared with every other run on this machine). Both paths are short."""
-    import tempfile
-
-    base = tempfile.mkdtemp(prefix="rt", dir="/tmp")
-    run, tmp = os.path.join(base, "run"), os.path.join(base, "tmp")
-    os.mkdir(run, 0o700)
-    os.mkdir(tmp, 0o1777)
-    os.chmod(tmp, 0o1777)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", run)
-    monkeypatch.setattr(sockets, "SHARED_TMP", tmp)
-    yield run, tmp
-    import shutil
-
-    shutil.rmtree(base, ignore_errors=True)
-
-
 def _bad_request(path) -> dict:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(5)

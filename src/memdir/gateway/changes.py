@@ -177,6 +177,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
             return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                                tuple(warnings), old.status, old.pinned, existing.digest)
+        check_readable(record, layer.settings.max_file_bytes)  # first: the copy check reads a 13 MB body for 50 s
         # the memory it changes may hold it; one it revives was no live copy (its successor may hold the text)
         check_duplicate(tx, name, description, body, None if reviving else old, guard,
                         [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
@@ -185,7 +186,6 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             if refusal is not None:
                 return WriteResult(name, layer.scope, "dismissed", sum(counts.values()), counts,
                                    (*warnings, refusal), "candidate", record.pinned, None)
-        check_readable(record, layer.settings.max_file_bytes)
         old_entry = None
         if old_name:
             old_entry = tx.fresh(old_name)

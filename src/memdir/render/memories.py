@@ -500,10 +500,11 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     0–1) and its snippet; ``offset`` is how many better hits were skipped;
     ``page`` the most one answer holds: a full page ends with where the next starts; the results'
     ``note`` (:class:`memdir.search.paging.Page`: how many memories rank by words alone while
-    vectors are being built), when there is one, ends it."""
+    vectors are being built, files no search can read), when there is one, ends it, a page of none too."""
     shown = _quoted(cut(visible(query), 120))  # an invisible character shown, not dropped (it was read as absent)
-    if not results:
-        return f"No memories match {shown}" + (f" after the first {offset}." if offset else ".")
+    if not results:  # the note too: files no search can read, a word read as a slip (break19: it was dropped)
+        empty = f"No memories match {shown}" + (f" after the first {offset}." if offset else ".")
+        return f"{empty}\n({results.note})" if getattr(results, "note", "") else empty
     after = f", after the first {offset}" if offset else ""
     lines = [f"{len(results)} result(s) for {shown}{after}:"]
     for hit in results:

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling
+from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
@@ -551,7 +551,7 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
             break
         pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
-    out.note = "; ".join(part for part in (slip_note(terms), note) if part)  # a word read as a slip, said
+    out.note = "; ".join(part for part in (slip_note(terms), note, unread.note(session, scope)) if part)  # all said
     used, words = 2, written(query, terms)
     for hit in hits[offset:offset + k]:
         result = _result(hit, scope_of, terms, words)

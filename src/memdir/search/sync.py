@@ -48,7 +48,7 @@ from ..session import Session
 from ..settings import Settings
 from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
-                    layer_key, rebuild, set_aside, warn, write_transaction)
+                    layer_key, locked_out, rebuild, set_aside, warn, write_transaction)
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow
@@ -344,33 +344,39 @@ def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
     the next reader from following the journal (:func:`memdir.search.follow.follow`). Not kept when
     the index cannot be written now (the next process sweeps again)."""
     try:
+        conn.execute("PRAGMA busy_timeout = 100")  # ms: a note never makes a search wait out another's lock
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                          [(f"swept:{key}", time.time_ns()), (f"synced:{key}", started)])
         if conn.in_transaction:
             conn.execute("COMMIT")
     except sqlite3.Error:
         pass
+    finally:
+        conn.execute("PRAGMA busy_timeout = 5000")
 
 
 def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqlite3.Connection:
     """Bring the index of ``home`` in step with ``layers``; returns the
     connection. When the index cannot be written now (a full disk, a
-    read-only file: :func:`memdir.search.index.cannot_write`) the files it
+    read-only file: :func:`memdir.search.index.cannot_write`; another process's
+    lock past the busy timeout: :func:`memdir.search.index.locked_out`) the files it
     lacks or holds stale are still searched: the connection returned is an
     in-memory copy of it brought up to date (:func:`_overlay`), and one line
     on stderr says so, naming SQLite's error (``SQLITE_FULL``) — once per
     process, and once per session ``session_id`` (an agent's hooks:
-    :func:`_warn_stale`). Raises
-    :class:`MissingExtra` without the ``search`` extra, :class:`StoreError`
-    when the index cannot be used."""
+    :func:`_warn_stale`). Raises :class:`MissingExtra` without the ``search``
+    extra, :class:`StoreError` when the index cannot be used."""
     require()
     conn = connect(home)
-    if isinstance(conn, ReadOnly):  # it could not be opened for writing: nothing to try
-        return _overlay(home, layers, conn, conn.why.rpartition("; ")[0], session_id)
+    held = locked_out(home)  # another process's lock met moments ago: not waited for again at each sync
+    if isinstance(conn, ReadOnly) or held:  # it could not be opened for writing: nothing to try
+        return _overlay(home, layers, conn, held or conn.why.rpartition("; ")[0], session_id)
     try:
         for layer in layers:
             sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
+        if held := locked_out(home, exc):  # the busy timeout spent: the files it lacks are read into a copy
+            return _overlay(home, layers, conn, held, session_id)
         if damaged(exc) or not cannot_write(exc):
             raise index_error(home, exc) from None
         return _overlay(home, layers, conn, f"the search index {db_path(home)} could not be brought up to date "

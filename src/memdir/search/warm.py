@@ -38,21 +38,18 @@ or one of its own — serves them instead:
   (:func:`run_hook`; the server's ``hooks``: the same hook code, with the model's cosines
   once loaded — a model still loading is waited for, at most ``wait`` s), answered
   ``{"stdout": str, "stderr": str or null}``.
-* Every answer carries the code the server runs (``"code"``:
-  :func:`memdir.version.code_identity`, taken when it started). A server
-  whose code is not the asker's — memdir was upgraded, or its source edited,
-  since it started — is not listened to: a request names the asker's code,
-  and such a server answers it with nothing run (a hook run there would
-  record the bodies it gave); :func:`request` returns None (the
-  hook ranks by words, as with no server), and, when the asker runs the code
-  now installed, asks the server to give its socket up (``{"stop": true,
-  "code": …}``: a standalone one exits, an MCP server's stops serving the
-  socket) and starts one of the code installed now (:func:`_replace`).
-* :func:`request` sends one message and reads the answer (None when no server answers in time).
-  :func:`ask` returns None — and the caller ranks lexically, never loading the model itself — when no
-  server listens (connecting fails at once), when none answers within :data:`ANSWER_TIMEOUT`, when the
-  server is still loading its model, or when the server's index generation is not the caller's (its doc
-  ids might not be the caller's).
+* Every answer carries the code the server runs (``"code"``: :func:`memdir.version.code_identity`,
+  taken when it started). A server whose code is not the asker's — memdir was upgraded, or its source
+  edited, since it started — is not listened to: a request names the asker's code, and such a server
+  answers it with nothing run (a hook run there would record the bodies it gave); :func:`request`
+  returns None (the hook ranks by words, as with no server), and, when the asker runs the code now
+  installed, asks the server to give its socket up (``{"stop": true, "code": …}``: a standalone one
+  exits, an MCP server's stops serving the socket) and starts one of the code installed now (:func:`_replace`).
+* :func:`request` sends one message and reads the answer (None when no server answers in time, or one
+  left a hook unanswered moments ago: :func:`memdir.runtime.stalled`). :func:`ask` returns None — and
+  the caller ranks lexically, never loading the model itself — when no server listens (connecting fails
+  at once), when none answers within :data:`ANSWER_TIMEOUT`, when the server is still loading its model,
+  or when the server's index generation is not the caller's (its doc ids might not be the caller's).
 
 The socket lives where its path always fits ``sockaddr_un``, in a private
 directory of this user (:mod:`memdir.runtime`, which also removes the
@@ -70,8 +67,8 @@ import os
 import threading
 import time
 
-from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_start,
-                       runtime_dir, socket_file, socket_path, starting, swept)
+from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_stall,
+                       note_start, runtime_dir, socket_file, socket_path, stalled, starting, swept)
 from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
 from ..version import code_identity
 
@@ -136,9 +133,8 @@ def launch(home: Path) -> int | None:
     from pathlib import Path  # here: a session start that launches no warm process loads no pathlib
 
     home = Path(home)
-    if not hasattr(os, "posix_spawn") or not sys.executable or not home.is_dir():
-        return None
-    if socket_path(home) is None or listening(home):
+    if not hasattr(os, "posix_spawn") or not sys.executable or not home.is_dir() or socket_path(home) is None \
+            or listening(home):
         return None
     launched = time.time()
     try:
@@ -146,8 +142,7 @@ def launch(home: Path) -> int | None:
         try:
             null = os.open(os.devnull, os.O_RDONLY)
             try:
-                actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, log, 1),
-                           (os.POSIX_SPAWN_DUP2, log, 2)]
+                actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, log, 1), (os.POSIX_SPAWN_DUP2, log, 2)]
                 pid = os.posix_spawn(sys.executable, [sys.executable, *COMMAND, str(home)],
                                      os.environ, file_actions=actions, setsid=True)
             finally:
@@ -173,7 +168,8 @@ def run_hook(home: Path, hook: dict) -> dict | None:
     :data:`STARTING_WAIT` s after its launch, less when it dies first (None at once then). With none
     starting nothing more is done than one failed open and the request as ever; a server still
     loading its model then waits at most :data:`STARTING_WAIT` s after it began. The whole call
-    takes at most :data:`HOOK_TIMEOUT` s (a server that never answers), as without a wait. Never raises."""
+    takes at most :data:`HOOK_TIMEOUT` s (a server that never answers: then asked nothing for a while,
+    :func:`memdir.runtime.note_stall`), as without a wait. Never raises."""
     began, left = time.monotonic(), starting(home)
     wait = STARTING_WAIT
     if left is not None:
@@ -219,16 +215,22 @@ def stop(home: Path) -> bool:
     return answer is not None and answer.get("stopping") is True
 
 
-def _read_line(sock: socket.socket, limit: int) -> bytes:
-    data = b""
-    while b"\n" not in data:
+def _read_line(sock: socket.socket, limit: int, seconds: float) -> bytes:
+    """The first line ``sock`` sends (no newline; all it sent when it closes first), whole within ``seconds`` (a peer
+    that trickles bytes or sends endless ones hung a hook for good: break19), read in linear time. Raises ValueError
+    over ``limit`` bytes, OSError (TimeoutError past ``seconds``)."""
+    data, deadline = bytearray(), time.monotonic() + seconds
+    while (end := data.find(b"\n", max(0, len(data) - 65536))) < 0:
+        if (left := deadline - time.monotonic()) <= 0:
+            raise TimeoutError("no whole line in time")
+        sock.settimeout(left)
         chunk = sock.recv(65536)
         if not chunk:
-            break
+            return bytes(data)
         data += chunk
         if len(data) > limit:
             raise ValueError("message too long")
-    return data.split(b"\n", 1)[0]
+    return bytes(data[:end])
 
 
 def request(home: Path, message: dict, timeout: float = ANSWER_TIMEOUT) -> dict | None:
@@ -267,7 +269,7 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
     if getattr(_serving, "active", False):
         return None
     path = socket_file(home)
-    if path is None:
+    if path is None or stalled(home, path):  # one that left a hook unanswered moments ago is not waited for again
         return None
     try:
         sock = _connect(path, CONNECT_TIMEOUT)
@@ -276,12 +278,14 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
             message = {**message, "code": code_identity()} if named else message
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             # as text: json_c reads a str with the C scanner alone (bytes would load json, re and enum)
-            answer = json.loads(_read_line(sock, 64 * 1024 * 1024).decode("utf-8"))
+            answer = json.loads(_read_line(sock, 64 * 1024 * 1024, timeout).decode("utf-8"))
         finally:
             sock.close()
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         if getattr(exc, "errno", None) == errno.ECONNREFUSED:
             swept()  # its process has gone: no dead socket stays in the directory
+        elif isinstance(exc, TimeoutError) and "hook" in message:  # a whole hook's time and no answer: stopped, wedged
+            note_stall(home, path)
         return None
     return answer if isinstance(answer, dict) else None
 
@@ -320,11 +324,9 @@ class WarmServer:
     ``dense`` is True once the model is loaded (until then the hook ranks by
     words alone: no request made from this thread reaches the socket).
 
-    ``standalone`` (the process of :func:`main`): the model loads as soon as
-    the socket is bound, a server already answering means this one stops
-    (``done`` is set) instead of waiting, and a ``{"stop": true}`` request
-    (:func:`stop`) sets ``done``. ``last_request`` is the monotonic time of
-    the last request (or of the start)."""
+    ``standalone`` (the process of :func:`main`): the model loads as soon as the socket is bound, a server
+    already answering means this one stops (``done`` is set) instead of waiting, and a ``{"stop": true}``
+    request (:func:`stop`) sets ``done``. ``last_request``: the monotonic time of the last request (or start)."""
 
     def __init__(self, home: Path, standalone: bool = False, hooks=None):
         from pathlib import Path  # here, as in launch: a hook's process that serves nothing loads no pathlib
@@ -405,8 +407,7 @@ class WarmServer:
             self._loader.start()
 
     def stolen(self) -> bool:
-        """True when the socket file is no longer the one this server bound
-        (another server took the path over, or it was removed)."""
+        """True when the socket file is no longer the one this server bound (another server took it, or it went)."""
         try:
             return self._inode is not None and os.stat(self.path).st_ino != self._inode
         except OSError:
@@ -435,8 +436,7 @@ class WarmServer:
 
     def _serve_one(self, client: socket.socket) -> None:
         try:
-            client.settimeout(1.0)
-            request = json.loads(_read_line(client, MAX_REQUEST))
+            request = json.loads(_read_line(client, MAX_REQUEST, HOOK_TIMEOUT))  # the asker waits no longer
             self.last_request = time.monotonic()
             query, layers = request.get("query"), request.get("layers")
             if request.get("stop") is not True and request.get("code", self.code) != self.code:
@@ -468,10 +468,10 @@ class WarmServer:
         self._settle()
 
     def _settle(self) -> None:
-        """Once, after the first answer with the model loaded (sent: no asker waits for this), collect
-        and :func:`gc.freeze` what the process holds — the model, numpy, the code that answered and what it
-        keeps — so the cyclic collector never walks them again: a full collection of them in the middle of
-        a prompt's answer took ≈ 20 ms. What a request leaves behind later is collected as ever."""
+        """Once, after the first answer with the model loaded (sent: no asker waits for this), collect and
+        :func:`gc.freeze` what the process holds — the model, numpy, the code that answered and what it keeps — so
+        the cyclic collector never walks them again: a full collection of them in the middle of a prompt's answer
+        took ≈ 20 ms. What a request leaves behind later is collected as ever."""
         if self.frozen or not self.warm.is_set():
             return
         import gc
@@ -526,10 +526,9 @@ class WarmServer:
 
 
 def serve(home: Path, settings, hooks=None) -> WarmServer | None:
-    """Start a :class:`WarmServer` for ``home`` (serving ``hooks``, see
-    there) when dense retrieval is installed and not turned off in
-    ``settings`` (:func:`memdir.search.vectors.wanted`; nothing is imported
-    otherwise); returns it, or None."""
+    """Start a :class:`WarmServer` for ``home`` (serving ``hooks``, see there) when dense retrieval is installed
+    and not turned off in ``settings`` (:func:`memdir.search.vectors.wanted`; nothing is imported otherwise);
+    returns it, or None."""
     from . import vectors
 
     if not vectors.wanted(settings) or socket_path(home, create=True) is None:

@@ -1,0 +1,39 @@
+"""A memory file the reader refuses (a hand edit left a byte that is not UTF-8, a file over the ceiling) is named
+in every search's note (memdir.search.unread), the empty page's too (memdir.render.memories.search): break19 found
+such a memory invisible to search, 'No memories match' alone, the file said only by memdir list and doctor."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from memdir import Memory
+
+
+def _layer(mem):
+    return mem.session.layer("project").path
+
+
+def test_a_search_names_the_files_it_cannot_read(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("zebra-crossing", "The zebra crossing camera is on pole 7", "project", "Camera feed on pole 7.")
+    found = mem.search("zebra")
+    assert [h.name for h in found] == ["zebra-crossing"] and found.note == ""  # control: nothing unread, no note
+    (_layer(mem) / "zebra-notes.md").write_bytes(b"---\nname: zebra-notes\ndescription: zebra stripes\n"
+                                                 b"type: project\n---\nThe zebra \xff\xfe stripes file.\n")
+    found = mem.search("stripes")
+    assert list(found) == []
+    assert found.note == ("1 memory file cannot be read, so no search finds what it holds: zebra-notes.md "
+                          "(file is not valid UTF-8); memdir doctor")
+    assert [h.name for h in mem.search("camera")] == ["zebra-crossing"]  # control: the readable one still found
+    out = subprocess.run([sys.executable, "-m", "memdir", "search", "stripes", "--home", str(isolated_home),
+                          "--project", str(project)], check=False, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "MEMDIR_SEARCH_VECTORS": "off"})
+    assert out.returncode == 0
+    assert out.stdout == ("No memories match 'stripes'.\n(1 memory file cannot be read, so no search finds what it "
+                          "holds: zebra-notes.md (file is not valid UTF-8); memdir doctor)\n")
+    (_layer(mem) / "zebra-notes.md").write_text("---\nname: zebra-notes\ndescription: zebra stripes\n"
+                                                "type: project\n---\nThe zebra stripes file.\n")
+    found = mem.search("stripes")
+    assert [h.name for h in found] == ["zebra-notes"] and found.note == ""  # mended: found, nothing said
