@@ -43,6 +43,15 @@ MCP_TOOL_NAMES = {"claude-code": "mcp__{server}__{tool}", "codex": "mcp__{server
 # bytes cut (a read of 18,039 bytes: 142 of 220 lines); its catalog's gpt-5.5 kept 18,039. Claude Code and
 # Gemini CLI (40,000 characters) keep every memdir tool output whole.
 KEEPS_TOOL_OUTPUT: dict[str, int] = {"codex": 11_900}
+
+
+def codex_kept_bytes(token_limit: int) -> int:
+    """UTF-8 bytes of one tool output that Codex keeps whole under a person's ``tool_output_token_limit`` of
+    ``token_limit`` tokens: 4 bytes a token, less 100 for Codex's own "Wall time: … Output:" item. Measured on
+    the real Codex 0.171 (trial19) with the limit at 500: memdir reads of 1,873, 2,116 and 2,278 bytes reached
+    the model whole, one of 4,900 bytes as 2,422 (its middle cut out): Codex keeps about 4 × 1.2 bytes a token,
+    the 1.2 left here as slack. What `memdir install codex` sets ``tool_output_max_bytes`` to for its server."""
+    return 4 * token_limit - 100
 DEFERS_MCP_TOOLS = ("claude-code", "codex")  # clients that keep MCP tools behind a tool search (the tools note)
 
 
