@@ -206,6 +206,34 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
             _keep(home, session_id, merged, said, block_digest)
 
 
+def _held_path(home: str | os.PathLike, session_id: str) -> str:
+    return os.path.join(home, SESSIONS_DIR, session_key(session_id)[:16] + ".start.txt")
+
+
+def hold_start(home: str | os.PathLike, session_id: str | None, text: str) -> bool:
+    """Keep ``text`` (what a session start of session ``session_id`` gives) for the session's next prompt
+    hook to give (:func:`take_start`), replacing any held before: for a client that keeps the person's
+    prompts on resume only when the start's text comes with a prompt
+    (:data:`memdir.integrations.claude_code.dialects.START_AT_PROMPT`). False (nothing held: the start
+    gives it itself) for no id or a home whose sessions directory cannot be written. Never raises."""
+    return bool(session_id) and _save(_held_path(home, session_id), text.encode("utf-8", "replace"))
+
+
+def take_start(home: str | os.PathLike, session_id: str | None) -> str:
+    """The text :func:`hold_start` kept for session ``session_id``, removed as it is read (given once);
+    ``""`` when none is held. Never raises."""
+    if not session_id:
+        return ""
+    path = _held_path(home, session_id)
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    _unlink(path)
+    return text
+
+
 def first_time(home: Path, session_id: str | None, warning: str) -> bool:
     """True when session ``session_id`` has not been given ``warning`` (a
     text naming one condition, e.g. why the search index cannot be written)
