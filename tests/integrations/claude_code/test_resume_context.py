@@ -105,3 +105,21 @@ def test_a_resume_does_not_show_the_pending_findings_of_this_session_again(store
     assert _start(project, "s-1", "resume") == UNCHANGED  # shown in s-1 already: neither again
     other = _start(project, "s-2", "startup")
     assert other.count(BLOCK) == 1 and "Thursdays" in other  # another session is shown it
+
+
+def test_a_held_start_text_is_taken_once_and_an_old_one_no_prompt_took_is_pruned(tmp_path):
+    """recalled.hold_start / take_start: the text comes back once; a held text no prompt took is removed after
+    MAX_AGE_DAYS, and is not counted among the session files (control: a fresh one stays)."""
+    import os
+    import time
+
+    home = tmp_path / "mem"
+    assert recalled.hold_start(home, "g-1", "<memory_context>A</memory_context>")
+    assert recalled.take_start(home, "g-1") == "<memory_context>A</memory_context>"
+    assert recalled.take_start(home, "g-1") == ""  # given once
+    assert recalled.hold_start(home, "old", "x") and recalled.hold_start(home, "new", "y")
+    old = os.path.join(home, recalled.SESSIONS_DIR, recalled.session_key("old")[:16] + recalled.HELD_SUFFIX)
+    stale = time.time() - (recalled.MAX_AGE_DAYS + 1) * 86400
+    os.utime(old, (stale, stale))
+    assert recalled.prune(home) == 1 and not os.path.exists(old)
+    assert recalled.take_start(home, "new") == "y"  # control: the fresh one stays
