@@ -156,6 +156,9 @@ class ReadsOnce(ScriptedModel):
                     else "memdir's tools never appeared.")
         if last.get("type") == "message" and "Open the uv memory" in json.dumps(last):
             return {"tool_search": {"query": "memdir memory read"}}
+        if (last.get("type") == "function_call_output" and _called(items, last.get("call_id")) == "exec_command"
+                or "Added deferred tool namespaces" in json.dumps(last)):  # waited a step, or Codex says they came
+            return {"tool_search": {"query": "memdir memory read"}}
         return "ok"
 
 
