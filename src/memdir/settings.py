@@ -46,6 +46,7 @@ lines. ``tests/base/test_settings.py`` checks it against
 CLAMPS: dict[str, tuple[float, float]] = {
     "context_max_bytes": (CONTEXT_MIN_BYTES, 10_000),  # Claude Code caps additionalContext at 10,000 chars
     "recall_max_bytes": (128, 8192),
+    "tool_output_max_bytes": (1000, 60_000),
     "limit_title": (16, 200),
     "limit_description": (40, 500),
     "limit_body": (200, 20_000),
@@ -63,6 +64,10 @@ CLAMPS: dict[str, tuple[float, float]] = {
 DEFAULTS: dict[str, object] = {
     "context_max_bytes": 4096,
     "recall_max_bytes": 2048,
+    # UTF-8 bytes of one memory_read output: a longer body is read in parts, each naming the offset of the next.
+    # 11,900: what Codex 0.171 keeps whole by default (memdir.integrations.claude_code.dialects.KEEPS_TOOL_OUTPUT);
+    # `memdir install codex` lowers it for its server to a person's lower tool_output_token_limit.
+    "tool_output_max_bytes": 11_900,
     "limit_title": 80,
     "limit_description": 160,
     "limit_body": 2000,

@@ -133,13 +133,13 @@ def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     command = load_settings(None, environ={"MEMDIR_EXTRACTOR_COMMAND": "llm -m mine"})
     keyed = {"DEEPSEEK_API_KEY": "k-123"}
     assert choose(plain, environ={}) == ("rules", "auto: no API key, no extractor_command, "
-                                                  "not under the Claude Code hooks")
+                                                  "not queued at a session's end by a hook")
     assert choose(plain, under_hooks=True, environ={})[0] == "agent"
     assert choose(command, under_hooks=True, environ={}) == ("command", "auto: extractor_command is set")
     assert choose(command, environ=keyed) == ("llm", "auto: an API key is set for https://api.deepseek.com")
     fixed = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "rules"})
     assert choose(fixed, under_hooks=True, environ=keyed) == ("rules", "consolidation_extractor = rules")
     assert describe(plain, environ={}) == (
-        "rules (auto: no API key, no extractor_command, not under the Claude Code hooks); for sessions the "
-        "Claude Code hooks queue: agent (auto: the session came from the Claude Code hooks; the next "
-        "session's agent saves)")
+        "rules (auto: no API key, no extractor_command, not queued at a session's end by a hook); for sessions a "
+        "hook queues at their end (Claude Code, Gemini CLI; not Codex's Stop, each turn): agent (auto: a hook "
+        "queued it at the session's end; the next session's agent saves)")

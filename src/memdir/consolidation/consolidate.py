@@ -400,7 +400,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     ``dry_run``: decide everything, write nothing (no receipt). ``force``: run
     even when this transcript was done before. ``reference_time``: the time
     relative dates count from when a message has none (default now).
-    ``under_hooks``: the transcript was queued by the Claude Code hooks (``auto``
+    ``under_hooks``: a hook queued the transcript at a session's end or compaction (``auto``
     then picks the agent extractor when no key or command is set;
     :mod:`memdir.consolidation.extractors`).
 

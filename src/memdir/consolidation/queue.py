@@ -244,7 +244,7 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
         cwd = item.get("cwd") or None
         try:
             session = open_session(home, cwd, actor="human", session_id=item.get("session_id"), use_cwd=False)
-            hooked = item.get("event") in ("SessionEnd", "PreCompact")  # queued by the Claude Code hooks
+            hooked = item.get("event") in ("SessionEnd", "PreCompact")  # a session's end or compaction, not a turn's
             report = consolidate(session, transcript, extractor=extractor, dry_run=dry_run, under_hooks=hooked)
             row = Drained(transcript, cwd, report.status, report.applied, report.error)
         except MemdirError as exc:

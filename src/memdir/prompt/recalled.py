@@ -65,6 +65,7 @@ SESSIONS_DIR = "sessions"
 MAX_SESSIONS = 64   # session files kept; the least recently touched go first
 MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
+HELD_SUFFIX = ".start.txt"  # a session start's text held for the session's next prompt (hold_start)
 MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
 LOCK_FILE = ".lock"  # in each directory of session files: held while one record is read, merged and replaced
 LOCK_WAIT = 2.0     # seconds a change waits for the lock; past it the record is left as it is
@@ -204,6 +205,34 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
         if held:
             merged, said, _start = _both(home, session_id)
             _keep(home, session_id, merged, said, block_digest)
+
+
+def _held_path(home: str | os.PathLike, session_id: str) -> str:
+    return os.path.join(home, SESSIONS_DIR, session_key(session_id)[:16] + HELD_SUFFIX)
+
+
+def hold_start(home: str | os.PathLike, session_id: str | None, text: str) -> bool:
+    """Keep ``text`` (what a session start of session ``session_id`` gives) for the session's next prompt
+    hook to give (:func:`take_start`), replacing any held before: for a client that keeps the person's
+    prompts on resume only when the start's text comes with a prompt
+    (:data:`memdir.integrations.claude_code.dialects.START_AT_PROMPT`). False (nothing held: the start
+    gives it itself) for no id or a home whose sessions directory cannot be written. Never raises."""
+    return bool(session_id) and _save(_held_path(home, session_id), text.encode("utf-8", "replace"))
+
+
+def take_start(home: str | os.PathLike, session_id: str | None) -> str:
+    """The text :func:`hold_start` kept for session ``session_id``, removed as it is read (given once);
+    ``""`` when none is held. Never raises."""
+    if not session_id:
+        return ""
+    path = _held_path(home, session_id)
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    _unlink(path)
+    return text
 
 
 def first_time(home: Path, session_id: str | None, warning: str) -> bool:
@@ -378,14 +407,18 @@ def _prune_dir(directory: str, now: float | None = None) -> int:
     now = time.time() if now is None else now
     try:
         found = []
+        held = []  # start texts no prompt took (hold_start): by age only, not counted among the sessions
         for entry in os.scandir(directory):
-            if entry.name.endswith(".json") or entry.name.endswith(".tmp"):
+            if entry.name.endswith(HELD_SUFFIX):
+                held.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+            elif entry.name.endswith(".json") or entry.name.endswith(".tmp"):
                 found.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
     except OSError:
         return 0
     found.sort(reverse=True)
     gone = [path for i, (mtime, path) in enumerate(found)
             if i >= MAX_SESSIONS or now - mtime > MAX_AGE_DAYS * 86400]
+    gone += [path for mtime, path in held if now - mtime > MAX_AGE_DAYS * 86400]
     removed = 0
     for path in gone:
         try:
@@ -397,5 +430,5 @@ def _prune_dir(directory: str, now: float | None = None) -> int:
 
 
 __all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "Given",
-           "clear", "digest", "first_time", "given", "prune", "record", "record_start", "session_key", "shown",
-           "start_given"]
+           "clear", "digest", "first_time", "given", "hold_start", "prune", "record", "record_start", "session_key",
+           "shown", "start_given", "take_start"]

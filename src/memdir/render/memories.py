@@ -175,17 +175,43 @@ def warnings(result) -> list[str]:
 
 
 @printable_output
-def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "") -> str:
+def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "",
+         max_bytes: int | None = None) -> str:
     """A memory's text: a header, the body escaped and quoted (:func:`memdir.text.fence.escape_stored`,
     then :func:`memdir.text.fence.quoted`: each line after ``> ``, so no line of it passes
     for a header field, a heading or a marker of this output; with ``chunk``, characters ``offset``
     to ``offset + chunk`` and ``more`` telling how to get the next part,
-    ``{offset}`` filled in), and the memories it links to."""
+    ``{offset}`` filled in), and the memories it links to.
+
+    ``max_bytes`` (UTF-8 bytes of the whole text, the ``tool_output_max_bytes`` setting): the part is
+    shortened, at its last line break when one falls in its second half, until the whole text fits, and
+    the ``[truncated: …]`` line names the offset of the rest — so a client that cuts a longer tool output
+    (Codex cuts the middle out, saying only how many tokens went) never drops a piece the model cannot ask
+    for again. At least one character of the body is shown, so reading on always advances."""
+    total = len(result.record.body)
+    end = min(total, offset + chunk) if chunk is not None else total
+    text = _read_text(result, offset, end, more)
+    if max_bytes is None or len(text.encode("utf-8", "replace")) <= max_bytes:
+        return text
+    low, high = offset + 1, end  # the longest part that fits, in characters: bisect (texts of ≤ READ_CHUNK)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(_read_text(result, offset, middle, more).encode("utf-8", "replace")) <= max_bytes:
+            low = middle
+        else:
+            high = middle - 1
+    line_end = result.record.body.rfind("\n", offset, low)
+    if line_end + 1 > offset + (low - offset) // 2:
+        low = line_end + 1  # the next part starts on a line of its own
+    return _read_text(result, offset, min(low, end), more)
+
+
+def _read_text(result: ReadResult, offset: int, end: int, more: str) -> str:
+    """:func:`read`'s text showing characters ``offset`` to ``end`` of the body."""
     r = result.record
     body = r.body
     total = len(body)
-    part = body[offset: offset + chunk] if chunk is not None else body[offset:]
-    end = offset + len(part)
+    part = body[offset:end]
     # the whole description: a listing line cuts it at LINE_BYTES; a hand-written one may be longer
     head = [f"name: {r.name}", f"description: {cut(r.description, WHOLE)}", f"type: {r.type}",
             f"layer: {result.scope}"]

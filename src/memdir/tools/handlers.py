@@ -10,8 +10,9 @@ tells the model what to do; anything else propagates.
 Outputs are bounded so a large store cannot flood a context window:
 ``memory_list`` pages (``offset``/``limit``, at most ``MAX_LIST`` rows),
 ``memory_search`` returns at most ``MAX_SEARCH`` hits with cut snippets,
-``memory_read`` returns a body in chunks of ``READ_CHUNK`` characters with
-the ``offset`` to continue from, and any output is cut at ``MAX_OUTPUT``
+``memory_read`` returns a body in chunks of at most ``READ_CHUNK`` characters
+and ``tool_output_max_bytes`` UTF-8 bytes of output with the ``offset`` to
+continue from, and any output is cut at ``MAX_OUTPUT``
 characters with a marker saying so. Every output is escaped as the context
 block is (:func:`memdir.text.fence.escape_stored`).
 
@@ -87,7 +88,7 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None, 
     now holds a memory's body whole, record so (:func:`memdir.search.recall.mark_seen`: recall names it on the
     pointer line instead of giving the body again, until it changes; issue 28 item 3) and return None; else the
     reason nothing was recorded. Whole: a ``memory_read`` from offset 0 of a body of at most :data:`READ_CHUNK`
-    characters (one call shows it all), a ``memory_write`` whose ``body`` argument is the body now stored (a body
+    characters whose quoted text fits ``tool_output_max_bytes`` (one call shows it all), a ``memory_write`` whose ``body`` argument is the body now stored (a body
     redaction changed, or an update that kept the body, is not in the conversation); a read only when ``response``
     (what the client kept of the tool's output: text, or JSON holding it) shows the body stored now as the tool
     shows it (another session may have changed it since: break16), in an output of at most ``kept`` UTF-8 bytes
@@ -106,10 +107,11 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None, 
     scope = arguments.get("scope") if isinstance(arguments.get("scope"), str) else None
     layer, entry = find(session, arguments["name"], scope)
     body = entry.record.body
-    if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK):
+    shown = _bounded(quoted(escape_stored(body)))
+    if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK
+                                    or len(shown.encode("utf-8", "replace")) > session.settings.tool_output_max_bytes):
         return f"{tool} showed {entry.record.name} in parts"
     if action == "memory_read":
-        shown = _bounded(quoted(escape_stored(body)))
         texts = _texts(response)
         if shown not in "\n".join(texts):
             return f"{tool}'s output does not show the body of {entry.record.name} stored now"
@@ -162,7 +164,7 @@ def _read(session: Session, a: dict) -> str:
     if offset > len(result.record.body):
         raise InvalidInput(f"memory_read: offset {offset} is past the end of the body "
                            f"({len(result.record.body)} characters)")
-    return render.read(result, offset=offset, chunk=READ_CHUNK,
+    return render.read(result, offset=offset, chunk=READ_CHUNK, max_bytes=session.settings.tool_output_max_bytes,
                        more=" — call memory_read with offset={offset} for the next part")
 
 

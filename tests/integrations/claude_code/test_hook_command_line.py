@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from memdir.integrations.claude_code import hooks
+from memdir.prompt import recalled
 from tests.conftest import run_cli
 
 USAGE = "usage: memdir hook {claude-code,codex,gemini,cursor} EVENT [--home DIR]"
@@ -65,6 +66,9 @@ def test_a_bad_hook_command_line_is_one_line_and_exit_0_for_every_client(client,
         # control: the same command with a good --home prints the memory (MEMDIR_HOME names the same home,
         # so a --home without a value falling back to it would print it too)
         code, out, err = _main([client, event, "--home", str(isolated_home)], stdin, capsys, monkeypatch)
+        if client == "gemini" and event == "SessionStart":  # held for the next prompt (dialects.START_AT_PROMPT)
+            assert out == "" and "db-port" in recalled.take_start(isolated_home, "s1"), event
+            out = "db-port"
         assert code == 0 and err == "" and "db-port" in out, (client, event)
         for extra, line in _cases(isolated_home, file_home):
             code, out, err = _main([client, event, *extra], stdin, capsys, monkeypatch)

@@ -14,6 +14,7 @@ import pytest
 from memdir.prompt.context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE
 
 from memdir.integrations.claude_code import hooks
+from memdir.prompt import recalled
 from tests.conftest import run_cli
 
 
@@ -54,7 +55,10 @@ def test_session_start_names_the_tools_as_each_client_names_them(mem, project):
     tools. Claude Code and Codex (both defer MCP tools behind a tool search) keep their note."""
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     contexts = {client: json.loads(hooks.session_start(_start_input(project), None, client=client))[
-        "hookSpecificOutput"]["additionalContext"] for client in ("claude-code", "codex", "gemini")}
+        "hookSpecificOutput"]["additionalContext"] for client in ("claude-code", "codex")}
+    # Gemini CLI's is held for the session's next prompt (dialects.START_AT_PROMPT)
+    assert hooks.session_start(_start_input(project), None, client="gemini") == ""
+    contexts["gemini"] = recalled.take_start(mem.session.home_path, "abc123")
     assert contexts["gemini"] == mem.context() + "\nThe memory tools are memdir's MCP tools (mcp_memdir_memory_write, …)."
     assert contexts["claude-code"] == contexts["codex"] == mem.context() + "\n" + TOOLS_NOTE
     assert "mcp__memdir__memory_write" in TOOLS_NOTE and "search your tools" in TOOLS_NOTE

@@ -71,14 +71,25 @@ def test_a_precompact_clears_the_recorded_block(store, project):
     assert _start(project, "s-1", "resume").count(BLOCK) == 1
 
 
-def test_gemini_resume_always_gets_the_block(store, project):
-    """Gemini CLI 0.61's `--resume` history holds the earlier prompts without their <hook_context> (measured:
-    one block per request, the current one), so its resume must be given the block; nothing is recorded."""
-    assert _start(project, "g-1", "startup", "gemini").count(BLOCK) == 1
-    assert _start(project, "g-1", "resume", "gemini").count(BLOCK) == 1
-    assert recalled.start_given(store.session.home, "g-1") is None
-    assert _start(project, "g-1", "startup", "codex").count(BLOCK) == 1  # control: Codex records it,
-    assert _start(project, "g-1", "resume", "codex") == UNCHANGED  # and its resume gets the line
+def _prompt(project, session_id: str, prompt: str, client: str = "gemini") -> str:
+    payload = {"cwd": str(project), "hook_event_name": "BeforeAgent", "session_id": session_id, "prompt": prompt}
+    out = hooks.run("BeforeAgent", stdin=io.StringIO(json.dumps(payload)), client=client)
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+def test_gemini_gets_the_start_block_with_its_next_prompt_and_a_resume_gets_the_line(store, project):
+    """Gemini CLI 0.61's `--resume` drops every earlier user message that begins with a SessionStart's
+    <hook_context> — the person's prompts with it (trial19, measured with a SessionStart hook of the person's own).
+    So Gemini's start block comes with the next prompt's (BeforeAgent) output, after the prompt, which its resume
+    keeps; the conversation then holds it, and a resume gets the one line. Control: Codex's start prints it."""
+    assert _start(project, "g-1", "startup", "gemini") == ""  # held
+    first = _prompt(project, "g-1", "which port does the dev postgresql listen on?")
+    assert first.count(BLOCK) == 1 and first.index(BLOCK) < first.index("<memory_recall>")
+    assert "Moved from 5432 on 2026-11-02." in first  # the prompt's recall beside it
+    assert BLOCK not in _prompt(project, "g-1", "and the staging one?")  # given once
+    assert _start(project, "g-1", "resume", "gemini") == ""
+    assert _prompt(project, "g-1", "thanks").startswith(UNCHANGED)  # the conversation holds the block
+    assert _start(project, "g-2", "startup", "codex").count(BLOCK) == 1  # control: Codex's start prints it
 
 
 def test_a_resume_does_not_show_the_pending_findings_of_this_session_again(store, project):
@@ -94,3 +105,21 @@ def test_a_resume_does_not_show_the_pending_findings_of_this_session_again(store
     assert _start(project, "s-1", "resume") == UNCHANGED  # shown in s-1 already: neither again
     other = _start(project, "s-2", "startup")
     assert other.count(BLOCK) == 1 and "Thursdays" in other  # another session is shown it
+
+
+def test_a_held_start_text_is_taken_once_and_an_old_one_no_prompt_took_is_pruned(tmp_path):
+    """recalled.hold_start / take_start: the text comes back once; a held text no prompt took is removed after
+    MAX_AGE_DAYS, and is not counted among the session files (control: a fresh one stays)."""
+    import os
+    import time
+
+    home = tmp_path / "mem"
+    assert recalled.hold_start(home, "g-1", "<memory_context>A</memory_context>")
+    assert recalled.take_start(home, "g-1") == "<memory_context>A</memory_context>"
+    assert recalled.take_start(home, "g-1") == ""  # given once
+    assert recalled.hold_start(home, "old", "x") and recalled.hold_start(home, "new", "y")
+    old = os.path.join(home, recalled.SESSIONS_DIR, recalled.session_key("old")[:16] + recalled.HELD_SUFFIX)
+    stale = time.time() - (recalled.MAX_AGE_DAYS + 1) * 86400
+    os.utime(old, (stale, stale))
+    assert recalled.prune(home) == 1 and not os.path.exists(old)
+    assert recalled.take_start(home, "new") == "y"  # control: the fresh one stays

@@ -156,12 +156,14 @@ LONG = "\n".join(f"行{i:03d} 依存関係は uv で固定し、pip はロック
 
 
 @pytest.mark.parametrize("client", ["codex", "claude-code"])
-def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, person, client):
+def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, person, client, monkeypatch):
     """Codex cuts the middle out of a tool output over about 12,000 bytes (its default for a model outside its
-    catalog; the real binary gave the model 142 of 220 lines, break17) while its PostToolUse input holds it whole:
-    a read of 5,399 characters (12,299 bytes; 12,599 quoted) of body is not given on Codex, and recall gives the body again
-    (cut to its room).
+    catalog; the real binary gave the model 142 of 220 lines, break17) while its PostToolUse input holds it whole.
+    memory_read now keeps an output within tool_output_max_bytes (11,900 by default, trial19), so the default never
+    reaches Codex's cut; for a person who raised it to 20,000: a read of 5,399 characters (12,299 bytes; 12,599
+    quoted) of body is not given on Codex, and recall gives the body again (cut to its room).
     Control: the same read on Claude Code (which keeps it) records it."""
+    monkeypatch.setenv("MEMDIR_TOOL_OUTPUT_MAX_BYTES", "20000")
     person.write("uv-ja", "uv の使い方", "project", LONG)
     assert (len(LONG), len(LONG.encode())) == (5399, 12299)
     why = _used(project, "s-1", "memory_read", {"name": "uv-ja"}, client=client)
@@ -171,6 +173,17 @@ def test_a_read_longer_than_codex_keeps_is_not_given_on_codex(store, project, pe
         assert "> 行000 依存関係は uv で固定し" in block and "(given earlier in this session" not in block
     else:
         assert why == "" and "行000" not in block and "(given earlier in this session, unchanged: uv-ja" in block
+
+
+@pytest.mark.parametrize("client", ["codex", "claude-code"])
+def test_a_read_in_parts_is_not_given_on_any_client(store, project, person, client):
+    """The default budget (11,900 bytes): the same read comes in two parts, the first of 138 lines, so no output
+    shows the body whole and it is not recorded on either client; recall gives it again. Control: a read that
+    fits (db-port) is recorded (test_a_memory_the_model_read_whole_is_only_named_by_recall)."""
+    person.write("uv-ja", "uv の使い方", "project", LONG)
+    why = _used(project, "s-1", "memory_read", {"name": "uv-ja"}, client=client)
+    assert why == "mcp__memdir__memory_read showed uv-ja in parts; recall may give it"
+    assert "> 行000 依存関係は uv で固定し" in _prompt(project, "s-1", "uv の使い方 依存関係")
 
 
 SESSION_START_BLOCK = ("<hook_context>&lt;memory_context&gt;\n- [style](style.md) — Indent with tabs\n"

@@ -156,6 +156,9 @@ class ReadsOnce(ScriptedModel):
                     else "memdir's tools never appeared.")
         if last.get("type") == "message" and "Open the uv memory" in json.dumps(last):
             return {"tool_search": {"query": "memdir memory read"}}
+        if (last.get("type") == "function_call_output" and _called(items, last.get("call_id")) == "exec_command"
+                or "Added deferred tool namespaces" in json.dumps(last)):  # waited a step, or Codex says they came
+            return {"tool_search": {"query": "memdir memory read"}}
         return "ok"
 
 
@@ -238,10 +241,11 @@ def _lines(count: int) -> str:
 def test_a_read_codex_cuts_for_the_model_is_not_recorded_as_given(tmp_path, isolated_home, project, monkeypatch,
                                                                    count):
     """The real Codex 0.171 with a model outside its catalog (its default truncation) cuts the middle out of a
-    memory_read output over about 12,000 bytes, while its PostToolUse input holds it whole (break17): a body of
-    150 lines (12,773 bytes of output) reaches the model as 142 lines and is not recorded, so the next prompt's
-    recall gives it again; control: 140 lines (11,849 bytes) reach it whole and are recorded (the bound,
-    dialects.KEEPS_TOOL_OUTPUT, leaves 100 bytes for Codex's first item: 141 lines, 11,933 bytes, also came whole)."""
+    tool output over about 12,000 bytes, while its PostToolUse input holds it whole (break17). A body of 150 lines
+    (12,773 bytes of output in one read) reached the model as 142 lines, its middle gone; now memory_read keeps
+    each output within tool_output_max_bytes (11,900 by default, trial19): the first part is 138 whole lines and
+    the offset of the rest, nothing cut by Codex, and a body not held whole is not recorded, so the next prompt's
+    recall gives it again. Control: 140 lines (11,849 bytes) reach it whole in one read and are recorded."""
     monkeypatch.setattr(__import__(__name__, fromlist=["MODEL"]), "MODEL", "my-local-model")
     exe, env, _ = _setup(tmp_path, isolated_home, project)
     Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
@@ -250,8 +254,11 @@ def test_a_read_codex_cuts_for_the_model_is_not_recorded_as_given(tmp_path, isol
 
     def model(body: dict):  # no tool search outside the catalog: memdir's tools are offered at once
         items = body.get("input") or []
-        if items and not any(i.get("type") == "function_call" for i in items) \
-                and "Open the uv memory" in json.dumps(items[-1]):
+        outs = [i for i in items if i.get("type") == "function_call_output"]
+        # Codex may send the first request before the MCP server listed its tools ("unsupported call"): again
+        if items and "Open the uv memory" in json.dumps(items) and "How should I" not in json.dumps(items) and (
+                not outs or "unsupported call" in json.dumps(outs[-1]) and len(outs) < WAITS):
+            time.sleep(0.5 if outs else 0)
             return {"function_call": "memory_read", "namespace": "mcp__memdir", "arguments": {"name": "uv"}}
         return "ok"
 
@@ -264,13 +271,55 @@ def test_a_read_codex_cuts_for_the_model_is_not_recorded_as_given(tmp_path, isol
             assert done.returncode == 0, done.stdout + done.stderr
             session = json.loads(done.stdout.splitlines()[0])["thread_id"]
         requests = server.requests
-    read = [i for i in requests[mark - 1]["input"] if i.get("type") == "function_call_output"]
+    read = [i for i in requests[mark - 1]["input"] if i.get("type") == "function_call_output"][-1:]
     shown = json.dumps(read, ensure_ascii=False).count("> 行")
     text = input_text(requests[mark])
     recall = text[text.rindex("<memory_recall>"):text.rindex("</memory_recall>")]  # the second prompt's
     if count == 150:
-        assert shown == 142 and "truncated" in json.dumps(read)  # what the model holds is cut
+        assert shown == 138 and "tokens truncated" not in json.dumps(read, ensure_ascii=False)  # nothing cut
+        assert "call memory_read with offset=4968 for the next part" in json.dumps(read, ensure_ascii=False)
         assert "> 行000 依存関係" in recall and "given earlier in this session" not in recall  # given again
     else:
         assert shown == 140 and "truncated" not in json.dumps(read)  # whole
         assert "> 行000" not in recall and "(given earlier in this session, unchanged: uv" in recall
+
+
+@pytest.mark.slow
+def test_a_persons_lower_tool_output_token_limit_gets_reads_in_parts_codex_keeps_whole(tmp_path, isolated_home,
+                                                                                        project, monkeypatch):
+    """Found with the real Codex 0.171 (trial19): with `tool_output_token_limit = 500` in config.toml, a read of a
+    60-line runbook (4,900 bytes) reached the model as 2,422 bytes: lines 13-45 cut out of the middle, marked only
+    "…8 tokens truncated…", no offset to ask for them. Install now gives the server that limit's budget (1,900
+    bytes): the model receives the first 20 lines whole and memory_read's offset of the rest, nothing cut by Codex.
+    Control: the same read with the limit absent is one output, whole."""
+    monkeypatch.setattr(__import__(__name__, fromlist=["MODEL"]), "MODEL", "my-local-model")
+    body = "\n".join(f"line {i:03d}: deploys to staging need the VPN and the token from vault path ops/{i}"
+                     for i in range(60))
+    outputs = []
+    for limit in ("tool_output_token_limit = 500\n", ""):
+        home = tmp_path / ("limited" if limit else "default")
+        (home / "userhome" / ".codex").mkdir(parents=True)
+        (home / "userhome" / ".codex" / "config.toml").write_text(limit)
+        exe, env, _ = _setup(home, isolated_home, project)
+        Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
+            "runbook", "Staging deploy runbook", "project", body)
+        env["MEMDIR_SEARCH_VECTORS"] = "off"
+
+        def model(request: dict):
+            items = request.get("input") or []
+            outs = [i for i in items if i.get("type") == "function_call_output"]
+            if not outs or ("unsupported call" in json.dumps(outs[-1]) and len(outs) < WAITS):
+                time.sleep(0.5 if outs else 0)  # the MCP server may list its tools after the first request
+                return {"function_call": "memory_read", "namespace": "mcp__memdir", "arguments": {"name": "runbook"}}
+            return "ok"
+
+        with ResponsesServer(model) as server:
+            done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust", prompt="Open the runbook.")
+            assert done.returncode == 0, done.stdout + done.stderr
+            items = server.requests[-1]["input"]
+            outputs.append(json.dumps([i for i in items if i.get("type") == "function_call_output"][-1],
+                                      ensure_ascii=False))
+    limited, whole = outputs
+    assert "tokens truncated" not in limited and "> line 019:" in limited and "> line 020" not in limited
+    assert "call memory_read with offset=1570 for the next part" in limited
+    assert "tokens truncated" not in whole and "> line 059:" in whole and "offset=" not in whole  # control

@@ -11,7 +11,9 @@ Four extractors, all behind :class:`~memdir.consolidation.proposals.Extractor`:
 
 ``auto`` (the default of ``consolidation_extractor``) picks, in order: an API
 key is set → ``llm``; ``extractor_command`` is set → ``command``; the
-transcript came from the Claude Code hooks → ``agent`` (the agent that reads
+transcript was queued at a session's end or compaction by a hook (Claude Code's
+SessionEnd and PreCompact, Gemini CLI's SessionEnd; not Codex's Stop, which
+queues each turn: :mod:`memdir.consolidation.queue`) → ``agent`` (the agent that reads
 the next session start is the model the person already pays for); else
 ``rules``. :func:`choose` says which and why; ``memdir doctor`` shows it.
 """
@@ -27,7 +29,7 @@ CHOICES = ("auto",) + NAMES
 
 def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, str]:
     """``(extractor, reason)`` for the ``consolidation_extractor`` setting.
-    ``under_hooks``: the transcript was queued by the Claude Code hooks.
+    ``under_hooks``: a hook queued the transcript at a session's end or compaction.
     Raises :class:`InvalidInput` for an unknown setting."""
     setting = (settings.consolidation_extractor or "auto").strip().lower()
     if setting not in CHOICES:
@@ -47,8 +49,8 @@ def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, s
     if (settings.extractor_command or "").strip():
         return "command", "auto: extractor_command is set"
     if under_hooks:
-        return "agent", "auto: the session came from the Claude Code hooks; the next session's agent saves"
-    return "rules", "auto: no API key, no extractor_command, not under the Claude Code hooks"
+        return "agent", "auto: a hook queued it at the session's end; the next session's agent saves"
+    return "rules", "auto: no API key, no extractor_command, not queued at a session's end by a hook"
 
 
 def describe(settings, environ=None) -> str:
@@ -58,7 +60,7 @@ def describe(settings, environ=None) -> str:
     hooked, hooked_why = choose(settings, under_hooks=True, environ=environ)
     if hooked == here:
         return f"{here} ({why})"
-    return f"{here} ({why}); for sessions the Claude Code hooks queue: {hooked} ({hooked_why})"
+    return f"{here} ({why}); for sessions a hook queues at their end (Claude Code, Gemini CLI; not Codex's Stop, each turn): {hooked} ({hooked_why})"
 
 
 def in_effect(settings) -> str:

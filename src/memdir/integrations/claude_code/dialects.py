@@ -43,6 +43,15 @@ MCP_TOOL_NAMES = {"claude-code": "mcp__{server}__{tool}", "codex": "mcp__{server
 # bytes cut (a read of 18,039 bytes: 142 of 220 lines); its catalog's gpt-5.5 kept 18,039. Claude Code and
 # Gemini CLI (40,000 characters) keep every memdir tool output whole.
 KEEPS_TOOL_OUTPUT: dict[str, int] = {"codex": 11_900}
+
+
+def codex_kept_bytes(token_limit: int) -> int:
+    """UTF-8 bytes of one tool output that Codex keeps whole under a person's ``tool_output_token_limit`` of
+    ``token_limit`` tokens: 4 bytes a token, less 100 for Codex's own "Wall time: … Output:" item. Measured on
+    the real Codex 0.171 (trial19) with the limit at 500: memdir reads of 1,873, 2,116 and 2,278 bytes reached
+    the model whole, one of 4,900 bytes as 2,422 (its middle cut out): Codex keeps about 4 × 1.2 bytes a token,
+    the 1.2 left here as slack. What `memdir install codex` sets ``tool_output_max_bytes`` to for its server."""
+    return 4 * token_limit - 100
 DEFERS_MCP_TOOLS = ("claude-code", "codex")  # clients that keep MCP tools behind a tool search (the tools note)
 
 
@@ -67,14 +76,24 @@ def queues_transcript(client: str, event: str, data: dict) -> bool:
 # (memdir.prompt.start.start_text). Read from the real clients, counting blocks per model request over three prompts:
 # Codex 0.171 `exec resume` (source resume) keeps each earlier block, so an unchanged index stood 1, 2, 3 times;
 # Claude Code 2.1 `-p --resume ID` and `--continue` (the same session id) keep each earlier block too (a changed
-# one stood 1, 2, 3 times; an identical one it showed once). Not Gemini CLI 0.61: its `--resume` history holds
-# the earlier answers but not the earlier prompts, which carried the <hook_context>: only this start's block is
-# there ([1, 1, 1]), so it must be given (with gemini here, the resumed requests held none: [1, 0, 0]).
+# one stood 1, 2, 3 times; an identical one it showed once). Gemini CLI 0.61 keeps the blocks only since they come
+# with the prompt (START_AT_PROMPT): given at SessionStart, its `--resume` dropped them with the prompts they stood
+# in front of ([1, 1, 1] whole blocks, each resume's own; with gemini here then, [1, 0, 0]).
 # Cursor: not measured, so always given.
 RESUMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "claude-code": ("source", ("resume",)),
     "codex": ("source", ("resume",)),
+    # Gemini CLI 0.61 since its block comes with the first prompt (START_AT_PROMPT): measured [1, 1, 1] blocks
+    # with the one line on each resume (trial19)
+    "gemini": ("source", ("resume",)),
 }
+# Clients whose session start's text is given by the session's next prompt hook instead, with that prompt
+# (memdir.prompt.recalled.hold_start / take_start). Gemini CLI 0.61 puts a SessionStart additionalContext in
+# front of the first prompt's text and, on `--resume`, drops every earlier user message that begins with
+# <hook_context>: the person's earlier prompts were gone from the resumed conversation (measured with a
+# SessionStart hook of the person's own, not memdir: [PROMPT-2] alone; without it, or with the context
+# from BeforeAgent, which it adds as a part after the prompt, [PROMPT-0, PROMPT-1, PROMPT-2] — trial19).
+START_AT_PROMPT = ("gemini",)
 
 
 def keeps_start_blocks(client: str) -> bool:

@@ -44,6 +44,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   ``PreCompress`` of ``trigger`` ``manual`` and ``SessionStart`` of ``source`` ``clear``). The context
   block too: a ``SessionStart`` that resumes a conversation holding the block given earlier in the session
   (:data:`RESUMES`) gives it only when it changed, else one line (:func:`memdir.prompt.start.start_text`).
+  For a client of :data:`START_AT_PROMPT` (Gemini CLI) the start's text is held and printed by the
+  session's next prompt hook, in front of its recall block (its resume keeps the prompts then).
 * ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``; Claude Code and Codex
   send the same input, Codex's ``tool_response`` the MCP result ``{"content": [...], "isError": …}``;
   Gemini CLI's ``AfterTool``, its tool named as :func:`translate` says) — a
@@ -87,7 +89,8 @@ import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 from .dialects import (  # noqa: F401 (hooks.DIALECTS, hooks.RESUMES)
-    DEFERS_MCP_TOOLS, DIALECTS, KEEPS_TOOL_OUTPUT, RESTARTS, RESUMES, conversation_restarts, conversation_resumes,
+    DEFERS_MCP_TOOLS, DIALECTS, KEEPS_TOOL_OUTPUT, RESTARTS, RESUMES, START_AT_PROMPT, conversation_restarts,
+    conversation_resumes,
     keeps_start_blocks, mcp_tool, queues_transcript, translate)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
@@ -195,6 +198,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
         text, _, shown["digest"] = start_text(session, budget, note=note, given=given, resumed=resumed)
+        shown["text"] = text
         return text
 
     # A warm process for this session's prompt hooks, when none answers (detached; never waits for it): first,
@@ -208,6 +212,8 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         mark_shown(session, shown["budget"], once_per_session=resumed)
         if keeps_start_blocks(client) and shown["digest"] not in (None, given):  # the block the conversation holds
             recalled.record_start(session.home_path, session.id, shown["digest"])
+        if client in START_AT_PROMPT and recalled.hold_start(session.home_path, session.id, shown["text"]):
+            return ""  # the session's next prompt gives it, with that prompt
     return out
 
 
@@ -228,20 +234,29 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     from ...search.recall import mark_recalled, recall_with_pending  # not the facade: only what recall needs
 
     session = _session(data, home, environ)
+    held = ""
+    if client in START_AT_PROMPT:  # the session start's text, held for this prompt (dialects.START_AT_PROMPT)
+        from ...prompt.recalled import take_start
+
+        held = take_start(session.home_path, session.id)
+    room = len(held.encode("utf-8", "replace")) + 2 if held else 0
 
     def render(budget: int) -> str:
         # Recall, then the findings the session start did not show in this session (a resumed or hook-less
         # start), in one budget. A fresh process never loads the embedding model: a warm one (the MCP server)
         # embeds the prompt when it runs, else recall is lexical (memdir.search.warm). Once per session:
         # bodies this session was given are only named (memdir.search.recall).
-        shown["budget"] = budget
-        shown["result"] = recall_with_pending(session, prompt, max_bytes=budget, embed_query=dense, mark=False,
-                                              once=True)
-        return shown["result"].block
+        shown["budget"] = budget - room
+        if shown["budget"] < 1:  # no room left beside the held start text: it alone
+            shown.pop("result", None)
+            return held
+        shown["result"] = recall_with_pending(session, prompt, max_bytes=budget - room, embed_query=dense,
+                                              mark=False, once=True)
+        return "\n\n".join(text for text in (held, shown["result"].block) if text)
 
     shown: dict = {}
-    out = hook_output(event, render, session.settings.recall_max_bytes, client)
-    if out:  # mark as shown the findings and bodies that were printed (recall is not run again)
+    out = hook_output(event, render, session.settings.recall_max_bytes + room, client)
+    if out and "result" in shown:  # mark as shown the findings and bodies that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
         mark_recalled(session, shown["result"])
     return out

@@ -20,8 +20,8 @@ from pathlib import Path
 
 EXTRACTORS = ("auto", "rules", "llm", "command", "agent")
 EXTRACTOR_HELP = ("rules (offline), llm (OpenAI-compatible model), command (extractor_command), agent (findings wait "
-                  "for the next session's agent) or auto (llm with a key, else command when set, else agent under "
-                  "the Claude Code hooks, else rules)")
+                  "for the next session's agent) or auto (llm with a key, else command when set, else agent for a "
+                  "session a hook queued at its end, else rules)")
 
 
 def cmd_consolidate(args) -> int:

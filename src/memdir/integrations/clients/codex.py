@@ -17,6 +17,9 @@ PostToolUse input, read from the real binary: ``tool_name``
 ``tool_response`` the MCP result ``{"content": [{"type": "text", "text":
 …}], "isError": false}`` (the text the tool printed, which
 :func:`memdir.tools.handlers.seen_in_conversation` reads as it is).
+A person's ``tool_output_token_limit`` in that ``config.toml`` lower than memdir's
+default budget gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
+its memory_read comes in parts Codex keeps whole (install again after changing it).
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
@@ -30,7 +33,7 @@ from pathlib import Path
 
 from ...errors import InvalidInput
 from . import edits
-from ..claude_code.dialects import mcp_tool
+from ..claude_code.dialects import codex_kept_bytes, mcp_tool
 
 CLIENT = "codex"
 SERVER_NAME = "memdir"
@@ -95,7 +98,7 @@ def merge_server(doc, argv: list[str]):
     servers = doc.get("mcp_servers")
     if servers is not None and not hasattr(servers, "get"):
         raise edits.InstallError("mcp_servers in config.toml is not a table; memdir left it untouched")
-    wanted = {"command": argv[0], "args": argv[1:]}
+    wanted = {"command": argv[0], "args": argv[1:], **_output_env(doc)}
     entry = servers.get(SERVER_NAME) if servers is not None else None
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
@@ -107,6 +110,22 @@ def merge_server(doc, argv: list[str]):
     expected.setdefault("mcp_servers", {})[SERVER_NAME] = wanted
     text = tomlkit.dumps(doc).rstrip("\n")
     return _checked((text + "\n\n" if text else "") + _server_text(wanted), expected)
+
+
+def _output_env(doc) -> dict:
+    """``{"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": …}}`` when the person's ``tool_output_token_limit`` in ``doc``
+    keeps fewer bytes of a tool output than memdir's default budget (:func:`dialects.codex_kept_bytes`), so a
+    memory_read comes in parts Codex keeps whole instead of losing its middle; else ``{}``."""
+    from ...settings import CLAMPS, DEFAULTS
+
+    limit = doc.get("tool_output_token_limit")
+    limit = getattr(limit, "unwrap", lambda: limit)()
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        return {}
+    kept = max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit))
+    if kept >= DEFAULTS["tool_output_max_bytes"]:
+        return {}
+    return {"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": str(kept)}}
 
 
 def strip_server(doc, record=None):
