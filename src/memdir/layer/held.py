@@ -181,10 +181,11 @@ class HoldsBack:
         states = [(f, st.name, st.error) for f, st in self.files.items()]
         hinted = [(f, hint[5], hint[6]) for f, hint in known.items()] if known else []
         again = self.to_judge(states + hinted)
-        self._unsaved_judgement, self._moved = True, None  # recorded by the next full save (_record_judged)
+        self._unsaved_judgement = True  # recorded by the next full save (_record_judged)
         if again is None:
-            self.files, self._hints_left = {}, False
+            self.files, self._hints_left, self._moved = {}, False, None
             return None
+        self._moved = (frozenset(n for f, n, _e in states + hinted if f in again and n is not None), frozenset(again))
         for filename in again:
             self.files.pop(filename, None)
         return {f: hint for f, hint in known.items() if f not in again} if known else known
@@ -232,7 +233,7 @@ class HoldsBack:
         return True
 
     def take_up_moved(self, tx=None) -> bool:
-        """Take up what :meth:`_judge_restored` found moved — a memory held back leaves, one released comes
+        """Take up what :meth:`_judge_restored` (or :meth:`_unjudge`) found moved — a memory held back leaves, one released comes
         back (a tombstone lifted or added by another process, a ``git pull`` of the team layer) — as the
         layer's whole sweep would, for those names alone: ``tx`` (a
         :class:`memdir.layer.transaction.Transaction` over the manifest's states, not a full sweep) journals
@@ -242,7 +243,10 @@ class HoldsBack:
         (:meth:`_record_judged`); no other file is stat'ed or read, nor the journal decoded (at 10,000
         memories the whole sweep was about 420 ms of the first ``memdir context`` after a lift). Without
         ``tx``: a transaction of its own, never waiting (the context block's rebuild); False when it could not
-        run (a busy or read-only layer) or warned. Nothing when no verdict moved."""
+        run (a busy or read-only layer) or warned. Nothing when no verdict moved. In a full sweep, the names
+        are touched alone: a memory released whose bytes are its head is named by no event, and ``MEMORY.md``
+        built from the manifest's line keys left its line out (before: the lift of a tombstone put back by a
+        sync — the file unchanged since it was last a memory — never brought its line back)."""
         if tx is None:
             try:
                 with self.transaction("human", wait=False) as tx:
@@ -250,12 +254,16 @@ class HoldsBack:
             except (StoreError, LockTimeout):
                 return False
             return not tx.warnings
-        if self._moved is not None and not tx.full:
-            names, files = self._moved
+        if self._moved is None:
+            return True
+        names, files = self._moved
+        names = names | {st.name for f in files if (st := tx.scan.files.get(f)) is not None and st.name is not None}
+        if not tx.full:
             tx.sync_external(names)
-            tx.touched.update(names)
             tx.files_changed.update(files)
-            tx.reindex = tx.judged_again = True
+            tx.judged_again = True
+        tx.touched.update(names)  # a memory released whose bytes are its head: no event names it, its line comes back
+        tx.reindex = True
         return True
 
     def stones_moved(self) -> bool:
