@@ -115,6 +115,7 @@ def main() -> None:
                      held_in_context=held in first.stdout)
                 runs[t] = (env, stones, argv, home, stones.read_bytes(), project, held)
             samples: dict[tuple[int, str], list[float]] = {}
+            missed: dict[int, int] = {}  # runs of stones_flipped after which MEMORY.md did not follow the verdict
             for rep in range(args.repeat):
                 for t in range(len(srcs)):
                     env, stones, argv, home, forgotten, project, held = runs[t]
@@ -138,10 +139,13 @@ def main() -> None:
                         if done.returncode != 0:
                             raise SystemExit(f"{case} failed in {srcs[t]}: {done.stderr}")
                         index = (stones.parent.parent / "MEMORY.md").read_text(encoding="utf-8")
-                        if case.startswith("stones_flipped") and (f"({held}.md)" in index) != lifted:  # the verdict moved
-                            raise SystemExit(f"{held} {'missing from' if lifted else 'in'} MEMORY.md in {srcs[t]} ({case}, run {rep}): {done.stderr}")
+                        if case == "stones_flipped" and (f"({held}.md)" in index) != lifted:  # MEMORY.md missed the move
+                            missed[t] = missed.get(t, 0) + 1
                         samples.setdefault((t, case), []).append(elapsed)
                         settle_sweeps(home)
+                        if case == "stones_flipped_write":  # untimed: each case starts from a store a context settled
+                            subprocess.run([py, *argv], env=env, text=True, capture_output=True, check=True)
+                            settle_sweeps(home)
             for t, src in enumerate(srcs):
                 for case in cases:
                     values = samples[(t, case)]
@@ -149,6 +153,8 @@ def main() -> None:
                     emit(figure=f"context_{case}", tree=str(src), memories=size,
                          p50_ms=round(statistics.median(values) * 1e3, 1), max_ms=round(max(values) * 1e3, 1),
                          runs=len(values))
+                if "stones_flipped" in cases:
+                    emit(figure="stones_flipped_index_missed", tree=str(src), memories=size, runs=missed.get(t, 0))
                 for case in cases[1:]:
                     emit(figure=f"context_{case}_over_{cases[0]}", tree=str(src), memories=size,
                          ratio=round(medians[(str(src), size, case)] / medians[(str(src), size, cases[0])], 2))

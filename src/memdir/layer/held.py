@@ -22,8 +22,11 @@ may release); every other file's state stands — it is not held, and no tombsto
 first read after a pulled tombstone parses a few files, not the layer (at 2,000 memories it parsed all
 2,000: 0.66 s). In a fresh process the manifest's states are taken up with those few judged again
 (:meth:`HoldsBack._judge_restored`); when none of their verdicts moved, the new judgement is recorded at
-once and ``MEMORY.md`` stays fresh, else the next sweep saves the states and records it, ``MEMORY.md`` and
-the search index following the events it journals (a memory held back leaves; one released comes back).
+once and ``MEMORY.md`` stays fresh, else the process's first transaction (the context block's rebuild, a
+write) takes up those names alone (:meth:`HoldsBack.take_up_moved`: journaled as the whole sweep would —
+a memory held back leaves, one released comes back —, their ``MEMORY.md`` lines moved, the judged files'
+states saved, the judgement recorded), no other file stat'ed. The search index keeps the stones key it
+judged with too (:func:`memdir.search.follow.judge_again`) and reads those files again itself.
 """
 
 from __future__ import annotations
@@ -249,11 +252,11 @@ class HoldsBack:
         sync — the file unchanged since it was last a memory — never brought its line back)."""
         if tx is None:
             try:
-                with self.transaction("human", wait=False) as tx:
-                    tx.reindex = True  # MEMORY.md follows the verdicts even when no event names them
+                with self.transaction("human", wait=False) as own:
+                    own.reindex = True  # MEMORY.md follows the verdicts even when no event names them
             except (StoreError, LockTimeout):
                 return False
-            return not tx.warnings
+            return not own.warnings
         if self._moved is None:
             return True
         names, files = self._moved
@@ -306,13 +309,14 @@ class HoldsBack:
         index was written from it; ``swept``: every file of it looked at): the counts of its files held back, so
         the context block can say that a memory waits for a person without reading a file
         (:func:`memdir.prompt.context.held_note`); removed when none is. A transaction that swept nothing changes
-        only the files it wrote, never into one held back: with none held, one open and nothing else. Derived,
+        only the files it wrote, never into one held back (but for verdicts taken up: :meth:`take_up_moved`):
+        with none held, one open and nothing else. Derived,
         like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written. ``changed`` (file names), when
         the manifest holds ``found`` but for those files (a transaction over its states): the files held back
         it records, those replaced by their states in ``found`` — not every file's state made (at 10,000
         memories: about 60 ms of each write of a layer with a file held back)."""
         before = held_files_text(read_held_files(self.meta))
-        if not swept and not before:
+        if not swept and not before and self._moved is None:  # a verdict taken up may hold a file back
             return
         rows = None if swept or changed is None else self.manifest.error_rows()
         if rows is None:

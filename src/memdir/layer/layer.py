@@ -579,8 +579,8 @@ class Layer(ReadsOne, HoldsBack):
         (a full disk, read-only, another user's) or its lock is busy — the
         index text rendered from the files without writing anything: a reader
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
-        when the layer cannot be read. After the tombstones moved, none of whose verdicts moved with them
-        (:meth:`_restore`, :mod:`memdir.layer.held`): ``MEMORY.md`` as it is (None), no file swept."""
+        when the layer cannot be read. After the tombstones moved (:meth:`_restore`, :mod:`memdir.layer.held`):
+        the names whose verdict moved taken up alone (:meth:`take_up_moved`), else ``MEMORY.md`` as it is; no file swept."""
         if self.stones_moved() and (found := self._restore()) is not None and (self._moved is None or self.take_up_moved(
                 )) and index_is_fresh(self.path, time.time_ns(), self.meta.parent,
                                       lambda: sweep_can_wait(len(found.files), float("inf"), self)):
