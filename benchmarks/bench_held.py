@@ -4,8 +4,9 @@ A file a tombstone of its layer and name matches is held back (:mod:`memdir.laye
 tombstones' mtime moves, the files are judged again. This times, in fresh processes, `memdir context`
 right after the project layer's ``.memdir/tombstones.json`` was rewritten with the same bytes (a new
 file renamed over it, as git or a sync writes it: its mtime moves, no verdict does) against the same
-command with nothing changed (``--cases``: also ``stones_flipped``, the tombstones lifted and put back
-by turns, so each run's verdict on the held file moves), at each size, for each source tree (``--src``,
+command with nothing changed (``--cases``: also ``stones_flipped``, the held file's tombstone lifted through
+memdir and put back by a sync by turns in an untimed step, so each run's verdict on the held file moves, and
+``stones_flipped_write``, the same flip followed by a ``memdir write`` instead), at each size, for each source tree (``--src``,
 repeatable: main and a branch in one run, runs alternating so a loaded machine slows both alike). Each home: 20 user memories
 and N project memories (benchmarks/_corpus.py), and one more forgotten and its file copied back (held).
 The layers' sweeps are kept within their interval (MEMDIR_SWEEP_INTERVAL=3600) so both runs do the same
@@ -13,7 +14,12 @@ work but the judgement. One JSON line per (tree, size, case), per (tree, size) e
 first (``unchanged``), and per (tree, case) the ratio at the largest size over the smallest.
 
     python benchmarks/bench_held.py --src /work/main/src --src src --sizes 1000,10000 --repeat 9
-    python benchmarks/bench_held.py --src src --cases unchanged,stones_flipped
+    python benchmarks/bench_held.py --src /work/main/src --src src --cases unchanged,stones_flipped,stones_flipped_write
+
+A tombstone lifted by rewriting ``tombstones.json`` is put back by the layer's next transaction (a lift cut
+before its journal line: :func:`memdir.layer.drift.cut_tombstones`), so the flip lifts through memdir
+(:data:`LIFT`, another process) and puts the tombstone back as a sync brings it (the bytes it had: the
+journal names it, so it stands) — the verdict-moving cases of a personal layer.
 """
 
 from __future__ import annotations
@@ -52,6 +58,15 @@ HOLD = textwrap.dedent("""
 """)
 
 
+LIFT = textwrap.dedent("""
+    import sys
+    from memdir import Memory
+    mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")
+    [stone] = [s for s in mem.tombstones(scope="project").tombstones if s.name == sys.argv[3]]
+    mem.lift_tombstone(stone.id, scope="project")
+""")
+
+
 def emit(**data) -> None:
     """One JSON line on stdout."""
     print(json.dumps(data), flush=True)
@@ -72,7 +87,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000", help="project memory counts")
     parser.add_argument("--repeat", type=int, default=9, help="runs per (tree, size, case)")
     parser.add_argument("--cases", default="unchanged,stones_rewritten",
-                        help="unchanged, stones_rewritten (same bytes), stones_flipped (lifted / put back by turns)")
+                        help="unchanged, stones_rewritten (same bytes), stones_flipped (lifted / put back by turns),"
+                             " stones_flipped_write (the same, then a CLI write timed)")
     args = parser.parse_args()
     srcs = args.src or [Path(__file__).resolve().parent.parent / "src"]
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -97,23 +113,39 @@ def main() -> None:
                 settle_sweeps(home)
                 emit(setup="held", tree=str(src), memories=size, held=held,
                      held_in_context=held in first.stdout)
-                runs[t] = (env, stones, argv, home, stones.read_bytes())
+                runs[t] = (env, stones, argv, home, stones.read_bytes(), project, held)
             samples: dict[tuple[int, str], list[float]] = {}
+            missed: dict[int, int] = {}  # runs of stones_flipped after which MEMORY.md did not follow the verdict
             for rep in range(args.repeat):
                 for t in range(len(srcs)):
-                    env, stones, argv, home, forgotten = runs[t]
+                    env, stones, argv, home, forgotten, project, held = runs[t]
                     for case in cases:
+                        timed = argv
                         if case == "stones_rewritten":
                             rewrite(stones)
-                        elif case == "stones_flipped":  # lifted, then forgotten again, by a sync
-                            rewrite(stones, b"[]" if rep % 2 == 0 else forgotten)
+                        elif case.startswith("stones_flipped"):  # lifted through memdir, then put back by a sync
+                            lifted = f'"{held}"'.encode() in stones.read_bytes()
+                            if lifted:
+                                subprocess.run([py, "-c", LIFT, str(home), str(project), held], env=env, check=True)
+                            else:
+                                rewrite(stones, forgotten)
+                            settle_sweeps(home)
+                        if case == "stones_flipped_write":
+                            timed = ["-m", "memdir", "--project", str(project), "write", "bench-written", "--scope",
+                                     "project", "--description", "Written by the held benchmark", "--body", f"run {rep}"]
                         started = time.perf_counter()
-                        done = subprocess.run([py, *argv], env=env, text=True, capture_output=True, check=False)
+                        done = subprocess.run([py, *timed], env=env, text=True, capture_output=True, check=False)
                         elapsed = time.perf_counter() - started
                         if done.returncode != 0:
-                            raise SystemExit(f"context failed in {srcs[t]}: {done.stderr}")
+                            raise SystemExit(f"{case} failed in {srcs[t]}: {done.stderr}")
+                        index = (stones.parent.parent / "MEMORY.md").read_text(encoding="utf-8")
+                        if case == "stones_flipped" and (f"({held}.md)" in index) != lifted:  # MEMORY.md missed the move
+                            missed[t] = missed.get(t, 0) + 1
                         samples.setdefault((t, case), []).append(elapsed)
                         settle_sweeps(home)
+                        if case == "stones_flipped_write":  # untimed: each case starts from a store a context settled
+                            subprocess.run([py, *argv], env=env, text=True, capture_output=True, check=True)
+                            settle_sweeps(home)
             for t, src in enumerate(srcs):
                 for case in cases:
                     values = samples[(t, case)]
@@ -121,6 +153,8 @@ def main() -> None:
                     emit(figure=f"context_{case}", tree=str(src), memories=size,
                          p50_ms=round(statistics.median(values) * 1e3, 1), max_ms=round(max(values) * 1e3, 1),
                          runs=len(values))
+                if "stones_flipped" in cases:
+                    emit(figure="stones_flipped_index_missed", tree=str(src), memories=size, runs=missed.get(t, 0))
                 for case in cases[1:]:
                     emit(figure=f"context_{case}_over_{cases[0]}", tree=str(src), memories=size,
                          ratio=round(medians[(str(src), size, case)] / medians[(str(src), size, cases[0])], 2))

@@ -215,7 +215,7 @@ def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> li
     return restored
 
 
-def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
+def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, names=None):
     """Journal every memory whose bytes differ from its journaled version:
     ``(events, new scan or None, names held back)`` — the last: memories journaled as present whose file is
     held back (below), which the index must leave out though no event names them. ``scan`` is the layer's
@@ -233,27 +233,39 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
       conflict, a forgotten value put back: :func:`memdir.layer.held.held_names`): that memory is not
       deleted, its head stays its last version until what settles it is journaled; nor a file still there
       that cannot be read otherwise (``scan.malformed``: reported, its last version kept).
+
+    ``names`` (a set): those memories alone, as the whole sweep journals them — the memories whose
+    held-back verdict moved with the tombstones (:mod:`memdir.layer.held`), taken up without the rest of
+    the layer (no other head, file or journal line looked at).
     """
     from ..vocabulary import ACTORS
 
-    heads = journal.heads()
     rescanned = None
     entries = scan.entries
-    current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
+    if names is None:
+        heads = journal.heads()
+        current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
+        is_referenced = None  # every object the journal names, read once when a name changed
+    else:
+        heads = {name: head for name in names if (head := journal.head(name)) is not None}
+        current = {name: scan.files[filename].digest for name in names if (filename := scan.names.get(name))}
+        is_referenced = journal.references  # one key at a time: the few lines that hold it
     # Set operations on dict views run in C: this stays cheap at 10,000 memories.
     gone = sorted(heads.keys() - current.keys())
     if gone and restore_aside(directory, heads, gone):
         scan = rescanned = rescan()
         entries = scan.entries
-        current = {name: scan.files[filename].digest for name, filename in scan.names.items()}
+        current = {name: scan.files[filename].digest for name, filename in scan.names.items()
+                   if names is None or name in names}
         gone = sorted(heads.keys() - current.keys())
     waiting = []
     if gone:
-        held = held_names(scan)
+        held = held_names(scan, gone if names is not None else None)
         waiting = [name for name in gone if name in held]
         gone = [name for name in gone if name not in held]
     changed = sorted(name for name, _ in current.items() - heads.items())
-    referenced = journal.referenced() if changed else set()
+    if changed and is_referenced is None:
+        is_referenced = journal.referenced().__contains__
     events = []
     for name in changed:
         before = heads.get(name)
@@ -262,7 +274,7 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
             continue
         key = digest(data)
         origin = entries[name].record.origin
-        if key not in referenced and journal.has_object(key) and origin in ACTORS:
+        if journal.has_object(key) and origin in ACTORS and not is_referenced(key):
             events.append(journal.append(origin, "update" if before else "create", name, before, key,
                                          session=session, reason="interrupted write, completed"))
         else:
@@ -271,7 +283,7 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None):
     # A file still there that memdir cannot read (an editor's half-written save, a YAML slip, a mode
     # or a symlink it will not follow) is reported as malformed, not journaled as deleted: its
     # history keeps its last version, and its next readable bytes are an external-edit of it.
-    unreadable = {Path(bad.path).name for bad in scan.malformed if Path(bad.path).parent == directory}
+    unreadable = {Path(bad.path).name for bad in scan.malformed if Path(bad.path).parent == directory} if gone else ()
     for name in gone:
         if f"{name}.md" not in unreadable:
             events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))

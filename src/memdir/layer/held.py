@@ -22,15 +22,18 @@ may release); every other file's state stands — it is not held, and no tombsto
 first read after a pulled tombstone parses a few files, not the layer (at 2,000 memories it parsed all
 2,000: 0.66 s). In a fresh process the manifest's states are taken up with those few judged again
 (:meth:`HoldsBack._judge_restored`); when none of their verdicts moved, the new judgement is recorded at
-once and ``MEMORY.md`` stays fresh, else the next sweep saves the states and records it, ``MEMORY.md`` and
-the search index following the events it journals (a memory held back leaves; one released comes back).
+once and ``MEMORY.md`` stays fresh, else the process's first transaction (the context block's rebuild, a
+write) takes up those names alone (:meth:`HoldsBack.take_up_moved`: journaled as the whole sweep would —
+a memory held back leaves, one released comes back —, their ``MEMORY.md`` lines moved, the judged files'
+states saved, the judgement recorded), no other file stat'ed. The search index keeps the stones key it
+judged with too (:func:`memdir.search.follow.judge_again`) and reads those files again itself.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InvalidInput, StoreError
+from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.conflicts import CONFLICT
 from ..files.fsio import atomic_write
 from ..files.layout import (
@@ -64,7 +67,7 @@ def may_change(name: str | None, error: str | None, named) -> bool:
     return name in named if name is not None else error is not None and error.startswith(HELD)
 
 
-def held_names(found) -> frozenset[str]:
+def held_names(found, among=None) -> frozenset[str]:
     """The names whose file is still on disk but held back in ``found`` (a :class:`memdir.files.scan.Scan`, its
     ``files``: kept in step by a transaction's writes): a
     file with an unresolved merge conflict (:data:`memdir.files.conflicts.CONFLICT`) or a forgotten value put
@@ -72,9 +75,13 @@ def held_names(found) -> frozenset[str]:
     is not gone: the journal's sweep records no ``external-delete`` of it (:func:`memdir.layer.commit.sweep`);
     its last version stays its head, and what settles it — ``team resolve``, ``delete`` (which keeps the
     file's bytes as a version first: :func:`memdir.layer.commit.preserve`), a tombstone lift, a hand edit —
-    is journaled as what it is. One pass over the scan's malformed files (few)."""
+    is journaled as what it is. One pass over the scan's malformed files (few); ``among`` (names): of those
+    names' files alone (``name.md``), none other looked at."""
     names = set()
-    for filename, _kind in _held_files(found):
+    if among is not None:
+        return frozenset(name for name in among if (state := found.files.get(f"{name}.md")) is not None
+                         and state.error is not None and _kind(state.error) is not None)
+    for filename, _what in _held_files(found):
         try:
             names.add(normalize_name(filename.removesuffix(".md")).name)
         except InvalidInput:
@@ -90,11 +97,16 @@ def _held_files(found) -> list[tuple[str, str]]:
     for bad in found.malformed:
         if not isinstance(bad, Malformed):
             continue
-        kind = "conflict" if bad.error == CONFLICT else "held" if bad.error.startswith(HELD) else None
+        kind = _kind(bad.error)
         filename = Path(bad.path).name
         if kind and (state := found.files.get(filename)) is not None and state.error == bad.error:
             out.append((filename, kind))
     return out
+
+
+def _kind(error: str) -> str | None:
+    """The kind of :data:`memdir.files.layout.HELD_KINDS` a file's ``error`` says it is held back for, or None."""
+    return "conflict" if error == CONFLICT else "held" if error.startswith(HELD) else None
 
 
 def held_counts(found) -> dict[str, int]:
@@ -112,6 +124,7 @@ class HoldsBack:
     ``scope`` and ``tombstones()``)."""
 
     _judged_with: int | None = None  # the stones key this object's cached file states were judged with
+    _moved: tuple[frozenset[str], frozenset[str]] | None = None  # (names, files) judged again, verdicts moved
 
     def holder(self):
         """``hold(record)`` for :func:`memdir.files.scan.load`: the reason a memory is held back (a
@@ -173,8 +186,9 @@ class HoldsBack:
         again = self.to_judge(states + hinted)
         self._unsaved_judgement = True  # recorded by the next full save (_record_judged)
         if again is None:
-            self.files, self._hints_left = {}, False
+            self.files, self._hints_left, self._moved = {}, False, None
             return None
+        self._moved = (frozenset(n for f, n, _e in states + hinted if f in again and n is not None), frozenset(again))
         for filename in again:
             self.files.pop(filename, None)
         return {f: hint for f, hint in known.items() if f not in again} if known else known
@@ -186,14 +200,15 @@ class HoldsBack:
         :meth:`to_judge` names, found by the manifest's index of names, read and judged again, into
         ``files``, ``names`` and ``cache``;
         the others stand. When no verdict moved, the judgement is recorded
-        (:func:`memdir.files.layout.record_judged`); else the next full save records it. False when the
+        (:func:`memdir.files.layout.record_judged`); else the next transaction takes up the names whose
+        verdict moved and those files' states (:meth:`take_up_moved`), and its save records it. False when the
         tombstones or the manifest cannot be read (the caller scans every file)."""
         named = self.stone_names()
         rows = None if named is None else self.manifest.rows_judged_by(sorted(named), HELD)
         if rows is None:
             return False
         again = {f: (name, error) for f, name, error in rows if may_change(name, error, named)}
-        hold, moved, touched = self.holder(), False, set()
+        hold, moved, touched = self.holder(), set(), set()
         for filename, before in again.items():
             state = load_file(self.path / filename, max_bytes=self.settings.max_file_bytes, hold=hold)
             if state is None:  # gone since (the directory's mtime says no: a race) — as a scan would find it
@@ -202,8 +217,9 @@ class HoldsBack:
             else:
                 files[filename] = cache[filename] = state
             now = (None, None) if state is None else (state.name, state.error)
-            moved = moved or now != before
-            touched.update(n for n in (before[0], now[0]) if n is not None)
+            held = {n for n in (before[0], now[0]) if n is not None}
+            moved |= held if now != before else set()
+            touched |= held
         for name in touched:  # which file holds each name whose files moved: scan.settle's rule over them
             held = {row[0] for row in self.manifest.name_rows(name) or ()} | again.keys()
             winner = settle(self.path, [(f, files[f].name, files[f].error) for f in sorted(held)
@@ -212,10 +228,45 @@ class HoldsBack:
                 names[name] = winner
             elif name in names:
                 del names[name]
+        self._moved = (frozenset(moved), frozenset(again)) if moved else None
         if moved:
             self._unsaved_judgement = True
         else:
             record_judged(self.meta, key)
+        return True
+
+    def take_up_moved(self, tx=None) -> bool:
+        """Take up what :meth:`_judge_restored` (or :meth:`_unjudge`) found moved — a memory held back leaves, one released comes
+        back (a tombstone lifted or added by another process, a ``git pull`` of the team layer) — as the
+        layer's whole sweep would, for those names alone: ``tx`` (a
+        :class:`memdir.layer.transaction.Transaction` over the manifest's states, not a full sweep) journals
+        them (:func:`memdir.layer.commit.sweep` of those names: a memory held back is no ``external-delete``,
+        one released whose bytes are not its head is an ``external-edit``), touches their ``MEMORY.md`` lines and
+        saves the states of the files judged again, whose save then records the judgement
+        (:meth:`_record_judged`); no other file is stat'ed or read, nor the journal decoded (at 10,000
+        memories the whole sweep was about 420 ms of the first ``memdir context`` after a lift). Without
+        ``tx``: a transaction of its own, never waiting (the context block's rebuild); False when it could not
+        run (a busy or read-only layer) or warned. Nothing when no verdict moved. In a full sweep, the names
+        are touched alone: a memory released whose bytes are its head is named by no event, and ``MEMORY.md``
+        built from the manifest's line keys left its line out (before: the lift of a tombstone put back by a
+        sync — the file unchanged since it was last a memory — never brought its line back)."""
+        if tx is None:
+            try:
+                with self.transaction("human", wait=False) as own:
+                    own.reindex = True  # MEMORY.md follows the verdicts even when no event names them
+            except (StoreError, LockTimeout):
+                return False
+            return not own.warnings
+        if self._moved is None:
+            return True
+        names, files = self._moved
+        names = names | {st.name for f in files if (st := tx.scan.files.get(f)) is not None and st.name is not None}
+        if not tx.full:
+            tx.sync_external(names)
+            tx.files_changed.update(files)
+            tx.judged_again = True
+        tx.touched.update(names)  # a memory released whose bytes are its head: no event names it, its line comes back
+        tx.reindex = True
         return True
 
     def stones_moved(self) -> bool:
@@ -234,9 +285,10 @@ class HoldsBack:
         """After the manifest was saved (``saved_all``: every file's state, a full sweep's or whole), when
         the states saved were judged with the tombstones as they still are: record it
         (:func:`memdir.files.layout.record_judged`), so the next process trusts them. States judged again
-        since the last such save (``_unsaved_judgement``) wait for a full save."""
+        since the last such save (``_unsaved_judgement``) wait for a full save, or one that took up the names
+        whose verdict moved (:meth:`take_up_moved`)."""
         if saved_all:
-            self._unsaved_judgement = False
+            self._unsaved_judgement, self._moved = False, None
         key = stones_key(self.path)
         if not self._unsaved_judgement and self._judged_with == key and judged_key(self.meta) != key:
             record_judged(self.meta, key)
@@ -252,17 +304,30 @@ class HoldsBack:
         """The layer's stones key now (:func:`memdir.files.layout.stones_key`)."""
         return stones_key(self.path)
 
-    def note_held(self, found, swept: bool) -> None:
+    def note_held(self, found, swept: bool, changed=None) -> None:
         """Keep :data:`memdir.files.layout.HELD_FILES_FILE` in step with ``found`` (this layer's scan, as the
         index was written from it; ``swept``: every file of it looked at): the counts of its files held back, so
         the context block can say that a memory waits for a person without reading a file
         (:func:`memdir.prompt.context.held_note`); removed when none is. A transaction that swept nothing changes
-        only the files it wrote, never into one held back: with none held, one open and nothing else. Derived,
-        like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written."""
+        only the files it wrote, never into one held back (but for verdicts taken up: :meth:`take_up_moved`):
+        with none held, one open and nothing else. Derived,
+        like ``MEMORY.md``; raises :class:`StoreError` when it cannot be written. ``changed`` (file names), when
+        the manifest holds ``found`` but for those files (a transaction over its states): the files held back
+        it records, those replaced by their states in ``found`` — not every file's state made (at 10,000
+        memories: about 60 ms of each write of a layer with a file held back)."""
         before = held_files_text(read_held_files(self.meta))
-        if not swept and not before:
+        if not swept and not before and self._moved is None:  # a verdict taken up may hold a file back
             return
-        data = held_files_text(held_counts(found))
+        rows = None if swept or changed is None else self.manifest.error_rows()
+        if rows is None:
+            counts = held_counts(found)
+        else:
+            counts = {"conflict": 0, "held": 0}
+            now = [(f, st.error) for f in changed if (st := found.files.get(f)) is not None and st.name is None]
+            for _filename, error in [(f, e) for f, e in rows if f not in changed] + now:
+                if error is not None and (kind := _kind(error)) is not None:
+                    counts[kind] += 1
+        data = held_files_text(counts)
         if before == data:
             return
         path = self.meta / HELD_FILES_FILE

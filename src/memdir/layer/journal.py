@@ -507,6 +507,26 @@ class Journal:
         """Every object digest some event names (before or after)."""
         return {key for event in self.events() for key in (event.before, event.after) if key}
 
+    def references(self, key: str) -> bool:
+        """Whether some event names object ``key`` (before or after): :meth:`referenced` asked of one key,
+        the journal's bytes searched for it and only the lines that hold it parsed (a sweep of a few names:
+        no event of a 10,000-event journal decoded)."""
+        cached = self._events_cache
+        if cached and cached[0] == self.stat_key():
+            return any(key in (event.before, event.after) for event in cached[1])
+        data = read_bytes(self.path) or b""
+        needle, at = key.encode("ascii"), 0
+        while (at := data.find(needle, at)) >= 0:
+            start, end = data.rfind(b"\n", 0, at) + 1, data.find(b"\n", at)
+            try:
+                event = Event.from_json(json.loads(data[start:end if end >= 0 else len(data)]))
+            except (ValueError, KeyError, TypeError):
+                event = None
+            if event is not None and key in (event.before, event.after):
+                return True
+            at = end if end >= 0 else len(data)
+        return False
+
     def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced
         object's digest. Returns the first failure, never raises for bad data."""

@@ -313,6 +313,7 @@ class Layer(ReadsOne, HoldsBack):
             try:
                 if tx.full:
                     tx.sync_external()
+                self.take_up_moved(tx)  # over the manifest's states: the memories a tombstone moved (.held)
                 leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
                 yield tx
             finally:
@@ -340,7 +341,7 @@ class Layer(ReadsOne, HoldsBack):
                 if tx.rebuild or (tx.full and not self._index.partial):
                     touched = None  # every record (in a process that has them all, compared by identity)
                 self._write_index(tx.scan.entries, touched, tx.warnings)
-                self.note_held(tx.scan, tx.full)  # what the context block says of files held back (memdir.layer.held)
+                self.note_held(tx.scan, tx.full, tx.files_changed if self._manifest_trusted else None)  # (.held)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:
@@ -402,7 +403,7 @@ class Layer(ReadsOne, HoldsBack):
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
         self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
         self._manifest_trusted = self.manifest.exists()
-        self._record_judged(saved_all=whole or tx.full)
+        self._record_judged(saved_all=whole or tx.full or tx.judged_again)
         if whole or tx.full:
             self._saved_files = dict(tx.scan.files)
         else:
@@ -578,10 +579,11 @@ class Layer(ReadsOne, HoldsBack):
         (a full disk, read-only, another user's) or its lock is busy — the
         index text rendered from the files without writing anything: a reader
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
-        when the layer cannot be read. After the tombstones moved, none of whose verdicts moved with them
-        (:meth:`_restore`, :mod:`memdir.layer.held`): ``MEMORY.md`` as it is (None), no file swept."""
-        if self.stones_moved() and (found := self._restore()) is not None and index_is_fresh(
-                self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(found.files), float("inf"), self)):
+        when the layer cannot be read. After the tombstones moved (:meth:`_restore`, :mod:`memdir.layer.held`):
+        the names whose verdict moved taken up alone (:meth:`take_up_moved`), else ``MEMORY.md`` as it is; no file swept."""
+        if self.stones_moved() and (found := self._restore()) is not None and (self._moved is None or self.take_up_moved(
+                )) and index_is_fresh(self.path, time.time_ns(), self.meta.parent,
+                                      lambda: sweep_can_wait(len(found.files), float("inf"), self)):
             return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
             if not self.refresh_index(wait=False, rebuild=False):

@@ -385,6 +385,11 @@ class Manifest:
         return self._read(f"SELECT file, name, error FROM files WHERE name IN ({','.join('?' * len(names))}) OR {held}",
                           (*names, len(error_prefix), error_prefix))
 
+    def error_rows(self) -> list[tuple] | None:
+        """``(file, error)`` of the files recorded as no memory (an error says why); None when the manifest
+        cannot be read."""
+        return self._read("SELECT file, error FROM files WHERE name IS NULL AND error IS NOT NULL")
+
     def full_rows(self, files: list[str] | None) -> list[tuple]:
         """The whole rows of ``files`` (None: of every file) as :class:`Rows` takes them; [] when
         the manifest cannot be read."""

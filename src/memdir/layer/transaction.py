@@ -32,6 +32,7 @@ class Transaction:
         self.touched: set[str] = set()
         self.rebuild = False  # MEMORY.md from every record, not only the changed ones (refresh_index)
         self.files_changed: set[str] = set()  # file names written or removed (memdir.layer.manifest)
+        self.judged_again = False  # the memories whose held-back verdict moved taken up (memdir.layer.held)
         self.events: list[Event] = []
         self.warnings: list[str] = []
 
@@ -74,12 +75,13 @@ class Transaction:
 
     # ------------------------------------------------------------ primitives
 
-    def sync_external(self) -> None:
+    def sync_external(self, names=None) -> None:
         """Journal every file whose bytes differ from its last journaled version
         (finishing or undoing a change a killed writer cut: :func:`memdir.layer.commit.sweep`); a memory whose
-        file is held back is journaled by nothing, but touched, so ``MEMORY.md`` leaves its line out."""
+        file is held back is journaled by nothing, but touched, so ``MEMORY.md`` leaves its line out.
+        ``names``: those memories alone (:meth:`memdir.layer.held.HoldsBack.take_up_moved`)."""
         events, rescanned, held = commit.sweep(self.layer.journal, self.layer.path, self.scan,
-                                               self.layer.scan, self.session)
+                                               self.layer.scan, self.session, names)
         if rescanned is not None:
             self.scan = rescanned
         if events:

@@ -30,7 +30,7 @@ import stat
 from dataclasses import dataclass
 
 from ..files.layout import is_memory_file_name
-from ..files.scan import FileState, Scan, settle
+from ..files.scan import HELD, FileState, Scan, settle
 from ..layer.layer import Layer
 from ..layer.manifest import Stamps
 
@@ -55,13 +55,15 @@ def chain_mark(digest: str | None) -> int:
     return int(digest[:15], 16) if digest else 0
 
 
-def follow(conn: sqlite3.Connection, key: str, layer: Layer, row: tuple, state: tuple[int, int, int]
-           ) -> Followed | None:
+def follow(conn: sqlite3.Connection, key: str, layer: Layer, row: tuple, state: tuple[int, int, int],
+           again: set[str] | None = None) -> Followed | None:
     """The files of ``layer`` (index key ``key``) that changed since the index's last sync of it
     (``row``: its ``layers`` row; ``synced:<key>`` in ``meta``: when that sync began) by the journal, the layer being in ``state`` (directory mtime,
     journal size and mtime) — see the module docstring; None when the journal cannot answer (the
     manifest is not of the layer as it is, the journal is not the one synced with, more than
-    :data:`MAX_FILES` files): the caller sweeps. Raises :class:`sqlite3.Error` from the index."""
+    :data:`MAX_FILES` files): the caller sweeps. ``again``: files looked at too, read whatever their row says
+    (their verdict may have moved with the tombstones: :func:`judge_again`). Raises
+    :class:`sqlite3.Error` from the index."""
     if not state[0] or not state[1]:
         return None
     swept = layer.manifest.swept_if_holds(Stamps(state[0], (state[1], state[2])))
@@ -81,15 +83,18 @@ def follow(conn: sqlite3.Connection, key: str, layer: Layer, row: tuple, state: 
     known: dict[str, tuple] = {}
     files: dict[str, FileState] = {}
     entries = {}
-    while wanted - asked:
+    pending, again = set(again or ()), set(again or ())
+    while wanted - asked or pending:
         new = sorted(wanted - asked)
         asked.update(new)
         holding = layer.manifest.files_holding(new)
         if holding is None or len(asked) > MAX_FILES:
             return None
-        candidates = set(holding) | {f"{name}.md" for name in new if "/" not in name and os.sep not in name
-                                     and is_memory_file_name(f"{name}.md")}
-        candidates.update(file for (file,) in _in(conn, "SELECT file FROM docs WHERE layer = ? AND name IN", key, new))
+        candidates = set(holding) | pending | {f"{name}.md" for name in new if "/" not in name and os.sep not in name
+                                               and is_memory_file_name(f"{name}.md")}
+        pending = set()
+        if new:
+            candidates.update(file for (file,) in _in(conn, "SELECT file FROM docs WHERE layer = ? AND name IN", key, new))
         candidates -= looked
         looked |= candidates
         if len(looked) > MAX_FILES:
@@ -102,7 +107,7 @@ def follow(conn: sqlite3.Connection, key: str, layer: Layer, row: tuple, state: 
         known.update((r[0], r) for r in rows)
         wanted.update(r[5] for r in rows if r[5] is not None)  # the docs row of a file holds the name its row does
         for filename in batch:
-            found = _look(layer, filename, known.get(filename))
+            found = _look(layer, filename, None if filename in again else known.get(filename))
             if found is not None:
                 files[filename] = found
                 if found.name is not None:
@@ -134,4 +139,26 @@ def _look(layer: Layer, filename: str, hint: tuple | None) -> FileState | None:
     return layer.load(path)
 
 
-__all__ = ["Followed", "MAX_FILES", "chain_mark", "follow"]
+def judge_again(conn: sqlite3.Connection, key: str, layer: Layer) -> tuple[int, set[str] | None]:
+    """``(the layer's stones key now, the files whose rows of layer ``key`` were judged under other
+    tombstones and :func:`memdir.layer.held.may_change` says may be held back or released now)``: the
+    index keeps the stones key each sync judged with (``stones:<key>`` in ``meta``), as the layer's manifest
+    does (:func:`memdir.files.layout.judged`), so a verdict moved by a lift in another process or a pull is
+    taken up here even after the layer's own judgement was recorded. The set is empty while the key is
+    the same; None when the tombstones cannot be read (every file judged again)."""
+    stones = layer.stones_now()
+    kept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"stones:{key}",)).fetchone()
+    if kept is not None and kept[0] == stones:
+        return stones, set()
+    named = layer.stone_names()
+    if named is None:
+        return stones, None
+    if len(named) > 500:  # more names than a query should bind: every row, told apart by the rule
+        rows = conn.execute("SELECT file, name, error FROM files WHERE layer = ?", (key,)).fetchall()
+    else:
+        rows = conn.execute(f"SELECT file, name, error FROM files WHERE layer = ? AND (name IN ({','.join('?' * len(named))})"
+                            f" OR (name IS NULL AND substr(error, 1, ?) = ?))", (key, *named, len(HELD), HELD)).fetchall()
+    return stones, layer.to_judge(rows)
+
+
+__all__ = ["Followed", "MAX_FILES", "chain_mark", "follow", "judge_again"]

@@ -51,7 +51,7 @@ from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, e
                     layer_key, locked_out, rebuild, set_aside, warn, write_transaction)
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
-from .follow import chain_mark, follow
+from .follow import chain_mark, follow, judge_again
 from .tokenize import available, document_fields, require
 
 
@@ -143,25 +143,28 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
                        " WHERE key = ?", (key,)).fetchone()
     marker = (str(db_path(home)), key)
     now_mono = time.monotonic()
+    stones, again = judge_again(conn, key, layer)
+    force = force or again is None
     if not force and row is not None and not layer.stones_moved():  # else every file judged again (layer.held)
         last = _swept.get(marker)
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
             last = now_mono - max(0, time.time_ns() - swept[0]) / 1e9 if swept and swept[0] else None
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
-            if tuple(row[:3]) == state and row[4]:
+            if tuple(row[:3]) == state and row[4] and not again:
                 return 0
-            followed = follow(conn, key, layer, row, state)
+            followed = follow(conn, key, layer, row, state, again)
             if followed is not None:
                 return _apply(conn, layer, key, row, state, followed.scan, followed.known, followed.looked,
-                              marker, None, started)
+                              marker, None, started, stones)
     known = _known(conn, key)
-    scan = layer.scan(known=known, progress=on_read)
-    return _apply(conn, layer, key, row, state, scan, known, None, marker, now_mono, started)
+    hints = {f: hint for f, hint in known.items() if f not in again} if again is not None else None
+    scan = layer.scan(known=hints, progress=on_read)
+    return _apply(conn, layer, key, row, state, scan, known, None, marker, now_mono, started, stones)
 
 
 def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, state: tuple, scan, known: dict,
-           looked: set[str] | None, marker: tuple, swept: float | None, started: int) -> int:
+           looked: set[str] | None, marker: tuple, swept: float | None, started: int, stones: int = 0) -> int:
     """Write the differences between ``scan`` and the rows of layer ``key`` (``known``: the index's
     rows of the files, popped here), and when the sync began (``started``, epoch ns: ``synced:<key>``
     in ``meta``, :func:`memdir.search.follow.follow`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
@@ -258,7 +261,8 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
         if changed:
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
         conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, count, settled))
-        conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(f"chain:{key}", chain), (f"synced:{key}", started)])
+        conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(f"chain:{key}", chain), (f"synced:{key}", started),
+                                                                       (f"stones:{key}", stones)])
         if looked is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
     if looked is None:
