@@ -444,7 +444,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     stated = sum(1 for h in hits if relevance.stated(h.evidence))
     hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
     if explicit and embed_query and len(hits) > 1:
-        hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own)
+        hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own, conn)
     hits = _fallen(hits, min_score, explicit)
     hits = _below_by_rank(hits, stated) if min_score < relevance.THRESHOLD else hits  # asked to rank, not to decide
     # Per hit shown, never per file: a row whose stored text is not what was written is not shown.
@@ -472,10 +472,10 @@ def _falling(hits: list[Hit]) -> list[Hit]:
 
 
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
-                 total: int, compounds: dict[str, tuple[str, str]]) -> list[Hit]:
-    """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`)
-    when dense retrieval is on; as they are otherwise."""
-    from . import ties, vectors
+                 total: int, compounds: dict[str, tuple[str, str]], conn) -> list[Hit]:
+    """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`; sentences kept in the
+    index of ``conn``, :mod:`memdir.search.sentencestore`) when dense retrieval is on; as they are otherwise."""
+    from . import sentencestore, ties, vectors
 
     if ties.tied(hits) < 2 or not vectors.enabled(session.settings):
         return hits
@@ -485,7 +485,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
         return hits
     weights = relevance.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
     read = relevance.Prefixes(weights, compounds, spelling.starts(terms, word_forms(query)))
-    return ties.broken(hits, vector, read, terms, query)
+    return ties.broken(hits, vector, read, terms, query, lambda texts: sentencestore.vectors_for(conn, texts))
 
 
 def _below_by_rank(hits: list[Hit], kept: int = 0) -> list[Hit]:

@@ -194,7 +194,7 @@ def words_asked(terms: list[str], query: str) -> int:
     return len(whole - parts - relevance.soft_terms(terms))
 
 
-def head_cosines(hits: list, query_vector) -> list[float] | None:
+def head_cosines(hits: list, query_vector, embed=None) -> list[float] | None:
     """Each hit's head cosine to ``query_vector``: its stored one
     (:attr:`memdir.search.relevance.Evidence.cosine`), or — for a memory the
     background embedder has not reached yet (or one a page leaves out,
@@ -202,7 +202,8 @@ def head_cosines(hits: list, query_vector) -> list[float] | None:
     what the embedder will store) embedded now, so that a tie is ordered the
     same before and after the store is embedded. None (the tie keeps its
     lexical order, :func:`order_key`) when more than :data:`TIE_MAX` lack a
-    vector or the embedding engine fails."""
+    vector or the embedding engine fails. ``embed``: what embeds the heads
+    (:func:`memdir.search.vectors.sentence_vectors` when None)."""
     from . import vectors
 
     missing = [i for i, h in enumerate(hits) if h.evidence.cosine is None]
@@ -213,7 +214,7 @@ def head_cosines(hits: list, query_vector) -> list[float] | None:
         texts = [vectors.memory_text(hits[i].memory.title, hits[i].memory.description, hits[i].memory.body or "")
                  for i in missing]
         try:
-            found = (vectors.sentence_vectors(texts) @ query_vector).tolist()
+            found = ((embed or vectors.sentence_vectors)(texts) @ query_vector).tolist()
         except (RuntimeError, OSError, ValueError, MemoryError):
             return None
         for i, cosine in zip(missing, found):
@@ -221,7 +222,7 @@ def head_cosines(hits: list, query_vector) -> list[float] | None:
     return cosines
 
 
-def broken(hits: list, query_vector, read, terms: list[str], query: str = "") -> list:
+def broken(hits: list, query_vector, read, terms: list[str], query: str = "", embed=None) -> list:
     """``hits`` with the tie at their head (:func:`tied`) ordered by the
     cosine between ``query_vector`` (the query's embedding) and each tied
     memory's :func:`best_sentence` — for a query of fewer than
@@ -231,7 +232,9 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
     A tie of more than :data:`TIE_MAX` memories embeds the :data:`TIE_MAX`
     whose sentences echo most of ``query`` (:func:`echoed`; the first of
     equals), the others following in that order. ``hits`` unchanged when
-    there is no tie or the embedding engine fails."""
+    there is no tie or the embedding engine fails. ``embed``: what embeds
+    sentences and heads, ``list[str]`` → vectors (:func:`memdir.search.vectors.sentence_vectors`
+    when None; a search passes :func:`memdir.search.sentencestore.vectors_for` on its index)."""
     count = tied(hits)
     if count < 2:
         return hits
@@ -239,7 +242,7 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
 
     wanted = set(terms)
     if words_asked(terms, query) < SENTENCE_TERMS:
-        cosines = head_cosines(hits[:count], query_vector)
+        cosines = head_cosines(hits[:count], query_vector, embed)
         if cosines is None:
             return hits
         order = sorted(range(count), key=lambda i: -cosines[i])
@@ -250,7 +253,7 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "") ->
         order.sort(key=lambda i: -echoed(query, sentences[i]))
     embedded = order[:TIE_MAX]
     try:
-        cosines = (vectors.sentence_vectors([sentences[i] for i in embedded]) @ query_vector).tolist()
+        cosines = ((embed or vectors.sentence_vectors)([sentences[i] for i in embedded]) @ query_vector).tolist()
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     ranked = [i for _, i in sorted(zip(cosines, embedded), key=lambda pair: -pair[0])]
