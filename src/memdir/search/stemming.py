@@ -5,8 +5,8 @@ accents dropped and ``ς`` written ``σ``, Cyrillic ``ё`` written ``е``), in d
 both sides meet on one stem:
 
 * ASCII letters: the Snowball English stemmer with memdir's English rules — short forms
-  (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals, a final ``e`` kept where it makes the word
-  (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), a name's JS kind the name (``nodejs`` is ``node``:
+  (:data:`memdir.text.words.SHORT_FORMS`), irregular plurals and past forms (``wrote`` is ``write``), a final
+  ``e`` kept where it makes the word (:data:`memdir.text.words.KEPT_E`: ``route`` is no ``rout``), a name's JS kind the name (``nodejs`` is ``node``:
   :func:`kinds_joined`, :func:`kind_spelled`), one word not a word derived from it
   (:func:`memdir.search.spelling.derived`), the -yze verb and its -ysis noun, a British spelling its American
   word (:func:`american`: ``colour`` is ``color``, ``organisation`` ``organization``). A Latin word with accents is
@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text.words import BRITISH_ISE, BRITISH_OUR, BRITISH_WORDS, IRREGULAR_PLURALS, KEPT_E, SHORT_FORMS
+from ..text.words import (BRITISH_ISE, BRITISH_OUR, BRITISH_WORDS, IRREGULAR_PLURALS, IRREGULAR_VERBS, KEPT_E,
+                          SHORT_FORMS)
 from . import spelling
 
 MIN_STEM = 2
@@ -125,7 +126,8 @@ def stem(word: str) -> str:
     plural, stems as its long form (``prod``, ``prods`` → ``product``;
     ``db`` → ``databas``); an irregular plural of
     :data:`memdir.text.words.IRREGULAR_PLURALS` as its singular (``mice`` →
-    ``mous``); a word of :data:`memdir.text.words.KEPT_E` keeps its ``e`` (``routes``, ``routing`` → ``route``;
+    ``mous``); a past form of :data:`memdir.text.words.IRREGULAR_VERBS` as its base (``wrote``, ``written`` →
+    ``write``); a word of :data:`memdir.text.words.KEPT_E` keeps its ``e`` (``routes``, ``routing`` → ``route``;
     ``rout`` → ``rout``); a -yze verb and its -ysis noun alike (``analyze``,
     ``analyses``, ``analysis`` → ``analys``). Raises :class:`memdir.errors.MissingExtra` without
     ``snowballstemmer``."""
@@ -141,6 +143,7 @@ def stem(word: str) -> str:
     if word.endswith("js") and len(word) >= 3 + len("js"):  # nodejs, vuejs: Node, Vue (no English word ends so)
         return stem(word[:-2])
     word = IRREGULAR_PLURALS.get(word, word)  # mice is mouse
+    word = IRREGULAR_VERBS.get(word, word)  # wrote, written are write
     if len(word) < 3:
         return word
     english = _stemmer().stemWord

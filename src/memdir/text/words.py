@@ -290,6 +290,37 @@ IRREGULAR_PLURALS = {
 # endings: "favourite", "behavioural"), the -ise verbs by their base ("organ" of organise, organisation, organiser;
 # not the -ise verbs English writes so on both sides, "advise", "revise", "supervise", whose -ision nouns stay theirs),
 # and single words with their plural (-re nouns also -red, -ring). A -yse verb is its -yze already (analyse).
+# English verbs whose past forms the stemmer cannot bring to their base ("wrote" and "written" are no forms of
+# "write" to Snowball), read as the base by search (memdir.search.stemming.stem) in memories and queries alike:
+# kinds19, `search "written"` found nothing beside "Alice wrote the migration runbook", "overridden" nothing beside
+# "override". The strong verbs a code base writes, less each form that is a word of its own there or a function
+# word: left (a left join), led, fed, saw, rose, bound, ground, wound, spoke, stuck, flew (fly.io), bit, shot, felt,
+# thought; went/gone (Go), got/gotten (GET, got), did/done, said, saw/seen, came, won (won't); knew/known, told
+# (request words: memdir.text.words.REQUEST_WORDS); driven, given and their verbs (event-driven, "given that").
+IRREGULAR_VERBS = {
+    "wrote": "write", "written": "write", "rewrote": "rewrite", "rewritten": "rewrite", "overwrote": "overwrite",
+    "overwritten": "overwrite", "ran": "run", "reran": "rerun", "overran": "overrun", "built": "build",
+    "rebuilt": "rebuild", "broke": "break", "broken": "break", "chose": "choose", "chosen": "choose",
+    "froze": "freeze", "frozen": "freeze", "unfroze": "unfreeze", "unfrozen": "unfreeze", "sent": "send",
+    "found": "find", "kept": "keep", "took": "take", "taken": "take", "began": "begin", "begun": "begin",
+    "forgot": "forget", "forgotten": "forget", "hid": "hide", "hidden": "hide", "threw": "throw", "thrown": "throw",
+    "rethrew": "rethrow", "rethrown": "rethrow", "grew": "grow", "grown": "grow", "outgrew": "outgrow",
+    "outgrown": "outgrow", "spoken": "speak", "brought": "bring", "taught": "teach", "caught": "catch",
+    "bought": "buy", "fought": "fight", "sought": "seek", "paid": "pay", "lost": "lose", "made": "make",
+    "meant": "mean", "sold": "sell", "spent": "spend", "fell": "fall", "fallen": "fall", "shook": "shake",
+    "shaken": "shake", "stole": "steal", "stolen": "steal", "hung": "hang", "dug": "dig", "spun": "spin",
+    "met": "meet", "slept": "sleep", "stood": "stand", "understood": "understand",
+    "misunderstood": "misunderstand", "dealt": "deal", "lent": "lend", "wore": "wear", "worn": "wear",
+    "drew": "draw", "drawn": "draw", "redrew": "redraw", "redrawn": "redraw", "woke": "wake", "woken": "wake",
+    "forbade": "forbid", "forbidden": "forbid", "overrode": "override", "overridden": "override", "undid": "undo",
+    "undone": "undo", "withdrew": "withdraw", "withdrawn": "withdraw", "withheld": "withhold", "held": "hold",
+    "arose": "arise", "arisen": "arise", "became": "become", "heard": "hear", "slid": "slide", "learnt": "learn",
+    "burnt": "burn", "spelt": "spell", "oversaw": "oversee", "overseen": "oversee", "mistook": "mistake",
+    "mistaken": "mistake", "undertook": "undertake", "undertaken": "undertake", "forgave": "forgive",
+    "forgiven": "forgive", "foresaw": "foresee", "foreseen": "foresee", "swore": "swear", "sworn": "swear",
+    "sank": "sink", "sunk": "sink",
+}
+
 BRITISH_OUR = frozenset("""
 colour behaviour favour flavour honour humour labour neighbour harbour rumour vapour armour odour endeavour parlour
 rigour tumour savour vigour valour clamour candour fervour saviour
@@ -321,5 +352,5 @@ BRITISH_WORDS = {
 
 __all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
            "THAI_FUNCTION_WORDS",
-           "IRREGULAR_PLURALS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
+           "IRREGULAR_PLURALS", "IRREGULAR_VERBS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
            "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
