@@ -27,7 +27,6 @@ Keeping in step, per layer, cheapest first:
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import sqlite3
@@ -52,6 +51,7 @@ from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, e
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow, judge_again
+from .stale import warn_stale
 from .tokenize import available, document_fields, require
 
 
@@ -368,7 +368,7 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
     in-memory copy of it brought up to date (:func:`_overlay`), and one line
     on stderr says so, naming SQLite's error (``SQLITE_FULL``) — once per
     process, and once per session ``session_id`` (an agent's hooks:
-    :func:`_warn_stale`). Raises :class:`MissingExtra` without the ``search``
+    :func:`memdir.search.stale.warn_stale`). Raises :class:`MissingExtra` without the ``search``
     extra, :class:`StoreError` when the index cannot be used."""
     require()
     conn = connect(home)
@@ -397,7 +397,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     """The index of ``home`` that cannot be written now (``cause``: why, for a person), copied into
     memory once per thread and process and brought up to date there (:func:`sync_layer`: only the
     files changed since its last sync are read), so a memory written by hand, or one whose write
-    reached its file but not the index, is still found. One line on stderr (:func:`_warn_stale`) says the
+    reached its file but not the index, is still found. One line on stderr (:func:`memdir.search.stale.warn_stale`) says the
     index is stale and how many memories are read from their files (or that it is read as it is,
     when none changed). The copy is a :class:`memdir.search.index.ReadOnly` (nothing persists); of an index of
     schema 15, 16 or 17 it is brought to 18 (:func:`memdir.search.schema.upgrade`: each memory's script, its terms)
@@ -418,7 +418,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
             copy.changed += sync_layer(copy, home, layer)
     except sqlite3.Error as exc:
         held.pop(path, None)
-        _warn_stale(home, cause, f"{cause}; search and recall answer from it as it is (bringing a copy of it up to "
+        warn_stale(home, cause, f"{cause}; search and recall answer from it as it is (bringing a copy of it up to "
                                  f"date in memory failed: {explain(exc)})", session_id)
         return conn
     finally:
@@ -430,7 +430,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     copy.why = (f"{cause}; it is stale: {counted(copy.changed, 'memory')} changed since its last update, read from their files "
                 "into a copy of it in memory, so search and recall see them" if copy.changed
                 else f"{cause}; search and recall answer from it as it is")
-    _warn_stale(home, cause, copy.why, session_id)
+    warn_stale(home, cause, copy.why, session_id)
     return copy
 
 
@@ -468,47 +468,6 @@ def rebuilt_when_damaged(query):
         except DamagedIndex:
             return query(session, *args, **kwargs)
     return asked
-
-
-_warned: set[str] = set()  # '<index path>\0<session id or empty>' this process warned of
-
-
-def _warn_stale(home: Path, cause: str, why: str, session_id: str | None = None) -> None:
-    """``why`` (the index is read as it is, and why) on stderr, once per index and process — and,
-    for an agent's session (``session_id``), once per session and ``cause``: each hook is a
-    process of its own, and a read-only home or a full disk stays so from prompt to prompt, so
-    only the session's first prompt says it (:func:`memdir.prompt.recalled.first_time`, kept
-    in the per-user runtime directory when the home cannot take it). A person's command (no
-    session) is always told."""
-    from ..prompt import recalled
-
-    key = f"{db_path(home)}\0{session_id or ''}"  # a warm process serves many sessions' hooks
-    if key in _warned:
-        return
-    _warned.add(key)
-    if recalled.first_time(home, session_id, cause):
-        kept = getattr(_handed_back, "lines", None)
-        if kept is None:
-            warn(why)
-        else:
-            kept.append(f"memdir: warning: {why}")
-
-
-_handed_back = threading.local()  # .lines: the warnings of a hook a warm process runs, for the hook's process
-
-
-@contextlib.contextmanager
-def warnings_handed_back():
-    """Within it, this thread's stale-index warnings (:func:`_warn_stale`) are kept in the list it
-    yields (``memdir: warning: …`` lines), not written to this process's stderr: a warm process runs a
-    prompt hook for a fresh process, whose stderr is the one a person sees
-    (:func:`memdir.integrations.claude_code.hooks.answer_warm`)."""
-    kept: list[str] = []
-    _handed_back.lines = kept
-    try:
-        yield kept
-    finally:
-        _handed_back.lines = None
 
 
 def prepare(session: Session, scope: str | None = None) -> int:
@@ -601,4 +560,4 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
 
 
 __all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
-           "repair", "search_mode", "sync", "sync_layer", "unsound", "warnings_handed_back"]
+           "repair", "search_mode", "sync", "sync_layer", "unsound"]

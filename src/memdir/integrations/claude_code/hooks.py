@@ -500,7 +500,7 @@ def answer_warm(hook: dict, dense: bool = False) -> dict:
     hook process's ``MEMDIR_*`` ``environ``; ``dense`` when the model is
     loaded here. Returns ``{"stdout": what to print, "stderr": the one line
     or None}`` — what :func:`handle` would print, the index's warnings too
-    (:func:`memdir.search.sync.warnings_handed_back`) — or ``{"error": …}`` for an
+    (:func:`memdir.search.stale.warnings_handed_back`) — or ``{"error": …}`` for an
     event that is not a prompt hook and for a hook that failed here other
     than by its input (a store error, a full disk under the warm process's
     log): the hook process then runs it itself (:func:`_through_warm`), by
@@ -510,7 +510,7 @@ def answer_warm(hook: dict, dense: bool = False) -> dict:
         return {"error": "not a prompt hook"}
     given = hook.get("environ") if isinstance(hook.get("environ"), dict) else {}
     environ = {str(k): v for k, v in given.items() if str(k).startswith("MEMDIR_") and isinstance(v, str)}
-    from ...search.sync import warnings_handed_back
+    from ...search.stale import warnings_handed_back
 
     try:
         with warnings_handed_back() as warned:  # said on the hook's stderr, where a person sees it
