@@ -74,9 +74,11 @@ def test_an_index_of_schema_19_reads_its_words_again(store):
     row = conn.execute("SELECT id FROM docs WHERE name = 'runbook-author'").fetchone()[0]
     conn.execute("UPDATE fts SET description = ? WHERE rowid = ?", ("alic wrote the migrat runbook", row))
     conn.execute("PRAGMA user_version = 19")  # 19's terms: wrote a word of its own
+    conn.execute("DROP INDEX files_errors")  # nor had 19 the index of refused files (search.unread)
     index.close_all()
     conn = index.connect(store.home)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 20
     assert "wrote" not in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'files_errors'").fetchone() == (1,)
     assert names(store, "written") == ["runbook-author"]
     assert names(store, "lockfile") == ["lockfile", "build-cache"]  # control: the other rows as before

@@ -37,3 +37,20 @@ def test_a_search_names_the_files_it_cannot_read(isolated_home, project):
                                                 "type: project\n---\nThe zebra stripes file.\n")
     found = mem.search("stripes")
     assert [h.name for h in found] == ["zebra-notes"] and found.note == ""  # mended: found, nothing said
+
+
+def test_the_note_is_a_seek_in_the_index_of_refused_files_not_a_walk_of_every_file(isolated_home, project):
+    import sqlite3
+
+    from memdir.search.unread import REFUSED
+
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("zebra-crossing", "The zebra crossing camera is on pole 7", "project", "Camera feed on pole 7.")
+    (_layer(mem) / "zebra-notes.md").write_bytes(b"---\nname: zebra-notes\n---\n\xff\n")
+    assert [h.name for h in mem.search("camera")] == ["zebra-crossing"]
+    conn = sqlite3.connect(isolated_home / "index.sqlite")
+    rows = conn.execute("SELECT file FROM files WHERE error IS NOT NULL").fetchall()
+    assert rows == [("zebra-notes.md",)]  # the refused file's row holds its error; the readable one's does not
+    assert conn.execute("SELECT count(*) FROM files WHERE error IS NULL").fetchone() == (1,)
+    plan = conn.execute("EXPLAIN QUERY PLAN " + REFUSED.format("?"), ("any",)).fetchall()
+    assert [row[3] for row in plan] == ["SEARCH files USING INDEX files_errors (layer=?)"]

@@ -16,6 +16,8 @@ from ..text.printable import one_line
 from .index import connect, layer_key
 
 SHOWN = 3  # files named in a note; the rest are counted
+# The refused files of some layers: a seek in the index's partial index of them (search.schema.ERRORS_OF_FILES).
+REFUSED = "SELECT file, error FROM files WHERE error IS NOT NULL AND layer IN ({}) ORDER BY layer, file"
 
 
 def note(session: Session, scope: str | None) -> str:
@@ -27,8 +29,7 @@ def note(session: Session, scope: str | None) -> str:
     keys = [layer_key(session.home, layer.path) for layer in session.layers(scope)]
     try:
         conn = connect(session.home)
-        rows = conn.execute(f"SELECT file, error FROM files WHERE error IS NOT NULL AND layer IN "
-                            f"({','.join('?' * len(keys))}) ORDER BY layer, file", keys).fetchall()
+        rows = conn.execute(REFUSED.format(",".join("?" * len(keys))), keys).fetchall()
     except (sqlite3.Error, OSError, StoreError):
         return ""
     if not rows:
@@ -39,4 +40,4 @@ def note(session: Session, scope: str | None) -> str:
             f"{'it holds' if len(rows) == 1 else 'they hold'}: {named}{more}; memdir doctor")
 
 
-__all__ = ["SHOWN", "note"]
+__all__ = ["REFUSED", "SHOWN", "note"]
