@@ -54,3 +54,16 @@ def test_the_note_is_a_seek_in_the_index_of_refused_files_not_a_walk_of_every_fi
     assert conn.execute("SELECT count(*) FROM files WHERE error IS NULL").fetchone() == (1,)
     plan = conn.execute("EXPLAIN QUERY PLAN " + REFUSED.format("?"), ("any",)).fetchall()
     assert [row[3] for row in plan] == ["SEARCH files USING INDEX files_errors (layer=?)"]
+
+
+def test_a_file_held_back_is_not_named_beside_one_that_cannot_be_read(isolated_home, project):
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("zebra-crossing", "The zebra crossing camera is on pole 7", "project", "Camera feed on pole 7.")
+    (_layer(mem) / "zebra-notes.md").write_bytes(b"---\nname: zebra-notes\n---\n\xff\n")
+    (_layer(mem) / "zebra-merge.md").write_text("---\nname: zebra-merge\ndescription: zebra\ntype: project\n---\n"
+                                               "<<<<<<< ours\nThe zebra camera\n=======\nThe zebra pole\n>>>>>>> theirs\n")
+    found = mem.search("zebra")
+    assert [h.name for h in found] == ["zebra-crossing"]  # control: the readable memory is found
+    assert found.note == ("1 memory file cannot be read, so no search finds what it holds: zebra-notes.md "
+                          "(file is not valid UTF-8); memdir doctor")  # the conflicted one is doctor's to name
+    assert sorted(m.path.rsplit("/", 1)[-1] for m in mem.list().malformed) == ["zebra-merge.md", "zebra-notes.md"]

@@ -80,7 +80,7 @@ def held_names(found, among=None) -> frozenset[str]:
     names = set()
     if among is not None:
         return frozenset(name for name in among if (state := found.files.get(f"{name}.md")) is not None
-                         and state.error is not None and _kind(state.error) is not None)
+                         and state.error is not None and held_kind(state.error) is not None)
     for filename, _what in _held_files(found):
         try:
             names.add(normalize_name(filename.removesuffix(".md")).name)
@@ -97,15 +97,16 @@ def _held_files(found) -> list[tuple[str, str]]:
     for bad in found.malformed:
         if not isinstance(bad, Malformed):
             continue
-        kind = _kind(bad.error)
+        kind = held_kind(bad.error)
         filename = Path(bad.path).name
         if kind and (state := found.files.get(filename)) is not None and state.error == bad.error:
             out.append((filename, kind))
     return out
 
 
-def _kind(error: str) -> str | None:
-    """The kind of :data:`memdir.files.layout.HELD_KINDS` a file's ``error`` says it is held back for, or None."""
+def held_kind(error: str) -> str | None:
+    """The kind of :data:`memdir.files.layout.HELD_KINDS` a file's ``error`` says it is held back for, or None
+    (a file the reader refused for what it is: :mod:`memdir.search.unread` names those, never one held back)."""
     return "conflict" if error == CONFLICT else "held" if error.startswith(HELD) else None
 
 
@@ -325,7 +326,7 @@ class HoldsBack:
             counts = {"conflict": 0, "held": 0}
             now = [(f, st.error) for f in changed if (st := found.files.get(f)) is not None and st.name is None]
             for _filename, error in [(f, e) for f, e in rows if f not in changed] + now:
-                if error is not None and (kind := _kind(error)) is not None:
+                if error is not None and (kind := held_kind(error)) is not None:
                     counts[kind] += 1
         data = held_files_text(counts)
         if before == data:
@@ -349,4 +350,4 @@ class HoldsBack:
         return None
 
 
-__all__ = ["HoldsBack", "held_counts", "held_names", "held_reason"]
+__all__ = ["HoldsBack", "held_counts", "held_kind", "held_names", "held_reason"]

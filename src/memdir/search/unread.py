@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 
 from ..errors import StoreError
+from ..layer.held import held_kind
 from ..session import Session
 from ..text.plural import counted
 from ..text.printable import one_line
@@ -22,14 +23,16 @@ REFUSED = "SELECT file, error FROM files WHERE error IS NOT NULL AND layer IN ({
 
 def note(session: Session, scope: str | None) -> str:
     """``"2 memory files cannot be read, so no search finds what they hold: a.md (file is not valid UTF-8), …;
-    memdir doctor"`` for the files of ``scope``'s layers (None: every layer of the session) whose last read failed,
-    at most :data:`SHOWN` named (file names and errors on one printable line each); ``""`` when there is none or
+    memdir doctor"`` for the files of ``scope``'s layers (None: every layer of the session) whose last read failed
+    (never one held back — a merge conflict, a forgotten value put back, :func:`memdir.layer.held.held_kind` —,
+    which the agent never sees named: ``doctor`` and the line before the context block say those), at most :data:`SHOWN` named (file names and errors on one printable line each); ``""`` when there is none or
     the index cannot say. One small query of the index as the search's sync has just left it (one the index
     cannot take, read-only or locked: as it was last written)."""
     keys = [layer_key(session.home, layer.path) for layer in session.layers(scope)]
     try:
         conn = connect(session.home)
         rows = conn.execute(REFUSED.format(",".join("?" * len(keys))), keys).fetchall()
+        rows = [(file, error) for file, error in rows if held_kind(error) is None]  # held back: never named
     except (sqlite3.Error, OSError, StoreError):
         return ""
     if not rows:
