@@ -76,7 +76,7 @@ def test_an_index_of_schema_19_reads_its_words_again(store):
     conn.execute("PRAGMA user_version = 19")  # 19's terms: wrote a word of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 20
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 21
     assert "wrote" not in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert names(store, "written") == ["runbook-author"]
     assert names(store, "lockfile") == ["lockfile", "build-cache"]  # control: the other rows as before
