@@ -41,6 +41,7 @@ def test_a_dotted_number_is_also_its_leading_parts():
     assert tokens("sdk 2.3") == ["sdk", f"2{J}3"] and tokens("Postgres 16.4") == ["postgr", "16", f"16{J}4"]
     assert tokens("v2.3.1-rc1") == ["v2", "1rc1", "rc", f"2{J}3", f"2{J}3{J}1"]  # was ["v2"]: rc1 kept too
     assert tokens("gateway 10.0.0.1") == ["gateway", "10", f"10{J}0", f"10{J}0{J}0", f"10{J}0{J}0{J}1", "10001", "001", "01"]
+    assert tokens("٢.٣") == tokens("２.３") == [f"2{J}3"]  # other digits as in words: ٢.٣ and ２.３ are 2.3
     assert tokens("ratio 0.5") == ["ratio", f"0{J}5"] and tokens("pi is 3.14") == ["pi", "is", "14", f"3{J}14"]
     assert tokens("on 2024.01.15") == ["on", "2024", "15", "20240115", "0115"]  # a date: its groups, as before
     assert tokens("02.11.2026") == tokens("02/11/2026") == ["11", "2026", "02112026", "112026"]

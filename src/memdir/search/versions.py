@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import re
 
+from ..text.fold import fold
+
 # A version or other number written with dots (v2.3.1, 16.4, 2.3.1-rc1, 10.0.0.1, 0.5): its groups of
 # digits, a lower-case or capital v before the first, no dot, letter or digit on either side (a suffix after a hyphen
 # or a plus is the version's: -rc1, +build; so is .x). Not 3.1a, python3.11 (a name's digits), 02/11/2026 (a slash).
+# Digits of other scripts are read as ASCII (text.fold, as in words: ٢.٣ is 2.3).
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
 
 VERSION_JOIN = "\ue000"
@@ -35,7 +38,7 @@ def dotted_versions(text: str, most: int) -> list[tuple[int, int, list[str]]]:
     (:func:`_dated`: ``02.11.2026`` meets ``2026-11-02`` by its groups and their joins, written any way). Pure."""
     out: list[tuple[int, int, list[str]]] = []
     for match in _VERSION.finditer(text):
-        groups = match.group(1).split(".")
+        groups = fold(match.group(1)).split(".")
         if len(groups) <= most and not _dated(groups):
             out.append((match.start(), match.end(), [VERSION_JOIN.join(groups[:n]) for n in range(2, len(groups) + 1)]))
     return out
