@@ -59,8 +59,8 @@ the memories that write it in capitals too (:func:`writes_in_capitals`),
 and stays a function word for the others. A query in capitals throughout
 (``IS IT OK``) is shouted, not spelled: its case says nothing.
 
-The output tokens hold only letters and digits, so they are safe inside a
-quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
+The output tokens hold only letters and digits (a version's parts also U+E000, a token character to FTS5), so they
+are safe inside a quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
 every token quoted, so user text never reaches FTS syntax.
 """
 

@@ -6,7 +6,10 @@
 ``v10.0.x`` ``v100``). Here each leading run of two groups or more is one term, its groups joined by
 :data:`VERSION_JOIN`, a character no word or number gives a term: ``v2.3.1`` → ``2⋅3``, ``2⋅3⋅1`` (⋅ standing for
 it), beside the terms :mod:`memdir.search.tokenize` gave it before. Memories and queries alike
-(:func:`memdir.search.tokenize.tokens`).
+(:func:`memdir.search.tokenize.tokens`); a pair of one-digit groups is its term alone (``1.5`` is no ``1`` and ``5``).
+The terms weigh as any other (:func:`memdir.search.relevance.term_weights`: rarer than the bare major, they rank):
+``v2.3`` finds "v2.3.1" at 1.0 and "v2.4" at 0.04, by ``v2`` alone; a version no memory holds (``16.5``) is a
+partial match of its major's memory. A date written with dots is no version (``02.11.2026`` meets ``2026-11-02``).
 """
 
 from __future__ import annotations
