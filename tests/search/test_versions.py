@@ -70,6 +70,7 @@ def test_a_version_finds_its_memory_and_ranks_its_neighbour_below(store):
     assert top(store, "v2.3") == [("sdk-231", 1.0), ("sdk-24", 0.04)]  # was: both at 0.99
     assert top(store, "v2.4") == [("sdk-24", 1.0), ("sdk-231", 0.04)]
     assert top(store, "sdk 2.3") == [("sdk-231", 1.0), ("sdk-24", 0.04)]  # was: both at 0.03
+    assert [hit.why["terms"] for hit in store.search("sdk v2.3")] == [["sdk", "v2", "2.3"], ["sdk", "v2"]]  # as written
     assert top(store, "16.4") == [("pg-164", 1.0)]
     assert top(store, "Postgres 16.4") == [("pg-164", 1.0), ("pg-15", 0.02)]  # pg-15 by postgres alone
     assert top(store, "postgres 15") == [("pg-15", 1.0), ("pg-164", 0.02)]  # control: 15 is no 16.4's part

@@ -47,6 +47,12 @@ def dotted_versions(text: str, most: int) -> list[tuple[int, int, list[str]]]:
     return out
 
 
+def written(term: str) -> str:
+    """``term`` as a person reads it: a version's part with its dots (``2\ue0003`` → ``2.3``), any other term as it
+    is. What a result shows it was found by (:func:`memdir.search.why.why`). Pure."""
+    return term.replace(VERSION_JOIN, ".")
+
+
 def _dated(groups: list[str]) -> bool:
     """True when the digit ``groups`` of a dotted number are a date: three, a year of four digits first or last and
     two of one or two digits (``2024.01.15``, ``02.11.2026``; not ``1.10.2``, ``120.0.6099.109``)."""
@@ -56,4 +62,4 @@ def _dated(groups: list[str]) -> bool:
     return len(year) == 4 and all(len(g) <= 2 for g in rest)
 
 
-__all__ = ["VERSION_JOIN", "dotted_versions"]
+__all__ = ["VERSION_JOIN", "dotted_versions", "written"]
