@@ -12,7 +12,7 @@ import pytest
 from memdir import Memory
 from memdir.search import index
 from memdir.search.compounds import spaced_pairs
-from memdir.search.tokenize import compound_groups, is_compound, stem, tokens
+from memdir.search.tokenize import VERSION_JOIN, compound_groups, is_compound, stem, tokens
 from tests.search.ranked import top
 from tests.search.surfaces import cli_search, hook_block, lexical_env, mcp_search
 
@@ -32,8 +32,9 @@ def test_a_number_written_in_groups_is_also_the_number_run_together():
     assert "15550102030" in phone and "5550102030" in phone and "0102030" in phone
     assert "de89370400440532013000" in tokens("DE89 3704 0044 0532 0130 00")
     assert "5550102030" in tokens("555.010.2030")  # three groups and more: dots too
-    assert tokens("pi is 3.14") == ["pi", "is", "14"]  # control: two dotted groups are a decimal (its 3 alone no term)
-    assert tokens("1.5 GB") == ["1", "5", "gigabyt"]  # a pair of one-digit groups keeps them: nothing else says it
+    assert tokens("pi is 3.14") == ["pi", "is", "14", f"3{VERSION_JOIN}14"]  # control: a decimal is not run together
+    assert tokens("1.5 GB") == [f"1{VERSION_JOIN}5", "gigabyt"]  # a pair of one-digit groups is its dotted term (vers19)
+    assert tokens("1/2 cup") == ["1", "2", "cup"]  # control: one with a slash keeps its digits, nothing else says it
     assert tokens("ports 10, 20") == ["port", "10", "20"]  # control: a comma is no group's seam
     assert compound_groups("(555) 010-2030")["5550102030"] == ("555", "010", "2030")
 
@@ -134,7 +135,7 @@ def test_an_index_of_schema_7_is_tokenized_again_and_keeps_its_vectors(isolated_
     conn.execute("PRAGMA user_version = 7")
     index.close_all()
     conn = index.connect(mem.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 20
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 21
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # not rebuilt: kept
     assert "5550102030" in conn.execute("SELECT description FROM fts").fetchone()[0]
     assert [r.name for r in mem.search("5550102030")] == ["hotline"]

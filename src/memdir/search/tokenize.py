@@ -26,7 +26,8 @@ same terms:
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
   A letter or digit alone split out of a word is no term (``i18n``, ``gRPC`` → ``grpc rpc``, ``gpt-4`` → ``gpt4
   gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (``v3.2.1`` → ``v3 v321
-  321 21``; not a pair of digits, ``1.5``). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
+  321 21``; a pair with a slash keeps them, ``1/2``), a dotted one also its leading parts (``v2.3.1-rc1`` → ``2⋅3
+  2⋅3⋅1``: :mod:`memdir.search.versions`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -58,8 +59,8 @@ the memories that write it in capitals too (:func:`writes_in_capitals`),
 and stays a function word for the others. A query in capitals throughout
 (``IS IT OK``) is shouted, not spelled: its case says nothing.
 
-The output tokens hold only letters and digits, so they are safe inside a
-quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
+The output tokens hold only letters and digits (a version's parts also U+E000, a token character to FTS5), so they
+are safe inside a quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
 every token quoted, so user text never reaches FTS syntax.
 """
 
@@ -80,6 +81,7 @@ from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
+from .versions import VERSION_JOIN, dotted_versions
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -272,7 +274,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     text = one_words(text)  # C++ is cpp, file(s) file, "Log in with SSO" login (search.oneword)
     if "," in text:
         text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
-    within = _within_numbers(text) if "." in text or "/" in text else frozenset()
+    versions = dotted_versions(text, MAX_GROUPS) if "." in text else []
+    within = _within_numbers(text, {at for at, _, _ in versions}) if "." in text or "/" in text else frozenset()
     out: list[str] = []
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
     dotted = False
@@ -302,7 +305,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                     toks = (*toks, spelled)
                     if groups is not None:
                         groups.setdefault(spelled, (plain,))
-        out.extend(toks if match.start() not in within else ())
+        # 2.3.1-rc1: the 1 of 1-rc1 is the version's, its rc1 its own
+        out.extend(toks if match.start() not in within else () if word.isdigit() else (t for t in toks if not t.isdigit()))
         if _NUMBER_GROUP.fullmatch(word):
             gap = text[last_end:match.start()] if run else ""
             if run and (_SPACED.fullmatch(gap) or _DOTTED.fullmatch(gap)):
@@ -316,19 +320,22 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             out.extend(_run_end(run, dotted, groups))
             run = []
         last_end, last_word, last_number = match.end(), True, word.isdigit()
+        while versions and versions[0][1] <= last_end:  # v2.3.1-rc1: after the word 1-rc1
+            out.extend(versions.pop(0)[2])
     if run:
         out.extend(_run_end(run, dotted, groups))
     return out
 
 
-def _within_numbers(text: str) -> frozenset[int]:
+def _within_numbers(text: str, versions: set[int] = frozenset()) -> frozenset[int]:
     """Where the one-digit groups of ``text``'s dotted numbers (:data:`_DOTTED_NUMBER`) start: no terms (``port 2``
-    is no ``v3.2.1``, its other groups and joins say it, :func:`_joins`) but in a pair of them (``1.5``)."""
+    is no ``v3.2.1``, its other groups and joins say it, :func:`_joins`) but in a pair of them (``1/2``) that starts
+    no version of ``versions`` (``1.5`` is its term ``1⋅5``: :func:`~memdir.search.versions.dotted_versions`)."""
     out: set[int] = set()
     for match in _DOTTED_NUMBER.finditer(text):
         groups = [(m.start(), m.group()) for m in re.finditer(r"[^./]+", match.group())]
         lone = [match.start() + at for at, g in groups if len(_number(g)) == 1]
-        if len(lone) < len(groups) or len(groups) > 2:
+        if len(lone) < len(groups) or len(groups) > 2 or match.start() in versions:
             out.update(lone)
     return frozenset(out)
 
@@ -588,6 +595,6 @@ def has_cjk(text: str) -> bool:
 
 
 __all__ = ["identifier_parts", "word_forms", "word_parts", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
-           "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
+           "VERSION_JOIN", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
            "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
            "query_tokens", "request_terms", "available", "require", "segments", "stem", "tokens", "word_tokens"]

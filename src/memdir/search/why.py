@@ -14,6 +14,7 @@ from ..text.printable import without_hidden
 from .relevance import Evidence
 from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens
+from .versions import written as written_version
 
 
 def written(query: str, read: list[str] | None = None) -> dict[str, str]:
@@ -47,9 +48,11 @@ def written(query: str, read: list[str] | None = None) -> dict[str, str]:
 def why(evidence: Evidence, words: dict[str, str] | None = None) -> dict:
     """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals) of a memory's ``evidence``: the query
     terms it matched, each as ``words`` (:func:`written` of the query and its read terms) shows it, else as
-    indexed (a stem), without repeats."""
+    indexed (a stem; a version's part with its dots: ``2.3``, :func:`memdir.search.versions.written`), without
+    repeats."""
     cos = evidence.cosine
-    shown = evidence.matched if words is None else (words.get(t, t) for t in evidence.matched)
+    words = words or {}
+    shown = (words.get(t) or written_version(t) for t in evidence.matched)
     return {"terms": list(dict.fromkeys(shown)), "cosine": None if cos is None else round(cos, 3)}
 
 
