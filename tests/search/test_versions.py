@@ -105,7 +105,23 @@ def test_an_index_of_schema_20_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 20")  # 20's terms: no 2.3 of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 21
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 22
     assert f"2{J}3" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3") == [("sdk-231", 1.0)]
     assert top(store, "ArgoCD") == [("argocd", 1.0)]  # control: the other rows as before
+
+
+def test_a_version_beside_cjk_letters_is_one(isolated_home, project):
+    """break20: a version written against CJK letters (no space in Japanese, Chinese; a Korean particle) gave no
+    version terms — the rule read ン, を, 发 as a name's letters (python3.11) — so '2.3', which is the term 2⋅3
+    alone since vers19, found none of them (before vers19 it met their 2 and 3)."""
+    assert f"2{J}3{J}1" in tokens("バージョン2.3.1を使う") and f"2{J}3" in tokens("版本v2.3.1发布")
+    assert f"2{J}3" in tokens("버전 2.3.1을 사용") and f"2{J}3" in tokens("版本2.3.1")  # a version ending the text
+    assert f"1{J}5" in tokens("用1.5升") and tokens("python3.11") == ["python3", "python", "11"]  # control: a name's
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("ja-231", "SDKはバージョン2.3.1を使う", "project", "固定済み。")
+    mem.write("zh-24", "支付版本v2.4发布", "project", "重试参数已删除。")
+    mem.write("argocd", "Deploys go through ArgoCD", "project", "The app-of-apps lives in infra/.")
+    assert top(mem, "2.3") == [("ja-231", 1.0)]  # was []
+    assert top(mem, "2.4") == [("zh-24", 1.0)]  # was []
+    assert top(mem, "ArgoCD") == [("argocd", 1.0)]  # control
