@@ -19,7 +19,7 @@ SCHEMA_VERSION = 22  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 19: variation selectors read as absent (staging\ufe0f: text.printable), phrasal nouns (log in: search.oneword);
 # 20: irregular past forms read as their verb (wrote, written are write: text.words.IRREGULAR_VERBS); files_errors;
 # 21: a dotted version's leading parts one term each (v2.3.1: 2.3, 2.3.1; search.tokenize.VERSION_JOIN);
-# 22: a version beside CJK or Thai letters is one (バージョン2.3.1を: search.versions)
+# 22: a version beside CJK or Thai letters, or with a unit written on, is one (バージョン2.3.1を, 1.5GB: search.versions)
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 22
