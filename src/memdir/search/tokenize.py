@@ -291,8 +291,6 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             if cjk:
                 out.extend(_cjk_tokens(cjk.casefold()))
             last_end, last_word, last_number = match.end(), False, False
-            while versions and versions[0][1] <= match.start():  # 版本2.3.1发布: before the 发布
-                out.extend(versions.pop(0)[2])
             continue
         word = match.group("word")
         toks, grouped, written = _word(word)
@@ -326,8 +324,6 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             out.extend(versions.pop(0)[2])
     if run:
         out.extend(_run_end(run, dotted, groups))
-    for _, _, terms in versions:  # none left by a word: a version that ends the text after CJK
-        out.extend(terms)
     return out
 
 
