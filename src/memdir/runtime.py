@@ -308,7 +308,8 @@ def starting(home: Path, now: float | None = None) -> float | None:
 def note_stall(home: str | os.PathLike, path: str) -> None:
     """Record in ``<home>/warm.stalled`` that the warm process on socket ``path`` took a prompt hook's request and
     gave no answer in time, for :func:`stalled`; marked by the socket's inode, so a new process (a new socket) is
-    asked at once. Never raises."""
+    asked at once. Never raises; a mark that cannot be written or put in place (a directory in its way, a full
+    disk) is none, and leaves no part file in ``home``."""
     part = os.path.join(home, f".{STALL_FILE}.{os.getpid()}")
     try:
         inode = os.stat(path).st_ino
@@ -317,7 +318,10 @@ def note_stall(home: str | os.PathLike, path: str) -> None:
             out.write(f"{inode} {int(time.time())}\n")  # whole seconds, cut: never after a clock read later
         os.replace(part, os.path.join(home, STALL_FILE))
     except OSError:
-        pass
+        try:
+            os.unlink(part)  # a mark that could not be put in place leaves no part behind (break20)
+        except OSError:
+            pass
 
 
 def stalled(home: str | os.PathLike, path: str, now: float | None = None) -> bool:

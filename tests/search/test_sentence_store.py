@@ -114,3 +114,24 @@ def test_no_index_or_an_unreadable_table_embeds_as_before(monkeypatch, tmp_path)
     assert sentencestore.vectors_for(conn, ["alone.", "two."])[1, 0] == 4.0
     assert calls == [["alone."], ["two."]]  # "alone." kept in this process since
     assert sentencestore.vectors_for(conn, []).shape == (0, 384)
+
+
+def test_a_damaged_kept_vector_is_embedded_again(monkeypatch, tmp_path):
+    """break20: a kept row whose vector is not 384 finite float32 (a number or text where a blob belongs, NaN or
+    inf in it, a cut blob) is no vector — embedded again and written over — as search.vectors reads damaged
+    vectors; a number there raised TypeError (len of an int) out of the search, a NaN blob broke the tie by NaN."""
+    conn = _conn(tmp_path / "index.sqlite")
+    calls = _embedder(monkeypatch)
+    sentences = ["a number.", "a text of 1536.", "not a number.", "infinite.", "cut short.", "sound one."]
+    sentencestore.vectors_for(conn, sentences)
+    damaged = {"a number.": 7, "a text of 1536.": "x" * 1536,
+               "not a number.": np.full(384, np.nan, dtype=np.float32).tobytes(),
+               "infinite.": np.full(384, np.inf, dtype=np.float32).tobytes(), "cut short.": b"\0" * 100}
+    for sentence, value in damaged.items():
+        conn.execute("UPDATE sentence_vectors SET vector = ? WHERE key = ?", (value, sentencestore.key(sentence)))
+    monkeypatch.setattr(vectors, "_sentences", {})  # another process
+    again = sentencestore.vectors_for(conn, sentences)
+    assert calls[1] == list(damaged)  # the damaged ones embedded again; the sound one read (control)
+    assert again[:, 0].tolist() == [9.0, 15.0, 13.0, 9.0, 10.0, 10.0] and np.isfinite(again).all()
+    kept = dict(conn.execute("SELECT key, vector FROM sentence_vectors").fetchall())
+    assert np.frombuffer(kept[sentencestore.key("not a number.")], dtype=np.float32)[0] == 13.0  # written over

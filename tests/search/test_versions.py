@@ -105,7 +105,40 @@ def test_an_index_of_schema_20_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 20")  # 20's terms: no 2.3 of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 21
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 22
     assert f"2{J}3" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3") == [("sdk-231", 1.0)]
     assert top(store, "ArgoCD") == [("argocd", 1.0)]  # control: the other rows as before
+
+
+def test_a_version_beside_cjk_letters_is_one(isolated_home, project):
+    """break20: a version written against CJK letters (no space in Japanese, Chinese; a Korean particle) gave no
+    version terms — the rule read ン, を, 发 as a name's letters (python3.11) — so '2.3', which is the term 2⋅3
+    alone since vers19, found none of them (before vers19 it met their 2 and 3)."""
+    assert f"2{J}3{J}1" in tokens("バージョン2.3.1を使う") and f"2{J}3" in tokens("版本v2.3.1发布")
+    assert f"2{J}3" in tokens("버전 2.3.1을 사용") and f"2{J}3" in tokens("版本2.3.1")  # a version ending the text
+    assert f"1{J}5" in tokens("用1.5升") and tokens("python3.11") == ["python3", "python", "11"]  # control: a name's
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("ja-231", "SDKはバージョン2.3.1を使う", "project", "固定済み。")
+    mem.write("zh-24", "支付版本v2.4发布", "project", "重试参数已删除。")
+    mem.write("argocd", "Deploys go through ArgoCD", "project", "The app-of-apps lives in infra/.")
+    assert top(mem, "2.3") == [("ja-231", 1.0)]  # was []
+    assert top(mem, "2.4") == [("zh-24", 1.0)]  # was []
+    assert top(mem, "ArgoCD") == [("argocd", 1.0)]  # control
+
+
+def test_a_decimal_with_its_unit_written_on_is_one(isolated_home, project):
+    """break20: since vers19 '1.5' is the term 1⋅5 alone, but a number with its unit written on (1.5GB, 2.5ms, 0.5s,
+    1.5x) was no version — letters after it read as a name's — so '1.5' and '2.5' found none of them (before vers19
+    they met by the digits). It keeps its digits' terms as well: '5' still finds 1.5GB."""
+    assert tokens("cache 1.5GB") == ["cach", "1", "5gb", "5", "gigabyt", f"1{J}5"]
+    assert f"2{J}5" in tokens("2.5ms latency") and f"2{J}3{J}1" in tokens("v2.3.1a")
+    assert tokens("python3.11") == ["python3", "python", "11"]  # control: a name's digits are no version
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("cache", "The build cache holds 1.5GB", "project", "Pruned weekly.")
+    mem.write("latency", "The p99 latency is 2.5ms on staging", "project", "Measured with wrk.")
+    mem.write("argocd", "Deploys go through ArgoCD", "project", "The app-of-apps lives in infra/.")
+    assert top(mem, "1.5") == [("cache", 1.0)]  # was []
+    assert top(mem, "2.5") == [("latency", 1.0)]  # was []
+    assert {name for name, _ in top(mem, "5")} == {"cache", "latency"}  # the digit's term kept (5gb, 5ms)
+    assert top(mem, "ArgoCD") == [("argocd", 1.0)]  # control

@@ -137,3 +137,20 @@ def test_an_answer_that_never_ends_its_line_is_not_waited_for_past_the_hook_time
             answering.close()
     finally:
         server.close()
+
+
+def test_a_mark_that_cannot_be_put_in_place_leaves_no_part(tmp_path):
+    """break20: a directory where the stall mark goes made os.replace fail and left ``.warm.stalled.<pid>`` in the
+    home, one per process that marked. Control: the mark is written and read where it can be."""
+    runtime = sockets
+    home = tmp_path / "home"
+    home.mkdir()
+    sock = home / "sock"
+    sock.write_text("")
+    (home / runtime.STALL_FILE).mkdir()
+    runtime.note_stall(home, str(sock))
+    assert sorted(os.listdir(home)) == ["sock", runtime.STALL_FILE]  # was also .warm.stalled.<pid>
+    assert runtime.stalled(home, str(sock)) is False
+    (home / runtime.STALL_FILE).rmdir()
+    runtime.note_stall(home, str(sock))
+    assert sorted(os.listdir(home)) == ["sock", runtime.STALL_FILE] and runtime.stalled(home, str(sock)) is True

@@ -207,25 +207,28 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
             _keep(home, session_id, merged, said, block_digest)
 
 
-def _held_path(home: str | os.PathLike, session_id: str) -> str:
-    return os.path.join(home, SESSIONS_DIR, session_key(session_id)[:16] + HELD_SUFFIX)
+def _held_path(home: str | os.PathLike, session_id: str, project: str | os.PathLike | None) -> str:
+    return os.path.join(home, SESSIONS_DIR, session_key(f"{session_id}\0{project or ''}")[:16] + HELD_SUFFIX)
 
 
-def hold_start(home: str | os.PathLike, session_id: str | None, text: str) -> bool:
-    """Keep ``text`` (what a session start of session ``session_id`` gives) for the session's next prompt
-    hook to give (:func:`take_start`), replacing any held before: for a client that keeps the person's
+def hold_start(home: str | os.PathLike, session_id: str | None, text: str,
+               project: str | os.PathLike | None) -> bool:
+    """Keep ``text`` (what a session start of session ``session_id`` in ``project``, its root or None, gives) for
+    the session's next prompt hook in that project to give (:func:`take_start`; a prompt in another project never
+    takes it: projects never see each other's memories, break20), replacing any held before: for a client that keeps the person's
     prompts on resume only when the start's text comes with a prompt
     (:data:`memdir.integrations.claude_code.dialects.START_AT_PROMPT`). False (nothing held: the start
     gives it itself) for no id or a home whose sessions directory cannot be written. Never raises."""
-    return bool(session_id) and _save(_held_path(home, session_id), text.encode("utf-8", "replace"))
+    return bool(session_id) and _save(_held_path(home, session_id, project), text.encode("utf-8", "replace"))
 
 
-def take_start(home: str | os.PathLike, session_id: str | None) -> str:
-    """The text :func:`hold_start` kept for session ``session_id``, removed as it is read (given once);
-    ``""`` when none is held. Never raises."""
+def take_start(home: str | os.PathLike, session_id: str | None, project: str | os.PathLike | None) -> str:
+    """The text :func:`hold_start` kept for session ``session_id`` in ``project`` (its root or None; one held in
+    another project is not this one's), removed as it is read (given once); ``""`` when none is held. Never
+    raises."""
     if not session_id:
         return ""
-    path = _held_path(home, session_id)
+    path = _held_path(home, session_id, project)
     try:
         with open(path, "rb") as handle:
             text = handle.read().decode("utf-8", "replace")

@@ -40,7 +40,8 @@ def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):
     float32), each read from the index of ``conn`` when a search has kept it there and the rest embedded (and
     kept in this process) then written there (:func:`_write`). ``conn`` None: the process's vectors only.
     Raises what the embedding raises (``RuntimeError``, ``OSError``, ``ValueError``, ``MemoryError``); an
-    unreadable or missing table reads as empty."""
+    unreadable or missing table reads as empty, a kept row that is not 384 finite float32 as not kept (embedded
+    again and written over)."""
     import numpy as np
 
     from . import vectors
@@ -50,8 +51,10 @@ def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):
     keys = {s: key(s) for s in dict.fromkeys(sentences)}
     known = {}
     for sentence, blob in zip(keys, _read(conn, list(keys.values()))):
-        if blob is not None and len(blob) == 4 * 384:
-            known[sentence] = np.frombuffer(blob, dtype=np.float32)
+        if isinstance(blob, bytes) and len(blob) == 4 * 384:  # a number, text or cut blob there is no vector
+            vector = np.frombuffer(blob, dtype=np.float32)
+            if np.isfinite(vector).all():  # NaN or inf: none either (search.vectors reads damaged vectors so)
+                known[sentence] = vector
     todo = [s for s in keys if s not in known]
     if todo:
         fresh = vectors.sentence_vectors(todo)

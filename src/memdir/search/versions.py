@@ -17,12 +17,16 @@ from __future__ import annotations
 import re
 
 from ..text.fold import fold
+from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 
 # A version or other number written with dots (v2.3.1, 16.4, 2.3.1-rc1, 10.0.0.1, 0.5): its groups of
 # digits, a lower-case or capital v before the first, no dot, letter or digit on either side (a suffix after a hyphen
-# or a plus is the version's: -rc1, +build; so is .x). Not 3.1a, python3.11 (a name's digits), 02/11/2026 (a slash).
-# Digits of other scripts are read as ASCII (text.fold, as in words: ٢.٣ is 2.3).
-_VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
+# or a plus is the version's: -rc1, +build; so is .x; so are letters after it: a unit, 1.5GB, 2.5ms, 0.5s, 1.5x, as
+# written apart, "1.5 GB": break20). Not python3.11 (a name's digits), 02/11/2026 (a slash).
+# Digits of other scripts are read as ASCII (text.fold, as in words: ٢.٣ is 2.3). A letter of a script written
+# without spaces (CJK, Thai: vocabulary) is no part of the number beside it: "バージョン2.3.1を使う" holds 2.3.1.
+_WORD = f"[^\\W{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter, digit or _ of a script written with spaces
+_VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})[vV]?(\d+(?:\.\d+)+)(?![\d_]|\.\d)")
 
 VERSION_JOIN = "\ue000"
 """What joins the groups of a version's leading parts into one term (``v2.3.1`` → ``2\ue0003``,

@@ -114,12 +114,25 @@ def test_a_held_start_text_is_taken_once_and_an_old_one_no_prompt_took_is_pruned
     import time
 
     home = tmp_path / "mem"
-    assert recalled.hold_start(home, "g-1", "<memory_context>A</memory_context>")
-    assert recalled.take_start(home, "g-1") == "<memory_context>A</memory_context>"
-    assert recalled.take_start(home, "g-1") == ""  # given once
-    assert recalled.hold_start(home, "old", "x") and recalled.hold_start(home, "new", "y")
-    old = os.path.join(home, recalled.SESSIONS_DIR, recalled.session_key("old")[:16] + recalled.HELD_SUFFIX)
+    assert recalled.hold_start(home, "g-1", "<memory_context>A</memory_context>", "/p")
+    assert recalled.take_start(home, "g-1", "/p") == "<memory_context>A</memory_context>"
+    assert recalled.take_start(home, "g-1", "/p") == ""  # given once
+    assert recalled.hold_start(home, "old", "x", "/p") and recalled.hold_start(home, "new", "y", "/p")
+    old = os.path.join(home, recalled.SESSIONS_DIR, recalled.session_key("old\0/p")[:16] + recalled.HELD_SUFFIX)
     stale = time.time() - (recalled.MAX_AGE_DAYS + 1) * 86400
     os.utime(old, (stale, stale))
     assert recalled.prune(home) == 1 and not os.path.exists(old)
-    assert recalled.take_start(home, "new") == "y"  # control: the fresh one stays
+    assert recalled.take_start(home, "new", "/p") == "y"  # control: the fresh one stays
+
+
+def test_a_start_held_in_one_project_is_not_given_by_a_prompt_in_another(store, project):
+    """break20: Gemini's start block, held for the session's next prompt, was taken by the next prompt of that
+    session id whatever its cwd: a prompt in another project was given this project's memory index (projects never
+    see each other's memories). Control: the prompt in the project itself gets it, once."""
+    other = project.parent / "other"
+    (other / ".git").mkdir(parents=True)
+    assert _start(project, "g-9", "startup", "gemini") == ""  # held
+    elsewhere = _prompt(other, "g-9", "which port does the dev postgresql listen on?")
+    assert BLOCK not in elsewhere and "5433" not in elsewhere  # was the block naming this project's memories
+    here = _prompt(project, "g-9", "which port does the dev postgresql listen on?")
+    assert here.count(BLOCK) == 1 and "5433" in here  # control

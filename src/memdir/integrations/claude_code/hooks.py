@@ -212,7 +212,8 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         mark_shown(session, shown["budget"], once_per_session=resumed)
         if keeps_start_blocks(client) and shown["digest"] not in (None, given):  # the block the conversation holds
             recalled.record_start(session.home_path, session.id, shown["digest"])
-        if client in START_AT_PROMPT and recalled.hold_start(session.home_path, session.id, shown["text"]):
+        if client in START_AT_PROMPT and recalled.hold_start(session.home_path, session.id, shown["text"],
+                                                                 session.project_root):
             return ""  # the session's next prompt gives it, with that prompt
     return out
 
@@ -238,7 +239,7 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     if client in START_AT_PROMPT:  # the session start's text, held for this prompt (dialects.START_AT_PROMPT)
         from ...prompt.recalled import take_start
 
-        held = take_start(session.home_path, session.id)
+        held = take_start(session.home_path, session.id, session.project_root)
     room = len(held.encode("utf-8", "replace")) + 2 if held else 0
 
     def render(budget: int) -> str:
