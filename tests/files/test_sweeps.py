@@ -17,6 +17,7 @@ import pytest
 
 from memdir.files import sweeps
 from memdir.files.layout import SWEEP_LOCK_FILE
+from tests.counted import COUNTING
 from tests.seeded import seeded
 
 LARGE = 5  # SWEEP_ALWAYS_MAX in the fresh processes below: the seeded layer of 40 files is a large one
@@ -30,49 +31,8 @@ import io, json, os, sys
 from memdir.files import scan, sweeps
 sweeps.SWEEP_ALWAYS_MAX = {large}
 layer_dir = {layer!r}
-stats, parsed = [], []
-
-def mine(path):
-    path = os.fspath(path)
-    return os.path.dirname(path) == layer_dir and path.endswith('.md') and not path.endswith('MEMORY.md')
-
-real_scandir, real_stat, real_lstat, real_parse = os.scandir, os.stat, os.lstat, scan.parse
-
-class Entry:
-    def __init__(self, entry):
-        self._entry = entry
-    def __getattr__(self, name):
-        return getattr(self._entry, name)
-    def stat(self, **kw):
-        if mine(self._entry.path):
-            stats.append(self._entry.name)
-        return self._entry.stat(**kw)
-
-class Listing:
-    def __init__(self, listing):
-        self._listing = listing
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        self._listing.close()
-    def __iter__(self):
-        return (Entry(e) for e in self._listing)
-    def close(self):
-        self._listing.close()
-
-def stat(path, *a, **kw):
-    if mine(path):
-        stats.append(os.path.basename(os.fspath(path)))
-    return real_stat(path, *a, **kw)
-
-def lstat(path, *a, **kw):
-    if mine(path):
-        stats.append(os.path.basename(os.fspath(path)))
-    return real_lstat(path, *a, **kw)
-
-os.scandir = lambda p='.': Listing(real_scandir(p))
-os.stat, os.lstat = stat, lstat
-scan.parse = lambda text, stem: parsed.append(stem) or real_parse(text, stem)
+{counting}
+count()
 sys.stdin = io.StringIO({stdin!r})
 if {hook!r}:
     from memdir.integrations.claude_code.hooks import main
@@ -88,7 +48,7 @@ def _hot(layer_dir: Path, project: Path, *, hook: str = "", prompt: str = "", ar
     """Run one entry point in a fresh process (see :data:`HOT`); returns (stdout, counts)."""
     stdin = json.dumps({"session_id": "s1", "cwd": str(project), "hook_event_name": hook, "prompt": prompt,
                         "source": "startup"}) if hook else ""
-    code = HOT.format(large=LARGE, layer=str(layer_dir), stdin=stdin, hook=hook, argv=list(argv))
+    code = HOT.format(large=LARGE, layer=str(layer_dir), counting=COUNTING, stdin=stdin, hook=hook, argv=list(argv))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "MEMDIR_SWEEP_INTERVAL": interval, "MEMDIR_SEARCH_VECTORS": "off"})
     counts = json.loads(done.stderr.strip().splitlines()[-1])
@@ -147,7 +107,7 @@ def test_past_the_interval_a_fresh_hook_or_write_stats_no_unchanged_file(isolate
     # Control: the library (no hand-off) past the interval stats every file itself, as before.
     library = HOT.replace("from memdir.integrations.cli.main import main\n    main({argv!r})",
                           f"from memdir import Memory\n    Memory.open(project={str(project)!r}).search('seeded')")
-    done = subprocess.run([sys.executable, "-c", library.format(large=LARGE, layer=str(layer.path), stdin="", hook="")],
+    done = subprocess.run([sys.executable, "-c", library.format(large=LARGE, layer=str(layer.path), counting=COUNTING, stdin="", hook="")],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "MEMDIR_SWEEP_INTERVAL": "0", "MEMDIR_SEARCH_VECTORS": "off"})
     assert len(json.loads(done.stderr.strip().splitlines()[-1])["stats"]) == SIZE + 1, done.stderr

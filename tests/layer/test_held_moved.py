@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.counted import COUNTING
 from tests.operations.test_held_back import BODY, FORGOTTEN, KEPT, _rewrite
 
 LARGE = 5  # SWEEP_ALWAYS_MAX in the fresh processes: the layer of 8 files is a large one (its sweep may wait)
@@ -32,45 +33,8 @@ home, root, step = sys.argv[1], sys.argv[2], sys.argv[3]
 mem = Memory.open(home=home, project=root, actor="human")
 layer = mem.session.layer("project")
 layer_dir = str(layer.path)
-stats, parsed = [], []
-real_scandir, real_stat, real_lstat, real_parse = os.scandir, os.stat, os.lstat, scan.parse
-
-def mine(path):
-    path = os.fspath(path)
-    return os.path.dirname(path) == layer_dir and path.endswith('.md') and not path.endswith('MEMORY.md')
-
-class Entry:
-    def __init__(self, entry):
-        self._entry = entry
-    def __getattr__(self, name):
-        return getattr(self._entry, name)
-    def stat(self, **kw):
-        if mine(self._entry.path):
-            stats.append(self._entry.name)
-        return self._entry.stat(**kw)
-
-class Listing:
-    def __init__(self, listing):
-        self._listing = listing
-    def __enter__(self):
-        return self
-    def __exit__(self, *exc):
-        self._listing.close()
-    def __iter__(self):
-        return (Entry(e) for e in self._listing)
-    def close(self):
-        self._listing.close()
-
-def counted(real):
-    def call(path, *a, **kw):
-        if mine(path):
-            stats.append(os.path.basename(os.fspath(path)))
-        return real(path, *a, **kw)
-    return call
-
-os.scandir = lambda p='.': Listing(real_scandir(p))
-os.stat, os.lstat = counted(real_stat), counted(real_lstat)
-scan.parse = lambda text, stem: parsed.append(stem) or real_parse(text, stem)
+{counting}
+count()
 if step == "lift":
     [stone] = [s for s in mem.tombstones(scope="project").tombstones if s.name == "db-port"]
     mem.lift_tombstone(stone.id, scope="project")
@@ -78,7 +42,7 @@ elif step == "write":
     mem.write("ci", body="Runners are ubuntu-24.04.", scope="project")
 else:
     context = mem.context()
-os.scandir, os.stat, os.lstat, scan.parse = real_scandir, real_stat, real_lstat, real_parse
+stop()
 seen = {{"stats": sorted(set(stats)), "parsed": sorted(parsed)}}
 if step != "lift":
     seen["context"] = mem.context()
@@ -101,7 +65,7 @@ NOTES = [f"note-{i}" for i in range(6)]
 
 def _run(home: Path, root: Path, step: str) -> dict:
     """One fresh process of ``step`` on ``home`` (see :data:`FRESH`); its JSON line."""
-    done = subprocess.run([sys.executable, "-c", FRESH.format(large=LARGE), str(home), str(root), step],
+    done = subprocess.run([sys.executable, "-c", FRESH.format(large=LARGE, counting=COUNTING), str(home), str(root), step],
                           capture_output=True, text=True, timeout=120, check=False,
                           env={**os.environ, "MEMDIR_SWEEP_INTERVAL": "3600", "MEMDIR_SEARCH_VECTORS": "off"})
     assert done.returncode == 0, done.stderr

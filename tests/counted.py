@@ -1,0 +1,52 @@
+"""Counting a fresh process's stats and parses of a layer's memory files (issue 28 §7: what a hot path does must not
+grow with the store). :data:`COUNTING` is Python source for a child process's script, inserted after it has set
+``layer_dir`` (the layer directory, a string) and imported ``os`` and ``memdir.files.scan as scan``: ``count()``
+starts counting every ``stat``/``lstat`` (also through ``os.scandir``'s entries) of a ``*.md`` file of that
+directory but ``MEMORY.md`` into ``stats`` (file names) and every ``scan.parse`` into ``parsed`` (stems);
+``stop()`` puts the real functions back."""
+
+COUNTING = """
+stats, parsed = [], []
+real_scandir, real_stat, real_lstat, real_parse = os.scandir, os.stat, os.lstat, scan.parse
+
+def mine(path):
+    path = os.fspath(path)
+    return os.path.dirname(path) == layer_dir and path.endswith('.md') and not path.endswith('MEMORY.md')
+
+class Entry:
+    def __init__(self, entry):
+        self._entry = entry
+    def __getattr__(self, name):
+        return getattr(self._entry, name)
+    def stat(self, **kw):
+        if mine(self._entry.path):
+            stats.append(self._entry.name)
+        return self._entry.stat(**kw)
+
+class Listing:
+    def __init__(self, listing):
+        self._listing = listing
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        self._listing.close()
+    def __iter__(self):
+        return (Entry(e) for e in self._listing)
+    def close(self):
+        self._listing.close()
+
+def counted(real):
+    def call(path, *a, **kw):
+        if mine(path):
+            stats.append(os.path.basename(os.fspath(path)))
+        return real(path, *a, **kw)
+    return call
+
+def count():
+    os.scandir = lambda p='.': Listing(real_scandir(p))
+    os.stat, os.lstat = counted(real_stat), counted(real_lstat)
+    scan.parse = lambda text, stem: parsed.append(stem) or real_parse(text, stem)
+
+def stop():
+    os.scandir, os.stat, os.lstat, scan.parse = real_scandir, real_stat, real_lstat, real_parse
+"""
