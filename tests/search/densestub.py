@@ -38,3 +38,22 @@ class Cosines(dict):
     """id → cosine, with ``ids`` (name → id) beside it."""
 
     ids: dict[str, int]
+
+
+def length_embedder(monkeypatch) -> list[list[str]]:
+    """Make ``vectors.embed`` answer each text a 384-vector of its length (float32), with a fresh process's
+    sentence cache; returns the list each call's texts are appended to (what was embedded, in order)."""
+    import numpy as np
+
+    from memdir.search import vectors
+
+    calls: list[list[str]] = []
+
+    def embed(texts, *, query=False):
+        calls.append(list(texts))
+        return np.array([[float(len(t))] * 384 for t in texts], dtype=np.float32)
+
+    monkeypatch.setattr(vectors, "embed", embed)
+    monkeypatch.setattr(vectors, "_sentences", {})
+    return calls
+

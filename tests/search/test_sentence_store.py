@@ -10,6 +10,8 @@ import numpy as np
 from memdir.search import relevance, sentencestore, ties, vectors
 from memdir.search.ranking import Hit, IndexedMemory
 
+from .densestub import length_embedder
+
 
 def _conn(path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -18,26 +20,13 @@ def _conn(path) -> sqlite3.Connection:
     return conn
 
 
-def _embedder(monkeypatch):
-    """vectors.embed answering each text a vector of its length, counting the texts asked; a fresh process's cache."""
-    calls = []
-
-    def fake_embed(texts, *, query=False):
-        calls.append(list(texts))
-        return np.array([[float(len(t))] * 384 for t in texts], dtype=np.float32)
-
-    monkeypatch.setattr(vectors, "embed", fake_embed)
-    monkeypatch.setattr(vectors, "_sentences", {})
-    return calls
-
-
 def _stored(conn) -> set[bytes]:
     return {row[0] for row in conn.execute("SELECT key FROM sentence_vectors")}
 
 
 def test_a_later_process_reads_the_kept_vectors_instead_of_embedding(monkeypatch, tmp_path):
     conn = _conn(tmp_path / "index.sqlite")
-    calls = _embedder(monkeypatch)
+    calls = length_embedder(monkeypatch)
     first = sentencestore.vectors_for(conn, ["one sentence.", "another one.", "one sentence."])
     assert calls == [["one sentence.", "another one."]]
     assert first.shape == (3, 384) and first[0, 0] == 13.0 and first[1, 0] == 12.0 and first[2, 0] == 13.0
@@ -50,7 +39,7 @@ def test_a_later_process_reads_the_kept_vectors_instead_of_embedding(monkeypatch
 
 def test_an_edited_memorys_new_sentence_is_embedded_and_its_old_vector_never_used(monkeypatch, tmp_path):
     conn = _conn(tmp_path / "index.sqlite")
-    calls = _embedder(monkeypatch)
+    calls = length_embedder(monkeypatch)
 
     def hit(name: str, body: str) -> Hit:
         ev = relevance.Evidence(coverage=1.0, head=1.0, mass=2.0, cosine=0.5, matched=("port",), held=1.0, near=1.0,
@@ -80,7 +69,7 @@ def test_an_edited_memorys_new_sentence_is_embedded_and_its_old_vector_never_use
 
 def test_another_models_vectors_are_not_read(monkeypatch, tmp_path):
     conn = _conn(tmp_path / "index.sqlite")
-    calls = _embedder(monkeypatch)
+    calls = length_embedder(monkeypatch)
     sentencestore.vectors_for(conn, ["kept sentence."])
     monkeypatch.setattr(vectors, "MODEL_ID", "another/model")
     monkeypatch.setattr(vectors, "_sentences", {})
@@ -91,7 +80,7 @@ def test_another_models_vectors_are_not_read(monkeypatch, tmp_path):
 
 def test_a_locked_index_is_not_waited_for_and_the_oldest_go_beyond_the_bound(monkeypatch, tmp_path):
     conn = _conn(tmp_path / "index.sqlite")
-    _embedder(monkeypatch)
+    length_embedder(monkeypatch)
     writer = _conn(tmp_path / "index.sqlite")
     writer.execute("BEGIN IMMEDIATE")  # another process writing (the background embedder)
     started = time.monotonic()
@@ -107,7 +96,7 @@ def test_a_locked_index_is_not_waited_for_and_the_oldest_go_beyond_the_bound(mon
 
 
 def test_no_index_or_an_unreadable_table_embeds_as_before(monkeypatch, tmp_path):
-    calls = _embedder(monkeypatch)
+    calls = length_embedder(monkeypatch)
     assert sentencestore.vectors_for(None, ["alone."])[0, 0] == 6.0
     conn = _conn(tmp_path / "index.sqlite")
     conn.execute("CREATE TABLE sentence_vectors (other TEXT)")  # not this table: read as empty, never written
@@ -121,7 +110,7 @@ def test_a_damaged_kept_vector_is_embedded_again(monkeypatch, tmp_path):
     inf in it, a cut blob) is no vector — embedded again and written over — as search.vectors reads damaged
     vectors; a number there raised TypeError (len of an int) out of the search, a NaN blob broke the tie by NaN."""
     conn = _conn(tmp_path / "index.sqlite")
-    calls = _embedder(monkeypatch)
+    calls = length_embedder(monkeypatch)
     sentences = ["a number.", "a text of 1536.", "not a number.", "infinite.", "cut short.", "sound one."]
     sentencestore.vectors_for(conn, sentences)
     damaged = {"a number.": 7, "a text of 1536.": "x" * 1536,

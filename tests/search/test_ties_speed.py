@@ -7,6 +7,8 @@ import numpy as np
 from memdir.search import relevance, ties, vectors
 from memdir.search.ranking import Hit, IndexedMemory
 
+from .densestub import length_embedder
+
 
 def _hit(name: str, cosine: float | None, body: str) -> Hit:
     ev = relevance.Evidence(coverage=1.0, head=1.0, mass=2.0, cosine=cosine, matched=("kafka",), held=1.0, near=1.0,
@@ -63,14 +65,7 @@ def test_a_tie_of_a_longer_query_is_ordered_by_its_sentences(monkeypatch):
 
 
 def test_sentence_vectors_embed_each_sentence_once(monkeypatch):
-    calls = []
-
-    def fake_embed(texts, *, query=False):
-        calls.append(list(texts))
-        return np.array([[float(len(t))] * 384 for t in texts], dtype=np.float32)
-
-    monkeypatch.setattr(vectors, "embed", fake_embed)
-    monkeypatch.setattr(vectors, "_sentences", {})
+    calls = length_embedder(monkeypatch)
     first = vectors.sentence_vectors(["one sentence.", "another one.", "one sentence."])
     again = vectors.sentence_vectors(["another one.", "a third."])
     assert calls == [["one sentence.", "another one."], ["a third."]]  # each new sentence once, repeats not
