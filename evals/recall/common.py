@@ -69,6 +69,12 @@ text on the same line not recalled ("which port does postgres use? psycopg2.Oper
 tasks a memory answers with an error, a path, a log line or a stack frame pasted before or after them on one line,
 and 16 of the same look that no memory answers. Ordered need, need, none, none, so that each of ``run.py``'s two
 folds holds 8 of each.
+
+``short.jsonl``: training data only, like ``pasted`` (every line ``fit``), written on 2026-12-04 (recall20) from the
+memories of ``memories/`` alone and committed before memdir ran on it, for short "the X" prompts naming a memory's
+topic ("the ci runner", "the merge freeze", "the dev db port"), the kind issue 28 names as not recalled, beside short chat and non-memory
+phrases of the same look ("the weather", "the end", "thanks, the fix works", "the helm chart") that must recall
+nothing: 24 of each, ordered need, need, none, none, so that each of ``run.py``'s two folds holds 12 of each.
 """
 
 from __future__ import annotations
@@ -85,9 +91,10 @@ sys.path.insert(0, str(REPO / "src"))
 
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
-        "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl"}
+        "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
+        "short": "short.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
