@@ -38,12 +38,12 @@ from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
 from .general import asks_in_general
 from .index import layer_key
+from .keywords import reads_as_keywords
 from .near import rows as near_rows
 from .passage import located
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
-from .tokenize import (MAX_QUERY_CHARS, acronyms, fts_query, is_stopword, query_terms, query_tokens,
-                       word_forms)
+from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, query_terms, word_forms
 from .why import why, written
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
@@ -134,26 +134,6 @@ _SHOWN = "d.status = 'active' AND (? OR d.disabled = 0)"  # what hides a memory 
 _VISIBLE = _SHOWN + " AND (d.valid_until IS NULL OR d.valid_until > ?) AND (d.valid_from IS NULL OR d.valid_from <= ?)"
 # Every column of IndexedMemory but bm25, which each query computes.
 _COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
-
-
-def _keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> tuple[bool, bool]:
-    """``(reads, asks)``: ``reads`` True when ``query`` reads as keywords, not a sentence: stopwords at most a
-    third of its words (``user by id``) and one of them a topic (:func:`memdir.search.relevance.is_topic`: not only
-    generic words, ``use``, ``run it again``); or nothing but function words around the acronyms it writes in
-    capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`: ``is IT down?`` asks about IT, as ``IT``
-    alone does); or a request or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
-    :func:`memdir.search.relevance.reads_as_request`; then ``asks`` True too). Filler and chat words
-    (:func:`memdir.search.relevance.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
-    structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``."""
-    words = [w for w in query_tokens(query) if not relevance.is_filler(w)]
-    if spelled and words and all(is_stopword(w) for w in words):
-        return True, False
-    asked = relevance.reads_as_request(words) if terms else None
-    soft = relevance.soft_terms([t for t in terms if not relevance.is_filler(t)])  # function words alone, kana
-    if asked is not None or not terms or not words or soft:
-        return bool(asked), bool(asked)
-    stop = sum(1 for w in words if is_stopword(w))
-    return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words), False
 
 
 def _where(layers: list[str], include_muted: bool, now: float, filters: Filters) -> tuple[str, list]:
@@ -349,7 +329,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     query has around them (``where is staging``, ``structlog go``); when it reads
     as keywords, a memory whose head holds all of them some memory holds is
     complete to their share (``changelog entry``, no memory holding "entry":
-    :func:`memdir.search.relevance.evidence`). A prompt is complete only when it reads as keywords (:func:`_keywords`)
+    :func:`memdir.search.relevance.evidence`). A prompt is complete only when it reads as keywords (:func:`memdir.search.keywords.reads_as_keywords`)
     and holds them all; a question so read, at the threshold, only in a memory standing out in meaning
     (:func:`memdir.search.relevance.with_cosine`, ``asked``; a caller ranking all keeps the words' order). A memory
     stating the query in one place comes first, the cosine only breaking its
@@ -403,7 +383,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where,
                                                 seen))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
-            reads, asks = _keywords(query, terms, frozenset(spellings))
+            reads, asks = reads_as_keywords(query, terms, frozenset(spellings))
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
             # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
