@@ -12,7 +12,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import ranking, relevance
-from memdir.search.general import asks_in_general
+from memdir.search.general import asks_in_general, asks_what_it_is
 from memdir.search.relevance import Evidence
 
 from .densestub import dense_as, notes_store
@@ -44,6 +44,30 @@ def test_a_question_about_no_particular_thing_asks_in_general(query):
 ])
 def test_a_question_pointing_at_something_or_asking_otherwise_does_not(query):
     assert not asks_in_general(query)
+
+
+@pytest.mark.parametrize(("query", "defines"), [
+    ("what is a feature flag?", True), ("Was ist ein Feature Flag?", True), ("what's a stacked pull request?", True),
+    ("what is an S3 lifecycle rule?", True),
+    ("what is structlog?", False), ("Was ist Pillow?", False),  # a named thing: the project's note on it may tell
+    ("指数バックオフとは何ですか？", False),  # no article to tell a kind by
+    ("what's an acceptable size for a pull request?", False),  # a norm: a convention, not a definition
+    ("what's a good name for a cat?", False), ("what does make deploy-staging do?", False),  # what a thing does
+    ("what is our retry limit?", False),  # pointing: not general at all
+    ("how do I crop an image to a square with Pillow?", False),  # general, asking how, not what
+])
+def test_a_general_question_asking_what_something_is_defines_it(query, defines):
+    assert asks_what_it_is(query) is defines
+    assert asks_in_general(query) is (query != "what is our retry limit?")  # control: general but for the pointing one
+
+
+def test_a_question_defining_what_a_memory_names_is_not_answered_even_by_its_words():
+    worded = _ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, matched=("imag", "pillow", "crop"))
+    assert relevance.bar(worded) == relevance.AGREED_THRESHOLD  # a how-to the memory's words reach: answered
+    assert relevance.bar(_ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, defines=True)) == math.inf
+    crossing = _ev(kin=(0.03, -0.01), shared=(), coverage=0.0, head=0.0, mass=0.0, matched=(), near=0.0, defines=True)
+    assert relevance.bar(crossing) == relevance.THRESHOLD  # another script, no word shared: meaning may still carry it
+    assert relevance.bar(_ev(defines=True), min_score=0.2) == 0.2  # a caller asking for its own bar gets it
 
 
 def _ev(**kw) -> Evidence:
@@ -113,6 +137,20 @@ def test_a_general_question_in_japanese_or_chinese_is_no_question_for_the_pillow
     assert [m.name for m in mem.recall_result("Pillow で画像を正方形に切り抜くには？").memories] == ["oom-worker"]
     particular = "PillowでPNGを読むとimage workerがOOMで落ちる、どうする？"
     assert [m.name for m in mem.recall_result(particular).memories] == ["oom-worker"]
+
+
+def test_what_a_pull_request_is_is_not_the_note_on_their_size(isolated_home, project, monkeypatch):
+    """The pull-request note holds every word of "what is a pull request?" (words alone 0.999) and is still no
+    definition of one (recall20: trial and gaps fit rows); a norm asked of it, what a named tool is and a project
+    command's job are still answered (controls)."""
+    mem = _store(isolated_home, project, monkeypatch)
+    (hit,) = [h for h in ranking.ranked(mem.session, "what is a pull request?", pool=12, min_score=0.0)[0]
+              if h.memory.name == "pr-size"]
+    assert hit.evidence.defines and relevance.lexical(hit.evidence) >= relevance.THRESHOLD
+    assert mem.recall_result("what is a pull request?").memories == ()
+    assert [m.name for m in mem.recall_result("what is Pillow?").memories] == ["oom-worker"]  # a named thing
+    assert [m.name for m in mem.recall_result("what's an acceptable size for a pull request?").memories] == ["pr-size"]
+    assert [m.name for m in mem.recall_result("what does make deploy-staging do?").memories] == ["staging-deploy"]
 
 
 @pytest.mark.slow

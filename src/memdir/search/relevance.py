@@ -249,7 +249,8 @@ class Evidence:
     at the threshold (:func:`bar`); ``general`` True when it asks in general (how to do something, what something
     is, about no particular thing: :func:`memdir.search.general.asks_in_general`): then only a memory whose words
     alone reach the threshold (:func:`lexical`) is returned at it, unless it is written in another script and shares
-    no word with the query (``kin`` set, ``shared`` empty: words alone cannot be asked for there)."""
+    no word with the query (``kin`` set, ``shared`` empty: words alone cannot be asked for there); ``defines`` True
+    when it asks so what a kind of thing is (:func:`memdir.search.general.asks_what_it_is`): then not even those words."""
 
     coverage: float
     head: float
@@ -268,6 +269,7 @@ class Evidence:
     kin: tuple[float, float] | None = None
     compared: bool = False
     general: bool = False
+    defines: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -555,15 +557,16 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight ("how do I format Python code?" and
     the note on ruff: general9) or is written in another script and shares no word with it (:attr:`Evidence.kin` set,
     :attr:`Evidence.shared` empty: words cannot be asked for there): "how do I crop an image to a
-    square with Pillow?" is not the note on Pillow's memory limit (recall8); ``math.inf`` too for a memory holding a
+    square with Pillow?" is not the note on Pillow's memory limit (recall8), nor, whatever its words, a memory on
+    what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too for a memory holding a
     thin share of a long query (:func:`thin`: neg11) and for one the words alone carry while another memory is nearer
     in meaning (:func:`outranked`: recall13). Else ``min_score``. The one rule of search, MCP and recall alike."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
     if min_score == THRESHOLD and (thin(evidence) or outranked(evidence)):
         return math.inf
-    if min_score == THRESHOLD and evidence.general and lexical(evidence) < THRESHOLD and (
-            evidence.coverage < GENERAL_COVERAGE and (evidence.kin is None or evidence.shared)):
+    if min_score == THRESHOLD and evidence.general and (evidence.kin is None or evidence.shared) and (
+            evidence.defines or lexical(evidence) < THRESHOLD and evidence.coverage < GENERAL_COVERAGE):
         return math.inf
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD
