@@ -218,6 +218,11 @@ Nothing in memdir changed.
 
 2026-12-04 (thes17): query expansion by a coding thesaurus written blind: no setting gains on both folds (w 0.5:
 (0, +6), (+3, +14)); the figures and code are in evals/recall/thesaurus.py and expansion.py (not in memdir).
+
+2026-12-04 (recall20), on the fit data with ``short.jsonl`` (``cv``-style replay of a dump): a memory of the prompt's
+own script sharing no word (or at most one) with a prompt, from a query weight of 0 to 5 and coverage ≤ 0.05–1,
+not returned: at best (0, −1), (−1, 0) (hits, false per fold), every setting loses a hit on fold 1 (paraphrases
+are found by meaning alone); not kept.
 """
 
 from __future__ import annotations

@@ -1,6 +1,11 @@
 """Whether a prompt reads as keywords, not a sentence (:func:`reads_as_keywords`): a prompt so read is complete in a
 memory holding all its words (:func:`memdir.search.ranking.ranked`, :func:`memdir.search.relevance.evidence`), and a
-question or request so read asks for a memory standing out in meaning (:func:`memdir.search.relevance.with_cosine`)."""
+question or request so read asks for a memory standing out in meaning (:func:`memdir.search.relevance.with_cosine`).
+
+Tried, not kept (2026-12-04 recall20, pooled fit data with evals/recall/short.jsonl, (hits, false recalls) per fold):
+leading words pointing at one thing not counted as stopwords ("the logger" read as ``logger``, as "the ci runner"
+already is): (+1, 0), (0, +4) — "the end", "the first one", "the holidays", "the new laptop" then read as one word
+that a memory's body holds, complete there, and nothing in words or meaning tells them from "the logger"."""
 
 from __future__ import annotations
 
