@@ -44,7 +44,8 @@ from typing import Callable
 
 from ...errors import InstallError
 from ...files.fsio import atomic_write, read_bytes, unlink
-from ...operations.installed import installed, manifest_path, read_manifest  # the records' one reader
+# the install records' one reader (installed, manifest_path, read_manifest stay importable from here)
+from ...operations.installed import installed, manifest_path, read_manifest
 
 BACKUPS = ("integrations", "backups")
 
