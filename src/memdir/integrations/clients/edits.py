@@ -44,8 +44,7 @@ from typing import Callable
 
 from ...errors import InstallError
 from ...files.fsio import atomic_write, read_bytes, unlink
-# the install records' one reader (installed, manifest_path, read_manifest stay importable from here)
-from ...operations.installed import installed, manifest_path, read_manifest
+from ...operations.installed import installed, manifest_path, read_manifest  # the records' one reader
 
 BACKUPS = ("integrations", "backups")
 
