@@ -44,7 +44,7 @@ from typing import Callable
 
 from ...errors import InstallError
 from ...files.fsio import atomic_write, read_bytes, unlink
-from ...operations.installed import installed, manifest_path, read_manifest  # the records' one reader
+from ...operations.installed import installed, manifest_path, read_manifest
 
 BACKUPS = ("integrations", "backups")
 
