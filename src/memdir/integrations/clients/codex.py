@@ -19,7 +19,8 @@ PostToolUse input, read from the real binary: ``tool_name``
 :func:`memdir.tools.handlers.seen_in_conversation` reads as it is).
 A person's ``tool_output_token_limit`` in that ``config.toml`` lower than memdir's
 default budget gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
-its memory_read comes in parts Codex keeps whole (install again after changing it).
+its memory_read comes in parts Codex keeps whole. A limit changed afterwards is rechecked by ``memdir doctor``
+(:func:`problems`), which says to install again: the entry's budget is the one :func:`merge_server` would write now.
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
@@ -128,6 +129,52 @@ def _output_env(doc) -> dict:
     return {"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": str(kept)}}
 
 
+def _server_bytes(entry) -> int | None:
+    """The ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` memdir's server ``entry`` (a TOML table) sets, as an int; None when
+    it sets none (memdir's default budget)."""
+    env = entry.get("env") if hasattr(entry, "get") else None
+    value = env.get("MEMDIR_TOOL_OUTPUT_MAX_BYTES") if hasattr(env, "get") else None
+    value = getattr(value, "unwrap", lambda: value)()
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def problems(memdir_home: Path) -> list[str]:
+    """What ``memdir doctor`` says of Codex beyond a missing file (:func:`memdir.integrations.clients.edits.problems`):
+    for each ``config.toml`` install recorded, when the ``[mcp_servers.memdir]`` entry's tool output budget is
+    not the one :func:`merge_server` would write for the file's ``tool_output_token_limit`` now (the person changed
+    the limit after installing: reads are cut by Codex again, or come in needlessly small parts), one line naming
+    the limit, both budgets in UTF-8 bytes and the command that rewrites the entry. Nothing for a file that cannot
+    be read or parsed, or without memdir's entry (the generic check says those)."""
+    from ...settings import DEFAULTS
+
+    out = []
+    for name, record in edits.read_manifest(memdir_home, CLIENT).items():
+        path = Path(name)
+        if path.suffix != ".toml" or not isinstance(record, dict):
+            continue
+        try:
+            doc = edits.read(path, edits.TOML)[1]
+        except edits.InstallError:
+            continue
+        servers = doc.get("mcp_servers")
+        entry = servers.get(SERVER_NAME) if hasattr(servers, "get") else None
+        if entry is None or not edits.is_our_server(getattr(entry, "unwrap", lambda: entry)()):
+            continue
+        now, wanted = _server_bytes(entry), _output_env(doc)
+        wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else None
+        if now == wanted:
+            continue
+        limit = doc.get("tool_output_token_limit")
+        limit = getattr(limit, "unwrap", lambda: limit)()
+        said = f"is {limit}" if limit is not None else "is not set"
+        default = DEFAULTS["tool_output_max_bytes"]
+        scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
+        out.append(f"{CLIENT}: tool_output_token_limit in {path} {said}: memdir's server there gives memory_read "
+                   f"in parts of up to {now or default} bytes where that limit calls for {wanted or default}; "
+                   f"run `memdir install {CLIENT} --scope {scope}` again")
+    return out
+
+
 def strip_server(doc, record=None):
     """The TOML ``doc`` without ``[mcp_servers.memdir]`` (and without an
     ``mcp_servers`` it left empty, when install created it: ``record`` says).
@@ -196,4 +243,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "HOOK_EVENTS", "CLIENT"]
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "HOOK_EVENTS",
+           "CLIENT"]
