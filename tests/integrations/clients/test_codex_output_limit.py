@@ -52,7 +52,7 @@ def _codex_env(tmp_path, isolated_home, project) -> dict | None:
 
     done = subprocess.run([binary("codex"), "mcp", "get", "memdir", "--json"], capture_output=True, text=True,
                           env=client_env(tmp_path / "userhome", isolated_home), cwd=project, timeout=120,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)["transport"].get("env")
 
@@ -72,17 +72,17 @@ def test_doctor_rechecks_a_limit_changed_after_install(tmp_path, isolated_home, 
     assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1900"}
 
     config.write_text(config.read_text().replace("tool_output_token_limit = 500", "tool_output_token_limit = 400"))
-    assert _doctor_lines(project) == [
+    assert _doctor_lines(project) == [(
         f"codex: tool_output_token_limit in {config} is 400: memdir's server there gives memory_read in parts of "
-        "up to 1900 bytes where that limit calls for 1500; run `memdir install codex --scope user` again"]
+        "up to 1900 bytes where that limit calls for 1500; run `memdir install codex --scope user` again")]
     assert run_cli("install", "codex").returncode == 0
     assert _doctor_lines(project) == []
     assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1500"}
 
     config.write_text(config.read_text().replace("tool_output_token_limit = 400\n", ""))  # back to Codex's default
-    assert _doctor_lines(project) == [
+    assert _doctor_lines(project) == [(
         f"codex: tool_output_token_limit in {config} is not set: memdir's server there gives memory_read in parts "
-        "of up to 1500 bytes where that limit calls for 11900; run `memdir install codex --scope user` again"]
+        "of up to 1500 bytes where that limit calls for 11900; run `memdir install codex --scope user` again")]
     assert run_cli("install", "codex").returncode == 0
     assert _doctor_lines(project) == []
     assert _codex_env(tmp_path, isolated_home, project) in (None, {})

@@ -129,12 +129,17 @@ def _output_env(doc) -> dict:
     return {"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": str(kept)}}
 
 
+def _plain(value):
+    """A tomlkit item as plain Python data (anything else as it is)."""
+    return value.unwrap() if hasattr(value, "unwrap") else value
+
+
 def _server_bytes(entry) -> int | None:
     """The ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` memdir's server ``entry`` (a TOML table) sets, as an int; None when
     it sets none (memdir's default budget)."""
     env = entry.get("env") if hasattr(entry, "get") else None
     value = env.get("MEMDIR_TOOL_OUTPUT_MAX_BYTES") if hasattr(env, "get") else None
-    value = getattr(value, "unwrap", lambda: value)()
+    value = _plain(value)
     return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
@@ -158,14 +163,13 @@ def problems(memdir_home: Path) -> list[str]:
             continue
         servers = doc.get("mcp_servers")
         entry = servers.get(SERVER_NAME) if hasattr(servers, "get") else None
-        if entry is None or not edits.is_our_server(getattr(entry, "unwrap", lambda: entry)()):
+        if entry is None or not edits.is_our_server(_plain(entry)):
             continue
         now, wanted = _server_bytes(entry), _output_env(doc)
         wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else None
         if now == wanted:
             continue
-        limit = doc.get("tool_output_token_limit")
-        limit = getattr(limit, "unwrap", lambda: limit)()
+        limit = _plain(doc.get("tool_output_token_limit"))
         said = f"is {limit}" if limit is not None else "is not set"
         default = DEFAULTS["tool_output_max_bytes"]
         scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
