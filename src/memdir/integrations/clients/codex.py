@@ -24,7 +24,8 @@ its memory_read comes in parts Codex keeps whole. A limit changed afterwards is 
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
-project; the install says so.
+project; the install says so, and ``memdir doctor`` says which of memdir's hooks Codex's own record
+(``[hooks.state]`` of the user's config.toml) does not let run (:mod:`.codex_trust`).
 """
 
 from __future__ import annotations
@@ -145,7 +146,35 @@ def _server_bytes(entry) -> int | None:
 
 def problems(memdir_home: Path) -> list[str]:
     """What ``memdir doctor`` says of Codex beyond a missing file (:func:`memdir.integrations.clients.edits.problems`):
-    for each ``config.toml`` install recorded, when the ``[mcp_servers.memdir]`` entry's tool output budget is
+    :func:`_limit_problems` and :func:`_trust_problems` of the files install recorded."""
+    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
+                if isinstance(record, dict)}
+    return _limit_problems(recorded) + _trust_problems(recorded)
+
+
+_SAID = {"untrusted": "not trusted yet", "modified": "changed since you trusted it", "disabled": "turned off"}
+
+
+def _trust_problems(recorded: dict) -> list[str]:
+    """For each ``hooks.json`` install recorded, one line when Codex will not run some of memdir's hooks in it, as
+    Codex's own record in the user's ``config.toml`` says (:func:`memdir.integrations.clients.codex_trust.states`):
+    each such hook's event and why (not trusted yet, changed since trusted, turned off), and what to do."""
+    from .codex_trust import TRUSTED, states
+
+    user_config = targets("user")[0]
+    out = []
+    for path in recorded:
+        if path.name != "hooks.json":
+            continue
+        idle = [f"{event} ({_SAID[state]})" for event, state in states(path, user_config, _ours) if state != TRUSTED]
+        if idle:
+            out.append(f"{CLIENT}: Codex does not run {len(idle)} of memdir's hooks in {path}: {', '.join(idle)} "
+                       f"(its record: {user_config}); start `codex` and review them in /hooks")
+    return out
+
+
+def _limit_problems(recorded: dict) -> list[str]:
+    """For each ``config.toml`` install recorded, when the ``[mcp_servers.memdir]`` entry's tool output budget is
     not the one :func:`merge_server` would write for the file's ``tool_output_token_limit`` now (the person changed
     the limit after installing: reads are cut by Codex again, or come in needlessly small parts), one line naming
     the limit, both budgets in UTF-8 bytes and the command that rewrites the entry. Nothing for a file that cannot
@@ -153,9 +182,8 @@ def problems(memdir_home: Path) -> list[str]:
     from ...settings import DEFAULTS
 
     out = []
-    for name, record in edits.read_manifest(memdir_home, CLIENT).items():
-        path = Path(name)
-        if path.suffix != ".toml" or not isinstance(record, dict):
+    for path, record in recorded.items():
+        if path.suffix != ".toml":
             continue
         try:
             doc = edits.read(path, edits.TOML)[1]
