@@ -460,7 +460,7 @@ class LayerStatus(Result):
 @dataclass(frozen=True)
 class InstalledClient(Result):
     """One coding agent memdir is installed into, in one scope, as its installer recorded it
-    (:func:`memdir.integrations.clients.edits.installed`): ``client`` (``claude-code``, ``codex``, …),
+    (:func:`memdir.operations.installed.installed`): ``client`` (``claude-code``, ``codex``, …),
     ``scope`` (``user`` or ``project``) and ``files``, the absolute paths of the settings files memdir wrote."""
 
     client: str
@@ -480,8 +480,8 @@ class StatusResult(Result):
     ``team_merge_driver``: the line saying this clone lacks the team layer's merge driver and how to register
     it (:func:`memdir.operations.team.merge_driver_missing`), else empty; ``sync``: the sync state in one
     line (remote, last sync, ahead, behind, conflicts), else empty; ``clients``: the coding agents memdir is
-    installed into (:class:`InstalledClient`), filled in by the integration that reads the installers'
-    records (``memdir status``, ``memdir doctor``), else empty."""
+    installed into (:class:`InstalledClient`), as the installers' records say
+    (:func:`memdir.operations.installed.installed`: the Python API, the CLI and the MCP tool alike)."""
 
     home: str
     project_root: str | None

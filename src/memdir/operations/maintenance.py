@@ -58,6 +58,7 @@ from ..session import Session
 from ..tombstones.stones import TombstoneFile, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import team as teamops
+from .installed import installed
 from .sync import summary as sync_summary
 
 
@@ -244,7 +245,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
                         len(block.encode("utf-8")), budget, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
                                          for group in duplicate_groups(everything)),
-                        teamops.merge_driver_missing(session), sync_summary(session))
+                        teamops.merge_driver_missing(session), sync_summary(session), installed(session.home))
 
 
 def _memories(layer, full: bool) -> tuple[Scan, list[tuple[str, object, str]]]:

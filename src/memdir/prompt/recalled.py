@@ -13,8 +13,8 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of the session's key>.json`` —
   ``{"session": key, "shown": {"<scope>/<name>": "<digest of what was shown> <digest of its body>"},
-  "said": ["<digest of a warning>", …], "start": "<digest of the context block given>"}`` (ASCII JSON;
-  ``start`` only once a session start recorded one), replaced atomically; at most :data:`MAX_SHOWN`
+  "said": ["<digest of a warning>", …], "start": "<16 hex of the project> <digest of the context block given>"}``
+  (ASCII JSON; ``start`` only once a block was given and recorded), replaced atomically; at most :data:`MAX_SHOWN`
   memories and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
   SHA-256 of the session id's code points, never the id itself: any id a client sends — 3 MB long, a
   lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
@@ -185,57 +185,79 @@ def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str,
         _keep(home, session_id, merged, said, start)
 
 
-def start_given(home: str | os.PathLike, session_id: str | None) -> str | None:
-    """The :func:`digest` of the context block a session start gave in session ``session_id`` and
-    recorded (:func:`record_start`), since the record was last cleared (a compaction, :func:`clear`);
-    None for no id, none recorded, or an unreadable record. Never raises."""
+def _project_tag(project: str | os.PathLike | None) -> str:
+    """16 hex naming ``project`` (its root, or None for none) in a session's start record."""
+    return session_key(os.fspath(project) if project else "")[:16]
+
+
+def start_given(home: str | os.PathLike, session_id: str | None, project: str | os.PathLike | None) -> str | None:
+    """The :func:`digest` of the context block a session start gave in session ``session_id`` in ``project``
+    (its root or None) and recorded (:func:`record_start`), since the record was last cleared (a compaction,
+    :func:`clear`); None for no id, none recorded, one recorded in another project (its conversation is not
+    this one's: trial20), or an unreadable record. Never raises."""
     if not session_id:
         return None
-    return _both(home, session_id)[2]
+    tag, _, block = (_both(home, session_id)[2] or "").partition(" ")
+    return block if block and tag == _project_tag(project) else None
 
 
-def record_start(home: str | os.PathLike, session_id: str | None, block_digest: str) -> None:
-    """Record ``block_digest`` (:func:`digest` of the context block a session start just gave) as
-    the one session ``session_id``'s conversation holds last, replacing the one before (bounded: one
-    digest), as :func:`record` keeps items (in the home, else the runtime directory, under the
-    lock). Nothing for no id; never raises."""
+def record_start(home: str | os.PathLike, session_id: str | None, block_digest: str,
+                 project: str | os.PathLike | None) -> None:
+    """Record ``block_digest`` (:func:`digest` of the context block just given to session ``session_id`` in
+    ``project``, its root or None) as the one the session's conversation holds last, replacing the one before,
+    of whichever project (bounded: one digest; the record keeps ``"<16 hex of the project> <digest>"``), as
+    :func:`record` keeps items (in the home, else the runtime directory, under the lock). Called once the block
+    was given: by the start itself, or by the prompt that gave a held one (:func:`take_start`). Nothing for no
+    id; never raises."""
     if not session_id:
         return
     with _locked(home) as held:
         if held:
             merged, said, _start = _both(home, session_id)
-            _keep(home, session_id, merged, said, block_digest)
+            _keep(home, session_id, merged, said, f"{_project_tag(project)} {block_digest}")
 
 
 def _held_path(home: str | os.PathLike, session_id: str, project: str | os.PathLike | None) -> str:
     return os.path.join(home, SESSIONS_DIR, session_key(f"{session_id}\0{project or ''}")[:16] + HELD_SUFFIX)
 
 
+HELD_HEAD = b"memdir-held-start "  # then the digest to record once given (or "-") and a newline, then the text
+
+
 def hold_start(home: str | os.PathLike, session_id: str | None, text: str,
-               project: str | os.PathLike | None) -> bool:
+               project: str | os.PathLike | None, block_digest: str | None = None) -> bool:
     """Keep ``text`` (what a session start of session ``session_id`` in ``project``, its root or None, gives) for
     the session's next prompt hook in that project to give (:func:`take_start`; a prompt in another project never
-    takes it: projects never see each other's memories, break20), replacing any held before: for a client that keeps the person's
-    prompts on resume only when the start's text comes with a prompt
+    takes it: projects never see each other's memories, break20), replacing any held before, with
+    ``block_digest``: the block's digest to record as given (:func:`record_start`) when that prompt gives it, not
+    before (trial20: a session that never prompted had its block recorded as given), or None for none to record:
+    for a client that keeps the person's prompts on resume only when the start's text comes with a prompt
     (:data:`memdir.integrations.claude_code.dialects.START_AT_PROMPT`). False (nothing held: the start
     gives it itself) for no id or a home whose sessions directory cannot be written. Never raises."""
-    return bool(session_id) and _save(_held_path(home, session_id, project), text.encode("utf-8", "replace"))
+    head = HELD_HEAD + (block_digest or "-").encode("ascii", "replace") + b"\n"
+    return bool(session_id) and _save(_held_path(home, session_id, project), head + text.encode("utf-8", "replace"))
 
 
-def take_start(home: str | os.PathLike, session_id: str | None, project: str | os.PathLike | None) -> str:
-    """The text :func:`hold_start` kept for session ``session_id`` in ``project`` (its root or None; one held in
-    another project is not this one's), removed as it is read (given once); ``""`` when none is held. Never
-    raises."""
+def take_start(home: str | os.PathLike, session_id: str | None,
+               project: str | os.PathLike | None) -> tuple[str, str | None]:
+    """``(text, digest)``: the text :func:`hold_start` kept for session ``session_id`` in ``project`` (its root or
+    None; one held in another project is not this one's), removed as it is read (given once), and the digest to
+    record with :func:`record_start` once the prompt gave it (None: none); ``("", None)`` when none is held.
+    Never raises."""
     if not session_id:
-        return ""
+        return "", None
     path = _held_path(home, session_id, project)
     try:
         with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8", "replace")
+            raw = handle.read()
     except OSError:
-        return ""
+        return "", None
     _unlink(path)
-    return text
+    block = None
+    if raw.startswith(HELD_HEAD) and b"\n" in raw:
+        head, _, raw = raw.partition(b"\n")
+        block = head[len(HELD_HEAD):].decode("ascii", "replace")
+    return raw.decode("utf-8", "replace"), (None if block in (None, "-", "") else block)
 
 
 def first_time(home: Path, session_id: str | None, warning: str) -> bool:

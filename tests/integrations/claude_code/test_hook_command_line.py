@@ -67,7 +67,7 @@ def test_a_bad_hook_command_line_is_one_line_and_exit_0_for_every_client(client,
         # so a --home without a value falling back to it would print it too)
         code, out, err = _main([client, event, "--home", str(isolated_home)], stdin, capsys, monkeypatch)
         if client == "gemini" and event == "SessionStart":  # held for the next prompt (dialects.START_AT_PROMPT)
-            assert out == "" and "db-port" in recalled.take_start(isolated_home, "s1", mem.session.project_root), event
+            assert out == "" and "db-port" in recalled.take_start(isolated_home, "s1", mem.session.project_root)[0], event
             out = "db-port"
         assert code == 0 and err == "" and "db-port" in out, (client, event)
         for extra, line in _cases(isolated_home, file_home):

@@ -58,7 +58,7 @@ def test_session_start_names_the_tools_as_each_client_names_them(mem, project):
         "hookSpecificOutput"]["additionalContext"] for client in ("claude-code", "codex")}
     # Gemini CLI's is held for the session's next prompt (dialects.START_AT_PROMPT)
     assert hooks.session_start(_start_input(project), None, client="gemini") == ""
-    contexts["gemini"] = recalled.take_start(mem.session.home_path, "abc123", mem.session.project_root)
+    contexts["gemini"] = recalled.take_start(mem.session.home_path, "abc123", mem.session.project_root)[0]
     assert contexts["gemini"] == mem.context() + "\nThe memory tools are memdir's MCP tools (mcp_memdir_memory_write, …)."
     assert contexts["claude-code"] == contexts["codex"] == mem.context() + "\n" + TOOLS_NOTE
     assert "mcp__memdir__memory_write" in TOOLS_NOTE and "search your tools" in TOOLS_NOTE

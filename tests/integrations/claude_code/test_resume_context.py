@@ -36,7 +36,8 @@ def store(person, monkeypatch):
 def test_a_resume_with_the_index_unchanged_gets_one_line_not_a_second_block(store, project, client):
     first = _start(project, "s-1", "startup", client)
     assert first.count(BLOCK) == 1 and "[db-port](db-port.md)" in first and UNCHANGED not in first
-    assert recalled.start_given(store.session.home, "s-1") == recalled.digest(first)  # the block given, recorded
+    root = store.session.project_root
+    assert recalled.start_given(store.session.home, "s-1", root) == recalled.digest(first)  # the block given, recorded
     prompt = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "session_id": "s-1",
               "prompt": "which port does the dev postgresql listen on?"}
     assert "Moved from 5432" in hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(prompt)), client=client)
@@ -67,7 +68,7 @@ def test_a_precompact_clears_the_recorded_block(store, project):
     payload = {"cwd": str(project), "hook_event_name": "PreCompact", "session_id": "s-1", "trigger": "manual"}
     with pytest.raises(hooks.HookSkip, match="no transcript_path"):  # cleared first, then nothing to queue
         hooks.run("PreCompact", stdin=io.StringIO(json.dumps(payload)), client="codex")
-    assert recalled.start_given(store.session.home, "s-1") is None
+    assert recalled.start_given(store.session.home, "s-1", store.session.project_root) is None
     assert _start(project, "s-1", "resume").count(BLOCK) == 1
 
 
@@ -115,14 +116,14 @@ def test_a_held_start_text_is_taken_once_and_an_old_one_no_prompt_took_is_pruned
 
     home = tmp_path / "mem"
     assert recalled.hold_start(home, "g-1", "<memory_context>A</memory_context>", "/p")
-    assert recalled.take_start(home, "g-1", "/p") == "<memory_context>A</memory_context>"
-    assert recalled.take_start(home, "g-1", "/p") == ""  # given once
+    assert recalled.take_start(home, "g-1", "/p") == ("<memory_context>A</memory_context>", None)
+    assert recalled.take_start(home, "g-1", "/p") == ("", None)  # given once
     assert recalled.hold_start(home, "old", "x", "/p") and recalled.hold_start(home, "new", "y", "/p")
     old = os.path.join(home, recalled.SESSIONS_DIR, recalled.session_key("old\0/p")[:16] + recalled.HELD_SUFFIX)
     stale = time.time() - (recalled.MAX_AGE_DAYS + 1) * 86400
     os.utime(old, (stale, stale))
     assert recalled.prune(home) == 1 and not os.path.exists(old)
-    assert recalled.take_start(home, "new", "/p") == "y"  # control: the fresh one stays
+    assert recalled.take_start(home, "new", "/p") == ("y", None)  # control: the fresh one stays
 
 
 def test_a_start_held_in_one_project_is_not_given_by_a_prompt_in_another(store, project):
@@ -136,3 +137,35 @@ def test_a_start_held_in_one_project_is_not_given_by_a_prompt_in_another(store, 
     assert BLOCK not in elsewhere and "5433" not in elsewhere  # was the block naming this project's memories
     here = _prompt(project, "g-9", "which port does the dev postgresql listen on?")
     assert here.count(BLOCK) == 1 and "5433" in here  # control
+
+
+def test_a_held_start_no_prompt_gave_is_not_recorded_as_given(store, project):
+    """trial20: Gemini's start block was recorded as given when the start held it, so a session that never prompted
+    (the person quit before typing) had a resume told "unchanged" of a block its conversation never held. Recorded
+    when the prompt gives it. Control: a session that did prompt gets the line on resume."""
+    root = store.session.project_root
+    assert _start(project, "g-3", "startup", "gemini") == ""  # held, never given: no prompt came
+    assert recalled.start_given(store.session.home, "g-3", root) is None
+    assert _start(project, "g-3", "resume", "gemini") == ""
+    resumed = _prompt(project, "g-3", "which port does the dev postgresql listen on?")
+    assert resumed.count(BLOCK) == 1 and UNCHANGED not in resumed  # was the one line, and no block at all
+    assert recalled.start_given(store.session.home, "g-3", root) == recalled.digest(resumed.split("\n\n<memory_recall>")[0])
+    assert _start(project, "g-3", "resume", "gemini") == ""  # control: given now, so the resume is a line
+    assert _prompt(project, "g-3", "thanks").startswith(UNCHANGED)
+
+
+def test_the_start_given_record_is_per_project(store, project):
+    """trial20: the record of the block a session was given was keyed by session only: the same session id in
+    another project with the same block (no project memories: the user layer alone) was told "unchanged" of a block
+    its conversation never held. Control: the same session id in the same project still gets the line on resume."""
+    store.delete("db-port", "project")
+    store.write("editor", "The person edits in Helix", "user", "Keybindings: kakoune-like.")
+    other = project.parent / "other"
+    (other / ".git").mkdir(parents=True)
+    here = _start(project, "c-1", "startup")
+    assert here.count(BLOCK) == 1 and "[editor](editor.md)" in here
+    there = _start(other, "c-1", "resume")
+    assert there.count(BLOCK) == 1 and "[editor](editor.md)" in there and UNCHANGED not in there
+    assert _start(other, "c-1", "resume") == UNCHANGED  # that project's conversation holds it now
+    assert _start(project, "c-1", "startup").count(BLOCK) == 1
+    assert _start(project, "c-1", "resume") == UNCHANGED  # control: same session, same project

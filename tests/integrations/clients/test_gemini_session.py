@@ -143,3 +143,74 @@ def test_a_resumed_gemini_session_keeps_the_persons_prompts_and_holds_one_block(
     assert all(f'"prompt {n}"' in texts[2] for n in range(3))  # the person's prompts, all kept
     assert [t.count("&lt;memory_context&gt;") for t in texts] == [1, 1, 1]  # the first one's, held
     assert [t.count(UNCHANGED) for t in texts] == [0, 1, 2] and "db-port" in texts[0]
+
+
+def _interactive_without_a_prompt(exe: str, env: dict, cwd, held_dir, seconds: float = 60) -> list:
+    """Start the real Gemini CLI interactively (a pty) in ``cwd``, wait for its SessionStart hook to hold the start
+    text in ``held_dir``, then `/quit` without prompting (killed if it does not exit). The held files seen."""
+    import os
+    import pty
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: Gemini's own process
+        os.chdir(cwd)
+        os.execve(exe, [exe, "-m", MODEL, "--session-id", SESSION], env)
+    held, deadline = [], time.time() + seconds
+    try:
+        while time.time() < deadline and not held:
+            if select.select([fd], [], [], 0.5)[0]:
+                os.read(fd, 65536)
+            held = list(held_dir.glob("*.start.txt")) if held_dir.exists() else []
+        time.sleep(2)  # the prompt box is drawn; then /quit and Enter
+        os.write(fd, b"/quit")
+        time.sleep(1)
+        os.write(fd, b"\r")
+        end, exited = time.time() + 15, False
+        while time.time() < end and not exited:
+            if select.select([fd], [], [], 0.5)[0]:
+                try:
+                    os.read(fd, 65536)
+                except OSError:
+                    pass
+            exited = bool(os.waitpid(pid, os.WNOHANG)[0])
+        if not exited:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    return held
+
+
+@pytest.mark.slow
+def test_an_interactive_gemini_session_that_never_prompts_records_no_block_given(tmp_path, isolated_home, project):
+    """trial20: Gemini's start block (held for the next prompt, dialects.START_AT_PROMPT) was recorded as given when
+    the start held it: the real Gemini CLI 0.61 started interactively and quit before any prompt left the session's
+    record saying the conversation holds a block it never received. Now the block is recorded by the prompt that
+    gives it. Control: the SessionStart hook did run (the held text names the memory); and a headless run, which
+    prompts, records it."""
+    from memdir.prompt import recalled
+
+    exe = binary("gemini")
+    user_home = tmp_path / "userhome"
+    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
+        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
+    settings = user_home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    assert run_cli("install", "gemini", env={"HOME": str(user_home)}).returncode == 0
+    with GeminiServer(lambda body: "ok") as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off",
+                         TERM="xterm")
+        held = _interactive_without_a_prompt(exe, env, project, isolated_home / "sessions")
+        assert len(held) == 1 and "db-port" in held[0].read_text()  # control: the start ran and held its block
+        assert server.requests == []  # no prompt reached the model
+        assert recalled.start_given(isolated_home, SESSION, project) is None  # was the block's digest
+
+        done = subprocess.run([exe, "-p", "which port?", "-m", MODEL, "--session-id", SESSION], capture_output=True,
+                              text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+    assert [t.count("&lt;memory_context&gt;") for t in sent] == [1]
+    assert recalled.start_given(isolated_home, SESSION, project) is not None  # control: given with the prompt

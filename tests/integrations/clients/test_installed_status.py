@@ -53,3 +53,20 @@ def test_status_lists_no_client_before_any_install(project):
     assert run_cli("install", "gemini").returncode == 0  # control: the same setup lists one once installed
     assert [c["client"] for c in json.loads(run_cli("--project", project, "status", "--json").stdout)["clients"]] \
         == ["gemini"]
+
+
+def test_the_python_api_lists_the_clients_the_cli_lists(tmp_path, project, isolated_home):
+    """One rule, every path (trial20): `Memory.status().to_dict()` said `clients: []` while `memdir status --json`
+    listed the installs."""
+    from memdir import Memory
+
+    mem = Memory.open(home=isolated_home, project=project)
+    assert mem.status().to_dict()["clients"] == []  # control: nothing installed, both say so
+    assert json.loads(run_cli("--project", project, "status", "--json").stdout)["clients"] == []
+
+    assert run_cli("install", "codex").returncode == 0
+    user = tmp_path / "userhome" / ".codex"
+    expected = [{"client": "codex", "scope": "user", "files": [str(user / "config.toml"), str(user / "hooks.json")]}]
+    assert mem.status().to_dict()["clients"] == expected
+    assert mem.doctor().status.to_dict()["clients"] == expected
+    assert json.loads(run_cli("--project", project, "status", "--json").stdout)["clients"] == expected

@@ -192,7 +192,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home_path, session.id)
     resumed = conversation_resumes(client, event, data)  # the conversation holds what earlier starts gave
-    given = recalled.start_given(session.home_path, session.id) if resumed else None
+    given = recalled.start_given(session.home_path, session.id, session.root_path) if resumed else None
 
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
@@ -210,11 +210,13 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     out = hook_output(event, render, session.settings.context_max_bytes, client)
     if out:  # mark as shown exactly the findings that were printed, once
         mark_shown(session, shown["budget"], once_per_session=resumed)
-        if keeps_start_blocks(client) and shown["digest"] not in (None, given):  # the block the conversation holds
-            recalled.record_start(session.home_path, session.id, shown["digest"])
+        # the block the conversation holds from now on: recorded once given (a held one by the prompt giving it)
+        block = shown["digest"] if keeps_start_blocks(client) and shown["digest"] not in (None, given) else None
         if client in START_AT_PROMPT and recalled.hold_start(session.home_path, session.id, shown["text"],
-                                                                 session.project_root):
+                                                                 session.root_path, block):
             return ""  # the session's next prompt gives it, with that prompt
+        if block is not None:
+            recalled.record_start(session.home_path, session.id, block, session.root_path)
     return out
 
 
@@ -235,11 +237,11 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     from ...search.recall import mark_recalled, recall_with_pending  # not the facade: only what recall needs
 
     session = _session(data, home, environ)
-    held = ""
+    held, block = "", None
     if client in START_AT_PROMPT:  # the session start's text, held for this prompt (dialects.START_AT_PROMPT)
         from ...prompt.recalled import take_start
 
-        held = take_start(session.home_path, session.id, session.project_root)
+        held, block = take_start(session.home_path, session.id, session.root_path)
     room = len(held.encode("utf-8", "replace")) + 2 if held else 0
 
     def render(budget: int) -> str:
@@ -257,6 +259,10 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
 
     shown: dict = {}
     out = hook_output(event, render, session.settings.recall_max_bytes + room, client)
+    if out and block is not None:  # the held start's block is given now: the conversation holds it
+        from ...prompt.recalled import record_start
+
+        record_start(session.home_path, session.id, block, session.root_path)
     if out and "result" in shown:  # mark as shown the findings and bodies that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
         mark_recalled(session, shown["result"])

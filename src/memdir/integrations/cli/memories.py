@@ -82,33 +82,24 @@ def cmd_clear(args) -> int:
 
 def cmd_status(args) -> int:
     """``memdir status``: home, project, layers, search mode, context size, and the clients memdir is installed
-    into (their installers' records, :func:`memdir.integrations.clients.edits.installed`)."""
-    from dataclasses import replace
-
-    from ..clients import INSTALLERS
-    from ..clients.edits import installed
-
-    mem = open_memory(args)
-    result = replace(mem.status(), clients=installed(mem.session.home, INSTALLERS))
+    into (:meth:`memdir.Memory.status`)."""
+    result = open_memory(args).status()
     emit(args, result, render.status(result, max_malformed=50))  # a person's terminal; a model gets 10
     return 0
 
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
-    from dataclasses import replace
-
     from ...paths import work_tree_top
     from ..claude_code.scopes import hooked_scopes, twice
     from ..clients import INSTALLERS
-    from ..clients.edits import installed, problems
+    from ..clients.edits import problems
 
     mem = open_memory(args)
     root = mem.project_root
     doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))  # what only this integration sees
     notes = ((doubled,) if doubled else ()) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
-    result = replace(result, status=replace(result.status, clients=installed(mem.session.home, INSTALLERS)))
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 

@@ -7,7 +7,9 @@ memdir_home, …)`` and ``uninstall(scope, memdir_home, …)`` returning an
 :class:`memdir.integrations.clients.edits.Plan`.
 """
 
-# client name -> module of its installer
+from ...operations.installed import CLIENTS
+
+# client name -> module of its installer (one for each of operations.installed.CLIENTS, in its order)
 INSTALLERS = {
     "claude-code": "memdir.integrations.claude_code.install",
     "codex": "memdir.integrations.clients.codex",
@@ -15,6 +17,7 @@ INSTALLERS = {
     "cursor": "memdir.integrations.clients.cursor",
     "opencode": "memdir.integrations.clients.opencode",
 }
+assert tuple(INSTALLERS) == CLIENTS
 
 
 def installer(client: str):

@@ -19,11 +19,13 @@ PostToolUse input, read from the real binary: ``tool_name``
 :func:`memdir.tools.handlers.seen_in_conversation` reads as it is).
 A person's ``tool_output_token_limit`` in that ``config.toml`` lower than memdir's
 default budget gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
-its memory_read comes in parts Codex keeps whole (install again after changing it).
+its memory_read comes in parts Codex keeps whole. A limit changed afterwards is rechecked by ``memdir doctor``
+(:func:`problems`), which says to install again: the entry's budget is the one :func:`merge_server` would write now.
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
-project; the install says so.
+project; the install says so, and ``memdir doctor`` says which of memdir's hooks Codex's own record
+(``[hooks.state]`` of the user's config.toml) does not let run (:mod:`.codex_trust`).
 """
 
 from __future__ import annotations
@@ -128,6 +130,83 @@ def _output_env(doc) -> dict:
     return {"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": str(kept)}}
 
 
+def _plain(value):
+    """A tomlkit item as plain Python data (anything else as it is)."""
+    return value.unwrap() if hasattr(value, "unwrap") else value
+
+
+def _server_bytes(entry) -> int | None:
+    """The ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` memdir's server ``entry`` (a TOML table) sets, as an int; None when
+    it sets none (memdir's default budget)."""
+    env = entry.get("env") if hasattr(entry, "get") else None
+    value = env.get("MEMDIR_TOOL_OUTPUT_MAX_BYTES") if hasattr(env, "get") else None
+    value = _plain(value)
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def problems(memdir_home: Path) -> list[str]:
+    """What ``memdir doctor`` says of Codex beyond a missing file (:func:`memdir.integrations.clients.edits.problems`):
+    :func:`_limit_problems` and :func:`_trust_problems` of the files install recorded."""
+    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
+                if isinstance(record, dict)}
+    return _limit_problems(recorded) + _trust_problems(recorded)
+
+
+_SAID = {"untrusted": "not trusted yet", "modified": "changed since you trusted it", "disabled": "turned off"}
+
+
+def _trust_problems(recorded: dict) -> list[str]:
+    """For each ``hooks.json`` install recorded, one line when Codex will not run some of memdir's hooks in it, as
+    Codex's own record in the user's ``config.toml`` says (:func:`memdir.integrations.clients.codex_trust.states`):
+    each such hook's event and why (not trusted yet, changed since trusted, turned off), and what to do."""
+    from .codex_trust import TRUSTED, states
+
+    user_config = targets("user")[0]
+    out = []
+    for path in recorded:
+        if path.name != "hooks.json":
+            continue
+        idle = [f"{event} ({_SAID[state]})" for event, state in states(path, user_config, _ours) if state != TRUSTED]
+        if idle:
+            out.append(f"{CLIENT}: Codex does not run {len(idle)} of memdir's hooks in {path}: {', '.join(idle)} "
+                       f"(its record: {user_config}); start `codex` and review them in /hooks")
+    return out
+
+
+def _limit_problems(recorded: dict) -> list[str]:
+    """For each ``config.toml`` install recorded, when the ``[mcp_servers.memdir]`` entry's tool output budget is
+    not the one :func:`merge_server` would write for the file's ``tool_output_token_limit`` now (the person changed
+    the limit after installing: reads are cut by Codex again, or come in needlessly small parts), one line naming
+    the limit, both budgets in UTF-8 bytes and the command that rewrites the entry. Nothing for a file that cannot
+    be read or parsed, or without memdir's entry (the generic check says those)."""
+    from ...settings import DEFAULTS
+
+    out = []
+    for path, record in recorded.items():
+        if path.suffix != ".toml":
+            continue
+        try:
+            doc = edits.read(path, edits.TOML)[1]
+        except edits.InstallError:
+            continue
+        servers = doc.get("mcp_servers")
+        entry = servers.get(SERVER_NAME) if hasattr(servers, "get") else None
+        if entry is None or not edits.is_our_server(_plain(entry)):
+            continue
+        now, wanted = _server_bytes(entry), _output_env(doc)
+        wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else None
+        if now == wanted:
+            continue
+        limit = _plain(doc.get("tool_output_token_limit"))
+        said = f"is {limit}" if limit is not None else "is not set"
+        default = DEFAULTS["tool_output_max_bytes"]
+        scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
+        out.append(f"{CLIENT}: tool_output_token_limit in {path} {said}: memdir's server there gives memory_read "
+                   f"in parts of up to {now or default} bytes where that limit calls for {wanted or default}; "
+                   f"run `memdir install {CLIENT} --scope {scope}` again")
+    return out
+
+
 def strip_server(doc, record=None):
     """The TOML ``doc`` without ``[mcp_servers.memdir]`` (and without an
     ``mcp_servers`` it left empty, when install created it: ``record`` says).
@@ -196,4 +275,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "HOOK_EVENTS", "CLIENT"]
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "HOOK_EVENTS",
+           "CLIENT"]

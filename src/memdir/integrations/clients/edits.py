@@ -44,6 +44,7 @@ from typing import Callable
 
 from ...errors import InstallError
 from ...files.fsio import atomic_write, read_bytes, unlink
+from ...operations.installed import installed, manifest_path, read_manifest
 
 BACKUPS = ("integrations", "backups")
 
@@ -124,21 +125,6 @@ def diff(path: Path, before: bytes | None, after: bytes | None) -> str:
     a = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
     b = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
     return "".join(difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
-
-
-def manifest_path(memdir_home: Path, client: str) -> Path:
-    """``$MEMDIR_HOME/integrations/<client>.json``: what install recorded for ``client``."""
-    return Path(memdir_home) / "integrations" / f"{client}.json"
-
-
-def read_manifest(memdir_home: Path, client: str) -> dict:
-    """The install records of ``client`` by path (``{}`` when none or unreadable)."""
-    raw = read_bytes(manifest_path(memdir_home, client))
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        data = {}
-    return data if isinstance(data, dict) else {}
 
 
 def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
@@ -540,24 +526,6 @@ def problems(memdir_home: Path, clients) -> list[str]:
         own = getattr(installer(client), "problems", None) if recorded else None  # what only its rules see
         out += own(memdir_home) if own else []
     return out
-
-
-def installed(memdir_home: Path, clients) -> tuple:
-    """The coding agents memdir is installed into: one :class:`memdir.results.InstalledClient` per
-    ``(client, scope)`` its manifest records (the record :func:`apply` keeps and uninstall and
-    :func:`problems` read), in the order of ``clients`` then user before project, each with its files as
-    recorded. A client without a record is not listed."""
-    from ...results import InstalledClient
-
-    out = []
-    for client in clients:
-        by_scope: dict[str, list[str]] = {}
-        for path, record in read_manifest(memdir_home, client).items():
-            scope = record.get("scope") if isinstance(record, dict) else None
-            by_scope.setdefault(scope if isinstance(scope, str) else "unknown", []).append(path)
-        out += [InstalledClient(client, scope, tuple(by_scope[scope]))
-                for scope in sorted(by_scope, key=lambda s: (s != "user", s != "project", s))]
-    return tuple(out)
 
 
 def check_on_path(client: str, environ=None) -> str:

@@ -1,0 +1,86 @@
+"""`memdir doctor` reads whether Codex trusts memdir's hooks from Codex's own record (`[hooks.state."<key>"]
+trusted_hash` in the user's config.toml; memdir.integrations.clients.codex_trust), and agrees with the real Codex
+0.171, asked through its `codex app-server` (`hooks/list`: each hook's key, currentHash and trustStatus)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+import tomlkit
+
+from memdir.integrations.clients import codex
+from memdir.integrations.clients.codex_trust import hook_hash, states
+from tests.conftest import run_cli
+from tests.integrations.clients.realclients import binary, client_env
+
+EVENTS = ["PostToolUse", "PreCompact", "SessionStart", "Stop", "UserPromptSubmit"]
+
+
+def _listed(env: dict, cwd) -> dict:
+    """``{key: hook}`` of every hook the real Codex lists for ``cwd`` (its app-server's ``hooks/list``)."""
+    calls = [{"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "memdir-test", "version": "1"}}},
+             {"method": "initialized"}, {"id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}}]
+    server = subprocess.Popen([binary("codex"), "app-server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, env=env, cwd=cwd)
+    try:
+        server.stdin.write("".join(json.dumps({"jsonrpc": "2.0", **c}) + "\n" for c in calls))
+        server.stdin.flush()
+        for line in server.stdout:
+            message = json.loads(line)
+            if message.get("id") == 2:
+                return {h["key"]: h for entry in message["result"]["data"] for h in entry["hooks"]}
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+    raise AssertionError("codex app-server gave no hooks/list answer")
+
+
+def _trust_lines(project) -> list[str]:
+    done = run_cli("--project", project, "doctor", "--json")
+    return [n for n in json.loads(done.stdout)["notes"] if "memdir's hooks" in n]
+
+
+@pytest.mark.slow
+def test_doctor_says_which_hooks_codex_does_not_run_as_codex_itself_does(tmp_path, isolated_home, project):
+    env = client_env(tmp_path / "userhome", isolated_home)
+    codex_dir = tmp_path / "userhome" / ".codex"
+    config, hooks = codex_dir / "config.toml", codex_dir / "hooks.json"
+    assert run_cli("install", "codex").returncode == 0
+    real = _listed(env, project)
+    assert sorted(h["eventName"][0].upper() + h["eventName"][1:] for h in real.values()) == EVENTS
+    assert {h["trustStatus"] for h in real.values()} == {"untrusted"}
+    for hook in real.values():  # memdir's rule gives the hash Codex gives
+        event = next(e for e in EVENTS if e[0].lower() + e[1:] == hook["eventName"])
+        assert hook_hash(event, hook["matcher"], hook["command"], hook["timeoutSec"]) == hook["currentHash"]
+    assert _trust_lines(project) == [(
+        f"codex: Codex does not run 5 of memdir's hooks in {hooks}: SessionStart (not trusted yet), UserPromptSubmit "
+        "(not trusted yet), Stop (not trusted yet), PreCompact (not trusted yet), PostToolUse (not trusted yet) "
+        f"(its record: {config}); start `codex` and review them in /hooks")]
+
+    # The person trusts them (what Codex's /hooks review writes): Codex and doctor both see them trusted
+    doc = tomlkit.parse(config.read_text())
+    state = doc.setdefault("hooks", tomlkit.table()).setdefault("state", tomlkit.table())
+    for key, hook in real.items():
+        state[key] = {"trusted_hash": hook["currentHash"]}
+    config.write_text(tomlkit.dumps(doc))
+    assert {h["trustStatus"] for h in _listed(env, project).values()} == {"trusted"}
+    assert _trust_lines(project) == []  # control: every hook runs, doctor is silent
+
+    # The person changes Stop's timeout in hooks.json and turns SessionStart off in /hooks
+    data = json.loads(hooks.read_text())
+    data["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 7
+    hooks.write_text(json.dumps(data, indent=2))
+    doc = tomlkit.parse(config.read_text())
+    doc["hooks"]["state"][f"{hooks}:session_start:0:0"]["enabled"] = False
+    config.write_text(tomlkit.dumps(doc))
+    real = {h["eventName"]: (h["trustStatus"], h["enabled"]) for h in _listed(env, project).values()}
+    assert real == {"sessionStart": ("trusted", False), "userPromptSubmit": ("trusted", True),
+                    "stop": ("modified", True), "preCompact": ("trusted", True), "postToolUse": ("trusted", True)}
+    assert states(hooks, config, codex._ours) == [
+        ("SessionStart", "disabled"), ("UserPromptSubmit", "trusted"), ("Stop", "modified"),
+        ("PreCompact", "trusted"), ("PostToolUse", "trusted")]
+    assert _trust_lines(project) == [(
+        f"codex: Codex does not run 2 of memdir's hooks in {hooks}: SessionStart (turned off), Stop (changed since "
+        f"you trusted it) (its record: {config}); start `codex` and review them in /hooks")]
