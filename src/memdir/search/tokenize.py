@@ -81,6 +81,7 @@ from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
+from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, run_end, ungrouped, within_numbers
 from .versions import VERSION_JOIN, dotted_versions
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
@@ -157,11 +158,7 @@ def _word_tokens(word: str) -> list[str]:
     return list(_word(word)[0])
 
 
-_ZERO_LED = re.compile(r"0[1-9]")  # 09 of 09:00 or 2026-02-03: the number 9
-
-
-def _number(part: str) -> str:
-    return part[1] if _ZERO_LED.fullmatch(part) else part
+_AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
 
 
 @lru_cache(maxsize=65536)
@@ -184,7 +181,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
         pieces += [(fold(p), i > 0) for i, p in enumerate(split)]
     if len(pieces) == 1:
         only = stem(pieces[0][0])
-        return ((_number(only),) if only.isdigit() else (only,)), (), (only,)
+        return ((as_number(only),) if only.isdigit() else (only,)), (), (only,)
     parts, grouped, written, number = [], [], [], False
     for i, (part, joined) in enumerate(pieces):
         before = pieces[i - 1][0] if joined else ""
@@ -198,7 +195,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
             number = False
             continue
         if part.isdigit():
-            part, number = _number(part), True
+            part, number = as_number(part), True
         else:
             part, number = UNITS.get(part, part) if number else part, False
         written.append(stem(pieces[i][0]))
@@ -209,42 +206,6 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
     terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
-
-
-# A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
-# longer run of digits and commas (a list such as 1,2,3 or 10,20 is not one number).
-_GROUPED = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?![\d]|,\d)")
-
-
-def _ungrouped(match: re.Match) -> str:
-    return match.group(0).replace(",", "")
-
-
-# A number written in groups: words of digits (hyphenated ones too; a word may begin with letters: an IBAN's DE89) one
-# after another, apart by a space, a parenthesis or a plus ("+1 (555) 010-2030", "DE89 3704 0044"), or by dots or
-# slashes when there are three groups or more (555.010.2030; 3.14 is a decimal). Up to MAX_GROUPS parts: a longer run
-# is a list of numbers, not one.
-_NUMBER_GROUP = re.compile(r"(?:[^\W\d_]{1,4})?\d+(?:[_\-]+\d+)*")
-_SPACED = re.compile(r"[ \t()+]{1,3}")
-_DOTTED = re.compile(r"[./]")
-# A number written with dots or slashes between its groups (v3.2.1, 10.0.0.1, 02/11/2026, 3.14, 24/7).
-_DOTTED_NUMBER = re.compile(r"(?<![\w./])[^\W\d_]{0,4}\d+(?:[./][^\W\d_]{0,4}\d+)+(?![\w]|[./]\w)")
-_AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
-MAX_GROUPS = 8
-
-
-def _joins(groups: list[tuple[str, ...]], dotted: bool) -> list[tuple[str, tuple[str, ...]]]:
-    """``(joined token, the tokens it joins)`` of a run of number groups (each its parts as written, :func:`_word`):
-    the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
-    counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``), its digits as written
-    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``), a version's without its letter (``v3.2.1``
-    is also ``321``); none for one part, a dotted pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
-    parts = [t for written in groups for t in written]
-    if len(parts) < 2 or len(parts) > MAX_GROUPS or (dotted and len(groups) < 3):
-        return []
-    if dotted and parts[0][:1].isalpha() and parts[0][1:].isdigit():  # v3.2.1: the version 3.2.1
-        return [("".join(parts), tuple(parts)), *_joins([(parts[0][1:],), *groups[1:]], True)]
-    return [("".join(parts[start:]), tuple(map(_number, parts[start:]))) for start in range(len(parts) - 1)]
 
 
 def _korean_word(run: str, attached: bool) -> str:
@@ -273,9 +234,9 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         text = text.replace("\u2010", "-")
     text = one_words(text)  # C++ is cpp, file(s) file, "Log in with SSO" login (search.oneword)
     if "," in text:
-        text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
+        text = GROUPED.sub(ungrouped, text)  # 5,433 is the number 5433
     versions = dotted_versions(text, MAX_GROUPS) if "." in text else []
-    within = _within_numbers(text, {at for at, _, _ in versions}) if "." in text or "/" in text else frozenset()
+    within = within_numbers(text, {at for at, _, _ in versions}) if "." in text or "/" in text else frozenset()
     out: list[str] = []
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
     dotted = False
@@ -284,7 +245,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         cjk = match.group("cjk")
         if cjk:
             if run:
-                out.extend(_run_end(run, dotted, groups))
+                out.extend(run_end(run, dotted, groups))
                 run = []
             if _HANGUL_FIRST <= ord(cjk[-1]) <= _HANGUL_LAST:
                 cjk = _korean_word(cjk, last_word and match.start() == last_end)
@@ -307,37 +268,24 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                         groups.setdefault(spelled, (plain,))
         # 2.3.1-rc1: the 1 of 1-rc1 is the version's, its rc1 its own
         out.extend(toks if match.start() not in within else () if word.isdigit() else (t for t in toks if not t.isdigit()))
-        if _NUMBER_GROUP.fullmatch(word):
+        if NUMBER_GROUP.fullmatch(word):
             gap = text[last_end:match.start()] if run else ""
-            if run and (_SPACED.fullmatch(gap) or _DOTTED.fullmatch(gap)):
+            if run and (SPACED.fullmatch(gap) or DOTTED.fullmatch(gap)):
                 dotted = dotted or gap in "./"
                 run.append((written, toks))
             else:
                 if run:
-                    out.extend(_run_end(run, dotted, groups))
+                    out.extend(run_end(run, dotted, groups))
                 run, dotted = [(written, toks)], False
         elif run:
-            out.extend(_run_end(run, dotted, groups))
+            out.extend(run_end(run, dotted, groups))
             run = []
         last_end, last_word, last_number = match.end(), True, word.isdigit()
         while versions and versions[0][1] <= last_end:  # v2.3.1-rc1: after the word 1-rc1
             out.extend(versions.pop(0)[2])
     if run:
-        out.extend(_run_end(run, dotted, groups))
+        out.extend(run_end(run, dotted, groups))
     return out
-
-
-def _within_numbers(text: str, versions: set[int] = frozenset()) -> frozenset[int]:
-    """Where the one-digit groups of ``text``'s dotted numbers (:data:`_DOTTED_NUMBER`) start: no terms (``port 2``
-    is no ``v3.2.1``, its other groups and joins say it, :func:`_joins`) but in a pair of them (``1/2``) that starts
-    no version of ``versions`` (``1.5`` is its term ``1⋅5``: :func:`~memdir.search.versions.dotted_versions`)."""
-    out: set[int] = set()
-    for match in _DOTTED_NUMBER.finditer(text):
-        groups = [(m.start(), m.group()) for m in re.finditer(r"[^./]+", match.group())]
-        lone = [match.start() + at for at, g in groups if len(_number(g)) == 1]
-        if len(lone) < len(groups) or len(groups) > 2 or match.start() in versions:
-            out.update(lone)
-    return frozenset(out)
 
 
 @lru_cache(maxsize=4096)
@@ -345,19 +293,6 @@ def _umlauts_spelled(word: str) -> tuple[tuple[str, str], ...]:
     """``(the umlauts written out, the word folded)``, stemmed, for each part of ``word`` written with a German
     umlaut (:func:`memdir.text.fold.umlauts_spelled`): ``Müller`` → ``(("mueller", "muller"),)``."""
     return tuple((stem(spelled), stem(fold(part))) for part in word_parts(word) if (spelled := umlauts_spelled(part)))
-
-
-def _run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, groups: dict | None) -> list[str]:
-    """The joined tokens a finished run of number groups adds (:func:`_joins`), those its words gave left out."""
-    have = {t for _, toks in run for t in toks}
-    added = []
-    for joined, parts in _joins([written for written, _ in run], dotted):
-        if joined not in have:
-            added.append(joined)
-            have.add(joined)
-        if groups is not None:
-            groups.setdefault(joined, parts)
-    return added
 
 
 def tokens(text: str) -> list[str]:
