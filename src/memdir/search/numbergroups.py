@@ -4,7 +4,8 @@ A number with thousands separators is one number (``5,433`` is ``5433``: :data:`
 number written in groups (a phone number, an IBAN, a dotted date) is also its groups run together, whole and each of
 its ends (:func:`run_end`); the one-digit groups of a dotted number are no terms of their own
 (:func:`within_numbers`: ``port 2`` is no ``v3.2.1``). A two-digit number led by a zero is its digit
-(:func:`as_number`: ``09`` of ``09:00`` is ``9``). Pure functions of text.
+(:func:`as_number`: ``09`` of ``09:00`` is ``9``). A date written with its year last is also its ISO digits
+(:func:`year_first`: ``04.12.2026`` meets ``2026-12-04``). Pure functions of text.
 """
 
 from __future__ import annotations
@@ -85,5 +86,28 @@ def run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, gr
     return added
 
 
+# A date written with its year last (04.12.2026, 12/04/2026, 4/12/2026): day or month, the same dot or slash, a
+# day or month, the year of four digits; no word or dotted group on either side.
+_YEAR_LAST = re.compile(r"(?<![\w./-])(\d{1,2})([./])(\d{1,2})\2(\d{4})(?![\w]|[./-]\w)")
+
+
+def year_first(text: str) -> list[tuple[int, list[str]]]:
+    """``(where a date ends, its terms)`` for each date of ``text`` written with its year last (:data:`_YEAR_LAST`):
+    the date as the ISO form ``2026-12-04`` joins it, ``20261204``, so it meets that date written any way (vers20:
+    ``04.12.2026`` met ``2026-12-04`` only by ``2026`` and ``12``, as ``2026-12-05`` did). With dots the day comes
+    first (``04.12.2026``); with slashes the month (``12/04/2026``, the American order) and the day too when that
+    reads as a date as well (``04/12/2026`` is either; ``25/12/2026`` the day alone). No term for a group that is no
+    day or month (``13.13.2026``). Pure."""
+    out = []
+    for match in _YEAR_LAST.finditer(text):
+        first, sep, second, year = int(match[1]), match[2], int(match[3]), match[4]
+        readings = [(second, first)] if sep == "." else [(first, second), (second, first)]
+        terms = list(dict.fromkeys(f"{year}{month:02d}{day:02d}" for month, day in readings
+                                   if 1 <= month <= 12 and 1 <= day <= 31))
+        if terms:
+            out.append((match.end(), terms))
+    return out
+
+
 __all__ = ["DOTTED", "GROUPED", "MAX_GROUPS", "NUMBER_GROUP", "SPACED", "as_number", "run_end", "ungrouped",
-           "within_numbers"]
+           "within_numbers", "year_first"]

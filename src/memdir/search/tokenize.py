@@ -25,9 +25,11 @@ same terms:
   ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
   A letter or digit alone split out of a word is no term (``i18n``, ``gRPC`` → ``grpc rpc``, ``gpt-4`` → ``gpt4
-  gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (``v3.2.1`` → ``v3 v321
-  321 21``; a pair with a slash keeps them, ``1/2``), a dotted one also its leading parts (``v2.3.1-rc1`` → ``2⋅3
-  2⋅3⋅1``: :mod:`memdir.search.versions`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
+  gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (a pair with a slash
+  keeps them, ``1/2``); a dotted one is its leading parts (``v2.3.1-rc1`` → ``v2 rc 2⋅3 2⋅3⋅1``, ``python3.11`` →
+  ``python3 python 3⋅11``, ``1.5GB`` → ``gigabyt 1⋅5``: :mod:`memdir.search.versions`), its later groups no
+  numbers and its digits not run together (no ``11``, ``5``, ``v321``); a date written with its year last is also
+  its ISO digits (``04.12.2026`` → ``20261204``: :func:`memdir.search.numbergroups.year_first`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -81,8 +83,9 @@ from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
-from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, run_end, ungrouped, within_numbers
-from .versions import VERSION_JOIN, dotted_versions
+from .numbergroups import run_end as number_run_end
+from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
+from .versions import VERSION_JOIN, dotted_versions, marked_majors, word_terms
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -236,10 +239,16 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if "," in text:
         text = GROUPED.sub(ungrouped, text)  # 5,433 is the number 5433
     versions = dotted_versions(text, MAX_GROUPS) if "." in text else []
-    within = within_numbers(text, {at for at, _, _ in versions}) if "." in text or "/" in text else frozenset()
+    within = within_numbers(text, {v.start for v in versions}) if "." in text or "/" in text else frozenset()
+    dates = year_first(text) if "." in text or "/" in text else []  # 04.12.2026 is also 20261204
+    unjoined = [(v.start, v.end) for v in versions if not v.joined]  # a version's digits are not run together
+
+    def run_end(run: list, dotted: bool, groups: dict | None) -> list[str]:
+        return [] if any(start <= run_start < end for start, end in unjoined) else number_run_end(run, dotted, groups)
+
     out: list[str] = []
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
-    dotted = False
+    dotted, run_start = False, -1
     last_end, last_word, last_number = -1, False, False
     for match in segments(text):
         cjk = match.group("cjk")
@@ -255,9 +264,12 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             continue
         word = match.group("word")
         toks, grouped, written = _word(word)
+        if versions and versions[0].start <= match.start() < versions[0].end:  # 1.5GB: no 5, 5gb (versions)
+            kept = word_terms(versions[0], match.start(), toks)
+            toks, grouped = kept, grouped if kept == toks else ()
         if groups is not None and len(toks) > 1 and len(grouped) > 1:  # a group of one part is a second spelling
             groups.setdefault(toks[0], grouped)
-        if last_number and (len(word) > 1 or word in "sS") and toks[0] in UNITS \
+        if last_number and (len(word) > 1 or word in "sS") and toks and toks[0] in UNITS \
                 and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
             toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes; 900 s: seconds (UNITS)
         if not word.isascii() or word[-2:] in ("js", "JS", "Js"):  # Müller is also Mueller, Nodejs also Node
@@ -276,13 +288,15 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             else:
                 if run:
                     out.extend(run_end(run, dotted, groups))
-                run, dotted = [(written, toks)], False
+                run, dotted, run_start = [(written, toks)], False, match.start()
         elif run:
             out.extend(run_end(run, dotted, groups))
             run = []
         last_end, last_word, last_number = match.end(), True, word.isdigit()
-        while versions and versions[0][1] <= last_end:  # v2.3.1-rc1: after the word 1-rc1
-            out.extend(versions.pop(0)[2])
+        while versions and versions[0].end <= last_end:  # v2.3.1-rc1: after the word 1-rc1
+            out.extend(versions.pop(0).terms)
+        while dates and dates[0][0] <= last_end:
+            out.extend(dates.pop(0)[1])
     if run:
         out.extend(run_end(run, dotted, groups))
     return out
@@ -354,11 +368,16 @@ def query_tokens(query: str) -> list[str]:
     :data:`memdir.text.words.REQUEST_WORDS` of two characters or more read as
     a word of its own (``帮我审查一下代码`` → ``帮我 审查 一下 代码``: no
     bigram straddles the request and its topic), and a Thai run of function words alone dropped (``ของ และ ใน``,
-    ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay). Pure."""
+    ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay), and a
+    version's mark and major (``v2`` of ``v2.3``: :func:`memdir.search.versions.marked_majors`) dropped. Pure."""
     if has_cjk(query):
         query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
         query = without_thai_grammar(query)
-    return tokens(query)
+    out = tokens(query)
+    for major in marked_majors(query, MAX_GROUPS) if "." in query else ():
+        if major in out:
+            out.remove(major)
+    return out
 
 
 @lru_cache(maxsize=1)
