@@ -31,7 +31,7 @@ from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 # without spaces (CJK, Thai: vocabulary) is no part of the number beside it: "バージョン2.3.1を使う" holds 2.3.1.
 _WORD = f"[^\\W{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter, digit or _ of a script written with spaces
 _LETTER = f"[^\\W\\d_{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter of such a script
-_VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})(?:{_WORD}*{_LETTER})?(\d+(?:\.\d+)+)(?![\d_]|\.\d)")
+_VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})(?=\w*\.\d)(?:{_WORD}*{_LETTER})?(\d+(?:\.\d+)+)(?![\d_]|\.\d)")
 
 
 class Version(NamedTuple):
