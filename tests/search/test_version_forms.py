@@ -69,6 +69,7 @@ def test_a_version_with_a_name_written_on_is_its_version():
     assert tokens("log4j2.17.1")[-2:] == [f"2{J}17", f"2{J}17{J}1"]
     assert tokens("Python 3.11") == ["python", f"3{J}11"]  # as written apart: no 11 of its own
     assert tokens("3.11") == [f"3{J}11"] and tokens("python 3") == ["python", "3"]  # controls: a number alone
+    assert tokens("m5.2xlarge") == ["m5", "2xlarge", "2", "xlarg"]  # control: a name's digits and a size, as before
 
 
 def test_a_version_with_a_name_written_on_is_found_by_its_number(store):

@@ -24,7 +24,7 @@ from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 
 # A version or other number written with dots (v2.3.1, 16.4, 2.3.1-rc1, 10.0.0.1, 0.5): its groups of
 # digits, no dot, letter or digit before it but a name's letters written against it (a v, r2.3, python3.11, py3.12,
-# node20.1, log4j2.17: vers20), no digit or dot-and-digit after it (a suffix after a hyphen or a plus is the
+# node20.1, log4j2.17: vers20; not with letters after it, m5.2xlarge), no digit or dot-and-digit after it (a suffix after a hyphen or a plus is the
 # version's: -rc1, +build; so is .x; so are letters after it: rc1 of 2.3.1rc1, a unit, 1.5GB, 2.5ms, 0.5s, 1.5x, as
 # written apart, "1.5 GB": break20). Not 02/11/2026 (a slash).
 # Digits of other scripts are read as ASCII (text.fold, as in words: ٢.٣ is 2.3). A letter of a script written
@@ -72,10 +72,12 @@ def dotted_versions(text: str, most: int) -> list[Version]:
     out: list[Version] = []
     for match in _VERSION.finditer(text):
         groups = fold(match.group(1)).split(".")
+        name = fold(text[match.start():match.start(1)])
+        if name and name not in _MARKS and match.end() < len(text) and text[match.end()].isalpha():
+            continue  # m5.2xlarge, e2.1b: a name's digits and a size, no version (a name's version ends: python3.11)
         if len(groups) <= most and not _dated(groups):
             terms = [VERSION_JOIN.join(groups[:n]) for n in range(2, len(groups) + 1)]
             joined = len(groups) > 2 and all(len(g) >= 3 for g in groups[1:])
-            name = fold(text[match.start():match.start(1)])
             out.append(Version(match.start(), match.start(1) + len(groups[0]), match.end(), terms, joined, groups[0],
                                name if name in _MARKS else ""))
     return out
