@@ -32,7 +32,7 @@ def test_a_number_written_in_groups_is_also_the_number_run_together():
     assert "15550102030" in phone and "5550102030" in phone and "0102030" in phone
     assert "de89370400440532013000" in tokens("DE89 3704 0044 0532 0130 00")
     assert "5550102030" in tokens("555.010.2030")  # three groups and more: dots too
-    assert tokens("pi is 3.14") == ["pi", "is", "14", f"3{VERSION_JOIN}14"]  # control: a decimal is not run together
+    assert tokens("pi is 3.14") == ["pi", "is", f"3{VERSION_JOIN}14"]  # control: a decimal is not run together
     assert tokens("1.5 GB") == [f"1{VERSION_JOIN}5", "gigabyt"]  # a pair of one-digit groups is its dotted term (vers19)
     assert tokens("1/2 cup") == ["1", "2", "cup"]  # control: one with a slash keeps its digits, nothing else says it
     assert tokens("ports 10, 20") == ["port", "10", "20"]  # control: a comma is no group's seam
@@ -99,7 +99,7 @@ def test_near_forms_find_their_memory_at_full_strength(store):
     assert dict(top(store, "back off")).get("refunds", 0) < 0.5
     assert top(store, "3704 0044") == [("iban", 1.0)]  # the groups as written still find it
     # a date's groups in another order: 11 and 2026 (its day 02 is one digit, no term alone: "port 2" is no date)
-    assert top(store, "02.11.2026")[:1] == [("cutover", 0.98)] and top(store, "port 2") == []
+    assert top(store, "02.11.2026")[:1] == [("cutover", 1.0)] and top(store, "port 2") == []  # vers20: 0.98, now ISO too
     assert top(store, "0102") == [] and top(store, "zxqvbn") == []  # a part of a group's digits finds nothing
     assert top(store, "mice")[:1] == [("lab-mice", 1.0)]
 
@@ -135,7 +135,7 @@ def test_an_index_of_schema_7_is_tokenized_again_and_keeps_its_vectors(isolated_
     conn.execute("PRAGMA user_version = 7")
     index.close_all()
     conn = index.connect(mem.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 22
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 23
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # not rebuilt: kept
     assert "5550102030" in conn.execute("SELECT description FROM fts").fetchone()[0]
     assert [r.name for r in mem.search("5550102030")] == ["hotline"]

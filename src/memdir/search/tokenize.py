@@ -25,9 +25,11 @@ same terms:
   ``A100s``); a unit after digits reads as its word (``90d`` → ``90d 90 day``, ``100/min``;
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
   A letter or digit alone split out of a word is no term (``i18n``, ``gRPC`` → ``grpc rpc``, ``gpt-4`` → ``gpt4
-  gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (``v3.2.1`` → ``v3 v321
-  321 21``; a pair with a slash keeps them, ``1/2``), a dotted one also its leading parts (``v2.3.1-rc1`` → ``2⋅3
-  2⋅3⋅1``: :mod:`memdir.search.versions`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
+  gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (a pair with a slash
+  keeps them, ``1/2``); a dotted one is its leading parts (``v2.3.1-rc1`` → ``v2 rc 2⋅3 2⋅3⋅1``, ``python3.11`` →
+  ``python3 python 3⋅11``, ``1.5GB`` → ``gigabyt 1⋅5``: :mod:`memdir.search.versions`), its later groups no
+  numbers and its digits not run together (no ``11``, ``5``, ``v321``); a date written with its year last is also
+  its ISO digits (``04.12.2026`` → ``20261204``: :func:`memdir.search.numbergroups.year_first`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -81,7 +83,9 @@ from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
-from .versions import VERSION_JOIN, dotted_versions
+from .numbergroups import run_end as number_run_end
+from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
+from .versions import VERSION_JOIN, dotted_versions, marked_majors, word_terms
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -157,11 +161,7 @@ def _word_tokens(word: str) -> list[str]:
     return list(_word(word)[0])
 
 
-_ZERO_LED = re.compile(r"0[1-9]")  # 09 of 09:00 or 2026-02-03: the number 9
-
-
-def _number(part: str) -> str:
-    return part[1] if _ZERO_LED.fullmatch(part) else part
+_AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
 
 
 @lru_cache(maxsize=65536)
@@ -184,7 +184,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
         pieces += [(fold(p), i > 0) for i, p in enumerate(split)]
     if len(pieces) == 1:
         only = stem(pieces[0][0])
-        return ((_number(only),) if only.isdigit() else (only,)), (), (only,)
+        return ((as_number(only),) if only.isdigit() else (only,)), (), (only,)
     parts, grouped, written, number = [], [], [], False
     for i, (part, joined) in enumerate(pieces):
         before = pieces[i - 1][0] if joined else ""
@@ -198,7 +198,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
             number = False
             continue
         if part.isdigit():
-            part, number = _number(part), True
+            part, number = as_number(part), True
         else:
             part, number = UNITS.get(part, part) if number else part, False
         written.append(stem(pieces[i][0]))
@@ -209,42 +209,6 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
     terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
-
-
-# A number written with thousands separators: 1 to 3 digits, then groups of a comma and 3 digits, not part of a
-# longer run of digits and commas (a list such as 1,2,3 or 10,20 is not one number).
-_GROUPED = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?![\d]|,\d)")
-
-
-def _ungrouped(match: re.Match) -> str:
-    return match.group(0).replace(",", "")
-
-
-# A number written in groups: words of digits (hyphenated ones too; a word may begin with letters: an IBAN's DE89) one
-# after another, apart by a space, a parenthesis or a plus ("+1 (555) 010-2030", "DE89 3704 0044"), or by dots or
-# slashes when there are three groups or more (555.010.2030; 3.14 is a decimal). Up to MAX_GROUPS parts: a longer run
-# is a list of numbers, not one.
-_NUMBER_GROUP = re.compile(r"(?:[^\W\d_]{1,4})?\d+(?:[_\-]+\d+)*")
-_SPACED = re.compile(r"[ \t()+]{1,3}")
-_DOTTED = re.compile(r"[./]")
-# A number written with dots or slashes between its groups (v3.2.1, 10.0.0.1, 02/11/2026, 3.14, 24/7).
-_DOTTED_NUMBER = re.compile(r"(?<![\w./])[^\W\d_]{0,4}\d+(?:[./][^\W\d_]{0,4}\d+)+(?![\w]|[./]\w)")
-_AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
-MAX_GROUPS = 8
-
-
-def _joins(groups: list[tuple[str, ...]], dotted: bool) -> list[tuple[str, tuple[str, ...]]]:
-    """``(joined token, the tokens it joins)`` of a run of number groups (each its parts as written, :func:`_word`):
-    the whole run written together and each of its ends of two parts or more, a group's hyphenated parts
-    counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``, ``0102030``), its digits as written
-    (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``), a version's without its letter (``v3.2.1``
-    is also ``321``); none for one part, a dotted pair (``3.14``) or a run of over :data:`MAX_GROUPS` parts."""
-    parts = [t for written in groups for t in written]
-    if len(parts) < 2 or len(parts) > MAX_GROUPS or (dotted and len(groups) < 3):
-        return []
-    if dotted and parts[0][:1].isalpha() and parts[0][1:].isdigit():  # v3.2.1: the version 3.2.1
-        return [("".join(parts), tuple(parts)), *_joins([(parts[0][1:],), *groups[1:]], True)]
-    return [("".join(parts[start:]), tuple(map(_number, parts[start:]))) for start in range(len(parts) - 1)]
 
 
 def _korean_word(run: str, attached: bool) -> str:
@@ -273,18 +237,24 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         text = text.replace("\u2010", "-")
     text = one_words(text)  # C++ is cpp, file(s) file, "Log in with SSO" login (search.oneword)
     if "," in text:
-        text = _GROUPED.sub(_ungrouped, text)  # 5,433 is the number 5433
+        text = GROUPED.sub(ungrouped, text)  # 5,433 is the number 5433
     versions = dotted_versions(text, MAX_GROUPS) if "." in text else []
-    within = _within_numbers(text, {at for at, _, _ in versions}) if "." in text or "/" in text else frozenset()
+    within = within_numbers(text, {v.start for v in versions}) if "." in text or "/" in text else frozenset()
+    dates = year_first(text) if "." in text or "/" in text else []  # 04.12.2026 is also 20261204
+    unjoined = [(v.start, v.end) for v in versions if not v.joined]  # a version's digits are not run together
+
+    def run_end(run: list, dotted: bool, groups: dict | None) -> list[str]:
+        return [] if any(start <= run_start < end for start, end in unjoined) else number_run_end(run, dotted, groups)
+
     out: list[str] = []
     run: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # (parts as written, tokens) of the number groups read
-    dotted = False
+    dotted, run_start = False, -1
     last_end, last_word, last_number = -1, False, False
     for match in segments(text):
         cjk = match.group("cjk")
         if cjk:
             if run:
-                out.extend(_run_end(run, dotted, groups))
+                out.extend(run_end(run, dotted, groups))
                 run = []
             if _HANGUL_FIRST <= ord(cjk[-1]) <= _HANGUL_LAST:
                 cjk = _korean_word(cjk, last_word and match.start() == last_end)
@@ -294,9 +264,12 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             continue
         word = match.group("word")
         toks, grouped, written = _word(word)
+        if versions and versions[0].start <= match.start() < versions[0].end:  # 1.5GB: no 5, 5gb (versions)
+            kept = word_terms(versions[0], match.start(), toks)
+            toks, grouped = kept, grouped if kept == toks else ()
         if groups is not None and len(toks) > 1 and len(grouped) > 1:  # a group of one part is a second spelling
             groups.setdefault(toks[0], grouped)
-        if last_number and (len(word) > 1 or word in "sS") and toks[0] in UNITS \
+        if last_number and (len(word) > 1 or word in "sS") and toks and toks[0] in UNITS \
                 and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
             toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes; 900 s: seconds (UNITS)
         if not word.isascii() or word[-2:] in ("js", "JS", "Js"):  # Müller is also Mueller, Nodejs also Node
@@ -307,37 +280,26 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                         groups.setdefault(spelled, (plain,))
         # 2.3.1-rc1: the 1 of 1-rc1 is the version's, its rc1 its own
         out.extend(toks if match.start() not in within else () if word.isdigit() else (t for t in toks if not t.isdigit()))
-        if _NUMBER_GROUP.fullmatch(word):
+        if NUMBER_GROUP.fullmatch(word):
             gap = text[last_end:match.start()] if run else ""
-            if run and (_SPACED.fullmatch(gap) or _DOTTED.fullmatch(gap)):
+            if run and (SPACED.fullmatch(gap) or DOTTED.fullmatch(gap)):
                 dotted = dotted or gap in "./"
                 run.append((written, toks))
             else:
                 if run:
-                    out.extend(_run_end(run, dotted, groups))
-                run, dotted = [(written, toks)], False
+                    out.extend(run_end(run, dotted, groups))
+                run, dotted, run_start = [(written, toks)], False, match.start()
         elif run:
-            out.extend(_run_end(run, dotted, groups))
+            out.extend(run_end(run, dotted, groups))
             run = []
         last_end, last_word, last_number = match.end(), True, word.isdigit()
-        while versions and versions[0][1] <= last_end:  # v2.3.1-rc1: after the word 1-rc1
-            out.extend(versions.pop(0)[2])
+        while versions and versions[0].end <= last_end:  # v2.3.1-rc1: after the word 1-rc1
+            out.extend(versions.pop(0).terms)
+        while dates and dates[0][0] <= last_end:
+            out.extend(dates.pop(0)[1])
     if run:
-        out.extend(_run_end(run, dotted, groups))
+        out.extend(run_end(run, dotted, groups))
     return out
-
-
-def _within_numbers(text: str, versions: set[int] = frozenset()) -> frozenset[int]:
-    """Where the one-digit groups of ``text``'s dotted numbers (:data:`_DOTTED_NUMBER`) start: no terms (``port 2``
-    is no ``v3.2.1``, its other groups and joins say it, :func:`_joins`) but in a pair of them (``1/2``) that starts
-    no version of ``versions`` (``1.5`` is its term ``1⋅5``: :func:`~memdir.search.versions.dotted_versions`)."""
-    out: set[int] = set()
-    for match in _DOTTED_NUMBER.finditer(text):
-        groups = [(m.start(), m.group()) for m in re.finditer(r"[^./]+", match.group())]
-        lone = [match.start() + at for at, g in groups if len(_number(g)) == 1]
-        if len(lone) < len(groups) or len(groups) > 2 or match.start() in versions:
-            out.update(lone)
-    return frozenset(out)
 
 
 @lru_cache(maxsize=4096)
@@ -345,19 +307,6 @@ def _umlauts_spelled(word: str) -> tuple[tuple[str, str], ...]:
     """``(the umlauts written out, the word folded)``, stemmed, for each part of ``word`` written with a German
     umlaut (:func:`memdir.text.fold.umlauts_spelled`): ``Müller`` → ``(("mueller", "muller"),)``."""
     return tuple((stem(spelled), stem(fold(part))) for part in word_parts(word) if (spelled := umlauts_spelled(part)))
-
-
-def _run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, groups: dict | None) -> list[str]:
-    """The joined tokens a finished run of number groups adds (:func:`_joins`), those its words gave left out."""
-    have = {t for _, toks in run for t in toks}
-    added = []
-    for joined, parts in _joins([written for written, _ in run], dotted):
-        if joined not in have:
-            added.append(joined)
-            have.add(joined)
-        if groups is not None:
-            groups.setdefault(joined, parts)
-    return added
 
 
 def tokens(text: str) -> list[str]:
@@ -419,11 +368,16 @@ def query_tokens(query: str) -> list[str]:
     :data:`memdir.text.words.REQUEST_WORDS` of two characters or more read as
     a word of its own (``帮我审查一下代码`` → ``帮我 审查 一下 代码``: no
     bigram straddles the request and its topic), and a Thai run of function words alone dropped (``ของ และ ใน``,
-    ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay). Pure."""
+    ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay), and a
+    version's mark and major (``v2`` of ``v2.3``: :func:`memdir.search.versions.marked_majors`) dropped. Pure."""
     if has_cjk(query):
         query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
         query = without_thai_grammar(query)
-    return tokens(query)
+    out = tokens(query)
+    for major in marked_majors(query, MAX_GROUPS) if "." in query else ():
+        if major in out:
+            out.remove(major)
+    return out
 
 
 @lru_cache(maxsize=1)

@@ -5,28 +5,53 @@
 "v2.3.1" only by chance. Joining the digits (``v2.4`` → ``v24``) collides with other numbers (``v1.0`` is ``v10``,
 ``v10.0.x`` ``v100``). Here each leading run of two groups or more is one term, its groups joined by
 :data:`VERSION_JOIN`, a character no word or number gives a term: ``v2.3.1`` → ``2⋅3``, ``2⋅3⋅1`` (⋅ standing for
-it), beside the terms :mod:`memdir.search.tokenize` gave it before. Memories and queries alike
-(:func:`memdir.search.tokenize.tokens`); a pair of one-digit groups is its term alone (``1.5`` is no ``1`` and ``5``).
-The terms weigh as any other (:func:`memdir.search.relevance.term_weights`: rarer than the bare major, they rank):
-``v2.3`` finds "v2.3.1" at 1.0 and "v2.4" at 0.04, by ``v2`` alone; a version no memory holds (``16.5``) is a
-partial match of its major's memory. A date written with dots is no version (``02.11.2026`` meets ``2026-11-02``).
+it), beside its first word's terms (``v2``, ``16``, a name written on it: ``python3`` of ``python3.11``). Its later
+groups are no numbers of their own, nor are its digits run together (vers20: ``5`` found "1.5GB", ``11`` "python
+3.11", and ``v3.21.0`` met ``v32.1.0`` at 0.95 by ``v3210``; :func:`word_terms`). Memories and queries alike
+(:func:`memdir.search.tokenize.tokens`); a query drops a version's mark and major (``v2`` of ``v2.3``:
+:func:`marked_majors`), so ``v2.3`` finds "v2.3.1", "r2.3" and "the 2.3.x line" alike and not "v2.4". The terms
+weigh as any other (:func:`memdir.search.relevance.term_weights`); a version no memory holds (``16.5``) is a partial
+match of its major's memory. A date written with dots is no version (``02.11.2026`` meets ``2026-11-02``).
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..text.fold import fold
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 
 # A version or other number written with dots (v2.3.1, 16.4, 2.3.1-rc1, 10.0.0.1, 0.5): its groups of
-# digits, a lower-case or capital v before the first, no dot, letter or digit on either side (a suffix after a hyphen
-# or a plus is the version's: -rc1, +build; so is .x; so are letters after it: a unit, 1.5GB, 2.5ms, 0.5s, 1.5x, as
-# written apart, "1.5 GB": break20). Not python3.11 (a name's digits), 02/11/2026 (a slash).
+# digits, no dot, letter or digit before it but a name's letters written against it (a v, r2.3, python3.11, py3.12,
+# node20.1, log4j2.17: vers20; not with letters after it, m5.2xlarge), no digit or dot-and-digit after it (a suffix after a hyphen or a plus is the
+# version's: -rc1, +build; so is .x; so are letters after it: rc1 of 2.3.1rc1, a unit, 1.5GB, 2.5ms, 0.5s, 1.5x, as
+# written apart, "1.5 GB": break20). Not 02/11/2026 (a slash).
 # Digits of other scripts are read as ASCII (text.fold, as in words: ٢.٣ is 2.3). A letter of a script written
 # without spaces (CJK, Thai: vocabulary) is no part of the number beside it: "バージョン2.3.1を使う" holds 2.3.1.
 _WORD = f"[^\\W{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter, digit or _ of a script written with spaces
-_VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})[vV]?(\d+(?:\.\d+)+)(?![\d_]|\.\d)")
+_LETTER = f"[^\\W\\d_{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter of such a script
+_VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})(?=\w*\.\d)(?:{_WORD}*{_LETTER})?(\d+(?:\.\d+)+)(?![\d_]|\.\d)")
+
+
+class Version(NamedTuple):
+    """A number written with dots in a text (:func:`dotted_versions`): where it starts (its name's letters too:
+    ``python3.11`` from the ``p``), where its first dot is and where it ends (offsets in the text), its terms, and
+    whether its digits are also run together as a number written in groups is (``joined``: each group after the
+    first of three digits or more, a phone number written with dots, ``555.010.2030``), its first group's digits
+    (``major``, ``16`` of ``postgres16.4``) and the letter that marks it as a version, if any (``mark``: the ``v`` of
+    ``v2.3``, the ``r`` of ``r2.3``, folded; else "")."""
+
+    start: int
+    dot: int
+    end: int
+    terms: list[str]
+    joined: bool
+    major: str
+    mark: str
+
+
+_MARKS = ("v", "r")  # a version's mark: v2.3, r2.3 (a release)
 
 VERSION_JOIN = "\ue000"
 """What joins the groups of a version's leading parts into one term (``v2.3.1`` → ``2\ue0003``,
@@ -36,19 +61,51 @@ categories ``L* N* Co``), so such a term is never a word's or another number's: 
 no ``V100``, ``2.3`` no ``23``."""
 
 
-def dotted_versions(text: str, most: int) -> list[tuple[int, int, list[str]]]:
-    """``(where a version starts, where it ends, its terms)``, in order, for each number of ``text`` written with
-    dots (:data:`_VERSION`) of at most ``most`` groups (a longer run is a list): each of its leading runs of two
-    groups or more, the groups' digits as written joined by :data:`VERSION_JOIN` (``v2.3.1`` → ``2⋅3``, ``2⋅3⋅1``;
-    ``16.4`` → ``16⋅4``; ``10.0.0.1`` → ``10⋅0``, ``10⋅0⋅0``, ``10⋅0⋅0⋅1``). A query's ``2.3`` so meets a memory's
-    ``v2.3.1`` (and ``2.3.4``), and its ``v2.3`` meets ``v2.4`` by the bare ``v2`` alone. A date is no version
-    (:func:`_dated`: ``02.11.2026`` meets ``2026-11-02`` by its groups and their joins, written any way). Pure."""
-    out: list[tuple[int, int, list[str]]] = []
+def dotted_versions(text: str, most: int) -> list[Version]:
+    """Each number of ``text`` written with dots (:data:`_VERSION`) of at most ``most`` groups (a longer run is a
+    list), in order: its terms are each of its leading runs of two groups or more, the groups' digits as written
+    joined by :data:`VERSION_JOIN` (``v2.3.1`` → ``2⋅3``, ``2⋅3⋅1``; ``16.4`` → ``16⋅4``; ``python3.11`` →
+    ``3⋅11``; ``10.0.0.1`` → ``10⋅0``, ``10⋅0⋅0``, ``10⋅0⋅0⋅1``). A query's ``2.3`` so meets a memory's
+    ``v2.3.1`` (and ``2.3.4``, ``r2.3``, ``2.3.1rc1``), and its ``v2.3`` meets ``v2.4`` by the bare ``v2`` alone.
+    A date is no version (:func:`_dated`: ``02.11.2026`` meets ``2026-11-02`` by its groups and their joins,
+    written any way). Pure."""
+    out: list[Version] = []
     for match in _VERSION.finditer(text):
         groups = fold(match.group(1)).split(".")
+        name = fold(text[match.start():match.start(1)])
+        if name and name not in _MARKS and match.end() < len(text) and text[match.end()].isalpha():
+            continue  # m5.2xlarge, e2.1b: a name's digits and a size, no version (a name's version ends: python3.11)
         if len(groups) <= most and not _dated(groups):
-            out.append((match.start(), match.end(), [VERSION_JOIN.join(groups[:n]) for n in range(2, len(groups) + 1)]))
+            terms = [VERSION_JOIN.join(groups[:n]) for n in range(2, len(groups) + 1)]
+            joined = len(groups) > 2 and all(len(g) >= 3 for g in groups[1:])
+            out.append(Version(match.start(), match.start(1) + len(groups[0]), match.end(), terms, joined, groups[0],
+                               name if name in _MARKS else ""))
     return out
+
+
+def word_terms(version: Version, at: int, terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``terms`` a word of the text starting at offset ``at`` inside ``version`` keeps: the first group's (its
+    name's, ``v2``, ``python3``, ``16``) but a lone digit (``2`` of ``2.3.x``: ``port 2`` is no ``v2.3``), none of a
+    later group's beginning with a digit (its number, or the number with its unit or suffix written on: ``5``,
+    ``5gb`` of ``1.5GB``, ``11`` of ``3.11``, ``1rc1`` of ``2.3.1rc1``; vers20: a bare ``5`` was ``1.5GB``'s, a bare
+    ``11`` ``python 3.11``'s) — the version's terms say them, its unit's or suffix's words are kept (``gigabyt``,
+    ``rc``). A name written on it gives its major too, of two digits or more (``postgres16.4`` → ``16``, as
+    ``Postgres 16.4`` does: ``16.4`` finds it whole). Pure."""
+    if at < version.dot:
+        kept = tuple(t for t in terms if not (len(t) == 1 and t.isdigit()))
+        if at == version.start < version.dot - len(version.major) and len(version.major) > 1 \
+                and version.major not in kept:
+            kept = (*kept, version.major)
+        return kept
+    return tuple(t for t in terms if not t[:1].isdigit())
+
+
+def marked_majors(text: str, most: int) -> list[str]:
+    """The term a version's mark and major make (``v2`` of ``v2.3``, ``r2.3``; :data:`_MARKS`), once for each
+    version of ``text`` so written: what a query drops, its version's leading parts saying it (vers20: ``v2.3``
+    found "the 2.3.x line", "r2.3" and "2.3.1-rc.1" at 0.03, which hold no ``v2``, and listed "v2.4" by it).
+    A text holding no such version gives ``[]``. Pure."""
+    return [version.mark + version.major for version in dotted_versions(text, most) if version.mark]
 
 
 def written(term: str) -> str:
@@ -66,4 +123,4 @@ def _dated(groups: list[str]) -> bool:
     return len(year) == 4 and all(len(g) <= 2 for g in rest)
 
 
-__all__ = ["VERSION_JOIN", "dotted_versions", "written"]
+__all__ = ["VERSION_JOIN", "Version", "dotted_versions", "marked_majors", "word_terms", "written"]
