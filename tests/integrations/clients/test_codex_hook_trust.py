@@ -1,5 +1,5 @@
 """`memdir doctor` reads whether Codex trusts memdir's hooks from Codex's own record (`[hooks.state."<key>"]
-trusted_hash` in the user's config.toml; memdir.integrations.clients.codex_trust), and agrees with the real Codex
+trusted_hash` in the user's config.toml; memdir.integrations.clients.hooktrust), and agrees with the real Codex
 0.171, asked through its `codex app-server` (`hooks/list`: each hook's key, currentHash and trustStatus)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 import tomlkit
 
 from memdir.integrations.clients import codex
-from memdir.integrations.clients.codex_trust import hook_hash, states
+from memdir.integrations.clients.hooktrust import hook_hash, states
 from tests.conftest import run_cli
 from tests.integrations.clients.realclients import binary, client_env
 

@@ -25,7 +25,7 @@ its memory_read comes in parts Codex keeps whole. A limit changed afterwards is 
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
 project; the install says so, and ``memdir doctor`` says which of memdir's hooks Codex's own record
-(``[hooks.state]`` of the user's config.toml) does not let run (:mod:`.codex_trust`).
+(``[hooks.state]`` of the user's config.toml) does not let run (:mod:`.hooktrust`).
 """
 
 from __future__ import annotations
@@ -157,9 +157,9 @@ _SAID = {"untrusted": "not trusted yet", "modified": "changed since you trusted 
 
 def _trust_problems(recorded: dict) -> list[str]:
     """For each ``hooks.json`` install recorded, one line when Codex will not run some of memdir's hooks in it, as
-    Codex's own record in the user's ``config.toml`` says (:func:`memdir.integrations.clients.codex_trust.states`):
+    Codex's own record in the user's ``config.toml`` says (:func:`memdir.integrations.clients.hooktrust.states`):
     each such hook's event and why (not trusted yet, changed since trusted, turned off), and what to do."""
-    from .codex_trust import TRUSTED, states
+    from .hooktrust import TRUSTED, states
 
     user_config = targets("user")[0]
     out = []
