@@ -167,8 +167,12 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
 
 def single_spaced(text: str) -> bool:
     """True when ``text`` is words joined by single spaces (printable, no space at either end): the indexed text
-    :func:`read_body` and :func:`read_places` read by position, a word's position its count of spaces before it."""
-    return not ("  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable())
+    :func:`read_body` and :func:`read_places` read by position, a word's position its count of spaces before it.
+    A character neither printable nor whitespace to :meth:`str.split` (a version's joiner U+E000,
+    :mod:`memdir.search.versions`; a zero-width joiner) leaves it so: such a text splits on its spaces alone."""
+    if "  " in text or text[:1] == " " or text[-1:] == " ":
+        return False
+    return text.isprintable() or text.split() == text.split(" ")
 
 
 def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> list[tuple[int, str]]:
