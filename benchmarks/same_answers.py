@@ -12,7 +12,9 @@ seed 7: its 50 questions) and the corpus of ``compare_basic_memory.py`` at ``--n
 queries); each with vectors ``on`` (embedded in the foreground) and ``off``. ``--src``: the tree whose ``src`` is
 imported (default this one's). ``--dir``: where the homes are built and kept between runs (embedding 2,000 notes
 takes minutes); each run copies them first, so a tree whose index schema differs rebuilds its own copy and never
-the kept one. Compare two trees with ``diff`` of their ``--out`` files: empty when every answer is the same.
+the kept one. Compare two trees with ``diff`` of their ``--out`` files: empty when every answer is the same. It runs
+with ``PYTHONHASHSEED=0`` (re-executing itself so): a set of terms iterates in hash order, and a sum over one may
+differ in its last bit between two runs of the same tree otherwise.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ def _args() -> argparse.Namespace:
 
 
 ARGS = _args()
+if os.environ.get("PYTHONHASHSEED") != "0":  # a set of terms iterates in its strings' hash order, and a sum over it
+    # (a memory's matched weight) may differ in its last bit between two runs of one tree: one order for every run
+    os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
 sys.path.insert(0, str(ARGS.src.resolve()))
 sys.path.insert(1, str(HERE))
 sys.path.insert(2, str(HERE.parent / "evals" / "search"))
