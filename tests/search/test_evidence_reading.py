@@ -67,3 +67,24 @@ def test_evidence_from_a_read_body_equals_evidence_from_its_tokens_with_the_cosi
     empty = relevance.evidence({}, set(), [], set(), False, 0.9, 0.8, (0.9, 0.85))
     assert empty == relevance.with_cosine(relevance.evidence({}, set(), [], set(), False, None), 0.9, 0.8, (0.9, 0.85))
     assert round(empty.query, 6) == 0.05 and empty.lead == 0.0
+
+
+def test_a_version_joiner_leaves_a_body_single_spaced_and_its_positions_kept():
+    from memdir.search import rowwords
+    from memdir.search.reading import single_spaced
+
+    # vers19 indexes v2.3.1 as 2 3 2\ue0003 2\ue0003\ue0001: U+E000 is not printable, and such a body was read token
+    # by token on every search (295 of the 1,000 notes of compare_basic_memory's corpus), its positions never kept
+    body = document_text("The staging port moved to 5433 in v2.3.1 of the sdk; the port map came with it.")
+    assert "\ue000" in body and not body.isprintable()
+    assert single_spaced(body)
+    for text in ("port  port", " port", "port ", "a port\tport", "a port\u2003port\nport", "a\ue000b \u2003c"):
+        assert not single_spaced(text), repr(text)  # control: whitespace other than one space is not
+    prefixes = relevance.Prefixes(_weights("staging port 2.3"))
+    fresh = relevance.read_body(body, prefixes)
+    assert fresh.hits == _read_every_token(body, prefixes)
+    assert [t for _, t in fresh.hits] == ["stage", "port", "2\ue0003", "port"]
+    row = rowwords.Row("name", None, "description", body, "raw", "called")
+    for _ in range(3):  # as it is, then by its words' positions
+        assert row.read(prefixes).hits == fresh.hits
+    assert row._places is not None and row.body() == body

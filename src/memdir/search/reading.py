@@ -49,6 +49,7 @@ class Prefixes:
         self._seen: dict[str, str] = {}
         self.weights = weights
         self.pairs = bool(self._pairs)
+        self.implies = bool(self._implied)  # some term stands for others (:meth:`implied`)
 
     def prefixed(self) -> list[str]:
         """The query's terms that also stand for the longer words they begin."""
@@ -153,7 +154,7 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
             else:
                 found.append((at, term))
             at = padded.find(needle, at + 1)
-    if any(prefixes.implied(term) for _, term in found):
+    if prefixes.implies and any(prefixes.implied(term) for _, term in found):  # none implied: no pass over hits
         found += [(at, also) for at, term in list(found) if (at, term) not in written
                   for also in prefixes.implied(term)]
     found.sort()
@@ -167,8 +168,12 @@ def read_body(text: str, prefixes: Prefixes) -> "BodyTerms":
 
 def single_spaced(text: str) -> bool:
     """True when ``text`` is words joined by single spaces (printable, no space at either end): the indexed text
-    :func:`read_body` and :func:`read_places` read by position, a word's position its count of spaces before it."""
-    return not ("  " in text or text[:1] == " " or text[-1:] == " " or not text.isprintable())
+    :func:`read_body` and :func:`read_places` read by position, a word's position its count of spaces before it.
+    A character neither printable nor whitespace to :meth:`str.split` (a version's joiner U+E000,
+    :mod:`memdir.search.versions`; a zero-width joiner) leaves it so: such a text splits on its spaces alone."""
+    if "  " in text or text[:1] == " " or text[-1:] == " ":
+        return False
+    return text.isprintable() or text.split() == text.split(" ")
 
 
 def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> list[tuple[int, str]]:
@@ -207,7 +212,7 @@ def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> l
                     written.add((p - 1, term))
                 else:
                     found.append((p, term))
-    if any(prefixes.implied(term) for _, term in found):
+    if prefixes.implies and any(prefixes.implied(term) for _, term in found):  # none implied: no pass over hits
         found += [(p, also) for p, term in list(found) if (p, term) not in written for also in prefixes.implied(term)]
     found.sort()
     return found
