@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -281,3 +285,28 @@ def test_an_embedder_starting_during_a_status_probe_still_embeds(isolated_home, 
     assert embedder.run(isolated_home) == 2  # waited for the probe, then embedded both
     thread.join()
     assert embedder.run(isolated_home) == 0  # control: nothing left to embed
+
+
+_SUMMED = """
+import sys
+from memdir.search import relevance
+weights = {"alpha": 0.1, "beta": 0.2, "gamma": 0.3, "delta": 0.7}
+found = set(weights)
+ev = relevance.evidence(weights, {"alpha", "beta", "gamma", "delta"}, ["alpha", "beta", "gamma", "delta"],
+                        set(weights), True, None)
+print(repr((ev.coverage, ev.head, ev.mass, ev.held)) + "|" + repr(sum(weights[t] for t in found)))
+"""
+
+
+def test_a_memory_s_evidence_is_the_same_float_under_every_hash_seed():
+    # fast20: the matched weight was summed over a set, in hash order, so one query's score moved in its last
+    # bits from one process to the next; it is now summed in the query's order
+    seen, set_sums = set(), set()
+    for seed in range(8):
+        out = subprocess.run([sys.executable, "-c", _SUMMED], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip().split("|")
+        seen.add(out[0])
+        set_sums.add(out[1])
+    assert seen == {repr((1.0, 1.0, math.log1p(0.1 + 0.2 + 0.3 + 0.7), 1.0))}
+    # control: the same four weights summed in a set's order do differ between seeds, so the seeds do vary it
+    assert len(set_sums) > 1

@@ -430,11 +430,11 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
         return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
-    matched = sum(weights[t] for t in found)
+    matched = sum(w for t, w in weights.items() if t in found)  # in the query's order, not a set's hash order
     near_weight, span = tightest(body_tokens, weights)
     near = near_weight / whole
     held = _held(weights, head, body_tokens, core, present)
-    return with_cosine(Evidence(coverage=matched / whole, head=sum(weights[t] for t in head) / whole,
+    return with_cosine(Evidence(coverage=matched / whole, head=sum(w for t, w in weights.items() if t in head) / whole,
                                 mass=math.log1p(matched), cosine=None,
                                 matched=tuple(t for t in weights if t in found),
                                 missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
@@ -499,7 +499,7 @@ def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], cor
     best = 0.0
     for place in (head.intersection(kept), best_passage(body_tokens, kept, NEAR_TOKENS)):
         if not several or len(core.intersection(place)) >= 2:
-            best = max(best, sum(kept[t] for t in place))
+            best = max(best, sum(w for t, w in kept.items() if t in place))
     return min(1.0, best / whole)
 
 
