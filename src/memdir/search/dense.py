@@ -168,12 +168,12 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     prompt's windows are embedded too and each cosine is the best of theirs
     (:mod:`memdir.search.querywindows`). An embedding engine that fails gives
     ``{}``: the lexical model still answers, as without the extra."""
-    from . import embedder, vectors
+    from . import embedder, passagevectors, vectors
 
     if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
-    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
+    if embedded < total or passagevectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
     if (not embedded and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
         # no vector nor one standing in, or a query of hidden characters alone

@@ -21,7 +21,7 @@ tokens (:func:`memory_text`); the query alone is embedded on the prompt path
 A long memory also has vectors per passage of its body beyond what the head
 covers (:func:`passage_texts`: windows of :data:`PASSAGE_WORDS` words), in
 the index's ``passage_vectors`` table, computed by the background embedder
-after every head (:func:`embed_passages`; never on a prompt or a write)
+after every head (:func:`memdir.search.passagevectors.embed_passages`; never on a prompt or a write)
 when :data:`EMBED_PASSAGES` is on.
 :func:`best_passages` gives each memory's best cosine over its head and
 passages and which passage gave it; :func:`similarities` gives the head's
@@ -228,8 +228,9 @@ def passage_texts(title: str | None, description: str, body: str) -> list[str]:
     (:func:`memory_text`), 1… the windows of the body after the words the
     head holds (:func:`passages`, from :data:`PASSAGE_OVERLAP` words before
     the head's end). A short memory has the head alone. Loads the model (its
-    tokenizer caps the head)."""
-    head = memory_text(title, description, body)
+    tokenizer caps the head, under the model's lock: the embedder's thread and a query's may ask at once)."""
+    with _model_lock:
+        head = memory_text(title, description, body)
     covered = len(head.split()) - len((title or "").split()) - len(description.split())
     words = len(body.split())
     if covered >= words:
@@ -334,95 +335,7 @@ def _write_transaction(conn):
     return write_transaction(conn)
 
 
-def _passage_table(conn) -> None:
-    conn.execute("CREATE TABLE IF NOT EXISTS passage_vectors (id INTEGER, digest TEXT, model TEXT, n INTEGER,"
-                 " vec BLOB, PRIMARY KEY (id, n))")
-
-
-def _passages_todo(conn, where: str, args: list, limit: int | None) -> list[tuple]:
-    return conn.execute(
-        f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d JOIN vectors v ON v.id = d.id"
-        f" AND v.digest IS d.digest AND v.model = ? LEFT JOIN passage_vectors p ON p.id = d.id AND p.n = 0"
-        f" AND p.digest IS d.digest AND p.model = ? WHERE {where} AND p.id IS NULL ORDER BY d.id LIMIT ?",
-        (MODEL_ID, MODEL_ID, *args, -1 if limit is None else int(limit))).fetchall()
-
-
-def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, should_stop=None) -> int:
-    """Embed the body passages (:func:`passage_texts` 1…) of the active
-    memories of ``layers`` (every layer when None) that have a current head
-    vector but no passages of their current text, at most ``limit`` memories;
-    returns how many memories were done. Stored in ``passage_vectors`` of
-    the index (doc id, digest, model, passage number, vector; row 0, with no
-    vector, marks a memory done, so a short one is not looked at again);
-    rows of an older text or a memory gone are dropped. Commits every
-    :data:`BATCH` passages. Run after :func:`embed_missing`: heads first."""
-    import numpy as np
-
-    _passage_table(conn)
-    where, args = "d.status = 'active'", []
-    if layers is not None:
-        if not layers:
-            return 0
-        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
-        args = list(layers)
-    todo = _passages_todo(conn, where, args, limit)
-    done = 0
-    pending_rows: list[tuple] = []  # (id, digest, n, text)
-    for position, (doc_id, digest, title, description, body) in enumerate(todo):
-        if should_stop is not None and should_stop():
-            break
-        with _model_lock:
-            texts = passage_texts(title, description, body or "")[1:]
-        pending_rows += [(doc_id, digest, n, text) for n, text in enumerate(texts, 1)]
-        pending_rows.append((doc_id, digest, 0, None))
-        if len(pending_rows) < BATCH and position + 1 < len(todo):
-            continue
-        texts = [row[3] for row in pending_rows if row[3] is not None]
-        vecs = iter(np.asarray(embed(texts), dtype=np.float32)) if texts else iter(())
-        rows = [(i, d, MODEL_ID, n, None if t is None else next(vecs).tobytes()) for i, d, n, t in pending_rows]
-        ids = sorted({row[0] for row in rows})
-        with _write_transaction(conn):
-            conn.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("INSERT INTO passage_vectors SELECT ?,?,?,?,? WHERE EXISTS"
-                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
-                             [(*row, row[0], row[1]) for row in rows])
-            conn.execute("DELETE FROM passage_vectors WHERE id NOT IN (SELECT id FROM docs)")
-            # Not the index generation: doc ids do not change, so a warm process's answer stays good.
-            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, COALESCE((SELECT value FROM meta WHERE key = ?), 0)"
-                         " + 1)", (PASSAGES_GENERATION, PASSAGES_GENERATION))
-        done += len(ids)
-        pending_rows = []
-    return done
-
-
-PASSAGES_DONE = "passages_done"  # meta key: the index generation at which every memory had its passages
 PASSAGES_GENERATION = "passages_generation"  # meta key: bumped by each batch of passages (the matrix cache's key)
-
-
-def passages_stale(conn) -> bool:
-    """True unless the last full pass of :func:`embed_passages` left the
-    index at its current generation (any change since — a write, a sync, a
-    head embedded — may have left a memory without passages). One row read:
-    the prompt path may ask it. Always False while :data:`EMBED_PASSAGES` is off."""
-    if not EMBED_PASSAGES:
-        return False
-    row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
-                       " (SELECT value FROM meta WHERE key = ?)", (PASSAGES_DONE,)).fetchone()
-    return row[0] != row[1]
-
-
-def mark_passages_done(conn) -> bool:
-    """Record, in one write transaction, that no active memory of the index
-    lacks its head or its passages at the current generation — when that is
-    so; returns whether it was (the background embedder, after a pass)."""
-    _passage_table(conn)
-    with _write_transaction(conn):
-        embedded, total = pending(conn)
-        done = embedded == total and not _passages_todo(conn, "d.status = 'active'", [], 1)
-        if done:
-            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
-                         (PASSAGES_DONE,))
-    return done
 
 
 def _generation(conn) -> tuple:
@@ -596,5 +509,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
-           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]
+__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
+           "passage_texts", "passages", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]
