@@ -197,9 +197,13 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     try:
         from . import querywindows
 
-        return querywindows.similarities(conn, session.home, query_vectors(query, pending, windows), layers, allowed)
+        dropped = vectors.dropped()
+        found = querywindows.similarities(conn, session.home, query_vectors(query, pending, windows), layers, allowed)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
+    if vectors.dropped() > dropped and embedded == total:  # the read dropped a damaged vector: embedded again
+        embedder.schedule(session.home)
+    return found
 
 
 __all__ = ["KEPT", "LOADAVG", "ONE_CALL_CHARS", "OVERLAP", "WORKERS", "cosines", "in_one_call", "query_vector",

