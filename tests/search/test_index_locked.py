@@ -1,7 +1,7 @@
 """Another process holding the index's write lock (a ``sqlite3`` shell left in ``BEGIN EXCLUSIVE``, a writer
 that hangs) does not fail a search nor hide what changed since: the sync's write meets SQLITE_BUSY once, after
 the busy timeout, and the files it lacks are read into a copy in memory (memdir.search.sync.sync,
-memdir.search.index.locked_out). break19: a search failed with 'database is locked' after 26 s, a prompt
+memdir.search.locked.locked_out). break19: a search failed with 'database is locked' after 26 s, a prompt
 hook recalled nothing after 15 s."""
 
 from __future__ import annotations

@@ -47,10 +47,11 @@ from ..session import Session
 from ..settings import Settings
 from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
-                    layer_key, locked_out, rebuild, set_aside, warn, write_transaction)
+                    layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow, judge_again
+from .locked import locked_out
 from .stale import warn_stale
 from .tokenize import available, document_fields, require
 
@@ -363,7 +364,7 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
     """Bring the index of ``home`` in step with ``layers``; returns the
     connection. When the index cannot be written now (a full disk, a
     read-only file: :func:`memdir.search.index.cannot_write`; another process's
-    lock past the busy timeout: :func:`memdir.search.index.locked_out`) the files it
+    lock past the busy timeout: :func:`memdir.search.locked.locked_out`) the files it
     lacks or holds stale are still searched: the connection returned is an
     in-memory copy of it brought up to date (:func:`_overlay`), and one line
     on stderr says so, naming SQLite's error (``SQLITE_FULL``) — once per
