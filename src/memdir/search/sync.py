@@ -51,7 +51,7 @@ from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, e
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow, judge_again
-from .locked import locked_out
+from .locked import locked_out, waiting
 from .stale import warn_stale
 from .tokenize import available, document_fields, require
 
@@ -348,6 +348,7 @@ def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
     step is a sync all the same, so a writer's sweep before it (the sweeper's own) no longer keeps
     the next reader from following the journal (:func:`memdir.search.follow.follow`). Not kept when
     the index cannot be written now (the next process sweeps again)."""
+    waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]  # the sync's own (search.locked.waiting)
     try:
         conn.execute("PRAGMA busy_timeout = 100")  # ms: a note never makes a search wait out another's lock
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
@@ -357,7 +358,7 @@ def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
     except sqlite3.Error:
         pass
     finally:
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
 
 
 def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqlite3.Connection:
@@ -377,8 +378,9 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
     if isinstance(conn, ReadOnly) or held:  # it could not be opened for writing: nothing to try
         return _overlay(home, layers, conn, held or conn.why.rpartition("; ")[0], session_id)
     try:
-        for layer in layers:
-            sync_layer(conn, home, layer)
+        with waiting(conn, home):  # another process met the lock moments ago: a short wait, then the copy
+            for layer in layers:
+                sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
         if held := locked_out(home, exc):  # the busy timeout spent: the files it lacks are read into a copy
             return _overlay(home, layers, conn, held, session_id)
