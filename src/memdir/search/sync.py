@@ -40,7 +40,7 @@ from pathlib import Path
 from ..errors import StoreError
 from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
-from ..files.sweeps import sweep_can_wait
+from ..files.sweeps import since, sweep_can_wait
 from ..layer.layer import Layer, home_layers
 from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
@@ -150,7 +150,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         last = _swept.get(marker)
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
-            last = now_mono - max(0, time.time_ns() - swept[0]) / 1e9 if swept and swept[0] else None
+            last = now_mono - since(swept[0]) if swept and swept[0] else None  # after now: due
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
             if tuple(row[:3]) == state and row[4] and not again:
                 return 0
