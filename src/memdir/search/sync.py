@@ -395,6 +395,15 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
 _copies = threading.local()  # .held: index path -> this thread's in-memory copy (a connection is one thread's)
 
 
+def answering(home: Path) -> sqlite3.Connection:
+    """The connection this thread's last :func:`sync` of ``home`` answered from: the in-memory copy brought up
+    to date while the index cannot be written (:func:`_overlay`), else the index's own (:func:`connect`), so
+    what a search says beside its hits (search.unread's note) is read where the hits were. Raises what
+    :func:`connect` raises."""
+    copy = getattr(_copies, "held", {}).get(str(db_path(home)))
+    return copy if copy is not None else connect(home)
+
+
 def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: str,
              session_id: str | None = None) -> sqlite3.Connection:
     """The index of ``home`` that cannot be written now (``cause``: why, for a person), copied into
@@ -562,5 +571,5 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
                          search_mode(settings))
 
 
-__all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
+__all__ = ["DamagedIndex", "answering", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
            "repair", "search_mode", "sync", "sync_layer", "unsound"]
