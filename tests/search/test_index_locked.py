@@ -77,6 +77,12 @@ def test_a_process_that_met_the_lock_marks_the_home_so_the_next_asks_briefly(iso
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
+    assert locked.marked(isolated_home)  # still marked: the next process asks briefly, and takes the free lock
+    mem.write("kafka-port", "Kafka listens on 9092", "project", "The kafka brokers listen on 9092.")
+    found = subprocess.run([sys.executable, "-m", "memdir", "search", "kafka 9092"], capture_output=True, check=False,
+                           text=True, cwd=project, timeout=120)
+    assert "kafka-port" in found.stdout and "locked" not in found.stderr
+    assert not (isolated_home / locked.LOCK_MARK).exists()  # it wrote: the mark is gone, waits are as usual
     index.close_all()
 
 

@@ -74,16 +74,22 @@ def marked(home: Path, now: float | None = None) -> bool:
 def waiting(conn, home: Path):
     """Within the block, ``conn``'s writes wait :data:`QUICK_WAIT` s for the index's lock, not its own busy
     timeout, when ``home`` is :func:`marked` (another process met the lock moments ago: it is likely held
-    still, and the caller has a copy to answer from); the timeout restored after. Unmarked: nothing changes."""
+    still, and the caller has a copy to answer from); the timeout restored after, and the mark removed when
+    the block wrote (the lock was free). Unmarked: nothing changes."""
     if not marked(home):
         yield
         return
-    waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    waited, wrote = conn.execute("PRAGMA busy_timeout").fetchone()[0], conn.total_changes
     conn.execute(f"PRAGMA busy_timeout = {int(QUICK_WAIT * 1000)}")
     try:
         yield
     finally:
         conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
+    if conn.total_changes > wrote:  # it wrote: the lock is free again, the next process waits as usual
+        try:
+            os.unlink(os.path.join(home, LOCK_MARK))
+        except OSError:
+            pass
 
 
 __all__ = ["LOCKED_RETRY", "LOCK_MARK", "MARK_SKIP", "QUICK_WAIT", "locked_out", "marked", "waiting"]
