@@ -374,6 +374,9 @@ class Journal:
                 if cut > 0:
                     return (f"the journal ends at event {last} but its anchored head is event {seq}: "
                             f"the last {counted(cut, 'line')} {agreeing(cut, 'was')} removed")
+                if cut == 0 and digest(self._line_ending_at(key[0])) == line_hash:  # the head whole, moved up
+                    return (f"the journal is {counted(size - key[0], 'byte')} shorter than when event {seq} was "
+                            "anchored, its last line as it was: a line before it was cut or edited")
                 return f"event {seq} (the anchored head) was edited"
             if digest(self._line_ending_at(size)) != line_hash:
                 return f"event {seq} (the anchored head) was edited"
