@@ -73,9 +73,9 @@ def _store(base: Path, notes, vectors: str, passages: bool = False):
         return mem
     prepare(mem.session)
     if passages:  # what the background embedder does after the heads (vectors.EMBED_PASSAGES)
-        from memdir.search import index, vectors as dense
+        from memdir.search import index, passagevectors
 
-        dense.embed_passages(index.connect(mem.session.home), None)
+        passagevectors.embed_passages(index.connect(mem.session.home), None)
     return mem
 
 

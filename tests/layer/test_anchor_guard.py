@@ -79,3 +79,22 @@ def test_a_layer_replaced_by_a_file_is_reported(mem, scope):
     checks = {c.layer: c for c in mem.verify().layers}
     assert not checks[str(path)].ok and "is not a directory: a layer was replaced by a file" in checks[str(path)].error
     assert checks[str(other)].ok  # control: the other layer is checked and fine
+
+
+def test_a_line_cut_before_the_anchored_head_is_named_as_such(mem):
+    """break21: a line in the middle of the journal cut short (its head, the last line, whole) refused every
+    write saying 'event 3 (the anchored head) was edited', which it was not; verify names line 2."""
+    mem.write("runner", "Tests run with pytest", "project")
+    mem.write("editor", "The user edits with Helix", "project")
+    layer = mem.session.layer("project")
+    lines = layer.journal.path.read_bytes().split(b"\n")
+    removed = len(lines[1]) - len(lines[1]) // 2
+    lines[1] = lines[1][:len(lines[1]) // 2]
+    layer.journal.path.write_bytes(b"\n".join(lines))
+    with pytest.raises(StoreError) as refused:
+        mem.write("kafka", "Kafka listens on 9092", "project")
+    assert str(refused.value) == (f"{layer.journal.path}: the journal is {removed} bytes shorter "
+                                  "than when event 3 was anchored, its last line as it was: a line before it was "
+                                  "cut or edited; nothing was changed (see `memdir verify`)")
+    assert not (layer.path / "kafka.md").exists()
+    assert "line 2 is not a valid event" in run_cli("verify").stdout  # control: verify names the line

@@ -1,7 +1,7 @@
 """Another process holding the index's write lock (a ``sqlite3`` shell left in ``BEGIN EXCLUSIVE``, a writer
 that hangs) does not fail a search nor hide what changed since: the sync's write meets SQLITE_BUSY once, after
 the busy timeout, and the files it lacks are read into a copy in memory (memdir.search.sync.sync,
-memdir.search.index.locked_out). break19: a search failed with 'database is locked' after 26 s, a prompt
+memdir.search.locked.locked_out). break19: a search failed with 'database is locked' after 26 s, a prompt
 hook recalled nothing after 15 s."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from memdir import Memory
-from memdir.search import index
+from memdir.search import index, locked
 
 HOLD = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); " \
        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()"
@@ -38,3 +38,61 @@ def test_a_search_while_another_process_holds_the_lock_sees_the_files(isolated_h
         holder.stdin.close()
         holder.wait(timeout=30)
     index.close_all()
+
+
+def test_a_process_that_met_the_lock_marks_the_home_so_the_next_asks_briefly(isolated_home, project, capsys):
+    """break21: every fresh process (a prompt hook, `memdir search`) waited the whole 5 s busy timeout again
+    before reading the copy (5.4-5.8 s each, benchmarks/bench_index_lock.py); marked, 0.7-1.1 s."""
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "The dev database listens on 5433.")
+    mem.write("redis-ttl", "Redis cache entries expire after 300 s", "project", "The redis ttl is 300 seconds.")
+    assert [h.name for h in mem.search("postgresql 5433")] == ["db-port"]
+    conn = index.connect(isolated_home)
+    with locked.waiting(conn, isolated_home):  # control: unmarked, the index's own busy timeout
+        assert conn.execute("PRAGMA busy_timeout").fetchone() == (5000,)
+    assert not (isolated_home / locked.LOCK_MARK).exists()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(index.db_path(isolated_home))],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        mem.write("etcd-ports", "etcd listens on 2379", "project", "etcd serves clients on 2379, peers on 2380.")
+        assert [h.name for h in mem.search("etcd clients")] == ["etcd-ports"]  # met the lock: the copy
+        assert locked.marked(isolated_home)
+        with locked.waiting(conn, isolated_home):
+            assert conn.execute("PRAGMA busy_timeout").fetchone() == (int(locked.QUICK_WAIT * 1000),)
+        assert conn.execute("PRAGMA busy_timeout").fetchone() == (5000,)  # restored after the block
+        mem.delete("db-port")
+        mem.write("nats-port", "NATS listens on 4222", "project", "The nats server listens on 4222.")
+        capsys.readouterr()
+        # A fresh process, marked: the copy again, with what was written and deleted since (never the stale rows).
+        found = subprocess.run([sys.executable, "-m", "memdir", "search", "nats 4222"], capture_output=True, check=False,
+                               text=True, cwd=project, timeout=120)
+        assert "nats-port" in found.stdout and "is locked by another process" in found.stderr
+        gone = subprocess.run([sys.executable, "-m", "memdir", "search", "postgresql 5433"], capture_output=True, check=False,
+                              text=True, cwd=project, timeout=120)
+        assert "db-port" not in gone.stdout and "No memories match" in gone.stdout
+        kept = subprocess.run([sys.executable, "-m", "memdir", "search", "redis ttl"], capture_output=True, check=False,
+                              text=True, cwd=project, timeout=120)
+        assert "redis-ttl" in kept.stdout  # control: the rows as they were
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    assert locked.marked(isolated_home)  # still marked: the next process asks briefly, and takes the free lock
+    mem.write("kafka-port", "Kafka listens on 9092", "project", "The kafka brokers listen on 9092.")
+    found = subprocess.run([sys.executable, "-m", "memdir", "search", "kafka 9092"], capture_output=True, check=False,
+                           text=True, cwd=project, timeout=120)
+    assert "kafka-port" in found.stdout and "locked" not in found.stderr
+    assert not (isolated_home / locked.LOCK_MARK).exists()  # it wrote: the mark is gone, waits are as usual
+    index.close_all()
+
+
+def test_a_lock_mark_holds_for_its_minute_and_never_from_the_future(isolated_home):
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    mark = isolated_home / locked.LOCK_MARK
+    assert not locked.marked(isolated_home)  # none written
+    mark.write_text("1000000000\n")
+    assert locked.marked(isolated_home, now=1000000000 + locked.MARK_SKIP - 1)
+    assert not locked.marked(isolated_home, now=1000000000 + locked.MARK_SKIP)  # a minute on: waited for again
+    assert not locked.marked(isolated_home, now=1000000000 - 3600)  # dated after now (a clock set back): none
+    mark.write_text("not a time\n")
+    assert not locked.marked(isolated_home, now=1000000000)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdir.search import embedder, vectors
+from memdir.search import embedder, passagevectors, vectors
 from memdir.search.index import layer_key
 from memdir.search.sync import prepare, sync
 
@@ -38,10 +38,10 @@ def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem, monkeypatch):
     mem.write("lunch", "team lunch", "project", "Team lunch is on Fridays at noon in the cafeteria.")
     assert prepare(mem.session) == 2  # heads only, in the foreground
     conn = sync(mem.home, mem.session.layers())
-    assert not vectors.passages_stale(conn) and embedder.run(mem.home) == 0  # off: none is asked for or made
+    assert not passagevectors.passages_stale(conn) and embedder.run(mem.home) == 0  # off: none is asked for or made
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'passage_vectors'").fetchone() == (0,)
     monkeypatch.setattr(vectors, "EMBED_PASSAGES", True)  # the control: on, as the ranking will want them
-    assert vectors.passages_stale(conn)  # the passages are not there yet
+    assert passagevectors.passages_stale(conn)  # the passages are not there yet
     layers = [layer_key(mem.home, layer.path) for layer in mem.session.layers()]
     ids = dict(conn.execute("SELECT name, id FROM docs"))
     query = vectors.query_vector("What is the port of the staging Redis instance for billing?")
@@ -49,7 +49,7 @@ def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem, monkeypatch):
     assert {n for _, n in heads_before.values()} == {0}  # before: each memory's head alone
 
     assert embedder.run(mem.home) == 0  # no head was missing; the passages were
-    assert not vectors.passages_stale(conn)
+    assert not passagevectors.passages_stale(conn)
     best = vectors.best_passages(conn, mem.home, query, layers)
     cosine, number = best[ids["billing-notes"]]
     row = conn.execute("SELECT title, description, body FROM docs WHERE name = 'billing-notes'").fetchone()
@@ -65,9 +65,9 @@ def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem, monkeypatch):
     # A change makes them stale again; the next run redoes that memory's passages only.
     mem.write("billing-notes", "billing service notes", "project", f"{FILLER} {FILLER}")
     conn = sync(mem.home, mem.session.layers())
-    assert vectors.passages_stale(conn)
+    assert passagevectors.passages_stale(conn)
     assert embedder.run(mem.home) == 1  # its new head
-    assert not vectors.passages_stale(conn)
+    assert not passagevectors.passages_stale(conn)
     after = vectors.best_passages(conn, mem.home, query, layers)
     new_id = conn.execute("SELECT id FROM docs WHERE name = 'billing-notes'").fetchone()[0]
     assert after[new_id][0] < cosine  # the fact is gone from every passage

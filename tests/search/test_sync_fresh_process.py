@@ -40,3 +40,40 @@ def test_a_new_process_trusts_a_recent_sweep_and_sweeps_an_old_one(isolated_home
     sync._swept.clear()
     again = Memory.open(home=isolated_home, project=project, search_vectors="off")
     assert [r.name for r in again.search("canoes")] == ["notes"] and "project" in scans  # control: swept, found
+
+
+def test_a_sweep_recorded_after_now_by_a_clock_set_back_since_is_due(isolated_home, project, monkeypatch):
+    """break21: a sweep time in the future (recorded by a clock an hour ahead, set back since) read as
+    'swept just now' for that hour: an in-place hand edit of a large layer went unseen by every new process
+    (search, and the layer's own reads) until the clock caught up, and no sweeper was started."""
+    from memdir.files import layout as layout_module
+    from memdir.search.index import connect, layer_key
+
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    for name in ("notes", "more", "other"):
+        mem.write(name, f"{name} about boats", "project", "original words about kayaks")
+    layer = mem.session.layer("project").path
+    old = time.time() - 60
+    for settled in (layer, layer / ".memdir" / "journal.jsonl"):
+        os.utime(settled, (old, old))
+    monkeypatch.setattr(sweeps_module, "SWEEP_ALWAYS_MAX", 2)
+    monkeypatch.setattr(layout_module, "SWEEP_INTERVAL", 30.0)
+    assert sorted(r.name for r in mem.search("kayaks", k=5)) == ["more", "notes", "other"]
+    key = layer_key(isolated_home, layer)
+    conn = connect(isolated_home)
+
+    def record_sweep(at_ns: int) -> None:
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?", (at_ns, f"swept:{key}"))
+        sync._swept.clear()
+
+    path = layer / "notes.md"
+    text = path.read_text(encoding="utf-8").replace("original words about kayaks", "fresh words about canoes")
+    with open(path, "w", encoding="utf-8") as handle:  # in place: the directory's mtime does not move
+        handle.write(text)
+    record_sweep(time.time_ns() - 10 * 10**9)  # control: ten seconds ago, within the interval: it may wait
+    assert Memory.open(home=isolated_home, project=project, search_vectors="off").search("canoes") == []
+    record_sweep(time.time_ns() + 3600 * 10**9)  # an hour after now
+    fresh = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    assert [r.name for r in fresh.search("canoes")] == ["notes"]  # swept: the edit found
+    assert sweeps_module.since(time.time_ns() + 3600 * 10**9) == float("inf")
+    assert sweeps_module.since(0) == float("inf") and 9 < sweeps_module.since(time.time_ns() - 10 * 10**9) < 3600

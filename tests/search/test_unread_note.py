@@ -67,3 +67,35 @@ def test_a_file_held_back_is_not_named_beside_one_that_cannot_be_read(isolated_h
     assert found.note == ("1 memory file cannot be read, so no search finds what it holds: zebra-notes.md "
                           "(file is not valid UTF-8); memdir doctor")  # the conflicted one is doctor's to name
     assert sorted(m.path.rsplit("/", 1)[-1] for m in mem.list().malformed) == ["zebra-merge.md", "zebra-notes.md"]
+
+
+def test_a_file_mended_while_the_index_cannot_be_written_is_not_named(isolated_home, project, capsys):
+    """break21: with the index not writable (another process's lock; a read-only index file), the search
+    answered from its up-to-date copy — the mended file found — while the note, read from the index file as
+    last written, still said that file could not be read."""
+    from memdir.search import index
+
+    hold = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+            "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()")
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("zebra-crossing", "The zebra crossing camera is on pole 7", "project", "Camera feed on pole 7.")
+    (_layer(mem) / "zebra-notes.md").write_bytes(b"---\nname: zebra-notes\ndescription: zebra stripes\n"
+                                                 b"type: project\n---\nThe zebra \xff\xfe stripes file.\n")
+    assert mem.search("stripes").note.startswith("1 memory file cannot be read")  # control: named while refused
+    holder = subprocess.Popen([sys.executable, "-c", hold, str(index.db_path(isolated_home))],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        (_layer(mem) / "zebra-notes.md").write_text("---\nname: zebra-notes\ndescription: zebra stripes\n"
+                                                    "type: project\n---\nThe zebra stripes file.\n")
+        (_layer(mem) / "zebra-bad.md").write_bytes(b"---\nname: zebra-bad\ndescription: zebra herd\n"
+                                                   b"type: project\n---\nThe zebra \xff herd.\n")
+        found = mem.search("stripes")
+        assert [h.name for h in found] == ["zebra-notes"]  # from the copy
+        assert found.note == ("1 memory file cannot be read, so no search finds what it holds: zebra-bad.md "
+                              "(file is not valid UTF-8); memdir doctor")  # the one refused now, not the mended one
+        assert "locked by another process" in capsys.readouterr().err
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    index.close_all()

@@ -78,6 +78,17 @@ def handing_off() -> bool:
     return _handing_off
 
 
+def since(wall_ns: int | None) -> float:
+    """Seconds from the wall-clock time ``wall_ns`` (ns since the epoch: a sweep's, recorded by some process)
+    to now; ``inf`` when none was recorded (None, 0) or it lies after now — a clock set back since (or one
+    running ahead that wrote it): when it really was is unknown, so whatever waits on it is due, never
+    put off until the clock catches up. The one reading of a recorded sweep time."""
+    if not wall_ns:
+        return float("inf")
+    elapsed = time.time_ns() - wall_ns
+    return elapsed / 1e9 if elapsed >= 0 else float("inf")
+
+
 def sweep_can_wait(files: int, elapsed: float, layer=None) -> bool:
     """Whether a layer of ``files`` memory files, last swept ``elapsed`` seconds ago (``inf``: never
     that this process knows of), may go without its sweep for in-place hand edits now: only a large
@@ -152,7 +163,7 @@ def hand_off(home: Path, scope: str, root: Path | None, meta: Path) -> bool:
             _handed[key] = time.monotonic()
             return True
         st = os.fstat(fd)
-        if st.st_size and time.time_ns() - st.st_mtime_ns < sweep_interval() * 1e9:
+        if st.st_size and since(st.st_mtime_ns) < sweep_interval():
             _handed[key] = time.monotonic()  # one started lately (done, or failed): not again before the interval
             return True
         null = os.open(os.devnull, os.O_RDWR)
@@ -180,5 +191,5 @@ def meta_of(layer_dir: str | os.PathLike, index_dir: str | os.PathLike | None = 
     return os.path.join(os.fspath(index_dir or layer_dir), META_DIR)
 
 
-__all__ = ["SWEEPER", "SWEEP_ALWAYS_MAX", "hand_off", "hand_off_if_large", "hand_off_layer", "hand_sweeps_off",
+__all__ = ["SWEEPER", "SWEEP_ALWAYS_MAX", "hand_off", "hand_off_if_large", "hand_off_layer", "hand_sweeps_off", "since",
            "handing_off", "meta_of", "sweep_can_wait"]

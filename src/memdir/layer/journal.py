@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
-from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, read_bytes, writable_hint
+from ..files.fsio import NOFOLLOW, atomic_write, digest, ensure_dir, nothing_written, read_bytes, writable_hint
 from ..files.layout import ANCHOR_FILE, JOURNAL_FILE, OBJECTS_DIR, TORN_FILE
 from ..text.agreement import agreeing
 from ..text.plural import counted
@@ -174,13 +174,15 @@ class Journal:
         """Cut a torn last line off (kept in ``journal.torn``); return bytes cut.
         Call under the layer lock."""
         try:
-            with open(self.path, "rb+") as handle:
-                size = handle.seek(0, os.SEEK_END)
+            with open(self.path, "rb") as whole:  # read first: a sound journal is not opened for writing here
+                size = whole.seek(0, os.SEEK_END)
                 if size == 0:
                     return 0
-                handle.seek(size - 1)
-                if handle.read(1) == b"\n":
+                whole.seek(size - 1)
+                if whole.read(1) == b"\n":
                     return 0
+            with open(self.path, "rb+") as handle:
+                size = handle.seek(0, os.SEEK_END)
                 # Find the last newline; everything after it is a torn append.
                 block = 1 << 16
                 position = size
@@ -278,8 +280,9 @@ class Journal:
         left for the next transaction to take for a hand edit."""
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o600)
-        except OSError as exc:
-            raise StoreError(f"cannot append to {self.path}: {exc.strerror or exc}") from None
+        except OSError as exc:  # a journal made read-only by hand: said as a read-only home is, with its remedy
+            raise StoreError(nothing_written(self.path, f"the journal {self.path}")
+                             or f"cannot append to {self.path}: {exc.strerror or exc}") from None
         try:
             start = os.fstat(fd).st_size
             written = os.write(fd, payload)
@@ -371,6 +374,9 @@ class Journal:
                 if cut > 0:
                     return (f"the journal ends at event {last} but its anchored head is event {seq}: "
                             f"the last {counted(cut, 'line')} {agreeing(cut, 'was')} removed")
+                if cut == 0 and digest(self._line_ending_at(key[0])) == line_hash:  # the head whole, moved up
+                    return (f"the journal is {counted(size - key[0], 'byte')} shorter than when event {seq} was "
+                            "anchored, its last line as it was: a line before it was cut or edited")
                 return f"event {seq} (the anchored head) was edited"
             if digest(self._line_ending_at(size)) != line_hash:
                 return f"event {seq} (the anchored head) was edited"

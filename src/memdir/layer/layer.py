@@ -44,7 +44,7 @@ from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describ
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
-from ..files.sweeps import sweep_can_wait
+from ..files.sweeps import since, sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
 from ..tombstones.match import Tombstone
@@ -432,7 +432,7 @@ class Layer(ReadsOne, HoldsBack):
         self._take(saved, stamps)
         self._last_scan = (stamps.directory, found)
         self._synced_journal = stamps.journal
-        self._swept_at = time.monotonic() - max(0, time.time_ns() - saved.swept_ns) / 1e9
+        self._swept_at = time.monotonic() - since(saved.swept_ns)  # a time after now: due (-inf)
         return found
 
     def _restore_index(self, moved: bool = False) -> None:

@@ -168,12 +168,12 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     prompt's windows are embedded too and each cosine is the best of theirs
     (:mod:`memdir.search.querywindows`). An embedding engine that fails gives
     ``{}``: the lexical model still answers, as without the extra."""
-    from . import embedder, vectors
+    from . import embedder, passagevectors, vectors
 
     if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
-    if embedded < total or vectors.passages_stale(conn):  # heads, then body passages, in the background
+    if embedded < total or passagevectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
     if (not embedded and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
         # no vector nor one standing in, or a query of hidden characters alone
@@ -197,9 +197,13 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     try:
         from . import querywindows
 
-        return querywindows.similarities(conn, session.home, query_vectors(query, pending, windows), layers, allowed)
+        dropped = vectors.dropped()
+        found = querywindows.similarities(conn, session.home, query_vectors(query, pending, windows), layers, allowed)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
+    if vectors.dropped() > dropped and embedded == total:  # the read dropped a damaged vector: embedded again
+        embedder.schedule(session.home)
+    return found
 
 
 __all__ = ["KEPT", "LOADAVG", "ONE_CALL_CHARS", "OVERLAP", "WORKERS", "cosines", "in_one_call", "query_vector",

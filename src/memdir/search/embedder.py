@@ -85,14 +85,14 @@ def schedule(home: Path) -> int | None:
 def run(home: Path) -> int:
     """Embed every memory of ``<home>/index.sqlite`` without a current vector,
     under ``<home>/embed.lock``, then (with :data:`memdir.search.vectors.EMBED_PASSAGES`) the body passages of every memory
-    (:func:`memdir.search.vectors.embed_passages`, :data:`PASSAGE_ROUND`
+    (:func:`memdir.search.passagevectors.embed_passages`, :data:`PASSAGE_ROUND`
     memories at a time, looking for new heads between rounds); returns how
     many heads were embedded (0 when another embedder holds the lock). Loops
     until none is left, so memories written meanwhile are embedded too, and
-    marks the index's passages done (:func:`memdir.search.vectors.mark_passages_done`)."""
+    marks the index's passages done (:func:`memdir.search.passagevectors.mark_passages_done`)."""
     from filelock import Timeout
 
-    from . import vectors
+    from . import passagevectors, vectors
     from .index import connect
 
     vectors.importable()  # before numpy loads: one BLAS thread per call (vectors.threads() share the batch)
@@ -116,9 +116,9 @@ def run(home: Path) -> int:
             # again, in case memories were written meanwhile.
             if not vectors.EMBED_PASSAGES:
                 return total
-            if vectors.embed_passages(conn, None, limit=PASSAGE_ROUND, should_stop=gone):
+            if passagevectors.embed_passages(conn, None, limit=PASSAGE_ROUND, should_stop=gone):
                 continue
-            vectors.mark_passages_done(conn)  # unless something was written meanwhile: the next search sees it
+            passagevectors.mark_passages_done(conn)  # unless something was written meanwhile: the next search sees it
             return total
     finally:
         lock.release()

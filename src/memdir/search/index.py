@@ -525,24 +525,7 @@ def open_in_memory(path: Path, why: str, create) -> sqlite3.Connection:
     return conn
 
 
-_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (the low byte of an extended code)
-LOCKED_RETRY = 5.0  # seconds a process reads a copy before it waits for a lock another process holds again
-_LOCKED: dict[str, tuple[float, str]] = {}  # index path -> (monotonic time of the busy write, why)
-
-
-def locked_out(home: Path, exc: BaseException | None = None) -> str | None:
-    """Why the index of ``home`` cannot be written now because another connection holds its write lock
-    (SQLITE_BUSY, SQLITE_LOCKED once the 5 s busy timeout is spent: a long writer, a ``sqlite3`` shell left in
-    a transaction), for a person; None when not so. With ``exc`` (a write's ``sqlite3.Error``): that error's
-    word, noted. Without: the note while under :data:`LOCKED_RETRY` s old, so the caller reads a copy
-    (:func:`memdir.search.sync.sync`) instead of waiting the busy timeout again at every sync of a search."""
-    path = str(db_path(home))
-    if exc is not None:
-        if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF not in _BUSY_CODES:
-            return None
-        _LOCKED[path] = (time.monotonic(), f"the search index {path} is locked by another process ({explain(exc)})")
-    noted = _LOCKED.get(path)
-    return noted[1] if noted is not None and time.monotonic() - noted[0] < LOCKED_RETRY else None
+BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (the low byte of an extended code)
 
 
 def while_busy(step, seconds: float = 5.0) -> None:
@@ -559,7 +542,7 @@ def while_busy(step, seconds: float = 5.0) -> None:
             return
         except sqlite3.OperationalError as exc:
             code = getattr(exc, "sqlite_errorcode", None)
-            if code is None or code & 0xFF not in _BUSY_CODES or time.monotonic() >= deadline:
+            if code is None or code & 0xFF not in BUSY_CODES or time.monotonic() >= deadline:
                 raise
             time.sleep(pause)
             pause = min(pause * 2, 0.05)
@@ -581,7 +564,7 @@ def fallback_reason(path: Path) -> str | None:
     return _REASONS.get(Path(path))
 
 
-__all__ = ["BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write",
+__all__ = ["BUSY_CODES", "BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write",
            "check", "write_transaction", "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason",
-           "forget", "health", "in_memory", "is_corrupt", "layer_key", "locked_out", "open_in_memory", "open_read_only", "read_only_reason",
+           "forget", "health", "in_memory", "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason",
            "rebuild", "set_aside", "warn", "while_busy"]

@@ -106,6 +106,32 @@ def write_transaction(conn: sqlite3.Connection):
         raise
 
 
+def write_if_free(conn: sqlite3.Connection, work) -> bool:
+    """Run ``work(conn)`` in a write transaction asked for without waiting (busy timeout 0 for the attempt,
+    the connection's own restored after): for a write a reader may skip — a cache kept, a damaged row dropped
+    — that must never hold a search behind another process's write lock. Returns whether it was written;
+    False, nothing written, when the connection is inside a transaction, the index is locked by another
+    writer, read-only or full (any ``sqlite3.Error`` of the attempt). Raises nothing of SQLite's."""
+    if conn.in_transaction:
+        return False
+    try:
+        waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        conn.execute("PRAGMA busy_timeout = 0")
+    except sqlite3.Error:
+        return False
+    try:
+        with write_transaction(conn):
+            work(conn)
+        return True
+    except sqlite3.Error:
+        return False  # busy, full or read-only: the caller goes on without it
+    finally:
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
+        except sqlite3.Error:
+            pass
+
+
 def upgrade(conn: sqlite3.Connection) -> None:
     """Bring an index of a schema of :data:`UPGRADED` (4 to 22) to the current one in place, its vectors kept: from
     4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 22 the ``fts`` rows
@@ -153,4 +179,4 @@ class StaleSchema(sqlite3.DatabaseError):
 
 
 __all__ = ["ERRORS_OF_FILES", "FIELDS", "FILES_OF_NAMES", "FIRST_GENERATIONS", "READ_AS_THEY_ARE", "RETOKENIZED_BELOW", "SCHEMA_VERSION",
-           "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade", "write_transaction"]
+           "SCRIPTS_OF_ROWS", "StaleSchema", "UPGRADED", "create", "upgrade", "write_if_free", "write_transaction"]

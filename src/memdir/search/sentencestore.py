@@ -22,6 +22,7 @@ import hashlib
 import sqlite3
 
 from .index import ReadOnly
+from .schema import write_if_free
 
 KEPT_ROWS = 8192  # vectors kept (384 float32 each, 1,536 bytes and a 16-byte key)
 _TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors (id INTEGER PRIMARY KEY, key BLOB UNIQUE NOT NULL, "
@@ -51,10 +52,8 @@ def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):
     keys = {s: key(s) for s in dict.fromkeys(sentences)}
     known = {}
     for sentence, blob in zip(keys, _read(conn, list(keys.values()))):
-        if isinstance(blob, bytes) and len(blob) == 4 * 384:  # a number, text or cut blob there is no vector
-            vector = np.frombuffer(blob, dtype=np.float32)
-            if np.isfinite(vector).all():  # NaN or inf: none either (search.vectors reads damaged vectors so)
-                known[sentence] = vector
+        if vectors.sound([blob])[0]:  # a number, text, cut or NaN blob there is no vector
+            known[sentence] = np.frombuffer(blob, dtype=np.float32)
     todo = [s for s in keys if s not in known]
     if todo:
         fresh = vectors.sentence_vectors(todo)
@@ -76,26 +75,16 @@ def _read(conn: sqlite3.Connection, keys: list[bytes]) -> list[bytes | None]:
 def _write(conn: sqlite3.Connection, rows: list[tuple[bytes, bytes]]) -> None:
     """Keep ``rows`` (key, vector blob) in one transaction, the oldest beyond :data:`KEPT_ROWS` dropped; nothing
     when the index is read-only, full, or locked by another writer (the lock is asked for without waiting)."""
-    if isinstance(conn, ReadOnly) or conn.in_transaction:
+    if isinstance(conn, ReadOnly):
         return
-    waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]
-    conn.execute("PRAGMA busy_timeout = 0")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.execute(_TABLE)
-            conn.executemany("INSERT OR REPLACE INTO sentence_vectors (key, vector) VALUES (?, ?)", rows)
-            conn.execute("DELETE FROM sentence_vectors WHERE id <= (SELECT max(id) FROM sentence_vectors) - ?",
-                         (KEPT_ROWS,))
-            conn.execute("COMMIT")
-        except sqlite3.Error:
-            if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
-                conn.execute("ROLLBACK")
-            raise
-    except sqlite3.Error:
-        pass  # busy, full or read-only: the vectors stay this process's (vectors.sentence_vectors)
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
+
+    def keep(conn: sqlite3.Connection) -> None:
+        conn.execute(_TABLE)
+        conn.executemany("INSERT OR REPLACE INTO sentence_vectors (key, vector) VALUES (?, ?)", rows)
+        conn.execute("DELETE FROM sentence_vectors WHERE id <= (SELECT max(id) FROM sentence_vectors) - ?",
+                     (KEPT_ROWS,))
+
+    write_if_free(conn, keep)  # busy, full or read-only: the vectors stay this process's (vectors.sentence_vectors)
 
 
 __all__ = ["KEPT_ROWS", "key", "vectors_for"]

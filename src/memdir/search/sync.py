@@ -40,17 +40,18 @@ from pathlib import Path
 from ..errors import StoreError
 from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
-from ..files.sweeps import sweep_can_wait
+from ..files.sweeps import since, sweep_can_wait
 from ..layer.layer import Layer, home_layers
 from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
 from ..settings import Settings
 from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
-                    layer_key, locked_out, rebuild, set_aside, warn, write_transaction)
+                    layer_key, rebuild, set_aside, warn, write_transaction)
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow, judge_again
+from .locked import locked_out, waiting
 from .stale import warn_stale
 from .tokenize import available, document_fields, require
 
@@ -149,7 +150,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         last = _swept.get(marker)
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
-            last = now_mono - max(0, time.time_ns() - swept[0]) / 1e9 if swept and swept[0] else None
+            last = now_mono - since(swept[0]) if swept and swept[0] else None  # after now: due
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
             if tuple(row[:3]) == state and row[4] and not again:
                 return 0
@@ -347,6 +348,7 @@ def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
     step is a sync all the same, so a writer's sweep before it (the sweeper's own) no longer keeps
     the next reader from following the journal (:func:`memdir.search.follow.follow`). Not kept when
     the index cannot be written now (the next process sweeps again)."""
+    waited = conn.execute("PRAGMA busy_timeout").fetchone()[0]  # the sync's own (search.locked.waiting)
     try:
         conn.execute("PRAGMA busy_timeout = 100")  # ms: a note never makes a search wait out another's lock
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
@@ -356,14 +358,14 @@ def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
     except sqlite3.Error:
         pass
     finally:
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {int(waited)}")
 
 
 def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqlite3.Connection:
     """Bring the index of ``home`` in step with ``layers``; returns the
     connection. When the index cannot be written now (a full disk, a
     read-only file: :func:`memdir.search.index.cannot_write`; another process's
-    lock past the busy timeout: :func:`memdir.search.index.locked_out`) the files it
+    lock past the busy timeout: :func:`memdir.search.locked.locked_out`) the files it
     lacks or holds stale are still searched: the connection returned is an
     in-memory copy of it brought up to date (:func:`_overlay`), and one line
     on stderr says so, naming SQLite's error (``SQLITE_FULL``) — once per
@@ -376,8 +378,9 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
     if isinstance(conn, ReadOnly) or held:  # it could not be opened for writing: nothing to try
         return _overlay(home, layers, conn, held or conn.why.rpartition("; ")[0], session_id)
     try:
-        for layer in layers:
-            sync_layer(conn, home, layer)
+        with waiting(conn, home):  # another process met the lock moments ago: a short wait, then the copy
+            for layer in layers:
+                sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
         if held := locked_out(home, exc):  # the busy timeout spent: the files it lacks are read into a copy
             return _overlay(home, layers, conn, held, session_id)
@@ -390,6 +393,15 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
 
 
 _copies = threading.local()  # .held: index path -> this thread's in-memory copy (a connection is one thread's)
+
+
+def answering(home: Path) -> sqlite3.Connection:
+    """The connection this thread's last :func:`sync` of ``home`` answered from: the in-memory copy brought up
+    to date while the index cannot be written (:func:`_overlay`), else the index's own (:func:`connect`), so
+    what a search says beside its hits (search.unread's note) is read where the hits were. Raises what
+    :func:`connect` raises."""
+    copy = getattr(_copies, "held", {}).get(str(db_path(home)))
+    return copy if copy is not None else connect(home)
 
 
 def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: str,
@@ -559,5 +571,5 @@ def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=Non
                          search_mode(settings))
 
 
-__all__ = ["DamagedIndex", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
+__all__ = ["DamagedIndex", "answering", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
            "repair", "search_mode", "sync", "sync_layer", "unsound"]

@@ -14,7 +14,8 @@ from ..layer.held import held_kind
 from ..session import Session
 from ..text.plural import counted
 from ..text.printable import one_line
-from .index import connect, layer_key
+from .index import layer_key
+from .sync import answering
 
 SHOWN = 3  # files named in a note; the rest are counted
 # The refused files of some layers: a seek in the index's partial index of them (search.schema.ERRORS_OF_FILES).
@@ -27,10 +28,10 @@ def note(session: Session, scope: str | None) -> str:
     (never one held back — a merge conflict, a forgotten value put back, :func:`memdir.layer.held.held_kind` —,
     which the agent never sees named: ``doctor`` and the line before the context block say those), at most :data:`SHOWN` named (file names and errors on one printable line each); ``""`` when there is none or
     the index cannot say. One small query of the index as the search's sync has just left it (one the index
-    cannot take, read-only or locked: as it was last written)."""
+    cannot take, read-only or locked: its in-memory copy the search answered from, :func:`memdir.search.sync.answering`)."""
     keys = [layer_key(session.home, layer.path) for layer in session.layers(scope)]
     try:
-        conn = connect(session.home)
+        conn = answering(session.home)
         rows = conn.execute(REFUSED.format(",".join("?" * len(keys))), keys).fetchall()
         rows = [(file, error) for file, error in rows if held_kind(error) is None]  # held back: never named
     except (sqlite3.Error, OSError, StoreError):

