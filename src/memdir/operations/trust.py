@@ -36,7 +36,7 @@ from ..results import (
 )
 from ..session import Session
 from ..text.names import normalize_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by
+from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by, lift_command
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
@@ -77,10 +77,16 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     journaled; with ``scope``, only a tombstone of that layer (the team's: of rejected team candidates too,
     :func:`memdir.operations.team.tombstone_layers`). A layer whose tombstones cannot be read is
     passed over. Raises :class:`Refused`, :class:`NotFound`, :class:`StoreError` (the id is in no layer
-    read, and a layer could not be read: it may be there), :class:`ScopeError`."""
+    read, and a layer could not be read: it may be there), :class:`ScopeError`, :class:`InvalidInput` when,
+    without ``scope``, layers of more than one scope hold the id: a tombstone's id follows from the value
+    (:func:`memdir.tombstones.match.make`), so the same value forgotten in the user layer and in a project's
+    gives each layer its own tombstone under one id, and lifting the first found (before: the user layer's)
+    left the one the person meant in force and lifted another nobody asked about; the message names the
+    scopes and the command of each. Within one layer every copy of the id is the same fact and goes (a copy
+    left would keep the value forgotten)."""
     if session.actor != "human":
         raise Refused(ONLY_A_PERSON_LIFTS)
-    unreadable = None
+    unreadable, holders = None, []
     for layer in teamops.tombstone_layers(session, scope):
         try:
             held = any(stone.id == tombstone_id for stone in layer.tombstones())
@@ -88,8 +94,15 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
             unreadable = exc
             continue
         if held:
-            stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
-            return LiftResult(stone.id, layer.scope, stone.name)
+            holders.append(layer)
+    if scope is None and len({layer.scope for layer in holders}) > 1:
+        scopes = list(dict.fromkeys(layer.scope for layer in holders))
+        raise InvalidInput(f"tombstone {tombstone_id} is in the {' and the '.join(scopes)} layers (the same value "
+                           "forgotten in each); lift one of them: "
+                           + "; ".join(f"`{lift_command(tombstone_id)} --scope {s}`" for s in scopes))
+    for layer in holders:
+        stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
+        return LiftResult(stone.id, layer.scope, stone.name)
     if unreadable is not None:
         raise unreadable
     if scope:

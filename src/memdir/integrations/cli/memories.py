@@ -157,7 +157,7 @@ def cmd_tombstones(args) -> int:
 
 def cmd_tombstone(args) -> int:
     """``memdir tombstone lift ID``: let a forgotten value be written again."""
-    result = open_memory(args).lift_tombstone(args.id, reason=args.reason)
+    result = open_memory(args).lift_tombstone(args.id, reason=args.reason, scope=args.scope)
     emit(args, result, render.lift(result))
     return 0
 
@@ -328,6 +328,7 @@ def register(add, settings) -> None:
     p.add_argument("action", choices=("lift",))
     p.add_argument("id", help="tombstone id (t-…) from `memdir tombstones`")
     p.add_argument("--reason", help="why it may be written again (kept in the journal)")
+    scope_opt(p, "only this scope's tombstone (needed when the same value was forgotten in two scopes)")
 
     p = add("review", cmd_review, "List candidates waiting for a person's approval: a new memory's whole text, "
             "a change's diff, and the digest approve checks.")
