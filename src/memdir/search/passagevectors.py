@@ -37,12 +37,9 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
     :func:`memdir.search.vectors.embed_missing`: heads first."""
 
     _passage_table(conn)
-    where, args = "d.status = 'active'", []
-    if layers is not None:
-        if not layers:
-            return 0
-        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
-        args = list(layers)
+    if (chosen := vectors.active_in(layers)) is None:
+        return 0
+    where, args = chosen
     todo = _passages_todo(conn, where, args, limit)
     done = 0
     pending_rows: list[tuple] = []  # (id, digest, n, text)

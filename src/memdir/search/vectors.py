@@ -270,16 +270,23 @@ def finite(vecs):
 _pending: dict[tuple, tuple] = {}  # (id(conn), layers) -> (conn, generation, (embedded, total))
 
 
+def active_in(layers: list[str] | None) -> tuple[str, list] | None:
+    """``(where, args)``: the SQL condition on ``docs d`` selecting the active memories of ``layers`` (every
+    layer's when None), and its parameters; None when ``layers`` is empty (no memory is in scope)."""
+    if layers is None:
+        return "d.status = 'active'", []
+    if not layers:
+        return None
+    return f"d.status = 'active' AND d.layer IN ({','.join('?' * len(layers))})", list(layers)
+
+
 def pending(conn, layers: list[str] | None = None) -> tuple[int, int]:
     """``(embedded, total)``: active memories of ``layers`` (all layers of the index when None) with a current
     vector (not a damaged blob), and all of them. Counted once per index generation and connection (every change
     to ``docs`` or ``vectors`` bumps the generation): a warm server's query reads one row."""
-    where, args = "d.status = 'active'", []
-    if layers is not None:
-        if not layers:
-            return (0, 0)
-        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
-        args = list(layers)
+    if (chosen := active_in(layers)) is None:
+        return (0, 0)
+    where, args = chosen
     generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
     key = (id(conn), None if layers is None else tuple(layers))
     with _cache_lock:
@@ -318,12 +325,9 @@ def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int |
     ``progress(done, total)`` (the protocol of :mod:`memdir.render.progress`)
     as it starts and after each batch. ``should_stop`` (a callable) is asked between batches."""
     from .used import note as note_vectors
-    where, args = "d.status = 'active'", []
-    if layers is not None:
-        if not layers:
-            return 0
-        where += f" AND d.layer IN ({','.join('?' * len(layers))})"
-        args = list(layers)
+    if (chosen := active_in(layers)) is None:
+        return 0
+    where, args = chosen
     todo = conn.execute(
         f"SELECT d.id, d.digest, d.title, d.description, d.body FROM docs d LEFT JOIN vectors v ON v.id = d.id"
         f" WHERE {where} AND (v.id IS NULL OR v.digest IS NOT d.digest OR v.model IS NOT ? OR length(v.vec) IS NOT ?)"

@@ -21,6 +21,19 @@ from tests.integrations.clients.realclients import binary, client_env
 MODEL = "gemini-2.5-flash"  # a fixed model: Gemini's "auto" routing asks a classifier model first
 
 
+def _installed(tmp_path, isolated_home, project):
+    """A store holding db-port, and memdir installed into the Gemini CLI of a user home under ``tmp_path``
+    (API-key auth, so the scripted endpoint answers); the user home."""
+    user_home = tmp_path / "userhome"
+    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
+        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
+    settings = user_home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    assert run_cli("install", "gemini", env={"HOME": str(user_home)}).returncode == 0
+    return user_home
+
+
 @pytest.mark.slow
 def test_a_gemini_headless_run_gets_context_and_recall_and_queues_its_chat(tmp_path, isolated_home, project):
     exe = binary("gemini")
@@ -123,13 +136,7 @@ def test_a_resumed_gemini_session_keeps_the_persons_prompts_and_holds_one_block(
     from memdir.prompt.start import UNCHANGED
 
     exe = binary("gemini")
-    user_home = tmp_path / "userhome"
-    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
-        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
-    settings = user_home / ".gemini" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
-    assert run_cli("install", "gemini", env={"HOME": str(user_home)}).returncode == 0
+    user_home = _installed(tmp_path, isolated_home, project)
     with GeminiServer(lambda body: "ok") as server:
         env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
                          GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off")
@@ -192,13 +199,7 @@ def test_an_interactive_gemini_session_that_never_prompts_records_no_block_given
     from memdir.prompt import recalled
 
     exe = binary("gemini")
-    user_home = tmp_path / "userhome"
-    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
-        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
-    settings = user_home / ".gemini" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
-    assert run_cli("install", "gemini", env={"HOME": str(user_home)}).returncode == 0
+    user_home = _installed(tmp_path, isolated_home, project)
     with GeminiServer(lambda body: "ok") as server:
         env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
                          GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off",
