@@ -25,7 +25,7 @@ WRITER_FILE = "lock.held"         # there while a process holds the lock; left b
 LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
 TEAM_TOMBSTONE_DIR = "tombstones"  # the team layer's, one file each, inside its directory (memdir.layer.team)
-# Its mtime: the tombstones' (stones_key) the layer's files were last judged against (memdir.layer.held).
+# Its mtime: the tombstones' key (stones_key) the layer's files were last judged against (memdir.layer.held).
 HELD_FILE = "held.stamp"
 OBJECTS_DIR = "objects"           # every version's bytes, by digest
 # Reads and last read per memory (memdir.layer.usage): derived, like MEMORY.md — a symlink there is never
@@ -167,14 +167,18 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
 
 
 def stones_key(layer_dir: str | os.PathLike) -> int:
-    """When the tombstones of the layer at ``layer_dir`` last changed: the mtime (ns) of its tombstone
+    """When the tombstones of the layer at ``layer_dir`` last changed: the ctime (ns) of its tombstone
     file (``.memdir/tombstones.json``) or, for the team layer, of its tombstone directory (a tombstone
     added or lifted, by memdir or by a ``git pull``, moves it); the later of the two, 0 when neither
-    exists. Two stats."""
+    exists. Two stats. The ctime, not the mtime: an mtime can be put back (memdir gives a settled
+    ``tombstones.json`` the journal's, :func:`memdir.layer.drift.settle_tombstones`; a sync tool keeps the
+    sender's), so tombstones changed since could take a key other tombstones were judged with — the
+    manifest's judgement (:func:`judged`) and the search index's were then trusted, and a lifted memory's
+    tombstone put back left it in ``MEMORY.md``, ``list`` and search; a ctime only moves on."""
     key = 0
     for path in (os.path.join(layer_dir, META_DIR, TOMBSTONES_FILE), os.path.join(layer_dir, TEAM_TOMBSTONE_DIR)):
         try:
-            key = max(key, os.stat(path, follow_symlinks=False).st_mtime_ns)
+            key = max(key, os.stat(path, follow_symlinks=False).st_ctime_ns)
         except OSError:
             pass
     return key
@@ -212,6 +216,23 @@ def record_judged(meta_dir: str | os.PathLike, key: int) -> None:
             os.close(fd)
     except OSError:
         pass
+
+
+def rekey_judged(meta_dir: str | os.PathLike, before: int, after: int, same: bool) -> None:
+    """The tombstones' :func:`stones_key` moved from ``before`` to ``after`` with no file judged (memdir gave
+    ``tombstones.json`` the journal's mtime: :func:`memdir.layer.drift.settle_tombstones`); ``same``: their
+    content did not change. The record of :func:`judged_key` follows: moved to ``after`` when it was of
+    ``before`` and ``same``; dropped (every reader judges again the files a tombstone may move) when it is of
+    ``after`` — a key the tombstones had before they last changed, whose judgement is not of them now (before:
+    a sync that put a lifted tombstone back, settled by the next transaction, took the key the lift had, and
+    the lift's verdicts were trusted: the forgotten memory stayed in ``MEMORY.md`` and ``list``)."""
+    if before == after:
+        return
+    judged_at = judged_key(meta_dir)
+    if same and judged_at == before:
+        record_judged(meta_dir, after)
+    elif judged_at == after:
+        record_judged(meta_dir, 0)
 
 
 def _edited_after(index: os.stat_result, stamp: os.stat_result) -> bool:

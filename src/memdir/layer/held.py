@@ -42,12 +42,14 @@ from ..files.layout import (
     judged_key,
     read_held_files,
     record_judged,
+    rekey_judged,
     stones_key,
 )
 from ..files.scan import HELD, FileState, Malformed, settle
 from ..files.scan import load as load_file
 from ..text.names import normalize_name
 from ..tombstones.match import lift_command, match
+from .drift import settle_tombstones
 
 
 def held_reason(stone, why: str, name: str, scope: str) -> str:
@@ -300,6 +302,20 @@ class HoldsBack:
         stones key before the add) need no new judgement — their states stay judged, with the new key."""
         if self._judged_with == before:
             self._judged_with = stones_key(self.path)
+
+    def settle_stones(self) -> None:
+        """Under the layer lock, when ``tombstones.json`` was written after the journal (a change cut before
+        its journal line, or a sync or a person writing it): :func:`memdir.layer.drift.settle_tombstones`,
+        which gives it the journal's mtime, and the judgement follows that key
+        (:func:`memdir.files.layout.rekey_judged`): this object's states judged with the key before stand
+        when no tombstone was lifted or put back; a judgement recorded under the key it takes, of other
+        tombstones, is dropped. Raises :class:`StoreError`."""
+        before = self.stones_now()
+        lifted, restored = settle_tombstones(self.journal, self.tombstone_file)
+        after, same = self.stones_now(), not lifted and not restored
+        if same and self._judged_with == before:
+            self._judged_with = after
+        rekey_judged(self.meta, before, after, same)
 
     def stones_now(self) -> int:
         """The layer's stones key now (:func:`memdir.files.layout.stones_key`)."""

@@ -50,7 +50,7 @@ from ..settings import Settings
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
-from .drift import cut_tombstones, settle_tombstones
+from .drift import cut_tombstones
 from .index import SPLICED, IndexBuilder, next_change
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Stamps, stat3
@@ -303,7 +303,7 @@ class Layer(ReadsOne, HoldsBack):
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
             if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
-                settle_tombstones(self.journal, self.tombstone_file)
+                self.settle_stones()  # the judgement of the files follows the key it gives tombstones.json (.held)
             stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
             if not self._index.built or stale:  # restored keys another process's writes made stale
