@@ -74,7 +74,7 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     stone = person.tombstones().tombstones[0].id
     assert stale.result == "skipped" and stale.detail == (  # the line consolidation gives a proposal too
         f"matches a forgotten value (the same value; tombstone {stone}, 'staging-host'); "
-        f"a person can lift it with `memdir tombstone lift {stone}`")
+        f"a person can lift it with `memdir tombstone lift {stone} --scope project`")
     assert "MEMORY.md" not in got
     listed = {m.name: m for m in person.list().memories}
     assert set(listed) == {"feedback-testing", "oncall", "release-train"}

@@ -72,7 +72,7 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
         f"(tombstone {stone}): to write to 'db-port', reactivate it explicitly (memdir write/restore "
         f"--reactivate; reactivate=true in memory_write or memory_restore); "
         f"if 'db-port' holds that value too, a person first lifts the tombstone with "
-        f"`memdir tombstone lift {stone}`\n")
+        f"`memdir tombstone lift {stone} --scope project`\n")
 
     # reactivating it as it is: refused by pg-port's tombstone (the forgotten fact is db-port's text too),
     # and the refusal says why and how
@@ -80,11 +80,11 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     assert out.returncode == 1
     assert out.stderr.startswith(f"memdir: refused: this matches a forgotten value (the same value; tombstone {stone}, "
                                  f"memory 'pg-port', forgotten by human on {_today()}). A person can lift it with "
-                                 f"`memdir tombstone lift {stone}`, then reactivate 'db-port'")
+                                 f"`memdir tombstone lift {stone} --scope project`, then reactivate 'db-port'")
     assert "'db-port' was superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' " \
            "holds that value too" in out.stderr
     out = _cli(project, "restore", "db-port", "--version", "1", "--reactivate")  # restoring it: the same
-    assert out.returncode == 1 and f"`memdir tombstone lift {stone}`, then reactivate 'db-port'" in out.stderr
+    assert out.returncode == 1 and f"`memdir tombstone lift {stone} --scope project`, then reactivate 'db-port'" in out.stderr
     assert "'db-port' was superseded by 'pg-port', which was deleted" in out.stderr
     assert _status(project, "db-port").startswith("status: superseded by pg-port (deleted")  # nothing written
 
@@ -208,7 +208,7 @@ def test_the_tombstone_refusal_is_unchanged_for_a_memory_that_is_not_superseded(
         mem.write("db-port-again", FACT)
     assert str(caught.value) == (f"refused: this matches a forgotten value (the same value; tombstone {stone}, "
                                  f"memory 'db-port', forgotten by agent on {_today()}). A person can lift it with "
-                                 f"`memdir tombstone lift {stone}`")
+                                 f"`memdir tombstone lift {stone} --scope project`")
 
 
 @pytest.mark.slow

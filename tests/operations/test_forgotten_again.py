@@ -17,7 +17,7 @@ def test_doctor_names_a_hand_restored_file_that_holds_a_forgotten_value(person):
     assert [(p.path, p.error) for p in problems] == [(str(layer.path / "cafe-wifi.md"), (
         f"held back: it holds a value forgotten as 'cafe-wifi' (the same value; tombstone {stone}); the agent "
         f"never sees it until a person settles it: `memdir delete cafe-wifi --scope project` removes it, "
-        f"`memdir tombstone lift {stone}` keeps it"))]
+        f"`memdir tombstone lift {stone} --scope project` keeps it"))]
     assert "db-port" not in problems[0].error  # control: a live memory no tombstone matches is not named
 
 

@@ -87,7 +87,7 @@ def test_a_forgotten_team_memory_left_by_a_modify_delete_conflict_is_held_back_f
     assert doctor.returncode != 0, doctor.stdout
     out = doctor.stdout
     assert "held back" in out and "`memdir delete db-port --scope team`" in out
-    assert f"`memdir tombstone lift {stone}`" in out
+    assert f"`memdir tombstone lift {stone} --scope team`" in out
     # Lifting the tombstone brings it back (the person keeps the fact).
     lifted = run_cli("tombstone", "lift", stone, "--project", a.root, env={"MEMDIR_HOME": str(a.home)})
     assert lifted.returncode == 0, lifted.stderr

@@ -137,7 +137,7 @@ def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_pa
     assert str(caught.value) == (
         f"refused: this matches a forgotten value (the same value; tombstone {stone}, memory 'db-host', "
         f"forgotten in the team layer (not committed yet)). A person can lift it with "
-        f"`memdir tombstone lift {stone}`")
+        f"`memdir tombstone lift {stone} --scope team`")
     # control: a personal layer's tombstone still names who forgot it, and why
     mine = "The preview host is preview-9.internal"
     assert run_cli(*cli, "write", "preview", "-d", mine, "-t", "project", "--scope", "project").returncode == 0
@@ -149,7 +149,7 @@ def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_pa
     assert str(caught.value) == (
         f"refused: this matches a forgotten value (the same value; tombstone {own}, memory 'preview', "
         f"forgotten by human on {own_stone.ts[:10]}: retired). A person can lift it with "
-        f"`memdir tombstone lift {own}`")
+        f"`memdir tombstone lift {own} --scope project`")
     # the listing tells who forgot each the same way (it printed "by " and nothing for the team's)
     listed = run_cli(*cli, "tombstones").stdout.splitlines()
     assert [line.split("  — ")[0] for line in listed][0] == (

@@ -155,6 +155,7 @@ def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombston
     assert out.returncode == 0, out.stderr
     assert (f"deleted on one side, changed on the other: .claude/memory/db-port.md — db-port was forgotten "
             f"(tombstone {stone}); held back until settled: "
-            f"`git rm .claude/memory/db-port.md` keeps it forgotten") in out.stdout
+            f"`git rm .claude/memory/db-port.md` keeps it forgotten; `memdir tombstone lift {stone} --scope team` "
+            "then `git add` keeps the changed text") in out.stdout  # vers22: the lift's --scope
     assert ("deleted on one side, changed on the other: .claude/memory/ci.md — `git rm` it to keep the deletion, "
             "or `git add` it to keep the changed text") in out.stdout

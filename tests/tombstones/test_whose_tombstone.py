@@ -32,7 +32,7 @@ def test_a_rejected_team_candidate_is_listed_and_its_lift_works_on_every_path(cl
     assert run_cli(*cli, "reject", "ci-runner").returncode == 0
     refused = agent.call_tool("memory_write", args)  # the MCP tool's text
     stone = re.search(r"tombstone (t-[0-9a-f]{12})", refused).group(1)
-    assert refused.startswith("Error: refused:") and f"`memdir tombstone lift {stone}`" in refused
+    assert refused.startswith("Error: refused:") and f"`memdir tombstone lift {stone} --scope team`" in refused
     assert re.search(r"forgotten by human on \d{4}-\d{2}-\d{2}: rejected", refused)  # who and when
     # the tombstone it names exists: listed by the CLI (also under --scope team) and the API
     listed = json.loads(run_cli(*cli, "--json", "tombstones").stdout)["tombstones"]

@@ -243,7 +243,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                 found = successor(entry.record, snap.entries[scope].get, writer.layer(scope).tombstones)
             except StoreError as exc:
                 return fail("skipped-unreadable", str(exc), target=target, scope=scope)
-            return fail("refused", superseded_refusal(entry.record, found), target=target, scope=scope)
+            return fail("refused", superseded_refusal(entry.record, found, scope=scope), target=target, scope=scope)
     layer = writer.layer(scope)
     if action != "forget":
         try:

@@ -57,7 +57,7 @@ def held_reason(stone, why: str, name: str, scope: str) -> str:
     ``list`` show it): the tombstone, how it matched, and the two commands that settle it."""
     return (f"{HELD}: it holds a value forgotten as {stone.name!r} ({why}; tombstone {stone.id}); the agent never "
             f"sees it until a person settles it: `memdir delete {name} --scope {scope}` removes it, "
-            f"`{lift_command(stone.id)}` keeps it")
+            f"`{lift_command(stone.id, scope)}` keeps it")
 
 
 def may_change(name: str | None, error: str | None, named) -> bool:

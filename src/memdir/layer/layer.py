@@ -78,7 +78,7 @@ class Layer(ReadsOne, HoldsBack):
         self.root = root
         self.meta = self.path / META_DIR
         self.journal = Journal(self.meta)
-        self.tombstone_file = TombstoneFile(self.meta)
+        self.tombstone_file = TombstoneFile(self.meta, scope)
         self.usage = Usage(self.meta)
         self.files: dict[str, FileState] = {}  # what the last scan learned of each file, by file name
         self._hints_left = False  # the last scan trusted hints for some files: they are not in self.files

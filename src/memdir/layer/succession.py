@@ -95,11 +95,13 @@ def of_transaction(record: MemoryRecord, tx) -> Successor | None:
     return successor(record, tx.fresh, tx.layer.tombstones)
 
 
-def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str = "write to") -> str:
+def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str = "write to",
+                       scope: str | None = None) -> str:
     """Why ``doing`` (write to, restore a version of, approve a change to, pin, mute) the superseded
     ``record`` is refused, ``found`` being its :func:`successor`: where to go instead (the live end of the
     chain), or, when that was deleted, how ``record`` comes back (reactivate it; a person lifts the
-    tombstone first when ``record`` holds the forgotten value)."""
+    tombstone first when ``record`` holds the forgotten value; ``scope``: of ``record``'s layer, where that
+    tombstone is, the lift command's ``--scope``)."""
     name = record.name
     if found is None:
         return (f"memory {name!r} was superseded by a newer memory: {doing} a newer memory instead, or "
@@ -108,7 +110,7 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
     back = f"to {doing} {name!r}, reactivate it explicitly ({REACTIVATE})"
     if found.state == "deleted":
         stone = (f" and its value forgotten (tombstone {found.tombstone}): {back}; if {name!r} holds that "
-                 f"value too, a person first lifts the tombstone with `{lift_command(found.tombstone)}`"
+                 f"value too, a person first lifts the tombstone with `{lift_command(found.tombstone, scope)}`"
                  ) if found.tombstone else f": {back}"
         return f"memory {name!r} was superseded by {found.name!r}{via}, which was deleted" + stone
     if found.state == "loop":
@@ -132,7 +134,7 @@ def refuse_superseded(entry, refuse: bool, doing: str, tx) -> None:
     None) holds a superseded memory of the layer of transaction ``tx``: writing to it without reactivating
     it, restoring an active version over it, approving a change to it, pinning or muting it (issue 10)."""
     if refuse and entry is not None and entry.record.status == "superseded":
-        raise Refused(superseded_refusal(entry.record, of_transaction(entry.record, tx), doing))
+        raise Refused(superseded_refusal(entry.record, of_transaction(entry.record, tx), doing, tx.layer.scope))
 
 
 def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:

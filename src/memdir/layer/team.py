@@ -147,7 +147,7 @@ def candidate_layer(home: Path, root: Path, settings: Settings) -> Layer:
     in the repository): a layer of scope ``team`` whose memories are all
     candidates."""
     layer = Layer(team_meta_dir(home, root) / CANDIDATE_DIR, "team", settings, root)
-    layer.tombstone_file = TombstoneFile(layer.meta)
+    layer.tombstone_file = TombstoneFile(layer.meta, "team")
     return layer
 
 

@@ -99,7 +99,7 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
         scopes = list(dict.fromkeys(layer.scope for layer in holders))
         raise InvalidInput(f"tombstone {tombstone_id} is in the {' and the '.join(scopes)} layers (the same value "
                            "forgotten in each); lift one of them: "
-                           + "; ".join(f"`{lift_command(tombstone_id)} --scope {s}`" for s in scopes))
+                           + "; ".join(f"`{lift_command(tombstone_id, s)}`" for s in scopes))
     for layer in holders:
         stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
         return LiftResult(stone.id, layer.scope, stone.name)

@@ -6,6 +6,7 @@ printable by :func:`memdir.render.printable_output`, as every renderer)."""
 from __future__ import annotations
 
 from ..text.plural import counted
+from ..tombstones.match import lift_command
 from . import printable_output
 from .memories import cut
 
@@ -81,7 +82,7 @@ def team_status(result: TeamStatus) -> str:
         if stone:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
                          f"(tombstone {stone}); held back until settled: `git rm {cut(path, 200)}` "
-                         f"keeps it forgotten; `memdir tombstone lift {stone}` then `git add` keeps the changed text")
+                         f"keeps it forgotten; `{lift_command(stone, 'team')}` then `git add` keeps the changed text")
         else:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — `git rm` it to keep "
                          f"the deletion, or `git add` it to keep the changed text")

@@ -146,7 +146,10 @@ class Tombstone:
     (``actor``), why and when (``ts``, ISO-8601 UTC). ``team`` is True for a
     tombstone read from the team layer, whose files keep no actor, reason or
     time (:class:`memdir.tombstones.stones.TombstoneDir`); it is where the
-    tombstone was read, never stored, and ``file`` the path of its file."""
+    tombstone was read, never stored, and ``file`` the path of its file. ``scope`` is the scope of the layer
+    it was read from (``user``, ``project``, ``team``; None for one not read from a layer), never stored: the
+    ``--scope`` of the command that lifts it (:func:`lift_command`), since one value forgotten in two layers
+    is one id in each."""
 
     id: str
     name: str
@@ -158,10 +161,11 @@ class Tombstone:
     words_digest: str | None = None
     team: bool = field(default=False, compare=False)
     file: str | None = field(default=None, compare=False)  # a team tombstone's file (git knows who and when)
+    scope: str | None = field(default=None, compare=False)
 
     def stored(self) -> dict:
-        """The fields a tombstone file keeps: all but :attr:`team` and :attr:`file`."""
-        return {k: v for k, v in asdict(self).items() if k not in ("team", "file")}
+        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file` and :attr:`scope`."""
+        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope")}
 
 
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
@@ -286,9 +290,11 @@ def qualified(stones, description: str, body: str) -> tuple[Tombstone, str] | No
     return None
 
 
-def lift_command(tombstone_id: str = "ID") -> str:
-    """The command a person lifts a tombstone with: ``memdir tombstone lift t-…``."""
-    return f"memdir tombstone lift {tombstone_id}"
+def lift_command(tombstone_id: str = "ID", scope: str | None = None) -> str:
+    """The command a person lifts a tombstone with: ``memdir tombstone lift t-…``, with ``--scope`` of the
+    layer that holds it when ``scope`` is given (``memdir tombstone lift t-… --scope project``): the same
+    value forgotten in two layers is one id in each, and the command without a scope is refused then."""
+    return f"memdir tombstone lift {tombstone_id}" + (f" --scope {scope}" if scope else "")
 
 
 # Why anyone but a person is refused the lift (the gateway and the operation both ask).
@@ -340,7 +346,7 @@ def caution(stone: Tombstone, why: str, because: str) -> str:
     :func:`qualified`), ``because`` saying why it was let through: the tombstone, who forgot it, and how a
     person lifts it."""
     return (f"written though it matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-            f"{forgotten_by(stone)}), because {because}; `{lift_command(stone.id)}` lifts the tombstone")
+            f"{forgotten_by(stone)}), because {because}; `{lift_command(stone.id, stone.scope)}` lifts the tombstone")
 
 
 def refusal(stone: Tombstone, why: str) -> str:
@@ -348,7 +354,7 @@ def refusal(stone: Tombstone, why: str) -> str:
     value matched it (``why``, from :func:`match`), who forgot it
     (:func:`forgotten_by`) and how a person lifts it."""
     return (f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-            f"{forgotten_by(stone)}). A person can lift it with `{lift_command(stone.id)}`")
+            f"{forgotten_by(stone)}). A person can lift it with `{lift_command(stone.id, stone.scope)}`")
 
 
 def outcome(stone: Tombstone, why: str) -> str:
@@ -356,7 +362,7 @@ def outcome(stone: Tombstone, why: str) -> str:
     consolidation proposal, an imported memory, a pending finding): how it
     matched and how a person lifts it."""
     return (f"matches a forgotten value ({why}; tombstone {stone.id}, {stone.name!r}); "
-            f"a person can lift it with `{lift_command(stone.id)}`")
+            f"a person can lift it with `{lift_command(stone.id, stone.scope)}`")
 
 
 def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:

@@ -25,10 +25,12 @@ from .match import Tombstone, make
 class TombstoneFile:
     """The tombstones of one layer, in ``<layer>/.memdir/tombstones.json``.
     Reads are cached by the file's size and mtime; :meth:`add` and
-    :meth:`lift` are called under the layer lock."""
+    :meth:`lift` are called under the layer lock. ``scope``: the scope of the layer it belongs to, which each
+    tombstone read carries (:attr:`Tombstone.scope`: a refusal's lift command names it)."""
 
-    def __init__(self, meta_dir: Path):
+    def __init__(self, meta_dir: Path, scope: str | None = None):
         self.path = Path(meta_dir) / TOMBSTONES_FILE
+        self.scope = scope
         self._cache: tuple[tuple[int, int], list[Tombstone]] | None = None
 
     def all(self) -> list[Tombstone]:
@@ -50,7 +52,7 @@ class TombstoneFile:
             stones = []
             for number, item in enumerate(raw, 1):
                 try:
-                    stones.append(stone_of(item))
+                    stones.append(stone_of(item, scope=self.scope))
                 except ValueError as exc:
                     raise ValueError(f"item {number}: {exc}") from None
         except ValueError as exc:
@@ -130,10 +132,11 @@ def _load(path: Path, empty: bytes, *, foreign: bool = False) -> object:
         raise ValueError("JSON nested too deep") from None
 
 
-def stone_of(item: object, *, team: bool = False) -> Tombstone:
+def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> Tombstone:
     """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason`` and ``words_digest`` (text
-    or null). ``team``: read from the team layer (:attr:`Tombstone.team`). Raises :class:`ValueError`
+    or null). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
+    read from (:attr:`Tombstone.scope`). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
     every field is checked here, so a tombstone read never fails later, in a match or a listing."""
     if not isinstance(item, dict):
@@ -148,7 +151,7 @@ def stone_of(item: object, *, team: bool = False) -> Tombstone:
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
-                     team=team)
+                     team=team, scope=scope)
 
 
 class TombstoneDir:
@@ -199,7 +202,8 @@ class TombstoneDir:
             try:
                 if stat.S_ISDIR(mode):
                     continue
-                stones.append(replace(stone_of(_load(path, b"{}", foreign=True), team=True), file=str(path)))
+                stones.append(replace(stone_of(_load(path, b"{}", foreign=True), team=True, scope="team"),
+                                      file=str(path)))
             except ValueError as exc:
                 fix = ("remove it from the repository" if str(exc).startswith("not read")
                        else "fix or remove it by hand (a merge conflict: keep one side)")
