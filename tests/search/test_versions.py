@@ -39,7 +39,7 @@ def test_a_dotted_number_is_also_its_leading_parts():
     assert tokens("v2.3") == ["v2", f"2{J}3"] and tokens("v2.4") == ["v2", f"2{J}4"]  # were both ["v2"]
     assert tokens("SDK v2.3.1") == ["sdk", "v2", f"2{J}3", f"2{J}3{J}1"]  # 20's v231 231 31 gone (vers20)
     assert tokens("sdk 2.3") == ["sdk", f"2{J}3"] and tokens("Postgres 16.4") == ["postgr", "16", f"16{J}4"]
-    assert tokens("v2.3.1-rc1") == ["v2", "rc", f"2{J}3", f"2{J}3{J}1"]  # was ["v2"]: rc kept too
+    assert tokens("v2.3.1-rc1") == ["v2", "rc", f"2{J}3", f"2{J}3{J}1", f"2{J}3{J}1{J}rc1", "rc1"]  # was ["v2"]: rc kept too
     assert tokens("gateway 10.0.0.1") == ["gateway", "10", f"10{J}0", f"10{J}0{J}0", f"10{J}0{J}0{J}1"]
     assert tokens("٢.٣") == tokens("２.３") == [f"2{J}3"]  # other digits as in words: ٢.٣ and ２.３ are 2.3
     assert tokens("ratio 0.5") == ["ratio", f"0{J}5"] and tokens("pi is 3.14") == ["pi", "is", f"3{J}14"]
@@ -106,7 +106,7 @@ def test_an_index_of_schema_20_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 20")  # 20's terms: no 2.3 of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 23
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 24
     assert f"2{J}3" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3") == [("sdk-231", 1.0)]
     assert top(store, "ArgoCD") == [("argocd", 1.0)]  # control: the other rows as before

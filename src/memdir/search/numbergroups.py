@@ -5,12 +5,14 @@ number written in groups (a phone number, an IBAN, a dotted date) is also its gr
 its ends (:func:`run_end`); the one-digit groups of a dotted number are no terms of their own
 (:func:`within_numbers`: ``port 2`` is no ``v3.2.1``). A two-digit number led by a zero is its digit
 (:func:`as_number`: ``09`` of ``09:00`` is ``9``). A date written with its year last is also its ISO digits
-(:func:`year_first`: ``04.12.2026`` meets ``2026-12-04``). Pure functions of text.
+(:func:`year_first`: ``04.12.2026`` meets ``2026-12-04``, ``04/12/2026`` both ``2026-04-12`` and
+``2026-12-04``). Pure functions of text.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import date
 
 _ZERO_LED = re.compile(r"0[1-9]")  # 09 of 09:00 or 2026-02-03: the number 9
 
@@ -86,27 +88,45 @@ def run_end(run: list[tuple[tuple[str, ...], tuple[str, ...]]], dotted: bool, gr
     return added
 
 
-# A date written with its year last (04.12.2026, 12/04/2026, 4/12/2026): day or month, the same dot or slash, a
-# day or month, the year of four digits; no word or dotted group on either side.
-_YEAR_LAST = re.compile(r"(?<![\w./-])(\d{1,2})([./])(\d{1,2})\2(\d{4})(?![\w]|[./-]\w)")
+# A date written with its year last (04.12.2026, 12/04/2026, 4/12/2026, 04-12-2026): day or month, the same dot,
+# slash or hyphen, a day or month, the year of four digits; or with its year first and a month or day of one digit
+# (2026-4-12, 2026/4/12: the ISO digits its groups run together are not, 2026412). No word or dotted group on
+# either side.
+_YEAR_LAST = re.compile(r"(?<![\w./-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\w]|[./-]\w)")
+_YEAR_FIRST = re.compile(r"(?<![\w./-])(\d{4})([./-])(\d{1,2})\2(\d{1,2})(?![\w]|[./-]\w)")
 
 
 def year_first(text: str) -> list[tuple[int, list[str]]]:
-    """``(where a date ends, its terms)`` for each date of ``text`` written with its year last (:data:`_YEAR_LAST`):
-    the date as the ISO form ``2026-12-04`` joins it, ``20261204``, so it meets that date written any way (vers20:
-    ``04.12.2026`` met ``2026-12-04`` only by ``2026`` and ``12``, as ``2026-12-05`` did). With dots the day comes
-    first (``04.12.2026``); with slashes the month (``12/04/2026``, the American order) and the day too when that
-    reads as a date as well (``04/12/2026`` is either; ``25/12/2026`` the day alone). No term for a group that is no
-    day or month (``13.13.2026``). Pure."""
+    """``(where a date ends, its terms)`` for each date of ``text`` written otherwise than ISO's year, month and
+    day of two digits (:data:`_YEAR_LAST`, :data:`_YEAR_FIRST`): the date as the ISO form ``2026-12-04`` joins it,
+    ``20261204``, so it meets that date written any way (vers20: ``04.12.2026`` met ``2026-12-04`` only by
+    ``2026`` and ``12``, as ``2026-12-05`` did; vers22: ``2026-4-12`` was ``2026412``, no ``2026-04-12``).
+    With dots the day comes first (``04.12.2026``, as the countries writing dates with dots do); with slashes or
+    hyphens (``04/12/2026``: 4 December in the UK, April 12 in the US) each order that is a date of the calendar
+    (:class:`datetime.date`), both when both are (``04/12/2026`` → ``20260412``, ``20261204``), one when one is
+    (``13/04/2026`` → ``20260413``; ``04/13/2026`` the same day), so either ISO date finds it; year first, the
+    month comes second. No term for a date the calendar has not (``13.13.2026``, ``31/04/2026``,
+    ``29/02/2026``). Pure."""
     out = []
     for match in _YEAR_LAST.finditer(text):
-        first, sep, second, year = int(match[1]), match[2], int(match[3]), match[4]
+        first, sep, second, year = int(match[1]), match[2], int(match[3]), int(match[4])
         readings = [(second, first)] if sep == "." else [(first, second), (second, first)]
-        terms = list(dict.fromkeys(f"{year}{month:02d}{day:02d}" for month, day in readings
-                                   if 1 <= month <= 12 and 1 <= day <= 31))
+        terms = list(dict.fromkeys(_iso(year, month, day) for month, day in readings if _iso(year, month, day)))
         if terms:
             out.append((match.end(), terms))
-    return out
+    for match in _YEAR_FIRST.finditer(text):
+        if (len(match[3]) == 1 or len(match[4]) == 1) and (term := _iso(int(match[1]), int(match[3]), int(match[4]))):
+            out.append((match.end(), [term]))
+    return sorted(out)
+
+
+def _iso(year: int, month: int, day: int) -> str:
+    """``20261204`` for a day the calendar has (:class:`datetime.date`), else ``""``."""
+    try:
+        date(year, month, day)
+    except ValueError:
+        return ""
+    return f"{year:04d}{month:02d}{day:02d}"
 
 
 __all__ = ["DOTTED", "GROUPED", "MAX_GROUPS", "NUMBER_GROUP", "SPACED", "as_number", "run_end", "ungrouped",

@@ -26,10 +26,12 @@ same terms:
   :data:`memdir.text.words.UNITS`); a number of two digits led by a zero is its digit (``09:00`` is ``9:00``).
   A letter or digit alone split out of a word is no term (``i18n``, ``gRPC`` → ``grpc rpc``, ``gpt-4`` → ``gpt4
   gpt``; not a number first with its unit, ``2GB``), nor a digit group of a dotted number (a pair with a slash
-  keeps them, ``1/2``); a dotted one is its leading parts (``v2.3.1-rc1`` → ``v2 rc 2⋅3 2⋅3⋅1``, ``python3.11`` →
+  keeps them, ``1/2``); a dotted one is its leading parts (``v2.3.1-rc1`` → ``v2 rc 2⋅3 2⋅3⋅1 2⋅3⋅1⋅rc1 rc1``,
+  written ``2.3.1.rc1`` or ``2.3.1-rc.1`` alike; ``python3.11`` →
   ``python3 python 3⋅11``, ``1.5GB`` → ``gigabyt 1⋅5``: :mod:`memdir.search.versions`), its later groups no
   numbers and its digits not run together (no ``11``, ``5``, ``v321``); a date written with its year last is also
-  its ISO digits (``04.12.2026`` → ``20261204``: :func:`memdir.search.numbergroups.year_first`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
+  its ISO digits, with slashes or hyphens each order the calendar reads (``04.12.2026`` → ``20261204``;
+  ``04/12/2026`` → ``20260412 20261204``: :func:`memdir.search.numbergroups.year_first`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -240,7 +242,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         text = GROUPED.sub(ungrouped, text)  # 5,433 is the number 5433
     versions = dotted_versions(text, MAX_GROUPS) if "." in text else []
     within = within_numbers(text, {v.start for v in versions}) if "." in text or "/" in text else frozenset()
-    dates = year_first(text) if "." in text or "/" in text else []  # 04.12.2026 is also 20261204
+    dates = year_first(text) if "." in text or "/" in text or "-" in text else []  # 04.12.2026 is also 20261204
     unjoined = [(v.start, v.end) for v in versions if not v.joined]  # a version's digits are not run together
 
     def run_end(run: list, dotted: bool, groups: dict | None) -> list[str]:

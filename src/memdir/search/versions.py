@@ -36,7 +36,8 @@ _VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})(?=\w*\.\d)(?:{_WORD}*{_LETTER})?(\d
 
 class Version(NamedTuple):
     """A number written with dots in a text (:func:`dotted_versions`): where it starts (its name's letters too:
-    ``python3.11`` from the ``p``), where its first dot is and where it ends (offsets in the text), its terms, and
+    ``python3.11`` from the ``p``), where its first dot is and where it ends (offsets in the text; after its
+    pre-release: ``2.3.1.rc1`` ends after ``rc1``), its terms, and
     whether its digits are also run together as a number written in groups is (``joined``: each group after the
     first of three digits or more, a phone number written with dots, ``555.010.2030``), its first group's digits
     (``major``, ``16`` of ``postgres16.4``) and the letter that marks it as a version, if any (``mark``: the ``v`` of
@@ -53,6 +54,15 @@ class Version(NamedTuple):
 
 _MARKS = ("v", "r")  # a version's mark: v2.3, r2.3 (a release)
 
+# A pre-release written after a version, as PEP 440 ("Pre-releases", "Developmental releases") and SemVer §9 write
+# it: its label, written on or apart by a dot or a hyphen (2.3.1rc1, 2.3.1.rc1, 2.3.1-rc1, 1.0.0-beta.2,
+# 1.0.0.beta2, python3.11rc1), and its number, written on or apart by a dot or a hyphen, or none (1.0.0-beta); a
+# label of one letter (a1, b2, c1) only with its number (1.5b is a size, v2.3.1a a letter). Nothing of a word or of
+# another dotted part after it (2.3.1.rc1.tar.gz, 2.3.1-beta-linux: no pre-release, read as before).
+_PRE_RELEASE = re.compile(r"[.\-]?(?:(alpha|beta|rc|preview|pre|dev|post)|([abc])(?=[.\-]?\d))[.\-]?(\d+)?"
+                          r"(?![^\W_]|[.\-][^\W_])", re.IGNORECASE)
+_SPELLED = {"alpha": "a", "beta": "b", "c": "rc", "pre": "rc", "preview": "rc"}  # PEP 440's normal spellings
+
 VERSION_JOIN = "\ue000"
 """What joins the groups of a version's leading parts into one term (``v2.3.1`` → ``2\ue0003``,
 ``2\ue0003\ue0001``): a private-use character (U+E000), which no text gives a term (no letter or digit to
@@ -65,22 +75,43 @@ def dotted_versions(text: str, most: int) -> list[Version]:
     """Each number of ``text`` written with dots (:data:`_VERSION`) of at most ``most`` groups (a longer run is a
     list), in order: its terms are each of its leading runs of two groups or more, the groups' digits as written
     joined by :data:`VERSION_JOIN` (``v2.3.1`` → ``2⋅3``, ``2⋅3⋅1``; ``16.4`` → ``16⋅4``; ``python3.11`` →
-    ``3⋅11``; ``10.0.0.1`` → ``10⋅0``, ``10⋅0⋅0``, ``10⋅0⋅0⋅1``). A query's ``2.3`` so meets a memory's
-    ``v2.3.1`` (and ``2.3.4``, ``r2.3``, ``2.3.1rc1``), and its ``v2.3`` meets ``v2.4`` by the bare ``v2`` alone.
+    ``3⋅11``; ``10.0.0.1`` → ``10⋅0``, ``10⋅0⋅0``, ``10⋅0⋅0⋅1``), and a pre-release after it
+    (:data:`_PRE_RELEASE`) the whole joined with its one spelling (:func:`pre_release`: ``2.3.1rc1``,
+    ``2.3.1.rc1``, ``2.3.1-rc.1`` → ``2⋅3⋅1⋅rc1``, ``rc1``; ``python3.11rc1`` → ``3⋅11``, ``3⋅11⋅rc1``,
+    ``rc1``), the version then ending after it; the label a word (not ``b`` of ``1.0b2``), the label with its
+    number is a term too, in every form alike (``rc1``, ``beta2`` of ``1.0.0-beta.2``). A query's ``2.3`` so meets a memory's ``v2.3.1`` (and ``2.3.4``, ``r2.3``, ``2.3.1rc1``),
+    ``2.3.1rc1`` meets ``2.3.1.rc1`` whole and ``2.3.1rc2`` by its version alone, and ``v2.3`` meets ``v2.4`` by
+    the bare ``v2`` alone.
     A date is no version (:func:`_dated`: ``02.11.2026`` meets ``2026-11-02`` by its groups and their joins,
     written any way). Pure."""
     out: list[Version] = []
     for match in _VERSION.finditer(text):
         groups = fold(match.group(1)).split(".")
         name = fold(text[match.start():match.start(1)])
-        if name and name not in _MARKS and match.end() < len(text) and text[match.end()].isalpha():
-            continue  # m5.2xlarge, e2.1b: a name's digits and a size, no version (a name's version ends: python3.11)
+        pre = _PRE_RELEASE.match(text, match.end())
+        if name and name not in _MARKS and match.end() < len(text) and text[match.end()].isalpha() \
+                and not (pre and pre.group(3)):
+            continue  # m5.2xlarge, e2.1b: a name's digits and a size, no version (a name's version ends: python3.11,
+            # python3.11rc1: a pre-release with its number)
         if len(groups) <= most and not _dated(groups):
             terms = [VERSION_JOIN.join(groups[:n]) for n in range(2, len(groups) + 1)]
+            if pre:  # 2.3.1.rc1: 2⋅3⋅1⋅rc1, and its label's word with its number (rc1) when the label is a word
+                terms.append(terms[-1] + VERSION_JOIN + pre_release(pre))
+                if pre.group(1) and pre.group(3):
+                    terms.append(fold(pre.group(1)) + str(int(fold(pre.group(3)))))
             joined = len(groups) > 2 and all(len(g) >= 3 for g in groups[1:])
-            out.append(Version(match.start(), match.start(1) + len(groups[0]), match.end(), terms, joined, groups[0],
-                               name if name in _MARKS else ""))
+            out.append(Version(match.start(), match.start(1) + len(groups[0]), pre.end() if pre else match.end(),
+                               terms, joined, groups[0], name if name in _MARKS else ""))
     return out
+
+
+def pre_release(match: re.Match) -> str:
+    """A match of :data:`_PRE_RELEASE` as one spelling: its label folded, in PEP 440's normal form (``alpha`` →
+    ``a``, ``beta`` → ``b``, ``c``, ``pre``, ``preview`` → ``rc``), and its number without leading zeros, ``0``
+    when none is written (PEP 440's implicit number): ``-rc.1``, ``.rc1``, ``RC1`` → ``rc1``; ``-beta.2``,
+    ``b2`` → ``b2``; ``-beta`` → ``b0``. Pure."""
+    label = fold(match.group(1) or match.group(2))
+    return _SPELLED.get(label, label) + str(int(fold(match.group(3) or "0")))
 
 
 def word_terms(version: Version, at: int, terms: tuple[str, ...]) -> tuple[str, ...]:
@@ -88,8 +119,9 @@ def word_terms(version: Version, at: int, terms: tuple[str, ...]) -> tuple[str, 
     name's, ``v2``, ``python3``, ``16``) but a lone digit (``2`` of ``2.3.x``: ``port 2`` is no ``v2.3``), none of a
     later group's beginning with a digit (its number, or the number with its unit or suffix written on: ``5``,
     ``5gb`` of ``1.5GB``, ``11`` of ``3.11``, ``1rc1`` of ``2.3.1rc1``; vers20: a bare ``5`` was ``1.5GB``'s, a bare
-    ``11`` ``python 3.11``'s) — the version's terms say them, its unit's or suffix's words are kept (``gigabyt``,
-    ``rc``). A name written on it gives its major too, of two digits or more (``postgres16.4`` → ``16``, as
+    ``11`` ``python 3.11``'s), nor any holding a digit of a pre-release after it (``rc1`` of ``2.3.1.rc1``, ``1`` of
+    ``2.3.1-rc.1``: vers22, they were terms only written so) — the version's terms say them, its unit's or suffix's
+    words are kept (``gigabyt``, ``rc``, ``beta``). A name written on it gives its major too, of two digits or more (``postgres16.4`` → ``16``, as
     ``Postgres 16.4`` does: ``16.4`` finds it whole). Pure."""
     if at < version.dot:
         kept = tuple(t for t in terms if not (len(t) == 1 and t.isdigit()))
@@ -97,7 +129,7 @@ def word_terms(version: Version, at: int, terms: tuple[str, ...]) -> tuple[str, 
                 and version.major not in kept:
             kept = (*kept, version.major)
         return kept
-    return tuple(t for t in terms if not t[:1].isdigit())
+    return tuple(t for t in terms if not any(c.isdigit() for c in t))
 
 
 def marked_majors(text: str, most: int) -> list[str]:
@@ -123,4 +155,4 @@ def _dated(groups: list[str]) -> bool:
     return len(year) == 4 and all(len(g) <= 2 for g in rest)
 
 
-__all__ = ["VERSION_JOIN", "Version", "dotted_versions", "marked_majors", "word_terms", "written"]
+__all__ = ["VERSION_JOIN", "Version", "dotted_versions", "marked_majors", "pre_release", "word_terms", "written"]
