@@ -357,14 +357,24 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
 def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list) -> tuple[str, ...]:
     """Keep the agent extractor's findings as pending in the project layer
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
-    (noted). Returns the texts kept (in a dry run: that would be kept)."""
+    (noted), and so are those a live memory of the session's layers covers
+    (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a
+    pending finding: a memory the agent wrote in the session, before its end
+    queued the transcript, is such a write). Returns the texts kept (in a dry
+    run: that would be kept)."""
     from ..prompt import pending
 
+    live = [(scope, entry.record) for scope, entries in snap.entries.items() for entry in entries.values()
+            if entry.record.status == "active" and not entry.record.disabled]
     texts = []
     for item in found:
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
+        held = next(((scope, record.name) for scope, record in live
+                     if pending.covers(item[1], f"{record.name} {record.description} {record.body}")), None)
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
+        elif held is not None:  # trial22: saved during the session, then asked for again at the next start
+            notes.append(f"pending finding not kept ({item[1][:60]}): memory {held[1]!r} ({held[0]}) holds it")
         else:
             texts.append(tuple(item))
     if not texts:
