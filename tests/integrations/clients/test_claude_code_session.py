@@ -291,7 +291,7 @@ def test_the_quick_start_asks_again_only_for_what_the_session_did_not_save(tmp_p
 
         asked = len(server.requests)
         claude("hello")  # the next session: its start shows what still waits
-        start = text_of([b for b in server.requests[asked:] if b.get("tools")][0])
+        start = text_of(next(b for b in server.requests[asked:] if b.get("tools")))
         block = start[start.index(pending.OPEN):start.index(pending.CLOSE)]
         assert "we deploy on Fridays only." in block and "4 spaces" not in block
         assert "indent-style" in start  # the saved one is in the index instead
