@@ -199,3 +199,27 @@ def test_codex_applies_the_layers_the_reader_reads(tmp_path, user, own, cut):
     assert _cuts(tmp_path, user, own) is cut
     limit = token_limit(tmp_path / "home" / ".codex" / "config.toml", tmp_path / "proj")[0]
     assert (limit is not None and limit < 1000) is cut
+
+
+@pytest.mark.parametrize("scope, own, trust, budget", [
+    ("project", None, True, "1900"),  # the user's 500 applies in the project (was: none read, no env)
+    ("project", "tool_output_token_limit = 300\n", True, "1100"),  # the project's own wins there
+    ("project", "tool_output_token_limit = 300\n", False, "1900"),  # untrusted: Codex reads the user's alone
+    ("user", "tool_output_token_limit = 300\n", True, "1100"),  # the user's entry serves that project too
+    ("user", "tool_output_token_limit = 300\n", False, "1900"),  # control: a file Codex never reads
+])
+def test_install_sizes_the_server_by_the_limit_where_it_serves(tmp_path, monkeypatch, scope, own, trust, budget):
+    import os
+    import sys
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))  # memdir
+    user, mem, root = tmp_path / "u", tmp_path / "mem", tmp_path / "proj"
+    config = user / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("tool_output_token_limit = 500\n" + (TRUST.format(root=root) if trust else ""))
+    (root / ".codex").mkdir(parents=True)
+    if own is not None:
+        (root / ".codex" / "config.toml").write_text(own)
+    codex.install(scope, mem, user_home=user, project=root, python=PY)
+    written = codex.targets(scope, user, root)[0]
+    assert tomllib.loads(written.read_text())["mcp_servers"]["memdir"]["env"] == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": budget}
