@@ -354,17 +354,30 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         return fail("invalid", str(exc), name=name, target=target, scope=scope)
 
 
-def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list) -> tuple[str, ...]:
+def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list,
+                  since: datetime | None = None) -> tuple[str, ...]:
     """Keep the agent extractor's findings as pending in the project layer
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
-    (noted). Returns the texts kept (in a dry run: that would be kept)."""
+    (noted), and so are those covered (:func:`memdir.prompt.pending.covers`,
+    the rule by which a write ends a pending finding) by a live memory written
+    or changed at or after ``since`` (the transcript's first turn): the agent
+    saved it during the session, before its end queued the transcript. Older
+    memories are not asked: against a whole store the loose rule would drop
+    findings that only share words. Returns the texts kept (in a dry run: that
+    would be kept)."""
     from ..prompt import pending
 
+    live = [(scope, entry.record) for scope, entries in snap.entries.items() for entry in entries.values()
+            if since is not None and _written_since(entry.record, since)]
     texts = []
     for item in found:
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
+        held = next(((scope, record.name) for scope, record in live
+                     if pending.covers(item[1], f"{record.name} {record.description} {record.body}")), None)
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
+        elif held is not None:  # trial22: saved during the session, then asked for again at the next start
+            notes.append(f"pending finding not kept ({item[1][:60]}): memory {held[1]!r} ({held[0]}) holds it")
         else:
             texts.append(tuple(item))
     if not texts:
@@ -382,6 +395,16 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
         notes.append(f"{len(texts)} finding(s) not kept as pending: {exc}")
         return ()
     return tuple(item["text"] for item in added)
+
+
+def _written_since(record, since: datetime) -> bool:
+    """Whether ``record`` is live (active, not muted) and was written or changed at or after ``since``."""
+    if record.status != "active" or record.disabled or record.updated is None:
+        return False
+    try:
+        return record.updated >= since
+    except TypeError:  # one time without a zone: not comparable, so not counted
+        return False
 
 
 # ---------------------------------------------------------------- the run
@@ -455,7 +478,11 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
         if outcome.applied or (dry_run and outcome.result.startswith("would-")
                                and outcome.result != "would-unchanged"):
             applied += 1
-    kept = _keep_pending(writer, snap, result.pending, dry_run, notes)
+    try:  # the transcript's first turn: what the agent saved since then covers a finding (_keep_pending)
+        since = min((turn.ts for turn in parsed.turns if turn.ts is not None), default=None)
+    except TypeError:  # times with and without a zone: no first turn to count from
+        since = None
+    kept = _keep_pending(writer, snap, result.pending, dry_run, notes, since)
     report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),
                      invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept)
     if dry_run:

@@ -49,7 +49,7 @@ def start_layout(session, budget: int, warn=None,
 
 
 def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: str | None = None,
-               resumed: bool = False) -> tuple[str, tuple, str | None]:
+               resumed: bool = False, findings: bool = True) -> tuple[str, tuple, str | None]:
     """:func:`start_layout`'s ``(text, per layer)`` and the :func:`~memdir.prompt.recalled.digest` of
     the context block rendered (None when none was). ``given``: the digest of the block the
     session's conversation holds already (:func:`memdir.prompt.recalled.start_given`); a block of
@@ -57,7 +57,9 @@ def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: s
     still follow). Any change of the block (an index line, the budget that cut it) gives it whole.
     ``resumed``: the conversation holds what earlier starts of the session gave, so the pending
     findings already shown in this session are not shown again (``once_per_session``: the hook
-    marks them with the same flag)."""
+    marks them with the same flag). ``findings``: False leaves the pending findings out, the whole
+    budget to the block — for a start whose text a later prompt gives, whose recall then gives the
+    findings and counts them as shown (:func:`memdir.search.recall.recall_with_pending`)."""
     room = len(note.encode("utf-8")) + 1
     held: list = [(), None]
 
@@ -84,7 +86,8 @@ def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: s
         out = f"{text}\n{note}" if text else ""
         return out if out and len(out.encode("utf-8")) <= rest else text
 
-    return with_pending(session, budget, block, once_per_session=resumed), held[0], held[1]
+    text = with_pending(session, budget, block, once_per_session=resumed) if findings else block(budget)
+    return text, held[0], held[1]
 
 
 __all__ = ["UNCHANGED", "start_budget", "start_layout", "start_text"]

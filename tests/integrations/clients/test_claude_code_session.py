@@ -240,3 +240,62 @@ def test_a_resumed_claude_code_session_gets_one_line_for_an_unchanged_context_bl
     assert [t.count("<memory_context>") for t in texts] == [1, 1, 1, 2]  # before this change too: [1, 1, 1, 2]
     assert [t.count(UNCHANGED) for t in texts] == [0, 1, 1, 1]  # the two identical lines shown once, as blocks
     assert "[uv](uv.md)" in texts[3].split("<memory_context>")[-1] and "[uv](uv.md)" not in texts[2]
+
+
+def _saves_indent(body: dict):
+    """The scripted model of the README's quick start: a prompt stating a preference → memory_write of it."""
+    if '"tool_result"' in json.dumps(body.get("messages")):
+        return "Saved."
+    if body.get("tools") and "I prefer 4 spaces to tabs." in text_of(body):
+        return {"tool_use": "mcp__memdir__memory_write", "input": WRITE}
+    return "ok"
+
+
+@pytest.mark.slow
+def test_the_quick_start_asks_again_only_for_what_the_session_did_not_save(tmp_path, isolated_home, project):
+    """trial22, the README's Claude Code quick start with the real `claude -p`: the agent saved "I prefer 4 spaces to
+    tabs." with memory_write during the session, and the session's end (agent extractor: no key) still kept that
+    sentence pending, so the next session was asked to save what it holds (pending.json held both sentences). Now a
+    finding a live memory covers is not kept. Control: the sentence nobody saved waits, and the next session start
+    shows it. Also: install says how `claude -p` may run memdir's tools, which it refuses unless allowed."""
+    from memdir.prompt import pending
+
+    exe = binary("claude")
+    user_home = tmp_path / "userhome"
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
+    installed = run_cli("install", "claude-code", env={"HOME": str(user_home)})
+    assert installed.returncode == 0 and "--allowedTools 'mcp__memdir__*'" in installed.stdout
+    said = "Which port does the dev PostgreSQL use? I prefer 4 spaces to tabs. Remember that we deploy on Fridays only."
+    with MessagesServer(_saves_indent) as server:
+        env = client_env(user_home, isolated_home, ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="dummy",
+                         DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+                         MEMDIR_SEARCH_VECTORS="off")
+
+        def claude(prompt: str, *extra) -> dict:
+            done = subprocess.run([exe, "-p", prompt, "--output-format", "json", *extra], capture_output=True,
+                                  text=True, env=env, cwd=project, timeout=180, stdin=subprocess.DEVNULL, check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+            return json.loads(done.stdout)
+
+        first = claude(said, "--allowedTools", "mcp__memdir__*")
+        assert first["result"] == "Saved."
+        log = isolated_home / "logs" / "consolidate.log"
+        deadline = time.time() + 30
+        while time.time() < deadline and not (log.exists() and f"{first['session_id']}.jsonl" in log.read_text()):
+            time.sleep(0.2)
+        assert "pending applied=0 event=SessionEnd" in log.read_text()  # the agent extractor kept findings
+        layer = mem.session.layer_path("project")
+        assert [item["text"] for item in pending.load(layer)] == ["Remember that we deploy on Fridays only."]
+        assert mem.read("indent-style").record.origin == "agent"  # what the session saved
+
+        asked = len(server.requests)
+        claude("hello")  # the next session: its start shows what still waits
+        start = text_of(next(b for b in server.requests[asked:] if b.get("tools")))
+        block = start[start.index(pending.OPEN):start.index(pending.CLOSE)]
+        assert "we deploy on Fridays only." in block and "4 spaces" not in block
+        assert "indent-style" in start  # the saved one is in the index instead
+
+        refused = claude("Which port? I prefer 4 spaces to tabs.")  # no --allowedTools: Claude Code refuses the tool
+        answered = text_of([b for b in server.requests if b.get("tools")][-1])
+        assert refused["result"] == "Saved." and "haven't granted it yet" in answered

@@ -86,3 +86,140 @@ def test_doctor_rechecks_a_limit_changed_after_install(tmp_path, isolated_home, 
     assert run_cli("install", "codex").returncode == 0
     assert _doctor_lines(project) == []
     assert _codex_env(tmp_path, isolated_home, project) in (None, {})
+
+
+TRUST = '[projects."{root}"]\ntrust_level = "trusted"\n'
+
+
+@pytest.mark.parametrize("user, own, trust, expected", [
+    ("tool_output_token_limit = 500\n", None, False, (500, "user")),  # control: the user's alone
+    ("tool_output_token_limit = 500\n", "tool_output_token_limit = 300\n", True, (300, "project")),
+    ("tool_output_token_limit = 500\n", "tool_output_token_limit = 300\n", False, (500, "user")),  # not trusted
+    ("tool_output_token_limit = 300\n", "tool_output_token_limit = 20000\n", True, (20000, "project")),  # it wins
+    ("", "tool_output_token_limit = 300\n", True, (300, "project")),
+    ("", "model = 'o3'\n", True, (None, None)),  # none set: Codex's default
+])
+def test_the_limit_in_effect_is_the_last_layer_codex_reads_that_sets_it(tmp_path, user, own, trust, expected):
+    from memdir.integrations.clients.outputlimit import token_limit
+
+    root, config = tmp_path / "proj", tmp_path / "u" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(user + (TRUST.format(root=root) if trust else ""))
+    if own is not None:
+        (root / ".codex").mkdir(parents=True)
+        (root / ".codex" / "config.toml").write_text(own)
+    files = {"user": config, "project": root / ".codex" / "config.toml", None: None}
+    assert token_limit(config, root) == (expected[0], files[expected[1]])
+    assert token_limit(config)[0] == (500 if "500" in user else 300 if "300" in user else None)  # the user's alone
+
+
+@pytest.mark.slow
+def test_doctor_sees_a_lower_limit_in_a_trusted_projects_own_config(tmp_path, isolated_home, project):
+    """trial22: doctor read `tool_output_token_limit` only in ~/.codex/config.toml; Codex 0.171 reads a trusted
+    project's .codex/config.toml over it (measured: test_codex_applies_the_layers_the_reader_reads), so a project
+    lowering it went unseen while Codex cut memdir's reads there. Now the user's entry, which serves every project,
+    is sized by the smallest limit any trusted project applies, and doctor says when it is not; reinstalling writes
+    it (read back by the real Codex). Control: the same file in an untrusted project (Codex ignores it) — silent."""
+    from tests.conftest import run_cli
+
+    user = tmp_path / "userhome" / ".codex" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('model = "o3"\n')
+    own = project / ".codex" / "config.toml"
+    own.parent.mkdir()
+    own.write_text("tool_output_token_limit = 300\n")
+    assert run_cli("install", "codex").returncode == 0
+    assert _doctor_lines(project) == []  # control: an untrusted project's file, which Codex does not read
+    assert _codex_env(tmp_path, isolated_home, project) is None
+
+    user.write_text(user.read_text() + TRUST.format(root=project))  # the person trusts the project in Codex
+    assert _doctor_lines(project) == [(
+        f"codex: tool_output_token_limit in {own} is 300: memdir's server in {user} gives memory_read in parts of "
+        "up to 11900 bytes where that limit calls for 1100; run `memdir install codex --scope user` again")]
+    assert run_cli("install", "codex").returncode == 0
+    assert _doctor_lines(project) == []
+    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1100"}
+
+
+LINE = "x" * 59  # with its newline, 60 bytes: 100 of them are 6,000 bytes of a command's output
+
+
+def _cuts(tmp_path, user: str, own: str | None, *extra) -> bool:
+    """Whether the real Codex cuts a command's 6,000-byte output, run in a project with ``own`` as its
+    .codex/config.toml (None: none) and ``user`` as the user's config.toml ({root}: the project's path)."""
+    import os
+    import subprocess
+
+    from tests.integrations.clients.realclients import binary
+    from tests.responses_server import ResponsesServer
+
+    home, root = tmp_path / "home", tmp_path / "proj"
+    (home / ".codex").mkdir(parents=True)
+    (root / ".git").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(user.format(root=root))
+    if own is not None:
+        (root / ".codex").mkdir()
+        (root / ".codex" / "config.toml").write_text(own)
+
+    def script(body):
+        items = body.get("input") or []
+        if items and items[-1].get("type") == "function_call_output":
+            return "done"
+        return {"function_call": "exec_command", "arguments": {"cmd": f"for i in $(seq 100); do echo {LINE}; done"}}
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
+    env.update(HOME=str(home), CODEX_HOME=str(home / ".codex"), OPENAI_API_KEY="dummy", NO_COLOR="1")
+    with ResponsesServer(script) as server:
+        done = subprocess.run(
+            [binary("codex"), "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", *extra,
+             "-c", 'model_provider="scripted"', "-c", 'model="gpt-5.5"',
+             "-c", f'model_providers.scripted={{name="scripted", base_url="{server.url}", wire_api="responses"}}',
+             "run it"], capture_output=True, text=True, env=env, cwd=root, timeout=120, stdin=subprocess.DEVNULL,
+            check=False)
+        outputs = [item.get("output") for body in server.requests for item in body.get("input") or []
+                   if item.get("type") == "function_call_output"]
+    assert done.returncode == 0 and len(outputs) == 1, done.stderr[-2000:]
+    return (LINE + "\n") * 100 not in str(outputs[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("user, own, cut", [
+    ("", None, False),  # control: Codex's default keeps it whole
+    ("tool_output_token_limit = 300\n", None, True),
+    (TRUST, "tool_output_token_limit = 300\n", True),  # a trusted project's own file
+    ("", "tool_output_token_limit = 300\n", False),  # an untrusted project's: not read
+    ("tool_output_token_limit = 300\n" + TRUST, "tool_output_token_limit = 20000\n", False),  # the project's wins
+])
+def test_codex_applies_the_layers_the_reader_reads(tmp_path, user, own, cut):
+    """The facts memdir.integrations.clients.outputlimit is built on, read from the real Codex 0.171: which layer's
+    tool_output_token_limit cuts a 6,000-byte command output (gpt-5.5 from its catalog keeps 18,039 bytes by
+    default; a limit of 300 tokens keeps about 1,400) — and the reader names the same limit."""
+    from memdir.integrations.clients.outputlimit import token_limit
+
+    assert _cuts(tmp_path, user, own) is cut
+    limit = token_limit(tmp_path / "home" / ".codex" / "config.toml", tmp_path / "proj")[0]
+    assert (limit is not None and limit < 1000) is cut
+
+
+@pytest.mark.parametrize("scope, own, trust, budget", [
+    ("project", None, True, "1900"),  # the user's 500 applies in the project (was: none read, no env)
+    ("project", "tool_output_token_limit = 300\n", True, "1100"),  # the project's own wins there
+    ("project", "tool_output_token_limit = 300\n", False, "1900"),  # untrusted: Codex reads the user's alone
+    ("user", "tool_output_token_limit = 300\n", True, "1100"),  # the user's entry serves that project too
+    ("user", "tool_output_token_limit = 300\n", False, "1900"),  # control: a file Codex never reads
+])
+def test_install_sizes_the_server_by_the_limit_where_it_serves(tmp_path, monkeypatch, scope, own, trust, budget):
+    import os
+    import sys
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))  # memdir
+    user, mem, root = tmp_path / "u", tmp_path / "mem", tmp_path / "proj"
+    config = user / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("tool_output_token_limit = 500\n" + (TRUST.format(root=root) if trust else ""))
+    (root / ".codex").mkdir(parents=True)
+    if own is not None:
+        (root / ".codex" / "config.toml").write_text(own)
+    codex.install(scope, mem, user_home=user, project=root, python=PY)
+    written = codex.targets(scope, user, root)[0]
+    assert tomllib.loads(written.read_text())["mcp_servers"]["memdir"]["env"] == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": budget}

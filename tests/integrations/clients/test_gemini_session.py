@@ -215,3 +215,39 @@ def test_an_interactive_gemini_session_that_never_prompts_records_no_block_given
         sent = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
     assert [t.count("&lt;memory_context&gt;") for t in sent] == [1]
     assert recalled.start_given(isolated_home, SESSION, project) is not None  # control: given with the prompt
+
+
+FINDING = "Remember that the release is cut on Thursdays."
+
+
+@pytest.mark.slow
+def test_a_gemini_start_that_never_prompts_uses_up_no_showing_of_the_pending_findings(tmp_path, isolated_home, project):
+    """trial22: the agent extractor's pending findings in Gemini's held start text were counted as shown when the
+    SessionStart hook held them, not when a prompt gave them: the real Gemini CLI 0.61 started interactively and quit
+    before any prompt recorded a showing of a finding the model never received (two such starts, in two sessions,
+    and it expired unseen: pending.SHOW_LIMIT). Now the prompt that gives a finding counts it. Control: the start
+    ran (its held text names the memory); the headless run that prompts gives the finding once and counts it."""
+    from memdir.prompt import pending
+
+    exe = binary("gemini")
+    user_home = _installed(tmp_path, isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    assert mem.consolidate([{"role": "user", "content": FINDING}], extractor="agent").pending == (FINDING,)
+    layer = mem.session.layer_path("project")
+    with GeminiServer(lambda body: "ok") as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off",
+                         TERM="xterm")
+        held = _interactive_without_a_prompt(exe, env, project, isolated_home / "sessions")
+        assert len(held) == 1 and "db-port" in held[0].read_text()  # control: the start ran and held its text
+        assert server.requests == []  # no prompt reached the model
+        assert pending.showings(layer) == {}  # was {id: {SESSION}}: counted, never given
+        assert [item["text"] for item in pending.active(layer)] == [FINDING]
+
+        done = subprocess.run([exe, "-p", "which port?", "-m", MODEL, "--session-id", SESSION], capture_output=True,
+                              text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+    assert len(sent) == 1 and sent[0].count("&lt;memory_pending&gt;") == 1 and "Thursdays" in sent[0]
+    assert sent[0].count("&lt;memory_context&gt;") == 1  # control: the held start text came with the prompt
+    assert list(pending.showings(layer).values()) == [{SESSION}]  # counted once given

@@ -45,7 +45,8 @@ Claude Code runs a command hook with the event's JSON on stdin (``session_id``,
   block too: a ``SessionStart`` that resumes a conversation holding the block given earlier in the session
   (:data:`RESUMES`) gives it only when it changed, else one line (:func:`memdir.prompt.start.start_text`).
   For a client of :data:`START_AT_PROMPT` (Gemini CLI) the start's text is held and printed by the
-  session's next prompt hook, in front of its recall block (its resume keeps the prompts then).
+  session's next prompt hook, in front of its recall block (its resume keeps the prompts then); its pending
+  findings are left to that prompt's recall, which counts them as shown once it gives them.
 * ``PostToolUse`` (installed for ``mcp__memdir__memory_read`` and ``memory_write``; Claude Code and Codex
   send the same input, Codex's ``tool_response`` the MCP result ``{"content": [...], "isError": …}``;
   Gemini CLI's ``AfterTool``, its tool named as :func:`translate` says) — a
@@ -194,10 +195,16 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     resumed = conversation_resumes(client, event, data)  # the conversation holds what earlier starts gave
     given = recalled.start_given(session.home_path, session.id, session.root_path) if resumed else None
 
+    # A client whose start text a later prompt gives (START_AT_PROMPT) leaves the pending findings to that
+    # prompt's recall, which counts them as shown once it gives them: held here, they were counted as shown
+    # by a start whose text no prompt ever gave (trial22: Gemini started and quit, the findings used up unseen).
+    findings = client not in START_AT_PROMPT
+
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        text, _, shown["digest"] = start_text(session, budget, note=note, given=given, resumed=resumed)
+        text, _, shown["digest"] = start_text(session, budget, note=note, given=given, resumed=resumed,
+                                              findings=findings)
         shown["text"] = text
         return text
 
@@ -208,8 +215,9 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     launch_if_useful(session.home_path, session.settings)
     shown: dict = {}
     out = hook_output(event, render, session.settings.context_max_bytes, client)
-    if out:  # mark as shown exactly the findings that were printed, once
-        mark_shown(session, shown["budget"], once_per_session=resumed)
+    if out:
+        if findings:  # mark as shown exactly the findings that were printed, once
+            mark_shown(session, shown["budget"], once_per_session=resumed)
         # the block the conversation holds from now on: recorded once given (a held one by the prompt giving it)
         block = shown["digest"] if keeps_start_blocks(client) and shown["digest"] not in (None, given) else None
         if client in START_AT_PROMPT and recalled.hold_start(session.home_path, session.id, shown["text"],

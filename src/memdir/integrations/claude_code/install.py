@@ -65,6 +65,11 @@ HOOK_EVENTS: dict[str, tuple[str | None, int]] = {
     "SessionEnd": (None, 5),
     "PostToolUse": (mcp_tool(CLIENT, "memory_(read|write)", SERVER_NAME), 5),  # what the model read or wrote whole
 }
+# Read from the real Claude Code 2.1.332 (trial22): `claude -p` refuses an MCP tool nobody allowed ("Claude requested
+# permissions to use mcp__memdir__memory_write, but you haven't granted it yet."); an interactive session asks.
+TOOLS_NOTE = ("Claude Code asks before it first runs each of memdir's tools; a headless `claude -p` has no one to "
+              "ask and refuses them: allow them with `--allowedTools 'mcp__memdir__*'` (or list them under "
+              "permissions.allow in its settings)")
 
 
 # ---------------------------------------------------------------- where
@@ -201,7 +206,7 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
     :class:`InstallError`."""
     settings_path, mcp_path = targets(scope, user_home, project)
     portable = scope == "project"
-    notes = []
+    notes = [TOOLS_NOTE]
     if portable:
         check_on_path()
         if home:

@@ -17,10 +17,11 @@ PostToolUse input, read from the real binary: ``tool_name``
 ``tool_response`` the MCP result ``{"content": [{"type": "text", "text":
 …}], "isError": false}`` (the text the tool printed, which
 :func:`memdir.tools.handlers.seen_in_conversation` reads as it is).
-A person's ``tool_output_token_limit`` in that ``config.toml`` lower than memdir's
-default budget gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
-its memory_read comes in parts Codex keeps whole. A limit changed afterwards is rechecked by ``memdir doctor``
-(:func:`problems`), which says to install again: the entry's budget is the one :func:`merge_server` would write now.
+A person's ``tool_output_token_limit`` lower than memdir's default budget — the one Codex applies where the
+server serves (:mod:`.outputlimit`: the user's ``config.toml``, overridden in a trusted project by its
+``.codex/config.toml``; the user's entry serves every project, so the smallest of them) — gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
+its memory_read comes in parts Codex keeps whole. A limit changed afterwards, or set in a project's layer, is
+rechecked by ``memdir doctor`` (:func:`problems`), which says which install writes the entry that budget calls for.
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
 ``/hooks`` review), and loads a project's ``.codex/`` only in a trusted
@@ -90,17 +91,21 @@ def _checked(text: str, expected: dict):
     return doc
 
 
-def merge_server(doc, argv: list[str]):
+def merge_server(doc, argv: list[str], limit=...):
     """The TOML ``doc`` with ``[mcp_servers.memdir]`` running ``argv``: a table
     appended at the very end of the document, so no key of the person's
     (top-level keys after dotted ``mcp_servers.x.y`` keys included) changes
-    its path. Raises :class:`InstallError` when that cannot be done."""
+    its path. ``limit``: the ``tool_output_token_limit`` Codex applies where the
+    server serves (tokens, None for Codex's default: :func:`.outputlimit.token_limit`);
+    left out, ``doc``'s own. Raises :class:`InstallError` when that cannot be done."""
     import tomlkit
 
     servers = doc.get("mcp_servers")
     if servers is not None and not hasattr(servers, "get"):
         raise edits.InstallError("mcp_servers in config.toml is not a table; memdir left it untouched")
-    wanted = {"command": argv[0], "args": argv[1:], **_output_env(doc)}
+    if limit is ...:
+        limit = _plain(doc.get("tool_output_token_limit"))
+    wanted = {"command": argv[0], "args": argv[1:], **_output_env(limit)}
     entry = servers.get(SERVER_NAME) if servers is not None else None
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
@@ -114,14 +119,12 @@ def merge_server(doc, argv: list[str]):
     return _checked((text + "\n\n" if text else "") + _server_text(wanted), expected)
 
 
-def _output_env(doc) -> dict:
-    """``{"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": …}}`` when the person's ``tool_output_token_limit`` in ``doc``
+def _output_env(limit) -> dict:
+    """``{"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": …}}`` when the person's ``tool_output_token_limit`` ``limit``
     keeps fewer bytes of a tool output than memdir's default budget (:func:`dialects.codex_kept_bytes`), so a
     memory_read comes in parts Codex keeps whole instead of losing its middle; else ``{}``."""
     from ...settings import CLAMPS, DEFAULTS
 
-    limit = doc.get("tool_output_token_limit")
-    limit = getattr(limit, "unwrap", lambda: limit)()
     if isinstance(limit, bool) or not isinstance(limit, int):
         return {}
     kept = max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit))
@@ -173,14 +176,25 @@ def _trust_problems(recorded: dict) -> list[str]:
     return out
 
 
+def _limit(scope: str, path: Path, user_config: Path) -> tuple[int | None, Path | None]:
+    """``(limit, layer)`` that memdir's entry in ``path``, installed in ``scope``, is sized by
+    (:mod:`.outputlimit`): a project's entry by the limit in effect in that project; the user's, which serves
+    every project, by the smallest limit any of them applies."""
+    from .outputlimit import smallest_limit, token_limit
+
+    return token_limit(user_config, path.parent.parent) if scope == "project" else smallest_limit(user_config)
+
+
 def _limit_problems(recorded: dict) -> list[str]:
     """For each ``config.toml`` install recorded, when the ``[mcp_servers.memdir]`` entry's tool output budget is
-    not the one :func:`merge_server` would write for the file's ``tool_output_token_limit`` now (the person changed
-    the limit after installing: reads are cut by Codex again, or come in needlessly small parts), one line naming
-    the limit, both budgets in UTF-8 bytes and the command that rewrites the entry. Nothing for a file that cannot
-    be read or parsed, or without memdir's entry (the generic check says those)."""
+    not the one :func:`merge_server` would write for the ``tool_output_token_limit`` Codex applies where it serves
+    (:func:`_limit`: the person changed the limit after installing, in the user's file or a trusted project's —
+    reads are cut by Codex again, or come in needlessly small parts), one line naming the limit and the file
+    setting it, both budgets in UTF-8 bytes and the command that rewrites the entry. Nothing for a file that cannot be read or parsed, or without memdir's entry (the generic check
+    says those)."""
     from ...settings import DEFAULTS
 
+    user_config = targets("user")[0]
     out = []
     for path, record in recorded.items():
         if path.suffix != ".toml":
@@ -193,15 +207,16 @@ def _limit_problems(recorded: dict) -> list[str]:
         entry = servers.get(SERVER_NAME) if hasattr(servers, "get") else None
         if entry is None or not edits.is_our_server(_plain(entry)):
             continue
-        now, wanted = _server_bytes(entry), _output_env(doc)
+        scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
+        limit, layer = _limit(scope, path, user_config)
+        now, wanted = _server_bytes(entry), _output_env(limit)
         wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else None
         if now == wanted:
             continue
-        limit = _plain(doc.get("tool_output_token_limit"))
-        said = f"is {limit}" if limit is not None else "is not set"
         default = DEFAULTS["tool_output_max_bytes"]
-        scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
-        out.append(f"{CLIENT}: tool_output_token_limit in {path} {said}: memdir's server there gives memory_read "
+        where = f"in {layer} is {limit}" if layer is not None else f"in {path} is not set"
+        server = "there" if layer in (None, path) else f"in {path}"
+        out.append(f"{CLIENT}: tool_output_token_limit {where}: memdir's server {server} gives memory_read "
                    f"in parts of up to {now or default} bytes where that limit calls for {wanted or default}; "
                    f"run `memdir install {CLIENT} --scope {scope}` again")
     return out
@@ -236,13 +251,14 @@ def _keep(doc) -> dict:
 def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit]:
     config, hooks = targets(scope, user_home, project)
     argv = edits.server_argv(home, python, portable)
+    limit = _limit(scope, config, targets("user", user_home)[0])[0]  # where this entry serves (.outputlimit)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
         group["hooks"] = [{"type": "command", "command": edits.hook_command(CLIENT, event, home, python, portable),
                            "timeout": timeout}]
         wanted[event] = group
-    return [edit_for(config, lambda d: merge_server(d, argv)),
+    return [edit_for(config, lambda d: merge_server(d, argv, limit)),
             edit_for(hooks, lambda d: edits.merge_groups(d, wanted, _ours))]
 
 
