@@ -533,6 +533,28 @@ class Journal:
             at = end if end >= 0 else len(data)
         return False
 
+    def damaged(self) -> list[tuple[int, str | None, str]]:
+        """The lines a reader of the past must not take as they read (history): ``(line number, the
+        memory name read from it or None, why)`` — a line that is no event (cut, garbled: a whole
+        ``"name"`` field may still be read from it), or a line changed after it was written or followed
+        by a line since removed (the next line's ``prev`` is not its digest; its name may be what
+        changed: None). A torn last line is not counted (the next write repairs it). Never raises."""
+        lines, out, before = (read_bytes(self.path) or b"").split(b"\n")[:-1], [], None
+        for number, raw in enumerate(lines, start=1):
+            try:
+                event = Event.from_json(json.loads(raw))
+            except (ValueError, KeyError, TypeError):
+                found = re.search(rb'"name":"([a-z0-9-]+)"', raw)
+                out.append((number, found and found.group(1).decode(), "is no event (cut or garbled)"))
+                before = None
+                continue
+            if before is not None and event.prev != digest(before):
+                out.append((number - 1, None, "was changed after it was written, or a line after it removed"))
+            elif number == 1 and event.prev is not None:
+                out.append((1, None, "follows lines since removed"))
+            before = raw
+        return out
+
     def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced
         object's digest. Returns the first failure, never raises for bad data."""
