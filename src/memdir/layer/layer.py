@@ -59,9 +59,7 @@ from .held import HoldsBack
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
-from . import leftovers
-
-# ---------------------------------------------------------------- the layer
+from . import interrupted, leftovers
 
 
 class Layer(ReadsOne, HoldsBack):
@@ -315,6 +313,7 @@ class Layer(ReadsOne, HoldsBack):
                     tx.sync_external()
                 self.take_up_moved(tx)  # over the manifest's states: the memories a tombstone moved (.held)
                 leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
+                interrupted.finish_cut(tx, now_utc())  # a two-step change a kill cut after its first step
                 yield tx
             finally:
                 if tx.events or tx.reindex:
