@@ -192,12 +192,14 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             old_entry = tx.fresh(old_name)
             if old_entry is None:
                 raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
+        retiring = old_entry is not None and new_status == "active"  # a candidate's is retired on approval
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),
-                         reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None))
+                         reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None),
+                         data={"retires": old_entry.record.name} if retiring else None)  # two steps (layer.interrupted)
         if rename_from is not None and old_name is None:
             tx.apply(source.record.name, None, "rename", reason=f"renamed to {name}")  # a candidate moves
-        if old_entry is not None and new_status == "active":  # a candidate's is retired on approval
+        if retiring:
             retire(tx, old_entry.record, name, edge)
     warnings.extend(tx.warnings)
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
@@ -519,10 +521,11 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
             tx.apply(key, None, "approve", reason=f"merged into {target}")
         else:
             target = key
-            tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
-                     "approve", reason=reason)
             replaced = tx.fresh(record.supersedes) if record.supersedes else None
-            if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
+            retiring = replaced is not None and replaced.record.status == "active"  # its proposal takes effect
+            tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
+                     "approve", reason=reason, data={"retires": replaced.record.name} if retiring else None)
+            if retiring:
                 retire(tx, replaced.record, key, now_utc())
     return Decision(target, layer.scope, key, True, tuple(tx.warnings))
 

@@ -302,6 +302,7 @@ class Layer(ReadsOne, HoldsBack):
                 raise StoreError(f"{unanchored}; nothing was changed")
             if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
                 self.settle_stones()  # the judgement of the files follows the key it gives tombstones.json (.held)
+            begun = self.journal.last_event()  # before the sweep: a change's first step a kill cut (.interrupted)
             stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
             if not self._index.built or stale:  # restored keys another process's writes made stale
@@ -313,7 +314,7 @@ class Layer(ReadsOne, HoldsBack):
                     tx.sync_external()
                 self.take_up_moved(tx)  # over the manifest's states: the memories a tombstone moved (.held)
                 leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
-                interrupted.finish_cut(tx, now_utc())  # a two-step change a kill cut after its first step
+                interrupted.finish_cut(tx, now_utc(), begun)  # a two-step change a kill cut after its first step
                 yield tx
             finally:
                 if tx.events or tx.reindex:
