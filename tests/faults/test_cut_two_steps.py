@@ -85,12 +85,16 @@ def test_an_approval_cut_between_its_steps_is_finished_by_the_next_process(isola
         "approve", "db-port-candidate", f"merged into db-port{FINISHED}")
 
 
-@pytest.mark.parametrize("where", ["apply", "append"])
-def test_a_rename_cut_between_its_steps_leaves_one_memory_active(isolated_home, project, monkeypatch, where):
+@pytest.mark.parametrize("where, edit", [("apply", False), ("append", False), ("apply", True)],
+                         ids=["after-the-new-line", "retired-not-journaled", "then-a-hand-edit-of-the-old"])
+def test_a_rename_cut_between_its_steps_leaves_one_memory_active(isolated_home, project, monkeypatch, where, edit):
     monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
     person = _store(isolated_home, project)
     person.approve("db-port-candidate")
     _cut(isolated_home, project, where, 2, "rename", "pg-port", "db-port")
+    if edit:  # journaled by the next transaction's sweep before it finishes the cut: the cut line is no longer last
+        with open(person.session.layer("project").path / "db-port.md", "a", encoding="utf-8") as handle:
+            handle.write("A line a person added.\n")
     listed, _, found, index, _ = _seen(isolated_home, project)
     assert listed == [("editor", "Prefers tabs"), ("pg-port", "Dev PostgreSQL moved to 6543")]
     assert found == ["pg-port"]
