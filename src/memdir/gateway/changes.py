@@ -16,7 +16,6 @@ tombstones, typed results) are :mod:`memdir.operations.memories` and
 from __future__ import annotations
 
 import os
-from datetime import datetime
 from pathlib import Path
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError

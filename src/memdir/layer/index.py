@@ -53,7 +53,7 @@ def read_as_now(moment, now):
     future — the index's order (:func:`calendar_days`), prune (:func:`whole_days`), staleness, and search's
     ties and its updated since/until filters (:func:`memdir.search.ties.order_key`,
     :mod:`memdir.search.filters`)."""
-    return now if moment > now else moment
+    return min(moment, now)
 
 
 def whole_days(since: datetime, now: datetime) -> int:

@@ -40,8 +40,9 @@ def finish_cut(tx, now: datetime, begun: Event | None) -> bool:
     line, or a pending ``<name>-candidate…`` for the completed write whose text it holds), the memory the
     first step's line ``retires`` (its data), or the completed write ``supersedes``, retired while still
     active. True when something was finished. Reads files only when such a line began a change of two steps; raises what :meth:`memdir.layer.transaction.Transaction.apply` raises."""
-    events = [event for event in (begun, *tx.events) if event is not None]
-    return any([_finish(tx, event, now) for event in events if event.name is not None and event.after])
+    finished = [_finish(tx, event, now) for event in (begun, *tx.events)
+                if event is not None and event.name is not None and event.after]  # every one, not the first
+    return any(finished)
 
 
 def _finish(tx, event, now: datetime) -> bool:
