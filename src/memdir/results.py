@@ -224,12 +224,15 @@ class ClearResult(Result):
 
 @dataclass(frozen=True)
 class HistoryResult(Result):
-    """Every content version of ``name`` in ``scope``, oldest first; ``commits``: a team memory's, from git."""
+    """Every content version of ``name`` in ``scope``, oldest first; ``commits``: a team memory's, from git;
+    ``damaged``: why the journal these were read from may miss one or show one wrong
+    (:func:`memdir.layer.history.damage`: a line cut, garbled or changed), one sentence each."""
 
     name: str
     scope: str
     versions: tuple[HistoryEntry, ...]
     commits: tuple = ()
+    damaged: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

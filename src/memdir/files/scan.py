@@ -20,6 +20,8 @@ files included.
   layer's :meth:`memdir.layer.held.HoldsBack.holder`) and skipped — never in ``MEMORY.md``, the
   context block, search, recall or the agent's tools — until a person deletes it or lifts the
   tombstone (DESIGN §5). Decided when the file is parsed, so kept with its state in every cache.
+* A ``*.md`` whose file name is not UTF-8 is listed in :attr:`Scan.malformed` (:data:`NOT_UTF8_NAME`)
+  and never opened: it names no memory, and nothing derived (the manifest, the search index) can key it.
 * A file that does not parse is listed in :attr:`Scan.malformed` with the
   reason and skipped; it never breaks the rest.
 * A file over the size ceiling (the ``max_file_bytes`` setting, default
@@ -213,6 +215,20 @@ def not_regular(mode: int) -> str:
     return f"not read: it is {kind}"
 
 
+# A file name whose bytes are not UTF-8 (Python holds them as lone surrogates): no memory name comes
+# from it (names are kebab-case), and no manifest, search index or journal line (UTF-8 text) can key it.
+NOT_UTF8_NAME = "not read: its file name is not UTF-8; rename it to the memory's name"
+
+
+def utf8_name(filename: str) -> bool:
+    """Whether ``filename`` (as :func:`os.scandir` gives it) came from UTF-8 bytes: no lone surrogate."""
+    try:
+        filename.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def too_large(size: int, max_bytes: int) -> str:
     """The reason a file of ``size`` bytes is not read."""
     return (f"file is too large ({size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
@@ -310,6 +326,9 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if not is_memory_file_name(filename):
                 if filename.endswith(ASIDE_SUFFIX) and side_of(filename):  # a delete's, in flight or cut
                     asides.append(filename)
+                continue
+            if not filename.isascii() and not utf8_name(filename):  # see NOT_UTF8_NAME
+                malformed.append(Malformed(item.path, NOT_UTF8_NAME))
                 continue
             try:
                 st = item.stat(follow_symlinks=False)

@@ -16,7 +16,6 @@ tombstones, typed results) are :mod:`memdir.operations.memories` and
 from __future__ import annotations
 
 import os
-from datetime import datetime
 from pathlib import Path
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
@@ -27,6 +26,7 @@ from ..files.scan import Entry
 from ..layer import dismissals
 from ..layer.history import last_written_body, version_bytes
 from ..layer.index import whole_days
+from ..layer.interrupted import FINISHED, retire
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import explain_tombstone, name_kept, of_transaction, refuse_superseded
@@ -191,13 +191,15 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             old_entry = tx.fresh(old_name)
             if old_entry is None:
                 raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
+        retiring = old_entry is not None and new_status == "active"  # a candidate's is retired on approval
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),
-                         reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None))
+                         reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None),
+                         data={"retires": old_entry.record.name} if retiring else None)  # two steps (layer.interrupted)
         if rename_from is not None and old_name is None:
             tx.apply(source.record.name, None, "rename", reason=f"renamed to {name}")  # a candidate moves
-        if old_entry is not None and new_status == "active":  # a candidate's is retired on approval
-            _retire(tx, old_entry.record, name, edge)
+        if retiring:
+            retire(tx, old_entry.record, name, edge)
     warnings.extend(tx.warnings)
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
@@ -271,12 +273,6 @@ def _other_than_proposal(entry, target: str) -> bool:
                                       and dict(entry.record.extra).get("candidate_for") == target)
 
 
-def _retire(tx, old: MemoryRecord, successor: str, edge: datetime, reason: str = "") -> None:
-    retired = old.with_(status="superseded", superseded_by=successor, updated=edge.replace(microsecond=0),
-                        valid_until=min(old.valid_until or edge, edge))
-    tx.apply(old.name, retired, "supersede", reason=f"superseded by {successor}{reason}")
-
-
 def finish_interrupted(layer: Layer) -> int:
     """Finish the second step of two-step changes a killed process cut after
     the first (``memdir verify --repair``): a memory that ``supersedes`` an
@@ -290,12 +286,12 @@ def finish_interrupted(layer: Layer) -> int:
             record = entry.record
             old = entries.get(record.supersedes or "")
             if record.status == "active" and old is not None and old.record.status == "active":
-                _retire(tx, old.record, name, now_utc(), " (finished after an interruption)")
+                retire(tx, old.record, name, now_utc(), FINISHED)
                 finished += 1
             target = entries.get(dict(record.extra).get("candidate_for") or "")
             if record.status == "candidate" and target is not None and target.record.status == "active" and (
                     target.record.description, target.record.body) == (record.description, record.body):
-                tx.apply(name, None, "approve", reason=f"merged into {target.record.name} (finished)")
+                tx.apply(name, None, "approve", reason=f"merged into {target.record.name}{FINISHED}")
                 finished += 1
     return finished
 
@@ -524,11 +520,12 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
             tx.apply(key, None, "approve", reason=f"merged into {target}")
         else:
             target = key
-            tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
-                     "approve", reason=reason)
             replaced = tx.fresh(record.supersedes) if record.supersedes else None
-            if replaced is not None and replaced.record.status == "active":  # the candidate's proposal takes effect
-                _retire(tx, replaced.record, key, now_utc())
+            retiring = replaced is not None and replaced.record.status == "active"  # its proposal takes effect
+            tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
+                     "approve", reason=reason, data={"retires": replaced.record.name} if retiring else None)
+            if retiring:
+                retire(tx, replaced.record, key, now_utc())
     return Decision(target, layer.scope, key, True, tuple(tx.warnings))
 
 

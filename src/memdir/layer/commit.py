@@ -51,6 +51,9 @@ from .journal import Event, Journal
 from .leftovers import listed
 
 
+COMPLETED = "interrupted write, completed"  # the reason of a write's journal line a sweep wrote for it (sweep)
+
+
 def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Event | None:
     """Journal the bytes ``path`` holds now as an ``external-edit`` of ``name``
     when they are not the journal's latest version of that name (its reason names a file with an unresolved
@@ -276,7 +279,7 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
         origin = entries[name].record.origin
         if journal.has_object(key) and origin in ACTORS and not is_referenced(key):
             events.append(journal.append(origin, "update" if before else "create", name, before, key,
-                                         session=session, reason="interrupted write, completed"))
+                                         session=session, reason=COMPLETED))
         else:
             journal.put_object(data)
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
@@ -290,5 +293,5 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     return events, rescanned, waiting
 
 
-__all__ = ["Staged", "late_edit", "preserve", "restore_aside", "stage_remove", "stage_write", "sweep",
+__all__ = ["COMPLETED", "Staged", "late_edit", "preserve", "restore_aside", "stage_remove", "stage_write", "sweep",
            "uncommitted_asides"]

@@ -70,6 +70,21 @@ def history(layer: Layer, name: str) -> list[HistoryEntry]:
     return versions
 
 
+def damage(layer: Layer, name: str) -> tuple[str, ...]:
+    """Why :func:`history` of ``name`` in ``layer`` may be missing a version or show one wrong, one sentence
+    each: a journal line that is no event or was changed since it was written
+    (:meth:`memdir.layer.journal.Journal.damaged`; one still naming another memory is left out), a journal
+    shorter than its anchored head (:meth:`~memdir.layer.journal.Journal.check_anchor`). ``()`` for a
+    sound journal. Reads the whole journal; never raises for bad data. Raises :class:`InvalidName`."""
+    key = normalize_name(name).name
+    out = [f"line {number} of the journal {why}: a version of {key} recorded there may be missing from this "
+           "history or shown wrong (`memdir verify` checks the journal)"
+           for number, named, why in layer.journal.damaged() if named in (None, key)]
+    if (short := layer.journal.check_anchor()) is not None:
+        out.append(f"{short}: a version of {key} recorded there may be missing from this history")
+    return tuple(out)
+
+
 def version_bytes(layer: Layer, name: str, version: int) -> bytes:
     """The stored bytes of version ``version`` (1-based) of ``name``.
     Raises :class:`NotFound` for an unknown version or a deletion."""
@@ -122,4 +137,4 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
 
 
 __all__ = [
-    "HistoryEntry", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes"]
+    "HistoryEntry", "damage", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes"]

@@ -46,9 +46,19 @@ def _anchor(record: MemoryRecord) -> datetime | None:
     return record.last_read or record.updated or record.created
 
 
+def read_as_now(moment, now):
+    """``moment`` (a memory's ``updated``, ``created`` or ``last_read``: a datetime, or Unix seconds as the
+    search index keeps it), or ``now`` when it is after ``now`` (a clock set ahead where it was written, a
+    hand edit): a memory is never more recent than one written this moment. The one rule of a time in the
+    future — the index's order (:func:`calendar_days`), prune (:func:`whole_days`), staleness, and search's
+    ties and its updated since/until filters (:func:`memdir.search.ties.order_key`,
+    :mod:`memdir.search.filters`)."""
+    return min(moment, now)
+
+
 def whole_days(since: datetime, now: datetime) -> int:
-    """Whole days from ``since`` to ``now``, never negative."""
-    return max(0, math.floor((now - since).total_seconds() / 86400))
+    """Whole days from ``since`` (:func:`read_as_now`) to ``now``, never negative."""
+    return math.floor((now - read_as_now(since, now)).total_seconds() / 86400)
 
 
 def _utc_day(moment: datetime):
@@ -56,8 +66,9 @@ def _utc_day(moment: datetime):
 
 
 def calendar_days(since: datetime, now: datetime) -> int:
-    """UTC calendar days from ``since``'s date to ``now``'s, never negative (times without a zone are UTC)."""
-    return max(0, (_utc_day(now) - _utc_day(since)).days)
+    """UTC calendar days from ``since``'s date (:func:`read_as_now`) to ``now``'s, never negative (times
+    without a zone are UTC)."""
+    return max(0, (_utc_day(now) - _utc_day(read_as_now(since, now))).days)
 
 
 def next_midnight(now: datetime) -> datetime:

@@ -136,8 +136,7 @@ class Journal:
     def put_object(self, data: bytes) -> str:
         """Store ``data`` once under its SHA-256; return the digest."""
         key = digest(data)
-        path = self.objects / key
-        if not path.exists():
+        if not (path := self.objects / key).exists():
             ensure_dir(self.objects)
             # No fsync: the object duplicates bytes the memory file (fsynced) holds at
             # this moment, and a process crash keeps the page cache; a power loss can
@@ -532,6 +531,34 @@ class Journal:
                 return True
             at = end if end >= 0 else len(data)
         return False
+
+    def last_event(self) -> Event | None:
+        """The last event (None: an empty journal, or a last line that is no event or is torn). One line read."""
+        try:
+            return Event.from_json(json.loads(self._line_ending_at((self.stat_key() or (0,))[0]) or b"-"))
+        except (ValueError, KeyError, TypeError, OSError, StoreError):
+            return None
+
+    def damaged(self) -> list[tuple[int, str | None, str]]:
+        """The lines a reader of the past must not take as they read (history): ``(line number, the memory
+        name read from it or None, why)`` — a line that is no event (cut, garbled: a whole ``"name"`` may
+        still be read from it), or one changed after it was written or followed by a line since removed
+        (the next line's ``prev`` is not its digest; its name may be what changed: None). A torn last
+        line is not counted (the next write repairs it). Never raises."""
+        out, before = [], None
+        for number, raw in enumerate((read_bytes(self.path) or b"").split(b"\n")[:-1], start=1):
+            try:
+                event = Event.from_json(json.loads(raw))
+            except (ValueError, KeyError, TypeError):
+                found, before = re.search(rb'"name":"([a-z0-9-]+)"', raw), None  # the next line's prev: unknown
+                out.append((number, found and found.group(1).decode(), "is no event (cut or garbled)"))
+                continue
+            if before is not None and event.prev != digest(before):
+                out.append((number - 1, None, "was changed after it was written, or a line after it removed"))
+            elif number == 1 and event.prev is not None:
+                out.append((1, None, "follows lines since removed"))
+            before = raw
+        return out
 
     def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced

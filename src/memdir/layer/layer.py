@@ -59,9 +59,7 @@ from .held import HoldsBack
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
-from . import leftovers
-
-# ---------------------------------------------------------------- the layer
+from . import interrupted, leftovers
 
 
 class Layer(ReadsOne, HoldsBack):
@@ -92,7 +90,7 @@ class Layer(ReadsOne, HoldsBack):
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, *index_state) of our last MEMORY.md
         self._lock = None
-        self._held, self._take_up_ok = 0, True  # transactions open here; False: cannot be written (take_up)
+        self._held, self._take_up_ok, self._cut_finished = 0, True, False  # open transactions; take_up writes; .interrupted
         self._unsaved_judgement = False  # files judged again (memdir.layer.held) since the last full save
 
     def __repr__(self) -> str:
@@ -122,7 +120,7 @@ class Layer(ReadsOne, HoldsBack):
         if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
-            found = self._scan(known, progress) if found.asides else found  # a cut delete put back: listed again
+            found = self._scan(known, progress) if found.asides or self._cut_finished else found  # files it changed
         return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
     def take_up(self) -> None:
@@ -304,6 +302,7 @@ class Layer(ReadsOne, HoldsBack):
                 raise StoreError(f"{unanchored}; nothing was changed")
             if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
                 self.settle_stones()  # the judgement of the files follows the key it gives tombstones.json (.held)
+            begun = self.journal.last_event()  # before the sweep: a change's first step a kill cut (.interrupted)
             stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
             if not self._index.built or stale:  # restored keys another process's writes made stale
@@ -315,6 +314,7 @@ class Layer(ReadsOne, HoldsBack):
                     tx.sync_external()
                 self.take_up_moved(tx)  # over the manifest's states: the memories a tombstone moved (.held)
                 leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
+                self._cut_finished = interrupted.finish_cut(tx, now_utc(), begun)  # a change a kill cut in two
                 yield tx
             finally:
                 if tx.events or tx.reindex:

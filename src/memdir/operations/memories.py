@@ -22,6 +22,7 @@ from ..gateway import changes as gateway
 from ..gateway import edits
 from ..gateway.fields import MemoryChange
 from ..layer.history import history as layer_history
+from ..layer.history import damage as layer_damage
 from ..layer.history import records_as_of, version_bytes
 from ..layer.index import is_current, ordered
 from ..layer.journal import now_utc
@@ -368,7 +369,7 @@ def _sync(session: Session, scope: str | None) -> None:
 def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, str, list]:
     """The layer, file name (:func:`memdir.operations.lookup.history_name`: an older memdir's too) and
     versions of memory ``name``: the first of the session's layers that has versions of it."""
-    other = None
+    other, damaged = None, []
     for layer in session.layers(scope):
         refusal = spelled_as_other(layer, name)
         if refusal is not None:
@@ -381,9 +382,12 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
             continue  # an unreadable layer: the others still answer
         if versions:
             return layer, stored, versions
+        damaged += [f"{layer.scope} layer: {why}" for why in layer_damage(layer, stored)]
     if other is not None:
         raise NotFound(other)
-    raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope))
+    # Its only versions may be on a damaged line: "no history" alone would say it never existed.
+    raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope)
+                   + "".join(f"; {why}" for why in damaged))
 
 
 def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
@@ -392,7 +396,7 @@ def history(session: Session, name: str, scope: str | None = None) -> HistoryRes
     _sync(session, scope)
     layer, stored, versions = _history_layer(session, name, scope)
     commits = teamops.commits(session, layer, stored) if layer.scope == "team" else ()
-    return HistoryResult(stored, layer.scope, tuple(versions), commits)
+    return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored))
 
 
 def show(session: Session, name: str, version: int, scope: str | None = None) -> VersionResult:

@@ -286,6 +286,7 @@ def history(result: HistoryResult, *, limit: int | None = None) -> str:
         lines.append(f"{len(result.commits)} git commit(s) of its file, newest first"
                      + (" (restore one with --commit ID):" if result.commits else "."))
         lines += [f"{c.commit[:12]}  {c.date}  {cut(c.author, 80)}  — {cut(c.message, 120)}" for c in result.commits]
+    lines += [f"! damaged: {why}" for why in result.damaged]
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ Split from :mod:`memdir.search.ranking` (which uses and re-exports :class:`Filte
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
@@ -48,7 +49,8 @@ class Filters:
         return cls(names(types, TYPES, "type"), names(origins, ORIGINS, "origin"), pinned, since_t, until_t)
 
     def sql(self) -> tuple[str, list]:
-        """``(" AND …", arguments)`` over the ``docs`` alias ``d``; ``("", [])`` for none."""
+        """``(" AND …", arguments)`` over the ``docs`` alias ``d``; ``("", [])`` for none. An ``updated``
+        after now is read as now (:func:`memdir.layer.index.read_as_now`, SQLite's ``MIN``)."""
         parts, args = [], []
         if self.types:
             parts.append(f"d.type IN ({','.join('?' * len(self.types))})")
@@ -60,11 +62,11 @@ class Filters:
             parts.append("d.pinned = ?")
             args.append(int(self.pinned))
         if self.since is not None:
-            parts.append("d.updated >= ?")
-            args.append(self.since)
+            parts.append("MIN(d.updated, ?) >= ?")
+            args += [time.time(), self.since]
         if self.until is not None:
-            parts.append("d.updated <= ?")
-            args.append(self.until)
+            parts.append("MIN(d.updated, ?) <= ?")
+            args += [time.time(), self.until]
         return ("".join(" AND " + p for p in parts), args)
 
 

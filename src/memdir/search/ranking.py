@@ -423,7 +423,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     from .ties import lexical_first, order_key
     hits = lexical_first(hits)  # a memory stating the query first, the cosine a tie-breaker: search and recall
     stated = sum(1 for h in hits if relevance.stated(h.evidence))
-    hits.sort(key=lambda h: order_key(h, bool(stated)))  # the one order, ties included (memdir.search.ties)
+    now = time.time()
+    hits.sort(key=lambda h: order_key(h, bool(stated), now))  # the one order, ties included (memdir.search.ties)
     if explicit and embed_query and len(hits) > 1:
         hits = _ties_broken(session, query, hits, terms, counts, total, compounds | own, conn)
     hits = _fallen(hits, min_score, explicit)

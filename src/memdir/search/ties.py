@@ -49,7 +49,9 @@ from __future__ import annotations
 import re
 import sys
 from functools import lru_cache
+from time import time
 
+from ..layer.index import read_as_now
 from . import relevance
 
 # Tied memories whose sentences are embedded; a larger tie embeds those echoing the question most (echoed). A tie
@@ -110,7 +112,7 @@ def tie_key(hit) -> tuple:
     return (-round(hit.order, 2), *place(hit.evidence))
 
 
-def order_key(hit, stated_first: bool = False) -> tuple:
+def order_key(hit, stated_first: bool = False, now: float | None = None) -> tuple:
     """The one order of a search's or recall's hits (:class:`memdir.search.ranking.Hit`),
     as an ascending sort key: with ``stated_first`` (some hit states the query),
     those that state it (:func:`memdir.search.relevance.stated`) first; then
@@ -121,9 +123,11 @@ def order_key(hit, stated_first: bool = False) -> tuple:
     Python API, the panel) or how far the background embedder has got, so
     equal hits come in the same order on every path and every call; an
     explicit search with vectors on then breaks the tie at its head by meaning
-    (:func:`broken`), on the same basis everywhere."""
+    (:func:`broken`), on the same basis everywhere. An ``updated`` after ``now``
+    (Unix seconds; the clock when None) is read as ``now``
+    (:func:`memdir.layer.index.read_as_now`): a date in the future wins no tie."""
     memory = hit.memory
-    updated = float("inf") if memory.updated is None else -memory.updated
+    updated = float("inf") if memory.updated is None else -read_as_now(memory.updated, time() if now is None else now)
     return (stated_first and not relevance.stated(hit.evidence), *tie_key(hit), not memory.pinned, updated,
             -memory.bm25, memory.name, memory.layer)
 
