@@ -53,18 +53,21 @@ def query_key(query: str, scope: str | None, include_muted: bool, filters) -> st
     return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def basis(session: Session, scope: str | None, key: str, offset: int) -> tuple[frozenset[int] | None, str]:
+def basis(session: Session, scope: str | None, key: str, offset: int,
+          conn: sqlite3.Connection | None = None) -> tuple[frozenset[int] | None, str]:
     """``(unembedded, note)`` for a page of the query ``key`` (:func:`query_key`):
     ``unembedded`` the ids of the memories whose cosines this page leaves out
     (those without a vector when the query's first page was ranked; None: use
     every vector there is), and the note saying so (see the module
-    docstring). Raises what :func:`memdir.search.sync.sync` raises."""
+    docstring). ``conn``: the index as the search's own sync of ``scope``'s layers just left it
+    (:func:`memdir.search.sync.sync`'s answer; None: synced here). Raises what
+    :func:`memdir.search.sync.sync` raises."""
     from . import embedder, vectors
 
     if not vectors.wanted(session.settings):
         return None, ""
     layers = session.layers(scope)
-    conn = sync(session.home, layers, session.id)
+    conn = sync(session.home, layers, session.id) if conn is None else conn
     keys = [layer_key(session.home, layer.path) for layer in layers]
     done, total = vectors.pending(conn, keys)
     if done < total and not isinstance(conn, ReadOnly):  # a read-only index: no embedder could write a vector

@@ -41,7 +41,7 @@ from .index import layer_key
 from .keywords import reads_as_keywords
 from .near import rows as near_rows
 from .passage import located
-from .sync import index_error, rebuilt_when_damaged, sync, unsound
+from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
 from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, query_terms, word_forms
 from .why import why, written
@@ -315,7 +315,8 @@ def _result(hit: Hit, scope_of: dict[str, str], terms: list[str], words: dict[st
 def ranked(session: Session, query: str, *, pool: int, scope: str | None = None, include_muted: bool = False,
            filters: Filters | None = None, min_score: float = relevance.THRESHOLD, embed_query: bool = True,
            explicit: bool = False, windows: bool = True, shown: int = 0,
-           unembedded: frozenset[int] | None = None) -> tuple[list[Hit], list[str], dict[str, str]]:
+           unembedded: frozenset[int] | None = None,
+           synced: sqlite3.Connection | None = None) -> tuple[list[Hit], list[str], dict[str, str]]:
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
@@ -337,7 +338,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     the first hits the caller shows; their rows are checked against their
     checksums (:func:`memdir.search.sync.unsound`: repaired and asked again,
     or left out). ``unembedded``: memories whose cosines are left out, as if
-    they had no vector yet (a page's basis, :mod:`memdir.search.paging`).
+    they had no vector yet (a page's basis, :mod:`memdir.search.paging`). ``synced``: the index as the caller's
+    sync of ``scope``'s layers just left it (:func:`_synced`), read without syncing again while it is still the one
+    this thread answers from (:func:`memdir.search.sync.answering`; a damaged index set aside since: synced anew).
     ``windows`` False: the query is embedded alone, never with a prompt's windows (:mod:`memdir.search.querywindows`,
     fitted to recall's task prompts), as an explicit search always is; :func:`search` asks so whatever its
     ``min_score`` (windows cost LoCoMo's questions R@5/R@10 60.4/70.5 → 57.2/66.0)."""
@@ -347,7 +350,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     in_scope = session.layers(scope)
     scope_of = {layer_key(session.home, layer.path): layer.scope for layer in in_scope}
     layers = list(scope_of)
-    conn = sync(session.home, in_scope, session.id)
+    conn = synced if synced is not None and synced is answering(session.home) else sync(session.home, in_scope,
+                                                                                        session.id)
     windows = windows and not explicit  # a prompt's windows too (recall: search.querywindows); a search's query alone
     pending = dense.start(conn, session, query, layers, windows) if embed_query else None  # while words are read
     terms = query_terms(query)
@@ -521,14 +525,16 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
         raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
     k = min(k, MAX_K)
-    unembedded, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset)
+    conn = _synced(session, scope)  # once: the page's basis and its ranking read the index as this left it
+    unembedded, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset,
+                                    conn)
     pool = max(POOL_MIN, 4 * (k + offset))
     while True:
         hits, terms, scope_of = ranked(session, query, pool=pool, scope=scope, include_muted=include_muted,
                                        filters=filters,
                                        min_score=relevance.THRESHOLD if min_score is None else min_score,
                                        explicit=min_score is None, windows=False, shown=offset + k,
-                                       unembedded=unembedded)
+                                       unembedded=unembedded, synced=conn)
         if pool >= MAX_POOL or not _tie_cut(hits, offset + k, pool):
             break
         pool = min(MAX_POOL, 4 * pool)
@@ -543,6 +549,14 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         used += size
         out.append(result)
     return out
+
+
+@rebuilt_when_damaged
+def _synced(session: Session, scope: str | None) -> sqlite3.Connection:
+    """The index brought in step with the session's layers of ``scope`` (:func:`memdir.search.sync.sync`; a damaged
+    one set aside, a new one built): one sync per search, where its page's basis and then its ranking each synced
+    (0.4 ms of a 1,000-note search each). Raises what :func:`memdir.search.sync.sync` raises."""
+    return sync(session.home, session.layers(scope), session.id)
 
 
 def _tie_cut(hits: list[Hit], end: int, pool: int) -> bool:

@@ -471,13 +471,16 @@ def index_error(home: Path, exc: sqlite3.Error) -> StoreError:
 
 def rebuilt_when_damaged(query):
     """Decorate ``query(session, …)``, a reader of the index: when it meets a
-    damaged index (:class:`DamagedIndex`: moved aside by :func:`index_error`),
-    ask once more, so it answers from a new index built from the files."""
+    damaged index (:class:`DamagedIndex`: moved aside by :func:`index_error`, or damaged rows repaired by
+    :func:`unsound`), ask once more, so it answers from a new index built from the files. A ``synced`` connection
+    given (the caller's sync, :func:`memdir.search.ranking.ranked`) is not given again: it was synced before the
+    damage was met, and the second asking syncs anew (the repaired rows read again from their files)."""
     @functools.wraps(query)
     def asked(session, *args, **kwargs):
         try:
             return query(session, *args, **kwargs)
         except DamagedIndex:
+            kwargs.pop("synced", None)
             return query(session, *args, **kwargs)
     return asked
 
