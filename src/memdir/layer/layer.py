@@ -68,15 +68,13 @@ class Layer(ReadsOne, HoldsBack):
     """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
-    project layer belongs to (recorded in ``.memdir/layer.json``). Reading
+    project layer belongs to (recorded in ``.memdir/layer.json``); ``meta`` where its journal, manifest
+    and lock are (``path/.memdir`` unless given: the team layer's is in the home). Reading
     methods take no lock; every mutation goes through :meth:`transaction`."""
 
-    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None):
-        self.path = Path(path)
-        self.scope = scope
-        self.settings = settings
-        self.root = root
-        self.meta = self.path / META_DIR
+    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None, meta: Path | None = None):
+        self.path, self.scope, self.settings, self.root = Path(path), scope, settings, root
+        self.meta = self.path / META_DIR if meta is None else Path(meta)  # the one rule of where its journal is
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta)
         self.usage = Usage(self.meta)

@@ -38,7 +38,6 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
 from ..files.sweeps import since, sweep_can_wait
 from ..layer.layer import Layer, home_layers
@@ -63,13 +62,15 @@ _swept: dict[tuple[str, str], float] = {}  # (db, layer key) -> monotonic time o
 _sweep_lock = threading.Lock()
 
 
-def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
+def _layer_state(layer: Layer) -> tuple[int, int, int]:
+    """(the layer directory's mtime, its journal's size and mtime) in ns; 0 for what cannot be stat'ed.
+    The journal is where the layer keeps it (the team layer's: in the home, not in the repository)."""
     try:
-        directory = os.stat(layer_dir).st_mtime_ns
+        directory = os.stat(layer.path).st_mtime_ns
     except OSError:
         return (0, 0, 0)
     try:
-        journal = os.stat(layer_dir / META_DIR / JOURNAL_FILE)
+        journal = os.stat(layer.journal.path)
         return (directory, journal.st_size, journal.st_mtime_ns)
     except OSError:
         return (directory, 0, 0)
@@ -139,7 +140,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     against the rows as they are then, so concurrent syncs never clash."""
     key = layer_key(home, layer.path)
     started = time.time_ns()
-    state = _layer_state(layer.path)
+    state = _layer_state(layer)
     row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
                        " WHERE key = ?", (key,)).fetchone()
     marker = (str(db_path(home)), key)
@@ -154,7 +155,7 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
             if tuple(row[:3]) == state and row[4] and not again:
                 return 0
-            followed = follow(conn, key, layer, row, state, again)
+            followed = follow(conn, key, layer, row, state, again, on_read)
             if followed is not None:
                 return _apply(conn, layer, key, row, state, followed.scan, followed.known, followed.looked,
                               marker, None, started, stones)
