@@ -55,7 +55,7 @@ def test_a_team_layer_of_520_files_is_followed_by_its_journal_not_swept(isolated
     real = Layer.scan
     monkeypatch.setattr(Layer, "scan", lambda self, *a, **k: scans.append(self.scope) or real(self, *a, **k))
     assert _fresh_sync(isolated_home, project, "team", scans) == (FILES, FILES)  # control: the first sync reads all
-    assert scans == ["team"]
+    assert set(scans) == {"team"}  # swept (more than once when its scan took up what the manifest lacked)
 
     mem.write("fact-007", None, None, "ledger body 7 and a canoe", scope="team")
     assert _fresh_sync(isolated_home, project, "team", scans) == (1, 1)  # before: (1, 1) after a sweep of 520 files

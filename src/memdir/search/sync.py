@@ -161,7 +161,15 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
                               marker, None, started, stones)
     known = _known(conn, key)
     hints = {f: hint for f, hint in known.items() if f not in again} if again is not None else None
+    before = layer.manifest.swept_saved()
     scan = layer.scan(known=hints, progress=on_read)
+    own = layer.manifest.swept_saved()
+    if own is not None and own != before:  # its take-up of hand edits swept (Layer.take_up): a sweep of this sync
+        # Scanned again, after that sweep (each file stat'ed, none read unless changed since): the rows then hold
+        # all it saw, so it is no "writer's sweep since" to the next reader (follow), and a file changed by hand
+        # between this sync's first scan and that sweep, with no event naming it, is not left out of them.
+        scan = layer.scan(known=hints, progress=on_read)
+        started = max(started, own)
     return _apply(conn, layer, key, row, state, scan, known, None, marker, now_mono, started, stones)
 
 
