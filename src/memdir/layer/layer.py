@@ -579,9 +579,9 @@ class Layer(ReadsOne, HoldsBack):
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
         when the layer cannot be read. After the tombstones moved (:meth:`_restore`, :mod:`memdir.layer.held`):
         the names whose verdict moved taken up alone (:meth:`take_up_moved`), else ``MEMORY.md`` as it is; no file swept."""
-        if self.stones_moved() and (found := self._restore()) is not None and (self._moved is None or self.take_up_moved(
-                )) and index_is_fresh(self.path, time.time_ns(), self.meta.parent,
-                                      lambda: sweep_can_wait(len(found.files), float("inf"), self)):
+        if self.stones_moved() and self.take_up_stones() and index_is_fresh(  # the last scan: take_up_stones's
+                self.path, time.time_ns(), self.meta.parent,
+                lambda: sweep_can_wait(len(self._last_scan[1].files), float("inf"), self)):
             return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
             if not self.refresh_index(wait=False, rebuild=False):

@@ -140,9 +140,11 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     against the rows as they are then, so concurrent syncs never clash."""
     key = layer_key(home, layer.path)
     started = time.time_ns()
-    state = _layer_state(layer)
     row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
                        " WHERE key = ?", (key,)).fetchone()
+    if not force and row is not None and layer.stones_moved():  # a lift or forget elsewhere, a pull: the verdicts
+        layer.take_up_stones()  # it moved taken up by name (layer.held), journaled before the layer's state is read
+    state = _layer_state(layer)
     marker = (str(db_path(home)), key)
     now_mono = time.monotonic()
     stones, again = judge_again(conn, key, layer)
