@@ -579,9 +579,8 @@ class Layer(ReadsOne, HoldsBack):
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
         when the layer cannot be read. After the tombstones moved (:meth:`_restore`, :mod:`memdir.layer.held`):
         the names whose verdict moved taken up alone (:meth:`take_up_moved`), else ``MEMORY.md`` as it is; no file swept."""
-        if self.stones_moved() and self.take_up_stones() and index_is_fresh(  # the last scan: take_up_stones's
-                self.path, time.time_ns(), self.meta.parent,
-                lambda: sweep_can_wait(len(self._last_scan[1].files), float("inf"), self)):
+        if self.stones_moved() and self.take_up_stones() and index_is_fresh(  # files: the manifest's states, taken up
+                self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(self.files), float("inf"), self)):
             return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
             if not self.refresh_index(wait=False, rebuild=False):
