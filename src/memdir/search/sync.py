@@ -179,7 +179,8 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
            looked: set[str] | None, marker: tuple, swept: float | None, started: int, stones: int = 0) -> int:
     """Write the differences between ``scan`` and the rows of layer ``key`` (``known``: the index's
     rows of the files, popped here), and when the sync began (``started``, epoch ns: ``synced:<key>``
-    in ``meta``, :func:`memdir.search.follow.follow`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
+    in ``meta``, :func:`memdir.search.follow.follow`; or the sweep its own scan's take-up saved, the rows
+    read after it: :func:`sync_layer`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
     time ``swept``); else it is of the files ``looked`` at alone (:func:`memdir.search.follow.follow`)
     and the sweep time is kept as it was."""
     now_ns = time.time_ns()
