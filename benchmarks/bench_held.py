@@ -17,7 +17,8 @@ first (``unchanged``), and per (tree, case) the ratio at the largest size over t
 
     python benchmarks/bench_held.py --src /work/main/src --src src --sizes 1000,10000 --repeat 9
     python benchmarks/bench_held.py --src /work/main/src --src src --cases unchanged,stones_flipped,stones_flipped_write
-    python benchmarks/bench_held.py --src /work/main/src --src src --cases unchanged,stones_flipped_search,stones_flipped_prompt
+    python benchmarks/bench_held.py --src /work/main/src --src src \
+        --cases search_unchanged,stones_flipped_search,prompt_unchanged,stones_flipped_prompt
 
 A tombstone lifted by rewriting ``tombstones.json`` is put back by the layer's next transaction (a lift cut
 before its journal line: :func:`memdir.layer.drift.cut_tombstones`), so the flip lifts through memdir
@@ -74,12 +75,14 @@ ASKED = "Which port does the Dev PostgreSQL of the held benchmark listen on?"
 
 
 def readers(project: Path) -> dict[str, tuple[list[str], str]]:
-    """The first readers the ``stones_flipped_*`` cases time: case → (argv after the interpreter, stdin); each
-    answers with the held memory while its tombstone is lifted, without it while it stands."""
+    """The first readers the ``stones_flipped_*`` cases time (and ``*_unchanged``, the same readers after no flip):
+    case → (argv after the interpreter, stdin); each answers with the held memory while its tombstone is lifted,
+    without it while it stands."""
     argv, stdin = commands(project)["user_prompt_submit"]
-    return {"stones_flipped_search": (["-m", "memdir", "--project", str(project), "search",
-                                       "held benchmark PostgreSQL 5433"], ""),
-            "stones_flipped_prompt": (argv, json.dumps({**json.loads(stdin), "prompt": ASKED}))}
+    search = (["-m", "memdir", "--project", str(project), "search", "held benchmark"], "")  # few rows: the sync shows
+    prompt = (argv, json.dumps({**json.loads(stdin), "prompt": ASKED}))
+    return {"stones_flipped_search": search, "stones_flipped_prompt": prompt,
+            "search_unchanged": search, "prompt_unchanged": prompt}  # the same readers, nothing flipped before
 
 
 def emit(**data) -> None:
@@ -103,7 +106,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="runs per (tree, size, case)")
     parser.add_argument("--cases", default="unchanged,stones_rewritten",
                         help="unchanged, stones_rewritten (same bytes), stones_flipped (lifted / put back by turns),"
-                             " stones_flipped_write (the same, then a CLI write timed)")
+                             " stones_flipped_write (the same, then a CLI write timed), stones_flipped_search,"
+                             " stones_flipped_prompt (then memdir search / the prompt hook timed), search_unchanged,"
+                             " prompt_unchanged (those readers, nothing flipped)")
     args = parser.parse_args()
     srcs = args.src or [Path(__file__).resolve().parent.parent / "src"]
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -148,7 +153,8 @@ def main() -> None:
                         if case == "stones_flipped_write":
                             timed = ["-m", "memdir", "--project", str(project), "write", "bench-written", "--scope",
                                      "project", "--description", "Written by the held benchmark", "--body", f"run {rep}"]
-                        elif case in ("stones_flipped_search", "stones_flipped_prompt"):
+                        if case in ("stones_flipped_search", "stones_flipped_prompt", "search_unchanged",
+                                    "prompt_unchanged"):
                             timed, stdin = readers(project)[case]
                         started = time.perf_counter()
                         done = subprocess.run([py, *timed], env=env, text=True, capture_output=True, check=False,
