@@ -6,7 +6,9 @@ right after the project layer's ``.memdir/tombstones.json`` was rewritten with t
 file renamed over it, as git or a sync writes it: its mtime moves, no verdict does) against the same
 command with nothing changed (``--cases``: also ``stones_flipped``, the held file's tombstone lifted through
 memdir and put back by a sync by turns in an untimed step, so each run's verdict on the held file moves, and
-``stones_flipped_write``, the same flip followed by a ``memdir write`` instead), at each size, for each source tree (``--src``,
+``stones_flipped_write``, the same flip followed by a ``memdir write`` instead; ``stones_flipped_search`` and
+``stones_flipped_prompt``, followed by ``memdir search`` of the held memory's words, or by the prompt hook
+asked about it: the first reader after a lift or forget done in another process), at each size, for each source tree (``--src``,
 repeatable: main and a branch in one run, runs alternating so a loaded machine slows both alike). Each home: 20 user memories
 and N project memories (benchmarks/_corpus.py), and one more forgotten and its file copied back (held).
 The layers' sweeps are kept within their interval (MEMDIR_SWEEP_INTERVAL=3600) so both runs do the same
@@ -15,6 +17,8 @@ first (``unchanged``), and per (tree, case) the ratio at the largest size over t
 
     python benchmarks/bench_held.py --src /work/main/src --src src --sizes 1000,10000 --repeat 9
     python benchmarks/bench_held.py --src /work/main/src --src src --cases unchanged,stones_flipped,stones_flipped_write
+    python benchmarks/bench_held.py --src /work/main/src --src src \
+        --cases search_unchanged,stones_flipped_search,prompt_unchanged,stones_flipped_prompt
 
 A tombstone lifted by rewriting ``tombstones.json`` is put back by the layer's next transaction (a lift cut
 before its journal line: :func:`memdir.layer.drift.cut_tombstones`), so the flip lifts through memdir
@@ -38,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _fresh import _env, compile_trees, seed_homes, settle_sweeps
+from _fresh import _env, commands, compile_trees, seed_homes, settle_sweeps
 
 HOLD = textwrap.dedent("""
     import shutil, sys
@@ -67,6 +71,20 @@ LIFT = textwrap.dedent("""
 """)
 
 
+ASKED = "Which port does the Dev PostgreSQL of the held benchmark listen on?"
+
+
+def readers(project: Path) -> dict[str, tuple[list[str], str]]:
+    """The first readers the ``stones_flipped_*`` cases time (and ``*_unchanged``, the same readers after no flip):
+    case → (argv after the interpreter, stdin); each answers with the held memory while its tombstone is lifted,
+    without it while it stands."""
+    argv, stdin = commands(project)["user_prompt_submit"]
+    search = (["-m", "memdir", "--project", str(project), "search", "held benchmark"], "")  # few rows: the sync shows
+    prompt = (argv, json.dumps({**json.loads(stdin), "prompt": ASKED}))
+    return {"stones_flipped_search": search, "stones_flipped_prompt": prompt,
+            "search_unchanged": search, "prompt_unchanged": prompt}  # the same readers, nothing flipped before
+
+
 def emit(**data) -> None:
     """One JSON line on stdout."""
     print(json.dumps(data), flush=True)
@@ -88,7 +106,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="runs per (tree, size, case)")
     parser.add_argument("--cases", default="unchanged,stones_rewritten",
                         help="unchanged, stones_rewritten (same bytes), stones_flipped (lifted / put back by turns),"
-                             " stones_flipped_write (the same, then a CLI write timed)")
+                             " stones_flipped_write (the same, then a CLI write timed), stones_flipped_search,"
+                             " stones_flipped_prompt (then memdir search / the prompt hook timed), search_unchanged,"
+                             " prompt_unchanged (those readers, nothing flipped)")
     args = parser.parse_args()
     srcs = args.src or [Path(__file__).resolve().parent.parent / "src"]
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -120,7 +140,7 @@ def main() -> None:
                 for t in range(len(srcs)):
                     env, stones, argv, home, forgotten, project, held = runs[t]
                     for case in cases:
-                        timed = argv
+                        timed, stdin = argv, None
                         if case == "stones_rewritten":
                             rewrite(stones)
                         elif case.startswith("stones_flipped"):  # lifted through memdir, then put back by a sync
@@ -133,14 +153,21 @@ def main() -> None:
                         if case == "stones_flipped_write":
                             timed = ["-m", "memdir", "--project", str(project), "write", "bench-written", "--scope",
                                      "project", "--description", "Written by the held benchmark", "--body", f"run {rep}"]
+                        if case in ("stones_flipped_search", "stones_flipped_prompt", "search_unchanged",
+                                    "prompt_unchanged"):
+                            timed, stdin = readers(project)[case]
                         started = time.perf_counter()
-                        done = subprocess.run([py, *timed], env=env, text=True, capture_output=True, check=False)
+                        done = subprocess.run([py, *timed], env=env, text=True, capture_output=True, check=False,
+                                              input=stdin)
                         elapsed = time.perf_counter() - started
                         if done.returncode != 0:
                             raise SystemExit(f"{case} failed in {srcs[t]}: {done.stderr}")
                         index = (stones.parent.parent / "MEMORY.md").read_text(encoding="utf-8")
                         if case == "stones_flipped" and (f"({held}.md)" in index) != lifted:  # MEMORY.md missed the move
                             missed[t] = missed.get(t, 0) + 1
+                        if case in ("stones_flipped_search", "stones_flipped_prompt") and (
+                                ("listens on 5433" in done.stdout or f"{held} " in done.stdout) != lifted):
+                            missed[t] = missed.get(t, 0) + 1  # the reader missed the move
                         samples.setdefault((t, case), []).append(elapsed)
                         settle_sweeps(home)
                         if case == "stones_flipped_write":  # untimed: each case starts from a store a context settled
@@ -153,8 +180,8 @@ def main() -> None:
                     emit(figure=f"context_{case}", tree=str(src), memories=size,
                          p50_ms=round(statistics.median(values) * 1e3, 1), max_ms=round(max(values) * 1e3, 1),
                          runs=len(values))
-                if "stones_flipped" in cases:
-                    emit(figure="stones_flipped_index_missed", tree=str(src), memories=size, runs=missed.get(t, 0))
+                if any(case.startswith("stones_flipped") for case in cases):  # MEMORY.md's, search's, the hook's
+                    emit(figure="stones_flipped_missed", tree=str(src), memories=size, runs=missed.get(t, 0))
                 for case in cases[1:]:
                     emit(figure=f"context_{case}_over_{cases[0]}", tree=str(src), memories=size,
                          ratio=round(medians[(str(src), size, case)] / medians[(str(src), size, cases[0])], 2))

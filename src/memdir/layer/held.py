@@ -272,6 +272,19 @@ class HoldsBack:
         tx.reindex = True
         return True
 
+    def take_up_stones(self) -> bool:
+        """After the tombstones moved (:meth:`stones_moved`: a lift or forget in another process, a ``git pull``)
+        in a process that has not scanned this layer: the manifest's states taken up with the files whose verdict
+        they may move read and judged again (:meth:`_judge_restored`), and the names whose verdict moved taken up
+        alone (:meth:`take_up_moved`, a transaction of its own, never waiting) — no other file stat'ed or read;
+        the judgement is then recorded (:meth:`stones_moved` says False). For a first reader (the context block,
+        the search index's sync, ``list``, ``read``) that would otherwise judge or sweep the whole layer. False
+        when the manifest does not hold the layer as it is, the tombstones cannot be read, or the layer is busy
+        or cannot be written (the caller scans as before)."""
+        if self._restore() is None:  # Layer: the manifest's states, the few files judged again
+            return False
+        return self._moved is None or self.take_up_moved()
+
     def stones_moved(self) -> bool:
         """Whether the tombstones changed since this object's cached file states were judged (when it has
         none: since the manifest's were, :func:`memdir.files.layout.judged`); then the files :meth:`to_judge`

@@ -66,15 +66,13 @@ class Layer(ReadsOne, HoldsBack):
     """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
-    project layer belongs to (recorded in ``.memdir/layer.json``). Reading
+    project layer belongs to (recorded in ``.memdir/layer.json``); ``meta`` where its journal, manifest
+    and lock are (``path/.memdir`` unless given: the team layer's is in the home). Reading
     methods take no lock; every mutation goes through :meth:`transaction`."""
 
-    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None):
-        self.path = Path(path)
-        self.scope = scope
-        self.settings = settings
-        self.root = root
-        self.meta = self.path / META_DIR
+    def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None, meta: Path | None = None):
+        self.path, self.scope, self.settings, self.root = Path(path), scope, settings, root
+        self.meta = self.path / META_DIR if meta is None else Path(meta)  # the one rule of where its journal is
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta, scope)
         self.usage = Usage(self.meta)
@@ -581,9 +579,8 @@ class Layer(ReadsOne, HoldsBack):
         never waits for, nor holds up, a writer. Raises :class:`StoreError`
         when the layer cannot be read. After the tombstones moved (:meth:`_restore`, :mod:`memdir.layer.held`):
         the names whose verdict moved taken up alone (:meth:`take_up_moved`), else ``MEMORY.md`` as it is; no file swept."""
-        if self.stones_moved() and (found := self._restore()) is not None and (self._moved is None or self.take_up_moved(
-                )) and index_is_fresh(self.path, time.time_ns(), self.meta.parent,
-                                      lambda: sweep_can_wait(len(found.files), float("inf"), self)):
+        if self.stones_moved() and self.take_up_stones() and index_is_fresh(  # files: the manifest's states, taken up
+                self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(self.files), float("inf"), self)):
             return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
             if not self.refresh_index(wait=False, rebuild=False):

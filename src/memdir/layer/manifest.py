@@ -147,6 +147,9 @@ def stat3(path: Path) -> tuple[int, int, int] | None:
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
+_saved_sweeps: dict[Path, int] = {}  # manifest path -> the sweep time (epoch ns) this process last saved there
+
+
 class Manifest:
     """The manifest file of one layer's meta directory ``meta``."""
 
@@ -330,6 +333,13 @@ class Manifest:
         except (TypeError, ValueError):
             return None
 
+    def swept_saved(self) -> int | None:
+        """The sweep time (epoch ns) this process last saved in this manifest (:meth:`save`'s ``swept_ns``),
+        None when it saved none: read before and after a scan, a change says the scan's take-up of hand
+        edits swept (:meth:`memdir.layer.layer.Layer.take_up`) — the search index's sync counts that sweep
+        as its own (:func:`memdir.search.sync.sync_layer`). No I/O."""
+        return _saved_sweeps.get(self.path)
+
     def files_holding(self, names: list[str]) -> list[str] | None:
         """The files recorded as holding one of ``names`` (by the manifest's index of names); None
         when the manifest cannot be read."""
@@ -487,6 +497,8 @@ class Manifest:
                     values["swept"] = swept_ns
                 conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)", list(values.items()))
                 conn.execute("COMMIT")
+                if swept_ns is not None:
+                    _saved_sweeps[self.path] = swept_ns
             finally:
                 conn.close()
         except (sqlite3.Error, OSError):

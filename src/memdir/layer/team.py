@@ -44,9 +44,7 @@ from ..paths import team_files_dir, team_meta_dir
 from ..settings import Settings
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
-from .journal import Journal
 from .layer import Layer
-from .usage import Usage
 
 TOMBSTONE_DIR = TEAM_TOMBSTONE_DIR  # where its tombstones are (files.layout.stones_key reads it too)
 CANDIDATE_DIR = "candidates"
@@ -72,10 +70,8 @@ class TeamLayer(Layer):
     the home), tombstones in ``path/tombstones``. See the module docstring."""
 
     def __init__(self, path: Path, local: Path, settings: Settings, root: Path):
-        super().__init__(path, "team", settings, root)
-        self.meta = Path(local) / META_DIR  # MEMORY.md next to it, in ``local``: out of the repository
-        self.journal = Journal(self.meta)
-        self.usage = Usage(self.meta)  # read counts stay on this machine, never in the repository
+        # journal, manifest, lock and read counts in ``local/.memdir``, MEMORY.md beside it: out of the repository
+        super().__init__(path, "team", settings, root, Path(local) / META_DIR)
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
 
     def refuse_symlinks(self) -> None:

@@ -56,13 +56,14 @@ def chain_mark(digest: str | None) -> int:
 
 
 def follow(conn: sqlite3.Connection, key: str, layer: Layer, row: tuple, state: tuple[int, int, int],
-           again: set[str] | None = None) -> Followed | None:
+           again: set[str] | None = None, on_read=None) -> Followed | None:
     """The files of ``layer`` (index key ``key``) that changed since the index's last sync of it
     (``row``: its ``layers`` row; ``synced:<key>`` in ``meta``: when that sync began) by the journal, the layer being in ``state`` (directory mtime,
     journal size and mtime) — see the module docstring; None when the journal cannot answer (the
     manifest is not of the layer as it is, the journal is not the one synced with, more than
     :data:`MAX_FILES` files): the caller sweeps. ``again``: files looked at too, read whatever their row says
-    (their verdict may have moved with the tombstones: :func:`judge_again`). Raises
+    (their verdict may have moved with the tombstones: :func:`judge_again`). ``on_read(1)`` is called for
+    each file read (as :meth:`memdir.layer.layer.Layer.scan`'s ``progress``). Raises
     :class:`sqlite3.Error` from the index."""
     if not state[0] or not state[1]:
         return None
@@ -107,7 +108,7 @@ def follow(conn: sqlite3.Connection, key: str, layer: Layer, row: tuple, state: 
         known.update((r[0], r) for r in rows)
         wanted.update(r[5] for r in rows if r[5] is not None)  # the docs row of a file holds the name its row does
         for filename in batch:
-            found = _look(layer, filename, None if filename in again else known.get(filename))
+            found = _look(layer, filename, None if filename in again else known.get(filename), on_read)
             if found is not None:
                 files[filename] = found
                 if found.name is not None:
@@ -123,9 +124,10 @@ def _in(conn: sqlite3.Connection, query: str, key: str, values: list[str]) -> li
     return conn.execute(f"{query} ({','.join('?' * len(values))})", (key, *values)).fetchall()
 
 
-def _look(layer: Layer, filename: str, hint: tuple | None) -> FileState | None:
+def _look(layer: Layer, filename: str, hint: tuple | None, on_read=None) -> FileState | None:
     """What the layer's scan would learn of ``filename`` (:func:`memdir.files.scan.scan`): None when
-    it is not a regular file there; from ``hint`` (the index's row) while its stat key holds, else read."""
+    it is not a regular file there; from ``hint`` (the index's row) while its stat key holds, else read
+    (``on_read(1)`` told)."""
     path = layer.path / filename
     try:
         st = os.stat(path, follow_symlinks=False)
@@ -136,6 +138,8 @@ def _look(layer: Layer, filename: str, hint: tuple | None) -> FileState | None:
     key = (st.st_size, st.st_ctime_ns, st.st_ino)
     if hint is not None and tuple(hint[1:4]) == key:
         return FileState(key, hint[4], hint[5], hint[6])
+    if on_read is not None:
+        on_read(1)
     return layer.load(path)
 
 

@@ -38,7 +38,6 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..errors import StoreError
-from ..files.layout import JOURNAL_FILE, META_DIR
 from ..files.scan import Entry
 from ..files.sweeps import since, sweep_can_wait
 from ..layer.layer import Layer, home_layers
@@ -63,13 +62,15 @@ _swept: dict[tuple[str, str], float] = {}  # (db, layer key) -> monotonic time o
 _sweep_lock = threading.Lock()
 
 
-def _layer_state(layer_dir: Path) -> tuple[int, int, int]:
+def _layer_state(layer: Layer) -> tuple[int, int, int]:
+    """(the layer directory's mtime, its journal's size and mtime) in ns; 0 for what cannot be stat'ed.
+    The journal is where the layer keeps it (the team layer's: in the home, not in the repository)."""
     try:
-        directory = os.stat(layer_dir).st_mtime_ns
+        directory = os.stat(layer.path).st_mtime_ns
     except OSError:
         return (0, 0, 0)
     try:
-        journal = os.stat(layer_dir / META_DIR / JOURNAL_FILE)
+        journal = os.stat(layer.journal.path)
         return (directory, journal.st_size, journal.st_mtime_ns)
     except OSError:
         return (directory, 0, 0)
@@ -139,9 +140,11 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     against the rows as they are then, so concurrent syncs never clash."""
     key = layer_key(home, layer.path)
     started = time.time_ns()
-    state = _layer_state(layer.path)
     row = conn.execute("SELECT dir_mtime_ns, journal_size, journal_mtime_ns, files, settled FROM layers"
                        " WHERE key = ?", (key,)).fetchone()
+    if not force and row is not None and layer.stones_moved():  # a lift or forget elsewhere, a pull: the verdicts
+        layer.take_up_stones()  # it moved taken up by name (layer.held), journaled before the layer's state is read
+    state = _layer_state(layer)
     marker = (str(db_path(home)), key)
     now_mono = time.monotonic()
     stones, again = judge_again(conn, key, layer)
@@ -154,13 +157,21 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
             if tuple(row[:3]) == state and row[4] and not again:
                 return 0
-            followed = follow(conn, key, layer, row, state, again)
+            followed = follow(conn, key, layer, row, state, again, on_read)
             if followed is not None:
                 return _apply(conn, layer, key, row, state, followed.scan, followed.known, followed.looked,
                               marker, None, started, stones)
     known = _known(conn, key)
     hints = {f: hint for f, hint in known.items() if f not in again} if again is not None else None
+    before = layer.manifest.swept_saved()
     scan = layer.scan(known=hints, progress=on_read)
+    own = layer.manifest.swept_saved()
+    if own is not None and own != before:  # its take-up of hand edits swept (Layer.take_up): a sweep of this sync
+        # Scanned again, after that sweep (each file stat'ed, none read unless changed since): the rows then hold
+        # all it saw, so it is no "writer's sweep since" to the next reader (follow), and a file changed by hand
+        # between this sync's first scan and that sweep, with no event naming it, is not left out of them.
+        scan = layer.scan(known=hints, progress=on_read)
+        started = max(started, own)
     return _apply(conn, layer, key, row, state, scan, known, None, marker, now_mono, started, stones)
 
 
@@ -168,7 +179,8 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
            looked: set[str] | None, marker: tuple, swept: float | None, started: int, stones: int = 0) -> int:
     """Write the differences between ``scan`` and the rows of layer ``key`` (``known``: the index's
     rows of the files, popped here), and when the sync began (``started``, epoch ns: ``synced:<key>``
-    in ``meta``, :func:`memdir.search.follow.follow`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
+    in ``meta``, :func:`memdir.search.follow.follow`; or the sweep its own scan's take-up saved, the rows
+    read after it: :func:`sync_layer`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
     time ``swept``); else it is of the files ``looked`` at alone (:func:`memdir.search.follow.follow`)
     and the sweep time is kept as it was."""
     now_ns = time.time_ns()
