@@ -58,6 +58,14 @@ same without a norm asked for ("what's an acceptable size for a pull request?" i
 (0, −7), chosen on fold 0, tied on fold 1; without "what does … do" (0, −2), (0, −6), kept a project command's job
 ("what does make deploy-staging do?" was no longer its note's); with the indefinite article only, as kept, (0, −2),
 (0, −3): a named tool ("Was ist structlog?", tests/search/test_general_german.py) is the project's note's to tell.
+
+Two edges (2026-12-04 recall22, the same pooled fit data, ``[hits, needing, false recalls, needing none]``; no
+constant): a question on a *default* (``_DEFAULT``: "what's the default port of MySQL?", "how many approvals does a
+pull request need on GitHub by default?") asks in general whatever it starts with — a default is what a tool does
+when nobody set it, a memory what the project set — fold 0 [111, 145, 25, 114] → [111, 145, 23, 114] (gone: pg-port
+and zh-test-db, pr-size and ci-runner), fold 1 unchanged; a German "wie" with a modal of what is allowed or expected
+(darf, soll, muss: "Wie groß darf ein Pull Request sein?") asks for a convention, as "how should I" does: fold 1
+[100, 136, 20, 121] → [101, 136, 20, 121] (pr-size found), fold 0 unchanged.
 """
 
 from __future__ import annotations
@@ -67,9 +75,18 @@ import re
 from ..text.fold import fold
 from ..text.words import POINTING_WORDS
 
-# How to do something or what something is, at the start of the question.
-_ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b|wie\b"
+# How to do something or what something is, at the start of the question. A German "wie" with a modal of what is
+# allowed or expected ("Wie groß darf ein Pull Request sein?", "Wie soll ich …?") asks for a convention, as "how
+# should I" does in English, which _ASKS never matched.
+_ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b"
+                   r"|wie\b(?!.*\b(?:darf|dürfen|soll|sollen|sollte|sollten|muss|müssen)\b)"
                    r"|was\s+(?:ist|sind|macht)\b)")
+# A question on a default: what a tool does when nobody set it ("what's the default port of MySQL?", "how many
+# approvals does a pull request need on GitHub by default?") is what anyone could look up, whatever it starts with;
+# the article before "default" points at the tool's default, not at the project's own things. A question mark or a
+# question word makes it a question ("my database won't accept connections on the default port" is none).
+_DEFAULT = re.compile(r"\b(?:by\s+default|(?:the\s+)?defaults?|standardmäßig|voreingestellt\w*)\b")
+_QUESTION = re.compile(r"\?\s*$|^\W*(?:what|which|how|is|are|does|do|can|wie|was|welche\w*|ist)\b")
 _WORD = re.compile(r"\w+")
 # The same in Chinese, Japanese and Korean, anywhere in the question (the asking words follow the topic there),
 # and the words pointing at the speaker's own things there (a demonstrative, "our", "we").
@@ -109,6 +126,8 @@ def asks_in_general(query: str) -> bool:
     text = fold(query)
     if _ASKS_CJK.search(text) and not _POINTING_CJK.search(text):
         return True
+    if _DEFAULT.search(text) and _QUESTION.search(text):  # a tool's default: the article before it points at none
+        return POINTING_WORDS.isdisjoint(_WORD.findall(_DEFAULT.sub(" ", text)))
     return bool(_ASKS.search(text)) and POINTING_WORDS.isdisjoint(_WORD.findall(text))
 
 
