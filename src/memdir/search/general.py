@@ -65,7 +65,14 @@ pull request need on GitHub by default?") asks in general whatever it starts wit
 when nobody set it, a memory what the project set — fold 0 [111, 145, 25, 114] → [111, 145, 23, 114] (gone: pg-port
 and zh-test-db, pr-size and ci-runner), fold 1 unchanged; a German "wie" with a modal of what is allowed or expected
 (darf, soll, muss: "Wie groß darf ein Pull Request sein?") asks for a convention, as "how should I" does: fold 1
-[100, 136, 20, 121] → [101, 136, 20, 121] (pr-size found), fold 0 unchanged.
+[100, 136, 20, 121] → [101, 136, 20, 121] (pr-size found), fold 0 unchanged. A general question naming a particular
+thing (:func:`named_terms`: "in Node.js", "a multi-stage Dockerfile", "to UTC in Python") that a memory holds nothing
+of is not answered by it even by its words (:func:`lacks_named`; ranking sets ``defines`` for it): fold 0
+[111, 145, 23, 114] → [111, 145, 20, 114] (gone: the Docker env note for env vars in Node.js, the Stripe note for
+verifying a signature in Node.js, the multi-session commit note for a multi-stage Dockerfile), fold 1
+[101, 136, 20, 121] → [101, 136, 19, 121] (timezone-utc for a naive datetime in Python); no hit lost on any set.
+Read over the CJK form too ("Dockerfile の HEALTHCHECK …" names HEALTHCHECK); a memory in another script sharing no
+word stays exempt, as for ``defines``.
 """
 
 from __future__ import annotations
@@ -104,6 +111,37 @@ _NORM = re.compile(r"\b(?:acceptable|good|best|recommended|right|correct|proper|
                    r"|usual|normal|ok|okay|fine|gut|gute|guter|gutes|beste|richtig|übliche?)\b")
 
 
+# A particular thing a question names: a word written with a capital inside an English sentence ("in Python", "with
+# Node.js"), and, in any language, one with a capital, digit or dot inside it or written in capitals (PyPI, S3,
+# HEALTHCHECK, Node.js); German capitalises every noun, so in a German question only the latter. A sentence's first
+# word is capitalised whatever it is.
+_CAPITALISED = re.compile(r"(?<![\w.])(?<![.!?。]\s)(?<!^)[A-Z][\w.]*\w")
+_NAME_SHAPED = re.compile(r"(?<![\w.])(?:[A-Za-z][a-z]*[A-Z][\w.]*|[A-Z]{2,}\w*|[A-Za-z]+\d[\w.]*|[A-Za-z]\w*\.\w+)")
+_GERMAN = re.compile(r"^\W*(?:wie|was|welche\w*|wo|wann)\b", re.IGNORECASE)
+
+
+def named_terms(query: str) -> tuple[frozenset[str], ...]:
+    """The query terms of each particular thing ``query`` names (``_CAPITALISED``, ``_NAME_SHAPED``), as
+    :func:`memdir.search.tokenize.query_terms` reads the word, content terms only (:func:`memdir.search.relevance.is_topic`):
+    "how can I verify a Stripe webhook signature in Node.js?" → ``({"stripe"}, {"node", "js"})``. Pure."""
+    from .relevance import is_topic
+    from .tokenize import query_terms
+
+    words = [m.group(0) for m in _NAME_SHAPED.finditer(query)]
+    if not _GERMAN.match(query):
+        words += [m.group(0) for m in _CAPITALISED.finditer(query)]
+    out = {frozenset(t for t in query_terms(word) if is_topic(t)) for word in words}
+    return tuple(sorted((terms for terms in out if terms), key=sorted))
+
+
+def lacks_named(named: tuple[frozenset[str], ...], held: set[str]) -> bool:
+    """True when a memory holding the query terms ``held`` holds no term of one of the things a general question
+    names (``named``: :func:`named_terms`): "how do I read environment variables in Node.js?" asks about Node.js,
+    and a note on Docker env files, however near in meaning and in its other words, does not answer it
+    (:func:`memdir.search.relevance.bar`, as for a question defining a kind)."""
+    return any(held.isdisjoint(terms) for terms in named)
+
+
 def asks_what_it_is(query: str) -> bool:
     """True when ``query`` asks in general (:func:`asks_in_general`) what a kind of thing is ("what is a feature
     flag?", "Was ist ein Feature Flag?", "what's a stacked pull request?"), not for a norm ("what's an acceptable size
@@ -131,4 +169,4 @@ def asks_in_general(query: str) -> bool:
     return bool(_ASKS.search(text)) and POINTING_WORDS.isdisjoint(_WORD.findall(text))
 
 
-__all__ = ["asks_in_general", "asks_what_it_is"]
+__all__ = ["asks_in_general", "asks_what_it_is", "lacks_named", "named_terms"]
