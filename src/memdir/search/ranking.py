@@ -38,7 +38,7 @@ from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
 from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms
 from .index import layer_key
-from .keywords import reads_as_keywords
+from .keywords import in_passing, reads_as_keywords
 from .near import rows as near_rows
 from .passage import located
 from .sync import index_error, rebuilt_when_damaged, sync, unsound
@@ -403,6 +403,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                    compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
+            if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
+                found = {i: replace(ev, complete=0.0) if in_passing(ev) else ev for i, ev in found.items()}
             if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
