@@ -75,7 +75,7 @@ Read over the CJK form too ("Dockerfile の HEALTHCHECK …" names HEALTHCHECK);
 word stays exempt, as for ``defines``. Tried, not kept, (hits, false recalls) per fold: "the" no pointing word
 (0, −3), (−1, −2) — "what's left for the next sprint?" lost; a named thing only when no memory of the store holds it
 (the Python and Dockerfile questions came back: fold 0 false recalls 20 → 23, fold 1 18 → 19); named things for
-every prompt, not only general questions, (−6, −1), (−5, 0) at best: pasted logs name many things no note holds.
+every prompt, not only general questions, (−5, −1), (−3, −1) at best: pasted logs name many things no note holds.
 """
 
 from __future__ import annotations

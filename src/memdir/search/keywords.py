@@ -8,9 +8,9 @@ already is): (+1, 0), (0, +4) — "the end", "the first one", "the holidays", "t
 that a memory's body holds, complete there, and nothing in words or meaning tells them from "the logger".
 Tried, not kept (recall22, same figures): a memory lacking a content word of the prompt that another memory holds
 ("which port does the frontend dev server use?" and the note on the dev database's port) not returned: every variant
-(that word held by 1–3 other memories, before a word the memory holds, unstated memories only) loses 9–50 hits per
-fold; a lower bar (0.2–0.35) for the memory first in words and in meaning: (+3, +5), (+1, +5) at 0.2, and nothing
-gained without false recalls from 0.3.
+(that word held by 1–3 other memories, before a word the memory holds, unstated memories only) loses 9–49 hits per
+fold; a lower bar (0.15–0.35) for the memory first in words and in meaning: (+3, +5), (+1, +5) at 0.2; at 0.3 with a
+lead above 0.01, (0, +1), (+1, 0).
 
 Kept (recall22, the same pooled fit data, ``[hits, needing, false recalls, needing none]``; no constant — the tie is
 relevance's): a keyword met in passing (:func:`in_passing`) does not make a prompt complete: fold 0 [111, 145, 20, 114]
