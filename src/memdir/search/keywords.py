@@ -5,7 +5,17 @@ question or request so read asks for a memory standing out in meaning (:func:`me
 Tried, not kept (2026-12-04 recall20, pooled fit data with evals/recall/short.jsonl, (hits, false recalls) per fold):
 leading words pointing at one thing not counted as stopwords ("the logger" read as ``logger``, as "the ci runner"
 already is): (+1, 0), (0, +4) — "the end", "the first one", "the holidays", "the new laptop" then read as one word
-that a memory's body holds, complete there, and nothing in words or meaning tells them from "the logger"."""
+that a memory's body holds, complete there, and nothing in words or meaning tells them from "the logger".
+Tried, not kept (recall22, same figures): a memory lacking a content word of the prompt that another memory holds
+("which port does the frontend dev server use?" and the note on the dev database's port) not returned: every variant
+(that word held by 1–3 other memories, before a word the memory holds, unstated memories only) loses 9–49 hits per
+fold; a lower bar (0.15–0.35) for the memory first in words and in meaning: (+3, +5), (+1, +5) at 0.2; at 0.3 with a
+lead above 0.01, (0, +1), (+1, 0).
+
+Kept (recall22, the same pooled fit data, ``[hits, needing, false recalls, needing none]``; no constant — the tie is
+relevance's): a keyword met in passing (:func:`in_passing`) does not make a prompt complete: fold 0 [111, 145, 20, 114]
+unchanged, fold 1 [101, 136, 19, 121] → [101, 136, 18, 121] (gone: no-mocks-db for "the last question"); without the
+lead condition fold 0 lost 脱敏 (zh-logging, the nearest in meaning)."""
 
 from __future__ import annotations
 
@@ -31,3 +41,18 @@ def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = fr
         return bool(asked), bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
     return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words), False
+
+
+def in_passing(evidence: relevance.Evidence) -> bool:
+    """True when a prompt read as keywords is complete in a memory (:attr:`~memdir.search.relevance.Evidence.complete`)
+    only by one content word its body mentions — its head (name, title, description) holds none of the prompt,
+    :attr:`~memdir.search.relevance.Evidence.shared` is at most one word — while another memory is nearer the prompt in
+    meaning by more than a tie (a lead of −:data:`~memdir.search.relevance.TIE` or below; among its script's too when
+    written in another, :attr:`~memdir.search.relevance.Evidence.kin`): one word met in passing is no sign that the
+    memory is what the prompt is about ("the last question" and a note whose body says "last"). The prompt's
+    ranking then reads it as not complete (:func:`memdir.search.ranking.ranked`, deciding at the threshold, never an
+    explicit search). Pure."""
+    ev = evidence
+    return bool(ev.complete) and ev.cosine is not None and not ev.head and len(ev.shared) <= 1 and (
+        ev.lead <= -relevance.TIE and (ev.kin is None or ev.kin[1] < 0.0))
+

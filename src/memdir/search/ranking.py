@@ -36,9 +36,9 @@ from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
-from .general import asks_in_general, asks_what_it_is
+from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms
 from .index import layer_key
-from .keywords import reads_as_keywords
+from .keywords import in_passing, reads_as_keywords
 from .near import rows as near_rows
 from .passage import located
 from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
@@ -407,11 +407,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                    compounds | own, capitals, forms, typed, unheld))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
+            if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
+                found = {i: replace(ev, complete=0.0) if in_passing(ev) else ev for i, ev in found.items()}
             if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 defines = asks_what_it_is(query)  # "what is a feature flag?": not even words
-                found = {i: replace(ev, general=True, defines=defines) for i, ev in found.items()}
+                named = named_terms(query)  # "… in Node.js?": nor a memory holding nothing of a thing it names
+                found = {i: replace(ev, general=True, defines=defines or lacks_named(named, {*ev.shared, *ev.matched}))
+                         for i, ev in found.items()}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
