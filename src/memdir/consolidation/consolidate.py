@@ -398,11 +398,12 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
 
 
 def _written_since(record, since: datetime) -> bool:
-    """Whether ``record`` is live (active, not muted) and was written or changed at or after ``since``."""
+    """Whether ``record`` is live (active, not muted) and was written or changed at or after ``since``, to the
+    second (a memory's ``updated`` is written in whole seconds: one saved in the first turn's second counts)."""
     if record.status != "active" or record.disabled or record.updated is None:
         return False
     try:
-        return record.updated >= since
+        return record.updated >= since.replace(microsecond=0)
     except TypeError:  # one time without a zone: not comparable, so not counted
         return False
 
