@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
 from memdir.search import index
 from memdir.search.relevance import THRESHOLD
 from memdir.search.tokenize import VERSION_JOIN, tokens
 
-from .ranked import top
+from .ranked import top, written
 from .surfaces import cli_search, lexical_env
 
 J = VERSION_JOIN
@@ -43,10 +42,7 @@ MEMORIES = [
 
 @pytest.fixture
 def store(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in MEMORIES:
-        mem.write(name, description, "project", body)
-    return mem
+    return written(isolated_home, project, MEMORIES)
 
 
 def above(found: list[tuple[str, float]]) -> list[str]:
@@ -55,8 +51,8 @@ def above(found: list[tuple[str, float]]) -> list[str]:
 
 def test_a_pre_release_is_the_same_terms_in_every_form():
     rc1 = ["rc", f"2{J}3", f"2{J}3{J}1", f"2{J}3{J}1{J}rc1", "rc1"]
-    for written in ("2.3.1rc1", "2.3.1.rc1", "2.3.1-rc.1", "2.3.1-rc1", "2.3.1.RC1", "2.3.1-rc.01"):
-        assert tokens(written) == rc1, written  # 2.3.1.rc1 was 2⋅3 2⋅3⋅1 rc1 rc; 2.3.1-rc.1 also a bare 1
+    for form in ("2.3.1rc1", "2.3.1.rc1", "2.3.1-rc.1", "2.3.1-rc1", "2.3.1.RC1", "2.3.1-rc.01"):
+        assert tokens(form) == rc1, form  # 2.3.1.rc1 was 2⋅3 2⋅3⋅1 rc1 rc; 2.3.1-rc.1 also a bare 1
     beta2 = ["beta", f"1{J}0", f"1{J}0{J}0", f"1{J}0{J}0{J}b2", "beta2"]
     assert tokens("1.0.0.beta2") == tokens("1.0.0-beta.2") == beta2  # PEP 440's b2 of beta.2
     assert tokens("1.0.0b2") == [f"1{J}0", f"1{J}0{J}0", f"1{J}0{J}0{J}b2"]  # b is no word: no b2 of its own

@@ -18,7 +18,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import spelling
-from tests.search.ranked import top
+from tests.search.ranked import top, written
 from tests.search.surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
 
@@ -47,10 +47,7 @@ NOT_FOUND = [("postgis", "pg-host"), ("changeling", "changes"), ("committee", "c
 
 @pytest.fixture
 def store(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in MEMORIES:
-        mem.write(name, description, "project", body)
-    return mem
+    return written(isolated_home, project, MEMORIES)
 
 
 def recalled(mem, prompt):

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import pytest
 
-from memdir import Memory
 from memdir.search import index
 from memdir.search.relevance import THRESHOLD
 from memdir.search.tokenize import VERSION_JOIN, query_terms, tokens
 
-from .ranked import top
+from .ranked import top, written
 from .surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
 J = VERSION_JOIN
@@ -52,10 +51,7 @@ MEMORIES = [
 
 @pytest.fixture
 def store(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    for name, description, body in MEMORIES:
-        mem.write(name, description, "project", body)
-    return mem
+    return written(isolated_home, project, MEMORIES)
 
 
 def names(found: list[tuple[str, float]]) -> set[str]:

@@ -241,8 +241,9 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
         raise HookSkip("hook input has no prompt")
     if not checked_prompt(prompt).strip():  # a prompt that is not text: the one line on stderr
         return ""
-    from ...prompt.pending import mark_shown
-    from ...search.recall import mark_recalled, recall_with_pending  # not the facade: only what recall needs
+    from ...errors import MissingExtra
+    from ...prompt.pending import mark_shown, with_pending
+    from ...search.recall import RecallResult, mark_recalled, recall_with_pending  # not the facade: only recall's
 
     session = _session(data, home, environ)
     held, block = "", None
@@ -261,8 +262,12 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
         if shown["budget"] < 1:  # no room left beside the held start text: it alone
             shown.pop("result", None)
             return held
-        shown["result"] = recall_with_pending(session, prompt, max_bytes=budget - room, embed_query=dense,
-                                              mark=False, once=True)
+        try:
+            shown["result"] = recall_with_pending(session, prompt, max_bytes=budget - room, embed_query=dense,
+                                                  mark=False, once=True)
+        except MissingExtra as exc:  # no recall without the search extra; the held start and the findings still
+            shown["missing"] = exc   # (a Gemini start, taken off disk above, was lost with the prompt's error)
+            shown["result"] = RecallResult(with_pending(session, budget - room, lambda rest: "", once_per_session=True))
         return "\n\n".join(text for text in (held, shown["result"].block) if text)
 
     shown: dict = {}
@@ -274,6 +279,8 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     if out and "result" in shown:  # mark as shown the findings and bodies that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
         mark_recalled(session, shown["result"])
+    if "missing" in shown:
+        print(f"memdir hook {event}: no recall: {shown['missing']}", file=sys.stderr)
     return out
 
 
