@@ -34,6 +34,14 @@ def dense_as(monkeypatch, mem: Memory, table: dict[str, float], rest: float | No
     return cos
 
 
+def nearest_store(home, project, monkeypatch, notes, nearest: str, cosine: float) -> Memory:
+    """:func:`notes_store` of ``notes`` whose dense side (:func:`dense_as`) gives ``nearest`` the ``cosine`` and
+    every other memory 0.80: the one memory standing out of the crowd in meaning, as a paraphrase would."""
+    mem = notes_store(home, project, notes)
+    dense_as(monkeypatch, mem, {name: cosine if name == nearest else 0.80 for name, _d, _b in notes})
+    return mem
+
+
 class Cosines(dict):
     """id → cosine, with ``ids`` (name → id) beside it."""
 

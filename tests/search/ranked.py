@@ -1,19 +1,9 @@
-"""Shared helpers of the search tests: a store of project memories, a search's results as (name, score)
-pairs, and the check of a table of (query, the memory it finds first, a memory it must not find) cases."""
+"""Shared helpers of the search tests: a search's results as (name, score) pairs, and the check of a
+table of (query, the memory it finds first, a memory it must not find) cases."""
 
 from __future__ import annotations
 
-from memdir import Memory
 from memdir.search.relevance import THRESHOLD
-
-
-def written(home, project, memories) -> Memory:
-    """A person's facade on ``home`` and ``project`` (vectors off) with each ``(name, description, body)`` of
-    ``memories`` written as a project memory."""
-    mem = Memory.open(home=home, project=project, actor="human", search_vectors="off")
-    for name, description, body in memories:
-        mem.write(name, description, "project", body)
-    return mem
 
 
 def top(mem, query: str) -> list[tuple[str, float]]:

@@ -15,7 +15,7 @@ import pytest
 from memdir.search import relevance
 from memdir.search.general import asks_in_general
 
-from .densestub import dense_as, notes_store
+from .densestub import nearest_store
 
 
 @pytest.mark.parametrize("query", [
@@ -51,9 +51,7 @@ NOTES = [
 def _store(isolated_home, project, monkeypatch, nearest: str):
     """:data:`NOTES`, the words read for real, ``nearest`` the memory nearest the query in meaning (0.87; the rest
     0.80: it stands out of the crowd as a paraphrase would)."""
-    mem = notes_store(isolated_home, project, NOTES)
-    dense_as(monkeypatch, mem, {name: 0.87 if name == nearest else 0.80 for name, _, _ in NOTES})
-    return mem
+    return nearest_store(isolated_home, project, monkeypatch, NOTES, nearest, 0.87)
 
 
 def test_the_default_port_of_another_database_is_not_the_note_on_the_projects_port(isolated_home, project,

@@ -16,7 +16,7 @@ from memdir.search import ranking, relevance
 
 from tests.conftest import run_cli
 
-from .densestub import dense_as, notes_store
+from .densestub import nearest_store
 from .evalstore import needs_vectors, warm_eval_store
 from .surfaces import block_names, hook_block
 from .test_general_questions import NOTES, _ev
@@ -40,9 +40,7 @@ def test_a_memory_holding_most_of_a_general_questions_weight_is_left_to_meaning(
 
 def _store(isolated_home, project, monkeypatch, nearest: str):
     """:data:`MORE`, words read for real, ``nearest`` at cosine 0.88 and every other memory at 0.80."""
-    mem = notes_store(isolated_home, project, MORE)
-    dense_as(monkeypatch, mem, {name: 0.88 if name == nearest else 0.80 for name, _d, _b in MORE})
-    return mem
+    return nearest_store(isolated_home, project, monkeypatch, MORE, nearest, 0.88)
 
 
 def test_the_project_question_is_recalled_and_the_general_one_on_a_named_tool_is_not(isolated_home, project,

@@ -20,7 +20,8 @@ from memdir.search import index
 from memdir.search.relevance import THRESHOLD
 from memdir.search.tokenize import VERSION_JOIN, tokens
 
-from .ranked import top, written
+from .densestub import notes_store
+from .ranked import top
 from .surfaces import cli_search, lexical_env
 
 J = VERSION_JOIN
@@ -42,7 +43,7 @@ MEMORIES = [
 
 @pytest.fixture
 def store(isolated_home, project):
-    return written(isolated_home, project, MEMORIES)
+    return notes_store(isolated_home, project, MEMORIES)
 
 
 def above(found: list[tuple[str, float]]) -> list[str]:

@@ -18,7 +18,8 @@ import pytest
 
 from memdir import Memory
 from memdir.search import spelling
-from tests.search.ranked import top, written
+from tests.search.densestub import notes_store
+from tests.search.ranked import top
 from tests.search.surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
 
@@ -47,7 +48,7 @@ NOT_FOUND = [("postgis", "pg-host"), ("changeling", "changes"), ("committee", "c
 
 @pytest.fixture
 def store(isolated_home, project):
-    return written(isolated_home, project, MEMORIES)
+    return notes_store(isolated_home, project, MEMORIES)
 
 
 def recalled(mem, prompt):

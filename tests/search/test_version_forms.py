@@ -21,7 +21,8 @@ from memdir.search import index
 from memdir.search.relevance import THRESHOLD
 from memdir.search.tokenize import VERSION_JOIN, query_terms, tokens
 
-from .ranked import top, written
+from .densestub import notes_store
+from .ranked import top
 from .surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
 J = VERSION_JOIN
@@ -51,7 +52,7 @@ MEMORIES = [
 
 @pytest.fixture
 def store(isolated_home, project):
-    return written(isolated_home, project, MEMORIES)
+    return notes_store(isolated_home, project, MEMORIES)
 
 
 def names(found: list[tuple[str, float]]) -> set[str]:
