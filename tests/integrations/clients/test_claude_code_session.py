@@ -20,12 +20,20 @@ WRITE = {"name": "indent-style", "type": "feedback", "description": "Indent Pyth
          "body": "**Why:** the linter.\n**How to apply:** every Python file."}
 
 
-def _script(body: dict):
-    if '"tool_result"' in json.dumps(body.get("messages")):  # the tool ran: the turn ends
-        return "Saved the indent preference."
-    if body.get("tools") and "Which port" in text_of(body):
-        return {"tool_use": "mcp__memdir__memory_write", "input": WRITE}
-    return "ok"
+def _writes_on(trigger: str, done: str):
+    """A scripted model: a request offering tools whose text holds ``trigger`` → memory_write of :data:`WRITE`;
+    once the tool ran, the turn ends with ``done``; anything else is answered "ok"."""
+    def script(body: dict):
+        if '"tool_result"' in json.dumps(body.get("messages")):  # the tool ran: the turn ends
+            return done
+        if body.get("tools") and trigger in text_of(body):
+            return {"tool_use": "mcp__memdir__memory_write", "input": WRITE}
+        return "ok"
+
+    return script
+
+
+_script = _writes_on("Which port", "Saved the indent preference.")
 
 
 @pytest.mark.slow
@@ -242,13 +250,7 @@ def test_a_resumed_claude_code_session_gets_one_line_for_an_unchanged_context_bl
     assert "[uv](uv.md)" in texts[3].split("<memory_context>")[-1] and "[uv](uv.md)" not in texts[2]
 
 
-def _saves_indent(body: dict):
-    """The scripted model of the README's quick start: a prompt stating a preference → memory_write of it."""
-    if '"tool_result"' in json.dumps(body.get("messages")):
-        return "Saved."
-    if body.get("tools") and "I prefer 4 spaces to tabs." in text_of(body):
-        return {"tool_use": "mcp__memdir__memory_write", "input": WRITE}
-    return "ok"
+_saves_indent = _writes_on("I prefer 4 spaces to tabs.", "Saved.")  # the README's quick start: a preference saved
 
 
 @pytest.mark.slow

@@ -189,6 +189,26 @@ def _interactive_without_a_prompt(exe: str, env: dict, cwd, held_dir, seconds: f
     return held
 
 
+def _started_and_quit(exe: str, user_home, home, project, server) -> dict:
+    """The environment of a real Gemini run against ``server``, after one interactive start in ``project`` that
+    quit before any prompt; asserted: its SessionStart hook held one start text naming db-port (the control that
+    the start ran) and no request reached the model."""
+    env = client_env(user_home, home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                     GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off", TERM="xterm")
+    held = _interactive_without_a_prompt(exe, env, project, home / "sessions")
+    assert len(held) == 1 and "db-port" in held[0].read_text()
+    assert server.requests == []
+    return env
+
+
+def _prompted(exe: str, env: dict, project, server) -> list[str]:
+    """The texts of the model requests after a headless "which port?" prompt of the same session."""
+    done = subprocess.run([exe, "-p", "which port?", "-m", MODEL, "--session-id", SESSION], capture_output=True,
+                          text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+
+
 @pytest.mark.slow
 def test_an_interactive_gemini_session_that_never_prompts_records_no_block_given(tmp_path, isolated_home, project):
     """trial20: Gemini's start block (held for the next prompt, dialects.START_AT_PROMPT) was recorded as given when
@@ -201,18 +221,10 @@ def test_an_interactive_gemini_session_that_never_prompts_records_no_block_given
     exe = binary("gemini")
     user_home = _installed(tmp_path, isolated_home, project)
     with GeminiServer(lambda body: "ok") as server:
-        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
-                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off",
-                         TERM="xterm")
-        held = _interactive_without_a_prompt(exe, env, project, isolated_home / "sessions")
-        assert len(held) == 1 and "db-port" in held[0].read_text()  # control: the start ran and held its block
-        assert server.requests == []  # no prompt reached the model
+        env = _started_and_quit(exe, user_home, isolated_home, project, server)
         assert recalled.start_given(isolated_home, SESSION, project) is None  # was the block's digest
 
-        done = subprocess.run([exe, "-p", "which port?", "-m", MODEL, "--session-id", SESSION], capture_output=True,
-                              text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
-        assert done.returncode == 0, done.stdout + done.stderr
-        sent = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+        sent = _prompted(exe, env, project, server)
     assert [t.count("&lt;memory_context&gt;") for t in sent] == [1]
     assert recalled.start_given(isolated_home, SESSION, project) is not None  # control: given with the prompt
 
@@ -235,19 +247,11 @@ def test_a_gemini_start_that_never_prompts_uses_up_no_showing_of_the_pending_fin
     assert mem.consolidate([{"role": "user", "content": FINDING}], extractor="agent").pending == (FINDING,)
     layer = mem.session.layer_path("project")
     with GeminiServer(lambda body: "ok") as server:
-        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
-                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off",
-                         TERM="xterm")
-        held = _interactive_without_a_prompt(exe, env, project, isolated_home / "sessions")
-        assert len(held) == 1 and "db-port" in held[0].read_text()  # control: the start ran and held its text
-        assert server.requests == []  # no prompt reached the model
+        env = _started_and_quit(exe, user_home, isolated_home, project, server)
         assert pending.showings(layer) == {}  # was {id: {SESSION}}: counted, never given
         assert [item["text"] for item in pending.active(layer)] == [FINDING]
 
-        done = subprocess.run([exe, "-p", "which port?", "-m", MODEL, "--session-id", SESSION], capture_output=True,
-                              text=True, env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
-        assert done.returncode == 0, done.stdout + done.stderr
-        sent = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+        sent = _prompted(exe, env, project, server)
     assert len(sent) == 1 and sent[0].count("&lt;memory_pending&gt;") == 1 and "Thursdays" in sent[0]
     assert sent[0].count("&lt;memory_context&gt;") == 1  # control: the held start text came with the prompt
     assert list(pending.showings(layer).values()) == [{SESSION}]  # counted once given
