@@ -12,7 +12,7 @@ process, vectors on) with one variant patched in:
   memories (one stemmed term, not a stopword, generic word, filler or number) embedded once (e5 ``query:`` prefix, or
   ``passage:`` with ``p``); on a prompt each of its content words is embedded too (one batch) and the store words of
   another term whose cosine to it reaches ``BAR`` (at most ``TOP`` per prompt word, default 2) are added to the
-  query's lexical terms, weighing ``ALPHA`` × their IDF weight (:func:`memdir.search.relevance.term_weights`), only
+  query's lexical terms, weighing ``ALPHA`` × their IDF weight (:func:`memdir.search.weighing.term_weights`), only
   where a memory holds them (``dilute``: in the whole query's weight for every memory);
 * ``vocabq:BAR:ALPHA[:TOP]`` — the same but with no prompt word embedded: store words whose cosine to the whole
   query's vector (already computed) reaches ``BAR``;
@@ -88,7 +88,7 @@ def store_texts(mem) -> list[tuple[int, str, str, str]]:
 
 def candidate_word(word: str) -> str | None:
     """The one term a word reads as when it is a content word worth a vocabulary row, else None."""
-    from memdir.search import relevance
+    from memdir.search import weighing
     from memdir.search.tokenize import is_stopword, tokens
 
     if len(word) < 3 or word.isdigit():
@@ -97,7 +97,7 @@ def candidate_word(word: str) -> str | None:
     if len(found) != 1:
         return None
     term = found[0]
-    if is_stopword(term) or relevance.is_generic(term) or relevance.is_filler(term) or term.isdigit():
+    if is_stopword(term) or weighing.is_generic(term) or weighing.is_filler(term) or term.isdigit():
         return None
     return term
 
@@ -152,11 +152,11 @@ def word_vectors(words: list[str]):
 
 
 def patch_vocab(vocab: Vocab, bar: float, alpha: float, top: int, whole: bool, spent: list, dilute: bool = False):
-    """Patch ranking.query_terms and relevance.term_weights: the query's terms with the store words near its
+    """Patch ranking.query_terms and weighing.term_weights: the query's terms with the store words near its
     words (or its whole vector), those weighing ``alpha`` × their weight."""
-    from memdir.search import dense, querywindows, ranking, relevance, tokenize
+    from memdir.search import dense, querywindows, ranking, relevance, tokenize, weighing
 
-    original_terms, original_weights = tokenize.query_terms, relevance.term_weights
+    original_terms, original_weights = tokenize.query_terms, weighing.term_weights
     extra: set[str] = set()
 
     def query_terms(query, *args, **kwargs):
@@ -203,13 +203,13 @@ def patch_vocab(vocab: Vocab, bar: float, alpha: float, top: int, whole: bool, s
         return original_evidence(kept, head_tokens, body_tokens, strong & kept.keys(), *args, **kwargs)
 
     ranking.query_terms = query_terms_marked
-    relevance.term_weights = weights_marked
+    weighing.term_weights = weights_marked
     if not dilute:
         relevance.evidence = evidence
 
     def undo():
         ranking.query_terms = original_terms
-        relevance.term_weights = original_weights
+        weighing.term_weights = original_weights
         relevance.evidence = original_evidence
     return undo, extra
 

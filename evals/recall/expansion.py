@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from memdir.search import ranking, relevance, rowwords
+from memdir.search import ranking, relevance, rowwords, weighing
 
 RECALL = True  # expand a prompt's terms for recall (ranked(..., explicit=False))
 SEARCH = True  # expand an explicit search's terms
@@ -41,11 +41,11 @@ def neighbours() -> dict[str, frozenset[str]]:
 def substitutes(conn, ids, terms: list[str], counts: dict[str, int], total: int) -> dict[int, dict[str, float]]:
     """``{row id: {query term: its weight}}``: per memory of ``ids``, the query's core terms (weighted, not soft,
     not generic) it does not hold but holds a thesaurus neighbour of; weights as
-    :func:`memdir.search.relevance.term_weights` gives them. Memories with none are left out."""
+    :func:`memdir.search.weighing.term_weights` gives them. Memories with none are left out."""
     table = neighbours()
-    weights = relevance.term_weights(terms, counts, total)
-    soft = relevance.soft_terms(terms, counts)
-    core = [t for t in terms if weights[t] > 0 and t not in soft and not relevance.is_generic(t) and t in table]
+    weights = weighing.term_weights(terms, counts, total)
+    soft = weighing.soft_terms(terms, counts)
+    core = [t for t in terms if weights[t] > 0 and t not in soft and not weighing.is_generic(t) and t in table]
     if not core:
         return {}
     out = {}

@@ -39,7 +39,7 @@ half were kept: on the enlarged half they give 93/128 / 2/59, a refit 94/128 / 3
 2026-12-02 (later), the same half and cross-validation, hit / false recall at L2 0.3 (1; 3) against
 96/128 / 3/59 (96 / 4; 93 / 4).
 Not kept, none better by more than one prompt or without more false recall: the query embedded again
-with its stopwords, :data:`~memdir.search.relevance.GENERIC` words and filler removed ("file a ticket
+with its stopwords, :data:`~memdir.search.weighing.GENERIC` words and filler removed ("file a ticket
 for the flaky upload test" → "ticket flaky upload test"), its cosine alone 92 / 4, the larger of the two
 95 / 3, their mean 97 / 4 (nearest by cosine 98–100 against 103); a second, short vector per memory (its
 name and description) as the larger of the two cosines 96 / 4, their mean 90 / 4, all four pairs 93 / 4;
@@ -78,7 +78,7 @@ lead > 0, holding ≥ 0.2 of its weight in head or best passage and a core word,
 93 / 2 → 98 / 2; on a grid of the bar 0.05–0.3 × lead 0–0.01 × coverage 0–0.2, 0.2–0.3 × 0.15–0.2 at lead 0
 gave 97–101 / 2–5, a lead of 0.008 or more lost the gains. Its hits: paraphrases whose memory is the nearest
 at a tiny lead (0.001–0.011) and shares one or two words ("where do compiled wheels end up after a CI run?",
-s3-bucket 0.44). A question read as its keywords (:func:`~memdir.search.relevance.reads_as_request`) made every
+s3-bucket 0.44). A question read as its keywords (:func:`~memdir.search.weighing.reads_as_request`) made every
 memory holding its one word complete (0.98–0.999: "what's next?", "how do I fix it?"): of 201 candidates
 complete and scoring ≥ 0.3 over the fit halves and 158 chat, general and topic questions written for qfalse5's
 tests (not the evaluation), none of the 54 needed ones sat under 0.02 above the query's median cosine and the

@@ -91,7 +91,7 @@ if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI 
     from .operations.carry import SyncConflict
     from .operations.relocate import LayerMove, OrphanLayer
     from .operations.sync import SyncInit, SyncReport, SyncStatus
-    from .search.ranking import SearchResult
+    from .search.hits import SearchResult
     from .search.recall import RecallResult
 
 
@@ -353,7 +353,7 @@ class Memory:
                pinned: bool | None = None, since: str | None = None, until: str | None = None,
                offset: int = 0, min_score: float | None = None) -> list[SearchResult]:
         """Ranked search over the session's memories (``memory_search``): a
-        list of :class:`~memdir.search.ranking.SearchResult` — those scoring at
+        list of :class:`~memdir.search.hits.SearchResult` — those scoring at
         least the relevance threshold and those sharing a content word with
         the query (or, given ``min_score``, those reaching it as recall reads the query: 0.5 is recall's decision, 0
         every memory ranked; :func:`memdir.search.ranking.search`) — best first, after

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from memdir import Memory
-from memdir.search.relevance import is_filler, is_topic, reads_as_request
+from memdir.search.weighing import is_filler, is_topic, reads_as_request
 from memdir.search.tokenize import query_tokens
 
 from ..conftest import run_cli, run_prompt_hook

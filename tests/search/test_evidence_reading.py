@@ -3,7 +3,7 @@ search through MCP speed): the same occurrences, the same evidence, as reading e
 
 from __future__ import annotations
 
-from memdir.search import relevance
+from memdir.search import relevance, weighing
 from memdir.search.tokenize import document_text, query_terms
 
 BODY = document_text("Configuration of the staging PostgreSQL cluster: postgres listens on port 5433; the portal "
@@ -16,7 +16,7 @@ def _read_every_token(text: str, prefixes: relevance.Prefixes) -> list[tuple[int
 
 def _weights(query: str) -> dict[str, float]:
     terms = query_terms(query)
-    return relevance.term_weights(terms, {t: 3 for t in terms}, 100)
+    return weighing.term_weights(terms, {t: 3 for t in terms}, 100)
 
 
 def test_reading_a_body_finds_every_occurrence_as_a_pass_over_its_tokens_does():

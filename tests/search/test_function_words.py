@@ -136,7 +136,7 @@ print(json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else "")
 def test_setup_beside_a_memory_s_distinctive_name_is_a_task_word(store, project):
     """Leftover 5: "hmm structlog setup?" recalled nothing through the prompt hook: ``setup``, a word no memory
     holds, weighed more than ``structlog`` and kept the prompt from naming the logging memory. It is a task
-    word (:data:`memdir.search.relevance.GENERIC`), as ``set`` is."""
+    word (:data:`memdir.search.weighing.GENERIC`), as ``set`` is."""
     def hook(prompt: str) -> str:
         done = subprocess.run([sys.executable, "-c", _HOOK, str(project), f"s-{prompt}", prompt],
                               capture_output=True, text=True, timeout=120, env=dict(os.environ,

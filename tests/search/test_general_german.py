@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from memdir.search import relevance
+from memdir.search import relevance, weighing
 from memdir.search.tokenize import query_terms
 
 from tests.conftest import run_cli
@@ -36,8 +36,8 @@ def test_german_function_words_are_no_words_of_a_query_and_english_words_spelled
 def test_a_german_question_around_a_few_words_asks_for_them_as_the_english_one_does(german, english):
     from memdir.search.tokenize import query_tokens
 
-    assert relevance.reads_as_request(query_tokens(german)) is relevance.reads_as_request(query_tokens(english)) is True
-    assert relevance.reads_as_request(query_tokens("Staging ist kaputt")) is None  # control: no question word
+    assert weighing.reads_as_request(query_tokens(german)) is weighing.reads_as_request(query_tokens(english)) is True
+    assert weighing.reads_as_request(query_tokens("Staging ist kaputt")) is None  # control: no question word
 
 
 @pytest.mark.parametrize("question", ["Wie deploye ich auf Staging?", "wie deploye ich nach Staging?",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from memdir.search import index, memo, passage, spelling, terms
-from memdir.search.ranking import snippet
+from memdir.search.hits import snippet
 from memdir.search.sync import prepare
 from memdir.search.tokenize import query_terms, word_forms
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from memdir import Memory
 from memdir.search import ranking, relevance
-from memdir.search.ranking import Hit, IndexedMemory, _below_by_rank
+from memdir.search.hits import Hit, IndexedMemory
+from memdir.search.ranking import _below_by_rank
 from memdir.search.ties import lexical_first
 
 FILLER = ("Alice looked at the latency spike for checkout and wrote down what changed. Dashboards for search now "

@@ -225,7 +225,8 @@ def test_memories_are_embedded_in_the_background_never_by_the_query(isolated_hom
 
 
 def test_below_the_threshold_dense_rank_is_fused_in_above_it_the_score_decides():
-    from memdir.search.ranking import Hit, IndexedMemory, _below_by_rank
+    from memdir.search.hits import Hit, IndexedMemory
+    from memdir.search.ranking import _below_by_rank
 
     def hit(name, score, cosine):
         ev = relevance.Evidence(coverage=0.5, head=0.0, mass=1.0, cosine=cosine, matched=("x",))

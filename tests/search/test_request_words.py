@@ -4,7 +4,7 @@
 where "kafka stuff" scored 0.97, "帮我审查一下代码" 0.48 and "배포 알려줘" 0.11, and the prompt hook recalled
 nothing for any of them; "ruff rules" tied the lint memory with a memory whose body says "lifecycle rule".
 Words that ask for information or help (memdir.text.words.REQUEST_WORDS) weigh as generic words, and a
-request around a few words reads as those keywords (memdir.search.relevance.reads_as_request). Each case is
+request around a few words reads as those keywords (memdir.search.weighing.reads_as_request). Each case is
 checked through the API and the real prompt hook beside a control that must find nothing in the same store:
 chit-chat and requests about something no memory holds.
 """
@@ -16,7 +16,7 @@ import json
 import pytest
 
 from memdir import Memory
-from memdir.search.relevance import is_generic, reads_as_request
+from memdir.search.weighing import is_generic, reads_as_request
 from memdir.search.tokenize import query_terms, query_tokens
 
 from ..conftest import run_cli, run_prompt_hook

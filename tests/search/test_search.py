@@ -14,7 +14,8 @@ import pytest
 from memdir.files import sweeps as sweeps_module
 from memdir import InvalidInput, Memory
 from memdir.search.index import db_path
-from memdir.search.ranking import RESULTS_MAX_BYTES, SNIPPET_CHARS
+from memdir.search.hits import SNIPPET_CHARS
+from memdir.search.ranking import RESULTS_MAX_BYTES
 from memdir.search.sync import search_mode
 
 

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from memdir.search import relevance, sentencestore, ties, vectors
-from memdir.search.ranking import Hit, IndexedMemory
+from memdir.search.hits import Hit, IndexedMemory
 
 from .densestub import length_embedder
 

@@ -15,7 +15,7 @@ import pytest
 from memdir import Memory
 from memdir.paths import project_key, project_layer_dir
 from memdir.search import relevance, ties, vectors
-from memdir.search.ranking import Hit, IndexedMemory
+from memdir.search.hits import Hit, IndexedMemory
 from tests.conftest import run_cli
 
 # name -> (description, body, pinned, updated); every body says "UTC" once in a sentence of six words

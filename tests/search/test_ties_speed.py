@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from memdir.search import relevance, ties, vectors
-from memdir.search.ranking import Hit, IndexedMemory
+from memdir.search.hits import Hit, IndexedMemory
 
 from .densestub import length_embedder
 

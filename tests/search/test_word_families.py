@@ -150,7 +150,7 @@ def test_with_vectors_on_a_number_and_a_word_still_decide(isolated_home, project
 @pytest.mark.slow
 def test_the_number_decides_not_its_unit(isolated_home, project, vectors):
     # No memory holds the three words: the one with the number outranks those with the unit and another number (all
-    # three were 0.37); its unit weighs half after a number (relevance.is_unit). Control: the other number finds its own.
+    # three were 0.37); its unit weighs half after a number (weighing.is_unit). Control: the other number finds its own.
     mem = Memory.open(home=isolated_home, project=project, search_vectors=vectors)
     mem.write("http", "HTTP client", "project", "The HTTP client timeout is 30 seconds.")
     mem.write("gw", "Gateway", "project", "Gateway timeout is 120 seconds.")

@@ -20,7 +20,7 @@ which asserts they are what the rules compute from the lists: edit the lists, ne
 Each set is a rule's answer that is the same in every process: :data:`STOPWORDS`
 (:func:`memdir.search.stopwords.stopword_stems`), :data:`CHAT` (:func:`memdir.search.stopwords.chat_stems`),
 :data:`REQUESTS` (:func:`memdir.search.tokenize.request_terms_of_words`), :data:`QUESTIONS`
-(:func:`memdir.search.relevance.question_terms_of_words`). They hold (:func:`hold`) where the Snowball
+(:func:`memdir.search.weighing.question_terms_of_words`). They hold (:func:`hold`) where the Snowball
 stemmers are those of :data:`SNOWBALL`; elsewhere (another release, PyStemmer's C stemmers) the rules compute them.
 """
 
@@ -40,7 +40,7 @@ def hold() -> bool:
 def computed() -> dict[str, object]:
     """Each literal of the module as the rules compute it now."""
     from memdir.search import stemming
-    from memdir.search.relevance import question_terms_of_words
+    from memdir.search.weighing import question_terms_of_words
     from memdir.search.stopwords import chat_stems, stopword_stems
     from memdir.search.tokenize import request_terms_of_words
 

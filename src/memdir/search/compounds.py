@@ -55,7 +55,7 @@ def spaced_pairs(query: str) -> dict[str, tuple[str, str]]:
 def joined_parts(groups: dict[str, tuple[str, ...]], terms: list[str]) -> frozenset[str]:
     """The query's compounds (``groups``, :func:`~memdir.search.tokenize.compound_groups`) whose every part is a term of the query too
     (``multi-tenant``: ``multi``, ``tenant``; ``02.11.2026``): such a compound is only its parts written together,
-    so it weighs nothing of its own (:func:`memdir.search.relevance.term_weights`) and a memory holding the parts
+    so it weighs nothing of its own (:func:`memdir.search.weighing.term_weights`) and a memory holding the parts
     holds the query, joined (``multitenant`` stands for its parts: :class:`memdir.search.relevance.Prefixes`),
     apart or in another order (``2026-11-02``). Not one with a part the query drops (``back-off``'s ``off``): a
     memory must then write it joined or its parts one after another (``back office`` is no ``back-off``). A group

@@ -125,9 +125,9 @@ _GERMAN = re.compile(r"^\W*(?:wie|was|welche\w*|wo|wann)\b", re.IGNORECASE)
 
 def named_terms(query: str) -> tuple[frozenset[str], ...]:
     """The query terms of each particular thing ``query`` names (``_CAPITALISED``, ``_NAME_SHAPED``), as
-    :func:`memdir.search.tokenize.query_terms` reads the word, content terms only (:func:`memdir.search.relevance.is_topic`):
+    :func:`memdir.search.tokenize.query_terms` reads the word, content terms only (:func:`memdir.search.weighing.is_topic`):
     "how can I verify a Stripe webhook signature in Node.js?" → ``({"stripe"}, {"node", "js"})``. Pure."""
-    from .relevance import is_topic
+    from .weighing import is_topic
     from .tokenize import query_terms
 
     words = [m.group(0) for m in _NAME_SHAPED.finditer(query)]

@@ -19,28 +19,28 @@ lead condition fold 0 lost 脱敏 (zh-logging, the nearest in meaning)."""
 
 from __future__ import annotations
 
-from . import relevance
+from . import relevance, weighing
 from .tokenize import is_stopword, query_tokens
 
 
 def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> tuple[bool, bool]:
     """``(reads, asks)``: ``reads`` True when ``query`` reads as keywords, not a sentence: stopwords at most a
-    third of its words (``user by id``) and one of them a topic (:func:`memdir.search.relevance.is_topic`: not only
+    third of its words (``user by id``) and one of them a topic (:func:`memdir.search.weighing.is_topic`: not only
     generic words, ``use``, ``run it again``); or nothing but function words around the acronyms it writes in
     capitals (``spelled``, :func:`~memdir.search.tokenize.acronyms`: ``is IT down?`` asks about IT, as ``IT``
     alone does); or a request or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
-    :func:`memdir.search.relevance.reads_as_request`; then ``asks`` True too). Filler and chat words
-    (:func:`memdir.search.relevance.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
+    :func:`memdir.search.weighing.reads_as_request`; then ``asks`` True too). Filler and chat words
+    (:func:`memdir.search.weighing.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
     structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``."""
-    words = [w for w in query_tokens(query) if not relevance.is_filler(w)]
+    words = [w for w in query_tokens(query) if not weighing.is_filler(w)]
     if spelled and words and all(is_stopword(w) for w in words):
         return True, False
-    asked = relevance.reads_as_request(words) if terms else None
-    soft = relevance.soft_terms([t for t in terms if not relevance.is_filler(t)])  # function words alone, kana
+    asked = weighing.reads_as_request(words) if terms else None
+    soft = weighing.soft_terms([t for t in terms if not weighing.is_filler(t)])  # function words alone, kana
     if asked is not None or not terms or not words or soft:
         return bool(asked), bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
-    return 3 * stop <= len(words) and any(relevance.is_topic(w) for w in words), False
+    return 3 * stop <= len(words) and any(weighing.is_topic(w) for w in words), False
 
 
 def in_passing(evidence: relevance.Evidence) -> bool:

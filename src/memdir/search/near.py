@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import relevance
+from . import relevance, weighing
 from .tokenize import fts_query
 
 # Other tokens allowed among the query's content terms in the passes before the sentence-wide one: one ("the
@@ -55,8 +55,8 @@ def rows(conn, terms: list[str], limit: int, field_weights: str, visible: Callab
     (:func:`memdir.search.tokenize.fts_query`)."""
     if counts is not None:
         terms = [t for t in terms if counts.get(t, 0) or (compounds and t in compounds)]
-    strong = [t for t in terms if t not in relevance.soft_terms(terms)]
-    content = [t for t in strong if not relevance.is_generic(t)] or strong
+    strong = [t for t in terms if t not in weighing.soft_terms(terms)]
+    content = [t for t in strong if not weighing.is_generic(t)] or strong
     if len(content) < 2:
         return []
     variants = [[fts_query([t], starts=starts) for t in content]]

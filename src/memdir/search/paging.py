@@ -41,7 +41,7 @@ def _unembedded(missing: int, total: int) -> str:
 
 class Page(list):
     """One page of search results (a list of
-    :class:`memdir.search.ranking.SearchResult`) and its ``note``: why it is
+    :class:`memdir.search.hits.SearchResult`) and its ``note``: why it is
     ranked as it is, when that is not the usual way (``""`` otherwise)."""
 
     note: str = ""

@@ -2,7 +2,7 @@
 
 "add requests" against a note whose only "request" is the ``request_id`` of its code: the word is there as a part
 of an identifier (:func:`memdir.search.tokenize.identifier_parts`), not as what the note is about. Split from
-:mod:`memdir.search.relevance`, whose :data:`~memdir.search.relevance.SOFT_WEIGHT` such a term weighs.
+:mod:`memdir.search.relevance`, whose :data:`~memdir.search.weighing.SOFT_WEIGHT` such a term weighs.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .relevance import SOFT_WEIGHT
+from .weighing import SOFT_WEIGHT
 
 # Where a code identifier's parts meet: snake_case, camelCase (a name starting in lower case, getUserId; not the
 # PascalCase of product names such as ClickHouse or PostgreSQL, which prose writes as words).

@@ -12,7 +12,7 @@ import sys
 from array import array
 from functools import lru_cache
 
-from . import relevance
+from . import relevance, weighing
 from .tokenize import segments, word_tokens
 
 SENTENCE_BACK = 240  # characters looked back from the passage's first word for the start of its sentence
@@ -22,11 +22,11 @@ _SENTENCE_END = re.compile(r"[.!?;:](?=\s)|\n")
 def located(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS) -> tuple[int, int] | None:
     """``(start, end)``: the character offsets in ``text`` of the passage of
     at most ``width`` tokens holding the most distinct weight of the query's
-    ``terms`` (:func:`memdir.search.relevance.term_weights`, without the
+    ``terms`` (:func:`memdir.search.weighing.term_weights`, without the
     store's frequencies), ``start`` moved back to the start of its sentence or
     line (at most :data:`SENTENCE_BACK` characters back), ``end`` the end of
     its last query word; None when no term of the query occurs in ``text``."""
-    weights = {t: w for t, w in relevance.term_weights(list(dict.fromkeys(terms)), {}, 0).items() if w > 0}
+    weights = {t: w for t, w in weighing.term_weights(list(dict.fromkeys(terms)), {}, 0).items() if w > 0}
     if not weights or not text:
         return None
     toks, spans = _words(text)

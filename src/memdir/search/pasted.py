@@ -45,7 +45,7 @@ gives it, the one rule:
   and alone, tied at 0.962 with every port memory; break12). When some
   sentences look pasted and another is a question (it ends with ``?`` or
   begins with a question word) holding a word a prompt can be about
-  (:func:`memdir.search.relevance.is_topic`) and no word pointing at the
+  (:func:`memdir.search.weighing.is_topic`) and no word pointing at the
   paste (``this``, ``these``, ``above``, ``below``, ``my``), the text is read
   as its sentences that do not look pasted: "which port does postgres use?
   psycopg2.OperationalError: connection refused" scored the memory on the
@@ -140,7 +140,7 @@ def _asked(text: str) -> str:
     """``text`` as its sentences that do not look pasted when it mixes pasted sentences with a person's question
     (the module's rule), else ``text`` itself; a sentence's line breaks are kept. Pure."""
     from ..text.words import QUESTION_WORDS
-    from .relevance import is_topic
+    from .weighing import is_topic
     from .tokenize import query_terms
 
     if len(text) > EDGE_LINE_CHARS or sum(1 for line in text.splitlines() if line.strip()) >= PASTE_LINES:

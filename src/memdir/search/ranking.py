@@ -25,26 +25,25 @@ from __future__ import annotations
 import heapq
 import sqlite3
 import time
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import fields, replace
 
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread
+from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, weighing
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
+from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
 from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms
 from .index import layer_key
 from .keywords import in_passing, reads_as_keywords
 from .near import rows as near_rows
-from .passage import located
 from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
 from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, query_terms, word_forms
-from .why import why, written
+from .why import written
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
@@ -53,78 +52,7 @@ MAX_K = 50
 MAX_OFFSET = 1000
 POOL_MIN = 50  # rows taken from each ranker before scoring
 MAX_POOL = 4 * (MAX_K + MAX_OFFSET)  # rows at most a page ranks to take in a whole tie (search)
-SNIPPET_CHARS = 160
 RESULTS_MAX_BYTES = 16384  # all results of one search together, UTF-8 JSON
-
-
-# ---------------------------------------------------------------- results (filters: memdir.search.filters)
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """One hit: ``snippet`` ≤ :data:`SNIPPET_CHARS` characters of the body (or
-    description) from the passage holding the query's words (:func:`snippet`); ``score`` the calibrated relevance in
-    [0, 1] (:mod:`memdir.search.relevance`); ``why`` what it rests on:
-    ``terms`` (query terms found in the head or best passage) and ``cosine``
-    (dense similarity, or None without a vector)."""
-
-    name: str
-    scope: str
-    type: str
-    description: str
-    snippet: str
-    score: float
-    title: str | None = None
-    pinned: bool = False
-    why: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class IndexedMemory:
-    """A memory as the index's ``docs`` table holds it (:mod:`memdir.search.index`):
-    its row ``id`` and ``layer`` key, ``name``, ``type``, ``title`` (or
-    None), ``description``, ``body``, ``pinned`` (0 or 1), ``updated``
-    (Unix seconds, or None), and ``bm25``, its lexical relevance to the
-    query (higher is better; 0.0 for a memory found by its vector alone).
-    The one declaration of a candidate's columns: the SQL selects them in
-    this order (:data:`_COLUMNS`)."""
-
-    id: int
-    layer: str
-    name: str
-    type: str
-    title: str | None
-    description: str
-    body: str
-    pinned: int
-    updated: float | None
-    bm25: float
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A scored candidate: the ``memory`` (:class:`IndexedMemory`), its ``score``
-    (calibrated relevance in [0, 1], what search and recall show), its
-    :class:`~memdir.search.relevance.Evidence`, and ``rank``: what its place
-    rests on when that is not ``score`` (a memory stating the query is
-    placed by the lexical model: :func:`memdir.search.ties.lexical_first`)."""
-
-    memory: IndexedMemory
-    score: float
-    evidence: relevance.Evidence
-    rank: float | None = None
-
-    @property
-    def order(self) -> float:
-        """What the hit is ordered by: ``rank`` when set, else ``score``."""
-        return self.score if self.rank is None else self.rank
-
-    def why(self, words: dict[str, str] | None = None) -> dict:
-        """:func:`memdir.search.why.why` of the hit's evidence."""
-        return why(self.evidence, words)
 
 
 # ---------------------------------------------------------------- ranking
@@ -252,8 +180,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         if (acronyms, lacks) not in readings:
             these = terms + sorted(acronyms - set(terms))
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
-            weights = relevance.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
-            strong = {t for t in these if weights[t]} - relevance.soft_terms(these, kept=acronyms)  # CJK bigrams count
+            weights = weighing.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
+            strong = {t for t in these if weights[t]} - weighing.soft_terms(these, kept=acronyms)  # CJK bigrams count
             present = {t for t in these if freq.get(t, 0) and t not in unheld}
             begun = {t: b for t, b in spelling.starts(these, forms).items() if t not in lacks}
             readings[acronyms, lacks] = (weights, relevance.Prefixes(weights, compounds, begun), strong, present)
@@ -286,21 +214,6 @@ def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
     kin = kin or {}
     return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked, kin.get(i)) for i, ev in found.items()}
-
-
-def snippet(text: str, terms: Iterable[str], limit: int = SNIPPET_CHARS) -> str:
-    """At most ``limit`` characters of ``text`` (whitespace collapsed) from
-    the start of the sentence of the passage holding the most of ``terms``
-    (:func:`memdir.search.passage.located`; the start when none occurs); ``…`` marks cuts."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    found = located(flat, list(terms))
-    start = found[0] if found and found[1] > limit - 2 else 0
-    end = min(len(flat), start + limit - 2)
-    start = max(0, min(start, end - (limit - 2)))
-    piece = flat[start:end]
-    return ("…" if start > 0 else "") + piece + ("…" if end < len(flat) else "")
 
 
 def _result(hit: Hit, scope_of: dict[str, str], terms: list[str], words: dict[str, str]) -> SearchResult:
@@ -473,7 +386,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
         vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
-    weights = relevance.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
+    weights = weighing.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
     read = relevance.Prefixes(weights, compounds, spelling.starts(terms, word_forms(query)))
     return ties.broken(hits, vector, read, terms, query, lambda texts: sentencestore.vectors_for(conn, texts))
 

@@ -34,21 +34,15 @@ evidence that means the same in a store of 8 memories and of 100,000:
   the evaluation hold few one-word searches): a search whose every word one
   memory holds asked for that memory, in any store. A sentence ("I think the
   tests broke after the merge yesterday") is never complete; filler around
-  keywords makes no sentence ("ok pnpm then" is ``pnpm``: :func:`is_filler`);
+  keywords makes no sentence ("ok pnpm then" is ``pnpm``: :func:`~memdir.search.weighing.is_filler`);
   a request or a question around a few words ("remind me about alembic",
-  "배포 알려줘", "백업은 언제?": :func:`reads_as_request`) is those words; a
-  prompt of generic words only ("use", "run it again": :func:`is_topic`) is none.
+  "배포 알려줘", "백업은 언제?": :func:`~memdir.search.weighing.reads_as_request`) is those words; a
+  prompt of generic words only ("use", "run it again": :func:`~memdir.search.weighing.is_topic`) is none.
 
-A term's weight is its IDF against the store plus :data:`BACKGROUND_DOCS`
-imagined memories that hold none of the query's terms:
-``ln(1 + (N + B − n + 0.5)/(n + 0.5))``. The background keeps a term
-absent from a small store from outweighing the present ones (without it, in
-8 memories an absent term weighs about 5× a present one). CJK bigrams that no
-memory holds (mostly pairs that straddle a word boundary) and chat filler
-(:data:`FILLER`: "thanks", "ok", "continue", …) weigh :data:`SOFT_WEIGHT` of a
-term; task and request words (:func:`is_generic`: "add", "remind", "details",
-"帮我") :data:`GENERIC_WEIGHT`, and a memory holds every word of a query when it
-holds all but these.
+A term's weight is its IDF against the store with a background of imagined
+memories, softened for filler, function words and task words: the rule lives
+in :mod:`memdir.search.weighing` (:func:`~memdir.search.weighing.term_weights`),
+and a memory holds every word of a query when it holds all but the generic ones.
 
 Two fitted models share the scale: a *lexical* one (coverage, head coverage,
 matched, missing and query weight) and a *hybrid* one (the same plus the
@@ -71,18 +65,13 @@ needed memory at one in two or better.
 from __future__ import annotations
 
 import math
-import re
-from functools import lru_cache
 from dataclasses import dataclass
 
-from ..text.fold import fold, kana_spellings
-from ..text.words import QUESTION_WORDS, UNITS
 from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, tightest  # where its terms meet
 from .windows import occurrences as _occurrences
-BACKGROUND_DOCS = 100
-SOFT_WEIGHT = 0.25
+from .weighing import is_generic  # how a query's terms weigh (term_weights gives evidence its weights)
 THRESHOLD = 0.5
 # Meaning and words agreeing (:func:`agreed`) lower the bar to AGREED_THRESHOLD (:func:`bar`): just above every memory
 # agreed but not needed on the fit half (0.386; 2-fold by parity, each fold's own highest gives 0.4, +1 hit on the other
@@ -132,111 +121,11 @@ LEXICAL = {"bias": -12.147, "coverage": 2.801, "head": 3.77, "mass": 2.052, "mis
 HYBRID = {"bias": -31.768, "coverage": 0.766, "head": 2.529, "mass": 1.336, "missing": 1.969, "query": -0.701,
           "cosine": 29.187, "gap": -8.849, "lead": 62.184, "complete": 6.0}
 
-# Prompt filler: words that say how a conversation goes, not what it is about. Stemmed. A prompt reads as the
-# words around them ("tenacity, go", "ok pnpm then" are ``tenacity``, ``pnpm``: :func:`is_filler`).
-FILLER = frozenset("""
-thank thanks ok okay yes yeah yep nope pleas pleas great nice cool good fine perfect sure done work continu
-go ahead proceed again later agre right lgtm awesom then just basical anyway new
-谢谢 继续 可以 好的 あり りが がと とう 続け けて くだ ださ さい 고마 마워 계속 감사 danke weiter bitt
-""".split())
-
-# Words a task prompt is built of, not what it is about ("add", "fix", "library", "something"): they weigh
-# GENERIC_WEIGHT of a term, and a memory holds every word of a search when it holds all but these. Stemmed.
-GENERIC = frozenset("""
-abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
-help implement instead issu know let librari like look make mani mayb mean much need now other possibl
-probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
-think today tool tri updat use want way write run alway never
-""".split())
-GENERIC_WEIGHT = 0.5
-# A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
-# besides its request and function words, and the query reads as those keywords (:func:`reads_as_request`).
-TOPIC_TERMS = 4
-
-
-def is_request(term: str) -> bool:
-    """True when ``term`` (stemmed, as a query reads it) asks for information
-    or help (:data:`memdir.text.words.REQUEST_WORDS`: ``remind``, ``detail``,
-    ``stori``, ``帮我``, ``알려``, ``教え``): not what the query is about."""
-    from .tokenize import request_terms
-
-    return term in request_terms()
-
-
-def is_filler(term: str) -> bool:
-    """True when ``term`` (stemmed, as a query reads it) is prompt filler (:data:`FILLER`: ``go``, ``again``,
-    ``then``, ``basical``) or a chat word (:func:`memdir.search.tokenize.is_chat`: ``ok``, ``um``): how a
-    conversation goes, never a word of what a prompt asks."""
-    from .tokenize import is_chat
-
-    return term in FILLER or is_chat(term)
-
-
-@lru_cache(maxsize=256)
-def unfilled(text: str) -> str:
-    """``text`` (words apart by single spaces) without the words all of whose terms are filler
-    (:func:`is_filler`: "tenacity, go" is "tenacity,", "cut a new release" is "cut a release"); ``text`` as it is
-    when nothing else is left ("thanks, go ahead"). What the dense side embeds of a query
-    (:func:`memdir.search.vectors.query_text`): filler moves a match neither in words nor in meaning. Pure."""
-    from .tokenize import tokens
-
-    kept = [word for word in text.split(" ") if not (terms := tokens(word)) or not all(map(is_filler, terms))]
-    return " ".join(kept) if kept and len(kept) < len(text.split(" ")) else text
-
-
-def is_topic(term: str) -> bool:
-    """True when ``term`` (stemmed) can be what a prompt is about: not filler (:func:`is_filler`), not a
-    function word (:func:`memdir.search.tokenize.is_stopword`), not generic (:func:`is_generic`: "use",
-    "never", "run"). A prompt with no such word asks for no memory (``use``, ``run it again``)."""
-    from .tokenize import is_stopword
-
-    return not is_filler(term) and not is_stopword(term) and not is_generic(term)
-
-
-@lru_cache(maxsize=4096)  # a search asks it of each query term for every candidate
-def is_generic(term: str) -> bool:
-    """True when ``term`` weighs :data:`GENERIC_WEIGHT` and is no core word of a query whose other words are
-    (:func:`evidence`): a word a task prompt is built of (:data:`GENERIC`) or a request (:func:`is_request`)."""
-    return term in GENERIC or is_request(term)
-
-
-def reads_as_request(words: list[str]) -> bool | None:
-    """Whether ``words`` (a query's tokens, filler left out) read as keywords because they ask for a topic: None
-    when no word is a request (:func:`is_request`) or a question word (:data:`memdir.text.words.QUESTION_WORDS`:
-    "when is the backup?", "백업은 언제?" read as ``backup``, ``백업``); else True when the words neither requests
-    nor stopwords are 1 to :data:`TOPIC_TERMS` and none is filler ("remind me about alembic", "帮我审查一下代码" read
-    as ``alembic``, ``审查 代码``; "remind me later", "tell me more" do not)."""
-    from .tokenize import is_stopword
-
-    asks = question_terms()
-    if not any(is_request(w) or w in asks for w in words):
-        return None
-    topic = [w for w in words if not is_request(w) and not is_stopword(w)]
-    return 0 < len(set(topic)) <= TOPIC_TERMS and not soft_terms(topic)
-
-
-@lru_cache(maxsize=1)
-def question_terms() -> frozenset[str]:
-    """The terms of :data:`memdir.text.words.QUESTION_WORDS` as a query reads them (stemmed, folded; a CJK
-    one's bigrams): ``when``, ``언제``, ``어떻``, ``いつ``, ``когд``. Each is a stopword
-    (:func:`memdir.search.tokenize.is_stopword`)."""
-    from . import wordstems
-
-    return wordstems.QUESTIONS if wordstems.hold() else question_terms_of_words()
-
-
-def question_terms_of_words() -> frozenset[str]:
-    """:func:`question_terms` computed from the word list: the rule :data:`memdir.search.wordstems.QUESTIONS` holds."""
-    from .tokenize import tokens
-
-    return frozenset(t for word in QUESTION_WORDS for t in tokens(fold(word)))
-
-
 @dataclass(frozen=True)
 class Evidence:
     """What the score of one memory rests on: ``coverage`` and ``head`` in [0, 1], ``mass`` ≥ 0, ``cosine`` in [−1, 1]
     or None (no current vector), ``matched`` the query terms found (head or best passage), ``shared`` the query's
-    content terms (not soft; not :func:`is_generic` when it has others) found anywhere in the memory, ``near`` the share
+    content terms (not soft; not :func:`~memdir.search.weighing.is_generic` when it has others) found anywhere in the memory, ``near`` the share
     of the query's weight found together in one :data:`NEAR_TOKENS`-token window of the body (about a sentence: what
     orders memories of equal score, so the one sentence holding every word of a question comes before notes that hold
     them far apart), ``span`` the tokens that window spans at its tightest, ``held`` the larger share of the weight of
@@ -300,7 +189,7 @@ def _linear(model: dict[str, float], features: dict[str, float]) -> float:
 
 def replaced(record, **changes):
     """``dataclasses.replace(record, **changes)`` for this package's frozen records that have no ``__post_init__``
-    (:class:`Evidence`, :class:`memdir.search.ranking.Hit`): the same values, without a pass through ``__init__``
+    (:class:`Evidence`, :class:`memdir.search.hits.Hit`): the same values, without a pass through ``__init__``
     (0.8 against 5.3 µs; a search replaces ≈ 240 records). ``changes`` must name fields: nothing checks them."""
     new = object.__new__(type(record))
     new.__dict__.update(record.__dict__)
@@ -329,70 +218,6 @@ def _hybrid(evidence: Evidence, features: dict[str, float] | None = None) -> flo
     return z
 
 
-def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
-               kept: frozenset[str] = frozenset()) -> set[str]:
-    """The terms of a query that weigh :data:`SOFT_WEIGHT`: filler; function
-    words (a query of nothing else keeps them as its terms:
-    :func:`~memdir.search.tokenize.query_terms`; "the" is no content word a
-    memory shares); bigrams of hiragana alone (Japanese inflections and
-    particles) when the query has other terms (their spellings in katakana,
-    :func:`memdir.search.compounds.in_other_kana`, are none); and, when ``doc_freq`` is
-    given, CJK bigrams that no memory holds (mostly pairs that straddle a
-    word boundary). Never a term of ``kept`` (an acronym the query and the
-    memory both write in capitals: :func:`~memdir.search.tokenize.acronyms`)."""
-    from .tokenize import has_cjk, is_stopword
-
-    kana = {t for t in terms if not t.isascii() and _hiragana().fullmatch(t)}
-    out = {t for t in terms if t in FILLER or is_stopword(t)}
-    if kana and len(kana | {o for t in kana for o in kana_spellings(t)}.intersection(terms)) < len(terms):
-        out |= kana
-    if doc_freq is not None:
-        out |= {t for t in terms if doc_freq.get(t, 0) == 0 and has_cjk(t)}
-    return out - kept
-
-
-@lru_cache(maxsize=1)
-def _hiragana() -> re.Pattern:
-    return re.compile("[\u3040-\u309f]+")  # compiled by the first term that is not ASCII (≈ 2 ms)
-
-
-def term_weights(terms: list[str], doc_freq: dict[str, int], total_docs: int,
-                 kept: frozenset[str] = frozenset(), joined: frozenset[str] = frozenset()) -> dict[str, float]:
-    """Each query term's weight: IDF against the store plus
-    :data:`BACKGROUND_DOCS`, × :data:`SOFT_WEIGHT` for :func:`soft_terms`
-    (``kept`` as there), × :data:`GENERIC_WEIGHT` for :data:`GENERIC` words and for a unit the query writes after
-    a number (:func:`is_unit`: ``timeout 900 seconds`` — the number says which fact, the unit only what kind, so
-    "Request timeout is 900" outranks "HTTP timeout is 30 seconds"); 0 for a term of ``joined``
-    (:func:`memdir.search.compounds.joined_parts`: its parts weigh for it)."""
-    n_all = total_docs + BACKGROUND_DOCS
-    softened = soft_terms(terms, doc_freq, kept)
-    out = {}
-    for i, term in enumerate(terms):
-        if term in joined:
-            out[term] = 0.0
-            continue
-        n = doc_freq.get(term, 0)
-        weight = math.log(1 + (n_all - n + 0.5) / (n + 0.5))
-        generic = is_generic(term) or i > 0 and terms[i - 1].isdigit() and is_unit(term)
-        out[term] = weight * (SOFT_WEIGHT if term in softened else GENERIC_WEIGHT if generic else 1.0)
-    return out
-
-
-@lru_cache(maxsize=1)
-def _unit_terms() -> frozenset[str]:
-    from .tokenize import stem
-
-    return frozenset(stem(word) for word in (*UNITS.values(), "kilobyte", "megabyte", "gigabyte", "terabyte"))
-
-
-def is_unit(term: str) -> bool:
-    """True when ``term`` (stemmed) is a unit of time or size as search reads one after a number
-    (:data:`memdir.text.words.UNITS`, the size units of :data:`memdir.text.words.SHORT_FORMS`): ``second``,
-    ``minut``, ``day``, ``gigabyt``."""
-    return term in _unit_terms()
-
-
-
 def median(values) -> float:
     """The median of a non-empty iterable of numbers (the mean of the two
     middle ones when their count is even), as ``statistics.median`` gives it
@@ -411,7 +236,7 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
              cosine: float | None, median: float | None = None, top: tuple[float, float] | None = None,
              present: set[str] | None = None, typed: bool = False) -> Evidence:
     """The :class:`Evidence` of one memory for a query whose terms weigh
-    ``weights`` (see :func:`term_weights`); ``median`` is the query's median
+    ``weights`` (see :func:`~memdir.search.weighing.term_weights`); ``median`` is the query's median
     cosine over the memories in scope, ``top`` its two highest; ``strong``
     the query terms that are not soft, ``keywords`` True when the query is
     keywords alone (see the module docstring); ``present`` the query terms
@@ -469,7 +294,7 @@ def with_cosine(evidence: Evidence, cosine: float | None, median: float | None =
     share (a typed search's word no memory holds, :func:`_complete`) is not complete when another memory is
     nearer in meaning (its lead negative): the word the store lacks may be what the search is about ("install
     lodash": the memory on installing JS packages, not the one whose head says "Python installs"). ``asked``: a prompt
-    read as its keywords because it asks (:func:`reads_as_request`) is complete only in a memory at least
+    read as its keywords because it asks (:func:`~memdir.search.weighing.reads_as_request`) is complete only in a memory at least
     :data:`ASKED_GAP` above the median, the store's noise floor ("what's next?" is no note saying "next" in passing;
     "where's staging?" stands out of the crowd, 0.036–0.12 on the fit half, chat questions under it). ``kin``:
     :attr:`Evidence.kin`, kept as given."""
@@ -590,10 +415,8 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BACKGROUND_DOCS", "BodyTerms", "CROSSED_THRESHOLD",
-           "Evidence", "FILLER", "GENERAL_COVERAGE", "GENERIC", "GENERIC_WEIGHT", "HYBRID", "LEXICAL", "LONG_QUERY",
-           "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes", "SOFT_WEIGHT", "STRONG", "THIN_COVERAGE", "THIN_SHARED",
-           "THRESHOLD", "TIE", "TOPIC_TERMS", "agreed", "as_terms", "bar", "best_passage", "best_window", "compares",
-           "crossed", "evidence", "is_filler", "is_generic", "is_request", "is_topic", "is_unit", "lexical",
-           "median", "outranked", "question_terms", "read_body", "reads_as_request", "replaced", "returned", "score",
-           "soft_terms", "stated", "term_weights", "thin", "tightest", "unfilled", "with_cosine"]
+__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "Evidence",
+           "GENERAL_COVERAGE", "HYBRID", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes",
+           "STRONG", "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar", "best_passage",
+           "best_window", "compares", "crossed", "evidence", "lexical", "median", "outranked", "read_body",
+           "replaced", "returned", "score", "stated", "thin", "tightest", "with_cosine"]

@@ -167,13 +167,13 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     ``postgresql`` → ``postgr`` beside "Postgres"; not ``committee`` →
     ``commit``). A word the store holds is always read as itself. Neither
     side is a stopword, filler or a generic task word
-    (:func:`memdir.search.relevance.term_weights`). ``{}`` when every term
+    (:func:`memdir.search.weighing.term_weights`). ``{}`` when every term
     is held. ``forms``: each term's written words (:func:`memdir.search.tokenize.word_forms` of the query), read
     as written (``clientele`` is no ``client``). ``slipped`` (an explicit search): a term neither reading finds is
     read as the one indexed term its written word one slip away gives (:func:`_slipped`, ``paginaton`` →
     ``pagin``; the first :data:`SLIP_LOOKUPS` such terms), each added to ``slips`` (when given) as ``{term: (the
     word the query writes, the word a memory writes)}``. Reads ``fts_terms`` in the caller's transaction."""
-    from .relevance import is_generic, soft_terms
+    from .weighing import is_generic, soft_terms
 
     def weak(term: str) -> bool:
         return is_generic(term) or bool(soft_terms([term]))

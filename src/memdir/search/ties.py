@@ -52,7 +52,7 @@ from functools import lru_cache
 from time import time
 
 from ..layer.index import read_as_now
-from . import relevance
+from . import relevance, weighing
 
 # Tied memories whose sentences are embedded; a larger tie embeds those echoing the question most (echoed). A tie
 # grows with the store when the query's distinctive word is one no memory holds ("hostname" where notes say
@@ -70,7 +70,7 @@ _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
 
 def lexical_first(hits: list) -> list:
-    """``hits`` (:class:`memdir.search.ranking.Hit`, any order) with those
+    """``hits`` (:class:`memdir.search.hits.Hit`, any order) with those
     that state the query (:func:`memdir.search.relevance.stated`) first,
     placed (``rank``) by the lexical model alone (the cosine left out), and
     every other hit placed at most the lowest of them; their scores are
@@ -106,14 +106,14 @@ def place(evidence) -> tuple[float, bool, float, int]:
 
 
 def tie_key(hit) -> tuple:
-    """What the lexical order of a hit (:class:`memdir.search.ranking.Hit`) rests
+    """What the lexical order of a hit (:class:`memdir.search.hits.Hit`) rests
     on, as an ascending sort key: its score to a hundredth (negated), then
     :func:`place`. Hits with equal keys are tied (:func:`tied`)."""
     return (-round(hit.order, 2), *place(hit.evidence))
 
 
 def order_key(hit, stated_first: bool = False, now: float | None = None) -> tuple:
-    """The one order of a search's or recall's hits (:class:`memdir.search.ranking.Hit`),
+    """The one order of a search's or recall's hits (:class:`memdir.search.hits.Hit`),
     as an ascending sort key: with ``stated_first`` (some hit states the query),
     those that state it (:func:`memdir.search.relevance.stated`) first; then
     :func:`tie_key` (the score to a hundredth, then :func:`place`); then — hits
@@ -187,7 +187,7 @@ def echoed(query: str, sentence: str) -> int:
 
 def words_asked(terms: list[str], query: str) -> int:
     """How many content words ``query`` asks with its ``terms`` (a search's
-    terms): the terms that are not :func:`memdir.search.relevance.soft_terms`,
+    terms): the terms that are not :func:`memdir.search.weighing.soft_terms`,
     a compound the query writes (:func:`memdir.search.tokenize.compound_groups`:
     ``MongoDB``, ``back-off``) once — its whole counted, not the parts it is
     also read as (``mongodb``, ``mongo``, ``databas``: one word). Pure."""
@@ -195,7 +195,7 @@ def words_asked(terms: list[str], query: str) -> int:
 
     whole = set(terms)
     parts = {p for w, ps in compound_groups(query).items() if w in whole for p in ps if p != w}
-    return len(whole - parts - relevance.soft_terms(terms))
+    return len(whole - parts - weighing.soft_terms(terms))
 
 
 def head_cosines(hits: list, query_vector, embed=None) -> list[float] | None:

@@ -470,7 +470,7 @@ def query_text(query: str) -> str:
     trailing space was one more token), at most :data:`EMBED_CHARS` characters. Two queries with the same
     text here have the same vector (:func:`memdir.search.dense.query_vector` keys its kept vectors by it). Pure."""
     from ..text.printable import without_hidden
-    from .relevance import unfilled
+    from .weighing import unfilled
 
     return unfilled(" ".join(without_hidden(query).split())[:EMBED_CHARS])
 

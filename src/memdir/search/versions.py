@@ -10,7 +10,7 @@ groups are no numbers of their own, nor are its digits run together (vers20: ``5
 3.11", and ``v3.21.0`` met ``v32.1.0`` at 0.95 by ``v3210``; :func:`word_terms`). Memories and queries alike
 (:func:`memdir.search.tokenize.tokens`); a query drops a version's mark and major (``v2`` of ``v2.3``:
 :func:`marked_majors`), so ``v2.3`` finds "v2.3.1", "r2.3" and "the 2.3.x line" alike and not "v2.4". The terms
-weigh as any other (:func:`memdir.search.relevance.term_weights`); a version no memory holds (``16.5``) is a partial
+weigh as any other (:func:`memdir.search.weighing.term_weights`); a version no memory holds (``16.5``) is a partial
 match of its major's memory. A date written with dots is no version (``02.11.2026`` meets ``2026-11-02``).
 """
 

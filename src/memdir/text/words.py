@@ -183,7 +183,7 @@ THAI_FUNCTION_WORDS = frozenset("""
 """.split())
 
 # The question words (each a function word: FUNCTION_WORDS, CJK_FUNCTION_TERMS): a question around a few words
-# asks for those words, as a request does ("when is the backup?", "백업은 언제?": memdir.search.relevance.reads_as_request).
+# asks for those words, as a request does ("when is the backup?", "백업은 언제?": memdir.search.weighing.reads_as_request).
 # German "was" (what) is an English word too: "was the release on Tuesday?" asks for release and Tuesday alike.
 QUESTION_WORDS = frozenset("""
 what when where which who why how
@@ -209,7 +209,7 @@ ce unde cand cine hol mikor miert milyen melyik hogyan mika missa miten milloin 
 # Words that ask for information or help, not what it is about: "remind me about alembic", "any notes on
 # postmark?", "kafka details", "ruff rules", "帮我审查一下代码", "배포 알려줘", "デプロイについて教えて". Search weighs
 # them as generic words and reads a query made of them, function words and a few content words as those keywords
-# (memdir.search.relevance.is_request; issue 28: "remind me about alembic" scored 0.06 where "alembic" scored 1.0).
+# (memdir.search.weighing.is_request; issue 28: "remind me about alembic" scored 0.06 where "alembic" scored 1.0).
 # The CJK ones are cut out of a query's run before it is read as bigrams (memdir.search.tokenize.query_tokens), so
 # no pair straddles a request and its topic; a one-character one only where it stands alone ("해 줘").
 REQUEST_WORDS = frozenset("""
