@@ -25,7 +25,7 @@ from tests.responses_server import ResponsesServer, input_text
 
 WRITE = {"name": "indent-style", "type": "feedback", "description": "Indent Python with 4 spaces, never tabs",
          "body": "**Why:** the linter.\n**How to apply:** every Python file."}
-PROMPT = "Which port does the dev PostgreSQL use? I prefer 4 spaces to tabs."
+PROMPT = "Which port does the dev PostgreSQL use? I prefer 4 spaces to tabs. Remember that we deploy on Fridays only."
 # A model from Codex's own catalog: Codex offers it tool_search and defers MCP tools behind it,
 # as it does for people (an unknown model name gets fallback metadata and no tool search).
 MODEL = "gpt-5.5"
@@ -118,9 +118,14 @@ def test_a_codex_exec_session_gets_context_recall_writes_through_mcp_and_consoli
         time.sleep(0.2)
     assert f"ok: {rollouts[0]}" in log.read_text()  # Stop queued the rollout and the drain consolidated it
     assert f"event=Stop {rollouts[0]}" in log.read_text()
-    extracted = [m for m in Memory.open(home=isolated_home, project=project).list("user").memories
-                 if m.origin == "extracted"]
-    assert [m.description for m in extracted] == ["I prefer 4 spaces to tabs."], extracted
+    # trial23: what the agent saved during the session is not saved again by the Stop's consolidation (it was: a
+    # user memory "I prefer 4 spaces to tabs." beside the agent's indent-style; with a memory of the same name, a
+    # candidate in `memdir review` to replace the agent's text by the quoted sentence); control: the sentence the
+    # agent did not save is saved by the consolidation
+    store = Memory.open(home=isolated_home, project=project, actor="human")
+    extracted = [(m.scope, m.description) for m in store.list().memories if m.origin == "extracted"]
+    assert extracted == [("project", "We deploy on Fridays only.")], extracted
+    assert [c.name for c in store.review().candidates] == []
 
 
 @pytest.mark.slow
