@@ -126,6 +126,12 @@ def test_a_codex_exec_session_gets_context_recall_writes_through_mcp_and_consoli
     extracted = [(m.scope, m.description) for m in store.list().memories if m.origin == "extracted"]
     assert extracted == [("project", "We deploy on Fridays only.")], extracted
     assert [c.name for c in store.review().candidates] == []
+    with ResponsesServer(lambda body: "ok") as server:  # the next session: a prompt the saved memory bears on
+        done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust",
+                          prompt="Should I indent this Python file with tabs?")
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = input_text(server.requests[0])
+    assert "<memory_recall>" in sent and "every Python file." in sent  # the body the agent wrote, recalled
 
 
 @pytest.mark.slow
