@@ -334,3 +334,40 @@ def test_a_persons_lower_tool_output_token_limit_gets_reads_in_parts_codex_keeps
     assert "tokens truncated" not in limited and "> line 019:" in limited and "> line 020" not in limited
     assert "call memory_read with offset=1570 for the next part" in limited
     assert "tokens truncated" not in whole and "> line 059:" in whole and "offset=" not in whole  # control
+
+
+@pytest.mark.slow
+def test_memdirs_hooks_in_both_scopes_are_said_twice(tmp_path, isolated_home, monkeypatch):
+    """trial23, the real Codex 0.171 with memdir installed in the user's scope and a trusted project's: Codex runs
+    both hooks.json files, so two context blocks reach the model, and install said nothing (Claude Code's does). Now
+    install and doctor say so; control: after `uninstall --scope project`, one block and no such note."""
+    import os
+    import sys
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))  # memdir
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    exe, env, codex_home = _setup(tmp_path, isolated_home, root)
+    (codex_home / "config.toml").write_text(
+        (codex_home / "config.toml").read_text() + f'\n[projects."{root}"]\ntrust_level = "trusted"\n')
+    said = run_cli("--project", root, "install", "codex", "--scope", "project")
+    assert said.returncode == 0, said.stderr
+    note = (f"codex: memdir's hooks are registered twice, in {codex_home / 'hooks.json'} (user scope) and "
+            f"{root / '.codex' / 'hooks.json'} (project scope)")
+    assert note in said.stdout
+
+    def blocks() -> int:
+        with ResponsesServer(lambda body: "ok") as server:
+            done = _run_codex(exe, env, root, server, "--dangerously-bypass-hook-trust", prompt="hello")
+            assert done.returncode == 0, done.stdout + done.stderr
+            return input_text(server.requests[0]).count("<memory_context>")
+
+    def doctor() -> list[str]:
+        out = run_cli("--project", root, "doctor", "--json")
+        return [n for n in json.loads(out.stdout)["notes"] if "registered twice" in n]
+
+    assert blocks() == 2  # Codex ran both SessionStart hooks
+    assert [n[:len(note)] for n in doctor()] == [note]
+    assert run_cli("--project", root, "uninstall", "codex", "--scope", "project").returncode == 0
+    assert blocks() == 1 and doctor() == []  # control

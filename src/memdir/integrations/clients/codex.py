@@ -36,6 +36,7 @@ project; the install says so, and ``memdir doctor`` says which of memdir's hooks
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InvalidInput
@@ -159,7 +160,33 @@ def problems(memdir_home: Path) -> list[str]:
     :func:`_limit_problems` and :func:`_trust_problems` of the files install recorded."""
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
                 if isinstance(record, dict)}
-    return _limit_problems(recorded) + _trust_problems(recorded)
+    return _limit_problems(recorded) + _trust_problems(recorded) + doubled(recorded)
+
+
+def _hooked(path: Path) -> bool:
+    """Whether the hooks.json at ``path`` holds one of memdir's hooks (a file that cannot be read holds none)."""
+    try:
+        data = edits.read(path, edits.JSON)[1]
+    except edits.InstallError:
+        return False
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    groups = [g for v in hooks.values() if isinstance(v, list) for g in v] if isinstance(hooks, dict) else []
+    return any(_ours(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+
+
+def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
+    """One line for each project ``hooks.json`` install recorded (``recorded``: {path: record}) that holds memdir's
+    hooks while the user's does too: Codex 0.171 runs both in that project (measured, trial23: SessionStart twice,
+    two context blocks reach the model), as Claude Code does. ``assume``: a file taken to hold them (what a dry
+    run would add)."""
+    user = targets("user", user_home)[1]
+    if not (user == assume or _hooked(user)):
+        return []
+    projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == "hooks.json" and Path(p) != user
+                       and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
+    return [f"{CLIENT}: memdir's hooks are registered twice, in {user} (user scope) and {path} (project scope): Codex "
+            f"runs both in that project, so the memory context is injected twice; keep one (memdir uninstall "
+            f"{CLIENT} --scope user, or --scope project)" for path in projects if path == assume or _hooked(path)]
 
 
 _SAID = {"untrusted": "not trusted yet", "modified": "changed since you trusted it", "disabled": "turned off"}
@@ -297,8 +324,11 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edits.check_on_path("Codex")
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
         home = None
-    return edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
+    plan = edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
                              dry_run=dry_run, notes=tuple(notes), force=force)
+    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
+    twice = doubled(recorded, user_home, targets(scope, user_home, project)[1])
+    return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
@@ -308,5 +338,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "HOOK_EVENTS",
-           "CLIENT"]
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled",
+           "HOOK_EVENTS", "CLIENT"]

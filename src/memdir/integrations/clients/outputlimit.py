@@ -29,6 +29,7 @@ KEY = "tool_output_token_limit"
 TRUSTED = "trusted"  # the trust_level of a project whose .codex/ Codex loads
 SYSTEM = Path("/etc/codex")  # Codex's system folder on Unix (a fixed path in the binary)
 PROJECT_CONFIG = Path(".codex") / "config.toml"
+LIST_SECONDS = 5.0  # at most this long to list a trusted project's folders (install and doctor wait for it)
 
 
 def _load(path: Path) -> dict:
@@ -93,12 +94,13 @@ def token_limit(user_config: Path, project: Path | None = None, cwd: Path | None
 def _folders(project: Path) -> list[Path]:
     """The folders of ``project`` holding a ``.codex/config.toml``, below the root, as git lists them (tracked or
     not, ignored ones too: Codex reads them all); ``[]`` when ``project`` is not a git work tree (Codex's project
-    root is the git top) or git cannot list it."""
+    root is the git top) or git cannot list it within :data:`LIST_SECONDS` (a home folder kept in git, trusted)."""
     from ...errors import StoreError
     from ...git import run
 
     try:
-        listed = run(project, "ls-files", "-z", "--cached", "--others", "--", f":(glob)**/{PROJECT_CONFIG.as_posix()}")
+        listed = run(project, "ls-files", "-z", "--cached", "--others", "--", f":(glob)**/{PROJECT_CONFIG.as_posix()}",
+                     timeout=LIST_SECONDS)
     except StoreError:
         return []
     names = {name for name in listed.split("\0") if name and name != PROJECT_CONFIG.as_posix()}
