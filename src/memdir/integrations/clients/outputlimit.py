@@ -63,7 +63,7 @@ def trusted(user: dict, project: Path) -> bool:
 def layers(user_config: Path, project: Path | None = None, cwd: Path | None = None,
            system: Path = SYSTEM) -> list[Path]:
     """The ``config.toml`` files a Codex session in ``project`` (its root; None: no project) started in ``cwd``
-    (a folder inside ``project``; None: the root) reads, lowest first: ``system``/config.toml, ``user_config``,
+    (a folder inside ``project``; None or a folder outside it: the root) reads, lowest first: ``system``/config.toml, ``user_config``,
     then — when the user's file trusts the project — ``.codex/config.toml`` of the root and of each folder down
     to ``cwd``, and last ``system``/managed_config.toml. Files that do not exist are listed too (they set
     nothing)."""
@@ -71,9 +71,8 @@ def layers(user_config: Path, project: Path | None = None, cwd: Path | None = No
     if project is not None and trusted(_load(Path(user_config)), Path(project)):
         root = Path(project)
         folders = [root]
-        if cwd is not None and Path(cwd) != root:
-            relative = Path(cwd).relative_to(root)
-            folders += [root.joinpath(*relative.parts[:n]) for n in range(1, len(relative.parts) + 1)]
+        parts = Path(cwd).parts[len(root.parts):] if cwd is not None and Path(cwd).is_relative_to(root) else ()
+        folders += [root.joinpath(*parts[:n]) for n in range(1, len(parts) + 1)]  # a cwd outside: the root's alone
         out += [folder / PROJECT_CONFIG for folder in folders]
     return out + [Path(system) / "managed_config.toml"]
 
