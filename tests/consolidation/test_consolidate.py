@@ -311,3 +311,30 @@ def test_a_superseding_memory_takes_the_first_free_v2_name(isolated_home, projec
     kept = mem.read("ci-system-v2", count=False).record
     assert (kept.origin, kept.description, kept.supersedes) == (
         "human", "The v2 CI pipeline design doc is in docs/ci-v2.md", None)
+
+
+@pytest.mark.parametrize("during, result", [
+    ((-5, 5), "unchanged"),  # the agent saved it during the session: not proposed again (was: a candidate)
+    ((-20, -10), "candidate"),  # control: a memory written after the session (an old transcript consolidated late)
+])
+def test_a_proposal_the_session_already_saved_is_not_made_again(tmp_path, isolated_home, project, during, result):
+    """trial23 (the real Codex's Stop, rules extractor): the agent saved deploy-day with memory_write in the turn,
+    and the turn's consolidation proposed replacing its text by the quoted sentence, a candidate in `memdir review`.
+    A proposal a memory written between the transcript's first and last turn covers is now 'unchanged'."""
+    from datetime import timedelta
+
+    agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    agent.write("deploy-day", "Deploys happen on Fridays only", "project",
+                "Production deploys go out on Fridays only; other days are frozen.")
+    written = agent.read("deploy-day").record.updated
+
+    def at(seconds: int) -> str:
+        return (written + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    path = cc_transcript(tmp_path / "t.jsonl", ("user", "Remember that we deploy on Fridays only.", at(during[0])),
+                         ("assistant", "Saved.", at(during[1])))
+    report = agent.consolidate(path, extractor="rules")
+    assert [o.result for o in report.outcomes] == [result], report.outcomes
+    if result == "unchanged":
+        assert report.outcomes[0].name == "deploy-day" and "written during the session" in report.outcomes[0].detail
+        assert agent.review().candidates == ()

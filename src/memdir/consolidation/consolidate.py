@@ -355,25 +355,18 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
 
 
 def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list,
-                  since: datetime | None = None) -> tuple[str, ...]:
+                  during: tuple | None = None) -> tuple[str, ...]:
     """Keep the agent extractor's findings as pending in the project layer
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
-    (noted), and so are those covered (:func:`memdir.prompt.pending.covers`,
-    the rule by which a write ends a pending finding) by a live memory written
-    or changed at or after ``since`` (the transcript's first turn): the agent
-    saved it during the session, before its end queued the transcript. Older
-    memories are not asked: against a whole store the loose rule would drop
-    findings that only share words. Returns the texts kept (in a dry run: that
-    would be kept)."""
+    (noted), and so are those a live memory written ``during`` the session
+    covers (:func:`_held`): the agent saved it before the session's end queued
+    the transcript. Returns the texts kept (in a dry run: that would be kept)."""
     from ..prompt import pending
 
-    live = [(scope, entry.record) for scope, entries in snap.entries.items() for entry in entries.values()
-            if since is not None and _written_since(entry.record, since)]
     texts = []
     for item in found:
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
-        held = next(((scope, record.name) for scope, record in live
-                     if pending.covers(item[1], f"{record.name} {record.description} {record.body}")), None)
+        held = _held(snap, item[1], during)
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
         elif held is not None:  # trial22: saved during the session, then asked for again at the next start
@@ -395,6 +388,23 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
         notes.append(f"{len(texts)} finding(s) not kept as pending: {exc}")
         return ()
     return tuple(item["text"] for item in added)
+
+
+def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] | None:
+    """``(scope, name)`` of a live memory of ``snap`` written or changed ``during`` the session (``(first, last)``
+    turn times of the transcript, to the second; None: unknown) that covers ``text``
+    (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a pending finding); None when none does.
+    What the agent (or a person) saved during the session is neither asked for again nor proposed again; a memory
+    written after the session (an old transcript ingested later) is not counted: against a whole store the loose
+    rule would drop findings that only share words."""
+    from ..prompt import pending
+
+    if during is None:
+        return None
+    return next(((scope, entry.record.name) for scope, entries in snap.entries.items() for entry in entries.values()
+                 if _written_since(entry.record, during[0]) and entry.record.updated <= during[1]
+                 and pending.covers(text, f"{entry.record.name} {entry.record.description} {entry.record.body}")),
+                None)
 
 
 def _written_since(record, since: datetime) -> bool:
@@ -468,22 +478,29 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     notes = list(result.notes)
     if len(result.proposals) > MAX_PARSED:
         notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
+    try:  # the transcript's first and last turns: what was saved between covers a finding or a proposal (_held)
+        times = [turn.ts for turn in parsed.turns if turn.ts is not None]
+        during = (min(times), max(times)) if times else None
+    except TypeError:  # times with and without a zone: no turns to count between
+        during = None
     outcomes, applied = [], 0
     for index, proposal in enumerate(proposals):
         if applied >= limit:
             outcomes.append(Outcome(index, proposal.action, "over-limit", name=proposal.name,
                                     target=proposal.target, detail=f"at most {limit} changes per run"))
             continue
+        held = _held(snap, proposal.evidence or proposal.description, during) if proposal.action != "forget" else None
+        if held is not None:  # trial23: Codex's Stop proposed again, as a candidate, what the agent had just saved
+            outcomes.append(Outcome(index, proposal.action, ("would-" if dry_run else "") + "unchanged",
+                                    name=held[1], target=proposal.target, scope=held[0],
+                                    detail=f"memory {held[1]!r} ({held[0]}), written during the session, holds it"))
+            continue
         outcome = _apply(writer, snap, index, proposal, dry_run)
         outcomes.append(outcome)
         if outcome.applied or (dry_run and outcome.result.startswith("would-")
                                and outcome.result != "would-unchanged"):
             applied += 1
-    try:  # the transcript's first turn: what the agent saved since then covers a finding (_keep_pending)
-        since = min((turn.ts for turn in parsed.turns if turn.ts is not None), default=None)
-    except TypeError:  # times with and without a zone: no first turn to count from
-        since = None
-    kept = _keep_pending(writer, snap, result.pending, dry_run, notes, since)
+    kept = _keep_pending(writer, snap, result.pending, dry_run, notes, during)
     report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),
                      invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept)
     if dry_run:

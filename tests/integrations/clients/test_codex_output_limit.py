@@ -4,6 +4,7 @@ parts Codex keeps whole; uninstall gives the person's config.toml back byte for 
 
 from __future__ import annotations
 
+import os
 import tomllib
 
 import pytest
@@ -144,10 +145,31 @@ def test_doctor_sees_a_lower_limit_in_a_trusted_projects_own_config(tmp_path, is
 LINE = "x" * 59  # with its newline, 60 bytes: 100 of them are 6,000 bytes of a command's output
 
 
-def _cuts(tmp_path, user: str, own: str | None, *extra) -> bool:
-    """Whether the real Codex cuts a command's 6,000-byte output, run in a project with ``own`` as its
-    .codex/config.toml (None: none) and ``user`` as the user's config.toml ({root}: the project's path)."""
-    import os
+def _private_etc(tmp_path, system: dict) -> list[str]:
+    """The command prefix that runs a program with ``/etc`` replaced, in a private mount namespace, by a copy of
+    it whose ``codex/`` holds ``system`` ({file name: text}); the machine's /etc is never written. Skips, saying
+    why, where this process may not make a mount namespace (unshare needs root or user namespaces)."""
+    import shutil
+    import subprocess
+
+    etc = tmp_path / "etc"
+    shutil.copytree("/etc", etc, symlinks=True, ignore_dangling_symlinks=True,
+                    ignore=lambda folder, names: [n for n in names if not os.access(os.path.join(folder, n), os.R_OK)])
+    (etc / "codex").mkdir(exist_ok=True)
+    for name, text in system.items():
+        (etc / "codex" / name).write_text(text)
+    prefix = ["unshare", "-m", "--propagation", "private", "sh", "-c", f'mount --bind "{etc}" /etc && exec "$@"', "sh"]
+    probe = subprocess.run([*prefix, "test", "-d", "/etc/codex"], capture_output=True, text=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"cannot give Codex its own /etc/codex here (unshare -m and mount need root): {probe.stderr.strip()}")
+    return prefix
+
+
+def _cuts(tmp_path, user: str, own, *extra, cwd: str = "", system: dict | None = None) -> bool:
+    """Whether the real Codex cuts a command's 6,000-byte output, run in ``cwd`` (a folder of the project, a git
+    work tree) with ``own`` as the project's .codex/config.toml (a text for the root's, {folder: text} for several,
+    None: none), ``user`` as the user's config.toml ({root}: the project's path) and ``system`` as the files of
+    /etc/codex (None: the machine's own /etc)."""
     import subprocess
 
     from tests.integrations.clients.realclients import binary
@@ -155,11 +177,14 @@ def _cuts(tmp_path, user: str, own: str | None, *extra) -> bool:
 
     home, root = tmp_path / "home", tmp_path / "proj"
     (home / ".codex").mkdir(parents=True)
-    (root / ".git").mkdir(parents=True)
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
     (home / ".codex" / "config.toml").write_text(user.format(root=root))
-    if own is not None:
-        (root / ".codex").mkdir()
-        (root / ".codex" / "config.toml").write_text(own)
+    for folder, text in ({"": own} if isinstance(own, str) else own or {}).items():
+        (root / folder / ".codex").mkdir(parents=True)
+        (root / folder / ".codex" / "config.toml").write_text(text)
+    (root / cwd).mkdir(parents=True, exist_ok=True)
+    prefix = _private_etc(tmp_path, system) if system is not None else []
 
     def script(body):
         items = body.get("input") or []
@@ -171,11 +196,11 @@ def _cuts(tmp_path, user: str, own: str | None, *extra) -> bool:
     env.update(HOME=str(home), CODEX_HOME=str(home / ".codex"), OPENAI_API_KEY="dummy", NO_COLOR="1")
     with ResponsesServer(script) as server:
         done = subprocess.run(
-            [binary("codex"), "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", *extra,
-             "-c", 'model_provider="scripted"', "-c", 'model="gpt-5.5"',
+            [*prefix, binary("codex"), "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+             *extra, "-c", 'model_provider="scripted"', "-c", 'model="gpt-5.5"',
              "-c", f'model_providers.scripted={{name="scripted", base_url="{server.url}", wire_api="responses"}}',
-             "run it"], capture_output=True, text=True, env=env, cwd=root, timeout=120, stdin=subprocess.DEVNULL,
-            check=False)
+             "run it"], capture_output=True, text=True, env=env, cwd=root / cwd, timeout=120,
+            stdin=subprocess.DEVNULL, check=False)
         outputs = [item.get("output") for body in server.requests for item in body.get("input") or []
                    if item.get("type") == "function_call_output"]
     assert done.returncode == 0 and len(outputs) == 1, done.stderr[-2000:]

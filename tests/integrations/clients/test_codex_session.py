@@ -25,7 +25,7 @@ from tests.responses_server import ResponsesServer, input_text
 
 WRITE = {"name": "indent-style", "type": "feedback", "description": "Indent Python with 4 spaces, never tabs",
          "body": "**Why:** the linter.\n**How to apply:** every Python file."}
-PROMPT = "Which port does the dev PostgreSQL use? I prefer 4 spaces to tabs."
+PROMPT = "Which port does the dev PostgreSQL use? I prefer 4 spaces to tabs. Remember that we deploy on Fridays only."
 # A model from Codex's own catalog: Codex offers it tool_search and defers MCP tools behind it,
 # as it does for people (an unknown model name gets fallback metadata and no tool search).
 MODEL = "gpt-5.5"
@@ -118,9 +118,20 @@ def test_a_codex_exec_session_gets_context_recall_writes_through_mcp_and_consoli
         time.sleep(0.2)
     assert f"ok: {rollouts[0]}" in log.read_text()  # Stop queued the rollout and the drain consolidated it
     assert f"event=Stop {rollouts[0]}" in log.read_text()
-    extracted = [m for m in Memory.open(home=isolated_home, project=project).list("user").memories
-                 if m.origin == "extracted"]
-    assert [m.description for m in extracted] == ["I prefer 4 spaces to tabs."], extracted
+    # trial23: what the agent saved during the session is not saved again by the Stop's consolidation (it was: a
+    # user memory "I prefer 4 spaces to tabs." beside the agent's indent-style; with a memory of the same name, a
+    # candidate in `memdir review` to replace the agent's text by the quoted sentence); control: the sentence the
+    # agent did not save is saved by the consolidation
+    store = Memory.open(home=isolated_home, project=project, actor="human")
+    extracted = [(m.scope, m.description) for m in store.list().memories if m.origin == "extracted"]
+    assert extracted == [("project", "We deploy on Fridays only.")], extracted
+    assert [c.name for c in store.review().candidates] == []
+    with ResponsesServer(lambda body: "ok") as server:  # the next session: a prompt the saved memory bears on
+        done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust",
+                          prompt="Should I indent this Python file with tabs?")
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = input_text(server.requests[0])
+    assert "<memory_recall>" in sent and "every Python file." in sent  # the body the agent wrote, recalled
 
 
 @pytest.mark.slow
@@ -323,3 +334,40 @@ def test_a_persons_lower_tool_output_token_limit_gets_reads_in_parts_codex_keeps
     assert "tokens truncated" not in limited and "> line 019:" in limited and "> line 020" not in limited
     assert "call memory_read with offset=1570 for the next part" in limited
     assert "tokens truncated" not in whole and "> line 059:" in whole and "offset=" not in whole  # control
+
+
+@pytest.mark.slow
+def test_memdirs_hooks_in_both_scopes_are_said_twice(tmp_path, isolated_home, monkeypatch):
+    """trial23, the real Codex 0.171 with memdir installed in the user's scope and a trusted project's: Codex runs
+    both hooks.json files, so two context blocks reach the model, and install said nothing (Claude Code's does). Now
+    install and doctor say so; control: after `uninstall --scope project`, one block and no such note."""
+    import os
+    import sys
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))  # memdir
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    exe, env, codex_home = _setup(tmp_path, isolated_home, root)
+    (codex_home / "config.toml").write_text(
+        (codex_home / "config.toml").read_text() + f'\n[projects."{root}"]\ntrust_level = "trusted"\n')
+    said = run_cli("--project", root, "install", "codex", "--scope", "project")
+    assert said.returncode == 0, said.stderr
+    note = (f"codex: memdir's hooks are registered twice, in {codex_home / 'hooks.json'} (user scope) and "
+            f"{root / '.codex' / 'hooks.json'} (project scope)")
+    assert note in said.stdout
+
+    def blocks() -> int:
+        with ResponsesServer(lambda body: "ok") as server:
+            done = _run_codex(exe, env, root, server, "--dangerously-bypass-hook-trust", prompt="hello")
+            assert done.returncode == 0, done.stdout + done.stderr
+            return input_text(server.requests[0]).count("<memory_context>")
+
+    def doctor() -> list[str]:
+        out = run_cli("--project", root, "doctor", "--json")
+        return [n for n in json.loads(out.stdout)["notes"] if "registered twice" in n]
+
+    assert blocks() == 2  # Codex ran both SessionStart hooks
+    assert [n[:len(note)] for n in doctor()] == [note]
+    assert run_cli("--project", root, "uninstall", "codex", "--scope", "project").returncode == 0
+    assert blocks() == 1 and doctor() == []  # control

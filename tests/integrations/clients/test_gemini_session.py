@@ -255,3 +255,58 @@ def test_a_gemini_start_that_never_prompts_uses_up_no_showing_of_the_pending_fin
     assert len(sent) == 1 and sent[0].count("&lt;memory_pending&gt;") == 1 and "Thursdays" in sent[0]
     assert sent[0].count("&lt;memory_context&gt;") == 1  # control: the held start text came with the prompt
     assert list(pending.showings(layer).values()) == [{SESSION}]  # counted once given
+
+
+DEPLOY = {"name": "deploy-day", "type": "project", "description": "Deploys happen on Fridays only",
+          "body": "Production deploys go out on Fridays only; other days are frozen."}
+
+
+def _saves_deploy(body: dict):
+    """The scripted model: a prompt saying "Remember that we deploy on Fridays only." calls memdir's memory_write
+    when the request offers it (else says which tools it had); once the tool answered, "Saved."; else "ok"."""
+    contents = body.get("contents") or []
+    said = json.dumps([c for c in contents if c.get("role") == "user"])
+    offered = [d.get("name") for t in body.get("tools") or [] for d in t.get("functionDeclarations") or []]
+    if "functionResponse" in json.dumps(contents[-1] if contents else {}):
+        return "Saved."
+    if "Remember that we deploy on Fridays only." in said:
+        if "mcp_memdir_memory_write" in offered:
+            return {"function_call": "mcp_memdir_memory_write", "args": DEPLOY}
+        return "no memdir tool"
+    return "ok"
+
+
+@pytest.mark.slow
+def test_a_memory_written_in_one_headless_gemini_session_is_recalled_in_the_next(tmp_path, isolated_home, project):
+    """trial23, a new user's Gemini CLI 0.61: a headless `gemini -p` offered the model none of memdir's tools (its
+    request listed Gemini's read tools only), and the install said nothing of it; now the install says how to allow
+    them. Allowed with --allowed-mcp-server-names memdir, the model's memory_write saves the memory, and the next
+    session's prompt about it gets its body. Control: the same prompt without it — no memdir tool, nothing saved."""
+    exe = binary("gemini")
+    user_home = tmp_path / "userhome"
+    settings = user_home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    installed = run_cli("install", "gemini", env={"HOME": str(user_home)})
+    assert installed.returncode == 0 and "--allowed-mcp-server-names memdir" in installed.stdout
+    with GeminiServer(_saves_deploy) as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off")
+
+        def gemini(prompt: str, *extra) -> str:
+            done = subprocess.run([exe, "-p", prompt, "-m", MODEL, *extra], capture_output=True, text=True, env=env,
+                                  cwd=project, timeout=120, stdin=subprocess.DEVNULL, check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+            return done.stdout.strip()
+
+        said = "Remember that we deploy on Fridays only."
+        assert gemini(said) == "no memdir tool"  # control: not allowed, not offered
+        store = Memory.open(home=isolated_home, project=project, search_vectors="off")
+        assert store.list().memories == ()
+        assert gemini(said, "--allowed-mcp-server-names", "memdir") == "Saved."
+        memory = store.read("deploy-day")
+        assert memory.record.origin == "agent" and memory.record.body == DEPLOY["body"]
+        asked = len(server.requests)
+        gemini("Which day do production deploys go out?")
+        sent = request_text(server.requests[asked][1])
+    assert "&lt;memory_recall&gt;" in sent and DEPLOY["body"] in sent  # the next session's recall gave the body

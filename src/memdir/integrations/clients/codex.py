@@ -18,9 +18,13 @@ PostToolUse input, read from the real binary: ``tool_name``
 …}], "isError": false}`` (the text the tool printed, which
 :func:`memdir.tools.handlers.seen_in_conversation` reads as it is).
 A person's ``tool_output_token_limit`` lower than memdir's default budget — the one Codex applies where the
-server serves (:mod:`.outputlimit`: the user's ``config.toml``, overridden in a trusted project by its
-``.codex/config.toml``; the user's entry serves every project, so the smallest of them) — gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
-its memory_read comes in parts Codex keeps whole. A limit changed afterwards, or set in a project's layer, is
+server serves (:mod:`.outputlimit`: the system's, the user's, a trusted project's ``.codex/config.toml`` files
+from its root down to where a session starts, the managed file; the user's entry serves every project, so the
+smallest of them) — gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
+its memory_read comes in parts Codex keeps whole. A project's entry always names its budget, the default too:
+Codex 0.171 merges the project's ``[mcp_servers.memdir]`` into the user's key by key (read back with ``codex mcp
+get memdir``, trial23), so a project entry without ``env`` ran with the user's entry's budget. A limit changed
+afterwards, or set in a project's layer, is
 rechecked by ``memdir doctor`` (:func:`problems`), which says which install writes the entry that budget calls for.
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
 stay. Codex runs a new or changed hook only after the person trusts it (its
@@ -32,6 +36,7 @@ project; the install says so, and ``memdir doctor`` says which of memdir's hooks
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InvalidInput
@@ -91,13 +96,14 @@ def _checked(text: str, expected: dict):
     return doc
 
 
-def merge_server(doc, argv: list[str], limit=...):
+def merge_server(doc, argv: list[str], limit=..., named: bool = False):
     """The TOML ``doc`` with ``[mcp_servers.memdir]`` running ``argv``: a table
     appended at the very end of the document, so no key of the person's
     (top-level keys after dotted ``mcp_servers.x.y`` keys included) changes
     its path. ``limit``: the ``tool_output_token_limit`` Codex applies where the
     server serves (tokens, None for Codex's default: :func:`.outputlimit.token_limit`);
-    left out, ``doc``'s own. Raises :class:`InstallError` when that cannot be done."""
+    left out, ``doc``'s own. ``named``: the entry names its budget even when it is memdir's default (a
+    project's entry, which Codex merges into the user's). Raises :class:`InstallError` when that cannot be done."""
     import tomlkit
 
     servers = doc.get("mcp_servers")
@@ -105,7 +111,7 @@ def merge_server(doc, argv: list[str], limit=...):
         raise edits.InstallError("mcp_servers in config.toml is not a table; memdir left it untouched")
     if limit is ...:
         limit = _plain(doc.get("tool_output_token_limit"))
-    wanted = {"command": argv[0], "args": argv[1:], **_output_env(limit)}
+    wanted = {"command": argv[0], "args": argv[1:], **_output_env(limit, named)}
     entry = servers.get(SERVER_NAME) if servers is not None else None
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
@@ -119,16 +125,18 @@ def merge_server(doc, argv: list[str], limit=...):
     return _checked((text + "\n\n" if text else "") + _server_text(wanted), expected)
 
 
-def _output_env(limit) -> dict:
+def _output_env(limit, named: bool = False) -> dict:
     """``{"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": …}}`` when the person's ``tool_output_token_limit`` ``limit``
     keeps fewer bytes of a tool output than memdir's default budget (:func:`dialects.codex_kept_bytes`), so a
-    memory_read comes in parts Codex keeps whole instead of losing its middle; else ``{}``."""
+    memory_read comes in parts Codex keeps whole instead of losing its middle; else ``{}``, or with ``named``
+    the default budget itself (an entry that must not take another's ``env``)."""
     from ...settings import CLAMPS, DEFAULTS
 
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        return {}
-    kept = max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit))
-    if kept >= DEFAULTS["tool_output_max_bytes"]:
+    default = int(DEFAULTS["tool_output_max_bytes"])
+    kept = default
+    if isinstance(limit, int) and not isinstance(limit, bool):
+        kept = min(default, max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit)))
+    if kept >= default and not named:
         return {}
     return {"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": str(kept)}}
 
@@ -152,7 +160,33 @@ def problems(memdir_home: Path) -> list[str]:
     :func:`_limit_problems` and :func:`_trust_problems` of the files install recorded."""
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
                 if isinstance(record, dict)}
-    return _limit_problems(recorded) + _trust_problems(recorded)
+    return _limit_problems(recorded) + _trust_problems(recorded) + doubled(recorded)
+
+
+def _hooked(path: Path) -> bool:
+    """Whether the hooks.json at ``path`` holds one of memdir's hooks (a file that cannot be read holds none)."""
+    try:
+        data = edits.read(path, edits.JSON)[1]
+    except edits.InstallError:
+        return False
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    groups = [g for v in hooks.values() if isinstance(v, list) for g in v] if isinstance(hooks, dict) else []
+    return any(_ours(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+
+
+def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
+    """One line for each project ``hooks.json`` install recorded (``recorded``: {path: record}) that holds memdir's
+    hooks while the user's does too: Codex 0.171 runs both in that project (measured, trial23: SessionStart twice,
+    two context blocks reach the model), as Claude Code does. ``assume``: a file taken to hold them (what a dry
+    run would add)."""
+    user = targets("user", user_home)[1]
+    if not (user == assume or _hooked(user)):
+        return []
+    projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == "hooks.json" and Path(p) != user
+                       and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
+    return [f"{CLIENT}: memdir's hooks are registered twice, in {user} (user scope) and {path} (project scope): Codex "
+            f"runs both in that project, so the memory context is injected twice; keep one (memdir uninstall "
+            f"{CLIENT} --scope user, or --scope project)" for path in projects if path == assume or _hooked(path)]
 
 
 _SAID = {"untrusted": "not trusted yet", "modified": "changed since you trusted it", "disabled": "turned off"}
@@ -178,11 +212,11 @@ def _trust_problems(recorded: dict) -> list[str]:
 
 def _limit(scope: str, path: Path, user_config: Path) -> tuple[int | None, Path | None]:
     """``(limit, layer)`` that memdir's entry in ``path``, installed in ``scope``, is sized by
-    (:mod:`.outputlimit`): a project's entry by the limit in effect in that project; the user's, which serves
-    every project, by the smallest limit any of them applies."""
-    from .outputlimit import smallest_limit, token_limit
+    (:mod:`.outputlimit`): a project's entry by the smallest limit a session anywhere in that project applies;
+    the user's, which serves every project, by the smallest limit any of them applies."""
+    from .outputlimit import project_limit, smallest_limit
 
-    return token_limit(user_config, path.parent.parent) if scope == "project" else smallest_limit(user_config)
+    return project_limit(user_config, path.parent.parent) if scope == "project" else smallest_limit(user_config)
 
 
 def _limit_problems(recorded: dict) -> list[str]:
@@ -195,31 +229,41 @@ def _limit_problems(recorded: dict) -> list[str]:
     from ...settings import DEFAULTS
 
     user_config = targets("user")[0]
+    users = _entry(user_config)
     out = []
     for path, record in recorded.items():
         if path.suffix != ".toml":
             continue
-        try:
-            doc = edits.read(path, edits.TOML)[1]
-        except edits.InstallError:
-            continue
-        servers = doc.get("mcp_servers")
-        entry = servers.get(SERVER_NAME) if hasattr(servers, "get") else None
+        entry = _entry(path)
         if entry is None or not edits.is_our_server(_plain(entry)):
             continue
         scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
         limit, layer = _limit(scope, path, user_config)
+        default = DEFAULTS["tool_output_max_bytes"]
         now, wanted = _server_bytes(entry), _output_env(limit)
-        wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else None
+        wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else default
+        taken = scope == "project" and _plain(entry).get("env") is None and _server_bytes(users) is not None
+        now = _server_bytes(users) if taken else now or default  # Codex merges a project's entry into the user's
         if now == wanted:
             continue
-        default = DEFAULTS["tool_output_max_bytes"]
         where = f"in {layer} is {limit}" if layer is not None else f"in {path} is not set"
         server = "there" if layer in (None, path) else f"in {path}"
+        server += f" (it names no budget, so Codex gives it the one of {user_config})" if taken else ""
         out.append(f"{CLIENT}: tool_output_token_limit {where}: memdir's server {server} gives memory_read "
-                   f"in parts of up to {now or default} bytes where that limit calls for {wanted or default}; "
+                   f"in parts of up to {now} bytes where that limit calls for {wanted}; "
                    f"run `memdir install {CLIENT} --scope {scope}` again")
     return out
+
+
+def _entry(path: Path):
+    """memdir's ``[mcp_servers.memdir]`` table in the Codex ``config.toml`` at ``path``; None when the file is
+    missing, cannot be read or has none."""
+    try:
+        doc = edits.read(path, edits.TOML)[1]
+    except edits.InstallError:
+        return None
+    servers = doc.get("mcp_servers")
+    return servers.get(SERVER_NAME) if hasattr(servers, "get") else None
 
 
 def strip_server(doc, record=None):
@@ -258,7 +302,7 @@ def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit
         group["hooks"] = [{"type": "command", "command": edits.hook_command(CLIENT, event, home, python, portable),
                            "timeout": timeout}]
         wanted[event] = group
-    return [edit_for(config, lambda d: merge_server(d, argv, limit)),
+    return [edit_for(config, lambda d: merge_server(d, argv, limit, named=portable)),
             edit_for(hooks, lambda d: edits.merge_groups(d, wanted, _ours))]
 
 
@@ -280,8 +324,11 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edits.check_on_path("Codex")
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
         home = None
-    return edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
+    plan = edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
                              dry_run=dry_run, notes=tuple(notes), force=force)
+    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
+    twice = doubled(recorded, user_home, targets(scope, user_home, project)[1])
+    return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
@@ -291,5 +338,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "HOOK_EVENTS",
-           "CLIENT"]
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled",
+           "HOOK_EVENTS", "CLIENT"]

@@ -77,15 +77,22 @@ def edit_for(path: Path, add=None) -> edits.Edit:
                       foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
+# Read from the real Gemini CLI 0.61 (trial23): a headless `gemini -p` offers the model none of an MCP server's tools
+# nobody allowed (its request lists only the built-in read tools); --allowed-mcp-server-names memdir, --allowed-tools
+# mcp_memdir_memory_write or --yolo offer them. An interactive session asks before a tool runs.
+TOOLS_NOTE = ("Gemini CLI asks before it runs memdir's tools; a headless `gemini -p` offers the model none of them "
+              "unless allowed: `gemini -p \"…\" --allowed-mcp-server-names memdir`")
+
+
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
             project: Path | None = None, home: str | None = None, python: str | None = None,
             force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Gemini CLI in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
-    notes = ()
+    notes: tuple[str, ...] = (TOOLS_NOTE,)
     if portable:
         edits.check_on_path("Gemini CLI")
-        notes = ("Gemini CLI runs a project's hooks once you trust them when it asks",)
+        notes += ("Gemini CLI runs a project's hooks once you trust them when it asks",)
         home = None
     (settings,) = targets(scope, user_home, project)
     return edits.run_install(CLIENT, scope, memdir_home,

@@ -1,18 +1,24 @@
 """Which ``tool_output_token_limit`` Codex applies in a project: the one reader of Codex's config layers for it
 (``memdir install codex`` sizes its server's reads by it, ``memdir doctor`` rechecks it).
 
-Codex 0.171 merges its ``config.toml`` layers, a later one winning: the user's (``$CODEX_HOME/config.toml``), a
-``--profile NAME`` file (``$CODEX_HOME/NAME.config.toml``), the project's ``<root>/.codex/config.toml`` — read only
-when the user's file trusts the project (``[projects."<root>"] trust_level = "trusted"``) — and ``-c`` options.
-Measured on the real binary (trial22: an ``exec_command`` printing 6,000 bytes under a limit of 300 tokens, model
-gpt-5.5): cut with the limit in the user's file, in a trusted project's file, in ``--profile``'s file or in ``-c``;
-whole with it in an untrusted project's file, and with a project's 20,000 over the user's 300 (the project wins).
-A ``[profiles.NAME]`` table with ``profile = "NAME"`` is refused by 0.171 ("no longer supported"). A profile and
-``-c`` are chosen per run, so neither is read here: the layers every session of the project reads are.
+Codex 0.171 merges its ``config.toml`` layers, a later one winning: the system's (``/etc/codex/config.toml``),
+the user's (``$CODEX_HOME/config.toml``), a ``--profile NAME`` file (``$CODEX_HOME/NAME.config.toml``), the
+project's — ``.codex/config.toml`` of each folder from the project root (its git top) down to the session's working
+folder, the closest winning, read only when the user's file trusts the project (``[projects."<root>"] trust_level =
+"trusted"``) — then the legacy managed file (``/etc/codex/managed_config.toml``), which wins over all of those,
+and ``-c`` options. Measured on the real binary (trial22, trial23: an ``exec_command`` printing 6,000 bytes under
+a limit of 300 tokens, model gpt-5.5): cut with the limit in the user's file, in ``/etc/codex/config.toml`` (but
+whole under a user's 20,000), in ``managed_config.toml`` (also under a user's or a trusted project's 20,000), in a
+trusted project's file, in a subfolder's ``.codex/config.toml`` when the session starts there or below (not when
+it starts at the root; whole under a closer 20,000), in ``--profile``'s file or in ``-c``; whole with it in an
+untrusted project's file, and with a project's 20,000 over the user's 300 (the project wins). A ``[profiles.NAME]``
+table with ``profile = "NAME"`` is refused by 0.171 ("no longer supported"). A profile and ``-c`` are chosen per
+run, so neither is read here: the layers every session of the project reads are.
 
-A project installed into (``--scope project``) has its own entry, sized by the limit in effect there
-(:func:`token_limit`); the user's entry serves every project, so it is sized by the smallest limit any of them
-applies (:func:`smallest_limit`): smaller parts cost a read call more, a larger one is cut by Codex.
+A project installed into (``--scope project``) has its own entry, serving every folder of the project, so it is
+sized by the smallest limit a session started in any of them applies (:func:`project_limit`); the user's entry
+serves every project, so it is sized by the smallest limit any of them applies (:func:`smallest_limit`): smaller
+parts cost a read call more, a larger one is cut by Codex.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from pathlib import Path
 
 KEY = "tool_output_token_limit"
 TRUSTED = "trusted"  # the trust_level of a project whose .codex/ Codex loads
+SYSTEM = Path("/etc/codex")  # Codex's system folder on Unix (a fixed path in the binary)
+PROJECT_CONFIG = Path(".codex") / "config.toml"
+LIST_SECONDS = 5.0  # at most this long to list a trusted project's folders (install and doctor wait for it)
 
 
 def _load(path: Path) -> dict:
@@ -51,45 +60,83 @@ def trusted(user: dict, project: Path) -> bool:
     return False
 
 
-def layers(user_config: Path, project: Path | None = None) -> list[Path]:
-    """The ``config.toml`` files every Codex session in ``project`` (its root; None: the user's layer alone)
-    reads, lowest first: ``user_config``, then ``<project>/.codex/config.toml`` when the user's file trusts the
-    project. Files that do not exist are listed too (they set nothing)."""
-    out = [Path(user_config)]
+def layers(user_config: Path, project: Path | None = None, cwd: Path | None = None,
+           system: Path = SYSTEM) -> list[Path]:
+    """The ``config.toml`` files a Codex session in ``project`` (its root; None: no project) started in ``cwd``
+    (a folder inside ``project``; None or a folder outside it: the root) reads, lowest first: ``system``/config.toml, ``user_config``,
+    then — when the user's file trusts the project — ``.codex/config.toml`` of the root and of each folder down
+    to ``cwd``, and last ``system``/managed_config.toml. Files that do not exist are listed too (they set
+    nothing)."""
+    out = [Path(system) / "config.toml", Path(user_config)]
     if project is not None and trusted(_load(Path(user_config)), Path(project)):
-        out.append(Path(project) / ".codex" / "config.toml")
-    return out
+        root = Path(project)
+        folders = [root]
+        parts = Path(cwd).parts[len(root.parts):] if cwd is not None and Path(cwd).is_relative_to(root) else ()
+        folders += [root.joinpath(*parts[:n]) for n in range(1, len(parts) + 1)]  # a cwd outside: the root's alone
+        out += [folder / PROJECT_CONFIG for folder in folders]
+    return out + [Path(system) / "managed_config.toml"]
 
 
-def token_limit(user_config: Path, project: Path | None = None) -> tuple[int | None, Path | None]:
-    """``(limit, layer)``: the ``tool_output_token_limit`` Codex applies in ``project`` (tokens; None: not set,
-    Codex's default) and the file of :func:`layers` that sets it (the last that does; None when none does).
-    A value that is not an integer is not a limit. Never raises."""
+def token_limit(user_config: Path, project: Path | None = None, cwd: Path | None = None,
+                system: Path = SYSTEM) -> tuple[int | None, Path | None]:
+    """``(limit, layer)``: the ``tool_output_token_limit`` Codex applies in ``project`` to a session started in
+    ``cwd`` (tokens; None: not set, Codex's default) and the file of :func:`layers` that sets it (the last that
+    does; None when none does). A value that is not an integer is not a limit. Never raises."""
     found: tuple[int | None, Path | None] = (None, None)
-    for path in layers(user_config, project):
+    for path in layers(user_config, project, cwd, system):
         limit = _limit(_load(path))
         if limit is not None:
             found = (limit, path)
     return found
 
 
-def smallest_limit(user_config: Path) -> tuple[int | None, Path | None]:
-    """``(limit, layer)``: the smallest ``tool_output_token_limit`` any Codex session of this user reads — the
-    user's own (every project without one of its own) or a trusted project's own (``[projects."<path>"]`` of the
-    user's file, each project's ``.codex/config.toml``) — and the file that sets it; ``(None, None)`` when none is
-    set (Codex's default everywhere). What the user's memdir entry, serving every project, is sized by. Never
-    raises."""
-    user = _load(Path(user_config))
-    found = (_limit(user), Path(user_config) if _limit(user) is not None else None)
-    projects = user.get("projects")
-    for key in projects if isinstance(projects, dict) else ():
-        if not trusted(user, Path(key)):
-            continue
-        path = Path(key) / ".codex" / "config.toml"
-        limit = _limit(_load(path))
-        if limit is not None and (found[0] is None or limit < found[0]):
-            found = (limit, path)
+def _folders(project: Path) -> list[Path]:
+    """The folders of ``project`` holding a ``.codex/config.toml``, below the root, as git lists them (tracked or
+    not, ignored ones too: Codex reads them all); ``[]`` when ``project`` is not a git work tree (Codex's project
+    root is the git top) or git cannot list it within :data:`LIST_SECONDS` (a home folder kept in git, trusted)."""
+    from ...errors import StoreError
+    from ...git import run
+
+    try:
+        listed = run(project, "ls-files", "-z", "--cached", "--others", "--", f":(glob)**/{PROJECT_CONFIG.as_posix()}",
+                     timeout=LIST_SECONDS)
+    except StoreError:
+        return []
+    names = {name for name in listed.split("\0") if name and name != PROJECT_CONFIG.as_posix()}
+    return sorted(project / Path(name).parent.parent for name in names)
+
+
+def _smaller(found: tuple[int | None, Path | None], other: tuple[int | None, Path | None]):
+    if other[0] is not None and (found[0] is None or other[0] < found[0]):
+        return other
     return found
 
 
-__all__ = ["KEY", "layers", "smallest_limit", "token_limit", "trusted"]
+def project_limit(user_config: Path, project: Path, system: Path = SYSTEM) -> tuple[int | None, Path | None]:
+    """``(limit, layer)``: the smallest ``tool_output_token_limit`` a Codex session started anywhere in
+    ``project`` applies (:func:`token_limit` at its root and at each folder with its own ``.codex/config.toml``;
+    those only when the project is trusted) and the file that sets it; ``(None, None)`` when none is set. What
+    memdir's entry in the project's own ``.codex/config.toml`` is sized by. Never raises."""
+    found = token_limit(user_config, project, None, system)
+    if trusted(_load(Path(user_config)), Path(project)):
+        for folder in _folders(Path(project)):
+            found = _smaller(found, token_limit(user_config, project, folder, system))
+    return found
+
+
+def smallest_limit(user_config: Path, system: Path = SYSTEM) -> tuple[int | None, Path | None]:
+    """``(limit, layer)``: the smallest ``tool_output_token_limit`` any Codex session of this user reads — outside
+    every project (the system's, the user's, the managed file's) or in a trusted project (``[projects."<path>"]``
+    of the user's file; :func:`project_limit` of each) — and the file that sets it; ``(None, None)`` when none is
+    set (Codex's default everywhere). What the user's memdir entry, serving every project, is sized by. Never
+    raises."""
+    user = _load(Path(user_config))
+    found = token_limit(user_config, None, None, system)
+    projects = user.get("projects")
+    for key in projects if isinstance(projects, dict) else ():
+        if trusted(user, Path(key)):
+            found = _smaller(found, project_limit(user_config, Path(key), system))
+    return found
+
+
+__all__ = ["KEY", "SYSTEM", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
