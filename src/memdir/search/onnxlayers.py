@@ -48,9 +48,12 @@ residual sums and layer norms are ``Add`` + ``LayerNormalization``
 process: CPU p50 3.44–3.59 → 3.10–3.24 ms) for vectors as far from numpy's
 (cosine ≥ 0.99986 both) and ≥ 0.99990 to version 1's (median 1 − cosine
 4·10⁻⁵: the int8 activations turn a float's last bit into a step; the
-search evaluation and ``benchmarks/same_answers.py`` answered the same).
-Fusing the attention into ``MultiHeadAttention`` saved nothing; two intra-op
-threads without spinning saved nothing on the loaded machine either.
+search evaluation, the recall evaluation's fit sets and ``benchmarks/same_answers.py`` answered the same; through
+MCP, ``benchmarks/ab_mcp_search.py``, 7 of the 194 queries changed: two results of equal relevance to two
+decimals in the other order, or one relevance rounded the other way).
+Fusing the attention into ``MultiHeadAttention`` saved nothing (and moved
+vectors by up to 1·10⁻⁴); opset 20's ``Gelu`` (tanh) for ``FastGelu``, ≈ 2 %
+(noise); two intra-op threads without spinning, nothing on the loaded machine.
 
 The graph is written as ONNX protobuf bytes here (a few message kinds; no
 ``onnx`` package needed), built once from the model file's weights and
