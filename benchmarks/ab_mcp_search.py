@@ -14,7 +14,8 @@ through the MCP SDK's client. Each distinct query once: a server keeps the
 vectors of the queries it embedded. Prints one JSON line per side — p50/p95
 of the round trip in ms and the server's CPU time (user + system, from
 ``/proc``) per call — and one line saying whether both answered every query
-with the same text. Linux only (``/proc``).
+with the same text (and how many queries did not; the first three's differing lines go to stderr).
+Linux only (``/proc``).
 """
 
 from __future__ import annotations
@@ -88,7 +89,13 @@ def compare(home: Path, project: Path, queries: list[str], sources: dict[str, Pa
                   "server_cpu_ms_per_call": round((after[side] - before[side]) / len(times[side]) * 1000, 2)}
                  for side in sources]
         first, *rest = texts.values()
-        return lines + [{"same_text": all(other == first for other in rest)}]
+        differing = [i for i in range(len(queries)) if any(other[i] != first[i] for other in rest)]
+        for i in differing[:3]:  # what differs, on stderr: the query and the lines of each side that differ
+            import difflib
+
+            print(json.dumps({"query": queries[i], "diff": list(difflib.unified_diff(
+                first[i].splitlines(), rest[0][i].splitlines(), lineterm="", n=0))[2:]}), file=sys.stderr)
+        return lines + [{"same_text": not differing, "differing_queries": len(differing)}]
 
     return anyio.run(run)
 

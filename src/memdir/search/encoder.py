@@ -60,6 +60,7 @@ META = "\u2581"  # SentencePiece's metaspace marker
 WORDS_CACHED = 100_000  # words whose split a tokenizer keeps (then it starts over)
 BATCH_WINDOWS = 64  # windows run through the layers together
 THREAD_TOKENS = 1024  # tokens a batch has per extra thread it is shared among (a few sentences: one thread)
+ROWS_KEPT = 4096  # word rows (1.5 KB each: 6 MB at most) a process keeps expanded for embedded()
 ROWS = 512  # tokens per slice of the feed-forward step (its 1,536-wide activations stay in cache)
 
 # ufuncs called directly: a method (x.mean(), x.sum()) adds a Python wrapper's microseconds to each small call
@@ -214,6 +215,7 @@ class Encoder:
             tensors[name] = np.frombuffer(data, dtype=np.uint8, count=size, offset=offset)
         self.tensors = tensors  # name -> its bytes in the mapped file (another backend reads the 4-bit weights)
         self.layers_one = self.layers  # one window's layers and mean: numpy unless another backend is given
+        self._rows: dict[int, np.ndarray] = {}  # token id -> its word row in float32 (embedded)
         H, FF = self.H, self.FF
 
         def floats(name):
@@ -292,9 +294,19 @@ class Encoder:
 
     def embedded(self, window: list[int]) -> np.ndarray:
         """The input of the first layer for one window (token ids with ``<s>`` and ``</s>``, ≤ 512):
-        word rows, positions and token type summed and normalized, float32 ``(len(window), 384)``."""
+        word rows, positions and token type summed and normalized, float32 ``(len(window), 384)``.
+        The word rows are expanded from 4 bits once per token id (:data:`ROWS_KEPT` kept, then the
+        cache starts over), the same floats as expanding them together."""
         n = len(window)
-        x = _dequantize(self.word[np.asarray(window, dtype=np.int64)].reshape(-1), n, self.H)
+        rows, kept = self._rows, []
+        for token in window:
+            row = rows.get(token)
+            if row is None:
+                if len(rows) >= ROWS_KEPT:
+                    rows.clear()
+                row = rows[token] = _dequantize(self.word[token].reshape(-1), 1, self.H)[0]
+            kept.append(row)
+        x = np.stack(kept)
         x += self.position[:n]
         x += self.token_type
         return self._norm(x, self.embed_norm)
@@ -406,6 +418,10 @@ class Encoder:
         query windows), a text of several windows and every passage run
         numpy's :meth:`layers`."""
         width = self.max_positions - 2
+        if query and len(texts) == 1:
+            content = self.tokens(texts[0], query)
+            if len(content) <= width:
+                return self._one_query(content)
         windows, owner, weight = [], [], []
         for index, text in enumerate(texts):
             content = self.tokens(text, query)
@@ -442,6 +458,19 @@ class Encoder:
                 totals[owner[i]] += weight[i]
         out /= totals[:, None]
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+        return out
+
+    def _one_query(self, content: list[int]) -> np.ndarray:
+        """:meth:`embed` of one query text of one window (``content``: its ≤ 510 token ids), shape
+        ``(1, 384)``: :meth:`forward_one`, then the general path's arithmetic on one row without its
+        bookkeeping (grouping, sorting, scatter): the same float32 operations in the same order
+        (times the window's token count, divided by it, divided by the norm), so the same floats."""
+        row = self.forward_one([self.tokenizer.bos, *content, self.tokenizer.eos])
+        weight = np.float32(max(1, len(content)))
+        out = _multiply(row, weight)[None, :]
+        _divide(out, weight, out=out)
+        norm = np.sqrt(_add.reduce(_multiply(out, out), axis=1, keepdims=True))
+        _divide(out, _maximum(norm, np.float32(1e-6)), out=out)
         return out
 
 
