@@ -19,6 +19,7 @@ META_DIR = ".memdir"
 JOURNAL_FILE = "journal.jsonl"    # the hash-chained events (memdir.layer.journal)
 ANCHOR_FILE = "journal.anchor"    # the journal's size and last hash, kept apart from it
 TORN_FILE = "journal.torn"        # a torn last line cut off the journal, kept
+DAMAGED_FILE = "journal.damaged"  # every journal `memdir verify --repair` chained again, kept whole (layer.chain)
 STAMP_FILE = "index.stamp"        # MEMORY.md's freshness stamp (index_is_fresh)
 LOCK_FILE = "lock"                # the layer's cross-process lock
 WRITER_FILE = "lock.held"         # there while a process holds the lock; left by one killed holding it (layer.leftovers)
@@ -42,7 +43,7 @@ OUTLINE_FILE = "index-outline"
 HELD_FILES_FILE = "held-files"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
-META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, LAYER_FILE, TOMBSTONES_FILE,
+META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, LAYER_FILE, TOMBSTONES_FILE,
                 OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
 # sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this

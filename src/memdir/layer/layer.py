@@ -59,7 +59,7 @@ from .held import HoldsBack
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
-from . import interrupted, leftovers
+from . import chain, interrupted, leftovers
 
 
 class Layer(ReadsOne, HoldsBack):
@@ -295,7 +295,10 @@ class Layer(ReadsOne, HoldsBack):
             cut = cut_tombstones(self.journal, self.tombstone_file)  # stat'ed before a torn line is cut
             self.journal.repair()
             if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
-                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
+                remedy = "; `memdir verify --repair` keeps it and chains it again" if chain.repairable(self.journal) else ""
+                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`{remedy})")
+            if damage := chain.broken(self.journal):  # nor over lines changed by hand: false deletes, lost history
+                raise StoreError(f"{self.journal.path}: {damage}; nothing was changed")
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
             if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
