@@ -27,7 +27,7 @@ from dataclasses import replace
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, digest, read_bytes
 from ..files.layout import DAMAGED_FILE
-from .journal import Event, Journal
+from .journal import Event, Journal, iso_micro, now_utc
 
 
 def damaged(journal: Journal) -> list[tuple[int, str | None, str]]:
@@ -114,9 +114,9 @@ def rechain(journal: Journal) -> Event | None:
     """Chain a damaged journal's lines again (:func:`damaged`, or its anchored head edited:
     :func:`head_edited`), keeping it whole first: its bytes appended to ``journal.damaged`` (fsynced),
     then the journal rewritten atomically with each event as it reads now, ``seq`` numbered again and
-    ``prev`` the digest of the line before, a line that is no event left out; then a ``rechain`` event
-    by ``human`` naming the damaged and left-out line numbers and the kept copy's byte range
-    (``kept_from``, ``kept_bytes``), and the anchor. Returns that event, or None when nothing was
+    ``prev`` the digest of the line before, a line that is no event left out, ending with a ``rechain`` event
+    by ``human`` (in the same write) naming the damaged and left-out line numbers and the kept copy's byte range
+    (``kept_from``, ``kept_bytes``); then the anchor. Returns that event, or None when nothing was
     damaged or the journal is not :func:`repairable`. Call under the layer lock, after :meth:`Journal.repair` (a torn tail cut). Raises
     :class:`StoreError` (nothing changed when the copy cannot be kept)."""
     found = damaged(journal)
@@ -146,10 +146,11 @@ def rechain(journal: Journal) -> Event | None:
         line = replace(event, seq=len(lines) + 1, prev=prev).to_line()
         lines.append(line)
         prev = digest(line)
-    journal.replace_whole(b"".join(line + b"\n" for line in lines))
-    event = journal.append("human", "rechain", None, None, None, data={
+    event = Event(len(lines) + 1, iso_micro(now_utc()), "human", "rechain", None, None, None, None, None, prev, {
         "damaged": sorted({number for number, _, _ in found}) or [len(data.split(b"\n")) - 1],
         "left_out": left_out, "kept": DAMAGED_FILE, "kept_from": start, "kept_bytes": len(data)})
+    # one atomic write with its own line: never a journal chained again that does not say so (a full disk)
+    journal.replace_whole(b"".join(line + b"\n" for line in (*lines, event.to_line())))
     journal.anchor()
     return event
 
