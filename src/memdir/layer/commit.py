@@ -300,11 +300,14 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     events = []
     for name in changed:
         before = heads.get(name)
-        data = read_bytes(entries[name].path)
+        # None: its file went or stopped holding it since the listing (a `git pull` or checkout of the team
+        # layer takes no memdir lock); the next sweep journals what is there then
+        entry = entries.get(name)
+        data = read_bytes(entry.path) if entry is not None else None
         if data is None:
             continue
         key = digest(data)
-        origin = entries[name].record.origin
+        origin = entry.record.origin
         if journal.has_object(key) and origin in ACTORS and not is_referenced(key):
             events.append(journal.append(origin, "update" if before else "create", name, before, key,
                                          session=session, reason=COMPLETED))
