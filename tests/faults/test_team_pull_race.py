@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -44,8 +43,9 @@ def test_readers_and_writers_while_git_changes_the_team_layer_never_fail(tmp_pat
     b.trust()
     v2 = git(b.root, "rev-parse", "HEAD").stdout.strip()
     v1 = git(b.root, "rev-parse", "HEAD~1").stdout.strip()
-    flipper = subprocess.Popen(["bash", "-c", f"end=$((SECONDS+20)); while [ $SECONDS -lt $end ]; do "
-                                f"git checkout -q {v1}; sleep 0.05; git checkout -q {v2}; sleep 0.05; done"],
+    flips = (f"end=$((SECONDS+20)); while [ $SECONDS -lt $end ]; do "
+             f"git checkout -q {v1}; sleep 0.05; git checkout -q {v2}; sleep 0.05; done")
+    flipper = subprocess.Popen(["bash", "-c", flips],
                                cwd=b.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     failed, wrote, commands = [], [], 0
     while flipper.poll() is None:
@@ -54,7 +54,7 @@ def test_readers_and_writers_while_git_changes_the_team_layer_never_fail(tmp_pat
                  _cli(b, "write", name, "-d", f"Personal fact {len(wrote)} about redis", "-t", "project")]
         wrote.append(name)
         for process in batch:
-            out, err = process.communicate(timeout=120)
+            _, err = process.communicate(timeout=120)
             commands += 1
             if process.returncode != 0 or "Traceback" in err:
                 failed.append((process.args[5:], process.returncode, err[-400:]))

@@ -62,6 +62,20 @@ def is_memory_file_name(filename: str) -> bool:
         len(filename) == 9 and filename.lower() == "memory.md")
 
 
+def index_refusal(index_dir: str | os.PathLike) -> str | None:
+    """Why ``MEMORY.md`` cannot be written in ``index_dir``, or None: a directory stands where memdir keeps
+    it (a rename cannot replace one, and memdir never removes what a person put there; a symlink, a FIFO
+    or a file are replaced by the next write). The context block is then rendered from the files each
+    time (correct, but each time). Never raises."""
+    path = os.path.join(index_dir, INDEX_FILE)
+    try:
+        is_directory = stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return None
+    return (f"{path} is a directory, so memdir cannot write its index there (it never removes what is in its "
+            "place): move it away, and the next change writes MEMORY.md again") if is_directory else None
+
+
 def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     """Why ``layer_dir`` must not be used, or None: the layer directory, its
     ``.memdir`` or a file memdir keeps in ``.memdir`` is a

@@ -19,6 +19,7 @@ from ..errors import InvalidInput, StoreError
 from ..files.layout import (
     ANCHOR_FILE,
     DAMAGED_FILE,
+    index_refusal,
     JOURNAL_FILE,
     LAYER_FILE,
     META_DIR,
@@ -306,6 +307,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
     problems += [Malformed(check.layer, check.note) for check in checks if check.note]  # verify: so; here: to fix
+    problems += [Malformed("index", said) for scope in session.scopes()
+                 if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
     found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
