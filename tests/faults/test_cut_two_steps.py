@@ -102,3 +102,36 @@ def test_a_rename_cut_between_its_steps_leaves_one_memory_active(isolated_home, 
                                   "- [pg-port](pg-port.md) — Dev PostgreSQL moved to 6543"]
     old = Memory.open(home=isolated_home, project=project).read("db-port", count=False).record
     assert (old.status, old.superseded_by) == ("superseded", "pg-port")
+
+
+@pytest.mark.parametrize("killed", [True, False], ids=["killed-before-its-line", "control-no-kill"])
+def test_an_approval_killed_before_its_line_then_edited_by_hand_is_finished_with_both_versions(
+        isolated_home, project, monkeypatch, killed):
+    """break23 (c): approve killed before the memory's line, then db-port.md edited by hand before the next
+    process: the sweep journaled one external-edit (the approved version lost from history) and
+    db-port-candidate kept waiting in review. Now the killed writer's stored version is journaled as the
+    write it was (commit.cut_write), the hand edit after it, and the candidate finished. Control: with no kill,
+    the same hand edit is one external-edit and the candidate still waits."""
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    person = _store(isolated_home, project)
+    layer = person.session.layer("project")
+    old_head = layer.journal.head("db-port")
+    if killed:
+        _cut(isolated_home, project, "append", 1, "approve", "db-port-candidate")
+    with open(layer.path / "db-port.md", "a", encoding="utf-8") as handle:
+        handle.write("A line a person added.\n")
+    listed, waiting, _, _, _ = _seen(isolated_home, project)
+    events = [json.loads(line) for line in layer.journal.path.read_text(encoding="utf-8").splitlines()]
+    kinds = [(e["action"], e["name"]) for e in events[4:]]
+    if not killed:
+        assert waiting == ["db-port-candidate", "editor-candidate"]
+        assert kinds == [("external-edit", "db-port")] and events[4]["before"] == old_head
+        return
+    assert waiting == ["editor-candidate"]
+    assert listed == [("db-port", "Dev PostgreSQL listens on 6543"), ("editor", "Prefers tabs")]
+    assert kinds == [("update", "db-port"), ("external-edit", "db-port"), ("approve", "db-port-candidate")]
+    approved, edited = events[4], events[5]
+    assert (approved["before"], approved["reason"]) == (old_head, "interrupted write, completed")
+    assert edited["before"] == approved["after"] and edited["after"] == layer.journal.head("db-port")
+    assert b"new\n" in layer.journal.get_object(approved["after"])  # the approved text, kept as its own version
+    assert (layer.path / "db-port.md").read_text(encoding="utf-8").endswith("\n---\n\nnew\nA line a person added.\n")

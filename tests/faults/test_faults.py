@@ -525,7 +525,7 @@ def _lines(path):
 @pytest.mark.parametrize("tamper, named", [
     ("cut-last", "the last 1 line was removed"),
     ("cut-last-three", "the last 3 lines were removed"),
-    ("edit-last-actor", "was edited"),
+    ("edit-last-actor", "was edited"),  # then repaired: kept whole and chained again
     ("empty", "the journal is empty"),
     ("delete", "the journal is missing"),
 ])
@@ -551,6 +551,13 @@ def test_tampering_at_the_journal_head_is_named_and_not_repaired_over(mem, proje
     assert not check.ok
     assert named in check.layers[-1].error, check.layers[-1].error
     out = run_cli("--project", project, "verify", "--repair")
+    if tamper == "edit-last-actor":  # break23: an edited line is kept whole and chained again, saying so (layer.chain)
+        assert out.returncode == 0, out.stdout
+        assert (journal.parent / "journal.damaged").read_bytes() == after_tamper
+        rechain = json.loads(journal.read_bytes().splitlines()[len(lines)])
+        assert (rechain["action"], rechain["damaged"], rechain["kept_bytes"]) == ("rechain", [len(lines)], len(after_tamper))
+        assert Memory.open(home=mem.home, project=project).write("note-9", "Another note", "project").operation == "created"
+        return
     assert out.returncode == 1 and named in out.stdout, out.stdout
     assert (journal.read_bytes() if journal.exists() else None) == after_tamper  # no hand edits journaled over it
     with pytest.raises(StoreError, match=named.split(" ")[-1]):

@@ -95,6 +95,7 @@ def test_a_line_cut_before_the_anchored_head_is_named_as_such(mem):
         mem.write("kafka", "Kafka listens on 9092", "project")
     assert str(refused.value) == (f"{layer.journal.path}: the journal is {removed} bytes shorter "
                                   "than when event 3 was anchored, its last line as it was: a line before it was "
-                                  "cut or edited; nothing was changed (see `memdir verify`)")
+                                  "cut or edited; nothing was changed (see `memdir verify`; `memdir verify --repair` "
+                                  "keeps it and chains it again)")
     assert not (layer.path / "kafka.md").exists()
     assert "line 2 is not a valid event" in run_cli("verify").stdout  # control: verify names the line

@@ -19,6 +19,7 @@ META_DIR = ".memdir"
 JOURNAL_FILE = "journal.jsonl"    # the hash-chained events (memdir.layer.journal)
 ANCHOR_FILE = "journal.anchor"    # the journal's size and last hash, kept apart from it
 TORN_FILE = "journal.torn"        # a torn last line cut off the journal, kept
+DAMAGED_FILE = "journal.damaged"  # every journal `memdir verify --repair` chained again, kept whole (layer.chain)
 STAMP_FILE = "index.stamp"        # MEMORY.md's freshness stamp (index_is_fresh)
 LOCK_FILE = "lock"                # the layer's cross-process lock
 WRITER_FILE = "lock.held"         # there while a process holds the lock; left by one killed holding it (layer.leftovers)
@@ -42,7 +43,7 @@ OUTLINE_FILE = "index-outline"
 HELD_FILES_FILE = "held-files"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
-META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, LAYER_FILE, TOMBSTONES_FILE,
+META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, LAYER_FILE, TOMBSTONES_FILE,
                 OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
 # sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this
@@ -59,6 +60,20 @@ def is_memory_file_name(filename: str) -> bool:
     loads no :mod:`re`."""
     return filename.endswith(".md") and filename[:1] != "." and not (
         len(filename) == 9 and filename.lower() == "memory.md")
+
+
+def index_refusal(index_dir: str | os.PathLike) -> str | None:
+    """Why ``MEMORY.md`` cannot be written in ``index_dir``, or None: a directory stands where memdir keeps
+    it (a rename cannot replace one, and memdir never removes what a person put there; a symlink, a FIFO
+    or a file are replaced by the next write). The context block is then rendered from the files each
+    time (correct, but each time). Never raises."""
+    path = os.path.join(index_dir, INDEX_FILE)
+    try:
+        is_directory = stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return None
+    return (f"{path} is a directory, so memdir cannot write its index there (it never removes what is in its "
+            "place): move it away, and the next change writes MEMORY.md again") if is_directory else None
 
 
 def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:

@@ -35,8 +35,9 @@ import os
 import stat
 from pathlib import Path
 
-from ..errors import StoreError
+from ..errors import MemdirError, StoreError
 from ..files.conflicts import CONFLICT, has_conflict
+from ..files.memfile import MalformedMemory, parse
 from ..files.fsio import (
     ASIDE_SUFFIX,
     BACKUP_SUFFIX,
@@ -218,7 +219,33 @@ def restore_aside(directory: Path, heads: dict[str, str], gone: list[str]) -> li
     return restored
 
 
-def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, names=None):
+def cut_write(journal: Journal, name: str, died_at: int | None, is_referenced, edited: str) -> str | None:
+    """The digest of a version of ``name`` that a writer killed holding the layer's lock (it took it at
+    ``died_at``, ns: :class:`memdir.layer.leftovers.WriterMark`) stored and wrote but never journaled,
+    and that a hand edit then replaced before the next transaction (break23: an approval killed before
+    its line, its text then edited by hand, lost its version and left the candidate waiting). An object
+    stored since ``died_at`` that no event names, is not the hand edit's own (``edited``: its digest) and whose
+    frontmatter names ``name``; None when there is
+    none, or when no dead holder was found (no listing then). Never raises."""
+    if died_at is None:
+        return None
+    # memdir writes the name first, quoted only where YAML would retype it (files.memfile's serializer)
+    heads = tuple(b"---\nname: %s\n" % spelled for spelled in (name.encode(), b"'%s'" % name.encode(),
+                                                                 b'"%s"' % name.encode()))
+    try:
+        with os.scandir(journal.objects) as listing:
+            fresh = [item.name for item in listing if item.stat(follow_symlinks=False).st_mtime_ns >= died_at]
+    except OSError:
+        return None
+    for key in fresh:
+        if len(key) != 64 or key == edited or is_referenced(key) or (data := read_bytes(journal.objects / key)) is None:
+            continue
+        if data.startswith(heads):
+            return key
+    return None
+
+
+def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, names=None, died_at=None):
     """Journal every memory whose bytes differ from its journaled version:
     ``(events, new scan or None, names held back)`` — the last: memories journaled as present whose file is
     held back (below), which the index must leave out though no event names them. ``scan`` is the layer's
@@ -232,7 +259,8 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
       before its journal line): journaled as that write, with the origin the
       file states;
     * anything else (a person's editor, another tool): ``external-edit`` by
-      ``human``; a file gone: ``external-delete`` — but not a file still on disk and held back (a merge
+      ``human`` — first, when a writer died holding the lock (``died_at``), the version it wrote that the
+      hand edit replaced (:func:`cut_write`), journaled as that write; a file gone: ``external-delete`` — but not a file still on disk and held back (a merge
       conflict, a forgotten value put back: :func:`memdir.layer.held.held_names`): that memory is not
       deleted, its head stays its last version until what settles it is journaled; nor a file still there
       that cannot be read otherwise (``scan.malformed``: reported, its last version kept).
@@ -272,16 +300,25 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     events = []
     for name in changed:
         before = heads.get(name)
-        data = read_bytes(entries[name].path)
+        # None: its file went or stopped holding it since the listing (a `git pull` or checkout of the team
+        # layer takes no memdir lock); the next sweep journals what is there then
+        entry = entries.get(name)
+        data = read_bytes(entry.path) if entry is not None else None
         if data is None:
             continue
         key = digest(data)
-        origin = entries[name].record.origin
+        origin = entry.record.origin
         if journal.has_object(key) and origin in ACTORS and not is_referenced(key):
             events.append(journal.append(origin, "update" if before else "create", name, before, key,
                                          session=session, reason=COMPLETED))
         else:
+            cut = cut_write(journal, name, died_at, is_referenced, key)
             journal.put_object(data)
+            if cut is not None:
+                cut_origin = _origin_of(journal, cut, name)
+                events.append(journal.append(cut_origin, "update" if before else "create", name, before, cut,
+                                             session=session, reason=COMPLETED))
+                before = cut
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
     # A file still there that memdir cannot read (an editor's half-written save, a YAML slip, a mode
     # or a symlink it will not follow) is reported as malformed, not journaled as deleted: its
@@ -293,5 +330,17 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     return events, rescanned, waiting
 
 
-__all__ = ["COMPLETED", "Staged", "late_edit", "preserve", "restore_aside", "stage_remove", "stage_write", "sweep",
+def _origin_of(journal: Journal, key: str, name: str) -> str:
+    """Who wrote the stored version ``key`` of ``name``: the origin its file states, when it is an actor;
+    else ``human``."""
+    from ..vocabulary import ACTORS
+
+    try:
+        origin = parse(journal.get_object(key).decode("utf-8"), name).record.origin
+    except (MalformedMemory, UnicodeDecodeError, MemdirError):
+        return "human"
+    return origin if origin in ACTORS else "human"
+
+
+__all__ = ["COMPLETED", "Staged", "cut_write", "late_edit", "preserve", "restore_aside", "stage_remove", "stage_write", "sweep",
            "uncommitted_asides"]

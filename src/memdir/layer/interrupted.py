@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..files.memfile import MemoryRecord
+from ..errors import MemdirError
+from ..files.memfile import MalformedMemory, MemoryRecord, parse
 from .commit import COMPLETED
 from .journal import Event
 
@@ -53,18 +54,20 @@ def _finish(tx, event, now: datetime) -> bool:
         return False  # one step, or none cut: no file read (every transaction asks)
     entry = tx.fresh(name)
     record = entry.record if entry is not None else None
+    # a completed write is judged by what it wrote, not by a hand edit the sweep journaled after it (commit.cut_write)
+    written = _written(tx, event) if completed and entry is not None and entry.digest != event.after else record
     done = False
     # the approve line itself never written: the candidate is known by its name and the text it proposed
     for key in [merged] if isinstance(merged, str) else [k for k in tx.scan.entries if k.startswith(f"{name}-candidate")]:
         candidate = tx.fresh(key)
         if candidate is None or candidate.record.status != "candidate" or (
-                not isinstance(merged, str) and (record is None or dict(candidate.record.extra).get("candidate_for") != name
+                not isinstance(merged, str) and (written is None or dict(candidate.record.extra).get("candidate_for") != name
                                                  or (candidate.record.description, candidate.record.body)
-                                                 != (record.description, record.body))):
+                                                 != (written.description, written.body))):
             continue
         tx.apply(key, None, "approve", reason=f"merged into {name}{FINISHED}")
         done = True
-    retires = retires if isinstance(retires, str) else record.supersedes if completed and record is not None else None
+    retires = retires if isinstance(retires, str) else written.supersedes if completed and written is not None else None
     if record is None or record.status != "active" or not retires or retires == name:
         return done
     old = tx.fresh(retires)
@@ -72,6 +75,14 @@ def _finish(tx, event, now: datetime) -> bool:
         return done
     retire(tx, old.record, name, now, FINISHED)
     return True
+
+
+def _written(tx, event) -> MemoryRecord | None:
+    """The record of the bytes ``event`` recorded (its stored object), or None when they cannot be read."""
+    try:
+        return parse(tx.layer.journal.get_object(event.after).decode("utf-8"), event.name).record
+    except (MemdirError, MalformedMemory, UnicodeDecodeError):
+        return None
 
 
 __all__ = ["FINISHED", "finish_cut", "retire"]

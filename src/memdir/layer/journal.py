@@ -130,6 +130,7 @@ class Journal:
         self._heads_cache: dict[str, str | None] | None = None
         self._heads_key: tuple[int, int] | None = None  # the journal stat key _heads_cache is of
         self._anchored: bytes | None = None  # the anchor this object last wrote
+        self.chain_held_at: tuple[int, int] | None = None  # the stat key its chain was last found whole at (.chain)
 
     # ------------------------------------------------------------ objects
 
@@ -272,6 +273,13 @@ class Journal:
                 self._heads_cache = self._heads_key = None
         return event
 
+    def replace_whole(self, payload: bytes) -> None:
+        """Write the journal anew as ``payload`` (atomically, fsynced) and forget what was read of it:
+        :func:`memdir.layer.chain.rechain` alone, which kept the old one first. Call under the layer lock.
+        Raises :class:`StoreError`."""
+        atomic_write(self.path, payload)
+        self._tail = self._events_cache = self._heads_cache = self._heads_key = None
+
     def _write_line(self, payload: bytes) -> None:
         """Append ``payload`` whole and fsync it — the commit point of every
         change. A failed or short write (on a regular file: the disk is full)
@@ -309,7 +317,8 @@ class Journal:
         accepts). Raises :class:`StoreError`."""
         seq, line_hash = self._last()
         key = self.stat_key()
-        payload = json.dumps({"seq": seq, "hash": line_hash, "size": key[0] if key else 0}).encode()
+        payload = json.dumps({"seq": seq, "hash": line_hash, "size": key[0] if key else 0,
+                              "mtime": key[1] if key else 0}).encode()
         payload = payload.ljust(ANCHOR_BYTES - 1) + b"\n"
         if self._anchored == payload:
             return
@@ -352,14 +361,9 @@ class Journal:
         does (or no anchor was ever written). Reads one line, not the whole
         journal: it runs before every change. Never raises for bad data."""
         try:
-            raw = read_bytes(self.dir / ANCHOR_FILE)
-            if raw is None:
-                return None
-            try:
-                head = json.loads(raw)
-                seq, line_hash, size = int(head["seq"]), head["hash"], int(head["size"])
-            except (ValueError, KeyError, TypeError):
-                return None  # cut by a power loss mid-write: as if never anchored
+            if (head := self.anchored()) is None:
+                return None  # never anchored, or cut by a power loss mid-write
+            seq, line_hash, size = int(head["seq"]), head["hash"], int(head["size"])
             if seq == 0:
                 return None
             key = self.stat_key()
@@ -382,6 +386,18 @@ class Journal:
             return None
         except (StoreError, OSError) as exc:
             return f"cannot check the journal's head: {exc}"
+
+    def anchored(self) -> dict | None:
+        """The anchored head as :meth:`anchor` wrote it (``seq``, ``hash``, ``size``; ``mtime``: the
+        journal's mtime in ns then, absent from an older memdir's), or None: never anchored, or not
+        whole (a power loss mid-write). Raises :class:`StoreError` (unreadable)."""
+        raw = read_bytes(self.dir / ANCHOR_FILE)
+        try:
+            head = json.loads(raw) if raw is not None else None
+            return head if isinstance(head, dict) and int(head["seq"]) >= 0 and int(head["size"]) >= 0 \
+                and (head["hash"] is None or isinstance(head["hash"], str)) else None
+        except (ValueError, KeyError, TypeError):
+            return None
 
     def _last_line_complete(self) -> bool:
         try:
@@ -538,27 +554,6 @@ class Journal:
             return Event.from_json(json.loads(self._line_ending_at((self.stat_key() or (0,))[0]) or b"-"))
         except (ValueError, KeyError, TypeError, OSError, StoreError):
             return None
-
-    def damaged(self) -> list[tuple[int, str | None, str]]:
-        """The lines a reader of the past must not take as they read (history): ``(line number, the memory
-        name read from it or None, why)`` — a line that is no event (cut, garbled: a whole ``"name"`` may
-        still be read from it), or one changed after it was written or followed by a line since removed
-        (the next line's ``prev`` is not its digest; its name may be what changed: None). A torn last
-        line is not counted (the next write repairs it). Never raises."""
-        out, before = [], None
-        for number, raw in enumerate((read_bytes(self.path) or b"").split(b"\n")[:-1], start=1):
-            try:
-                event = Event.from_json(json.loads(raw))
-            except (ValueError, KeyError, TypeError):
-                found, before = re.search(rb'"name":"([a-z0-9-]+)"', raw), None  # the next line's prev: unknown
-                out.append((number, found and found.group(1).decode(), "is no event (cut or garbled)"))
-                continue
-            if before is not None and event.prev != digest(before):
-                out.append((number - 1, None, "was changed after it was written, or a line after it removed"))
-            elif number == 1 and event.prev is not None:
-                out.append((1, None, "follows lines since removed"))
-            before = raw
-        return out
 
     def verify(self) -> ChainCheck:
         """Check line syntax, seq order, the hash chain and every referenced

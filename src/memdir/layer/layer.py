@@ -40,7 +40,7 @@ from typing import Iterator, Mapping
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
 from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describe_layer, index_is_fresh, index_state, judged,
-                            keep_edited_index, layer_place, symlink_refusal)
+                            index_refusal, keep_edited_index, layer_place, symlink_refusal)
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
@@ -59,7 +59,7 @@ from .held import HoldsBack
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
-from . import interrupted, leftovers
+from . import chain, interrupted, leftovers
 
 
 class Layer(ReadsOne, HoldsBack):
@@ -295,7 +295,10 @@ class Layer(ReadsOne, HoldsBack):
             cut = cut_tombstones(self.journal, self.tombstone_file)  # stat'ed before a torn line is cut
             self.journal.repair()
             if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
-                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`)")
+                remedy = "; `memdir verify --repair` keeps it and chains it again" if chain.repairable(self.journal) else ""
+                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`{remedy})")
+            if damage := chain.broken(self.journal):  # nor over lines changed by hand: false deletes, lost history
+                raise StoreError(f"{self.journal.path}: {damage}; nothing was changed")
             if unanchored := self.journal.anchor_refusal():
                 raise StoreError(f"{unanchored}; nothing was changed")
             if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
@@ -330,9 +333,8 @@ class Layer(ReadsOne, HoldsBack):
                     pass
 
     def _derive(self, tx: "Transaction") -> None:
-        """After the commit: ``MEMORY.md``, its stamp and the journal anchor.
-        Derived files failing to update is a warning (the next operation
-        rebuilds them), never a failed change."""
+        """After the commit: ``MEMORY.md``, its stamp and the journal anchor. Derived files failing
+        to update is a warning (the next operation rebuilds them), never a failed change."""
         try:
             if tx.reindex:
                 touched = {*tx.touched, *(e.name for e in tx.events if e.name)}
@@ -343,7 +345,8 @@ class Layer(ReadsOne, HoldsBack):
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:
-            tx.warnings.append(f"the change is saved, but {exc}; the index is rebuilt on the next operation")
+            said = index_refusal(self.meta.parent) or f"{exc}; the index is rebuilt on the next operation"
+            tx.warnings.append(f"the change is saved, but {said}")
             self._index_written, self._index = None, IndexBuilder(self.settings.stale_after_days)
             with suppress(OSError):
                 os.unlink(self.meta / STAMP_FILE)  # never trust MEMORY.md that missed a change

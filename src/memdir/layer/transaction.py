@@ -80,8 +80,9 @@ class Transaction:
         (finishing or undoing a change a killed writer cut: :func:`memdir.layer.commit.sweep`); a memory whose
         file is held back is journaled by nothing, but touched, so ``MEMORY.md`` leaves its line out.
         ``names``: those memories alone (:meth:`memdir.layer.held.HoldsBack.take_up_moved`)."""
+        mark = getattr(self.layer, "writer_mark", None)  # a writer killed holding the lock (layer.leftovers)
         events, rescanned, held = commit.sweep(self.layer.journal, self.layer.path, self.scan,
-                                               self.layer.scan, self.session, names)
+                                               self.layer.scan, self.session, names, mark and mark.died_at)
         if rescanned is not None:
             self.scan = rescanned
         if events:

@@ -18,6 +18,8 @@ from pathlib import Path
 from ..errors import InvalidInput, StoreError
 from ..files.layout import (
     ANCHOR_FILE,
+    DAMAGED_FILE,
+    index_refusal,
     JOURNAL_FILE,
     LAYER_FILE,
     META_DIR,
@@ -34,7 +36,7 @@ from ..text.printable import clipped
 from ..text.plural import counted
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
-from ..layer import leftovers
+from ..layer import chain, leftovers
 from ..layer.drift import describe, orphan_tombstones, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
 from ..layer.index import is_visible
@@ -114,13 +116,17 @@ def _check_layer(path: Path, home: Path) -> LayerCheck:
     journal = Journal(path / META_DIR)
     result = journal.verify()
     if not result.ok:
-        return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
+        remedy = (f" (restore {journal.path} from a backup, or `memdir verify --repair` keeps it whole in "
+                  f"{DAMAGED_FILE} and chains its lines again)") if chain.damaged(journal) else ""
+        return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error + remedy)
     note = None
     if (state := unwritable(path / META_DIR, f"the home {home}")) is not None:  # reindex's words: so, not wrong
         note = f"{state}: no change can be journaled there (to write, {writable_hint(path)})"
     problem = journal.check_anchor()
     if problem is not None:
-        problem += (f" (restore the journal from a backup; if it was cut on purpose, delete "
+        problem += (" (restore the journal from a backup, or `memdir verify --repair` keeps it whole in "
+                    f"{DAMAGED_FILE} and chains its lines again)" if chain.repairable(journal) else
+                    f" (restore the journal from a backup; if it was cut on purpose, delete "
                     f"{path / META_DIR / ANCHOR_FILE} to accept it as it is)")
     elif (problem := (None if note else journal.anchor_refusal(write=False))  # unwritable: the note says so
           or _unjournaled(path, result.events)) is not None:
@@ -164,9 +170,10 @@ def repair(session: Session) -> VerifyResult:
     leftover temp files older than the lock timeout, journal hand edits,
     finish two-step changes cut between their steps
     (:func:`memdir.gateway.changes.finish_interrupted`), rebuild ``MEMORY.md``
-    — then :func:`verify`. A layer whose journal lost
-    its anchored head or does not chain is left as it is (its files are not
-    journaled as hand edits over it) and stays reported; so does a layer
+    — then :func:`verify`. A journal whose lines were changed by hand (the chain broken, the
+    anchored head edited) is kept whole and chained again first (:func:`memdir.layer.chain.rechain`). A layer
+    whose journal lost lines at its end (shorter than its anchored head) or whose objects are missing is
+    left as it is (its files are not journaled as hand edits over it) and stays reported; so does a layer
     this user cannot read or write (the others are still repaired). Raises
     :class:`LockTimeout`."""
     for layer in home_layers(session.home, session.settings):
@@ -181,6 +188,7 @@ def repair(session: Session) -> VerifyResult:
 def _repair_layer(layer, lock_timeout: float) -> None:
     with layer.locked():
         layer.journal.repair()
+        chain.rechain(layer.journal)  # lines changed by hand: kept whole, chained again as they read (not a cut end)
         if layer.journal.check_anchor() or not layer.journal.verify().ok:
             return
         for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
@@ -299,6 +307,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
     problems += [Malformed(check.layer, check.note) for check in checks if check.note]  # verify: so; here: to fix
+    problems += [Malformed("index", said) for scope in session.scopes()
+                 if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
     found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
