@@ -15,6 +15,7 @@ from ..errors import NotFound
 from ..files.conflicts import CONFLICT, has_conflict
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
+from .chain import damaged
 from .journal import Event, changes_content, records_bytes
 from .layer import Layer
 
@@ -73,13 +74,13 @@ def history(layer: Layer, name: str) -> list[HistoryEntry]:
 def damage(layer: Layer, name: str) -> tuple[str, ...]:
     """Why :func:`history` of ``name`` in ``layer`` may be missing a version or show one wrong, one sentence
     each: a journal line that is no event or was changed since it was written
-    (:meth:`memdir.layer.journal.Journal.damaged`; one still naming another memory is left out), a journal
+    (:func:`memdir.layer.chain.damaged`; one still naming another memory is left out), a journal
     shorter than its anchored head (:meth:`~memdir.layer.journal.Journal.check_anchor`). ``()`` for a
     sound journal. Reads the whole journal; never raises for bad data. Raises :class:`InvalidName`."""
     key = normalize_name(name).name
     out = [f"line {number} of the journal {why}: a version of {key} recorded there may be missing from this "
            "history or shown wrong (`memdir verify` checks the journal)"
-           for number, named, why in layer.journal.damaged() if named in (None, key)]
+           for number, named, why in damaged(layer.journal) if named in (None, key)]
     if (short := layer.journal.check_anchor()) is not None:
         out.append(f"{short}: a version of {key} recorded there may be missing from this history")
     return tuple(out)

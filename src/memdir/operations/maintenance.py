@@ -34,7 +34,7 @@ from ..text.printable import clipped
 from ..text.plural import counted
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
-from ..layer import leftovers
+from ..layer import chain, leftovers
 from ..layer.drift import describe, orphan_tombstones, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
 from ..layer.index import is_visible
@@ -93,7 +93,7 @@ def _check_team(meta: Path) -> LayerCheck:
     objects, anchor. Its tombstones are the repository's, mostly forgotten
     by other people, so no journal here refers to them: no orphan check."""
     journal = Journal(meta)
-    result = journal.verify()
+    result = chain.verify(journal)
     problem = result.error if not result.ok else journal.check_anchor()
     return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
 
@@ -112,7 +112,7 @@ def _check_layer(path: Path, home: Path) -> LayerCheck:
     if refusal:  # never followed, not even to read
         return LayerCheck(str(path), False, 0, None, None, refusal)
     journal = Journal(path / META_DIR)
-    result = journal.verify()
+    result = chain.verify(journal)
     if not result.ok:
         return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error)
     note = None
@@ -181,7 +181,7 @@ def repair(session: Session) -> VerifyResult:
 def _repair_layer(layer, lock_timeout: float) -> None:
     with layer.locked():
         layer.journal.repair()
-        if layer.journal.check_anchor() or not layer.journal.verify().ok:
+        if layer.journal.check_anchor() or not chain.verify(layer.journal).ok:
             return
         for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
             layer.tombstone_file.lift(stone.id)
