@@ -170,7 +170,9 @@ class Layer(ReadsOne, HoldsBack):
         return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names, found.asides)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
-        state = self.load(self.path / filename, files.get(filename))
+        was = files.get(filename)  # parsed in this process already (a take-up's judgement): not read again
+        state = was if was is not None and was.entry is not None and self.files.get(filename) is was \
+            else self.load(self.path / filename, was)
         if state is None or state.entry is None or state.name != name:
             return None
         self.files[filename] = state
