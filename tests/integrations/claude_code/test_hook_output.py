@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from memdir import Memory
-from memdir.integrations.claude_code import hooks, moments
+from memdir.integrations.claude_code import moments
 from memdir.prompt.context import HOOK_CONTEXT_MAX_CHARS
 from tests.conftest import run_cli
 

@@ -59,10 +59,18 @@ from __future__ import annotations
 import os
 import sys
 
-from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
+# json's own C code: a hook's fresh process loads no json, and so no re
+from ...text import json_c
 from .dialects import (
-    DEFERS_MCP_TOOLS, KEEPS_TOOL_OUTPUT, START_AT_PROMPT, conversation_restarts, conversation_resumes,
-    keeps_start_blocks, mcp_tool, queues_transcript)
+    DEFERS_MCP_TOOLS,
+    KEEPS_TOOL_OUTPUT,
+    START_AT_PROMPT,
+    conversation_restarts,
+    conversation_resumes,
+    keeps_start_blocks,
+    mcp_tool,
+    queues_transcript,
+)
 
 HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude Code, hook output cap)
 
@@ -198,7 +206,11 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
         return ""
     from ...errors import MissingExtra
     from ...prompt.pending import mark_shown, with_pending
-    from ...search.recall import RecallResult, mark_recalled, recall_with_pending  # not the facade: only recall's
+    from ...search.recall import (  # not the facade: only recall's
+        RecallResult,
+        mark_recalled,
+        recall_with_pending,
+    )
 
     session = _session(data, home, environ)
     held, block = "", None
