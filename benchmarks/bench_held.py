@@ -85,6 +85,14 @@ def readers(project: Path) -> dict[str, tuple[list[str], str]]:
             "search_unchanged": search, "prompt_unchanged": prompt}  # the same readers, nothing flipped before
 
 
+def figure(case: str) -> str:
+    """The name a case's figures go by: the command it times — ``context_<case>`` for the cases that time
+    ``memdir context``, the case's own name for those that time another reader (``stones_flipped_write``: a
+    write; ``stones_flipped_search``, ``search_unchanged``: ``memdir search``; ``*_prompt``, ``prompt_*``: the
+    prompt hook), which names it already."""
+    return case if any(word in case.split("_") for word in ("write", "search", "prompt")) else f"context_{case}"
+
+
 def emit(**data) -> None:
     """One JSON line on stdout."""
     print(json.dumps(data), flush=True)
@@ -177,13 +185,13 @@ def main() -> None:
                 for case in cases:
                     values = samples[(t, case)]
                     medians[(str(src), size, case)] = statistics.median(values)
-                    emit(figure=f"context_{case}", tree=str(src), memories=size,
+                    emit(figure=figure(case), tree=str(src), memories=size,
                          p50_ms=round(statistics.median(values) * 1e3, 1), max_ms=round(max(values) * 1e3, 1),
                          runs=len(values))
                 if any(case.startswith("stones_flipped") for case in cases):  # MEMORY.md's, search's, the hook's
                     emit(figure="stones_flipped_missed", tree=str(src), memories=size, runs=missed.get(t, 0))
                 for case in cases[1:]:
-                    emit(figure=f"context_{case}_over_{cases[0]}", tree=str(src), memories=size,
+                    emit(figure=f"{figure(case)}_over_{cases[0]}", tree=str(src), memories=size,
                          ratio=round(medians[(str(src), size, case)] / medians[(str(src), size, cases[0])], 2))
             for t in range(len(srcs)):
                 shutil.rmtree(homes[t][0])
@@ -191,7 +199,7 @@ def main() -> None:
     if small != large:
         for src in srcs:
             for case in cases:
-                emit(figure=f"context_{case}_scaling", tree=str(src),
+                emit(figure=f"{figure(case)}_scaling", tree=str(src),
                      **{f"ratio_{large}_over_{small}": round(medians[(str(src), large, case)]
                                                               / medians[(str(src), small, case)], 2)})
 

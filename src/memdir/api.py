@@ -474,7 +474,7 @@ class Memory:
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
-        return maintenance.verify(self.session.home)
+        return maintenance.verify(self.session.home, self.session.settings)
 
     def repair(self) -> VerifyResult:
         """Cut torn journal tails, journal hand edits, rebuild every ``MEMORY.md``; then verify."""

@@ -60,7 +60,7 @@ def test_a_pre_release_is_the_same_terms_in_every_form():
     assert tokens("1.0.0-beta") == ["beta", f"1{J}0", f"1{J}0{J}0", f"1{J}0{J}0{J}b0"]  # PEP 440's implicit 0
     # controls: no pre-release, read as before
     assert tokens("2.3.1.rc1.tar.gz") == [f"2{J}3", f"2{J}3{J}1", "rc1", "rc", "tar", "gz"]  # a file name
-    assert tokens("2.3.1 rc1") == [f"2{J}3", f"2{J}3{J}1", "rc1", "rc"]  # written apart
+    assert tokens("2.3.1 rc 1") == [f"2{J}3", f"2{J}3{J}1", "rc", "1"]  # label and number apart (2.3.1 rc1: one)
     assert tokens("v2.3.1a") == ["v2", f"2{J}3", f"2{J}3{J}1"] and tokens("1.5b") == [f"1{J}5"]  # a letter alone
 
 
@@ -131,6 +131,6 @@ def test_an_index_of_schema_23_reads_its_pre_releases_again(store):
     conn.execute("PRAGMA user_version = 23")  # 23's terms: no pre-release whole
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 24
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 25
     assert f"2{J}3{J}1{J}rc2" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3.1rc2")[0] == ("rc2", 1.0)

@@ -2,7 +2,8 @@
 
 ``layer`` (a layer directory, its lock and the transaction it runs every
 change in), ``commit`` (how one file change is staged, committed or undone),
-``journal`` (the hash-chained log and the version objects), ``history``
+``journal`` (the hash-chained log and the version objects), ``chain`` (the
+journal checked whole: verify, damaged lines), ``history``
 (versions of a memory, a layer as of a moment), ``index`` (``MEMORY.md``),
 ``manifest`` and ``rows`` (what the last transaction learned of the files, for the next
 process, read row by row), ``succession`` (which memory stands now for a superseded one), ``team`` (the

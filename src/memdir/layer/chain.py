@@ -1,11 +1,15 @@
-"""The journal's hash chain as the next change relies on it (DESIGN §1.3, §5: history stays trustworthy).
+"""The journal's hash chain: checked whole, and as the next change relies on it (DESIGN §1.3, §5: history stays
+trustworthy).
 
-Each journal line's ``prev`` is the digest of the line before it (:mod:`memdir.layer.journal`). A line
-changed, cut or garbled by hand breaks the chain there, and what the journal then says is no longer what
-memdir recorded: a memory's name edited in its ``create`` line (``db-port`` → ``db-porx``) made the
-journal's heads name a memory that never was and miss the one that is, so the next sweep journaled a
-false ``external-delete`` of the one and a ``create`` of the other over its history.
+Each journal line's ``prev`` is the digest of the line before it (:mod:`memdir.layer.journal`, which
+appends and reads the journal as writers and readers need it). A line changed, cut or garbled by hand
+breaks the chain there, and what the journal then says is no longer what memdir recorded: a memory's
+name edited in its ``create`` line (``db-port`` → ``db-porx``) made the journal's heads name a memory
+that never was and miss the one that is, so the next sweep journaled a false ``external-delete`` of the
+one and a ``create`` of the other over its history.
 
+* :func:`verify` — ``memdir verify``: line syntax, seq order, each line's ``prev`` the digest of the
+  line before, every referenced object present with the digest it is stored under; the first failure.
 * :func:`damaged`: the lines a reader of the past must not take as they read (history names them).
 * :func:`broken`: why no change may be journaled onto this journal now — every transaction asks it
   before it changes anything, and refuses (nothing written, no file touched) with the damaged line
@@ -22,12 +26,23 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, digest, read_bytes
 from ..files.layout import DAMAGED_FILE
 from .journal import Event, Journal, iso_micro, now_utc
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """Outcome of a chain check: ``ok``, events checked, first bad seq and why."""
+
+    ok: bool
+    events: int
+    bad_seq: int | None = None
+    bad_line: int | None = None
+    error: str | None = None
 
 
 def damaged(journal: Journal) -> list[tuple[int, str | None, str]]:
@@ -82,6 +97,23 @@ def broken(journal: Journal) -> str | None:
     return (f"line {number} of the journal {why}{more}: what it says of the memories is not what memdir recorded, "
             f"so no change is journaled onto it; restore {journal.path} from a backup, or run `memdir verify "
             f"--repair` to keep it whole in {journal.dir / DAMAGED_FILE} and chain its lines again as they read now")
+
+
+def refusal(journal: Journal) -> str | None:
+    """Why no change may be journaled onto ``journal`` now, as the whole error message (ending "nothing was
+    changed"), or None: it lost its anchored head (:meth:`Journal.check_anchor`: the files are never journaled
+    as hand edits over a headless journal; the ``memdir verify --repair`` hint when :func:`repairable`), its
+    lines were changed by hand (:func:`broken`: false deletes, lost history), or its anchor cannot be written
+    (:meth:`Journal.anchor_refusal`). Every transaction asks it under the layer lock, after
+    :meth:`Journal.repair`. Never raises for bad data."""
+    if tampered := journal.check_anchor():
+        remedy = "; `memdir verify --repair` keeps it and chains it again" if repairable(journal) else ""
+        return f"{journal.path}: {tampered}; nothing was changed (see `memdir verify`{remedy})"
+    if damage := broken(journal):
+        return f"{journal.path}: {damage}; nothing was changed"
+    if unanchored := journal.anchor_refusal():
+        return f"{unanchored}; nothing was changed"
+    return None
 
 
 def head_edited(journal: Journal) -> bool:
@@ -155,4 +187,45 @@ def rechain(journal: Journal) -> Event | None:
     return event
 
 
-__all__ = ["broken", "damaged", "head_edited", "rechain", "repairable"]
+def verify(journal: Journal) -> ChainCheck:
+    """Check ``journal``'s line syntax, seq order, the hash chain and every referenced object's
+    digest. Returns the first failure (a :class:`ChainCheck` with ``ok`` False, the seq and line
+    number where it is and why); never raises for bad data."""
+    data = read_bytes(journal.path)
+    if data is None:
+        return ChainCheck(True, 0)
+    prev = None
+    count = 0
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    elif lines:
+        return ChainCheck(False, count, None, len(lines), "torn last line (no newline)")
+    for number, raw in enumerate(lines, start=1):
+        try:
+            obj = json.loads(raw)
+            event = Event.from_json(obj)
+        except (ValueError, KeyError, TypeError) as exc:
+            return ChainCheck(False, count, None, number, f"line {number} is not a valid event: {exc}")
+        if event.seq != count + 1:
+            return ChainCheck(False, count, event.seq, number,
+                              f"event seq {event.seq} out of order (expected {count + 1})")
+        if event.prev != prev:
+            return ChainCheck(False, count, event.seq, number,
+                              f"event seq {event.seq}: prev hash does not match the line before")
+        for key in (event.before, event.after):
+            if key is None:
+                continue
+            blob = read_bytes(journal.objects / key)
+            if blob is None:
+                return ChainCheck(False, count, event.seq, number,
+                                  f"event seq {event.seq}: object {key[:12]} is missing")
+            if digest(blob) != key:
+                return ChainCheck(False, count, event.seq, number,
+                                  f"event seq {event.seq}: object {key[:12]} is corrupt")
+        prev = digest(raw)
+        count += 1
+    return ChainCheck(True, count)
+
+
+__all__ = ["ChainCheck", "broken", "damaged", "head_edited", "rechain", "refusal", "repairable", "verify"]

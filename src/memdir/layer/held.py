@@ -330,6 +330,16 @@ class HoldsBack:
             self._judged_with = after
         rekey_judged(self.meta, before, after, same)
 
+    def judged_state(self, filename: str, key: tuple[int, int, int]):
+        """The state of ``filename`` this object parsed (a :class:`memdir.files.scan.FileState` with its entry or
+        its reason), when its stat key is ``key`` (size, ctime ns, inode) and it was judged with the tombstones as
+        they are now; else None. So a reader after this layer's take-up (the search index's sync of the file whose
+        verdict a lift elsewhere moved) does not read and parse the file again."""
+        state = self.files.get(filename)
+        if state is None or state.key != key or (state.entry is None and state.error is None):
+            return None
+        return state if self._judged_with is not None and self._judged_with == stones_key(self.path) else None
+
     def stones_now(self) -> int:
         """The layer's stones key now (:func:`memdir.files.layout.stones_key`)."""
         return stones_key(self.path)

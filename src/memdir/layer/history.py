@@ -15,7 +15,7 @@ from ..errors import NotFound
 from ..files.conflicts import CONFLICT, has_conflict
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
-from . import chain
+from .chain import damaged
 from .journal import Event, changes_content, records_bytes
 from .layer import Layer
 
@@ -80,7 +80,7 @@ def damage(layer: Layer, name: str) -> tuple[str, ...]:
     key = normalize_name(name).name
     out = [f"line {number} of the journal {why}: a version of {key} recorded there may be missing from this "
            "history or shown wrong (`memdir verify` checks the journal)"
-           for number, named, why in chain.damaged(layer.journal) if named in (None, key)]
+           for number, named, why in damaged(layer.journal) if named in (None, key)]
     if (short := layer.journal.check_anchor()) is not None:
         out.append(f"{short}: a version of {key} recorded there may be missing from this history")
     return tuple(out)

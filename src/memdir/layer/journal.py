@@ -7,7 +7,8 @@
   off and kept in ``journal.torn`` the next time the journal is opened.
 * ``objects/<sha256>``: the bytes of every version ever written, stored once.
 
-The caller holds the layer lock for every method that writes.
+The whole chain checked line by line (``memdir verify``, history's damaged
+lines) is :mod:`memdir.layer.chain`. The caller holds the layer lock for every method that writes.
 """
 
 from __future__ import annotations
@@ -105,17 +106,6 @@ def changes_content(event: Event) -> bool:
     (:data:`NOT_VERSIONS`). History numbers these; an import asks whether
     the last one was its own."""
     return event.name is not None and event.action not in NOT_VERSIONS
-
-
-@dataclass(frozen=True)
-class ChainCheck:
-    """Outcome of a chain check: ``ok``, events checked, first bad seq and why."""
-
-    ok: bool
-    events: int
-    bad_seq: int | None = None
-    bad_line: int | None = None
-    error: str | None = None
 
 
 class Journal:
@@ -438,7 +428,7 @@ class Journal:
             try:
                 events.append(Event.from_json(json.loads(raw)))
             except (ValueError, KeyError, TypeError):
-                continue  # verify() reports it; readers skip it
+                continue  # chain.verify reports it; readers skip it
         self._events_cache = (key, events)
         return events
 
@@ -554,42 +544,3 @@ class Journal:
             return Event.from_json(json.loads(self._line_ending_at((self.stat_key() or (0,))[0]) or b"-"))
         except (ValueError, KeyError, TypeError, OSError, StoreError):
             return None
-
-    def verify(self) -> ChainCheck:
-        """Check line syntax, seq order, the hash chain and every referenced
-        object's digest. Returns the first failure, never raises for bad data."""
-        data = read_bytes(self.path)
-        if data is None:
-            return ChainCheck(True, 0)
-        prev = None
-        count = 0
-        lines = data.split(b"\n")
-        if lines and lines[-1] == b"":
-            lines.pop()
-        elif lines:
-            return ChainCheck(False, count, None, len(lines), "torn last line (no newline)")
-        for number, raw in enumerate(lines, start=1):
-            try:
-                obj = json.loads(raw)
-                event = Event.from_json(obj)
-            except (ValueError, KeyError, TypeError) as exc:
-                return ChainCheck(False, count, None, number, f"line {number} is not a valid event: {exc}")
-            if event.seq != count + 1:
-                return ChainCheck(False, count, event.seq, number,
-                                    f"event seq {event.seq} out of order (expected {count + 1})")
-            if event.prev != prev:
-                return ChainCheck(False, count, event.seq, number,
-                                    f"event seq {event.seq}: prev hash does not match the line before")
-            for key in (event.before, event.after):
-                if key is None:
-                    continue
-                blob = read_bytes(self.objects / key)
-                if blob is None:
-                    return ChainCheck(False, count, event.seq, number,
-                                        f"event seq {event.seq}: object {key[:12]} is missing")
-                if digest(blob) != key:
-                    return ChainCheck(False, count, event.seq, number,
-                                        f"event seq {event.seq}: object {key[:12]} is corrupt")
-            prev = digest(raw)
-            count += 1
-        return ChainCheck(True, count)

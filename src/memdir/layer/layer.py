@@ -170,7 +170,9 @@ class Layer(ReadsOne, HoldsBack):
         return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names, found.asides)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
-        state = self.load(self.path / filename, files.get(filename))
+        was = files.get(filename)  # parsed in this process already (a take-up's judgement): not read again
+        state = was if was is not None and was.entry is not None and self.files.get(filename) is was \
+            else self.load(self.path / filename, was)
         if state is None or state.entry is None or state.name != name:
             return None
         self.files[filename] = state
@@ -294,13 +296,8 @@ class Layer(ReadsOne, HoldsBack):
             describe_layer(self.meta, self.scope, self.root)
             cut = cut_tombstones(self.journal, self.tombstone_file)  # stat'ed before a torn line is cut
             self.journal.repair()
-            if tampered := self.journal.check_anchor():  # never journal the files as hand edits over a headless journal
-                remedy = "; `memdir verify --repair` keeps it and chains it again" if chain.repairable(self.journal) else ""
-                raise StoreError(f"{self.journal.path}: {tampered}; nothing was changed (see `memdir verify`{remedy})")
-            if damage := chain.broken(self.journal):  # nor over lines changed by hand: false deletes, lost history
-                raise StoreError(f"{self.journal.path}: {damage}; nothing was changed")
-            if unanchored := self.journal.anchor_refusal():
-                raise StoreError(f"{unanchored}; nothing was changed")
+            if refused := chain.refusal(self.journal):  # a headless, hand-changed or unanchorable journal: no change
+                raise StoreError(refused)
             if cut:  # a delete or lift killed between tombstones.json and its journal line: undone before the scan
                 self.settle_stones()  # the judgement of the files follows the key it gives tombstones.json (.held)
             begun = self.journal.last_event()  # before the sweep: a change's first step a kill cut (.interrupted)

@@ -180,7 +180,8 @@ class Manifest:
         is none while ``files`` is not empty. A row kept racy (:data:`RACY_NS`: its ctime stored as 0)
         whose size and inode still match differs only if its bytes do: ``read(file)`` gives the
         digest of the file as it is now (:func:`memdir.files.fsio.digest`; None when unreadable) and
-        is compared with the recorded one (at most :data:`RACY_READS` such files, else it differs);
+        is compared with the recorded one (at most :data:`RACY_READS` such files, else it differs) — the digest
+        of the scan's state when it has one (the scan read the file under that key: no second read);
         without ``read`` a racy row always differs. So the file a write just made costs a reader one
         file read, not a take-up of the whole layer — and, once its ctime is RACY_NS old, costs the
         readers after it none (:meth:`_settle`). The rows are read once per manifest file
@@ -220,7 +221,9 @@ class Manifest:
         if len(racy) > RACY_READS:
             return True
         recorded = self._digests(racy)
-        if any(not recorded.get(f) or read(f) != recorded[f] for f in racy):
+        # The digest the scan's state holds, of the bytes it read under the stat key the file has now (its racy row
+        # could not give it the state): not read again (before, every racy file was read twice by its first reader).
+        if any(not recorded.get(f) or (files[f].digest or read(f)) != recorded[f] for f in racy):
             return True
         self._settle({f: files[f][0] for f in racy}, recorded)
         return False

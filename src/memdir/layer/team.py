@@ -34,13 +34,13 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import Refused, StoreError
+from ..errors import MemdirError, Refused, StoreError
 from ..files.fsio import atomic_write, ensure_dir
-from ..files.layout import INDEX_FILE, META_DIR, TEAM_TOMBSTONE_DIR, symlink_refusal
+from ..files.layout import INDEX_FILE, META_DIR, TEAM_TOMBSTONE_DIR, read_layer_info, symlink_refusal
 from ..files.memfile import MemoryRecord
 from ..files.scan import Malformed, Scan
 from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
-from ..paths import team_files_dir, team_meta_dir
+from ..paths import TEAM_DIR, team_files_dir, team_meta_dir
 from ..settings import Settings
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
@@ -142,9 +142,37 @@ def candidate_layer(home: Path, root: Path, settings: Settings) -> Layer:
     """Where this person's pending team candidates wait, in the home (never
     in the repository): a layer of scope ``team`` whose memories are all
     candidates."""
-    layer = Layer(team_meta_dir(home, root) / CANDIDATE_DIR, "team", settings, root)
+    return _candidates(team_meta_dir(home, root), settings, root)
+
+
+def _candidates(local: Path, settings: Settings, root: Path | None) -> Layer:
+    """The layer of candidates in a repository's local side ``local`` (:func:`candidate_layer`)."""
+    layer = Layer(Path(local) / CANDIDATE_DIR, "team", settings, root)
     layer.tombstone_file = TombstoneFile(layer.meta, "team")
     return layer
+
+
+def home_team_layers(home: Path, settings: Settings) -> list[Layer]:
+    """The team layers whose local side is in ``home`` (each ``<home>/team/<key>``, key order), for home-wide
+    work (verify, repair): the repository's :class:`TeamLayer` and its layer of candidates, each when its local
+    side holds its journal's directory. The repository is the root its local side's ``layer.json`` records; with
+    none recorded, the local side alone (a :class:`Layer` of the home directory, its journal where a layer keeps
+    it). Where each keeps its journal is the layer's rule (``meta``), never re-derived by the caller."""
+    base = Path(home) / TEAM_DIR
+    out: list[Layer] = []
+    for local in sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else ():
+        kept, candidates = Layer(local, "team", settings), Layer(local / CANDIDATE_DIR, "team", settings)
+        root = next((info["root"] for layer in (kept, candidates) if isinstance(
+            (info := read_layer_info(layer.meta) or {}).get("root"), str) and info["root"]), None)
+        team = kept
+        if root is not None:
+            try:
+                team = TeamLayer(team_files_dir(Path(root), settings.team_dir), local, settings, Path(root))
+            except MemdirError:  # a team_dir setting it refuses: the local side alone
+                team = kept
+            candidates = _candidates(local, settings, Path(root))
+        out += [layer for layer in (team, candidates) if layer.meta.is_dir()]
+    return out
 
 
 def init(path: Path) -> list[str]:
@@ -178,4 +206,4 @@ def init(path: Path) -> list[str]:
     return created
 
 
-__all__ = ["CANDIDATE_DIR", "TOMBSTONE_DIR", "TeamLayer", "candidate_layer", "init", "team_layer"]
+__all__ = ["CANDIDATE_DIR", "TOMBSTONE_DIR", "TeamLayer", "candidate_layer", "home_team_layers", "init", "team_layer"]

@@ -20,10 +20,7 @@ from ..files.layout import (
     ANCHOR_FILE,
     DAMAGED_FILE,
     index_refusal,
-    JOURNAL_FILE,
     LAYER_FILE,
-    META_DIR,
-    OBJECTS_DIR,
     described_root,
     symlink_refusal,
 )
@@ -40,8 +37,9 @@ from ..layer import chain, leftovers
 from ..layer.drift import describe, orphan_tombstones, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
 from ..layer.index import is_visible
-from ..layer.journal import Journal, now_utc
+from ..layer.journal import now_utc
 from ..layer.layer import home_layers
+from ..layer.team import home_team_layers
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
 from ..prompt.start import start_budget, start_layout
 from ..results import (
@@ -57,23 +55,28 @@ from ..results import (
     VerifyResult,
 )
 from ..session import Session
-from ..tombstones.stones import TombstoneFile, unreadable_tombstones
+from ..settings import Settings
+from ..tombstones.stones import unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import team as teamops
 from .installed import installed
 from .sync import summary as sync_summary
 
 
-def verify(home: Path) -> VerifyResult:
+def verify(home: Path, settings: Settings | None = None) -> VerifyResult:
     """Check every layer's journal under ``home`` (the team layers' local
     journals too): line syntax, sequence, the
     hash chain, every version object's digest, the anchored head (a journal
     cut short, emptied, deleted or with its last line edited), tombstones
     no journal event refers to (a delete killed before its commit) and
-    tombstones the journal records that are missing or edited. Never
+    tombstones the journal records that are missing or edited. Each layer is
+    asked where its journal is (:class:`memdir.layer.layer.Layer`, ``meta``: a team
+    layer's is in ``<home>/team/<key>``). ``settings``: the session's (default: the defaults). Never
     raises for bad data."""
-    checks = [_check(lambda layer: _check_layer(layer, home), path) for path in layer_dirs(home)] + _not_directories(home)
-    return VerifyResult(tuple(checks + [_check(_check_team, path) for path in team_journal_dirs(home)]))
+    settings = settings if settings is not None else Settings()
+    checks = [_check(lambda layer: _check_layer(layer, home), layer) for layer in home_layers(home, settings)]
+    checks += _not_directories(home)
+    return VerifyResult(tuple(checks + [_check(_check_team, layer) for layer in home_team_layers(home, settings)]))
 
 
 def _not_directories(home: Path) -> list[LayerCheck]:
@@ -90,50 +93,49 @@ def _not_directories(home: Path) -> list[LayerCheck]:
             for path in places if os.path.lexists(path) and not path.is_dir()]
 
 
-def _check_team(meta: Path) -> LayerCheck:
-    """A team layer's local journal (its meta directory in the home): chain,
+def _check_team(layer) -> LayerCheck:
+    """A team layer's local journal (in the home): chain,
     objects, anchor. Its tombstones are the repository's, mostly forgotten
     by other people, so no journal here refers to them: no orphan check."""
-    journal = Journal(meta)
-    result = journal.verify()
-    problem = result.error if not result.ok else journal.check_anchor()
-    return LayerCheck(str(meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
+    result = chain.verify(layer.journal)
+    problem = result.error if not result.ok else layer.journal.check_anchor()
+    return LayerCheck(str(layer.meta.parent), problem is None, result.events, result.bad_seq, result.bad_line, problem)
 
 
-def _check(check, path: Path) -> LayerCheck:
-    """``check(path)``; a layer that cannot be read is reported as such, and the others still checked."""
+def _check(check, layer) -> LayerCheck:
+    """``check(layer)``; a layer that cannot be read is reported as such, and the others still checked."""
     try:
-        return check(path)
+        return check(layer)
     except (StoreError, OSError) as exc:
-        where = path.parent if check is _check_team else path
+        where = layer.meta.parent if check is _check_team else layer.path
         return LayerCheck(str(where), False, 0, error=f"cannot check this layer: {getattr(exc, 'strerror', None) or exc}")
 
 
-def _check_layer(path: Path, home: Path) -> LayerCheck:
+def _check_layer(layer, home: Path) -> LayerCheck:
+    path, journal = layer.path, layer.journal
     refusal = symlink_refusal(path)
     if refusal:  # never followed, not even to read
         return LayerCheck(str(path), False, 0, None, None, refusal)
-    journal = Journal(path / META_DIR)
-    result = journal.verify()
+    result = chain.verify(journal)
     if not result.ok:
         remedy = (f" (restore {journal.path} from a backup, or `memdir verify --repair` keeps it whole in "
                   f"{DAMAGED_FILE} and chains its lines again)") if chain.damaged(journal) else ""
         return LayerCheck(str(path), False, result.events, result.bad_seq, result.bad_line, result.error + remedy)
     note = None
-    if (state := unwritable(path / META_DIR, f"the home {home}")) is not None:  # reindex's words: so, not wrong
+    if (state := unwritable(layer.meta, f"the home {home}")) is not None:  # reindex's words: so, not wrong
         note = f"{state}: no change can be journaled there (to write, {writable_hint(path)})"
     problem = journal.check_anchor()
     if problem is not None:
         problem += (" (restore the journal from a backup, or `memdir verify --repair` keeps it whole in "
                     f"{DAMAGED_FILE} and chains its lines again)" if chain.repairable(journal) else
                     f" (restore the journal from a backup; if it was cut on purpose, delete "
-                    f"{path / META_DIR / ANCHOR_FILE} to accept it as it is)")
+                    f"{layer.meta / ANCHOR_FILE} to accept it as it is)")
     elif (problem := (None if note else journal.anchor_refusal(write=False))  # unwritable: the note says so
-          or _unjournaled(path, result.events)) is not None:
+          or _unjournaled(layer, result.events)) is not None:
         pass
     else:
         try:
-            stones = TombstoneFile(path / META_DIR)
+            stones = layer.tombstone_file
             orphans, drift = orphan_tombstones(journal, stones), tombstone_drift(journal, stones)
         except StoreError as exc:
             orphans, drift, problem = [], [], str(exc)
@@ -145,22 +147,22 @@ def _check_layer(path: Path, home: Path) -> LayerCheck:
     return LayerCheck(str(path), problem is None, result.events, error=problem, note=note)
 
 
-def _unjournaled(path: Path, events: int) -> str | None:
+def _unjournaled(layer, events: int) -> str | None:
     """Why a layer with no journal event is not fine: it holds version
     objects (the journal and its anchor were deleted), or memory files while
     memdir has described it (``layer.json``: the journal was, once)."""
     if events:
         return None
     try:
-        with os.scandir(path / META_DIR / OBJECTS_DIR) as listing:
+        with os.scandir(layer.journal.objects) as listing:
             objects = sum(1 for item in listing if not item.name.startswith("."))
     except OSError:
         objects = 0
-    files = count_files(path) if (path / META_DIR / LAYER_FILE).is_file() else 0
+    files = count_files(layer.path) if (layer.meta / LAYER_FILE).is_file() else 0
     if not objects and not files:
         return None
     return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
-            f"it was deleted with its anchor (restore {path / META_DIR / JOURNAL_FILE} from a backup)")
+            f"it was deleted with its anchor (restore {layer.journal.path} from a backup)")
 
 
 def repair(session: Session) -> VerifyResult:
@@ -176,12 +178,12 @@ def repair(session: Session) -> VerifyResult:
     left as it is (its files are not journaled as hand edits over it) and stays reported; so does a layer
     this user cannot read or write (the others are still repaired). Raises
     :class:`LockTimeout`."""
-    for layer in home_layers(session.home, session.settings):
+    for layer in [*home_layers(session.home, session.settings), *home_team_layers(session.home, session.settings)]:
         try:
             _repair_layer(layer, session.settings.lock_timeout)
         except StoreError:
             continue  # reported by the verify below
-    checked = verify(session.home)
+    checked = verify(session.home, session.settings)
     return VerifyResult(checked.layers, repaired=True)
 
 
@@ -189,7 +191,9 @@ def _repair_layer(layer, lock_timeout: float) -> None:
     with layer.locked():
         layer.journal.repair()
         chain.rechain(layer.journal)  # lines changed by hand: kept whole, chained again as they read (not a cut end)
-        if layer.journal.check_anchor() or not layer.journal.verify().ok:
+        if layer.scope == "team":  # its local journal only: the rest is its next change's (a person's, in git)
+            return
+        if layer.journal.check_anchor() or not chain.verify(layer.journal).ok:
             return
         for stone in orphan_tombstones(layer.journal, layer.tombstone_file):
             layer.tombstone_file.lift(stone.id)
@@ -303,7 +307,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     from ..prompt.context import HOOK_CONTEXT_MAX_CHARS
 
     current = status(session, search, extractor, full=True)
-    checks = verify(session.home).layers
+    checks = verify(session.home, session.settings).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
     problems += [Malformed(check.layer, check.note) for check in checks if check.note]  # verify: so; here: to fix
@@ -433,7 +437,7 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
     commit)."""
     from .relocate import orphans_of
 
-    return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root)
+    return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root, home)
 
 
 __all__ = ["doctor", "journal", "left_behind", "long_descriptions", "orphans", "projects",

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Conflict, NotFound, Refused, StoreError
-from ..files.layout import JOURNAL_FILE, META_DIR, described_root, read_layer_info
+from ..files.layout import described_root, read_layer_info
 from ..files.scan import count_files
 from ..gateway.fields import reason_text
 from ..git import identity
 from ..paths import PROJECTS_DIR, project_key, project_layer_dir, project_root
 from ..results import Result
+from ..settings import Settings
 from ..text.plural import counted
 
 
@@ -66,15 +67,29 @@ def _match(info: dict, ours: dict) -> str | None:
     return None
 
 
-def orphans_of(gone, project_root: Path | None = None) -> list[OrphanLayer]:
+def orphans_of(gone, project_root: Path | None = None, home: Path | None = None) -> list[OrphanLayer]:
     """:class:`OrphanLayer` for each :class:`~memdir.results.ProjectInfo`
     in ``gone`` (layers whose recorded root no longer exists: the rule is
     :func:`memdir.operations.maintenance.projects`), with its memory count; with
-    ``project_root``, each matched against that project's :func:`identity`."""
+    ``project_root``, each matched against that project's :func:`identity`, as its layers recorded it
+    (``layer.json``, where each layer keeps it: the project layer's, else, in ``home``, the team layers' of the
+    same key — a repository known here by its team layer alone has no project layer)."""
+    from ..layer.layer import Layer
+    from ..layer.team import home_team_layers
+
     ours = identity(project_root) if project_root is not None else {}
+    team: dict[str, list] = {}
+    if project_root is not None and home is not None:
+        for layer in home_team_layers(home, Settings()):
+            if layer.root is not None:
+                team.setdefault(project_key(layer.root), []).append(layer)
     found = []
     for info in gone:
-        because = _match(read_layer_info(Path(info.path) / META_DIR) or {}, ours) if project_root is not None else None
+        because = None
+        if project_root is not None:
+            layers = [Layer(Path(info.path), "project", Settings()), *team.get(info.key, ())]
+            because = next((why for layer in layers if (why := _match(read_layer_info(layer.meta) or {}, ours))),
+                           None)
         found.append(OrphanLayer(info.key, info.root, _memory_files(Path(info.path)),
                                  str(project_root) if because else None, because))
     return found
@@ -113,8 +128,8 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     if target == source:
         raise Conflict(f"layer {source.name} already belongs to {root}")
     if target.exists():
-        journal = target / META_DIR / JOURNAL_FILE
-        if _memory_files(target) or (journal.is_file() and journal.stat().st_size):
+        journaled = Layer(target, "project", session.settings).journal.stat_key()  # where the layer keeps it
+        if _memory_files(target) or (journaled is not None and journaled[0]):
             raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
                            "overwrite it — move or clear its memories first")
     recorded = described_root(source)

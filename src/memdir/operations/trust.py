@@ -83,7 +83,9 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     gives each layer its own tombstone under one id, and lifting the first found (before: the user layer's)
     left the one the person meant in force and lifted another nobody asked about; the message names the
     scopes and the command of each. Within one layer every copy of the id is the same fact and goes (a copy
-    left would keep the value forgotten)."""
+    left would keep the value forgotten); so within one scope: the team directory's copy and the one the home
+    keeps of a rejected team candidate (before, the first alone was lifted, the other still listed under
+    ``team`` with that id, refusing the agent's next team proposal of the value)."""
     if session.actor != "human":
         raise Refused(ONLY_A_PERSON_LIFTS)
     unreadable, holders = None, []
@@ -100,9 +102,11 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
         raise InvalidInput(f"tombstone {tombstone_id} is in the {' and the '.join(scopes)} layers (the same value "
                            "forgotten in each); lift one of them: "
                            + "; ".join(f"`{lift_command(tombstone_id, s)}`" for s in scopes))
-    for layer in holders:
-        stone = gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason)
-        return LiftResult(stone.id, layer.scope, stone.name)
+    # Every holder answers as one scope now: the team's may be two layers (the team directory, the home's rejected
+    # candidates), one id for one value, listed alike under ``team``; a copy left would keep the value forgotten.
+    lifted = [gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason) for layer in holders]
+    if lifted:
+        return LiftResult(lifted[0].id, holders[0].scope, lifted[0].name)
     if unreadable is not None:
         raise unreadable
     if scope:

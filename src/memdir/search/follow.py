@@ -126,8 +126,10 @@ def _in(conn: sqlite3.Connection, query: str, key: str, values: list[str]) -> li
 
 def _look(layer: Layer, filename: str, hint: tuple | None, on_read=None) -> FileState | None:
     """What the layer's scan would learn of ``filename`` (:func:`memdir.files.scan.scan`): None when
-    it is not a regular file there; from ``hint`` (the index's row) while its stat key holds, else read
-    (``on_read(1)`` told)."""
+    it is not a regular file there; from ``hint`` (the index's row) while its stat key holds, else the state
+    the layer read of it in this process with that key and the tombstones as they are
+    (:meth:`memdir.layer.held.HoldsBack.judged_state`: the file whose verdict a lift or forget elsewhere moved,
+    read once by the layer's take-up), else read (``on_read(1)`` told)."""
     path = layer.path / filename
     try:
         st = os.stat(path, follow_symlinks=False)
@@ -138,6 +140,8 @@ def _look(layer: Layer, filename: str, hint: tuple | None, on_read=None) -> File
     key = (st.st_size, st.st_ctime_ns, st.st_ino)
     if hint is not None and tuple(hint[1:4]) == key:
         return FileState(key, hint[4], hint[5], hint[6])
+    if (judged := layer.judged_state(filename, key)) is not None:  # the layer read it (a lift's take-up): not again
+        return judged
     if on_read is not None:
         on_read(1)
     return layer.load(path)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 24  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 25  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -25,21 +25,24 @@ SCHEMA_VERSION = 24  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 24: a pre-release after a version one term with it, its number no term of its own (2.3.1.rc1, 2.3.1-rc.1,
 # python3.11rc1: 2.3.1.rc1); a date with slashes or hyphens both its calendar's ISO readings (04-12-2026), 2026-4-12
 # 20260412, no ISO digits for a day the calendar has not (31/04/2026; search.versions, search.numbergroups)
-UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23)  # in place
+# 25: a pre-release written apart from its version by a space one term with it too (2.3.1 rc1: 2.3.1.rc1, as
+# 2.3.1rc1; search.versions._APART)
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24)  # in place
 FIELDS = ("name", "title", "description", "body")
-RETOKENIZED_BELOW = 24
+RETOKENIZED_BELOW = 25
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
 tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
-READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23)
+READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
 with words broken at their marks, 18 with variation selectors in words and
 "log in" as log, 19 with "wrote" and "written" words of their own, 20 without a version's leading parts (v2.3.1
 holds no 2.3), 21 and 22 with a version's digits as numbers (1.5GB holds 5, v3.2.1 v321), 23 with a pre-release
-after a dot as words of its own (2.3.1.rc1 holds rc1)."""
+after a dot as words of its own (2.3.1.rc1 holds rc1), 24 with one written apart by a space as a word of its own
+(2.3.1 rc1 holds no 2.3.1.rc1)."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
@@ -137,8 +140,8 @@ def write_if_free(conn: sqlite3.Connection, work) -> bool:
 
 
 def upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of a schema of :data:`UPGRADED` (4 to 23) to the current one in place, its vectors kept: from
-    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 23 the ``fts`` rows
+    """Bring an index of a schema of :data:`UPGRADED` (4 to 24) to the current one in place, its vectors kept: from
+    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 24 the ``fts`` rows
     tokenized again from ``docs`` (:func:`memdir.search.tokenize.document_fields`); from 4 to 15 each row's
     script (:func:`memdir.search.scripts.of_memory` of its stored title, description and body; only rows with a
     character outside ASCII are read, the rest are ``letters``). One write transaction; done already: nothing."""

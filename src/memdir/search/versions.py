@@ -61,6 +61,9 @@ _MARKS = ("v", "r")  # a version's mark: v2.3, r2.3 (a release)
 # another dotted part after it (2.3.1.rc1.tar.gz, 2.3.1-beta-linux: no pre-release, read as before).
 _PRE_RELEASE = re.compile(r"[.\-]?(?:(alpha|beta|rc|preview|pre|dev|post)|([abc])(?=[.\-]?\d))[.\-]?(\d+)?"
                           r"(?![^\W_]|[.\-][^\W_])", re.IGNORECASE)
+# ... and one written apart from its version by a space (2.3.1 rc1, 2.3.1 beta.2, Python 3.11 RC1): only a label that
+# is a word with its number (a space before "dev", "b2" or "rc 1" is too often another word: "v2.3 dev server").
+_APART = re.compile(r"[ \t](alpha|beta|rc|preview|pre|dev|post)()[.\-]?(\d+)(?![^\W_]|[.\-][^\W_])", re.IGNORECASE)
 _SPELLED = {"alpha": "a", "beta": "b", "c": "rc", "pre": "rc", "preview": "rc"}  # PEP 440's normal spellings
 
 VERSION_JOIN = "\ue000"
@@ -76,8 +79,8 @@ def dotted_versions(text: str, most: int) -> list[Version]:
     list), in order: its terms are each of its leading runs of two groups or more, the groups' digits as written
     joined by :data:`VERSION_JOIN` (``v2.3.1`` → ``2⋅3``, ``2⋅3⋅1``; ``16.4`` → ``16⋅4``; ``python3.11`` →
     ``3⋅11``; ``10.0.0.1`` → ``10⋅0``, ``10⋅0⋅0``, ``10⋅0⋅0⋅1``), and a pre-release after it
-    (:data:`_PRE_RELEASE`) the whole joined with its one spelling (:func:`pre_release`: ``2.3.1rc1``,
-    ``2.3.1.rc1``, ``2.3.1-rc.1`` → ``2⋅3⋅1⋅rc1``, ``rc1``; ``python3.11rc1`` → ``3⋅11``, ``3⋅11⋅rc1``,
+    (:data:`_PRE_RELEASE`; written apart by a space, :data:`_APART`) the whole joined with its one spelling
+    (:func:`pre_release`: ``2.3.1rc1``, ``2.3.1.rc1``, ``2.3.1-rc.1``, ``2.3.1 rc1`` → ``2⋅3⋅1⋅rc1``, ``rc1``; ``python3.11rc1`` → ``3⋅11``, ``3⋅11⋅rc1``,
     ``rc1``), the version then ending after it; the label a word (not ``b`` of ``1.0b2``), the label with its
     number is a term too, in every form alike (``rc1``, ``beta2`` of ``1.0.0-beta.2``). A query's ``2.3`` so meets a memory's ``v2.3.1`` (and ``2.3.4``, ``r2.3``, ``2.3.1rc1``),
     ``2.3.1rc1`` meets ``2.3.1.rc1`` whole and ``2.3.1rc2`` by its version alone, and ``v2.3`` meets ``v2.4`` by
@@ -88,7 +91,7 @@ def dotted_versions(text: str, most: int) -> list[Version]:
     for match in _VERSION.finditer(text):
         groups = fold(match.group(1)).split(".")
         name = fold(text[match.start():match.start(1)])
-        pre = _PRE_RELEASE.match(text, match.end())
+        pre = _PRE_RELEASE.match(text, match.end()) or _APART.match(text, match.end())
         if name and name not in _MARKS and match.end() < len(text) and text[match.end()].isalpha() \
                 and not (pre and pre.group(3)):
             continue  # m5.2xlarge, e2.1b: a name's digits and a size, no version (a name's version ends: python3.11,

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from memdir import Memory
-from memdir.integrations.claude_code import hooks
+from memdir.integrations.claude_code import moments
 from memdir.prompt.context import HOOK_CONTEXT_MAX_CHARS
 from tests.conftest import run_cli
 
@@ -39,7 +39,7 @@ def test_120_memories_at_10000_bytes_stay_under_both_limits(isolated_home, proje
     out = done.stdout.decode("utf-8")
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     # before: 10,399 bytes of stdout, additionalContext 9,755 characters
-    assert len(out) <= hooks.HOOK_OUTPUT_MAX_CHARS == 10_000
+    assert len(out) <= moments.HOOK_OUTPUT_MAX_CHARS == 10_000
     assert len(context) <= HOOK_CONTEXT_MAX_CHARS == 8_000
     assert "fact-000" in context and "index lines left out" in context  # control: the index is there, cut
 
@@ -61,9 +61,9 @@ def test_hook_output_budgets_every_block_it_is_given():
         calls.append(budget)
         return ('"' * 3000 + "\n" * 3000)[:budget]  # every character doubles in JSON
 
-    out = hooks.hook_output("SessionStart", render, 10_000)
+    out = moments.hook_output("SessionStart", render, 10_000)
     assert len(out) + 1 <= 10_000 and calls[0] == 8_000 and len(calls) > 1
-    assert hooks.hook_output("SessionStart", lambda budget: "", 10_000) == ""
+    assert moments.hook_output("SessionStart", lambda budget: "", 10_000) == ""
 
 
 @pytest.mark.slow

@@ -3,7 +3,7 @@
 :func:`conversation_restarts`) or resumed holding the context blocks given before (:data:`RESUMES`,
 :func:`conversation_resumes`), and its hook input in Claude Code's fields (:func:`translate`).
 
-Read by :mod:`memdir.integrations.claude_code.hooks` (every client's hook entry point) and the CLI's
+Read by :mod:`memdir.integrations.claude_code.hooks` (every client's hook entry point), its moments and the CLI's
 ``memdir hook`` parser; imports nothing, so a hook's fresh process stays small. The event names and input
 fields were read from the real clients (Claude Code 2.1, Codex 0.171, Gemini CLI 0.61, Cursor)."""
 
