@@ -206,13 +206,14 @@ _CONTINUES = memo.Kept(1 << 16)  # (row id, a y-word's start) -> whether the row
 def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float], asked: bool = False,
                   kin: dict[int, tuple[float, float]] | None = None) -> dict[int, relevance.Evidence]:
     """``found`` with each memory's cosine, its gap above the median and its lead (:func:`relevance.with_cosine`;
-    ``asked``: a prompt read as keywords because it asks, as there; ``kin``: the gap and lead of the memories
-    written in another script than the query among their script's, :func:`memdir.search.scripts.kin`)."""
+    ``asked``: a prompt read as keywords because it asks, as there, when at least :data:`relevance.CROWD` memories
+    have a cosine; ``kin``: the gap and lead of the memories written in another script than the query among their
+    script's, :func:`memdir.search.scripts.kin`)."""
     if not cosines:
         return found
     median = relevance.median(cosines.values())
     top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
-    kin = kin or {}
+    kin, asked = kin or {}, asked and len(cosines) >= relevance.CROWD  # a median of a few is no noise floor
     return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked, kin.get(i)) for i, ev in found.items()}
 
 

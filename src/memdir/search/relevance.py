@@ -77,6 +77,12 @@ THRESHOLD = 0.5
 # agreed but not needed on the fit half (0.386; 2-fold by parity, each fold's own highest gives 0.4, +1 hit on the other
 # fold, no false recall; 0.3, the best of a grid on all of it, sat 0.03 above them: see evals/recall/fit.py). ASKED_GAP:
 AGREED_THRESHOLD, AGREED_COVERAGE, ASKED_GAP = 0.4, 0.2, 0.03  # a question's keywords complete (:func:`with_cosine`)
+# The median cosine is the store's noise floor (ASKED_GAP) only over a crowd: with fewer than CROWD memories holding a
+# vector it is the nearest itself (one memory: its own cosine, gap 0; two: half their difference), and "When do we
+# deploy?" found nothing beside the one memory saying when deploys go out once it was embedded (trial23; recalled
+# with vectors off). Not fitted (the evaluation's store holds 45 memories): the smallest store whose median is
+# another memory than the nearest.
+CROWD = 3
 # Two memories whose cosines to a query lie within TIE of each other are tied in meaning (:func:`agreed`,
 # :func:`outranked`): "upload the build output somewhere the release job can pick it up" sits 0.006 nearer the note
 # on release tags than the S3 bucket note it needs. Chosen by pooled 2-fold cross-validation on the fit data
