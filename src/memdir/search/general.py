@@ -76,6 +76,13 @@ word stays exempt, as for ``defines``. Tried, not kept, (hits, false recalls) pe
 (0, −3), (−1, −2) — "what's left for the next sprint?" lost; a named thing only when no memory of the store holds it
 (the Python and Dockerfile questions came back: fold 0 false recalls 20 → 23, fold 1 18 → 19); named things for
 every prompt, not only general questions, (−5, −1), (−3, −1) at best: pasted logs name many things no note holds.
+
+A name written before a lowercase noun names a kind of that noun (``_NOUN_AFTER``; 2026-12-05 recall23): "how do I
+save timestamps in a PostgreSQL database?" names a database, and the note storing timestamps in UTC in the database
+(never saying PostgreSQL; the nearest in meaning, lead 0.024, coverage 0.63) answers it, where "in Node.js?" or "a
+multi-stage Dockerfile?" name a thing alone. No constant; the pooled fit data (all fit sets, ``[hits, needing, false
+recalls, needing none]``) is unchanged by it on both folds (fold 0 [111, 145, 20, 114], fold 1 [101, 136, 18, 121]):
+no fit question names a thing before a noun that a memory answering it holds (tests/search/test_general_named.py).
 """
 
 from __future__ import annotations

@@ -64,7 +64,9 @@ def is_request(term: str) -> bool:
 # A filler word in a noun's place names a thing: after an article, a possessive or a preposition and before a content
 # word ("the go indentation", "our go services", "the work queue") or last after a preposition ("errors in go"). Stemmed
 # (``using`` is ``use``). An adjective of FILLER ("a new release", "a good name") modifies the noun after it there and
-# stays filler: NAMING_FILLER are the others.
+# stays filler: NAMING_FILLER are the others. Pooled fit data (all fit sets, 2026-12-05 recall23) [hits, needing,
+# false, none]: fold 0 [111, 145, 20, 114] unchanged, fold 1 [101, 136, 18, 121] → [102, 136, 18, 121] ("the go
+# indentation" finds tabs-go, 0.005 → 0.73); no false recall, no hit lost on any set.
 _BEFORE_NAME = frozenset("the a an this these those our my your their it in with for of on about use into".split())
 _AFTER_PREPOSITION = frozenset("in with for of on about use into".split())
 NAMING_FILLER = FILLER - frozenset("great nice cool good fine perfect sure right new just basical anyway".split())
