@@ -23,7 +23,8 @@ from . import relevance, weighing
 from .tokenize import is_stopword, query_tokens
 
 
-def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset()) -> tuple[bool, bool]:
+def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = frozenset(),
+                      named: frozenset[str] = frozenset()) -> tuple[bool, bool]:
     """``(reads, asks)``: ``reads`` True when ``query`` reads as keywords, not a sentence: stopwords at most a
     third of its words (``user by id``) and one of them a topic (:func:`memdir.search.weighing.is_topic`: not only
     generic words, ``use``, ``run it again``); or nothing but function words around the acronyms it writes in
@@ -31,12 +32,13 @@ def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = fr
     alone does); or a request or a question around a few words (``remind me about alembic``, ``백업은 언제?``:
     :func:`memdir.search.weighing.reads_as_request`; then ``asks`` True too). Filler and chat words
     (:func:`memdir.search.weighing.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
-    structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``."""
-    words = [w for w in query_tokens(query) if not weighing.is_filler(w)]
+    structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``) — unless they stand in a noun's place (``named``:
+    :func:`memdir.search.weighing.named_fillers`: ``the go indentation`` is ``go indentation``)."""
+    words = [w for w in query_tokens(query) if not weighing.is_filler(w) or w in named]
     if spelled and words and all(is_stopword(w) for w in words):
         return True, False
     asked = weighing.reads_as_request(words) if terms else None
-    soft = weighing.soft_terms([t for t in terms if not weighing.is_filler(t)])  # function words alone, kana
+    soft = weighing.soft_terms([t for t in terms if not weighing.is_filler(t) or t in named], kept=named)  # kana
     if asked is not None or not terms or not words or soft:
         return bool(asked), bool(asked)
     stop = sum(1 for w in words if is_stopword(w))

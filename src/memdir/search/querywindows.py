@@ -18,6 +18,12 @@ about 1.5× its CPU (median 97 → 145 ms on a machine at load 6 on 2 cores). Re
 (:func:`memdir.search.ranking.ranked`'s ``windows``): no explicit-search figure gained (the planted facts at 1,000
 notes: bm25 46, ties 50, hybrid 50 of 50 first either way), and LoCoMo's questions lost (hybrid R@5/R@10
 60.4/70.5 → 57.2/66.0 with windows).
+
+Tried, not kept (2026-12-05 recall23, pooled fit data of every fit set, ``[hits, needing, false recalls, needing
+none]``): each clause of a long prompt (split at sentence and clause punctuation and at "and", "but", "when",
+"because", …; two content words or more) embedded as a window beside these: fold 0 [111, 145, 20, 114] →
+[110, 145, 20, 114] ("where do compiled wheels end up after a CI run?" went to the CI runner note), fold 1
+[102, 136, 18, 121] unchanged (one task found, "the api feels sluggish since tuesday, …" lost).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from .keywords import in_passing, reads_as_keywords
 from .near import rows as near_rows
 from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
-from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, query_terms, word_forms
+from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, query_terms, query_tokens, word_forms
 from .why import written
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
@@ -156,7 +156,7 @@ def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None, capitals: dict[int, frozenset[str]] | None = None,
               forms: dict[str, set[str]] | None = None, typed: bool = False,
-              unheld: frozenset[str] = frozenset()) -> dict[int, relevance.Evidence]:
+              unheld: frozenset[str] = frozenset(), named: frozenset[str] = frozenset()) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
     :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
@@ -167,7 +167,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     A y-word's start (``expir`` of ``expiry``) reads the words it begins only in a memory writing one of its
     family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). ``unheld``: terms
     no memory needs to hold, counted as a word no memory holds is (a comparison's own words, "vs":
-    :func:`memdir.search.comparison.comparison_terms`)."""
+    :func:`memdir.search.comparison.comparison_terms`). ``named``: filler terms the query writes in a noun's place
+    (:func:`memdir.search.weighing.named_fillers`), content terms of it, as an acronym is."""
     if not ids:
         return {}
     capitals = capitals or {}
@@ -180,8 +181,9 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         if (acronyms, lacks) not in readings:
             these = terms + sorted(acronyms - set(terms))
             freq = {**counts, **{t: in_caps[t] for t in acronyms}}
-            weights = weighing.term_weights(these, freq, total, acronyms, joined_parts(compounds or {}, terms))
-            strong = {t for t in these if weights[t]} - weighing.soft_terms(these, kept=acronyms)  # CJK bigrams count
+            kept = acronyms | named  # "IT" written so; "go" of "the go indentation"
+            weights = weighing.term_weights(these, freq, total, kept, joined_parts(compounds or {}, terms))
+            strong = {t for t in these if weights[t]} - weighing.soft_terms(these, kept=kept)  # CJK bigrams count
             present = {t for t in these if freq.get(t, 0) and t not in unheld}
             begun = {t: b for t, b in spelling.starts(these, forms).items() if t not in lacks}
             readings[acronyms, lacks] = (weights, relevance.Prefixes(weights, compounds, begun), strong, present)
@@ -301,14 +303,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where,
                                                 seen))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
-            reads, asks = reads_as_keywords(query, terms, frozenset(spellings))
+            named = weighing.named_fillers(query_tokens(query)) & {t for t in terms if counts.get(t, 0)}  # "the go …"
+            reads, asks = reads_as_keywords(query, terms, frozenset(spellings), named)
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
             # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
             compared = relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling})))
             unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
-                              unheld)
+                              unheld, named)
             cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=windows)
                        if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
@@ -318,7 +321,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds | own, capitals, forms, typed, unheld))
+                                   compounds | own, capitals, forms, typed, unheld, named))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete

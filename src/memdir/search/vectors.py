@@ -199,7 +199,9 @@ def memory_text(title: str | None, description: str, body: str) -> str:
 
 # Off until the ranking uses best_passages(): for notes of 400 words the passages cost the background
 # embedder about 6× the heads (1,226 passages for 200 notes: 195 s against 25 s on a busy 2-core machine;
-# benchmarks/bench_embed.py), CPU no query would use yet. embed_passages() works either way.
+# benchmarks/bench_embed.py), CPU no query would use yet. embed_passages() works either way. Recall over the best
+# passage's cosine (2026-12-05 recall23, pooled fit data of every fit set, today's coefficients): fold 0 [111, 145, 20,
+# 114] -> [108, 145, 22, 114], fold 1 [102, 136, 18, 121] -> [97, 136, 20, 121]: long notes come nearer every prompt.
 EMBED_PASSAGES = False
 PASSAGE_WORDS = 80  # words of the body per passage (≈ 100 model tokens of English)
 PASSAGE_OVERLAP = 20  # words a passage repeats from the one before (a sentence cut at a seam is whole in one)
