@@ -239,7 +239,8 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
         if looked is None:
             with _sweep_lock:
                 _swept[marker] = swept
-            _record_sweep(conn, key, started)
+            if sweep_can_wait(count, 0.0):  # a small layer is swept at every sync: nothing reads when it last was
+                _record_sweep(conn, key, started)  # (no write lock taken at each search of a small user layer)
         return 0
     entries: dict[str, Entry | None] = {}
     for name in todo:
