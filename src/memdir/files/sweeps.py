@@ -89,6 +89,12 @@ def since(wall_ns: int | None) -> float:
     return elapsed / 1e9 if elapsed >= 0 else float("inf")
 
 
+def swept_always(files: int) -> bool:
+    """True when a layer of ``files`` memory files is swept at every sync, whatever the interval (at most
+    :data:`SWEEP_ALWAYS_MAX`): when it was last swept decides nothing for it (:func:`sweep_can_wait`)."""
+    return files <= SWEEP_ALWAYS_MAX
+
+
 def sweep_can_wait(files: int, elapsed: float, layer=None) -> bool:
     """Whether a layer of ``files`` memory files, last swept ``elapsed`` seconds ago (``inf``: never
     that this process knows of), may go without its sweep for in-place hand edits now: only a large
@@ -96,7 +102,7 @@ def sweep_can_wait(files: int, elapsed: float, layer=None) -> bool:
     handing sweeps off that handed it to a sweeper (``layer``: the :class:`memdir.layer.layer.Layer`,
     :func:`hand_off_layer`). The one policy of the layer's writes and reads and the search index's
     syncs."""
-    if files <= SWEEP_ALWAYS_MAX:
+    if swept_always(files):
         return False
     if elapsed < sweep_interval():
         return True
@@ -192,4 +198,4 @@ def meta_of(layer_dir: str | os.PathLike, index_dir: str | os.PathLike | None = 
 
 
 __all__ = ["SWEEPER", "SWEEP_ALWAYS_MAX", "hand_off", "hand_off_if_large", "hand_off_layer", "hand_sweeps_off", "since",
-           "handing_off", "meta_of", "sweep_can_wait"]
+           "handing_off", "meta_of", "sweep_can_wait", "swept_always"]

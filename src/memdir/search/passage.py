@@ -26,17 +26,26 @@ def located(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS) -> 
     store's frequencies), ``start`` moved back to the start of its sentence or
     line (at most :data:`SENTENCE_BACK` characters back), ``end`` the end of
     its last query word; None when no term of the query occurs in ``text``."""
-    weights = {t: w for t, w in weighing.term_weights(list(dict.fromkeys(terms)), {}, 0).items() if w > 0}
+    weights, read = _reading(tuple(dict.fromkeys(terms)))
     if not weights or not text:
         return None
     toks, spans = _words(text)
-    first, last, found = relevance.best_window(relevance.as_terms(list(toks), weights), weights, width)
+    first, last, found = relevance.best_window(read(list(toks)), weights, width)
     if not found:
         return None
     start, end = spans[2 * first], spans[2 * last + 1]
     back = max(0, start - SENTENCE_BACK)
     ends = [m.end() for m in _SENTENCE_END.finditer(text, back, start)]
     return _word_at(text, ends[-1] if ends else (0 if back == 0 else start), start), end
+
+
+@lru_cache(maxsize=16)
+def _reading(terms: tuple[str, ...]) -> tuple[dict[str, float], relevance.Prefixes]:
+    """``(weights, prefixes)``: the query's ``terms`` weighed without the store's frequencies (those above 0) and
+    the :class:`memdir.search.relevance.Prefixes` reading a text's tokens as them (:func:`memdir.search.relevance.
+    as_terms`), kept per ``terms``: a search's snippets ask for the same ones, result after result."""
+    weights = {t: w for t, w in weighing.term_weights(list(terms), {}, 0).items() if w > 0}
+    return weights, relevance.Prefixes(weights)
 
 
 # Texts whose words are kept (a search's snippets come back to the notes it keeps finding): each keeps its text,

@@ -190,10 +190,14 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         return readings[acronyms, lacks]
 
     out = {}
+    none = frozenset()
+    plain = reading(none, none)  # a row with no acronym in capitals and no y-word's start it lacks: most of them
     for rowid, row in rowwords.rows(conn, ids).items():  # each row's words read once per index generation
         lacks = frozenset(t for t, begun in ys.items() if not _CONTINUES.get(  # per row, kept per generation
-            conn, generation, (rowid, begun), lambda: spelling.continues(f"{row.called} {row.raw}", begun)))
-        weights, as_terms, strong, present = reading(capitals.get(rowid, frozenset()), lacks)
+            conn, generation, (rowid, begun), lambda: spelling.continues(f"{row.called} {row.raw}", begun))) \
+            if ys else none
+        acronyms = capitals.get(rowid, none)
+        weights, as_terms, strong, present = plain if not acronyms and not lacks else reading(acronyms, lacks)
         head = set(as_terms(row.head))
         read = row.read(as_terms)
         weighed = parts.parts_weighed(weights, row.raw, forms or {})

@@ -9,6 +9,7 @@ and :class:`BodyTerms` is what it found, by position. Pure.
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import repeat
 
 from .spelling import begins
 
@@ -47,9 +48,23 @@ class Prefixes:
                 self._starts[term] = begun
         self._cut = spelling.PREFIX_MIN
         self._seen: dict[str, str] = {}
+        self._plan = None
         self.weights = weights
         self.pairs = bool(self._pairs)
         self.implies = bool(self._implied)  # some term stands for others (:meth:`implied`)
+
+    def plan(self) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...], tuple[tuple[tuple[str, ...], str], ...]]:
+        """``(whole, fetching, phrases)``, worked out on the first call and kept: the terms of the weights read as
+        whole words, ``(term, what it fetches as a word's start)`` for the prefixed ones
+        (:func:`memdir.search.spelling.fetch`), both in the weights' order, and :meth:`phrases` as pairs."""
+        if self._plan is None:
+            from . import spelling
+
+            prefixed = set(self.prefixed())
+            self._plan = (tuple(t for t in self._weights if t not in prefixed),
+                          tuple((t, spelling.fetch(t, self.start(t))) for t in self._weights if t in prefixed),
+                          tuple(self._pairs.items()))
+        return self._plan
 
     def prefixed(self) -> list[str]:
         """The query's terms that also stand for the longer words they begin."""
@@ -181,30 +196,31 @@ def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> l
     (:func:`single_spaced`) given as its distinct ``words`` (sorted) and where each occurs: the positions of
     ``words[i]`` are ``places[starts[i]:starts[i + 1]]`` (ascending). A term is looked up by a binary search
     (a term's start: the words it begins, a run of the sorted words), a compound by its first word's
-    positions, so the cost follows the query's terms and their hits, not the body's length."""
-    from . import spelling
-
+    positions, so the cost follows the query's terms and their hits, not the body's length. What is the same for
+    every body a query reads (which terms are prefixed, what each fetches) is worked out once (:meth:`Prefixes.plan`)."""
     count = len(words)
 
     def at(word: str):
         i = bisect_left(words, word)
         return places[starts[i]:starts[i + 1]] if i < count and words[i] == word else ()
 
-    weights = prefixes.weights
-    prefixed = set(prefixes.prefixed())
+    whole, fetching, phrases = prefixes.plan()
     found = []
-    for term in weights:
-        if term not in prefixed:
-            found += [(p, term) for p in at(term)]
-            continue
-        fetched = spelling.fetch(term, prefixes.start(term))
-        i = bisect_left(words, fetched)
-        while i < count and words[i].startswith(fetched):
-            if prefixes.term(words[i]) == term:  # as in read_body: unless an earlier term claims it
-                found += [(p, term) for p in places[starts[i]:starts[i + 1]]]
-            i += 1
+    extend = found.extend
+    for term in whole:
+        i = bisect_left(words, term)
+        if i < count and words[i] == term:
+            extend(zip(places[starts[i]:starts[i + 1]], repeat(term)))
+    if fetching:
+        read = prefixes.term
+        for term, fetched in fetching:
+            i = bisect_left(words, fetched)
+            while i < count and words[i].startswith(fetched):
+                if read(words[i]) == term:  # as in read_body: unless an earlier term claims it
+                    extend(zip(places[starts[i]:starts[i + 1]], repeat(term)))
+                i += 1
     written = set()  # (position, term): a compound written whole, then its parts (as in read_body)
-    for parts, term in prefixes.phrases().items():
+    for parts, term in phrases:
         later = [at(word) for word in parts[1:]]
         for p in at(parts[0]):
             if all(p + k in held for k, held in enumerate(later, 1)):

@@ -65,7 +65,7 @@ needed memory at one in two or better.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
@@ -251,26 +251,42 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     (a word no memory holds does not keep a memory from being complete:
     :func:`_complete`). The words' part and the cosine's part are apart
     (:func:`with_cosine`): a search reads the words while the query embeds."""
-    whole = sum(weights.values())
+    whole, core, strong_held, log_whole = _per_query(weights, strong)
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
-    anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong <= weights.keys()
+    anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong_held
                        else {t for t in (body_tokens.tokens() if isinstance(body_tokens, BodyTerms)
                                           else body_tokens) if t in strong})
-    core = {t for t in strong if not is_generic(t)} or strong
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
         return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
     matched = sum(w for t, w in weights.items() if t in found)  # in the query's order, not a set's hash order
     near_weight, span = tightest(body_tokens, weights)
-    near = near_weight / whole
     held = _held(weights, head, body_tokens, core, present)
-    return with_cosine(Evidence(coverage=matched / whole, head=sum(w for t, w in weights.items() if t in head) / whole,
-                                mass=math.log1p(matched), cosine=None,
-                                matched=tuple(t for t in weights if t in found),
-                                missing=math.log1p(max(0.0, whole - matched)), query=math.log1p(whole),
-                                complete=_complete(core, found, head, present if typed else None) if keywords else 0.0,
-                                shared=shared, near=near, span=span, held=held), cosine, median, top)
+    made = object.__new__(Evidence)  # Evidence(...) field by field, without the frozen __init__'s setattr calls
+    made.__dict__.update(_DEFAULTS)
+    made.__dict__.update(coverage=matched / whole, head=sum(w for t, w in weights.items() if t in head) / whole,
+                         mass=math.log1p(matched), cosine=None, matched=tuple(t for t in weights if t in found),
+                         missing=math.log1p(max(0.0, whole - matched)), query=log_whole,
+                         complete=_complete(core, found, head, present if typed else None) if keywords else 0.0,
+                         shared=shared, near=near_weight / whole, span=span, held=held)
+    return with_cosine(made, cosine, median, top)
+
+
+_DEFAULTS = {f.name: f.default for f in fields(Evidence)}  # every field has one but the five given first
+_last_query: tuple = (None, None, ())  # (weights, strong, what _per_query gives): one query's, for each memory
+
+
+def _per_query(weights: dict[str, float], strong: set[str]) -> tuple[float, set[str], bool, float]:
+    """``(whole, core, strong held, log1p(whole))`` of :func:`evidence`: the same for every memory a query reads with
+    the same ``weights`` and ``strong`` (the same objects), so kept for the last of them."""
+    global _last_query
+    last = _last_query
+    if last[0] is not weights or last[1] is not strong:
+        whole = sum(weights.values())
+        core = {t for t in strong if not is_generic(t)} or strong
+        last = _last_query = (weights, strong, (whole, core, strong <= weights.keys(), math.log1p(whole)))
+    return last[2]
 
 
 def _complete(core: set[str], found: set[str], head: set[str], present: set[str] | None) -> float:
@@ -321,18 +337,30 @@ def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], cor
     found in the head or in one :data:`NEAR_TOKENS`-token window of the
     body; a place holding only one of the query's several core terms (not
     soft, not generic) does not count (one shared word is not the query stated)."""
-    kept = weights if present is None or present >= weights.keys() else \
-        {t: w for t, w in weights.items() if t in present}  # the same object when all: its occurrences are known
-    whole = sum(kept.values())
+    kept, whole, several = _kept(weights, core, present)
     if whole <= 0:
         return 0.0
-    several = len(core) >= 2
     best = 0.0
     for place in (head.intersection(kept), best_passage(body_tokens, kept, NEAR_TOKENS)):
         if not several or len(core.intersection(place)) >= 2:
             best = max(best, sum(w for t, w in kept.items() if t in place))
     return min(1.0, best / whole)
 
+
+
+_last_kept: tuple = (None, None, None, ())  # (weights, core, present, what _kept gives)
+
+
+def _kept(weights: dict[str, float], core: set[str], present: set[str] | None) -> tuple[dict[str, float], float, bool]:
+    """``(kept, whole, several)`` of :func:`_held`: the present terms' weights (``weights`` itself when all are, so
+    its occurrences are known), their sum, and whether the query has several core terms; kept for the last query."""
+    global _last_kept
+    last = _last_kept
+    if last[0] is not weights or last[1] is not core or last[2] is not present:
+        kept = weights if present is None or present >= weights.keys() else \
+            {t: w for t, w in weights.items() if t in present}  # the same object when all: its occurrences are known
+        last = _last_kept = (weights, core, present, (kept, sum(kept.values()), len(core) >= 2))
+    return last[3]
 
 
 def agreed(ev: Evidence) -> bool:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.scan import Entry
-from ..files.sweeps import since, sweep_can_wait
+from ..files.sweeps import since, sweep_can_wait, swept_always
 from ..layer.layer import Layer, home_layers
 from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
@@ -239,7 +239,8 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
         if looked is None:
             with _sweep_lock:
                 _swept[marker] = swept
-            _record_sweep(conn, key, started)
+            if not swept_always(count):  # a small layer is swept at every sync: nothing reads when it last was
+                _record_sweep(conn, key, started)  # (no write lock taken at each search of a small user layer)
         return 0
     entries: dict[str, Entry | None] = {}
     for name in todo:
