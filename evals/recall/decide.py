@@ -22,99 +22,111 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, '.')
-from common import new_folds, tally
+from common import new_folds, tally  # this folder's modules (the script's folder is on sys.path), as neg.py does
 from neg import load
 
-rows = load(sys.argv[1])
-def lg(p): p=min(max(p,1e-6),1-1e-6); return math.log(p/(1-p))
-def feats(row):
-    cs = row['cands']
-    coss = [c['ev']['cosine'] if c['ev']['cosine'] is not None else -1 for c in cs]
-    order = sorted(range(len(cs)), key=lambda i: -coss[i])
-    crank = {i: r for r, i in enumerate(order)}
+THRESHOLDS = np.arange(0.2, 0.9, 0.025)  # the fitted model's own bar, chosen on the training fold
+VETO_BARS = (0.0, 0.05, 0.1, 0.15, 0.2)  # below this a memory the rules return is refused (0: never)
+RESCUE_BARS = (0.6, 0.7, 0.8, 0.9, 1.01)  # from this a memory the rules refuse is returned (1.01: never)
+SETTINGS = [(l2, top) for l2 in (1.0, 10.0) for top in (5, 20)]  # (L2, candidates per row fitted on)
+
+
+def logit(p: float) -> float:
+    """The log-odds of ``p``, clipped to [1e-6, 1 − 1e-6]."""
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def features(row: dict) -> np.ndarray:
+    """One row of 24 features per candidate of a dumped fit row (the module docstring's list), in pool order."""
+    cands = row["cands"]
+    cosines = [c["ev"]["cosine"] if c["ev"]["cosine"] is not None else -1 for c in cands]
+    by_cosine = {i: rank for rank, i in enumerate(sorted(range(len(cands)), key=lambda i: -cosines[i]))}
     out = []
-    for i, c in enumerate(cs):
-        e = c['ev']; has = e['cosine'] is not None
-        barinf = c['bar'] == float('inf') or c['bar'] is None or (isinstance(c['bar'], float) and c['bar'] > 1)
-        f = [lg(c['score']), lg(c['lexical']), (e['cosine'] or 0.8) if has else 0.8, e['gap'], e['lead'], e['coverage'], e['head'],
-             e['near'], e['held'], e['query'], e['mass'], e['missing'], e['complete'], min(len(e['shared']), 5),
-             float(e['general']), float(e['defines']), float(e['compared']), float(barinf), float(c['agreed']), float(c['crossed']),
-             float(e['kin'] is not None), math.log1p(crank[i]), math.log1p(i), float(c['score'] >= c['bar'])]
-        out.append(f)
+    for i, c in enumerate(cands):
+        e = c["ev"]
+        no_bar = c["bar"] is None or c["bar"] == float("inf") or (isinstance(c["bar"], float) and c["bar"] > 1)
+        out.append([
+            logit(c["score"]), logit(c["lexical"]), e["cosine"] if e["cosine"] is not None else 0.8, e["gap"],
+            e["lead"], e["coverage"], e["head"], e["near"], e["held"], e["query"], e["mass"], e["missing"],
+            e["complete"], min(len(e["shared"]), 5), float(e["general"]), float(e["defines"]), float(e["compared"]),
+            float(no_bar), float(c["agreed"]), float(c["crossed"]), float(e["kin"] is not None),
+            math.log1p(by_cosine[i]), math.log1p(i), float(c["score"] >= c["bar"])])
     return np.array(out, dtype=float)
 
-X = [feats(r) for r in rows]
-def fit(idx, l2=1.0, topn=10, iters=3000, lr=0.1, wpos=1.0):
+
+def fit(rows: list[dict], X: list[np.ndarray], idx, l2: float = 1.0, top: int = 10, iters: int = 3000,
+        rate: float = 0.1):
+    """A logistic model (standardised features, L2 ``l2``, gradient descent) over the first ``top`` candidates
+    with a body of the rows ``idx``, label: the candidate is one the prompt expects. Returns ``p(features)``."""
     xs, ys = [], []
     for j in idx:
-        r = rows[j]
-        for i, c in enumerate(r['cands'][:topn]):
-            if not c['body']: continue
-            xs.append(X[j][i]); ys.append(1.0 if c['name'] in r['expect'] else 0.0)
-    xs = np.array(xs); ys = np.array(ys)
-    mu, sd = xs.mean(0), xs.std(0) + 1e-9
-    z = (xs - mu) / sd
-    w = np.zeros(z.shape[1]); b = 0.0
-    sw = np.where(ys > 0, wpos, 1.0)
+        for i, c in enumerate(rows[j]["cands"][:top]):
+            if c["body"]:
+                xs.append(X[j][i])
+                ys.append(1.0 if c["name"] in rows[j]["expect"] else 0.0)
+    xs, ys = np.array(xs), np.array(ys)
+    mean, spread = xs.mean(0), xs.std(0) + 1e-9
+    z = (xs - mean) / spread
+    w, b = np.zeros(z.shape[1]), 0.0
     for _ in range(iters):
-        p = 1 / (1 + np.exp(-(z @ w + b)))
-        g = (p - ys) * sw
-        w -= lr * (z.T @ g / len(ys) + l2 * w / len(ys))
-        b -= lr * g.mean()
-    return lambda x: 1 / (1 + np.exp(-(((x - mu) / sd) @ w + b)))
+        g = 1 / (1 + np.exp(-(z @ w + b))) - ys
+        w -= rate * (z.T @ g / len(ys) + l2 * w / len(ys))
+        b -= rate * g.mean()
+    return lambda x: 1 / (1 + np.exp(-(((x - mean) / spread) @ w + b)))
 
-def replay(idx, model, t, k=3):
+
+def replay(rows, X, idx, keep, model=None, k: int = 3) -> list[list[int]]:
+    """The folds' figures (:func:`common.new_folds`) when recall returns, of each row in ``idx``, the first ``k``
+    candidates with a body that ``keep(candidate, p)`` takes (``p``: ``model``'s chance for it, or None)."""
     out = new_folds()
     for j in idx:
-        r = rows[j]
-        p = model(X[j]) if model else None
-        names = []
-        for i, c in enumerate(r['cands']):
-            if len(names) >= k: break
-            if c['body'] and (p[i] >= t if model else c['score'] >= c['bar']):
-                names.append(c['name'])
-        tally(out, r['fold'], r['expect'], names)
+        names, chances = [], model(X[j]) if model else [None] * len(X[j])
+        for i, c in enumerate(rows[j]["cands"]):
+            if len(names) >= k:
+                break
+            if c["body"] and keep(c, chances[i]):
+                names.append(c["name"])
+        tally(out, rows[j]["fold"], rows[j]["expect"], names)
     return out
 
-f0 = [j for j, r in enumerate(rows) if r['fold'] == 0]; f1 = [j for j, r in enumerate(rows) if r['fold'] == 1]
-print('base', replay(range(len(rows)), None, 0))
-for l2 in (1.0, 10.0):
-  for topn in (5, 20):
-    res = []
-    for tr, te, fi in ((f0, f1, 1), (f1, f0, 0)):
-        m = fit(tr, l2=l2, topn=topn)
-        best = None
-        for t in np.arange(0.2, 0.9, 0.025):
-            fo = replay(tr, m, t)[1 - fi]
-            g = fo[0] - fo[2]
-            if best is None or g > best[0]: best = (g, t)
-        t = best[1]
-        res.append((fi, round(t, 3), replay(te, m, t)[fi], replay(te, None, 0)[fi]))
-    print(l2, topn, res)
 
-def replay2(idx, model, lo, hi, k=3):
-    out = new_folds()
-    for j in idx:
-        r = rows[j]; p = model(X[j]); names = []
-        for i, c in enumerate(r['cands']):
-            if len(names) >= k: break
-            b = c['score'] >= c['bar']
-            if c['body'] and (b and p[i] >= lo or p[i] >= hi):
-                names.append(c['name'])
-        tally(out, r['fold'], r['expect'], names)
-    return out
-print('--- rescue/veto on top of the rules')
-for l2 in (1.0, 10.0):
-  for topn in (5, 20):
-    res = []
-    for tr, te, fi in ((f0, f1, 1), (f1, f0, 0)):
-        m = fit(tr, l2=l2, topn=topn)
-        best = None
-        for lo in (0.0, 0.05, 0.1, 0.15, 0.2):
-          for hi in (0.6, 0.7, 0.8, 0.9, 1.01):
-            fo = replay2(tr, m, lo, hi)[1 - fi]
-            g = (fo[0] - fo[2], -lo, hi)
-            if best is None or g > best[0]: best = (g, lo, hi)
-        res.append((fi, best[1], best[2], replay2(te, m, best[1], best[2])[fi], replay(te, None, 0)[fi]))
-    print(l2, topn, res)
+def rules(c, _p) -> bool:
+    """What recall returns today: the candidate's score reaches its bar."""
+    return c["score"] >= c["bar"]
+
+
+def main(argv: list[str]) -> None:
+    rows = load(argv[0])
+    X = [features(r) for r in rows]
+    folds = [[j for j, r in enumerate(rows) if r["fold"] == f] for f in (0, 1)]
+    print("base", replay(rows, X, range(len(rows)), rules))
+    for l2, top in SETTINGS:  # the model alone, its threshold chosen on the other fold
+        res = []
+        for train, read in ((0, 1), (1, 0)):
+            model = fit(rows, X, folds[train], l2, top)
+            alone = lambda t: lambda c, p: p >= t  # noqa: E731
+            gain = lambda f: f[0] - f[2]  # noqa: E731  (hits less false recalls)
+            t = max(THRESHOLDS, key=lambda t: gain(replay(rows, X, folds[train], alone(t), model)[train]))
+            res.append((read, round(float(t), 3), replay(rows, X, folds[read], alone(t), model)[read],
+                        replay(rows, X, folds[read], rules)[read]))
+        print(l2, top, res)
+    print("--- rescue/veto on top of the rules")
+    for l2, top in SETTINGS:
+        res = []
+        for train, read in ((0, 1), (1, 0)):
+            model = fit(rows, X, folds[train], l2, top)
+            both = lambda lo, hi: lambda c, p: rules(c, p) and p >= lo or p >= hi  # noqa: E731
+
+            def score(bars):
+                f = replay(rows, X, folds[train], both(*bars), model)[train]
+                return (f[0] - f[2], -bars[0], bars[1])
+
+            lo, hi = max(((lo, hi) for lo in VETO_BARS for hi in RESCUE_BARS), key=score)
+            res.append((read, lo, hi, replay(rows, X, folds[read], both(lo, hi), model)[read],
+                        replay(rows, X, folds[read], rules)[read]))
+        print(l2, top, res)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
