@@ -135,7 +135,8 @@ _NOUN_AFTER = re.compile(r"[ \t]+([a-z][a-z]+)\b")
 
 def named_terms(query: str) -> tuple[frozenset[str], ...]:
     """The query terms of each particular thing ``query`` names (``_CAPITALISED``, ``_NAME_SHAPED``), as
-    :func:`memdir.search.tokenize.query_terms` reads the word, content terms only (:func:`memdir.search.weighing.is_topic`):
+    :func:`memdir.search.tokenize.query_terms` reads the word, content terms only
+    (:func:`memdir.search.weighing.is_topic`):
     "how can I verify a Stripe webhook signature in Node.js?" → ``({"stripe", "webhook"}, {"node", "nodejs"})``: a
     name written before a lowercase word (``_NOUN_AFTER``) names a kind of what that word names, and its content terms
     are the thing's too ("how do I save timestamps in a PostgreSQL database?" names a database: the note storing
@@ -150,7 +151,7 @@ def named_terms(query: str) -> tuple[frozenset[str], ...]:
     out = set()
     for match in found:
         terms = {t for t in query_terms(match.group(0)) if is_topic(t)}
-        if terms and not german and (noun := _NOUN_AFTER.match(query, match.end())):  # "a PostgreSQL database": a kind of database
+        if terms and not german and (noun := _NOUN_AFTER.match(query, match.end())):  # "a PostgreSQL database"
             terms |= {t for t in query_terms(noun.group(1)) if is_topic(t)}
         out.add(frozenset(terms))
     return tuple(sorted((terms for terms in out if terms), key=sorted))

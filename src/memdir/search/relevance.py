@@ -316,7 +316,8 @@ def with_cosine(evidence: Evidence, cosine: float | None, median: float | None =
     share (a typed search's word no memory holds, :func:`_complete`) is not complete when another memory is
     nearer in meaning (its lead negative): the word the store lacks may be what the search is about ("install
     lodash": the memory on installing JS packages, not the one whose head says "Python installs"). ``asked``: a prompt
-    read as its keywords because it asks (:func:`~memdir.search.weighing.reads_as_request`) is complete only in a memory at least
+    read as its keywords because it asks (:func:`~memdir.search.weighing.reads_as_request`) is complete only in a
+    memory at least
     :data:`ASKED_GAP` above the median, the store's noise floor ("what's next?" is no note saying "next" in passing;
     "where's staging?" stands out of the crowd, 0.036–0.12 on the fit half, chat questions under it). ``kin``:
     :attr:`Evidence.kin`, kept as given."""
