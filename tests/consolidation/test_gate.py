@@ -115,5 +115,24 @@ def test_one_off_reactions_and_task_specs_do_not_fire(sentence):
     assert rules_of(sentence) == set()
 
 
+@pytest.mark.parametrize("sentence", [
+    "hello Remember that we deploy on Fridays only.",
+    "ok so remember we deploy on Fridays only.",
+    "Hey, remember that the staging DB listens on 5433.",
+    "btw note: the API is rate limited.",
+])
+def test_a_greeting_or_discourse_word_before_remember_still_fires(sentence):
+    assert rules_of(sentence) == {"remember"}
+
+
+@pytest.mark.parametrize("sentence", [
+    "hello, do you remember what we deployed?",  # a question
+    "ok so I remember that day well.",  # the person remembering, not asking to be remembered
+    "so we noted the port earlier.",
+])
+def test_a_greeting_before_a_question_or_a_memory_of_their_own_does_not_fire(sentence):
+    assert rules_of(sentence) == set()
+
+
 def test_standing_instead_still_fires():
     assert "correction" in rules_of("Use the logging module instead of print.")

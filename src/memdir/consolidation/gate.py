@@ -66,10 +66,15 @@ _HEDGE = re.compile(
     r"could you|you could|you might|do you remember|i don't remember|i do not remember|i remember when)\b"
     r"|^\s*if\b|也许|可能|或许|要不要|是不是|吗[？?]?$", _I)
 
+# Greetings and discourse words a person starts a sentence with before what they say ("hello Remember that …",
+# "ok so remember we …"): the sentence still starts where they end (trial23: those two never fired).
+_OPENERS = r"(?:(?:hi|hello|hey|ok(?:ay)?|so|oh|well|btw|fyi|anyway)\b[,.!]?\s+)*"
+
 RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("remember", re.compile(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|plz|and|also|just)\s+)(?:remember|memori[sz]e|note)\b(?:\s+(?:that|this|:)|\s*:)"
-        r"|(?:^|[,;:]\s*|\b(?:please|pls|and|also)\s+)remember\s+(?:to|my|our|the|we|i)\b"
+        r"(?:^" + _OPENERS + r"|[,:;]\s*|\b(?:please|pls|plz|and|also|just)\s+)(?:remember|memori[sz]e|note)\b"
+        r"(?:\s+(?:that|this|:)|\s*:)"
+        r"|(?:^" + _OPENERS + r"|[,;:]\s*|\b(?:please|pls|and|also)\s+)remember\s+(?:to|my|our|the|we|i)\b"
         r"|\bkeep in mind\b|\bdon'?t forget\b|\bdo not forget\b|\bfor future reference\b"
         r"|\bmake a note\b|\bsave (?:this|that) (?:to|in) (?:your )?memory\b"
         r"|\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
