@@ -66,7 +66,7 @@ DEFAULTS: dict[str, object] = {
     "recall_max_bytes": 2048,
     # UTF-8 bytes of one memory_read output: a longer body is read in parts, each naming the offset of the next.
     # 11,900: what Codex 0.171 keeps whole by default (memdir.integrations.claude_code.dialects.KEEPS_TOOL_OUTPUT);
-    # `memdir install codex` lowers it for its server to a person's lower tool_output_token_limit.
+    # `memdir install codex` caps it for its server to a person's lower tool_output_token_limit (TOOL_OUTPUT_CEILING).
     "tool_output_max_bytes": 11_900,
     "limit_title": 80,
     "limit_description": 160,
@@ -89,6 +89,11 @@ DEFAULTS: dict[str, object] = {
     "team_dir": ".claude/memory",  # the team layer, relative to the repository root
     "sync_on_session_end": False,  # start a detached `memdir sync` when a session ends (after `memdir sync init`)
 }
+
+# Not a setting: what the client of a `memdir mcp` server keeps whole of one tool output (UTF-8 bytes), set in the
+# server's entry by `memdir install codex` (memdir.integrations.clients.outputlimit). It caps tool_output_max_bytes
+# and never raises it, so a person's own value (config.toml, MEMDIR_TOOL_OUTPUT_MAX_BYTES) stays in force below it.
+TOOL_OUTPUT_CEILING = "MEMDIR_TOOL_OUTPUT_CEILING"
 
 # field -> the values it accepts; for search_vectors a boolean word (true, no, …) means on or off.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -241,6 +246,7 @@ def _warn(warnings: list[str], text: str) -> None:
 def load_settings(home: str | os.PathLike | None, overrides: dict | None = None, environ=None) -> Settings:
     """Merge defaults, ``<home>/config.toml``, ``MEMDIR_*`` variables and
     ``overrides`` (``None`` values ignored) into a clamped :class:`Settings`.
+    ``tool_output_max_bytes`` from the first three is capped by :data:`TOOL_OUTPUT_CEILING` when set.
 
     What cannot be read in the file or the environment — a TOML syntax error
     (the whole file), an unknown key, a value of the wrong type, an unknown
@@ -274,12 +280,28 @@ def load_settings(home: str | os.PathLike | None, overrides: dict | None = None,
         values[name], clamped = _bounded(name, coerced)
         if clamped:
             _warn(warnings, f"{where}: {clamped}")
+    values["tool_output_max_bytes"] = _capped(values.get("tool_output_max_bytes", DEFAULTS["tool_output_max_bytes"]),
+                                              environ.get(TOOL_OUTPUT_CEILING), warnings)
     for name, value in (overrides or {}).items():
         if value is not None:
             if name not in types:
                 raise InvalidInput(f"unknown setting {name!r}")
             values[name] = _coerce(name, value, types[name])
     return _clamped(Settings(tuple(warnings), **values))
+
+
+def _capped(budget: int, ceiling: str | None, warnings: list[str]) -> int:
+    """``budget`` (``tool_output_max_bytes``, whichever source set it) no larger than ``ceiling`` (the text of
+    :data:`TOOL_OUTPUT_CEILING`, UTF-8 bytes a client keeps whole; None or empty: no cap). A ceiling that is
+    not a whole number is ignored with a warning; one below the setting's floor caps at the floor."""
+    if ceiling is None or ceiling == "":
+        return budget
+    try:
+        cap = _coerce("tool_output_max_bytes", ceiling, int)
+    except InvalidInput as exc:
+        _warn(warnings, f"{TOOL_OUTPUT_CEILING}: {exc}; ignored")
+        return budget
+    return min(budget, max(cap, int(CLAMPS["tool_output_max_bytes"][0])))
 
 
 def _read_config(path: str, warnings: list[str]) -> dict:

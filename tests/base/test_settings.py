@@ -126,3 +126,34 @@ def test_a_config_that_is_a_directory_or_a_dangling_symlink_is_reported(isolated
     config.write_text("context_max_bytes = 2000\n", encoding="utf-8")  # control: a real file is read, no warning
     settings = load_settings(isolated_home, environ={})
     assert settings.context_max_bytes == 2000 and settings.warnings == ()
+
+
+@pytest.mark.parametrize("config, environ, expected", [
+    ("tool_output_max_bytes = 4000\n", {"MEMDIR_TOOL_OUTPUT_CEILING": "11900"}, 4000),  # the person's lower value stays
+    ("tool_output_max_bytes = 4000\n", {"MEMDIR_TOOL_OUTPUT_CEILING": "1900"}, 1900),  # control: the ceiling caps it
+    ("", {"MEMDIR_TOOL_OUTPUT_CEILING": "1900"}, 1900),  # the default, capped
+    ("", {"MEMDIR_TOOL_OUTPUT_CEILING": "1900", "MEMDIR_TOOL_OUTPUT_MAX_BYTES": "3000"}, 1900),
+    ("", {"MEMDIR_TOOL_OUTPUT_CEILING": "11900", "MEMDIR_TOOL_OUTPUT_MAX_BYTES": "3000"}, 3000),
+    ("", {"MEMDIR_TOOL_OUTPUT_CEILING": "200"}, 1000),  # never below the setting's floor
+    ("", {}, 11900),  # control: no ceiling, the default
+])
+def test_a_client_ceiling_caps_the_tool_output_budget_and_never_raises_it(tmp_path, config, environ, expected):
+    """trial24: `memdir install codex` states what Codex keeps whole (MEMDIR_TOOL_OUTPUT_CEILING) in memdir's
+    server entry; a person's own tool_output_max_bytes (config.toml or MEMDIR_TOOL_OUTPUT_MAX_BYTES) below it
+    stays in force, one above it is capped."""
+    from memdir.settings import load_settings
+
+    (tmp_path / "config.toml").write_text(config)
+    settings = load_settings(tmp_path, environ=environ)
+    assert settings.tool_output_max_bytes == expected
+    assert settings.warnings == ()
+
+
+def test_a_ceiling_that_is_not_a_number_is_ignored_with_a_warning(tmp_path):
+    from memdir.settings import load_settings
+
+    (tmp_path / "config.toml").write_text("tool_output_max_bytes = 4000\n")
+    settings = load_settings(tmp_path, environ={"MEMDIR_TOOL_OUTPUT_CEILING": "lots"})
+    assert settings.tool_output_max_bytes == 4000
+    assert len(settings.warnings) == 1 and settings.warnings[0].startswith("MEMDIR_TOOL_OUTPUT_CEILING: ")
+    assert settings.warnings[0].endswith("; ignored")

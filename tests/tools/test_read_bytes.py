@@ -61,7 +61,7 @@ def test_a_read_within_the_budget_is_one_output_whole(isolated_home, project):
 
 @pytest.mark.parametrize("budget", [1000, 1900])
 def test_a_lower_budget_pages_every_part_under_it(isolated_home, project, budget):
-    """A person's lower budget (MEMDIR_TOOL_OUTPUT_MAX_BYTES, as `memdir install codex` sets it for a lower
+    """A lower budget (tool_output_max_bytes, or the MEMDIR_TOOL_OUTPUT_CEILING `memdir install codex` sets for a lower
     tool_output_token_limit): every part fits it, all of them give the body back exactly."""
     body = "\n".join(f"line {i:03d}: deploys to staging need the VPN and the token from vault ops/{i}"
                      for i in range(60))

@@ -123,8 +123,8 @@ def test_a_project_entry_names_its_budget_so_it_does_not_run_with_the_users(tmp_
     path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")  # `memdir` for a project entry
     done = run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path})
     assert done.returncode == 0, done.stderr
-    assert _codex_env(user_home, isolated_home, root) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "11900"}  # was 1900
-    assert _codex_env(user_home, isolated_home, tmp_path) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1900"}  # control
+    assert _codex_env(user_home, isolated_home, root) == {"MEMDIR_TOOL_OUTPUT_CEILING": "11900"}  # was 1900
+    assert _codex_env(user_home, isolated_home, tmp_path) == {"MEMDIR_TOOL_OUTPUT_CEILING": "1900"}  # control
 
     def notes():
         out = run_cli("--project", root, "doctor", "--json")
@@ -132,9 +132,49 @@ def test_a_project_entry_names_its_budget_so_it_does_not_run_with_the_users(tmp_
 
     assert notes() == []
     own = root / ".codex" / "config.toml"
-    own.write_text(own.read_text().replace('\n[mcp_servers.memdir.env]\nMEMDIR_TOOL_OUTPUT_MAX_BYTES = "11900"\n', ""))
-    assert _codex_env(user_home, isolated_home, root) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1900"}  # what it was
+    own.write_text(own.read_text().replace('\n[mcp_servers.memdir.env]\nMEMDIR_TOOL_OUTPUT_CEILING = "11900"\n', ""))
+    assert _codex_env(user_home, isolated_home, root) == {"MEMDIR_TOOL_OUTPUT_CEILING": "1900"}  # what it was
     assert notes() == [(
         f"codex: tool_output_token_limit in {own} is 20000: memdir's server there (it names no budget, so Codex "
         f"gives it the one of {user}) gives memory_read in parts of up to 1900 bytes where that limit calls for "
         "11900; run `memdir install codex --scope project` again")]
+
+
+@pytest.mark.slow
+def test_a_project_entry_never_overrides_the_persons_own_budget(tmp_path, isolated_home):
+    """trial24, measured with `codex mcp get memdir`: a person's own MEMDIR_TOOL_OUTPUT_MAX_BYTES = 4000 in memdir's
+    user entry was replaced by the project entry's 11900 in a trusted project (Codex merges env key by key), and a
+    second `memdir install codex --scope user` dropped it. Now the entries state MEMDIR_TOOL_OUTPUT_CEILING: the
+    server Codex starts in the project keeps the person's 4000; control: without the person's value, the ceiling
+    (11900) is the budget. The same for their tool_output_max_bytes in memdir's config.toml. A reinstall keeps the
+    person's variable."""
+    from memdir.settings import load_settings
+    from tests.conftest import run_cli
+
+    user_home = tmp_path / "userhome"
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (user_home / ".codex").mkdir()
+    user = user_home / ".codex" / "config.toml"
+    user.write_text(TRUST.format(root=root))
+    assert run_cli("install", "codex", "--scope", "user").returncode == 0
+    path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")  # `memdir` for a project entry
+    done = run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path})
+    assert done.returncode == 0, done.stderr
+
+    def budget(env):
+        return load_settings(isolated_home, environ=env or {}).tool_output_max_bytes
+
+    assert _codex_env(user_home, isolated_home, root) == {"MEMDIR_TOOL_OUTPUT_CEILING": "11900"}  # control
+    assert budget(_codex_env(user_home, isolated_home, root)) == 11900
+    (isolated_home / "config.toml").write_text("tool_output_max_bytes = 3000\n")  # the person's memdir setting
+    assert budget(_codex_env(user_home, isolated_home, root)) == 3000  # was 11900: the entry's variable won
+    (isolated_home / "config.toml").unlink()
+    user.write_text(user.read_text() + '\n[mcp_servers.memdir.env]\nMEMDIR_TOOL_OUTPUT_MAX_BYTES = "4000"\n')
+    merged = _codex_env(user_home, isolated_home, root)
+    assert merged == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "4000", "MEMDIR_TOOL_OUTPUT_CEILING": "11900"}
+    assert budget(merged) == 4000  # was 11900: the project entry's MEMDIR_TOOL_OUTPUT_MAX_BYTES won
+    assert run_cli("install", "codex", "--scope", "user").returncode == 0
+    assert _codex_env(user_home, isolated_home, tmp_path) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "4000"}  # was dropped
+    assert budget(_codex_env(user_home, isolated_home, root)) == 4000

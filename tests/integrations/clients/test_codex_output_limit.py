@@ -1,5 +1,5 @@
 """`memdir install codex` under a person's lower ``tool_output_token_limit``: the server it registers gets
-``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` (4 bytes a token, less 100: dialects.codex_kept_bytes), so memory_read comes in
+``MEMDIR_TOOL_OUTPUT_CEILING`` (4 bytes a token, less 100: dialects.codex_kept_bytes), so memory_read comes in
 parts Codex keeps whole; uninstall gives the person's config.toml back byte for byte."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ MINE = '# my settings\nmodel = "o3"  # mine\n{limit}\n[mcp_servers.other]\ncomma
 
 
 @pytest.mark.parametrize("limit, env", [
-    ("tool_output_token_limit = 500", {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1900"}),
-    ("tool_output_token_limit = 100", {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1000"}),  # the setting's floor
+    ("tool_output_token_limit = 500", {"MEMDIR_TOOL_OUTPUT_CEILING": "1900"}),
+    ("tool_output_token_limit = 100", {"MEMDIR_TOOL_OUTPUT_CEILING": "1000"}),  # the setting's floor
     ("tool_output_token_limit = 4000", None),  # keeps more than memdir's default budget: nothing to say
     ("", None),  # control: no limit of the person's
 ])
@@ -70,7 +70,7 @@ def test_doctor_rechecks_a_limit_changed_after_install(tmp_path, isolated_home, 
     config.write_text('model = "o3"\ntool_output_token_limit = 500\n')
     assert run_cli("install", "codex").returncode == 0
     assert _doctor_lines(project) == []  # control: the limit install read
-    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1900"}
+    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_CEILING": "1900"}
 
     config.write_text(config.read_text().replace("tool_output_token_limit = 500", "tool_output_token_limit = 400"))
     assert _doctor_lines(project) == [(
@@ -78,7 +78,7 @@ def test_doctor_rechecks_a_limit_changed_after_install(tmp_path, isolated_home, 
         "up to 1900 bytes where that limit calls for 1500; run `memdir install codex --scope user` again")]
     assert run_cli("install", "codex").returncode == 0
     assert _doctor_lines(project) == []
-    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1500"}
+    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_CEILING": "1500"}
 
     config.write_text(config.read_text().replace("tool_output_token_limit = 400\n", ""))  # back to Codex's default
     assert _doctor_lines(project) == [(
@@ -139,7 +139,7 @@ def test_doctor_sees_a_lower_limit_in_a_trusted_projects_own_config(tmp_path, is
         "up to 11900 bytes where that limit calls for 1100; run `memdir install codex --scope user` again")]
     assert run_cli("install", "codex").returncode == 0
     assert _doctor_lines(project) == []
-    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "1100"}
+    assert _codex_env(tmp_path, isolated_home, project) == {"MEMDIR_TOOL_OUTPUT_CEILING": "1100"}
 
 
 LINE = "x" * 59  # with its newline, 60 bytes: 100 of them are 6,000 bytes of a command's output
@@ -247,4 +247,4 @@ def test_install_sizes_the_server_by_the_limit_where_it_serves(tmp_path, monkeyp
         (root / ".codex" / "config.toml").write_text(own)
     codex.install(scope, mem, user_home=user, project=root, python=PY)
     written = codex.targets(scope, user, root)[0]
-    assert tomllib.loads(written.read_text())["mcp_servers"]["memdir"]["env"] == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": budget}
+    assert tomllib.loads(written.read_text())["mcp_servers"]["memdir"]["env"] == {"MEMDIR_TOOL_OUTPUT_CEILING": budget}

@@ -20,10 +20,12 @@ PostToolUse input, read from the real binary: ``tool_name``
 A person's ``tool_output_token_limit`` lower than memdir's default budget — the one Codex applies where the
 server serves (:mod:`.outputlimit`: the system's, the user's, a trusted project's ``.codex/config.toml`` files
 from its root down to where a session starts, the managed file; the user's entry serves every project, so the
-smallest of them) — gives the server ``env = {MEMDIR_TOOL_OUTPUT_MAX_BYTES = …}``, so
-its memory_read comes in parts Codex keeps whole. A project's entry always names its budget, the default too:
-Codex 0.171 merges the project's ``[mcp_servers.memdir]`` into the user's key by key (read back with ``codex mcp
-get memdir``, trial23), so a project entry without ``env`` ran with the user's entry's budget. A limit changed
+smallest of them) — gives the server ``env = {MEMDIR_TOOL_OUTPUT_CEILING = …}`` (:func:`.outputlimit.entry_env`),
+a cap on memdir's ``tool_output_max_bytes``, so its memory_read comes in parts Codex keeps whole while a person's
+own lower budget stays in force. A project's entry always names its ceiling, the default too: Codex 0.171 merges
+the project's ``[mcp_servers.memdir]`` into the user's key by key, ``env`` too (read back with ``codex mcp get
+memdir``, trial23, trial24), so a project entry without one ran with the user's entry's. Other variables of
+memdir's entry (a person's own) stay at a new install. A limit changed
 afterwards, or set in a project's layer, is
 rechecked by ``memdir doctor`` (:func:`problems`), which says which install writes the entry that budget calls for.
 ``config.toml`` is edited with tomlkit, so the person's comments and layout
@@ -41,7 +43,8 @@ from pathlib import Path
 
 from ...errors import InvalidInput
 from . import edits
-from ..claude_code.dialects import codex_kept_bytes, mcp_tool
+from ..claude_code.dialects import mcp_tool
+from .outputlimit import CEILING, entry_env, kept_bytes
 
 CLIENT = "codex"
 SERVER_NAME = "memdir"
@@ -102,7 +105,7 @@ def merge_server(doc, argv: list[str], limit=..., named: bool = False):
     (top-level keys after dotted ``mcp_servers.x.y`` keys included) changes
     its path. ``limit``: the ``tool_output_token_limit`` Codex applies where the
     server serves (tokens, None for Codex's default: :func:`.outputlimit.token_limit`);
-    left out, ``doc``'s own. ``named``: the entry names its budget even when it is memdir's default (a
+    left out, ``doc``'s own. ``named``: the entry names its ceiling even when it is memdir's default (a
     project's entry, which Codex merges into the user's). Raises :class:`InstallError` when that cannot be done."""
     import tomlkit
 
@@ -111,8 +114,11 @@ def merge_server(doc, argv: list[str], limit=..., named: bool = False):
         raise edits.InstallError("mcp_servers in config.toml is not a table; memdir left it untouched")
     if limit is ...:
         limit = _plain(doc.get("tool_output_token_limit"))
-    wanted = {"command": argv[0], "args": argv[1:], **_output_env(limit, named)}
     entry = servers.get(SERVER_NAME) if servers is not None else None
+    ours = entry is not None and edits.is_our_server(_plain(entry))  # a person's own entry's env is not carried
+    before = _plain(entry.get("env")) if ours and hasattr(entry.get("env"), "get") else None
+    env = entry_env(limit, named, before)
+    wanted = {"command": argv[0], "args": argv[1:], **({"env": env} if env else {})}
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
     expected = doc.unwrap()
@@ -125,32 +131,16 @@ def merge_server(doc, argv: list[str], limit=..., named: bool = False):
     return _checked((text + "\n\n" if text else "") + _server_text(wanted), expected)
 
 
-def _output_env(limit, named: bool = False) -> dict:
-    """``{"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": …}}`` when the person's ``tool_output_token_limit`` ``limit``
-    keeps fewer bytes of a tool output than memdir's default budget (:func:`dialects.codex_kept_bytes`), so a
-    memory_read comes in parts Codex keeps whole instead of losing its middle; else ``{}``, or with ``named``
-    the default budget itself (an entry that must not take another's ``env``)."""
-    from ...settings import CLAMPS, DEFAULTS
-
-    default = int(DEFAULTS["tool_output_max_bytes"])
-    kept = default
-    if isinstance(limit, int) and not isinstance(limit, bool):
-        kept = min(default, max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit)))
-    if kept >= default and not named:
-        return {}
-    return {"env": {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": str(kept)}}
-
-
 def _plain(value):
     """A tomlkit item as plain Python data (anything else as it is)."""
     return value.unwrap() if hasattr(value, "unwrap") else value
 
 
 def _server_bytes(entry) -> int | None:
-    """The ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` memdir's server ``entry`` (a TOML table) sets, as an int; None when
-    it sets none (memdir's default budget)."""
+    """The ceiling (:data:`.outputlimit.CEILING`) memdir's server ``entry`` (a TOML table) sets, as an int; None
+    when it sets none (memdir's default budget)."""
     env = entry.get("env") if hasattr(entry, "get") else None
-    value = env.get("MEMDIR_TOOL_OUTPUT_MAX_BYTES") if hasattr(env, "get") else None
+    value = env.get(CEILING) if hasattr(env, "get") else None
     value = _plain(value)
     return int(value) if isinstance(value, str) and value.isdigit() else None
 
@@ -240,9 +230,8 @@ def _limit_problems(recorded: dict) -> list[str]:
         scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
         limit, layer = _limit(scope, path, user_config)
         default = DEFAULTS["tool_output_max_bytes"]
-        now, wanted = _server_bytes(entry), _output_env(limit)
-        wanted = int(wanted["env"]["MEMDIR_TOOL_OUTPUT_MAX_BYTES"]) if wanted else default
-        taken = scope == "project" and _plain(entry).get("env") is None and _server_bytes(users) is not None
+        now, wanted = _server_bytes(entry), kept_bytes(limit)
+        taken = scope == "project" and _server_bytes(entry) is None and _server_bytes(users) is not None
         now = _server_bytes(users) if taken else now or default  # Codex merges a project's entry into the user's
         if now == wanted:
             continue

@@ -19,6 +19,12 @@ A project installed into (``--scope project``) has its own entry, serving every 
 sized by the smallest limit a session started in any of them applies (:func:`project_limit`); the user's entry
 serves every project, so it is sized by the smallest limit any of them applies (:func:`smallest_limit`): smaller
 parts cost a read call more, a larger one is cut by Codex.
+
+What the entry states is a ceiling, never a budget (:func:`entry_env`): ``MEMDIR_TOOL_OUTPUT_CEILING``, the bytes
+Codex keeps whole there, which caps memdir's ``tool_output_max_bytes`` (:data:`memdir.settings.TOOL_OUTPUT_CEILING`).
+An entry that set ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` itself overrode a person's own ``tool_output_max_bytes`` (their
+``config.toml``, or that variable in their own user entry, which Codex 0.171 merges with a project's entry key by
+key: measured, trial24, a project entry's 11,900 over a user entry's 4,000).
 """
 
 from __future__ import annotations
@@ -30,6 +36,41 @@ TRUSTED = "trusted"  # the trust_level of a project whose .codex/ Codex loads
 SYSTEM = Path("/etc/codex")  # Codex's system folder on Unix (a fixed path in the binary)
 PROJECT_CONFIG = Path(".codex") / "config.toml"
 LIST_SECONDS = 5.0  # at most this long to list a trusted project's folders (install and doctor wait for it)
+
+
+CEILING = "MEMDIR_TOOL_OUTPUT_CEILING"  # memdir.settings.TOOL_OUTPUT_CEILING
+LEGACY = "MEMDIR_TOOL_OUTPUT_MAX_BYTES"  # what memdir's entries stated before trial24 (a budget, overriding the person's)
+
+
+def kept_bytes(limit: int | None) -> int:
+    """UTF-8 bytes of one memory_read output Codex keeps whole under a ``tool_output_token_limit`` of ``limit``
+    tokens (None or not an integer: Codex's default, memdir's default budget): never more than memdir's default
+    budget, never less than the setting's floor (1,000)."""
+    from ...settings import CLAMPS, DEFAULTS
+    from ..claude_code.dialects import codex_kept_bytes
+
+    default = int(DEFAULTS["tool_output_max_bytes"])
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        return default
+    return min(default, max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit)))
+
+
+def entry_env(limit: int | None, named: bool = False, before: dict | None = None) -> dict:
+    """The ``env`` table of memdir's ``[mcp_servers.memdir]`` entry for the ``tool_output_token_limit`` ``limit``
+    Codex applies where it serves (tokens; None: Codex's default): ``{CEILING: "<kept_bytes>"}`` when Codex keeps
+    less than memdir's default budget, or with ``named`` always (a project's entry, merged into the user's key by
+    key); and every other variable of ``before`` (the entry's env until now: a person's own, such as their
+    ``MEMDIR_TOOL_OUTPUT_MAX_BYTES``, stays). A ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` of ``before`` equal to what memdir
+    wrote there before trial24 for this ``limit`` (:func:`kept_bytes`) was memdir's and goes. ``{}``: no env."""
+    from ...settings import DEFAULTS
+
+    kept = kept_bytes(limit)
+    env = {key: value for key, value in (before or {}).items() if key != CEILING}
+    if env.get(LEGACY) == str(kept):
+        del env[LEGACY]
+    if kept < int(DEFAULTS["tool_output_max_bytes"]) or named:
+        env[CEILING] = str(kept)
+    return env
 
 
 def _load(path: Path) -> dict:
@@ -139,4 +180,4 @@ def smallest_limit(user_config: Path, system: Path = SYSTEM) -> tuple[int | None
     return found
 
 
-__all__ = ["KEY", "SYSTEM", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
+__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
