@@ -178,3 +178,36 @@ def test_a_project_entry_never_overrides_the_persons_own_budget(tmp_path, isolat
     assert run_cli("install", "codex", "--scope", "user").returncode == 0
     assert _codex_env(user_home, isolated_home, tmp_path) == {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "4000"}  # was dropped
     assert budget(_codex_env(user_home, isolated_home, root)) == 4000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trust, read", [
+    ({"": "trusted"}, ["", "sub", "sub/deep"]),  # the root trusted: every folder down to the session's
+    ({"sub": "trusted"}, ["sub"]),  # a subfolder trusted on its own: only it (before: the reader read none)
+    ({"": "trusted", "sub": "untrusted"}, ["", "sub/deep"]),  # one marked untrusted is skipped (before: read)
+    ({}, []),  # control: nothing trusted, nothing read
+])
+def test_the_reader_reads_the_project_folders_codex_reads(tmp_path, isolated_home, trust, read):
+    """trial24: which `.codex/config.toml` of a project Codex 0.171 reads for a session in sub/deep, by each
+    folder's own `[projects."<folder>"]` entry, else the root's — each file marks its folder in memdir's entry's env,
+    read back with `codex mcp get memdir`; :func:`outputlimit.layers` lists exactly those folders."""
+    from memdir.integrations.clients.outputlimit import layers
+
+    user_home = tmp_path / "userhome"
+    root = tmp_path / "proj"
+    deep = root / "sub" / "deep"
+    deep.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for folder in ("", "sub", "sub/deep"):
+        (root / folder / ".codex").mkdir()
+        (root / folder / ".codex" / "config.toml").write_text(
+            f'[mcp_servers.memdir]\ncommand = "memdir"\n[mcp_servers.memdir.env]\nAT_{folder.replace("/", "_").upper() or "ROOT"} = "1"\n')
+    (user_home / ".codex").mkdir(parents=True)
+    user = user_home / ".codex" / "config.toml"
+    user.write_text('[mcp_servers.memdir]\ncommand = "memdir-user"\n' + "".join(
+        f'[projects."{root / folder if folder else root}"]\ntrust_level = "{level}"\n' for folder, level in trust.items()))
+    env = _codex_env(user_home, isolated_home, deep) or {}
+    marks = {"AT_ROOT": "", "AT_SUB": "sub", "AT_SUB_DEEP": "sub/deep"}
+    assert sorted(marks[key] for key in env) == read
+    listed = [p for p in layers(user, root, deep, system=tmp_path / "etc") if p.parent.name == ".codex" and p != user]
+    assert listed == [(root / folder if folder else root) / ".codex" / "config.toml" for folder in read]

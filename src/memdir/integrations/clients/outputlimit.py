@@ -4,8 +4,8 @@
 Codex 0.171 merges its ``config.toml`` layers, a later one winning: the system's (``/etc/codex/config.toml``),
 the user's (``$CODEX_HOME/config.toml``), a ``--profile NAME`` file (``$CODEX_HOME/NAME.config.toml``), the
 project's — ``.codex/config.toml`` of each folder from the project root (its git top) down to the session's working
-folder, the closest winning, read only when the user's file trusts the project (``[projects."<root>"] trust_level =
-"trusted"``) — then the legacy managed file (``/etc/codex/managed_config.toml``), which wins over all of those,
+folder, the closest winning, each read only when the user's file trusts the project (``[projects."<root>"]
+trust_level = "trusted"``) or that folder itself (:func:`folder_trusted`) — then the legacy managed file (``/etc/codex/managed_config.toml``), which wins over all of those,
 and ``-c`` options. Measured on the real binary (trial22, trial23: an ``exec_command`` printing 6,000 bytes under
 a limit of 300 tokens, model gpt-5.5): cut with the limit in the user's file, in ``/etc/codex/config.toml`` (but
 whole under a user's 20,000), in ``managed_config.toml`` (also under a user's or a trusted project's 20,000), in a
@@ -88,33 +88,50 @@ def _limit(doc: dict) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _trust(user: dict, folder: Path) -> str | None:
+    """The ``trust_level`` the user's config (``user``, parsed) gives ``folder`` itself (Codex's
+    ``[projects."<path>"]`` table, keyed by the path as written or resolved); None when it has no entry."""
+    projects = user.get("projects")
+    if not isinstance(projects, dict):
+        return None
+    for key in (str(folder), str(Path(folder).resolve())):
+        entry = projects.get(key)
+        if isinstance(entry, dict) and isinstance(entry.get("trust_level"), str):
+            return entry["trust_level"]
+    return None
+
+
 def trusted(user: dict, project: Path) -> bool:
     """Whether the user's config (``user``, parsed) trusts ``project`` (Codex's ``[projects."<path>"]`` table,
     keyed by the project's path as written or resolved)."""
-    projects = user.get("projects")
-    if not isinstance(projects, dict):
-        return False
-    for key in {str(project), str(Path(project).resolve())}:
-        entry = projects.get(key)
-        if isinstance(entry, dict) and entry.get("trust_level") == TRUSTED:
-            return True
-    return False
+    return _trust(user, project) == TRUSTED
+
+
+def folder_trusted(user: dict, project: Path, folder: Path) -> bool:
+    """Whether Codex reads ``folder``'s ``.codex/`` (``folder`` inside the project whose root is ``project``): by
+    the folder's own ``[projects."<folder>"]`` entry when it has one, else by the root's. Measured on the real
+    Codex 0.171 (trial24, ``codex mcp get`` in a subfolder): a subfolder trusted on its own is read under an
+    untrusted root (the root's and an unlisted deeper folder's are not); one marked ``untrusted`` under a trusted
+    root is skipped (the root's and the deeper folder's are read). When a person trusts a folder in Codex's
+    prompt, Codex records the repository's root."""
+    own = _trust(user, folder)
+    return own == TRUSTED if own is not None else trusted(user, project)
 
 
 def layers(user_config: Path, project: Path | None = None, cwd: Path | None = None,
            system: Path = SYSTEM) -> list[Path]:
     """The ``config.toml`` files a Codex session in ``project`` (its root; None: no project) started in ``cwd``
     (a folder inside ``project``; None or a folder outside it: the root) reads, lowest first: ``system``/config.toml, ``user_config``,
-    then — when the user's file trusts the project — ``.codex/config.toml`` of the root and of each folder down
-    to ``cwd``, and last ``system``/managed_config.toml. Files that do not exist are listed too (they set
-    nothing)."""
+    then ``.codex/config.toml`` of the root and of each folder down
+    to ``cwd`` that Codex reads (:func:`folder_trusted`), and last ``system``/managed_config.toml. Files that do
+    not exist are listed too (they set nothing)."""
     out = [Path(system) / "config.toml", Path(user_config)]
-    if project is not None and trusted(_load(Path(user_config)), Path(project)):
-        root = Path(project)
+    if project is not None:
+        user, root = _load(Path(user_config)), Path(project)
         folders = [root]
         parts = Path(cwd).parts[len(root.parts):] if cwd is not None and Path(cwd).is_relative_to(root) else ()
         folders += [root.joinpath(*parts[:n]) for n in range(1, len(parts) + 1)]  # a cwd outside: the root's alone
-        out += [folder / PROJECT_CONFIG for folder in folders]
+        out += [folder / PROJECT_CONFIG for folder in folders if folder_trusted(user, root, folder)]
     return out + [Path(system) / "managed_config.toml"]
 
 
@@ -153,13 +170,20 @@ def _smaller(found: tuple[int | None, Path | None], other: tuple[int | None, Pat
     return found
 
 
+def _any_trusted(user: dict, project: Path) -> bool:
+    """Whether the user's config trusts ``project`` or a folder inside it (so Codex may read a ``.codex/`` there)."""
+    projects = user.get("projects")
+    keys = [Path(key) for key in projects] if isinstance(projects, dict) else []
+    return trusted(user, project) or any(key.is_relative_to(project) and _trust(user, key) == TRUSTED for key in keys)
+
+
 def project_limit(user_config: Path, project: Path, system: Path = SYSTEM) -> tuple[int | None, Path | None]:
     """``(limit, layer)``: the smallest ``tool_output_token_limit`` a Codex session started anywhere in
     ``project`` applies (:func:`token_limit` at its root and at each folder with its own ``.codex/config.toml``;
-    those only when the project is trusted) and the file that sets it; ``(None, None)`` when none is set. What
+    those only when the project or a folder in it is trusted) and the file that sets it; ``(None, None)`` when none is set. What
     memdir's entry in the project's own ``.codex/config.toml`` is sized by. Never raises."""
     found = token_limit(user_config, project, None, system)
-    if trusted(_load(Path(user_config)), Path(project)):
+    if _any_trusted(_load(Path(user_config)), Path(project)):
         for folder in _folders(Path(project)):
             found = _smaller(found, token_limit(user_config, project, folder, system))
     return found
@@ -180,4 +204,4 @@ def smallest_limit(user_config: Path, system: Path = SYSTEM) -> tuple[int | None
     return found
 
 
-__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
+__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "folder_trusted", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
