@@ -4,6 +4,12 @@ Code runs the hooks of both, so every SessionStart would inject the memory
 context twice (and every prompt recall twice). ``memdir install`` warns when an
 install makes it so and ``memdir doctor`` reports it; the rule is
 :func:`twice`, read from the files as they are (no manifest needed).
+
+A project's ``.mcp.json`` server waits for each person's approval (:func:`approval`): until then Claude Code shows
+it as "Pending approval" and an interactive ``claude`` asks; a headless ``claude -p`` runs it without asking; one
+the person turned off (``disabledMcpjsonServers``) never runs, while the project's hooks still inject the context
+block that names its tools (measured on Claude Code 2.1.332, trial24: a scripted model's ``memory_list`` call got
+memdir's answer while pending, "No such tool available" once turned off).
 """
 
 from __future__ import annotations
@@ -44,4 +50,72 @@ def twice(scopes: list[tuple[str, Path]]) -> str:
             "injected twice; keep one (memdir uninstall claude-code --scope user, or --scope project)")
 
 
-__all__ = ["hooked_scopes", "twice"]
+def _load(path: Path) -> dict:
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _decision(data: dict, server: str) -> bool | None:
+    """What one of Claude Code's settings (``data``) says of project server ``server``: False when it lists it in
+    ``disabledMcpjsonServers``, True when it lists it in ``enabledMcpjsonServers`` or sets
+    ``enableAllProjectMcpServers``, None when it says nothing."""
+    def listed(key):
+        value = data.get(key)
+        return isinstance(value, list) and server in value
+
+    if listed("disabledMcpjsonServers"):
+        return False
+    if listed("enabledMcpjsonServers") or data.get("enableAllProjectMcpServers") is True:
+        return True
+    return None
+
+
+def approval(project: Path, user_home: Path | None = None, assume: bool = False) -> str:
+    """One line when Claude Code will not run memdir's server in ``project``'s ``.mcp.json`` (``assume``: take
+    the file to hold it, as an install about to write it), else ``""``. Claude Code 2.1.332, measured (trial24,
+    ``claude mcp get memdir`` and ``claude -p``): the server runs when ``~/.claude/settings.json`` enables it
+    (``enabledMcpjsonServers`` naming it, or ``enableAllProjectMcpServers: true``), or, in a project whose trust
+    dialog was accepted (``~/.claude.json`` ``projects["<root>"].hasTrustDialogAccepted``), when the project's
+    ``.claude/settings.json``, ``.claude/settings.local.json`` or that ``projects`` entry does; a
+    ``disabledMcpjsonServers`` naming it turns it off; otherwise an interactive ``claude`` asks (``claude -p`` runs
+    it without asking)."""
+    from .install import SERVER_NAME, targets
+
+    settings, mcp = targets("project", user_home, project)
+    servers = _load(mcp).get("mcpServers")
+    if not assume and not (isinstance(servers, dict) and SERVER_NAME in servers):
+        return ""
+    user_settings, claude_json = targets("user", user_home)
+    projects = _load(claude_json).get("projects")
+    entry = {}
+    for key in (str(project), str(Path(project).resolve())):
+        if isinstance(projects, dict) and isinstance(projects.get(key), dict):
+            entry = projects[key]
+            break
+    sources = [user_settings]
+    if entry.get("hasTrustDialogAccepted") is True:
+        sources += [settings, settings.with_name("settings.local.json"), claude_json]
+    decisions = {}
+    for source in sources:
+        data = entry if source == claude_json else _load(source)
+        decided = _decision(data, SERVER_NAME)
+        if decided is not None:
+            decisions.setdefault(decided, source)
+    if False in decisions:
+        return (f"claude-code: memdir's server in {mcp} is turned off by disabledMcpjsonServers in "
+                f"{decisions[False]}: Claude Code will not run it there (the hooks still run); remove "
+                f'"{SERVER_NAME}" from that list')
+    if True in decisions:
+        return ""
+    return (f"claude-code: Claude Code asks each person to approve memdir's server in {mcp} when they first start "
+            "`claude` in the project (`claude mcp list` shows it pending until then; a headless `claude -p` runs it "
+            f'without asking); to approve it ahead, add "enabledMcpjsonServers": ["{SERVER_NAME}"] to '
+            f"{user_settings}")
+
+
+__all__ = ["approval", "hooked_scopes", "twice"]

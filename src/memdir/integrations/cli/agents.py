@@ -62,14 +62,16 @@ def cmd_install(args) -> int:
     if args.command == "install" and args.agent == "claude-code":
         from dataclasses import replace
 
-        from ..claude_code.scopes import hooked_scopes, twice
+        from ..claude_code.scopes import approval, hooked_scopes, twice
 
         checkout = where.get("project") or (work_tree_top(session.project_root) if session.project_root else None)
         scopes = hooked_scopes(None, checkout)
         if scope not in [s for s, _ in scopes]:  # a dry run: what the install would add
             scopes.append((scope, install.targets(scope, None, checkout)[0]))
-        if twice(scopes):
-            plan = replace(plan, notes=(*plan.notes, twice(scopes)))
+        approve = approval(checkout, assume=True) if scope == "project" and checkout is not None else ""
+        added = tuple(note for note in (twice(scopes), approve) if note)
+        if added:
+            plan = replace(plan, notes=(*plan.notes, *added))
     emit(args, plan, render_setup.install_plan(plan))
     return 0
 

@@ -91,14 +91,15 @@ def cmd_status(args) -> int:
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
     from ...paths import work_tree_top
-    from ..claude_code.scopes import hooked_scopes, twice
+    from ..claude_code.scopes import approval, hooked_scopes, twice
     from ..clients import INSTALLERS
     from ..clients.edits import problems
 
     mem = open_memory(args)
-    root = mem.project_root
-    doubled = twice(hooked_scopes(None, work_tree_top(root) if root else None))  # what only this integration sees
-    notes = ((doubled,) if doubled else ()) + tuple(problems(mem.session.home, INSTALLERS))
+    top = work_tree_top(mem.project_root) if mem.project_root else None
+    doubled = twice(hooked_scopes(None, top))  # what only this integration sees
+    pending = approval(top) if top is not None else ""
+    notes = tuple(n for n in (doubled, pending) if n) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
