@@ -41,3 +41,22 @@ def test_the_client_lists_memdirs_server(client, tmp_path, isolated_home, projec
     done = run_cli("uninstall", client, env={"HOME": env["HOME"]})
     assert done.returncode == 0, done.stderr
     assert "memdir.cli" not in _mcp_list(exe, env, project)
+
+
+@pytest.mark.slow
+def test_gemini_runs_memdirs_user_server_only_in_a_trusted_folder_and_install_says_so(tmp_path, isolated_home, project):
+    """trial24: Gemini CLI 0.61 turns off every MCP server, the user's own too, in a folder the person has not
+    trusted; `memdir install gemini` (user scope) said nothing of it. Now its note says so, and the real client bears
+    it out: "Disabled" in the untrusted project, "Connected" once ~/.gemini/trustedFolders.json trusts it."""
+    import json
+
+    exe = binary("gemini")
+    env = client_env(tmp_path / "userhome", isolated_home)
+    done = run_cli("install", "gemini", env={"HOME": env["HOME"]})
+    assert done.returncode == 0, done.stderr
+    assert "note: Gemini CLI runs MCP servers, memdir's user-scope one too, only in a folder you trust" in done.stdout
+    line = next(l for l in _mcp_list(exe, env, project).splitlines() if "memdir.cli mcp" in l)
+    assert line.endswith("Disabled"), line
+    (tmp_path / "userhome" / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(project): "TRUST_FOLDER"}))
+    line = next(l for l in _mcp_list(exe, env, project).splitlines() if "memdir.cli mcp" in l)
+    assert line.endswith("Connected"), line  # control: the same install, the folder trusted

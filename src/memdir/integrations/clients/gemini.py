@@ -84,12 +84,21 @@ TOOLS_NOTE = ("Gemini CLI asks before it runs memdir's tools; a headless `gemini
               "unless allowed: `gemini -p \"…\" --allowed-mcp-server-names memdir`")
 
 
+# Read from the real Gemini CLI 0.61 (trial24): in a folder the person has not trusted, Gemini CLI turns off every MCP
+# server, the user's own too (`gemini mcp list`: "Disabled", "User-level servers are also suppressed in untrusted
+# folders"), and a headless `gemini -p` there exits 55 before any request; trusting the folder (its prompt, or
+# ~/.gemini/trustedFolders.json) or GEMINI_CLI_TRUST_WORKSPACE=true runs memdir's server ("Connected").
+TRUST_NOTE = ("Gemini CLI runs MCP servers, memdir's user-scope one too, only in a folder you trust: trust each "
+              "project when Gemini CLI asks (`gemini mcp list` shows memdir \"Disabled\" until then); for automation "
+              "GEMINI_CLI_TRUST_WORKSPACE=true or `--skip-trust`")
+
+
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
             project: Path | None = None, home: str | None = None, python: str | None = None,
             force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Gemini CLI in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
-    notes: tuple[str, ...] = (TOOLS_NOTE,)
+    notes: tuple[str, ...] = (TOOLS_NOTE, TRUST_NOTE)
     if portable:
         edits.check_on_path("Gemini CLI")
         notes += ("Gemini CLI runs a project's hooks once you trust them when it asks",)
