@@ -248,3 +248,40 @@ def test_install_sizes_the_server_by_the_limit_where_it_serves(tmp_path, monkeyp
     codex.install(scope, mem, user_home=user, project=root, python=PY)
     written = codex.targets(scope, user, root)[0]
     assert tomllib.loads(written.read_text())["mcp_servers"]["memdir"]["env"] == {"MEMDIR_TOOL_OUTPUT_CEILING": budget}
+
+
+@pytest.mark.parametrize("legacy, said", [
+    ('MEMDIR_TOOL_OUTPUT_MAX_BYTES = "11900"', True),  # what a project install wrote before trial24
+    ('MEMDIR_TOOL_OUTPUT_MAX_BYTES = "4000"', False),  # control: the person's own value, kept
+])
+def test_doctor_names_a_budget_an_older_install_wrote_and_the_install_replaces_it(tmp_path, isolated_home, legacy, said):
+    """trial24: a project entry an older `memdir install codex` wrote states MEMDIR_TOOL_OUTPUT_MAX_BYTES = 11900,
+    which overrides the person's own tool_output_max_bytes; doctor names it and the command, and that install
+    rewrites the entry with the ceiling alone. A value memdir would not have written is the person's: kept, unsaid."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import run_cli
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    assert run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path}).returncode == 0
+    own = root / ".codex" / "config.toml"
+    own.write_text(own.read_text().replace('MEMDIR_TOOL_OUTPUT_CEILING = "11900"', legacy))
+
+    def notes():
+        out = run_cli("--project", root, "doctor", "--json")
+        return [n for n in json.loads(out.stdout)["notes"] if "MEMDIR_TOOL_OUTPUT_MAX_BYTES" in n]
+
+    expected = [f"codex: memdir's server entry in {own} sets MEMDIR_TOOL_OUTPUT_MAX_BYTES = 11900 itself (an older "
+                "`memdir install` wrote it), which overrides your own tool_output_max_bytes; run "
+                "`memdir install codex --scope project` again (it states a ceiling instead)"]
+    assert notes() == (expected if said else [])
+    assert run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path}).returncode == 0
+    env = tomllib.loads(own.read_text())["mcp_servers"]["memdir"]["env"]
+    assert env == ({"MEMDIR_TOOL_OUTPUT_CEILING": "11900"} if said else
+                   {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "4000", "MEMDIR_TOOL_OUTPUT_CEILING": "11900"})
+    assert notes() == []

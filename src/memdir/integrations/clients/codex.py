@@ -44,7 +44,7 @@ from pathlib import Path
 from ...errors import InvalidInput
 from . import edits
 from ..claude_code.dialects import mcp_tool
-from .outputlimit import CEILING, entry_env, kept_bytes
+from .outputlimit import CEILING, LEGACY, entry_env, kept_bytes
 
 CLIENT = "codex"
 SERVER_NAME = "memdir"
@@ -214,8 +214,10 @@ def _limit_problems(recorded: dict) -> list[str]:
     not the one :func:`merge_server` would write for the ``tool_output_token_limit`` Codex applies where it serves
     (:func:`_limit`: the person changed the limit after installing, in the user's file or a trusted project's —
     reads are cut by Codex again, or come in needlessly small parts), one line naming the limit and the file
-    setting it, both budgets in UTF-8 bytes and the command that rewrites the entry. Nothing for a file that cannot be read or parsed, or without memdir's entry (the generic check
-    says those)."""
+    setting it, both budgets in UTF-8 bytes and the command that rewrites the entry; or, for an entry an older
+    install gave ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` (a budget overriding the person's own, which
+    :func:`.outputlimit.entry_env` drops), that line instead. Nothing for a file that cannot be read or parsed, or
+    without memdir's entry (the generic check says those)."""
     from ...settings import DEFAULTS
 
     user_config = targets("user")[0]
@@ -230,6 +232,12 @@ def _limit_problems(recorded: dict) -> list[str]:
         scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
         limit, layer = _limit(scope, path, user_config)
         default = DEFAULTS["tool_output_max_bytes"]
+        env = _plain(entry.get("env")) if hasattr(entry.get("env"), "get") else {}
+        if LEGACY in env and LEGACY not in entry_env(limit, scope == "project", env):  # an older install's budget
+            out.append(f"{CLIENT}: memdir's server entry in {path} sets {LEGACY} = {env[LEGACY]} itself (an older "
+                       "`memdir install` wrote it), which overrides your own tool_output_max_bytes; run "
+                       f"`memdir install {CLIENT} --scope {scope}` again (it states a ceiling instead)")
+            continue
         now, wanted = _server_bytes(entry), kept_bytes(limit)
         taken = scope == "project" and _server_bytes(entry) is None and _server_bytes(users) is not None
         now = _server_bytes(users) if taken else now or default  # Codex merges a project's entry into the user's
