@@ -28,8 +28,10 @@ def _ev(**kw) -> Evidence:
 def test_another_scripts_memory_nearest_of_all_and_of_its_own_has_the_crossed_bar():
     assert relevance.crossed(_ev())
     assert relevance.bar(_ev()) == relevance.CROSSED_THRESHOLD == 0.1
-    assert relevance.bar(_ev(lead=-0.004)) == relevance.THRESHOLD  # another memory is nearer among all
-    assert relevance.bar(_ev(lead=0.0)) == relevance.THRESHOLD  # tied with another: not the nearest
+    # another memory is nearer among all, or tied with it: not crossed; within KIN_TIE of it, the kin-near bar
+    assert not relevance.crossed(_ev(lead=-0.004)) and not relevance.crossed(_ev(lead=0.0))
+    assert relevance.bar(_ev(lead=-0.004)) == relevance.bar(_ev(lead=0.0)) == relevance.AGREED_THRESHOLD
+    assert relevance.bar(_ev(lead=-0.04)) == relevance.THRESHOLD  # further behind than KIN_TIE: no bar lowered
     assert relevance.bar(_ev(kin=(0.0, -0.01))) == relevance.THRESHOLD  # not the nearest of its own script
     assert relevance.bar(_ev(kin=None)) == relevance.THRESHOLD  # the prompt's own script: no word shared, no bar
     assert relevance.bar(_ev(cosine=None, kin=None)) == relevance.THRESHOLD  # no vector

@@ -121,7 +121,9 @@ def test_the_nearest_of_its_script_sharing_the_prompts_words_has_the_agreed_bar(
     assert relevance.bar(_ev(**shared, kin=(0.029, 0.029))) == relevance.AGREED_THRESHOLD
     assert relevance.bar(_ev(**shared, kin=(0.0, -0.01))) == relevance.THRESHOLD  # not the nearest of its script
     assert relevance.bar(_ev(**shared)) == relevance.THRESHOLD  # the prompt's script: the nearest among all only
-    assert relevance.bar(_ev(**{**shared, "shared": ()}, kin=(0.029, 0.029))) == relevance.THRESHOLD  # no word shared
+    bare = {**shared, "shared": ()}  # no word shared: the kin-near bar (relevance.kin_near) within KIN_TIE, not beyond
+    assert relevance.bar(_ev(**bare, kin=(0.029, 0.029))) == relevance.AGREED_THRESHOLD
+    assert relevance.bar(_ev(**{**bare, "lead": -0.04}, kin=(0.029, 0.029))) == relevance.THRESHOLD
 
 
 def test_the_scripts_of_a_store_are_read_from_its_rows_and_none_in_a_store_of_alphabets(isolated_home, project):

@@ -95,6 +95,12 @@ TIE = 0.015
 # 0.1 tie best on either fold, +3 / +1 hits on the other and no false recall; such memories not needed score ≤ 0.046
 # (≤ 0.018 and ≤ 0.046 by fold), those needed ≥ 0.13: the larger of the two, 0.1, keeps twice the margin.
 CROSSED_THRESHOLD = 0.1
+# A memory in another script than the query that is the nearest in meaning of its script's and within KIN_TIE of the
+# nearest of all (:func:`kin_near`) is returned from AGREED_THRESHOLD: there no word can agree, its standing among its
+# kin and near the top of all does. Chosen by pooled 2-fold cross-validation on all fit data (2026-12-05 recall24,
+# evals/recall/kin.py) from 0–0.1: on fold 0 every value from 0.015 to 0.05 gives +1 hit, on fold 1 0.03 alone gives
+# +2 (0.025: +1, ≤ 0.02: none), no false recall either way; 0.03 is the best of both folds.
+KIN_TIE = 0.03
 # A question asking in general (:attr:`Evidence.general`) is still the project's when the memory holds most of its
 # weight (:attr:`Evidence.coverage` ≥ GENERAL_COVERAGE): "how do I format Python code?" and the note on ruff (0.65),
 # "how do I report a pipeline bug?" and the bug tracker (0.61), where a question on a tool a memory names asks what
@@ -394,6 +400,16 @@ def crossed(ev: Evidence) -> bool:
     return ev.cosine is not None and ev.kin is not None and ev.lead > 0.0 and ev.kin[1] > 0.0
 
 
+def kin_near(ev: Evidence) -> bool:
+    """True when the memory is written in another script than the query (:attr:`Evidence.kin` set), is the nearest
+    to it in meaning of its script's memories (its lead among them above 0) and within :data:`KIN_TIE` of the nearest
+    of all (its lead above −:data:`KIN_TIE`): the language lowers every cosine of its script, so a memory leading its
+    kin and still about as near as the nearest of the query's own script is meaning agreeing where no word can be
+    shared ("when the SMS verification fails, log the user's phone number…" and the Chinese note against logging phone
+    numbers: lead −0.026, score 0.49). :func:`crossed` is the stronger case (the nearest of all)."""
+    return ev.cosine is not None and ev.kin is not None and ev.kin[1] > 0.0 and ev.lead > -KIN_TIE
+
+
 def thin(ev: Evidence) -> bool:
     """True when the query is long (:attr:`Evidence.query` ≥ :data:`LONG_QUERY`) and the memory holds at most
     :data:`THIN_COVERAGE` of its weight (head and best passage) and at most :data:`THIN_SHARED` of its core words
@@ -409,7 +425,8 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``. At the relevance
     threshold (``min_score`` is :data:`THRESHOLD`): :data:`CROSSED_THRESHOLD` when :func:`crossed` holds (a memory in
     another script nearest in meaning of all and of its script's); :data:`AGREED_THRESHOLD` when :func:`agreed` holds
-    (the nearest memory in meaning, or one tied with it, sharing the query's words); ``math.inf``
+    (the nearest memory in meaning, or one tied with it, sharing the query's words) or :func:`kin_near` holds (in
+    another script, nearest of its script's and within :data:`KIN_TIE` of the nearest of all); ``math.inf``
     (never) for a query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place
     (:func:`stated`): "what's the difference between Redis and Memcached?" is general knowledge, not the note on
     Redis sessions (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); ``math.inf`` too for a query
@@ -430,7 +447,7 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
         return math.inf
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD
-    return AGREED_THRESHOLD if min_score == THRESHOLD and agreed(evidence) else min_score
+    return AGREED_THRESHOLD if min_score == THRESHOLD and (agreed(evidence) or kin_near(evidence)) else min_score
 
 
 def returned(evidence: Evidence, value: float, min_score: float = THRESHOLD, explicit: bool = False) -> bool:
@@ -451,7 +468,7 @@ def stated(evidence: Evidence) -> bool:
 
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "Evidence",
-           "GENERAL_COVERAGE", "HYBRID", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS", "Prefixes",
-           "STRONG", "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar", "best_passage",
-           "best_window", "compares", "crossed", "evidence", "lexical", "median", "outranked", "read_body",
-           "replaced", "returned", "score", "stated", "thin", "tightest", "with_cosine"]
+           "GENERAL_COVERAGE", "HYBRID", "KIN_TIE", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS",
+           "Prefixes", "STRONG", "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
+           "best_passage", "best_window", "compares", "crossed", "evidence", "kin_near", "lexical", "median",
+           "outranked", "read_body", "replaced", "returned", "score", "stated", "thin", "tightest", "with_cosine"]
