@@ -52,7 +52,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
-    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, valid times), ``title`` (a rename's is its new name's unless a person set it: :func:`memdir.gateway.naming.inherited_title`); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, valid times), ``title`` (a rename's is its new name's unless a person set it: :func:`memdir.gateway.naming.inherited_title`); ``created`` is kept, ``updated`` set now (never before the memory's past, a clock set back: :func:`memdir.layer.transaction.not_before`); an identical write changes nothing on disk (``unchanged``).
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
     layers to check (:func:`memdir.operations.lookup.guard`); ``action`` names the journal event (default
     create, update, rename or reactivate). ``expect_digest`` (when not False) is compare-and-set: the current
@@ -172,7 +172,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             extra_source=old.extra_source if old else (),
         )
         record = record.with_(**{field: None for field in clear})
-        if actor == "import" and any(times):  # the source's own times: an export comes back as it was
+        dated = actor == "import" and any(times)
+        if dated:  # the source's own times: an export comes back as it was
             record = record.with_(created=times[0] or record.created, updated=times[1] or record.updated)
         check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
@@ -196,7 +197,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),
                          reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None),
-                         data={"retires": old_entry.record.name} if retiring else None)  # two steps (layer.interrupted)
+                         data={"retires": old_entry.record.name} if retiring else None,  # two steps (layer.interrupted)
+                         dated=dated)
         if rename_from is not None and old_name is None:
             tx.apply(source.record.name, None, "rename", reason=f"renamed to {name}")  # a candidate moves
         if retiring:
@@ -354,7 +356,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         if clean.status == "active":  # a live version another memory holds the text of is a copy, as for a write
             check_duplicate(tx, key, clean.description, clean.body,
                             existing.record if existing and existing.record.status == "active" else None, guard)
-        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
+        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}", dated=True)  # the version's dates
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
