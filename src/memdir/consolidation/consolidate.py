@@ -317,6 +317,9 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                                                   extra={"candidate_for": target, "candidate_action": action}), scope)
                 if done.operation == "dismissed":  # a person dismissed this very proposal before
                     return fail("skipped-dismissed", "; ".join(done.warnings), name=cname, target=target, scope=scope)
+                if done.operation == "unchanged":  # a run killed before its receipt made it: no change counted twice
+                    return fail("unchanged", f"already proposed: {cname!r} holds this change and waits for review",
+                                name=cname, target=target, scope=scope)
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
