@@ -72,7 +72,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
 
     def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None, meta: Path | None = None):
         self.path, self.scope, self.settings, self.root = Path(path), scope, settings, root
-        self.meta = self.path / META_DIR if meta is None else Path(meta)  # the one rule of where its journal is
+        self.meta = meta_dir(self.path) if meta is None else Path(meta)  # the one rule of where its journal is
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta, scope)
         self.usage = Usage(self.meta)
@@ -484,6 +484,12 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
             return None
         self.usage.overlay(last[1].entries)  # reads counted since (they journal nothing)
         return last[1]
+
+
+def meta_dir(path: Path) -> Path:
+    """Where the layer directory ``path`` keeps its journal, manifest and lock (``path/.memdir``:
+    :data:`memdir.files.layout.META_DIR`) when its :class:`Layer` is not given another ``meta``."""
+    return Path(path) / META_DIR
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:
