@@ -537,17 +537,3 @@ def team_meta_dir(home, root) -> Path:
     from pathlib import Path
 
     return Path(team_meta_path(home, root))
-
-
-def team_journal_dirs(home: Path) -> list[Path]:
-    """The ``.memdir`` of every team layer's local side under ``<home>/team``
-    (each ``team/<key>`` and its ``candidates``), in name order."""
-    from pathlib import Path
-
-    base = Path(home) / TEAM_DIR
-    if not base.is_dir():
-        return []
-    out = []
-    for key in sorted(p for p in base.iterdir() if p.is_dir()):
-        out += [meta for meta in (key / ".memdir", key / "candidates" / ".memdir") if meta.is_dir()]
-    return out

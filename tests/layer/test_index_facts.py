@@ -13,6 +13,7 @@ import pytest
 
 from memdir import Memory
 from memdir.files import scan as scan_module
+from memdir.layer import indexfile as indexfile_module
 from memdir.layer import layer as layer_module
 from tests.seeded import counted_parses, counted_reads
 
@@ -53,6 +54,7 @@ def test_a_write_past_the_index_deadline_orders_every_line_again_without_reading
     before = (Memory.open(home=isolated_home, project=project).session.layer("project").path / "MEMORY.md").read_text()
     later = NOW + timedelta(days=3, hours=7)  # past every memory's next day boundary and later's valid_from
     monkeypatch.setattr(layer_module, "now_utc", lambda: later)
+    monkeypatch.setattr(indexfile_module, "now_utc", lambda: later)  # MEMORY.md is written there
     parsed = counted_parses(monkeypatch)
     fresh = Memory.open(home=isolated_home, project=project, actor="human")
     fresh.write("a-new-fact", "a fact no file held yet", "project", "new")
@@ -99,6 +101,7 @@ def test_the_context_block_past_the_deadline_reads_no_memory_file(isolated_home,
     _seeded(isolated_home, project)
     later = NOW + timedelta(days=1, hours=1)
     monkeypatch.setattr(layer_module, "now_utc", lambda: later)
+    monkeypatch.setattr(indexfile_module, "now_utc", lambda: later)  # MEMORY.md is written there
     monkeypatch.setattr(context, "time", SimpleNamespace(time_ns=lambda: int(later.timestamp() * 1e9)))
     parsed = counted_parses(monkeypatch)
     block = context.session_block(Memory.open(home=isolated_home, project=project).session)  # the stamp: out of date

@@ -136,10 +136,10 @@ def test_writes_adds_removals_and_a_rename_splice_the_index_to_what_a_rebuild_wr
     assert "(seed-0150.md) — seeded fact 150, corrected\n" in text and text.count("\n") == 300
 
     # One process's writes in a row: each splices into the file the last one spliced.
-    import memdir.layer.layer as layer_module
+    import memdir.layer.indexfile as indexfile_module  # where a layer's MEMORY.md is written
 
-    spliced, real = [], layer_module.splice_index
-    monkeypatch.setattr(layer_module, "splice_index", lambda *a: spliced.append(real(*a)) or spliced[-1])
+    spliced, real = [], indexfile_module.splice_index
+    monkeypatch.setattr(indexfile_module, "splice_index", lambda *a: spliced.append(real(*a)) or spliced[-1])
     writer = Memory.open(home=home, project=project, actor="human")
     for i in range(4):
         writer.write(f"seed-{10 + i:04d}", f"seeded fact {10 + i}, updated in one process")

@@ -156,6 +156,7 @@ def test_each_base_module_imports_only_the_base_modules_before_it():
 HOMES = {
     "[REDACTED:": "text/redact.py",            # the redaction placeholder (built, named and matched there)
     "(type: ": "vocabulary.py",                # a memory's label: (type: T; layer: L)
+    '".memdir"': "files/layout.py",            # a layer's metadata folder (META_DIR; a layer's is Layer.meta)
     r"\U0001f4cc": "vocabulary.py",            # the pin mark, escaped …
     chr(0x1F4CC): None,                        # … and never written as the character itself
 }

@@ -317,6 +317,9 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                                                   extra={"candidate_for": target, "candidate_action": action}), scope)
                 if done.operation == "dismissed":  # a person dismissed this very proposal before
                     return fail("skipped-dismissed", "; ".join(done.warnings), name=cname, target=target, scope=scope)
+                if done.operation == "unchanged":  # a run killed before its receipt made it: no change counted twice
+                    return fail("unchanged", f"already proposed: {cname!r} holds this change and waits for review",
+                                name=cname, target=target, scope=scope)
                 return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
@@ -393,7 +396,9 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
 def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] | None:
     """``(scope, name)`` of a live memory of ``snap`` written or changed ``during`` the session (``(first, last)``
     turn times of the transcript, to the second; None: unknown) that covers ``text``
-    (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a pending finding); None when none does.
+    (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a pending finding) and that ``text`` does
+    not correct (:func:`memdir.prompt.pending.corrects`: a negation the memory does not make, a value it does not
+    hold — a correction made of the saved memory's words is still proposed); None when none does.
     What the agent (or a person) saved during the session is neither asked for again nor proposed again; a memory
     written after the session (an old transcript ingested later) is not counted: against a whole store the loose
     rule would drop findings that only share words."""
@@ -401,10 +406,11 @@ def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] |
 
     if during is None:
         return None
-    return next(((scope, entry.record.name) for scope, entries in snap.entries.items() for entry in entries.values()
-                 if _written_since(entry.record, during[0]) and entry.record.updated <= during[1]
-                 and pending.covers(text, f"{entry.record.name} {entry.record.description} {entry.record.body}")),
-                None)
+    return next(((scope, record.name) for scope, entries in snap.entries.items()
+                 for record in (entry.record for entry in entries.values())
+                 if _written_since(record, during[0]) and record.updated <= during[1]
+                 and pending.covers(text, held := f"{record.name} {record.description} {record.body}")
+                 and not pending.corrects(text, held)), None)
 
 
 def _written_since(record, since: datetime) -> bool:

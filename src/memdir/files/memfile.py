@@ -291,6 +291,47 @@ def _type_from_stem(stem: str) -> str:
     return head if head in TYPES else "reference"
 
 
+def _read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...], bool]:
+    """The frontmatter's keys (YAML, else line by line: ``fallback``), their sources, the keys written
+    twice, with the foreign spellings of keys read as memdir's. Raises :class:`MalformedMemory`."""
+    fallback = False
+    sources: dict[str, str] = {}
+    twice: tuple[str, ...] = ()
+    try:
+        data, sources, twice = read_yaml(front)
+    except Hostile:
+        raise
+    except MalformedMemory:
+        data = read_lines(front)
+        fallback = True
+        if not data:
+            raise
+    for alias, key in _ALIASES.items():
+        if alias in data and key not in data:
+            data[key] = data.pop(alias)
+    return data, sources, twice, fallback
+
+
+def declared_name(text: str) -> str | None:
+    """The memory name the frontmatter of ``text`` declares — its ``name`` key read as :func:`parse` reads
+    it (YAML in any style, quoted or not, else line by line), normalized — or None: no frontmatter, no
+    name, not a memory name, frontmatter that cannot be read. For bytes whose file name is not known (a
+    version a killed writer stored: :func:`memdir.layer.commit.cut_write`). Never raises."""
+    text = text[1:] if text.startswith("\ufeff") else text
+    parts = split(text.replace("\r\n", "\n").replace("\r", "\n"))
+    if parts is None:
+        return None
+    try:
+        data = _read_front(parts[0])[0]
+    except MalformedMemory:
+        return None
+    declared = one_line(as_written(data.get("name"), parts[0].split("\n")))
+    try:
+        return normalize_name(declared).name if declared else None
+    except InvalidInput:
+        return None
+
+
 def parse(text: str, stem: str) -> ParsedFile:
     """Parse the text of a file whose stem is ``stem`` into a record.
 
@@ -324,21 +365,7 @@ def parse(text: str, stem: str) -> ParsedFile:
         return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body, title=normalized.title),
                           no_frontmatter=True)
     front, body = parts
-    fallback = False
-    sources: dict[str, str] = {}
-    twice: tuple[str, ...] = ()
-    try:
-        data, sources, twice = read_yaml(front)
-    except Hostile:
-        raise
-    except MalformedMemory:
-        data = read_lines(front)
-        fallback = True
-        if not data:
-            raise
-    for alias, key in _ALIASES.items():
-        if alias in data and key not in data:
-            data[key] = data.pop(alias)
+    data, sources, twice, fallback = _read_front(front)
     meta = data.get("metadata")
     meta_map: dict[str, Any] = {}
     import yaml  # loaded already: read_yaml read the frontmatter

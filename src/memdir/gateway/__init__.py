@@ -2,7 +2,7 @@
 
 ``fields`` (the fields of a write: validated, cut to their limits, redacted;
 what an update keeps), ``changes`` (every validated change to a layer: write,
-delete, restore, status, flags, prune, clear, tombstone lift, receipts), ``forgotten`` (which
+restore, status, flags, tombstone lift, receipts), ``deletion`` (delete, prune, clear), ``forgotten`` (which
 tombstones refuse a write and which only warn, by who writes), ``duplicates`` (an exact copy of another
 memory: refused or warned, by who writes), ``edits``
 (partial edits of a body: replace one unique piece of text, insert lines).

@@ -8,7 +8,8 @@ bidi-override characters: :mod:`memdir.text.printable`), then runs inside one
 sweep, the journal, the index), checks tombstones there
 (:mod:`memdir.tombstones.match`: exact and near-duplicate values) and changes
 files only through :meth:`~memdir.layer.layer.Transaction.apply`. There is no
-other path. The operations of a whole session (which layer, the other layers'
+other path. Deletes, prunes and clears are :mod:`memdir.gateway.deletion`
+(given here too). The operations of a whole session (which layer, the other layers'
 tombstones, typed results) are :mod:`memdir.operations.memories` and
 :mod:`memdir.operations.trust`.
 """
@@ -25,16 +26,16 @@ from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
 from ..files.scan import Entry
 from ..layer import dismissals
 from ..layer.history import last_written_body, version_bytes
-from ..layer.index import whole_days
 from ..layer.interrupted import FINISHED, retire
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
-from ..layer.succession import explain_tombstone, name_kept, of_transaction, refuse_superseded
-from ..results import Decision, DeleteResult, PruneCandidate, WriteResult
-from ..text.names import normalize_name, same_name
-from ..tombstones.match import Tombstone, make, match
+from ..layer.succession import name_kept, of_transaction, refuse_superseded
+from ..results import Decision, PruneCandidate, WriteResult
+from ..text.names import normalize_name
+from ..tombstones.match import Tombstone
+from .deletion import clear, delete, delete_tombstoned, holder, prune, prune_candidates
 from .duplicates import check_duplicate
-from .forgotten import check_forgotten, delete_held, lift_tombstone
+from .forgotten import check_forgotten, lift_tombstone
 from .fields import (MemoryChange, candidate_name, check_readable, check_valid_time, description_whole, inherit,
                      prepare, reason_text, recarried, sanitize, sanitize_extra)
 from .naming import check_older_file, check_same_name, inherited_title, written_to
@@ -51,7 +52,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     its fields, and what a field not given keeps), written by ``actor`` for agent session ``session``.
 
     Unspecified (None) fields inherit the existing values: ``description``, ``type`` and ``body``
-    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, valid times), ``title`` (a rename's is its new name's unless a person set it: :func:`memdir.gateway.naming.inherited_title`); ``created`` is kept, ``updated`` set now; an identical write changes nothing on disk (``unchanged``).
+    (:func:`memdir.gateway.fields.inherit`), flags (``pinned``, ``disabled``, ``importance``, valid times), ``title`` (a rename's is its new name's unless a person set it: :func:`memdir.gateway.naming.inherited_title`); ``created`` is kept, ``updated`` set now (never before the memory's past, a clock set back: :func:`memdir.layer.transaction.not_before`); an identical write changes nothing on disk (``unchanged``).
     ``status`` may only ask for ``"candidate"``; origin is always ``actor``. ``guard`` adds tombstones of other
     layers to check (:func:`memdir.operations.lookup.guard`); ``action`` names the journal event (default
     create, update, rename or reactivate). ``expect_digest`` (when not False) is compare-and-set: the current
@@ -171,7 +172,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             extra_source=old.extra_source if old else (),
         )
         record = record.with_(**{field: None for field in clear})
-        if actor == "import" and any(times):  # the source's own times: an export comes back as it was
+        dated = actor == "import" and any(times)
+        if dated:  # the source's own times: an export comes back as it was
             record = record.with_(created=times[0] or record.created, updated=times[1] or record.updated)
         check_valid_time(record, valid_from, valid_until, edge, warnings)
         if old is not None and record.with_(updated=old.updated, created=old.created) == old:
@@ -195,7 +197,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),
                          reason=reason or (f"reactivated (was superseded by {old.superseded_by})" if reviving else None),
-                         data={"retires": old_entry.record.name} if retiring else None)  # two steps (layer.interrupted)
+                         data={"retires": old_entry.record.name} if retiring else None,  # two steps (layer.interrupted)
+                         dated=dated)
         if rename_from is not None and old_name is None:
             tx.apply(source.record.name, None, "rename", reason=f"renamed to {name}")  # a candidate moves
         if retiring:
@@ -318,113 +321,6 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
     return counted
 
 
-def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
-           action: str = "delete", session: str | None = None, holders=(), expect_digest: str | None = None
-           ) -> DeleteResult:
-    """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
-    lifts the tombstone — unless another live memory holds that value (:func:`_holder`: of this layer, or of
-    ``holders``, ``(scope, record)`` of the session's other layers): deleting a duplicate never freezes the
-    survivor, and the result names it (``kept_by``). ``expect_digest``: compare-and-set, the file's digest
-    the caller read (a promotion deletes only the version it promoted). Raises :class:`NotFound`,
-    :class:`Conflict` (the memory changed since ``expect_digest``)."""
-    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
-    with layer.transaction(actor, session) as tx:
-        entry = tx.fresh(key)
-        if entry is None and (held := layer.held_file(tx.scan, key)) is not None and expect_digest is None:
-            return delete_held(tx, key, held, action, reason)
-        if entry is None:
-            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
-        if expect_digest is not None and entry.digest != expect_digest:
-            raise Conflict(f"memory {key!r} changed since it was read; it was not deleted")
-        kept_by = _holder(tx, key, entry.record, holders) if tombstone else None
-        if not tombstone or kept_by:
-            tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)
-            return DeleteResult(key, layer.scope, None, action, kept_by)
-        stone = _delete_tombstoned(tx, key, entry.record, action, reason)
-        return DeleteResult(key, layer.scope, stone.id, action)
-
-
-def _holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
-    """``scope:name`` of a live memory (active: not a candidate, which waits on review, nor superseded) other
-    than ``key`` — of ``tx``'s layer, then of
-    ``holders`` (``(scope, record)``) — whose value the tombstone of ``record`` would match
-    (:func:`memdir.tombstones.match.match`), or None."""
-    stone = make(key, record.description, record.body, tx.actor, None)
-    here = [(tx.layer.scope, entry.record) for name, entry in sorted(tx.scan.entries.items()) if name != key]
-    for scope, other in [*here, *holders]:
-        if other.status == "active" and match([stone], other.description, other.body) is not None:
-            return f"{scope}:{other.name}"
-    return None
-
-
-def _delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
-    """Tombstone the value, then delete (the journal line commits both). When the delete fails the new tombstone
-    is taken back; when the process is killed in between, ``memdir verify`` names the tombstone no event refers
-    to and ``--repair`` removes it (the memory is still there: "before")."""
-    tombstones = tx.layer.tombstone_file
-    known = {stone.id for stone in tombstones.all()}
-    before = tx.layer.stones_now()
-    stone = tombstones.add(key, record.description, record.body, tx.actor, reason)
-    tx.layer.stone_added(before)  # no other live memory holds the value (_holder): no file needs judging again
-    try:
-        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})
-    except BaseException:
-        if stone.id not in known:
-            try:
-                tombstones.lift(stone.id)
-            except (StoreError, NotFound):
-                pass  # left for `memdir verify --repair`, which names and removes it
-        raise
-    return stone
-
-
-def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]:
-    """Unpinned memories whose last update is ≥ ``older_than_days`` whole days old."""
-    if isinstance(older_than_days, bool) or not isinstance(older_than_days, int) or older_than_days < 1:
-        raise InvalidInput("older_than_days must be an integer >= 1")
-    now = now_utc()
-    out = []
-    for entry in layer.scan().entries.values():
-        record = entry.record
-        stamp = record.updated or record.created
-        if stamp is None or record.pinned:
-            continue
-        days = whole_days(stamp, now)
-        if days >= older_than_days:
-            out.append(PruneCandidate(record.name, record.description, layer.scope, days))
-    return sorted(out, key=lambda c: c.name)
-
-
-def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None = None) -> list[PruneCandidate]:
-    """Delete (without tombstones) what :func:`prune_candidates` lists; returns the deleted."""
-    candidates, done = prune_candidates(layer, older_than_days), []
-    if not candidates:
-        return done
-    with layer.transaction(actor, session) as tx:
-        for candidate in candidates:
-            entry = tx.fresh(candidate.name)
-            if entry is None or entry.record.pinned:
-                continue  # changed since the dry run: leave it
-            tx.apply(candidate.name, None, "prune", reason=f"older than {older_than_days} days")
-            done.append(candidate)
-    return done
-
-
-def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
-    """Delete every memory of the layer in one lock window (no tombstones; tombstones already recorded stay).
-    Returns how many were deleted."""
-    if not layer.path.exists():
-        return 0
-    count = 0
-    with layer.transaction(actor, session) as tx:
-        tx.require_full()
-        for name in sorted(tx.scan.entries):
-            tx.apply(name, None, "clear", reason="clear")
-            count += 1
-        tx.reindex = True
-    return count
-
-
 def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
             guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
     """Write version ``version`` of ``name`` back, byte for byte, as a new ``restore`` event
@@ -460,7 +356,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         if clean.status == "active":  # a live version another memory holds the text of is a copy, as for a write
             check_duplicate(tx, key, clean.description, clean.body,
                             existing.record if existing and existing.record.status == "active" else None, guard)
-        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}")
+        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}", dated=True)  # the version's dates
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
 
@@ -501,10 +397,10 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         record = entry.record
         _expected(tx, entry, expect)
         if not approve:
-            if _holder(tx, key, record):  # a live memory holds the value: rejecting the copy must not freeze it
+            if holder(tx, key, record):  # a live memory holds the value: rejecting the copy must not freeze it
                 tx.apply(key, None, "reject", reason=reason or "rejected")
             else:
-                _delete_tombstoned(tx, key, record, "reject", reason or "rejected")
+                delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return Decision(key, layer.scope, key, False)
         check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)

@@ -132,7 +132,8 @@ def _take(tx, item: Incoming, label: str, action: str, done: Applied) -> None:
                          extra=tuple(sanitize_extra(dict(record.extra), counts).items()))
     try:
         check_forgotten(tx, entry, clean.description, clean.body, key)
-        tx.apply(key, clean, action, raw=item.data if clean == record else None, reason=f"from {label}")
+        tx.apply(key, clean, action, raw=item.data if clean == record else None, reason=f"from {label}",
+                 dated=True)  # the other machine's dates
     except (TombstoneRefused, Refused, StoreError) as exc:
         done.skipped.append(f"{key}: {exc}")
         return

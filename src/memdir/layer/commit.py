@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..errors import MemdirError, StoreError
 from ..files.conflicts import CONFLICT, has_conflict
-from ..files.memfile import MalformedMemory, parse
+from ..files.memfile import MalformedMemory, declared_name, parse
 from ..files.fsio import (
     ASIDE_SUFFIX,
     BACKUP_SUFFIX,
@@ -229,9 +229,6 @@ def cut_write(journal: Journal, name: str, died_at: int | None, is_referenced, e
     none, or when no dead holder was found (no listing then). Never raises."""
     if died_at is None:
         return None
-    # memdir writes the name first, quoted only where YAML would retype it (files.memfile's serializer)
-    heads = tuple(b"---\nname: %s\n" % spelled for spelled in (name.encode(), b"'%s'" % name.encode(),
-                                                                 b'"%s"' % name.encode()))
     try:
         with os.scandir(journal.objects) as listing:
             fresh = [item.name for item in listing if item.stat(follow_symlinks=False).st_mtime_ns >= died_at]
@@ -240,8 +237,8 @@ def cut_write(journal: Journal, name: str, died_at: int | None, is_referenced, e
     for key in fresh:
         if len(key) != 64 or key == edited or is_referenced(key) or (data := read_bytes(journal.objects / key)) is None:
             continue
-        if data.startswith(heads):
-            return key
+        if data.startswith(b"---") and declared_name(data.decode("utf-8", errors="replace")) == name:
+            return key  # the name its frontmatter declares, however written (files.memfile reads it)
     return None
 
 

@@ -10,8 +10,8 @@ with conflict markers). Callers use the validated operations of :mod:`memdir.gat
 
 Inside the lock, in order: repair a torn journal tail, scan the files, journal hand edits
 made since the last event (``external-edit`` / ``external-delete``), apply the change
-(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it,
-keep the manifest.
+(written atomically, its bytes kept in ``objects/``, journaled), rebuild ``MEMORY.md``, stamp it
+(:mod:`memdir.layer.indexfile`), keep the manifest.
 
 The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: while the layer
 directory's mtime and the journal are as the last transaction left them, its file states, journal
@@ -33,16 +33,15 @@ from __future__ import annotations
 import os
 import time
 from contextlib import contextmanager, suppress
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
-from ..files.fsio import atomic_write, ensure_dir, nothing_written, nothing_written_full, unlink
-from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describe_layer, index_is_fresh, index_state, judged,
-                            index_refusal, keep_edited_index, layer_place, symlink_refusal)
-from ..files.outline import read_outline, write_outline
-from ..files.splice import splice_index
+from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
+from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describe_layer, index_state, judged,
+                            index_refusal, layer_place, symlink_refusal)
+from ..files.outline import read_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
 from ..files.sweeps import since, sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
@@ -51,18 +50,19 @@ from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
 from .drift import cut_tombstones
-from .index import SPLICED, IndexBuilder, next_change
+from .index import IndexBuilder
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Stamps, stat3
 from .reading import ReadsOne
 from .held import HoldsBack
+from .indexfile import KeepsIndex
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
 from . import chain, interrupted, leftovers
 
 
-class Layer(ReadsOne, HoldsBack):
+class Layer(ReadsOne, HoldsBack, KeepsIndex):
     """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
@@ -72,7 +72,7 @@ class Layer(ReadsOne, HoldsBack):
 
     def __init__(self, path: Path, scope: str, settings: Settings, root: Path | None = None, meta: Path | None = None):
         self.path, self.scope, self.settings, self.root = Path(path), scope, settings, root
-        self.meta = self.path / META_DIR if meta is None else Path(meta)  # the one rule of where its journal is
+        self.meta = meta_dir(self.path) if meta is None else Path(meta)  # the one rule of where its journal is
         self.journal = Journal(self.meta)
         self.tombstone_file = TombstoneFile(self.meta, scope)
         self.usage = Usage(self.meta)
@@ -485,109 +485,11 @@ class Layer(ReadsOne, HoldsBack):
         self.usage.overlay(last[1].entries)  # reads counted since (they journal nothing)
         return last[1]
 
-    # ------------------------------------------------------------ the index
 
-    def _write_index(self, entries: dict, touched: set | None = None, warnings: list | None = None) -> None:
-        """Write ``MEMORY.md`` (and its outline) after the memories ``touched`` changed (None: any may
-        have): only their lines move while nothing else could have; past the index's deadline, or after
-        reads were counted, a builder without the records orders every line again from the memories'
-        facts (:meth:`_all_facts`); else from every record. A builder restored from the outline splices the
-        lines that moved into the file (:func:`memdir.files.splice.splice_index`: no other line read or
-        written); one edited by hand since is written whole, kept aside first, a note in ``warnings``
-        (:func:`memdir.files.layout.keep_edited_index`)."""
-        now = now_utc()
-        text = None
-        usage = stat3(self.usage.path)
-        index = self._index
-        if touched is not None and index.built and usage != self._index_usage:
-            if index.partial:  # reads counted since the keys were made: each read memory may move
-                index.reorder(self._all_facts(entries), now)
-            else:
-                touched = None
-        if touched is not None and index.built:
-            text = index.render_changed({n: (entries[n].record if n in entries else None) for n in touched}, now)
-            if text is None and index.partial:  # past the deadline (a new day): order every line again
-                text = index.reorder(self._all_facts(entries), now)
-        if text is None:
-            text = index.render({n: e.record for n, e in entries.items()}, now)
-        self._index_usage = usage
-        target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
-        lines, edits = index.edits()  # the lines moved since the text we last wrote or took up
-        if text is SPLICED and (edits or index_state(target) != index.source.state):
-            if (done := splice_index(target, self.meta, index.source, edits)) is None:  # changed by hand, or refused
-                text, (lines, edits) = index.reorder(self._all_facts(entries), now), (None, None)
-            else:  # the lines that moved, spliced into the file: no other line read or written
-                index.spliced(done[0])
-                self._index_written = (None, *index_state(done[1]))
-        if text is SPLICED:
-            pass
-        elif text:
-            try:
-                on_disk = os.lstat(target)  # a symlink there is replaced by the file, never written through
-                same = self._index_written == (text, *index_state(on_disk))
-            except OSError:
-                same = False
-            if not same:
-                # The outline of that text, when the file still holds it, is moved by the edits, not made again.
-                before = read_outline(target, self.meta) if edits is not None and self._index_written else None
-                before = before if before is not None and before.key == self._index_written[1:4] else None
-                keep_edited_index(target, self.meta, data := text.encode("utf-8"), warnings)  # a hand edit, kept aside
-                atomic_write(target, data, sync=False)  # derived: rebuilt if ever lost
-                on_disk = os.lstat(target)  # the outline: what a fresh process's context block reads instead
-                write_outline(self.meta, text, on_disk, data, lines=lines, before=before, edits=edits)
-                self._index_written = (text, *index_state(on_disk))
-        else:
-            unlink(target)
-            self._index_written = None
-        self._stamp(entries.values(), self._index.deadline, now)
-
-    def _stamp(self, entries, deadline=False, now=None) -> None:
-        now = now or now_utc()
-        if deadline is False:
-            deadline = next_change([e.record for e in entries], now, self.settings.stale_after_days)
-        deadline_ns = (int(deadline.timestamp() * 1e9) if deadline
-                       else int((now + timedelta(days=3650)).timestamp() * 1e9))
-        stamp = self.meta / STAMP_FILE
-        try:
-            if not stamp.exists():
-                stamp.touch(mode=0o600)
-            directory_ns = os.stat(self.path).st_mtime_ns
-            os.utime(stamp, ns=(deadline_ns, directory_ns))
-        except OSError as exc:
-            raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
-
-    def refresh_index(self, wait: bool = True, rebuild: bool = True) -> list[str]:
-        """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
-        returns the warnings (a derived file that could not be written).
-        ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy.
-        ``rebuild`` False: bring it up to date as a write would (the lines of
-        what changed since, every line ordered again past its deadline from
-        the memories' facts) without reading every file. Either way every
-        file is stat'ed (a hand edit in place is journaled)."""
-        if rebuild:
-            self._prescan(every=True)  # parse outside the lock; inside, only stat keys are compared
-        with self.transaction("human", wait=wait) as tx:
-            tx.require_full()
-            tx.reindex = True
-            tx.rebuild = rebuild
-        return tx.warnings
-
-    def current_index(self) -> str | None:
-        """Rebuild ``MEMORY.md`` (None), or — when the layer cannot be written
-        (a full disk, read-only, another user's) or its lock is busy — the
-        index text rendered from the files without writing anything: a reader
-        never waits for, nor holds up, a writer. Raises :class:`StoreError`
-        when the layer cannot be read. After the tombstones moved (:meth:`_restore`, :mod:`memdir.layer.held`):
-        the names whose verdict moved taken up alone (:meth:`take_up_moved`), else ``MEMORY.md`` as it is; no file swept."""
-        if self.stones_moved() and self.take_up_stones() and index_is_fresh(  # files: the manifest's states, taken up
-                self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(self.files), float("inf"), self)):
-            return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
-        try:
-            if not self.refresh_index(wait=False, rebuild=False):
-                return None
-        except (StoreError, LockTimeout):
-            pass
-        return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())
+def meta_dir(path: Path) -> Path:
+    """Where the layer directory ``path`` keeps its journal, manifest and lock (``path/.memdir``:
+    :data:`memdir.files.layout.META_DIR`) when its :class:`Layer` is not given another ``meta``."""
+    return Path(path) / META_DIR
 
 
 def home_layers(home: Path, settings: Settings) -> list[Layer]:

@@ -44,7 +44,7 @@ from ..paths import TEAM_DIR, team_files_dir, team_meta_dir
 from ..settings import Settings
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
-from .layer import Layer
+from .layer import Layer, meta_dir
 
 TOMBSTONE_DIR = TEAM_TOMBSTONE_DIR  # where its tombstones are (files.layout.stones_key reads it too)
 CANDIDATE_DIR = "candidates"
@@ -150,6 +150,19 @@ def _candidates(local: Path, settings: Settings, root: Path | None) -> Layer:
     layer = Layer(Path(local) / CANDIDATE_DIR, "team", settings, root)
     layer.tombstone_file = TombstoneFile(layer.meta, "team")
     return layer
+
+
+def team_journal_dirs(home: Path) -> list[Path]:
+    """The journal directory of every team layer's local side under ``<home>/team`` (each ``team/<key>``
+    and its ``candidates``) that has one, where such a layer keeps it (:func:`memdir.layer.layer.meta_dir`,
+    as :attr:`Layer.meta <memdir.layer.layer.Layer.meta>`), in name order."""
+    base = Path(home) / TEAM_DIR
+    if not base.is_dir():
+        return []
+    out = []
+    for local in sorted(p for p in base.iterdir() if p.is_dir()):
+        out += [meta for meta in (meta_dir(local), meta_dir(local / CANDIDATE_DIR)) if meta.is_dir()]
+    return out
 
 
 def home_team_layers(home: Path, settings: Settings) -> list[Layer]:

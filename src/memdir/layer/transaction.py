@@ -18,6 +18,19 @@ from . import commit
 from .journal import Event
 
 
+def not_before(record: MemoryRecord, previous: MemoryRecord | None) -> MemoryRecord:
+    """``record`` with its ``updated`` moved up to the latest of its ``created`` and ``previous``'s
+    ``updated`` when the clock that stamped it reads earlier (a laptop's clock set back, a VM restored
+    from a snapshot): a memory is never changed before it was made or last changed. A record that is
+    not earlier (or has no ``updated``) is returned as it is. The one rule of a change's date, applied
+    by :meth:`Transaction.apply` to every writer's record that does not carry its own dates."""
+    if record.updated is None:
+        return record
+    floor = max((t for t in (record.created, previous.updated if previous is not None else None) if t is not None),
+                default=None)
+    return record.with_(updated=floor) if floor is not None and record.updated < floor else record
+
+
 class Transaction:
     """Changes applied inside one lock window of one layer."""
 
@@ -94,18 +107,23 @@ class Transaction:
 
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
-              reindex: bool = True, move: bool = True) -> Event:
+              reindex: bool = True, move: bool = True, dated: bool = False) -> Event:
         """Write (or, with ``record`` None, delete with its duplicate files) one memory
         file, keep its bytes, journal the event — the commit (:mod:`memdir.layer.commit`;
         bytes of files replaced or removed that are not the latest version are
         journaled first). The only place memdir changes a memory file. ``move``
-        False keeps a hand-named file where it is. Raises :class:`StoreError`
+        False keeps a hand-named file where it is. A record's ``updated`` is never
+        before its ``created`` nor the memory's previous ``updated`` (:func:`not_before`: a clock set
+        back) unless it carries its own dates: ``dated`` (an import's, a restored or synced version's)
+        or ``raw`` (written byte for byte). Raises :class:`StoreError`
         (the files put back) when the journal line cannot be written."""
         layer = self.layer
         journal = layer.journal
         existing = self.scan.entries.get(name)
         if record is None and existing is None:
             raise NotFound(f"memory not found: {name!r}")
+        if record is not None and raw is None and not dated:
+            record = not_before(record, existing.record if existing is not None else None)
         target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
         refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
         doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]

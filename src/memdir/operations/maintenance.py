@@ -39,8 +39,8 @@ from ..layer.history import numbered_events
 from ..layer.index import is_visible
 from ..layer.journal import now_utc
 from ..layer.layer import home_layers
-from ..layer.team import home_team_layers
-from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, team_journal_dirs, user_layer_dir
+from ..layer.team import home_team_layers, team_journal_dirs
+from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, user_layer_dir
 from ..prompt.start import start_budget, start_layout
 from ..results import (
     DoctorResult,

@@ -252,15 +252,49 @@ def _negated(text: str, stems: set[str]) -> bool:
     """Whether a negation (:data:`memdir.text.words.NEGATIONS`) of ``text`` turns around one of ``stems``:
     the stem is among the :data:`NEGATION_REACH` words after it ("never deploy", "don't ever deploy",
     "不部署", "Fridays: no deploys")."""
+    return bool(_turned(text, stems))
+
+
+def _turned(text: str, stems: set[str]) -> set[str]:
+    """Which of ``stems`` a negation of ``text`` turns around (:func:`_negated`)."""
     import re  # late, as in _stems
 
     from ..text.words import NEGATIONS
 
     found = [w.lower() for w in re.findall(_WORD, text)]
+    turned: set[str] = set()
     for at, word in enumerate(found):
-        if word in NEGATIONS and any(w[:5] in stems for w in found[at + 1:at + 1 + NEGATION_REACH]):
-            return True
-    return False
+        if word in NEGATIONS:
+            turned.update(w[:5] for w in found[at + 1:at + 1 + NEGATION_REACH] if w[:5] in stems)
+    return turned
+
+
+def _values(text: str) -> set[str]:
+    """The stems of the words of ``text`` that carry a value: a word with a digit (a port, a version, a
+    date) or a name — a capitalized word that does not begin a sentence (a day, a tool, a place)."""
+    import re  # late, as in _stems
+
+    values = set()
+    for found in re.finditer(r"[A-Za-z0-9]+", text):
+        word, before = found.group(), text[:found.start()].rstrip()
+        begins = not before or before[-1] in ".!?:;\n-*#>"
+        if any(c.isdigit() for c in word) or (word[0].isupper() and not begins):
+            values.add(word.lower()[:5])
+    return values
+
+
+def corrects(item_text: str, memory_text: str) -> bool:
+    """True when ``item_text`` corrects ``memory_text`` though made of its words (:func:`covers` may hold):
+    it turns around words the memory states as they are (a negation of ``item_text`` the memory does not
+    make of the same words: "deploys not on Tuesday" against "deploys on Tuesday; not on Mondays"), or it
+    gives a value the memory does not hold (:func:`_values`: "listens on 6543" against "listens on 5433",
+    "moved from Tuesday to Thursday" against "on Tuesday"). A restatement ("Remember that we deploy on
+    Tuesday") corrects nothing."""
+    memory = _stems(memory_text)
+    if _values(item_text) - memory:
+        return True
+    shared = _stems(item_text) & memory
+    return bool(_turned(item_text, shared) - _turned(memory_text, shared))
 
 
 def covers(item_text: str, memory_text: str) -> bool:
@@ -328,5 +362,5 @@ def expire_covered(layer_dir: Path, memory_text: str) -> list[dict]:
     return gone
 
 
-__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "covers", "expire_covered",
+__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "corrects", "covers", "expire_covered",
            "load", "mark_shown", "pending_block", "render", "session_pending", "showings", "with_pending"]

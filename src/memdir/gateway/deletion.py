@@ -1,0 +1,127 @@
+"""Deleting memories through the gateway (DESIGN §1.2, §5): one memory, with a tombstone unless another
+live memory holds its value (:func:`holder`: deleting a duplicate never freezes the survivor), the old
+ones (:func:`prune`) and a whole layer (:func:`clear`) — each in one
+:meth:`~memdir.layer.layer.Layer.transaction`, through
+:meth:`~memdir.layer.transaction.Transaction.apply`. A rejection (:func:`memdir.gateway.changes.set_status`)
+tombstones its candidate the same way (:func:`delete_tombstoned`).
+"""
+
+from __future__ import annotations
+
+from ..errors import Conflict, InvalidInput, NotFound, StoreError
+from ..files.memfile import MemoryRecord
+from ..layer.index import whole_days
+from ..layer.journal import now_utc
+from ..layer.layer import Layer
+from ..results import DeleteResult, PruneCandidate
+from ..text.names import normalize_name
+from ..tombstones.match import Tombstone, make, match
+from .fields import reason_text
+from .forgotten import delete_held
+
+
+def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
+           action: str = "delete", session: str | None = None, holders=(), expect_digest: str | None = None
+           ) -> DeleteResult:
+    """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
+    lifts the tombstone — unless another live memory holds that value (:func:`holder`: of this layer, or of
+    ``holders``, ``(scope, record)`` of the session's other layers): deleting a duplicate never freezes the
+    survivor, and the result names it (``kept_by``). ``expect_digest``: compare-and-set, the file's digest
+    the caller read (a promotion deletes only the version it promoted). Raises :class:`NotFound`,
+    :class:`Conflict` (the memory changed since ``expect_digest``)."""
+    key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
+    with layer.transaction(actor, session) as tx:
+        entry = tx.fresh(key)
+        if entry is None and (held := layer.held_file(tx.scan, key)) is not None and expect_digest is None:
+            return delete_held(tx, key, held, action, reason)
+        if entry is None:
+            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
+        if expect_digest is not None and entry.digest != expect_digest:
+            raise Conflict(f"memory {key!r} changed since it was read; it was not deleted")
+        kept_by = holder(tx, key, entry.record, holders) if tombstone else None
+        if not tombstone or kept_by:
+            tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)
+            return DeleteResult(key, layer.scope, None, action, kept_by)
+        stone = delete_tombstoned(tx, key, entry.record, action, reason)
+        return DeleteResult(key, layer.scope, stone.id, action)
+
+
+def holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
+    """``scope:name`` of a live memory (active: not a candidate, which waits on review, nor superseded) other
+    than ``key`` — of ``tx``'s layer, then of
+    ``holders`` (``(scope, record)``) — whose value the tombstone of ``record`` would match
+    (:func:`memdir.tombstones.match.match`), or None."""
+    stone = make(key, record.description, record.body, tx.actor, None)
+    here = [(tx.layer.scope, entry.record) for name, entry in sorted(tx.scan.entries.items()) if name != key]
+    for scope, other in [*here, *holders]:
+        if other.status == "active" and match([stone], other.description, other.body) is not None:
+            return f"{scope}:{other.name}"
+    return None
+
+
+def delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:
+    """Tombstone the value, then delete (the journal line commits both). When the delete fails the new tombstone
+    is taken back; when the process is killed in between, ``memdir verify`` names the tombstone no event refers
+    to and ``--repair`` removes it (the memory is still there: "before")."""
+    tombstones = tx.layer.tombstone_file
+    known = {stone.id for stone in tombstones.all()}
+    before = tx.layer.stones_now()
+    stone = tombstones.add(key, record.description, record.body, tx.actor, reason)
+    tx.layer.stone_added(before)  # no other live memory holds the value (holder): no file needs judging again
+    try:
+        tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})
+    except BaseException:
+        if stone.id not in known:
+            try:
+                tombstones.lift(stone.id)
+            except (StoreError, NotFound):
+                pass  # left for `memdir verify --repair`, which names and removes it
+        raise
+    return stone
+
+
+def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]:
+    """Unpinned memories whose last update is ≥ ``older_than_days`` whole days old."""
+    if isinstance(older_than_days, bool) or not isinstance(older_than_days, int) or older_than_days < 1:
+        raise InvalidInput("older_than_days must be an integer >= 1")
+    now = now_utc()
+    out = []
+    for entry in layer.scan().entries.values():
+        record = entry.record
+        stamp = record.updated or record.created
+        if stamp is None or record.pinned:
+            continue
+        days = whole_days(stamp, now)
+        if days >= older_than_days:
+            out.append(PruneCandidate(record.name, record.description, layer.scope, days))
+    return sorted(out, key=lambda c: c.name)
+
+
+def prune(layer: Layer, older_than_days: int, *, actor: str, session: str | None = None) -> list[PruneCandidate]:
+    """Delete (without tombstones) what :func:`prune_candidates` lists; returns the deleted."""
+    candidates, done = prune_candidates(layer, older_than_days), []
+    if not candidates:
+        return done
+    with layer.transaction(actor, session) as tx:
+        for candidate in candidates:
+            entry = tx.fresh(candidate.name)
+            if entry is None or entry.record.pinned:
+                continue  # changed since the dry run: leave it
+            tx.apply(candidate.name, None, "prune", reason=f"older than {older_than_days} days")
+            done.append(candidate)
+    return done
+
+
+def clear(layer: Layer, *, actor: str, session: str | None = None) -> int:
+    """Delete every memory of the layer in one lock window (no tombstones; tombstones already recorded stay).
+    Returns how many were deleted."""
+    if not layer.path.exists():
+        return 0
+    count = 0
+    with layer.transaction(actor, session) as tx:
+        tx.require_full()
+        for name in sorted(tx.scan.entries):
+            tx.apply(name, None, "clear", reason="clear")
+            count += 1
+        tx.reindex = True
+    return count
