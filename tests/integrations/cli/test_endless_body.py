@@ -24,8 +24,8 @@ def _write(project, *args, stdin=subprocess.DEVNULL):
 
 
 def test_an_endless_body_file_or_stdin_is_refused_at_the_ceiling(isolated_home, project, tmp_path):
-    said = (f"holds more than {CEILING} bytes, the ceiling of a memory file (max_file_bytes); nothing was "
-            "written (split it into several memories)")
+    said = (f"holds more than {CEILING} bytes, over the {CEILING}-byte ceiling of a memory file (max_file_bytes); "
+            "nothing was written (split it into several memories)")
     out = _write(project, "zeros", "-d", "A body of zeros", "--body-file", "/dev/zero")
     assert out.returncode == 1 and out.stderr == f"memdir: --body-file /dev/zero {said}\n"
     with open("/dev/urandom", "rb") as endless:

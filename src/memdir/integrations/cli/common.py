@@ -81,8 +81,8 @@ def _bounded(stream, limit: int, what: str) -> str:
     not UTF-8 (``what`` names it: ``stdin``, ``--body-file F``)."""
     data = stream.read(limit + 1)
     if len(data) > limit:
-        raise InvalidInput(f"{what} holds more than {limit} bytes, the ceiling of a memory file (max_file_bytes); "
-                           "nothing was written (split it into several memories)")
+        raise InvalidInput(f"{what} holds more than {limit} bytes, over the {limit}-byte ceiling of a memory file "
+                           "(max_file_bytes); nothing was written (split it into several memories)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
