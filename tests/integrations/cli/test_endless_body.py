@@ -44,3 +44,20 @@ def test_an_endless_body_file_or_stdin_is_refused_at_the_ceiling(isolated_home, 
     assert out.returncode == 0 and out.stdout == "Memory created: long-piped (project)\n", out.stderr
     read = run_cli("--project", project, "read", "long-piped", "--json")
     assert '"x' + "x" * (CEILING - 1001) + '"' in read.stdout.replace("\n", "")
+
+
+def test_an_endless_prompt_on_stdin_for_recall_is_refused_at_the_hooks_bound(isolated_home, project):
+    """`memdir recall` with no prompt argument reads stdin: from /dev/zero it read forever (break24); now it
+    stops at what a hook reads (4 MiB) and says so."""
+    assert run_cli("--project", project, "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-b",
+                   "The dev database was moved to port 5433 because 5432 is taken.").returncode == 0
+    with open("/dev/zero", "rb") as endless:
+        out = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(project), "recall"],
+                             stdin=endless, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr == ("memdir: stdin holds more than 4194304 bytes, more than a prompt a hook reads; nothing "
+                          "recalled (give the prompt's words)\n")
+    found = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(project), "recall"],
+                           input="which port does the dev postgres database listen on?", capture_output=True, text=True,
+                           timeout=60)  # control: a prompt on stdin recalls
+    assert found.returncode == 0 and "db-port" in found.stdout, found.stderr

@@ -89,6 +89,19 @@ def _bounded(stream, limit: int, what: str) -> str:
         raise InvalidInput(f"{'the body on stdin' if what == 'stdin' else what} is not valid UTF-8") from None
 
 
+def read_prompt() -> str:
+    """A prompt on stdin (``memdir recall`` without one given): at most what a hook reads
+    (:data:`memdir.integrations.claude_code.hooks.MAX_STDIN`), as text (undecodable bytes replaced);
+    :class:`InvalidInput` beyond, so an endless stream ends too."""
+    from ..claude_code.hooks import MAX_STDIN
+
+    data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(data) > MAX_STDIN:
+        raise InvalidInput(f"stdin holds more than {MAX_STDIN} bytes, more than a prompt a hook reads; nothing "
+                           "recalled (give the prompt's words)")
+    return data.decode("utf-8", "replace")
+
+
 def field_sides(choices) -> dict[str, str]:
     """``--field FIELD=ours|theirs`` choices (a list, or None) as ``{field: side}`` — the one reading of
     them for ``team resolve`` and ``sync resolve``. Raises :class:`UsageError` for anything else."""
@@ -101,4 +114,4 @@ def field_sides(choices) -> dict[str, str]:
     return fields
 
 
-__all__ = ["UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "warn"]
+__all__ = ["UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "read_prompt", "warn"]
