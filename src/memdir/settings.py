@@ -165,6 +165,13 @@ def _coerce(name: str, value, target_type):
     if target_type in (int, float):
         if isinstance(value, bool):
             raise refuse()
+        if target_type is int and isinstance(value, int):
+            return value  # a TOML integer, exact at any size: through float 2**53 + 1 would read as 2**53
+        if target_type is int and isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass  # "4e3", "3.7", "inf": read as a number below
         try:
             number = float(value.strip()) if isinstance(value, str) else float(value)
         except (TypeError, ValueError, OverflowError):

@@ -97,6 +97,20 @@ def test_an_out_of_range_number_is_clamped_with_a_warning():
     assert settings.limit_body == 300 and not any("limit_body" in w for w in settings.warnings)  # control
 
 
+def test_a_whole_number_beyond_a_float_is_quoted_as_written(isolated_home):
+    """break24: an int setting was read through float, so 99999999999999999999999 was quoted back as
+    99999999999999991611392 (and 2**53 + 1 as 2**53): the warning named a number nobody wrote."""
+    isolated_home.mkdir(parents=True)
+    (isolated_home / "config.toml").write_text("context_max_bytes = 99999999999999999999999\n", encoding="utf-8")
+    settings = load_settings(isolated_home, environ={"MEMDIR_LIMIT_BODY": "9007199254740993"})
+    assert settings.context_max_bytes == 10000 and settings.limit_body == 20000
+    assert [w.split(": ", 1)[1] for w in settings.warnings] == [
+        "setting context_max_bytes: 99999999999999999999999 is above the maximum 10000; using 10000",
+        "setting limit_body: 9007199254740993 is above the maximum 20000; using 20000"]
+    ok = load_settings(None, environ={"MEMDIR_LIMIT_BODY": " 300 ", "MEMDIR_CONTEXT_MAX_BYTES": "4e3"})
+    assert (ok.limit_body, ok.context_max_bytes, ok.warnings) == (300, 4000, ())  # control: in range, as given
+
+
 @pytest.mark.slow
 def test_search_vectors_takes_auto_on_off_and_warns_otherwise(isolated_home, project):
     isolated_home.mkdir(parents=True)

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from memdir import Memory
-from memdir.errors import StoreError
+from memdir.errors import NotFound, StoreError
 from memdir.tombstones.stones import TombstoneDir, TombstoneFile
 from tests.conftest import run_cli
 
@@ -142,3 +142,38 @@ def test_a_personal_tombstone_with_a_bad_field_is_an_unreadable_layer(tmp_path):
     assert f"memdir: {stones} is unreadable (item 1: 'description' is a number, not a string)" in into.stderr
     with pytest.raises(StoreError, match="is unreadable"):
         person.write("coffee", "I like coffee", "user")
+
+
+def test_a_team_file_whose_id_is_not_its_file_name_is_skipped_and_never_written_back(tmp_path):
+    """break24: a tombstone file arriving by git pull as ``evil.json`` with the id ``../../../pwned`` was
+    applied, listed under that id and, on a lift undone, written back to ``tombstones/../../../pwned.json``,
+    outside the directory. The id must be the file's name, as a sync repository's must."""
+    directory = tmp_path / "repo" / "tombstones"
+    directory.mkdir(parents=True)
+    (directory / "t-good.json").write_text(json.dumps(GOOD))
+    evil = directory / "evil.json"
+    evil.write_text(json.dumps({**GOOD, "id": "../../../pwned", "digest": "e" * 64}))
+    stones = TombstoneDir(directory)
+    assert [s.id for s in stones.all()] == ["t-good"]  # control: the well-named file is applied
+    assert stones.problems() == [(str(evil), "not a readable tombstone (its id '../../../pwned' is not its file "
+                                             "name, evil.json); it is not applied — fix or remove it by hand (a "
+                                             "merge conflict: keep one side)")]
+    with pytest.raises(NotFound):
+        stones.lift("../../../pwned")
+    assert evil.exists() and not (tmp_path / "pwned.json").exists()
+    lifted = stones.lift("t-good")
+    stones.put_back(lifted)  # the undo of a lift writes the file it removed, in the directory
+    assert sorted(p.name for p in directory.iterdir()) == ["evil.json", "t-good.json"]
+
+
+@pytest.mark.slow
+def test_a_pulled_tombstone_with_a_foreign_id_holds_back_no_memory(bad_team_stone):
+    home, project, person, _ = bad_team_stone
+    person.write("runbook", "The runbook lives in docs/runbook.md", "project", scope="team")
+    directory = project / ".claude" / "memory" / "tombstones"
+    (directory / "evil.json").write_text(json.dumps({"id": "../../x", "name": "runbook", "digest": "r" * 64,
+                                                     "description": "The runbook lives in docs/runbook.md"}))
+    reader = Memory.open(home=home, project=project, actor="agent")
+    assert reader.read("runbook", "team").record.description == "The runbook lives in docs/runbook.md"
+    assert "../../x" not in run_cli("--project", project, "tombstones", env={"MEMDIR_HOME": str(home)}).stdout
+    assert [s.name for s in reader.tombstones().tombstones] == ["staging"]  # control: the real one applies

@@ -428,9 +428,13 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
              session: str | None = None) -> bool:
     """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
-    Returns False when it already had that value; :class:`Refused` for a superseded memory."""
+    ``value`` is True or False only, as a write's ``pinned``/``disabled`` (the text ``"false"`` is not
+    False, None is not "unpin"). Returns False when it already had that value; :class:`InvalidInput` for
+    another value, :class:`Refused` for a superseded memory."""
     if flag not in ("pinned", "disabled"):
         raise InvalidInput(f"unknown flag {flag!r}")
+    if not isinstance(value, bool):
+        raise InvalidInput(f"the {'pin' if flag == 'pinned' else 'mute'} value must be True or False (got {value!r})")
     key = normalize_name(name).name
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)

@@ -15,13 +15,14 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import InvalidInput, StoreError
+from ..errors import InvalidInput, MemdirError, StoreError
 from ..files.layout import (
     ANCHOR_FILE,
     DAMAGED_FILE,
     index_refusal,
     LAYER_FILE,
     described_root,
+    read_layer_info,
     symlink_refusal,
 )
 from ..files.fsio import unwritable, writable_hint
@@ -299,7 +300,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories (a file with conflict markers, one held back because a tombstone of its layer matches
     it — :mod:`memdir.layer.held`: its reason names the two commands that settle it), journals that do not
-    check out, settings that could not be read, orphaned layers (:func:`memdir.operations.relocate.orphans_of`); and
+    check out, settings that could not be read, a ``layer.json`` that does not read (:func:`unreadable_layer_files`),
+    orphaned layers (:func:`memdir.operations.relocate.orphans_of`); and
     notes (a context budget the hooks clamp), then ``notes`` given by the
     layers above, which this one cannot see (a search index kept in memory,
     hooks registered twice). It reads every memory file (:func:`status` with ``full``): files read
@@ -307,6 +309,9 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     from ..prompt.context import HOOK_CONTEXT_MAX_CHARS
 
     current = status(session, search, extractor, full=True)
+    unread = unreadable_layer_files(session)  # each listed with its layer's files, as a malformed file is
+    current = replace(current, layers=tuple(replace(layer, malformed=(*layer.malformed, *unread.get(layer.scope, ())))
+                                            for layer in current.layers))
     checks = verify(session.home, session.settings).layers
     problems = [bad for layer in current.layers for bad in layer.malformed]
     problems += [Malformed(check.layer, f"journal: {check.error}") for check in checks if not check.ok]
@@ -333,6 +338,24 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
+
+
+def unreadable_layer_files(session: Session) -> dict[str, list[Malformed]]:
+    """The ``layer.json`` of each layer of the session that is there but does not read as a JSON object
+    (:func:`memdir.files.layout.read_layer_info`), by scope: every command goes on without it, but what finds the
+    layer again when its project moves is lost. The transaction writes a missing one again, never
+    replaces one that is there: removing it is the fix."""
+    found: dict[str, list[Malformed]] = {}
+    for scope in session.scopes():
+        try:
+            meta = session.layer(scope).meta
+        except MemdirError:  # a layer that cannot be opened: the status above says why
+            continue
+        if os.path.lexists(meta / LAYER_FILE) and read_layer_info(meta) is None:
+            found.setdefault(scope, []).append(Malformed(
+                str(meta / LAYER_FILE), "cannot be read as a JSON object: what finds this layer again when its project "
+                "moves (memdir move-layer, memdir sync) is lost; remove it and the next change writes it again"))
+    return found
 
 
 def left_behind(session: Session) -> list[str]:
@@ -441,4 +464,4 @@ def orphans(home: Path, project_root: Path | None = None) -> list:
 
 
 __all__ = ["doctor", "journal", "left_behind", "long_descriptions", "orphans", "projects",
-           "repair", "status", "verify"]
+           "repair", "status", "unreadable_layer_files", "verify"]

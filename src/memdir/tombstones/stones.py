@@ -187,7 +187,8 @@ class TombstoneDir:
     def all(self) -> list[Tombstone]:
         """Tombstones in force, oldest first (by id for files without a
         time). A file that does not read as a tombstone (not JSON, not an
-        object, a merge conflict left in it) is skipped and named in
+        object, a merge conflict left in it, an id that is not its file
+        name: ``evil.json`` holding ``../../x``) is skipped and named in
         :meth:`problems`: it never blocks the others or an unrelated write."""
         listing = self._listing()
         key = (self.linked(), tuple(listing))
@@ -202,8 +203,10 @@ class TombstoneDir:
             try:
                 if stat.S_ISDIR(mode):
                     continue
-                stones.append(replace(stone_of(_load(path, b"{}", foreign=True), team=True, scope="team"),
-                                      file=str(path)))
+                stone = stone_of(_load(path, b"{}", foreign=True), team=True, scope="team")
+                if stone.id != filename[:-5]:  # a file from git names its id: one elsewhere would be written back there
+                    raise ValueError(f"its id {stone.id!r} is not its file name, {filename}")
+                stones.append(replace(stone, file=str(path)))
             except ValueError as exc:
                 fix = ("remove it from the repository" if str(exc).startswith("not read")
                        else "fix or remove it by hand (a merge conflict: keep one side)")

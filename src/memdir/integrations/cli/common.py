@@ -52,32 +52,54 @@ def body_source(args) -> str | None:
     return "stdin" if args.body_file == "-" else f"--body-file {args.body_file}"
 
 
-def read_body(args) -> str | None:
+def read_body(args, limit: int) -> str | None:
     """The body of ``write``: ``--body``, ``--body-file`` (``-`` = stdin) or piped stdin; None (not given:
     an update keeps the memory's body, :func:`memdir.gateway.fields.inherit`) otherwise, and for piped
     stdin that holds only white space (a script's or hook's empty stdin is no body); ``--body ''`` is
     given, and empties it; an empty ``--body-file`` is given too, but refused for a memory that has a
-    body (:func:`body_source`)."""
+    body (:func:`body_source`). A stream is read to at most ``limit`` bytes (the ``max_file_bytes``
+    setting, which no body can pass): :class:`InvalidInput` beyond, so ``/dev/zero`` ends too."""
     if args.body is not None and args.body_file is not None:
         raise UsageError("give --body or --body-file, not both")
     if args.body is not None:
         return args.body
     if args.body_file is not None and args.body_file != "-":
-        from pathlib import Path
-
         try:
-            return Path(args.body_file).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InvalidInput(f"--body-file {args.body_file} is not valid UTF-8") from None
+            with open(args.body_file, "rb") as stream:
+                text = _bounded(stream, limit, f"--body-file {args.body_file}")
         except OSError as exc:
             raise InvalidInput(f"cannot read --body-file {args.body_file}: {exc.strerror or exc}") from None
+        return text.replace("\r\n", "\n").replace("\r", "\n")  # a file's line ends read as text mode reads them
     if args.body_file == "-" or not sys.stdin.isatty():
-        try:
-            text = sys.stdin.buffer.read().decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidInput("the body on stdin is not valid UTF-8") from None
+        text = _bounded(sys.stdin.buffer, limit, "stdin")
         return text if args.body_file == "-" or text.strip() else None
     return None
+
+
+def _bounded(stream, limit: int, what: str) -> str:
+    """At most ``limit`` bytes of ``stream`` as UTF-8 text; :class:`InvalidInput` when it holds more or is
+    not UTF-8 (``what`` names it: ``stdin``, ``--body-file F``)."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InvalidInput(f"{what} holds more than {limit} bytes, over the {limit}-byte ceiling of a memory file "
+                           "(max_file_bytes); nothing was written (split it into several memories)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{'the body on stdin' if what == 'stdin' else what} is not valid UTF-8") from None
+
+
+def read_prompt() -> str:
+    """A prompt on stdin (``memdir recall`` without one given): at most what a hook reads
+    (:data:`memdir.integrations.claude_code.hooks.MAX_STDIN`), as text (undecodable bytes replaced);
+    :class:`InvalidInput` beyond, so an endless stream ends too."""
+    from ..claude_code.hooks import MAX_STDIN
+
+    data = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(data) > MAX_STDIN:
+        raise InvalidInput(f"stdin holds more than {MAX_STDIN} bytes, more than a prompt a hook reads; nothing "
+                           "recalled (give the prompt's words)")
+    return data.decode("utf-8", "replace")
 
 
 def field_sides(choices) -> dict[str, str]:
@@ -92,4 +114,4 @@ def field_sides(choices) -> dict[str, str]:
     return fields
 
 
-__all__ = ["UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "warn"]
+__all__ = ["UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "read_prompt", "warn"]

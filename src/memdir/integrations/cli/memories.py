@@ -22,8 +22,10 @@ from ...text.plural import counted
 
 def cmd_write(args) -> int:
     """``memdir write NAME -d … -t …``: create or update a memory (the body from --body, --body-file or stdin)."""
-    result = open_memory(args).write(
-        args.name, args.description, args.type, read_body(args), title=args.title, scope=args.scope,
+    mem = open_memory(args)
+    result = mem.write(
+        args.name, args.description, args.type, read_body(args, mem.session.settings.max_file_bytes),
+        title=args.title, scope=args.scope,
         pinned=args.pinned, disabled=args.disabled, importance=args.importance,
         status="candidate" if args.candidate else None, valid_from=args.valid_from,
         valid_until=args.valid_until, supersedes=args.supersedes, reason=args.reason,

@@ -37,13 +37,13 @@ def cmd_search(args) -> int:
 def cmd_recall(args) -> int:
     """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
     "memories"}``, each memory with name, scope, type, score and why)."""
-    from .common import UsageError, emit, open_memory, warn
+    from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:
         raise UsageError("give the prompt once: as text or with --prompt")
     mem = open_memory(args)
     read = args.prompt is None and not args.text
-    prompt = args.prompt if args.prompt is not None else (" ".join(args.text) if args.text else sys.stdin.read())
+    prompt = args.prompt if args.prompt is not None else (" ".join(args.text) if args.text else read_prompt())
     if not prompt.strip():  # nothing to recall for: said, not an empty block that looks like "nothing relevant"
         warn([f"the prompt was empty{' (stdin gave nothing)' if read else ''}: nothing recalled; give it as "
               "text, with --prompt, or on stdin"])

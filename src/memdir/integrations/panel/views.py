@@ -231,7 +231,8 @@ def _edited(body, current) -> MemoryChange:
 
 def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:
     """Pin (``which="pin"``) or mute (``"mute"``) a memory, or undo it with ``{"value": false}``."""
-    value = fields(body, {"value": bool}).get("value", True)
+    value = fields(body, {"value": bool}).get("value")
+    value = True if value is None else value  # null is "not given", as for every field of a body
     mem, scope = home.resolve(ref)
     result = (mem.pin if which == "pin" else mem.mute)(name, value, scope)
     return result, render.flag(result)
