@@ -8,6 +8,8 @@ position). Pure but for the last body's occurrences, kept (:func:`occurrences`).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .reading import BodyTerms
 
 PASSAGE_TOKENS = 64
@@ -35,15 +37,15 @@ def occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple
     return hits
 
 
-def held_terms(body_tokens: list[str], weights: dict[str, float]) -> set[str]:
+def held_terms(body_tokens: list[str], weights: dict[str, float]) -> frozenset[str]:
     """The distinct terms of ``weights`` that ``body_tokens`` holds (:func:`occurrences`' terms), kept with them
-    for the last body and weights (a new set each call: the caller may change it)."""
+    for the last body and weights."""
     global _last
     hits = occurrences(body_tokens, weights)
     last = _last
     if last[3] is None:
-        last = _last = (last[0], last[1], last[2], frozenset(t for _, t in hits))
-    return set(last[3])
+        last = _last = (last[0], last[1], last[2], frozenset(map(itemgetter(1), hits)))
+    return last[3]
 
 
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
@@ -57,7 +59,7 @@ def best_passage(body_tokens: list[str], weights: dict[str, float], width: int =
         return {t for _, t in hits}
     held = held_terms(body_tokens, weights)
     if len(held) == 1:  # every window holds that term alone: the first holds the most (best_window's answer)
-        return held
+        return set(held)
     return best_window(body_tokens, weights, width)[2]
 
 
