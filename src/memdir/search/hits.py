@@ -8,7 +8,8 @@ live here so that ties, recall and the adapters share one declaration.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from copy import deepcopy
+from dataclasses import dataclass, field
 
 from . import relevance
 from .passage import located
@@ -36,7 +37,28 @@ class SearchResult:
     why: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Its fields by name, as :func:`dataclasses.asdict` gives them (``why`` copied), without asdict's walk
+        over every field (≈ 0.25 ms of a 5-hit search: :func:`memdir.search.ranking.search` sizes each as JSON)."""
+        return {"name": self.name, "scope": self.scope, "type": self.type, "description": self.description,
+                "snippet": self.snippet, "score": self.score, "title": self.title, "pinned": self.pinned,
+                "why": _copied(self.why)}
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _copied(value):
+    """``value`` as :func:`dataclasses.asdict` copies a field that is no dataclass: dicts, lists and tuples rebuilt
+    (their type kept), plain values as they are, anything else deep-copied."""
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, dict):
+        return type(value)((_copied(k), _copied(v)) for k, v in value.items())
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple, built from its fields
+        return type(value)(*(_copied(v) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copied(v) for v in value)
+    return deepcopy(value)
 
 
 @dataclass(frozen=True, slots=True)

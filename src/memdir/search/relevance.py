@@ -69,8 +69,8 @@ from dataclasses import dataclass, fields
 
 from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
-from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, tightest  # where its terms meet
-from .windows import occurrences as _occurrences
+# where its terms meet:
+from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, held_terms, tightest, tightest_window
 from .weighing import is_generic  # how a query's terms weigh (term_weights gives evidence its weights)
 THRESHOLD = 0.5
 # Meaning and words agreeing (:func:`agreed`) lower the bar to AGREED_THRESHOLD (:func:`bar`): just above every memory
@@ -260,15 +260,15 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     whole, core, strong_held, log_whole = _per_query(weights, strong)
     head = {t for t in weights if t in head_tokens}
     found = head | best_passage(body_tokens, weights)
-    anywhere = head | ({t for _, t in _occurrences(body_tokens, weights) if t in strong} if strong_held
+    anywhere = head | (held_terms(body_tokens, weights) & strong if strong_held
                        else {t for t in (body_tokens.tokens() if isinstance(body_tokens, BodyTerms)
                                           else body_tokens) if t in strong})
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
         return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
     matched = sum(w for t, w in weights.items() if t in found)  # in the query's order, not a set's hash order
-    near_weight, span = tightest(body_tokens, weights)
-    held = _held(weights, head, body_tokens, core, present)
+    near_weight, span, window = tightest_window(body_tokens, weights)
+    held = _held(weights, head, body_tokens, core, present, window)
     made = object.__new__(Evidence)  # Evidence(...) field by field, without the frozen __init__'s setattr calls
     made.__dict__.update(_DEFAULTS)
     made.__dict__.update(coverage=matched / whole, head=sum(w for t, w in weights.items() if t in head) / whole,
@@ -339,16 +339,20 @@ def with_cosine(evidence: Evidence, cosine: float | None, median: float | None =
 
 
 def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], core: set[str],
-          present: set[str] | None) -> float:
+          present: set[str] | None, window: set[str] | None = None) -> float:
     """:attr:`Evidence.held`: the larger share of the present terms' weight
     found in the head or in one :data:`NEAR_TOKENS`-token window of the
     body; a place holding only one of the query's several core terms (not
-    soft, not generic) does not count (one shared word is not the query stated)."""
+    soft, not generic) does not count (one shared word is not the query stated). ``window``: that window's terms
+    for ``weights`` (:func:`~memdir.search.windows.tightest_window`), used when the present terms are all of them."""
     kept, whole, several = _kept(weights, core, present)
     if whole <= 0:
         return 0.0
     best = 0.0
-    for place in (head.intersection(kept), best_passage(body_tokens, kept, NEAR_TOKENS)):
+    # A body holding fewer than two core terms in all holds fewer in any window: its window is not looked for.
+    body = () if several and len(core.intersection(held_terms(body_tokens, kept))) < 2 else \
+        (window if window is not None and kept is weights else best_passage(body_tokens, kept, NEAR_TOKENS),)
+    for place in (head.intersection(kept), *body):
         if not several or len(core.intersection(place)) >= 2:
             best = max(best, sum(w for t, w in kept.items() if t in place))
     return min(1.0, best / whole)

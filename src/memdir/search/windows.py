@@ -8,13 +8,15 @@ position). Pure but for the last body's occurrences, kept (:func:`occurrences`).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .reading import BodyTerms
 
 PASSAGE_TOKENS = 64
 NEAR_TOKENS = 16  # about one sentence: the window of :attr:`memdir.search.relevance.Evidence.near`
 
 
-_last: tuple = (None, None, [])  # (body tokens, weights, occurrences): one memory's, read thrice
+_last: tuple = (None, None, [], None)  # (body tokens, weights, occurrences, their terms): one memory's, read thrice
 
 
 def occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple[int, str]]:
@@ -31,14 +33,33 @@ def occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple
     else:
         hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
             if not weights.keys().isdisjoint(body_tokens) else []
-    _last = (body_tokens, weights, hits)
+    _last = (body_tokens, weights, hits, None)
     return hits
+
+
+def held_terms(body_tokens: list[str], weights: dict[str, float]) -> frozenset[str]:
+    """The distinct terms of ``weights`` that ``body_tokens`` holds (:func:`occurrences`' terms), kept with them
+    for the last body and weights."""
+    global _last
+    hits = occurrences(body_tokens, weights)
+    last = _last
+    if last[3] is None:
+        last = _last = (last[0], last[1], last[2], frozenset(map(itemgetter(1), hits)))
+    return last[3]
 
 
 def best_passage(body_tokens: list[str], weights: dict[str, float], width: int = PASSAGE_TOKENS) -> set[str]:
     """The query terms found in the ``width``-token window of ``body_tokens``
     that holds the most distinct query weight (empty when none occurs; the
     first such window when several tie): :func:`best_window`'s terms."""
+    hits = occurrences(body_tokens, weights)
+    if not hits:
+        return set()
+    if hits[-1][0] - hits[0][0] < width:  # one window holds every occurrence (best_window's own first test)
+        return {t for _, t in hits}
+    held = held_terms(body_tokens, weights)
+    if len(held) == 1:  # every window holds that term alone: the first holds the most (best_window's answer)
+        return set(held)
     return best_window(body_tokens, weights, width)[2]
 
 
@@ -113,8 +134,24 @@ def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEA
     tokens a window holding that much spans (``(0.0, 0)`` when no term occurs).
     The span tells the sentence that states a fact from words that meet by chance.
     Each window is summed from its first occurrence on, term by term as they come."""
+    return tightest_window(body_tokens, weights, width)[:2]
+
+
+def tightest_window(body_tokens: list[str], weights: dict[str, float],
+                    width: int = NEAR_TOKENS) -> tuple[float, int, set[str]]:
+    """``(weight, span, terms)``: :func:`tightest`'s two and :func:`best_passage`'s answer for the same ``width``
+    (the terms of the first window weighing the most, summed in the order of ``weights``), found in one pass: the
+    windows of both begin at each occurrence and hold the occurrences less than ``width`` tokens after it."""
     hits = occurrences(body_tokens, weights) if width > 0 else []
+    if not hits:
+        return 0.0, 0, set()
+    if len(hits) > 1 and len(held_terms(body_tokens, weights)) == 1:  # one term alone: each window weighs it
+        tok = hits[0][1]
+        weight = 0.0 + weights[tok]  # as the loop below finds it at the first start, span 1, and keeps
+        return ((weight, 1) if weight > 1e-9 else (0.0, 0)) + ({tok},)
+    bit, weigh = _terms(weights)
     best, span = 0.0, 0
+    most, place = -1.0, 0  # best_window's: the weight of the first window weighing the most, its terms' bits
     n = len(hits)
     stop = 0
     for start in range(n):
@@ -124,17 +161,24 @@ def tightest(body_tokens: list[str], weights: dict[str, float], width: int = NEA
         weight = 0.0 + weights[tok]
         if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and 1 < span):
             best, span = weight, 1
-        if stop - start == 1:
-            continue
-        seen = {tok}
-        for at, tok in hits[start + 1:stop]:
-            if tok not in seen:
-                seen.add(tok)
-                weight += weights[tok]
-                length = at - pos + 1
-                if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
-                    best, span = weight, length
-    return best, span
+        inside = bit[tok]
+        if stop - start > 1:
+            seen = {tok}
+            for at, tok in hits[start + 1:stop]:
+                if tok not in seen:
+                    seen.add(tok)
+                    inside |= bit[tok]
+                    weight += weights[tok]
+                    length = at - pos + 1
+                    if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
+                        best, span = weight, length
+        total = weigh.get(inside)
+        if total is None:
+            total = weigh[inside] = sum(w for t, w in weights.items() if bit[t] & inside)
+        if total > most:
+            most, place = total, inside
+    return best, span, {t for t in weights if bit[t] & place}
 
 
-__all__ = ["NEAR_TOKENS", "PASSAGE_TOKENS", "best_passage", "best_window", "occurrences", "tightest"]
+__all__ = ["NEAR_TOKENS", "PASSAGE_TOKENS", "best_passage", "best_window", "held_terms", "occurrences",
+           "tightest", "tightest_window"]
