@@ -567,7 +567,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
         return 0  # another warm process of this home is starting or running
     started = time.monotonic()
     server = WarmServer(home, standalone=True, hooks=hooks)
-    signal.signal(signal.SIGTERM, lambda *_: server.done.set())
+    previous = signal.signal(signal.SIGTERM, lambda *_: server.done.set())  # put back when it returns (a test calls it)
     why = "no socket directory"
     try:
         if server.path is not None:
@@ -585,6 +585,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     finally:
         server.close()
         lock.release()
+        signal.signal(signal.SIGTERM, previous)
     print(f"warm: pid {os.getpid()} exits after {time.monotonic() - started:.0f} s, {server.answered} answered: "
           f"{why}", flush=True)
     return 0
