@@ -20,7 +20,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -442,13 +441,6 @@ def test_a_damaged_index_is_moved_aside_and_rebuilt_by_the_query_that_meets_it(m
     # differs from the damaged bytes: seen under load).
     mem = Memory.open(home=mem.home, project=project)
     _large_store(mem)
-    # Past the clock tick of the writes, then a sync here: every row now holds its file's real stat key
-    # (search.sync records a file changed within manifest.RACY_NS as mtime 0, for the next sync to read again).
-    # Else the command's own sync, run within that tick, wrote a page into the damaged file before its query met
-    # the damage, and the copy set aside was one page bigger than the damaged bytes (2 of 6 runs on a loaded machine).
-    time.sleep(2.1)
-    assert [h.name for h in mem.search("staging")] == ["staging-host"]
-    index.close_all()
     path = index.db_path(mem.home)
     damaged = _damage(path)
     assert index.is_corrupt(path)
@@ -460,7 +452,12 @@ def test_a_damaged_index_is_moved_aside_and_rebuilt_by_the_query_that_meets_it(m
         in found.stderr, found.stderr
     aside = [p for p in mem.home.iterdir() if p.name.startswith("index.sqlite.corrupt-") and p.name[-4:] != "-wal"
              and p.name[-4:] != "-shm"]
-    assert len(aside) == 1 and len(aside[0].read_bytes()) == len(damaged)  # kept for a look, not deleted
+    # Kept for a look, not deleted: the damaged bytes are in the copy set aside. Not byte for byte the whole file: the
+    # command's own sync may commit a page before its query meets the damage (its state's clock tick, search.sync and
+    # manifest.RACY_NS: the copy was one page bigger in 6 of 27 runs on a loaded machine, those that ran fast).
+    kept = aside[0].read_bytes() if len(aside) == 1 else b""
+    middle = len(damaged) // 2  # where _damage XORs 8 KB
+    assert len(kept) >= len(damaged) and kept[middle:middle + 8192] == damaged[middle:middle + 8192], len(aside)
     assert index.is_corrupt(aside[0])
     assert not index.is_corrupt(path)
     # The prompt hook and memory_search answer on a damaged index too (whether or not their queries meet
