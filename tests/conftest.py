@@ -136,6 +136,55 @@ def run_prompt_hook(project, prompt: str, env: dict | None = None, session: str 
     return done.stdout.decode("utf-8")
 
 
+def pytest_sessionstart(session):
+    """Take the code identity of this run (:func:`memdir.version.code_identity`) before any test: a warm process
+    answers only an asker of its own code, so every check below compares with the code the run started on."""
+    from memdir.version import code_identity
+
+    code_identity()
+
+
+def source_changed() -> str | None:
+    """Why warm-process tests fail when memdir's source files changed since this run began (an edit, a checkout or
+    a merge in the tree under test): a warm process or hook started since runs the new code, this process the old,
+    and neither listens to the other (:mod:`memdir.search.warm`) — every later test that asks one across processes
+    fails ("no warm process answered"). None when the files are as they were."""
+    from memdir.version import code_identity
+
+    before, now = code_identity(), code_identity(now=True)
+    if before == now:
+        return None
+    return (f"memdir's source changed during this test run (code identity {before!r} at its start, {now!r} now): "
+            "a warm process started since runs other code than this process, and neither listens to the other. "
+            "Do not edit, check out or merge in the tree while its tests run.")
+
+
+def warm_why(home: Path) -> str:
+    """What the warm process of ``home`` says now, for a test's failure message: whether it listens, its answer to a
+    request that names no code (its error, its generation), the last line of its log, and :func:`source_changed`."""
+    from memdir.search import warm
+
+    answer = warm._exchange(home, {"query": "", "layers": [], "generation": -1}, 5.0)
+    if isinstance(answer, dict):
+        answer = {key: value for key, value in answer.items() if key not in ("ids", "cosines", "passages")}
+    try:
+        log = (Path(home) / warm.LOG_FILE).read_text(errors="replace").strip().splitlines()[-1:]
+    except OSError as exc:
+        log = [f"no log ({exc.strerror})"]
+    return (f"; listening: {warm.listening(home)}; answer: {answer}; log: {log}"
+            + (f"; {changed}" if (changed := source_changed()) else ""))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report says so when memdir's source changed during the run (:func:`source_changed`): the
+    cause of every warm-process failure after such a change, not the tests."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and (changed := source_changed()):
+        report.sections.append(("memdir source changed", changed))
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print the fault-injection counts (tests/faults/test_faults.py, issue 10) as one JSON line."""
     import json

@@ -18,7 +18,7 @@ A warm process sweeps when it starts, a hook when it finds its home's socket dea
 
 A warm process being started is said in its home: :func:`note_start` records the
 launch (``warm.starting``: pid and wall-clock time), :func:`starting` tells how long a
-prompt hook may still wait for it (:data:`STARTING_WAIT` after the launch, while the
+prompt hook may still wait for it (:func:`starting_wait` after the launch, while the
 process lives: :func:`alive`).
 """
 
@@ -291,7 +291,7 @@ def alive(pid: int) -> bool:
 
 
 def starting(home: Path, now: float | None = None) -> float | None:
-    """Seconds left of :data:`STARTING_WAIT` after the last :func:`memdir.search.warm.launch` for ``home`` (its
+    """Seconds left of :func:`starting_wait` after the last :func:`memdir.search.warm.launch` for ``home`` (its
     ``warm.starting`` record, wall clock ``now`` by default), while the process it started lives;
     None when none was launched, the bound has passed (or the clock went back), or it has gone —
     exited, killed, a zombie. One failed open when nothing was launched; never raises."""
@@ -301,8 +301,22 @@ def starting(home: Path, now: float | None = None) -> float | None:
         pid, launched = int(pid), float(launched)
     except (OSError, ValueError):
         return None
-    left = launched + STARTING_WAIT - (time.time() if now is None else now)
-    return left if 0 < left <= STARTING_WAIT and alive(pid) else None
+    bound = starting_wait()
+    left = launched + bound - (time.time() if now is None else now)
+    return left if 0 < left <= bound and alive(pid) else None
+
+
+def starting_wait() -> float:
+    """Seconds a prompt hook waits for a warm process launched moments ago, and a server for its model
+    (:func:`starting`, :func:`memdir.search.warm.run_hook`): :data:`STARTING_WAIT`, or the ``MEMDIR_STARTING_WAIT``
+    environment variable when it holds a finite number ≥ 0 (a machine so loaded that the model takes longer to load;
+    the tests that check the wait itself, not how fast this machine is). Read at each call; never raises."""
+    raw = os.environ.get("MEMDIR_STARTING_WAIT")
+    try:
+        value = float(raw) if raw else -1.0
+    except ValueError:
+        value = -1.0
+    return value if 0 <= value < float("inf") else STARTING_WAIT
 
 
 def note_stall(home: str | os.PathLike, path: str) -> None:
@@ -339,4 +353,4 @@ def stalled(home: str | os.PathLike, path: str, now: float | None = None) -> boo
 
 __all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "STALL_FILE", "STALL_SKIP", "START_FILE",
            "STARTING_WAIT", "SWEEP_GRACE", "alive", "cleared", "dead", "in_the_way", "note_stall", "note_start",
-           "private_dir", "runtime_dir", "socket_file", "socket_path", "stalled", "starting", "swept"]
+           "private_dir", "runtime_dir", "socket_file", "socket_path", "stalled", "starting", "starting_wait", "swept"]

@@ -60,10 +60,12 @@ def test_a_command_that_hangs_is_killed_at_the_timeout(isolated_home, project, t
             f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
             f"pathlib.Path({str(marker)!r}).write_text(str(child.pid))\n"
             "time.sleep(60)\n")
-    mem = open_mem(isolated_home, project, fake_command(tmp_path, body), extractor_command_timeout=2)
+    # 5 s: the command must have started its child and written its pid first (a Python start, twice: 2 s was close
+    # on a loaded machine)
+    mem = open_mem(isolated_home, project, fake_command(tmp_path, body), extractor_command_timeout=5)
     report = mem.consolidate(TRANSCRIPT, extractor="command")  # the command sleeps 60 s: only the kill ends it sooner
     assert report.status == "failed" and report.applied == 0
-    assert report.error == "extractor_command did not finish within 2 s (extractor_command_timeout)"
+    assert report.error == "extractor_command did not finish within 5 s (extractor_command_timeout)"
     assert mem.list().memories == ()
     child = int(marker.read_text())
     for _ in range(50):  # the whole process group was killed, the grandchild too

@@ -110,8 +110,10 @@ def test_seven_proposals_five_applied_two_reported(llm_mem, server):
 ], ids=["truncated", "empty", "http-500", "timeout"])
 def test_failures_write_nothing_and_leave_a_receipt(isolated_home, project, server, monkeypatch, reply, message):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key-123")
+    # 1 s only where the reply takes 3: a reply given at once must not miss a short timeout on a loaded machine
+    timeout = 1 if isinstance(reply, dict) and "sleep" in reply else 30
     mem = Memory.open(home=isolated_home, project=project, actor="human", llm_base_url=server.url,
-                      llm_timeout=1, consolidation_extractor="llm")
+                      llm_timeout=timeout, consolidation_extractor="llm")
     mem.as_actor("agent").write("keep-me", "An existing memory", "project", "untouched")
     before = disk(isolated_home)
     server.replies.append(reply)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from memdir.search import vectors
-from tests.conftest import run_cli
+from tests.conftest import run_cli, warm_why
 
 EVALS = Path(__file__).resolve().parents[2] / "evals" / "recall"
 
@@ -57,7 +57,7 @@ def warm_eval_store(prefix: str) -> Iterator[tuple[Path, Path, dict[str, str]]]:
         deadline = time.monotonic() + 120
         generation = connect(home).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         while warm.ask(home, "warm up", layers, generation) is None:
-            assert time.monotonic() < deadline, "no warm process answered"
+            assert time.monotonic() < deadline, "no warm process answered" + warm_why(home)
             time.sleep(0.5)
         yield home, project, {"MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "on"}
     finally:

@@ -452,7 +452,12 @@ def test_a_damaged_index_is_moved_aside_and_rebuilt_by_the_query_that_meets_it(m
         in found.stderr, found.stderr
     aside = [p for p in mem.home.iterdir() if p.name.startswith("index.sqlite.corrupt-") and p.name[-4:] != "-wal"
              and p.name[-4:] != "-shm"]
-    assert len(aside) == 1 and len(aside[0].read_bytes()) == len(damaged)  # kept for a look, not deleted
+    # Kept for a look, not deleted: the damaged bytes are in the copy set aside. Not byte for byte the whole file: the
+    # command's own sync may commit a page before its query meets the damage (its state's clock tick, search.sync and
+    # manifest.RACY_NS: the copy was one page bigger in 6 of 27 runs on a loaded machine, those that ran fast).
+    kept = aside[0].read_bytes() if len(aside) == 1 else b""
+    middle = len(damaged) // 2  # where _damage XORs 8 KB
+    assert len(kept) >= len(damaged) and kept[middle:middle + 8192] == damaged[middle:middle + 8192], len(aside)
     assert index.is_corrupt(aside[0])
     assert not index.is_corrupt(path)
     # The prompt hook and memory_search answer on a damaged index too (whether or not their queries meet

