@@ -369,13 +369,13 @@ RULES = {"compared": "near (neg7)", "compared-stated": "-", "thin": "probe (neg1
          "thin-stated": "probe (neg11)", "outranked": "pasted (recall13)", "outranked-kin": "pasted (recall13)",
          "outranked-stated": "pasted (recall13)", "general": "near, gaps (recall8)", "general-cov": "trial (general9)",
          "general-kin": "gaps", "crossed": "gaps (recall8)", "agreed": "prompts, tasks", "agreed-kin": "gaps",
-         "tie": "pooled (recall13)"}
+         "tie": "pooled (recall13)", "kin": "pooled (recall24)"}
 # Each constant of the bar → the values ``rules`` tries besides today's (keyword of :func:`bar_without`).
 GRID = {"threshold": (0.35, 0.4, 0.45, 0.55, 0.6, 0.65, 0.7), "agreed": (0.25, 0.3, 0.35, 0.45, 0.5),
         "agreed_coverage": (0.1, 0.15, 0.25, 0.3), "crossed": (0.03, 0.05, 0.15, 0.2, 0.3),
         "tie": (0.0, 0.005, 0.01, 0.02, 0.03), "general_coverage": (0.4, 0.5, 0.55, 0.65, 0.7, 0.8),
         "thin_coverage": (0.15, 0.2, 0.3, 0.35), "long_query": (3.6, 3.8, 3.9, 4.0, 4.2), "thin_shared": (1, 2, 4, 99),
-        "strong": (0.7, 0.8, 0.95, 1.01)}
+        "strong": (0.7, 0.8, 0.95, 1.01), "kin_tie": (0.0, 0.015, 0.02, 0.05)}
 
 
 def as_evidence(e: dict):
@@ -393,7 +393,7 @@ def today() -> dict:
     return {"threshold": R.THRESHOLD, "agreed": R.AGREED_THRESHOLD, "agreed_coverage": R.AGREED_COVERAGE,
             "crossed": R.CROSSED_THRESHOLD, "tie": R.TIE, "general_coverage": R.GENERAL_COVERAGE,
             "thin_coverage": R.THIN_COVERAGE, "long_query": R.LONG_QUERY, "thin_shared": R.THIN_SHARED,
-            "strong": R.STRONG}
+            "strong": R.STRONG, "kin_tie": R.KIN_TIE}
 
 
 def bar_without(off=frozenset(), **constants):
@@ -433,7 +433,8 @@ def bar_without(off=frozenset(), **constants):
             return c["crossed"]
         nearest = ev.lead > -c["tie"] or "agreed-kin" not in off and ev.kin is not None and ev.kin[1] > 0.0
         agreed = ev.cosine is not None and nearest and ev.coverage >= c["agreed_coverage"] and bool(ev.shared)
-        return c["agreed"] if "agreed" not in off and agreed else c["threshold"]
+        kin_near = (ev.cosine is not None and ev.kin is not None and ev.kin[1] > 0.0 and ev.lead > -c["kin_tie"])
+        return c["agreed"] if ("agreed" not in off and agreed) or ("kin" not in off and kin_near) else c["threshold"]
     return bar
 
 
