@@ -28,6 +28,7 @@ class Proposer:
 MEMORIES = {
     "deploy-day": ("Deploys go out on Tuesday", "We do not deploy on Mondays; deploys go out on Tuesday."),
     "db-port": ("Dev PostgreSQL listens on 5433", "Moved from the default port."),
+    "indent-style": ("Indent Python with 4 spaces, never tabs", "**Why:** the linter."),
 }
 
 
@@ -37,6 +38,9 @@ MEMORIES = {
     ("db-port", "Dev PostgreSQL listens on 6543", "candidate"),  # a changed number: before "unchanged"
     ("deploy-day", "Remember that we deploy on Tuesday.", "unchanged"),  # control: what was saved, said again
     ("db-port", "Remember: dev PostgreSQL listens on 5433", "unchanged"),  # control
+    # the README's quick start (real clients): a one-digit value the memory holds, and "I", are no new value
+    ("indent-style", "I prefer 4 spaces to tabs.", "unchanged"),
+    ("indent-style", "I prefer 2 spaces to tabs.", "candidate"),  # control: a value it does not hold
 ])
 def test_a_correction_of_a_memory_saved_during_the_session_is_still_proposed(
         tmp_path, isolated_home, project, target, said, result):

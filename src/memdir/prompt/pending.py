@@ -271,14 +271,15 @@ def _turned(text: str, stems: set[str]) -> set[str]:
 
 def _values(text: str) -> set[str]:
     """The stems of the words of ``text`` that carry a value: a word with a digit (a port, a version, a
-    date) or a name — a capitalized word that does not begin a sentence (a day, a tool, a place)."""
+    date) or a name — a capitalized word of two letters or more that does not begin a sentence (a day, a tool,
+    a place; not "I")."""
     import re  # late, as in _stems
 
     values = set()
     for found in re.finditer(r"[A-Za-z0-9]+", text):
         word, before = found.group(), text[:found.start()].rstrip()
         begins = not before or before[-1] in ".!?:;\n-*#>"
-        if any(c.isdigit() for c in word) or (word[0].isupper() and not begins):
+        if any(c.isdigit() for c in word) or (word[0].isupper() and len(word) > 1 and not begins):
             values.add(word.lower()[:5])
     return values
 
@@ -290,8 +291,9 @@ def corrects(item_text: str, memory_text: str) -> bool:
     gives a value the memory does not hold (:func:`_values`: "listens on 6543" against "listens on 5433",
     "moved from Tuesday to Thursday" against "on Tuesday"). A restatement ("Remember that we deploy on
     Tuesday") corrects nothing."""
+    import re  # late, as in _stems
     memory = _stems(memory_text)
-    if _values(item_text) - memory:
+    if _values(item_text) - {w[:5] for w in re.findall(_WORD, memory_text.lower())}:  # every word: "4" too
         return True
     shared = _stems(item_text) & memory
     return bool(_turned(item_text, shared) - _turned(memory_text, shared))
