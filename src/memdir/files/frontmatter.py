@@ -154,25 +154,34 @@ def read_lines(front: str) -> dict[str, Any]:
     return out
 
 
-def read_plain(front: str) -> dict[str, Any]:
-    """Frontmatter as plain Python values (:func:`construct`: text, ``int``,
-    ``bool``, ``None``, lists and dicts; dates and ``yes``/``no`` kept as
-    text), for a lenient reader of other systems' files that does not take
-    memdir's vocabulary (:mod:`memdir.importing.sources`). The same safety as
-    a layer's reader: raises :class:`Hostile` for anchors, aliases or
-    frontmatter over :data:`MAX_FRONTMATTER_BYTES`; frontmatter that is not
-    YAML is read by :func:`read_lines`. Raises :class:`MalformedMemory` when
-    neither reads a mapping out of it."""
+def read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...], bool]:
+    """Frontmatter read as YAML (:func:`read_yaml`: key → node, the keys' source lines, the keys written twice,
+    and False), else line by line (:func:`read_lines`: key → plain value, ``{}``, ``()`` and True: the
+    fallback). Raises :class:`Hostile` as :func:`read_yaml` does, never falling back past it, and
+    :class:`MalformedMemory` when neither reads a key out of ``front``."""
     try:
-        nodes, _, _ = read_yaml(front)
+        nodes, sources, twice = read_yaml(front)
     except Hostile:
         raise
     except MalformedMemory:
         lines = read_lines(front)
         if not lines:
             raise
-        return lines
-    return {key: construct(value) for key, value in nodes.items()}
+        return lines, {}, (), True
+    return nodes, sources, twice, False
+
+
+def read_plain(front: str) -> dict[str, Any]:
+    """Frontmatter as plain Python values (:func:`construct`: text, ``int``,
+    ``bool``, ``None``, lists and dicts; dates and ``yes``/``no`` kept as
+    text), for a lenient reader of other systems' files that does not take
+    memdir's vocabulary (:mod:`memdir.importing.sources`). The same safety as
+    a layer's reader (:func:`read_front`): raises :class:`Hostile` for anchors, aliases or
+    frontmatter over :data:`MAX_FRONTMATTER_BYTES`; frontmatter that is not
+    YAML is read by :func:`read_lines`. Raises :class:`MalformedMemory` when
+    neither reads a mapping out of it."""
+    data, _, _, fallback = read_front(front)
+    return data if fallback else {key: construct(value) for key, value in data.items()}
 
 
 def as_written(value: Any, lines: list[str]) -> str | None:
@@ -271,5 +280,5 @@ def first_heading(body: str) -> str:
 __all__ = [
     "MAX_FRONTMATTER_BYTES", "MAX_INTEGER", "Hostile", "MalformedMemory", "as_written", "construct", "first_heading",
     "items_written",
-    "flag", "integer", "oversize", "read_lines", "read_plain", "read_yaml", "refuse_hostile", "split", "text_of",
+    "flag", "integer", "oversize", "read_front", "read_lines", "read_plain", "read_yaml", "refuse_hostile", "split", "text_of",
 ]

@@ -38,7 +38,6 @@ from ..text.printable import display_title, one_line
 from ..text.values import value_of
 from ..vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 from .frontmatter import (
-    Hostile,
     MalformedMemory,
     as_written,
     construct,
@@ -46,8 +45,7 @@ from .frontmatter import (
     flag,
     items_written,
     integer,
-    read_lines,
-    read_yaml,
+    read_front,
     split,
     text_of,
 )
@@ -294,18 +292,7 @@ def _type_from_stem(stem: str) -> str:
 def _read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...], bool]:
     """The frontmatter's keys (YAML, else line by line: ``fallback``), their sources, the keys written
     twice, with the foreign spellings of keys read as memdir's. Raises :class:`MalformedMemory`."""
-    fallback = False
-    sources: dict[str, str] = {}
-    twice: tuple[str, ...] = ()
-    try:
-        data, sources, twice = read_yaml(front)
-    except Hostile:
-        raise
-    except MalformedMemory:
-        data = read_lines(front)
-        fallback = True
-        if not data:
-            raise
+    data, sources, twice, fallback = read_front(front)
     for alias, key in _ALIASES.items():
         if alias in data and key not in data:
             data[key] = data.pop(alias)
