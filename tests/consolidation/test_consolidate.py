@@ -16,6 +16,20 @@ TRANSCRIPTS = DATA / "transcripts"
 needs_data = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/data/transcripts is absent")
 
 
+class Proposer:
+    """An extractor that proposes the :class:`memdir.consolidation.proposals.Proposal` objects it was given,
+    whatever the transcript holds."""
+    name, model = "fixed", None
+
+    def __init__(self, *proposals):
+        self.proposals = list(proposals)
+
+    def extract(self, transcript, context):
+        from memdir.consolidation.proposals import ExtractionResult
+
+        return ExtractionResult(self.proposals)
+
+
 def open_mem(home, project, **overrides) -> Memory:
     return Memory.open(home=home, project=project, actor="human", **overrides)
 
@@ -279,16 +293,7 @@ def test_demo_on_the_shipped_example_transcript(tmp_path, monkeypatch, capsys):
 def test_a_superseding_memory_takes_the_first_free_v2_name(isolated_home, project):
     """before: with a person's ``ci-system-v2`` there, superseding consolidation's ``ci-system`` was skipped
     ("'ci-system-v2' already exists") instead of naming the successor ``ci-system-v2-2``."""
-    from memdir.consolidation.proposals import ExtractionResult, Proposal
-
-    class Proposer:
-        name, model = "fixed", None
-
-        def __init__(self, *proposals):
-            self.proposals = list(proposals)
-
-        def extract(self, transcript, context):
-            return ExtractionResult(self.proposals)
+    from memdir.consolidation.proposals import Proposal
 
     said = [{"role": "user", "content": "Remember: CI moved to GitHub Actions, lint to ruff."}]
     mem = open_mem(isolated_home, project)

@@ -11,18 +11,8 @@ from datetime import timedelta
 import pytest
 
 from memdir import Memory
-from memdir.consolidation.proposals import ExtractionResult, Proposal
-from tests.consolidation.test_consolidate import cc_transcript
-
-
-class Proposer:
-    name, model = "fixed", None
-
-    def __init__(self, *proposals):
-        self.proposals = list(proposals)
-
-    def extract(self, transcript, context):
-        return ExtractionResult(self.proposals)
+from memdir.consolidation.proposals import Proposal
+from tests.consolidation.test_consolidate import Proposer, cc_transcript
 
 
 MEMORIES = {

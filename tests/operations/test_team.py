@@ -401,24 +401,19 @@ def test_team_dir_setting_moves_the_layer(tmp_path):
 
 
 def test_consolidation_and_the_tools_only_propose_for_the_team(clones):
-    from memdir.consolidation.proposals import ExtractionResult, Proposal
+    from memdir.consolidation.proposals import Proposal
+    from tests.consolidation.test_consolidate import Proposer
 
-    class Proposer:
-        name, model = "fixed", None
-
-        def extract(self, transcript, context):
-            return ExtractionResult([
-                Proposal("update", target="ci", description="CI runs on GitHub Actions and Buildkite"),
-                Proposal("create", name="deploy-day", scope="team", description="Deploys happen on Tuesdays"),
-                Proposal("create", name="my-branch", description="Working on the billing branch"),
-            ])
+    proposer = Proposer(Proposal("update", target="ci", description="CI runs on GitHub Actions and Buildkite"),
+                        Proposal("create", name="deploy-day", scope="team", description="Deploys happen on Tuesdays"),
+                        Proposal("create", name="my-branch", description="Working on the billing branch"))
 
     a, _ = clones
     a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
     a.commit_all("ci")
     before = (a.team_dir / "ci.md").read_bytes()
     report = a.memory().consolidate([{"role": "user", "content": "Remember: CI also runs on Buildkite."}],
-                                    extractor=Proposer(), mode="always")
+                                    extractor=proposer, mode="always")
     assert [(o.result, o.scope) for o in report.outcomes] == [
         ("candidate", "team"), ("created", "team"), ("created", "project")]
     assert report.outcomes[1].detail == "" and git(a.root, "status", "--porcelain").stdout == ""

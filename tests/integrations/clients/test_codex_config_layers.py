@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,6 +103,16 @@ def _codex_env(user_home, memdir_home, cwd) -> dict | None:
     return json.loads(done.stdout)["transport"].get("env")
 
 
+def _codex_project(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """``(user_home, root, user)``: a person's home under ``tmp_path`` with its ``.codex`` folder, a git project
+    ``proj`` and the path of the person's Codex ``config.toml`` (not yet written)."""
+    user_home, root = tmp_path / "userhome", tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (user_home / ".codex").mkdir()
+    return user_home, root, user_home / ".codex" / "config.toml"
+
+
 @pytest.mark.slow
 def test_a_project_entry_names_its_budget_so_it_does_not_run_with_the_users(tmp_path, isolated_home):
     """trial23, measured with `codex mcp get memdir`: the user's entry carries MEMDIR_TOOL_OUTPUT_MAX_BYTES 1900
@@ -110,12 +121,7 @@ def test_a_project_entry_names_its_budget_so_it_does_not_run_with_the_users(tmp_
     outside the project the user's 1900 applies. doctor says so of an entry written without a budget."""
     from tests.conftest import run_cli
 
-    user_home = tmp_path / "userhome"
-    root = tmp_path / "proj"
-    root.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    (user_home / ".codex").mkdir()
-    user = user_home / ".codex" / "config.toml"
+    user_home, root, user = _codex_project(tmp_path)
     user.write_text(L(500) + TRUST.format(root=root))
     (root / ".codex").mkdir()
     (root / ".codex" / "config.toml").write_text(L(20000))
@@ -151,12 +157,7 @@ def test_a_project_entry_never_overrides_the_persons_own_budget(tmp_path, isolat
     from memdir.settings import load_settings
     from tests.conftest import run_cli
 
-    user_home = tmp_path / "userhome"
-    root = tmp_path / "proj"
-    root.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    (user_home / ".codex").mkdir()
-    user = user_home / ".codex" / "config.toml"
+    user_home, root, user = _codex_project(tmp_path)
     user.write_text(TRUST.format(root=root))
     assert run_cli("install", "codex", "--scope", "user").returncode == 0
     path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")  # `memdir` for a project entry
