@@ -42,6 +42,9 @@ def consolidation(report, *, explain: bool = False) -> str:
     t = report.transcript
     lines = [f"transcript: {t.source or '(inline)'} ({t.format}, {t.turns} messages, "
              f"{t.user_turns} from the person; digest {t.digest[:12]})"]
+    if t.malformed:  # one unreadable line costs that line: said, by number, never silently
+        named = ", ".join(map(str, t.bad_lines)) + (", …" if t.malformed > len(t.bad_lines) else "")
+        lines.append(f"transcript: {t.malformed} unreadable line(s) left out (line {named})")
     if t.dropped or t.cut:
         lines.append(f"transcript bounded: {t.cut} message(s) cut to the per-message limit, "
                      f"{t.dropped} oldest message(s) left out")

@@ -37,6 +37,12 @@ reader returns and the cleaning they share: :mod:`.turns`):
 * **Plain text** with ``USER:`` / ``ASSISTANT:`` prefixes (the seed's buffer
   format, seed-behaviour §A11); a line without a prefix continues the message.
 
+The format is the one most of the first 50 JSONL records belong to (:func:`_detect`), so a line
+of an unexpected shape — a nested array, another client's record, a torn write, binary junk —
+costs that line alone: it is counted as ``malformed`` and named by number (``bad_lines``), and
+the consolidation report says so. JSONL is split at ``\n`` only: a JSON string may hold U+2028,
+U+2029 or U+0085 unescaped.
+
 Injected context is removed from every message: ``<memory_context>``,
 ``<memory_recall>``, ``<memory_pending>``, ``<system-reminder>`` and hook/command blocks, and user
 messages that a harness wrote (Stop hook feedback, interruptions, slash
@@ -62,7 +68,14 @@ from .claude import parse_claude_code
 from .codex import parse_codex
 from .gemini import parse_gemini
 from .messages import PREFIX, parse_message_lines, parse_messages, parse_plain
-from .turns import Transcript, TranscriptSummary, Turn, loads, strip_injected
+from .turns import (
+    Transcript,
+    TranscriptSummary,
+    Turn,
+    jsonl_lines,
+    loads,
+    strip_injected,
+)
 
 USER_LIMIT = 2000
 ASSISTANT_LIMIT = 500
@@ -109,30 +122,40 @@ def _digest(turns: list[Turn]) -> str:
 # ---------------------------------------------------------------- entry point
 
 
-def _detect(text: str) -> str:
+def _detect(text: str) -> tuple[str, Any]:
+    """The format of transcript ``text`` and, for one JSON document of messages, its parsed value.
+
+    A whole document that parses as a list, or as an object holding a ``messages`` list, is that
+    list. Anything else is read line by line: the JSONL format most of its first
+    :data:`VOTE_LINES` lines are records of (:func:`_record_format`; a tie goes to the format seen
+    first), so one line of an unexpected shape — a nested array, another client's record, a torn
+    write — costs that line alone, never the transcript. Text with no JSON record is plain text
+    (``USER:``/``ASSISTANT:``), unless it opens like JSON (then Claude Code JSONL, its lines counted
+    malformed)."""
     stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped.startswith("["):
-        return "messages"
-    if stripped.startswith("{"):
-        # One JSON document holding {"messages": [...]}, else Claude Code JSONL.
+    if stripped[:1] in ("[", "{"):
         try:
             whole = loads(stripped)
         except ValueError:
             whole = None
+        if isinstance(whole, list):
+            return "messages", whole
         if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
-            return "messages"
-        return _jsonl_format(stripped)
+            return "messages", whole["messages"]
+        return _jsonl_format(stripped) or "claude-code", None
+    if PREFIX.match(stripped):
+        return "text", None
     # A torn or junk first line before JSON lines (a crash mid-write): the JSON lines decide.
-    if any(line.lstrip().startswith("{") for line in stripped.splitlines()[1:20]) and PREFIX.match(stripped) is None:
-        found = _jsonl_format(stripped)
-        if found != "claude-code" or _first_object(stripped):
-            return found
-    return "text"
+    return _jsonl_format(stripped) or ("claude-code" if _first_object(stripped) else "text"), None
+
+
+VOTE_LINES = 50
+"""Lines of a JSONL transcript whose records decide its format."""
 
 
 def _first_object(text: str) -> bool:
     """Whether one of the first 20 lines of ``text`` is a JSON object with a ``type`` (a JSONL record)."""
-    for line in text.splitlines()[:20]:
+    for line in jsonl_lines(text)[:20]:
         try:
             obj = loads(line)
         except ValueError:
@@ -142,28 +165,44 @@ def _first_object(text: str) -> bool:
     return False
 
 
-def _jsonl_format(text: str) -> str:
-    """Which client wrote a JSONL transcript, from its first JSON object: Codex
-    (``{"type", "payload"}`` lines), Gemini CLI (a ``sessionId`` +
-    ``projectHash`` header, a ``$set`` or ``$rewindTo`` record, or a message
-    of type ``gemini``), one message per line (``{"role", "content"}``, no ``type``: what a harness
-    writes), else Claude Code."""
-    for line in text.splitlines()[:20]:
+def _record_format(record: dict) -> str | None:
+    """Which client's JSONL record ``record`` is, or None for a shape no reader knows. Codex:
+    ``{"type": session_meta|response_item|event_msg|turn_context, "payload": {…}}``; Gemini CLI: a
+    ``sessionId`` + ``projectHash`` header, a ``$set`` or ``$rewindTo`` record, or a message record
+    ``{"id", "type": user|gemini|info|…, "content"}`` (no ``message``); one message per line:
+    ``{"role", "content"}`` without ``type``; Claude Code: a ``type`` with a ``message``, a
+    ``uuid`` or a ``sessionId``."""
+    kind = record.get("type")
+    if isinstance(record.get("payload"), dict) and kind in ("session_meta", "response_item", "event_msg",
+                                                            "turn_context"):
+        return "codex"
+    if ("projectHash" in record and "sessionId" in record) or isinstance(record.get("$set"), dict) \
+            or isinstance(record.get("$rewindTo"), str) \
+            or (isinstance(record.get("id"), str) and kind in ("user", "gemini", "info", "error", "warning")
+                and "content" in record and "message" not in record):
+        return "gemini"
+    if isinstance(record.get("role"), str) and "content" in record and "type" not in record \
+            and "message" not in record:
+        return "messages-jsonl"
+    if isinstance(kind, str) and ("message" in record or "uuid" in record or "sessionId" in record):
+        return "claude-code"
+    return None
+
+
+def _jsonl_format(text: str) -> str | None:
+    """Which client wrote a JSONL transcript: the format most of the records among its first
+    :data:`VOTE_LINES` lines belong to (:func:`_record_format`; a tie: the one seen first), or
+    None when none of them is a record."""
+    votes: dict[str, int] = {}
+    for line in jsonl_lines(text)[:VOTE_LINES]:
         try:
-            first = loads(line)
+            record = loads(line)
         except ValueError:
             continue
-        if not isinstance(first, dict):
-            continue
-        if "payload" in first and first.get("type") in ("session_meta", "response_item", "event_msg", "turn_context"):
-            return "codex"
-        if ("projectHash" in first and "sessionId" in first) or "$set" in first or "$rewindTo" in first \
-                or (first.get("type") == "gemini" and "id" in first):
-            return "gemini"
-        if "role" in first and "content" in first and "type" not in first and "message" not in first:
-            return "messages-jsonl"
-        return "claude-code"
-    return "claude-code"
+        found = _record_format(record) if isinstance(record, dict) else None
+        if found is not None:
+            votes[found] = votes.get(found, 0) + 1
+    return max(votes, key=votes.get) if votes else None  # max keeps the first of equals: the one seen first
 
 
 def _looks_like_path(text: str) -> bool:
@@ -194,8 +233,9 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     :class:`~memdir.errors.InvalidInput` for an unreadable file, one that
     is not a regular file (a FIFO, a device: never waited on), one over
     :data:`MAX_TRANSCRIPT_BYTES`, one nested too deeply to read, or an
-    unsupported value. A line that does not parse (too deep included) is
-    counted as ``malformed`` and skipped.
+    unsupported value. A line that does not parse (too deep included), or
+    holds no object, is counted as ``malformed`` (the first named by number in
+    ``bad_lines``) and skipped: it never costs the other lines.
     """
     if isinstance(source, Transcript):
         return source
@@ -220,7 +260,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
         raise InvalidInput("transcript is nested too deeply to read") from None
     kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
     return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
-                      info["cwd"], info["malformed"], info["skipped"], dropped)
+                      info["cwd"], info["malformed"], info["skipped"], dropped, tuple(info["bad_lines"]))
 
 
 def _parse(source) -> tuple[list[Turn], dict, str]:
@@ -228,17 +268,11 @@ def _parse(source) -> tuple[list[Turn], dict, str]:
         turns, info = parse_messages(list(source))
         fmt = "messages"
     elif isinstance(source, str):
-        fmt = _detect(source)
+        fmt, data = _detect(source)
         if fmt == "messages":
-            try:
-                data = loads(source.lstrip("\ufeff"))
-            except ValueError as exc:
-                raise InvalidInput(f"transcript is not valid JSON: {exc}") from None
-            if isinstance(data, dict):
-                data = data.get("messages", [])
             turns, info = parse_messages(data)
         elif fmt in _JSONL_READERS:
-            turns, info = _JSONL_READERS[fmt](source.lstrip("\ufeff").splitlines())
+            turns, info = _JSONL_READERS[fmt](jsonl_lines(source.lstrip("\ufeff")))
         else:
             turns, info = parse_plain(source)
     else:

@@ -11,7 +11,16 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...files.memfile import parse_time
-from .turns import Turn, block_text, bump, loads, new_info, strip_injected, user_text
+from .turns import (
+    Turn,
+    block_text,
+    bump,
+    loads,
+    new_info,
+    strip_injected,
+    unreadable,
+    user_text,
+)
 
 
 def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
@@ -22,31 +31,30 @@ def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
     assistant_parts: dict[str, list[str]] = {}
     info = new_info()
     skipped = info["skipped"]
-    for raw in lines:
+    for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
             obj = loads(raw)
         except ValueError:
-            info["malformed"] += 1
-            continue
+            obj = None
         if not isinstance(obj, dict):
-            info["malformed"] += 1
+            unreadable(info, number)
             continue
         kind = obj.get("type")
         if kind not in ("user", "assistant"):
-            bump(skipped, str(kind or "untyped"))
+            bump(skipped, kind or "untyped")
             continue
         flag = next((f for f in ("isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage",
                                  "isVisibleInTranscriptOnly") if obj.get(f)), None)
         if flag:
             bump(skipped, flag)
             continue
-        info["session_id"] = info["session_id"] or obj.get("sessionId")
-        info["cwd"] = obj.get("cwd") or info["cwd"]
+        info["session_id"] = info["session_id"] or _text(obj.get("sessionId"))
+        info["cwd"] = _text(obj.get("cwd")) or info["cwd"]
         message = obj.get("message")
         if not isinstance(message, dict):
-            info["malformed"] += 1
+            unreadable(info, number)
             continue
         ts = parse_time(obj.get("timestamp"))
         text, tool = block_text(message.get("content"))
@@ -59,7 +67,7 @@ def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
                 turns.append(Turn("user", clean, ts))
             continue
         # assistant: one message may arrive as several lines, one block each
-        key = str(message.get("id") or obj.get("uuid") or len(turns))
+        key = str(_text(message.get("id")) or _text(obj.get("uuid")) or len(turns))
         if key not in assistant_at:
             assistant_at[key] = len(turns)
             assistant_parts[key] = []
@@ -71,6 +79,11 @@ def parse_claude_code(lines: Iterable[str]) -> tuple[list[Turn], dict]:
         turns[index] = Turn("assistant", joined, turns[index].ts) if joined else None
     out = [t for t in turns if t is not None]
     return out, info
+
+
+def _text(value) -> str | None:
+    """``value`` when it is a string (an id, a path), else None: a line of another shape names nothing."""
+    return value if isinstance(value, str) else None
 
 
 __all__ = ["parse_claude_code"]

@@ -20,18 +20,19 @@ def parse_codex(lines: Iterable[str]) -> tuple[list[Turn], dict]:
     ``response_item`` lines with role user or assistant."""
     info = new_info()
     turns: list[Turn] = []
-    for obj in json_lines(lines, info):
+    for _, obj in json_lines(lines, info):
         payload = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
         if obj.get("type") == "session_meta":
-            info["session_id"] = info["session_id"] or payload.get("id") or payload.get("session_id")
-            info["cwd"] = payload.get("cwd") or info["cwd"]
+            found = payload.get("id") or payload.get("session_id")
+            info["session_id"] = info["session_id"] or (found if isinstance(found, str) else None)
+            info["cwd"] = (payload.get("cwd") if isinstance(payload.get("cwd"), str) else None) or info["cwd"]
             continue
         if obj.get("type") != "response_item" or payload.get("type") != "message":
-            bump(info["skipped"], str(payload.get("type") or obj.get("type") or "untyped"))
+            bump(info["skipped"], payload.get("type") or obj.get("type") or "untyped")
             continue
         role = ROLES.get(str(payload.get("role", "")).lower())
         if role is None:
-            bump(info["skipped"], str(payload.get("role") or "no-role"))
+            bump(info["skipped"], payload.get("role") or "no-role")
             continue
         text, _ = block_text(payload.get("content"))
         clean = user_text(text, info["skipped"]) if role == "user" else (strip_injected(text) or None)

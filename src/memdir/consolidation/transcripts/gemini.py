@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .messages import parse_messages
-from .turns import Turn, bump, json_lines, new_info
+from .turns import Turn, bump, json_lines, new_info, unreadable
 
 UNKNOWN_REWIND = "rewind-unknown"  # the skipped-count reason of a $rewindTo naming no message read
 
@@ -26,7 +26,7 @@ def parse_gemini(lines: Iterable[str]) -> tuple[list[Turn], dict]:
     reads messages."""
     info = new_info()
     messages: dict[str, dict] = {}  # in order; a record with a known id replaces it in place
-    for obj in json_lines(lines, info):
+    for number, obj in json_lines(lines, info):
         if isinstance(obj.get("$rewindTo"), str):
             ids = list(messages)
             if obj["$rewindTo"] not in ids:
@@ -38,14 +38,15 @@ def parse_gemini(lines: Iterable[str]) -> tuple[list[Turn], dict]:
             messages[obj["id"]] = obj
         elif isinstance(obj.get("$set"), dict) or isinstance(obj.get("sessionId"), str):
             update = obj["$set"] if isinstance(obj.get("$set"), dict) else obj
-            info["session_id"] = info["session_id"] or update.get("sessionId")
+            found = update.get("sessionId")
+            info["session_id"] = info["session_id"] or (found if isinstance(found, str) else None)
             if isinstance(update.get("messages"), list):
                 if update is obj.get("$set"):
                     messages.clear()
                 messages.update((m["id"], m) for m in update["messages"]
                                 if isinstance(m, dict) and isinstance(m.get("id"), str))
         else:
-            info["malformed"] += 1
+            unreadable(info, number)
     turns, counts = parse_messages(list(messages.values()))
     info["malformed"] += counts["malformed"]
     for reason, count in counts["skipped"].items():

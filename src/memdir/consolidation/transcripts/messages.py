@@ -10,6 +10,7 @@ import re
 
 from ...files.memfile import parse_time
 from .turns import (
+    MAX_NAMED_LINES,
     ROLES,
     Turn,
     block_text,
@@ -17,26 +18,28 @@ from .turns import (
     loads,
     new_info,
     strip_injected,
+    unreadable,
     user_text,
 )
 
 PREFIX = re.compile(r"^\s*(USER|HUMAN|ASSISTANT|AI)\s*:\s?(.*)$", re.I)
 
 
-def parse_messages(messages: list) -> tuple[list[Turn], dict]:
+def parse_messages(messages: list, numbers: list[int] | None = None) -> tuple[list[Turn], dict]:
     """Turns of a JSON list of ``{role, content}`` messages (or Gemini CLI's
     ``{type, content}``), plus counts. System, tool and unknown roles are
-    skipped; non-objects are malformed."""
+    skipped; non-objects are malformed, named by ``numbers[i]`` (the line of
+    item ``i``) when given, else by their 1-based place in the list."""
     info = new_info()
     turns: list[Turn] = []
-    for item in messages:
+    for index, item in enumerate(messages):
         if not isinstance(item, dict):
-            info["malformed"] += 1
+            unreadable(info, numbers[index] if numbers else index + 1)
             continue
         said = item.get("role") or item.get("type")  # Gemini CLI's messages say who by "type"
-        role = ROLES.get(str(said or "").lower())
+        role = ROLES.get(said.lower()) if isinstance(said, str) else None
         if role is None:
-            bump(info["skipped"], str(said or "no-role"))
+            bump(info["skipped"], said or "no-role")
             continue
         text, tool = block_text(item.get("content"))
         if role == "user":
@@ -55,16 +58,18 @@ def parse_messages(messages: list) -> tuple[list[Turn], dict]:
 def parse_message_lines(lines) -> tuple[list[Turn], dict]:
     """Turns of JSONL with one ``{role, content}`` message per line (what a harness appends as it goes),
     read as :func:`parse_messages` reads the list; a line that is not JSON is counted as malformed."""
-    items, bad = [], 0
-    for line in lines:
+    items, numbers, bad = [], [], new_info()
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             items.append(loads(line))
+            numbers.append(number)
         except ValueError:
-            bad += 1
-    turns, info = parse_messages(items)
-    info["malformed"] += bad
+            unreadable(bad, number)
+    turns, info = parse_messages(items, numbers)
+    info["malformed"] += bad["malformed"]
+    info["bad_lines"] = sorted(info["bad_lines"] + bad["bad_lines"])[:MAX_NAMED_LINES]
     return turns, info
 
 

@@ -56,8 +56,10 @@ class Transcript:
     ``turns`` oldest first; ``format`` is ``claude-code`` | ``codex`` |
     ``gemini`` | ``messages`` | ``text``; ``digest`` is SHA-256 of the kept turns (role and text), so the
     same conversation read twice has the same digest; ``malformed`` counts
-    unreadable lines; ``skipped`` counts dropped lines by reason; ``dropped``
-    counts messages left out by the 24,000-character bound (the oldest).
+    unreadable lines and ``bad_lines`` names the first of them (1-based line
+    numbers, at most :data:`MAX_NAMED_LINES`); ``skipped`` counts dropped
+    lines by reason; ``dropped`` counts messages left out by the
+    24,000-character bound (the oldest).
     """
 
     turns: tuple[Turn, ...]
@@ -69,6 +71,7 @@ class Transcript:
     malformed: int = 0
     skipped: dict = field(default_factory=dict)
     dropped: int = 0
+    bad_lines: tuple[int, ...] = ()
 
     def text(self) -> str:
         """The turns as ``ROLE: text`` lines separated by blank lines."""
@@ -88,7 +91,8 @@ class Transcript:
         """What a report and a receipt say about this transcript."""
         return TranscriptSummary(self.format, self.digest, self.source, self.session_id, len(self.turns),
                                  sum(1 for t in self.turns if t.role == "user"), self.malformed,
-                                 dict(self.skipped), self.dropped, sum(1 for t in self.turns if t.cut))
+                                 dict(self.skipped), self.dropped, sum(1 for t in self.turns if t.cut),
+                                 self.bad_lines)
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,9 @@ class TranscriptSummary:
     """A transcript as a report shows it: its ``format`` and ``digest``, where
     it came from (``source``, ``session_id``), how many messages were kept
     (``turns``, ``user_turns`` from the person) and left out (``malformed``
-    lines, ``skipped`` by reason, ``dropped`` by the size bound) and how many
-    kept messages were ``cut`` to the per-message bound)."""
+    lines, the first named in ``bad_lines``, ``skipped`` by reason, ``dropped``
+    by the size bound) and how many kept messages were ``cut`` to the
+    per-message bound)."""
 
     format: str
     digest: str
@@ -109,12 +114,13 @@ class TranscriptSummary:
     skipped: dict = field(default_factory=dict)
     dropped: int = 0
     cut: int = 0
+    bad_lines: tuple[int, ...] = ()
 
     def to_dict(self) -> dict:
         return {"format": self.format, "digest": self.digest, "source": self.source,
                 "session_id": self.session_id, "turns": self.turns, "user_turns": self.user_turns,
                 "malformed": self.malformed, "skipped": dict(self.skipped), "dropped": self.dropped,
-                "cut": self.cut}
+                "cut": self.cut, "bad_lines": list(self.bad_lines)}
 
 
 # ---------------------------------------------------------------- cleaning
@@ -149,9 +155,38 @@ def block_text(content: Any) -> tuple[str, bool]:
     return "\n".join(parts), tool
 
 
-def bump(counts: dict, reason: str) -> None:
-    """Count one more message or line left out for ``reason`` in ``counts``."""
+MAX_REASONS = 20
+"""Distinct reasons a ``skipped`` count keeps besides ``other``, where later new ones are counted."""
+MAX_NAMED_LINES = 10
+"""Line numbers of unreadable lines a transcript names (the count goes on past them)."""
+_REASON = re.compile(r"[A-Za-z0-9_.$-]{1,40}")
+
+
+def bump(counts: dict, reason) -> None:
+    """Count one more message or line left out for ``reason`` in ``counts``. The reason is often
+    a value the transcript holds (a line's ``type``, a message's role): one that is not a short
+    word (a nested object, a long or odd string) is counted as ``other``, as is a new reason past
+    :data:`MAX_REASONS`, so hostile input cannot fill a report or a receipt."""
+    reason = reason if isinstance(reason, str) and _REASON.fullmatch(reason) else "other"
+    if reason not in counts and len(counts) >= MAX_REASONS:
+        reason = "other"
     counts[reason] = counts.get(reason, 0) + 1
+
+
+def unreadable(info: dict, number: int) -> None:
+    """Count line ``number`` (1-based) of a transcript as malformed in ``info``, naming the first
+    :data:`MAX_NAMED_LINES` such lines in ``info["bad_lines"]``."""
+    info["malformed"] += 1
+    if len(info["bad_lines"]) < MAX_NAMED_LINES:
+        info["bad_lines"].append(number)
+
+
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSONL ``text``: split at ``\n`` alone (a ``\r`` before it dropped). Never
+    :meth:`str.splitlines`: JSON strings may hold U+2028, U+2029 and U+0085 unescaped (Node's
+    ``JSON.stringify`` leaves them), and splitting there would turn one message into two
+    unreadable lines."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
 
 
 def user_text(raw: str, skipped: dict) -> str | None:
@@ -177,8 +212,9 @@ def loads(text: str):
 
 
 def json_lines(lines: Iterable[str], info: dict):
-    """Each line of ``lines`` that holds a JSON object; other non-empty lines count as malformed."""
-    for raw in lines:
+    """``(line number, object)`` (1-based) for each line of ``lines`` that holds a JSON object; other
+    non-empty lines count as malformed (:func:`unreadable`, by line number)."""
+    for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
@@ -186,18 +222,16 @@ def json_lines(lines: Iterable[str], info: dict):
         except ValueError:
             obj = None
         if isinstance(obj, dict):
-            yield obj
+            yield number, obj
         else:
-            info["malformed"] += 1
-
-
+            unreadable(info, number)
 
 
 def new_info() -> dict:
-    """The counts a reader returns beside its turns: ``malformed`` lines, ``skipped`` by reason,
-    the ``session_id`` and ``cwd`` when the transcript says them."""
-    return {"malformed": 0, "skipped": {}, "session_id": None, "cwd": None}
+    """The counts a reader returns beside its turns: ``malformed`` lines (the first line numbers in
+    ``bad_lines``), ``skipped`` by reason, the ``session_id`` and ``cwd`` when the transcript says them."""
+    return {"malformed": 0, "bad_lines": [], "skipped": {}, "session_id": None, "cwd": None}
 
 
 __all__ = ["Turn", "Transcript", "TranscriptSummary", "strip_injected", "block_text", "user_text", "bump",
-           "loads", "json_lines", "new_info", "ROLES"]
+           "loads", "json_lines", "jsonl_lines", "new_info", "unreadable", "ROLES", "MAX_NAMED_LINES", "MAX_REASONS"]
