@@ -60,8 +60,9 @@ def test_an_empty_query_is_one_error_on_the_cli_and_through_mcp(isolated_home, p
     assert (empty.returncode, empty.stdout, empty.stderr) == (1, "", "memdir: query is empty\n")
     found = run_cli("search", "kafka", *cli)  # control
     assert found.returncode == 0 and "kafka-retention" in found.stdout and found.stderr == ""
-    # k as the digits of text: read as the CLI's -k reads them (the same answer as the integer); text
-    # that is no number: refused.
+    # k as the digits of text: the CLI's -k is text by nature and reads it; a tool argument has the
+    # schema's JSON type, strictly (tests/integrations/mcp/test_argument_types.py), and is refused
+    # saying how to send it; text that is no number: refused.
     by_cli = run_cli("search", "kafka cache", "-k", "1", *cli)
     assert by_cli.returncode == 0 and by_cli.stdout.startswith("1 result(s)")
 
@@ -77,7 +78,9 @@ def test_an_empty_query_is_one_error_on_the_cli_and_through_mcp(isolated_home, p
     blank, kafka, k_text, k_int, k_word = anyio.run(main)
     assert blank == (True, "Error: query is empty")
     assert not kafka[0] and "kafka-retention" in kafka[1]  # control
-    assert k_text == k_int and not k_text[0] and k_text[1].startswith("1 result(s)")
+    assert not k_int[0] and k_int[1].startswith("1 result(s)")  # control
+    assert k_text == (True, "Error: memory_search: 'k' must be an integer, got str ('1': send the number 1, "
+                            "without quotes)")
     assert k_word == (True, "Error: memory_search: 'k' must be an integer, got str")
 
 

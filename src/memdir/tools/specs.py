@@ -12,6 +12,7 @@ like are refused by name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
@@ -226,9 +227,12 @@ def tool_schemas(settings: Settings | None = None) -> list[dict]:
 
 def check_arguments(spec: ToolSpec, arguments) -> dict:
     """The arguments of a call to ``spec``, checked against its schema: a dict
-    or a JSON string (as some APIs deliver it); numbers sent as strings are
-    read; a too-large page size is clamped. Raises :class:`InvalidInput`
-    naming the argument and what it must be."""
+    or a JSON string (as some APIs deliver it). Types are the schema's, strictly
+    (the one rule for every tool argument, MCP and function calling alike):
+    ``"5"`` is no integer and ``"true"`` no boolean; an integral number
+    (``5.0``) is an integer, as JSON Schema says; ``null`` is an argument left
+    out. A too-large page size is clamped. Raises :class:`InvalidInput` naming
+    the tool, the argument, the type it must be and the type sent."""
     if arguments is None or arguments == "":
         arguments = {}
     if isinstance(arguments, str):
@@ -255,18 +259,10 @@ def check_arguments(spec: ToolSpec, arguments) -> dict:
     for key, value in arguments.items():
         if value is None:
             continue
-        kind = props[key].get("type")
-        ok = {"string": isinstance(value, str),
-              "boolean": isinstance(value, bool),
-              "integer": isinstance(value, int) and not isinstance(value, bool)}.get(kind, True)
-        if not ok and kind == "integer" and isinstance(value, str) and value.strip().isdigit():
-            value, ok = int(value), True  # some models send numbers as strings
-        if not ok:
-            article = "an" if kind[:1] in "aeiou" else "a"
-            raise InvalidInput(f"{spec.name}: {key!r} must be {article} {kind}, got {type(value).__name__}")
+        value = _typed(spec.name, key, props[key].get("type"), value)
         if "enum" in props[key] and value not in props[key]["enum"]:
             raise InvalidInput(f"{spec.name}: {key!r} must be one of {', '.join(props[key]['enum'])}")
-        if kind == "integer":
+        if props[key].get("type") == "integer":
             low, high = props[key].get("minimum"), props[key].get("maximum")
             if low is not None and value < low:
                 raise InvalidInput(f"{spec.name}: {key!r} must be ≥ {low}")
@@ -274,6 +270,25 @@ def check_arguments(spec: ToolSpec, arguments) -> dict:
                 value = high  # a too-large page size is clamped, not an error
         out[key] = value
     return out
+
+
+def _typed(tool: str, key: str, kind: str | None, value):
+    """``value`` when it is of JSON type ``kind`` (an integral float as the int); raises :class:`InvalidInput`
+    naming ``tool``, ``key``, ``kind`` and what was sent — with how to send it when it is the right value
+    quoted as a string (``"5"``, ``"true"``), the mistake a model makes."""
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)  # JSON Schema: 5.0 is an integer
+    ok = {"string": isinstance(value, str), "boolean": isinstance(value, bool),
+          "integer": isinstance(value, int) and not isinstance(value, bool)}.get(kind, True)
+    if ok:
+        return value
+    article = "an" if kind[:1] in "aeiou" else "a"
+    hint = ""
+    if isinstance(value, str) and kind == "integer" and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
+        hint = f" ({value!r}: send the number {int(value)}, without quotes)"
+    elif isinstance(value, str) and kind == "boolean" and value.strip().lower() in ("true", "false"):
+        hint = f" ({value!r}: send {value.strip().lower()}, without quotes)"
+    raise InvalidInput(f"{tool}: {key!r} must be {article} {kind}, got {type(value).__name__}{hint}")
 
 
 __all__ = ["DEFAULT_LIST", "DEFAULT_SEARCH", "EDIT_MODES", "MAX_HISTORY", "MAX_LIST", "MAX_OUTPUT", "MAX_SEARCH", "READ_CHUNK",
