@@ -49,7 +49,7 @@ from ..operations.lookup import deleted
 from ..session import Session
 from ..text.fence import escape_stored
 from ..text.names import normalize_name
-from ..text.printable import printable
+from ..text.printable import printable, visible
 from ..vocabulary import SCOPES, TYPES
 from .handlers import ToolOutput
 from .specs import MAX_LIST, MAX_OUTPUT
@@ -86,11 +86,12 @@ def place(session: Session, path) -> Place:
     have; :class:`ScopeError` for one it cannot use now (said why)."""
     if not isinstance(path, str):
         raise InvalidInput(f"path must be text, got {type(path).__name__}")
-    if path != ROOT and not path.startswith(ROOT + "/"):
+    raw, path = path, visible(path)  # named in every message as given: a NUL or an escape shown, never dropped
+    if raw != ROOT and not raw.startswith(ROOT + "/"):
         raise InvalidInput(f"Path must start with {ROOT}, got: {path}")
-    if "\\" in path or "\x00" in path:
+    if "\\" in raw or "\x00" in raw:
         raise InvalidInput(f"Path {path} is not a path inside {ROOT}")
-    parts = [part for part in path[len(ROOT):].split("/") if part not in ("", ".")]
+    parts = [part for part in raw[len(ROOT):].split("/") if part not in ("", ".")]
     if ".." in parts:
         raise InvalidInput(f"Path {path} would escape {ROOT} directory")
     if not parts:
@@ -130,18 +131,29 @@ def run(session: Session, command) -> ToolOutput:
     becomes ``ToolOutput(is_error=True)`` whose text says what went wrong;
     anything else propagates."""
     try:
-        if not isinstance(command, dict) or command.get("command") not in COMMANDS:
-            raise InvalidInput(f"unknown memory tool command; the commands are {', '.join(COMMANDS)}")
+        if not isinstance(command, dict):
+            raise InvalidInput(f"the memory tool's input must be a JSON object, got {type(command).__name__}")
+        if not isinstance(command.get("command"), str) or command["command"] not in COMMANDS:
+            raise InvalidInput(f"unknown memory tool command {command.get('command')!r}; "
+                               f"the commands are {', '.join(COMMANDS)}")
         text = _COMMANDS[command["command"]](session, command)
     except MemdirError as exc:
         return ToolOutput(answer(str(exc)), True)
     return ToolOutput(answer(text))
 
 
+_KINDS = {str: "text", int: "an integer"}
+
+
 def _field(command: dict, key: str, kind: type):
+    """Argument ``key`` of ``command``, of JSON type ``kind`` (``str`` or ``int``) strictly: a bool is no
+    integer, ``"1"`` and ``1.0`` are not either (the tool's schema says integer). Raises
+    :class:`InvalidInput` naming the command, the argument, the type and what was sent."""
     value = command.get(key)
+    if value is None:
+        raise InvalidInput(f"{command['command']}: {key} is required ({_KINDS[kind]})")
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise InvalidInput(f"{command['command']}: {key} is required ({kind.__name__})")
+        raise InvalidInput(f"{command['command']}: {key} must be {_KINDS[kind]}, got {type(value).__name__}")
     return value
 
 
@@ -212,8 +224,10 @@ def _view(session: Session, command: dict) -> str:
     first, shown = 1, lines
     span = command.get("view_range")
     if span is not None:
-        if not (isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span)):
-            raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line)")
+        if not (isinstance(span, list) and len(span) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in span)):  # True is no line number
+            raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line), "
+                               f"got {visible(repr(span))}")
         if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
             raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
                                "(end -1: to the last line)")

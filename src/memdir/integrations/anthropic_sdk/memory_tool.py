@@ -4,8 +4,10 @@ The SDK declares the handler of the memory tool (``memory_20250818``) as
 ``BetaAbstractMemoryTool``: one method per command. :class:`MemdirMemoryTool`
 implements each by handing the command, as the API sent it, to
 :func:`memdir.tools.memory_directory.run`, which decides everything (paths,
-layers, the gateway); a failed command becomes the SDK's ``ToolError``, so
-the runner sends its text back with ``is_error``. Use it as any tool of the
+layers, the gateway, the JSON type of every argument); a failed command
+becomes the SDK's ``ToolError``, so the runner sends its text back with
+``is_error``. ``call`` (the runner's entry) hands over the raw input: the
+SDK's command model, built unchecked, would turn ``true`` into line 1. Use it as any tool of the
 runner::
 
     from anthropic import Anthropic
@@ -35,8 +37,11 @@ def _memory(memory: Memory | None, home, project, session_id: str | None) -> Mem
 
 
 def _answer(memory: Memory, command) -> str:
-    """The text of ``command`` (an SDK command model) run on ``memory``'s session; raises ``ToolError``."""
-    output = run(memory.session, command.model_dump(exclude_none=True))
+    """The text of ``command`` run on ``memory``'s session; raises ``ToolError``. ``command``: the
+    tool_use input as the API sent it (a dict: what :meth:`MemdirMemoryTool.call` passes), or an SDK
+    command model (a direct call of ``view``, ``create``, …)."""
+    raw = command if not hasattr(command, "model_dump") else command.model_dump(exclude_none=True)
+    output = run(memory.session, raw)
     if output.is_error:
         raise ToolError(output.text)
     return output.text
@@ -55,6 +60,13 @@ class MemdirMemoryTool(BetaAbstractMemoryTool):
                  cache_control=None) -> None:
         super().__init__(cache_control=cache_control)
         self.memory = _memory(memory, home, project, session_id)
+
+    def call(self, input: object) -> str:
+        """Run one command as the API sent it (the runner passes ``tool_use.input``). memdir checks it
+        itself (:func:`memdir.tools.memory_directory.run`): the SDK's command model is built without
+        validation and coerces on dump, so ``"insert_line": true`` and ``"view_range": ["1", "2"]``
+        would arrive as line numbers, and a malformed input would raise outside ``ToolError``."""
+        return _answer(self.memory, input)
 
     def view(self, command) -> str:
         return _answer(self.memory, command)
@@ -86,6 +98,10 @@ class AsyncMemdirMemoryTool(BetaAsyncAbstractMemoryTool):
 
     async def _answer(self, command) -> str:
         return await run_sync(_answer, self.memory, command)
+
+    async def call(self, input: object) -> str:
+        """:meth:`MemdirMemoryTool.call`: the input as the API sent it, checked by memdir."""
+        return await self._answer(input)
 
     async def view(self, command) -> str:
         return await self._answer(command)
