@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 import typing
 
@@ -50,6 +51,8 @@ async def _body(request: Request):
     try:
         return json.loads(raw)
     except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's own words name a setting of its own
+            raise InvalidInput("the request body is not JSON: a number of more than 4300 digits") from None
         raise InvalidInput(f"the request body is not JSON: {exc}") from None
     except RecursionError:
         raise InvalidInput("the request body nests too deeply to be an edit") from None
@@ -118,10 +121,12 @@ def _journal(home, request, p):
 
 
 def _int(text: str, label: str) -> int:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"{label} must be an integer (got {text!r})") from None
+    """``text`` (a path or query parameter) as an integer: ASCII digits, an optional ``-``, nothing
+    else (``int()`` alone would take ``"٥"``, ``"1_0"`` and ``" 1"``, and the error then names a
+    number the person never typed). Raises :class:`InvalidInput`."""
+    if not isinstance(text, str) or re.fullmatch(r"-?[0-9]{1,18}", text) is None:
+        raise InvalidInput(f"{label} must be an integer (got {text!r})")
+    return int(text)
 
 
 def _edit(home, request, p, body):
