@@ -9,7 +9,8 @@ Project root, in order (DESIGN §2; never from a tool argument):
 
 1. the client's MCP roots, when the client declares the roots capability —
    asked on the first tool call and again after ``roots/list_changed``; the
-   first ``file://`` root that is a usable project wins;
+   first ``file://`` root on this machine (no host, or ``localhost``) that is
+   a usable project wins;
 2. ``--project`` / ``MEMDIR_PROJECT``;
 3. the launch directory, unless it is ``$HOME`` or ``/`` — then project tools
    answer with an error saying how to set one, and user-layer tools still work.
@@ -42,7 +43,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote_to_bytes, urlparse
 
 import anyio
 import mcp_types as types
@@ -62,9 +63,14 @@ ROOTS_KEY = "memdir-roots"
 
 
 def _root_path(uri: str) -> Path | None:
-    """The local path of a ``file://`` root; None for any other scheme."""
+    """The local path of a ``file://`` root; None for any other scheme, and for a file URI naming
+    another host (``file://build-server/etc``: RFC 8089 — a file there, not ``/etc`` here). The
+    path's percent-escapes are bytes, decoded as the file system decodes names (a directory whose
+    name is not UTF-8 is reached, not replaced by U+FFFD)."""
     parsed = urlparse(str(uri))
-    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
+    if parsed.scheme != "file" or parsed.netloc.lower() not in ("", "localhost"):
+        return None
+    return Path(os.fsdecode(unquote_to_bytes(parsed.path)))
 
 
 class MemoryServer:
