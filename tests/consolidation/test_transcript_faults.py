@@ -83,6 +83,7 @@ def test_a_line_separator_inside_a_json_string_does_not_split_the_record(sep):
 
 def test_bom_crlf_truncated_last_line_and_binary_junk(tmp_path):
     lines = _claude()
+    lines[1] = "\ufeff" + lines[1]  # two files joined by cat: the second one's byte-order mark mid-file
     raw = ("\ufeff" + "\r\n".join(lines) + "\r\n").encode() + b"\x00\x01\xff\xfe{\"type\xc3\r\n" \
         + lines[2].encode()[:-9]  # a crash mid-write tore the last line
     path = tmp_path / "session.jsonl"
@@ -136,3 +137,19 @@ def test_consolidate_reads_past_a_bad_first_line_and_says_which(tmp_path, projec
     good.write_text(said.replace("docs/site", "docs/www") + "\n", encoding="utf-8")
     clean = run_cli("consolidate", good, "--extractor", "rules", "--project", project)
     assert clean.returncode == 0 and "unreadable" not in clean.stdout and "docs" in clean.stdout
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-8-sig", "utf-8"])
+def test_a_transcript_in_utf16_or_utf32_is_read_not_emptied(tmp_path, encoding):
+    lines = _claude()
+    lines[2] = json.dumps({"type": "user", "message": {"role": "user", "content": "Deploys: café, 東京, ✓."}},
+                          ensure_ascii=False)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes("\r\n".join(lines).encode(encoding))  # as a Windows tool (PowerShell's >) writes it
+    t = read_transcript(path)
+    assert [(x.role, x.text) for x in t.turns] == [*SAID[:2], ("user", "Deploys: café, 東京, ✓.")]
+    assert (t.format, t.malformed) == ("claude-code", 0)
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes("USER: remember the port is 5433\r\nASSISTANT: ok\r\n".encode(encoding))
+    assert [(x.role, x.text) for x in read_transcript(plain).turns] == [
+        ("user", "remember the port is 5433"), ("assistant", "ok")]

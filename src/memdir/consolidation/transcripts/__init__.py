@@ -56,6 +56,7 @@ between), newest kept.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import os
 import re
@@ -155,7 +156,7 @@ VOTE_LINES = 50
 
 def _first_object(text: str) -> bool:
     """Whether one of the first 20 lines of ``text`` is a JSON object with a ``type`` (a JSONL record)."""
-    for line in jsonl_lines(text)[:20]:
+    for line in jsonl_lines(_head(text, 20)):
         try:
             obj = loads(line)
         except ValueError:
@@ -163,6 +164,11 @@ def _first_object(text: str) -> bool:
         if isinstance(obj, dict) and "type" in obj:
             return True
     return False
+
+
+def _head(text: str, lines: int) -> str:
+    """The first ``lines`` lines of ``text`` (split at ``\n``), without splitting the rest of a large transcript."""
+    return "\n".join(text.split("\n", lines)[:lines])
 
 
 def _record_format(record: dict) -> str | None:
@@ -194,7 +200,7 @@ def _jsonl_format(text: str) -> str | None:
     :data:`VOTE_LINES` lines belong to (:func:`_record_format`; a tie: the one seen first), or
     None when none of them is a record."""
     votes: dict[str, int] = {}
-    for line in jsonl_lines(text)[:VOTE_LINES]:
+    for line in jsonl_lines(_head(text, VOTE_LINES)):
         try:
             record = loads(line)
         except ValueError:
@@ -253,7 +259,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
             raise InvalidInput(f"transcript {path} is {found.why}")
         source = found.data
     if isinstance(source, bytes):
-        source = source.decode("utf-8", "replace")
+        source = _decode(source)
     try:
         turns, info, fmt = _parse(source)
     except RecursionError:  # a structure nested too deeply to walk: refused, named, never a crash
@@ -263,16 +269,35 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
                       info["cwd"], info["malformed"], info["skipped"], dropped, tuple(info["bad_lines"]))
 
 
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _decode(data: bytes) -> str:
+    """The text of a transcript's bytes: UTF-8 (a bad byte becomes U+FFFD, its line then read or
+    counted), unless a byte-order mark says UTF-16 or UTF-32 (as Windows tools write — PowerShell's
+    ``>`` among them), or the bytes are UTF-16 without one (a NUL in every other byte of the first
+    4 KB). Read as UTF-8, such a file was no line at all: an empty transcript, with nothing said."""
+    for bom, codec in _BOMS:  # UTF-32 LE's mark begins with UTF-16 LE's: it is tried first
+        if data.startswith(bom):
+            return data.decode(codec, "replace")
+    head = data[:4096]
+    if len(head) >= 4 and head.count(0) * 3 >= len(head):
+        return data.decode("utf-16-le" if head[1::2].count(0) > head[0::2].count(0) else "utf-16-be", "replace")
+    return data.decode("utf-8", "replace")
+
+
 def _parse(source) -> tuple[list[Turn], dict, str]:
     if isinstance(source, (list, tuple)):
         turns, info = parse_messages(list(source))
         fmt = "messages"
     elif isinstance(source, str):
+        source = source.removeprefix("\ufeff")  # a UTF-8 mark read as text: never part of the first line
         fmt, data = _detect(source)
         if fmt == "messages":
             turns, info = parse_messages(data)
         elif fmt in _JSONL_READERS:
-            turns, info = _JSONL_READERS[fmt](jsonl_lines(source.lstrip("\ufeff")))
+            turns, info = _JSONL_READERS[fmt](jsonl_lines(source))
         else:
             turns, info = parse_plain(source)
     else:

@@ -185,8 +185,9 @@ def jsonl_lines(text: str) -> list[str]:
     """The lines of JSONL ``text``: split at ``\n`` alone (a ``\r`` before it dropped). Never
     :meth:`str.splitlines`: JSON strings may hold U+2028, U+2029 and U+0085 unescaped (Node's
     ``JSON.stringify`` leaves them), and splitting there would turn one message into two
-    unreadable lines."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
+    unreadable lines. A byte-order mark opening a line (files joined with ``cat``) is dropped: no JSON
+    line starts with one."""
+    return [line.removesuffix("\r").removeprefix("\ufeff") for line in text.split("\n")]
 
 
 def user_text(raw: str, skipped: dict) -> str | None:
