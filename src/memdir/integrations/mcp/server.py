@@ -235,7 +235,9 @@ def _claim_stdio():
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    stdin = io.TextIOWrapper(os.fdopen(wire_in, "rb"), encoding="utf-8", errors="replace")
+    # surrogateescape: a byte that is not UTF-8 reaches the wire's check as itself and is refused there,
+    # never silently replaced by U+FFFD and written into a memory (wire.check_line)
+    stdin = io.TextIOWrapper(os.fdopen(wire_in, "rb"), encoding="utf-8", errors="surrogateescape")
     stdout = io.TextIOWrapper(os.fdopen(wire_out, "wb"), encoding="utf-8", newline="\n")
     return anyio.wrap_file(stdin), anyio.wrap_file(stdout)
 

@@ -17,9 +17,17 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
   lone UTF-16 surrogate (``"\\ud800"``, not Unicode text) → ``-32602``;
   ``"id": null`` (MCP: an id is never null) → ``-32600`` with id null;
 * a line over :data:`MAX_LINE_CHARS` → ``-32600`` (id null), read and
-  dropped in chunks so it never sits in memory whole.
+  dropped in chunks so it never sits in memory whole;
+* bytes that are not UTF-8 inside a string (JSON text is UTF-8, RFC 8259
+  §8.1; stdin is decoded with ``surrogateescape``, so they arrive as lone
+  surrogates) → ``-32602`` with the request's id, never text with U+FFFD
+  written in their place;
+* a key twice in one object (``{"name": "a", "name": "b"}``: RFC 8259 leaves
+  which one counts to the parser, and two parsers may disagree) → ``-32602``
+  with the request's id.
 
-Anything else goes to the SDK unchanged. Replies are written to the same
+A byte-order mark opening a line is dropped (RFC 8259 §8.1: a parser may
+ignore it). Anything else goes to the SDK unchanged. Replies are written to the same
 stdout as the SDK's, one whole line at a time under one lock, so frames never
 interleave.
 """
@@ -27,11 +35,13 @@ interleave.
 from __future__ import annotations
 
 import json
+import re
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 MAX_LINE_CHARS = 4 * 1024 * 1024
 """Characters of one JSON-RPC message: far above any tool call (a memory body
 is at most 20,000 characters, a query 4,096) and small enough to parse at once."""
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape decodes it
 
 
 def _error(code: int, message: str, id=None) -> dict:
@@ -67,15 +77,37 @@ def _check(message) -> dict | None:
     return None
 
 
+def _pairs(twice: list):
+    """A ``json.loads`` object hook that notes, in ``twice``, each key an object holds more than once."""
+    def hook(pairs):
+        out = dict(pairs)
+        if len(out) < len(pairs):
+            seen = set()
+            twice.extend(k for k, _ in pairs if k in seen or seen.add(k))
+        return out
+    return hook
+
+
+def _unreadable(message, text: str):
+    """The ``-32602`` reply to a message that parsed but holds no valid text (``""`` for a notification)."""
+    if isinstance(message, dict) and "id" not in message:
+        return ""  # a notification gets no reply
+    id = message.get("id") if isinstance(message, dict) and _usable_id(message.get("id")) else None
+    return _error(INVALID_PARAMS, f"Invalid params: {text}", id)
+
+
 def check_line(line: str):
     """What to do with one raw stdin line: None to pass it to the SDK, ``{}``
-    or ``""`` to drop it, else the reply (a dict, or a list for a batch)."""
+    or ``""`` to drop it, else the reply (a dict, or a list for a batch).
+    ``line`` is read with ``surrogateescape``: a byte that is not UTF-8 is a
+    lone surrogate U+DC80–U+DCFF in it."""
     if not line.strip():
         return ""
     if len(line) > MAX_LINE_CHARS:
         return _too_long(len(line))
+    twice: list = []
     try:
-        message = json.loads(line)
+        message = json.loads(line, object_pairs_hook=_pairs(twice))
     except ValueError as exc:
         return _error(PARSE_ERROR, f"Parse error: {exc}")
     except RecursionError:
@@ -83,13 +115,15 @@ def check_line(line: str):
     try:
         json.dumps(message, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        id = message.get("id") if isinstance(message, dict) and _usable_id(message.get("id")) else None
-        if isinstance(message, dict) and "id" not in message:
-            return ""  # a notification gets no reply
-        return _error(INVALID_PARAMS, "Invalid params: a string holds a lone UTF-16 surrogate "
-                                      "(such as \\ud800), which is not Unicode text", id)
+        if _NOT_UTF8.search(line):
+            return _unreadable(message, "the message holds bytes that are not UTF-8 (JSON text is UTF-8); "
+                                        "nothing was done")
+        return _unreadable(message, "a string holds a lone UTF-16 surrogate (such as \\ud800), which is not "
+                                    "Unicode text")
     except RecursionError:
         return _error(PARSE_ERROR, "Parse error: the JSON is nested too deeply")
+    if twice:
+        return _unreadable(message, f"the key {twice[0]!r} appears twice in one object; send it once")
     if isinstance(message, list):
         if not message:
             return _error(INVALID_REQUEST, "Invalid Request: empty batch")
@@ -166,6 +200,7 @@ class _Lines:
                     size += len(line)
                 await self._guard.write(json.dumps(_too_long(size)) + "\n")
                 continue
+            line = line.removeprefix("\ufeff")  # a byte-order mark: ignored, as RFC 8259 §8.1 allows
             verdict = check_line(line)
             if verdict is None:
                 yield line
