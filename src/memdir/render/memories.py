@@ -162,7 +162,11 @@ def write(result: WriteResult) -> str:
 
 @printable_output
 def edit(result: EditResult) -> str:
-    """What a partial edit did (:func:`write`'s text) and the first line of the body it changed."""
+    """What a partial edit did (:func:`write`'s text) and the first line of the body it changed — unless
+    it changed nothing (an insert of text that was all control characters, a replacement by the same
+    text): then no line is said to have changed."""
+    if result.operation == "unchanged":
+        return write(result)
     return write(result) + f"\nThe body changed from line {result.line}; memory_read shows it whole."
 
 

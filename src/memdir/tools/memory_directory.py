@@ -309,6 +309,8 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
         saved = Place(where.path, result.scope, result.name).canonical()
         return "\n".join([f"The edit of {where.path} was saved as a candidate ({saved}): it waits for a person's "
                           f"review; {where.path} is unchanged until it is approved.", *_notes(result)])
+    if result.operation == "unchanged":  # e.g. an insert of text that was only control characters
+        return "\n".join([f"The file {where.path} is unchanged: the edit left its text as it was.", *_notes(result)])
     if change.mode == "insert":
         return "\n".join([f"The file {where.path} has been edited.", *_notes(result)])
     body = operations.read(session, result.name, result.scope, count=False).record.body.split("\n")

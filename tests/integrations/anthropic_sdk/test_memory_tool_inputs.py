@@ -150,3 +150,15 @@ def test_the_runner_sends_the_refusals_back_and_the_async_tool_agrees(mem):
             return f"ToolError: {exc}"
     assert asyncio.run(async_call()) == ("ToolError: view_range must be two line numbers [start, end] "
                                          "(end -1: to the last line), got ['1', '2']")
+
+
+def test_an_edit_that_changes_nothing_says_so(tool, mem):
+    assert _call(tool, {"command": "insert", "path": PATH, "insert_line": 0, "insert_text": "\x00\u202e"}) == (
+        False, f"The file {PATH} is unchanged: the edit left its text as it was.\n"
+               "note: 2 control or bidi character(s) removed from the body")
+    assert _call(tool, {"command": "str_replace", "path": PATH, "old_str": "line two", "new_str": "line two"}) == (
+        False, f"The file {PATH} is unchanged: the edit left its text as it was.")
+    assert [v.action for v in mem.history("notes").versions] == ["create"]
+    assert _call(tool, {"command": "insert", "path": PATH, "insert_line": 0, "insert_text": "top"}) == (
+        False, f"The file {PATH} has been edited.")  # control
+    assert [v.action for v in mem.history("notes").versions] == ["create", "update"]

@@ -116,3 +116,21 @@ def test_null_is_an_argument_left_out(isolated_home, project, person):
     assert "description: Dev PostgreSQL listens on 5434" in read.content[0].text
     assert "> Moved on 2026-11-02." in read.content[0].text  # the body left out (null) was kept
     assert (missing.is_error, missing.content[0].text) == (True, "Error: memory_read: missing required argument 'name'")
+
+
+def test_an_edit_that_changes_nothing_does_not_say_a_line_changed(isolated_home, project, mem):
+    mem.write("notes", "Notes", "project", "line one\nline two")
+
+    async def main():
+        async with Client(build_server(MemoryServer(home=isolated_home, project=project))) as client:
+            same = await client.call_tool("memory_edit", {"name": "notes", "mode": "insert", "insert_line": 0,
+                                                          "insert_text": "\x00\u202e"})
+            real = await client.call_tool("memory_edit", {"name": "notes", "mode": "insert", "insert_line": 0,
+                                                          "insert_text": "line zero"})
+            return same.content[0].text, real.content[0].text
+
+    same, real = anyio.run(main)
+    assert same == ("Memory unchanged: notes (project)\n"
+                    "warning: 2 control or bidi character(s) removed from the body")
+    assert real == ("Memory updated: notes (project)\n"
+                    "The body changed from line 1; memory_read shows it whole.")  # control
