@@ -182,3 +182,35 @@ def test_concurrent_edits_with_one_version_one_wins_the_rest_conflict(panel, url
     assert sorted(code for _, code, _ in again) == [200] + [409] * 7
     verified = run_cli("--home", isolated_home, "verify")
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_racing_decisions_on_one_candidate_one_wins(isolated_home, project, monkeypatch):
+    from tests.panel_store import build
+
+    build(isolated_home, project, monkeypatch)
+    panel = Panel(isolated_home)
+    try:
+        shown = next(i for i in panel.request("GET", "/api/review")[1]["candidates"]
+                     if i["candidate"]["name"] == "db-port-candidate")
+        url = f"/api/layers/{shown['ref']}/memories/db-port-candidate"
+        body = json.dumps({"digest": shown["candidate"]["digest"]}).encode()
+
+        def decide(i):
+            how = ("approve", "reject", "dismiss")[i % 3]
+            return how, *panel.request("POST", f"{url}/{how}", body, panel.json_headers())[:2]
+
+        with ThreadPoolExecutor(6) as pool:
+            results = list(pool.map(decide, range(12)))
+    finally:
+        panel.stop()
+    won = [(how, reply["text"]) for how, code, reply in results if code == 200]
+    assert len(won) == 1, results
+    assert all(code in (404, 409) for _, code, _ in results if code != 200)
+    person = Memory.open(home=isolated_home, project=project)
+    live = person.read("db-port", count=False).record
+    if won[0][0] == "approve":
+        assert won[0][1] == "Approved db-port-candidate → db-port (project)" and live.body == "Moved again, to 6543."
+    else:  # rejected or dismissed: the live memory is as the agent wrote it
+        assert live.body == "Moved from 5432 on 2026-11-02."
+    assert "db-port-candidate" not in {m.name for m in person.list(include_all=True).memories}
+    assert run_cli("--home", isolated_home, "verify").returncode == 0
