@@ -48,7 +48,9 @@ CASES = {"thin": Evidence(**THIN), "thin stating": Evidence(**{**THIN, "held": 1
          "compared stating": Evidence(**{**GENERAL, "general": False, "compared": True}),
          "crossed": Evidence(**CROSSED), "crossed second": Evidence(**{**CROSSED, "lead": -0.01}),
          "tied": Evidence(**TIED), "behind": Evidence(**{**TIED, "lead": -0.03}),
-         "no vector": Evidence(**{**TIED, "cosine": None})}
+         "no vector": Evidence(**{**TIED, "cosine": None}),
+         "defines": Evidence(**{**GENERAL, "coverage": 0.614, "defines": True}),
+         "general crossing": Evidence(**{**GENERAL, **CROSSED, "general": True})}
 
 
 def test_the_mirror_with_nothing_left_out_is_the_bar(neg):
@@ -57,12 +59,13 @@ def test_the_mirror_with_nothing_left_out_is_the_bar(neg):
     assert got == {name: relevance.bar(ev) for name, ev in CASES.items()}
     assert got == {"thin": math.inf, "thin stating": 0.5, "general": math.inf, "general holding most": 0.4,
                    "compared": math.inf, "compared stating": 0.4, "crossed": 0.1, "crossed second": 0.4,
-                   "tied": 0.4, "behind": 0.5, "no vector": 0.5}
+                   "tied": 0.4, "behind": 0.5, "no vector": 0.5, "defines": math.inf, "general crossing": math.inf}
 
 
 def test_a_rule_left_out_changes_its_own_cases_only(neg):
     full = neg.bar_without()
-    expected = {"thin": {"thin": 0.5}, "compared": {"compared": 0.4}, "general": {"general": 0.4},
+    expected = {"thin": {"thin": 0.5}, "compared": {"compared": 0.4},
+                "general": {"general": 0.4, "defines": 0.4, "general crossing": 0.1}, "defines": {"defines": 0.4},
                 "general-cov": {"general holding most": math.inf}, "crossed": {"crossed": 0.4},
                 "tie": {"tied": 0.5}, "kin": {"crossed second": 0.5}, "agreed": {"general holding most": 0.5, "compared stating": 0.5, "tied": 0.5},
                 "thin-stated": {"thin stating": math.inf}, "compared-stated": {"compared stating": math.inf}}

@@ -13,7 +13,7 @@ import pytest
 from memdir import Memory
 from memdir.search import ranking, relevance
 from memdir.search.general import asks_in_general, asks_what_it_is
-from memdir.search.relevance import Evidence
+from memdir.search.relevance import Evidence, replaced
 
 from .densestub import dense_as, notes_store
 from .evalstore import cli_recaller, needs_vectors
@@ -66,7 +66,8 @@ def test_a_question_defining_what_a_memory_names_is_not_answered_even_by_its_wor
     assert relevance.bar(worded) == relevance.AGREED_THRESHOLD  # a how-to the memory's words reach: answered
     assert relevance.bar(_ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, defines=True)) == math.inf
     crossing = _ev(kin=(0.03, -0.01), shared=(), coverage=0.0, head=0.0, mass=0.0, matched=(), near=0.0, defines=True)
-    assert relevance.bar(crossing) == relevance.THRESHOLD  # another script, no word shared: meaning may still carry it
+    assert relevance.bar(crossing) == math.inf  # another script, no word shared: not exempt either (recall25)
+    assert relevance.bar(replaced(crossing, general=False, defines=False)) == relevance.THRESHOLD  # control
     assert relevance.bar(_ev(defines=True), min_score=0.2) == 0.2  # a caller asking for its own bar gets it
 
 
@@ -87,7 +88,13 @@ def test_a_general_question_needs_the_words_alone_to_reach_the_threshold():
     assert relevance.lexical(worded) >= relevance.THRESHOLD and relevance.bar(worded) == relevance.AGREED_THRESHOLD
     assert relevance.bar(near_in_meaning, min_score=0.2) == 0.2  # a caller asking for its own bar gets it
     crossing = _ev(kin=(0.03, -0.01), shared=(), coverage=0.0, head=0.0, mass=0.0, matched=(), near=0.0)
-    assert relevance.bar(crossing) == relevance.THRESHOLD  # another script, no word shared: words cannot be asked for
+    # another script, no word shared: no exemption (recall25, evals/recall/oof.py: it gave no hit on either fit fold
+    # and one false recall, "Dockerfile の HEALTHCHECK の書き方を教えて…" and the English note on Docker env files)
+    assert relevance.bar(crossing) == math.inf
+    leading = replaced(crossing, lead=0.01, kin=(0.03, 0.02))  # the nearest of all and of its script's (crossed)
+    assert relevance.crossed(leading) and relevance.bar(leading) == math.inf
+    assert relevance.bar(replaced(leading, general=False)) == relevance.CROSSED_THRESHOLD == 0.1  # control: particular
+    assert relevance.bar(replaced(crossing, general=False)) == relevance.THRESHOLD  # control: a particular question
     assert relevance.bar(_ev(kin=(0.03, -0.01))) == math.inf  # another script sharing "Pillow": words can
 
 
