@@ -52,7 +52,7 @@ from ..text.names import normalize_name
 from ..text.printable import printable, visible
 from ..vocabulary import SCOPES, TYPES
 from .handlers import ToolOutput
-from .specs import MAX_LIST, MAX_OUTPUT
+from .specs import MAX_LIST, MAX_OUTPUT, as_json_type
 
 ROOT = "/memories"
 SUFFIX = ".md"
@@ -142,19 +142,21 @@ def run(session: Session, command) -> ToolOutput:
     return ToolOutput(answer(text))
 
 
-_KINDS = {str: "text", int: "an integer"}
+_KINDS = {str: ("string", "text"), int: ("integer", "an integer")}
 
 
 def _field(command: dict, key: str, kind: type):
-    """Argument ``key`` of ``command``, of JSON type ``kind`` (``str`` or ``int``) strictly: a bool is no
-    integer, ``"1"`` and ``1.0`` are not either (the tool's schema says integer). Raises
-    :class:`InvalidInput` naming the command, the argument, the type and what was sent."""
+    """Argument ``key`` of ``command`` read as JSON type ``kind`` (``str`` or ``int``) by the rule every tool
+    argument follows (:func:`memdir.tools.specs.as_json_type`: ``"1"`` and ``1.0`` are 1, a bool is no
+    integer). Raises :class:`InvalidInput` naming the command, the argument, the type and what was sent."""
     value = command.get(key)
+    schema_type, said = _KINDS[kind]
     if value is None:
-        raise InvalidInput(f"{command['command']}: {key} is required ({_KINDS[kind]})")
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise InvalidInput(f"{command['command']}: {key} must be {_KINDS[kind]}, got {type(value).__name__}")
-    return value
+        raise InvalidInput(f"{command['command']}: {key} is required ({said})")
+    read = as_json_type(schema_type, value)
+    if read is None:
+        raise InvalidInput(f"{command['command']}: {key} must be {said}, got {type(value).__name__}")
+    return read
 
 
 def _memory(session: Session, command: dict, key: str = "path") -> Place:
@@ -224,10 +226,11 @@ def _view(session: Session, command: dict) -> str:
     first, shown = 1, lines
     span = command.get("view_range")
     if span is not None:
-        if not (isinstance(span, list) and len(span) == 2
-                and all(isinstance(n, int) and not isinstance(n, bool) for n in span)):  # True is no line number
+        read = [as_json_type("integer", n) for n in span] if isinstance(span, list) else []
+        if len(read) != 2 or None in read:  # True is no line number
             raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line), "
                                f"got {visible(repr(span))}")
+        span = read
         if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
             raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
                                "(end -1: to the last line)")

@@ -227,12 +227,13 @@ def tool_schemas(settings: Settings | None = None) -> list[dict]:
 
 def check_arguments(spec: ToolSpec, arguments) -> dict:
     """The arguments of a call to ``spec``, checked against its schema: a dict
-    or a JSON string (as some APIs deliver it). Types are the schema's, strictly
-    (the one rule for every tool argument, MCP and function calling alike):
-    ``"5"`` is no integer and ``"true"`` no boolean; an integral number
-    (``5.0``) is an integer, as JSON Schema says; ``null`` is an argument left
-    out. A too-large page size is clamped. Raises :class:`InvalidInput` naming
-    the tool, the argument, the type it must be and the type sent."""
+    or a JSON string (as some APIs deliver it). Each value is read as its
+    schema type by :func:`as_json_type` (the one rule for every tool argument,
+    MCP, function calling and the memory tool alike: ``"5"`` and ``5.0`` are
+    the integer 5, ``"true"`` is true, a boolean is never a number); ``null`` is
+    an argument left out. A too-large page size is clamped. Raises
+    :class:`InvalidInput` naming the tool, the argument, the type it must be
+    and the type sent."""
     if arguments is None or arguments == "":
         arguments = {}
     if isinstance(arguments, str):
@@ -272,24 +273,46 @@ def check_arguments(spec: ToolSpec, arguments) -> dict:
     return out
 
 
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
+_BOOLEAN_TEXT = {"true": True, "false": False}
+
+
+def as_json_type(kind: str | None, value):
+    """``value`` read as JSON Schema type ``kind`` (``"integer"``, ``"boolean"``, ``"string"``; any other kind
+    passes it as it is), or ``None`` when it is not one. An integral number (``5.0``) is an integer, as JSON
+    Schema says; a string that is exactly a whole number of at most 18 ASCII digits (``"5"``, ``" -2"``) is that
+    integer, and ``"true"`` / ``"false"`` (any case) that boolean: models quote scalars, a refusal costs the call
+    and may lose the memory it carried, and pydantic's lax mode, which most MCP servers validate with, reads them
+    alike. A boolean is never an integer (``True`` is no line number), a number never a boolean, and nothing else
+    is converted (``"٥"``, ``"1_0"``, ``"yes"``, ``1.5`` are refused)."""
+    if kind == "string":
+        return value if isinstance(value, str) else None
+    if kind == "integer":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and _INTEGER_TEXT.fullmatch(value.strip()):
+            return int(value.strip())
+        return None
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        return _BOOLEAN_TEXT.get(value.strip().lower()) if isinstance(value, str) else None
+    return value
+
+
 def _typed(tool: str, key: str, kind: str | None, value):
-    """``value`` when it is of JSON type ``kind`` (an integral float as the int); raises :class:`InvalidInput`
-    naming ``tool``, ``key``, ``kind`` and what was sent — with how to send it when it is the right value
-    quoted as a string (``"5"``, ``"true"``), the mistake a model makes."""
-    if kind == "integer" and isinstance(value, float) and value.is_integer():
-        return int(value)  # JSON Schema: 5.0 is an integer
-    ok = {"string": isinstance(value, str), "boolean": isinstance(value, bool),
-          "integer": isinstance(value, int) and not isinstance(value, bool)}.get(kind, True)
-    if ok:
-        return value
-    article = "an" if kind[:1] in "aeiou" else "a"
-    hint = ""
-    if isinstance(value, str) and kind == "integer" and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
-        hint = f" ({value!r}: send the number {int(value)}, without quotes)"
-    elif isinstance(value, str) and kind == "boolean" and value.strip().lower() in ("true", "false"):
-        hint = f" ({value!r}: send {value.strip().lower()}, without quotes)"
-    raise InvalidInput(f"{tool}: {key!r} must be {article} {kind}, got {type(value).__name__}{hint}")
+    """``value`` read as JSON type ``kind`` (:func:`as_json_type`); raises :class:`InvalidInput` naming ``tool``,
+    ``key``, ``kind`` and the type sent when it is not one."""
+    read = as_json_type(kind, value)
+    if read is None:
+        article = "an" if kind[:1] in "aeiou" else "a"
+        raise InvalidInput(f"{tool}: {key!r} must be {article} {kind}, got {type(value).__name__}")
+    return read
 
 
 __all__ = ["DEFAULT_LIST", "DEFAULT_SEARCH", "EDIT_MODES", "MAX_HISTORY", "MAX_LIST", "MAX_OUTPUT", "MAX_SEARCH", "READ_CHUNK",
-           "TOOL_NAMES", "ToolSpec", "check_arguments", "get_tool", "instructions", "tool_schemas", "tool_specs"]
+           "TOOL_NAMES", "ToolSpec", "as_json_type", "check_arguments", "get_tool", "instructions", "tool_schemas", "tool_specs"]

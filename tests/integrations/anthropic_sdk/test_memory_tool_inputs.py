@@ -1,7 +1,9 @@
 """The memory tool's commands with hostile arguments, as the anthropic SDK's tool runner hands them
 over (``tool.call(tool_use.input)``, the input as the API sent it): every argument of every command
-is checked for its JSON type by memdir (the SDK's own model would read ``true`` and ``"1"`` as line
-numbers), and an error names the path as it was given, control characters shown, never stripped."""
+is read as its JSON type by memdir's one rule for tool arguments (``memdir.tools.specs.as_json_type``: the
+SDK's own model would read ``true`` as line number 1; a quoted number is read as that number, as every
+MCP tool argument is), and an error names the path as it was given, control characters shown, never
+stripped."""
 
 from __future__ import annotations
 
@@ -59,7 +61,7 @@ def test_control_characters_in_a_path_are_shown_in_the_error(tool, path, shown):
     assert "\n" not in text and "\x1b" not in text and "\u202e" not in text
 
 
-@pytest.mark.parametrize("span", [[True, 2], [1, False], ["1", "2"], [1.0, 2], [1, 2.0], [1, None], "1,2",
+@pytest.mark.parametrize("span", [[True, 2], [1, False], ["one", "2"], [1.5, 2], [1, "2.0"], [1, None], "1,2",
                                   [1, 2, 3], [1], {"start": 1}])
 def test_view_range_takes_two_integers_only(tool, span):
     assert _call(tool, {"command": "view", "path": PATH, "view_range": span}) == (
@@ -67,8 +69,9 @@ def test_view_range_takes_two_integers_only(tool, span):
               f"got {span!r}".replace("\n", ""))
 
 
-def test_view_range_of_integers_is_read(tool):  # the control of the refusals above
-    assert _call(tool, {"command": "view", "path": PATH, "view_range": [2, -1]}) == (
+@pytest.mark.parametrize("span", [[2, -1], ["2", "-1"], [2.0, -1]])
+def test_view_range_of_integers_is_read(tool, span):  # the control of the refusals above
+    assert _call(tool, {"command": "view", "path": PATH, "view_range": span}) == (
         False, f"Here's the content of {PATH} with line numbers:\n     2\tline two\n     3\tline three")
     assert _call(tool, {"command": "view", "path": PATH, "view_range": [1, 1]})[1].endswith("     1\t# Notes")
 
@@ -83,7 +86,7 @@ ARGUMENTS = {  # command → (a valid command, {argument: JSON type})
     "delete": ({"path": PATH}, {"path": "text"}),
     "rename": ({"old_path": PATH, "new_path": "/memories/project/renamed.md"}, {"old_path": "text", "new_path": "text"}),
 }
-WRONG = {"text": [5, True, None, ["/memories"], {"p": 1}], "an integer": [True, False, "1", 1.0, None, [1]]}
+WRONG = {"text": [5, True, None, ["/memories"], {"p": 1}], "an integer": [True, False, "one", 1.5, None, [1]]}
 
 
 @pytest.mark.parametrize("command", ARGUMENTS)
@@ -145,11 +148,11 @@ def test_the_runner_sends_the_refusals_back_and_the_async_tool_agrees(mem):
 
     async def async_call():
         try:
-            return await AsyncMemdirMemoryTool(mem).call({"command": "view", "path": PATH, "view_range": ["1", "2"]})
+            return await AsyncMemdirMemoryTool(mem).call({"command": "view", "path": PATH, "view_range": [1, True]})
         except ToolError as exc:
             return f"ToolError: {exc}"
     assert asyncio.run(async_call()) == ("ToolError: view_range must be two line numbers [start, end] "
-                                         "(end -1: to the last line), got ['1', '2']")
+                                         "(end -1: to the last line), got [1, True]")
 
 
 def test_an_edit_that_changes_nothing_says_so(tool, mem):
