@@ -2,6 +2,16 @@
 
     python benchmarks/compare_basic_memory.py [--sizes 1000,10000] [--needles 50] [--hybrid-max 1000]
     python benchmarks/compare_basic_memory.py --install [--python /path/to/python3.12+]
+    python benchmarks/compare_basic_memory.py --sizes 1000 --src /work/main/src --src src
+
+With ``--src`` (given once or more: a tree's ``src``), a paired run measures search alone: the hybrid home is
+indexed once (by the first tree), one ``memory_search`` server per tree and basic-memory's ``search_notes``
+server run at once over the same notes, and each query goes to every server in turn (the order rotating query by
+query), so a loaded machine weighs on every side alike; one line per server (p50/p95 of the round trip, the
+server's CPU per call from ``/proc``, and ``tools_list_p50_ms``: the round trip of a ``tools/list`` request sent
+after each query, which searches nothing — the floor of the transport, the SDK and the client on each side), and
+a ``"compare"`` line per tree of ratios basic-memory / memdir. Every tree must read the first one's index schema.
+Linux only (``/proc``).
 
 The notes are the benchmarks' corpus (``benchmarks/_corpus.py``: technical
 notes of 100–400 words of one company's services, stores, environments and
@@ -346,6 +356,106 @@ def measure(system: System, queries: list[str], needles, notes: int) -> dict:
     return figures
 
 
+def _children_now() -> set[int]:
+    """The processes this one started (the children of each of its threads), from ``/proc``."""
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        try:
+            found |= {int(p) for p in Path(f"/proc/self/task/{task}/children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and its waited-for children (``/proc/PID/stat`` fields 14–17)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def paired(systems: list[System], queries: list[str]) -> dict[str, dict]:
+    """Search p50/p95 (ms) of every system of ``systems``, their servers running at once and each query sent to
+    each in turn (the first to be asked rotating); per system also its server's CPU ms per call and the p50 of a
+    ``tools/list`` round trip (no search). Raises SystemExit when a search fails."""
+    from contextlib import AsyncExitStack
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    async def run() -> dict[str, dict]:
+        clients, pids = {}, {}
+        async with AsyncExitStack() as stack:
+            for system in systems:
+                seen = _children_now()
+                params = StdioServerParameters(command=system.mcp[0], args=system.mcp[1:], env=system.env,
+                                               cwd=str(system.cwd))
+                client = await stack.enter_async_context(Client(params, mode="legacy"))
+                await client.list_tools()
+                tool, args = system.search_args("warm up the server")
+                await client.call_tool(tool, args)
+                clients[system.name], pids[system.name] = client, max(_children_now() - seen)
+            times = {s.name: [] for s in systems}
+            floor = {s.name: [] for s in systems}
+            before = {name: _cpu_seconds(pid) for name, pid in pids.items()}
+            for i, query in enumerate(queries):
+                turn = i % len(systems)
+                for system in systems[turn:] + systems[:turn]:
+                    tool, args = system.search_args(query)
+                    t0 = time.perf_counter()
+                    result = await clients[system.name].call_tool(tool, args)
+                    times[system.name].append(time.perf_counter() - t0)
+                    if getattr(result, "is_error", False) or getattr(result, "isError", False):
+                        raise SystemExit(f"{system.name} search {query!r} failed: {result.content}")
+                    t0 = time.perf_counter()
+                    await clients[system.name].list_tools()
+                    floor[system.name].append(time.perf_counter() - t0)
+            after = {name: _cpu_seconds(pid) for name, pid in pids.items()}
+        return {name: {"search_p50_ms": ms(statistics.median(t)), "search_p95_ms": ms(percentile(t, 0.95)),
+                       "tools_list_p50_ms": ms(statistics.median(floor[name])),
+                       "server_cpu_ms_per_call": round((after[name] - before[name]) / len(t) * 1000, 2),
+                       "queries": len(t)} for name, t in times.items()}
+
+    return anyio.run(run)
+
+
+def run_paired(notes: int, args, sources: list[Path]) -> None:
+    """The ``--src`` run of the module docstring at ``notes`` notes."""
+    needles = min(args.needles, max(1, notes // 10))
+    with tempfile.TemporaryDirectory(prefix="memdir-vs-bm-") as tmp:
+        base = Path(tmp)
+        project, folder, needle_rows = workload(base, notes, needles, args.seed)
+        queries = list(dict.fromkeys([q for row in needle_rows for q in row[1:]]
+                                     + vocabulary_queries(100, args.seed + notes)))
+        systems = []
+        for n, src in enumerate(sources):
+            system = memdir_system(base, project, hybrid=True)
+            if n == 0:
+                system.env["PYTHONPATH"] = str(src)
+                print(f"indexing {notes} notes with vectors ({src})", file=sys.stderr, flush=True)
+                timed_process(system.ingest, system.env, system.cwd)
+            else:  # the same index, copied: every tree reads one basis
+                home = base / f"memdir-hybrid-home-{n}"
+                shutil.copytree(base / "memdir-hybrid-home", home, symlinks=True)
+                system.env["MEMDIR_HOME"] = str(home)
+            system.env["PYTHONPATH"] = str(src)
+            system.name = f"memdir-hybrid[{n}]"
+            systems.append(system)
+        bm = bm_system(base, folder, args.venv)
+        print(f"basic-memory: indexing {notes} notes", file=sys.stderr, flush=True)
+        timed_process(bm.ingest, bm.env, bm.cwd)
+        systems.append(bm)
+        results = paired(systems, queries)
+        for n, system in enumerate(systems):
+            emit(system=system.name, notes=notes, paired=True, load=os.getloadavg()[0],
+                 **({"src": str(sources[n])} if n < len(sources) else {}), **results[system.name])
+        theirs = results["basic-memory"]
+        for n in range(len(sources)):
+            mine = results[f"memdir-hybrid[{n}]"]
+            emit(compare=f"basic-memory/memdir-hybrid[{n}]", notes=notes, src=str(sources[n]), paired=True,
+                 **{key: round(theirs[key] / mine[key], 2) for key in ("search_p50_ms", "search_p95_ms",
+                                                                       "tools_list_p50_ms")})
+
+
 def hybrid_available() -> bool:
     """Whether memdir's ``vectors`` extra (the embedder) is installed here."""
     from memdir.search import vectors
@@ -366,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", help="interpreter ≥ 3.12 for the virtualenv (with --install)")
     parser.add_argument("--version", default=PIN, help="basic-memory version to install (default %(default)s)")
     parser.add_argument("--venv", type=Path, default=VENV, help="basic-memory's virtualenv (default %(default)s)")
+    parser.add_argument("--src", type=Path, action="append", default=[],
+                        help="a tree's src: search alone, paired with basic-memory (repeat for several trees)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.install and not (args.venv / "bin" / "basic-memory").exists():
@@ -382,6 +494,13 @@ def main(argv: list[str] | None = None) -> int:
     version = subprocess.run([str(args.venv / "bin" / "basic-memory"), "--version"], capture_output=True,
                              text=True, env=dict(os.environ, **QUIET_BM)).stdout.strip().split(":")[-1].strip()
     hybrid = hybrid_available()
+    if args.src:
+        if not hybrid:
+            emit(skipped="paired", reason="the vectors extra is not installed")
+            return 0
+        for notes in sizes:
+            run_paired(notes, args, [src.resolve() for src in args.src])
+        return 0
     for notes in sizes:
         needles = min(args.needles, max(1, notes // 10))
         with tempfile.TemporaryDirectory(prefix="memdir-vs-bm-") as tmp:

@@ -20,7 +20,8 @@ and the mean milliseconds of each are printed: CPU time of the calling
 thread (``time.thread_time``), so a loaded machine inflates them little;
 the query's embedding runs in a worker thread while the words are read
 (:mod:`memdir.search.dense`), so its line is that thread's CPU and the
-calling thread's wait for it is "waiting for the query vector". With
+calling thread's wait for it is "waiting for the query vector" (its CPU;
+``waiting_wall_ms``: the wall time of those waits, mean per search and p50/p95 per wait). With
 ``--mcp`` the same queries also go through a real ``memdir mcp`` subprocess
 driven by the MCP SDK's client, and the round trip of a call that does no
 search (an empty query, refused) is timed: the SDK's and JSON-RPC's share.
@@ -116,7 +117,7 @@ STAGES = (  # (module, function, stage): the functions a search calls, timed whe
     ("memdir.search.ranking", "_rows_by_id", "loading rows"),
     ("memdir.search.ranking", "_evidence", "evidence (words)"),
     ("memdir.search.ranking", "_with_cosines", "evidence (cosines)"),
-    ("memdir.search.dense", "query_vector", "waiting for the query vector"),
+    ("memdir.search.dense", "_kept", "waiting for the query vector"),  # query_vector(s): the search's and ties' ask
     ("memdir.search.vectors", "similarities", "cosines (matrix product)"),
     ("memdir.search.ranking", "_dense", "dense side, other"),
     ("memdir.search.vectors", "sentence_vectors", "ties: embedding sentences"),
@@ -140,6 +141,7 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
     from memdir.tools.handlers import run_tool
 
     spent: dict[str, float] = defaultdict(float)
+    waited: list[float] = []  # wall seconds of each wait for the query vector (a blocked wait takes no CPU)
     inner: list[float] = []
     main = threading.get_ident()
 
@@ -151,11 +153,13 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
                     return function(*args, **kwargs)
                 finally:
                     spent["query embedding (worker thread CPU)"] += time.thread_time() - t0
-            t0 = time.thread_time()
+            t0, w0 = time.thread_time(), time.perf_counter()
             inner.append(0.0)
             try:
                 return function(*args, **kwargs)
             finally:
+                if stage.startswith("waiting"):
+                    waited.append(time.perf_counter() - w0)
                 took, nested = time.thread_time() - t0, inner.pop()
                 spent[stage] += took - nested
                 if inner:
@@ -171,6 +175,7 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
     run_tool(session, "memory_search", {"query": "warm up the server", "k": 5})
     vectors._sentences.clear()  # the sentences of ties embedded afresh, as in a server's first pass over them
     spent.clear()
+    waited.clear()
     total = 0.0
     for query in queries:
         dense._vectors.clear()
@@ -182,7 +187,11 @@ def stages(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
     calling = sum(v for k, v in spent.items() if "worker" not in k)
     out["ranking's own glue"] = round((total - calling) / n * 1000, 2)
     print(json.dumps({"where": "stages", "hybrid": hybrid, "queries": n, "clock": "thread_time",
-                      "calling_thread_ms": round(total / n * 1000, 2), "mean_ms": out}), flush=True)  # one JSON line
+                      "calling_thread_ms": round(total / n * 1000, 2), "mean_ms": out,
+                      "waiting_wall_ms": {"mean": round(sum(waited) / n * 1000, 2),
+                                          "p50": round(percentile(waited, 0.5) * 1000, 3) if waited else 0.0,
+                                          "p95": round(percentile(waited, 0.95) * 1000, 3) if waited else 0.0},
+                      "load": round(os.getloadavg()[0], 1)}), flush=True)  # one JSON line
 
 
 def ties_report(home: Path, project: Path, queries: list[str]) -> None:

@@ -93,6 +93,32 @@ def test_memdir_side_finds_the_planted_needles(tmp_path: Path):
     assert written == [f"written-{i}.md" for i in range(5)]  # the five MCP writes landed as memory files
 
 
+def test_paired_servers_each_answer_every_query_in_turn(tmp_path: Path):
+    import compare_basic_memory as compare
+
+    project, _folder, needles = compare.workload(tmp_path, notes=30, needles=3, seed=5)
+    lexical = compare.memdir_system(tmp_path, project)
+    compare.timed_process(lexical.ingest, lexical.env, lexical.cwd)
+    other = compare.memdir_system(tmp_path, project)
+    other.name = "memdir-again"  # a second server over the same home: the paired run's shape without basic-memory
+    queries = [q for row in needles for q in row[1:]]
+    results = compare.paired([lexical, other], queries)
+    assert sorted(results) == ["memdir", "memdir-again"]
+    for figures in results.values():
+        assert figures["queries"] == len(queries) == 6  # every query to every server, each once
+        assert 0 < figures["search_p50_ms"] <= figures["search_p95_ms"]
+        assert figures["tools_list_p50_ms"] > 0 and figures["server_cpu_ms_per_call"] > 0
+
+
+def test_paired_mode_without_the_virtualenv_is_skipped_with_the_reason(tmp_path: Path):
+    done = subprocess.run([sys.executable, str(SCRIPT), "--sizes", "10", "--src", str(REPO / "src"),
+                           "--venv", str(tmp_path / "none")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout.strip().splitlines()[-1])
+    assert line["skipped"] == "basic-memory" and "--install" in line["reason"]
+
+
 # One answer of each server as 0.24.1 / memdir print it (ids and scores shortened), for the parsers below.
 BM_PAGE = """# Search Results: port qa MySQL instance checkout
 *project: bench*

@@ -39,6 +39,7 @@ logging goes to stderr.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import sys
@@ -86,6 +87,7 @@ class MemoryServer:
         self._from_roots: Memory | None = None
         self._roots_checked = False
         self._roots_lock = anyio.Lock()
+        self.freeze_heap = False  # a server in a process of its own (serve_stdio): the heap frozen once (_settled)
 
     def instructions(self) -> str:
         """Server instructions: the guidance (:func:`memdir.tools.specs.instructions`),
@@ -162,7 +164,20 @@ class MemoryServer:
             return types.CallToolResult(
                 content=[types.TextContent(text=f"Error: internal error in {name}: {type(exc).__name__}: {exc}")],
                 is_error=True)
+        if name == "memory_search" and self.freeze_heap:
+            self._settled()
         return types.CallToolResult(content=[types.TextContent(text=output.text)], is_error=output.is_error)
+
+    def _settled(self) -> None:
+        """Once, after the first search (the model, the index's kept rows and the modules it needs loaded): collect
+        and freeze the heap (``gc.freeze``), so the collector's full passes no longer walk the ≈ 100,000 objects
+        that live as long as the server. A full pass then took 38 against 76 ms of a 1,000-note server's search
+        (load 7 on 2 cores; about one pass in a hundred searches). Objects frozen are never collected: only those
+        alive after a full collection are, and they are the process's own; only a server whose process is its own
+        (:func:`serve_stdio`) does it, never one built inside another program (its heap is not the server's)."""
+        self.freeze_heap = False
+        gc.collect()
+        gc.freeze()
 
 
 def build_server(state: MemoryServer) -> Server:
@@ -197,6 +212,7 @@ def serve_stdio(home: str | None = None, project: str | None = None) -> int:
     with contextlib.redirect_stdout(sys.stderr):
         try:
             state = MemoryServer(home, project)
+            state.freeze_heap = True
             server = build_server(state)
         except MemdirError as exc:
             print(f"memdir mcp: {exc}", file=sys.stderr)
