@@ -62,6 +62,15 @@ def is_memory_file_name(filename: str) -> bool:
         len(filename) == 9 and filename.lower() == "memory.md")
 
 
+def case_twins(filename: str, filenames) -> list[str]:
+    """The names of ``filenames`` (a layer's files) other than ``filename`` that differ from it only by case
+    (``Deploy.md`` for ``deploy.md``), in their order: macOS and Windows take such names for one file, so a
+    write of one replaces the other there and a clone there keeps only one of them. The one rule of which
+    file names collide (:meth:`memdir.layer.transaction.Transaction.apply`, the scan's duplicates)."""
+    folded = filename.casefold()
+    return [other for other in filenames if other != filename and other.casefold() == folded]
+
+
 def index_refusal(index_dir: str | os.PathLike) -> str | None:
     """Why ``MEMORY.md`` cannot be written in ``index_dir``, or None: a directory stands where memdir keeps
     it (a rename cannot replace one, and memdir never removes what a person put there; a symlink, a FIFO

@@ -55,7 +55,7 @@ from .fsio import (
     read_foreign,
     side_of,
 )
-from .layout import is_memory_file_name
+from .layout import case_twins, is_memory_file_name
 from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 
 HELD = "held back"  # how the reason of a file held back begins (a forgotten value put back): see the module docstring
@@ -369,7 +369,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 wins = _wins(filename, other, name)
                 loser, winner = (other, filename) if wins else (filename, other)
                 malformed.append(Malformed(os.path.join(directory, loser),
-                                           f"duplicate of {winner} (same name {name!r})"))
+                                           duplicate(loser, winner, name)))
                 if not wins:
                     continue
                 entries.pop(name, None)
@@ -377,6 +377,18 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state[4] is not None:
                 entries[name] = state[4]
     return Scan(entries, malformed, files, names, tuple(asides)), read, complete
+
+
+def duplicate(loser: str, winner: str, name: str) -> str:
+    """Why file ``loser`` is not memory ``name``, which ``winner`` holds; a name that differs from the
+    winner's only by case (:func:`memdir.files.layout.case_twins`: a teammate's ``Deploy.md`` pulled beside
+    ``deploy.md``) is said to be one macOS and Windows cannot hold beside it. Neither text is lost: the
+    loser is never replaced, and a delete of ``name`` keeps both as versions first."""
+    said = f"duplicate of {winner} (same name {name!r})"
+    if case_twins(winner, (loser,)):
+        said += (f"; its name differs from {winner}'s only by case: macOS and Windows keep one of the two in a "
+                 f"clone — move its text into {winner} (or another memory) and remove it")
+    return said
 
 
 def _wins(filename: str, other: str, name: str) -> bool:
@@ -399,7 +411,7 @@ def settle(directory: Path, holders) -> tuple[dict[str, str], list[Malformed]]:
         if other is not None:
             wins = _wins(filename, other, name)
             loser, winner = (other, filename) if wins else (filename, other)
-            malformed.append(Malformed(os.path.join(directory, loser), f"duplicate of {winner} (same name {name!r})"))
+            malformed.append(Malformed(os.path.join(directory, loser), duplicate(loser, winner, name)))
             if not wins:
                 continue
         names[name] = filename

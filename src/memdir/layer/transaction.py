@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 
-from ..errors import NotFound, StoreError
+from ..errors import Conflict, NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
+from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
 from ..files.scan import Entry, FileState, Scan, stat_key
 from . import commit
@@ -105,6 +106,26 @@ class Transaction:
             self.touched.update(held)
             self.reindex = True
 
+    def _case_twin(self, name: str, target, existing):
+        """The memory's own file when its name differs from ``target``'s only by case (``Deploy.md`` for
+        ``deploy.md``: :func:`memdir.files.layout.case_twins`, file names as macOS and Windows compare
+        them) — renamed to ``target`` by one rename, never written anew and the old name removed, which
+        there removes both; else None: no other file's name differs from ``target``'s only by case, or
+        ``target`` is there already (a pulled twin beside it is left as it is, reported by the scan).
+        Raises :class:`Conflict` for a new file whose name another file of the layer takes caselessly (a
+        file that is no memory, a link), naming it."""
+        on_disk = [*self.scan.files, *(os.path.basename(bad.path) for bad in self.scan.malformed)]
+        twins = case_twins(target.name, on_disk)
+        if not twins or target.name in self.scan.files:
+            return None
+        if existing is not None and existing.path.name in twins:
+            return existing.path if existing.path != target else None
+        held = self.scan.files.get(twins[0])
+        what = f"memory {held.name!r}" if held is not None and held.name else "a file that is no memory"
+        raise Conflict(f"cannot write {name!r}: {self.layer.path / twins[0]} ({what}) differs from {target.name} "
+                       "only by case, and macOS and Windows take the two for one file (a write there would replace "
+                       f"it, a clone there keeps only one); rename or remove {twins[0]} first, or choose another name")
+
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
               reindex: bool = True, move: bool = True, dated: bool = False) -> Event:
@@ -125,6 +146,7 @@ class Transaction:
         if record is not None and raw is None and not dated:
             record = not_before(record, existing.record if existing is not None else None)
         target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
+        twin = self._case_twin(name, target, existing) if record is not None else None
         refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
         doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
                   + [existing.path]) if record is None else [target] + (
@@ -147,9 +169,12 @@ class Transaction:
             else:
                 payload = refuse_markers(raw if raw is not None else serialize(record).encode("utf-8"), name)
                 after = journal.put_object(payload)
+                if twin is not None:  # Deploy.md becomes deploy.md by one rename, then is written
+                    staged.append(commit.stage_case_rename(twin, target))
                 staged.append(commit.stage_write(target, payload))
                 for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
-                    staged.append(commit.stage_remove(path))
+                    if path != twin:
+                        staged.append(commit.stage_remove(path))
             for late in filter(None, (commit.late_edit(journal, name, step, known, self.session) for step in staged)):
                 self.events.append(late)  # a person saved the file while it was replaced: kept as a version
                 self.warnings.append(f"the file was edited while memdir changed it; that text was kept as a "
