@@ -32,6 +32,29 @@ def not_before(record: MemoryRecord, previous: MemoryRecord | None) -> MemoryRec
     return record.with_(updated=floor) if floor is not None and record.updated < floor else record
 
 
+def refuse_link(name: str, target, layer_dir) -> None:
+    """Raise :class:`Conflict` when ``target`` (where memory ``name`` is about to be written) is a symbolic
+    link, saying where it points: memdir reads no link (the scan lists it as not read), so a memory written
+    through one — even to a file inside the layer — is seen by no list, search or context, and writing over
+    it would lose the link silently (before: it became a regular file); one pointing outside the layer would
+    have memdir write outside its layers. Nothing is written, the link and what it points to are kept."""
+    if not os.path.islink(target):
+        return
+    try:
+        points = os.readlink(target)
+    except OSError:
+        points = "?"
+    real, base = os.path.realpath(target), os.path.realpath(layer_dir)
+    if os.path.commonpath([real, base]) == base:
+        raise Conflict(f"cannot write {name!r}: {target} is a symbolic link to {points}, inside the layer; memdir "
+                       "reads no link, so a memory written through it would be in no list, search or context, and "
+                       f"writing over it would lose the link — replace the link with the file it points to "
+                       f"(mv {real} {target}), or choose another name")
+    raise Conflict(f"cannot write {name!r}: {target} is a symbolic link to {points}, outside the layer; memdir "
+                   "writes nothing outside its layers and does not replace the link — remove it or replace it with "
+                   "a regular file, or choose another name")
+
+
 class Transaction:
     """Changes applied inside one lock window of one layer."""
 
@@ -147,6 +170,8 @@ class Transaction:
             record = not_before(record, existing.record if existing is not None else None)
         target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
         twin = self._case_twin(name, target, existing) if record is not None else None
+        if record is not None:
+            refuse_link(name, target, layer.path)
         refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
         doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
                   + [existing.path]) if record is None else [target] + (
