@@ -136,15 +136,23 @@ class Transaction:
         there removes both; else None: no other file's name differs from ``target``'s only by case, or
         ``target`` is there already (a pulled twin beside it is left as it is, reported by the scan).
         Raises :class:`Conflict` for a new file whose name another file of the layer takes caselessly (a
-        file that is no memory, a link), naming it."""
-        on_disk = [*self.scan.files, *(os.path.basename(bad.path) for bad in self.scan.malformed)]
-        twins = case_twins(target.name, on_disk)
-        if not twins or target.name in self.scan.files:
+        file that is no memory, a link), naming it. Costs one listing of the layer's directory for a new
+        file, nothing for a memory's own."""
+        if existing is not None and existing.path != target and case_twins(target.name, (existing.path.name,)):
+            return existing.path
+        if existing is not None and existing.path == target:
             return None
-        if existing is not None and existing.path.name in twins:
-            return existing.path if existing.path != target else None
-        held = self.scan.files.get(twins[0])
-        what = f"memory {held.name!r}" if held is not None and held.name else "a file that is no memory"
+        # A new file: any other file named so but for case holds no memory (a file holding one normalizes to
+        # ``name``, its stem lower-cased, so it is ``existing``). One listing of the directory, no manifest row:
+        # a new name's write reads no row but its own (the scan's malformed files are every row).
+        try:
+            listed = os.listdir(self.layer.path)
+        except OSError:
+            return None
+        twins = case_twins(target.name, listed)
+        if not twins or target.name in listed:
+            return None
+        what = "a file that is no memory"
         raise Conflict(f"cannot write {name!r}: {self.layer.path / twins[0]} ({what}) differs from {target.name} "
                        "only by case, and macOS and Windows take the two for one file (a write there would replace "
                        f"it, a clone there keeps only one); rename or remove {twins[0]} first, or choose another name")
