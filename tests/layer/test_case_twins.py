@@ -97,3 +97,21 @@ def test_an_import_of_twins_keeps_both(person, tmp_path):
     person.import_from("dir", str(source), scope="project")
     listed = sorted((m.name, m.description) for m in person.list().memories)
     assert listed == [("deploy", "Deploys on Fridays"), ("deploy-2", "Deploys weekly")]  # neither lost
+
+
+def test_a_team_conflict_in_a_case_twin_is_resolved_by_one_rename(tmp_path, renames):
+    """The kind on another path: ``team resolve`` wrote ``deploy.md`` and then removed the conflicted ``Deploy.md``
+    (there: the resolved memory)."""
+    from tests.teamgit import shared_repository
+
+    a, _ = shared_repository(tmp_path)
+    conflicted = ("---\nname: deploy\ntype: project\n<<<<<<< ours\ndescription: Deploys on Tuesday\n=======\n"
+                  "description: Deploys on Thursday\n>>>>>>> theirs\n---\nthe runbook\n")
+    (a.team_dir / "Deploy.md").write_text(conflicted)
+    renames.clear()
+    done = a.memory().team_resolve("deploy", "theirs")
+    assert done.path == str(a.team_dir / "deploy.md")
+    assert sorted(p.name for p in a.team_dir.glob("*.md") if p.name != "README.md") == ["deploy.md"]
+    assert "description: Deploys on Thursday" in (a.team_dir / "deploy.md").read_text()
+    # before: ('os.rename', 'Deploy.md', '.Deploy.md.<random>.del') after deploy.md was written (on macOS: the memory)
+    assert [e for e in renames if "Deploy.md" in e[1:]] == [("os.rename", "Deploy.md", "deploy.md")]
