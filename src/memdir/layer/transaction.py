@@ -62,6 +62,7 @@ class Transaction:
         self.layer = layer
         self.scan = scan
         self.actor = actor
+        self._listed: dict[str, set[str]] | None = None  # the directory's file names by casefold, once listed
         self.session = session
         self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
         self.changed = False
@@ -137,7 +138,7 @@ class Transaction:
         ``target`` is there already (a pulled twin beside it is left as it is, reported by the scan).
         Raises :class:`Conflict` for a new file whose name another file of the layer takes caselessly (a
         file that is no memory, a link), naming it. Costs one listing of the layer's directory for a new
-        file, nothing for a memory's own."""
+        file (once per transaction), nothing for a memory's own."""
         if existing is not None and existing.path != target and case_twins(target.name, (existing.path.name,)):
             return existing.path
         if existing is not None and existing.path == target:
@@ -145,11 +146,16 @@ class Transaction:
         # A new file: any other file named so but for case holds no memory (a file holding one normalizes to
         # ``name``, its stem lower-cased, so it is ``existing``). One listing of the directory, no manifest row:
         # a new name's write reads no row but its own (the scan's malformed files are every row).
-        try:
-            listed = os.listdir(self.layer.path)
-        except OSError:
-            return None
-        twins = case_twins(target.name, listed)
+        if self._listed is None:  # once per transaction (an import's thousands of new files: one listing)
+            try:
+                self._listed = {}
+                for filename in os.listdir(self.layer.path):
+                    self._listed.setdefault(filename.casefold(), set()).add(filename)
+            except OSError:
+                self._listed = None
+                return None
+        listed = self._listed.get(target.name.casefold(), set())
+        twins = sorted(case_twins(target.name, listed))
         if not twins or target.name in listed:
             return None
         what = "a file that is no memory"
@@ -225,6 +231,10 @@ class Transaction:
             self.scan.files.pop(path.name, None)
             layer.files.pop(path.name, None)
             self.files_changed.add(path.name)
+            if self._listed is not None:
+                self._listed.get(path.name.casefold(), set()).discard(path.name)
+        if self._listed is not None and record is not None:
+            self._listed.setdefault(target.name.casefold(), set()).add(target.name)
         if record is None:
             del self.scan.entries[name]
             self.scan.names.pop(name, None)
