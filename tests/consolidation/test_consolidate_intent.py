@@ -17,7 +17,11 @@ import pytest
 
 from memdir import Memory
 from tests.conftest import run_cli
-from tests.consolidation.test_killed_rerun import KILLED_AT_RECEIPT, _consolidate, _transcript
+from tests.consolidation.test_killed_rerun import (
+    KILLED_AT_RECEIPT,
+    _consolidate,
+    _transcript,
+)
 from tests.llm_server import ChatServer
 
 pytestmark = pytest.mark.slow  # real processes

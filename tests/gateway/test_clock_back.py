@@ -102,7 +102,7 @@ def test_a_delete_with_the_clock_set_back_journals_and_tombstones_no_earlier_tha
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
     created, deleted = [e for e in layer.journal.events() if e.name == "deploy-day"]
     assert (created.action, deleted.action) == ("create", "delete")
-    stamp = lambda ts: datetime.fromisoformat(ts.replace("Z", "+00:00"))  # noqa: E731
+    stamp = datetime.fromisoformat
     assert stamp(created.ts) == ahead
     assert stamp(deleted.ts) == ahead  # before: 10 days before the create
     [stone] = layer.tombstone_file.all()

@@ -12,7 +12,6 @@ import sys
 
 import pytest
 
-from memdir import Memory
 from memdir.errors import Conflict
 
 FRONT = "---\nname: {name}\ndescription: {description}\ntype: project\n---\n{body}\n"

@@ -250,7 +250,7 @@ class Journal:
         if last is None or iso_micro(now) >= last:
             return now
         try:
-            floor = datetime.fromisoformat(last.replace("Z", "+00:00"))
+            floor = datetime.fromisoformat(last)
         except ValueError:  # a hand-written ts: no floor from it
             return now
         return max(now, floor.astimezone(timezone.utc) if floor.tzinfo else now)
