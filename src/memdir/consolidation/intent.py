@@ -1,6 +1,6 @@
 """What a consolidation run has begun, journaled before it is done, so a rerun after a kill knows.
 
-A run journals (in its receipt layer, as a ``receipt`` event of kind :data:`KIND`) two steps of one
+A run journals (in its receipt layer, as an ``intent`` event of kind :data:`KIND`) two steps of one
 transcript (its digest: the span of turns read and bounded, :mod:`memdir.consolidation.transcripts`):
 ``started`` just before the extractor is called, and ``replied`` with the extractor's answer (its
 proposals, raw reply, model, notes, pending findings; redacted like every receipt) just after, before
@@ -44,11 +44,11 @@ def prior(layer, digest: str) -> Prior | None:
     receipt of that digest closed since (whatever its status: the run ended); None when there is none."""
     found = None
     for event in layer.journal.events():
-        if event.action != "receipt" or (event.data.get("transcript") or {}).get("digest") != digest:
+        if event.action not in ("intent", "receipt") or (event.data.get("transcript") or {}).get("digest") != digest:
             continue
-        if event.data.get("kind") == KIND:
+        if event.action == "intent" and event.data.get("kind") == KIND:
             found = Prior(event.seq, event.data.get("stage", ""), event.data.get("reply"))
-        elif event.data.get("kind") == "consolidation":
+        elif event.action == "receipt" and event.data.get("kind") == "consolidation":
             found = None
     return found
 
@@ -61,7 +61,7 @@ def record(layer, digest: str, stage: str, *, actor: str, session: str | None, r
     data = {"kind": KIND, "stage": stage, "transcript": {"digest": digest}}
     if reply is not None:
         data["reply"] = scrub(reply)
-    receipt(layer, data, actor=actor, session=session)
+    receipt(layer, data, actor=actor, session=session, action="intent")
 
 
 def reply_of(result: ExtractionResult, raw_limit: int) -> dict:

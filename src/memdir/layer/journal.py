@@ -86,7 +86,7 @@ class Event:
 
 # Journal actions that record no bytes of a memory (its head stays what it was): a
 # consolidation receipt, a tombstone lift.
-BYTELESS = frozenset({"receipt", "tombstone-lift"})
+BYTELESS = frozenset({"receipt", "intent", "tombstone-lift"})
 # ... and those that record bytes but no content version: a counted read rewrites the file
 # (reads, last_read), which is no version a person would restore or an import would mind.
 NOT_VERSIONS = BYTELESS | {"read"}
