@@ -208,6 +208,11 @@ def stat_key(st: os.stat_result) -> tuple[int, int, int]:
 DEFAULT_MAX_FILE_BYTES = 256 * 1024  # the ``max_file_bytes`` setting's default
 
 
+def _judged_too_large(state: FileState) -> bool:
+    """Whether ``state`` says its file is over the ceiling it was judged by (:func:`too_large`)."""
+    return bool(state[3]) and state[3].startswith(_TOO_LARGE)
+
+
 def not_regular(mode: int) -> str:
     """The reason a ``*.md`` entry of ``mode`` (an ``lstat`` mode) is not read: a symbolic link, a
     directory, or another file that is not a regular one (a FIFO, a socket, a device)."""
@@ -229,9 +234,12 @@ def utf8_name(filename: str) -> bool:
     return True
 
 
+_TOO_LARGE = "file is too large ("
+
+
 def too_large(size: int, max_bytes: int) -> str:
     """The reason a file of ``size`` bytes is not read."""
-    return (f"file is too large ({size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
+    return (f"{_TOO_LARGE}{size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
             "not read, indexed or versioned")
 
 
@@ -339,11 +347,16 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 continue
             key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
+            over = key[0] > max_bytes
+            if state is not None and (over or state[3]) and over != _judged_too_large(state):
+                state = None  # judged under another ceiling (max_file_bytes changed since): read again
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and (state is None or hint[1:4] == key):
                     state = FileState(tuple(hint[1:4]), hint[4], hint[5], hint[6], None,
                                       hint[7] if len(hint) > 7 else None, hint[8] if len(hint) > 8 else ())
+                    if over != _judged_too_large(state):
+                        state = None  # as above: a derived index's row of another ceiling
                 if state is None or state[0] != key:  # read; parsed only when its bytes changed (load's was)
                     state = load(Path(item.path), key, max_bytes, state, hold)
                     if state is None:
