@@ -465,7 +465,8 @@ class Memory:
     def orphans(self, match: bool = False) -> list[OrphanLayer]:
         """Project layers whose project no longer exists; with ``match``, each
         compared with this project (asks git). See :func:`memdir.operations.maintenance.orphans`."""
-        return maintenance.orphans(self.session.home, self.session.project_root if match else None)
+        root = self.session.project_root  # never its own project's layer, whatever its layer.json says
+        return maintenance.orphans(self.session.home, root if match else None, live=root)
 
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
                 name: str | None = None, limit: int = 200) -> JournalResult:

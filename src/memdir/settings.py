@@ -311,10 +311,15 @@ def _capped(budget: int, ceiling: str | None, warnings: list[str]) -> int:
     return min(budget, max(cap, int(CLAMPS["tool_output_max_bytes"][0])))
 
 
+# The most of config.toml read (every setting with a comment is under 4 KB), as the other configuration
+# reads are capped (a git config: paths.MAX_GIT_CONFIG_BYTES, the trust file: files.trust.MAX_TRUST_BYTES).
+MAX_CONFIG_BYTES = 64 * 1024
+
+
 def _read_config(path: str, warnings: list[str]) -> dict:
     """The table of ``config.toml`` at ``path``; ``{}`` when there is none,
     with a warning when something is there that cannot be read (a directory,
-    a dangling symlink, bad TOML, bad UTF-8)."""
+    a dangling symlink, bad TOML, bad UTF-8, more than :data:`MAX_CONFIG_BYTES`: read no further)."""
     if not os.path.lexists(path):
         return {}
     if os.path.islink(path) and not os.path.exists(path):
@@ -326,8 +331,13 @@ def _read_config(path: str, warnings: list[str]) -> dict:
     import tomllib
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            return tomllib.loads(handle.read())
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CONFIG_BYTES + 1)  # never more: a huge file (a log written there) is not read whole
+        if len(data) > MAX_CONFIG_BYTES:
+            _warn(warnings, f"{path} is over {MAX_CONFIG_BYTES:,} bytes, more than any settings file needs; not read, "
+                  "using the defaults for every setting")
+            return {}
+        return tomllib.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         _warn(warnings, f"{path} cannot be read ({exc}); using the defaults for every setting in it")
         return {}

@@ -26,7 +26,7 @@ CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 # Every action a journal event can have (memdir journal --action filters by one of them).
 JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",
                    "clear", "restore", "approve", "reject", "dismiss", "promote", "resolve", "pin", "unpin", "mute", "unmute",
-                   "external-edit", "external-delete", "tombstone-lift", "receipt", "move", "sync", "rechain")
+                   "external-edit", "external-delete", "tombstone-lift", "receipt", "intent", "move", "sync", "rechain")
 # How a pinned memory is marked wherever it is shown, right after its name: an index line
 # (MEMORY.md, after its ``(<name>.md)`` link; the context block keeps pinned lines first when it must
 # leave lines out, memdir.prompt.context), a listing, a search hit, the panel. The one spelling.

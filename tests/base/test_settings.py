@@ -171,3 +171,23 @@ def test_a_ceiling_that_is_not_a_number_is_ignored_with_a_warning(tmp_path):
     assert settings.tool_output_max_bytes == 4000
     assert len(settings.warnings) == 1 and settings.warnings[0].startswith("MEMDIR_TOOL_OUTPUT_CEILING: ")
     assert settings.warnings[0].endswith("; ignored")
+
+
+def test_a_config_over_the_cap_is_not_read_whole_and_is_reported(isolated_home):
+    """left25, item 4: config.toml was read whole, whatever its size (the other configuration reads are
+    capped); one over MAX_CONFIG_BYTES is read no further and falls back, as a broken one does."""
+    from memdir.settings import MAX_CONFIG_BYTES
+
+    isolated_home.mkdir(parents=True)
+    config = isolated_home / "config.toml"
+    line = "context_max_bytes = 2000\n"
+    config.write_text(line + "# " + "x" * (MAX_CONFIG_BYTES - len(line) - 3) + "\n", encoding="utf-8")
+    assert config.stat().st_size == MAX_CONFIG_BYTES  # control: at the cap, read
+    settings = load_settings(isolated_home, environ={})
+    assert settings.context_max_bytes == 2000 and settings.warnings == ()
+    config.write_text(line + "# " + "x" * MAX_CONFIG_BYTES + "\n", encoding="utf-8")
+    settings = load_settings(isolated_home, environ={})
+    # before: read whole, context_max_bytes 2000 and no warning
+    assert settings.context_max_bytes == 4096
+    assert settings.warnings == (f"{config} is over {MAX_CONFIG_BYTES:,} bytes, more than any settings file needs; "
+                                 "not read, using the defaults for every setting",)

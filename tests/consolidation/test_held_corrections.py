@@ -19,6 +19,7 @@ MEMORIES = {
     "deploy-day": ("Deploys go out on Tuesday", "We do not deploy on Mondays; deploys go out on Tuesday."),
     "db-port": ("Dev PostgreSQL listens on 5433", "Moved from the default port."),
     "indent-style": ("Indent Python with 4 spaces, never tabs", "**Why:** the linter."),
+    "backup-cadence": ("Backups run weekly", "Kept for 30 days."),
 }
 
 
@@ -31,6 +32,9 @@ MEMORIES = {
     # the README's quick start (real clients): a one-digit value the memory holds, and "I", are no new value
     ("indent-style", "I prefer 4 spaces to tabs.", "unchanged"),
     ("indent-style", "I prefer 2 spaces to tabs.", "candidate"),  # control: a value it does not hold
+    # left25: a value in lower case, beside a word both say: before "unchanged"
+    ("backup-cadence", "Backups run daily", "candidate"),
+    ("backup-cadence", "Remember: backups run weekly.", "unchanged"),  # control: said again
 ])
 def test_a_correction_of_a_memory_saved_during_the_session_is_still_proposed(
         tmp_path, isolated_home, project, target, said, result):

@@ -60,7 +60,7 @@ def test_a_rerun_after_a_kill_between_write_and_receipt_counts_no_change_twice(
     with ChatServer() as server:
         monkeypatch.setenv("MEMDIR_LLM_BASE_URL", server.url)
         monkeypatch.setenv("OPENAI_API_KEY", "test-key-123")
-        server.replies += [_update("deploys go out on Thursday")] * 2
+        server.replies.append(_update("deploys go out on Thursday"))  # one: the rerun asks no model (left25)
         said = "Remember that deploys moved to Thursday."
         path = _transcript(tmp_path / "t.jsonl", project, said)
         killed = subprocess.run([sys.executable, "-c", KILLED_AT_RECEIPT, "consolidate", str(path), "--extractor",
@@ -70,6 +70,7 @@ def test_a_rerun_after_a_kill_between_write_and_receipt_counts_no_change_twice(
         assert waiting == ["deploy-day-candidate"]  # the write was made before the kill
 
         again = _consolidate(path, project)
+        assert len(server.requests) == 1  # the killed run's answer, journaled before it applied it, applied again
         assert again["applied"] == 0 and again["status"] == "noop"  # before: 1, "ok" — the same change counted again
         assert [(o["result"], o["name"]) for o in again["outcomes"]] == [("unchanged", "deploy-day-candidate")]
         assert "already proposed" in again["outcomes"][0]["detail"]

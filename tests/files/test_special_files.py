@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from memdir import Memory
-from memdir.errors import StoreError
+from memdir.errors import Conflict, StoreError
 from memdir.files.fsio import read_bytes
 
 FIFO_SAYS = "fifo.md is a FIFO, not a memory file; memdir does not open or replace it"
@@ -46,13 +46,16 @@ def test_writing_over_a_symlinked_memory_never_copies_its_target(mem, tmp_path):
     outside = tmp_path / "outside.md"
     outside.write_text("---\nname: s\ndescription: a secret kept outside\ntype: project\n---\n")
     os.symlink(outside, layer.path / "s.md")
-    assert mem.write("s", "over a symlink", "project").operation == "created"
-    stored = [p.read_bytes() for p in (layer.meta / "objects").iterdir()]
+    # left25: the write is refused, the link kept (before: replaced by a regular file, the link lost silently)
+    with pytest.raises(Conflict, match="is a symbolic link to .*, outside the layer; memdir writes nothing outside"):
+        mem.write("s", "over a symlink", "project")
+    objects = layer.meta / "objects"
+    stored = [p.read_bytes() for p in objects.iterdir()] if objects.is_dir() else []
     assert not any(b"a secret kept outside" in data for data in stored)
-    assert any(b"over a symlink" in data for data in stored)  # control: the write's own bytes are kept
     assert "a secret kept outside" in outside.read_text()  # the target is untouched
-    assert not (layer.path / "s.md").is_symlink()
-    assert read_bytes(layer.path / "s.md", follow=False) is not None
+    assert (layer.path / "s.md").is_symlink() and read_bytes(layer.path / "s.md", follow=False) is None
+    assert mem.write("s2", "beside a symlink", "project").operation == "created"  # control: another name is written
+    assert any(b"beside a symlink" in p.read_bytes() for p in objects.iterdir())
     os.symlink(outside, tmp_path / "link")
     assert read_bytes(tmp_path / "link", follow=False) is None and read_bytes(tmp_path / "link") is not None
 

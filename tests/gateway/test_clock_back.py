@@ -87,3 +87,28 @@ def test_an_import_keeps_the_dates_it_carries_even_before_the_memory_s(isolated_
                   times=(old, old))
     assert _times(isolated_home, project, "deploy-day") == (old, old)  # an export comes back as it was
     assert mem.read("deploy-day").record.description == "deploys went out on Monday then"
+
+
+def test_a_delete_with_the_clock_set_back_journals_and_tombstones_no_earlier_than_the_last_event(
+        isolated_home, project):
+    """left25, item 6: the rule covered ``updated`` only; the journal's events (and the history read from them)
+    and a delete's tombstone were dated by the clock as it was, before what they follow."""
+    ahead = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=10)  # a clock ahead, set right since
+    done = _cli_at(ahead, "--project", project, "write", "deploy-day", "-d", "deploys go out on Tuesday", "-t", "project")
+    assert done.returncode == 0, done.stderr
+    back = ahead - timedelta(days=10)
+    done = _cli_at(back, "--project", project, "delete", "deploy-day")
+    assert done.returncode == 0, done.stderr
+    layer = Memory.open(home=isolated_home, project=project).session.layer("project")
+    created, deleted = [e for e in layer.journal.events() if e.name == "deploy-day"]
+    assert (created.action, deleted.action) == ("create", "delete")
+    stamp = datetime.fromisoformat
+    assert stamp(created.ts) == ahead
+    assert stamp(deleted.ts) == ahead  # before: 10 days before the create
+    [stone] = layer.tombstone_file.all()
+    assert stamp(stone.ts) == ahead  # before: the clock's time, before the memory was made
+    # control: a clock that moved forward is taken as it is
+    later = ahead + timedelta(hours=1)
+    done = _cli_at(later, "--project", project, "write", "ci", "-d", "CI runs on every push", "-t", "project")
+    assert done.returncode == 0, done.stderr
+    assert stamp(layer.journal.events()[-1].ts) == later

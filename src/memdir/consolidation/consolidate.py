@@ -9,7 +9,9 @@ One run, in order:
 3. the gate (:mod:`memdir.consolidation.gate`) decides whether anything durable was said;
 4. snapshot every layer's memories (name → file digest) and tombstones, and
    call the extractor *without any lock held* — a model call can take a
-   minute and other writers must not wait for it;
+   minute and other writers must not wait for it; the call and its answer are
+   journaled before anything is applied (:mod:`memdir.consolidation.intent`), so
+   a rerun after a kill applies that answer again instead of calling the model;
 5. apply the proposals, at most ``consolidation_max_proposals`` changes, each
    under its layer's lock and compare-and-set against the snapshot: a target
    whose digest moved (edited, pinned, deleted, created meanwhile) is skipped
@@ -59,6 +61,7 @@ from ..text.names import normalize_name, same_name
 from ..text.redact import redact
 from ..tombstones.match import Tombstone, outcome
 from ..tombstones.match import match as match_tombstone
+from . import intent
 from .extractors import resolve_extractor
 from .extractors.subjects import drifts
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
@@ -209,6 +212,22 @@ def _journal(session: Session, report: ConsolidationReport) -> ConsolidationRepo
 # ---------------------------------------------------------------- applying
 
 
+def _superseded_so(writer: Session, entries: dict, p: Proposal, found) -> str | None:
+    """The name of the live successor (``found``: :func:`successor` of the proposal's superseded target)
+    that holds what the supersede ``p`` says — its description, and its body when ``p`` gives one, as
+    the gateway would write them (:func:`prepare`) — else None: a rerun of a supersede already made."""
+    entry = entries.get(found.name) if found is not None else None
+    if entry is None or entry.record.status != "active":
+        return None
+    try:
+        _, desc, _, body, *_ = prepare(writer.settings, p.name or found.name, p.description, p.type, p.body, p.title,
+                                       actor="extracted")
+    except InvalidInput:
+        return None
+    same = entry.record.description == desc and (p.body is None or entry.record.body == body)
+    return found.name if same else None
+
+
 def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> Outcome:
     settings = writer.settings
     scopes = writer.scopes()
@@ -243,6 +262,9 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                 found = successor(entry.record, snap.entries[scope].get, writer.layer(scope).tombstones)
             except StoreError as exc:
                 return fail("skipped-unreadable", str(exc), target=target, scope=scope)
+            if action == "supersede" and (held := _superseded_so(writer, snap.entries[scope], p, found)):
+                return fail(("would-" if dry_run else "") + "unchanged",
+                            f"already superseded: {held!r} holds this change", name=held, target=target, scope=scope)
             return fail("refused", superseded_refusal(entry.record, found, scope=scope), target=target, scope=scope)
     layer = writer.layer(scope)
     if action != "forget":
@@ -476,12 +498,29 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
         for scope, entries in snap.entries.items() for e in entries.values())
     context = ExtractionContext(existing, tuple(s.description for s in snap.stones),
                                 workspace_text(session.project_root), limit, reference_time or now_utc())
-    try:
-        result = chosen.extract(parsed, context)  # no lock is held here
-    except ModelError as exc:
-        return _journal(writer, replace(report, status="failed", error=str(exc), raw=getattr(exc, "raw", None)))
+    scope = None if dry_run else _receipt_scope(writer)
+    earlier = intent.prior(writer.layer(scope), parsed.digest) if scope is not None and not force else None
+    said: list[str] = []  # what the journal's record of an earlier, cut run changed about this one
+    if earlier is not None and earlier.stage == "replied" and earlier.reply is not None:
+        # A run killed after its reply: that answer again, no second model call (the costly step).
+        result = intent.answer(earlier.reply)
+        said.append(f"the answer a run of this transcript recorded before it was cut (journal seq {earlier.seq}) "
+                    "applied again; the extractor was not called")
+    else:
+        if scope is not None:
+            intent.record(writer.layer(scope), parsed.digest, "started", actor=writer.actor, session=writer.id)
+        try:
+            result = chosen.extract(parsed, context)  # no lock is held here
+        except ModelError as exc:
+            return _journal(writer, replace(report, status="failed", error=str(exc), raw=getattr(exc, "raw", None)))
+        if earlier is not None:  # started, never replied: cut during the call, so nothing to reuse
+            said.append(f"a run of this transcript was cut during its extractor call (journal seq {earlier.seq}); "
+                        "the extractor was asked again")
+        if scope is not None:
+            intent.record(writer.layer(scope), parsed.digest, "replied", actor=writer.actor, session=writer.id,
+                          reply=intent.reply_of(result, RAW_LIMIT), scrub=scrub)
     proposals = tuple(result.proposals[:MAX_PARSED])
-    notes = list(result.notes)
+    notes = [*said, *result.notes]
     if len(result.proposals) > MAX_PARSED:
         notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
     try:  # the transcript's first and last turns: what was saved between covers a finding or a proposal (_held)

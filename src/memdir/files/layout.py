@@ -62,6 +62,15 @@ def is_memory_file_name(filename: str) -> bool:
         len(filename) == 9 and filename.lower() == "memory.md")
 
 
+def case_twins(filename: str, filenames) -> list[str]:
+    """The names of ``filenames`` (a layer's files) other than ``filename`` that differ from it only by case
+    (``Deploy.md`` for ``deploy.md``), in their order: macOS and Windows take such names for one file, so a
+    write of one replaces the other there and a clone there keeps only one of them. The one rule of which
+    file names collide (:meth:`memdir.layer.transaction.Transaction.apply`, the scan's duplicates)."""
+    folded = filename.casefold()
+    return [other for other in filenames if other != filename and other.casefold() == folded]
+
+
 def index_refusal(index_dir: str | os.PathLike) -> str | None:
     """Why ``MEMORY.md`` cannot be written in ``index_dir``, or None: a directory stands where memdir keeps
     it (a rename cannot replace one, and memdir never removes what a person put there; a symlink, a FIFO
@@ -348,8 +357,18 @@ def read_layer_info(meta_dir: Path) -> dict | None:
 def describe_layer(meta_dir: str | os.PathLike, kind: str, root: str | os.PathLike | None) -> None:
     """Write ``layer.json`` (:func:`write_layer_info`) when the layer has none yet: its ``kind`` and ``root``
     and, for a project layer, the repository's identity (:func:`memdir.git.identity`: what finds the layer
-    again if the project moves, :mod:`memdir.operations.relocate`). Raises :class:`StoreError`."""
-    if not os.path.exists(os.path.join(meta_dir, LAYER_FILE)):
+    again if the project moves, :mod:`memdir.operations.relocate`). A project layer's that names another root
+    while the layer's directory is ``root``'s by its key (:func:`memdir.paths.project_key`: a layer copied or
+    renamed by hand for a clone or a second checkout) is written again for ``root``, so a later move, sync or
+    ``memdir doctor`` does not take it for the other project's. Raises :class:`StoreError`."""
+    there = os.path.exists(os.path.join(meta_dir, LAYER_FILE))
+    if there and root is not None and kind == "project":
+        from ..paths import project_key
+
+        recorded = (read_layer_info(meta_dir) or {}).get("root")
+        there = not (isinstance(recorded, str) and recorded != str(root)
+                     and os.path.basename(os.path.dirname(os.path.abspath(meta_dir))) == project_key(root))
+    if not there:  # replaced atomically: a kill leaves the old description or the new one
         info = {"kind": kind, "root": str(root) if root else None}
         if root is not None:  # late import: running git (a subprocess) only for a new layer, off the prompt path
             from ..git import identity

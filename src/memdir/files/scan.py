@@ -55,7 +55,7 @@ from .fsio import (
     read_foreign,
     side_of,
 )
-from .layout import is_memory_file_name
+from .layout import case_twins, is_memory_file_name
 from .memfile import MalformedMemory, MemoryRecord, parse, text_digest
 
 HELD = "held back"  # how the reason of a file held back begins (a forgotten value put back): see the module docstring
@@ -208,6 +208,11 @@ def stat_key(st: os.stat_result) -> tuple[int, int, int]:
 DEFAULT_MAX_FILE_BYTES = 256 * 1024  # the ``max_file_bytes`` setting's default
 
 
+def _judged_too_large(state: FileState) -> bool:
+    """Whether ``state`` says its file is over the ceiling it was judged by (:func:`too_large`)."""
+    return bool(state[3]) and state[3].startswith(_TOO_LARGE)
+
+
 def not_regular(mode: int) -> str:
     """The reason a ``*.md`` entry of ``mode`` (an ``lstat`` mode) is not read: a symbolic link, a
     directory, or another file that is not a regular one (a FIFO, a socket, a device)."""
@@ -229,9 +234,12 @@ def utf8_name(filename: str) -> bool:
     return True
 
 
+_TOO_LARGE = "file is too large ("
+
+
 def too_large(size: int, max_bytes: int) -> str:
     """The reason a file of ``size`` bytes is not read."""
-    return (f"file is too large ({size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
+    return (f"{_TOO_LARGE}{size} bytes, over the {max_bytes}-byte ceiling set by max_file_bytes); "
             "not read, indexed or versioned")
 
 
@@ -339,11 +347,16 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 continue
             key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
+            over = key[0] > max_bytes
+            if state is not None and (over or state[3]) and over != _judged_too_large(state):
+                state = None  # judged under another ceiling (max_file_bytes changed since): read again
             if state is None or state[0] != key:
                 hint = known.get(filename) if known else None
                 if hint is not None and (state is None or hint[1:4] == key):
                     state = FileState(tuple(hint[1:4]), hint[4], hint[5], hint[6], None,
                                       hint[7] if len(hint) > 7 else None, hint[8] if len(hint) > 8 else ())
+                    if over != _judged_too_large(state):
+                        state = None  # as above: a derived index's row of another ceiling
                 if state is None or state[0] != key:  # read; parsed only when its bytes changed (load's was)
                     state = load(Path(item.path), key, max_bytes, state, hold)
                     if state is None:
@@ -369,7 +382,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
                 wins = _wins(filename, other, name)
                 loser, winner = (other, filename) if wins else (filename, other)
                 malformed.append(Malformed(os.path.join(directory, loser),
-                                           f"duplicate of {winner} (same name {name!r})"))
+                                           duplicate(loser, winner, name)))
                 if not wins:
                     continue
                 entries.pop(name, None)
@@ -377,6 +390,18 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             if state[4] is not None:
                 entries[name] = state[4]
     return Scan(entries, malformed, files, names, tuple(asides)), read, complete
+
+
+def duplicate(loser: str, winner: str, name: str) -> str:
+    """Why file ``loser`` is not memory ``name``, which ``winner`` holds; a name that differs from the
+    winner's only by case (:func:`memdir.files.layout.case_twins`: a teammate's ``Deploy.md`` pulled beside
+    ``deploy.md``) is said to be one macOS and Windows cannot hold beside it. Neither text is lost: the
+    loser is never replaced, and a delete of ``name`` keeps both as versions first."""
+    said = f"duplicate of {winner} (same name {name!r})"
+    if case_twins(winner, (loser,)):
+        said += (f"; its name differs from {winner}'s only by case: macOS and Windows keep one of the two in a "
+                 f"clone — move its text into {winner} (or another memory) and remove it")
+    return said
 
 
 def _wins(filename: str, other: str, name: str) -> bool:
@@ -399,7 +424,7 @@ def settle(directory: Path, holders) -> tuple[dict[str, str], list[Malformed]]:
         if other is not None:
             wins = _wins(filename, other, name)
             loser, winner = (other, filename) if wins else (filename, other)
-            malformed.append(Malformed(os.path.join(directory, loser), f"duplicate of {winner} (same name {name!r})"))
+            malformed.append(Malformed(os.path.join(directory, loser), duplicate(loser, winner, name)))
             if not wins:
                 continue
         names[name] = filename

@@ -449,10 +449,12 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
         return True
 
 
-def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None) -> Event:
-    """Journal one consolidation receipt (no file changes)."""
+def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None,
+            action: str = "receipt") -> Event:
+    """Journal one consolidation receipt (no file changes); ``action`` ``intent``: a step of a run before its
+    receipt (:mod:`memdir.consolidation.intent`)."""
     with layer.transaction(actor, session) as tx:
-        event = layer.journal.append(actor, "receipt", None, None, None, session=session, data=data)
+        event = layer.journal.append(actor, action, None, None, None, session=session, data=data)
         tx.events.append(event)
         tx.changed = True
     return event

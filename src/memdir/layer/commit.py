@@ -165,6 +165,34 @@ def late_edit(journal: Journal, name: str, step: Staged, known: set, session: st
                           reason=f"saved while memdir changed {step.path.name}")
 
 
+class Renamed(Staged):
+    """A file renamed to ``to`` (:func:`stage_case_rename`): :meth:`undo` renames it back; nothing is kept."""
+
+    def __init__(self, path: Path, to: Path):
+        super().__init__(path, None, None, removed=True)
+        self.to = to
+
+    def undo(self) -> None:
+        """Rename the file back (best effort: never raises)."""
+        try:
+            os.rename(self.to, self.path)
+        except OSError:
+            pass
+
+
+def stage_case_rename(path: Path, to: Path) -> Staged:
+    """Rename ``path`` to ``to``, a name that differs from it only by case (``Deploy.md`` to ``deploy.md``):
+    one rename, which macOS and Windows, taking the two names for one file, apply as a change of case — where
+    writing ``to`` and removing ``path`` would remove the file just written. Raises :class:`StoreError`;
+    nothing changed then."""
+    refuse_special(path)
+    try:
+        os.rename(path, to)
+    except OSError as exc:
+        raise StoreError(f"cannot rename {path} to {to.name}: {exc.strerror or exc}") from None
+    return Renamed(path, to)
+
+
 def stage_remove(path: Path) -> Staged:
     """Rename ``path`` aside (``.<file>.<random>.del``) so the removal can be
     undone until it is journaled. Raises :class:`StoreError` (read-only

@@ -86,7 +86,7 @@ class Event:
 
 # Journal actions that record no bytes of a memory (its head stays what it was): a
 # consolidation receipt, a tombstone lift.
-BYTELESS = frozenset({"receipt", "tombstone-lift"})
+BYTELESS = frozenset({"receipt", "intent", "tombstone-lift"})
 # ... and those that record bytes but no content version: a counted read rewrites the file
 # (reads, last_read), which is no version a person would restore or an import would mind.
 NOT_VERSIONS = BYTELESS | {"read"}
@@ -116,6 +116,7 @@ class Journal:
         self.path = meta_dir / JOURNAL_FILE
         self.objects = meta_dir / OBJECTS_DIR
         self._tail: tuple[tuple[int, int], int, str | None] | None = None  # (stat key, seq, hash)
+        self._tail_ts: tuple[tuple[int, int], str | None] | None = None  # (stat key, the last event's ts)
         self._events_cache: tuple[tuple[int, int], list[Event]] | None = None
         self._heads_cache: dict[str, str | None] | None = None
         self._heads_key: tuple[int, int] | None = None  # the journal stat key _heads_cache is of
@@ -222,12 +223,37 @@ class Journal:
         if not line:
             return 0, None
         try:
-            seq = int(json.loads(line)["seq"])
+            last = json.loads(line)
+            seq = int(last["seq"])
         except (ValueError, KeyError, TypeError):
             raise StoreError(f"{self.path}: last event is not valid JSON; run memdir verify") from None
         result = (seq, digest(line))
         self._tail = (key, result[0], result[1])
+        self._tail_ts = (key, last.get("ts") if isinstance(last.get("ts"), str) else None)
         return result
+
+    def clock(self) -> datetime:
+        """The time a change journaled now is stamped with: now (UTC), never before the last event's ``ts``
+        (a laptop's clock set back, a VM restored from a snapshot) — the journal's events, the history read
+        from them and the tombstones a delete makes (:meth:`memdir.tombstones.stones.TombstoneFile.add`)
+        stay in the order they were made. The one rule of a journaled time; a memory's ``updated`` follows
+        it through :func:`memdir.layer.transaction.not_before`. Call under the layer lock. Raises
+        :class:`StoreError` (a last line that is not JSON)."""
+        now = now_utc()
+        key = self.stat_key()
+        if key is None:
+            return now
+        if not (self._tail_ts and self._tail_ts[0] == key):
+            self._tail = None
+            self._last()
+        last = self._tail_ts[1] if self._tail_ts and self._tail_ts[0] == key else None
+        if last is None or iso_micro(now) >= last:
+            return now
+        try:
+            floor = datetime.fromisoformat(last)
+        except ValueError:  # a hand-written ts: no floor from it
+            return now
+        return max(now, floor.astimezone(timezone.utc) if floor.tzinfo else now)
 
     def append(self, actor: str, action: str, name: str | None, before: str | None,
                after: str | None, reason: str | None = None, session: str | None = None,
@@ -235,7 +261,7 @@ class Journal:
         """Append one event (fsync'd) and return it. Call under the layer lock."""
         ensure_dir(self.dir)
         seq, prev = self._last()
-        event = Event(seq + 1, iso_micro(ts or now_utc()), actor, action, name, before, after,
+        event = Event(seq + 1, iso_micro(ts or self.clock()), actor, action, name, before, after,
                       reason, session, prev, dict(data or {}))
         line = event.to_line()
         self._write_line(line + b"\n")
@@ -243,6 +269,7 @@ class Journal:
         key = self.stat_key()
         if key is not None:
             self._tail = (key, event.seq, digest(line))
+            self._tail_ts = (key, event.ts)
             # Keep the parsed-events cache and the heads in step instead of re-reading the file.
             if self._events_cache and self._events_cache[0] == key_before and seq == (
                     self._events_cache[1][-1].seq if self._events_cache[1] else 0):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 
-from ..errors import NotFound, StoreError
+from ..errors import Conflict, NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
+from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
 from ..files.scan import Entry, FileState, Scan, stat_key
 from . import commit
@@ -31,6 +32,29 @@ def not_before(record: MemoryRecord, previous: MemoryRecord | None) -> MemoryRec
     return record.with_(updated=floor) if floor is not None and record.updated < floor else record
 
 
+def refuse_link(name: str, target, layer_dir) -> None:
+    """Raise :class:`Conflict` when ``target`` (where memory ``name`` is about to be written) is a symbolic
+    link, saying where it points: memdir reads no link (the scan lists it as not read), so a memory written
+    through one — even to a file inside the layer — is seen by no list, search or context, and writing over
+    it would lose the link silently (before: it became a regular file); one pointing outside the layer would
+    have memdir write outside its layers. Nothing is written, the link and what it points to are kept."""
+    if not os.path.islink(target):
+        return
+    try:
+        points = os.readlink(target)
+    except OSError:
+        points = "?"
+    real, base = os.path.realpath(target), os.path.realpath(layer_dir)
+    if os.path.commonpath([real, base]) == base:
+        raise Conflict(f"cannot write {name!r}: {target} is a symbolic link to {points}, inside the layer; memdir "
+                       "reads no link, so a memory written through it would be in no list, search or context, and "
+                       f"writing over it would lose the link — replace the link with the file it points to "
+                       f"(mv {real} {target}), or choose another name")
+    raise Conflict(f"cannot write {name!r}: {target} is a symbolic link to {points}, outside the layer; memdir "
+                   "writes nothing outside its layers and does not replace the link — remove it or replace it with "
+                   "a regular file, or choose another name")
+
+
 class Transaction:
     """Changes applied inside one lock window of one layer."""
 
@@ -38,6 +62,7 @@ class Transaction:
         self.layer = layer
         self.scan = scan
         self.actor = actor
+        self._listed: dict[str, set[str]] | None = None  # the directory's file names by casefold, once listed
         self.session = session
         self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
         self.changed = False
@@ -105,6 +130,39 @@ class Transaction:
             self.touched.update(held)
             self.reindex = True
 
+    def _case_twin(self, name: str, target, existing):
+        """The memory's own file when its name differs from ``target``'s only by case (``Deploy.md`` for
+        ``deploy.md``: :func:`memdir.files.layout.case_twins`, file names as macOS and Windows compare
+        them) — renamed to ``target`` by one rename, never written anew and the old name removed, which
+        there removes both; else None: no other file's name differs from ``target``'s only by case, or
+        ``target`` is there already (a pulled twin beside it is left as it is, reported by the scan).
+        Raises :class:`Conflict` for a new file whose name another file of the layer takes caselessly (a
+        file that is no memory, a link), naming it. Costs one listing of the layer's directory for a new
+        file (once per transaction), nothing for a memory's own."""
+        if existing is not None and existing.path != target and case_twins(target.name, (existing.path.name,)):
+            return existing.path
+        if existing is not None and existing.path == target:
+            return None
+        # A new file: any other file named so but for case holds no memory (a file holding one normalizes to
+        # ``name``, its stem lower-cased, so it is ``existing``). One listing of the directory, no manifest row:
+        # a new name's write reads no row but its own (the scan's malformed files are every row).
+        if self._listed is None:  # once per transaction (an import's thousands of new files: one listing)
+            try:
+                self._listed = {}
+                for filename in os.listdir(self.layer.path):
+                    self._listed.setdefault(filename.casefold(), set()).add(filename)
+            except OSError:
+                self._listed = None
+                return None
+        listed = self._listed.get(target.name.casefold(), set())
+        twins = sorted(case_twins(target.name, listed))
+        if not twins or target.name in listed:
+            return None
+        what = "a file that is no memory"
+        raise Conflict(f"cannot write {name!r}: {self.layer.path / twins[0]} ({what}) differs from {target.name} "
+                       "only by case, and macOS and Windows take the two for one file (a write there would replace "
+                       f"it, a clone there keeps only one); rename or remove {twins[0]} first, or choose another name")
+
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
               reindex: bool = True, move: bool = True, dated: bool = False) -> Event:
@@ -125,6 +183,9 @@ class Transaction:
         if record is not None and raw is None and not dated:
             record = not_before(record, existing.record if existing is not None else None)
         target = existing.path if existing is not None and not move else layer.path / f"{name}.md"
+        twin = self._case_twin(name, target, existing) if record is not None else None
+        if record is not None:
+            refuse_link(name, target, layer.path)
         refuse_overwrite(self.scan.files.get(f"{name}.md"), layer.path / f"{name}.md", action)
         doomed = ([layer.path / f for f, st in self.scan.files.items() if st.name == name and f != existing.path.name]
                   + [existing.path]) if record is None else [target] + (
@@ -147,9 +208,12 @@ class Transaction:
             else:
                 payload = refuse_markers(raw if raw is not None else serialize(record).encode("utf-8"), name)
                 after = journal.put_object(payload)
+                if twin is not None:  # Deploy.md becomes deploy.md by one rename, then is written
+                    staged.append(commit.stage_case_rename(twin, target))
                 staged.append(commit.stage_write(target, payload))
                 for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
-                    staged.append(commit.stage_remove(path))
+                    if path != twin:
+                        staged.append(commit.stage_remove(path))
             for late in filter(None, (commit.late_edit(journal, name, step, known, self.session) for step in staged)):
                 self.events.append(late)  # a person saved the file while it was replaced: kept as a version
                 self.warnings.append(f"the file was edited while memdir changed it; that text was kept as a "
@@ -167,6 +231,10 @@ class Transaction:
             self.scan.files.pop(path.name, None)
             layer.files.pop(path.name, None)
             self.files_changed.add(path.name)
+            if self._listed is not None:
+                self._listed.get(path.name.casefold(), set()).discard(path.name)
+        if self._listed is not None and record is not None:
+            self._listed.setdefault(target.name.casefold(), set()).add(target.name)
         if record is None:
             del self.scan.entries[name]
             self.scan.names.pop(name, None)

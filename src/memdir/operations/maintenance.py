@@ -334,6 +334,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
         found_notes.append(f"sync: {current.sync}")
     problems += [Malformed(f"{scope}:{name}", f"{SYNC_HELD}: memdir sync resolve {name} --scope "
                            f"{scope} (shows both values)") for scope, name in sorted(held_memories(session.home))]
+    found_notes += [layer.note for layer in misrecorded_layers(session.home, session.project_root)]
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
@@ -453,15 +454,25 @@ def projects(home: Path) -> ProjectList:
     return ProjectList(tuple(sorted(out, key=lambda info: info.key)))
 
 
-def orphans(home: Path, project_root: Path | None = None) -> list:
-    """The project layers of :func:`projects` whose recorded root is gone, as
-    :class:`memdir.operations.relocate.OrphanLayer` (memory count; with
-    ``project_root``, whether it is that project's, by git remote or first
-    commit)."""
-    from .relocate import orphans_of
+def orphans(home: Path, project_root: Path | None = None, *, live: Path | None = None) -> list:
+    """The project layers of :func:`projects` whose recorded root is gone and whose key no live project has
+    (:func:`memdir.operations.relocate.live_keys`: the session's project ``live`` or ``project_root``, the
+    roots the home's layers record), as :class:`memdir.operations.relocate.OrphanLayer` (memory count; with
+    ``project_root``, whether it is that project's, by git remote or first commit)."""
+    from .relocate import live_keys, orphans_of
 
-    return orphans_of([p for p in projects(home).projects if p.root and not p.exists], project_root, home)
+    keys = live_keys(home, live if live is not None else project_root)
+    return orphans_of([p for p in projects(home).projects if p.root and not p.exists and p.key not in keys],
+                      project_root, home)
 
 
-__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "orphans", "projects",
+def misrecorded_layers(home: Path, project_root: Path | None = None) -> list:
+    """The live projects' layers of :func:`projects` whose ``layer.json`` names another root
+    (:func:`memdir.operations.relocate.misrecorded`), the session's ``project_root`` among the live ones."""
+    from .relocate import live_keys, misrecorded
+
+    return misrecorded(projects(home).projects, live_keys(home, project_root))
+
+
+__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "misrecorded_layers", "orphans", "projects",
            "repair", "status", "unreadable_layer_files", "verify"]

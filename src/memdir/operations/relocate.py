@@ -9,6 +9,15 @@ where it can tell, the project they belong to: the same git remote URL
 when the layer was made (:func:`memdir.git.identity`). :func:`move` re-keys a layer to a
 new root through :func:`memdir.gateway.changes.move_layer` (journaled), refusing
 to overwrite a target that holds memories.
+
+A layer is orphaned only when no live project maps to it (:func:`live_keys`): its directory name is the
+key (:func:`memdir.paths.project_key`, the one scheme every memdir has used: the same slug rule, with or
+without a pattern, and the same 12 hex digits) of no directory known here — not the root its ``layer.json``
+records, not the session's project, not a root another layer of the home records. A layer whose
+``layer.json`` names a root that is gone but whose key is a live project's (a layer directory copied or
+renamed by hand for a clone or a second checkout, a home copied from another machine) is that project's
+layer, not an orphan: :func:`misrecorded` lists it, and its next change records the live root
+(:func:`memdir.files.layout.describe_layer`).
 """
 
 from __future__ import annotations
@@ -65,6 +74,53 @@ def _match(info: dict, ours: dict) -> str | None:
         if info.get(key) and info.get(key) == ours.get(key):
             return f"{label} {info[key]}"
     return None
+
+
+def live_keys(home: Path, project_root: Path | None = None) -> dict[str, str]:
+    """``{key: root}`` for every live project this home knows of: the session's ``project_root`` (when
+    given) and each root a ``layer.json`` of the home records (project layers, team layers and their
+    candidates) that is still a directory, by the key memdir gives it (:func:`project_key`). A layer
+    directory whose name is a key here belongs to a live project, whatever its own ``layer.json`` says."""
+    from ..files.layout import META_DIR
+    from ..layer.team import CANDIDATE_DIR
+    from ..paths import TEAM_DIR
+
+    roots = [str(project_root)] if project_root is not None else []
+    for kind in (PROJECTS_DIR, TEAM_DIR):
+        base = Path(home) / kind
+        for path in sorted(base.iterdir()) if base.is_dir() else ():
+            for meta in (path / META_DIR, path / CANDIDATE_DIR / META_DIR):
+                root = (read_layer_info(meta) or {}).get("root")
+                if isinstance(root, str) and root:
+                    roots.append(root)
+    found: dict[str, str] = {}
+    for root in roots:
+        if root not in found.values() and Path(root).is_dir():
+            found.setdefault(project_key(root), root)
+    return found
+
+
+@dataclass(frozen=True)
+class MisrecordedLayer(Result):
+    """A live project's layer whose ``layer.json`` names another root: its ``key``, the ``recorded``
+    root and the live ``root`` its key is of."""
+
+    key: str
+    recorded: str
+    root: str
+
+    @property
+    def note(self) -> str:
+        """One line for ``memdir doctor``: what is wrong and what settles it."""
+        return (f"layer {self.key} is the layer of {self.root} (its key), though its layer.json names {self.recorded}: "
+                f"not orphaned; its next change records {self.root} (nothing to move)")
+
+
+def misrecorded(projects, live: dict[str, str]) -> list[MisrecordedLayer]:
+    """:class:`MisrecordedLayer` for each :class:`~memdir.results.ProjectInfo` of ``projects`` whose key
+    is a live project's (``live``: :func:`live_keys`) but whose recorded root is another one."""
+    return [MisrecordedLayer(info.key, info.root, live[info.key]) for info in projects
+            if info.root and info.key in live and info.root != live[info.key]]
 
 
 def orphans_of(gone, project_root: Path | None = None, home: Path | None = None) -> list[OrphanLayer]:
@@ -133,7 +189,9 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
             raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
                            "overwrite it — move or clear its memories first")
     recorded = described_root(source)
-    if recorded and Path(recorded).is_dir() and not force:
+    owner = live_keys(home).get(source.name) or (recorded if recorded and Path(recorded).is_dir() else None)
+    if owner and not force:
+        recorded = owner
         raise Refused(f"layer {source.name} belongs to {recorded}, which still exists: moving it would take that "
                       f"project's {counted(_memory_files(source), 'memory')} away from it. To start {root} with some of "
                       "them, copy them (memdir read NAME there, memdir write here); to move the layer anyway, "
@@ -149,4 +207,4 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     return LayerMove(source.name, target.name, str(root), count)
 
 
-__all__ = ["LayerMove", "OrphanLayer", "move", "orphans_of"]
+__all__ = ["LayerMove", "MisrecordedLayer", "OrphanLayer", "live_keys", "misrecorded", "move", "orphans_of"]

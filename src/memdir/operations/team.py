@@ -1,7 +1,7 @@
 """What a person does with the team layer (DESIGN §2, :mod:`memdir.layer.team`).
 
 ``init`` creates or adopts the team directory; ``status`` reads ``git
-status`` of it; ``resolve`` settles a merge conflict by one side;
+status`` of it; ``resolve`` settles a merge conflict by one side (:mod:`memdir.operations.merges`);
 ``promote`` moves a personal project memory into the team layer; the agent's
 and consolidation's writes for the team become candidates in the home
 (:func:`propose`) until a person approves them (:func:`approve`); ``commits``
@@ -18,8 +18,6 @@ from .. import git
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
-from ..files.conflicts import resolve as resolve_bytes
-from ..files.memfile import MalformedMemory, parse
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.fields import MemoryChange, distinct_name, inherit
@@ -32,6 +30,7 @@ from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
+from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
 
 
 @dataclass(frozen=True)
@@ -67,19 +66,6 @@ class TeamStatus(Result):
     git_error: str | None = None  # why git could not say what is uncommitted
     merge_driver_missing: str = ""
     deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "") per memory file git left unmerged
-
-
-@dataclass(frozen=True)
-class Resolved(Result):
-    """A conflict settled: ``name`` now holds ``side`` (ours | theirs) of
-    every hunk, or per field ``fields`` ((field, side) pairs; ``side`` then
-    the side of the fields not named, or None)."""
-
-    name: str
-    side: str | None
-    path: str
-    digest: str
-    fields: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,7 +224,7 @@ def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
     for change in changes:
         if change.code not in DELETED_ON_ONE_SIDE or not change.path.endswith(".md"):
             continue
-        name = _stem_name(PurePosixPath(change.path).name)
+        name = stem_name(PurePosixPath(change.path).name)
         if name is None:
             continue
         if stones is None:
@@ -246,128 +232,6 @@ def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
         stone = next((s for s in stones if s.name == name), None)
         found.append((change.path, name, stone.id if stone else ""))
     return tuple(found)
-
-
-def _stem_name(path: str) -> str | None:
-    from pathlib import Path
-
-    try:
-        return normalize_name(Path(path).stem).name
-    except InvalidInput:
-        return None
-
-
-def _conflicted(layer, name: str):
-    for bad in layer.scan().malformed:
-        if bad.error == CONFLICT and _stem_name(bad.path) == name:
-            return bad
-    return None
-
-
-@dataclass(frozen=True)
-class ConflictSides(Result):
-    """One conflict hunk of a team memory file: its ``field`` (a frontmatter key, ``body``, or None for a hunk over
-    several keys) and what each side says (:func:`memdir.files.merge.hunk_value`): ``ours`` (this clone's, as
-    git's markers label it) and ``theirs`` (the side merged in)."""
-
-    field: str | None
-    ours: str
-    theirs: str
-
-
-@dataclass(frozen=True)
-class TeamConflict(Result):
-    """A team memory held back by an unresolved merge conflict, before a person chooses: ``name``, its file
-    ``path``, each hunk's two sides (``hunks``) and the command that settles it (``command``); ``error`` when its
-    markers do not make whole hunks (then ``hunks`` is empty and the file is settled by hand)."""
-
-    name: str
-    path: str
-    hunks: tuple[ConflictSides, ...]
-    command: str
-    error: str = ""
-
-
-def conflict(session: Session, name: str) -> TeamConflict:
-    """Both sides of each conflict hunk of team memory ``name`` and how to choose (``memdir team resolve NAME``
-    without a side). Reads the file; changes nothing. Raises :class:`NotFound` (no conflict, as :func:`resolve`)."""
-    layer = _team(session)
-    key = normalize_name(name).name
-    bad = _conflicted(layer, key)
-    if bad is None:
-        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
-    from pathlib import Path
-
-    data = Path(bad.path).read_bytes()
-    try:
-        hunks = tuple(ConflictSides(field, merge_rules.hunk_value(field, hunk.ours),
-                                    merge_rules.hunk_value(field, hunk.theirs))
-                      for field, hunk in merge_rules.conflict_hunks(data))
-    except ValueError as exc:
-        return TeamConflict(key, bad.path, (), "", f"its conflict markers do not make whole hunks ({exc}): edit it "
-                                                  "by hand, then `git add` it")
-    named = [h.field for h in hunks if h.field]
-    command = (f"memdir team resolve {key} --field {named[0] if named else 'FIELD'}=ours|theirs (per field; "
-               "repeat it for each), or --ours|--theirs (every hunk)") if named else \
-        f"memdir team resolve {key} --ours|--theirs (its hunks span several fields: the whole file's side)"
-    return TeamConflict(key, bad.path, hunks, command)
-
-
-def resolve(session: Session, name: str, side: str | None, fields: dict[str, str] | None = None) -> Resolved:
-    """Settle the merge conflict of team memory ``name`` by keeping ``side``
-    (``ours`` | ``theirs``) of every hunk, or per field: ``fields`` names the
-    side of each conflicting field (``{"description": "theirs", "body":
-    "ours"}``; ``body`` is the body), ``side`` then the side of the fields not
-    named (:func:`memdir.files.merge.resolve_fields`). The conflicted bytes
-    are kept in the journal first. A person only; the result is left to
-    commit. Raises :class:`NotFound` (no conflict), :class:`InvalidInput` (no
-    side for a conflicting field, naming them; a side that does not make a
-    memory; neither ``side`` nor ``fields``: the conflicting fields named), :class:`TombstoneRefused`."""
-    if side not in ("ours", "theirs", None):
-        raise InvalidInput(f"side must be ours or theirs (got {side!r})")
-    layer = _team(session)
-    key = normalize_name(name).name
-    bad = _conflicted(layer, key)
-    if bad is None:
-        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
-    from pathlib import Path
-
-    path = Path(bad.path)
-    data = path.read_bytes()
-    if side is None and not fields:
-        try:
-            found = ", ".join(dict.fromkeys(f or "several fields at once" for f in merge_rules.conflicting_fields(data)))
-        except ValueError as exc:
-            found = f"markers that do not make whole hunks ({exc})"
-        raise InvalidInput(f"{path.name} conflicts in: {found}; choose a side: memdir team resolve {key} "
-                           "--field FIELD=ours|theirs (per field), or --ours|--theirs (every hunk)")
-    if fields:
-        try:
-            chosen = merge_rules.resolve_fields(data, fields, side)
-        except ValueError as exc:
-            raise InvalidInput(f"cannot resolve {path.name}: {exc}; nothing was changed (memdir team resolve "
-                               f"{key} --field FIELD=ours|theirs for each, or --ours|--theirs for all)") from None
-        side_text = ", ".join(f"{field}={chosen_side}" for field, chosen_side in sorted(fields.items()))
-    else:
-        try:
-            chosen = resolve_bytes(data, side)
-        except ValueError as exc:
-            raise InvalidInput(f"cannot resolve {path.name}: its conflict markers do not make whole hunks ({exc}); "
-                               "nothing was changed — edit it by hand") from None
-        side_text = side
-    try:
-        record = parse(chosen.decode("utf-8"), key).record
-    except (ValueError, MalformedMemory, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{side_text} of {path.name} is not a readable memory ({exc}); edit it by hand") from None
-    with layer.transaction(session.actor, session.id) as tx:
-        kept = layer.journal.put_object(data)
-        gateway.check_forgotten(tx, None, record.description, record.body, key)
-        event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen,
-                         reason=f"merge conflict: kept {side_text}", data={"conflicted": kept})
-        if path.name != f"{key}.md":
-            path.unlink(missing_ok=True)
-    return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "",
-                    tuple(sorted((fields or {}).items())))
 
 
 def propose(session: Session, change: MemoryChange, *, edited: bool = False) -> WriteResult:

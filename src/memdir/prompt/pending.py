@@ -295,8 +295,47 @@ def corrects(item_text: str, memory_text: str) -> bool:
     memory = _stems(memory_text)
     if _values(item_text) - {w[:5] for w in re.findall(_WORD, memory_text.lower())}:  # every word: "4" too
         return True
-    shared = _stems(item_text) & memory
-    return bool(_turned(item_text, shared) - _turned(memory_text, shared))
+    item = _stems(item_text)
+    shared = item & memory
+    return bool(_turned(item_text, shared) - _turned(memory_text, shared)) or _replaced(item_text, memory_text,
+                                                                                       item, memory, shared)
+
+
+def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str], shared: set[str]) -> bool:
+    """Whether ``item_text`` gives another value in lower case: next to a word both say, on the same side,
+    the item has a content word the memory never says and the memory one the item never says ("deploys
+    daily" against "deploys weekly", "weekly deploys" against "daily deploys"). Only the word right
+    beside it counts, function words included, with nothing but spaces between, so a restatement with
+    words of its own ("we deploy the app on Tuesday" against "deploys on Tuesday", "Remember: backups run
+    weekly") corrects nothing."""
+    item_sides, memory_sides = _beside(item_text, shared), _beside(memory_text, shared)
+    return any(theirs - item and ours - memory for key, ours in item_sides.items()
+               if (theirs := memory_sides.get(key)))
+
+
+def _beside(text: str, stems: set[str]) -> dict[tuple[str, int], set[str]]:
+    """``{(stem, side): the stems of the content words right beside it}`` for each of ``stems`` in ``text``
+    (side -1: before, 1: after), each word of ``text`` as :func:`_stems` reads it; a function word beside
+    it gives none."""
+    import re  # late, as in _stems
+
+    stop = _stop()
+    lower = text.lower()
+    spans = [(m.group(), m.start(), m.end()) for m in re.finditer(_WORD, lower)]
+    found: dict[tuple[str, int], set[str]] = {}
+    for at, (word, _, _) in enumerate(spans):
+        if word[:5] not in stems:
+            continue
+        for side in (-1, 1):
+            if not 0 <= at + side < len(spans):
+                continue
+            first, second = sorted((spans[at], spans[at + side]), key=lambda span: span[1])
+            near = spans[at + side][0]
+            if lower[first[2]:second[1]].strip():  # punctuation between ("Remember: dev"): not beside it
+                continue
+            if near not in stop and (len(near) > 2 or not near.isascii()) and near[:5] not in stems:
+                found.setdefault((word[:5], side), set()).add(near[:5])
+    return found
 
 
 def covers(item_text: str, memory_text: str) -> bool:

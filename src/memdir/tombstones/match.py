@@ -171,11 +171,13 @@ class Tombstone:
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
 
 
-def make(name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
-    """The tombstone of a value (not yet stored). Its id is ``t-`` + 12 hex of
-    the value digest, so the same value always gets the same id."""
+def make(name: str, description: str, body: str, actor: str, reason: str | None,
+         ts: datetime | None = None) -> Tombstone:
+    """The tombstone of a value (not yet stored), dated ``ts`` (default now; a delete gives its journal's
+    clock, :meth:`memdir.layer.journal.Journal.clock`, never before the layer's last event). Its id is
+    ``t-`` + 12 hex of the value digest, so the same value always gets the same id."""
     key = _digest(value_of(description, body))
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
                      reason=reason, ts=now, words_digest=_words_digest(description, body))
 

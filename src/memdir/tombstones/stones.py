@@ -69,10 +69,11 @@ class TombstoneFile:
         atomic_write(self.path, payload + b"\n")
         self._cache = None
 
-    def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
-        """Record the tombstone of a value; the one already there when the same
-        value was forgotten before (idempotent)."""
-        stone = make(name, description, body, actor, reason)
+    def add(self, name: str, description: str, body: str, actor: str, reason: str | None,
+            ts=None) -> Tombstone:
+        """Record the tombstone of a value, dated ``ts`` (a datetime; default now); the one already there
+        when the same value was forgotten before (idempotent)."""
+        stone = make(name, description, body, actor, reason, ts)
         stones = self.all()
         for existing in stones:
             if existing.digest == stone.digest:
@@ -222,8 +223,9 @@ class TombstoneDir:
         self.all()
         return list(getattr(self, "_problems", []))
 
-    def add(self, name: str, description: str, body: str, actor: str, reason: str | None) -> Tombstone:
-        """Record a value's tombstone in a file of its own (idempotent: the
+    def add(self, name: str, description: str, body: str, actor: str, reason: str | None,
+            ts=None) -> Tombstone:
+        """Record a value's tombstone in a file of its own (``ts`` is not kept: see below) (idempotent: the
         one already there for the same value is returned). The file holds
         only what follows from the value and its name (id, name, digests,
         description), never who or when (the local journal keeps those):
