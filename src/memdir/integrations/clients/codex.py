@@ -263,6 +263,24 @@ def _entry(path: Path):
     return servers.get(SERVER_NAME) if hasattr(servers, "get") else None
 
 
+def unseen(project: Path, user_home: Path | None = None) -> str:
+    """One line when memdir's server is registered for Codex only in ``project``'s own ``.codex/config.toml``
+    (``project``: its root; the user's config has no memdir entry) and the user's config does not trust the
+    project (:func:`.outputlimit.trusted`): Codex 0.171 reads no ``.codex/`` of an untrusted project, so its agent
+    has neither memdir's tools nor its hooks there; else ``""``."""
+    from .outputlimit import trusts
+
+    user_config, mine = targets("user", user_home)[0], targets("project", None, project)[0]
+    entry = _entry(mine)
+    if entry is None or not edits.is_our_server(_plain(entry)) or _entry(user_config) is not None:
+        return ""
+    if trusts(user_config, project):
+        return ""
+    return (f"{CLIENT}: Codex reads {mine.parent} only in a trusted project and {user_config} does not trust "
+            f"{project}, so neither memdir's server nor its hooks run there: trust the project when `codex` asks, "
+            f'or add [projects."{project}"] trust_level = "trusted" to {user_config}')
+
+
 def strip_server(doc, record=None):
     """The TOML ``doc`` without ``[mcp_servers.memdir]`` (and without an
     ``mcp_servers`` it left empty, when install created it: ``record`` says).
@@ -335,5 +353,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled",
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled", "unseen",
            "HOOK_EVENTS", "CLIENT"]

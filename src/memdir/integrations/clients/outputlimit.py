@@ -107,6 +107,12 @@ def trusted(user: dict, project: Path) -> bool:
     return _trust(user, project) == TRUSTED
 
 
+def trusts(user_config: Path, project: Path) -> bool:
+    """Whether the user's ``config.toml`` at ``user_config`` trusts ``project`` (:func:`trusted`; a file that
+    cannot be read or parsed trusts nothing). Never raises."""
+    return trusted(_load(Path(user_config)), Path(project))
+
+
 def folder_trusted(user: dict, project: Path, folder: Path) -> bool:
     """Whether Codex reads ``folder``'s ``.codex/`` (``folder`` inside the project whose root is ``project``): by
     the folder's own ``[projects."<folder>"]`` entry when it has one, else by the root's. Measured on the real
@@ -204,4 +210,4 @@ def smallest_limit(user_config: Path, system: Path = SYSTEM) -> tuple[int | None
     return found
 
 
-__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "folder_trusted", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
+__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "folder_trusted", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted", "trusts"]
