@@ -4,7 +4,7 @@ in a folder the person has not trusted and a headless `gemini -p` exits 55 there
 `memdir doctor` said "ok"; `memdir list` said nothing of that, nor of a project's `.mcp.json` server that waits
 for Claude Code's approval, nor of a `.codex/` Codex does not read in an untrusted project. Now doctor says each
 with its fix (as it did for Claude Code's approval), and list says it once, briefly, and as `agent_cannot_see`
-in --json; with the folder trusted or the server approved they say nothing (the controls)."""
+in --json (present only then); with the folder trusted or the server approved they say nothing (the controls)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def _seen(project, user_home) -> tuple[str, list[str], list[str]]:
     doctor = run_cli("--project", project, "doctor", "--json", env=_home_env(user_home))
     notes = [n for n in json.loads(doctor.stdout)["notes"] if n.startswith(("gemini:", "codex: Codex reads",
                                                                             "claude-code: Claude Code asks"))]
-    return text.stdout, json.loads(listed.stdout)["agent_cannot_see"], notes
+    data = json.loads(listed.stdout)
+    assert ("agent_cannot_see" in data) == bool(data.get("agent_cannot_see"))  # the field only when it says something
+    return text.stdout, data.get("agent_cannot_see", []), notes
 
 
 @pytest.fixture

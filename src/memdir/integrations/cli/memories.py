@@ -54,7 +54,7 @@ def cmd_list(args) -> int:
     blind = [line for line in (team(mem.session, result.memories), *(unseen(top) if top is not None else ()))
              if line]  # memories shown here that no agent, or not the agent of some client, can reach
     if getattr(args, "json", False):
-        emit(args, {**result.to_dict(), "agent_cannot_see": blind})
+        emit(args, {**result.to_dict(), **({"agent_cannot_see": blind} if blind else {})})  # only when said
     else:  # 10,000 lines not made to be dropped
         emit(args, result, render.listing(result) + (f"\n{note(blind)}" if blind else ""))
     if not result.memories and mem.project_root is not None:
