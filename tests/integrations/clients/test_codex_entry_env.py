@@ -104,10 +104,10 @@ def test_a_value_that_cannot_be_told_is_kept_and_doctor_names_it(tmp_path, isola
         said = (f"codex: memdir's server entry in {config} sets {LEGACY} = 3900, which overrides "
                 "tool_output_max_bytes; an older `memdir install` wrote that variable and this one keeps it as yours: "
                 "if you did not set it, remove the line and run `memdir install codex --scope user` again")
-        assert notes == ([said] if kept else [
-            f"codex: memdir's server entry in {config} sets {LEGACY} = 7900 itself (an older `memdir install` "
-            "wrote it), which overrides your own tool_output_max_bytes; run `memdir install codex --scope user` "
-            "again (it states a ceiling instead)"])
+        replaced = (f"codex: memdir's server entry in {config} sets {LEGACY} = 7900 itself (an older `memdir install` "
+                    "wrote it), which overrides your own tool_output_max_bytes; run `memdir install codex --scope user` "
+                    "again (it states a ceiling instead)")
+        assert notes == [said if kept else replaced]
         codex.install("user", isolated_home, user_home=user, python=PY)
         assert _env(config) == ({LEGACY: "3900", CEILING: "7900"} if kept else {CEILING: "7900"})
         codex.uninstall("user", isolated_home, user_home=user)

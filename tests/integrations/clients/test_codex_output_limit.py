@@ -283,9 +283,9 @@ def test_doctor_names_a_budget_an_older_install_wrote_and_the_install_replaces_i
     expected = [f"codex: memdir's server entry in {own} sets MEMDIR_TOOL_OUTPUT_MAX_BYTES = 11900 itself (an older "
                 "`memdir install` wrote it), which overrides your own tool_output_max_bytes; run "
                 "`memdir install codex --scope project` again (it states a ceiling instead)"]
-    unknown = [f"codex: memdir's server entry in {own} sets MEMDIR_TOOL_OUTPUT_MAX_BYTES = 4000, which overrides "
-               "tool_output_max_bytes; an older `memdir install` wrote that variable and this one keeps it as yours: "
-               "if you did not set it, remove the line and run `memdir install codex --scope project` again"]
+    unknown = [(f"codex: memdir's server entry in {own} sets MEMDIR_TOOL_OUTPUT_MAX_BYTES = 4000, which overrides "
+                "tool_output_max_bytes; an older `memdir install` wrote that variable and this one keeps it as yours: "
+                "if you did not set it, remove the line and run `memdir install codex --scope project` again")]
     assert notes() == (expected if said else unknown)
     assert run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path}).returncode == 0
     env = tomllib.loads(own.read_text())["mcp_servers"]["memdir"]["env"]
@@ -307,7 +307,7 @@ def _post_tool_use(hooks_json, project, body_text, home) -> str:
             "tool_response": {"content": [{"type": "text", "text": body_text}], "isError": False}}
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDIR_TOOL_OUTPUT")}
     done = subprocess.run(["/bin/sh", "-c", group["hooks"][0]["command"]], input=json.dumps(data),
-                          capture_output=True, text=True, env={**env, "MEMDIR_HOME": str(home)}, timeout=60)
+                          capture_output=True, text=True, env={**env, "MEMDIR_HOME": str(home)}, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout == "", done.stderr
     return done.stderr
 
