@@ -19,7 +19,7 @@ from memdir import Memory
 from tests.conftest import run_cli
 from tests.integrations.clients.realclients import binary, client_env
 
-SEES_NOT = "cannot see these memories here"
+SEES_NOT = "cannot reach these memories with memdir's tools here"
 
 
 def _home_env(user_home) -> dict:
@@ -56,7 +56,7 @@ def test_gemini_folder_trust_is_said_by_doctor_and_list_until_the_folder_is_trus
     assert notes[0] == (f"gemini: Gemini CLI does not trust {project}, so it runs no MCP server there, memdir's too "
                         f"(a headless `gemini -p` exits 55): trust the folder when `gemini` asks, or add "
                         f'"{project}": "TRUST_FOLDER" to {rules} (automation: GEMINI_CLI_TRUST_WORKSPACE=true)')
-    assert text.count(SEES_NOT) == 1 and "the agent in gemini cannot see" in text.splitlines()[-1]
+    assert text.count(SEES_NOT) == 1 and "the agent in gemini cannot reach" in text.splitlines()[-1]
     assert "db-port" in text.splitlines()[0]  # the listing itself comes first, unchanged
     for trust, seen in (({str(project.parent): "TRUST_FOLDER", str(project): "DO_NOT_TRUST"}, False),  # longest wins
                         ({str(project / "anything"): "TRUST_PARENT"}, True),  # a rule naming the parent
@@ -77,7 +77,7 @@ def test_codex_project_entry_in_an_untrusted_project_and_claude_code_approval_ar
     assert [line.split(":")[0] for line in blind] == ["claude-code", "codex"] and blind == notes
     assert "asks each person to approve memdir's server" in blind[0]
     assert f'add [projects."{project}"] trust_level = "trusted" to {user_home / ".codex" / "config.toml"}' in blind[1]
-    assert text.count(SEES_NOT) == 1 and "the agent in claude-code, codex cannot see" in text
+    assert text.count(SEES_NOT) == 1 and "the agent in claude-code, codex cannot reach" in text
     (user_home / ".claude" / "settings.json").write_text('{"enabledMcpjsonServers": ["memdir"]}')
     (user_home / ".codex").mkdir()
     (user_home / ".codex" / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')

@@ -53,8 +53,9 @@ def note(lines: list[str]) -> str:
         parts.append("no agent sees the team layer's memories (not trusted in this clone: review them, then "
                      "`memdir team trust`)")
     if clients_of(lines):
-        parts.append(f"the agent in {', '.join(clients_of(lines))} cannot see these memories here (its client "
-                     "does not run memdir's server in this project; `memdir doctor` says why and how to fix it)")
+        parts.append(f"the agent in {', '.join(clients_of(lines))} cannot reach these memories with memdir's tools "
+                     "here (its client does not run memdir's server in this project; `memdir doctor` says why and "
+                     "how to fix it)")
     return f"note: {'; '.join(parts)}" if parts else ""
 
 
