@@ -257,7 +257,8 @@ def test_install_sizes_the_server_by_the_limit_where_it_serves(tmp_path, monkeyp
 def test_doctor_names_a_budget_an_older_install_wrote_and_the_install_replaces_it(tmp_path, isolated_home, legacy, said):
     """trial24: a project entry an older `memdir install codex` wrote states MEMDIR_TOOL_OUTPUT_MAX_BYTES = 11900,
     which overrides the person's own tool_output_max_bytes; doctor names it and the command, and that install
-    rewrites the entry with the ceiling alone. A value memdir would not have written is the person's: kept, unsaid."""
+    rewrites the entry with the ceiling alone. A value the old rule would not have written there may be the person's
+    (trial25: the older install recorded nothing of what it wrote): kept, and named as such."""
     import json
     import subprocess
     import sys
@@ -271,6 +272,9 @@ def test_doctor_names_a_budget_an_older_install_wrote_and_the_install_replaces_i
     assert run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path}).returncode == 0
     own = root / ".codex" / "config.toml"
     own.write_text(own.read_text().replace('MEMDIR_TOOL_OUTPUT_CEILING = "11900"', legacy))
+    manifest = isolated_home / "integrations" / "codex.json"  # an install before trial25 recorded no server_env
+    manifest.write_text(json.dumps({k: {f: v for f, v in r.items() if f != "server_env"}
+                                    for k, r in json.loads(manifest.read_text()).items()}))
 
     def notes():
         out = run_cli("--project", root, "doctor", "--json")
@@ -279,9 +283,79 @@ def test_doctor_names_a_budget_an_older_install_wrote_and_the_install_replaces_i
     expected = [f"codex: memdir's server entry in {own} sets MEMDIR_TOOL_OUTPUT_MAX_BYTES = 11900 itself (an older "
                 "`memdir install` wrote it), which overrides your own tool_output_max_bytes; run "
                 "`memdir install codex --scope project` again (it states a ceiling instead)"]
-    assert notes() == (expected if said else [])
+    unknown = [(f"codex: memdir's server entry in {own} sets MEMDIR_TOOL_OUTPUT_MAX_BYTES = 4000, which overrides "
+                "tool_output_max_bytes; an older `memdir install` wrote that variable and this one keeps it as yours: "
+                "if you did not set it, remove the line and run `memdir install codex --scope project` again")]
+    assert notes() == (expected if said else unknown)
     assert run_cli("--project", root, "install", "codex", "--scope", "project", env={"PATH": path}).returncode == 0
     env = tomllib.loads(own.read_text())["mcp_servers"]["memdir"]["env"]
     assert env == ({"MEMDIR_TOOL_OUTPUT_CEILING": "11900"} if said else
                    {"MEMDIR_TOOL_OUTPUT_MAX_BYTES": "4000", "MEMDIR_TOOL_OUTPUT_CEILING": "11900"})
-    assert notes() == []
+    assert notes() == []  # the install recorded what it wrote now: the 4,000 it kept is the person's, unsaid
+
+
+def _post_tool_use(hooks_json, project, body_text, home) -> str:
+    """Run the PostToolUse command install wrote into ``hooks_json`` (with a shell, as Codex runs it) after a
+    memory_read of ``body_text``'s memory whose output Codex's hook input holds whole; its stderr ("" when the
+    hook recorded the body as given)."""
+    import json
+    import subprocess
+
+    [group] = json.loads(hooks_json.read_text())["hooks"]["PostToolUse"]
+    data = {"session_id": "s1", "hook_event_name": "PostToolUse", "cwd": str(project),
+            "tool_name": "mcp__memdir__memory_read", "tool_input": {"name": "long"},
+            "tool_response": {"content": [{"type": "text", "text": body_text}], "isError": False}}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDIR_TOOL_OUTPUT")}
+    done = subprocess.run(["/bin/sh", "-c", group["hooks"][0]["command"]], input=json.dumps(data),
+                          capture_output=True, text=True, env={**env, "MEMDIR_HOME": str(home)}, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    return done.stderr
+
+
+@pytest.mark.parametrize("limit, ceiling", [
+    ("tool_output_token_limit = 1000", "3900"),
+    ("", None),  # control: Codex's default keeps the 6,000-byte read whole, the body counts as given
+])
+def test_each_hook_states_the_ceiling_of_the_servers_entry(tmp_path, isolated_home, project, limit, ceiling):
+    """trial24 left the hooks' commands without the ceiling the server's entry states: the PostToolUse hook took
+    a memory_read of 6,000 bytes for whole under a limit of 1,000 tokens (Codex keeps 3,900 bytes: the middle of
+    the output is cut for the model, while the hook's input holds all of it), so the next prompts' recall named a
+    body the model never saw whole. Now every hook command sets the entry's MEMDIR_TOOL_OUTPUT_CEILING."""
+    import json
+    import sys
+
+    from memdir import Memory
+
+    user = tmp_path / "u"
+    (user / ".codex").mkdir(parents=True)
+    (user / ".codex" / "config.toml").write_text(MINE.format(limit=limit))
+    codex.install("user", isolated_home, user_home=user, python=sys.executable)
+    server = tomllib.loads((user / ".codex" / "config.toml").read_text())["mcp_servers"]["memdir"]
+    hooks = user / ".codex" / "hooks.json"
+    commands = [g["hooks"][0]["command"] for groups in json.loads(hooks.read_text())["hooks"].values() for g in groups]
+    prefix = f"MEMDIR_TOOL_OUTPUT_CEILING={ceiling} " if ceiling else ""
+    assert [c.split()[-1] for c in commands] == list(codex.HOOK_EVENTS)
+    assert commands == [f"{prefix}{sys.executable} -m memdir.hooks codex {event}" for event in codex.HOOK_EVENTS]
+    assert (server.get("env") or {}).get("MEMDIR_TOOL_OUTPUT_CEILING") == ceiling  # the same as the server's
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off", limit_body=20_000)
+    mem.write("long", "a long runbook", "project", "\n".join(f"step {n}: check the pump." for n in range(220)))
+    text = Memory.open(home=isolated_home, project=project, search_vectors="off").call_tool(
+        "memory_read", {"name": "long"})
+    assert 3_900 < len(text.encode()) < 11_900  # what a server without the ceiling printed, in one output
+    said = _post_tool_use(hooks, project, text, isolated_home)
+    assert said == ("memdir hook PostToolUse: mcp__memdir__memory_read showed long in parts; recall may give it\n"
+                    if ceiling else ""), said  # with the ceiling: the read Codex cut is not taken as given
+
+
+@pytest.mark.parametrize("client, environ, kept", [
+    ("codex", {"MEMDIR_TOOL_OUTPUT_CEILING": "3900"}, 3900),
+    ("codex", {"MEMDIR_TOOL_OUTPUT_CEILING": "20000"}, 11900),  # a ceiling never raises what Codex keeps
+    ("codex", {"MEMDIR_TOOL_OUTPUT_CEILING": "lots"}, 11900),  # not a number: no ceiling
+    ("codex", {}, 11900),  # control: Codex's default
+    ("claude-code", {"MEMDIR_TOOL_OUTPUT_CEILING": "3900"}, 3900),
+    ("claude-code", {}, None),  # control: Claude Code keeps every memdir output whole
+])
+def test_the_hook_judges_whole_by_the_ceiling_it_is_given(client, environ, kept):
+    from memdir.integrations.claude_code.dialects import kept_whole
+
+    assert kept_whole(client, environ) == kept

@@ -45,6 +45,22 @@ MCP_TOOL_NAMES = {"claude-code": "mcp__{server}__{tool}", "codex": "mcp__{server
 KEEPS_TOOL_OUTPUT: dict[str, int] = {"codex": 11_900}
 
 
+def kept_whole(client: str, environ=None) -> int | None:
+    """UTF-8 bytes of one tool output ``client`` keeps whole for the model (:data:`KEEPS_TOOL_OUTPUT`; None: it
+    keeps every memdir output whole), no more than the ceiling its server's entry states
+    (:data:`memdir.settings.TOOL_OUTPUT_CEILING` in ``environ``, default ``os.environ``: `memdir install codex`
+    sets it in the entry and in each hook's command) when that is a whole number."""
+    import os
+
+    from ...settings import TOOL_OUTPUT_CEILING
+
+    kept = KEEPS_TOOL_OUTPUT.get(client)
+    ceiling = (os.environ if environ is None else environ).get(TOOL_OUTPUT_CEILING, "").strip()
+    if not ceiling.isdigit():
+        return kept
+    return int(ceiling) if kept is None else min(kept, int(ceiling))
+
+
 def codex_kept_bytes(token_limit: int) -> int:
     """UTF-8 bytes of one tool output that Codex keeps whole under a person's ``tool_output_token_limit`` of
     ``token_limit`` tokens: 4 bytes a token, less 100 for Codex's own "Wall time: … Output:" item. Measured on

@@ -63,11 +63,11 @@ import sys
 from ...text import json_c
 from .dialects import (
     DEFERS_MCP_TOOLS,
-    KEEPS_TOOL_OUTPUT,
     START_AT_PROMPT,
     conversation_restarts,
     conversation_resumes,
     keeps_start_blocks,
+    kept_whole,
     mcp_tool,
     queues_transcript,
 )
@@ -265,7 +265,7 @@ def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claud
     from ...tools.handlers import seen_in_conversation
 
     why = seen_in_conversation(_session(data, home), tool, arguments, data.get("tool_response"),
-                               kept=KEEPS_TOOL_OUTPUT.get(client))
+                               kept=kept_whole(client))
     if why is not None:
         raise HookSkip(f"{why}; recall may give it")
     return ""

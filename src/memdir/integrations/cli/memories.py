@@ -45,9 +45,18 @@ def cmd_read(args) -> int:
 
 def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
+    from ...paths import work_tree_top
+    from ..clients.reach import note, team, unseen
+
     mem = open_memory(args)
     result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
-    emit(args, result, None if getattr(args, "json", False) else render.listing(result))  # 10,000 lines not made to be dropped
+    top = work_tree_top(mem.project_root) if mem.project_root else None
+    blind = [line for line in (team(mem.session, result.memories), *(unseen(top) if top is not None else ()))
+             if line]  # memories shown here that no agent, or not the agent of some client, can reach
+    if getattr(args, "json", False):
+        emit(args, {**result.to_dict(), **({"agent_cannot_see": blind} if blind else {})})  # only when said
+    else:  # 10,000 lines not made to be dropped
+        emit(args, result, render.listing(result) + (f"\n{note(blind)}" if blind else ""))
     if not result.memories and mem.project_root is not None:
         # A moved or renamed project starts empty: say where its memories may be.
         found = [o for o in mem.orphans() if o.memories]
@@ -93,15 +102,16 @@ def cmd_status(args) -> int:
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
     from ...paths import work_tree_top
-    from ..claude_code.scopes import approval, hooked_scopes, twice
+    from ..claude_code.scopes import hooked_scopes, twice
     from ..clients import INSTALLERS
     from ..clients.edits import problems
+    from ..clients.reach import unseen
 
     mem = open_memory(args)
     top = work_tree_top(mem.project_root) if mem.project_root else None
     doubled = twice(hooked_scopes(None, top))  # what only this integration sees
-    pending = approval(top) if top is not None else ""
-    notes = tuple(n for n in (doubled, pending) if n) + tuple(problems(mem.session.home, INSTALLERS))
+    blind = unseen(top) if top is not None else []  # a client that does not run memdir's server here
+    notes = tuple(n for n in (doubled, *blind) if n) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1

@@ -10,7 +10,8 @@ project    ``<root>/.codex/config.toml``                ``<root>/.codex/hooks.js
 Codex's hooks take Claude Code's shape and fields: SessionStart (also after a compaction) prints the
 context block, UserPromptSubmit the recall block, PostToolUse (after memdir's
 ``memory_read`` or ``memory_write``) records a body the model read or wrote
-whole as given in the session, Stop (the end of each turn: Codex has no
+whole as given in the session (each hook's command sets the ``MEMDIR_TOOL_OUTPUT_CEILING`` the server's entry
+states, so it judges "whole" by the bytes Codex keeps, as the server sizes its reads), Stop (the end of each turn: Codex has no
 session-end hook) and PreCompact queue the session's transcript. Codex 0.171's
 PostToolUse input, read from the real binary: ``tool_name``
 ``mcp__memdir__memory_read``, ``tool_input`` the call's arguments,
@@ -44,7 +45,7 @@ from pathlib import Path
 from ...errors import InvalidInput
 from . import edits
 from ..claude_code.dialects import mcp_tool
-from .outputlimit import CEILING, LEGACY, entry_env, kept_bytes
+from .outputlimit import CEILING, LEGACY, entry_env, kept_bytes, unrecorded
 
 CLIENT = "codex"
 SERVER_NAME = "memdir"
@@ -99,14 +100,16 @@ def _checked(text: str, expected: dict):
     return doc
 
 
-def merge_server(doc, argv: list[str], limit=..., named: bool = False):
+def merge_server(doc, argv: list[str], limit=..., named: bool = False, written: dict | None = None):
     """The TOML ``doc`` with ``[mcp_servers.memdir]`` running ``argv``: a table
     appended at the very end of the document, so no key of the person's
     (top-level keys after dotted ``mcp_servers.x.y`` keys included) changes
     its path. ``limit``: the ``tool_output_token_limit`` Codex applies where the
     server serves (tokens, None for Codex's default: :func:`.outputlimit.token_limit`);
     left out, ``doc``'s own. ``named``: the entry names its ceiling even when it is memdir's default (a
-    project's entry, which Codex merges into the user's). Raises :class:`InstallError` when that cannot be done."""
+    project's entry, which Codex merges into the user's). ``written``: the env memdir's last install wrote into
+    the entry (:func:`written`; None: not known), so that a variable holding memdir's value is replaced and the
+    person's own kept (:func:`.outputlimit.entry_env`). Raises :class:`InstallError` when that cannot be done."""
     import tomlkit
 
     servers = doc.get("mcp_servers")
@@ -117,7 +120,7 @@ def merge_server(doc, argv: list[str], limit=..., named: bool = False):
     entry = servers.get(SERVER_NAME) if servers is not None else None
     ours = entry is not None and edits.is_our_server(_plain(entry))  # a person's own entry's env is not carried
     before = _plain(entry.get("env")) if ours and hasattr(entry.get("env"), "get") else None
-    env = entry_env(limit, named, before)
+    env = entry_env(limit, named, before, written)
     wanted = {"command": argv[0], "args": argv[1:], **({"env": env} if env else {})}
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
@@ -136,6 +139,41 @@ def _plain(value):
     return value.unwrap() if hasattr(value, "unwrap") else value
 
 
+def _entry_env(entry) -> dict:
+    """The ``env`` of a server ``entry`` (a TOML table) as plain data; ``{}`` when it has none."""
+    env = entry.get("env") if hasattr(entry, "get") else None
+    return _plain(env) if hasattr(env, "get") else {}
+
+
+def written(memdir_home: Path, path: Path) -> dict | None:
+    """The ``env`` memdir's last install wrote into its entry in the Codex ``config.toml`` at ``path``, as install
+    recorded it (``server_env``, from trial25 on); for an older install, the entry's env when the file is byte for
+    byte what that install wrote (nobody edited it since: all of it is memdir's); else None (not known)."""
+    import hashlib
+
+    record = edits.read_manifest(memdir_home, CLIENT).get(str(path))
+    if not isinstance(record, dict):
+        return None
+    if isinstance(record.get("server_env"), dict):
+        return record["server_env"]
+    from ...files.fsio import read_bytes
+
+    raw = read_bytes(path)
+    if raw is None or hashlib.sha256(raw).hexdigest() != record.get("installed_sha256"):
+        return None
+    entry = _entry(path)
+    return _entry_env(entry) if entry is not None and edits.is_our_server(_plain(entry)) else None
+
+
+def _wrote(doc) -> dict:
+    """What the manifest records of the ``config.toml`` ``doc`` install writes: the env memdir itself put in its
+    entry (the ceiling; a variable it kept there is the person's, never recorded as memdir's)."""
+    servers = doc.get("mcp_servers")
+    entry = servers.get(SERVER_NAME) if hasattr(servers, "get") else None
+    env = _entry_env(entry) if entry is not None else {}
+    return {"server_env": {key: value for key, value in env.items() if key == CEILING}} if entry is not None else {}
+
+
 def _server_bytes(entry) -> int | None:
     """The ceiling (:data:`.outputlimit.CEILING`) memdir's server ``entry`` (a TOML table) sets, as an int; None
     when it sets none (memdir's default budget)."""
@@ -150,7 +188,7 @@ def problems(memdir_home: Path) -> list[str]:
     :func:`_limit_problems` and :func:`_trust_problems` of the files install recorded."""
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
                 if isinstance(record, dict)}
-    return _limit_problems(recorded) + _trust_problems(recorded) + doubled(recorded)
+    return _limit_problems(recorded, memdir_home) + _trust_problems(recorded) + doubled(recorded)
 
 
 def _hooked(path: Path) -> bool:
@@ -209,7 +247,7 @@ def _limit(scope: str, path: Path, user_config: Path) -> tuple[int | None, Path 
     return project_limit(user_config, path.parent.parent) if scope == "project" else smallest_limit(user_config)
 
 
-def _limit_problems(recorded: dict) -> list[str]:
+def _limit_problems(recorded: dict, home: Path) -> list[str]:
     """For each ``config.toml`` install recorded, when the ``[mcp_servers.memdir]`` entry's tool output budget is
     not the one :func:`merge_server` would write for the ``tool_output_token_limit`` Codex applies where it serves
     (:func:`_limit`: the person changed the limit after installing, in the user's file or a trusted project's —
@@ -232,12 +270,17 @@ def _limit_problems(recorded: dict) -> list[str]:
         scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
         limit, layer = _limit(scope, path, user_config)
         default = DEFAULTS["tool_output_max_bytes"]
-        env = _plain(entry.get("env")) if hasattr(entry.get("env"), "get") else {}
-        if LEGACY in env and LEGACY not in entry_env(limit, scope == "project", env):  # an older install's budget
+        env, wrote = _entry_env(entry), written(home, path)
+        if LEGACY in env and LEGACY not in entry_env(limit, scope == "project", env, wrote):  # an older install's
             out.append(f"{CLIENT}: memdir's server entry in {path} sets {LEGACY} = {env[LEGACY]} itself (an older "
                        "`memdir install` wrote it), which overrides your own tool_output_max_bytes; run "
                        f"`memdir install {CLIENT} --scope {scope}` again (it states a ceiling instead)")
             continue
+        if unrecorded(env, wrote) is not None:  # memdir's or the person's: not known, so kept and said
+            out.append(f"{CLIENT}: memdir's server entry in {path} sets {LEGACY} = {env[LEGACY]}, which overrides "
+                       "tool_output_max_bytes; an older `memdir install` wrote that variable and this one keeps it "
+                       "as yours: if you did not set it, remove the line and run "
+                       f"`memdir install {CLIENT} --scope {scope}` again")
         now, wanted = _server_bytes(entry), kept_bytes(limit)
         taken = scope == "project" and _server_bytes(entry) is None and _server_bytes(users) is not None
         now = _server_bytes(users) if taken else now or default  # Codex merges a project's entry into the user's
@@ -261,6 +304,24 @@ def _entry(path: Path):
         return None
     servers = doc.get("mcp_servers")
     return servers.get(SERVER_NAME) if hasattr(servers, "get") else None
+
+
+def unseen(project: Path, user_home: Path | None = None) -> str:
+    """One line when memdir's server is registered for Codex only in ``project``'s own ``.codex/config.toml``
+    (``project``: its root; the user's config has no memdir entry) and the user's config does not trust the
+    project (:func:`.outputlimit.trusted`): Codex 0.171 reads no ``.codex/`` of an untrusted project, so its agent
+    has neither memdir's tools nor its hooks there; else ``""``."""
+    from .outputlimit import trusts
+
+    user_config, mine = targets("user", user_home)[0], targets("project", None, project)[0]
+    entry = _entry(mine)
+    if entry is None or not edits.is_our_server(_plain(entry)) or _entry(user_config) is not None:
+        return ""
+    if trusts(user_config, project):
+        return ""
+    return (f"{CLIENT}: Codex reads {mine.parent} only in a trusted project and {user_config} does not trust "
+            f"{project}, so neither memdir's server nor its hooks run there: trust the project when `codex` asks, "
+            f'or add [projects."{project}"] trust_level = "trusted" to {user_config}')
 
 
 def strip_server(doc, record=None):
@@ -289,17 +350,19 @@ def _keep(doc) -> dict:
     return {"mcp_servers_before": doc.get("mcp_servers") is not None}
 
 
-def _edits(scope, user_home, project, home, python, portable) -> list[edits.Edit]:
+def _edits(scope, user_home, project, home, python, portable, memdir_home) -> list[edits.Edit]:
     config, hooks = targets(scope, user_home, project)
+    wrote = written(memdir_home, config)  # what memdir's last install wrote there: replaced, the rest kept
     argv = edits.server_argv(home, python, portable)
     limit = _limit(scope, config, targets("user", user_home)[0])[0]  # where this entry serves (.outputlimit)
+    ceiling = entry_env(limit, portable)  # the hooks read the ceiling the server's entry states (its other env: not)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
-        group["hooks"] = [{"type": "command", "command": edits.hook_command(CLIENT, event, home, python, portable),
-                           "timeout": timeout}]
+        command = edits.hook_command(CLIENT, event, home, python, portable, ceiling)
+        group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
         wanted[event] = group
-    return [edit_for(config, lambda d: merge_server(d, argv, limit, named=portable)),
+    return [edit_for(config, lambda d: merge_server(d, argv, limit, named=portable, written=wrote)),
             edit_for(hooks, lambda d: edits.merge_groups(d, wanted, _ours))]
 
 
@@ -307,7 +370,7 @@ def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Codex file, by its name."""
     if path.suffix == ".toml":
         return edits.Edit(path, edits.TOML, add, strip_server, _keep,
-                          lambda d: edits.foreign_entry(d, "mcp_servers", SERVER_NAME))
+                          lambda d: edits.foreign_entry(d, "mcp_servers", SERVER_NAME), _wrote)
     return edits.Edit(path, edits.JSON, add, lambda d, record: edits.strip_groups(d, _ours))
 
 
@@ -321,7 +384,8 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edits.check_on_path("Codex")
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
         home = None
-    plan = edits.run_install(CLIENT, scope, memdir_home, _edits(scope, user_home, project, home, python, portable),
+    changes = _edits(scope, user_home, project, home, python, portable, memdir_home)
+    plan = edits.run_install(CLIENT, scope, memdir_home, changes,
                              dry_run=dry_run, notes=tuple(notes), force=force)
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
     twice = doubled(recorded, user_home, targets(scope, user_home, project)[1])
@@ -335,5 +399,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled",
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled", "unseen",
            "HOOK_EVENTS", "CLIENT"]

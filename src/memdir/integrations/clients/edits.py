@@ -60,6 +60,7 @@ class FileChange:
     diff: str
     backup: Path | None = None
     record: dict = field(default_factory=dict, compare=False)  # what the edit keeps in the manifest
+    fresh: dict = field(default_factory=dict, compare=False)  # what the manifest takes anew at each install
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,8 @@ class Edit:
     keep: Callable | None = None  # before-data -> dict merged into the manifest record at install
     # before-data -> the person's own entry under memdir's name that ``add`` would replace (None: none)
     foreign: Callable | None = None
+    # after-data -> dict the manifest record takes at every install, replacing the last install's (what memdir wrote)
+    wrote: Callable | None = None
 
 
 # ---------------------------------------------------------------- plan
@@ -161,7 +164,8 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
         if previous is not None:
             record = {**record, "previous": previous}
             notes.append(f"replaced your own memdir server in {edit.path} (--force); uninstall puts it back")
-        changes.append(FileChange(edit.path, raw, after, diff(edit.path, raw, after), record=record))
+        fresh = edit.wrote(merged) if edit.wrote else {}
+        changes.append(FileChange(edit.path, raw, after, diff(edit.path, raw, after), record=record, fresh=fresh))
     return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes), client=client)
 
 
@@ -335,7 +339,7 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
                 "scope": plan.scope,
                 "backup": first["backup"] if "backup" in first else (str(backup) if backup else None),
                 "created_dirs": first.get("created_dirs", created_dirs),
-                "installed_sha256": hashlib.sha256(change.after or b"").hexdigest()}
+                "installed_sha256": hashlib.sha256(change.after or b"").hexdigest(), **change.fresh}
         else:
             manifest.pop(str(path), None)
         done.append(replace(change, backup=backup))
@@ -355,16 +359,19 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
 
 
 def hook_command(client: str, event: str, home: str | None = None, python: str | None = None,
-                 portable: bool = False) -> str:
+                 portable: bool = False, env: dict | None = None) -> str:
     """The shell command a client runs for its hook ``event``: this interpreter
     by its absolute path (``-m memdir.hooks CLIENT EVENT``: works whatever PATH
-    the client has), or with ``portable`` ``memdir hook CLIENT EVENT`` on PATH."""
+    the client has), or with ``portable`` ``memdir hook CLIENT EVENT`` on PATH;
+    ``env`` (name -> value: what the client's entry of memdir's server states, such as Codex's
+    ``MEMDIR_TOOL_OUTPUT_CEILING``) set before it (``NAME=value …``), so the hook reads the settings the server does."""
     import shlex
     import sys
 
     cmd = (f"memdir hook {client} {event}" if portable
            else f"{shlex.quote(python or sys.executable)} -m memdir.hooks {client} {event}")
-    return cmd + (f" --home {shlex.quote(str(home))}" if home else "")
+    prefix = "".join(f"{name}={shlex.quote(str(value))} " for name, value in sorted((env or {}).items()))
+    return prefix + cmd + (f" --home {shlex.quote(str(home))}" if home else "")
 
 
 def is_hook_of(client: str, command) -> bool:

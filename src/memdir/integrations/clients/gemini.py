@@ -93,6 +93,65 @@ TRUST_NOTE = ("Gemini CLI runs MCP servers, memdir's user-scope one too, only in
               "GEMINI_CLI_TRUST_WORKSPACE=true or `--skip-trust`")
 
 
+TRUSTED_FOLDERS = "trustedFolders.json"  # beside the user's settings.json in ~/.gemini (Gemini CLI 0.61)
+_TRUSTING = ("TRUST_FOLDER", "TRUST_PARENT")
+
+
+def _json(path: Path):
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def folder_trusted(folder: Path, user_home: Path | None = None) -> bool:
+    """Whether Gemini CLI 0.61 trusts ``folder``, as its ``trust.ts`` decides (read from the bundle): trusted when
+    the user's ``settings.json`` turns folder trust off (``security.folderTrust.enabled: false``), else by the
+    longest rule of ``~/.gemini/trustedFolders.json`` (``{"<path>": "TRUST_FOLDER" | "TRUST_PARENT" |
+    "DO_NOT_TRUST"}``, a ``TRUST_PARENT`` rule naming its path's parent) whose folder holds ``folder`` (paths
+    resolved): ``DO_NOT_TRUST`` or no rule is not trusted (an interactive ``gemini`` asks; ``gemini -p`` exits 55).
+    ``GEMINI_CLI_TRUST_WORKSPACE`` is the client's environment, not read here. A file that cannot be read or
+    parsed sets nothing (Gemini CLI refuses a broken ``trustedFolders.json`` outright). Never raises."""
+    base = Path(user_home or os.path.expanduser("~")) / ".gemini"
+    settings = _json(base / "settings.json")
+    trust = ((settings.get("security") or {}) if isinstance(settings, dict) else {})
+    trust = trust.get("folderTrust") if isinstance(trust, dict) else None
+    if isinstance(trust, dict) and trust.get("enabled") is False:
+        return True
+    rules = _json(base / TRUSTED_FOLDERS)
+    where = Path(folder).resolve()
+    best, level = -1, None
+    for path, value in rules.items() if isinstance(rules, dict) else ():
+        if not isinstance(path, str) or value not in (*_TRUSTING, "DO_NOT_TRUST"):
+            continue
+        holder = Path(path).parent if value == "TRUST_PARENT" else Path(path)
+        if where.is_relative_to(holder.resolve()) and len(path) > best:
+            best, level = len(path), value
+    return level in _TRUSTING
+
+
+def unseen(project: Path, user_home: Path | None = None) -> str:
+    """One line when memdir is registered with Gemini CLI for ``project`` (its root: the user's settings.json or
+    the project's ``.gemini/settings.json`` holds ``mcpServers.memdir``) but Gemini CLI does not trust the
+    folder (:func:`folder_trusted`): it then runs no MCP server there, memdir's user-scope one too, and a
+    headless ``gemini -p`` exits 55 before any request (measured, trial24); else ``""``."""
+    def registered(path: Path) -> bool:
+        data = _json(path)
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        return isinstance(servers, dict) and SERVER_NAME in servers
+
+    if not any(registered(path) for path in (targets("user", user_home)[0], targets("project", None, project)[0])):
+        return ""
+    if folder_trusted(project, user_home):
+        return ""
+    rules = Path(user_home or os.path.expanduser("~")) / ".gemini" / TRUSTED_FOLDERS
+    return (f"{CLIENT}: Gemini CLI does not trust {project}, so it runs no MCP server there, memdir's too (a "
+            f"headless `gemini -p` exits 55): trust the folder when `gemini` asks, or add "
+            f'"{project}": "TRUST_FOLDER" to {rules} (automation: GEMINI_CLI_TRUST_WORKSPACE=true)')
+
+
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
             project: Path | None = None, home: str | None = None, python: str | None = None,
             force: bool = False) -> edits.Plan:
@@ -116,4 +175,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "HOOK_EVENTS", "CLIENT"]
+__all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "folder_trusted", "unseen", "HOOK_EVENTS",
+           "CLIENT"]

@@ -55,22 +55,34 @@ def kept_bytes(limit: int | None) -> int:
     return min(default, max(int(CLAMPS["tool_output_max_bytes"][0]), codex_kept_bytes(limit)))
 
 
-def entry_env(limit: int | None, named: bool = False, before: dict | None = None) -> dict:
+def entry_env(limit: int | None, named: bool = False, before: dict | None = None, written: dict | None = None) -> dict:
     """The ``env`` table of memdir's ``[mcp_servers.memdir]`` entry for the ``tool_output_token_limit`` ``limit``
     Codex applies where it serves (tokens; None: Codex's default): ``{CEILING: "<kept_bytes>"}`` when Codex keeps
     less than memdir's default budget, or with ``named`` always (a project's entry, merged into the user's key by
-    key); and every other variable of ``before`` (the entry's env until now: a person's own, such as their
-    ``MEMDIR_TOOL_OUTPUT_MAX_BYTES``, stays). A ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` of ``before`` equal to what memdir
-    wrote there before trial24 for this ``limit`` (:func:`kept_bytes`) was memdir's and goes. ``{}``: no env."""
+    key); and the person's own variables of ``before`` (the entry's env until now). What is memdir's there goes,
+    replaced by the rule now: the ceiling, and each variable holding the value memdir's last install wrote
+    (``written``, the env install recorded; a person's own value, such as their ``MEMDIR_TOOL_OUTPUT_MAX_BYTES``,
+    was never written by memdir, so it stays). ``written`` None: an install before trial25 recorded nothing, so
+    only a ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` equal to what memdir wrote there before trial24 for this ``limit``
+    (:func:`kept_bytes`) can be told for memdir's (:func:`unrecorded` names the rest). ``{}``: no env."""
     from ...settings import DEFAULTS
 
     kept = kept_bytes(limit)
     env = {key: value for key, value in (before or {}).items() if key != CEILING}
-    if env.get(LEGACY) == str(kept):
+    if written is not None:
+        env = {key: value for key, value in env.items() if key not in written or written[key] != value}
+    elif env.get(LEGACY) == str(kept):
         del env[LEGACY]
     if kept < int(DEFAULTS["tool_output_max_bytes"]) or named:
         env[CEILING] = str(kept)
     return env
+
+
+def unrecorded(env: dict, written: dict | None) -> str | None:
+    """The ``MEMDIR_TOOL_OUTPUT_MAX_BYTES`` value of memdir's entry ``env`` that cannot be told for the person's or
+    an older memdir install's (which wrote that variable before trial24): the entry's install recorded nothing of
+    what it wrote (``written`` None); None when it sets none or the record says whose it is."""
+    return env.get(LEGACY) if written is None and isinstance(env.get(LEGACY), str) else None
 
 
 def _load(path: Path) -> dict:
@@ -105,6 +117,12 @@ def trusted(user: dict, project: Path) -> bool:
     """Whether the user's config (``user``, parsed) trusts ``project`` (Codex's ``[projects."<path>"]`` table,
     keyed by the project's path as written or resolved)."""
     return _trust(user, project) == TRUSTED
+
+
+def trusts(user_config: Path, project: Path) -> bool:
+    """Whether the user's ``config.toml`` at ``user_config`` trusts ``project`` (:func:`trusted`; a file that
+    cannot be read or parsed trusts nothing). Never raises."""
+    return trusted(_load(Path(user_config)), Path(project))
 
 
 def folder_trusted(user: dict, project: Path, folder: Path) -> bool:
@@ -204,4 +222,4 @@ def smallest_limit(user_config: Path, system: Path = SYSTEM) -> tuple[int | None
     return found
 
 
-__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "folder_trusted", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted"]
+__all__ = ["CEILING", "KEY", "LEGACY", "SYSTEM", "entry_env", "folder_trusted", "kept_bytes", "layers", "project_limit", "smallest_limit", "token_limit", "trusted", "trusts", "unrecorded"]

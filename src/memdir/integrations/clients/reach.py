@@ -1,0 +1,62 @@
+"""Whether the agents memdir is registered with in a project can reach its memories there: the one rule
+``memdir doctor`` (each line, with its fix) and ``memdir list`` (one brief note, and ``agent_cannot_see`` in
+``--json``) share. A client that memdir's files name but that will not run memdir's server in the project — a
+clone whose person has not approved or trusted what the team committed, or a folder a client does not trust —
+leaves its agent without the memories that ``memdir list`` shows; so does a team layer this clone has not
+trusted (``memdir team trust``), whose memories a person's ``list`` shows and no agent sees.
+
+Each client's own rule stays in its installer: Claude Code's approval of a project's ``.mcp.json``
+(:func:`memdir.integrations.claude_code.scopes.approval`), Codex's trust of a project whose ``.codex/`` alone
+registers memdir (:func:`memdir.integrations.clients.codex.unseen`), Gemini CLI's folder trust
+(:func:`memdir.integrations.clients.gemini.unseen`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def unseen(project: Path, user_home: Path | None = None) -> list[str]:
+    """One line per client whose agent cannot reach memdir's memories in ``project`` (its root, the git top),
+    each ``"<client>: <why>: <fix>"``, in the order Claude Code, Codex, Gemini CLI; ``[]`` when every client
+    memdir is registered with runs its server there (or none is). Reads the clients' files only; never raises."""
+    from ..claude_code.scopes import approval
+    from . import codex, gemini
+
+    lines = [approval(Path(project), user_home), codex.unseen(Path(project), user_home),
+             gemini.unseen(Path(project), user_home)]
+    return [line for line in lines if line]
+
+
+def team(session, listed) -> str:
+    """``"team: <why>"`` when ``listed`` (memories shown to a person: objects with a ``scope``) holds team-layer
+    memories that reach no agent, because this clone has not trusted the repository's team layer
+    (:meth:`memdir.session.Session.team_untrusted`; the line is :func:`memdir.files.trust.untrusted_note`'s);
+    else ``""``."""
+    from ...files.trust import untrusted_note
+
+    if not (session.team_untrusted() and any(getattr(m, "scope", None) == "team" for m in listed)):
+        return ""
+    return f"team: {untrusted_note(session.layer_dir('team'))}"
+
+
+def clients_of(lines: list[str]) -> list[str]:
+    """The client names that :func:`unseen`'s ``lines`` begin with, in order (a :func:`team` line left out)."""
+    return [line.split(":", 1)[0] for line in lines if not line.startswith("team:")]
+
+
+def note(lines: list[str]) -> str:
+    """The one brief line ``memdir list`` prints for :func:`team`'s and :func:`unseen`'s ``lines`` (``""`` for
+    none)."""
+    parts = []
+    if any(line.startswith("team:") for line in lines):
+        parts.append("no agent sees the team layer's memories (not trusted in this clone: review them, then "
+                     "`memdir team trust`)")
+    if clients_of(lines):
+        parts.append(f"the agent in {', '.join(clients_of(lines))} cannot reach these memories with memdir's tools "
+                     "here (its client does not run memdir's server in this project; `memdir doctor` says why and "
+                     "how to fix it)")
+    return f"note: {'; '.join(parts)}" if parts else ""
+
+
+__all__ = ["clients_of", "note", "team", "unseen"]
