@@ -111,6 +111,19 @@ def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) ->
     )
 
 
+def interrupt(proc: subprocess.Popen, limit: float = 20.0) -> None:
+    """Stop a server process as a person's Ctrl-C does (SIGINT), killing it if it has not exited after ``limit``
+    seconds, and reap it."""
+    import signal
+
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def wait_until(predicate, what: str, limit: float = 30.0) -> None:
     """Poll ``predicate`` every 50 ms until it is true; fail the test naming ``what`` after ``limit`` seconds
     (a bound on waiting for another process, not a timed assertion: a slow machine only waits longer)."""

@@ -13,7 +13,6 @@ import json
 import os
 import select
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ import pytest
 pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
 from memdir.paths import project_key  # noqa: E402
-from tests.conftest import REPO, run_cli  # noqa: E402
+from tests.conftest import REPO, interrupt, run_cli  # noqa: E402
 from tests.panel_store import build  # noqa: E402
 
 pytestmark = pytest.mark.slow  # every test here takes seconds (real processes, real data)
@@ -53,12 +52,7 @@ class Panel:
         self.base = self.url.split("/?")[0].rstrip("/")
 
     def stop(self) -> str:
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        interrupt(self.proc)
         return self.proc.stderr.read()
 
 
@@ -124,8 +118,7 @@ def test_json_prints_the_address_port_and_token(store, isolated_home):
         assert info["url"] == f"http://127.0.0.1:{info['port']}/?token={info['token']}"
         assert _get(info["url"].split("?")[0] + "api/layers", {"X-Memdir-Token": info["token"]})[0] == 200
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=20)
+        interrupt(proc)
 
 
 # ---------------------------------------------------------------- the browser

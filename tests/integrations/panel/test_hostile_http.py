@@ -9,7 +9,6 @@ import http.client
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +19,7 @@ pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip ins
 
 from memdir import Memory  # noqa: E402
 from memdir.paths import project_key  # noqa: E402
-from tests.conftest import run_cli  # noqa: E402
+from tests.conftest import interrupt, run_cli  # noqa: E402
 
 pytestmark = pytest.mark.slow  # a real server process
 
@@ -58,12 +57,7 @@ class Panel:
         return {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        interrupt(self.proc)
 
 
 @pytest.fixture
