@@ -30,7 +30,7 @@ from memdir.layer import commit
 from memdir.layer.journal import Journal
 from memdir.layer.layer import Layer
 from memdir.tombstones.stones import TombstoneFile
-from tests.conftest import run_cli
+from tests.conftest import run_cli, wait_until
 
 COUNTS = {"faults_injected": 0, "operations_cut": 0, "files_checked": 0, "lost": 0}
 
@@ -245,28 +245,42 @@ def test_an_old_file_renamed_aside_by_a_cut_delete_comes_back_not_removed_as_sta
     assert [p for p in layer.path.iterdir() if p.name.endswith(".del")] == []
 
 
+def _changed_ns(path) -> int:
+    """The later of ``path``'s mtime and ctime (ns): what memdir.layer.leftovers ages a side file by."""
+    st = os.lstat(path)
+    return max(st.st_mtime_ns, st.st_ctime_ns)
+
+
 @pytest.mark.slow
 def test_stale_temp_files_are_removed_by_repair_and_fresh_ones_kept(tmp_path, project, isolated_home):
     """Rule 1 of memdir.layer.leftovers: a side file nothing changed for the lock timeout (the later of
     mtime and ctime: ``os.utime`` moves the ctime to now, so the test waits) is removed; a younger one,
-    maybe a live writer's, is kept, and so is a person's dot-file that is no side file of memdir's."""
+    maybe a live writer's, is kept, and so is a person's dot-file that is no side file of memdir's.
+
+    Two repairs of the same files, each on the safe side of its timeout whatever the machine's load: one
+    with a timeout no run reaches (120 s, run_cli's own bound) keeps them all as young; one after the files
+    are seen older than a 0.5 s timeout (a wait on their ages, not a fixed sleep) removes memdir's and
+    keeps the person's. One repair with a fresh and an old file both near a 3 s timeout raced the CLI's
+    start-up against the clock."""
     seed(isolated_home, project)
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
     old = layer.path / ".plain.md.abc1_xyz.tmp"  # atomic_write's: tempfile.mkstemp, 8 of [a-z0-9_]
-    new = layer.path / ".plain.md.def4_xyz.tmp"
     old_object = layer.meta / "objects" / f".{'0a1b' * 16}.k2x_9qaz.tmp"
     persons = layer.path / ".notes.md.bak"  # not ".<file>.<random>.bak": a person's, never memdir's
     for path in (old, old_object, persons):
         path.write_bytes(b"half a file")
-    time.sleep(3.3)  # past the lock timeout of 3 s below
-    new.write_bytes(b"half a file")
-    out = run_cli("--project", project, "verify", "--repair", env={"MEMDIR_LOCK_TIMEOUT": "3"})
+    out = run_cli("--project", project, "verify", "--repair", env={"MEMDIR_LOCK_TIMEOUT": "120"})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert old.exists() and old_object.exists()  # younger than the lock timeout: maybe a live writer's
+    assert persons.exists()
+    wait_until(lambda: all(_changed_ns(p) < time.time_ns() - 600_000_000 for p in (old, old_object)),
+               "the side files are older than the 0.5 s lock timeout")
+    out = run_cli("--project", project, "verify", "--repair", env={"MEMDIR_LOCK_TIMEOUT": "0.5"})
     assert out.returncode == 0, out.stdout + out.stderr
     assert not old.exists() and not old_object.exists()
-    assert new.exists()  # younger than the lock timeout: maybe a live writer's
-    assert persons.exists()
-    COUNTS["faults_injected"] += 3
-    COUNTS["files_checked"] += 4
+    assert persons.exists()  # control: the same repair keeps what is no side file of memdir's
+    COUNTS["faults_injected"] += 2
+    COUNTS["files_checked"] += 3
 
 
 # ---------------------------------------------------------------- failing and short writes

@@ -194,32 +194,14 @@ def test_a_write_with_no_dead_writer_lists_nothing_and_leaves_its_own_mark_behin
 @pytest.mark.slow
 def test_sigkilled_writers_leave_no_side_files_after_the_next_write(isolated_home, project):
     """What break18 saw: 1,000 kills left 72 to 234 side files that only `verify --repair` removed."""
-    home = isolated_home
-    writer = textwrap.dedent("""
-        import itertools, os, sys
-        from memdir import Memory
-        mem = Memory.open(home=sys.argv[1], project=sys.argv[2])
-        mem.write("first", f"the first write of {os.getpid()}", "project")
-        print("ready", flush=True)
-        for i in itertools.count():
-            mem.write(f"note-{i % 7}", f"note {i % 7} revision {i} of {os.getpid()}", "project", "body " * (i % 50))
-            if i % 5 == 0:
-                try:
-                    mem.delete(f"note-{(i + 3) % 7}")
-                except Exception:
-                    pass
-    """)
     import random
 
+    from tests.faults import forked
+
+    home = isolated_home
     rng = random.Random(18)
     layer = Memory.open(home=home, project=project).session.layer("project")
-    for _ in range(30):
-        proc = subprocess.Popen([sys.executable, "-c", writer, str(home), str(project)], stdout=subprocess.PIPE,
-                                text=True)
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.0, 0.15))
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+    assert all(forked.killed(rng, home, project, 0.15) for _ in range(30))  # each killed mid-loop, none ended
     left = side_files(layer)
     print(f"side files after 30 kills, before the next write: {len(left)}")
     out = run_cli("--project", project, "write", "after", "--description", "A write after the kills", "--body", "")

@@ -80,15 +80,17 @@ def test_another_models_vectors_are_not_read(monkeypatch, tmp_path):
 
 def test_a_locked_index_is_not_waited_for_and_the_oldest_go_beyond_the_bound(monkeypatch, tmp_path):
     conn = _conn(tmp_path / "index.sqlite")
+    conn.execute("PRAGMA busy_timeout = 60000")  # a wait for the lock would take 60 s: unmistakable at any load
     length_embedder(monkeypatch)
     writer = _conn(tmp_path / "index.sqlite")
     writer.execute("BEGIN IMMEDIATE")  # another process writing (the background embedder)
     started = time.monotonic()
     out = sentencestore.vectors_for(conn, ["while locked."])
-    # under the index's 5 s busy timeout, which a wait for the lock would take (1 s was close on a loaded machine)
-    assert time.monotonic() - started < 4.0 and out[0, 0] == 13.0  # the search goes on with what it embedded
+    # well under the 60 s busy timeout a wait would take (a bound against the 5 s timeout, 4 s, was close on a
+    # loaded machine: 1 s was, before it)
+    assert time.monotonic() - started < 30.0 and out[0, 0] == 13.0  # the search goes on with what it embedded
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sentence_vectors'").fetchone()[0] == 0
-    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000  # its own timeout given back
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 60000  # its own timeout given back
     writer.execute("COMMIT")
     monkeypatch.setattr(sentencestore, "KEPT_ROWS", 3)
     for i in range(5):
