@@ -41,7 +41,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple
+from typing import Callable, ItemsView, Iterator, Mapping, MutableMapping, NamedTuple, ValuesView
 
 from ..errors import StoreError
 from .conflicts import CONFLICT, has_conflict
@@ -189,12 +189,42 @@ class LazyEntries(MutableMapping):
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._names))
 
+    def items(self) -> "_ReadItems":
+        """Every memory as ``(name, entry)``, each read when the iteration reaches it; a memory whose file went
+        or changed since the listing (a ``git checkout`` or another process between the two) is left out, as a
+        listing made now would leave it, instead of raising :class:`KeyError` halfway through
+        (test_team_pull_race: a write beside a team layer git was switching died with ``KeyError``)."""
+        return _ReadItems(self)
+
+    def values(self) -> "_ReadValues":
+        """Every memory's entry, read as :meth:`items` reads them."""
+        return _ReadValues(self)
+
     def __len__(self) -> int:
         return len(self._names)
 
     def loaded(self) -> dict[str, Entry]:
         """The memories parsed so far (name → entry), without reading more."""
         return self._loaded
+
+
+class _ReadItems(ItemsView):
+    """:meth:`LazyEntries.items`: the mapping's items, a name whose file is gone skipped."""
+
+    def __iter__(self):
+        for name in self._mapping:
+            try:
+                yield name, self._mapping[name]
+            except KeyError:
+                continue
+
+
+class _ReadValues(ValuesView):
+    """:meth:`LazyEntries.values`: the mapping's values, a name whose file is gone skipped."""
+
+    def __iter__(self):
+        for _, entry in _ReadItems(self._mapping):
+            yield entry
 
 
 def stat_key(st: os.stat_result) -> tuple[int, int, int]:
