@@ -57,7 +57,7 @@ def test_readers_and_writers_while_git_changes_the_team_layer_never_fail(tmp_pat
             _, err = process.communicate(timeout=120)
             commands += 1
             if process.returncode != 0 or "Traceback" in err:
-                failed.append((process.args[5:], process.returncode, err[-400:]))
+                failed.append((process.args[5:], process.returncode, err[-3000:]))
     git(b.root, "checkout", "-q", v2)
     assert commands >= 8 and failed == []
     mem = b.memory()

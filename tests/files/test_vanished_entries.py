@@ -31,3 +31,30 @@ def test_a_file_gone_after_the_listing_is_left_out_of_the_entries_read(isolated_
     assert sorted(entry.record.name for entry in found.entries.values()) == ["alpha", "gamma"]
     with pytest.raises(KeyError):
         found.entries["beta"]  # asked for by name, it is not there
+
+
+
+def _unread(layer, entries):
+    """``entries`` listed again with nothing read yet, each read from its file when asked for (None once it
+    went), as the next transaction's scan holds them."""
+    from memdir.files.scan import LazyEntries
+
+    def load(name, filename):
+        return entries._load(name, filename) if (layer.path / filename).exists() else None
+
+    return LazyEntries({}, {name: f"{name}.md" for name in entries}, load)
+
+
+def test_an_index_written_after_a_listed_file_went_leaves_its_line_out(isolated_home, project, mem):
+    for name in ("alpha", "beta", "gamma"):
+        mem.write(name, f"Fact {name}", "project", f"body of {name}")
+    layer, found = _fresh_scan(isolated_home, project)
+    layer._write_index(found.entries)  # a full render: the builder holds every line
+    layer._write_index(_unread(layer, found.entries), touched={"beta"})  # control: a touched memory still there
+    assert "[beta](beta.md)" in (layer.path / "MEMORY.md").read_text()
+
+    listed = _unread(layer, found.entries)
+    (layer.path / "beta.md").unlink()  # gone between the sweep's listing and the index's render
+    layer._write_index(listed, touched={"beta"})
+    index = (layer.path / "MEMORY.md").read_text()
+    assert "[beta](beta.md)" not in index and "[alpha](alpha.md)" in index and "[gamma](gamma.md)" in index

@@ -174,7 +174,7 @@ class _Snapshot:
 
 
 def _snapshot(session: Session) -> _Snapshot:
-    entries = {layer.scope: dict(layer.scan().entries) for layer in session.layers()}
+    entries = {layer.scope: dict(layer.scan().entries.items()) for layer in session.layers()}  # a file gone: left out
     stones = guard(session)  # every layer's: a proposal's layer is chosen after
     return _Snapshot(entries, list(stones), stones.skipped)
 

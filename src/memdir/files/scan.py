@@ -149,7 +149,13 @@ class LazyEntries(MutableMapping):
     without reading them; ``loaded`` holds those already parsed; ``load(name, file name)`` parses
     one (None when the file no longer holds that memory). Asking for one memory of 10,000 reads one
     file; iterating names reads none; ``values()``/``items()`` read what is not read yet. Changes
-    (``entries[name] = entry``, ``del``) keep ``names`` in step."""
+    (``entries[name] = entry``, ``del``) keep ``names`` in step.
+
+    ``name in entries`` says the listing had it; its file may have gone since (a ``git checkout`` of a
+    team layer, another process's delete), so a caller reads one with :meth:`get` (None: gone) or
+    through :meth:`items`/:meth:`values` (left out), never ``entries[name]`` after ``in``: that raises
+    :class:`KeyError` (test_team_pull_race: a CLI write died so, the team layer's index rendered with a
+    name its sweep had just listed)."""
 
     def __init__(self, loaded: dict[str, Entry], names: dict[str, str],
                  load: Callable[[str, str], Entry | None]):

@@ -137,7 +137,9 @@ def _export_into(session: Session, out: Path, scope: str | None, format: str, wi
         left += [(str(bad.path), bad.error) for bad in found.malformed]
         live = []
         for key in sorted(found.entries):
-            entry = found.entries[key]
+            if (entry := found.entries.get(key)) is None:  # its file went since the listing: said, the rest go on
+                left.append((f"{name_of_scope}:{key}", "not read: its file went while exporting"))
+                continue
             record = entry.record
             if record.status in _LEFT:
                 left.append((f"{name_of_scope}:{key}", _LEFT[record.status]))

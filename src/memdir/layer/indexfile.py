@@ -48,7 +48,8 @@ class KeepsIndex:
             else:
                 touched = None
         if touched is not None and index.built:
-            text = index.render_changed({n: (entries[n].record if n in entries else None) for n in touched}, now)
+            text = index.render_changed({n: (e.record if (e := entries.get(n)) is not None else None) for n in touched},
+                                         now)  # a listed file gone since reads as gone (files.scan.LazyEntries)
             if text is None and index.partial:  # past the deadline (a new day): order every line again
                 text = index.reorder(self._all_facts(entries), now)
         if text is None:

@@ -276,8 +276,9 @@ def _memories(layer, full: bool) -> tuple[Scan, list[tuple[str, object, str]]]:
             state = scan.files.get(scan.names.get(name, ""))
             digest = state.text if state is not None else None
             if digest is None:
-                record = scan.entries[name].record
-                digest = text_digest(record.description, record.body)
+                if (entry := scan.entries.get(name)) is None:  # its file went since the listing
+                    continue
+                digest = text_digest(entry.record.description, entry.record.body)
             rows.append((name, fact, digest))
     return scan, sorted(rows, key=lambda row: row[0])
 

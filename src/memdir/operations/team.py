@@ -288,7 +288,7 @@ def pending(session: Session) -> list:
     if session.project_root is None:
         return []
     scan = candidates(session).scan()
-    return [scan.entries[name].record for name in sorted(scan.entries)]
+    return [entry.record for _, entry in sorted(scan.entries.items(), key=lambda item: item[0])]
 
 
 def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,

@@ -188,10 +188,10 @@ def _find_pending(session: Session, name: str, scope: str | None, team_layer: La
         raise InvalidInput(f"{record.name!r} is {record.status}, not a candidate; see `memdir review`")
     entries = layer.scan().entries
     changes = dict(record.extra).get("candidate_for")
-    if changes and changes in entries:
-        return _Pending(layer, entry, False, "change", changes, entries[changes])
-    if record.supersedes and record.supersedes in entries:
-        return _Pending(layer, entry, False, "replace", record.supersedes, entries[record.supersedes])
+    if changes and (target := entries.get(changes)) is not None:
+        return _Pending(layer, entry, False, "change", changes, target)
+    if record.supersedes and (target := entries.get(record.supersedes)) is not None:
+        return _Pending(layer, entry, False, "replace", record.supersedes, target)
     return _Pending(layer, entry, False)
 
 
