@@ -106,7 +106,8 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
     (a backup taken there holds what the rename replaces, whoever saved it
     last); an exception from it fails the write with nothing replaced. Raises
     :class:`StoreError` when the disk refuses; the old file is then untouched
-    and the temp file removed.
+    and the temp file removed — as it is on any other exception, a
+    :class:`KeyboardInterrupt` (SIGINT) included, which is raised again.
     """
     import tempfile  # a write's: loaded by the first one (a search writes no file)
 
@@ -125,12 +126,14 @@ def atomic_write(path: Path, data: bytes, *, sync_dir: bool = True, sync: bool =
         if before_replace is not None:
             before_replace()
         os.replace(temp, path)
-    except OSError as exc:
+    except BaseException as exc:  # a full disk, a refused backup, SIGINT: no temp file left behind (break26)
         try:
             os.unlink(temp)
         except OSError:
             pass
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
     if sync and sync_dir:
         fsync_dir(directory)
 
