@@ -198,7 +198,7 @@ def parse_reply(text: str | None) -> list:
             for attempt in (raw, _TRAILING_COMMA.sub(r"\1", raw)):
                 try:
                     value = json.loads(attempt)
-                except ValueError:
+                except (ValueError, RecursionError):  # RecursionError: nested past Python's parser, not proposals
                     continue
                 items = _items(value)
                 if items is not None:
