@@ -106,3 +106,19 @@ def test_targets_the_model_was_not_shown_or_a_person_wrote_are_never_changed(tmp
     context = model.context()
     assert "Dev DB listens on 5433" in context and "Dev DB listens on 6000" not in context  # review first
     assert context.count("</memory_context>") == 1 and "<system>" not in context
+
+
+def test_a_command_printing_without_end_is_stopped_at_the_output_cap(isolated_home, project, tmp_path):
+    import shlex
+    import sys
+
+    script = tmp_path / "endless.py"  # 50 MB then a long sleep: bounded, whatever the code under test does
+    script.write_text("import sys, time\nsys.stdin.read()\nfor _ in range(50):\n    sys.stdout.write('y' * 1_000_000)\n"
+                      "    sys.stdout.flush()\ntime.sleep(60)\n", encoding="utf-8")
+    mem = Memory.open(home=isolated_home, project=project, actor="human", extractor_command_timeout=20,
+                      extractor_command=f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}")
+    report = mem.consolidate(TRANSCRIPT, extractor="command")
+    # before: waited the whole timeout while the output file grew (a command printing in a loop: 400 MB/s)
+    assert report.status == "failed" and report.error.startswith("extractor_command printed ")
+    assert report.error.endswith(" bytes (more than 1000000); nothing used")
+    assert mem.list().memories == ()
