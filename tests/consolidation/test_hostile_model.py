@@ -122,3 +122,46 @@ def test_a_command_printing_without_end_is_stopped_at_the_output_cap(isolated_ho
     assert report.status == "failed" and report.error.startswith("extractor_command printed ")
     assert report.error.endswith(" bytes (more than 1000000); nothing used")
     assert mem.list().memories == ()
+
+
+def _queued(tmp_path, project, name: str):
+    from memdir.consolidation import queue
+
+    path = tmp_path / f"{name}.jsonl"
+    line = {"type": "user", "timestamp": "2026-11-25T09:00:00Z", "sessionId": name, "cwd": str(project),
+            "uuid": "u1", "message": {"role": "user", "content": TRANSCRIPT[0]["content"]}}
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    return path, queue
+
+
+def test_a_queued_transcript_whose_model_answered_500_is_tried_by_the_next_drain(tmp_path, isolated_home, project,
+                                                                                 server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-123")
+    monkeypatch.setenv("MEMDIR_LLM_BASE_URL", server.url)
+    monkeypatch.setenv("MEMDIR_LLM_TIMEOUT", "10")
+    path, queue = _queued(tmp_path, project, "s1")
+    queue.append(isolated_home, str(path), cwd=str(project), session_id="s1", event="SessionEnd")
+    server.replies += [{"status": 500}, json.dumps({"proposals": [GOOD]})]
+    [first] = queue.drain(isolated_home, extractor="llm")
+    assert (first.status, first.applied) == ("failed", 0)
+    # before: the line was dropped with the work file: the session's facts never reached memory by themselves
+    [second] = queue.drain(isolated_home, extractor="llm")  # the next session's end: the model is back
+    assert (second.transcript_path, second.status, second.applied) == (str(path), "ok", 1)
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    assert set(_files(person)) == {"gateway-port"}
+    assert queue.drain(isolated_home, extractor="llm") == []  # control: done once, not again
+
+
+def test_a_transcript_whose_model_keeps_failing_is_let_go_after_the_last_attempt(tmp_path, isolated_home, project,
+                                                                                 server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-123")
+    monkeypatch.setenv("MEMDIR_LLM_BASE_URL", server.url)
+    path, queue = _queued(tmp_path, project, "s2")
+    queue.append(isolated_home, str(path), cwd=str(project), session_id="s2", event="SessionEnd")
+    server.replies += [{"status": 503}] * queue.MAX_ATTEMPTS
+    statuses = [[row.status for row in queue.drain(isolated_home, extractor="llm")] for _ in range(queue.MAX_ATTEMPTS)]
+    assert statuses == [["failed"]] * queue.MAX_ATTEMPTS and len(server.requests) == queue.MAX_ATTEMPTS
+    assert queue.drain(isolated_home, extractor="llm") == []  # let go: no fourth model call
+    assert len(server.requests) == queue.MAX_ATTEMPTS
+    log = queue.log_path(isolated_home).read_text()
+    assert log.count("tried again by the next drain") == queue.MAX_ATTEMPTS - 1
