@@ -299,4 +299,4 @@ def _attempts(item: dict) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-__all__ = ["Drained", "MAX_ATTEMPTS", "RETRY_FILE", "append", "claim", "drain", "log_line", "log_path", "queue_path", "spawn_drain"]
+__all__ = ["MAX_ATTEMPTS", "RETRY_FILE", "Drained", "append", "claim", "drain", "log_line", "log_path", "queue_path", "spawn_drain"]
