@@ -11,7 +11,6 @@ applies them and records an :class:`Outcome` per proposal in a
 from __future__ import annotations
 
 import math
-
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
