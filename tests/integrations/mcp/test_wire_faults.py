@@ -135,3 +135,19 @@ def test_the_id_of_a_message_too_long_to_parse(head, tail, id):
     from memdir.integrations.mcp.wire import line_id
 
     assert line_id(head, tail) == id
+
+
+@pytest.mark.parametrize(("arguments", "kind"), [('{"name": "s", "description": "d"}', "a string"),
+                                                  (["name", "s"], "an array"), (7, "a number")])
+def test_tool_arguments_that_are_not_an_object_say_so(arguments, kind):
+    from memdir.integrations.mcp.wire import check_line
+
+    call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "memory_write", "arguments": arguments}}
+    reply = check_line(json.dumps(call))
+    # before: the SDK's "Invalid request parameters" with empty data, nothing saying what was wrong
+    assert reply == {"jsonrpc": "2.0", "id": 5, "error": {"code": -32602, "message": (
+        f"Invalid params: tools/call arguments must be a JSON object, not {kind} (send {{\"name\": …}}, not a "
+        "string of JSON)")}}
+    call["params"]["arguments"] = {"name": "s", "description": "d"}
+    assert check_line(json.dumps(call)) is None  # control: an object goes on to the SDK

@@ -12,7 +12,8 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
   (with the request's id when it has a usable one; a batch gets an array,
   one error per element);
 * ``params`` that is not an object → ``-32602`` (a notification: dropped,
-  since it gets no reply);
+  since it gets no reply); so are a ``tools/call``'s ``arguments`` that are not
+  an object (a string of JSON, an array), saying so;
 * JSON nested deeper than Python's parser goes → ``-32700``; a string with a
   lone UTF-16 surrogate (``"\\ud800"``, not Unicode text) → ``-32602``;
   ``"id": null`` (MCP: an id is never null) → ``-32600`` with id null;
@@ -79,7 +80,18 @@ def _check(message) -> dict | None:
         if not has_id:
             return {}  # a notification gets no reply, even an error
         return _error(INVALID_PARAMS, "Invalid params: params must be an object", id)
+    arguments = (message.get("params") or {}).get("arguments")
+    if message["method"] == "tools/call" and has_id and arguments is not None and not isinstance(arguments, dict):
+        # the SDK's own reply says only "Invalid request parameters": say which, so the caller can fix it
+        return _error(INVALID_PARAMS, f"Invalid params: tools/call arguments must be a JSON object, not "
+                                      f"{_json_kind(arguments)} (send {{\"name\": …}}, not a string of JSON)", id)
     return None
+
+
+def _json_kind(value) -> str:
+    """What JSON calls ``value``'s type: a string, an array, a number, a boolean."""
+    return ("a string" if isinstance(value, str) else "an array" if isinstance(value, list)
+            else "a boolean" if isinstance(value, bool) else "a number")
 
 
 def _pairs(twice: list):
