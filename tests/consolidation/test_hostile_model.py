@@ -165,3 +165,22 @@ def test_a_transcript_whose_model_keeps_failing_is_let_go_after_the_last_attempt
     assert len(server.requests) == queue.MAX_ATTEMPTS
     log = queue.log_path(isolated_home).read_text()
     assert log.count("tried again by the next drain") == queue.MAX_ATTEMPTS - 1
+
+
+@pytest.mark.parametrize("arguments", [json.dumps(json.dumps({"proposals": [GOOD]})),  # a string of a string
+                                       json.dumps({"proposals": [GOOD]}),  # the usual string of JSON
+                                       {"proposals": [GOOD]}],  # not encoded at all
+                         ids=["twice-encoded", "string", "object"])
+def test_proposals_sent_as_tool_call_arguments_are_read(model, server, arguments):
+    server.replies.append({"message": {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call-1", "type": "function", "function": {"name": "propose", "arguments": arguments}}]}})
+    report = model.consolidate(TRANSCRIPT)  # before: failed, "the model returned an empty reply"
+    assert (report.status, [(o.name, o.result) for o in report.outcomes]) == ("ok", [("gateway-port", "created")])
+
+
+def test_a_tool_call_without_proposals_is_still_an_error(model, server):
+    server.replies.append({"message": {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call-1", "type": "function", "function": {"name": "propose", "arguments": '"no proposals here"'}}]}})
+    report = model.consolidate(TRANSCRIPT)
+    assert (report.status, report.error) == ("failed", "no JSON proposals found in the reply")
+    assert _files(model) == {}
