@@ -184,3 +184,15 @@ def test_a_tool_call_without_proposals_is_still_an_error(model, server):
     report = model.consolidate(TRANSCRIPT)
     assert (report.status, report.error) == ("failed", "no JSON proposals found in the reply")
     assert _files(model) == {}
+
+
+def test_the_report_of_a_failed_run_says_the_transcript_is_asked_again(model, server):
+    from memdir.render.consolidation import consolidation
+
+    server.replies += [{"status": 500}, json.dumps({"proposals": [GOOD]})]
+    failed = consolidation(model.consolidate(TRANSCRIPT))
+    # before: "... (event 2, so this transcript is not consolidated twice)", though the next run asks again
+    assert "not consolidated twice" not in failed
+    assert failed.endswith("the next run of this transcript asks again")
+    done = consolidation(model.consolidate(TRANSCRIPT))
+    assert done.endswith("so this transcript is not consolidated twice)")  # control: a finished run
