@@ -87,14 +87,21 @@ DONE = ("ok", "noop", "gated", "pending")
 # ---------------------------------------------------------------- helpers
 
 
-def scrub(value: Any) -> Any:
-    """``value`` with every string redacted (for receipts and logs)."""
+SCRUB_DEPTH = 32  # levels of a receipt value kept; a model's item nested deeper is said, not kept (nor recursed)
+
+
+def scrub(value: Any, depth: int = 0) -> Any:
+    """``value`` with every string redacted (for receipts and logs); a list or object nested more than
+    :data:`SCRUB_DEPTH` levels down is replaced by a note (a model's reply nested 980 deep once took the
+    run down with RecursionError, its good proposals with it)."""
     if isinstance(value, str):
         return redact(value).text
+    if isinstance(value, (dict, list, tuple)) and depth >= SCRUB_DEPTH:
+        return f"(nested more than {SCRUB_DEPTH} levels deep: left out)"
     if isinstance(value, dict):
-        return {k: scrub(v) for k, v in value.items()}
+        return {k: scrub(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [scrub(v) for v in value]
+        return [scrub(v, depth + 1) for v in value]
     return value
 
 

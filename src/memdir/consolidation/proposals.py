@@ -10,6 +10,7 @@ applies them and records an :class:`Outcome` per proposal in a
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -82,7 +83,8 @@ class Proposal:
         if scope not in (None, "user", "project"):
             scope = None
         importance = item.get("importance")
-        if isinstance(importance, bool) or not isinstance(importance, (int, float)):
+        # JSON's 1e999 reads as infinity, and Python's parser takes NaN and Infinity: no importance, not a crash
+        if isinstance(importance, bool) or not isinstance(importance, (int, float)) or not math.isfinite(importance):
             importance = None
         else:
             importance = min(10, max(1, int(importance)))

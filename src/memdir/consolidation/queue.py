@@ -19,6 +19,10 @@ line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
   the queue stays empty. A drain that finds another one running leaves the
   queue to it. A transcript queued twice is consolidated once (the newest
   line wins), and consolidation itself skips a transcript it has a receipt for.
+* A transcript whose extractor failed (the model answered HTTP 500, timed out;
+  status ``failed``) is kept in ``consolidate.jsonl.retry`` and tried by the
+  next drain (the next session's end: the model may be back), at most
+  :data:`MAX_ATTEMPTS` times in all; one that cannot be read, or raised, is not.
 * Each line's project is its ``cwd`` (:func:`memdir.session.open_session`
   with that directory alone).
 
@@ -41,6 +45,8 @@ except ImportError:  # Windows
 
 QUEUE_FILE = "consolidate.jsonl"
 LOG_FILE = "consolidate.log"
+RETRY_FILE = QUEUE_FILE + ".retry"  # lines whose extractor failed, for the next drain (not a work file)
+MAX_ATTEMPTS = 3  # drains that try a transcript whose extractor failed (a 500, a timeout) before it is let go
 
 
 def queue_path(home: Path) -> Path:
@@ -197,9 +203,10 @@ class Drained:
 def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) -> list[Drained]:
     """Consolidate every queued transcript once (the newest line per path
     wins), as the person (actor ``human`` opening, ``extracted`` writing),
-    until the queue stays empty. Each is logged; a bad line or a failing
-    transcript (whatever it raised) is logged, reported as ``error`` and
-    dropped from the queue, never fatal to the rest. Returns ``[]``
+    until the queue stays empty, and the transcripts an earlier drain's extractor failed on (once, first). Each
+    is logged; a bad line or a failing transcript (whatever it raised) is logged, reported as ``error`` and
+    dropped from the queue, never fatal to the rest; one whose extractor failed (status ``failed``) is kept
+    for the next drain, up to :data:`MAX_ATTEMPTS` tries. Returns ``[]``
     at once when another drain is running (it will take these lines too)."""
     from filelock import FileLock, Timeout
 
@@ -215,13 +222,27 @@ def drain(home: Path, *, extractor: str | None = None, dry_run: bool = False) ->
         except Timeout:
             return results
         try:
-            while files := claim(home):
+            retry = _take_retries(home) if not results else []  # once per drain: a retry waits for the next one
+            while files := [*retry, *claim(home)]:
+                retry = []
                 results.extend(_drain_files(home, files, extractor, dry_run))
         finally:
             lock.release()
         # A hook may have queued a line, and seen this lock, between the last claim and the release.
         if not queue_path(home).exists():
             return results
+
+
+def _take_retries(home: Path) -> list[Path]:
+    """The retry file (:data:`RETRY_FILE`) moved aside as this drain's work file, or ``[]`` when there is none.
+    Call with the drain lock held."""
+    retry = queue_path(home).with_name(RETRY_FILE)
+    work = retry.with_name(f"{QUEUE_FILE}.{os.getpid()}-retry.work")
+    try:
+        os.replace(retry, work)
+    except FileNotFoundError:
+        return []
+    return [work]
 
 
 def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: bool) -> list[Drained]:
@@ -235,7 +256,7 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
                 entries[str(item["transcript_path"])] = item
             except (ValueError, KeyError, TypeError):
                 log_line(home, "skipped a malformed queue line")
-    results = []
+    results, retries = [], []
     if entries:  # loaded only when there is work: a drain of an empty queue stays cheap
         from ..errors import MemdirError
         from ..session import open_session
@@ -253,9 +274,17 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
             row = Drained(transcript, cwd, "error", 0, f"{exc.strerror or exc}")
         except Exception as exc:  # noqa: BLE001 - one transcript that breaks a reader must not block the queue
             row = Drained(transcript, cwd, "error", 0, f"{type(exc).__name__}: {str(exc)[:200]}")
+        attempts = _attempts(item) + 1
+        again = row.status == "failed" and not dry_run and attempts < MAX_ATTEMPTS
+        if again:  # the extractor failed (a 500, a timeout): the transcript's facts wait for the next drain
+            retries.append({**item, "attempts": attempts})
         log_line(home, f"{row.status} applied={row.applied} event={item.get('event')} {transcript}"
-                 + (f" error={row.error}" if row.error else ""))
+                 + (f" error={row.error}" if row.error else "")
+                 + (f" (tried again by the next drain: attempt {attempts} of {MAX_ATTEMPTS})" if again else ""))
         results.append(row)
+    if retries:  # written before the work files go: a drain killed in between tries them once more, never less
+        _append_line(queue_path(home).with_name(RETRY_FILE),
+                     "".join(json.dumps(item) + "\n" for item in retries).encode("ascii"))
     for path in files:
         try:
             path.unlink()
@@ -264,4 +293,10 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
     return results
 
 
-__all__ = ["Drained", "append", "claim", "drain", "log_line", "log_path", "queue_path", "spawn_drain"]
+def _attempts(item: dict) -> int:
+    """How many drains have tried the queued ``item`` (0 for a line a hook wrote)."""
+    value = item.get("attempts")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+__all__ = ["MAX_ATTEMPTS", "RETRY_FILE", "Drained", "append", "claim", "drain", "log_line", "log_path", "queue_path", "spawn_drain"]

@@ -46,7 +46,7 @@ from collections.abc import Container
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
-from ..errors import InvalidInput, MemdirError, TombstoneRefused
+from ..errors import InvalidInput, MemdirError, ScopeError, TombstoneRefused
 from ..files.memfile import MemoryRecord, serialize
 from ..gateway.fields import MemoryChange, distinct_name, free_name, prepare
 from ..layer.journal import changes_content, records_bytes
@@ -425,13 +425,31 @@ def distinct_names(items: list, target) -> list:
     return out
 
 
+def _unusable(session: Session, items: list, scope_of, scope: str | None) -> dict[str, str]:
+    """``{scope: why}`` for each layer only items' own ``scope`` (an export's line of the team layer, of a
+    disabled user layer) send items to and this session cannot use: those items are skipped, the rest
+    imported. Raises :class:`ScopeError` (before anything is written) when the import's own layer — the
+    ``scope`` asked for, or the default of an item naming none — is unusable."""
+    own = {scope_of(i) for i in items if isinstance(i, Item) and (scope is not None or i.scope is None)}
+    unusable = {}
+    for target in sorted({scope_of(i) for i in items if isinstance(i, Item)}):
+        try:
+            session.check_scope(target)
+        except ScopeError as exc:
+            if target in own:
+                raise
+            unusable[target] = f"its source puts it in the {target} layer, which is unavailable here: {exc}"
+    return unusable
+
+
 def run(session: Session, kind: str, source: str, items: list, *, scope: str | None = None,
         dry_run: bool = False, progress=None) -> ImportReport:
     """Import ``items`` (:class:`Item` and :class:`Skip` values from a reader)
-    into the session's layers as actor ``import``: each item's own scope,
-    else ``scope``, else ``user`` for type user and ``project`` otherwise.
-    See the module docstring. Raises :class:`ScopeError` when a needed
-    layer is unavailable; every per-item problem is an outcome instead.
+    into the session's layers as actor ``import``: ``scope``, else each item's own scope,
+    else ``user`` for type user and ``project`` otherwise.
+    See the module docstring. Raises :class:`ScopeError`, before anything is written, when the
+    import's own layer is unavailable; an item whose own scope names an unavailable layer is skipped
+    (:func:`_unusable`), as is every other per-item problem.
     ``progress(done, total)`` is called before the first item and after each."""
     importer = session.as_actor("import")
     stones = guard(importer)  # every layer's, read once: an import makes no tombstones
@@ -447,12 +465,15 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     for item in named:
         if isinstance(item, Item):
             reserved.setdefault(scope_of(item), set()).add(item.name)
+    unusable = _unusable(importer, named, scope_of, scope)
     for item in named:
         if isinstance(item, Skip):
             outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
         else:
             target = scope_of(item)
-            importer.check_scope(target)
+            if target in unusable:
+                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", unusable[target]))
+                continue
             try:
                 done = _one(importer, item, target, dry_run, stones, reserved[target])
                 if item.extra.get(_RENAMED):

@@ -50,6 +50,9 @@ from .folders import walk
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
 MAX_SETTINGS_BYTES = 256 * 1024  # Claude Code's settings.json: read for one key
 MAX_GRAPH_BYTES = 64 * 1024 * 1024  # an MCP memory graph file: one file holds every memory
+# A memory its source retired for a newer one: never brought back to life by an import (an export leaves it
+# out too, :mod:`memdir.importing.export`); a candidate stays one (:attr:`Item.candidate`).
+SUPERSEDED = "superseded at its source (the memory that replaced it is imported instead)"
 # A [[link]] as other systems write it: its target as written (a title, an entity), an optional |label.
 WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 
@@ -67,8 +70,8 @@ class Item:
     ``links``: its body's ``[[links]]`` name other items as their source wrote
     them (a title, an entity), resolved to memdir names once every item is named
     (:func:`memdir.importing.run.run`). ``candidate``: it waits for a person's
-    review when new (what its source holds as less settled, a claude-mem session
-    summary's lessons). ``kept``: what memdir's own formats (an export) say beyond the text, kept on
+    review when new (what its source holds as less settled: a claude-mem session
+    summary's lessons, a memory file or line whose status is ``candidate``). ``kept``: what memdir's own formats (an export) say beyond the text, kept on
     import — ``created``/``updated``/``valid_from``/``valid_until`` (aware datetimes), ``pinned``,
     ``importance`` — only the keys the source gives (:func:`kept_fields`)."""
 
@@ -188,10 +191,12 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         written = (record.written_status or record.status).strip().lower()
         if written not in ("active", "candidate", "superseded"):
             extra["original_status"] = record.written_status or record.status
+        if written == "superseded":
+            return Skip(source, SUPERSEDED)
         kept = kept_fields({key: getattr(record, key) for key in (*KEPT_TIMES, "pinned", "importance")})
         return Item(source, name, record.description, kind, record.body, record.title, scope,
                     _origin(extra, record.origin), record.disabled or written == "disabled",
-                    _spelled(name, record.title, stem), kept=kept)
+                    _spelled(name, record.title, stem), kept=kept, candidate=written == "candidate")
     except MalformedMemory:
         pass
     try:
@@ -211,10 +216,13 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     for key in ("status", "tags", "permalink", "originSessionId"):
         if front.get(key) is not None:
             extra["original_" + key if key == "status" else key] = front[key]
-    muted = str(front.get("status") or "").strip().lower() == "disabled" or front.get("disabled") is True
+    status = str(front.get("status") or "").strip().lower()
+    if status == "superseded":
+        return Skip(source, SUPERSEDED)
+    muted = status == "disabled" or front.get("disabled") is True
     title = str(title) if title else None
     return Item(source, name, description.split("\n")[0], kind, body.strip(), title, scope, extra, muted,
-                _spelled(name, title, stem))
+                _spelled(name, title, stem), candidate=status == "candidate")
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True, include: tuple[str, ...] = (),
@@ -428,8 +436,9 @@ def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tup
 def read_jsonl(path: Path) -> list[Item | Skip]:
     """A ``memdir export --format jsonl`` file (or any JSON Lines of memories): one memory per line
     with ``name`` and ``description`` (``type``, ``body``, ``title``, ``disabled``, ``scope`` — one of
-    memdir's layers — and ``extra`` when there); a line with ``"live": false`` (a deleted memory's
-    history) is passed over, a line that is not such an object is a :class:`Skip`. Raises
+    memdir's layers — and ``extra`` when there; ``"status": "candidate"`` waits for review); a line with
+    ``"live": false`` (a deleted memory's history) is passed over, a line that is not such an object, or
+    that is ``"status": "superseded"``, is a :class:`Skip`. Raises
     :class:`NotFound` for a missing file, a directory or one that is not UTF-8."""
     found = read_foreign(path, MAX_GRAPH_BYTES)
     if found.why in (MISSING, DIRECTORY):
@@ -452,9 +461,18 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
             continue
         if isinstance(obj, dict) and obj.get("live") is False:
             continue
-        name = _slug(obj.get("name") or "") if isinstance(obj, dict) else None
-        if name is None or not str(obj.get("description") or "").strip():
+        if not isinstance(obj, dict) or not str(obj.get("name") or "").strip() \
+                or not str(obj.get("description") or "").strip():
             out.append(Skip(f"line {number}", "not a memory: it needs a name and a description"))
+            continue
+        try:
+            name = normalize_name(str(obj["name"])).name
+        except InvalidInput as exc:  # a reserved name (`con`, `memory`): the reason, not "no name"
+            out.append(Skip(f"line {number}", str(exc)))
+            continue
+        status = str(obj.get("status") or "").strip().lower()
+        if status == "superseded":
+            out.append(Skip(f"line {number}", SUPERSEDED))
             continue
         kind = str(obj.get("type") or "reference")
         extra = dict(obj.get("extra") or {}) if isinstance(obj.get("extra"), dict) else {}
@@ -464,10 +482,10 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
         title = str(obj["title"]) if obj.get("title") else None
         out.append(Item(f"line {number}", name, str(obj["description"]), kind, str(obj.get("body") or ""), title,
                         scope, _origin(extra, obj.get("origin")), obj.get("disabled") is True,
-                        _spelled(name, title, str(obj["name"])), kept=kept_fields(obj)))
+                        _spelled(name, title, str(obj["name"])), kept=kept_fields(obj), candidate=status == "candidate"))
     return out
 
 
-__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key",
+__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key",
            "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
            "read_mcp_memory"]

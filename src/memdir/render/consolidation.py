@@ -82,6 +82,9 @@ def consolidation(report, *, explain: bool = False) -> str:
                  f"(at most {report.max_proposals} per run)"
                  + (f"; the run is recorded in the {report.receipt.scope} layer's journal "
                     f"(event {report.receipt.seq}, so this transcript is not consolidated twice)"
+                    if report.receipt and report.status != "failed" else
+                    f"; the failed run is recorded in the {report.receipt.scope} layer's journal "
+                    f"(event {report.receipt.seq}); the next run of this transcript asks again"
                     if report.receipt else ""))
     return "\n".join(lines)
 

@@ -201,7 +201,7 @@ def test_hostile_messages_get_a_reply_and_the_server_lives_on(isolated_home, pro
     # before: RecursionError killed the server (exit 1); no reply to the surrogate or the null id
     assert alive
     assert [(r["id"], r["error"]["code"]) for r in replies[:4]] == [
-        (None, -32700), (21, -32602), (None, -32600), (None, -32600)]
+        (None, -32700), (21, -32602), (None, -32600), (22, -32600)]
     assert "nested too deeply" in replies[0]["error"]["message"]
     assert "surrogate" in replies[1]["error"]["message"]
     assert f"at most {MAX_LINE_CHARS}" in replies[3]["error"]["message"]

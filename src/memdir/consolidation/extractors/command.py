@@ -15,7 +15,7 @@ command is split with :mod:`shlex` and run without a shell; its output is
 data — every proposal goes through the tombstones, the gateway and review
 like any other. Bounds: ``extractor_command_timeout`` seconds (default 120,
 at most 600), after which the command and its process group are killed;
-:data:`MAX_OUTPUT` bytes of stdout; :data:`MAX_STDERR` characters of stderr
+:data:`MAX_OUTPUT` bytes of stdout (killed as soon as it prints more); :data:`MAX_STDERR` characters of stderr
 kept for the error. A command that cannot start, times out, exits non-zero,
 prints too much or prints no JSON raises
 :class:`~memdir.errors.ModelError`: the run writes nothing and its
@@ -29,6 +29,8 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import threading
+import time
 
 from ...errors import ModelError
 from ...text.redact import redact
@@ -37,6 +39,11 @@ from .llm import build_messages, parse_reply, read_proposals
 
 MAX_OUTPUT = 1_000_000   # bytes of the command's stdout read at most
 MAX_STDERR = 500         # characters of stderr quoted in an error
+WATCH_SECONDS = 0.05     # how often a running command's output size and time are looked at
+
+
+def _too_much(size: int) -> str:
+    return f"extractor_command printed {size} bytes (more than {MAX_OUTPUT}); nothing used"
 
 
 def split_command(command: str) -> list[str]:
@@ -81,14 +88,7 @@ class CommandExtractor:
                 process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, **detach)
             except OSError as exc:
                 raise ModelError(f"cannot run extractor_command {argv[0]!r}: {exc.strerror or exc}") from None
-            try:
-                process.communicate(text.encode("utf-8"), timeout=self.timeout)
-            except subprocess.TimeoutExpired:
-                self._kill(process)
-                raise ModelError(f"extractor_command did not finish within {self.timeout:g} s "
-                                 f"(extractor_command_timeout)") from None
-            except BrokenPipeError:
-                process.wait(timeout=self.timeout)  # it stopped reading; its exit status says the rest
+            self._watch(process, text.encode("utf-8"), out)
             size = out.seek(0, os.SEEK_END)
             err.seek(0)
             stderr = redact(err.read(MAX_STDERR * 4).decode("utf-8", "replace").strip()).text[-MAX_STDERR:]
@@ -96,9 +96,42 @@ class CommandExtractor:
                 raise ModelError(f"extractor_command exited with status {process.returncode}"
                                  + (f": {stderr}" if stderr else ""))
             if size > MAX_OUTPUT:
-                raise ModelError(f"extractor_command printed {size} bytes (more than {MAX_OUTPUT}); nothing used")
+                raise ModelError(_too_much(size))
             out.seek(0)
             return out.read().decode("utf-8", "replace")
+
+    def _watch(self, process: subprocess.Popen, data: bytes, out) -> None:
+        """Feed ``data`` to the command's stdin (a thread: it may stop reading) and wait for it to exit,
+        watching ``out``, the file its stdout fills: past :data:`MAX_OUTPUT` bytes or the timeout its
+        process group is killed at once and :class:`ModelError` says why. (Waiting for the exit alone let a
+        command printing in a loop fill the disk until the timeout: 400 MB a second, 120 s by default.)"""
+        def feed() -> None:
+            try:
+                process.stdin.write(data)
+            except OSError:  # BrokenPipeError: it stopped reading; its exit status says the rest
+                pass
+            finally:
+                try:
+                    process.stdin.close()
+                except OSError:
+                    pass
+
+        threading.Thread(target=feed, daemon=True).start()
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                process.wait(timeout=WATCH_SECONDS)
+                return
+            except subprocess.TimeoutExpired:
+                pass
+            size = os.fstat(out.fileno()).st_size
+            if size > MAX_OUTPUT:
+                self._kill(process)
+                raise ModelError(_too_much(size))
+            if time.monotonic() > deadline:
+                self._kill(process)
+                raise ModelError(f"extractor_command did not finish within {self.timeout:g} s "
+                                 f"(extractor_command_timeout)")
 
     @staticmethod
     def _kill(process: subprocess.Popen) -> None:

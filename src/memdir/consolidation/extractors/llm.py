@@ -13,7 +13,8 @@ descriptions, the forgotten (tombstoned) values, the start of the
 workspace's AGENTS.md/CLAUDE.md, and the transcript, and asks for at most N
 proposals as JSON. The reply is parsed tolerantly (:func:`parse_reply`):
 ``<think>`` blocks, code fences and prose around the JSON are ignored; an
-object (``{"proposals": [...]}``, or one proposal) or a list is accepted. An
+object (``{"proposals": [...]}``, or one proposal) or a list is accepted, also as
+the arguments of a tool call when the reply has no text (:func:`tool_arguments`). An
 empty, truncated or JSON-less reply raises :class:`~memdir.errors.ModelError`
 — the run writes nothing and its receipt carries the error and raw reply.
 """
@@ -198,7 +199,7 @@ def parse_reply(text: str | None) -> list:
             for attempt in (raw, _TRAILING_COMMA.sub(r"\1", raw)):
                 try:
                     value = json.loads(attempt)
-                except ValueError:
+                except (ValueError, RecursionError):  # RecursionError: nested past Python's parser, not proposals
                     continue
                 items = _items(value)
                 if items is not None:
@@ -220,6 +221,26 @@ def read_proposals(items: list) -> tuple[list[Proposal], list[dict]]:
             bad.append({"item": item if isinstance(item, (dict, str, int, float)) else str(item),
                         "error": str(exc)})
     return good, bad
+
+
+def tool_arguments(calls) -> str:
+    """The ``arguments`` of a reply's tool calls as text for :func:`parse_reply` ("" when there are none): a
+    string as it is, or the text inside it when it is a JSON string of JSON (encoded twice, as some
+    endpoints send it); an object or array (an endpoint that does not encode it) as JSON."""
+    texts = []
+    for call in calls or ():
+        function = getattr(call, "function", None) or (call.get("function") if isinstance(call, dict) else None)
+        arguments = getattr(function, "arguments", None) if not isinstance(function, dict) else function.get(
+            "arguments")
+        if isinstance(arguments, str):
+            try:
+                inner = json.loads(arguments)
+            except (ValueError, RecursionError):
+                inner = None
+            texts.append(inner if isinstance(inner, str) else arguments)
+        elif isinstance(arguments, (dict, list)):
+            texts.append(json.dumps(arguments))
+    return "\n".join(texts)
 
 
 # ---------------------------------------------------------------- the extractor
@@ -274,7 +295,10 @@ class LLMExtractor:
         if not choices:
             raise ModelError("the model returned no choices")
         message = choices[0].message
-        return (getattr(message, "content", None) or ""), getattr(choices[0], "finish_reason", None)
+        text = getattr(message, "content", None) or ""
+        if not text.strip():  # an endpoint that answers with a tool call (forced JSON, a proxy): its arguments
+            text = tool_arguments(getattr(message, "tool_calls", None))
+        return text, getattr(choices[0], "finish_reason", None)
 
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
         """Ask the model; return its proposals (the caller caps how many apply)."""
@@ -291,4 +315,5 @@ class LLMExtractor:
         return ExtractionResult(proposals, raw=text, model=self.model, invalid=invalid)
 
 
-__all__ = ["LLMExtractor", "SYSTEM_PROMPT", "api_key", "build_messages", "parse_reply", "read_proposals"]
+__all__ = ["SYSTEM_PROMPT", "LLMExtractor", "api_key", "build_messages", "parse_reply", "read_proposals",
+           "tool_arguments"]

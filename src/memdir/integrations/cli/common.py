@@ -16,6 +16,25 @@ class UsageError(Exception):
     """Bad command-line usage: exit 2."""
 
 
+class OutputLost(Exception):
+    """The result could not be printed: stdout is closed (``>&-``) or cannot be written (``/dev/full``: no
+    space left). The message says why; the command itself ran (exit 1, one line on stderr)."""
+
+
+def _write(text: str) -> None:
+    """``text`` on stdout, flushed, so a stdout that cannot take it is said here, not as a traceback at exit.
+    Raises :class:`OutputLost`; a closed pipe (``memdir list | head -1``) stays :class:`BrokenPipeError`."""
+    if sys.stdout is None:
+        raise OutputLost("stdout is closed")
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputLost(f"stdout cannot be written ({exc.strerror or exc})") from None
+
+
 def open_memory(args, actor: str = "human"):
     """The facade for the CLI's ``--home`` / ``--project`` (:func:`memdir.session.open_session`)."""
     from ...api import Memory
@@ -24,7 +43,8 @@ def open_memory(args, actor: str = "human"):
 
 
 def emit(args, data, text: str | None = None) -> None:
-    """Print ``data`` (a typed result or a dict) as JSON with ``--json``, else ``text``."""
+    """Print ``data`` (a typed result or a dict) as JSON with ``--json``, else ``text``. Raises
+    :class:`OutputLost` when stdout cannot take it."""
     if getattr(args, "json", False):
         import json
         import re  # here: `memdir context` without --json (the hot path) loads no re
@@ -32,9 +52,9 @@ def emit(args, data, text: str | None = None) -> None:
         payload = data.to_dict() if hasattr(data, "to_dict") else data
         text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
         # JSON escapes C0 controls itself; C1, bidi controls and U+2028/2029 are escaped too (same JSON).
-        sys.stdout.write(re.sub(_UNSAFE_JSON, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+        _write(re.sub(_UNSAFE_JSON, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
     elif text is not None:
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        _write(text if text.endswith("\n") or not text else text + "\n")
 
 
 def warn(lines: list[str]) -> None:
@@ -58,7 +78,8 @@ def read_body(args, limit: int) -> str | None:
     stdin that holds only white space (a script's or hook's empty stdin is no body); ``--body ''`` is
     given, and empties it; an empty ``--body-file`` is given too, but refused for a memory that has a
     body (:func:`body_source`). A stream is read to at most ``limit`` bytes (the ``max_file_bytes``
-    setting, which no body can pass): :class:`InvalidInput` beyond, so ``/dev/zero`` ends too."""
+    setting, which no body can pass): :class:`InvalidInput` beyond, so ``/dev/zero`` ends too. A closed
+    stdin (``<&-``) is no body; with ``--body-file -`` it is :class:`InvalidInput`."""
     if args.body is not None and args.body_file is not None:
         raise UsageError("give --body or --body-file, not both")
     if args.body is not None:
@@ -70,6 +91,10 @@ def read_body(args, limit: int) -> str | None:
         except OSError as exc:
             raise InvalidInput(f"cannot read --body-file {args.body_file}: {exc.strerror or exc}") from None
         return text.replace("\r\n", "\n").replace("\r", "\n")  # a file's line ends read as text mode reads them
+    if sys.stdin is None:  # started with stdin closed (`<&-`, a daemon): no piped body
+        if args.body_file == "-":
+            raise InvalidInput("--body-file - reads the body from stdin, which is closed; nothing was written")
+        return None
     if args.body_file == "-" or not sys.stdin.isatty():
         text = _bounded(sys.stdin.buffer, limit, "stdin")
         return text if args.body_file == "-" or text.strip() else None
@@ -95,6 +120,8 @@ def read_prompt() -> str:
     :class:`InvalidInput` beyond, so an endless stream ends too."""
     from ..claude_code.hooks import MAX_STDIN
 
+    if sys.stdin is None:  # started with stdin closed
+        raise InvalidInput("no prompt: give the prompt's words (stdin is closed)")
     data = sys.stdin.buffer.read(MAX_STDIN + 1)
     if len(data) > MAX_STDIN:
         raise InvalidInput(f"stdin holds more than {MAX_STDIN} bytes, more than a prompt a hook reads; nothing "
@@ -114,4 +141,4 @@ def field_sides(choices) -> dict[str, str]:
     return fields
 
 
-__all__ = ["UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "read_prompt", "warn"]
+__all__ = ["OutputLost", "UsageError", "body_source", "emit", "field_sides", "open_memory", "read_body", "read_prompt", "warn"]

@@ -23,7 +23,7 @@ import sys
 
 from ...errors import MemdirError, NotFound
 from ...text.printable import printable
-from .common import UsageError, emit
+from .common import OutputLost, UsageError, emit
 
 # ---------------------------------------------------------------- the hot path
 
@@ -274,9 +274,31 @@ def _json_args():
     return types.SimpleNamespace(json=True)
 
 
+def _hold_closed_streams() -> None:
+    """Started with fd 0, 1 or 2 closed (``<&-``, ``>&-``, a daemon's supervisor): the null device takes that
+    fd, before anything else opens a file. Else the first file or socket memdir opens would get the number — a
+    lock, the search index, the warm process's socket — and the MCP wire would read and write JSON-RPC on it, a
+    child process (git) its output into it. ``sys.stdout`` stays None, so a result that cannot be printed is
+    said (:class:`~.common.OutputLost`); ``sys.stderr`` is the null device, so ``print(file=sys.stderr)``
+    never falls back to stdout (into a ``--json`` document)."""
+    import os
+
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: fd itself when the lower ones are open
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stderr
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    _hold_closed_streams()
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # a character the stream cannot encode prints as an escape, never fails
             stream.reconfigure(errors="backslashreplace")
@@ -332,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
             emit(args, {"error": message, "kind": type(exc).__name__})
+        return 1
+    except OutputLost as exc:  # the command ran; only its output is lost
+        print(f"memdir: the result was not printed: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("memdir: interrupted", file=sys.stderr)

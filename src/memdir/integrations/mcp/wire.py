@@ -12,11 +12,13 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
   (with the request's id when it has a usable one; a batch gets an array,
   one error per element);
 * ``params`` that is not an object → ``-32602`` (a notification: dropped,
-  since it gets no reply);
+  since it gets no reply); so are a ``tools/call``'s ``arguments`` that are not
+  an object (a string of JSON, an array), saying so;
 * JSON nested deeper than Python's parser goes → ``-32700``; a string with a
   lone UTF-16 surrogate (``"\\ud800"``, not Unicode text) → ``-32602``;
   ``"id": null`` (MCP: an id is never null) → ``-32600`` with id null;
-* a line over :data:`MAX_LINE_CHARS` → ``-32600`` (id null), read and
+* a line over :data:`MAX_LINE_CHARS` → ``-32600`` with the id its first or
+  last characters give (:func:`line_id`; null when neither does), read and
   dropped in chunks so it never sits in memory whole;
 * bytes that are not UTF-8 inside a string (JSON text is UTF-8, RFC 8259
   §8.1; stdin is decoded with ``surrogateescape``, so they arrive as lone
@@ -29,7 +31,8 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
 A byte-order mark opening a line is dropped (RFC 8259 §8.1: a parser may
 ignore it). Anything else goes to the SDK unchanged. Replies are written to the same
 stdout as the SDK's, one whole line at a time under one lock, so frames never
-interleave.
+interleave. A client that stops reading (it exited, closed the pipe) ends the
+server quietly: one line on stderr, no traceback (:meth:`GuardedStreams._client_gone`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 MAX_LINE_CHARS = 4 * 1024 * 1024
 """Characters of one JSON-RPC message: far above any tool call (a memory body
 is at most 20,000 characters, a query 4,096) and small enough to parse at once."""
+QUIET_SECONDS = 60.0
+"""At the end of stdin, how long the wire waits for the next reply to a request it read before passing the end
+on (:meth:`GuardedStreams.drained`): far above a tool call (a search of 10,000 memories takes about a second)."""
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as surrogateescape decodes it
 
 
@@ -74,7 +80,18 @@ def _check(message) -> dict | None:
         if not has_id:
             return {}  # a notification gets no reply, even an error
         return _error(INVALID_PARAMS, "Invalid params: params must be an object", id)
+    arguments = (message.get("params") or {}).get("arguments")
+    if message["method"] == "tools/call" and has_id and arguments is not None and not isinstance(arguments, dict):
+        # the SDK's own reply says only "Invalid request parameters": say which, so the caller can fix it
+        return _error(INVALID_PARAMS, f"Invalid params: tools/call arguments must be a JSON object, not "
+                                      f"{_json_kind(arguments)} (send {{\"name\": …}}, not a string of JSON)", id)
     return None
+
+
+def _json_kind(value) -> str:
+    """What JSON calls ``value``'s type: a string, an array, a number, a boolean."""
+    return ("a string" if isinstance(value, str) else "an array" if isinstance(value, list)
+            else "a boolean" if isinstance(value, bool) else "a number")
 
 
 def _pairs(twice: list):
@@ -138,9 +155,34 @@ def check_line(line: str):
     return _check(message)
 
 
-def _too_long(size: int) -> dict:
+# The id of a message too long to parse, where clients write it: first (or after "jsonrpc"), as the Python SDK
+# does, or last, as the TypeScript SDK does ({...request, jsonrpc, id}). Inside a string a quote is escaped, so a
+# quote after "," or "{" opens a key of an object, and a value followed by the line's one last "}" is the
+# outermost object's.
+_VALUE = r'(-?\d{1,18}|"(?:[^"\\\n]|\\.){0,200}")'
+_HEAD_ID = re.compile(r'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' + _VALUE + r'\s*[,}]')
+_TAIL_ID = re.compile(r'[,{]\s*"id"\s*:\s*' + _VALUE + r'\s*\}\s*$')
+
+
+def line_id(head: str, tail: str):
+    """The id of a message too long to parse (its first and last characters: ``head``, ``tail``), or None when
+    neither end names one: the error reply then reaches the client's waiting call instead of leaving it
+    waiting (an ``"id": null`` reply answers no call)."""
+    for pattern, text in ((_HEAD_ID, head), (_TAIL_ID, tail)):
+        found = pattern.match(text) if pattern is _HEAD_ID else pattern.search(text)
+        if found:
+            try:
+                value = json.loads(found.group(1))
+            except ValueError:
+                continue
+            if _usable_id(value):
+                return value
+    return None
+
+
+def _too_long(size: int, id=None) -> dict:
     return _error(INVALID_REQUEST, f"Invalid Request: a message of {size} or more characters; "
-                                   f"at most {MAX_LINE_CHARS} are read")
+                                   f"at most {MAX_LINE_CHARS} are read", id)
 
 
 class GuardedStreams:
@@ -154,17 +196,82 @@ class GuardedStreams:
 
         self._in, self._out, self._lock = stdin, stdout, anyio.Lock()
         self.stdin, self.stdout = _Lines(self), _Out(self)
+        self.gone: OSError | None = None  # why the client can no longer be written to, once it cannot
+        self.waiting: set = set()  # the ids of the requests passed to the SDK and not yet answered
+        self._answered = anyio.Event()  # set (and replaced) each time a reply answers one of them
+
+    def asked(self, line: str) -> None:
+        """Note the id of the request ``line`` (a line :func:`check_line` let through), if it is one."""
+        if '"method"' in line and '"id"' in line:
+            message = json.loads(line)
+            if isinstance(message, dict) and "method" in message and _usable_id(message.get("id")):
+                self.waiting.add(message["id"])
+
+    def _replied(self, text: str) -> None:
+        """Note the request ``text`` (a message the SDK writes) answers."""
+        import anyio
+
+        if not self.waiting or '"method"' in text[:200]:
+            return
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(message, dict) and "method" not in message and message.get("id") in self.waiting:
+            self.waiting.discard(message["id"])
+            self._answered.set()
+            self._answered = anyio.Event()
+
+    async def drained(self) -> None:
+        """Wait until every request read has its reply, or none came for :data:`QUIET_SECONDS` (the rest
+        never will), or the client is gone. At the end of stdin the SDK cancels the calls still running
+        (their writes are done, their replies dropped), so a client that sends its calls and closes stdin
+        (``memdir mcp < calls.jsonl``) would miss the last replies; stdin's end is passed on after this."""
+        import anyio
+
+        while self.waiting and self.gone is None:
+            answered = self._answered
+            with anyio.move_on_after(QUIET_SECONDS) as quiet:
+                await answered.wait()
+            if quiet.cancelled_caught:
+                return
 
     async def write(self, text: str) -> None:
         import anyio
 
         async with self._lock:  # written and flushed in one trip to a worker thread, not two
             await anyio.to_thread.run_sync(self._write_now, text)
+        self._replied(text)
 
     def _write_now(self, text: str) -> None:
         out = self._out.wrapped
-        out.write(text)
-        out.flush()
+        try:
+            out.write(text)
+            out.flush()
+        except OSError as exc:  # the client is gone (EPIPE, ECONNRESET, ENOTCONN): nobody reads a reply any more
+            self._client_gone(out, exc)
+
+    def _client_gone(self, out, exc: OSError) -> None:
+        """The client stopped reading stdout: said once on stderr; the wire's stdout then writes to the null
+        device (what is buffered and every later reply goes nowhere, never a traceback at exit) and
+        :attr:`stdin` ends after the line in hand, so the server stops. A call already running finishes
+        whole (the gateway writes atomically); its reply is what is lost."""
+        import logging
+        import os
+
+        if self.gone is None:
+            self.gone = exc
+            logging.getLogger("memdir.mcp").warning(
+                "memdir mcp: the client closed its end of the connection (%s); stopping", exc.strerror or exc)
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, out.fileno())
+        finally:
+            os.close(null)
+        try:
+            out.flush()  # what was buffered for the client, now to the null device
+        except OSError:
+            pass
 
 
 class _Out:
@@ -189,23 +296,28 @@ class _Lines:
         import anyio
 
         reader = self._guard._in.wrapped
-        while True:
+        while self._guard.gone is None:
             line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS + 1)
             if not line:
+                await self._guard.drained()
+                return
+            if self._guard.gone is not None:
                 return
             if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-                size = len(line)
+                size, head, tail = len(line), line[:1024], line[-1024:]
                 while line and not line.endswith("\n"):  # drop the rest of the line, a chunk at a time
                     line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS)
                     size += len(line)
-                await self._guard.write(json.dumps(_too_long(size)) + "\n")
+                    tail = (tail + line)[-1024:]
+                await self._guard.write(json.dumps(_too_long(size, line_id(head, tail))) + "\n")
                 continue
             line = line.removeprefix("\ufeff")  # a byte-order mark: ignored, as RFC 8259 §8.1 allows
             verdict = check_line(line)
             if verdict is None:
+                self._guard.asked(line)
                 yield line
             elif verdict:
                 await self._guard.write(json.dumps(verdict) + "\n")
 
 
-__all__ = ["GuardedStreams", "check_line", "INVALID_PARAMS", "INVALID_REQUEST", "PARSE_ERROR"]
+__all__ = ["GuardedStreams", "check_line", "line_id", "INVALID_PARAMS", "INVALID_REQUEST", "PARSE_ERROR"]
