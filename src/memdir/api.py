@@ -179,13 +179,20 @@ class Memory:
         """Memories in index order (``memory_list``); see :func:`memdir.operations.memories.list_memories`."""
         return operations.list_memories(self.session, scope, include_all=include_all, as_of=as_of, valid_at=valid_at)
 
-    def delete(self, name: str, scope: str | None = None, *, reason: str | None = None) -> DeleteResult:
-        """Delete a memory, tombstoning its value (``memory_delete``); see :func:`memdir.operations.memories.delete`."""
-        return operations.delete(self.session, name, scope, reason=reason)
+    def delete(self, name: str, scope: str | None = None, *, reason: str | None = None,
+               expect_digest: str | None | bool = False) -> DeleteResult:
+        """Delete a memory, tombstoning its value (``memory_delete``); see :func:`memdir.operations.memories.delete`.
+        ``expect_digest``: the digest of the version you read (``digest`` of :meth:`read`, ``file_digest`` of
+        :meth:`list`); when the memory
+        changed or went since, nothing is deleted and :class:`memdir.errors.Conflict` says so (False, the
+        default: not checked)."""
+        return operations.delete(self.session, name, scope, reason=reason, expect_digest=expect_digest)
 
-    def forget(self, name: str, scope: str | None = None, *, reason: str | None = None) -> DeleteResult:
-        """"The user says this is wrong": delete with a tombstone, journaled as ``forget``."""
-        return operations.delete(self.session, name, scope, reason=reason, forget=True)
+    def forget(self, name: str, scope: str | None = None, *, reason: str | None = None,
+               expect_digest: str | None | bool = False) -> DeleteResult:
+        """"The user says this is wrong": delete with a tombstone, journaled as ``forget``; ``expect_digest``
+        as for :meth:`delete`."""
+        return operations.delete(self.session, name, scope, reason=reason, forget=True, expect_digest=expect_digest)
 
     def prune(self, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> PruneResult:
         """Old unpinned memories, deleted only with ``dry_run=False`` (``memory_prune``)."""
@@ -204,11 +211,15 @@ class Memory:
         return operations.show(self.session, name, version, scope)
 
     def restore(self, name: str, version: int | None = None, scope: str | None = None, *,
-                commit: str | None = None, reactivate: bool = False) -> RestoreResult:
+                commit: str | None = None, reactivate: bool = False,
+                expect_digest: str | None | bool = False) -> RestoreResult:
         """Write version ``version`` of ``name`` back (``memory_restore``), or a
         team memory as git holds it at ``commit``; a tombstoned value stays refused,
-        an active version over a superseded memory needs ``reactivate``."""
-        return operations.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate)
+        an active version over a superseded memory needs ``reactivate``. ``expect_digest``: the digest of the
+        live version you read (None: it was deleted when you read it): a memory changed, gone or written again
+        since is not replaced (:class:`memdir.errors.Conflict`); False (the default): not checked."""
+        return operations.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate,
+                                  expect_digest=expect_digest)
 
     # ------------------------------------------------------------ the team layer
 
@@ -331,13 +342,17 @@ class Memory:
         proposed again."""
         return trust.dismiss(self.session, name, scope, reason=reason, digest=digest)
 
-    def pin(self, name: str, value: bool = True, scope: str | None = None) -> FlagResult:
-        """Pin (``value=False``: unpin) a memory; pinned memories lead the index."""
-        return trust.set_flag(self.session, name, "pinned", value, scope)
+    def pin(self, name: str, value: bool = True, scope: str | None = None, *,
+            expect_digest: str | None | bool = False) -> FlagResult:
+        """Pin (``value=False``: unpin) a memory; pinned memories lead the index. ``expect_digest`` as for
+        :meth:`delete`."""
+        return trust.set_flag(self.session, name, "pinned", value, scope, expect_digest=expect_digest)
 
-    def mute(self, name: str, value: bool = True, scope: str | None = None) -> FlagResult:
-        """Mute (``value=False``: unmute): out of the index, still listed."""
-        return trust.set_flag(self.session, name, "disabled", value, scope)
+    def mute(self, name: str, value: bool = True, scope: str | None = None, *,
+             expect_digest: str | None | bool = False) -> FlagResult:
+        """Mute (``value=False``: unmute): out of the index, still listed. ``expect_digest`` as for
+        :meth:`delete`."""
+        return trust.set_flag(self.session, name, "disabled", value, scope, expect_digest=expect_digest)
 
     # ------------------------------------------------------------ reading for the prompt
 

@@ -89,7 +89,17 @@ class ConfirmationRequired(Refused):
 
 
 class Conflict(MemdirError):
-    """Compare-and-set failed: the target changed since it was read."""
+    """Compare-and-set failed: the target changed since it was read.
+
+    ``memory``: the (stored) name of the memory whose version moved on since the caller read it
+    (:func:`memdir.gateway.compare.unchanged`), and ``current`` that memory's digest now (None: there is
+    no such memory now), so an interface can show the version it is; ``memory`` is None for another
+    conflict (a name taken, a symbolic link)."""
+
+    def __init__(self, *args, memory: str | None = None, current: str | None = None):
+        super().__init__(*args)
+        self.memory = memory
+        self.current = current
 
 
 class LockTimeout(MemdirError):

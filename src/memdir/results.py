@@ -64,7 +64,10 @@ class MemoryInfo(Result):
     """A memory as list, review and search show it. ``importance`` is the
     effective one (type default when unset); ``state`` is :func:`memdir.layer.index.state_of`;
     times are ISO-8601 UTC strings; ``candidate_for``: the memory a candidate
-    would change when approved (None: a new memory)."""
+    would change when approved (None: a new memory); ``file_digest``: SHA-256 of its file as listed, the
+    ``expect_digest`` of a change asked on this listing (a delete, pin or mute from the panel's layer page:
+    refused once the memory changed since); None for a version of the past (``as_of``) or a team
+    candidate waiting in the home."""
 
     name: str
     scope: str
@@ -87,12 +90,14 @@ class MemoryInfo(Result):
     last_read: str | None = None
     candidate_for: str | None = None
     sync_conflict: bool = False  # a sync conflict holds it back (memdir sync resolve NAME)
+    file_digest: str | None = None  # SHA-256 of the file as listed: a change's expect_digest (None: not known)
 
 
-def info_of(record: MemoryRecord | Facts, scope: str, now: datetime, stale_after_days: int = 0) -> MemoryInfo:
+def info_of(record: MemoryRecord | Facts, scope: str, now: datetime, stale_after_days: int = 0,
+            file_digest: str | None = None) -> MemoryInfo:
     """The :class:`MemoryInfo` of a record found in ``scope`` at ``now``, or of the
     :class:`memdir.layer.index.Facts` a layer keeps of it (the same info: what ``list`` shows without
-    reading the file)."""
+    reading the file); ``file_digest``: its file's, as listed (what a change asked on this listing expects)."""
     fmt = lambda t: format_time(t) if t else None  # noqa: E731
     candidate_for = record.candidate_for if isinstance(record, Facts) else dict(record.extra).get("candidate_for")
     return MemoryInfo(
@@ -104,6 +109,7 @@ def info_of(record: MemoryRecord | Facts, scope: str, now: datetime, stale_after
         valid_until=fmt(record.valid_until), supersedes=record.supersedes, superseded_by=record.superseded_by,
         reads=record.reads, last_read=fmt(record.last_read),
         candidate_for=_text_or_none(candidate_for) if record.status == "candidate" else None,
+        file_digest=file_digest,
     )
 
 

@@ -33,6 +33,7 @@ from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..results import Decision, PruneCandidate, WriteResult
 from ..text.names import normalize_name
 from ..tombstones.match import Tombstone
+from .compare import NO_CHECK, unchanged
 from .deletion import clear, delete, delete_tombstoned, holder, prune, prune_candidates
 from .duplicates import check_duplicate
 from .forgotten import check_forgotten, lift_tombstone
@@ -114,9 +115,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                 raise Conflict(f"a memory called {held!r} exists; choose another name, or edit {held!r} itself")
             old_name = None if source.record.status == "candidate" else source.record.name
             status = "candidate" if old_name is None else status  # a candidate moves, staying one
-        if expect_digest is not False and (source.digest if source else None) != expect_digest:
-            raise Conflict(f"memory {source.record.name if source else name!r} changed since it was read; "
-                           "re-read it and try again")
+        unchanged(source, expect_digest, source.record.name if source else name, "write")
         if status == "candidate" and existing is not None and existing.record.status != "candidate":
             # A proposed change to a live memory waits beside it; the live one stays in force.
             target = name
@@ -322,20 +321,24 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
 
 
 def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
-            guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
+            guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False,
+            expect_digest: str | None | bool = NO_CHECK) -> WriteResult:
     """Write version ``version`` of ``name`` back, byte for byte, as a new ``restore`` event
     (:func:`restore_bytes`). Works for a deleted memory too. Raises :class:`NotFound`."""
     key = normalize_name(name).name
     return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
-                         guard=guard, session=session, reactivate=reactivate)
+                         guard=guard, session=session, reactivate=reactivate, expect_digest=expect_digest)
 
 
 def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: str = "human",
-                  guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False) -> WriteResult:
+                  guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False,
+                  expect_digest: str | None | bool = NO_CHECK) -> WriteResult:
     """Write ``data`` (an earlier version of memory ``name``, from the journal or from git; ``label`` says which)
     back as a ``restore`` event: byte for byte unless redaction changes it; over a superseded memory only with
-    ``reactivate``; a live version of another memory's text is a copy (:func:`check_duplicate`). Raises
-    :class:`Refused` (not a readable memory, superseded, a copy the agent makes), :class:`TombstoneRefused`."""
+    ``reactivate``; a live version of another memory's text is a copy (:func:`check_duplicate`).
+    ``expect_digest``: compare-and-set on the live memory the caller read (None: it was deleted when read;
+    :func:`memdir.gateway.compare.unchanged`). Raises :class:`Refused` (not a readable memory, superseded, a
+    copy the agent makes), :class:`TombstoneRefused`, :class:`Conflict` (changed since read)."""
     key = normalize_name(name).name
     try:
         record = parse(data.decode("utf-8"), key).record
@@ -348,6 +351,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     raw = data if clean == record else None
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
+        unchanged(existing, expect_digest, key, "restore")
         check_forgotten(tx, existing, clean.description, clean.body, key, guard)
         refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
@@ -426,11 +430,14 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
 
 
 def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
-             session: str | None = None) -> bool:
+             session: str | None = None, expect_digest: str | None | bool = NO_CHECK) -> bool:
     """Pin/unpin or mute/unmute a memory (``flag`` = ``pinned`` | ``disabled``).
     ``value`` is True or False only, as a write's ``pinned``/``disabled`` (the text ``"false"`` is not
-    False, None is not "unpin"). Returns False when it already had that value; :class:`InvalidInput` for
-    another value, :class:`Refused` for a superseded memory."""
+    False, None is not "unpin"). ``expect_digest``: compare-and-set, the digest the caller read
+    (:func:`memdir.gateway.compare.unchanged`; checked even when the flag already has ``value``: the
+    person saw another version). Returns False when it already had that value; :class:`InvalidInput` for
+    another value, :class:`Refused` for a superseded memory, :class:`Conflict` (changed since read),
+    :class:`NotFound`."""
     if flag not in ("pinned", "disabled"):
         raise InvalidInput(f"unknown flag {flag!r}")
     if not isinstance(value, bool):
@@ -438,15 +445,21 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
     key = normalize_name(name).name
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
+        word = flag_action(flag, value)
+        unchanged(entry, expect_digest, key, word)  # gone since it was read: a Conflict saying so
         if entry is None:
             raise NotFound(f"memory not found: {key!r}")
         if getattr(entry.record, flag) == value:
             return False
         refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)
-        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
-                 ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
+        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)), word,
                  reason=f"{flag}={str(value).lower()}")
         return True
+
+
+def flag_action(flag: str, value: bool) -> str:
+    """The journal action of setting ``flag`` (``pinned`` | ``disabled``) to ``value``: pin, unpin, mute, unmute."""
+    return ("pin" if flag == "pinned" else "mute") if value is not False else ("unpin" if flag == "pinned" else "unmute")
 
 
 def receipt(layer: Layer, data: dict, *, actor: str = "extracted", session: str | None = None,
@@ -486,6 +499,6 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 __all__ = [
     "PruneCandidate", "WriteResult", "approved_record", "check_forgotten", "clear", "delete", "dismiss",
-    "finish_interrupted", "lift_tombstone", "move_layer", "prune",
+    "finish_interrupted", "flag_action", "lift_tombstone", "move_layer", "prune",
     "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
 ]

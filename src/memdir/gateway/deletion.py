@@ -8,7 +8,7 @@ tombstones its candidate the same way (:func:`delete_tombstoned`).
 
 from __future__ import annotations
 
-from ..errors import Conflict, InvalidInput, NotFound, StoreError
+from ..errors import InvalidInput, NotFound, StoreError
 from ..files.memfile import MemoryRecord
 from ..layer.index import whole_days
 from ..layer.journal import now_utc
@@ -16,28 +16,29 @@ from ..layer.layer import Layer
 from ..results import DeleteResult, PruneCandidate
 from ..text.names import normalize_name
 from ..tombstones.match import Tombstone, make, match
+from .compare import NO_CHECK, unchanged
 from .fields import reason_text
 from .forgotten import delete_held
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
-           action: str = "delete", session: str | None = None, holders=(), expect_digest: str | None = None
-           ) -> DeleteResult:
+           action: str = "delete", session: str | None = None, holders=(),
+           expect_digest: str | None | bool = NO_CHECK) -> DeleteResult:
     """Delete one memory; with ``tombstone`` (the default) its value may never be written again until a person
     lifts the tombstone — unless another live memory holds that value (:func:`holder`: of this layer, or of
     ``holders``, ``(scope, record)`` of the session's other layers): deleting a duplicate never freezes the
     survivor, and the result names it (``kept_by``). ``expect_digest``: compare-and-set, the file's digest
-    the caller read (a promotion deletes only the version it promoted). Raises :class:`NotFound`,
-    :class:`Conflict` (the memory changed since ``expect_digest``)."""
+    the caller read (a promotion deletes only the version it promoted, the panel only the version its page
+    showed: :func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
+    :class:`Conflict` (the memory changed, or went, since ``expect_digest``)."""
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
-        if entry is None and (held := layer.held_file(tx.scan, key)) is not None and expect_digest is None:
+        if entry is None and (held := layer.held_file(tx.scan, key)) is not None and expect_digest is NO_CHECK:
             return delete_held(tx, key, held, action, reason)
+        unchanged(entry, expect_digest, key, action)  # gone since it was read: a Conflict saying so
         if entry is None:
             raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
-        if expect_digest is not None and entry.digest != expect_digest:
-            raise Conflict(f"memory {key!r} changed since it was read; it was not deleted")
         kept_by = holder(tx, key, entry.record, holders) if tombstone else None
         if not tombstone or kept_by:
             tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)

@@ -17,9 +17,10 @@ from datetime import datetime
 from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
 from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.repository import held_memories
-from ..files.scan import Malformed
+from ..files.scan import Entry, Malformed
 from ..gateway import changes as gateway
-from ..gateway import edits
+from ..gateway import compare, edits
+from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange
 from ..layer.history import history as layer_history
 from ..layer.history import damage as layer_damage
@@ -258,6 +259,7 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     memories, malformed, failed = [], [], []
     layers = session.layers(scope)
     for layer in layers:
+        digests: dict[str, str | None] = {}  # name → its file's digest as listed (a change's expect_digest)
         if as_of_t is not None:
             records = records_as_of(layer, as_of_t)
         else:
@@ -270,15 +272,20 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
             malformed.extend(scan.malformed)
             malformed.extend(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file))
             records = list(facts.values())
+            digests = {name: state.digest for name, file in scan.names.items()
+                       if (state := scan.files.get(file)) is not None}
             if layer.scope == "team" and include_all:
-                records += teamops.pending(session)  # candidates for the team, waiting in the home
+                waiting = teamops.pending(session)  # candidates for the team, waiting in the home
+                records += waiting
+                digests = {**digests, **{record.name: None for record in waiting}}  # not this layer's files
         if valid_t is not None:
             records = [r for r in records if r.status != "candidate"
                        and (r.valid_from is None or r.valid_from <= valid_t)
                        and (r.valid_until is None or valid_t < r.valid_until)]
         elif not include_all:
             records = [r for r in records if is_current(r, as_of_t or now)]
-        memories.extend(info_of(record, layer.scope, now, stale) for record in ordered(records, now))
+        memories.extend(info_of(record, layer.scope, now, stale, digests.get(record.name))
+                        for record in ordered(records, now))
     held = held_memories(session.home)
     if held:
         memories = [replace(m, sync_conflict=True) if (m.scope, m.name) in held else m for m in memories]
@@ -300,7 +307,7 @@ def _held(session: Session, name: str, scope: str):
 
 
 def delete(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
-           forget: bool = False) -> DeleteResult:
+           forget: bool = False, expect_digest: str | None | bool = NO_CHECK) -> DeleteResult:
     """Delete a memory and tombstone its value (``memory_delete``): the same
     value is refused from then on, from every path, until a person lifts the
     tombstone. ``forget``: "the user says this is wrong", journaled as
@@ -308,14 +315,16 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
     is refused (:func:`memdir.operations.lookup.refuse_ambiguous`: say which).
     A person naming the scope also deletes a file held back there (a forgotten value put back:
     :mod:`memdir.layer.held`), which no lookup finds; its tombstone stays.
-    Raises :class:`NotFound`, :class:`InvalidInput`."""
+    ``expect_digest``: the digest of the version the caller read (:attr:`memdir.results.ReadResult.digest`,
+    :attr:`memdir.results.MemoryInfo.file_digest`); another version, or none, is not deleted (:func:`memdir.gateway.compare.unchanged`).
+    Raises :class:`NotFound`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
+    action = "forget" if forget else "delete"
     if scope is None:
         refuse_ambiguous(session, name, "delete")
     elif session.actor == "human" and (held := _held(session, name, scope)) is not None:
         return gateway.delete(held, name, actor=session.actor, session=session.id, reason=reason,
-                              action="forget" if forget else "delete")
-    layer, entry = find(session, name, scope)
-    action = "forget" if forget else "delete"
+                              action=action, expect_digest=expect_digest)
+    layer, entry = found_as_read(session, name, scope, expect_digest, action)
     holders = []  # the other layers' live memories: a value one of them holds is not tombstoned
     for other in session.layers():
         if other is not layer:
@@ -324,7 +333,23 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
             except StoreError:
                 continue  # an unreadable layer holds nothing this delete can see
     return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
-                          reason=reason, holders=holders)  # the journal's action already says "forget"
+                          reason=reason, holders=holders, expect_digest=expect_digest)  # the action says "forget"
+
+
+def found_as_read(session: Session, name: str, scope: str | None, expect_digest: str | None | bool,
+                  change: str) -> tuple[Layer, Entry]:
+    """The layer and entry of memory ``name`` for a ``change`` (a noun: ``"delete"``, ``"pin"``…) asked
+    on the version the caller read (``expect_digest``, as :func:`delete` takes it). A memory gone since it
+    was read, in the ``scope`` named, is refused by the one rule of a version read
+    (:func:`memdir.gateway.compare.unchanged`: :class:`Conflict`, "was deleted since it was read"), not
+    reported as never found. Raises :class:`NotFound`, :class:`Conflict`."""
+    try:
+        return find(session, name, scope)
+    except NotFound:
+        if scope is None or expect_digest is NO_CHECK or expect_digest is None:
+            raise
+        compare.unchanged(None, expect_digest, normalize_name(name).name, change)
+        raise
 
 
 def prune(session: Session, older_than_days: int, scope: str | None = None, *, dry_run: bool = True) -> PruneResult:
@@ -407,24 +432,29 @@ def show(session: Session, name: str, version: int, scope: str | None = None) ->
 
 
 def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
-            commit: str | None = None, reactivate: bool = False) -> RestoreResult:
+            commit: str | None = None, reactivate: bool = False,
+            expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
     """Write version ``version`` of ``name`` back as a new journaled event
     (works for deleted memories); a tombstoned value stays refused. With
-    ``commit``: the team memory as git holds it at that commit. Raises
-    :class:`NotFound`, :class:`TombstoneRefused`, :class:`InvalidInput`."""
+    ``commit``: the team memory as git holds it at that commit. ``expect_digest``: the digest of the live
+    version the caller read (None: it was deleted when read); another, or one written since, is not
+    replaced (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
+    :class:`TombstoneRefused`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
     if commit is not None:
         if version is not None:
             raise InvalidInput("give a version or a commit, not both")
+        if expect_digest is not NO_CHECK:
+            raise InvalidInput("expect_digest is checked on a restore of a version, not of a git commit")
         return teamops.restore_commit(session, name, commit)
     if version is None:
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, stored, _ = _history_layer(session, name, scope)
     stones = guard(session, layer)
     result = gateway.restore(layer, stored, version, actor=session.actor, guard=stones, session=session.id,
-                             reactivate=reactivate)
+                             reactivate=reactivate, expect_digest=expect_digest)
     return RestoreResult(result.name, result.scope, version, result.operation, result.digest,
                          warnings=(*result.warnings, *stones.skipped))  # the gateway's: a copy, a redaction
 
 
-__all__ = ["MAX_LINKS", "clear", "delete", "edit", "history", "list_memories", "prune", "read", "restore", "show", "time_arg",
-           "write"]
+__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "prune", "read", "restore",
+           "show", "time_arg", "write"]

@@ -21,6 +21,7 @@ from ..files.fsio import digest
 from ..files.memfile import MemoryRecord, format_time
 from ..files.scan import Entry
 from ..gateway import changes as gateway
+from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange
 from ..layer.layer import Layer
 from ..results import (
@@ -40,7 +41,7 @@ from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by, lift_command
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
-from .memories import list_memories, write
+from .memories import found_as_read, list_memories, write
 
 MIN_DIGEST = 12  # hex digits of a review digest a person may type instead of all 64
 
@@ -353,13 +354,15 @@ def _person(session: Session) -> None:
         raise Refused("only a person can approve, reject or dismiss a candidate (use the CLI or the panel)")
 
 
-def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: str | None = None) -> FlagResult:
+def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: str | None = None, *,
+             expect_digest: str | None | bool = NO_CHECK) -> FlagResult:
     """Pin (``flag="pinned"``: leads the index) or mute (``"disabled"``: kept
-    and listed, out of the index) a memory, or undo it. Raises :class:`NotFound`,
-    :class:`InvalidInput`."""
-    layer, entry = find(session, name, scope)
+    and listed, out of the index) a memory, or undo it. ``expect_digest``: the digest of the version the
+    caller read (as :func:`memdir.operations.memories.delete` takes it); another version, or none, is not
+    changed. Raises :class:`NotFound`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
+    layer, entry = found_as_read(session, name, scope, expect_digest, gateway.flag_action(flag, value))
     changed = gateway.set_flag(layer, entry.record.name, flag=flag, value=value, actor=session.actor,
-                               session=session.id)
+                               session=session.id, expect_digest=expect_digest)
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 

@@ -197,7 +197,10 @@ def test_a_person_reviews_corrects_and_audits_in_the_browser(panel, browser_page
     page.fill('form.edit input[name="description"]', "Dev PostgreSQL listens on 5435")
     page.click('form.edit button[type="submit"]')
     page.wait_for_selector("form.edit [data-error]:not([hidden])")
-    assert error.inner_text() == "memory 'db-port' changed since it was read; re-read it and try again"
+    assert error.inner_text() == ("memory 'db-port' changed since this page was loaded; nothing was changed. "
+                                  "Look at the current version, then try again.\n"
+                                  "Now: Dev PostgreSQL listens on 5434 Show the current version")
+    assert page.input_value('form.edit input[name="description"]') == "Dev PostgreSQL listens on 5435"  # kept
     page.reload()
     page.fill('form.edit input[name="description"]', "Old host is box-9.example.org")
     page.click('form.edit button[type="submit"]')

@@ -165,7 +165,9 @@ def test_concurrent_edits_with_one_version_one_wins_the_rest_conflict(panel, url
     lost = [reply for _, code, reply in results if code != 200]
     assert len(won) == 1 and len(lost) == 15
     assert {(r["kind"], r["error"]) for r in lost} == {
-        ("Conflict", "memory 'db-port' changed since it was read; re-read it and try again")}, lost[:2]
+        ("Conflict", ("memory 'db-port' changed since this page was loaded; nothing was changed. "
+                      "Look at the current version, then try again."))}, lost[:2]
+    assert {r["current"]["memory"]["body"] for r in lost} == {f"Edit number {won[0]}."}  # the winner's, offered
     assert _body(panel, url) == f"Edit number {won[0]}."
     versions = panel.request("GET", f"{url}/history")[1]["versions"]
     assert [v["action"] for v in versions] == ["create", "update"]

@@ -64,7 +64,8 @@ def test_rename_onto_an_existing_memory_is_409_and_changes_nothing(client, store
 def test_a_rename_checks_the_digest_of_the_version_edited(client, store, ref):
     digest = _digest(client, ref, "ci-runner")
     stale = post(client, f"/api/layers/{ref}/memories/ci-runner", {"name": "ci-host", "expect_digest": "stale"})
-    assert stale.status_code == 409 and "'ci-runner' changed since it was read" in stale.json()["error"]
+    assert stale.status_code == 409 and "'ci-runner' changed since this page was loaded" in stale.json()["error"]
+    assert stale.json()["current"]["digest"] == digest  # the version there is now, offered
     assert [m.name for m in store.list("project", include_all=True).memories if m.name == "ci-host"] == []
     ok = post(client, f"/api/layers/{ref}/memories/ci-runner", {"name": "ci-host", "expect_digest": digest})
     assert ok.status_code == 200 and _record(store, "ci-runner").superseded_by == "ci-host"

@@ -17,6 +17,7 @@ import json
 import re
 import types
 import typing
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -42,6 +43,26 @@ def error_response(exc: MemdirError) -> JSONResponse:
     """``{"error", "kind"}`` with the status :data:`STATUS` gives (500 for others)."""
     status = next((code for kind, code in STATUS if isinstance(exc, kind)), 500)
     return JSONResponse({"error": str(exc), "kind": type(exc).__name__}, status_code=status)
+
+
+def stale_response(home, ref: str, exc: Conflict) -> JSONResponse:
+    """409 for a change the gateway refused because memory ``exc.memory`` is no longer the version the
+    page showed (:func:`memdir.gateway.compare.unchanged`): ``{"error", "kind": "Conflict", "current"}``,
+    the error saying so in the page's words and ``current`` the version there is now — ``name``,
+    ``digest`` (None: deleted), ``url`` (its page: the current text, or the history to restore from) and
+    ``memory`` (its full text as ``GET`` gives it, None when deleted). Nothing was changed."""
+    name = exc.memory
+    read = views.current(home, ref, name) if exc.current is not None else None
+    url = f"/layer/{quote(ref, safe=':')}/m/{quote(name, safe='')}"
+    if exc.current is None:
+        text = (f"memory {name!r} was deleted since this page was loaded; nothing was changed. "
+                "Its history can restore it.")
+    else:
+        text = (f"memory {name!r} changed since this page was loaded; nothing was changed. "
+                "Look at the current version, then try again.")
+    current = {"name": name, "digest": read.digest if read else exc.current, "url": url,
+               "memory": read.to_dict() if read else None}
+    return JSONResponse({"error": text, "kind": type(exc).__name__, "current": current}, status_code=409)
 
 
 async def _body(request: Request):
@@ -194,6 +215,8 @@ def _changed(result: str) -> dict:
 
 
 M = "/api/layers/{ref}/memories/{name}"
+EXPECT = ("; expect_digest, the digest of the version the page showed, refuses it with 409 and the current "
+          "version when the memory changed since")
 NS = _null(S)
 JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, " | ".join(ACTORS)),
                  ("action", S, False, "create | update | delete | …"), ("name", S, False, "one memory's events"),
@@ -208,16 +231,19 @@ ROUTES = (
     ("GET", M, _memory, "A memory's full text and current digest (not counted as a read)", None,
      _obj({"ref": S, "importance": _null(I), "valid_from": NS, "valid_until": NS}, "ReadResult"), ()),
     ("POST", M, _edit, "Edit or rename a memory through the write gateway (as `memdir write`); \"\" clears an "
-     "optional field", views.EDIT_FIELDS, _changed("WriteResult"), ()),
-    ("POST", M + "/pin", _pin, "Pin (value true) or unpin a memory", {"value": bool}, _changed("FlagResult"), ()),
-    ("POST", M + "/mute", _mute, "Mute (value true) or unmute a memory", {"value": bool}, _changed("FlagResult"), ()),
-    ("POST", M + "/delete", _delete, "Delete a memory; its value is tombstoned", {"reason": str},
+     "optional field" + EXPECT, views.EDIT_FIELDS, _changed("WriteResult"), ()),
+    ("POST", M + "/pin", _pin, "Pin (value true) or unpin a memory" + EXPECT, views.FLAG_FIELDS,
+     _changed("FlagResult"), ()),
+    ("POST", M + "/mute", _mute, "Mute (value true) or unmute a memory" + EXPECT, views.FLAG_FIELDS,
+     _changed("FlagResult"), ()),
+    ("POST", M + "/delete", _delete, "Delete a memory; its value is tombstoned" + EXPECT, views.DELETE_FIELDS,
      _changed("DeleteResult"), ()),
     ("GET", M + "/history", _history, "Every version of a memory, oldest first", None, _ref("HistoryResult"), ()),
     ("GET", M + "/versions/{version}", _version, "The stored text of one version", None, _ref("VersionResult"), ()),
     ("GET", M + "/diff", _diff, "A unified diff between versions ?a= and ?b=", None,
      _obj({"name": S, "a": I, "b": I, "diff": S}), (("a", I, True, "a version"), ("b", I, True, "another"))),
-    ("POST", M + "/restore", _restore, "Write an old version back", {"version": int}, _changed("RestoreResult"), ()),
+    ("POST", M + "/restore", _restore, "Write an old version back" + EXPECT + " (\"\": the page showed it deleted)",
+     views.RESTORE_FIELDS, _changed("RestoreResult"), ()),
     ("GET", "/api/review", _review, "Candidates: a new memory's whole text, or the live and the proposed text "
      "of the memory it changes with their diff; the digest a decision carries", None,
      _obj({"candidates": _arr(_obj({"ref": S, "candidate": _ref("Candidate")}))}), ()),
@@ -246,6 +272,10 @@ def routes(home) -> list[Route]:
                     data = await run_in_threadpool(handler, home, request, request.path_params, await _body(request))
                 else:
                     data = await run_in_threadpool(handler, home, request, request.path_params)
+            except Conflict as exc:
+                if mutation and exc.memory is not None and "ref" in request.path_params:
+                    return await run_in_threadpool(stale_response, home, request.path_params["ref"], exc)
+                return error_response(exc)
             except MemdirError as exc:
                 return error_response(exc)
             return JSONResponse(data)
@@ -298,7 +328,9 @@ def _components() -> dict:
             "context_budget": I, "budget_percent": I}
     out["LayerView"] = {"type": "object", "description": "A layer as the panel lists it.", "properties": view,
                         "required": sorted(view)}
-    out["Error"] = {"type": "object", "required": ["error", "kind"], "properties": {"error": S, "kind": S}}
+    current = _obj({"name": S, "digest": NS, "url": S, "memory": _null(_ref("ReadResult"))})
+    out["Error"] = {"type": "object", "required": ["error", "kind"], "properties": {
+        "error": S, "kind": S, "current": current}}  # current: a 409 of a change asked on a stale page
     return out
 
 
@@ -339,4 +371,4 @@ def openapi() -> dict:
             "security": [{"token": []}]}
 
 
-__all__ = ["ROUTES", "STATUS", "error_response", "openapi", "routes"]
+__all__ = ["ROUTES", "STATUS", "error_response", "openapi", "routes", "stale_response"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...gateway.fields import MemoryChange
 from ...render import memories as render
-from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, MemoryInfo, ReadResult, TombstoneInfo,
+from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, ReadResult, TombstoneInfo,
                         VersionResult)
 from ...text.names import normalize_name
 from ...vocabulary import CLEARABLE
@@ -226,34 +226,61 @@ def _edited(body, current) -> MemoryChange:
         status="candidate" if current.status == "candidate" else None,
         valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
         rename_from=current.name if renamed else None, clear=tuple(k for k in sorted(CLEARABLE) if data.get(k) == ""),
-        expect_digest=data["expect_digest"] if data.get("expect_digest") is not None else False)
+        expect_digest=expected(data))
+
+
+def expected(data: dict) -> str | None | bool:
+    """The ``expect_digest`` of a change's checked JSON body (:func:`fields`): the digest of the version the
+    page showed; ``""``: the page showed no such memory (a deleted one's history) — None to the
+    operations; absent or null: not checked (False), for a caller of the API that read nothing."""
+    value = data.get("expect_digest")
+    return False if value is None else (value or None)
+
+
+FLAG_FIELDS = {"value": bool, "expect_digest": str}
+DELETE_FIELDS = {"reason": str, "expect_digest": str}
+RESTORE_FIELDS = {"version": int, "expect_digest": str}
 
 
 def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:
-    """Pin (``which="pin"``) or mute (``"mute"``) a memory, or undo it with ``{"value": false}``."""
-    value = fields(body, {"value": bool}).get("value")
-    value = True if value is None else value  # null is "not given", as for every field of a body
+    """Pin (``which="pin"``) or mute (``"mute"``) a memory, or undo it with ``{"value": false}``;
+    ``expect_digest`` (:func:`expected`): refused when the memory changed since the page showed it."""
+    data = fields(body, FLAG_FIELDS)
+    value = True if data.get("value") is None else data["value"]  # null is "not given", as for every field
     mem, scope = home.resolve(ref)
-    result = (mem.pin if which == "pin" else mem.mute)(name, value, scope)
+    result = (mem.pin if which == "pin" else mem.mute)(name, value, scope, expect_digest=expected(data))
     return result, render.flag(result)
 
 
 def delete(home: PanelHome, ref: str, name: str, body) -> tuple:
-    """Delete a memory; its value is tombstoned (``{"reason": …}`` kept with the tombstone)."""
-    reason = fields(body, {"reason": str}).get("reason")
+    """Delete a memory; its value is tombstoned (``{"reason": …}`` kept with the tombstone);
+    ``expect_digest`` (:func:`expected`): refused when the memory changed since the page showed it."""
+    data = fields(body, DELETE_FIELDS)
     mem, scope = home.resolve(ref)
-    result = mem.delete(name, scope, reason=reason or None)
+    result = mem.delete(name, scope, reason=data.get("reason") or None, expect_digest=expected(data))
     return result, render.delete(result)
 
 
 def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
-    """Write version ``{"version": N}`` of a memory back (a tombstoned value stays refused)."""
-    version = fields(body, {"version": int}).get("version")
-    if version is None:
+    """Write version ``{"version": N}`` of a memory back (a tombstoned value stays refused);
+    ``expect_digest`` (:func:`expected`; ``""``: the page showed it deleted): refused when the memory
+    changed, or was written again, since the page showed it."""
+    data = fields(body, RESTORE_FIELDS)
+    if data.get("version") is None:
         raise InvalidInput("version is required")
     mem, scope = home.resolve(ref)
-    result = mem.restore(name, version, scope)
+    result = mem.restore(name, data["version"], scope, expect_digest=expected(data))
     return result, render.restore(result)
+
+
+def current(home: PanelHome, ref: str, name: str) -> ReadResult | None:
+    """Memory ``name`` of layer ``ref`` as it is now (not counted as a read), None when there is none:
+    what a change refused as stale shows instead of the version its page showed."""
+    mem, scope = home.resolve(ref)
+    try:
+        return mem.read(name, scope, count=False)
+    except NotFound:
+        return None
 
 
 DECISIONS = ("approve", "reject", "dismiss")
@@ -291,5 +318,6 @@ def lift(home: PanelHome, ref: str, tombstone_id: str, body) -> tuple:
     return result, render.lift(result)
 
 
-__all__ = ["DECISIONS", "EDIT_FIELDS", "JournalPage", "LayerPage", "MemoryPage", "ReviewItem", "decide", "delete", "edit",
-           "fields", "flag", "journal", "layer", "layers", "lift", "memory", "restore", "review", "tombstones"]
+__all__ = ["DECISIONS", "DELETE_FIELDS", "EDIT_FIELDS", "FLAG_FIELDS", "RESTORE_FIELDS", "JournalPage", "LayerPage",
+           "MemoryPage", "ReviewItem", "current", "decide", "delete", "edit", "expected", "fields", "flag", "journal",
+           "layer", "layers", "lift", "memory", "restore", "review", "tombstones"]

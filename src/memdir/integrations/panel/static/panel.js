@@ -10,6 +10,24 @@
     message.hidden = !text;
   }
 
+  // A change refused because the memory changed since this page was loaded (409 with "current"): under the
+  // error, the version there is now and a link to it (in a new tab from a form, whose typed text stays).
+  function offerCurrent(box, current, newTab) {
+    if (!current) { return; }
+    const now = document.createElement("span");
+    now.className = "current";
+    now.dataset.current = current.digest || "";
+    const memory = current.memory;
+    now.textContent = "\n" + (memory ? "Now: " + memory.description + (memory.pinned ? " (pinned)" : "")
+                                        + (memory.disabled ? " (muted)" : "") + " " : "Now: deleted. ");
+    const link = document.createElement("a");
+    link.href = current.url;
+    link.textContent = memory ? "Show the current version" : "Show its history";
+    if (newTab) { link.target = "_blank"; link.rel = "noopener"; }
+    now.appendChild(link);
+    box.appendChild(now);
+  }
+
   async function post(url, body) {
     const response = await fetch(url, {
       method: "POST", credentials: "same-origin",
@@ -18,7 +36,11 @@
     });
     let data = {};
     try { data = await response.json(); } catch (e) { data = {error: response.statusText}; }
-    if (!response.ok) { throw new Error(data.error || ("HTTP " + response.status)); }
+    if (!response.ok) {
+      const error = new Error(data.error || ("HTTP " + response.status));
+      error.current = data.current;
+      throw error;
+    }
     return data;
   }
 
@@ -42,6 +64,7 @@
       window.location.reload();
     } catch (error) {
       show(error.message, true);
+      offerCurrent(message, error.current, false);
       button.disabled = false;
     }
   });
@@ -74,6 +97,7 @@
         window.location.href = form.dataset.next.replace("{name}", encodeURIComponent(data.result.name));
       } catch (error) {
         errorBox.textContent = error.message;
+        offerCurrent(errorBox, error.current, true);
         errorBox.hidden = false;
       }
     });

@@ -1,0 +1,38 @@
+"""Compare-and-set: a change is made only on the version of a memory its caller read (DESIGN §1.2).
+
+A caller that read a memory (a page of the panel, an edit, a promotion, consolidation's snapshot)
+passes the digest it read — SHA-256 of the file's bytes, :attr:`memdir.files.scan.Entry.digest` — as
+``expect_digest``; every gateway change that takes one (write, delete, pin, mute, restore) asks
+:func:`unchanged` inside its transaction, before it changes anything, so a change asked on a page loaded
+before another process wrote the memory never lands on the version the person did not see.
+"""
+
+from __future__ import annotations
+
+from ..errors import Conflict, InvalidInput
+from ..files.scan import Entry
+
+NO_CHECK = False
+"""``expect_digest`` not given: the change is made on whatever version is there (the default)."""
+
+
+def unchanged(entry: Entry | None, expected: str | None | bool, name: str, change: str) -> None:
+    """Refuse ``change`` (a noun: ``"write"``, ``"delete"``, ``"pin"``…) of memory ``name`` unless its file
+    is still the version the caller read. ``entry``: the memory as the transaction finds it now (None: no
+    such file); ``expected``: :data:`NO_CHECK` (False: nothing checked), the digest read (64 hex digits), or
+    None (there was no such memory when read). Raises :class:`Conflict` naming the memory and its digest
+    now (``memory``, ``current``), saying the change was not made; nothing is changed. Raises
+    :class:`InvalidInput` for an ``expected`` of another kind (True, a number)."""
+    if expected is NO_CHECK:
+        return
+    if expected is not None and not isinstance(expected, str):
+        raise InvalidInput(f"expect_digest must be the digest read (text), None or False (got {expected!r})")
+    now = entry.digest if entry is not None else None
+    if now == expected:
+        return
+    since = "was deleted" if now is None else "was written" if expected is None else "changed"
+    raise Conflict(f"memory {name!r} {since} since it was read; the {change} was not made: re-read it and try again",
+                   memory=name, current=now)
+
+
+__all__ = ["NO_CHECK", "unchanged"]
