@@ -31,7 +31,7 @@ from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..results import Decision, PruneCandidate, WriteResult
-from ..text.names import normalize_name
+from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .deletion import clear, delete, delete_tombstoned, holder, prune, prune_candidates
 from .duplicates import check_duplicate
@@ -102,7 +102,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             existing, source = None, tx.fresh(written_to(tx.fresh, tx.scan.names, rename_from,
                                                          normalize_name(rename_from).name))
             if source is None:
-                raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
+                raise NotFound(f"cannot rename {asked_name(rename_from)}: no such memory in the {layer.scope} layer")
             if source.record.name == name:
                 raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
             held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
@@ -192,7 +192,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old_name:
             old_entry = tx.fresh(old_name)
             if old_entry is None:
-                raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
+                raise NotFound(f"cannot supersede {asked_name(supersedes, old_name)}: no such memory in the "
+                               f"{layer.scope} layer")
         retiring = old_entry is not None and new_status == "active"  # a candidate's is retired on approval
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),
@@ -439,7 +440,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
         if entry is None:
-            raise NotFound(f"memory not found: {key!r}")
+            raise NotFound(f"memory not found: {asked_name(name, key)} in the {layer.scope} layer")
         if getattr(entry.record, flag) == value:
             return False
         refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)

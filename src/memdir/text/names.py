@@ -51,7 +51,7 @@ from ..errors import InvalidName
 from ..paths import sha256
 from .fence import escape_fence_tags
 from .fold import fold
-from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line
+from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line, visible
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
@@ -149,6 +149,23 @@ def shown_name(name: str, title: str | None) -> str:
     ``m-c3f8ff75a0 “部署流程”``, the title on one line, at most 120 UTF-8 bytes) — two such names alone cannot
     be told apart. Either name finds the memory. Not made printable here: a renderer or a fence does that."""
     return f"{name} “{clipped(' '.join(one_line(title).split()), 120)}”" if title and hash_named(name) else name
+
+
+def asked_name(raw: str, name: str | None = None) -> str:
+    """How an answer about a name (a "not found", a refusal) names it: as the person or the model
+    asked it (``raw``, trimmed, every hidden character shown as its escape: :func:`visible`), in
+    double quotes, and, when that differs, what memdir read it as (``name``, else ``raw``'s
+    normalized name): ``"Deploy Notes" (read as "deploy-notes")``, ``"部署流程" (read as
+    "m-c3f8ff75a0")``, ``"deploy\\u200bnotes" (read as "deploynotes")``; ``"deploy-notes"`` alone for a
+    name asked as it is stored. A name that does not normalize (:class:`InvalidName`) is shown as
+    asked. The one rule of every path (the CLI, the MCP tools, the API, the memory tool)."""
+    asked = visible(raw.strip()) if isinstance(raw, str) else repr(raw)
+    if name is None:
+        try:
+            name = normalize_name(raw).name
+        except InvalidName:
+            return f'"{asked}"'
+    return f'"{asked}"' if asked == name else f'"{asked}" (read as "{name}")'
 
 
 def legacy_names(raw: str) -> tuple[str, ...]:
