@@ -141,7 +141,10 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             check_same_name(asked, old, tx.scan.names, warnings, title)
         refuse_superseded(source, not reactivate, "write to", tx)
         reviving = old is not None and old.status == "superseded"
-        edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
+        # The journal's clock (never before its last event): the edge a supersede ends the old memory's valid time
+        # at is when memdir recorded the change, so --valid-at and --as-of agree, and a clock set back never ends a
+        # memory's valid time before it began. Valid-time edges keep microseconds; file times whole seconds.
+        edge = layer.journal.clock()
         now = edge.replace(microsecond=0)
         if status == "candidate":
             new_status = "candidate"
@@ -243,7 +246,7 @@ def dismiss(layer: Layer, name: str, *, actor: str, reason: str | None = None, s
         target = _proposed_for(entry.record)
         _expected(tx, entry, expect)
         dismissals.remember(layer.meta, dismissals.proposal_digest(target, entry.record), target,
-                            format_time(now_utc()), actor)
+                            format_time(layer.journal.clock()), actor)
         tx.apply(key, None, "dismiss", reason=reason or "dismissed")
     return target
 
@@ -290,7 +293,7 @@ def finish_interrupted(layer: Layer) -> int:
             record = entry.record
             old = entries.get(record.supersedes or "")
             if record.status == "active" and old is not None and old.record.status == "active":
-                retire(tx, old.record, name, now_utc(), FINISHED)
+                retire(tx, old.record, name, layer.journal.clock(), FINISHED)
                 finished += 1
             target = entries.get(dict(record.extra).get("candidate_for") or "")
             if record.status == "candidate" and target is not None and target.record.status == "active" and (
@@ -406,7 +409,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
-        now = now_utc().replace(microsecond=0)
+        now = layer.journal.clock().replace(microsecond=0)  # as a write's (see write)
         target_entry = tx.fresh(target) if target else None
         check_duplicate(tx, target or key, record.description, record.body,
                         target_entry.record if target_entry else None, guard, [key, record.supersedes or key])
@@ -422,7 +425,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
             tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
                      "approve", reason=reason, data={"retires": replaced.record.name} if retiring else None)
             if retiring:
-                retire(tx, replaced.record, key, now_utc())
+                retire(tx, replaced.record, key, layer.journal.clock())
     return Decision(target, layer.scope, key, True, tuple(tx.warnings))
 
 
@@ -444,7 +447,7 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
         if getattr(entry.record, flag) == value:
             return False
         refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)
-        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)),
+        tx.apply(key, entry.record.with_(**{flag: value}, updated=layer.journal.clock().replace(microsecond=0)),
                  ("pin" if flag == "pinned" else "mute") if value else ("unpin" if flag == "pinned" else "unmute"),
                  reason=f"{flag}={str(value).lower()}")
         return True
