@@ -249,7 +249,9 @@ def _joins(before: str, after: str) -> bool:
 def _visible_text(text: str) -> str:
     """``text`` (NFC) without what shows as nothing (the module docstring): the hidden characters, and a ZWJ or
     ZWNJ where no script joins with it."""
-    text = _HIDDEN.sub("", text) if not text.isascii() else text
+    if text.isascii():  # the common name: nothing hidden, no joiner
+        return text
+    text = _HIDDEN.sub("", text)
     if _JOINER.search(text) is None:
         return text
     out = []
