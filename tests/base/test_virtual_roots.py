@@ -58,3 +58,13 @@ def test_mcp_skips_a_proc_root_for_the_next_one(isolated_home, project, tmp_path
     anyio.run(main)
     # the second root, never /proc/<pid> (before: projects/<pid>-… was written) nor the launch project
     assert sorted(p.name for p in (isolated_home / "projects").iterdir()) == [project_key(other.resolve())]
+
+
+@pytest.mark.parametrize("source", ["/dev/null", "/proc/self/status"])
+def test_a_non_directory_source_is_refused_at_once(isolated_home, source):
+    # not a directory (a device, a virtual file): refused as any file is (paths.project_dir_path), which the
+    # MCP server also skips for its next root
+    from memdir.errors import ScopeError
+
+    with pytest.raises(ScopeError, match=f"project directory '{source}' is not a directory"):
+        open_session(isolated_home, source, use_cwd=False)
