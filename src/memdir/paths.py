@@ -319,13 +319,27 @@ def project_dir(path: str | os.PathLike) -> Path:
     return Path(project_dir_path(path))
 
 
+# The kernel's virtual file systems (POSIX): what is under them is the running system's state, never a
+# project a person keeps (``file:///proc/self`` from an MCP client is the server's own process directory).
+VIRTUAL_TREES = ("/proc", "/sys", "/dev")
+
+
 def refusal(root: str | os.PathLike) -> str | None:
     """Why ``root`` (canonical) cannot be a project root, or None when it can: memdir
-    never treats ``/`` or the whole ``$HOME`` as one project (DESIGN §2)."""
+    never treats ``/`` or the whole ``$HOME`` as one project (DESIGN §2), nor a directory
+    of the kernel's virtual file systems (:data:`VIRTUAL_TREES`: ``/proc``, ``/sys``,
+    ``/dev`` and anything under them — ``/proc/self`` resolves to ``/proc/<pid>``, a
+    process's state that vanishes with it). Whatever is not a directory never gets here
+    (:func:`project_dir_path` refuses it). Every source alike: ``--project``, a hook's
+    ``cwd``, an MCP root (which the server then skips for the next root or its fallback)."""
     root = os.fspath(root)
     home = os.path.realpath(_pure(os.path.expanduser("~")))
     if root == os.path.splitdrive(root)[0] + os.sep or root == home:
         return (f"refusing to use {root!r} as a project root (it is / or $HOME); "
+                "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
+    if os.sep == "/" and any(root == tree or root.startswith(tree + "/") for tree in VIRTUAL_TREES):
+        return (f"refusing to use {root!r} as a project root (it is in {root.split('/')[1]!r}, a virtual file "
+                "system of the running system, not a project's files); "
                 "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
     return None
 

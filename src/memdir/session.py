@@ -20,7 +20,9 @@ where memories live (DESIGN §2, §9):
   - A source that is not an existing directory is refused at once
     (:class:`ScopeError`): a mistyped ``--project`` must not quietly show
     the user layer alone.
-  - A deleted working directory, ``$HOME``, ``/`` or no source at all leave
+  - A deleted working directory, ``$HOME``, ``/``, a directory of the kernel's
+    virtual file systems (``/proc``, ``/sys``, ``/dev``: an MCP client's
+    ``file:///proc/self``; :func:`~memdir.paths.refusal`) or no source at all leave
     the session without a project: the user layer works, and every
     project-scope operation raises :class:`ScopeError` with the reason.
 

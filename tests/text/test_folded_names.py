@@ -110,7 +110,7 @@ def test_a_memory_stored_under_its_older_name_is_one_memory_on_every_path_of_the
     assert deleted.name == "odz-notes"
     with pytest.raises(NotFound) as gone:
         person.read("Lodz-notes")
-    assert gone.value.deleted == "odz-notes" and 'memory "odz-notes" was deleted' in str(gone.value)
+    assert gone.value.deleted == "odz-notes" and 'memory "Lodz-notes" (read as "odz-notes") was deleted' in str(gone.value)
     assert person.history("Łódź-notes").name == "odz-notes"  # a deleted memory's versions, by its new spelling
     person.lift_tombstone(deleted.tombstone)  # else its value stays refused, as for every deleted memory
     restored = person.restore("Lodz-notes", 2)

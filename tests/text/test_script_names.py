@@ -86,7 +86,7 @@ def test_the_api_reads_and_writes_one_memory_by_every_spelling_and_keeps_another
     assert (other.operation, other.name) == ("created", "m-a5d78272d7")
     with pytest.raises(NotFound) as missing:
         person.read("Заметки-Проектов")
-    assert str(missing.value).startswith('memory not found: "Заметки-Проектов" (m-')  # the name as typed
+    assert str(missing.value).startswith('memory not found: "Заметки-Проектов" (read as "m-')  # the name as typed
     for name in ("배포-v2", "デプロイ-v2", "Заметки-v2"):
         mixed = person.write(name, f"deploy notes {name}", "project", f"Body of {name}.")
         assert (mixed.name, mixed.operation) == (normalize_name(name).name, "created"), name
@@ -158,7 +158,7 @@ def test_the_cli_reads_writes_and_lists_a_cyrillic_name_as_one(person, project):
     assert sorted(line.split()[1] for line in listed if line.startswith("- ")) == sorted(
         [NOTES_OLDER, normalize_name(GREEK).name])
     missing = run_cli("--project", project, "read", "заметка-проекта")  # control: another name
-    assert missing.returncode != 0 and 'memory not found: "заметка-проекта" (m-a5d78272d7)' in missing.stderr
+    assert missing.returncode != 0 and 'memory not found: "заметка-проекта" (read as "m-a5d78272d7")' in missing.stderr
 
 
 @pytest.mark.slow

@@ -20,7 +20,6 @@ layers; a transcript consolidated before is skipped by its receipt.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from ..paths import project_root_of
 from ..session import open_session
 from .consolidate import consolidate
 from .queue import Drained
+from .transcripts.turns import jsonl_lines, loads
 
 CWD_HEAD_BYTES = 4 * 1024 * 1024  # where a transcript's cwd is looked for: its first line names it, in practice
 
@@ -65,16 +65,19 @@ def transcripts_dir(client: str, environ=None) -> Path:
 def transcript_cwd(path: Path) -> str | None:
     """The working directory recorded in a Claude Code or Codex transcript (the first
     of its first 200 lines, within its first :data:`CWD_HEAD_BYTES`, that
-    has one), or None — also for a file that is not a regular file (a FIFO
-    is never waited on: :func:`memdir.files.fsio.read_foreign`)."""
+    has one; lines split at ``\\n`` alone, as the transcripts reader splits:
+    :func:`~memdir.consolidation.transcripts.turns.jsonl_lines`), or None — also for a file
+    that is not a regular file (a FIFO is never waited on: :func:`memdir.files.fsio.read_foreign`)."""
     head = read_foreign(path, CWD_HEAD_BYTES, head=True).data
     if head is None:
         return None
-    for raw in head.decode("utf-8", errors="replace").splitlines()[:201]:
+    # At "\n" alone, as the transcripts reader splits (jsonl_lines): a U+2028 or \x0c inside a JSON string is
+    # no line break, and splitting there would leave the line holding cwd unreadable.
+    for raw in jsonl_lines(head.decode("utf-8", errors="replace"))[:201]:
         if '"cwd"' not in raw:
             continue
         try:
-            line = json.loads(raw)
+            line = loads(raw)
             payload = line.get("payload")
             cwd = line.get("cwd") or (payload.get("cwd") if isinstance(payload, dict) else None)  # Codex: in its payload
         except (ValueError, AttributeError):

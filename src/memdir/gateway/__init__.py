@@ -4,7 +4,7 @@
 what an update keeps), ``changes`` (every validated change to a layer: write,
 restore, status, flags, tombstone lift, receipts), ``deletion`` (delete, prune, clear), ``forgotten`` (which
 tombstones refuse a write and which only warn, by who writes), ``duplicates`` (an exact copy of another
-memory: refused or warned, by who writes), ``edits``
+memory: refused or warned, by who writes), ``variants`` (a free variant of a name: ``-candidate``, ``-2``…), ``edits``
 (partial edits of a body: replace one unique piece of text, insert lines).
 
 May import: the standard library and the packages before it (base modules,

@@ -31,7 +31,7 @@ from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..results import Decision, PruneCandidate, WriteResult
-from ..text.names import normalize_name
+from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import NO_CHECK, unchanged
 from .deletion import clear, delete, delete_tombstoned, holder, prune, prune_candidates
@@ -103,7 +103,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             existing, source = None, tx.fresh(written_to(tx.fresh, tx.scan.names, rename_from,
                                                          normalize_name(rename_from).name))
             if source is None:
-                raise NotFound(f"cannot rename {rename_from!r}: no such memory in the {layer.scope} layer")
+                raise NotFound(f"cannot rename {asked_name(rename_from)}: no such memory in the {layer.scope} layer")
             if source.record.name == name:
                 raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
             held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
@@ -140,7 +140,10 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             check_same_name(asked, old, tx.scan.names, warnings, title)
         refuse_superseded(source, not reactivate, "write to", tx)
         reviving = old is not None and old.status == "superseded"
-        edge = now_utc()  # valid-time edges keep microseconds; file times whole seconds
+        # The journal's clock (never before its last event): the edge a supersede ends the old memory's valid time
+        # at is when memdir recorded the change, so --valid-at and --as-of agree, and a clock set back never ends a
+        # memory's valid time before it began. Valid-time edges keep microseconds; file times whole seconds.
+        edge = layer.journal.clock()
         now = edge.replace(microsecond=0)
         if status == "candidate":
             new_status = "candidate"
@@ -191,7 +194,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old_name:
             old_entry = tx.fresh(old_name)
             if old_entry is None:
-                raise NotFound(f"cannot supersede {old_name!r}: no such memory in the {layer.scope} layer")
+                raise NotFound(f"cannot supersede {asked_name(supersedes, old_name)}: no such memory in the "
+                               f"{layer.scope} layer")
         retiring = old_entry is not None and new_status == "active"  # a candidate's is retired on approval
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),
@@ -241,7 +245,7 @@ def dismiss(layer: Layer, name: str, *, actor: str, reason: str | None = None, s
         target = _proposed_for(entry.record)
         _expected(tx, entry, expect)
         dismissals.remember(layer.meta, dismissals.proposal_digest(target, entry.record), target,
-                            format_time(now_utc()), actor)
+                            format_time(layer.journal.clock()), actor)
         tx.apply(key, None, "dismiss", reason=reason or "dismissed")
     return target
 
@@ -288,7 +292,7 @@ def finish_interrupted(layer: Layer) -> int:
             record = entry.record
             old = entries.get(record.supersedes or "")
             if record.status == "active" and old is not None and old.record.status == "active":
-                retire(tx, old.record, name, now_utc(), FINISHED)
+                retire(tx, old.record, name, layer.journal.clock(), FINISHED)
                 finished += 1
             target = entries.get(dict(record.extra).get("candidate_for") or "")
             if record.status == "candidate" and target is not None and target.record.status == "active" and (
@@ -409,7 +413,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
         check_forgotten(tx, entry, record.description, record.body, key, guard)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
-        now = now_utc().replace(microsecond=0)
+        now = layer.journal.clock().replace(microsecond=0)  # as a write's (see write)
         target_entry = tx.fresh(target) if target else None
         check_duplicate(tx, target or key, record.description, record.body,
                         target_entry.record if target_entry else None, guard, [key, record.supersedes or key])
@@ -425,7 +429,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
             tx.apply(key, record.with_(status="active", origin="human", updated=now, extra=tuple(extra.items())),
                      "approve", reason=reason, data={"retires": replaced.record.name} if retiring else None)
             if retiring:
-                retire(tx, replaced.record, key, now_utc())
+                retire(tx, replaced.record, key, layer.journal.clock())
     return Decision(target, layer.scope, key, True, tuple(tx.warnings))
 
 
@@ -448,11 +452,12 @@ def set_flag(layer: Layer, name: str, *, flag: str, value: bool, actor: str,
         word = flag_action(flag, value)
         unchanged(entry, expect_digest, key, word)  # gone since it was read: a Conflict saying so
         if entry is None:
-            raise NotFound(f"memory not found: {key!r}")
+            raise NotFound(f"memory not found: {asked_name(name, key)} in the {layer.scope} layer")
         if getattr(entry.record, flag) == value:
             return False
         refuse_superseded(entry, value, "pin" if flag == "pinned" else "mute", tx)
-        tx.apply(key, entry.record.with_(**{flag: value}, updated=now_utc().replace(microsecond=0)), word,
+        updated = layer.journal.clock().replace(microsecond=0)
+        tx.apply(key, entry.record.with_(**{flag: value}, updated=updated), word,
                  reason=f"{flag}={str(value).lower()}")
         return True
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..errors import Conflict, InvalidInput, NotFound
 from ..layer.layer import Layer
 from ..results import WriteResult
-from ..text.names import normalize_name
+from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .changes import write
 from .fields import MemoryChange
@@ -161,7 +161,7 @@ def edited_body(layer: Layer, name: str, change: BodyEdit) -> tuple[str, str, in
     key = normalize_name(name).name
     entry = layer.scan().entries.get(key)
     if entry is None:
-        raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
+        raise NotFound(f'memory not found: {asked_name(name, key)} in the {layer.scope} layer')
     body, line = change.apply(entry.record.body, entry.record.name)
     check_body_fits(body, layer.settings.limit_body, f"the edit would make {entry.record.name!r}'s body")
     return entry.record.name, body, line, entry.digest

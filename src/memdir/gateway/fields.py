@@ -10,7 +10,8 @@ A description over ``limit_description`` loses nothing: it is shortened where a 
 to stop, and its whole text starts the body (:func:`description_whole`, :func:`carried`); a later
 description replaces that text, never stacks on it (:func:`recarried`).
 What an update keeps of a field not given is :func:`inherit`. A free variant of a name (a candidate's,
-``-v2``, ``-import``, a colliding name's ``-2``) is :func:`free_name`, for every writer.
+``-v2``, ``-import``, a colliding name's ``-2``) is :func:`memdir.gateway.variants.free_name`, for every
+writer (forwarded here).
 What a write asks is one value, :class:`MemoryChange`, declared here once for every level
 (the ``Memory`` facade, :mod:`memdir.operations.memories`, the gateway).
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from datetime import datetime
@@ -31,10 +32,11 @@ from ..files.memfile import TYPES, MemoryRecord, format_time, serialize
 from ..settings import Settings
 from ..text.fence import escape_fence_tags
 from ..text.fold import fold
-from ..text.names import MAX_NAME_CHARS, normalize_name, raw_name, same_name
+from ..text.names import hidden_note, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line
 from ..text.redact import redact, redact_value
 from ..vocabulary import CLEARABLE
+from .variants import MAX_CANDIDATES, candidate_name, distinct_name, free_name  # noqa: F401  (forwarded: their callers' import)
 
 
 @dataclass(frozen=True)
@@ -419,7 +421,10 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
     warnings: list[str] = []
     if isinstance(name, str):
         name = sanitize(name, counts, "name", warnings)  # a secret in a name would end up in a file name
-        name = _printable(name, "name", warnings)
+        # What a name may hold is the names' rule alone, as every read applies it (text.names: controls and
+        # line breaks refused, what shows as nothing dropped and said here), never this module's cleaning.
+        if note := hidden_note(name):
+            warnings.append(note)
     normalized = normalize_name(name)
     if description is not None and (not isinstance(description, str) or not description.strip()):
         raise InvalidInput("description must not be empty (leave it out to keep the memory's)")
@@ -516,64 +521,3 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
                            f"Nothing was written: memory {old.name!r} keeps its body")
     return (old.description if description is None else description, old.type if type is None else type,
             old.body if body is None else body)
-
-
-# ---------------------------------------------------------------- free names
-
-
-MAX_CANDIDATES = 99  # candidates pending for one memory before a further proposal is refused
-# Symbols spelled out when two names differ only in them (C++ / C#).
-_SPELLED = {"+": " plus ", "#": " sharp ", "&": " and ", "@": " at ", "%": " percent ", "*": " star ",
-            ".": " dot ", "/": " slash ", "=": " equals ", "<": " lt ", ">": " gt "}
-
-
-def free_name(base: str, suffix: str, taken: Callable[[str], bool] | None = None, *,
-              most: int | None = None) -> str | None:
-    """The first of ``<base>-<suffix>``, ``<base>-<suffix>-2``, ``<base>-<suffix>-3``… (with an empty
-    ``suffix``: ``<base>``, ``<base>-2``…) that ``taken`` (a predicate on a name; None: nothing is taken)
-    does not hold: the one rule of every free variant of a name — a candidate's
-    (:func:`candidate_name`), consolidation's ``-v2``, an import's ``-import`` candidate and its
-    colliding names, the distinct name a refusal suggests (:func:`distinct_name`).
-
-    ``base`` is a normalized name (:func:`memdir.text.names.normalize_name`). It is cut for the whole
-    tail, so that every name stays within :data:`~memdir.text.names.MAX_NAME_CHARS` (64) characters,
-    and a ``-`` the cut leaves at its end is dropped: the result is a valid normalized name, its own
-    normalization (``-candidate-11`` after a 64-character base keeps 51 of its characters). Returns
-    None when the first ``most`` names are all taken (the caller says why); ``most`` None: no bound,
-    so ``taken`` must hold finitely many names."""
-    number = 1
-    while most is None or number <= most:
-        tail = (f"-{suffix}" if suffix else "") + (f"-{number}" if number > 1 else "")
-        name = base[:MAX_NAME_CHARS - len(tail)].rstrip("-") + tail
-        if taken is None or not taken(name):
-            return name
-        number += 1
-    return None
-
-
-def candidate_name(target: str, taken: Callable[[str], bool]) -> str:
-    """The name of a candidate proposing a change to memory ``target`` (a normalized name): the first
-    ``<target>-candidate[-N]`` (:func:`free_name`) that ``taken`` does not hold — a caller lets its own
-    pending candidate for ``target`` through, so a further proposal changes it. Raises
-    :class:`InvalidInput` when :data:`MAX_CANDIDATES` are pending."""
-    name = free_name(target, "candidate", taken, most=MAX_CANDIDATES)
-    if name is None:
-        raise InvalidInput(f"too many candidates pending for {target!r}; review them first (memdir review)")
-    return name
-
-
-def distinct_name(raw: str, taken: Container[str]) -> str:
-    """A name for ``raw`` that normalizes to no name in ``taken`` (a container of normalized names,
-    holding ``raw``'s own): its symbols spelled out (``C# tips`` → ``c-sharp-tips``), else the
-    first free ``-2``, ``-3``… variant (:func:`free_name`)."""
-    spelled = "".join(_SPELLED.get(c, c) for c in raw_name(raw))
-    try:
-        candidate = normalize_name(spelled).name
-    except InvalidName:
-        candidate = None
-    if candidate is not None and candidate not in taken:
-        return candidate
-    base = normalize_name(raw).name
-    return free_name(base, "", lambda name: name == base or name in taken)
-
-

@@ -35,7 +35,7 @@ from ..files import merge as merge_rules
 from ..files import repository as sync_repo
 from ..files.conflicts import Hunk, has_conflict, segments
 from ..files.fsio import atomic_write, digest, ensure_dir, read_bytes
-from ..files.layout import META_DIR, read_layer_info
+from ..files.layout import META_DIR, case_twins, read_layer_info
 from ..gateway import synced
 from ..paths import PROJECTS_DIR, project_layer_dir, user_layer_dir
 from ..results import Result
@@ -195,6 +195,33 @@ def refusal(rel: str, kind: tuple[str, int] | None, max_bytes: int) -> str | Non
     return None
 
 
+def twin_refusal(path: str, paths) -> str | None:
+    """Why the export does not write or delete the repository file ``path`` (``user/deploy.md``) while
+    ``paths`` (the repository's and the live layer's) hold a file whose name differs from it only by case
+    (:func:`memdir.files.layout.case_twins`: ``user/Deploy.md``, put there by hand or by another tool):
+    macOS and Windows keep one of the two in a checkout, so writing one would overwrite the other — the
+    rule a layer's own writes follow (:meth:`memdir.layer.transaction.Transaction.apply` refuses another
+    memory's case twin). Refused, never renamed: the name is the memory's, and the twin is no file this
+    machine deletes (:func:`refusal`). None when there is no twin. (Two memory files are never twins:
+    memory file names are lower case; the twin is always a file the import refuses, :func:`twin_note`.)"""
+    twins = case_twins(path, paths)
+    if not twins:
+        return None
+    return (f"the sync repository holds {twins[0]}, whose name differs from {path}'s only by case (macOS and "
+            f"Windows keep one of the two, so one would overwrite the other); not synced — remove or rename "
+            f"{twins[0]} in the sync repository")
+
+
+def twin_note(path: str, paths) -> str:
+    """What the import adds to a refused repository file ``path`` (``user/Deploy.md``: not a memory name)
+    when ``paths`` (the repository's) hold its case twin (``user/deploy.md``, :func:`twin_refusal`): which
+    memory it would overwrite in a macOS or Windows checkout. ``""`` when none does. The memory itself is
+    taken in from git's objects, which hold both apart."""
+    twins = case_twins(path, paths)
+    return (f"; its name differs from {twins[0]}'s only by case (macOS and Windows keep one of the two in a "
+            f"checkout): remove or rename it in the sync repository") if twins else ""
+
+
 def _stone_in(data: bytes, rel: str) -> Tombstone:
     """The tombstone a repository file ``rel`` (``tombstones/<id>.json``) holds. Raises :class:`ValueError`:
     not a readable tombstone, its id not its file name, its name no memory's."""
@@ -262,6 +289,7 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
     skipped: list[NotSynced] = []
     for target in found:
         files, _ = live(target)
+        paths = set(tree) | set(files)  # the names a checkout of the repository holds, for case twins
         max_bytes = target.layer.settings.max_file_bytes
         had = {p for p in sync_repo.tree(repo, bases.get(target.prefix)) if p.startswith(target.prefix + "/")}
         mine = {path for path in tree if path.startswith(target.prefix + "/")}
@@ -291,6 +319,9 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
             if data is not None and (secrets := _secret(data)):  # every file committed, tombstones too
                 skipped.append(NotSynced(shown, target.scope, f"holds what looks like a secret ({secrets}); not "
                                          "synced — remove it from the file (memdir write rewrites it redacted)"))
+                continue
+            if twin := twin_refusal(path, paths):  # written or deleted, it would land on its twin there
+                skipped.append(NotSynced(shown, target.scope, twin))
                 continue
             where = sync_repo.inside(repo, path)
             if where is None:
@@ -350,7 +381,7 @@ def adopt(repo: Path, target: Target, held: dict, notes: list[str]) -> list[Chan
     for path in sorted(theirs_tree):
         rel = path[len(prefix):]
         if why := refusal(rel, kinds.get(path), target.layer.settings.max_file_bytes):
-            notes.append(f"{path}: not taken in: {why}")
+            notes.append(f"{path}: not taken in: {why}{twin_note(path, theirs_tree)}")
             continue
         mine = files.get(path)
         if sync_repo.blob_id(mine) == theirs_tree[path]:
@@ -403,7 +434,7 @@ def import_changes(repo: Path, target: Target, base: str | None, head: str, held
     for path in mine_paths:
         rel = path[len(prefix):]
         if why := refusal(rel, kinds.get(path), target.layer.settings.max_file_bytes):
-            notes.append(f"{path}: not taken in: {why}")
+            notes.append(f"{path}: not taken in: {why}{twin_note(path, new)}")
             continue
         theirs = sync_repo.show(repo, head, path) if path in new else None
         if _is_stone(rel):
@@ -537,4 +568,4 @@ def conflict_of(repo: Path, path: str, held: dict) -> SyncConflict:
 
 __all__ = ["CHANGES", "Change", "ConflictField", "NotSynced", "PROJECT_FILE", "SyncConflict", "TOMBSTONES", "Target",
            "USER", "adopt", "conflict_of", "export", "held_of", "import_changes", "label", "live", "marker_side",
-           "received_of", "refusal", "targets"]
+           "received_of", "refusal", "targets", "twin_note", "twin_refusal"]

@@ -24,7 +24,7 @@ from ..gateway.naming import by_title, candidates, stored_name, written_as
 from ..layer.journal import changes_content
 from ..layer.layer import Layer
 from ..session import Session
-from ..text.names import legacy_names, normalize_name, raw_name, same_name
+from ..text.names import asked_name, legacy_names, normalize_name, same_name
 from ..tombstones.stones import unreadable_tombstones
 
 
@@ -80,7 +80,7 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         state = layer.scan().files.get(f"{key}.md")  # list says it (path and reason), never "deleted"
         if state is not None and state.error is not None:
             path = layer.path / f"{key}.md"
-            raise NotFound(f'memory "{key}" of the {layer.scope} layer is not read: ' + (
+            raise NotFound(f'memory {asked_name(name, key)} of the {layer.scope} layer is not read: ' + (
                 unsettled(path) if state.error == CONFLICT else f"its file is not a readable memory: {path}: "
                 f"{state.error}"))
     for layer in readable if explain else ():  # each interface names its own way to the versions (NotFound.deleted)
@@ -88,11 +88,10 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
             stored = history_name(layer, name)
         except (StoreError, OSError):
             stored = key
-        if gone := deleted([layer], stored):
+        if gone := deleted([layer], stored, asked=name):
             raise NotFound(gone, deleted=stored)
-    shown = f'"{raw_name(name)}" ({key})' if normalize_name(name).title else f'"{key}"'  # a hash: as typed too
     near = closest(key, [n for layer in readable for n in layer.scan().entries])
-    raise NotFound(f'memory not found: {shown} in {where}' + unsearched(session, scope)
+    raise NotFound(f'memory not found: {asked_name(name, key)} in {where}' + unsearched(session, scope)
                    + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""))
 
 
@@ -276,10 +275,12 @@ def writable(session: Session, scope: str | None) -> list[Layer]:
             if layer.scope != "team" or scope == "team" or session.actor == "human"]
 
 
-def deleted(layers: Iterable[Layer], key: str) -> str | None:
+def deleted(layers: Iterable[Layer], key: str, *, asked: str | None = None) -> str | None:
     """The message for ``key`` (a normalized name) when the last content version the journal of one of
     ``layers`` (first that has it) holds of it is a deletion: ``memory "beta" was deleted from the project
-    layer (tombstone t-…)`` (the tombstone only while it is in force). Where its versions are is each
+    layer (tombstone t-…)`` (the tombstone only while it is in force); ``asked``, the name as asked, is
+    named as :func:`memdir.text.names.asked_name` names it (``memory "Beta" (read as "beta") was deleted …``).
+    Where its versions are is each
     interface's to say (``deleted`` of :class:`memdir.errors.NotFound`: the CLI names ``memdir history``, the tools
     ``memory_history``). None when no layer's journal shows ``key`` deleted (never there, or living). A
     layer whose journal or tombstones cannot be read is passed over."""
@@ -294,7 +295,8 @@ def deleted(layers: Iterable[Layer], key: str) -> str | None:
         except (StoreError, OSError):
             continue
         how = "" if last.action == "delete" else f" (by {last.action})"
-        return (f'memory "{key}" was deleted{how} from the {layer.scope} layer'
+        shown = asked_name(asked, key) if asked is not None else f'"{key}"'
+        return (f'memory {shown} was deleted{how} from the {layer.scope} layer'
                 + (f" (tombstone {stone})" if stone else ""))
     return None
 
@@ -312,7 +314,7 @@ def rename_missing(rename_from: str, looked: tuple[str, ...]) -> NotFound:
     """The refusal of a rename from ``rename_from``, which none of the ``looked`` scopes holds (each
     named: ``user or project``, ``user, team or project``)."""
     where = " or ".join(filter(None, (", ".join(looked[:-1]), looked[-1])))
-    return NotFound(f"cannot rename {rename_from!r}: no such memory in the {where} layer")
+    return NotFound(f"cannot rename {asked_name(rename_from)}: no such memory in the {where} layer")
 
 
 def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> NotFound:

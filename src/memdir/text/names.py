@@ -29,10 +29,37 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 * a trailing ``.md`` in any case names the same memory (``my-rules.md`` is
   ``my-rules``: the index links file names and models call them so);
 * ``memory`` (collides with ``MEMORY.md`` on case-insensitive file systems) and
-  the Windows device names are reserved; control characters (C0, DEL, C1),
-  line breaks (U+2028, U+2029 too) and bidi controls are rejected, on every path alike (a write that dropped a C1 or
-  bidi control from a name left a memory its own spelling could not read —
-  issue 13).
+  the Windows device names are reserved; control characters (C0, DEL, C1) and
+  line breaks (U+2028, U+2029 too) are rejected, on every path alike (a write that dropped a C1
+  control from a name left a memory its own spelling could not read — issue 13).
+
+**Characters that show as nothing** (Unicode's format characters, Cf, and the other default ignorables):
+one rule, every path alike — the CLI, the MCP tools, the memory tool, the panel, imports and
+consolidation all normalize a name here, reads and writes (names26):
+
+* **Dropped**: every character :mod:`memdir.text.printable` says shows as nothing — the zero-width space,
+  word joiner, BOM, soft hyphen, LRM/RLM/ALM marks, the Hangul fillers … (:data:`INVISIBLE`), the bidi
+  embeddings, overrides and isolates (:data:`BIDI_CONTROLS`) and the tag characters (:data:`TAGS`). A
+  person reads ``deploy\\u200bnotes`` as ``deploynotes``, so that is its name: a read of either spelling
+  finds the memory, and a write says what it dropped (:func:`hidden_note`). Before, a zero-width
+  character was dropped with a warning that called it a "control or bidi character" while a bidi
+  control was refused — by one path (the operations' lookup) and dropped by another (the gateway's
+  field cleaning, which an import reached directly): two rules. Refusing them all would refuse a name
+  a person cannot see anything wrong with, and lose an import's memory; dropping them, with the write
+  saying which, loses nothing and is what every other one-line field (title, description) already does.
+  A bidi override is dropped too: the name is then stored in its logical order, which is what every
+  renderer shows (none of them ever shows a bidi control), and the warning names the override.
+* **ZWJ and ZWNJ** (U+200D, U+200C) choose how letters join, never which letters they are: a
+  Persian plural (``یادداشت\\u200cها``), an Indic half form after a virama (``क्\\u200dष``), an emoji sequence
+  (👩\\u200d💻). Where a script joins with them — between two characters that are letters, marks or
+  symbols of a script other than Latin and ASCII (:func:`_joins`) — they are kept in the name as written
+  (its title); anywhere else (``deploy\\u200dnotes``) they show as nothing and are dropped as above.
+  Kept or not, they are no part of a name's identity (:func:`spelling`, the hash slug): ``یادداشت\\u200cها``,
+  ``یادداشتها`` and ``یادداشت ها`` — the same word typed with a ZWNJ, without it, or with a space, as
+  Persian keyboards differ — are one name, as spaces are no part of one. A memory stored before under
+  the spelling that counted them is still found (:func:`legacy_names`).
+* **Controls** (C0, DEL, C1) and **line breaks** (U+2028, U+2029 too) are refused, as before: they show as
+  something broken, not as nothing — a name that holds one is not text a person meant as a name.
 
 Two raw names that normalize to one file name are **the same name** only when
 they are spelled alike (:func:`spelling`: differing in case, accents, spaces,
@@ -51,16 +78,21 @@ from ..errors import InvalidName
 from ..paths import sha256
 from .fence import escape_fence_tags
 from .fold import fold
-from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line
+from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line, visible
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}{TAGS}]")  # C0, DEL, C1, line/paragraph separators, bidi
-_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, line/paragraph separators: refused
+# What shows as nothing (printable's one list: INVISIBLE, the bidi controls, the tag characters): never part
+# of a name, dropped on every path (the module docstring).
+_HIDDEN = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}{TAGS}]")
+JOINERS = "\u200c\u200d"  # ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER
+_JOINER = re.compile(f"[{JOINERS}]")
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _DASHES = "\u2010-\u2015\u2212"  # hyphen, non-breaking hyphen, figure, en and em dash, bar, minus: a "-" typeset
-_SPELLING_IGNORED = re.compile(f"[\\s_\\-{_DASHES}]+")
+_SPELLING_IGNORED = re.compile(f"[\\s_\\-{_DASHES}{JOINERS}]+")
+_SPELLING_BEFORE = re.compile(f"[\\s_\\-{_DASHES}]+")  # before joiners were no part of a spelling (names26)
 _HYPHENS_BEFORE = re.compile(r"[\s_\-]+")  # what a spelling dropped before break11 (a hash name of then)
 RESERVED = frozenset(
     {"memory", "con", "prn", "aux", "nul"}
@@ -95,7 +127,7 @@ def normalize_name(raw: str) -> NormalizedName:
     if not text or not _unmarked(text).strip():  # combining marks alone ("\u0301\u0301") draw nothing of their own
         raise InvalidName("memory name is empty")
     if _CONTROL.search(text):
-        raise InvalidName(f"memory name must not contain control or bidi characters or line breaks (got {raw!r})")
+        raise InvalidName(f"memory name must not contain control characters or line breaks (got {raw!r})")
     if any("\ud800" <= c <= "\udfff" for c in text):
         raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
     folded = fold(text)  # as search folds: Café → cafe, Łódź → lodz, ЗАМЕТКИ → заметки
@@ -151,6 +183,23 @@ def shown_name(name: str, title: str | None) -> str:
     return f"{name} “{clipped(' '.join(one_line(title).split()), 120)}”" if title and hash_named(name) else name
 
 
+def asked_name(raw: str, name: str | None = None) -> str:
+    """How an answer about a name (a "not found", a refusal) names it: as the person or the model
+    asked it (``raw``, trimmed, every hidden character shown as its escape: :func:`visible`), in
+    double quotes, and, when that differs, what memdir read it as (``name``, else ``raw``'s
+    normalized name): ``"Deploy Notes" (read as "deploy-notes")``, ``"部署流程" (read as
+    "m-c3f8ff75a0")``, ``"deploy\\u200bnotes" (read as "deploynotes")``; ``"deploy-notes"`` alone for a
+    name asked as it is stored. A name that does not normalize (:class:`InvalidName`) is shown as
+    asked. The one rule of every path (the CLI, the MCP tools, the API, the memory tool)."""
+    asked = visible(raw.strip()) if isinstance(raw, str) else repr(raw)
+    if name is None:
+        try:
+            name = normalize_name(raw).name
+        except InvalidName:
+            return f'"{asked}"'
+    return f'"{asked}"' if asked == name else f'"{asked}" (read as "{name}")'
+
+
 def legacy_names(raw: str) -> tuple[str, ...]:
     """The file names an older memdir gave ``raw`` where they differ from
     :func:`normalize_name`'s, the likelier first: the slug of the fold before
@@ -181,7 +230,54 @@ def legacy_names(raw: str) -> tuple[str, ...]:
     older_fold = fold(text, older=True)  # before break13: Hebrew points, Arabic harakat, tatweel, other digits kept
     if older_fold != fold(text) and _other_script(older_fold):  # a hash of then (שָׁלוֹם-notes, port-٥٤٣٣)
         found += [_hashed(_SPELLING_IGNORED.sub("", older_fold)), _hashed(_HYPHENS_BEFORE.sub("", older_fold))]
+    if _JOINER.search(raw):  # before names26 a ZWJ/ZWNJ was part of a name: deploy\u200dnotes was deploy-notes
+        before = _MD_SUFFIX.sub("", escape_fence_tags(_HIDDEN.sub("", unicodedata.normalize("NFC", raw))).strip())
+        folded = fold(before.strip())
+        slug = _slug(folded)
+        found.append(_hashed(_SPELLING_BEFORE.sub("", folded)) if not slug or _other_script(folded) else slug)
     return tuple(dict.fromkeys(n for n in found if n != normalized.name and n not in RESERVED))
+
+
+def _joins(before: str, after: str) -> bool:
+    """True when a ZWJ or ZWNJ between ``before`` and ``after`` (one character each, ``""`` at an end) is one a
+    script joins with (the module docstring): both are letters, marks or symbols (an emoji, its variation
+    selector), neither ASCII nor a Latin letter."""
+    return all(c and not c.isascii() and unicodedata.category(c)[0] in "LMS"
+               and not unicodedata.name(c, "").startswith("LATIN") for c in (before, after))
+
+
+def _visible_text(text: str) -> str:
+    """``text`` (NFC) without what shows as nothing (the module docstring): the hidden characters, and a ZWJ or
+    ZWNJ where no script joins with it."""
+    if text.isascii():  # the common name: nothing hidden, no joiner
+        return text
+    text = _HIDDEN.sub("", text)
+    if _JOINER.search(text) is None:
+        return text
+    out = []
+    for i, c in enumerate(text):
+        if c in JOINERS and not _joins(out[-1] if out else "", text[i + 1] if i + 1 < len(text) else ""):
+            continue
+        out.append(c)
+    return "".join(out)
+
+
+def hidden_note(raw: str) -> str | None:
+    """What a write of a memory named ``raw`` says of the characters its name lost by the module docstring's rule, or
+    None when it lost none: ``U+200B ZERO WIDTH SPACE removed from the name (it shows as nothing; the name is
+    read as 'deploynotes')``, each character once, in order."""
+    if not isinstance(raw, str) or raw.isascii():
+        return None
+    text = unicodedata.normalize("NFC", raw)
+    kept = _visible_text(text)
+    if kept == text:
+        return None
+    gone = list(text)
+    for c in kept:  # what is left of text once kept's characters are taken out in order: the dropped ones
+        gone.remove(c)
+    shown = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'FORMAT CHARACTER')}" for c in dict.fromkeys(gone))
+    return (f"{shown} removed from the name (a character that shows as nothing is no part of a name; it is read as "
+            f"{raw_name(raw)!r})")
 
 
 def raw_name(raw: str) -> str:
@@ -194,7 +290,7 @@ def raw_name(raw: str) -> str:
     file names, a Korean or Japanese input method: ``회의`` as jamo, ``が`` as
     ``か`` + U+3099); the hash slug, the title and every lookup see one form
     (issue 28)."""
-    text = escape_fence_tags(unicodedata.normalize("NFC", raw).translate(_INVISIBLE)).strip()
+    text = escape_fence_tags(_visible_text(unicodedata.normalize("NFC", raw))).strip()
     stem = _MD_SUFFIX.sub("", text).strip()
     return stem if stem else text
 

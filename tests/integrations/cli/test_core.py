@@ -146,4 +146,4 @@ def test_write_rename_from(project):
     assert [m["name"] for m in json.loads(listed.stdout)["memories"]] == ["ci-runner"]  # the old name is gone
     missing = run_cli("--project", project, "write", "x-y", "--rename-from", "no-such", "-d", "d", "-t", "project",
                       "--body", "b")
-    assert missing.returncode == 1 and "cannot rename 'no-such'" in missing.stderr
+    assert missing.returncode == 1 and 'cannot rename "no-such"' in missing.stderr

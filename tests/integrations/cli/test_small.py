@@ -78,8 +78,8 @@ def test_explain_counts_turns_from_one(project, tmp_path):
 def test_rename_of_a_missing_memory_names_every_layer_looked_in(project, mem):
     out = run_cli("--project", project, "write", "ci-runner", "--rename-from", "missing")
     assert out.returncode == 1 and out.stderr == (
-        "memdir: cannot rename 'missing': no such memory in the user or project layer\n")
-    with pytest.raises(NotFound, match=r"^cannot rename 'missing': no such memory in the user or project layer$"):
+        'memdir: cannot rename "missing": no such memory in the user or project layer\n')
+    with pytest.raises(NotFound, match=r'^cannot rename "missing": no such memory in the user or project layer$'):
         mem.write("ci-runner", rename_from="missing")
     assert "no such memory in the user or project layer" in mem.call_tool(
         "memory_write", {"name": "ci-runner", "rename_from": "missing"})
@@ -225,7 +225,7 @@ def test_read_of_a_deleted_memory_says_it_was_deleted_and_where_its_versions_are
 @pytest.mark.slow
 def test_rename_from_a_memory_of_another_layer_names_that_layer(project, mem):
     run_cli("--project", project, "write", "nb", "-d", "Notebook kernel is python3")
-    said = ("cannot rename 'nb': no such memory in the user layer "
+    said = ('cannot rename "nb": no such memory in the user layer '
             "('nb' is in the project layer: drop --scope or say --scope project)")
     out = run_cli("--project", project, "write", "nb2", "--rename-from", "nb", "--scope", "user")
     assert out.returncode == 1 and out.stderr == f"memdir: {said}\n"
@@ -235,7 +235,7 @@ def test_rename_from_a_memory_of_another_layer_names_that_layer(project, mem):
     assert mem.call_tool("memory_write", {"name": "nb2", "rename_from": "nb", "scope": "user"}) == f"Error: {said}"
     # control: a name no layer holds keeps the plain refusal
     out = run_cli("--project", project, "write", "nb2", "--rename-from", "nbx", "--scope", "user")
-    assert out.returncode == 1 and out.stderr == "memdir: cannot rename 'nbx': no such memory in the user layer\n"
+    assert out.returncode == 1 and out.stderr == "memdir: cannot rename \"nbx\": no such memory in the user layer\n"
     # control: the scope the hint names renames it
     out = run_cli("--project", project, "write", "nb2", "--rename-from", "nb", "--scope", "project")
     assert out.returncode == 0 and out.stdout.strip() == "Memory renamed: nb2 (project)", out.stderr

@@ -231,7 +231,7 @@ def test_memory_write_renames_with_rename_from(isolated_home, project):
             assert not r.is_error and _text(r) == "Memory renamed: ci-runner (project)"
             r = await client.call_tool("memory_write", {
                 "name": "other", "rename_from": "no-such", "description": "x", "type": "project", "body": ""})
-            assert r.is_error and "cannot rename 'no-such'" in _text(r)
+            assert r.is_error and 'cannot rename "no-such"' in _text(r)
 
     _run(main)
     names = [m.name for m in seeded.list().memories]

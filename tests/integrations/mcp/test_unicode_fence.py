@@ -42,13 +42,15 @@ def test_hidden_characters_never_reach_a_listing_or_the_context(isolated_home, p
         ("memory_write", {"name": "ok-name", "description": "desc \u202e rtl \u200b zw \x1b[31m red",
                           "type": "project", "body": "body \u202e rtl \x00 nul \x1b[2J"}),
         ("memory_list", {}), ("memory_read", {"name": "ok-name"})])
-    assert out[0] == (True, "Error: memory name must not contain control or bidi characters or line breaks "
-                            "(got 'rtl\\u202eevil')")
+    said = ("Memory created: rtlevil (project)\nwarning: U+202E RIGHT-TO-LEFT OVERRIDE removed from the name (a "
+            "character that shows as nothing is no part of a name; it is read as 'rtlevil')")
+    assert out[0] == (False, said)  # the name's one rule: what shows as nothing is dropped and said
     assert out[1][0] is False and "warning: 3 control or bidi character(s) removed from the body" in out[1][1]
     context = Memory.open(home=isolated_home, project=project).context()
     for text in (out[2][1], out[3][1], context):
         assert "ok-name" in text  # control: the memory is shown
         assert not any(ch in text for ch in ("\u202e", "\u200b", "\x1b", "\x00")), repr(text)
+    assert "rtlevil" in out[2][1] and "rtlevil" in context  # and the one written without its override
 
 
 def test_a_body_forging_the_fence_stays_inside_it(isolated_home, project):
