@@ -246,9 +246,11 @@ def _take_retries(home: Path) -> list[Path]:
 
 
 def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: bool) -> list[Drained]:
+    from .transcripts.turns import jsonl_lines  # split at "\n" alone: a path may hold U+2028 (names26)
+
     entries: dict[str, dict] = {}
     for path in files:
-        for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        for raw in jsonl_lines(path.read_text(encoding="utf-8", errors="replace")):
             if not raw.strip():
                 continue
             try:

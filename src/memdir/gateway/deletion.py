@@ -14,7 +14,7 @@ from ..layer.index import whole_days
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..results import DeleteResult, PruneCandidate
-from ..text.names import normalize_name
+from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone, make, match
 from .compare import NO_CHECK, unchanged
 from .fields import reason_text
@@ -38,7 +38,7 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, to
             return delete_held(tx, key, held, action, reason)
         unchanged(entry, expect_digest, key, action)  # gone since it was read: a Conflict saying so
         if entry is None:
-            raise NotFound(f'memory not found: "{key}" in the {layer.scope} layer')
+            raise NotFound(f"memory not found: {asked_name(name, key)} in the {layer.scope} layer")
         kept_by = holder(tx, key, entry.record, holders) if tombstone else None
         if not tombstone or kept_by:
             tx.apply(key, None, action, reason=reason, data={"kept_by": kept_by} if kept_by else None)

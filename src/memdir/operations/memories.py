@@ -45,7 +45,7 @@ from ..results import (
     info_of,
 )
 from ..session import Session
-from ..text.names import normalize_name
+from ..text.names import asked_name, normalize_name
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
@@ -411,7 +411,7 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
     if other is not None:
         raise NotFound(other)
     # Its only versions may be on a damaged line: "no history" alone would say it never existed.
-    raise NotFound(f"no history for {normalize_name(name).name!r}" + unsearched(session, scope)
+    raise NotFound(f"no history for {asked_name(name)}" + unsearched(session, scope)
                    + "".join(f"; {why}" for why in damaged))
 
 
