@@ -226,3 +226,15 @@ def test_status_names_each_installed_client_once_per_scope_and_none_when_told_of
     assert "\x1b" not in render.status(told)  # a terminal escape in a recorded path never reaches the terminal
     assert told.to_dict()["clients"][1] == {"client": "cursor", "scope": "project",
                                             "files": ["/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"]}
+
+
+def test_a_moved_layer_counts_its_memories_in_agreement():
+    from types import SimpleNamespace
+
+    from memdir.render.setup import layer_move
+
+    def said(count):
+        return layer_move(SimpleNamespace(moved_from="old-key", moved_to="new-key", memories=count, root="/work/p"))
+
+    assert said(1) == "Moved layer old-key → new-key: 1 memory now belongs to /work/p."  # trial26: "belong"
+    assert said(2) == "Moved layer old-key → new-key: 2 memories now belong to /work/p."  # control

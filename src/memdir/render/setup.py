@@ -14,7 +14,7 @@ from . import printable_output
 @printable_output
 def layer_move(result) -> str:
     """A re-keyed layer (:class:`memdir.operations.relocate.LayerMove`)."""
-    return (f"Moved layer {result.moved_from} → {result.moved_to}: {counted(result.memories, 'memory')} now belong to "
+    return (f"Moved layer {result.moved_from} → {result.moved_to}: {counted(result.memories, 'memory')} now {'belongs' if result.memories == 1 else 'belong'} to "
             f"{result.root}.")
 
 

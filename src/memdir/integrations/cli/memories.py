@@ -298,8 +298,12 @@ def register(add, settings) -> None:
 
     add("status", cmd_status, "Show home, project, layers, search mode, context size and the coding agents "
                               "memdir is installed into (client, scope, files).")
-    add("doctor", cmd_doctor, "Report malformed files, files read by the fallback, journal problems "
-                              "(exit 1 when there is a problem). Reads every memory file and checks every "
+    add("doctor", cmd_doctor, "Check the store and its setup: malformed files and files read by the fallback, "
+                              "journals and version objects, settings, orphaned layers (a moved project) and "
+                              "copies of a layer, sync and team merge conflicts, the team layer's trust and git "
+                              "merge driver, the coding agents memdir is installed into (what they can see, an "
+                              "older install), the search index and its background process. Exit 1 when there is "
+                              "a problem; notes are said, not counted. Reads every memory file and checks every "
                               "journal: seconds on a layer of 10,000 memories.")
     p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
     p.add_argument("--repair", action="store_true",
