@@ -517,8 +517,10 @@ def run_uninstall(client: str, scope: str | None, memdir_home: Path, scoped: lis
 def problems(memdir_home: Path, clients) -> list[str]:
     """What ``memdir doctor`` says of each client's recorded install: a file
     install wrote that is gone, or that no longer holds memdir's entries; and
-    what the client's installer module's own ``problems(memdir_home)`` says."""
+    what the client's installer module's own ``problems(memdir_home)`` says; and
+    :func:`memdir.integrations.clients.drift.behind` (an install this memdir would write otherwise)."""
     from . import installer
+    from .drift import behind
 
     out = []
     for client in clients:
@@ -531,7 +533,8 @@ def problems(memdir_home: Path, clients) -> list[str]:
             elif b"memdir" not in raw:
                 out.append(f"{client}: {path} no longer holds memdir's entries; run `memdir install {client}` again")
         own = getattr(installer(client), "problems", None) if recorded else None  # what only its rules see
-        out += own(memdir_home) if own else []
+        said = own(memdir_home) if own else []
+        out += said + (behind(memdir_home, client, said) if recorded else [])
     return out
 
 
