@@ -541,11 +541,16 @@ def problems(memdir_home: Path, clients) -> list[str]:
 def check_on_path(client: str, environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
+    import sys
+
     found = shutil.which("memdir", path=(environ or os.environ).get("PATH"))
     if not found:
+        own = Path(sys.executable).parent / "memdir"  # this installation's script (memdir installs from a clone)
+        how = (f"activate its virtualenv (. {own.parent}/activate) or link it: ln -s {own} ~/.local/bin/memdir"
+               if (own.parent / "activate").is_file() else f"link it: ln -s {own} ~/.local/bin/memdir")
         raise InstallError(f"project scope writes `memdir …` commands (files a team commits name no machine "
-                           f"path), but `memdir` is not on PATH; install it where {client} can run it "
-                           "(pipx install memdir, or activate its environment), or use --scope user")
+                           f"path), but `memdir` is not on PATH; put it where {client} can run it — "
+                           f"{how if own.is_file() else 'install memdir there'} — or use --scope user")
     return found
 
 
