@@ -76,3 +76,25 @@ def test_the_interpreter_is_read_from_each_spelling_of_an_entry():
     assert named_interpreter(f'"command": ["{py}", "-m", "memdir.cli", "mcp"]'.encode()) == py
     assert named_interpreter(b'"command": "memdir hook claude-code SessionStart"') is None  # project scope: PATH
     assert named_interpreter(b'"command": "/usr/bin/python3 -m mytool.hooks"') is None  # the person's own hook
+
+
+def test_a_codex_limit_changed_after_install_is_said_once_and_an_older_install_is_said(tmp_path, isolated_home,
+                                                                                        project):
+    """Codex's own check names a limit changed since install and asks for the install again, which rewrites every
+    file: doctor says that once, not also as an older install. Control: without the limit change, an install
+    lacking PostToolUse (an older memdir's) is said."""
+    config = tmp_path / "userhome" / ".codex" / "config.toml"
+    hooks = config.parent / "hooks.json"
+    assert run_cli("install", "codex").returncode == 0
+    data = json.loads(hooks.read_text())
+    del data["hooks"]["PostToolUse"]
+    hooks.write_text(json.dumps(data, indent=2) + "\n")
+    assert [n for n in _notes(project) if BEHIND in n] == [
+        (f"codex: memdir's entries in {hooks} are not what this memdir installs (an older memdir wrote them, so "
+         "what was added since is missing); run `memdir install codex --scope user` again "
+         "(`memdir install codex --dry-run` shows the difference)")]
+
+    config.write_text("tool_output_token_limit = 500\n" + config.read_text())
+    notes = _notes(project)
+    assert [n for n in notes if "tool_output_token_limit in" in n and "memdir install codex" in n]  # Codex's own
+    assert not [n for n in notes if BEHIND in n]

@@ -34,10 +34,10 @@ def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
     """Lines for ``memdir doctor`` on ``client``'s user-scope install recorded in ``memdir_home``: each file
     whose entries run an interpreter that no longer exists; else, when a dry run of this memdir's install (with
     the interpreter the files name, so running doctor from another path to the same memdir says nothing) would
-    change a recorded file, one line naming those files. A file already named by a line of ``said`` that asks
-    for the install again (the client's own, more precise check) is left out, as is a file that is gone or
-    unreadable (the generic check says those). An install that cannot be planned (a JSONC file, a refused
-    entry) says nothing here."""
+    change a recorded file, one line naming those files — none when a line of ``said`` (the client's own, more
+    precise check: Codex's changed output limit) already asks for the install again, which rewrites every file.
+    A file that is gone or unreadable is left out (the generic check says those). An install that cannot be
+    planned (a JSONC file, a refused entry) says nothing here."""
     from ...paths import resolve_home
     from . import installer
 
@@ -59,10 +59,8 @@ def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
         plan = installer(client).install("user", memdir_home, dry_run=True, python=python, **extra)
     except MemdirError:
         return []
-    asked = [line for line in said if "memdir install" in line]
-    stale = [str(c.path) for c in plan.changes if c.path in raws and c.before is not None
-             and not any(str(c.path) in line for line in asked)]
-    if not stale:
+    stale = [str(c.path) for c in plan.changes if c.path in raws and c.before is not None]
+    if not stale or any(f"memdir install {client}" in line for line in said):  # that install rewrites every file
         return []
     return [(f"{client}: memdir's entries in {', '.join(stale)} are not what this memdir installs (an older "
              f"memdir wrote them, so what was added since is missing); {again} "
