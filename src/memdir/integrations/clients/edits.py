@@ -517,8 +517,10 @@ def run_uninstall(client: str, scope: str | None, memdir_home: Path, scoped: lis
 def problems(memdir_home: Path, clients) -> list[str]:
     """What ``memdir doctor`` says of each client's recorded install: a file
     install wrote that is gone, or that no longer holds memdir's entries; and
-    what the client's installer module's own ``problems(memdir_home)`` says."""
+    what the client's installer module's own ``problems(memdir_home)`` says; and
+    :func:`memdir.integrations.clients.drift.behind` (an install this memdir would write otherwise)."""
     from . import installer
+    from .drift import behind
 
     out = []
     for client in clients:
@@ -531,18 +533,24 @@ def problems(memdir_home: Path, clients) -> list[str]:
             elif b"memdir" not in raw:
                 out.append(f"{client}: {path} no longer holds memdir's entries; run `memdir install {client}` again")
         own = getattr(installer(client), "problems", None) if recorded else None  # what only its rules see
-        out += own(memdir_home) if own else []
+        said = own(memdir_home) if own else []
+        out += said + (behind(memdir_home, client, said) if recorded else [])
     return out
 
 
 def check_on_path(client: str, environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
+    import sys
+
     found = shutil.which("memdir", path=(environ or os.environ).get("PATH"))
     if not found:
+        own = Path(sys.executable).parent / "memdir"  # this installation's script (memdir installs from a clone)
+        how = (f"activate its virtualenv (. {own.parent}/activate) or link it: ln -s {own} ~/.local/bin/memdir"
+               if (own.parent / "activate").is_file() else f"link it: ln -s {own} ~/.local/bin/memdir")
         raise InstallError(f"project scope writes `memdir …` commands (files a team commits name no machine "
-                           f"path), but `memdir` is not on PATH; install it where {client} can run it "
-                           "(pipx install memdir, or activate its environment), or use --scope user")
+                           f"path), but `memdir` is not on PATH; put it where {client} can run it — "
+                           f"{how if own.is_file() else 'install memdir there'} — or use --scope user")
     return found
 
 

@@ -1,0 +1,77 @@
+"""What ``memdir doctor`` says of a user-scope install that is no longer what this memdir installs
+(:func:`behind`): the interpreter its commands name is gone (the checkout or virtualenv was moved or
+deleted: every hook then fails and the agent gets no memory), or its entries are an older memdir's
+(after an upgrade, a hook event added since — Claude Code's PostToolUse — is missing until the install
+runs again). Seen in trial26: a store and install made by a memdir of 2026-12-02, upgraded to main,
+`memdir doctor` said "ok" while the install lacked PostToolUse in Claude Code's and Codex's files."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ...errors import MemdirError
+from ...files.fsio import read_bytes
+from ...operations.installed import read_manifest
+
+# The interpreter a user-scope entry runs: ``PY -m memdir.hooks …`` in a hook command, or a server's
+# ``command`` followed by its ``args`` starting ``-m memdir.cli`` (JSON and TOML spell it alike), or one
+# ``command`` list holding both (OpenCode).
+_HOOK = re.compile(r"""(/[^\s"']+)\s+-m\s+memdir\.hooks\b""")
+_SERVER = re.compile(r""""(/[^"]+)"\s*,?\s*(?:"?args"?\s*[:=]\s*\[\s*)?"-m"\s*,\s*"memdir\.cli\"""")
+
+
+def named_interpreter(raw: bytes) -> str | None:
+    """The absolute interpreter path memdir's entries in a settings file's ``raw`` bytes run (the first
+    found: install writes one), or None when they name none (project scope runs ``memdir`` from PATH)."""
+    text = raw.decode("utf-8", "replace")
+    found = _HOOK.search(text) or _SERVER.search(text)
+    return found.group(1) if found else None
+
+
+def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
+    """Lines for ``memdir doctor`` on ``client``'s user-scope install recorded in ``memdir_home``: each file
+    whose entries run an interpreter that no longer exists; else, when a dry run of this memdir's install (with
+    the interpreter the files name, so running doctor from another path to the same memdir says nothing) would
+    change a recorded file, one line naming those files — none when a line of ``said`` (the client's own, more
+    precise check: Codex's changed output limit) already asks for the install again, which rewrites every file.
+    A file that is gone or unreadable is left out (the generic check says those). An install that cannot be
+    planned (a JSONC file, a refused entry) says nothing here."""
+    from ...paths import resolve_home
+    from . import installer
+
+    recorded = {Path(p): r for p, r in read_manifest(memdir_home, client).items()
+                if isinstance(r, dict) and r.get("scope") == "user"}
+    raws = {path: raw for path in recorded if (raw := _bytes(path)) is not None and b"memdir" in raw}
+    if not raws:
+        return []
+    named = {path: python for path, raw in raws.items() if (python := named_interpreter(raw))}
+    gone = sorted(path for path, python in named.items() if not os.path.exists(python))
+    again = f"run `memdir install {client} --scope user` again"
+    if gone:
+        return [(f"{client}: memdir's entries in {path} run {named[path]}, which no longer exists (the memdir "
+                 f"checkout or virtualenv moved or was deleted), so each of them fails; {again} with the memdir you "
+                 "use now") for path in gone]
+    extra = {"home": str(memdir_home)} if memdir_home != resolve_home(None, {}) else {}
+    python = next(iter(named.values()), None)
+    try:
+        plan = installer(client).install("user", memdir_home, dry_run=True, python=python, **extra)
+    except MemdirError:
+        return []
+    stale = [str(c.path) for c in plan.changes if c.path in raws and c.before is not None]
+    if not stale or any(f"memdir install {client}" in line for line in said):  # that install rewrites every file
+        return []
+    return [(f"{client}: memdir's entries in {', '.join(stale)} are not what this memdir installs (an older "
+             f"memdir wrote them, so what was added since is missing); {again} "
+             f"(`memdir install {client} --dry-run` shows the difference)")]
+
+
+def _bytes(path: Path) -> bytes | None:
+    try:
+        return read_bytes(path)
+    except OSError:
+        return None
+
+
+__all__ = ["behind", "named_interpreter"]

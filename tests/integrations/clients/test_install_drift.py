@@ -1,0 +1,100 @@
+"""`memdir doctor` says when a user-scope install is not what this memdir installs (trial26: a store and install
+made by a memdir of 2026-12-02, upgraded to main, got "ok" while Claude Code's and Codex's files lacked the
+PostToolUse hook added since), and when the interpreter its entries run is gone (a moved or deleted virtualenv:
+every hook fails). Controls: a current install, and one made by another existing interpreter path, say nothing."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from memdir.integrations.clients.drift import named_interpreter
+from tests.conftest import run_cli
+
+BEHIND = "are not what this memdir installs"
+GONE = "which no longer exists"
+
+
+def _notes(project: Path) -> list[str]:
+    done = run_cli("--project", project, "doctor", "--json")
+    return json.loads(done.stdout)["notes"]
+
+
+def _drop_post_tool_use(settings: Path) -> None:
+    """Make ``settings`` as an older memdir wrote it: memdir's hooks without PostToolUse."""
+    data = json.loads(settings.read_text())
+    del data["hooks"]["PostToolUse"]
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def test_doctor_names_an_install_an_older_memdir_wrote_until_it_runs_again(tmp_path, isolated_home, project):
+    settings = tmp_path / "userhome" / ".claude" / "settings.json"
+    assert run_cli("install", "claude-code").returncode == 0
+    assert not [n for n in _notes(project) if BEHIND in n or GONE in n]  # control: the install as this memdir writes
+
+    _drop_post_tool_use(settings)
+    behind = [n for n in _notes(project) if BEHIND in n]
+    assert behind == [(f"claude-code: memdir's entries in {settings} are not what this memdir installs (an older "
+                       "memdir wrote them, so what was added since is missing); run `memdir install claude-code "
+                       "--scope user` again (`memdir install claude-code --dry-run` shows the difference)")]
+
+    again = run_cli("install", "claude-code")
+    assert again.returncode == 0 and "PostToolUse" in again.stdout  # the hook the older install lacked
+    assert not [n for n in _notes(project) if BEHIND in n]
+
+
+@pytest.mark.parametrize("client", ["claude-code", "codex", "gemini", "cursor", "opencode"])
+def test_doctor_says_when_the_interpreter_an_install_runs_is_gone(tmp_path, isolated_home, project, client):
+    from memdir.integrations.clients import installer
+
+    old = tmp_path / "old-checkout" / ".venv" / "bin" / "python3"
+    old.parent.mkdir(parents=True)
+    old.symlink_to(sys.executable)  # the person's older virtualenv: an interpreter that runs this memdir
+    plan = installer(client).install("user", isolated_home, python=str(old), home=str(isolated_home))
+    files = [c.path for c in plan.changes if named_interpreter(c.after or b"") == str(old)]
+    assert files, plan  # every client writes the interpreter into at least one file
+    assert not [n for n in _notes(project) if BEHIND in n or GONE in n]  # control: another path, still there
+
+    old.unlink()  # the old checkout was deleted
+    gone = [n for n in _notes(project) if GONE in n]
+    assert gone == [(f"{client}: memdir's entries in {path} run {old}, which no longer exists (the memdir checkout "
+                     "or virtualenv moved or was deleted), so each of them fails; run `memdir install "
+                     f"{client} --scope user` again with the memdir you use now") for path in sorted(files)]
+    assert run_cli("install", client).returncode == 0
+    assert not [n for n in _notes(project) if BEHIND in n or GONE in n]
+
+
+def test_the_interpreter_is_read_from_each_spelling_of_an_entry():
+    py = "/opt/venv/bin/python3"
+    assert named_interpreter(f'"command": "{py} -m memdir.hooks claude-code SessionStart"'.encode()) == py
+    assert named_interpreter(f'"command": "X=1 {py} -m memdir.hooks codex Stop"'.encode()) == py
+    assert named_interpreter(f'{{"command": "{py}",\n "args": [\n  "-m",\n  "memdir.cli", "mcp"]}}'.encode()) == py
+    assert named_interpreter(f'command = "{py}"\nargs = ["-m", "memdir.cli", "mcp"]\n'.encode()) == py
+    assert named_interpreter(f'"command": ["{py}", "-m", "memdir.cli", "mcp"]'.encode()) == py
+    assert named_interpreter(b'"command": "memdir hook claude-code SessionStart"') is None  # project scope: PATH
+    assert named_interpreter(b'"command": "/usr/bin/python3 -m mytool.hooks"') is None  # the person's own hook
+
+
+def test_a_codex_limit_changed_after_install_is_said_once_and_an_older_install_is_said(tmp_path, isolated_home,
+                                                                                        project):
+    """Codex's own check names a limit changed since install and asks for the install again, which rewrites every
+    file: doctor says that once, not also as an older install. Control: without the limit change, an install
+    lacking PostToolUse (an older memdir's) is said."""
+    config = tmp_path / "userhome" / ".codex" / "config.toml"
+    hooks = config.parent / "hooks.json"
+    assert run_cli("install", "codex").returncode == 0
+    data = json.loads(hooks.read_text())
+    del data["hooks"]["PostToolUse"]
+    hooks.write_text(json.dumps(data, indent=2) + "\n")
+    assert [n for n in _notes(project) if BEHIND in n] == [
+        (f"codex: memdir's entries in {hooks} are not what this memdir installs (an older memdir wrote them, so "
+         "what was added since is missing); run `memdir install codex --scope user` again "
+         "(`memdir install codex --dry-run` shows the difference)")]
+
+    config.write_text("tool_output_token_limit = 500\n" + config.read_text())
+    notes = _notes(project)
+    assert [n for n in notes if "tool_output_token_limit in" in n and "memdir install codex" in n]  # Codex's own
+    assert not [n for n in notes if BEHIND in n]
