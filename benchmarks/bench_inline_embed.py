@@ -1,7 +1,7 @@
 """What embedding a few memories on the spot would cost a recall (issue 28: a first recall right after a write finds
 its memory by words alone until the background embedder has run). Prints one JSON line per case.
 
-    python benchmarks/bench_inline_embed.py [--repeat 15] [--counts 1,2,3,4,8,32]
+    python benchmarks/bench_inline_embed.py [--repeat 15] [--counts 1,2,3,4,8,32] [--store 10000]
 
 In one process with the model loaded (as an MCP server or a warm process has it): the p50 and p95 wall milliseconds
 of embedding a query (a 9-word prompt, e5's ``query:`` side, as recall embeds it), and of embedding ``n`` memories as
@@ -11,7 +11,9 @@ out on Fridays only") and long ones (400-word notes of ``bench_recall``'s vocabu
 two ways: ``index`` as the background embedder does (numpy's layers, the floats the ranking was fitted on) and
 ``one_window`` as a query is (one window at a time through :meth:`~memdir.search.encoder.Encoder.forward_one`, ONNX
 Runtime when installed; not normalized: the cost only). Each line gives the machine's load average at its start:
-figures from a busy machine are higher.
+figures from a busy machine are higher. Last, ``unembedded_lookup``: what deciding costs in a store of ``--store``
+memories one of which has no vector (:func:`memdir.search.vectors.unembedded` over an index of that many rows in
+memory, the index's own table layout; it runs only when the cached pending count says 1–3 are missing).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--counts", default="1,2,3,4,8,32")
+    parser.add_argument("--store", type=int, default=10000)
     args = parser.parse_args(argv)
     from memdir.search import vectors
 
@@ -76,7 +79,27 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps({"case": f"memories_{kind}_{how}", "n": n, "p50_ms": p50, "p95_ms": p95,
                                   "per_memory_ms": round(p50 / n, 1), "load": os.getloadavg()[0],
                                   "threads": vectors.threads()}), flush=True)
+    _lookup(args.store, args.repeat)
     return 0
+
+
+def _lookup(n: int, repeat: int) -> None:
+    import sqlite3
+
+    from memdir.search import vectors
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript("CREATE TABLE docs (id INTEGER PRIMARY KEY, layer TEXT NOT NULL, name TEXT NOT NULL, digest TEXT,"
+                       " status TEXT, body TEXT, UNIQUE (layer, name)); CREATE INDEX docs_layer ON docs (layer, status);"
+                       " CREATE TABLE vectors (id INTEGER PRIMARY KEY, digest TEXT, model TEXT, vec BLOB);")
+    layers = ["projects/bench", "user"]
+    conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?)",
+                     [(i, layers[i % 2], f"n{i}", f"d{i}", "active", "word " * 300) for i in range(1, n + 1)])
+    conn.executemany("INSERT INTO vectors VALUES (?,?,?,?)",
+                     [(i, f"d{i}", vectors.MODEL_ID, bytes(vectors.VEC_BYTES)) for i in range(1, n)])
+    p50, p95 = _timed(lambda: vectors.unembedded(conn, layers), repeat)
+    print(json.dumps({"case": "unembedded_lookup", "n": n, "missing": len(vectors.unembedded(conn, layers)),
+                      "p50_ms": p50, "p95_ms": p95, "load": os.getloadavg()[0]}), flush=True)
 
 
 if __name__ == "__main__":
