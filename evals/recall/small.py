@@ -16,6 +16,11 @@ the expected memory alone [57,73,0,21] / [41,55,0,38] (hit 0.766, false 0.0); wi
 [49,55,0,38] (0.883, 0.0); with 5 others [61,73,0,21] / [43,55,3,38] (0.812, 0.051). The bar's evidence is relative
 to the store (a memory's lead over the others), so a memory alone in its store is recalled less often than beside
 two others: 30 of 128 missed alone. Not acted on yet.
+
+2026-12-05 (recall26): a memory alone in its store is now measured beside an imagined second memory
+(:func:`memdir.search.relevance.standing`, ``SOLO_COSINE`` 0.78, chosen by pooled 2-fold CV on every fit set in
+stores of one: ``tiny.py``). The same run after: alone [69,73,0,21] / [51,55,1,38] (hit 0.938, false 0.017); with 2
+others and with 5 others unchanged (0.883/0.0, 0.812/0.051).
 """
 
 from __future__ import annotations

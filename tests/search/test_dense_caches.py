@@ -45,6 +45,7 @@ def hybrid(isolated_home, project, monkeypatch):
     monkeypatch.setattr(vectors, "query_vector", lambda query: unit(0))
     monkeypatch.setattr(vectors, "embed", lambda *a, **k: pytest.fail("no model in these tests"))
     monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)
+    monkeypatch.setattr("memdir.search.unembedded.INLINE_MAX", 0)  # no model here: what has no vector stays out
     mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
     for name in ("alpha-note", "beta-note", "gamma-note"):
         mem.write(name, f"{name} description", "project", f"The {name} body text.")

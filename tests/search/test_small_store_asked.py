@@ -30,7 +30,10 @@ def test_a_question_on_the_one_memory_of_a_store_recalls_it(isolated_home, proje
     mem.write(*DEPLOY[:2], "project", DEPLOY[2])
     dense_as(monkeypatch, mem, {"deploy-day": 0.87})  # its own cosine is the median: gap 0
     assert _names(mem, "When do we deploy?") == ["deploy-day"]
-    assert _names(mem, "When is the office party?") == []  # control: a question on what it does not hold
+    # control: a question on what it does not hold, as near as an unrelated prompt is (0.80: alone in its store the
+    # memory is measured beside an imagined second at relevance.SOLO_COSINE, so its cosine counts, recall26)
+    dense_as(monkeypatch, mem, {"deploy-day": 0.80})
+    assert _names(mem, "When is the office party?") == []
 
 
 def test_with_a_crowd_the_question_still_needs_a_memory_standing_out(isolated_home, project, monkeypatch):

@@ -167,15 +167,18 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     model or numpy. With ``windows`` (recall, not an explicit search) a long
     prompt's windows are embedded too and each cosine is the best of theirs
     (:mod:`memdir.search.querywindows`). An embedding engine that fails gives
-    ``{}``: the lexical model still answers, as without the extra."""
-    from . import embedder, passagevectors, vectors
+    ``{}``: the lexical model still answers, as without the extra. Embedding the query here, a few memories with no
+    vector yet (at most :data:`memdir.search.unembedded.INLINE_MAX`) are measured on the spot too
+    (:func:`memdir.search.unembedded.cosines`)."""
+    from . import embedder, passagevectors, unembedded, vectors
 
     if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
     if embedded < total or passagevectors.passages_stale(conn):  # heads, then body passages, in the background
         embedder.schedule(session.home)
-    if (not embedded and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
+    few = embed_query and 0 < total - embedded <= unembedded.INLINE_MAX  # embedded on the spot (search.unembedded)
+    if (not embedded and not few and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
         # no vector nor one standing in, or a query of hidden characters alone
         return {}
     clause, args = where
@@ -198,7 +201,10 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         from . import querywindows
 
         dropped = vectors.dropped()
-        found = querywindows.similarities(conn, session.home, query_vectors(query, pending, windows), layers, allowed)
+        query_vecs = query_vectors(query, pending, windows)
+        found = querywindows.similarities(conn, session.home, query_vecs, layers, allowed)
+        if few:  # the memories written since the vectors were built, a few: measured here, not stored
+            found.update(unembedded.cosines(conn, query_vecs, layers, allowed, (embedded, total)))
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
     if vectors.dropped() > dropped and embedded == total:  # the read dropped a damaged vector: embedded again

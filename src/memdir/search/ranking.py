@@ -226,8 +226,7 @@ def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float
     script's, :func:`memdir.search.scripts.kin`)."""
     if not cosines:
         return found
-    median = relevance.median(cosines.values())
-    top = tuple(heapq.nlargest(2, cosines.values())) if len(cosines) >= 2 else None
+    median, top = relevance.standing(cosines.values())  # one memory alone: beside an imagined second
     kin, asked = kin or {}, asked and len(cosines) >= relevance.CROWD  # a median of a few is no noise floor
     return {i: relevance.with_cosine(ev, cosines.get(i), median, top, asked, kin.get(i)) for i, ev in found.items()}
 

@@ -83,6 +83,16 @@ AGREED_THRESHOLD, AGREED_COVERAGE, ASKED_GAP = 0.4, 0.2, 0.03  # a question's ke
 # with vectors off). Not fitted (the evaluation's store holds 45 memories): the smallest store whose median is
 # another memory than the nearest.
 CROWD = 3
+# A store in which one memory alone has a vector gives it no other memory to lead nor crowd to stand out of: its gap
+# and lead were 0, the hybrid model read its cosine alone, and a new user's first memory was missed for 30 of 128 fit
+# prompts needing it (evals/recall/small.py; 15 of 128 beside two others). :func:`standing` compares it with an
+# imagined second memory at SOLO_COSINE (a store of two: its gap half, its lead all of the difference); a query's
+# median cosine over the 45 memories of the evaluation store is 0.784–0.803 (quartiles, fit rows). Chosen by pooled
+# 2-fold cross-validation on every fit set in stores of one memory (evals/recall/tiny.py cv, 2026-12-05 recall26) from
+# 0.76–0.86, a false recall weighed as three hits: both folds choose 0.78; read on the other fold, [hits, needing,
+# false, none] fold 0 [101, 145, 1, 114] → [124, 145, 4, 114], fold 1 [94, 136, 4, 121] → [118, 136, 4, 121]. (A
+# false recall weighed as one hit: fold 0 0.77–0.78, fold 1 0.76, +25 hits and +7 false recalls on fold 0.)
+SOLO_COSINE = 0.78
 # Two memories whose cosines to a query lie within TIE of each other are tied in meaning (:func:`agreed`,
 # :func:`outranked`): "upload the build output somewhere the release job can pick it up" sits 0.006 nearer the note
 # on release tags than the S3 bucket note it needs. Chosen by pooled 2-fold cross-validation on the fit data
@@ -241,6 +251,18 @@ def median(values) -> float:
         raise ValueError("median of no values")
     middle = n // 2
     return ordered[middle] if n % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def standing(cosines) -> tuple[float, tuple[float, float] | None]:
+    """``(median, top)`` of a query's cosines (an iterable of floats in [−1, 1], one per memory in scope holding a
+    vector; at least one): their median and their two highest (None for a single cosine), as :func:`evidence` and
+    :func:`with_cosine` take them — with an imagined second memory at :data:`SOLO_COSINE` when there is one cosine
+    alone (its gap is then half its distance from that, its lead all of it). Raises ``ValueError`` when empty."""
+    values = list(cosines)
+    if len(values) == 1:
+        values.append(SOLO_COSINE)
+    ordered = sorted(values)
+    return median(ordered), ((ordered[-1], ordered[-2]) if len(ordered) >= 2 else None)
 
 
 def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list[str], strong: set[str],
@@ -478,6 +500,6 @@ def stated(evidence: Evidence) -> bool:
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "Evidence",
            "GENERAL_COVERAGE", "HYBRID", "KIN_TIE", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS",
-           "Prefixes", "STRONG", "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
+           "Prefixes", "SOLO_COSINE", "STRONG", "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
            "best_passage", "best_window", "compares", "crossed", "evidence", "kin_near", "lexical", "median",
-           "outranked", "read_body", "replaced", "returned", "score", "stated", "thin", "tightest", "with_cosine"]
+           "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine"]

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 25  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 26  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -27,22 +27,23 @@ SCHEMA_VERSION = 25  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 20260412, no ISO digits for a day the calendar has not (31/04/2026; search.versions, search.numbergroups)
 # 25: a pre-release written apart from its version by a space one term with it too (2.3.1 rc1: 2.3.1.rc1, as
 # 2.3.1rc1; search.versions._APART)
-UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24)  # in place
+# 26: pkg the short form of package (pkg-manager holds "package": text.words.SHORT_FORMS)
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)  # in place
 FIELDS = ("name", "title", "description", "body")
-RETOKENIZED_BELOW = 25
+RETOKENIZED_BELOW = 26
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
 tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
-READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24)
+READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
 with words broken at their marks, 18 with variation selectors in words and
 "log in" as log, 19 with "wrote" and "written" words of their own, 20 without a version's leading parts (v2.3.1
 holds no 2.3), 21 and 22 with a version's digits as numbers (1.5GB holds 5, v3.2.1 v321), 23 with a pre-release
 after a dot as words of its own (2.3.1.rc1 holds rc1), 24 with one written apart by a space as a word of its own
-(2.3.1 rc1 holds no 2.3.1.rc1)."""
+(2.3.1 rc1 holds no 2.3.1.rc1), 25 with pkg a word of its own (pkg-manager holds no "package")."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

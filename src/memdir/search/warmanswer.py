@@ -19,8 +19,9 @@ def cosines_answer(home: Path, request: dict) -> dict:
     ``{"generation": int}`` alone when the index is at another generation than the request's or it names
     no layer. Embeds the query and, when the request asks for ``"windows"`` (recall), a long one's windows
     (:mod:`memdir.search.querywindows`: each cosine the best of theirs, as in process; the passages the whole
-    query's). Raises what the index and the engine raise."""
-    from . import querywindows, vectors
+    query's); a few memories with no vector yet are measured on the spot (:func:`memdir.search.unembedded.cosines`).
+    Raises what the index and the engine raise."""
+    from . import querywindows, unembedded, vectors
     from .index import connect
 
     query, layers = request.get("query"), request.get("layers")
@@ -32,13 +33,15 @@ def cosines_answer(home: Path, request: dict) -> dict:
             return {"generation": generation}
         query_vecs = querywindows.query_vectors(query, bool(request.get("windows")))  # as in process
         cosines = querywindows.similarities(conn, home, query_vecs, layers)
+        cosines.update(unembedded.cosines(conn, query_vecs, layers))  # a few written since: on the spot
         query_vec = query_vecs[0]
         best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
     finally:
         conn.execute("COMMIT")
     answer = {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
     if best is not None:
-        answer["passages"] = [[round(best[i][0], 6), best[i][1]] for i in cosines]
+        answer["passages"] = [[round(best[i][0], 6), best[i][1]] if i in best else [round(c, 6), 0]
+                              for i, c in cosines.items()]  # one embedded on the spot: its head
     return answer
 
 

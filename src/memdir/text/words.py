@@ -231,7 +231,7 @@ convention conventions guideline guidelines decide decided decision
 # and "docs" are a document and documentation ("the docs" is "the documentation"); a size's unit is its word
 # wherever written ("50GB", "2 GB", "a GiB" are gigabytes: the binary and the decimal unit are one topic).
 SHORT_FORMS = {"prod": "production", "dev": "development", "db": "database", "env": "environment",
-               "config": "configuration", "repo": "repository", "req": "request", "doc": "document",
+               "config": "configuration", "repo": "repository", "req": "request", "doc": "document", "pkg": "package",
                "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte",
                "kib": "kilobyte", "mib": "megabyte", "gib": "gigabyte", "tib": "terabyte"}
 

@@ -1,0 +1,170 @@
+"""Recall in stores of 1–10 memories, every fit set pooled: a dump of each candidate's evidence, and its replay.
+
+    python evals/recall/tiny.py dump OUT.jsonl [--sizes 1,2,3,5,10] [--seed 7]   # every fit row in each store size
+    python evals/recall/tiny.py cv DUMP.jsonl                                    # today's bar and the variants, per fold
+
+``dump``: for every row of :func:`common.fit_rows` (the fit halves of prompts and tasks and all of near, gaps, trial,
+probe, pasted and short; never a held-out line, never ``fresh``) and every store size ``n``, a fresh home whose
+project layer holds the memories the row expects and random others of the evaluation store up to ``n`` (seeded per
+row and size; a row expecting none gets ``n`` random ones), embedded in the foreground (each memory's text embedded
+once per process: the same vector in every store), ranked as recall ranks (:func:`memdir.search.ranking.ranked`,
+pool 50) with every candidate kept and its evidence, score, bar and recall's own decision written as ``neg.py dump``
+writes them. Fit row *i* of each set is in fold *i* mod 2, as ``run.py --split fit`` counts.
+
+``cv``: replays recall (``neg.chosen``, k 3) on the dump: per store size its own decisions, then for each value of
+:data:`SOLO_GRID` (a store's one cosine beside an imagined second memory at that cosine,
+:data:`memdir.search.relevance.SOLO_COSINE`) ``[hits, needing, false, none]`` per fold in stores of one and pooled
+over the sizes (only stores of one memory change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import common  # noqa: E402
+import neg  # noqa: E402
+from small import store_files  # noqa: E402
+
+
+def _memoized_embed():
+    """Embed each memory text once per process (a query is embedded as before)."""
+    from memdir.search import vectors
+
+    real, kept = vectors.embed, {}
+
+    def embed(texts, *, query=False):
+        if query:
+            return real(texts, query=True)
+        todo = [t for t in dict.fromkeys(texts) if t not in kept]
+        if todo:
+            for text, vec in zip(todo, real(todo)):
+                kept[text] = vec
+        import numpy as np
+        return np.stack([kept[t] for t in texts])
+    vectors.embed = embed
+
+
+def dump(out: Path, sizes: list[int], seed: int) -> None:
+    from memdir import Memory
+    from memdir.search import relevance
+    from memdir.search.ranking import ranked
+    from memdir.search.sync import prepare
+
+    _memoized_embed()
+    real = relevance.returned
+    relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
+    files = store_files()
+    names = sorted(files)
+    with out.open("w", encoding="utf-8") as sink:
+        for which in common.SETS:
+            if which in common.HELDOUT_ONLY:
+                continue
+            for i, row in enumerate(common.prompts("fit", which)):
+                if not all(name in files for name in row["expect"]):
+                    continue
+                for n in sizes:
+                    rng = random.Random(f"{seed}:{n}:{row['prompt']}")
+                    pool = [m for m in names if m not in row["expect"]]
+                    chosen = row["expect"] + rng.sample(pool, max(0, n - len(row["expect"])))
+                    with tempfile.TemporaryDirectory(prefix="memdir-tiny-") as tmp:
+                        base = Path(tmp)
+                        project = base / "proj"
+                        (project / ".git").mkdir(parents=True)
+                        mem = Memory.open(home=base / "home", project=project, search_vectors="on", actor="human")
+                        layer = mem.session.layer("project").path
+                        layer.mkdir(parents=True, exist_ok=True)
+                        for name in chosen:
+                            shutil.copy(files[name], layer / files[name].name.split("__")[-1])
+                        prepare(mem.session)
+                        hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50)
+                        cands = []
+                        for h in hits:
+                            ev = h.evidence
+                            body, desc = (h.memory.body or "").strip(), h.memory.description.strip()
+                            cands.append({"name": h.memory.name, "score": relevance.score(ev), "shown": h.score,
+                                          "bar": relevance.bar(ev), "lexical": relevance.lexical(ev),
+                                          "body": bool(body) and " ".join(body.split()) != " ".join(desc.split()),
+                                          "returned": real(ev, relevance.score(ev)), "ev": asdict(ev)})
+                    sink.write(json.dumps({"set": which, "fold": i % 2, "size": n, "prompt": row["prompt"],
+                                           "expect": row["expect"], "kind": row["kind"], "store": chosen,
+                                           "cands": cands}, ensure_ascii=False) + "\n")
+                sink.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("dump", "cv"))
+    parser.add_argument("path")
+    parser.add_argument("--sizes", default="1,2,3,5,10")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    if args.command == "dump":
+        dump(Path(args.path), [int(s) for s in args.sizes.split(",")], args.seed)
+    else:
+        cv(neg.load(args.path))
+    return 0
+
+
+def _solo_keep(solo: float | None):
+    """Recall's decision with a store's one cosine beside an imagined second memory at ``solo`` (None: none, as
+    before recall26), re-scored from the dumped evidence (:func:`memdir.search.relevance.standing`'s rule)."""
+    import heapq
+
+    from memdir.search import relevance as R
+
+    cache: dict[int, dict | None] = {}
+
+    def rescored(row):
+        cos = [c["ev"]["cosine"] for c in row["cands"] if c["ev"]["cosine"] is not None]
+        if len(cos) != 1:
+            return None
+        values = cos + ([] if solo is None else [solo])
+        med, top = R.median(values), heapq.nlargest(2, values) if len(values) >= 2 else None
+        out = {}
+        for c in row["cands"]:
+            x = c["ev"]["cosine"]
+            if x is None:
+                continue
+            lead = 0.0 if top is None else max(-0.1, min(0.1, x - (top[1] if x >= top[0] else top[0])))
+            ev = R.replaced(neg.as_evidence(c["ev"]), gap=x - med, lead=lead)
+            out[c["name"]] = (R.score(ev), R.bar(ev))
+        return out
+
+    def keep(c, row):
+        if id(row) not in cache:
+            cache[id(row)] = rescored(row)
+        p = cache[id(row)]
+        if p is None or c["name"] not in p:
+            return neg.base(c, row)
+        return p[c["name"]][0] >= p[c["name"]][1]
+    return keep
+
+
+SOLO_GRID = (None, 0.76, 0.77, 0.78, 0.79, 0.795, 0.8, 0.81, 0.82, 0.83, 0.84, 0.86)
+
+
+def cv(rows: list[dict]) -> None:
+    """Per store size and pooled: the dump's own decisions, then each value of :data:`SOLO_GRID` replayed (a dump
+    made before recall26 replays its ``None`` as itself)."""
+    sizes = sorted({r["size"] for r in rows})
+    for n in sizes:
+        print(json.dumps({"size": n, "dump": neg.folds([r for r in rows if r["size"] == n], neg.base)}))
+    for solo in SOLO_GRID:
+        keep = _solo_keep(solo)
+        per = {n: neg.folds([r for r in rows if r["size"] == n], keep) for n in sizes}
+        pooled = [[sum(per[n][f][j] for n in sizes) for j in range(4)] for f in (0, 1)]
+        print(json.dumps({"solo": solo, "size_1": per.get(1), "pooled": pooled}))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
