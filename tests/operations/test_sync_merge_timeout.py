@@ -30,7 +30,7 @@ def _dead(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads a process's state from /proc (Linux)")
-def test_a_merge_cut_at_its_timeout_is_undone_kills_its_drivers_and_loses_nothing(world, tmp_path, monkeypatch):
+def test_a_merge_cut_at_its_timeout_is_undone_kills_its_drivers_and_loses_nothing(world, tmp_path, monkeypatch):  # noqa: F811
     from memdir import git as git_module
 
     a, b, remote = world
