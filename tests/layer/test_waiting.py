@@ -123,3 +123,32 @@ def test_a_timeout_in_line_is_said_as_before_and_leaves_the_line_to_the_next(iso
     assert names == ["a-first", "a-second", "c-first", "d-hasty-later"]  # the refused write is not there, the rest is
     # The one waiting first went first; the holder, back at once, after it; the hasty writer's retry last.
     assert _created(meta) == ["a-first", "c-first", "a-second", "d-hasty-later"]
+
+
+@pytest.mark.slow
+def test_a_stopped_waiter_at_the_head_of_the_line_holds_up_nobody(isolated_home, project):
+    """Ctrl-Z on a ``memdir write`` waiting for the lock leaves it at the head of the line: the writers behind it
+    try the lock themselves every second (waiting.STUCK_SECONDS), so they write within their timeout."""
+    import signal
+
+    from memdir import Memory
+
+    meta = Memory.open(home=isolated_home, project=project).session.layer("project").meta
+    holder = _spawn(HOLDER, isolated_home, project)
+    assert holder.stdout.readline() == "held\n"
+    stopped = _spawn(WRITER, isolated_home, project, "e-stopped")
+    wait_until(lambda: _someone_in_line(meta), "a waiter at the head of the line", limit=60)
+    stopped.send_signal(signal.SIGSTOP)
+    try:
+        holder.stdin.write("go\n")
+        holder.stdin.flush()
+        # The holder, back for the lock at once, and a new writer: both behind the stopped head, the lock free.
+        assert holder.communicate(timeout=120)[0] == "done\n"
+        behind = _spawn(WRITER, isolated_home, project, "f-behind")
+        assert behind.communicate(timeout=120)[0] == "written\n"
+        assert _someone_in_line(meta)  # the stopped one is still at the head: they went past it, not through it
+    finally:
+        stopped.send_signal(signal.SIGCONT)
+    assert stopped.communicate(timeout=120)[0] == "written\n"  # and it writes once it runs again
+    names = sorted(m.name for m in Memory.open(home=isolated_home, project=project).list().memories)
+    assert names == ["a-first", "a-second", "e-stopped", "f-behind"]

@@ -261,9 +261,9 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
                 self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
                 self.writer_mark = leftovers.WriterMark(self.meta)  # .memdir/lock.held while the lock is held (.leftovers)
             if wait and not self._lock.is_locked:  # outermost in this thread: wait in line (re-entry never does)
-                with waiting.turn(self.meta / QUEUE_FILE, deadline):
-                    # Only the head of the line polls; 5 ms, as a releasing writer leaves the lock free that long.
-                    self._lock.acquire(timeout=max(0.0, deadline - time.monotonic()), poll_interval=0.005)
+                with waiting.turn(self.meta / QUEUE_FILE, deadline, self._try_lock) as took:
+                    if not took:  # at the head of the line: it polls, 5 ms (a releasing writer frees it that long)
+                        self._lock.acquire(timeout=max(0.0, deadline - time.monotonic()), poll_interval=0.005)
             else:
                 self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
         except (Timeout, waiting.TurnTimeout):
@@ -278,6 +278,16 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
                 yield
         finally:
             self._lock.release()
+
+    def _try_lock(self) -> bool:
+        """One try of the lock (taken: True), for a waiter in line (:func:`memdir.layer.waiting.turn`)."""
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=0)
+            return True
+        except Timeout:
+            return False
 
     @contextmanager
     def transaction(self, actor: str, session: str | None = None, wait: bool = True) -> Iterator["Transaction"]:
