@@ -17,6 +17,7 @@ worktree or submodule) is :mod:`memdir.paths`'s rule.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,24 +49,52 @@ def environment() -> dict[str, str]:
     return env
 
 
-def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT) -> str | bytes:
+def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT, group: bool = False) -> str | bytes:
     """The output of ``git -C where ARGS`` (text, undecodable bytes replaced;
     bytes with ``binary``), run with :func:`environment` and at most
     ``timeout`` seconds (:data:`TIMEOUT` unless a caller scales it to its work). ``where`` is a work tree or a git directory.
-    Raises :class:`StoreError`: git missing, timed out, or exited non-zero
+    ``group``: git in a process group of its own, killed whole on a timeout (a merge: no merge driver it
+    started goes on writing after; not for a fetch or push, whose ssh may ask the person's terminal).
+    Raises :class:`StoreError`: git missing, timed out (the error's ``timed_out`` is True), or exited non-zero
     (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
+    argv = ["git", "-C", str(where), *args]
     try:
-        done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, timeout=timeout,
-                              env=environment())
+        done = _run_group(argv, timeout) if group else subprocess.run(argv, capture_output=True, timeout=timeout,
+                                                                      env=environment())
     except FileNotFoundError:
         raise StoreError("git is not installed (the team layer reads its status and history from git)") from None
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except subprocess.TimeoutExpired as exc:
+        error = StoreError(f"git {args[0]} failed: {exc}")
+        error.timed_out = True
+        raise error from None
+    except OSError as exc:
         raise StoreError(f"git {args[0]} failed: {exc}") from None
     if done.returncode != 0:
         error = StoreError(f"git {args[0]} failed: {said(done.stderr) or done.returncode}")
         error.stderr = done.stderr.decode("utf-8", "replace").strip()  # all of git's messages (a refused push's)
         raise error
     return done.stdout if binary else done.stdout.decode("utf-8", "replace")
+
+
+def _run_group(argv: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """``argv`` run to its end in a process group of its own, killed whole when ``timeout`` passes or the wait is
+    interrupted: ``subprocess.run`` kills git alone, and a merge driver it started would go on, writing a file of
+    a merge nobody finishes (POSIX; elsewhere git alone, as before)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(),
+                            start_new_session=hasattr(os, "killpg"))
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:
+                proc.kill()
+        except OSError:
+            proc.kill()  # the group is gone already: git alone, if it is still there
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def said(stderr: bytes) -> str:

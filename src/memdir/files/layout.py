@@ -23,6 +23,7 @@ DAMAGED_FILE = "journal.damaged"  # every journal `memdir verify --repair` chain
 STAMP_FILE = "index.stamp"        # MEMORY.md's freshness stamp (index_is_fresh)
 LOCK_FILE = "lock"                # the layer's cross-process lock
 WRITER_FILE = "lock.held"         # there while a process holds the lock; left by one killed holding it (layer.leftovers)
+QUEUE_FILE = "lock.queue"         # the line of writers waiting for the lock, each blocked in flock (layer.waiting)
 LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
 TEAM_TOMBSTONE_DIR = "tombstones"  # the team layer's, one file each, inside its directory (memdir.layer.team)
@@ -43,8 +44,8 @@ OUTLINE_FILE = "index-outline"
 HELD_FILES_FILE = "held-files"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
-META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, LAYER_FILE, TOMBSTONES_FILE,
-                OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
+META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, QUEUE_FILE,
+                LAYER_FILE, TOMBSTONES_FILE, OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
 # sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this
 # long. Read at call time (sweep_interval), so a test may patch it; MEMDIR_SWEEP_INTERVAL (seconds)
@@ -92,8 +93,8 @@ def symlink_refusal(layer_dir: Path, meta: bool = True) -> str | None:
     outside the layer, or append the journal elsewhere. (A memory file that is
     a symlink is not a memory: the scan skips it and says so. ``MEMORY.md`` is derived: a symlink
     there is never read (``O_NOFOLLOW``, :func:`index_is_fresh`) and the next rebuild replaces the
-    link itself, atomically, never writing through it; so is :data:`USAGE_FILE`.) Eleven ``lstat`` calls; with
-    ``meta`` False only the directory's (the hot path, which opens
+    link itself, atomically, never writing through it; so is :data:`USAGE_FILE`.) One ``lstat`` per
+    entry of :data:`META_ENTRIES` and two more; with ``meta`` False only the directory's (the hot path, which opens
     ``MEMORY.md`` with ``O_NOFOLLOW`` and reads no meta file)."""
     meta_dir = os.path.join(layer_dir, META_DIR)
     paths = (str(layer_dir), meta_dir,

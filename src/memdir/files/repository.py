@@ -356,7 +356,10 @@ def _save_aside(repo: Path, porcelain: str) -> list[str]:
             f"aside in {place} before it was reset: edit memories with memdir, not in the sync repository"]
 
 
-MERGE_SECONDS_PER_FILE = 1.0  # the merge's timeout per changed file, above git.TIMEOUT (a driver run takes ~0.1 s)
+# The merge's timeout per changed file, above git.TIMEOUT. A driver run is a Python process: ~0.1 s idle, 0.9-6.6 s
+# at load 19 on 2 cores (1 s a file failed merges of ten files and more at load 11-19, on every sync while it lasted).
+MERGE_SECONDS_PER_FILE = 10.0
+GIT_TEMP_PREFIX = ".merge_file_"  # git's own copies of a merge's sides for the driver, at the top of the work tree
 
 
 def merge_remote(repo: Path, notes: list[str]) -> list[str]:
@@ -375,12 +378,15 @@ def merge_remote(repo: Path, notes: list[str]) -> list[str]:
     # One merge-driver process per memory both sides changed: the timeout grows with what the merge holds, so
     # a large merge finishes rather than timing out on every sync.
     changed = _git(repo, "diff", "--name-only", "-z", "HEAD", theirs).count("\0")
+    seconds = git.TIMEOUT + MERGE_SECONDS_PER_FILE * changed
+    temps = _git_temps(repo)
     try:
         git.run(repo, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
-                "memdir sync: merge from another machine", theirs,
-                timeout=git.TIMEOUT + MERGE_SECONDS_PER_FILE * changed)
+                "memdir sync: merge from another machine", theirs, timeout=seconds, group=True)
         return []
-    except StoreError:
+    except StoreError as exc:
+        if getattr(exc, "timed_out", False):  # cut: never committed as it is, undone now
+            raise StoreError(_undo_cut_merge(repo, temps, seconds, changed)) from None
         unmerged = [p for p in _git(repo, "diff", "--name-only", "-z", "--diff-filter=U").split("\0") if p]
         if not unmerged:
             raise
@@ -397,3 +403,28 @@ def merge_remote(repo: Path, notes: list[str]) -> list[str]:
     _git(repo, "commit", "-q", "--no-edit")
     notes.append(f"merged with conflicts in {len(unmerged)} file(s)")
     return [path for path in unmerged if path.endswith(".md")]
+
+
+def _git_temps(repo: Path) -> set[str]:
+    try:
+        return {name for name in os.listdir(repo) if name.startswith(GIT_TEMP_PREFIX)}
+    except OSError:
+        return set()
+
+
+def _undo_cut_merge(repo: Path, temps_before: set[str], seconds: float, changed: int) -> str:
+    """After a merge killed at its timeout (git and its drivers, :func:`memdir.git.run`'s ``group``): git's
+    copies of the sides it left are removed (only those this merge made, regular files), then :func:`recover`
+    puts the repository back at HEAD — what the export committed — saving aside any file that differs, so no
+    text is lost; the live layers were never touched (they take in a merge only once it is committed).
+    Returns what the sync says."""
+    for name in _git_temps(repo) - temps_before:
+        try:
+            if stat.S_ISREG(os.lstat(repo / name).st_mode):
+                os.unlink(repo / name)
+        except OSError:
+            pass  # gone already
+    notes = recover(repo)
+    return (f"the merge from another machine timed out after {seconds:g}s ({changed} file(s) changed, a merge-driver "
+            f"run for each that both sides changed: a busy machine) and was undone; nothing here changed, and the "
+            f"next sync merges again" + "".join(f"; {note}" for note in notes))

@@ -18,6 +18,7 @@ The rules are those of the Claude API's memory tool (``memory_20250818``,
 from __future__ import annotations
 
 import unicodedata
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from ..errors import Conflict, InvalidInput, NotFound
@@ -158,13 +159,24 @@ def edited_body(layer: Layer, name: str, change: BodyEdit) -> tuple[str, str, in
     ``(name as stored, new body, first changed line, digest read)``. Raises
     :class:`NotFound`, :class:`InvalidInput` (:meth:`BodyEdit.apply`), and
     for a result over the body limit (``limit_body``): an edit never cuts."""
+    stored, _before, body, line, digest = _edited(layer, name, change)
+    return stored, body, line, digest
+
+
+def _edited(layer: Layer, name: str, change: BodyEdit) -> tuple[str, str, str, int, str]:
+    """:func:`edited_body` with the body as it was read: ``(name, body read, new body, line, digest)``."""
     key = normalize_name(name).name
     entry = layer.scan().entries.get(key)
     if entry is None:
         raise NotFound(f'memory not found: {asked_name(name, key)} in the {layer.scope} layer')
     body, line = change.apply(entry.record.body, entry.record.name)
     check_body_fits(body, layer.settings.limit_body, f"the edit would make {entry.record.name!r}'s body")
-    return entry.record.name, body, line, entry.digest
+    return entry.record.name, entry.record.body, body, line, entry.digest
+
+
+def _above(body: str, change: BodyEdit) -> list[str] | None:
+    """The lines an insert goes after (its anchor), None for a replacement (anchored by its own text)."""
+    return (body.split("\n") if body else [])[: change.line] if change.mode == "insert" else None
 
 
 def edit(layer: Layer, name: str, change: BodyEdit, *, actor: str, session: str | None = None,
@@ -172,21 +184,41 @@ def edit(layer: Layer, name: str, change: BodyEdit, *, actor: str, session: str 
     """Make ``change`` to the body of memory ``name`` of ``layer`` and write
     it through :func:`memdir.gateway.changes.write` (as ``actor``, for agent
     session ``session``, checked against ``guard``'s tombstones too), with the
-    digest it was read at: when another writer changed the memory in between,
-    the edit is made again on the new body, up to :data:`ATTEMPTS` reads.
-    The other fields are kept. Raises :class:`NotFound`, :class:`InvalidInput`
-    (:func:`edited_body`), :class:`TombstoneRefused`, :class:`Refused` (a
-    superseded memory), :class:`Conflict` (still changing after the last
-    attempt), :class:`LockTimeout`."""
+    digest it was read at. When another writer changed the memory in between, the edit is made again
+    on the new body, read and written holding the layer's lock (:meth:`memdir.layer.layer.Layer.locked`),
+    so no memdir writer can come between: an edit is never lost to contention (40 inserts at once
+    through one memory tool lost 4-13 of them to "changed since it was read" when every attempt raced).
+
+    Made again only where it means what it meant when it was read, so that nothing lands silently
+    elsewhere: a replacement is anchored by its own text (still there once, or refused as any
+    replacement is); an insert by the lines above it — made again when the body's first ``line``
+    lines are as they were read (the other writer changed only what lies below: 40 inserts after
+    line 1 all land there), refused with :class:`Conflict` when one of them changed (a line
+    inserted above would shift where its number points: the caller views it again). The memory
+    tool sends no digest of the view its line numbers come from, so this anchors to the body the
+    command found, as a command given after the other writer's would be. Only a writer that does
+    not take the lock (an editor saving the file) can change the memory under a locked attempt, up
+    to :data:`ATTEMPTS` reads in all. The other fields are kept. Raises :class:`NotFound`,
+    :class:`InvalidInput` (:func:`edited_body`), :class:`TombstoneRefused`, :class:`Refused` (a
+    superseded memory), :class:`Conflict` (lines above an insert changed; still changing after the
+    last attempt), :class:`LockTimeout`."""
+    anchor = None
     for attempt in range(ATTEMPTS):
-        stored, body, line, digest = edited_body(layer, name, change)
-        try:
-            result = write(layer, MemoryChange(stored, body=body, expect_digest=digest, reason=reason),
-                           actor=actor, session=session, guard=guard)
-        except Conflict:
-            if attempt == ATTEMPTS - 1:
-                raise
-            continue
+        # The first read is made without the lock (most edits meet no other writer); the next ones hold it.
+        with layer.locked() if attempt else nullcontext():
+            stored, before, body, line, digest = _edited(layer, name, change)
+            if attempt == 0:
+                anchor = _above(before, change)
+            elif _above(before, change) != anchor:
+                raise Conflict(f"memory {stored!r} changed above line {change.line} since it was read; the insert "
+                               "was not made: view it again for its line numbers")
+            try:
+                result = write(layer, MemoryChange(stored, body=body, expect_digest=digest, reason=reason),
+                               actor=actor, session=session, guard=guard)
+            except Conflict:
+                if attempt == ATTEMPTS - 1:
+                    raise
+                continue
         return EditResult(**{**vars(result), "line": line})
     raise AssertionError("unreachable")
 

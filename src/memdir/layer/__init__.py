@@ -1,7 +1,7 @@
 """One layer: its lock, its critical section, its journal, history and ``MEMORY.md`` (DESIGN §1.2, §2, §5).
 
 ``layer`` (a layer directory, its lock and the transaction it runs every
-change in), ``commit`` (how one file change is staged, committed or undone),
+change in), ``waiting`` (how a writer waits its turn for the lock: in a line, in the kernel), ``commit`` (how one file change is staged, committed or undone),
 ``journal`` (the hash-chained log and the version objects), ``chain`` (the
 journal checked whole: verify, damaged lines), ``history``
 (versions of a memory, a layer as of a moment), ``index`` (``MEMORY.md``),

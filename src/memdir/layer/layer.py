@@ -39,7 +39,7 @@ from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
-from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, STAMP_FILE, describe_layer, index_state, judged,
+from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_state, judged,
                             index_refusal, layer_place, symlink_refusal)
 from ..files.outline import read_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
@@ -59,7 +59,7 @@ from .indexfile import KeepsIndex
 from .rows import Hinted, Names, Rows, malformed_of
 from .transaction import Transaction
 from .usage import Usage
-from . import chain, interrupted, leftovers
+from . import chain, interrupted, leftovers, waiting
 
 
 class Layer(ReadsOne, HoldsBack, KeepsIndex):
@@ -245,20 +245,28 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
 
         The gateway takes it for every mutation; a caller that must compare and
         then write as one step (consolidation's compare-and-set) may hold it
-        across the gateway call. Raises :class:`LockTimeout`, :class:`StoreError`.
+        across the gateway call. ``wait``: up to ``settings.lock_timeout`` seconds in
+        all, first in the line of waiting writers (:mod:`memdir.layer.waiting`: blocked
+        in the kernel, woken in turn), then for the lock; else one try. Raises
+        :class:`LockTimeout`, :class:`StoreError`.
         """
         from filelock import FileLock, Timeout  # late: only mutations need it
 
         self.refuse_symlinks()
+        deadline = time.monotonic() + self.settings.lock_timeout
         try:
             ensure_dir(self.path)
             ensure_dir(self.meta)
             if self._lock is None:
                 self._lock = FileLock(str(self.meta / LOCK_FILE), timeout=self.settings.lock_timeout, mode=0o600)
                 self.writer_mark = leftovers.WriterMark(self.meta)  # .memdir/lock.held while the lock is held (.leftovers)
-            # Polled every 5 ms: at filelock's 50 ms a releasing writer wins again and again (7 writers starved one).
-            self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
-        except Timeout:
+            if wait and not self._lock.is_locked:  # outermost in this thread: wait in line (re-entry never does)
+                with waiting.turn(self.meta / QUEUE_FILE, deadline, self._try_lock) as took:
+                    if not took:  # at the head of the line: it polls, 5 ms (a releasing writer frees it that long)
+                        self._lock.acquire(timeout=max(0.0, deadline - time.monotonic()), poll_interval=0.005)
+            else:
+                self._lock.acquire(timeout=None if wait else 0, poll_interval=0.005)
+        except (Timeout, waiting.TurnTimeout):
             raise LockTimeout(f"layer {self.path} is locked by another process (waited "
                               f"{self.settings.lock_timeout:g}s); try again") from None
         except (OSError, StoreError) as exc:  # a read-only home (_user, projects/<key>) said as one; else what failed
@@ -270,6 +278,16 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
                 yield
         finally:
             self._lock.release()
+
+    def _try_lock(self) -> bool:
+        """One try of the lock (taken: True), for a waiter in line (:func:`memdir.layer.waiting.turn`)."""
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=0)
+            return True
+        except Timeout:
+            return False
 
     @contextmanager
     def transaction(self, actor: str, session: str | None = None, wait: bool = True) -> Iterator["Transaction"]:

@@ -18,6 +18,15 @@ runner::
 
 :class:`AsyncMemdirMemoryTool` is the same for ``AsyncAnthropic`` (each
 command runs in a worker thread: memdir's store is synchronous).
+
+Commands at once (the async runner's parallel tool calls, several agents on one store): each
+``str_replace`` and ``insert`` is made on the memory as it is when it runs, as if the commands
+had come one by one — none is lost to another's write (:func:`memdir.gateway.edits.edit` makes
+it again holding the layer's lock). An ``insert`` sends no digest of the view its line number
+comes from, so it is anchored to the lines above it as the command found them: when another
+write changed one of those first, it is refused (``ToolError``: "changed above line N since it
+was read … view it again"), never put somewhere the number now means something else; a change
+below its line does not stop it (40 inserts after line 1 at once all land there).
 """
 
 from __future__ import annotations
