@@ -70,7 +70,7 @@ def test_a_deleted_memory_whose_lines_were_cut_is_not_said_never_to_have_existed
     _damage(journal, b"\n".join([lines[0], lines[1][:100], lines[2], lines[3][:100], *lines[4:]]))
     code, out = _history(project, "other-x")
     assert code == 1 and out.startswith(
-        "memdir: no history for 'other-x'; project layer: line 2 of the journal is no event (cut or garbled): "
+        'memdir: no history for "other-x"; project layer: line 2 of the journal is no event (cut or garbled): '
         "a version of other-x recorded there may be missing from this history or shown wrong (`memdir verify` "
         "checks the journal); project layer: line 4 of the journal is no event")
     # Cut lines still naming other-x are not db-port's: db-port's history is whole and says nothing.
