@@ -65,9 +65,16 @@ def test_the_verb_itself_before_its_particle_looks_for_both_readings(store):
     def found(query):
         return [h.name for h in store.search(query)]
 
+    def leaders(query):  # the memories at the first hit's score: equal hits are ordered by recency (search.ties)
+        hits = store.search(query)
+        return sorted(h.name for h in hits if round(h.score, 2) == round(hits[0].score, 2))  # as ties.order_key
+
     assert tokens("how do I log in here") == ["how", "do", "i", "log", "in", "here"]  # not joined: read as written
-    assert found("how do I log in here")[0] == "onboarding"
-    assert found("how do I log in on staging")[0] == "onboarding"
+    # "Log in with …" leads, tied with "logs in Loki" (each holds one reading of "log in" in one place): the
+    # order between them was the one of their writes, which a loaded machine can put a second apart (int26b saw
+    # loki first). Telling the two readings apart is not done (issue 28 note, session 57).
+    assert leaders("how do I log in here") == ["loki", "onboarding"]
+    assert leaders("how do I log in on staging") == ["loki", "onboarding"]
     assert found("sign in here") == []  # control: no memory says "sign in"
     loki = found("logs in loki")
     assert loki[0] == "loki" and "onboarding" not in loki  # control: the inflected form is no login
