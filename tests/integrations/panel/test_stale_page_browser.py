@@ -6,26 +6,16 @@ without it the test skips and says why (as tests/integrations/panel/test_browser
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
-from memdir import Memory  # noqa: E402
 from memdir.paths import project_key  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
-from tests.integrations.panel.test_browser import CHROMIUM, CHROMIUM_ARGS, Panel  # noqa: E402
+from tests.integrations.panel.test_browser import Panel, browser_page  # noqa: E402,F401 (a fixture)
+from tests.integrations.panel.test_stale_page import person  # noqa: E402,F401 (a fixture)
 
 pytestmark = pytest.mark.slow  # a real server and a real browser
-
-
-@pytest.fixture
-def person(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
-    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
-    person.write("ci-runner", "CI runs on the self-hosted runner", "project", "Label: self-hosted-x64.")
-    return person
 
 
 @pytest.fixture
@@ -33,24 +23,6 @@ def panel(person, isolated_home):
     running = Panel(isolated_home)
     yield running
     running.stop()
-
-
-@pytest.fixture
-def browser_page(tmp_path):
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"Debian's Chromium is not at {CHROMIUM}: `make test` installs it with apt "
-                    "(apt-get install -y chromium) when apt is available and it runs as root")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 800})
-        try:
-            page = context.new_page()
-            page.on("dialog", lambda dialog: dialog.accept())  # the delete's confirmation
-            yield page
-        finally:
-            context.close()
 
 
 def test_delete_clicked_on_a_stale_layer_page_deletes_nothing_and_offers_the_current_version(
