@@ -2,6 +2,7 @@
 
     python evals/recall/tiny.py dump OUT.jsonl [--sizes 1,2,3,5,10] [--seed 7]   # every fit row in each store size
     python evals/recall/tiny.py cv DUMP.jsonl                                    # today's bar and the variants, per fold
+    python evals/recall/tiny.py asked DUMP.jsonl                                 # the asked rule's variants, per size
 
 ``dump``: for every row of :func:`common.fit_rows` (the fit halves of prompts and tasks and all of near, gaps, trial,
 probe, pasted and short; never a held-out line, never ``fresh``) and every store size ``n``, a fresh home whose
@@ -15,6 +16,14 @@ writes them. Fit row *i* of each set is in fold *i* mod 2, as ``run.py --split f
 :data:`SOLO_GRID` (a store's one cosine beside an imagined second memory at that cosine,
 :data:`memdir.search.relevance.SOLO_COSINE`) ``[hits, needing, false, none]`` per fold in stores of one and pooled
 over the sizes (only stores of one memory change).
+
+``asked``: replays the rule of a prompt read as keywords because it asks (complete only in a memory
+:data:`memdir.search.relevance.ASKED_GAP` above the median cosine) and variants of it for small stores, per store
+size and fold, from the ``asked`` a dump since asked26 keeps per candidate (``[asked, complete before, after]``).
+asked26 (2026-12-05; ``dump --sizes 3,5,10,45``): every variant (median padded with imagined memories at
+SOLO_COSINE to 5, 10 or 20; or a lead of 0.005–0.03 over the next memory) gives today's figures on every fold at
+every size: of the fit rows' needed memories complete for an asked prompt, none in stores of 5 and 10 falls under
+the gap (the nearest stand 0.035–0.15 above), one in a store of 3 (recalled anyway, 0.53) — no change chosen.
 """
 
 from __future__ import annotations
@@ -54,6 +63,20 @@ def _memoized_embed():
     vectors.embed = embed
 
 
+def _record_asked(relevance) -> None:
+    """Keep on each evidence :func:`~memdir.search.relevance.with_cosine` gives ``[asked, complete before, complete
+    after]`` (its ``_asked``, carried by ``replaced``; written as a candidate's ``asked``): what :func:`cv` replays
+    the asked rule's variants from (a later rule zeroing ``complete`` leaves it unlike ``after``)."""
+    real = relevance.with_cosine
+
+    def with_cosine(evidence, cosine, median=None, top=None, asked=False, kin=None):
+        out = real(evidence, cosine, median, top, asked, kin)
+        if cosine is not None:
+            out.__dict__["_asked"] = [bool(asked), evidence.complete, out.complete]
+        return out
+    relevance.with_cosine = with_cosine
+
+
 def dump(out: Path, sizes: list[int], seed: int) -> None:
     from memdir import Memory
     from memdir.search import relevance
@@ -61,6 +84,7 @@ def dump(out: Path, sizes: list[int], seed: int) -> None:
     from memdir.search.sync import prepare
 
     _memoized_embed()
+    _record_asked(relevance)
     real = relevance.returned
     relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
     files = store_files()
@@ -94,7 +118,8 @@ def dump(out: Path, sizes: list[int], seed: int) -> None:
                             cands.append({"name": h.memory.name, "score": relevance.score(ev), "shown": h.score,
                                           "bar": relevance.bar(ev), "lexical": relevance.lexical(ev),
                                           "body": bool(body) and " ".join(body.split()) != " ".join(desc.split()),
-                                          "returned": real(ev, relevance.score(ev)), "ev": asdict(ev)})
+                                          "returned": real(ev, relevance.score(ev)), "ev": asdict(ev),
+                                          "asked": ev.__dict__.get("_asked")})
                     sink.write(json.dumps({"set": which, "fold": i % 2, "size": n, "prompt": row["prompt"],
                                            "expect": row["expect"], "kind": row["kind"], "store": chosen,
                                            "cands": cands}, ensure_ascii=False) + "\n")
@@ -103,13 +128,15 @@ def dump(out: Path, sizes: list[int], seed: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("dump", "cv"))
+    parser.add_argument("command", choices=("dump", "cv", "asked"))
     parser.add_argument("path")
     parser.add_argument("--sizes", default="1,2,3,5,10")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     if args.command == "dump":
         dump(Path(args.path), [int(s) for s in args.sizes.split(",")], args.seed)
+    elif args.command == "asked":
+        asked_cv(neg.load(args.path))
     else:
         cv(neg.load(args.path))
     return 0
@@ -164,6 +191,59 @@ def cv(rows: list[dict]) -> None:
         per = {n: neg.folds([r for r in rows if r["size"] == n], keep) for n in sizes}
         pooled = [[sum(per[n][f][j] for n in sizes) for j in range(4)] for f in (0, 1)]
         print(json.dumps({"solo": solo, "size_1": per.get(1), "pooled": pooled}))
+
+
+def _asked_keep(kept):
+    """Recall's decision when a prompt read as keywords because it asks stays complete in a memory for which
+    ``kept(ev, cosines)`` holds (``ev`` the dumped evidence, ``cosines`` the row's) instead of today's gap of
+    :data:`memdir.search.relevance.ASKED_GAP` above the median; needs a dump holding ``asked`` (see :func:`dump`)."""
+    from memdir.search import relevance as R
+
+    cache: dict[tuple[int, str], bool] = {}
+
+    def keep(c, row):
+        a = c.get("asked")
+        if not a or not a[0] or not a[1] or c["ev"]["complete"] != a[2]:  # not asked, never complete, or zeroed later
+            return neg.base(c, row)
+        key = (id(row), c["name"])
+        if key not in cache:
+            cosines = [d["ev"]["cosine"] for d in row["cands"] if d["ev"]["cosine"] is not None]
+            complete = a[1] if kept(c["ev"], cosines) else 0.0
+            if complete == c["ev"]["complete"]:
+                cache[key] = neg.base(c, row)
+            else:
+                ev = R.replaced(neg.as_evidence(c["ev"]), complete=complete)
+                cache[key] = R.score(ev) >= R.bar(ev)
+        return cache[key]
+    return keep
+
+
+def _padded(pad: int, gap: float):
+    """The gap above the median of the row's cosines with imagined memories at
+    :data:`memdir.search.relevance.SOLO_COSINE` up to ``pad`` cosines in all."""
+    from memdir.search import relevance as R
+
+    def kept(ev, cosines):
+        values = cosines + [R.SOLO_COSINE] * max(0, pad - len(cosines))
+        return ev["cosine"] - R.median(values) >= gap
+    return kept
+
+
+def asked_cv(rows: list[dict]) -> None:
+    """Per store size and per fold ``[hits, needing, false, none]``: the dump's own decisions, today's asked rule
+    replayed (must equal them), and its variants: the gap over a median padded with imagined memories at
+    SOLO_COSINE (``pad``), or the gap or the lead over the next memory (``lead``)."""
+    from memdir.search import relevance as R
+
+    sizes = sorted({r["size"] for r in rows})
+    variants = {"dump": neg.base, "today": _asked_keep(lambda ev, cos: ev["gap"] >= R.ASKED_GAP)}
+    for pad in (5, 10, 20):
+        variants[f"pad{pad}"] = _asked_keep(_padded(pad, R.ASKED_GAP))
+    for lead in (0.005, 0.01, 0.015, 0.02, 0.03):
+        variants[f"lead{lead}"] = _asked_keep(lambda ev, cos, lead=lead: ev["gap"] >= R.ASKED_GAP or ev["lead"] >= lead)
+    for name, keep in variants.items():
+        per = {n: neg.folds([r for r in rows if r["size"] == n], keep) for n in sizes}
+        print(json.dumps({"variant": name, **{f"size_{n}": per[n] for n in sizes}}))
 
 
 if __name__ == "__main__":
