@@ -107,6 +107,25 @@ def test_the_login_note_wins_the_tie_over_a_newer_note_on_logs(dated):
     assert [h.name for h in dated.search("logs in loki")] == ["loki", "app-log", "logging-library"]
 
 
+def test_only_a_phrasal_noun_written_joined_splits_a_tie():
+    from memdir.search.hits import Hit, IndexedMemory
+    from memdir.search.relevance import Evidence
+    from memdir.search.ties import joined_nouns, tied
+
+    def hit(name, body, matched):
+        memory = IndexedMemory(1, "projects/p", name, "project", None, "A note", body, 0, None, 1.0)
+        evidence = Evidence(coverage=1.0, head=0.0, mass=2.0, cosine=None, matched=matched, near=1.0, span=1)
+        return Hit(memory, 0.999, evidence)
+
+    login = hit("onboarding", "Log in with the seed user admin.", ("log", "login"))
+    logs = hit("loki", "Service logs in Loki are kept for 30 days.", ("log", "login"))
+    assert (joined_nouns(login), joined_nouns(logs)) == (1, 0)
+    assert tied([login, logs]) == 1 and tied([logs, login]) == 1  # "logs in" is no login: no tie left
+    assert tied([login, hit("sso", "Log in with SSO.", ("log", "login"))]) == 2  # control: both write it, a tie
+    plain = [hit("a", "Service logs in Loki.", ("log",)), hit("b", "Log in with SSO.", ("log",))]
+    assert [joined_nouns(h) for h in plain] == [0, 0] and tied(plain) == 2  # control: no phrasal noun asked
+
+
 @pytest.mark.slow
 def test_the_cli_and_mcp_put_the_login_note_first_in_the_tie(dated, isolated_home, project):
     env = lexical_env(isolated_home, project)
