@@ -3,8 +3,11 @@
 One order for every path (CLI ``search``, ``memory_search``, the Python API,
 the panel, recall): :func:`order_key` — memories stating the query first,
 then the score to a hundredth, then where the memory holds the query
-(:func:`place`), then for hits still equal: pinned first, the most recently
-updated first, the higher BM25, the name, the layer. No clock, caller or
+(:func:`place`), then — a query asking a phrasal noun (``login``) — the
+memory writing that one word before one holding its words apart
+(:func:`joined_nouns`: "Log in with …" before "logs in Loki"), then for hits
+still equal: pinned first, the most recently updated first, the higher BM25,
+the name, the layer. No clock, caller or
 embedding progress enters it, so equal hits never swap between calls or
 paths. An explicit search with vectors on then orders the tie at its head by
 meaning (:func:`broken`), on a basis that does not move as the background
@@ -148,7 +151,7 @@ def order_key(hit, stated_first: bool = False, now: float | None = None) -> tupl
     """The one order of a search's or recall's hits (:class:`memdir.search.hits.Hit`),
     as an ascending sort key: with ``stated_first`` (some hit states the query),
     those that state it (:func:`memdir.search.relevance.stated`) first; then
-    :func:`tie_key` (the score to a hundredth, then :func:`place`); then — hits
+    :func:`tie_key` (the score to a hundredth, :func:`place`, :func:`joined_nouns`); then — hits
     of equal relevance — pinned before not, the most recently updated first
     (a memory with no ``updated`` last), the higher BM25, the name, the layer.
     Nothing in it depends on the clock, the path that asks (CLI, MCP, the
