@@ -65,19 +65,75 @@ def test_the_verb_itself_before_its_particle_looks_for_both_readings(store):
     def found(query):
         return [h.name for h in store.search(query)]
 
-    def leaders(query):  # the memories at the first hit's score: equal hits are ordered by recency (search.ties)
-        hits = store.search(query)
-        return sorted(h.name for h in hits if round(h.score, 2) == round(hits[0].score, 2))  # as ties.order_key
-
     assert tokens("how do I log in here") == ["how", "do", "i", "log", "in", "here"]  # not joined: read as written
-    # "Log in with …" leads, tied with "logs in Loki" (each holds one reading of "log in" in one place): the
-    # order between them was the one of their writes, which a loaded machine can put a second apart (int26b saw
-    # loki first). Telling the two readings apart is not done (issue 28 note, session 57).
-    assert leaders("how do I log in here") == ["loki", "onboarding"]
-    assert leaders("how do I log in on staging") == ["loki", "onboarding"]
+    # "Log in with …" and "logs in Loki" each hold one reading of "log in" in one place, at one score; the note
+    # writing the noun comes first (search.ties.joined_nouns). Was: the order of their writes (int26b: loki first)
+    here = store.search("how do I log in here")
+    assert [(h.name, h.score) for h in here[:2]] == [("onboarding", 0.999), ("loki", 0.999)]  # the order alone moved
+    assert found("how do I log in on staging")[:2] == ["onboarding", "loki"]
     assert found("sign in here") == []  # control: no memory says "sign in"
     loki = found("logs in loki")
     assert loki[0] == "loki" and "onboarding" not in loki  # control: the inflected form is no login
+
+
+@pytest.fixture
+def dated(isolated_home, project):
+    """The notes of ``store`` written by hand with their dates, the note on Loki the newer: the most recently
+    updated first (search.ties.order_key) would put it before the login note in a tie."""
+    from memdir.paths import project_layer_dir
+
+    layer = project_layer_dir(isolated_home, project)
+    layer.mkdir(parents=True, exist_ok=True)
+    notes = {"onboarding": ("Local setup", "Open http://localhost:5173. Log in with the seed user admin.", "01"),
+             "logging-library": ("Use structlog for logging", "JSON lines in production.", "02"),
+             "loki": ("Where service output goes", "Service logs in Loki are kept for 30 days.", "03"),
+             "app-log": ("App log file", "The app writes its log file to /var/log/shop/app.log.", "02"),
+             "redis-port": ("Redis port", "Redis listens on port 6380.", "02")}
+    for name, (description, body, day) in notes.items():
+        (layer / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\ntype: project\ncreated: 2026-01-01T09:00:00Z\n"
+            f"updated: 2026-01-{day}T09:00:00Z\n---\n\n{body}\n", encoding="utf-8")
+    return Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+
+
+def test_the_login_note_wins_the_tie_over_a_newer_note_on_logs(dated):
+    hits = dated.search("how do I log in here")
+    assert [(h.name, h.score) for h in hits] == [("onboarding", 0.999), ("loki", 0.999), ("app-log", 0.0315),
+                                                 ("logging-library", 0.0315)]  # was: loki first (the newer)
+    assert [h.name for h in dated.search("how do I log in on staging")][:2] == ["onboarding", "loki"]
+    assert [m.name for m in dated.recall_result("how do I log in here").memories] == ["onboarding"]
+    # control: the plural stays no login, and a tie no phrasal noun tells apart (app-log, logging-library: "log"
+    # alone, updated the same day) keeps the order it had (BM25, then the name)
+    assert [h.name for h in dated.search("logs in loki")] == ["loki", "app-log", "logging-library"]
+
+
+def test_only_a_phrasal_noun_written_joined_splits_a_tie():
+    from memdir.search.hits import Hit, IndexedMemory
+    from memdir.search.relevance import Evidence
+    from memdir.search.ties import joined_nouns, tied
+
+    def hit(name, body, matched):
+        memory = IndexedMemory(1, "projects/p", name, "project", None, "A note", body, 0, None, 1.0)
+        evidence = Evidence(coverage=1.0, head=0.0, mass=2.0, cosine=None, matched=matched, near=1.0, span=1)
+        return Hit(memory, 0.999, evidence)
+
+    login = hit("onboarding", "Log in with the seed user admin.", ("log", "login"))
+    logs = hit("loki", "Service logs in Loki are kept for 30 days.", ("log", "login"))
+    assert (joined_nouns(login), joined_nouns(logs)) == (1, 0)
+    assert tied([login, logs]) == 1 and tied([logs, login]) == 1  # "logs in" is no login: no tie left
+    assert tied([login, hit("sso", "Log in with SSO.", ("log", "login"))]) == 2  # control: both write it, a tie
+    plain = [hit("a", "Service logs in Loki.", ("log",)), hit("b", "Log in with SSO.", ("log",))]
+    assert [joined_nouns(h) for h in plain] == [0, 0] and tied(plain) == 2  # control: no phrasal noun asked
+
+
+@pytest.mark.slow
+def test_the_cli_and_mcp_put_the_login_note_first_in_the_tie(dated, isolated_home, project):
+    env = lexical_env(isolated_home, project)
+    assert [name for name, _ in cli_search(env, "how do I log in here")][:2] == ["onboarding", "loki"]
+    here, staging, plural = mcp_search(isolated_home, project, "how do I log in here", "how do I log in on staging",
+                                       "logs in loki")
+    assert here.index("onboarding") < here.index("loki") and staging.index("onboarding") < staging.index("loki")
+    assert "loki" in plural and "onboarding" not in plural  # control
 
 
 @pytest.mark.slow

@@ -226,7 +226,8 @@ def test_a_tie_counts_every_hit_sharing_the_first_key():
     from memdir.search import ties
 
     def hit(score):
-        return SimpleNamespace(score=score, order=score, evidence=SimpleNamespace(head=0.0, near=1.0, span=4))
+        return SimpleNamespace(score=score, order=score, evidence=SimpleNamespace(head=0.0, near=1.0, span=4,
+                                                                                 matched=("kafka",)))
 
     assert ties.tied([hit(0.9)] * 40 + [hit(0.5)]) == 40  # past TIE_MAX: broken() embeds TIE_MAX of them
     assert ties.tied([hit(0.9), hit(0.5)]) == 1  # control: no tie

@@ -3,8 +3,11 @@
 One order for every path (CLI ``search``, ``memory_search``, the Python API,
 the panel, recall): :func:`order_key` — memories stating the query first,
 then the score to a hundredth, then where the memory holds the query
-(:func:`place`), then for hits still equal: pinned first, the most recently
-updated first, the higher BM25, the name, the layer. No clock, caller or
+(:func:`place`), then — a query asking a phrasal noun (``login``) — the
+memory writing that one word before one holding its words apart
+(:func:`joined_nouns`: "Log in with …" before "logs in Loki"), then for hits
+still equal: pinned first, the most recently updated first, the higher BM25,
+the name, the layer. No clock, caller or
 embedding progress enters it, so equal hits never swap between calls or
 paths. An explicit search with vectors on then orders the tie at its head by
 meaning (:func:`broken`), on a basis that does not move as the background
@@ -53,6 +56,7 @@ from time import time
 
 from ..layer.index import read_as_now
 from . import relevance, weighing
+from .oneword import PHRASAL_NOUNS
 
 # Tied memories whose sentences are embedded; a larger tie embeds those echoing the question most (echoed). A tie
 # grows with the store when the query's distinctive word is one no memory holds ("hostname" where notes say
@@ -108,15 +112,46 @@ def place(evidence) -> tuple[float, bool, float, int]:
 def tie_key(hit) -> tuple:
     """What the lexical order of a hit (:class:`memdir.search.hits.Hit`) rests
     on, as an ascending sort key: its score to a hundredth (negated), then
-    :func:`place`. Hits with equal keys are tied (:func:`tied`)."""
-    return (-round(hit.order, 2), *place(hit.evidence))
+    :func:`place`, then how many of the phrasal nouns it matches it writes as
+    that one word (:func:`joined_nouns`, negated). Hits with equal keys are
+    tied (:func:`tied`)."""
+    return (-round(hit.order, 2), *place(hit.evidence), -joined_nouns(hit))
+
+
+def joined_nouns(hit) -> int:
+    """How many of the phrasal nouns (:data:`memdir.search.oneword.PHRASAL_NOUNS`:
+    ``login``, ``signup``) among the terms a hit (:class:`memdir.search.hits.Hit`)
+    matches (:attr:`~memdir.search.relevance.Evidence.matched`) its memory
+    writes as that one word — its name, title, description or body read by
+    :func:`memdir.search.tokenize.tokens`, which joins a phrasal verb wherever
+    :mod:`memdir.search.oneword` reads one ("Log in with the seed user"). A
+    query writing "log in" before a word that rule cannot read ("how do I log
+    in here") looks for ``login`` and ``log`` both
+    (:func:`memdir.search.compounds.spaced_pairs`), and a memory holding the two
+    words apart matches it as much ("Service logs in Loki"); by the module's
+    rule those words are no login, so between hits otherwise equal the one
+    writing the noun comes first, whatever their writes' order. 0 (nothing
+    read) when the hit matches no phrasal noun: every other tie as it was."""
+    nouns = PHRASAL_NOUNS.intersection(hit.evidence.matched)
+    if not nouns:
+        return 0
+    memory = hit.memory
+    return len(nouns & _written(f"{memory.name}\n{memory.title or ''}\n{memory.description}\n{memory.body or ''}"))
+
+
+@lru_cache(maxsize=256)  # a memory's text read once per process for every hit of it (ties are sorted, then counted)
+def _written(text: str) -> frozenset[str]:
+    """The phrasal nouns (:data:`memdir.search.oneword.PHRASAL_NOUNS`) among ``text``'s tokens. Pure."""
+    from .tokenize import tokens
+
+    return PHRASAL_NOUNS.intersection(tokens(text))
 
 
 def order_key(hit, stated_first: bool = False, now: float | None = None) -> tuple:
     """The one order of a search's or recall's hits (:class:`memdir.search.hits.Hit`),
     as an ascending sort key: with ``stated_first`` (some hit states the query),
     those that state it (:func:`memdir.search.relevance.stated`) first; then
-    :func:`tie_key` (the score to a hundredth, then :func:`place`); then — hits
+    :func:`tie_key` (the score to a hundredth, :func:`place`, :func:`joined_nouns`); then — hits
     of equal relevance — pinned before not, the most recently updated first
     (a memory with no ``updated`` last), the higher BM25, the name, the layer.
     Nothing in it depends on the clock, the path that asks (CLI, MCP, the
@@ -265,4 +300,4 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "", em
 
 
 __all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "echoed", "head_cosines",
-           "lexical_first", "order_key", "place", "tie_key", "tied", "words_asked"]
+           "joined_nouns", "lexical_first", "order_key", "place", "tie_key", "tied", "words_asked"]
