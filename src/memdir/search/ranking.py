@@ -10,8 +10,9 @@ Candidates: the best rows of FTS5 BM25 (field weights :data:`FIELD_WEIGHTS`) and
 without vectors and whether or not the store is fully embedded); those below
 :data:`memdir.search.relevance.THRESHOLD` are dropped, so a query that nothing fits answers nothing (a lower
 ``min_score`` ranks those below after the rest, :func:`_below_by_rank`). Equal scores: one order on every path and
-call (:func:`memdir.search.ties.order_key`: the place holding most of the query, then pinned, then the most recently
-updated, then BM25, name and layer; an explicit search's head tie then by meaning, :func:`memdir.search.ties.broken`).
+call (:func:`memdir.search.ties.order_key`: the place holding most of the query, then a phrasal noun asked written as
+one word (``login``, :func:`memdir.search.ties.joined_nouns`), then pinned, then the most recently updated, then
+BM25, name and layer; an explicit search's head tie then by meaning, :func:`memdir.search.ties.broken`).
 
 What a query sees is decided in the SQL: the layers of the session (user and the session's project) only,
 ``status = active``, not muted unless asked, inside ``valid_from``/``valid_until``, and the caller's :class:`Filters`
