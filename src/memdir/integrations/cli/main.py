@@ -57,7 +57,8 @@ def _parser_class():
     class Parser(argparse.ArgumentParser):
         """argparse, with its usage error raised (exit 2 stays main's to decide). A missing argument beside an
         option this command does not take (``memdir search --max-retries``) is most likely a value that starts
-        with "-": the message says to put it after ``--``."""
+        with "-": the message says to put it after ``--``. An invalid choice that is a typo of one
+        (``memdir lst``, ``memdir install claude``) ends with the choices it is near (:func:`_near_choices`)."""
 
         def parse_known_args(self, args=None, namespace=None):
             self._given = list(sys.argv[1:] if args is None else args)  # this (sub)command's own tokens
@@ -69,11 +70,30 @@ def _parser_class():
                 if unknown:
                     message += (f" ({unknown[0]!r} is not an option here: a value that starts with \"-\" goes "
                                 f"after \"--\", as in `{self.prog} -- {unknown[0]}`)")
+            message += _near_choices(message)
             self.print_usage(sys.stderr)
             print(f"{self.prog}: error: {message}", file=sys.stderr)
             raise _ParseError(message)
 
     return Parser
+
+
+def _near_choices(message: str) -> str:
+    """``"; did you mean 'list'?"`` for argparse's ``invalid choice: 'lst' (choose from 'context', …)``: the
+    choices the value is a typo of or the start of, as a memory's "not found" offers names
+    (:func:`memdir.operations.lookup.closest`: ``claude`` → ``claude-code``); ``""`` for any other message or
+    when no choice is near."""
+    import re
+
+    found = re.search(r"invalid choice: (['\"]?)(.*?)\1 \(choose from (.*)\)$", message)
+    if found is None:
+        return ""
+    from ...operations.lookup import closest
+
+    listed = found.group(3)
+    choices = re.findall(r"'([^']*)'", listed) or [c.strip() for c in listed.split(",")]
+    near = closest(found.group(2), choices)
+    return f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
 
 
 def _unknown_dashed(tokens: list[str], options: dict) -> list[str]:
