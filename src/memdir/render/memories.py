@@ -496,6 +496,7 @@ def doctor(result: DoctorResult) -> str:
     lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
     lines += [f"index: {cut(p.error, 1000)}" for p in result.problems if p.path == "index"]  # MEMORY.md not writable
+    lines += [f"install: {cut(p.error, 1000)}" for p in result.problems if p.path == "install"]  # its hooks all fail
     lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
     for o in result.orphans:
         lines.append(f"orphaned layer {o.key}: {counted(o.memories, 'memory')} of {o.root}, which no longer exists"

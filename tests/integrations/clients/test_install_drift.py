@@ -1,7 +1,8 @@
 """`memdir doctor` says when a user-scope install is not what this memdir installs (trial26: a store and install
 made by a memdir of 2026-12-02, upgraded to main, got "ok" while Claude Code's and Codex's files lacked the
 PostToolUse hook added since), and when the interpreter its entries run is gone (a moved or deleted virtualenv:
-every hook fails). Controls: a current install, and one made by another existing interpreter path, say nothing."""
+every hook fails; a problem, exit 1). Controls: a current install, and one made by another existing interpreter
+path, say nothing."""
 
 from __future__ import annotations
 
@@ -46,8 +47,16 @@ def test_doctor_names_an_install_an_older_memdir_wrote_until_it_runs_again(tmp_p
     assert not [n for n in _notes(project) if BEHIND in n]
 
 
+def _doctor(project: Path) -> tuple[int, dict, str]:
+    """``memdir doctor``'s exit code, its ``--json`` document and its text."""
+    done = run_cli("--project", project, "doctor", "--json")
+    return done.returncode, json.loads(done.stdout), run_cli("--project", project, "doctor").stdout
+
+
 @pytest.mark.parametrize("client", ["claude-code", "codex", "gemini", "cursor", "opencode"])
-def test_doctor_says_when_the_interpreter_an_install_runs_is_gone(tmp_path, isolated_home, project, client):
+def test_doctor_counts_an_install_whose_interpreter_is_gone_as_a_problem(tmp_path, isolated_home, project, client):
+    """Every hook of such an install fails, so its agent gets no memory: a problem (exit 1, trial27: it was a
+    note under "ok", exit 0), not a note; an older install that still runs stays a note (the test above)."""
     from memdir.integrations.clients import installer
 
     old = tmp_path / "old-checkout" / ".venv" / "bin" / "python3"
@@ -56,15 +65,23 @@ def test_doctor_says_when_the_interpreter_an_install_runs_is_gone(tmp_path, isol
     plan = installer(client).install("user", isolated_home, python=str(old), home=str(isolated_home))
     files = [c.path for c in plan.changes if named_interpreter(c.after or b"") == str(old)]
     assert files, plan  # every client writes the interpreter into at least one file
-    assert not [n for n in _notes(project) if BEHIND in n or GONE in n]  # control: another path, still there
+    code, doc, text = _doctor(project)  # control: another path, still there
+    assert code == 0 and doc["problems"] == [] and text.endswith("\nok\n")
+    assert not [n for n in doc["notes"] if BEHIND in n or GONE in n]
 
     old.unlink()  # the old checkout was deleted
-    gone = [n for n in _notes(project) if GONE in n]
-    assert gone == [(f"{client}: memdir's entries in {path} run {old}, which no longer exists (the memdir checkout "
-                     "or virtualenv moved or was deleted), so each of them fails; run `memdir install "
-                     f"{client} --scope user` again with the memdir you use now") for path in sorted(files)]
+    lines = [(f"{client}: memdir's entries in {path} run {old}, which no longer exists (the memdir checkout "
+              "or virtualenv moved or was deleted), so each of them fails; run `memdir install "
+              f"{client} --scope user` again with the memdir you use now") for path in sorted(files)]
+    code, doc, text = _doctor(project)
+    assert code == 1 and doc["ok"] is False
+    assert doc["problems"] == [{"path": "install", "error": line} for line in lines]
+    assert not [n for n in doc["notes"] if BEHIND in n or GONE in n]  # said once, as the problem
+    assert all(f"\ninstall: {line}\n" in text for line in lines)
+    assert text.endswith(f"\n{len(lines)} problem(s)\n")
     assert run_cli("install", client).returncode == 0
-    assert not [n for n in _notes(project) if BEHIND in n or GONE in n]
+    code, doc, _ = _doctor(project)
+    assert code == 0 and doc["problems"] == [] and not [n for n in doc["notes"] if BEHIND in n or GONE in n]
 
 
 def test_the_interpreter_is_read_from_each_spelling_of_an_entry():

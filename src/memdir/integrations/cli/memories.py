@@ -100,10 +100,15 @@ def cmd_status(args) -> int:
 
 
 def cmd_doctor(args) -> int:
-    """``memdir doctor``: status plus journal checks; exit 1 when there is a problem."""
+    """``memdir doctor``: status plus journal checks; exit 1 when there is a problem (an install whose interpreter
+    is gone too: :func:`memdir.integrations.clients.drift.broken`)."""
+    from dataclasses import replace
+
+    from ...files.scan import Malformed
     from ...paths import work_tree_top
     from ..claude_code.scopes import hooked_scopes, twice
     from ..clients import INSTALLERS
+    from ..clients.drift import broken
     from ..clients.edits import problems
     from ..clients.reach import unseen
 
@@ -113,6 +118,8 @@ def cmd_doctor(args) -> int:
     blind = unseen(top) if top is not None else []  # a client that does not run memdir's server here
     notes = tuple(n for n in (doubled, *blind) if n) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
+    failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
+    result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)))
     emit(args, result, render.doctor(result))
     return 0 if result.ok else 1
 

@@ -1,9 +1,9 @@
-"""What ``memdir doctor`` says of a user-scope install that is no longer what this memdir installs
-(:func:`behind`): the interpreter its commands name is gone (the checkout or virtualenv was moved or
-deleted: every hook then fails and the agent gets no memory), or its entries are an older memdir's
-(after an upgrade, a hook event added since — Claude Code's PostToolUse — is missing until the install
-runs again). Seen in trial26: a store and install made by a memdir of 2026-12-02, upgraded to main,
-`memdir doctor` said "ok" while the install lacked PostToolUse in Claude Code's and Codex's files."""
+"""What ``memdir doctor`` says of a user-scope install that is no longer what this memdir installs: the
+interpreter its commands name is gone (:func:`broken`, a problem: the checkout or virtualenv was moved or
+deleted, every hook then fails and the agent gets no memory), or its entries are an older memdir's
+(:func:`behind`, a note: after an upgrade, a hook event added since — Claude Code's PostToolUse — is missing
+until the install runs again). Seen in trial26: a store and install made by a memdir of 2026-12-02, upgraded
+to main, `memdir doctor` said "ok" while the install lacked PostToolUse in Claude Code's and Codex's files."""
 
 from __future__ import annotations
 
@@ -30,29 +30,53 @@ def named_interpreter(raw: bytes) -> str | None:
     return found.group(1) if found else None
 
 
+def broken(memdir_home: Path, clients) -> list[str]:
+    """Lines for ``memdir doctor`` to count as problems (exit 1), not notes: for each of ``clients`` (names), each
+    file of its user-scope install recorded in ``memdir_home`` whose entries run an interpreter that no longer
+    exists (the memdir checkout or virtualenv moved or was deleted), since then every hook of that client fails
+    and its agent gets no memory (trial27: `memdir doctor` said "ok" and exited 0 there). ``[]`` when none."""
+    out = []
+    for client in clients:
+        named = _named(memdir_home, client)
+        out += [(f"{client}: memdir's entries in {path} run {named[path]}, which no longer exists (the memdir "
+                 f"checkout or virtualenv moved or was deleted), so each of them fails; run `memdir install {client} "
+                 "--scope user` again with the memdir you use now")
+                for path in sorted(p for p, python in named.items() if not os.path.exists(python))]
+    return out
+
+
+def _recorded(memdir_home: Path, client: str) -> dict[Path, bytes]:
+    """The bytes of each file of ``client``'s user-scope install recorded in ``memdir_home`` that still holds
+    memdir's entries (a file gone or unreadable is left out: the generic check says those)."""
+    recorded = [Path(p) for p, r in read_manifest(memdir_home, client).items()
+                if isinstance(r, dict) and r.get("scope") == "user"]
+    return {path: raw for path in recorded if (raw := _bytes(path)) is not None and b"memdir" in raw}
+
+
+def _named(memdir_home: Path, client: str) -> dict[Path, str]:
+    """The interpreter each of :func:`_recorded`'s files runs, for those naming one."""
+    return {path: python for path, raw in _recorded(memdir_home, client).items()
+            if (python := named_interpreter(raw))}
+
+
 def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
-    """Lines for ``memdir doctor`` on ``client``'s user-scope install recorded in ``memdir_home``: each file
-    whose entries run an interpreter that no longer exists; else, when a dry run of this memdir's install (with
-    the interpreter the files name, so running doctor from another path to the same memdir says nothing) would
-    change a recorded file, one line naming those files — none when a line of ``said`` (the client's own, more
-    precise check: Codex's changed output limit) already asks for the install again, which rewrites every file.
-    A file that is gone or unreadable is left out (the generic check says those). An install that cannot be
-    planned (a JSONC file, a refused entry) says nothing here."""
+    """Notes for ``memdir doctor`` on ``client``'s user-scope install recorded in ``memdir_home``: when a dry run
+    of this memdir's install (with the interpreter the files name, so running doctor from another path to the
+    same memdir says nothing) would change a recorded file, one line naming those files — none when a line of
+    ``said`` (the client's own, more precise check: Codex's changed output limit) already asks for the install
+    again, which rewrites every file, and none when an interpreter the files name is gone (:func:`broken` says
+    that, as a problem). A file that is gone or unreadable is left out (the generic check says those). An install
+    that cannot be planned (a JSONC file, a refused entry) says nothing here."""
     from ...paths import resolve_home
     from . import installer
 
-    recorded = {Path(p): r for p, r in read_manifest(memdir_home, client).items()
-                if isinstance(r, dict) and r.get("scope") == "user"}
-    raws = {path: raw for path in recorded if (raw := _bytes(path)) is not None and b"memdir" in raw}
+    raws = _recorded(memdir_home, client)
     if not raws:
         return []
     named = {path: python for path, raw in raws.items() if (python := named_interpreter(raw))}
-    gone = sorted(path for path, python in named.items() if not os.path.exists(python))
+    if any(not os.path.exists(python) for python in named.values()):
+        return []
     again = f"run `memdir install {client} --scope user` again"
-    if gone:
-        return [(f"{client}: memdir's entries in {path} run {named[path]}, which no longer exists (the memdir "
-                 f"checkout or virtualenv moved or was deleted), so each of them fails; {again} with the memdir you "
-                 "use now") for path in gone]
     extra = {"home": str(memdir_home)} if memdir_home != resolve_home(None, {}) else {}
     python = next(iter(named.values()), None)
     try:
@@ -74,4 +98,4 @@ def _bytes(path: Path) -> bytes | None:
         return None
 
 
-__all__ = ["behind", "named_interpreter"]
+__all__ = ["behind", "broken", "named_interpreter"]

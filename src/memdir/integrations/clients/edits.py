@@ -518,7 +518,8 @@ def problems(memdir_home: Path, clients) -> list[str]:
     """What ``memdir doctor`` says of each client's recorded install: a file
     install wrote that is gone, or that no longer holds memdir's entries; and
     what the client's installer module's own ``problems(memdir_home)`` says; and
-    :func:`memdir.integrations.clients.drift.behind` (an install this memdir would write otherwise)."""
+    :func:`memdir.integrations.clients.drift.behind` (an install this memdir would write otherwise; one whose
+    interpreter is gone is :func:`memdir.integrations.clients.drift.broken`'s, a problem)."""
     from . import installer
     from .drift import behind
 
