@@ -87,10 +87,13 @@ def register(add, settings) -> None:
     p.add_argument("--until", help="updated on or before this ISO date or time")
     p.add_argument("--offset", type=int, default=0, help="skip this many hits (paging; default 0)")
 
-    p = add("recall", cmd_recall, "Print the <memory_recall> block for a prompt (empty when nothing is relevant): "
-            "the bodies of the memories relevant enough that memdir search returns them. A memory "
-            "whose body is empty or only repeats its description is left out (the index in the context block "
-            "already says it; memdir search still finds it).")
+    p = add("recall", cmd_recall, "Print the <memory_recall> block the prompt hooks add for a prompt (empty when "
+            "nothing is relevant): the bodies of the memories whose relevance to the prompt reaches the threshold. "
+            "A prompt is weighed more strictly than a search: memdir search also lists the memories sharing a "
+            "word with the query, with their scores, so it can show one that recall leaves out (--json gives "
+            "each recalled memory's score and why). A memory whose body is empty or only repeats its "
+            "description is left out (the index in the context block already says it; memdir search still "
+            "finds it).")
     p.add_argument("text", nargs="*", help="the user's prompt (or use --prompt; default: read stdin)")
     p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
     p.add_argument("-k", type=int, default=3, help="at most this many memories (default %(default)s)")
