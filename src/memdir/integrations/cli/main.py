@@ -70,7 +70,7 @@ def _parser_class():
                 if unknown:
                     message += (f" ({unknown[0]!r} is not an option here: a value that starts with \"-\" goes "
                                 f"after \"--\", as in `{self.prog} -- {unknown[0]}`)")
-            message += _near_choices(message)
+            message += _near_choices(message) or _near_options(message, self)
             self.print_usage(sys.stderr)
             print(f"{self.prog}: error: {message}", file=sys.stderr)
             raise _ParseError(message)
@@ -93,6 +93,28 @@ def _near_choices(message: str) -> str:
     listed = found.group(3)
     choices = re.findall(r"'([^']*)'", listed) or [c.strip() for c in listed.split(",")]
     near = closest(found.group(2), choices)
+    return f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+
+
+def _near_options(message: str, parser) -> str:
+    """``"; did you mean '--json'?"`` for argparse's ``unrecognized arguments: --jsn``: the options of ``parser`` and
+    of the command its command line names (``memdir read x --jsn``: read's) near the first unrecognized one that
+    looks like an option (:func:`memdir.operations.lookup.closest`: ``--dry`` → ``--dry-run``); ``""`` for any
+    other message or when none is near."""
+    if not message.startswith("unrecognized arguments: "):
+        return ""
+    dashed = [t.partition("=")[0] for t in message.split(": ", 1)[1].split() if t.startswith("--") and len(t) > 2]
+    if not dashed:
+        return ""
+    options = set(parser._option_string_actions)
+    command = _command_of(getattr(parser, "_given", []))
+    for action in parser._actions:
+        sub = action.choices.get(command) if command and isinstance(action.choices, dict) else None
+        if sub is not None:
+            options |= set(sub._option_string_actions)
+    from ...operations.lookup import closest
+
+    near = closest(dashed[0], [o for o in options if o.startswith("--")])
     return f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
 
 

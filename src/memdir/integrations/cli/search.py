@@ -74,8 +74,8 @@ def register(add, settings) -> None:
                          " relevance (0–1) reaches the threshold, then every memory sharing a content word with the"
                          " query (low scores say weak); nothing when nothing fits.")
     p.add_argument("query", help="words, identifiers or CJK text (no query syntax: everything is text)")
-    p.add_argument("-k", type=int, default=5, help="at most this many results, up to 50 a page (default %(default)s;"
-                   " --offset for the next page)")
+    p.add_argument("-k", "--limit", dest="k", type=int, default=5,
+                   help="at most this many results, up to 50 a page (default %(default)s; --offset for the next page)")
     p.add_argument("--scope", choices=SCOPES, help="only this scope")
     p.add_argument("--include-muted", action="store_true", help="also muted memories")
     p.add_argument("--type", action="append", choices=TYPES, help="only this memory type (repeatable)")
@@ -96,7 +96,8 @@ def register(add, settings) -> None:
             "finds it).")
     p.add_argument("text", nargs="*", help="the user's prompt (or use --prompt; default: read stdin)")
     p.add_argument("--prompt", help="the user's prompt (default: read stdin)")
-    p.add_argument("-k", type=int, default=3, help="at most this many memories (default %(default)s)")
+    p.add_argument("-k", "--limit", dest="k", type=int, default=3,
+                   help="at most this many memories (default %(default)s)")
     p.add_argument("--max-bytes", type=int,
                    help="UTF-8 byte budget of the recall block and the pending findings after it, together "
                         f"(default the recall_max_bytes setting, {settings.recall_max_bytes})")
