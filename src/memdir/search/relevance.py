@@ -70,8 +70,7 @@ from dataclasses import dataclass, fields
 from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 # where its terms meet:
-from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, held_terms, passages, tightest, \
-    tightest_window
+from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, held_terms, passages, tightest
 from .weighing import is_generic  # how a query's terms weigh (term_weights gives evidence its weights)
 THRESHOLD = 0.5
 # Meaning and words agreeing (:func:`agreed`) lower the bar to AGREED_THRESHOLD (:func:`bar`): just above every memory
