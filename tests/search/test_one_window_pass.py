@@ -55,6 +55,29 @@ def test_one_pass_gives_what_every_window_gives():
     assert single > 50 and several > 500  # controls: both kinds of body were drawn
 
 
+def test_passages_give_the_best_passage_and_the_tightest_window_at_once():
+    """:func:`windows.passages` (both slides in one pass over a body's occurrences, issue 28 speed27) gives the
+    plain reading's first 64-token window weighing the most and its 16-token tightest window, on bodies long enough
+    that most hold their terms further apart than a passage."""
+    rng = random.Random(2827)
+    vocabulary = [f"w{i}" for i in range(10)]
+    slid = 0
+    for _ in range(600):
+        terms = rng.sample(vocabulary, rng.randint(1, 6))
+        weights = {t: float(rng.choice([0, 1, 1, 2, 3])) for t in terms}
+        body = [rng.choice(vocabulary + ["x"] * 30) for _ in range(rng.randint(0, 300))]
+        wide = every_window(body, weights, windows.PASSAGE_TOKENS)[2]
+        got = windows.passages(body, weights)
+        assert got == (wide, *every_window(body, weights, windows.NEAR_TOKENS)), (body, weights)
+        assert got[0] == windows.best_passage(body, weights)  # the passage evidence read before
+        hits = [i for i, t in enumerate(body) if t in weights]
+        slid += bool(hits) and hits[-1] - hits[0] >= windows.PASSAGE_TOKENS and len({body[i] for i in hits}) > 1
+    assert slid > 300  # control: most bodies took the slide, not a shortcut
+    weights = {"kafka": 2.0, "retention": 3.0, "drop": 1.0}
+    body = ["kafka"] + ["x"] * 70 + ["retention", "x", "drop", "kafka"]  # kafka first, the three together last
+    assert windows.passages(body, weights) == ({"kafka", "retention", "drop"}, 6.0, 4, {"kafka", "retention", "drop"})
+
+
 def test_worked_examples():
     weights = {"kafka": 2.0, "retention": 3.0, "drop": 1.0}
     body = ["kafka", "is", "fine", ".", "retention", "drop", "seen", "after", "the", "kafka", "upgrade"]

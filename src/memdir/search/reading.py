@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import repeat
+from operator import itemgetter
 
 from .spelling import begins
 
@@ -52,6 +53,7 @@ class Prefixes:
         self.weights = weights
         self.pairs = bool(self._pairs)
         self.implies = bool(self._implied)  # some term stands for others (:meth:`implied`)
+        self.implying = frozenset(t for t, also in self._implied.items() if also)  # the terms that stand for some
 
     def plan(self) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...], tuple[tuple[tuple[str, ...], str], ...]]:
         """``(whole, fetching, phrases)``, worked out on the first call and kept: the terms of the weights read as
@@ -228,7 +230,7 @@ def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> l
                     written.add((p - 1, term))
                 else:
                     found.append((p, term))
-    if prefixes.implies and any(prefixes.implied(term) for _, term in found):  # none implied: no pass over hits
+    if prefixes.implying and not prefixes.implying.isdisjoint(map(itemgetter(1), found)):  # none: no pass over hits
         found += [(p, also) for p, term in list(found) if (p, term) not in written for also in prefixes.implied(term)]
     found.sort()
     return found

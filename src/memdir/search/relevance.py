@@ -70,7 +70,7 @@ from dataclasses import dataclass, fields
 from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 # where its terms meet:
-from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, held_terms, tightest, tightest_window
+from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, held_terms, passages, tightest
 from .weighing import is_generic  # how a query's terms weigh (term_weights gives evidence its weights)
 THRESHOLD = 0.5
 # Meaning and words agreeing (:func:`agreed`) lower the bar to AGREED_THRESHOLD (:func:`bar`): just above every memory
@@ -281,19 +281,19 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     (:func:`with_cosine`): a search reads the words while the query embeds."""
     whole, core, strong_held, log_whole = _per_query(weights, strong)
     head = {t for t in weights if t in head_tokens}
-    found = head | best_passage(body_tokens, weights)
+    passage, near_weight, span, window = passages(body_tokens, weights)  # the best passage, the tightest window
+    found = head | passage
     anywhere = head | (held_terms(body_tokens, weights) & strong if strong_held
                        else {t for t in (body_tokens.tokens() if isinstance(body_tokens, BodyTerms)
                                           else body_tokens) if t in strong})
     shared = tuple(t for t in weights if t in core and t in anywhere)  # "use" alone is no shared topic
     if whole <= 0:
         return with_cosine(Evidence(0.0, 0.0, 0.0, None, (), shared=shared), cosine, median, top)
-    matched = sum(w for t, w in weights.items() if t in found)  # in the query's order, not a set's hash order
-    near_weight, span, window = tightest_window(body_tokens, weights)
+    matched = sum([w for t, w in weights.items() if t in found])  # in the query's order, not a set's hash order
     held = _held(weights, head, body_tokens, core, present, window)
     made = object.__new__(Evidence)  # Evidence(...) field by field, without the frozen __init__'s setattr calls
     made.__dict__.update(_DEFAULTS)
-    made.__dict__.update(coverage=matched / whole, head=sum(w for t, w in weights.items() if t in head) / whole,
+    made.__dict__.update(coverage=matched / whole, head=sum([w for t, w in weights.items() if t in head]) / whole,
                          mass=math.log1p(matched), cosine=None, matched=tuple(t for t in weights if t in found),
                          missing=math.log1p(max(0.0, whole - matched)), query=log_whole,
                          complete=_complete(core, found, head, present if typed else None) if keywords else 0.0,
@@ -376,7 +376,7 @@ def _held(weights: dict[str, float], head: set[str], body_tokens: list[str], cor
         (window if window is not None and kept is weights else best_passage(body_tokens, kept, NEAR_TOKENS),)
     for place in (head.intersection(kept), *body):
         if not several or len(core.intersection(place)) >= 2:
-            best = max(best, sum(w for t, w in kept.items() if t in place))
+            best = max(best, sum([w for t, w in kept.items() if t in place]))
     return min(1.0, best / whole)
 
 

@@ -101,7 +101,7 @@ def best_window(body_tokens: list[str], weights: dict[str, float],
         if changed:  # the same terms as the window before weigh the same: not more
             weight = weigh.get(inside)
             if weight is None:
-                weight = weigh[inside] = sum(w for t, w in weights.items() if bit[t] & inside)
+                weight = weigh[inside] = sum([w for t, w in weights.items() if bit[t] & inside])
             if weight > best_weight:
                 best, best_weight, span = inside, weight, (places[start], places[end - 1])
             changed = False
@@ -149,36 +149,74 @@ def tightest_window(body_tokens: list[str], weights: dict[str, float],
         tok = hits[0][1]
         weight = 0.0 + weights[tok]  # as the loop below finds it at the first start, span 1, and keeps
         return ((weight, 1) if weight > 1e-9 else (0.0, 0)) + ({tok},)
-    bit, weigh = _terms(weights)
-    best, span = 0.0, 0
-    most, place = -1.0, 0  # best_window's: the weight of the first window weighing the most, its terms' bits
-    n = len(hits)
-    stop = 0
-    for start in range(n):
-        pos, tok = hits[start]
-        while stop < n and hits[stop][0] - pos < width:
-            stop += 1
-        weight = 0.0 + weights[tok]
-        if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and 1 < span):
-            best, span = weight, 1
-        inside = bit[tok]
-        if stop - start > 1:
-            seen = {tok}
-            for at, tok in hits[start + 1:stop]:
-                if tok not in seen:
-                    seen.add(tok)
-                    inside |= bit[tok]
-                    weight += weights[tok]
-                    length = at - pos + 1
-                    if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
-                        best, span = weight, length
-        total = weigh.get(inside)
-        if total is None:
-            total = weigh[inside] = sum(w for t, w in weights.items() if bit[t] & inside)
-        if total > most:
-            most, place = total, inside
+    bit = _terms(weights)[0]
+    best, span, place, _ = _slide(hits, weights, width, 0)
     return best, span, {t for t in weights if bit[t] & place}
 
 
-__all__ = ["NEAR_TOKENS", "PASSAGE_TOKENS", "best_passage", "best_window", "held_terms", "occurrences",
+def passages(body_tokens: list[str], weights: dict[str, float]) -> tuple[set[str], float, int, set[str]]:
+    """``(passage, weight, span, terms)``: :func:`best_passage` of ``body_tokens`` and ``weights`` (its
+    :data:`PASSAGE_TOKENS`-token window) and :func:`tightest_window`'s three (its :data:`NEAR_TOKENS`-token ones),
+    the same values, both slid over the occurrences at once when neither is found without sliding (a search reads
+    its ≈ 100 candidates so: ≈ 3 of 4 hold the query's terms further apart than a passage)."""
+    hits = occurrences(body_tokens, weights)
+    if not hits or hits[-1][0] - hits[0][0] < PASSAGE_TOKENS or len(held_terms(body_tokens, weights)) == 1:
+        return (best_passage(body_tokens, weights), *tightest_window(body_tokens, weights))
+    bit = _terms(weights)[0]
+    best, span, place, wide = _slide(hits, weights, NEAR_TOKENS, PASSAGE_TOKENS)
+    return {t for t in weights if bit[t] & wide}, best, span, {t for t in weights if bit[t] & place}
+
+
+def _slide(hits: list[tuple[int, str]], weights: dict[str, float], width: int,
+           wider: int) -> tuple[float, int, int, int]:
+    """``(weight, span, place, wide)`` over ``hits`` (:func:`occurrences`, two terms or more): :func:`tightest`'s
+    weight and span for ``width``, the bits (:func:`_terms`) of the terms of the first ``width``-token window
+    weighing the most and, when ``wider`` > ``width`` (else 0), of the first ``wider``-token one
+    (:func:`best_window`'s). A window begins at each occurrence and holds those less than its width after it."""
+    bit, weigh = _terms(weights)
+    best, span = 0.0, 0
+    most, place = -1.0, 0  # best_window's: the weight of the first window weighing the most, its terms' bits
+    most_wide, wide = -1.0, 0
+    n = len(hits)
+    stop = far = 0
+    places = [p for p, _ in hits]
+    marks = [bit[t] for _, t in hits]
+    each = [weights[t] for _, t in hits]
+    for start in range(n):
+        pos = places[start]
+        limit = pos + width
+        while stop < n and places[stop] < limit:
+            stop += 1
+        weight = 0.0 + each[start]
+        if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and 1 < span):
+            best, span = weight, 1
+        inside = marks[start]
+        for j in range(start + 1, stop):  # each term once: the first of its occurrences in the window
+            mark = marks[j]
+            if not inside & mark:
+                inside |= mark
+                weight += each[j]
+                length = places[j] - pos + 1
+                if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
+                    best, span = weight, length
+        total = weigh.get(inside)
+        if total is None:
+            total = weigh[inside] = sum([w for t, w in weights.items() if bit[t] & inside])
+        if total > most:
+            most, place = total, inside
+        if wider > width:
+            limit = pos + wider
+            while far < n and places[far] < limit:
+                far += 1
+            for j in range(stop, far):
+                inside |= marks[j]
+            total = weigh.get(inside)
+            if total is None:
+                total = weigh[inside] = sum([w for t, w in weights.items() if bit[t] & inside])
+            if total > most_wide:
+                most_wide, wide = total, inside
+    return best, span, place, wide
+
+
+__all__ = ["NEAR_TOKENS", "PASSAGE_TOKENS", "best_passage", "best_window", "held_terms", "occurrences", "passages",
            "tightest", "tightest_window"]
