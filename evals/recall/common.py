@@ -75,6 +75,14 @@ memories of ``memories/`` alone and committed before memdir ran on it, for short
 topic ("the ci runner", "the merge freeze", "the dev db port"), the kind issue 28 names as not recalled, beside short chat and non-memory
 phrases of the same look ("the weather", "the end", "thanks, the fix works", "the helm chart") that must recall
 nothing: 24 of each, ordered need, need, none, none, so that each of ``run.py``'s two folds holds 12 of each.
+
+``asked.jsonl``: training data only, like ``short`` (every line ``fit``), written on 2026-12-05 (recall27) from the
+memories of ``memories/`` alone and committed before memdir ran on it, for short questions the fit data lacked in
+small stores (issue 28: "How do I build?" beside a build memory in five): 24 questions of at most four content words
+that a memory answers ("how do I release?", "where do bugs go?"), half of them naming the workspace ("how do we add a
+dependency to this project?", "what runner does this repo's CI use?"), beside 24 of the same look that no memory
+answers ("how do I rebase?", "what license does this project use?"), ordered need, need, none, none, so that each of
+``run.py``'s two folds holds 12 of each.
 """
 
 from __future__ import annotations
@@ -92,9 +100,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
-        "short": "short.jsonl"}
+        "short": "short.jsonl", "asked": "asked.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -134,7 +142,7 @@ def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, ``gaps``, ``trial``, ``probe`` and ``pasted``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short`` and ``asked``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
 
 
