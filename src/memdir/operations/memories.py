@@ -436,16 +436,14 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
             expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
     """Write version ``version`` of ``name`` back as a new journaled event
     (works for deleted memories); a tombstoned value stays refused. With
-    ``commit``: the team memory as git holds it at that commit. ``expect_digest``: the digest of the live
-    version the caller read (None: it was deleted when read); another, or one written since, is not
-    replaced (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
+    ``commit``: the team memory as git holds it at that commit. ``expect_digest`` (for a version and a
+    commit alike): the digest of the live version the caller read (None: it was deleted when read);
+    another, or one written since, is not replaced (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
     :class:`TombstoneRefused`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
     if commit is not None:
         if version is not None:
             raise InvalidInput("give a version or a commit, not both")
-        if expect_digest is not NO_CHECK:
-            raise InvalidInput("expect_digest is checked on a restore of a version, not of a git commit")
-        return teamops.restore_commit(session, name, commit)
+        return teamops.restore_commit(session, name, commit, expect_digest=expect_digest)
     if version is None:
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, stored, _ = _history_layer(session, name, scope)

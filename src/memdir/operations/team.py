@@ -20,6 +20,7 @@ from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
+from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
@@ -401,10 +402,13 @@ def commits(session: Session, layer, name: str) -> tuple:
     return tuple(git.log(session.project_root, layer.path / f"{normalize_name(name).name}.md"))
 
 
-def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
+def restore_commit(session: Session, name: str, commit: str, *,
+                   expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
     """Write team memory ``name`` back as it was at git ``commit``, through
-    the gateway (a new local version, to be committed). Raises
-    :class:`NotFound`, :class:`TombstoneRefused`, :class:`Refused`."""
+    the gateway (a new local version, to be committed). ``expect_digest``: the digest of the live
+    memory the caller read (None: there was none), checked in the gateway's transaction as every
+    restore's (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
+    :class:`TombstoneRefused`, :class:`Refused`, :class:`Conflict` (changed since read)."""
     layer = _team(session)
     key = normalize_name(name).name
     if not commit or commit.startswith("-"):
@@ -412,7 +416,7 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     data = git.show(session.project_root, commit, layer.path / f"{key}.md")
     stones = guard(session, layer)
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
-                                   guard=stones, session=session.id)
+                                   guard=stones, session=session.id, expect_digest=expect_digest)
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit,
                          (*result.warnings, *stones.skipped))
 
