@@ -66,8 +66,8 @@ class MemoryInfo(Result):
     times are ISO-8601 UTC strings; ``candidate_for``: the memory a candidate
     would change when approved (None: a new memory); ``file_digest``: SHA-256 of its file as listed, the
     ``expect_digest`` of a change asked on this listing (a delete, pin or mute from the panel's layer page:
-    refused once the memory changed since); None for a version of the past (``as_of``) or a team
-    candidate waiting in the home."""
+    refused once the memory changed since); a team candidate waiting in the home: its own file's (never
+    the team memory's of its name); None for a version of the past (``as_of``)."""
 
     name: str
     scope: str

@@ -260,6 +260,7 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     layers = session.layers(scope)
     for layer in layers:
         digests: dict[str, str | None] = {}  # name → its file's digest as listed (a change's expect_digest)
+        waiting: dict[int, str] = {}  # id of a team candidate's record → its own file's digest (in the home)
         if as_of_t is not None:
             records = records_as_of(layer, as_of_t)
         else:
@@ -275,16 +276,19 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
             digests = {name: state.digest for name, file in scan.names.items()
                        if (state := scan.files.get(file)) is not None}
             if layer.scope == "team" and include_all:
-                waiting = teamops.pending(session)  # candidates for the team, waiting in the home
-                records += waiting
-                digests = {**digests, **{record.name: None for record in waiting}}  # not this layer's files
+                # candidates for the team wait in the home: each lists its own file's digest, and the team
+                # memory of the same name keeps its own (a button on its row checks the version it shows)
+                entries = teamops.pending_entries(session)
+                records += [entry.record for entry in entries]
+                waiting = {id(entry.record): entry.digest for entry in entries}
         if valid_t is not None:
             records = [r for r in records if r.status != "candidate"
                        and (r.valid_from is None or r.valid_from <= valid_t)
                        and (r.valid_until is None or valid_t < r.valid_until)]
         elif not include_all:
             records = [r for r in records if is_current(r, as_of_t or now)]
-        memories.extend(info_of(record, layer.scope, now, stale, digests.get(record.name))
+        memories.extend(info_of(record, layer.scope, now, stale,
+                                waiting[id(record)] if id(record) in waiting else digests.get(record.name))
                         for record in ordered(records, now))
     held = held_memories(session.home)
     if held:

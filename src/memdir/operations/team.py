@@ -286,10 +286,17 @@ def tombstone_layers(session: Session, scope: str | None = None) -> list:
 
 def pending(session: Session) -> list:
     """This person's candidates for the team, by name order (records)."""
+    return [entry.record for entry in pending_entries(session)]
+
+
+def pending_entries(session: Session) -> list:
+    """This person's candidates for the team, by name order, as their files are scanned
+    (:class:`memdir.files.scan.Entry`: the record and the digest of the candidate's own file, which a
+    listing shows as its ``file_digest``, never the team memory's of the same name)."""
     if session.project_root is None:
         return []
     scan = candidates(session).scan()
-    return [entry.record for _, entry in sorted(scan.entries.items(), key=lambda item: item[0])]
+    return [entry for _, entry in sorted(scan.entries.items(), key=lambda item: item[0])]
 
 
 def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,
@@ -438,6 +445,7 @@ __all__ = [
     "init",
     "merge_driver_missing",
     "pending",
+    "pending_entries",
     "promote",
     "propose",
     "register_driver",

@@ -64,3 +64,31 @@ def test_a_restore_from_a_commit_the_page_saw_is_refused_once_the_memory_changed
     assert "CI runs on GitHub Actions" in (a.team_dir / "ci.md").read_text()
     both = client.post(url, content=json.dumps({"commit": first, "version": 1}), headers=HEADERS)
     assert (both.status_code, both.json()["error"]) == (400, "give a version or a commit, not both")
+
+
+def test_the_team_page_rows_carry_their_own_digest_and_a_stale_button_is_refused(team):
+    a, person, client, ref = team
+    page = client.get(f"/layer/{ref}").text
+    found = {(name, state): actions for name, state, actions in rows(page)}
+    assert sorted(found) == [("ci", "active"), ("ci", "candidate"), ("deploy-day", "candidate")]
+    live = person.read("ci", "team", count=False).digest
+    pin = re.search(r"data-post=\"([^\"]+/pin)\" data-body='([^']*)'", found["ci", "active"]).groups()
+    url, body = html.unescape(pin[0]), json.loads(html.unescape(pin[1]))
+    assert body == {"expect_digest": live, "value": True}  # the team memory's own version, not the candidate's null
+    # the candidates' rows lead to their review; no pin, mute or delete that would act on the team memory
+    listed = {(m["name"], m["state"]): m["file_digest"] for m in client.get(f"/api/layers/{ref}/memories").json()["memories"]}
+    home = a.memory()
+    for name in ("ci", "deploy-day"):
+        own = home.candidate(name, "team").digest
+        assert listed[name, "candidate"] == own and own != listed.get((name, "active"))
+        assert "data-post" not in found[name, "candidate"]
+        assert f'href="/layer/{ref}/m/{name}" data-digest="{own}">Review</a>' in found[name, "candidate"]
+    assert listed["ci", "active"] == live
+    person.write("ci", "CI runs on Drone", "project", "Drone file.", scope="team")  # another writer, after the page
+    stale = client.post(url, content=json.dumps(body), headers=HEADERS)
+    assert stale.status_code == 409
+    assert person.read("ci", "team", count=False).record.pinned is False
+    now = person.read("ci", "team", count=False).digest
+    made = client.post(url, content=json.dumps({**body, "expect_digest": now}), headers=HEADERS)
+    assert made.status_code == 200, made.text
+    assert person.read("ci", "team", count=False).record.pinned is True
