@@ -450,7 +450,8 @@ class LayerStatus(Result):
     memories (``malformed``) or were read leniently (``fallback_parsed``:
     frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
     ``notes``: every leniency by file, those two included — a foreign type
-    or status, a description taken from the title or body)."""
+    or status, a description taken from the title or body); ``pending``: the texts of the pending
+    findings a session start of this project still shows the agent to save (its count: ``len``)."""
 
     scope: str
     path: str
@@ -464,6 +465,7 @@ class LayerStatus(Result):
     notes: tuple[FileNote, ...] = ()
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
     superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
+    pending: tuple[str, ...] = ()  # the project layer's pending findings still to show (memdir.prompt.pending.waiting)
 
 
 @dataclass(frozen=True)
