@@ -17,8 +17,15 @@ pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip ins
 
 from tests.integrations.panel.test_browser import Panel as BrowserPanel  # noqa: E402
 from tests.integrations.panel.test_browser import browser_page  # noqa: E402,F401 (a fixture)
-from tests.integrations.panel.test_stale_page import (STALE, actions, elsewhere, panel, person, post,  # noqa: E402,F401
-                                                      ref)
+from tests.integrations.panel.test_stale_page import (  # noqa: E402,F401
+    STALE,
+    actions,
+    elsewhere,
+    panel,
+    person,
+    post,
+    ref,
+)
 
 pytestmark = pytest.mark.slow  # a real server process
 
