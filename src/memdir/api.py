@@ -215,9 +215,10 @@ class Memory:
                 expect_digest: str | None | bool = False) -> RestoreResult:
         """Write version ``version`` of ``name`` back (``memory_restore``), or a
         team memory as git holds it at ``commit``; a tombstoned value stays refused,
-        an active version over a superseded memory needs ``reactivate``. ``expect_digest``: the digest of the
-        live version you read (None: it was deleted when you read it): a memory changed, gone or written again
-        since is not replaced (:class:`memdir.errors.Conflict`); False (the default): not checked."""
+        an active version over a superseded memory needs ``reactivate``. ``expect_digest`` (a version's
+        restore and a commit's alike): the digest of the live version you read (None: it was deleted when
+        you read it): a memory changed, gone or written again since is not replaced
+        (:class:`memdir.errors.Conflict`); False (the default): not checked."""
         return operations.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate,
                                   expect_digest=expect_digest)
 

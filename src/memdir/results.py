@@ -66,8 +66,8 @@ class MemoryInfo(Result):
     times are ISO-8601 UTC strings; ``candidate_for``: the memory a candidate
     would change when approved (None: a new memory); ``file_digest``: SHA-256 of its file as listed, the
     ``expect_digest`` of a change asked on this listing (a delete, pin or mute from the panel's layer page:
-    refused once the memory changed since); None for a version of the past (``as_of``) or a team
-    candidate waiting in the home."""
+    refused once the memory changed since); a team candidate waiting in the home: its own file's (never
+    the team memory's of its name); None for a version of the past (``as_of``)."""
 
     name: str
     scope: str
@@ -450,7 +450,8 @@ class LayerStatus(Result):
     memories (``malformed``) or were read leniently (``fallback_parsed``:
     frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
     ``notes``: every leniency by file, those two included — a foreign type
-    or status, a description taken from the title or body)."""
+    or status, a description taken from the title or body); ``pending``: the texts of the pending
+    findings a session start of this project still shows the agent to save (its count: ``len``)."""
 
     scope: str
     path: str
@@ -464,6 +465,7 @@ class LayerStatus(Result):
     notes: tuple[FileNote, ...] = ()
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
     superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
+    pending: tuple[str, ...] = ()  # the project layer's pending findings still to show (memdir.prompt.pending.waiting)
 
 
 @dataclass(frozen=True)

@@ -300,6 +300,26 @@ def test_history_shows_git_commits_and_restore_works_from_a_commit(clones):
     assert "5434" in (b.team_dir / "db-port.md").read_text()
 
 
+@pytest.mark.slow
+def test_a_restore_from_a_commit_is_made_only_on_the_version_the_person_read(clones):
+    a, _ = clones
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.commit_all("db port is 5433")
+    first = git(a.root, "rev-parse", "HEAD").stdout.strip()
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5434", "project", scope="team")
+    seen = a.memory().read("db-port", count=False).digest  # what the person's page or history showed
+    a.memory(actor="human").write("db-port", "Dev PostgreSQL listens on 6543", "project", scope="team")  # elsewhere
+    now = a.memory().read("db-port", count=False).digest
+    with pytest.raises(Conflict, match="changed since it was read; the restore was not made") as refused:
+        a.memory().restore("db-port", commit=first, expect_digest=seen)
+    assert refused.value.current == now
+    assert "6543" in (a.team_dir / "db-port.md").read_text()  # the change the person never saw stands
+    # control: with the digest of the version now there, the commit's text comes back
+    restored = a.memory().restore("db-port", commit=first, expect_digest=now)
+    assert (restored.commit, restored.operation) == (first, "updated")
+    assert "listens on 5433" in (a.team_dir / "db-port.md").read_text()
+
+
 def test_team_writes_are_redacted_and_credentials_refused(clones):
     a, _ = clones
     mem = a.memory()

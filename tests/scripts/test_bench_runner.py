@@ -203,3 +203,18 @@ def test_an_interpreter_without_memdirs_dependencies_is_refused(scratch: Path, t
     assert not (scratch / "docs" / "benchmarks" / "bench_good.jsonl").exists()
     assert runner(scratch, "--only", "bench_good").returncode == 0  # control: the project's interpreter runs it
     assert (scratch / "docs" / "benchmarks" / "bench_good.jsonl").is_file()
+
+
+def test_the_lock_benchmarks_run_with_the_source_tree_they_require():
+    """bench_lock_wait and bench_index_lock require ``--src``: discovered without arguments they only failed;
+    their rows give this tree and short settings. Control: a script no row names is still discovered bare."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import run_all
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    rows = {spec.name: spec for spec in run_all.discover(REPO)}
+    assert rows["bench_lock_wait"].args == ("--src", "src", "--writers", "4", "--writes", "15", "--rounds", "2")
+    assert rows["bench_index_lock"].args == ("--src", "src", "--rounds", "2")
+    assert [spec.name for spec in run_all.SPECS].count("bench_lock_wait") == 1
+    assert rows["bench_names"].args == ()  # discovered, no row of its own

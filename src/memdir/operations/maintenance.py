@@ -42,6 +42,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import home_layers
 from ..layer.team import home_team_layers, team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, user_layer_dir
+from ..prompt.pending import waiting
 from ..prompt.start import start_budget, start_layout
 from ..results import (
     DoctorResult,
@@ -244,7 +245,8 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             tombstones=stones, malformed=(*scan.malformed, *unread),
             fallback_parsed=tuple(path for path, notes in leniently if FALLBACK_NOTE in notes),
             no_frontmatter=tuple(path for path, notes in leniently if NO_FRONTMATTER_NOTE in notes),
-            notes=tuple(FileNote(path, note) for path, notes in leniently for note in notes)))
+            notes=tuple(FileNote(path, note) for path, notes in leniently for note in notes),
+            pending=waiting(layer.path) if layer.scope == "project" else ()))  # findings are kept per project
     budget = start_budget(session)
     try:  # what a session start injects: the block the agent receives (memdir.prompt.start)
         block, shown = start_layout(session, budget)

@@ -260,6 +260,7 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     layers = session.layers(scope)
     for layer in layers:
         digests: dict[str, str | None] = {}  # name → its file's digest as listed (a change's expect_digest)
+        waiting: dict[int, str] = {}  # id of a team candidate's record → its own file's digest (in the home)
         if as_of_t is not None:
             records = records_as_of(layer, as_of_t)
         else:
@@ -275,16 +276,19 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
             digests = {name: state.digest for name, file in scan.names.items()
                        if (state := scan.files.get(file)) is not None}
             if layer.scope == "team" and include_all:
-                waiting = teamops.pending(session)  # candidates for the team, waiting in the home
-                records += waiting
-                digests = {**digests, **{record.name: None for record in waiting}}  # not this layer's files
+                # candidates for the team wait in the home: each lists its own file's digest, and the team
+                # memory of the same name keeps its own (a button on its row checks the version it shows)
+                entries = teamops.pending_entries(session)
+                records += [entry.record for entry in entries]
+                waiting = {id(entry.record): entry.digest for entry in entries}
         if valid_t is not None:
             records = [r for r in records if r.status != "candidate"
                        and (r.valid_from is None or r.valid_from <= valid_t)
                        and (r.valid_until is None or valid_t < r.valid_until)]
         elif not include_all:
             records = [r for r in records if is_current(r, as_of_t or now)]
-        memories.extend(info_of(record, layer.scope, now, stale, digests.get(record.name))
+        memories.extend(info_of(record, layer.scope, now, stale,
+                                waiting[id(record)] if id(record) in waiting else digests.get(record.name))
                         for record in ordered(records, now))
     held = held_memories(session.home)
     if held:
@@ -436,16 +440,14 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
             expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
     """Write version ``version`` of ``name`` back as a new journaled event
     (works for deleted memories); a tombstoned value stays refused. With
-    ``commit``: the team memory as git holds it at that commit. ``expect_digest``: the digest of the live
-    version the caller read (None: it was deleted when read); another, or one written since, is not
-    replaced (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
+    ``commit``: the team memory as git holds it at that commit. ``expect_digest`` (for a version and a
+    commit alike): the digest of the live version the caller read (None: it was deleted when read);
+    another, or one written since, is not replaced (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
     :class:`TombstoneRefused`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
     if commit is not None:
         if version is not None:
             raise InvalidInput("give a version or a commit, not both")
-        if expect_digest is not NO_CHECK:
-            raise InvalidInput("expect_digest is checked on a restore of a version, not of a git commit")
-        return teamops.restore_commit(session, name, commit)
+        return teamops.restore_commit(session, name, commit, expect_digest=expect_digest)
     if version is None:
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
     layer, stored, _ = _history_layer(session, name, scope)

@@ -20,6 +20,7 @@ from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
+from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
@@ -285,10 +286,17 @@ def tombstone_layers(session: Session, scope: str | None = None) -> list:
 
 def pending(session: Session) -> list:
     """This person's candidates for the team, by name order (records)."""
+    return [entry.record for entry in pending_entries(session)]
+
+
+def pending_entries(session: Session) -> list:
+    """This person's candidates for the team, by name order, as their files are scanned
+    (:class:`memdir.files.scan.Entry`: the record and the digest of the candidate's own file, which a
+    listing shows as its ``file_digest``, never the team memory's of the same name)."""
     if session.project_root is None:
         return []
     scan = candidates(session).scan()
-    return [entry.record for _, entry in sorted(scan.entries.items(), key=lambda item: item[0])]
+    return [entry for _, entry in sorted(scan.entries.items(), key=lambda item: item[0])]
 
 
 def decide(session: Session, name: str, *, approve: bool, reason: str | None = None,
@@ -401,10 +409,13 @@ def commits(session: Session, layer, name: str) -> tuple:
     return tuple(git.log(session.project_root, layer.path / f"{normalize_name(name).name}.md"))
 
 
-def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
+def restore_commit(session: Session, name: str, commit: str, *,
+                   expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
     """Write team memory ``name`` back as it was at git ``commit``, through
-    the gateway (a new local version, to be committed). Raises
-    :class:`NotFound`, :class:`TombstoneRefused`, :class:`Refused`."""
+    the gateway (a new local version, to be committed). ``expect_digest``: the digest of the live
+    memory the caller read (None: there was none), checked in the gateway's transaction as every
+    restore's (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
+    :class:`TombstoneRefused`, :class:`Refused`, :class:`Conflict` (changed since read)."""
     layer = _team(session)
     key = normalize_name(name).name
     if not commit or commit.startswith("-"):
@@ -412,7 +423,7 @@ def restore_commit(session: Session, name: str, commit: str) -> RestoreResult:
     data = git.show(session.project_root, commit, layer.path / f"{key}.md")
     stones = guard(session, layer)
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
-                                   guard=stones, session=session.id)
+                                   guard=stones, session=session.id, expect_digest=expect_digest)
     return RestoreResult(result.name, "team", 0, result.operation, result.digest, commit,
                          (*result.warnings, *stones.skipped))
 
@@ -434,6 +445,7 @@ __all__ = [
     "init",
     "merge_driver_missing",
     "pending",
+    "pending_entries",
     "promote",
     "propose",
     "register_driver",

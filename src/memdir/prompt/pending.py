@@ -137,6 +137,12 @@ def active(layer_dir: Path, now: float | None = None) -> list[dict]:
     return [i for i in items if len(shown.get(i["id"], ())) < SHOW_LIMIT and now - i["ts"] <= MAX_AGE_DAYS * 86400]
 
 
+def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
+    """The texts of the findings of a project layer still to show (:func:`active`, in the order they were
+    kept): the one count of what waits for the agent to save, for ``memdir status`` and ``doctor``."""
+    return tuple(item["text"] for item in active(layer_dir))
+
+
 def render(items: list[dict]) -> str:
     """The fenced block for ``items`` (pure); ``""`` for none. Stored text is
     escaped like the context block (fence tags, ``{{``), on one line, without

@@ -432,7 +432,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
                      f"{layer.in_context} in the context block, "
                      f"{counted(layer.candidates, 'candidate')}, "
                      + (f"{layer.superseded} superseded, " if layer.superseded else "")  # `memdir list --all` shows
-                     + f"{counted(layer.tombstones, 'tombstone')})")
+                     + f"{counted(layer.tombstones, 'tombstone')}"
+                     + (f", {counted(len(layer.pending), 'pending finding')}" if layer.pending else "") + ")")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
         lenient = list(dict.fromkeys(note.path for note in layer.notes))  # each file once, in path order
         lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
@@ -492,6 +493,10 @@ def doctor(result: DoctorResult) -> str:
         lines += [f"  {_unread(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}{_settles(layer.scope, bad)}"
                   for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
+        if layer.pending:  # said, not a problem: the next session start asks the agent to save them
+            lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
+                         "(said at the end of an earlier session, nothing saved yet):")
+            lines += [f"    “{cut(text)}”" for text in layer.pending]
     lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
     lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]

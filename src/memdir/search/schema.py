@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 26  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 27  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -28,6 +28,7 @@ SCHEMA_VERSION = 26  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 25: a pre-release written apart from its version by a space one term with it too (2.3.1 rc1: 2.3.1.rc1, as
 # 2.3.1rc1; search.versions._APART)
 # 26: pkg the short form of package (pkg-manager holds "package": text.words.SHORT_FORMS)
+# 27: the interlinear annotation marks U+FFF9-U+FFFB read as absent (text.printable.INVISIBLE), not as a break
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 26

@@ -87,6 +87,8 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, line/p
 # What shows as nothing (printable's one list: INVISIBLE, the bidi controls, the tag characters): never part
 # of a name, dropped on every path (the module docstring).
 _HIDDEN = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}{TAGS}]")
+# The interlinear annotation marks, hidden since left27: before, a name's slug read them as a separator.
+_ANNOTATION_BEFORE = re.compile("[\ufff9-\ufffb]")
 JOINERS = "\u200c\u200d"  # ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER
 _JOINER = re.compile(f"[{JOINERS}]")
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
@@ -230,6 +232,8 @@ def legacy_names(raw: str) -> tuple[str, ...]:
     older_fold = fold(text, older=True)  # before break13: Hebrew points, Arabic harakat, tatweel, other digits kept
     if older_fold != fold(text) and _other_script(older_fold):  # a hash of then (שָׁלוֹם-notes, port-٥٤٣٣)
         found += [_hashed(_SPELLING_IGNORED.sub("", older_fold)), _hashed(_HYPHENS_BEFORE.sub("", older_fold))]
+    if _ANNOTATION_BEFORE.search(raw):  # before left27 they were not hidden: a separator (deploy-notes)
+        found.append(normalize_name(_ANNOTATION_BEFORE.sub("-", raw)).name)
     if _JOINER.search(raw):  # before names26 a ZWJ/ZWNJ was part of a name: deploy\u200dnotes was deploy-notes
         before = _MD_SUFFIX.sub("", escape_fence_tags(_HIDDEN.sub("", unicodedata.normalize("NFC", raw))).strip())
         folded = fold(before.strip())

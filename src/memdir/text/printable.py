@@ -36,13 +36,13 @@ BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 TAGS = "\U000e0000-\U000e007f"
 # Characters that show as nothing: bidi marks (LRM, RLM, ALM), zero-width space, word
 # joiner, BOM, soft hyphen, combining grapheme joiner, the Hangul fillers, the deprecated
-# Khmer inherent vowels, invisible math operators, deprecated format characters and the
-# musical formatting marks. Dropped from one-line fields (names, titles, descriptions), so
+# Khmer inherent vowels, invisible math operators, deprecated format characters, the
+# interlinear annotation marks (U+FFF9-U+FFFB) and the musical formatting marks. Dropped from one-line fields (names, titles, descriptions), so
 # two titles that look alike are alike; bodies keep them (some scripts need them). ZWJ/ZWNJ,
 # variation selectors and Mongolian's separators stay. One character each, no ranges:
 # names.raw_name translates them one by one.
 INVISIBLE = ("\u200b\u200e\u200f\u061c\u2060\ufeff\u00ad\u034f\u115f\u1160\u3164\uffa0\u17b4\u17b5"
-             "\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d\u206e\u206f"
+             "\u2061\u2062\u2063\u2064\u206a\u206b\u206c\u206d\u206e\u206f\ufff9\ufffa\ufffb"
              + "".join(map(chr, range(0x1D173, 0x1D17B))))
 
 # A whole terminal escape sequence: CSI (ESC [ or the C1 CSI), an OSC/DCS/APC/PM

@@ -36,7 +36,8 @@ def cmd_search(args) -> int:
 
 def cmd_recall(args) -> int:
     """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
-    "memories"}``, each memory with name, scope, type, score and why)."""
+    "memories", "left_out", "not_recalled"}``, each memory with name, scope, type, score and why; each not
+    recalled with name, scope and reason)."""
     from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:

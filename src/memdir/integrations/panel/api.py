@@ -242,7 +242,7 @@ ROUTES = (
     ("GET", M + "/versions/{version}", _version, "The stored text of one version", None, _ref("VersionResult"), ()),
     ("GET", M + "/diff", _diff, "A unified diff between versions ?a= and ?b=", None,
      _obj({"name": S, "a": I, "b": I, "diff": S}), (("a", I, True, "a version"), ("b", I, True, "another"))),
-    ("POST", M + "/restore", _restore, "Write an old version back" + EXPECT + " (\"\": the page showed it deleted)",
+    ("POST", M + "/restore", _restore, "Write an old version (or a team memory's git commit) back" + EXPECT + " (\"\": the page showed it deleted)",
      views.RESTORE_FIELDS, _changed("RestoreResult"), ()),
     ("GET", "/api/review", _review, "Candidates: a new memory's whole text, or the live and the proposed text "
      "of the memory it changes with their diff; the digest a decision carries", None,

@@ -239,7 +239,7 @@ def expected(data: dict) -> str | None | bool:
 
 FLAG_FIELDS = {"value": bool, "expect_digest": str}
 DELETE_FIELDS = {"reason": str, "expect_digest": str}
-RESTORE_FIELDS = {"version": int, "expect_digest": str}
+RESTORE_FIELDS = {"version": int, "commit": str, "expect_digest": str}
 
 
 def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:
@@ -262,14 +262,14 @@ def delete(home: PanelHome, ref: str, name: str, body) -> tuple:
 
 
 def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
-    """Write version ``{"version": N}`` of a memory back (a tombstoned value stays refused);
-    ``expect_digest`` (:func:`expected`; ``""``: the page showed it deleted): refused when the memory
-    changed, or was written again, since the page showed it."""
+    """Write version ``{"version": N}`` of a memory back, or a team memory as git holds it at
+    ``{"commit": ID}`` (a tombstoned value stays refused; one of the two, as
+    :func:`memdir.operations.memories.restore` says); ``expect_digest`` (:func:`expected`; ``""``: the page
+    showed it deleted): refused when the memory changed, or was written again, since the page showed it."""
     data = fields(body, RESTORE_FIELDS)
-    if data.get("version") is None:
-        raise InvalidInput("version is required")
     mem, scope = home.resolve(ref)
-    result = mem.restore(name, data["version"], scope, expect_digest=expected(data))
+    result = mem.restore(name, data.get("version"), scope, commit=data.get("commit") or None,
+                         expect_digest=expected(data))
     return result, render.restore(result)
 
 
