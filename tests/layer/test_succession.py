@@ -24,10 +24,19 @@ FACT = "Dev PostgreSQL listens on 5433"
 
 
 def _today() -> str:
-    """The UTC day a tombstone made now records (a refusal tells it)."""
+    """The UTC day now."""
     from datetime import datetime, timezone
 
     return datetime.now(timezone.utc).strftime("%Y-%m-%d")
+
+
+def _made_on(ts: str, before: str) -> str:
+    """The UTC day of a tombstone's ``ts`` (a refusal tells it), checked to be the day it was made: ``before``
+    (the day just before the forget) or today — a forget that crossed midnight UTC records the day after, so
+    the day the refusal says is read from the stone, not from the clock when the test asserts."""
+    day = ts[:10]
+    assert day in (before, _today()), (ts, before)
+    return day
 
 
 def _cli(project, *args, **kw):
@@ -58,8 +67,10 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     out = _cli(project, "write", "db-port", "-d", "Dev DB port is 5434")
     assert out.returncode == 1 and "write to 'pg-port' instead" in out.stderr
 
+    before = _today()
     assert _cli(project, "forget", "pg-port").returncode == 0
     stone = _tombstone(project)
+    day = _made_on(json.loads(_cli(project, "tombstones", "--json").stdout)["tombstones"][0]["ts"], before)
     assert _status(project, "db-port") == f"status: superseded by pg-port (deleted, tombstone {stone})"
     read = json.loads(_cli(project, "read", "db-port", "--json").stdout)
     assert read["successor"] == {"name": "pg-port", "via": [], "state": "deleted", "tombstone": stone}
@@ -79,7 +90,7 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     out = _cli(project, "write", "db-port", "--reactivate")
     assert out.returncode == 1
     assert out.stderr.startswith(f"memdir: refused: this matches a forgotten value (the same value; tombstone {stone}, "
-                                 f"memory 'pg-port', forgotten by human on {_today()}). A person can lift it with "
+                                 f"memory 'pg-port', forgotten by human on {day}). A person can lift it with "
                                  f"`memdir tombstone lift {stone} --scope project`, then reactivate 'db-port'")
     assert "'db-port' was superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' " \
            "holds that value too" in out.stderr
@@ -203,11 +214,13 @@ def test_a_loop_of_successors_ends(mem):
 
 def test_the_tombstone_refusal_is_unchanged_for_a_memory_that_is_not_superseded(mem):
     mem.write("db-port", FACT, "project")
+    before = _today()
     stone = mem.forget("db-port").tombstone
+    day = _made_on(next(t.ts for t in mem.session.layer("project").tombstone_file.all() if t.id == stone), before)
     with pytest.raises(TombstoneRefused) as caught:
         mem.write("db-port-again", FACT)
     assert str(caught.value) == (f"refused: this matches a forgotten value (the same value; tombstone {stone}, "
-                                 f"memory 'db-port', forgotten by agent on {_today()}). A person can lift it with "
+                                 f"memory 'db-port', forgotten by agent on {day}). A person can lift it with "
                                  f"`memdir tombstone lift {stone} --scope project`")
 
 

@@ -70,7 +70,8 @@ def test_a_pre_release_is_found_in_every_form_before_its_neighbour(store):
         assert found[0] == ("rcdot", 1.0) and dict(found)["rc2"] < 0.7, (query, found)
     found = top(store, "2.3.1rc2")  # control: the other release candidate
     assert found[0] == ("rc2", 1.0) and dict(found)["rcdot"] < 0.7
-    assert top(store, "2.3.1")[:2] == [("rcdot", 1.0), ("rc2", 1.0)]  # control: the version holds both
+    # control: the version holds both; they tie, and recency orders a tie (search.ties), so as a set
+    assert sorted(top(store, "2.3.1")[:2]) == [("rc2", 1.0), ("rcdot", 1.0)]
     for query in ("1.0.0-beta.2", "1.0.0b2", "1.0.0.beta2"):  # 1.0.0-beta.2 was betadot and beta3 at 1.0
         found = top(store, query)
         assert found[0] == ("betadot", 1.0) and dict(found)["beta3"] < 0.7, (query, found)

@@ -69,13 +69,9 @@ def test_a_name_with_its_js_kind_is_the_name_and_a_second_spelling():
 
 
 @pytest.fixture
-def store(isolated_home, project, monkeypatch):
-    # Every memory written in one second (file times are whole seconds): equal hits are then ordered by BM25 and
-    # name, never by a write that crossed a second on a slow machine ("db" and "http" tie at 0.14 below).
-    from memdir.gateway import changes
-
-    second = changes.now_utc().replace(microsecond=0)
-    monkeypatch.setattr(changes, "now_utc", lambda: second)
+def store(isolated_home, project):
+    # The writes' times are the journal's clock (Journal.clock), whole seconds: two writes may cross a second, so
+    # a tie below ("db" and "http" at 0.14) is asserted as a set, never in the order recency gives it.
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     _write(mem)
     return mem
