@@ -184,6 +184,10 @@ def repair(session: Session) -> VerifyResult:
             _repair_layer(layer, session.settings.lock_timeout)
         except StoreError:
             continue  # reported by the verify below
+    try:  # a promote cut between the team write and the personal copy's removal spans two layers
+        teamops.finish_promotions(session)
+    except StoreError:
+        pass  # the layer that cannot be read is reported by the verify below
     checked = verify(session.home, session.settings)
     return VerifyResult(checked.layers, repaired=True)
 
@@ -320,6 +324,10 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed("index", said) for scope in session.scopes()
                  if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    try:
+        problems += [Malformed(f"project:{name}", said) for name, said in teamops.cut_promotions(session)]
+    except StoreError:
+        pass  # the layer that cannot be read is reported above
     found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
         found_notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
