@@ -57,6 +57,11 @@ def test_a_clock_set_years_ahead_and_set_right_dates_no_later_change_in_its_futu
     layer = Memory.open(home=isolated_home, project=project).session.layer("project")
     [stone] = layer.tombstone_file.all()
     assert datetime.fromisoformat(stone.ts) == right  # before: forgotten on 2099-01-01
+    # what memdir believed a day after the clock was set right: every change made by then, read past the 2099 one
+    believed = Memory.open(home=isolated_home, project=project).list(as_of=right + timedelta(days=1))
+    assert [(m.name, m.description) for m in believed.memories] == [
+        ("ci", "CI runs on every push"), ("deploy-day", "deploys go out on Thursday"),
+        ("lint", "Lint runs before the tests")]  # (editor: created and deleted by then)
 
 
 def test_a_stamp_within_the_bound_ahead_is_held_to_and_one_past_it_is_not(isolated_home, project):
