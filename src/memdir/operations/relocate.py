@@ -136,8 +136,9 @@ class StrandedLayer(Result):
     @property
     def problem(self) -> tuple[str, str]:
         """``(what, why and the command that finishes it)`` for ``memdir doctor``."""
-        return (f"layer {self.key}", f"{counted(self.memories, 'memory')} of {self.root}, recorded there by a move "
-                f"cut before its directory was renamed: memdir move-layer {self.key} {self.root} finishes it")
+        why = (f"{counted(self.memories, 'memory')} of {self.root}, recorded there by a move cut before its "
+               f"directory was renamed: memdir move-layer {self.key} {self.root} finishes it")
+        return (f"layer {self.key}", why)
 
 
 def stranded(projects, live: dict[str, str]) -> list[StrandedLayer]:
