@@ -118,12 +118,14 @@ def last_written_body(layer: Layer, name: str, description: str) -> str | None:
 
 
 def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
-    """What ``layer`` held at ``moment``, rebuilt from the journal, by name."""
+    """What ``layer`` held at ``moment``, rebuilt from the journal, by name: each memory's last version journaled
+    at or before it. An event dated after ``moment`` is passed over, not the end of the read: the events after
+    one a clock set far ahead dated are dated by the clock set right (:data:`memdir.layer.journal.AHEAD_BOUND`)."""
     heads: dict[str, str | None] = {}
     for event in layer.journal.events():
         when = parse_time(event.ts)
         if when is None or when > moment:
-            break
+            continue
         if records_bytes(event):
             heads[event.name] = event.after
     out = []

@@ -20,7 +20,7 @@ import re
 import stat
 from dataclasses import asdict, dataclass, field
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
@@ -30,6 +30,13 @@ from ..text.agreement import agreeing
 from ..text.plural import counted
 
 ANCHOR_BYTES = 256  # the anchor's fixed size: rewritten in place with one write
+
+
+# How far ahead of now a journaled time may lie and still be read as a clock set back since (a laptop's clock
+# put back, a VM restored from a snapshot: held to, so the journal stays in order). Further ahead, the time was
+# stamped by a clock set ahead (a machine booted at 2099-01-01): holding to it would date every later change
+# then, for good, so it is not followed (the journal's order is its seq).
+AHEAD_BOUND = timedelta(days=30)
 
 
 def now_utc() -> datetime:
@@ -236,7 +243,9 @@ class Journal:
         """The time a change journaled now is stamped with: now (UTC), never before the last event's ``ts``
         (a laptop's clock set back, a VM restored from a snapshot) — the journal's events, the history read
         from them and the tombstones a delete makes (:meth:`memdir.tombstones.stones.TombstoneFile.add`)
-        stay in the order they were made. The one rule of a journaled time; a memory's ``updated`` follows
+        stay in the order they were made — unless that ``ts`` is more than :data:`AHEAD_BOUND` (30 days)
+        after now: a clock set ahead stamped it, and now is taken (else one change made at 2099 dated every
+        later one 2099 for good). The one rule of a journaled time; a memory's ``updated`` follows
         it through :func:`memdir.layer.transaction.not_before`. Call under the layer lock. Raises
         :class:`StoreError` (a last line that is not JSON)."""
         now = now_utc()
@@ -253,7 +262,10 @@ class Journal:
             floor = datetime.fromisoformat(last)
         except ValueError:  # a hand-written ts: no floor from it
             return now
-        return max(now, floor.astimezone(timezone.utc) if floor.tzinfo else now)
+        if not floor.tzinfo:
+            return now
+        floor = floor.astimezone(timezone.utc)
+        return now if floor - now > AHEAD_BOUND else max(now, floor)  # far ahead: a clock set ahead, not followed
 
     def append(self, actor: str, action: str, name: str | None, before: str | None,
                after: str | None, reason: str | None = None, session: str | None = None,

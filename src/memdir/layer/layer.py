@@ -352,7 +352,13 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         to update is a warning (the next operation rebuilds them), never a failed change."""
         try:
             if tx.reindex:
-                touched = {*tx.touched, *(e.name for e in tx.events if e.name)}
+                # A file a sweep found unreadable is journaled as nothing (its history keeps its last version),
+                # yet no reader shows it: its index line goes too (DESIGN §3), and comes back with its next
+                # readable bytes (an external-edit, an event of its name). Only a sweep sees a file edited in
+                # place, and only it has the unreadable files at hand (a fresh write reads no other row).
+                unreadable = (Path(bad.path).stem for bad in tx.scan.malformed
+                              if Path(bad.path).parent == self.path) if tx.full else ()
+                touched = {*tx.touched, *(e.name for e in tx.events if e.name), *unreadable}
                 if tx.rebuild or (tx.full and not self._index.partial):
                     touched = None  # every record (in a process that has them all, compared by identity)
                 self._write_index(tx.scan.entries, touched, tx.warnings)

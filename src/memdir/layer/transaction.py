@@ -16,20 +16,29 @@ from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
 from ..files.scan import Entry, FileState, Scan, stat_key
 from . import commit
-from .journal import Event
+from .journal import AHEAD_BOUND, Event
 
 
 def not_before(record: MemoryRecord, previous: MemoryRecord | None) -> MemoryRecord:
     """``record`` with its ``updated`` moved up to the latest of its ``created`` and ``previous``'s
     ``updated`` when the clock that stamped it reads earlier (a laptop's clock set back, a VM restored
-    from a snapshot): a memory is never changed before it was made or last changed. A record that is
-    not earlier (or has no ``updated``) is returned as it is. The one rule of a change's date, applied
+    from a snapshot): a memory is never changed before it was made or last changed. A time more than
+    :data:`memdir.layer.journal.AHEAD_BOUND` (30 days) after ``updated`` was stamped by a clock set ahead (a
+    machine booted at 2099): it is not followed, and a ``created`` so far ahead becomes ``updated`` (the
+    memory is not made after it is changed; the old file is a version in its history) — else every later
+    change of the memory would be dated then, and it would never age. A record that is not earlier (or has
+    no ``updated``) is returned as it is. The one rule of a change's date, applied
     by :meth:`Transaction.apply` to every writer's record that does not carry its own dates."""
     if record.updated is None:
         return record
-    floor = max((t for t in (record.created, previous.updated if previous is not None else None) if t is not None),
-                default=None)
-    return record.with_(updated=floor) if floor is not None and record.updated < floor else record
+    reach = record.updated + AHEAD_BOUND
+    created = record.updated if record.created is not None and record.created > reach else record.created
+    floor = max((t for t in (created, previous.updated if previous is not None else None)
+                 if t is not None and t <= reach), default=None)
+    updated = floor if floor is not None and record.updated < floor else record.updated
+    if created is record.created and updated is record.updated:
+        return record
+    return record.with_(created=created, updated=updated)
 
 
 def refuse_link(name: str, target, layer_dir) -> None:

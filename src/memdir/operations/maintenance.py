@@ -185,6 +185,10 @@ def repair(session: Session) -> VerifyResult:
             _repair_layer(layer, session.settings.lock_timeout)
         except StoreError:
             continue  # reported by the verify below
+    try:  # a promote cut between the team write and the personal copy's removal spans two layers
+        teamops.finish_promotions(session)
+    except StoreError:
+        pass  # the layer that cannot be read is reported by the verify below
     checked = verify(session.home, session.settings)
     return VerifyResult(checked.layers, repaired=True)
 
@@ -322,6 +326,10 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed("index", said) for scope in session.scopes()
                  if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    try:
+        problems += [Malformed(f"project:{name}", said) for name, said in teamops.cut_promotions(session)]
+    except StoreError:
+        pass  # the layer that cannot be read is reported above
     found_notes = []
     if session.settings.context_max_bytes > HOOK_CONTEXT_MAX_CHARS:
         found_notes.append(f"context_max_bytes {session.settings.context_max_bytes} is above the "
@@ -338,6 +346,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(f"{scope}:{name}", f"{SYNC_HELD}: memdir sync resolve {name} --scope "
                            f"{scope} (shows both values)") for scope, name in sorted(held_memories(session.home))]
     found_notes += [layer.note for layer in misrecorded_layers(session.home, session.project_root)]
+    problems += [Malformed(*layer.problem) for layer in stranded_layers(session.home, session.project_root)]
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
@@ -467,6 +476,15 @@ def orphans(home: Path, project_root: Path | None = None, *, live: Path | None =
     keys = live_keys(home, live if live is not None else project_root)
     return orphans_of([p for p in projects(home).projects if p.root and not p.exists and p.key not in keys],
                       project_root, home)
+
+
+def stranded_layers(home: Path, project_root: Path | None = None) -> list:
+    """The layers of :func:`projects` that record a living project not their key's and are no live project's
+    (:func:`memdir.operations.relocate.stranded`: a move cut before its rename), the session's ``project_root``
+    among the live ones."""
+    from .relocate import live_keys, stranded
+
+    return stranded(projects(home).projects, live_keys(home, project_root))
 
 
 def misrecorded_layers(home: Path, project_root: Path | None = None) -> list:

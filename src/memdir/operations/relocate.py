@@ -26,8 +26,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Conflict, NotFound, Refused, StoreError
-from ..files.layout import described_root, read_layer_info
+from ..errors import Conflict, MemdirError, NotFound, Refused, StoreError
+from ..files.layout import META_DIR, described_root, read_layer_info
 from ..files.scan import count_files
 from ..gateway.fields import reason_text
 from ..git import identity
@@ -123,6 +123,44 @@ def misrecorded(projects, live: dict[str, str]) -> list[MisrecordedLayer]:
             if info.root and info.key in live and info.root != live[info.key]]
 
 
+@dataclass(frozen=True)
+class StrandedLayer(Result):
+    """A project layer a ``memdir move-layer`` was cut in, between its journal line and its rename: its
+    ``layer.json`` names the living project ``root`` it was moving to, its directory still has the old
+    ``key``; ``memories`` files no session reads until the move is finished."""
+
+    key: str
+    root: str
+    memories: int
+
+    @property
+    def problem(self) -> tuple[str, str]:
+        """``(what, why and the command that finishes it)`` for ``memdir doctor``."""
+        why = (f"{counted(self.memories, 'memory')} of {self.root}, recorded there by a move cut before its "
+               f"directory was renamed: memdir move-layer {self.key} {self.root} finishes it")
+        return (f"layer {self.key}", why)
+
+
+def stranded(projects, live: dict[str, str]) -> list[StrandedLayer]:
+    """:class:`StrandedLayer` for each :class:`~memdir.results.ProjectInfo` of ``projects`` whose journal ends
+    with a ``move`` to the root its ``layer.json`` records — a living project not its key's — while its key is no
+    live project's (``live``: :func:`live_keys`): no session opens it, it is neither orphaned nor misrecorded,
+    and without this its memories were seen nowhere. A layer copied by hand (no such ``move``) is not one."""
+    from ..layer.journal import Journal
+
+    found = []
+    for info in projects:
+        if not info.root or not info.exists or info.key in live or project_key(info.root) == info.key:
+            continue
+        try:
+            last = Journal(Path(info.path) / META_DIR).last_event()
+        except MemdirError:
+            continue
+        if last is not None and last.action == "move" and last.data.get("to_root") == info.root:
+            found.append(StrandedLayer(info.key, info.root, _memory_files(Path(info.path))))
+    return found
+
+
 def orphans_of(gone, project_root: Path | None = None, home: Path | None = None) -> list[OrphanLayer]:
     """:class:`OrphanLayer` for each :class:`~memdir.results.ProjectInfo`
     in ``gone`` (layers whose recorded root no longer exists: the rule is
@@ -189,8 +227,11 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
             raise Conflict(f"the project {root} already has a layer with memories ({target}); memdir does not "
                            "overwrite it — move or clear its memories first")
     recorded = described_root(source)
-    owner = live_keys(home).get(source.name) or (recorded if recorded and Path(recorded).is_dir() else None)
-    if owner and not force:
+    live = live_keys(home)
+    owner = live.get(source.name) or (recorded if recorded and Path(recorded).is_dir() else None)
+    # A layer recording the very project it moves to, under a key no live project has: a move cut before its
+    # rename (stranded): finishing it takes nothing from anyone.
+    if owner and not force and not (source.name not in live and owner == str(root)):
         recorded = owner
         raise Refused(f"layer {source.name} belongs to {recorded}, which still exists: moving it would take that "
                       f"project's {counted(_memory_files(source), 'memory')} away from it. To start {root} with some of "
@@ -207,4 +248,5 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     return LayerMove(source.name, target.name, str(root), count)
 
 
-__all__ = ["LayerMove", "MisrecordedLayer", "OrphanLayer", "live_keys", "misrecorded", "move", "orphans_of"]
+__all__ = ["LayerMove", "MisrecordedLayer", "OrphanLayer", "StrandedLayer", "live_keys", "misrecorded", "move",
+           "orphans_of", "stranded"]

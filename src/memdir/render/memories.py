@@ -483,6 +483,17 @@ def _settles(scope: str, bad) -> str:
     return f" — held back from the agent: `memdir team resolve {name}` shows both sides and settles it"
 
 
+def _unsaid(result: DoctorResult) -> list:
+    """The problems of ``result`` no line of :func:`doctor` says by its kind (a layer's files, a journal, the
+    settings, the index, a sync conflict, an orphaned layer): each is counted, so each is said."""
+    said = {(bad.path, bad.error) for layer in result.status.layers for bad in layer.malformed}
+    said |= {(check.layer, f"journal: {check.error}") for check in result.journal if not check.ok}
+    said |= {(check.layer, check.note) for check in result.journal if check.note}
+    orphaned = {o.key for o in result.orphans}
+    return [p for p in result.problems if (p.path, p.error) not in said and p.path not in ("settings", "index")
+            and not p.error.startswith(SYNC_HELD) and p.path not in orphaned]
+
+
 @printable_output
 def doctor(result: DoctorResult) -> str:
     """Every layer with its files that are not memories or were read leniently,
@@ -503,6 +514,7 @@ def doctor(result: DoctorResult) -> str:
     lines += [f"index: {cut(p.error, 1000)}" for p in result.problems if p.path == "index"]  # MEMORY.md not writable
     lines += [f"install: {cut(p.error, 1000)}" for p in result.problems if p.path == "install"]  # its hooks all fail
     lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
+    lines += [f"{cut(p.path, 200)}: {cut(p.error)}" for p in _unsaid(result)]  # e.g. a promote cut between its steps
     for o in result.orphans:
         lines.append(f"orphaned layer {o.key}: {counted(o.memories, 'memory')} of {o.root}, which no longer exists"
                      + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
