@@ -485,9 +485,11 @@ class Memory:
         return maintenance.orphans(self.session.home, root if match else None, live=root)
 
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
-                name: str | None = None, limit: int = 200) -> JournalResult:
-        """Journal events of the session's layers, newest first; see :func:`memdir.operations.maintenance.journal`."""
-        return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit)
+                name: str | None = None, limit: int = 200, everything: bool = False) -> JournalResult:
+        """Journal events of the session's layers, newest first, consolidation receipts only with
+        ``everything``; see :func:`memdir.operations.maintenance.journal`."""
+        return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit,
+                                   everything=everything)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""

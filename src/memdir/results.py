@@ -383,10 +383,13 @@ class JournalEntry(Result):
 
 @dataclass(frozen=True)
 class JournalResult(Result):
-    """Journal events, newest first, and how many matched before the limit cut (``total``)."""
+    """Journal events, newest first; how many matched before the limit cut (``total``); how many
+    bookkeeping events (consolidation receipts, :data:`memdir.layer.journal.BOOKKEEPING`) matched
+    but were left out (``hidden``; 0 when every event was asked for)."""
 
     entries: tuple[JournalEntry, ...]
     total: int
+    hidden: int = 0
 
 
 @dataclass(frozen=True)

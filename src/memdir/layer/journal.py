@@ -97,6 +97,10 @@ BYTELESS = frozenset({"receipt", "intent", "tombstone-lift"})
 # ... and those that record bytes but no content version: a counted read rewrites the file
 # (reads, last_read), which is no version a person would restore or an import would mind.
 NOT_VERSIONS = BYTELESS | {"read"}
+# ... and those that are bookkeeping alone, no change a person made or would review: consolidation's receipt
+# that a transcript was read and the intent step before it (one of each per headless session). A journal
+# listing leaves them out unless asked (memdir.operations.maintenance.journal); ``--all`` shows them.
+BOOKKEEPING = frozenset({"receipt", "intent"})
 
 
 def records_bytes(event: Event) -> bool:

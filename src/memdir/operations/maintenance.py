@@ -38,7 +38,7 @@ from ..layer import chain, leftovers
 from ..layer.drift import describe, orphan_tombstones, restore_tombstones, tombstone_drift
 from ..layer.history import numbered_events
 from ..layer.index import is_visible
-from ..layer.journal import now_utc
+from ..layer.journal import BOOKKEEPING, now_utc
 from ..layer.layer import home_layers
 from ..layer.team import home_team_layers, team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs, user_layer_dir
@@ -415,12 +415,15 @@ def long_descriptions(session: Session) -> list[str]:
 
 
 def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
-            name: str | None = None, limit: int = 200) -> JournalResult:
+            name: str | None = None, limit: int = 200, everything: bool = False) -> JournalResult:
     """The journal events of the session's layers (or ``scope``'s), newest
     first (by time, then layer order), those of ``actor``, ``action`` and
     memory ``name`` only when given (exact matches), at most ``limit``
-    (1–10000). Each carries the version of its memory it produced. Raises
-    :class:`InvalidInput` for a bad limit, an action not of
+    (1–10000). Bookkeeping events (:data:`~memdir.layer.journal.BOOKKEEPING`:
+    consolidation's receipts) are left out and counted in ``hidden`` unless
+    ``everything`` is true or ``action`` names one; ``total`` and ``limit``
+    count the events shown. Each carries the version of its memory it
+    produced. Raises :class:`InvalidInput` for a bad limit, an action not of
     :data:`~memdir.vocabulary.JOURNAL_ACTIONS` or an actor not of
     :data:`~memdir.vocabulary.ACTORS` (who journals an event), :class:`ScopeError`."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10000:
@@ -429,16 +432,19 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
         raise InvalidInput(f"action must be one of {', '.join(JOURNAL_ACTIONS)} (got {action!r})")
     if actor and actor not in ACTORS:
         raise InvalidInput(f"actor must be one of {', '.join(ACTORS)} (got {actor!r})")
-    found = []
+    found, hidden = [], 0
     for order, layer in enumerate(session.layers(scope)):
         for event, version in numbered_events(layer):
             if (actor and event.actor != actor) or (action and event.action != action) or (name and event.name != name):
+                continue
+            if not everything and not action and event.action in BOOKKEEPING:
+                hidden += 1
                 continue
             found.append((event.ts, -order, JournalEntry(layer.scope, event.seq, event.ts, event.actor, event.action,
                                                          event.name, event.reason, event.session, event.before,
                                                          event.after, version)))
     found.sort(key=lambda item: (item[0], item[1], item[2].seq), reverse=True)
-    return JournalResult(tuple(item[2] for item in found[:limit]), len(found))
+    return JournalResult(tuple(item[2] for item in found[:limit]), len(found), hidden)
 
 
 def projects(home: Path) -> ProjectList:

@@ -313,13 +313,18 @@ def diff(older: VersionResult, newer: VersionResult) -> str:
 
 @printable_output
 def journal(result: JournalResult) -> str:
-    """Journal events, newest first, one per line (``vN`` for the version an event produced)."""
+    """Journal events, newest first, one per line (``vN`` for the version an event produced); a last line
+    counts the consolidation receipts left out (``result.hidden``)."""
     lines = [f"{e.ts}  {e.scope:<7} #{e.seq:<5} {e.actor:<9} {e.action:<14} {e.name or '-'}"
              + (f" v{e.version}" if e.version else "") + (f"  ({cut(e.reason, 120)})" if e.reason else "")
              for e in result.entries]
     if result.total > len(result.entries):
         lines.append(f"…{result.total - len(result.entries)} older event(s) not shown")
-    return "\n".join(lines) or "No journal events."
+    if not lines:
+        lines.append("No journal events." if not result.hidden else "No journal events but consolidation receipts.")
+    if result.hidden:
+        lines.append(f"+ {counted(result.hidden, 'consolidation receipt')} not shown; --all shows them")
+    return "\n".join(lines)
 
 
 @printable_output

@@ -16,7 +16,8 @@ def why_off(home: Path, settings) -> str | None:
     reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
     (:func:`memdir.runtime.runtime_dir`); none listening — none can listen while a file that is not a
     socket sits at its path (:func:`memdir.runtime.in_the_way`: memdir never removes it), none can
-    start in a home that cannot be written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`),
+    start in a home that cannot be written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`, else the index holds none by the prompt hook's count:
+    :func:`indexed`, vectors an older memdir stored before the mark),
     else the next hook starts one (with ``warm.log``'s last line: why the last one ended — its bind refused, said
     as such); a process
     that cannot load the model, or serves cosines but no hooks. Never raises."""
@@ -46,7 +47,7 @@ def why_off(home: Path, settings) -> str | None:
             return (f"no warm search process listens at {path}, and no session start or prompt hook can start one: "
                     f"{state} (the process keeps its log, {LOG_FILE}, and the index's vectors there); a fresh "
                     f"prompt hook recalls by words alone (to have one, {writable_hint(home)}, or run `memdir mcp`)")
-        if not has_used_vectors(home):
+        if not has_used_vectors(home) and not indexed(home):  # by the mark, else the prompt hook's count
             return (f"no warm search process listens at {path}: none starts until this home's index holds a vector "
                     "(the first search embeds them in the background, or `memdir reindex`); until then a fresh "
                     "prompt hook recalls by words alone")
@@ -67,6 +68,36 @@ def why_off(home: Path, settings) -> str | None:
     return None
 
 
+def indexed(home: Path) -> bool:
+    """Whether ``home``'s search index (``index.sqlite``, opened read-only) holds a current vector, by the
+    prompt hook's count (:func:`memdir.search.vectors.pending`, every layer's active memories: a vector of
+    this model and size for the memory's present digest), which starts a warm process when it finds one
+    (:mod:`memdir.search.dense`). Vectors an older memdir stored left no :data:`memdir.search.used.VECTORS_MARK`;
+    finding one leaves it (:func:`memdir.search.used.note`), so the SessionStart hook's stat
+    (:func:`has_used_vectors`) agrees from then on. False when there is no index or it cannot be read;
+    never raises. Not for the hot path: it opens SQLite."""
+    import sqlite3
+
+    from . import vectors
+    from .index import INDEX_DB
+    from .used import note
+
+    path = Path(home) / INDEX_DB
+    try:
+        if not path.is_file():
+            return False
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=5)
+        try:
+            found = vectors.pending(conn)[0] > 0
+            if found:
+                note(conn)
+            return found
+        finally:
+            conn.close()
+    except Exception:  # noqa: BLE001 - a damaged or locked index: doctor says what the mark says
+        return False
+
+
 def _last_log_line(home: Path) -> str | None:
     try:
         with open(home / LOG_FILE, "rb") as log:
@@ -77,4 +108,4 @@ def _last_log_line(home: Path) -> str | None:
     return lines[-1][:300] if lines else None
 
 
-__all__ = ["why_off"]
+__all__ = ["indexed", "why_off"]

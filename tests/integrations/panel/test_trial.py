@@ -196,7 +196,7 @@ def test_every_reply_matches_its_openapi_schema(client, store, ref):
         _check(schema, ok[("GET", "/api/layers")], {"layers": 5, "unavailable": []})
     params = {p: [q["name"] for q in op["get"]["parameters"] if q["in"] == "query"]
               for p, op in schema["paths"].items() if "get" in op}
-    assert params["/api/journal"] == ["layer", "actor", "action", "name", "limit"]
+    assert params["/api/journal"] == ["layer", "actor", "action", "name", "limit", "all"]
     assert params["/api/layers/{ref}/memories/{name}/diff"] == ["a", "b"]
     assert params["/api/layers/{ref}/memories"] == ["q"] and params["/api/review"] == []
 

@@ -140,11 +140,11 @@ def cmd_history(args) -> int:
 
 
 def cmd_journal(args) -> int:
-    """``memdir journal [--actor A] [--action X] [--name N] [--limit K]``: journal events, newest first."""
+    """``memdir journal [--actor A] [--action X] [--name N] [--limit K] [--all]``: journal events, newest first."""
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
     result = open_memory(args).journal(args.scope, actor=args.actor, action=args.action, name=args.name,
-                                       limit=args.limit)
+                                       limit=args.limit, everything=args.all)
     emit(args, result, render.journal(result))
     return 0
 
@@ -334,6 +334,9 @@ def register(add, settings) -> None:
                    help="only this action: " + ", ".join(JOURNAL_ACTIONS))
     p.add_argument("--name", help="only this memory's events")
     p.add_argument("--limit", type=int, default=50, help="at most this many events (default 50)")
+    p.add_argument("--all", action="store_true",
+                   help="show consolidation receipts too (one per session whose transcript was read; left out "
+                        "and counted by default)")
     p = add("show", cmd_show, "Print one version of a memory.")
     name_arg(p)
     p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")

@@ -137,8 +137,9 @@ def _tombstones(home, request, p):
 def _journal(home, request, p):
     q = request.query_params
     page = views.journal(home, q.get("layer", ""), q.get("actor", ""), q.get("action", ""), q.get("name", ""),
-                         _int(q.get("limit", "200"), "limit"))
-    return {"entries": [{"ref": ref, **entry.to_dict()} for ref, entry in page.entries], "total": page.total}
+                         _int(q.get("limit", "200"), "limit"), everything=q.get("all", "") not in ("", "0"))
+    return {"entries": [{"ref": ref, **entry.to_dict()} for ref, entry in page.entries], "total": page.total,
+            "hidden": page.hidden}
 
 
 def _int(text: str, label: str) -> int:
@@ -220,7 +221,8 @@ EXPECT = ("; expect_digest, the digest of the version the page showed, refuses i
 NS = _null(S)
 JOURNAL_QUERY = (("layer", S, False, "a layer ref: its events only"), ("actor", S, False, " | ".join(ACTORS)),
                  ("action", S, False, "create | update | delete | …"), ("name", S, False, "one memory's events"),
-                 ("limit", I, False, "at most this many events (default 200)"))
+                 ("limit", I, False, "at most this many events shown (default 200)"),
+                 ("all", S, False, "1: consolidation receipts too (left out and counted in hidden by default)"))
 # (method, path, handler, summary, request body fields or None, 200 response schema, query parameters)
 ROUTES = (
     ("GET", "/api/layers", _layers, "Every layer: status, malformed files, context budget use", None,
@@ -258,7 +260,7 @@ ROUTES = (
     ("POST", "/api/layers/{ref}/tombstones/{id}/lift", _lift, "Lift a tombstone of that layer (journaled)",
      {"reason": str}, _changed("LiftResult"), ()),
     ("GET", "/api/journal", _journal, "Journal events of every layer, newest first", None,
-     _obj({"entries": _arr(_obj({"ref": S}, "JournalEntry")), "total": I}), JOURNAL_QUERY),
+     _obj({"entries": _arr(_obj({"ref": S}, "JournalEntry")), "total": I, "hidden": I}), JOURNAL_QUERY),
 )
 
 

@@ -94,8 +94,9 @@ def routes(home, csrf: str) -> list[Route]:
     def journal_page(request):
         q = request.query_params
         filters = {k: q.get(k, "") for k in ("layer", "actor", "action", "name")}
+        filters["all"] = q.get("all", "") not in ("", "0")
         data = views.journal(home, filters["layer"], filters["actor"], filters["action"], filters["name"],
-                             _int_or_none(q.get("limit"), "limit") or 200)
+                             _int_or_none(q.get("limit"), "limit") or 200, everything=filters["all"])
         return {"title": "Journal", "page": data, "filters": filters}
 
     return [

@@ -169,28 +169,33 @@ def tombstones(home: PanelHome) -> list[tuple[str, TombstoneInfo]]:
 @dataclass(frozen=True)
 class JournalPage:
     """Journal events of the chosen layers, newest first, each with its
-    layer's ref; ``total`` matched before ``limit``."""
+    layer's ref; ``total`` matched before ``limit``; ``hidden``: the
+    consolidation receipts left out (0 when ``everything`` was asked)."""
 
     entries: tuple[tuple[str, JournalEntry], ...]
     total: int
     refs: tuple[str, ...]
+    hidden: int = 0
 
 
 def journal(home: PanelHome, layer_ref: str = "", actor: str = "", action: str = "", name: str = "",
-            limit: int = 200) -> JournalPage:
+            limit: int = 200, everything: bool = False) -> JournalPage:
     """The journal page: every layer's events (or ``layer_ref``'s), filtered
-    by ``actor``, ``action`` and memory ``name`` when given."""
+    by ``actor``, ``action`` and memory ``name`` when given; consolidation
+    receipts only with ``everything`` (:func:`memdir.operations.maintenance.journal`)."""
     all_layers = home.layers()
     chosen = [item for item in all_layers if not layer_ref or item[0] == layer_ref]
     if layer_ref and not chosen:
         home.resolve(layer_ref)  # raises NotFound naming the layer
-    found, total = [], 0
+    found, total, hidden = [], 0, 0
     for ref, mem, scope in chosen:
-        result = mem.journal(scope, actor=actor or None, action=action or None, name=name or None, limit=limit)
+        result = mem.journal(scope, actor=actor or None, action=action or None, name=name or None, limit=limit,
+                             everything=everything)
         total += result.total
+        hidden += result.hidden
         found.extend((ref, entry) for entry in result.entries)
     found.sort(key=lambda item: (item[1].ts, item[1].seq), reverse=True)
-    return JournalPage(tuple(found[:limit]), total, tuple(item[0] for item in all_layers))
+    return JournalPage(tuple(found[:limit]), total, tuple(item[0] for item in all_layers), hidden)
 
 
 # ---------------------------------------------------------------- changing
