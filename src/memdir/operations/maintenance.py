@@ -417,7 +417,11 @@ def long_descriptions(session: Session) -> list[str]:
 def journal(session: Session, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
             name: str | None = None, limit: int = 200, everything: bool = False) -> JournalResult:
     """The journal events of the session's layers (or ``scope``'s), newest
-    first (by time, then layer order), those of ``actor``, ``action`` and
+    first in journal order: one layer's events by their ``seq`` (the order they were made, whatever its
+    clock said), the layers' merged by time, each event dated for this order by the earliest ``ts`` of
+    itself and every later event of its layer (it was made no later than those; so one stamped by a clock
+    set ahead, 2099, comes after every later event of its layer, never first for good), ties by layer
+    order; those of ``actor``, ``action`` and
     memory ``name`` only when given (exact matches), at most ``limit``
     (1–10000). Bookkeeping events (:data:`~memdir.layer.journal.BOOKKEEPING`:
     consolidation's receipts) are left out and counted in ``hidden`` unless
@@ -434,13 +438,15 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
         raise InvalidInput(f"actor must be one of {', '.join(ACTORS)} (got {actor!r})")
     found, hidden = [], 0
     for order, layer in enumerate(session.layers(scope)):
-        for event, version in numbered_events(layer):
+        by = None  # the earliest ts of this event and every later one of the layer (newest first below)
+        for event, version in reversed(numbered_events(layer)):
+            by = event.ts if by is None or event.ts < by else by
             if (actor and event.actor != actor) or (action and event.action != action) or (name and event.name != name):
                 continue
             if not everything and not action and event.action in BOOKKEEPING:
                 hidden += 1
                 continue
-            found.append((event.ts, -order, JournalEntry(layer.scope, event.seq, event.ts, event.actor, event.action,
+            found.append((by, -order, JournalEntry(layer.scope, event.seq, event.ts, event.actor, event.action,
                                                          event.name, event.reason, event.session, event.before,
                                                          event.after, version)))
     found.sort(key=lambda item: (item[0], item[1], item[2].seq), reverse=True)
