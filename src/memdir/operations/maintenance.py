@@ -60,6 +60,7 @@ from ..session import Session
 from ..settings import Settings
 from ..tombstones.stones import unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
+from . import moves
 from . import team as teamops
 from .installed import installed
 from .sync import summary as sync_summary
@@ -185,8 +186,8 @@ def repair(session: Session) -> VerifyResult:
             _repair_layer(layer, session.settings.lock_timeout)
         except StoreError:
             continue  # reported by the verify below
-    try:  # a promote cut between the team write and the personal copy's removal spans two layers
-        teamops.finish_promotions(session)
+    try:  # a promote or team approval cut between the team write and the copy's removal spans two layers
+        moves.finish(session)
     except StoreError:
         pass  # the layer that cannot be read is reported by the verify below
     checked = verify(session.home, session.settings)
@@ -327,7 +328,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                  if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
     try:
-        problems += [Malformed(f"project:{name}", said) for name, said in teamops.cut_promotions(session)]
+        problems += [Malformed(cut.where, cut.said) for cut in moves.cuts(session)]
     except StoreError:
         pass  # the layer that cannot be read is reported above
     found_notes = []

@@ -7,6 +7,7 @@ and consolidation's writes for the team become candidates in the home
 (:func:`propose`) until a person approves them (:func:`approve`); ``commits``
 and :func:`restore_commit` read git's history of a team memory. memdir never
 commits or pushes: every change here is left for the person to commit.
+A promote or approval cut between its write and its removal: :mod:`memdir.operations.moves`.
 """
 
 from __future__ import annotations
@@ -18,13 +19,10 @@ from .. import git
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
-from ..files.memfile import text_digest
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange, distinct_name, inherit
-from ..layer.commit import COMPLETED
-from ..layer.interrupted import FINISHED
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
@@ -35,6 +33,7 @@ from ..text.names import normalize_name, same_name, spelled_name
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
+from .moves import APPROVED, PROMOTED
 
 
 @dataclass(frozen=True)
@@ -352,7 +351,7 @@ def decide(session: Session, name: str, *, approve: bool, reason: str | None = N
             raise Conflict(f"candidate {key!r} changed since it was shown (the team memory {target!r} it changes: "
                            f"{exc}); look at it again and decide on what it is now") from None
         gateway.delete(layer, key, actor="human", tombstone=False, action="approve",
-                       reason=f"approved into {target}", session=session.id)
+                       reason=APPROVED.format(target=target), session=session.id)
     return Decision(target, "team", key, True, (*written.warnings, *stones.skipped))
 
 
@@ -404,72 +403,6 @@ def promote(session: Session, name: str) -> Promoted:
                 f"version promoted; promote it again (memdir promote {key}) or edit one of them",)
     return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions,
                     (*result.warnings, *stones.skipped, *kept))
-
-
-PROMOTED = "promoted to the team layer"  # the journal's reason of a promote's second step, the removal
-CUT_PROMOTE = ("a promote to the team layer was cut before this copy was removed (the team layer has it): "
-               "memdir promote {name} --to team finishes it")
-CUT_COPY = ("the team layer holds this same memory, written by a change cut before its journal line (a promote "
-            "cut?): memdir promote {name} --to team removes this copy, else edit one of them")
-
-
-def _cut(session: Session) -> list[tuple[str, bool]]:
-    """``(name, sure)`` per personal project memory a promote may have copied into the team layer and been cut
-    before removing (see :func:`cut_promotions`); ``sure``: the team journal says promote."""
-    if session.project_root is None or "team" not in session.scopes():
-        return []
-    team, source = _team(session), session.layer("project")
-    last = {event.name: event for event in team.journal.events() if event.name}
-    # A promote killed before its own line: the next transaction journaled the file it found as a create (COMPLETED).
-    written = {name: (event.ts, event.action == "promote") for name, event in last.items() if event.after and (
-        event.action == "promote" or (event.action == "create" and event.reason == COMPLETED))}
-    if not written:
-        return []
-    since = {event.name: event.ts for event in source.journal.events() if event.name in written}
-    theirs, ours = team.scan().entries, source.scan().entries
-    found = []
-    for name, (when, sure) in sorted(written.items()):
-        there, here = theirs.get(name), ours.get(name)
-        if there is None or here is None or here.record.status != "active" or since.get(name, "") > when:
-            continue
-        if text_digest(here.record.description, here.record.body) == text_digest(there.record.description,
-                                                                                 there.record.body):
-            found.append((name, sure))
-    return found
-
-
-def cut_promotions(session: Session) -> tuple[tuple[str, str], ...]:
-    """``(name, what to do)`` per personal project memory a :func:`promote` wrote into the team layer but was cut
-    (a kill) before removing, by name order: the project layer still holds an active memory of that name,
-    unchanged since the team's write (no journal line of it after that write's), of the same value
-    (description and body: :func:`memdir.files.memfile.text_digest`) as the team's — and the team journal's
-    last line for the name is its ``promote`` (:data:`CUT_PROMOTE`), or the ``create`` the next transaction
-    journaled for a file a write killed before its own line left (:data:`memdir.layer.commit.COMPLETED`: a
-    promote, or a person's cut write of the same value; :data:`CUT_COPY`). A copy edited since is a memory
-    of its own, never named. ``()`` without a project or a team layer. Reads both layers' journals whole
-    (``memdir doctor``). Raises :class:`StoreError` (a layer that cannot be read)."""
-    return tuple((name, (CUT_PROMOTE if sure else CUT_COPY).format(name=name)) for name, sure in _cut(session))
-
-
-def finish_promotions(session: Session) -> tuple[str, ...]:
-    """Finish every promote the team journal says was cut (:func:`cut_promotions`' :data:`CUT_PROMOTE`; a
-    :data:`CUT_COPY` is the person's to settle): the personal copy removed (no tombstone, journaled as
-    ``promote`` with :data:`memdir.layer.interrupted.FINISHED` in its reason) under compare-and-set on the copy
-    as it was found, so one changed meanwhile is kept. Returns the names finished (``memdir verify
-    --repair``). Raises :class:`StoreError`, :class:`LockTimeout`."""
-    done = []
-    for name, sure in _cut(session):
-        source = session.layer("project")
-        entry = source.scan().entries.get(name)
-        if not sure or entry is None:
-            continue
-        try:
-            gateway.delete(source, name, actor="human", tombstone=False, action="promote",
-                           reason=f"{PROMOTED}{FINISHED}", session=session.id, expect_digest=entry.digest)
-        except (Conflict, NotFound):
-            continue  # changed or gone since it was found: a memory of its own now
-        done.append(name)
-    return tuple(done)
 
 
 def commits(session: Session, layer, name: str) -> tuple:
