@@ -101,6 +101,19 @@ def person(isolated_home, project):
     return Memory.open(home=isolated_home, project=project, actor="human")
 
 
+@pytest.fixture
+def team_repo(isolated_home, tmp_path):
+    """The facade as a person uses it (actor ``human``) on a real git repository (``tmp_path/repo``,
+    ``git init``) whose team layer is initialised: the setup of a promote or team approval test."""
+    from memdir import Memory
+
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    mem = Memory.open(home=isolated_home, project=root, actor="human")
+    mem.team_init()
+    return mem
+
+
 def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
     """Run the real `memdir` CLI in a subprocess."""
     full_env = dict(os.environ)

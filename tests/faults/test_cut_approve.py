@@ -37,13 +37,10 @@ MESSAGE = ("an approval of this team candidate was cut before it was removed (th
 
 
 @pytest.fixture
-def person(isolated_home, tmp_path):
-    root = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    mem = Memory.open(home=isolated_home, project=root, actor="human")
-    mem.team_init()
+def person(team_repo, isolated_home):
+    mem = team_repo
     mem.write("deploy-day", "Deploys happen on Tuesdays", "project", "Tuesday mornings.", scope="team")
-    agent = Memory.open(home=isolated_home, project=root, actor="agent")
+    agent = Memory.open(home=isolated_home, project=mem.session.project_root, actor="agent")
     assert agent.write("deploy-day", "Deploys happen on Thursdays", "project", "Thursday mornings.",
                        scope="team").status == "candidate"  # a change to the team's memory
     assert agent.write("ports", "Service ports are in infra/ports.md", "reference", "See infra/ports.md.",

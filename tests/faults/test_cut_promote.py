@@ -13,7 +13,6 @@ import textwrap
 
 import pytest
 
-from memdir import Memory
 from memdir.layer.interrupted import FINISHED
 from tests.conftest import run_cli
 
@@ -42,11 +41,8 @@ CUT = textwrap.dedent("""
 
 
 @pytest.fixture
-def person(isolated_home, tmp_path):
-    root = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    mem = Memory.open(home=isolated_home, project=root, actor="human")
-    mem.team_init()
+def person(team_repo):
+    mem = team_repo
     mem.write("ports", "Service ports are in infra/ports.md", "reference", "See infra/ports.md.", scope="project")
     mem.write("lint", "Lint runs before the tests", "project", "ruff first", scope="project")
     return mem

@@ -13,12 +13,8 @@ from memdir.operations import team as teamops
 
 
 @pytest.fixture
-def person(isolated_home, tmp_path):
-    root = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    mem = Memory.open(home=isolated_home, project=root, actor="human")
-    mem.team_init()
-    return mem
+def person(team_repo):
+    return team_repo
 
 
 def test_an_update_between_the_team_write_and_the_delete_is_kept(person, monkeypatch):
