@@ -79,10 +79,10 @@ def indexed(home: Path) -> bool:
     import sqlite3
 
     from . import vectors
-    from .index import INDEX_DB
+    from .index import db_path
     from .used import note
 
-    path = Path(home) / INDEX_DB
+    path = db_path(home)
     try:
         if not path.is_file():
             return False

@@ -37,7 +37,7 @@ def broken(memdir_home: Path, clients) -> list[str]:
     and its agent gets no memory (trial27: `memdir doctor` said "ok" and exited 0 there). ``[]`` when none."""
     out = []
     for client in clients:
-        named = _named(memdir_home, client)
+        named = _named(_recorded(memdir_home, client))
         out += [(f"{client}: memdir's entries in {path} run {named[path]}, which no longer exists (the memdir "
                  f"checkout or virtualenv moved or was deleted), so each of them fails; run `memdir install {client} "
                  "--scope user` again with the memdir you use now")
@@ -53,10 +53,9 @@ def _recorded(memdir_home: Path, client: str) -> dict[Path, bytes]:
     return {path: raw for path in recorded if (raw := _bytes(path)) is not None and b"memdir" in raw}
 
 
-def _named(memdir_home: Path, client: str) -> dict[Path, str]:
-    """The interpreter each of :func:`_recorded`'s files runs, for those naming one."""
-    return {path: python for path, raw in _recorded(memdir_home, client).items()
-            if (python := named_interpreter(raw))}
+def _named(raws: dict[Path, bytes]) -> dict[Path, str]:
+    """The interpreter each of ``raws`` (:func:`_recorded`'s files) runs, for those naming one."""
+    return {path: python for path, raw in raws.items() if (python := named_interpreter(raw))}
 
 
 def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
@@ -73,7 +72,7 @@ def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
     raws = _recorded(memdir_home, client)
     if not raws:
         return []
-    named = {path: python for path, raw in raws.items() if (python := named_interpreter(raw))}
+    named = _named(raws)
     if any(not os.path.exists(python) for python in named.values()):
         return []
     again = f"run `memdir install {client} --scope user` again"
