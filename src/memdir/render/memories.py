@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
 from ..files.scan import HELD
-from ..text.fence import escape_stored, quoted
 from ..text import names
+from ..text.fence import escape_stored, quoted
 from ..text.plural import counted
 from ..text.printable import LINE_BYTES, clipped, one_line, visible
-from ..vocabulary import PIN_MARK, SYNC_HELD, kind_label
+from ..vocabulary import PIN_MARK, kind_label
 from . import printable_output
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # the renderer reads results by their attributes; importing t
         ClearResult,
         Decision,
         DeleteResult,
-        DoctorResult,
         FlagResult,
         HistoryResult,
         JournalResult,
@@ -45,9 +44,7 @@ if TYPE_CHECKING:  # the renderer reads results by their attributes; importing t
         ReadResult,
         RestoreResult,
         ReviewResult,
-        StatusResult,
         TombstoneList,
-        VerifyResult,
         VersionResult,
         WriteResult,
     )
@@ -87,7 +84,8 @@ def memory_line(m: MemoryInfo) -> str:
     return f"- {shown_name(m.name, m.title)}{pin} {kind_label(m.type, m.scope)}{origin} — {cut(m.description)}{state}"
 
 
-def _unread(item, label: str = "unreadable: ") -> str:
+@printable_output
+def unread_label(item, label: str = "unreadable: ") -> str:
     """What a file that is no memory is called before its path: ``label``, nothing for one held back (its
     reason says so: :data:`memdir.files.scan.HELD`)."""
     return "" if item.error.startswith(HELD) else label
@@ -98,7 +96,7 @@ def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str
     """``! unreadable: path: reason`` per file (``! path: held back: …`` for a file held back,
     :data:`memdir.files.scan.HELD`), at most ``limit``; ``more`` says where the rest are."""
     shown = list(items) if limit is None else list(items)[:limit]
-    lines = [f"! {_unread(item)}{cut(item.path, 1000)}: {cut(item.error)}" for item in shown]
+    lines = [f"! {unread_label(item)}{cut(item.path, 1000)}: {cut(item.error)}" for item in shown]
     if len(items) > len(shown):
         lines.append(f"! …and {len(items) - len(shown)} more unreadable files{more}")
     return lines
@@ -402,142 +400,6 @@ def flag(result: FlagResult) -> str:
     return f"{verb if result.value else 'un' + verb}: {result.name}" + ("" if result.changed else " (already so)")
 
 
-# ---------------------------------------------------------------- maintenance
-
-
-@printable_output
-def verify(result: VerifyResult) -> str:
-    """One line per layer's journal check (``first bad event`` only when an event is bad; a note after it)."""
-    lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {counted(c.events, 'event')}"
-             + ("" if c.ok else f" — first bad event: {c.error}" if c.bad_seq is not None else f" — {c.error}")
-             + (f" — {c.note}" if c.note else "")
-             for c in result.layers]
-    return "\n".join(lines) or "no layers"
-
-
-@printable_output
-def status(result: StatusResult, *, max_malformed: int = 10) -> str:
-    """Home, project, search mode, context size and each layer's counts, with
-    at most ``max_malformed`` unreadable files and as many files read leniently listed per layer."""
-    lines = [f"home: {result.home}",
-             f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
-             f"search: {result.search}",
-             f"context: {result.context_bytes} of {result.context_budget} bytes" + _context_layers(result)]
-    if result.extractor:
-        lines.append(f"consolidation extractor: {result.extractor}")
-    if result.untrusted_team:
-        lines.append(f"team: {result.untrusted_team}")
-    if result.team_merge_driver:
-        lines.append(f"team: {result.team_merge_driver}")
-    if result.sync:
-        lines.append(f"sync: {result.sync}")
-    lines += installed_lines(result)
-    for layer in result.layers:
-        lines.append(f"{layer.scope}: {counted(layer.memories, 'memory')} ({layer.visible} in the index, "
-                     f"{layer.in_context} in the context block, "
-                     f"{counted(layer.candidates, 'candidate')}, "
-                     + (f"{layer.superseded} superseded, " if layer.superseded else "")  # `memdir list --all` shows
-                     + f"{counted(layer.tombstones, 'tombstone')}"
-                     + (f", {counted(len(layer.pending), 'pending finding')}" if layer.pending else "") + ")")
-        lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
-        lenient = list(dict.fromkeys(note.path for note in layer.notes))  # each file once, in path order
-        lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
-        if len(lenient) > max_malformed:
-            lines.append(f"  ~ …and {len(lenient) - max_malformed} more files read leniently")
-    return "\n".join(lines + duplicate_lines(result))
-
-
-@printable_output
-def installed_lines(result: StatusResult) -> list[str]:
-    """``installed: codex (user scope): ~/.codex/config.toml`` per client and scope memdir is installed
-    into (``result.clients``); none when it is in none the status was told of."""
-    return [f"installed: {c.client} ({c.scope} scope): {', '.join(cut(f, 1000) for f in c.files)}"
-            for c in result.clients]
-
-
-@printable_output
-def duplicate_lines(result: StatusResult) -> list[str]:
-    """``duplicates: project:a = project:b (the same description and body)`` per group of exact duplicates."""
-    return [f"duplicates: {' = '.join(cut(member, 120) for member in group)} (the same description and body)"
-            for group in result.duplicates]
-
-
-def _context_layers(result: StatusResult) -> str:
-    """What the context block holds per layer, for the ``context:`` line:
-    `` — user 31 of 120 in the index, project 5 of 5`` (``""`` with no layer)."""
-    parts = [f"{layer.scope} {layer.in_context} of {layer.visible}" for layer in result.layers]
-    return f" — {', '.join(parts)} in the context block" if parts else ""
-
-
-def _left_out(result: StatusResult) -> str:
-    """The memories of the index each layer's share of the budget leaves out of the context block, for
-    doctor's ``context:`` line: ``; left out of the block: project 6 memories (`memdir context` shows what
-    it holds)`` (``""`` when none is)."""
-    parts = [f"{layer.scope} {counted(layer.visible - layer.in_context, 'memory')}" for layer in result.layers
-             if layer.visible > layer.in_context]
-    return (f"; left out of the block: {', '.join(parts)} (`memdir context` shows what it holds)"
-            if parts else "")
-
-
-def _settles(scope: str, bad) -> str:
-    """After a team memory file's unresolved merge conflict in ``doctor``: that the agent does not see it and the
-    command that shows both sides and settles it; ``""`` for any other file."""
-    if scope != "team" or bad.error != CONFLICT:
-        return ""
-    name = bad.path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
-    return f" — held back from the agent: `memdir team resolve {name}` shows both sides and settles it"
-
-
-def _unsaid(result: DoctorResult) -> list:
-    """The problems of ``result`` no line of :func:`doctor` says by its kind (a layer's files, a journal, the
-    settings, the index, a sync conflict, an orphaned layer): each is counted, so each is said."""
-    said = {(bad.path, bad.error) for layer in result.status.layers for bad in layer.malformed}
-    said |= {(check.layer, f"journal: {check.error}") for check in result.journal if not check.ok}
-    said |= {(check.layer, check.note) for check in result.journal if check.note}
-    orphaned = {o.key for o in result.orphans}
-    return [p for p in result.problems if (p.path, p.error) not in said and p.path not in ("settings", "index")
-            and not p.error.startswith(SYNC_HELD) and p.path not in orphaned]
-
-
-@printable_output
-def doctor(result: DoctorResult) -> str:
-    """Every layer with its files that are not memories or were read leniently,
-    journal problems, the context size, then ``ok`` or the count of problems."""
-    lines = []
-    for layer in result.status.layers:
-        lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}")
-        lines += [f"  {_unread(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}{_settles(layer.scope, bad)}"
-                  for bad in layer.malformed]
-        lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]
-        if layer.pending:  # said, not a problem: the next session start asks the agent to save them
-            lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
-                         "(said at the end of an earlier session, nothing saved yet):")
-            lines += [f"    “{cut(text)}”" for text in layer.pending]
-    lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
-    lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there
-    lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
-    lines += [f"index: {cut(p.error, 1000)}" for p in result.problems if p.path == "index"]  # MEMORY.md not writable
-    lines += [f"install: {cut(p.error, 1000)}" for p in result.problems if p.path == "install"]  # its hooks all fail
-    lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
-    lines += [f"{cut(p.path, 200)}: {cut(p.error)}" for p in _unsaid(result)]  # e.g. a promote cut between its steps
-    for o in result.orphans:
-        lines.append(f"orphaned layer {o.key}: {counted(o.memories, 'memory')} of {o.root}, which no longer exists"
-                     + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
-                        if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
-                        "the layer's directory if that project is gone for good)"))
-    lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes"
-                 + _context_layers(result.status) + _left_out(result.status))
-    if result.status.extractor:
-        lines.append(f"consolidation extractor: {result.status.extractor}")
-    lines += installed_lines(result.status)
-    lines += duplicate_lines(result.status)
-    lines += [f"note: {note}" for note in result.notes]
-    notes = sum(len(layer.notes) for layer in result.status.layers)
-    lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
-                 + (f" ({counted(notes, 'note')}: files read leniently, not problems)" if notes else ""))
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- search
 
 
@@ -575,15 +437,8 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     return "\n".join(lines)
 
 
-@printable_output
-def reindex(result) -> str:
-    """A rebuilt search index (:class:`memdir.search.sync.ReindexResult`)."""
-    return (f"indexed {counted(result.memories, 'memory')} from {counted(result.files, 'file')} in {counted(result.layers, 'layer')} "
-            f"({result.mode}, {counted(result.vectors, 'vector')} embedded) in {result.seconds:.2f}s")
-
-
 __all__ = [
-    "LINE_BYTES", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "doctor", "duplicate_lines", "edit",
-    "flag", "history", "lift", "reindex", "listing", "malformed_lines", "memory_line", "no_memories", "prune", "read",
-    "restore", "review", "search", "shown_name", "status", "tombstones", "verify", "version", "warnings", "write",
+    "LINE_BYTES", "SHOWN_DIGEST", "clear", "cut", "cut_text", "decision", "delete", "edit", "flag", "history", "lift",
+    "listing", "malformed_lines", "memory_line", "no_memories", "prune", "read", "restore", "review", "search",
+    "shown_name", "tombstones", "unread_label", "version", "warnings", "write",
 ]

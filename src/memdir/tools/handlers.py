@@ -31,11 +31,12 @@ from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import maintenance
 from ..operations import memories as operations
+from ..render import maintenance as render_maintenance
 from ..render import memories as render
+from ..render import shown_text
 from ..results import DoctorResult, StatusResult
 from ..session import Session
 from ..text.fence import escape_stored, quoted
-from ..text.printable import printable
 from .specs import (
     DEFAULT_LIST,
     DEFAULT_SEARCH,
@@ -76,7 +77,7 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
 def _bounded(text: str) -> str:
     # An error can quote a file name or a value, a result holds stored text: no control character, fence
     # tag, harness tag or template brace reaches the model (the context block's rule, text.fence).
-    text = escape_stored(printable(text))
+    text = shown_text(text)
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
@@ -213,7 +214,7 @@ def _restore(session: Session, a: dict) -> str:
 
 
 def _status(session: Session, a: dict) -> str:
-    return render.status(status(session))
+    return render_maintenance.status(status(session))
 
 
 # ---------------------------------------------------------------- status and doctor, whole

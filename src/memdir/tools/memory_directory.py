@@ -46,10 +46,10 @@ from ..gateway.fields import MemoryChange, body_limit
 from ..layer.succession import successor
 from ..operations import memories as operations
 from ..operations.lookup import deleted
+from ..render import shown_text
 from ..session import Session
-from ..text.fence import escape_stored
 from ..text.names import normalize_name
-from ..text.printable import printable, visible
+from ..text.printable import visible
 from ..vocabulary import SCOPES, TYPES
 from .handlers import ToolOutput
 from .specs import MAX_LIST, MAX_OUTPUT, as_json_type
@@ -116,9 +116,9 @@ def place(session: Session, path) -> Place:
 
 def answer(text: str) -> str:
     """``text`` as the model may see it: printable, escaped by the one rule for stored text
-    (:func:`memdir.text.fence.escape_stored`: fence, ``system-reminder`` and ``system`` tags, special
+    (:func:`memdir.render.shown_text`, which is :func:`memdir.text.fence.escape_stored`: fence, ``system-reminder`` and ``system`` tags, special
     tokens, turn markers), at most ``MAX_OUTPUT`` characters (cut with a marker)."""
-    text = escape_stored(printable(text))
+    text = shown_text(text)
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"

@@ -12,6 +12,7 @@ from the settings.
 from __future__ import annotations
 
 from ...errors import Conflict
+from ...render import maintenance
 from ...render import memories as render
 from ...render import setup as render_setup
 from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
@@ -95,7 +96,7 @@ def cmd_status(args) -> int:
     """``memdir status``: home, project, layers, search mode, context size, and the clients memdir is installed
     into (:meth:`memdir.Memory.status`)."""
     result = open_memory(args).status()
-    emit(args, result, render.status(result, max_malformed=50))  # a person's terminal; a model gets 10
+    emit(args, result, maintenance.status(result, max_malformed=50))  # a person's terminal; a model gets 10
     return 0
 
 
@@ -120,7 +121,7 @@ def cmd_doctor(args) -> int:
     result = mem.doctor(notes=notes)
     failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
     result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)))
-    emit(args, result, render.doctor(result))
+    emit(args, result, maintenance.doctor(result))
     return 0 if result.ok else 1
 
 
@@ -128,7 +129,7 @@ def cmd_verify(args) -> int:
     """``memdir verify [--repair]``: every layer's journal chain; exit 1 when one is bad."""
     mem = open_memory(args)
     result = mem.repair() if args.repair else mem.verify()
-    emit(args, result, render.verify(result))
+    emit(args, result, maintenance.verify(result))
     return 0 if result.ok else 1
 
 

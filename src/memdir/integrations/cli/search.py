@@ -55,7 +55,7 @@ def cmd_recall(args) -> int:
 
 def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
-    from ...render import memories as render
+    from ...render import maintenance
     from ...render.progress import ProgressBar
     from ...search.sync import reindex
     from .common import emit, open_memory
@@ -65,7 +65,7 @@ def cmd_reindex(args) -> int:
     with ProgressBar("indexing", "file", show=show) as files, \
             ProgressBar("embedding", "memory", show=show) as embedded:
         result = reindex(mem.home, mem.settings, progress=files, embed_progress=embedded)
-    emit(args, result, render.reindex(result))
+    emit(args, result, maintenance.reindex(result))
     return 0
 
 
