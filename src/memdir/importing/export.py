@@ -27,6 +27,7 @@ jsonl``).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -35,7 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InvalidInput, NotFound, StoreError
-from ..files.fsio import atomic_write
+from ..files.fsio import atomic_write, full_disk
 from ..files.memfile import MemoryRecord, format_time, serialize
 from ..layer.history import history
 from ..results import Result
@@ -104,16 +105,31 @@ def export(session: Session, directory: str | Path, *, scope: str | None = None,
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.export-", dir=out.parent))
     except OSError as exc:
-        raise StoreError(f"cannot write the export into {str(out)!r}: {exc.strerror or exc}") from exc
+        raise StoreError(not_exported(out, None, exc)) from exc
     try:
         report = _export_into(session, staging, scope, format, with_history)
         os.rename(staging, out)  # replaces a missing or empty directory whole
     except BaseException as exc:  # nothing half-written is left behind, whatever went wrong
         shutil.rmtree(staging, ignore_errors=True)
-        if isinstance(exc, OSError):
-            raise StoreError(f"cannot write the export into {str(out)!r}: {exc.strerror or exc}") from exc
+        if isinstance(exc, (OSError, StoreError)):  # a write refused (atomic_write's StoreError keeps the OSError)
+            raise StoreError(not_exported(out, staging, exc)) from exc
         raise
     return replace(report, directory=str(out))
+
+
+def not_exported(out: Path, staging: Path | None, exc: BaseException) -> str:
+    """What a failed export says: into where, why (``the disk is full (ENOSPC)`` when it is:
+    :func:`memdir.files.fsio.full_disk`), that nothing was exported, and whether a partial export was left —
+    none when the staging directory ``staging`` (None: not made) is gone, else where it is, to remove."""
+    code = full_disk(exc)
+    if code is not None:
+        why = f"the disk is full ({errno.errorcode[code]})" if code == errno.ENOSPC else \
+            f"the disk quota is spent ({errno.errorcode[code]})"
+    else:
+        why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+    left = (f"a partial export was left in {str(staging)!r}: remove it" if staging is not None and staging.exists()
+            else f"no partial export was left ({str(out)!r} is as it was)")
+    return f"cannot write the export into {str(out)!r}: {why}: nothing was exported; {left}"
 
 
 def _export_into(session: Session, out: Path, scope: str | None, format: str, with_history: bool) -> ExportReport:
@@ -191,4 +207,4 @@ def _export_into(session: Session, out: Path, scope: str | None, format: str, wi
     return ExportReport(str(out), format, with_history, tuple(exported), tuple(left), files, versions)
 
 
-__all__ = ["FORMATS", "ExportReport", "export"]
+__all__ = ["FORMATS", "ExportReport", "export", "not_exported"]
