@@ -427,7 +427,9 @@ def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] |
     turn times of the transcript, to the second; None: unknown) that covers ``text``
     (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a pending finding) and that ``text`` does
     not correct (:func:`memdir.prompt.pending.corrects`: a negation the memory does not make, a value it does not
-    hold — a correction made of the saved memory's words is still proposed); None when none does.
+    hold — a correction made of the saved memory's words is still proposed), or whose name, title or description
+    names the whole topic of a vague request (:func:`memdir.prompt.pending.requested`: "Remember the search service
+    facts" and ``search-service``); None when none does.
     What the agent (or a person) saved during the session is neither asked for again nor proposed again; a memory
     written after the session (an old transcript ingested later) is not counted: against a whole store the loose
     rule would drop findings that only share words."""
@@ -438,8 +440,10 @@ def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] |
     return next(((scope, record.name) for scope, entries in snap.entries.items()
                  for record in (entry.record for entry in entries.values())
                  if _written_since(record, during[0]) and record.updated <= during[1]
-                 and pending.covers(text, held := f"{record.name} {record.description} {record.body}")
-                 and not pending.corrects(text, held)), None)
+                 and ((pending.covers(text, held := f"{record.name} {record.description} {record.body}")
+                       and not pending.corrects(text, held))
+                      or pending.requested(text, f"{record.name} {record.title or ''} {record.description}"))),
+                None)
 
 
 def _written_since(record, since: datetime) -> bool:

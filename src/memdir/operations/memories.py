@@ -140,7 +140,8 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
     if notes or stones.skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
     if result.status == "active" and result.operation != "unchanged":
-        _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}")
+        _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}",
+                        f"{result.name} {change.title or ''} {change.description or ''}")
     return result
 
 
@@ -181,8 +182,9 @@ def _timed(change: MemoryChange, notes: list[str] | None = None) -> MemoryChange
                    valid_until=time_arg(change.valid_until, "valid_until", notes))
 
 
-def _expire_pending(session: Session, memory_text: str) -> None:
-    """A write that covers a pending finding of this project ends it (:mod:`memdir.prompt.pending`)."""
+def _expire_pending(session: Session, memory_text: str, head_text: str) -> None:
+    """A write that covers a pending finding of this project ends it (:mod:`memdir.prompt.pending`; ``memory_text``:
+    its name, description and body; ``head_text``: its name, title and description, for a vague request)."""
     if session.project_root is None:
         return
     project_dir = session.layer_dir("project")
@@ -193,7 +195,7 @@ def _expire_pending(session: Session, memory_text: str) -> None:
         return  # a project layer this user cannot read: nothing of it to expire
     try:
         with session.layer("project").locked():
-            pending.expire_covered(project_dir, memory_text)
+            pending.expire_covered(project_dir, memory_text, head_text)
     except (StoreError, LockTimeout):
         pass  # the write is done; a pending item it covered then just expires by its showings
 

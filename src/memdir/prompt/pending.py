@@ -20,7 +20,9 @@ sessions (a showing without a session id counts on its own), after
 :data:`MAX_AGE_DAYS` days, or when a memory written in that project covers it
 (:func:`covers`: at least half of its content words, compared by their first
 five letters, appear in the memory, negated there too when the item negates
-them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."). Pending items are never memories: they
+them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."; a vague
+request, "Remember the search service facts", is covered by a memory whose name, title or
+description names its whole topic: :func:`requested`). Pending items are never memories: they
 are not in ``MEMORY.md``, the search index or any list.
 
 This module is on the hot path: standard library only (os, re, time; json once a file is there).
@@ -361,6 +363,46 @@ def covers(item_text: str, memory_text: str) -> bool:
     return not _negated(item_text, shared) or _negated(memory_text, shared)
 
 
+# Words that stand for "what there is to know about it" in a request ("the search service facts", "deploy
+# stuff"): no topic of their own. The request words themselves ("remember", "notes", "details") are
+# memdir.text.words.REQUEST_WORDS.
+_PLACEHOLDERS = frozenset("fact facts thing things stuff bit bits point points part parts".split())
+TOPIC_WORDS = 3  # at most this many topic words make a request vague ("remember the search service facts")
+
+
+def request_topic(item_text: str) -> frozenset[str]:
+    """The topic of a vague request (its content words' first five letters, as :func:`covers` compares them),
+    or an empty set when ``item_text`` is no vague request. Vague: it holds a request word
+    (:data:`memdir.text.words.REQUEST_WORDS`: "remember", "note", "details") or a placeholder ("facts",
+    "stuff"), no value (:func:`_values`: no number, no name), and 1 to :data:`TOPIC_WORDS` content words
+    besides them: "Remember the search service facts" → ``{"searc", "servi"}``; "Remember that staging is
+    staging-7 and deploys need a VPN" → ``{}`` (it states the facts: :func:`covers` judges it)."""
+    import re  # late, as in _stems
+
+    from ..text.words import REQUEST_WORDS
+
+    stop = _stop()
+    words = [w for w in re.findall(_WORD, item_text.lower()) if w not in stop and (len(w) > 2 or not w.isascii())]
+    asks = [w for w in words if w in REQUEST_WORDS or w in _PLACEHOLDERS]
+    topic = frozenset(w[:5] for w in words if w not in REQUEST_WORDS and w not in _PLACEHOLDERS)
+    if not asks or not 1 <= len(topic) <= TOPIC_WORDS or _values(item_text):
+        return frozenset()
+    return topic
+
+
+def requested(item_text: str, head_text: str) -> bool:
+    """True when ``item_text`` is a vague request (:func:`request_topic`) and ``head_text`` — a memory's name,
+    title and description, never its body — names every word of its topic: the memory the request asked for
+    ("Remember the search service facts" and ``search-service — Search service runs Elasticsearch 8``), which
+    :func:`covers` may miss (the facts are not the request's words) and :func:`corrects` may take for a
+    correction ("service facts" beside "service runs"). A memory naming only part of the topic
+    (``auth-service``) or another topic does not; a request that states values is no vague one. Only a memory
+    written after the request asks this (the same session's write: consolidation's ``_held``; a later write:
+    :func:`expire_covered`)."""
+    topic = request_topic(item_text)
+    return bool(topic) and topic <= _stems(head_text)
+
+
 def _save(layer_dir: Path, items: list[dict]) -> None:
     import json
 
@@ -399,15 +441,17 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
     return new
 
 
-def expire_covered(layer_dir: Path, memory_text: str) -> list[dict]:
+def expire_covered(layer_dir: Path, memory_text: str, head_text: str = "") -> list[dict]:
     """Drop the items ``memory_text`` (a written memory's name, description
-    and body) covers (call with the layer lock held). Returns the dropped items."""
+    and body) covers, and the vague requests ``head_text`` (its name, title and description) names
+    (:func:`requested`) (call with the layer lock held). Returns the dropped items."""
     items = load(layer_dir)
-    gone = [i for i in items if covers(i["text"], memory_text)]
+    gone = [i for i in items if covers(i["text"], memory_text) or (head_text and requested(i["text"], head_text))]
     if gone:
         _save(layer_dir, [i for i in items if i not in gone])
     return gone
 
 
-__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "corrects", "covers", "expire_covered",
-           "load", "mark_shown", "pending_block", "render", "session_pending", "showings", "with_pending"]
+__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "TOPIC_WORDS", "active", "add", "corrects", "covers",
+           "expire_covered", "load", "mark_shown", "pending_block", "render", "request_topic", "requested",
+           "session_pending", "showings", "with_pending"]
