@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 from memdir import Memory
+from memdir.layer.commit import COMPLETED
 from memdir.layer.interrupted import FINISHED
 from memdir.operations.team import candidates
 from tests.conftest import run_cli
@@ -22,13 +23,21 @@ pytestmark = pytest.mark.slow  # a real process
 CUT = textwrap.dedent("""
     import os, sys
     from memdir import Memory
+    from memdir.layer import journal
     from memdir.operations import team
-    real = team.gateway.delete
+    real, append = team.gateway.delete, journal.Journal.append
     def delete(layer, name, **kwargs):
         if kwargs.get("action") == "approve":
             os._exit(9)  # dies here: the team file written and journaled, the candidate not yet removed
         return real(layer, name, **kwargs)
-    team.gateway.delete = delete
+    def line(self, actor, action, *args, **kwargs):
+        if action == "approve":
+            os._exit(9)  # dies here: the team file in place, its journal line (the first "approve") not written
+        return append(self, actor, action, *args, **kwargs)
+    if sys.argv[4:] == ["before-line"]:
+        journal.Journal.append = line
+    else:
+        team.gateway.delete = delete
     Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human").approve(sys.argv[3], "team")
 """)
 
@@ -50,9 +59,9 @@ def person(team_repo, isolated_home):
     return mem
 
 
-def _cut(person, name):
+def _cut(person, name, where="before-delete"):
     done = subprocess.run([sys.executable, "-c", CUT, str(person.session.home), str(person.session.project_root),
-                           name], capture_output=True, text=True, timeout=60, check=False)
+                           name, where], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 9, done.stderr
 
 
@@ -102,3 +111,39 @@ def test_approving_again_finishes_a_cut_one(person):
     assert done.returncode == 0, done.stderr
     assert _waiting(person) == ["deploy-day", "freeze"]
     assert person.doctor().problems == ()
+
+
+def test_an_approval_cut_before_its_team_line_is_named_by_doctor_and_finished_by_repair(person):
+    """left28: killed before the team's own journal line (the team file in place), the next transaction journals
+    the file as an interrupted write (``create`` for a new memory, ``update`` for a change); before, only a
+    promote's such cut was named, and the candidates waited on, showing "(no change)", with doctor saying ok."""
+    _cut(person, "ports", "before-line")  # a new memory
+    _cut(person, "deploy-day", "before-line")  # a change to the team's memory
+    assert person.read("ports", "team", count=False).record.body == "See infra/ports.md."
+    assert person.read("deploy-day", "team", count=False).record.body == "Thursday mornings."
+    team = person.session.layer("team")
+    assert [(e.name, e.action, e.reason) for e in team.journal.events() if e.name in ("ports", "deploy-day")] == [
+        ("deploy-day", "create", None), ("ports", "create", COMPLETED),
+        ("deploy-day", "update", COMPLETED)]  # no "approve" line: the kill came first
+    assert _waiting(person) == ["deploy-day", "freeze", "ports"]  # nothing lost
+    said = {bad.path: bad.error for bad in person.doctor().problems}
+    assert said == {"candidate:deploy-day": MESSAGE.format(name="deploy-day", target="deploy-day"),
+                    "candidate:ports": MESSAGE.format(name="ports", target="ports")}  # freeze, waiting, is not
+    person.repair()
+    assert _waiting(person) == ["freeze"]  # control: the waiting candidate stays
+    last = [e for e in candidates(person.session).journal.events() if e.name == "ports"][-1]
+    assert (last.action, last.reason) == ("approve", f"approved into ports{FINISHED}")
+    assert person.read("ports", "team", count=False).record.body == "See infra/ports.md."
+    assert person.doctor().problems == ()
+
+
+def test_a_candidate_edited_after_a_cut_before_the_team_line_is_kept_and_not_named(person):
+    """Control: the candidate proposed again with another value since is a proposal of its own."""
+    _cut(person, "ports", "before-line")
+    agent = Memory.open(home=person.session.home, project=person.session.project_root, actor="agent")
+    agent.write("ports", "Service ports are in infra/ports.md", "reference", "See infra/ports.md; 8080 is the API.",
+                scope="team")
+    assert person.doctor().problems == ()
+    person.repair()
+    assert _waiting(person) == ["deploy-day", "freeze", "ports"]
+    assert person.read("ports", "team", count=False).record.body == "See infra/ports.md."

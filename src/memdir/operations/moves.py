@@ -32,9 +32,9 @@ CUT_APPROVE = ("an approval of this team candidate was cut before it was removed
 class Cut:
     """One copy a cut move left: ``where`` (how doctor names it: ``project:NAME`` or ``candidate:NAME``), its
     ``name`` in its layer, the team memory ``target`` written from it, the move's journal ``action``
-    (``promote`` or ``approve``), ``sure`` (the team journal's last line for ``target`` is that action; else
-    the ``create`` a next transaction journaled for a file a write cut before its own line left) and what
-    to do (``said``)."""
+    (``promote`` or ``approve``), ``sure`` (the team journal's last line for ``target`` is that action, or the
+    move is an approval; else the ``create`` a next transaction journaled for a file a promote cut before its
+    own line left) and what to do (``said``)."""
 
     where: str
     name: str
@@ -42,6 +42,12 @@ class Cut:
     action: str
     sure: bool
     said: str
+
+
+# The journal lines the next transaction writes for a move's team file a kill left without its own line
+# (memdir.layer.commit.COMPLETED), per move: a promote creates a team memory; an approval creates one or
+# changes the one its candidate names.
+_COMPLETED_AS = {"promote": ("create",), "approve": ("create", "update")}
 
 
 def _sources(session: Session) -> tuple:
@@ -58,8 +64,10 @@ def cuts(session: Session) -> tuple[Cut, ...]:
     name), unchanged since the team's write (no line of its layer's journal after that write's), of the same
     value (description and body: :func:`memdir.files.memfile.text_digest`) as the team memory — and the team
     journal's last line for that memory is the move's own (``promote``: :data:`CUT_PROMOTE`; ``approve``:
-    :data:`CUT_APPROVE`), or, for a promote, the ``create`` the next transaction journaled for a file a write
-    killed before its own line left (:data:`memdir.layer.commit.COMPLETED`: :data:`CUT_COPY`). A copy edited
+    :data:`CUT_APPROVE`), or the ``create`` (an approval's: or ``update``) the next transaction journaled for a
+    file a write killed before its own line left (:data:`memdir.layer.commit.COMPLETED`; a promote's:
+    :data:`CUT_COPY`, not ``sure``; an approval's: :data:`CUT_APPROVE`, ``sure`` — a candidate naming the team
+    memory that holds its value is nothing but that approval). A copy edited
     since is a memory of its own, never named; a candidate still waiting on an ordinary change is not either
     (the team's last line is no approval). ``()`` without a project or a team layer. Reads the layers'
     journals whole (``memdir doctor``). Raises :class:`StoreError` (a layer that cannot be read)."""
@@ -68,7 +76,7 @@ def cuts(session: Session) -> tuple[Cut, ...]:
     team = session.layer("team")
     last = {event.name: event for event in team.journal.events() if event.name}
     written = {name: event for name, event in last.items() if event.after and (
-        event.action in ("promote", "approve") or (event.action == "create" and event.reason == COMPLETED))}
+        event.action in ("promote", "approve") or (event.action in ("create", "update") and event.reason == COMPLETED))}
     if not written:
         return ()
     theirs, found = team.scan().entries, []
@@ -77,7 +85,8 @@ def cuts(session: Session) -> tuple[Cut, ...]:
         for key, here in source.scan().entries.items():
             target = (dict(here.record.extra).get("candidate_for") or key) if action == "approve" else key
             event = written.get(target)
-            if event is not None and (event.action == action or (action == "promote" and event.action == "create")):
+            if event is not None and (event.action == action or (
+                    event.reason == COMPLETED and event.action in _COMPLETED_AS[action])):
                 pairs[key] = (here, target, event)
         if not pairs:
             continue
@@ -89,7 +98,10 @@ def cuts(session: Session) -> tuple[Cut, ...]:
             if text_digest(here.record.description, here.record.body) != text_digest(there.record.description,
                                                                                      there.record.body):
                 continue
-            sure = event.action == action
+            # A candidate naming the team memory written from its value is that approval, whichever line the cut
+            # left: repair may finish it (the candidate's bytes stay in its journal). A project memory whose value
+            # a completed create holds may be the person's own copy: named, left to them.
+            sure = event.action == action or action == "approve"
             said = CUT_APPROVE if action == "approve" else CUT_PROMOTE if sure else CUT_COPY
             found.append(Cut(f"{prefix}:{key}", key, target, action, sure, said.format(name=key, target=target)))
     return tuple(found)
