@@ -18,22 +18,28 @@ from memdir.layer import layer as layer_module
 from tests.seeded import counted_parses, counted_reads
 
 SIZE = 40
-NOW = datetime.now(timezone.utc)
 
 
-def _seeded(home, project) -> None:
+@pytest.fixture
+def now() -> datetime:
+    """The time each test seeds its memories at, read when the test starts (a module constant read at import
+    was an hour old in a run lagging an hour, and a day boundary could fall between it and the test)."""
+    return datetime.now(timezone.utc)
+
+
+def _seeded(home, project, now: datetime) -> None:
     mem = Memory.open(home=home, project=project, actor="human")
     layer = mem.session.layer("project")
     layer.path.mkdir(parents=True)
     for i in range(SIZE):  # anchors spread over hours and days: each crosses its own day boundary
-        updated = (NOW - timedelta(days=i % 7, hours=i * 5, minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        updated = (now - timedelta(days=i % 7, hours=i * 5, minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
         importance = f"importance: {3 + i % 5}\n" if i % 3 else ""
         (layer.path / f"fact-{i:02d}.md").write_text(
             f"---\nname: fact-{i:02d}\ndescription: fact number {i}\ntype: project\n{importance}"
             f"updated: {updated}\n---\n\nBody {i}\n")
     (layer.path / "later.md").write_text(  # not shown until it is valid: it has no line to move yet
         "---\nname: later\ndescription: valid from the day after tomorrow\ntype: project\n"
-        f"valid_from: {(NOW + timedelta(days=2)).strftime('%Y-%m-%dT%H:%M:%SZ')}\n---\n\nLater.\n")
+        f"valid_from: {(now + timedelta(days=2)).strftime('%Y-%m-%dT%H:%M:%SZ')}\n---\n\nLater.\n")
     time.sleep(2.1)  # past the clock tick of the writes: their stat keys are trusted (manifest.RACY_NS)
     layer.refresh_index()
 
@@ -49,10 +55,10 @@ _REAL_PARSE = scan_module.parse
 
 @pytest.mark.slow
 def test_a_write_past_the_index_deadline_orders_every_line_again_without_reading_the_files(
-        isolated_home, project, monkeypatch):
-    _seeded(isolated_home, project)
+        isolated_home, project, monkeypatch, now):
+    _seeded(isolated_home, project, now)
     before = (Memory.open(home=isolated_home, project=project).session.layer("project").path / "MEMORY.md").read_text()
-    later = NOW + timedelta(days=3, hours=7)  # past every memory's next day boundary and later's valid_from
+    later = now + timedelta(days=3, hours=7)  # past every memory's next day boundary and later's valid_from
     monkeypatch.setattr(layer_module, "now_utc", lambda: later)
     monkeypatch.setattr(indexfile_module, "now_utc", lambda: later)  # MEMORY.md is written there
     parsed = counted_parses(monkeypatch)
@@ -67,8 +73,8 @@ def test_a_write_past_the_index_deadline_orders_every_line_again_without_reading
 
 @pytest.mark.slow
 def test_reads_counted_since_move_their_lines_at_the_next_write_without_reading_the_others(
-        isolated_home, project, monkeypatch):
-    _seeded(isolated_home, project)
+        isolated_home, project, monkeypatch, now):
+    _seeded(isolated_home, project, now)
     reader = Memory.open(home=isolated_home, project=project, actor="agent")
     for _ in range(3):
         reader.read("fact-39")  # the oldest of low importance: reads make it recent
@@ -93,13 +99,13 @@ def test_reads_counted_since_move_their_lines_at_the_next_write_without_reading_
 
 
 @pytest.mark.slow
-def test_the_context_block_past_the_deadline_reads_no_memory_file(isolated_home, project, monkeypatch):
+def test_the_context_block_past_the_deadline_reads_no_memory_file(isolated_home, project, monkeypatch, now):
     from types import SimpleNamespace
 
     from memdir.prompt import context
 
-    _seeded(isolated_home, project)
-    later = NOW + timedelta(days=1, hours=1)
+    _seeded(isolated_home, project, now)
+    later = now + timedelta(days=1, hours=1)
     monkeypatch.setattr(layer_module, "now_utc", lambda: later)
     monkeypatch.setattr(indexfile_module, "now_utc", lambda: later)  # MEMORY.md is written there
     monkeypatch.setattr(context, "time", SimpleNamespace(time_ns=lambda: int(later.timestamp() * 1e9)))
