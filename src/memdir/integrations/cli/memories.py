@@ -153,7 +153,8 @@ def cmd_journal(args) -> int:
 def cmd_show(args) -> int:
     """``memdir show NAME --version N``: the stored text of one version."""
     result = open_memory(args).show(args.name, args.version, args.scope)
-    emit(args, result, render.version(result, header=False))  # the bare text, so it can be redirected
+    # The bare text, read as text (a stored fence tag as &lt;…&gt;: render.shown_text); --json gives its exact bytes.
+    emit(args, result, render.version(result, header=False))
     return 0
 
 
@@ -338,7 +339,7 @@ def register(add, settings) -> None:
     p.add_argument("--all", action="store_true",
                    help="show consolidation receipts too (one per session whose transcript was read; left out "
                         "and counted by default)")
-    p = add("show", cmd_show, "Print one version of a memory.")
+    p = add("show", cmd_show, "Print one version of a memory (--json: its exact text).")
     name_arg(p)
     p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")
     scope_opt(p)
