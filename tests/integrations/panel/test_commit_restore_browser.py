@@ -17,8 +17,7 @@ pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip ins
 
 from memdir.paths import project_key  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
-from tests.integrations.panel.test_browser import Panel  # noqa: E402
-from tests.integrations.panel.test_browser import browser_page  # noqa: E402,F401 (a fixture)
+from tests.integrations.panel.test_browser import Panel, browser_page  # noqa: E402,F401 (browser_page: a fixture)
 from tests.teamgit import git, shared_repository  # noqa: E402
 
 pytestmark = pytest.mark.slow  # a real server process, real git
@@ -51,7 +50,7 @@ def _elsewhere(a, *args: str) -> None:
 def test_the_memory_page_lists_the_commits_with_a_restore_carrying_its_digest(team):
     import urllib.request
 
-    a, person, panel, path, commits = team
+    _, person, panel, path, commits = team
     request = urllib.request.Request(panel.base + path, headers={"X-Memdir-Token": panel.url.split("token=")[1]})
     with urllib.request.urlopen(request, timeout=30) as reply:
         page = reply.read().decode()
@@ -68,7 +67,7 @@ def test_a_project_memory_page_has_no_commits_section(team):
     """Control: git's commits are the team layer's history; a personal memory's page shows none."""
     import urllib.request
 
-    a, person, panel, path, _ = team
+    a, person, panel, _, _ = team
     person.write("local-note", "A personal note", "project", "Mine.")
     personal = f"/layer/{project_key(a.root.resolve())}:project/m/local-note"
     request = urllib.request.Request(panel.base + personal, headers={"X-Memdir-Token": panel.url.split("token=")[1]})
