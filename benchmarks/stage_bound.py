@@ -4,8 +4,12 @@
 
 On the home and queries of ``benchmarks/profile_mcp_search.py`` (the benchmarks' corpus with vectors, each needle's
 question and keywords and 100 vocabulary queries, each once; ``--dir`` keeps the built home), every query is searched
-as ``memory_search`` does (:func:`memdir.search.ranking.search`, ``k``) and three JSON lines are printed:
+as ``memory_search`` does (:func:`memdir.search.ranking.search`, ``k``) and these JSON lines are printed:
 
+* ``cold``: the calling thread's CPU ms per search (``time.thread_time``) over the queries new to the process
+  (``first``: as ``benchmarks/compare_basic_memory.py`` asks them, each once, to a server that has not seen them)
+  and over the same again (``again``: their snippets' words, their ties' sentences and their rows read already), the
+  query's vector embedded afresh both times (its worker thread's CPU is not counted);
 * ``reach``: a cheap first order of the candidates — reciprocal-rank fusion (60 + rank) of their order on the lexical
   side (the sentence pass, then BM25) and of their cosine — and, per query, the worst place in it of a hit the search
   shows; ``queries_beyond`` counts the queries whose shown hits reach past each place. A staged ranking that scores
@@ -68,9 +72,18 @@ def measure(home: Path, project: Path, queries: list[str], k: int) -> None:
     from memdir.integrations.mcp.server import MemoryServer
     from memdir.search import ranking, relevance, windows
 
+    from memdir.search import dense as dense_side
+
     session = MemoryServer(home, project).fallback.session
-    for query in queries:  # warm: every query's vector and rows kept, as a running server has them
-        ranking.search(session, query, k=k)
+    ranking.search(session, "warm up the server", k=k)
+    spent = {}
+    for run in ("first", "again"):  # each query new to the process, then asked again: its query vector forgotten
+        dense_side._vectors.clear()
+        began = time.thread_time()
+        for query in queries:
+            ranking.search(session, query, k=k)
+        spent[run] = round((time.thread_time() - began) / len(queries) * 1000, 2)
+    print(json.dumps({"measure": "cold", "thread_cpu_ms": spent, "load": round(os.getloadavg()[0], 2)}), flush=True)
     seen: dict = {}
     evidence, dense, words = ranking._evidence, ranking._dense, relevance.evidence
 
