@@ -68,11 +68,12 @@ def _bound(ev) -> float:
 
 
 def measure(home: Path, project: Path, queries: list[str], k: int) -> None:
+    """Print the ``cold``, ``reach``, ``bound`` and ``pools`` lines of the module docstring for ``queries`` over the
+    indexed ``home`` and ``project`` (vectors on), ``k`` hits shown."""
     os.environ["MEMDIR_SEARCH_VECTORS"] = "on"
     from memdir.integrations.mcp.server import MemoryServer
-    from memdir.search import ranking, relevance, windows
-
     from memdir.search import dense as dense_side
+    from memdir.search import ranking, relevance, windows
 
     session = MemoryServer(home, project).fallback.session
     ranking.search(session, "warm up the server", k=k)
