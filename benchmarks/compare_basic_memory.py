@@ -8,7 +8,8 @@ With ``--src`` (given once or more: a tree's ``src``), a paired run measures sea
 indexed once (by the first tree), one ``memory_search`` server per tree and basic-memory's ``search_notes``
 server run at once over the same notes, and each query goes to every server in turn (the order rotating query by
 query), so a loaded machine weighs on every side alike; one line per server (p50/p95 of the round trip, the
-server's CPU per call from ``/proc``, and ``tools_list_p50_ms``: the round trip of a ``tools/list`` request sent
+server's CPU per call from ``/proc`` — all of it, and ``server_main_thread_ms_per_call``: its main thread's share, the
+rest being its other threads' (memdir's query embedding runs in one) — and ``tools_list_p50_ms``: the round trip of a ``tools/list`` request sent
 after each query, which searches nothing — the floor of the transport, the SDK and the client on each side), and
 a ``"compare"`` line per tree of ratios basic-memory / memdir. Every tree must read the first one's index schema.
 Linux only (``/proc``).
@@ -373,6 +374,12 @@ def _cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
+def _main_thread_seconds(pid: int) -> float:
+    """User + system CPU seconds of the main thread of ``pid`` (``/proc/PID/task/PID/stat`` fields 14–15)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+
 def paired(systems: list[System], queries: list[str]) -> dict[str, dict]:
     """Search p50/p95 (ms) of every system of ``systems``, their servers running at once and each query sent to
     each in turn (the first to be asked rotating); per system also its server's CPU ms per call and the p50 of a
@@ -397,6 +404,7 @@ def paired(systems: list[System], queries: list[str]) -> dict[str, dict]:
             times = {s.name: [] for s in systems}
             floor = {s.name: [] for s in systems}
             before = {name: _cpu_seconds(pid) for name, pid in pids.items()}
+            main_before = {name: _main_thread_seconds(pid) for name, pid in pids.items()}
             for i, query in enumerate(queries):
                 turn = i % len(systems)
                 for system in systems[turn:] + systems[:turn]:
@@ -410,9 +418,12 @@ def paired(systems: list[System], queries: list[str]) -> dict[str, dict]:
                     await clients[system.name].list_tools()
                     floor[system.name].append(time.perf_counter() - t0)
             after = {name: _cpu_seconds(pid) for name, pid in pids.items()}
+            main_after = {name: _main_thread_seconds(pid) for name, pid in pids.items()}
         return {name: {"search_p50_ms": ms(statistics.median(t)), "search_p95_ms": ms(percentile(t, 0.95)),
                        "tools_list_p50_ms": ms(statistics.median(floor[name])),
                        "server_cpu_ms_per_call": round((after[name] - before[name]) / len(t) * 1000, 2),
+                       "server_main_thread_ms_per_call": round((main_after[name] - main_before[name]) / len(t) * 1000,
+                                                               2),
                        "queries": len(t)} for name, t in times.items()}
 
     return anyio.run(run)

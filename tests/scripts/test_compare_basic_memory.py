@@ -108,6 +108,7 @@ def test_paired_servers_each_answer_every_query_in_turn(tmp_path: Path):
         assert figures["queries"] == len(queries) == 6  # every query to every server, each once
         assert 0 < figures["search_p50_ms"] <= figures["search_p95_ms"]
         assert figures["tools_list_p50_ms"] > 0 and figures["server_cpu_ms_per_call"] > 0
+        assert 0 <= figures["server_main_thread_ms_per_call"] <= figures["server_cpu_ms_per_call"]  # one share of it
 
 
 def test_paired_mode_without_the_virtualenv_is_skipped_with_the_reason(tmp_path: Path):
