@@ -23,7 +23,7 @@ from ..files.scan import HELD
 from ..text import names
 from ..text.fence import escape_stored, quoted
 from ..text.plural import counted
-from ..text.printable import LINE_BYTES, clipped, one_line, visible
+from ..text.printable import LINE_BYTES, line_of, visible
 from ..vocabulary import PIN_MARK, kind_label
 from . import printable_output
 
@@ -57,8 +57,8 @@ WHOLE = 1 << 62  # a limit of cut() that keeps the text whole (read shows a desc
 def cut(text: str | None, limit: int = LINE_BYTES) -> str:
     """``text`` on one line (every line break and run of whitespace collapsed,
     no control or bidi character), at most ``limit`` UTF-8 bytes (``…`` marks a cut, between
-    characters: :func:`memdir.text.printable.clipped`)."""
-    return clipped(" ".join(one_line(text).split()), limit)
+    characters: :func:`memdir.text.printable.line_of`), read as data (:func:`memdir.render.shown_text`)."""
+    return line_of(text, limit)
 
 
 # ---------------------------------------------------------------- memories

@@ -125,6 +125,13 @@ def clipped(text: str, limit: int = LINE_BYTES) -> str:
     return utf8_prefix(text, limit - 1, data) + "…"
 
 
+def line_of(text: str | None, limit: int = LINE_BYTES) -> str:
+    """``text`` as one shown line: :func:`one_line`, every run of whitespace one space, then
+    :func:`clipped` to ``limit`` UTF-8 bytes. Printable, not escaped for any reader: a terminal or a
+    prompt takes :func:`memdir.render.cut` (this, read as data), an HTML page its template's escaping."""
+    return clipped(" ".join(one_line(text).split()), limit)
+
+
 def utf8_prefix(text: str, limit: int, data: bytes | None = None) -> str:
     """The longest prefix of whole characters of ``text`` in at most ``limit`` UTF-8 bytes (``""`` for a
     limit ≤ 0): the one rule of a cut by bytes, never inside a character. ``data``: ``text`` already encoded."""

@@ -20,7 +20,7 @@ from starlette.routing import Route
 from ...errors import InvalidInput, MemdirError
 from ...files.memfile import format_time
 from ...render import memories as render
-from ...text.printable import display_title, one_line, printable
+from ...text.printable import display_title, line_of, one_line, printable
 from ...vocabulary import PIN_MARK, TYPES, kind_label
 from . import views
 from .api import STATUS
@@ -33,10 +33,11 @@ NAV = (("/", "Layers"), ("/review", "Review"), ("/tombstones", "Tombstones"), ("
 def _env() -> Environment:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    # Stored text as the store shows it (no controls, no bidi overrides), a memory by its display title.
+    # Stored text as the store shows it (no controls, no bidi overrides), a memory by its display title;
+    # the page's autoescaping reads it as text (render.cut would escape a fence tag twice: '&amp;lt;').
     env.filters.update(line=one_line, text=printable)
     env.globals.update(shown=display_title, kind_label=kind_label, pin_mark=PIN_MARK.strip())
-    env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=render.cut, no_memories=render.no_memories,
+    env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=line_of, no_memories=render.no_memories,
                        iso=lambda t: format_time(t) if t else "-")
     return env
 
