@@ -393,10 +393,12 @@ def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hook
     """``settings`` with one memdir hook group per event of ``wanted`` under
     ``settings[key]`` (Claude Code's shape: event → list of ``{"matcher"?,
     "hooks": [...]}``; older memdir groups replaced; ``settings`` itself when
-    every group is already there). ``ours(hook)`` tells memdir's hooks.
+    every group is already there, a person's own hooks added beside memdir's in it
+    too). ``ours(hook)`` tells memdir's hooks.
     Raises :class:`InstallError` for a ``hooks`` value of another shape."""
     current = settings.get(key)
-    if isinstance(current, dict) and all(isinstance(current.get(e), list) and g in current[e]
+    if isinstance(current, dict) and all(isinstance(current.get(e), list)
+                                         and any(_holds(grp, g, ours) for grp in current[e])
                                          for e, g in wanted.items()):
         mine = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
                    if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
@@ -413,6 +415,18 @@ def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hook
             raise InstallError(f'"{key}.{event}" in the settings is not a list; memdir left it untouched')
         existing.append(group)
     return out
+
+
+def _holds(group, wanted: dict, ours) -> bool:
+    """True when ``group`` is memdir's ``wanted`` group, a person's own hooks beside memdir's allowed: the
+    same keys (the matcher) and memdir's hooks in it exactly ``wanted``'s (trial28: a hook a person added to
+    memdir's group made every later install split the group and move the events, and doctor call the
+    install an older memdir's)."""
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return False
+    if {k: v for k, v in group.items() if k != "hooks"} != {k: v for k, v in wanted.items() if k != "hooks"}:
+        return False
+    return [h for h in group["hooks"] if ours(h)] == wanted["hooks"]
 
 
 def strip_groups(settings: dict, ours, key: str = "hooks") -> dict:
