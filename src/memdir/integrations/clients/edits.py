@@ -124,10 +124,14 @@ def read(path: Path, fmt: Format):
 
 
 def diff(path: Path, before: bytes | None, after: bytes | None) -> str:
-    """A unified diff of two versions of ``path`` (``None``: absent)."""
+    """A unified diff of two versions of ``path`` (``None``: absent). A last line without a line break is
+    followed by git's ``\\ No newline at end of file`` line, so it is never glued to the next line of the
+    diff (trial28: Claude Code writes ``~/.claude.json`` without one, and install showed
+    ``-{"numStartups": 12}+{``)."""
     a = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
     b = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                   for line in difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
 
 
 def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
