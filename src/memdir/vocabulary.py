@@ -27,6 +27,12 @@ CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",
                    "clear", "restore", "approve", "reject", "dismiss", "promote", "resolve", "pin", "unpin", "mute", "unmute",
                    "external-edit", "external-delete", "tombstone-lift", "receipt", "intent", "move", "sync", "rechain")
+# Set in the environment of the extractor_command a consolidation runs (memdir.consolidation.extractors.command):
+# the client session that command starts (`claude -p`, `gemini -p`) runs memdir's hooks too, and they do nothing
+# there (memdir.integrations.claude_code.hooks.run). Else its end queued its own transcript — the extraction prompt,
+# quoting the person's "Remember that …" — for another consolidation, which ran the command again: a model call
+# every few seconds, for good (trial28).
+EXTRACTOR_ENV = "MEMDIR_EXTRACTOR_RUN"
 # How a pinned memory is marked wherever it is shown, right after its name: an index line
 # (MEMORY.md, after its ``(<name>.md)`` link; the context block keeps pinned lines first when it must
 # leave lines out, memdir.prompt.context), a listing, a search hit, the panel. The one spelling.

@@ -155,7 +155,7 @@ def test_every_setting_and_memdir_variable_is_in_the_readme():
         used |= set(re.findall(r"MEMDIR_[A-Z_]*[A-Z]", path.read_text(encoding="utf-8")))
     others = used - {"MEMDIR_" + name.upper() for name in DEFAULTS}
     assert others == {"MEMDIR_HOME", "MEMDIR_PROJECT", "MEMDIR_LOG_LEVEL", "MEMDIR_SWEEP_INTERVAL",
-                      "MEMDIR_STARTING_WAIT", "MEMDIR_TOOL_OUTPUT_CEILING"}
+                      "MEMDIR_STARTING_WAIT", "MEMDIR_TOOL_OUTPUT_CEILING", "MEMDIR_EXTRACTOR_RUN"}
     for variable in others | {"DSH_HOME"}:
         assert f"| `{variable}` |" in settings, variable
     assert "DSH agent harness" in settings  # $DSH_HOME is explained, not only named

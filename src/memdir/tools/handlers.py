@@ -90,7 +90,9 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None, 
     pointer line instead of giving the body again, until it changes; issue 28 item 3) and return None; else the
     reason nothing was recorded. Whole: a ``memory_read`` from offset 0 of a body of at most :data:`READ_CHUNK`
     characters whose quoted text fits ``tool_output_max_bytes`` (one call shows it all), a ``memory_write`` whose ``body`` argument is the body now stored (a body
-    redaction changed, or an update that kept the body, is not in the conversation); a read only when ``response``
+    redaction changed, or an update that kept the body, is not in the conversation), or that gave no body for a memory
+    stored without one (trial28: a description-only write made Gemini CLI show the person "the body … is not the one
+    … was given; recall may give it", though recall never gives a memory without a body); a read only when ``response``
     (what the client kept of the tool's output: text, or JSON holding it) shows the body stored now as the tool
     shows it (another session may have changed it since: break16), in an output of at most ``kept`` UTF-8 bytes
     when the client cuts longer ones for the model (Codex: :data:`memdir.integrations.claude_code.dialects.
@@ -119,8 +121,9 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None, 
         if kept is not None and min((len(text.encode("utf-8", "replace")) for text in texts if shown in text),
                                     default=kept + 1) > kept:
             return f"{tool}'s output of {entry.record.name} is over the {kept} bytes the client keeps whole"
-    if action == "memory_write" and (not isinstance(arguments.get("body"), str)
-                                     or arguments["body"].strip() != body.strip()):
+    given = arguments.get("body")  # none given, none stored: the conversation holds all there is
+    whole = not body.strip() if given is None else isinstance(given, str) and given.strip() == body.strip()
+    if action == "memory_write" and not whole:
         return f"the body of {entry.record.name} stored is not the one {tool} was given"
     mark_seen(session, layer.scope, entry.record)
     return None

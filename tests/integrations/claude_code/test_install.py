@@ -269,3 +269,20 @@ def test_a_symlinked_settings_file_stays_a_symlink(tmp_path):
     assert "memdir.hooks" in real.read_text()
     assert run_cli("uninstall", "claude-code").returncode == 0
     assert settings.is_symlink() and real.read_bytes() == original
+
+
+def test_a_file_without_a_last_line_break_is_diffed_line_by_line(tmp_path):
+    """trial28: Claude Code writes ``~/.claude.json`` without a line break at its end, and `memdir install
+    --dry-run` (as uninstall, and install itself) printed its last line glued to the next line of the diff:
+    ``-{"numStartups": 12, …}+{``. Now git's ``\\ No newline at end of file`` follows such a line. Control: the
+    settings file, which ends with a line break, gets no such line."""
+    user_home = tmp_path / "userhome"
+    settings, claude_json = _seed(user_home)  # .claude.json: one line, no line break; settings.json: ends with one
+    done = run_cli("install", "claude-code", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    old = f"-{json.dumps(EXISTING_CLAUDE_JSON)}"
+    lines = done.stdout.splitlines()
+    assert old in lines and lines[lines.index(old) + 1] == "\\ No newline at end of file"
+    assert lines[lines.index(old) + 2] == "+{"  # the new text starts on a line of its own
+    assert lines.count("\\ No newline at end of file") == 1  # control: settings.json's diff has none
+    assert f"+++ {settings} (after)" in lines  # its diff was printed

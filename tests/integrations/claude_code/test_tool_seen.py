@@ -207,3 +207,37 @@ def test_a_gemini_prompt_that_opens_with_the_tag_itself_is_the_person_s(store, p
     if before:
         assert recall(before.rstrip("\n")) == ""
         assert STYLE in recall(before.rstrip("\n") + " answer briefly")  # not SessionStart's: kept, and read
+
+
+@pytest.mark.parametrize("client, event, tool", [("gemini", "AfterTool", "mcp_memdir_memory_write"),
+                                                 ("claude-code", "PostToolUse", "mcp__memdir__memory_write")])
+def test_a_write_without_a_body_of_a_memory_without_one_says_nothing(store, project, client, event, tool):
+    """trial28: Gemini CLI shows a hook's stderr to the person ("Hook system message: …"), and each memory_write
+    of a description alone (a memory without a body) made memdir's AfterTool hook say "the body of web-e2e stored
+    is not the one … was given; recall may give it" — though recall never gives a memory without a body. The real
+    hook process now records it and says nothing; control: a description-only update of a memory that has a body
+    (the body is not in the conversation) still says so."""
+    import subprocess
+    import sys
+
+    session = open_session(project=project, session_id=None, use_cwd=False)
+
+    def hook(arguments: dict) -> subprocess.CompletedProcess:
+        output = run_tool(session, "memory_write", arguments)
+        assert not output.is_error, output.text
+        payload = {"cwd": str(project), "hook_event_name": event, "session_id": "s-1", "tool_name": tool,
+                   "tool_input": arguments, "tool_response": [{"type": "text", "text": output.text}]}
+        if client == "gemini":  # Gemini CLI 0.61's AfterTool input, as _used gives it
+            payload.update(mcp_context={"server_name": "memdir", "tool_name": "memory_write", "command": "python",
+                                        "args": []})
+        return subprocess.run([sys.executable, "-m", "memdir.hooks", client, event], input=json.dumps(payload),
+                              capture_output=True, text=True, timeout=60)
+
+    done = hook({"name": "web-e2e", "type": "project", "description": "E2E tests run with Playwright: pnpm e2e"})
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    kept = hook({"name": "db-port", "description": "Dev PostgreSQL listens on 5433 (not 5432)"})
+    assert (kept.returncode, kept.stdout) == (0, "")
+    assert kept.stderr == (f"memdir hook {event}: the body of db-port stored is not the one "
+                           "mcp__memdir__memory_write was given; "
+                           "recall may give it\n")
+    assert BODY in _prompt(project, "s-1")  # the kept body was never in the conversation: recall gives it

@@ -115,3 +115,40 @@ def test_a_codex_limit_changed_after_install_is_said_once_and_an_older_install_i
     notes = _notes(project)
     assert [n for n in notes if "tool_output_token_limit in" in n and "memdir install codex" in n]  # Codex's own
     assert not [n for n in notes if BEHIND in n]
+
+
+@pytest.mark.parametrize("client, path", [("claude-code", ".claude/settings.json"), ("codex", ".codex/hooks.json"),
+                                          ("gemini", ".gemini/settings.json")])
+def test_a_persons_own_hook_beside_memdirs_in_its_group_is_no_older_install(tmp_path, isolated_home, project,
+                                                                            client, path):
+    """trial28: a person added their own hook into the group memdir's UserPromptSubmit (BeforeAgent) hook sits in
+    (as a settings editor does); `memdir doctor` then said memdir's entries were "not what this memdir installs
+    (an older memdir wrote them …)" and the install it asked for split the person's group in two and moved every
+    event of the file. Now memdir's group with a person's hook beside memdir's counts as installed: the install
+    changes nothing, doctor says nothing. Control: the same file without memdir's PostToolUse (AfterTool) group is
+    said, and the install that mends it keeps the person's hook."""
+    settings = tmp_path / "userhome" / path
+    assert run_cli("install", client).returncode == 0
+    data = json.loads(settings.read_text())
+    prompt_event = "BeforeAgent" if client == "gemini" else "UserPromptSubmit"
+    mine = {"type": "command", "command": "echo mine", "timeout": 3}
+    data["hooks"][prompt_event][0]["hooks"].append(mine)
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    written = settings.read_bytes()
+
+    again = run_cli("install", client)
+    assert again.returncode == 0 and f"unchanged: {settings}" in again.stdout, again.stdout
+    assert settings.read_bytes() == written
+    assert not [n for n in _notes(project) if BEHIND in n]
+
+    tool_event = "AfterTool" if client == "gemini" else "PostToolUse"
+    del data["hooks"][tool_event]  # control: an older memdir's install, the person's hook kept beside it
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    assert [n for n in _notes(project) if BEHIND in n] == [
+        (f"{client}: memdir's entries in {settings} are not what this memdir installs (an older memdir wrote them, "
+         f"so what was added since is missing); run `memdir install {client} --scope user` again "
+         f"(`memdir install {client} --dry-run` shows the difference)")]
+    assert run_cli("install", client).returncode == 0
+    mended = json.loads(settings.read_text())["hooks"]
+    assert tool_event in mended and mine in [h for group in mended[prompt_event] for h in group["hooks"]]
+    assert not [n for n in _notes(project) if BEHIND in n]

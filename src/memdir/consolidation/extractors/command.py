@@ -33,6 +33,7 @@ import threading
 import time
 
 from ...errors import ModelError
+from ...vocabulary import EXTRACTOR_ENV
 from ...text.redact import redact
 from ..proposals import ExtractionContext, ExtractionResult
 from .llm import build_messages, parse_reply, read_proposals
@@ -80,12 +81,14 @@ class CommandExtractor:
         self.model = redact(self.command).text or None
 
     def run(self, text: str) -> str:
-        """Run the command with ``text`` on stdin; its stdout. Raises :class:`ModelError`."""
+        """Run the command with ``text`` on stdin, :data:`~memdir.vocabulary.EXTRACTOR_ENV` set in its
+        environment (memdir's hooks in the session it starts do nothing); its stdout. Raises :class:`ModelError`."""
         argv = split_command(self.command)
         detach = {"start_new_session": True} if os.name == "posix" else {}
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             try:
-                process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, **detach)
+                process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err,
+                                           env={**os.environ, EXTRACTOR_ENV: "1"}, **detach)
             except OSError as exc:
                 raise ModelError(f"cannot run extractor_command {argv[0]!r}: {exc.strerror or exc}") from None
             self._watch(process, text.encode("utf-8"), out)

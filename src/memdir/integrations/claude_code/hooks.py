@@ -46,6 +46,7 @@ import os
 import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
+from ...vocabulary import EXTRACTOR_ENV
 from .dialects import DIALECTS, RESTARTS, RESUMES, conversation_restarts, translate  # noqa: F401 (hooks.RESTARTS …)
 from .moments import HookSkip, queue_consolidation, session_start, tool_used, user_prompt_submit
 
@@ -69,7 +70,9 @@ def _input(stream) -> dict:
 def run(event: str, stdin=None, home=None, client: str = "claude-code", *, environ=None, dense: bool = False) -> str:
     """Handle one hook ``event`` of ``client`` (:data:`DIALECTS`); returns what
     to print on stdout (``""`` for nothing). ``environ`` and ``dense``: a
-    prompt hook run by a warm process (:func:`answer_warm`). Raises :class:`HookSkip`,
+    prompt hook run by a warm process (:func:`answer_warm`). In the session of memdir's own
+    ``extractor_command`` (:data:`~memdir.vocabulary.EXTRACTOR_ENV` in the hook's environment) every
+    event is a :class:`HookSkip`. Raises :class:`HookSkip`,
     :class:`memdir.MemdirError` or ``OSError``; :func:`main` turns every
     failure into exit 0."""
     events = DIALECTS.get(client)
@@ -77,6 +80,9 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code", *, envir
         raise HookSkip(f"unknown client {client!r} (handled: {', '.join(DIALECTS)})")
     if event not in events:
         raise HookSkip(f"unknown hook event {event!r} of {client} (handled: {', '.join(events)})")
+    if (os.environ if environ is None else environ).get(EXTRACTOR_ENV):
+        raise HookSkip(f"this session is memdir's own extractor_command ({EXTRACTOR_ENV} is set): its hooks give "
+                       "no memory and queue nothing")
     data = translate(client, _input(stdin if stdin is not None else sys.stdin))
     moment = events[event]
     if moment == "start":

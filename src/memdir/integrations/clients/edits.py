@@ -124,10 +124,14 @@ def read(path: Path, fmt: Format):
 
 
 def diff(path: Path, before: bytes | None, after: bytes | None) -> str:
-    """A unified diff of two versions of ``path`` (``None``: absent)."""
+    """A unified diff of two versions of ``path`` (``None``: absent). A last line without a line break is
+    followed by git's ``\\ No newline at end of file`` line, so it is never glued to the next line of the
+    diff (trial28: Claude Code writes ``~/.claude.json`` without one, and install showed
+    ``-{"numStartups": 12}+{``)."""
     a = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
     b = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                   for line in difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
 
 
 def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
@@ -393,10 +397,12 @@ def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hook
     """``settings`` with one memdir hook group per event of ``wanted`` under
     ``settings[key]`` (Claude Code's shape: event → list of ``{"matcher"?,
     "hooks": [...]}``; older memdir groups replaced; ``settings`` itself when
-    every group is already there). ``ours(hook)`` tells memdir's hooks.
+    every group is already there, a person's own hooks added beside memdir's in it
+    too). ``ours(hook)`` tells memdir's hooks.
     Raises :class:`InstallError` for a ``hooks`` value of another shape."""
     current = settings.get(key)
-    if isinstance(current, dict) and all(isinstance(current.get(e), list) and g in current[e]
+    if isinstance(current, dict) and all(isinstance(current.get(e), list)
+                                         and any(_holds(grp, g, ours) for grp in current[e])
                                          for e, g in wanted.items()):
         mine = sum(1 for groups in current.values() if isinstance(groups, list) for grp in groups
                    if isinstance(grp, dict) and isinstance(grp.get("hooks"), list)
@@ -413,6 +419,18 @@ def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hook
             raise InstallError(f'"{key}.{event}" in the settings is not a list; memdir left it untouched')
         existing.append(group)
     return out
+
+
+def _holds(group, wanted: dict, ours) -> bool:
+    """True when ``group`` is memdir's ``wanted`` group, a person's own hooks beside memdir's allowed: the
+    same keys (the matcher) and memdir's hooks in it exactly ``wanted``'s (trial28: a hook a person added to
+    memdir's group made every later install split the group and move the events, and doctor call the
+    install an older memdir's)."""
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        return False
+    if {k: v for k, v in group.items() if k != "hooks"} != {k: v for k, v in wanted.items() if k != "hooks"}:
+        return False
+    return [h for h in group["hooks"] if ours(h)] == wanted["hooks"]
 
 
 def strip_groups(settings: dict, ours, key: str = "hooks") -> dict:
