@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 
 from ..text.words import ENGLISH_FUNCTION_WORDS, FUNCTION_WORDS
+from .tokenize import MAX_QUERY_CHARS
 
 UNHELD = 0.75  # share of a prompt's content terms that no memory holds, at least, for it to be read by meaning alone
 LEAD = 0.005  # the memory's lead over the next nearest, above this
@@ -47,9 +48,10 @@ def in_other_language(prompt: str) -> bool:
     """True when ``prompt`` holds at least one function word of a language written in letters other than English
     (:data:`memdir.text.words.FUNCTION_WORDS` beyond :data:`~memdir.text.words.ENGLISH_FUNCTION_WORDS`) and more of
     them than of English's: "Speichere den Zeitstempel der Bestellung in der Datenbank" (der, in: 2 against 1), not
-    "the build agent is offline" nor "Danke!" (no function word). Pure; linear in the prompt's length."""
+    "the build agent is offline" nor "Danke!" (no function word). Reads the first :data:`~memdir.search.tokenize.
+    MAX_QUERY_CHARS` characters (as the query's terms are read): a pasted megabyte costs what 4 KB does. Pure."""
     other = english = 0
-    for word in _WORD.findall(prompt.lower()):
+    for word in _WORD.findall(prompt[:MAX_QUERY_CHARS].lower()):
         other += word in _OTHER
         english += word in ENGLISH_FUNCTION_WORDS
     return other > english
