@@ -56,7 +56,16 @@ Figures (``cv`` on main's dump; (hits, false recalls) against main):
   Bestellung in der Datenbank" (timezone-utc). ``neg.py dump`` on the branch and its replay: fold 0 [122, 157, 23,
   126] → [123, 157, 23, 126], fold 1 [114, 148, 18, 133] → [116, 148, 18, 133] (the three rows above, nothing else).
   German chat and general questions of the fit data stay out: chat leads ≤ 0.003 ("Danke, das hat funktioniert.",
-  "Mach weiter"), general questions keep the ``inf`` bar.
+  "Mach weiter"), general questions keep the ``inf`` bar. ``run.py --split fit`` on the branch agrees with the replay
+  (gaps [[10, 17, 3, 16], [9, 16, 3, 17]], main's fold 1 [7, 16, 3, 17]; probe fold 0 [9, 18, 6, 18], main's 8).
+
+Held-out halves, read once at the end after the rule was fixed (``run.py --set prompts`` / ``--set tasks``, vectors on,
+on this branch and on main in the same session): in process (as an MCP server embeds) prompts hit 0.780, paraphrase
+0.683, false recall 0.093, tasks hit 0.784, false 0.133 on both; through the standalone warm process (the prompt hook
+with no MCP server, ``--path warm``, no warm miss) the same on both. The rule decides no held-out row: the held-out
+halves hold no prompt of its kind whose needed memory is the nearest. Search's answers (``benchmarks/same_answers.py``,
+main's script against this branch's on the same homes) are byte for byte main's but for the recall part's evidence
+``repr``, which now shows the new field (``foreign=False``, 530 of 764 lines); with it taken out, identical.
 
 What the needed memories look like against the rest: of the 141 fit rows whose nearest memory shares no word with
 the prompt and is not recalled, 5 need it; their leads 0.002–0.012 and gaps 0.038–0.057 sit inside the others'
