@@ -374,7 +374,8 @@ RULES = {"compared": "near (neg7)", "compared-stated": "-", "thin": "probe (neg1
          "thin-stated": "probe (neg11)", "outranked": "pasted (recall13)", "outranked-kin": "pasted (recall13)",
          "outranked-stated": "pasted (recall13)", "general": "near, gaps (recall8)", "general-cov": "trial (general9)",
          "crossed": "gaps (recall8)", "agreed": "prompts, tasks", "agreed-kin": "gaps",
-         "tie": "pooled (recall13)", "kin": "pooled (recall24)", "defines": "trial (general9)"}
+         "tie": "pooled (recall13)", "kin": "pooled (recall24)", "defines": "trial (general9)",
+         "foreign": "pooled (cross28)"}
 # Each constant of the bar → the values ``rules`` tries besides today's (keyword of :func:`bar_without`).
 GRID = {"threshold": (0.35, 0.4, 0.45, 0.55, 0.6, 0.65, 0.7), "agreed": (0.25, 0.3, 0.35, 0.45, 0.5),
         "agreed_coverage": (0.1, 0.15, 0.25, 0.3), "crossed": (0.03, 0.05, 0.15, 0.2, 0.3),
@@ -407,6 +408,7 @@ def bar_without(off=frozenset(), **constants):
     and any constant of :data:`GRID` given. With neither it is the rule itself: ``rules`` checks that it gives the
     dump's ``bar`` for every candidate."""
     from memdir.search import relevance as R
+    from memdir.search.foreign import by_meaning
 
     c = {**today(), **({"tie": 0.0} if "tie" in off else {}), **constants}
 
@@ -434,6 +436,8 @@ def bar_without(off=frozenset(), **constants):
                 "defines" not in off and ev.defines or R.lexical(ev) < R.THRESHOLD
                 and ("general-cov" in off or ev.coverage < c["general_coverage"])):
             return math.inf
+        if "foreign" not in off and by_meaning(ev):
+            return 0.0
         if "crossed" not in off and ev.cosine is not None and ev.kin is not None and ev.lead > 0.0 and ev.kin[1] > 0.0:
             return c["crossed"]
         nearest = ev.lead > -c["tie"] or "agreed-kin" not in off and ev.kin is not None and ev.kin[1] > 0.0

@@ -37,6 +37,7 @@ from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
 from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
+from .foreign import reads_foreign
 from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms
 from .index import layer_key
 from .keywords import in_passing, reads_as_keywords
@@ -346,6 +347,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 named = named_terms(query)  # "… in Node.js?": nor a memory holding nothing of a thing it names
                 found = {i: replace(ev, general=True, defines=defines or lacks_named(named, {*ev.shared, *ev.matched}))
                          for i, ev in found.items()}
+            if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
+                found = {i: replace(ev, foreign=True) for i, ev in found.items()}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again

@@ -68,6 +68,7 @@ import math
 from dataclasses import dataclass, fields
 
 from .comparison import compares  # the one rule of a comparison question (re-exported: relevance.compares)
+from .foreign import by_meaning  # a prompt in a language the store's words cannot hold (Evidence.foreign)
 from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's words are read as the query's
 # where its terms meet:
 from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, held_terms, passages, tightest
@@ -161,7 +162,10 @@ class Evidence:
     is, about no particular thing: :func:`memdir.search.general.asks_in_general`): then only a memory whose words
     alone reach the threshold (:func:`lexical`) is returned at it, in any script (a memory written in another script
     sharing no word with the query is not exempt: :func:`bar`, recall25); ``defines`` True
-    when it asks so what a kind of thing is (:func:`memdir.search.general.asks_what_it_is`): then not even those words."""
+    when it asks so what a kind of thing is (:func:`memdir.search.general.asks_what_it_is`): then not even those words;
+    ``foreign`` True when the prompt is written in another language than English and the store holds few of its words
+    (:func:`memdir.search.foreign.reads_foreign`, recall only): then its nearest memory standing out is returned by
+    meaning alone (:func:`memdir.search.foreign.by_meaning`, :func:`bar`)."""
 
     coverage: float
     head: float
@@ -181,6 +185,7 @@ class Evidence:
     compared: bool = False
     general: bool = False
     defines: bool = False
+    foreign: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -462,7 +467,8 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     square with Pillow?" is not the note on Pillow's memory limit (recall8), nor, whatever its words, a memory on
     what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too for a memory holding a
     thin share of a long query (:func:`thin`: neg11) and for one the words alone carry while another memory is nearer
-    in meaning (:func:`outranked`: recall13). Else ``min_score``. The one rule of search, MCP and recall alike.
+    in meaning (:func:`outranked`: recall13). Past those, 0 (any score) for the nearest memory of a prompt in a
+    language the store's words cannot hold (:func:`memdir.search.foreign.by_meaning`: cross28). Else ``min_score``. The one rule of search, MCP and recall alike.
 
     A general question's memory in another script sharing no word with it was exempt until recall25: pooled 2-fold on
     the fit data (evals/recall/oof.py) the exemption gave no hit on either fold (the four needed memories under it
@@ -476,6 +482,8 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     if min_score == THRESHOLD and evidence.general and (
             evidence.defines or lexical(evidence) < THRESHOLD and evidence.coverage < GENERAL_COVERAGE):
         return math.inf
+    if min_score == THRESHOLD and by_meaning(evidence):  # a foreign prompt's nearest, standing out: meaning alone
+        return 0.0
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD
     return AGREED_THRESHOLD if min_score == THRESHOLD and (agreed(evidence) or kin_near(evidence)) else min_score

@@ -56,7 +56,7 @@ from __future__ import annotations
 # The closed classes of English, at their most common: articles; the forms of be, do and have; the
 # modals; the personal pronouns and their possessives; the demonstratives; the question words; all, any,
 # no, not; the commonest conjunctions and prepositions; and the adverbs that add no fact of their own.
-FUNCTION_WORDS = frozenset("""
+ENGLISH_FUNCTION_WORDS = frozenset("""
 a an the
 am is are was were be been being do does did have has had
 can could will would should may might must shall
@@ -67,6 +67,10 @@ all any no not
 and or but so than as
 to of in on at by for with from into about
 here there then just very also really
+""".split())
+# The same closed classes of the other languages written in letters (a prompt holding more of them than of English's
+# is written in one of them: :func:`memdir.search.foreign.reads_foreign`).
+FUNCTION_WORDS = ENGLISH_FUNCTION_WORDS | frozenset("""
 и а но или да в во на с со к ко у о об обо про из за от до для при по над под без через между
 я ты он она оно мы вы они меня мне мной тебя тебе его ему ее ей их им нас нам вас вам мой моя мое мои твой наш ваш
 это этот эта эти то тот та те что как где когда почему зачем какой какая какое какие кто чем чтобы ли бы же вот
