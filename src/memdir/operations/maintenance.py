@@ -15,7 +15,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import InvalidInput, MemdirError, StoreError
+from ..errors import InvalidInput, MemdirError, ScopeError, StoreError
 from ..files.layout import (
     ANCHOR_FILE,
     DAMAGED_FILE,
@@ -349,6 +349,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed("index", said) for scope in session.scopes()
                  if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    problems += [Malformed("team", said) for said in filter(None, [team_refused(session)])]
     try:
         problems += [Malformed(cut.where, cut.said) for cut in moves.cuts(session)]
     except StoreError:
@@ -374,6 +375,20 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
+
+
+def team_refused(session: Session) -> str | None:
+    """Why the repository's team directory is no team layer although it is there — a symbolic link on its way
+    or a real path out of the repository (:func:`memdir.paths.team_dir_problem`, the rule): every reader passes
+    over it and every team command refuses, so a person's team memories left the agent with no word from
+    doctor (break28). None without a project, or when the team directory is usable or absent."""
+    if session.project_root is None:
+        return None
+    try:
+        session.layer_path("team")
+    except ScopeError as exc:
+        return str(exc)
+    return None
 
 
 def unreadable_layer_files(session: Session) -> dict[str, list[Malformed]]:
