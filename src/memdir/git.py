@@ -254,6 +254,28 @@ def merge_file(ours: bytes, base: bytes, theirs: bytes, labels: tuple[str, str, 
     return done.stdout, done.returncode
 
 
+def replaying(root: Path | None) -> str | None:
+    """What git is replaying in the work tree at ``root`` while its conflicts wait: ``"rebase"`` (``git rebase``,
+    ``git pull --rebase``: the git directory's ``rebase-merge`` or ``rebase-apply``), ``"cherry-pick"``
+    (``CHERRY_PICK_HEAD``), ``"revert"`` (``REVERT_HEAD``), or None (a merge, nothing, or ``root`` no readable
+    repository). It says whose a conflict's sides are: in a rebase git's "ours" is the branch rebased onto and
+    "theirs" this clone's own commit being replayed — the other way round from a merge. Reads the git
+    directory's entries (the worktree's own, where git keeps them); runs no git."""
+    try:
+        found = git_dir_of(root) if root is not None else None
+    except (OSError, ValueError):
+        return None
+    if found is None:
+        return None
+    if (found / "rebase-merge").is_dir() or (found / "rebase-apply").is_dir():
+        return "rebase"
+    if (found / "CHERRY_PICK_HEAD").is_file():
+        return "cherry-pick"
+    if (found / "REVERT_HEAD").is_file():
+        return "revert"
+    return None
+
+
 def local_config(root: Path, key: str) -> str | None:
     """``key``'s value in the local config of the clone at ``root``; None
     when it is not set there (or git cannot say)."""
@@ -272,5 +294,5 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 __all__ = [
     "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "local_config", "log",
-    "merge_file", "run", "said", "set_local_config", "show", "status",
+    "merge_file", "replaying", "run", "said", "set_local_config", "show", "status",
 ]

@@ -19,6 +19,7 @@ from memdir import Memory
 from memdir.errors import MemdirError
 from memdir.layer import commit
 from memdir.tombstones.stones import TombstoneFile
+from tests.conftest import run_cli
 
 FACT = ("the staging server is at stage3.example", "ssh deploy@stage3")
 
@@ -67,6 +68,34 @@ def test_a_delete_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, pr
     after.delete("staging")  # control: a delete that completes still tombstones the value
     with pytest.raises(MemdirError, match="forgotten|tombstone"):
         after.write("staging", FACT[0], "project", FACT[1])
+
+
+@pytest.mark.parametrize("command", [("list",), ("read", "staging"), ("search", "stage3")])
+def test_a_forget_cut_before_its_commit_is_undone_by_the_next_read(tmp_path, project, command):
+    """break28 (SIGKILL at every step of `memdir forget`): a read right after the cut, before any write, held
+    the never-forgotten memory back ("held back: it holds a value forgotten as 'staging' … `memdir delete
+    staging` removes it") — the next read, or a write, showed it again. The read settles the cut first."""
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    human.write("staging", FACT[0], "project", FACT[1])
+    human.write("keep", "a control memory", "project", "control body")
+    assert _cut(home, project, lambda m: m.forget("staging"), TombstoneFile, "save")
+    assert human.tombstones().tombstones != ()  # the cut left its tombstone (the state under test)
+    env = {"MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "off"}
+
+    first = run_cli("--project", project, *command, env=env)
+    assert first.returncode == 0, first.stderr
+    assert "held back" not in first.stdout + first.stderr  # before: "…/staging.md: held back: it holds a value …"
+    assert "stage3.example" in first.stdout
+    assert run_cli("--project", project, "tombstones", env=env).stdout.strip() == "No tombstones."
+    listed = run_cli("--project", project, "list", env=env).stdout.splitlines()
+    assert [line.split()[1] for line in listed] == ["keep", "staging"]
+    assert run_cli("--project", project, "verify", env=env).returncode == 0
+    # The control: a forget that completes holds the value back and lists the memory no more.
+    assert run_cli("--project", project, "forget", "staging", env=env).returncode == 0
+    assert [line.split()[1] for line in run_cli("--project", project, "list", env=env).stdout.splitlines()] == ["keep"]
+    again = run_cli("--project", project, "write", "staging", "-d", FACT[0], "--body", FACT[1], env=env)
+    assert again.returncode == 1 and "forgotten" in again.stderr
 
 
 def test_a_lift_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, project):
@@ -129,14 +158,14 @@ def test_tombstones_newer_than_the_journal_are_checked_once_not_at_every_read(tm
     os.utime(human.session.layer("project").tombstone_file.path)  # newer than the journal, nothing cut
     calls = []
     monkeypatch.setattr(drift, "orphan_tombstones", lambda *a: calls.append(1) or [])
-    for _ in range(5):  # reads alone run no transaction while no verdict moved (.held): nothing checked
-        reader = Memory.open(home=home, project=project)
+    for _ in range(5):  # the first read checks (break28: a cut forget held its memory back from it), and
+        reader = Memory.open(home=home, project=project)  # settles the mtime: the next reads do not
         reader.context(), reader.list(), reader.search("build"), reader.read("fact-5")
-    assert calls == []
-    for i in range(3):  # the first transaction checks, and settles the mtime: the next ones do not
+    assert len(calls) == 1  # control: checked once (0 would mean never)
+    for i in range(3):  # nor do the transactions after it
         Memory.open(home=home, project=project, actor="human").write("fact-5", "fact number 5 about the build",
                                                                      "project", f"body 5, take {i}")
         reader = Memory.open(home=home, project=project)
         reader.context(), reader.list(), reader.search("build"), reader.read("fact-5")
-    assert len(calls) == 1  # control: checked once (0 would mean never)
+    assert len(calls) == 1
     assert [s.name for s in human.tombstones().tombstones] == ["fact-1"]

@@ -282,9 +282,7 @@ def keep_edited_index(index_file: Path, meta_dir: Path, data: bytes, notes: list
             return None
         import time
 
-        kept = meta_dir / f"{INDEX_FILE}.edited-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
-        with open(kept, "xb") as out:
-            out.write(edited)
+        kept = _keep_new(meta_dir / f"{INDEX_FILE}.edited-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}", edited)
     except OSError:
         return None
     note = (f"{INDEX_FILE} was edited by hand; it is made from the memory files and was written again — the "
@@ -292,6 +290,31 @@ def keep_edited_index(index_file: Path, meta_dir: Path, data: bytes, notes: list
     if notes is not None:
         notes.append(note)
     return note
+
+
+def _keep_new(path: Path, data: bytes) -> Path:
+    """``data`` written durably (fsync'ed: the file it was copied from is replaced next) to a new file (mode
+    0600) named ``path``, or ``path`` with ``-2``, ``-3`` … when that is taken — a second hand edit kept in the
+    same second as the first (before break28 its copy failed on the name taken, the edit was replaced with no
+    copy and no note). Returns the path written. Raises :class:`OSError`."""
+    for number in range(1, 1000):
+        candidate = path if number == 1 else path.with_name(f"{path.name}-{number}")
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:
+            continue
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError:
+            os.close(fd)
+            os.unlink(candidate)
+            raise
+        os.close(fd)
+        return candidate
+    raise FileExistsError(f"{path}: 999 copies of it are kept already")
 
 
 def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int, on_due=None) -> bool:

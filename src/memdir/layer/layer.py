@@ -115,10 +115,15 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         :class:`StoreError`, also for a layer with a symlink where memdir keeps its files
         (:func:`memdir.files.layout.symlink_refusal`)."""
         found = self._scan(known, progress)
-        if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
+        # A delete or lift killed between tombstones.json and its journal line (two stats): its orphan tombstone
+        # held the never-deleted memory back from this read, and said to delete it or lift the tombstone, until
+        # a later transaction settled it (.drift) — so the take-up settles it first, and the files are judged again.
+        cut = not self._held and self._take_up_ok and cut_tombstones(self.journal, self.tombstone_file)
+        if not self._held and self._take_up_ok and (cut or self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
-            found = self._scan(known, progress) if found.asides or self._cut_finished else found  # files it changed
+            if found.asides or self._cut_finished or cut:  # files it changed, or tombstones it settled
+                found = self._scan(known, progress)
         return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
     def take_up(self) -> None:

@@ -15,12 +15,14 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import InvalidInput, MemdirError, StoreError
+from ..errors import InvalidInput, MemdirError, ScopeError, StoreError
 from ..files.layout import (
     ANCHOR_FILE,
     DAMAGED_FILE,
     index_refusal,
+    is_memory_file_name,
     LAYER_FILE,
+    WRITER_FILE,
     described_root,
     read_layer_info,
     symlink_refusal,
@@ -28,7 +30,7 @@ from ..files.layout import (
 from ..files.fsio import unwritable, writable_hint
 from ..files.repository import held_memories
 from ..files.memfile import text_digest
-from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, count_files
+from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, bytes_digest, count_files
 from ..files.trust import untrusted_note
 from ..text.printable import clipped
 from ..text.plural import counted
@@ -158,14 +160,34 @@ def _unjournaled(layer, events: int) -> str | None:
         return None
     try:
         with os.scandir(layer.journal.objects) as listing:
-            objects = sum(1 for item in listing if not item.name.startswith("."))
+            stored = {item.name for item in listing if not item.name.startswith(".")}
     except OSError:
-        objects = 0
+        stored = set()
+    objects = len(stored)
     files = count_files(layer.path) if (layer.meta / LAYER_FILE).is_file() else 0
     if not objects and not files:
         return None
+    if _first_write_cut(layer, stored):
+        return None  # as a write cut later in a layer's life: the next write journals its file
     return (f"the journal is missing but the layer holds {objects} version object(s) and {files} memory file(s): "
             f"it was deleted with its anchor (restore {layer.journal.path} from a backup)")
+
+
+def _first_write_cut(layer, stored: set[str]) -> bool:
+    """True when the layer's first write was cut between its file and its journal line (a SIGKILL; or it is
+    under way): a writer holds or died holding the lock (its mark, :class:`memdir.layer.leftovers.WriterMark`)
+    and every version object is the bytes of a memory file still there — nothing of the journal was lost.
+    (Before break28 ``memdir verify`` called that "the journal deleted with its anchor" and said to restore
+    it from a backup, while doctor said ok and the next command journaled the file.)"""
+    if not (layer.meta / WRITER_FILE).is_file() or not stored:
+        return False
+    try:
+        with os.scandir(layer.path) as listing:
+            present = {bytes_digest(Path(item.path)) for item in listing
+                       if is_memory_file_name(item.name) and item.is_file(follow_symlinks=False)}
+    except OSError:
+        return False
+    return stored <= present
 
 
 def repair(session: Session) -> VerifyResult:
@@ -327,6 +349,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed("index", said) for scope in session.scopes()
                  if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
+    problems += [Malformed("team", said) for said in filter(None, [team_refused(session)])]
     try:
         problems += [Malformed(cut.where, cut.said) for cut in moves.cuts(session)]
     except StoreError:
@@ -352,6 +375,20 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
                  for o in found]
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
+
+
+def team_refused(session: Session) -> str | None:
+    """Why the repository's team directory is no team layer although it is there — a symbolic link on its way
+    or a real path out of the repository (:func:`memdir.paths.team_dir_problem`, the rule): every reader passes
+    over it and every team command refuses, so a person's team memories left the agent with no word from
+    doctor (break28). None without a project, or when the team directory is usable or absent."""
+    if session.project_root is None:
+        return None
+    try:
+        session.layer_path("team")
+    except ScopeError as exc:
+        return str(exc)
+    return None
 
 
 def unreadable_layer_files(session: Session) -> dict[str, list[Malformed]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .. import git
 from ..errors import InvalidInput, NotFound, StoreError
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
@@ -25,13 +26,15 @@ from ..text.names import normalize_name
 class Resolved(Result):
     """A conflict settled: ``name`` now holds ``side`` (ours | theirs) of
     every hunk, or per field ``fields`` ((field, side) pairs; ``side`` then
-    the side of the fields not named, or None)."""
+    the side of the fields not named, or None); ``replaying``: what git is in the middle of
+    (:func:`memdir.git.replaying`: ``rebase`` … or None for a merge), which says the step after ``git add``."""
 
     name: str
     side: str | None
     path: str
     digest: str
     fields: tuple[tuple[str, str], ...] = ()
+    replaying: str | None = None
 
 
 def stem_name(path: str) -> str | None:
@@ -54,8 +57,8 @@ def _conflicted(layer, name: str):
 @dataclass(frozen=True)
 class ConflictSides(Result):
     """One conflict hunk of a team memory file: its ``field`` (a frontmatter key, ``body``, or None for a hunk over
-    several keys) and what each side says (:func:`memdir.files.merge.hunk_value`): ``ours`` (this clone's, as
-    git's markers label it) and ``theirs`` (the side merged in)."""
+    several keys) and what each side says (:func:`memdir.files.merge.hunk_value`): ``ours`` and ``theirs`` as
+    git's markers label them (whose each is: :attr:`TeamConflict.replaying`)."""
 
     field: str | None
     ours: str
@@ -66,13 +69,17 @@ class ConflictSides(Result):
 class TeamConflict(Result):
     """A team memory held back by an unresolved merge conflict, before a person chooses: ``name``, its file
     ``path``, each hunk's two sides (``hunks``) and the command that settles it (``command``); ``error`` when its
-    markers do not make whole hunks (then ``hunks`` is empty and the file is settled by hand)."""
+    markers do not make whole hunks (then ``hunks`` is empty and the file is settled by hand). ``replaying``
+    (:func:`memdir.git.replaying`) says whose each side is: None (a merge) — ours is this clone's branch, theirs
+    the one merged in; ``rebase`` — ours is the branch rebased onto, theirs this clone's own commit;
+    ``cherry-pick``/``revert`` — ours is this clone's branch, theirs the commit picked or reverted."""
 
     name: str
     path: str
     hunks: tuple[ConflictSides, ...]
     command: str
     error: str = ""
+    replaying: str | None = None
 
 
 def conflict(session: Session, name: str) -> TeamConflict:
@@ -92,12 +99,12 @@ def conflict(session: Session, name: str) -> TeamConflict:
                       for field, hunk in merge_rules.conflict_hunks(data))
     except ValueError as exc:
         return TeamConflict(key, bad.path, (), "", f"its conflict markers do not make whole hunks ({exc}): edit it "
-                                                  "by hand, then `git add` it")
+                                                  "by hand, then `git add` it", git.replaying(session.project_root))
     named = [h.field for h in hunks if h.field]
     command = (f"memdir team resolve {key} --field {named[0] if named else 'FIELD'}=ours|theirs (per field; "
                "repeat it for each), or --ours|--theirs (every hunk)") if named else \
         f"memdir team resolve {key} --ours|--theirs (its hunks span several fields: the whole file's side)"
-    return TeamConflict(key, bad.path, hunks, command)
+    return TeamConflict(key, bad.path, hunks, command, replaying=git.replaying(session.project_root))
 
 
 def resolve(session: Session, name: str, side: str | None, fields: dict[str, str] | None = None) -> Resolved:
@@ -162,7 +169,7 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
         if path.name != f"{key}.md":
             path.unlink(missing_ok=True)
     return Resolved(key, side, str(layer.path / f"{key}.md"), event.after or "",
-                    tuple(sorted((fields or {}).items())))
+                    tuple(sorted((fields or {}).items())), git.replaying(session.project_root))
 
 
 __all__ = ["ConflictSides", "Resolved", "TeamConflict", "conflict", "resolve", "stem_name"]

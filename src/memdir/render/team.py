@@ -94,6 +94,14 @@ def team_status(result: TeamStatus) -> str:
     return "\n".join(lines)
 
 
+# Whose each side of a conflict is, by what git is replaying (operations.merges.TeamConflict.replaying): in a
+# rebase git's "ours" is the branch rebased onto and "theirs" this clone's own commit.
+_SIDES = {None: ("ours (this clone)", "theirs (the side merged in)"),
+          "rebase": ("ours (the branch rebased onto)", "theirs (your commit being rebased)"),
+          "cherry-pick": ("ours (this clone)", "theirs (the commit picked)"),
+          "revert": ("ours (this clone)", "theirs (the commit reverted)")}
+
+
 @printable_output
 def team_conflict(result: TeamConflict) -> str:
     """A team memory's merge conflict before a person chooses: each conflicting field with both sides, and the
@@ -102,10 +110,12 @@ def team_conflict(result: TeamConflict) -> str:
               "until you choose; nothing was changed.")]
     if result.error:
         return "\n".join([*lines, f"It cannot be resolved by a side: {cut(result.error, 300)}."])
+    ours, theirs = _SIDES.get(result.replaying, _SIDES[None])
+    width = max(len(ours), len(theirs)) + 1
     for hunk in result.hunks:
         lines.append(f"  {hunk.field or 'several fields at once'}:")
-        lines.append(f"    {'ours (this clone):':<28} {cut(hunk.ours, 300)!r}")
-        lines.append(f"    {'theirs (the side merged in):':<28} {cut(hunk.theirs, 300)!r}")
+        lines.append(f"    {ours + ':':<{width}} {cut(hunk.ours, 300)!r}")
+        lines.append(f"    {theirs + ':':<{width}} {cut(hunk.theirs, 300)!r}")
     lines.append(f"Choose: {result.command}.")
     return "\n".join(lines)
 
@@ -116,8 +126,8 @@ def resolved(result: Resolved) -> str:
     kept = ", ".join(f"{side} of {field}" for field, side in result.fields)
     if result.side and result.fields:
         kept += f", {result.side} of the rest"
-    return (f"Resolved {result.name}: kept {kept or result.side} ({result.path}). "
-            "Now `git add` it and commit the merge.")
+    then = f"`git {result.replaying} --continue`" if result.replaying else "commit the merge"
+    return f"Resolved {result.name}: kept {kept or result.side} ({result.path}). Now `git add` it and {then}."
 
 
 @printable_output
