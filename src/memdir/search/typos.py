@@ -107,12 +107,27 @@ def spellings(word: str) -> set[str]:
     replaced inside it, or two neighbours swapped (the last two too); ``word`` itself left out; about ``54 n``
     spellings for ``n`` letters. What :func:`read` looks up in the index to find the terms a word may be one slip
     from. Pure."""
-    inner = [(word[:i], word[i:]) for i in range(1, len(word))]
-    out = {a + b[1:] for a, b in inner if len(b) > 1}
-    out |= {a + b[1] + b[0] + b[2:] for a, b in inner if len(b) > 1}
-    out |= {a + c + b for a, b in inner for c in _ALPHABET}
-    out |= {a + c + b[1:] for a, b in inner if len(b) > 1 for c in _ALPHABET}
-    out.discard(word)
+    return set(_slips(word))
+
+
+def _slips(word: str) -> dict[str, float]:
+    """:func:`spellings` of ``word``, each with its :func:`cost` as the edit that made it gives it (no distance
+    computed: ~600 of them a word)."""
+    out: dict[str, float] = {}
+
+    def put(spelt: str, weight: float) -> None:
+        if spelt != word and weight < out.get(spelt, 9.0):
+            out[spelt] = weight
+
+    for i in range(1, len(word)):
+        a, b = word[:i], word[i:]
+        for c in _ALPHABET:  # added before b[0]
+            put(a + c + b, DOUBLED if c in (a[-1], b[0]) else LEFT_OUT)
+        if len(b) > 1:
+            put(a + b[1:], DOUBLED if b[0] in (a[-1], b[1]) else LEFT_OUT)  # b[0] left out
+            put(a + b[1] + b[0] + b[2:], SWAPPED)
+            for c in _ALPHABET:
+                put(a + c + b[1:], REPLACED)
     return out
 
 
@@ -153,7 +168,10 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
     words = {w for w in written if eligible(w)}
     if not words:
         return None
-    near = {s: min(cost(w, s) for w in words) for w in words for s in spellings(w)}
+    near: dict[str, float] = {}
+    for w in words:
+        for spelt, weight in _slips(w).items():
+            near[spelt] = min(weight, near.get(spelt, weight))
     far = {w for w in words if budget(w) > 1}
     heads = {s[:3] for s in near} | {w[:3] for w in far}
     vocabulary = sorted({r[0] for head in heads for r in conn.execute(
@@ -165,21 +183,25 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
         if any(spelt[:k] in known for k in range(3, len(spelt) + 1)) and (t := stem(spelt)) != term:
             by_term.setdefault(t, set()).add(spelt)
     candidates = {t for t in by_term if _held(t, known, vocabulary)}
-    for w in far:  # two slips: the terms of the word's first three letters whose start is two edits from it at most
+    for w in far:  # two slips: the terms of the word's first three letters that, written with an ending, are two from it
         at = bisect_left(vocabulary, w[:3])
         while at < len(vocabulary) and vocabulary[at].startswith(w[:3]):
             held = vocabulary[at]
-            if held != term and len(held) >= TYPO_MIN and _begins_near(held, w, budget(w)):
+            if held != term and len(held) >= TYPO_MIN and _ends_near(held, w, budget(w)):
                 candidates.add(held)
             at += 1
     found: dict[str, tuple[float, int, str]] = {}  # term: (cost, 0 written as spelt / 1 an English word's, the word)
-    for candidate in candidates:
+    # least likely first: a term none of whose spellings can be as likely as one already read is not read
+    bound = {t: min((near[s] for s in by_term.get(t, ())), default=1.0 + 2) for t in candidates}
+    for candidate in sorted(candidates, key=lambda t: (bound[t], t)):
+        if found and bound[candidate] > min(found.values())[0]:
+            break
         match = f'"{candidate}"' + ("" if candidate in known else "*")
         rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
                             "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? LIMIT ?",
                             (match, ROWS_READ))
         keys = [(c, 0, spelt) for (text,) in rows for spelt in _written(text) for w in words
-                if (c := _cost(w, spelt, candidate)) < float("inf")]
+                if spelt[:1] == w[:1] and len(spelt) <= len(w) + 5 and (c := _cost(w, spelt, candidate)) < float("inf")]
         keys += [(near[s], 1, s) for s in by_term.get(candidate, ()) if is_word(s)]  # "connect": "connected" held
         if keys:
             found[candidate] = min(keys)
@@ -210,11 +232,45 @@ def _held(term: str, known: set[str], vocabulary: list[str]) -> bool:
     return False
 
 
-def _begins_near(held: str, word: str, limit: int) -> bool:
-    """True when some beginning of ``word`` is within ``limit`` edits of the indexed term ``held`` (a stem, which the
-    word a memory writes runs on past): the candidates of two slips, checked against what memories write after."""
-    return any(distance(held, word[:end], limit) <= limit
-               for end in range(max(1, len(held) - limit), min(len(word), len(held) + limit) + 1))
+ENDINGS = ("", "e", "s", "es", "ed", "ing", "er", "ers", "or", "ion", "ions", "ation", "ations", "ment", "ments", "al",
+           "ly", "ity", "ness", "able", "ance", "ence", "ive", "ize", "ized")
+"""What the stemmer takes off a word, as written, that a term of two slips is tried with (:func:`_ends_near`):
+``configur`` + ``ation`` is two slips from ``confgiuraton``."""
+
+
+def _ends_near(held: str, word: str, limit: int) -> bool:
+    """True when the indexed term ``held`` (a stem), written with one of :data:`ENDINGS` (a final ``i`` as the ``y``
+    it was), is within about ``limit`` edits of ``word``: ``held`` against each beginning of the word (one table of
+    edits), then what the word writes past it against the endings (an edit across the two is not counted). The
+    candidates of two slips, each checked against what memories write after (:func:`read`)."""
+    for base in ((held, held[:-1] + "y") if held.endswith("i") else (held,)):
+        row = _against_beginnings(base, word, limit)
+        for end, spent in enumerate(row):
+            if spent <= limit and any(distance(word[end:], ending, limit - spent) <= limit - spent
+                                      for ending in ENDINGS if abs(len(word) - end - len(ending)) <= limit - spent):
+                return True
+    return False
+
+
+def _against_beginnings(held: str, word: str, limit: int) -> list[int]:
+    """Edits between ``held`` and each beginning ``word[:j]`` (index ``j``), as :func:`distance` counts them;
+    ``[]`` when no beginning is within ``limit``."""
+    if len(held) > len(word) + limit:
+        return []
+    before: list[int] = []
+    row = list(range(len(word) + 1))
+    for i in range(1, len(held) + 1):
+        current = [i] + [0] * len(word)
+        letter = held[i - 1]
+        for j in range(1, len(word) + 1):
+            best = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (letter != word[j - 1]))
+            if i > 1 and j > 1 and letter == word[j - 2] and held[i - 2] == word[j - 1]:
+                best = min(best, before[j - 2] + 1)
+            current[j] = best
+        if min(current) > limit:
+            return []
+        before, row = row, current
+    return row
 
 
 def _cost(word: str, spelt: str, term: str) -> float:
@@ -241,5 +297,5 @@ def _written(text: str) -> set[str]:
     return set(_LETTERS.findall(fold(text)))
 
 
-__all__ = ["DOUBLED", "LEFT_OUT", "REPLACED", "ROWS_READ", "SWAPPED", "TWO_EDITS", "TYPO_MIN", "budget", "cost", "distance",
+__all__ = ["DOUBLED", "ENDINGS", "LEFT_OUT", "REPLACED", "ROWS_READ", "SWAPPED", "TWO_EDITS", "TYPO_MIN", "budget", "cost", "distance",
            "eligible", "ends_kept", "read", "spellings"]
