@@ -200,8 +200,12 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
         rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
                             "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? LIMIT ?",
                             (match, ROWS_READ))
-        keys = [(c, 0, spelt) for (text,) in rows for spelt in _written(text) for w in words
-                if spelt[:1] == w[:1] and len(spelt) <= len(w) + 5 and (c := _cost(w, spelt, candidate)) < float("inf")]
+        if candidate in by_term:  # one slip: the spellings that gave the term, as a memory writes them
+            spelt_as = _spelt(by_term[candidate])
+            keys = [(near[m.group(1)], 0, m.group(0)) for (text,) in rows for m in spelt_as.finditer(fold(text))]
+        else:  # two slips: every word the memories write, against the query's
+            keys = [(c, 0, spelt) for (text,) in rows for spelt in _written(text) for w in words
+                    if spelt[:1] == w[:1] and len(spelt) <= len(w) + 5 and (c := _cost(w, spelt, candidate)) < 9]
         keys += [(near[s], 1, s) for s in by_term.get(candidate, ()) if is_word(s)]  # "connect": "connected" held
         if keys:
             found[candidate] = min(keys)
@@ -289,6 +293,14 @@ def _cost(word: str, spelt: str, term: str) -> float:
         if stem(base) == term and ends_kept(word, base) and distance(word, base, limit) <= limit:
             out = min(out, cost(word, base))
     return out
+
+
+def _spelt(spellings: set[str]) -> re.Pattern:
+    """A pattern of the words ``spellings`` as a memory writes them, folded: whole, or with the abbreviated kind a
+    name runs on with (:data:`memdir.search.spelling.KINDS`: ``postgres`` in "postgresql"); group 1 the spelling."""
+    alternatives = "|".join(sorted(spellings, key=lambda w: (-len(w), w)))
+    kinds = "|".join(spelling.KINDS)
+    return re.compile(f"(?<![a-z])({alternatives})(?:{kinds})?(?![a-z])")
 
 
 def _written(text: str) -> set[str]:
