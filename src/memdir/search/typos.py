@@ -159,7 +159,8 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
     """``(the indexed term, the word a memory writes for it)`` that the query's ``term`` (no memory holds it) is
     read as by the rule of this module, for the words ``written`` that gave it (:func:`eligible` ones only): of the
     words within :func:`budget` edits with their ends kept (:func:`spellings`) whose term the index holds — a word a
-    memory writes as spelt, or an English word of the term (``connect`` where memories write "connected") — the one
+    memory writes as spelt, or an English word that is the term as written (``connect`` where memories write
+"connected"; :func:`_root`) — the one
     least unlikely (:func:`cost`; of equals, one a memory writes as spelt). None when there is none, or two terms are
     equally likely, or an English word the index does not hold is likelier (``autor`` is "author" before "actor";
     ``keybord`` "keyboard" before "keyword"). Reads ``fts_terms``, ``fts`` and ``docs`` in the caller's transaction:
@@ -191,7 +192,7 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
                 candidates.add(held)
             at += 1
     found: dict[str, tuple[float, int, str]] = {}  # term: (cost, 0 written as spelt / 1 an English word's, the word)
-    # least likely first: a term none of whose spellings can be as likely as one already read is not read
+    # likeliest first: a term none of whose spellings can be as likely as one already read is not read
     bound = {t: min((near[s] for s in by_term.get(t, ())), default=1.0 + 2) for t in candidates}
     for candidate in sorted(candidates, key=lambda t: (bound[t], t)):
         if found and bound[candidate] > min(found.values())[0]:
@@ -206,7 +207,7 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
         else:  # two slips: every word the memories write, against the query's
             keys = [(c, 0, spelt) for (text,) in rows for spelt in _written(text) for w in words
                     if spelt[:1] == w[:1] and len(spelt) <= len(w) + 5 and (c := _cost(w, spelt, candidate)) < 9]
-        keys += [(near[s], 1, s) for s in by_term.get(candidate, ()) if is_word(s)]  # "connect": "connected" held
+        keys += [(near[s], 1, s) for s in by_term.get(candidate, ()) if _root(s, candidate) and is_word(s)]
         if keys:
             found[candidate] = min(keys)
     if not found:
@@ -219,6 +220,13 @@ def read(conn, term: str, written: set[str]) -> tuple[str, str] | None:
     if any(is_word(s) for s in likelier):  # a word of the language the index does not hold is likelier
         return None
     return tied[0], best[2]
+
+
+def _root(word: str, term: str) -> bool:
+    """True when the English ``word`` is its ``term`` as written, no inflection nor ending past it (``connect``,
+    ``release`` of ``releas``, ``summary`` of ``summari``): a typo is read as an English word no memory writes only
+    so, never as a form nobody wrote (``containerd`` is no "contained", whose term "contain" a memory holds)."""
+    return word in (term, term + "e") or term.endswith("i") and word == term[:-1] + "y"
 
 
 def _held(term: str, known: set[str], vocabulary: list[str]) -> bool:
