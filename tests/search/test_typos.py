@@ -78,6 +78,11 @@ def test_a_misspelled_word_recalls_as_the_word_a_memory_writes(lexical):
     assert recalled(lexical, "cursor paginaton") == ["pagination"]  # a letter left out
     assert recalled(lexical, "gofmt tabs") == ["tabs-go"]  # control: the other memories are there to be found
     assert recalled(lexical, "postgrex port") == []  # control: its last letter replaced is another word
+    # an English word no memory writes, whose term one holds ("psql connects"): read as written, never inflected
+    assert lexical.search("conect").note == "read 'conect' as 'connect': no memory holds 'conect'"
+    lexical.write("contain-first", "Incidents: contain first, then fix", "project", "Contain the blast radius.")
+    assert (names(lexical, "containerd"), lexical.search("containerd").note) == ([], "")  # no "contained"
+    assert names(lexical, "containn") == ["contain-first"]  # control: a doubled letter of the word it holds
 
 
 def test_recall_json_says_what_was_read_as_a_typo(lexical, isolated_home, project):
