@@ -18,12 +18,24 @@ import pytest
 
 from memdir import Memory
 from memdir.search import vectors
-from memdir.search.typos import (DOUBLED, LEFT_OUT, REPLACED, SWAPPED, TWO_EDITS, TYPO_MIN, budget, cost, distance,
-                                 eligible, ends_kept, spellings)
+from memdir.search.typos import (
+    DOUBLED,
+    LEFT_OUT,
+    REPLACED,
+    SWAPPED,
+    TWO_EDITS,
+    TYPO_MIN,
+    budget,
+    cost,
+    distance,
+    eligible,
+    ends_kept,
+    spellings,
+)
 
 DEV_PORTS = ("Dev PostgreSQL listens on port 5433, Redis on 6380, the API on 8000",
-             "The local dev database runs in docker compose on port 5433 because 5432 is taken by the system cluster "
-             "on most laptops; psql connects with -p 5433. Redis is on 6380 and the API on 8000.")
+             ("The local dev database runs in docker compose on port 5433 because 5432 is taken by the system cluster "
+              "on most laptops; psql connects with -p 5433. Redis is on 6380 and the API on 8000."))
 
 
 def _fill(mem: Memory) -> None:
