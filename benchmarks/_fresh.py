@@ -96,6 +96,9 @@ def commands(project: Path, session: str = "bench") -> dict[str, tuple[list[str]
         "context_script": ([str(SCRIPT), "--project", str(project), "context"], ""),
         "session_start_script": ([str(SCRIPT), "hook", "claude-code", "SessionStart"], json.dumps(start)),
         "user_prompt_submit": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"], json.dumps(prompt)),
+        # the same prompt misspelled (three words no memory holds, each a slip from one they hold: search.typos)
+        "user_prompt_typo": (["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                             json.dumps({**prompt, "prompt": "which port does the stagign rediss of biling listen on?"})),
         # a search as typed, in a fresh process (the CLI's first query; an MCP server's first pays the same search)
         "search": (["-m", "memdir", "--project", str(project), "search", "staging redis port"], ""),
         # a query's scripts step alone (search.scripts.of_rows; the hook runs it when the dense side answers):

@@ -1,4 +1,4 @@
-"""Cost of reading a search's unknown words as slips (:func:`memdir.search.terms._slipped`, srch16) on synthetic
+"""Cost of reading a query's unknown words as typos (:func:`memdir.search.typos.read`, srch16, recall28) on synthetic
 stores (:mod:`bench_search`'s Zipf vocabulary). Prints one JSON line per query set:
 
     python benchmarks/bench_slips.py [MEMORIES]     # default 10,000

@@ -83,6 +83,14 @@ that a memory answers ("how do I release?", "where do bugs go?"), half of them n
 dependency to this project?", "what runner does this repo's CI use?"), beside 24 of the same look that no memory
 answers ("how do I rebase?", "what license does this project use?"), ordered need, need, none, none, so that each of
 ``run.py``'s two folds holds 12 of each.
+
+``typos.jsonl``: training data only, like ``asked`` (every line ``fit``), written on 2026-12-05 (recall28) from the
+memories of ``memories/`` alone and committed before memdir ran on it, for misspelled prompts (issue 28: "how do i
+conect to postgress locally" recalled nothing, its words one slip from the memory's): 24 questions a memory answers
+with realistic typos in their topic words (a letter dropped, doubled, two swapped, a wrong vowel: "does our dev
+postgress use the default port?", "which dashbord shows api latancy?"), beside 24 misspelled ones of the same look
+that no memory answers ("how do i conect to a mongdb cluster from python?", "thnaks, that fixed the buidl"), ordered
+need, need, none, none, so that each of ``run.py``'s two folds holds 12 of each.
 """
 
 from __future__ import annotations
@@ -100,9 +108,9 @@ sys.path.insert(0, str(REPO / "src"))
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
-        "short": "short.jsonl", "asked": "asked.jsonl"}
+        "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -142,7 +150,7 @@ def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short`` and ``asked``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked`` and ``typos``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
 
 

@@ -168,7 +168,8 @@ def test_cli_json_lists_memories_with_score_and_why(isolated_home, project):
     assert memory["score"] >= relevance.THRESHOLD and "postgresql" in memory["why"]["terms"]
     assert "## db-port" in data["recall"] and data["bytes"] == len(data["recall"].encode("utf-8"))
     out = run_cli("recall", "--json", "--prompt", "thanks, that works", "--project", project, env=env)
-    assert json.loads(out.stdout) == {"recall": "", "bytes": 0, "memories": [], "left_out": [], "not_recalled": []}
+    assert json.loads(out.stdout) == {"recall": "", "bytes": 0, "memories": [], "left_out": [], "not_recalled": [],
+                                       "read_as": {}}
     out = run_cli("search", "--json", "lunch fridays", "--type", "feedback", "--project", project, env=env)
     results = json.loads(out.stdout)["results"]
     assert [(r["name"], r["type"]) for r in results] == [("lunch", "feedback")]

@@ -1,11 +1,11 @@
-"""A search word no memory holds is read as the word a memory writes one slip away (issue 28, srch16).
+"""A query word no memory holds is read as the word a memory writes a slip away (issue 28, srch16, recall28).
 
 ``paginaton`` and ``launchdarkley`` found nothing beside "cursor pagination" and "LaunchDarkly" (evals/search: 3
-of the 4 misspelt queries of its fit half missed). memdir.search.spelling.slips gives the spellings one slip
-inside the word (a letter left out, added, or two swapped; never a letter replaced, never at an end);
-memdir.search.terms.near_forms reads the word as the one term they spell that a memory writes as spelt, in an
-explicit search only (recall reads prose, where a word no memory holds is most often another word). Each case
-has a memory that must be found beside one that must not.
+of the 4 misspelt queries of its fit half missed). memdir.search.typos.spellings gives the spellings one slip
+inside the word (a letter left out, added, replaced, or two swapped; the first letter kept, the last too unless
+swapped); memdir.search.terms.near_forms reads the word as the one term they spell that a memory writes as spelt,
+on every path (search and, since recall28, recall: tests/search/test_typos.py). Each case has a memory that must be
+found beside one that must not.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.search.spelling import slips
+from memdir.search.typos import spellings as slips
 
 
 @pytest.fixture
@@ -41,8 +41,8 @@ def test_a_misspelt_word_finds_the_memory_writing_it(store):
 
 
 def test_another_real_word_is_not_read_as_its_neighbour(store):
-    # a replaced letter (fallback/callback), an end (systemd/system), a form no memory writes (germany: "germanly")
-    # and a word of 6 letters (aerial: the font "Arial", a letter left out), under SLIP_MIN
+    # an English word (fallback/callback, aerial: the font "Arial", a letter left out), an end (systemd/system) and a
+    # form no memory writes (germany: "germanly")
     for query in ("fallback", "systemd", "germany", "aerial"):
         assert (query, names(store, query)) == (query, [])
     # controls: the words the memories write find them
@@ -50,18 +50,18 @@ def test_another_real_word_is_not_read_as_its_neighbour(store):
     assert names(store, "german") == ["docs-language"] and names(store, "arial") == ["fonts"]
 
 
-def test_recall_does_not_read_slips(store):
-    assert [m.name for m in store.recall_result("paginaton").memories] == []
-    assert [m.name for m in store.recall_result("pagination").memories] == ["pagination"]  # control
+def test_recall_reads_slips_as_search_does(store):
+    assert [m.name for m in store.recall_result("paginaton").memories] == ["pagination"]  # recall28: was []
+    assert [m.name for m in store.recall_result("pagination").memories] == ["pagination"]  # control: as written
+    assert [m.name for m in store.recall_result("aerial").memories] == []  # control: an English word is itself
 
 
 def test_the_slips_of_a_word():
     assert "pagination" in slips("paginaton") and "structlog" in slips("strucltog")
     assert "launchdarkly" in slips("launchdarkley") and "postgres" in slips("postgress")
-    assert "callback" not in slips("fallback")  # a replaced letter
-    assert slips("aerial") == set()  # 6 letters: under SLIP_MIN (it would read as "arial")
+    assert "callback" not in slips("fallback")  # the first letter
+    assert "latency" in slips("latancy") and "length" in slips("lenght")  # a replaced letter; the last two swapped
     assert "system" not in slips("systemd") and "broke" not in slips("broker")  # an end
-    assert slips("limt") == set() and slips("Pagination") == set()  # under SLIP_MIN letters; not folded
     deleted = {s for s in slips("abcdefg") if len(s) == 6}
     assert deleted == {"acdefg", "abdefg", "abcefg", "abcdfg", "abcdeg"}  # never the first letter or the last
 
@@ -103,14 +103,15 @@ def test_an_english_word_is_not_read_as_the_word_one_slip_from_it(store):
     assert store.search("who is our contact at Acme").note == ""
 
 
-def test_a_dictionary_word_has_no_slips():
-    from memdir.search.spelling import SLIP_MIN
+def test_a_dictionary_word_is_no_typo():
+    from memdir.search.typos import TYPO_MIN, eligible
     from memdir.text.english import MIN_LETTERS, is_word
 
-    assert MIN_LETTERS <= SLIP_MIN  # the list holds every word the slip rule may read
-    assert slips("contact") == set() and slips("compliant") == set() and slips("readying") == set()
-    assert "contract" in slips("contarct") and "pagination" in slips("paginaton")  # controls: misspellings
-    assert is_word("contact") and is_word("contacted") and is_word("christopher")
+    assert MIN_LETTERS <= TYPO_MIN  # the list holds every word the typo rule may read
+    assert not eligible("contact") and not eligible("compliant") and not eligible("readying")
+    assert not eligible("aerial") and not eligible("limt") and not eligible("Pagination")  # a word; short; not folded
+    assert eligible("contarct") and eligible("paginaton") and eligible("conect")  # controls: misspellings
+    assert is_word("contact") and is_word("contacted") and is_word("christopher") and is_word("aerial")
     assert not is_word("paginaton") and not is_word("kubernetes") and not is_word("Contact") and not is_word("contac")
 
 
@@ -124,5 +125,5 @@ def test_the_cli_mcp_and_prompt_hook_read_an_english_word_as_itself(store, isola
     assert cli_search(env, "contarct") == [("acme-contract", 1.0)]  # control: a misspelling
     contact, contarct = mcp_search(isolated_home, project, "contact", "contarct")
     assert "acme-contract" not in contact and "acme-contract" in contarct
-    assert block_names(hook_block(project, env, "who is our contact for the renewal")) == []  # recall reads no slip
+    assert block_names(hook_block(project, env, "who is our contact for the renewal")) == []  # a word is no slip
     assert block_names(hook_block(project, env, "when does the Acme contract renew", session="s2")) == ["acme-contract"]

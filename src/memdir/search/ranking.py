@@ -297,7 +297,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             counts = doc_freq(conn, terms, total, spelling.starts(terms, forms))
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
-            terms, counts = read_near(conn, terms, counts, total, forms, explicit)  # postgresql: Postgres; paginaton
+            terms, counts = read_near(conn, terms, counts, total, forms)  # postgresql: Postgres; paginaton, conect
             begun, narrow = spelling.starts(terms, forms), discriminating(terms, total, counts)
             seen = _shown(conn, layers, include_muted, filters or Filters())
             lexical = _bm25_rows(conn, narrow, where, pool, compounds, begun, seen)

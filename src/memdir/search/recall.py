@@ -18,7 +18,7 @@ writes what was really shown).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 
 from ..errors import InvalidInput
 from ..prompt import recalled
@@ -79,17 +79,20 @@ class RecallResult:
     the ``memories`` in it, in block order, the names of those ``left_out``
     for room (named on one line of the block, their bodies not shown), and ``not_recalled``: the
     relevant memories ranked among the first ``k`` that do not qualify, in rank order, each with why
-    (never in the block: what is recalled does not depend on it). ``to_dict()`` is the ``--json`` form."""
+    (never in the block: what is recalled does not depend on it), and ``read_as``: ``{word the prompt writes: the
+    word a memory writes}`` for each word read as a typo (:mod:`memdir.search.typos`: ``{"postgress":
+    "postgres"}``), so a guess is shown as one. ``to_dict()`` is the ``--json`` form."""
 
     block: str
     memories: tuple[RecalledMemory, ...] = ()
     left_out: tuple[str, ...] = ()
     not_recalled: tuple[NotRecalled, ...] = ()
+    read_as: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {"recall": self.block, "bytes": len(self.block.encode("utf-8")),
                 "memories": [asdict(m) for m in self.memories], "left_out": list(self.left_out),
-                "not_recalled": [asdict(m) for m in self.not_recalled]}
+                "not_recalled": [asdict(m) for m in self.not_recalled], "read_as": dict(self.read_as)}
 
 
 def _budget(session: Session, k: int, max_bytes: int | None) -> int:
@@ -143,8 +146,9 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
             continue
         chosen.append(hit)
     skipped = tuple(skipped)
+    read_as = dict(getattr(terms, "slipped", None) or {})  # the words read as typos (memdir.search.typos)
     if not chosen:
-        return RecallResult("", not_recalled=skipped)
+        return RecallResult("", not_recalled=skipped, read_as=read_as)
     words = written(pasted.read(prompt), terms)  # each matched term in the prompt's own words, of the text ranked read
     given = recalled.given(session.home, session.id) if once else recalled.Given()
     clean = _clean
@@ -174,10 +178,10 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
         again += [_given_as(s, repeated[s.seen.name]) for s in sections if s.seen.name in repeated]
         sections = [s for s in sections if s.seen.name not in repeated]
     if not shown and not again and not line:
-        return RecallResult("", not_recalled=skipped)
+        return RecallResult("", not_recalled=skipped, read_as=read_as)
     block = head + "".join(text for _, text in shown) + pointer + line + tail
     return RecallResult(block, (*(seen for seen, _ in shown), *(replace(s.seen, shown=False) for s in again)),
-                        tuple(s.seen.name for s in left), skipped)
+                        tuple(s.seen.name for s in left), skipped, read_as)
 
 
 def _clean(text: str) -> str:

@@ -44,19 +44,8 @@ longer one merely runs on past it.
   "conversation" is); a word whose meaning drifted from its root is its own (:data:`DRIFTED`: ``important`` is no
   "import").
 
-- **A slip of the keyboard** (:func:`slips`, an explicit search only): a word of :data:`SLIP_MIN` (7) letters or more
-  that no memory holds, nor any word it begins or runs on to, is read as the one indexed term a spelling one slip
-  from it gives (a letter left out, added, or two neighbours swapped, never at either end: ``paginaton`` →
-  "pagination", ``strucltog`` → "structlog"), and only a spelling a memory writes (:func:`memdir.search.terms.near_forms`); never when those
-  spellings give two terms or none. A search is a person's keywords, where a word nothing holds is most often
-  mistyped; a prompt (recall) is prose, where it is most often just another word. Of the words of 6 letters or
-  more in the recall evaluation's prompts that its store does not hold, 1 in 414 is read so (``shared`` as "shard"),
-  0 of 451 over evals/search's store (measured with the bar at 6 letters; ``aerial`` as the font "Arial" moved it).
-  Of the 3,000 most frequent words of 6 letters or more in LoCoMo's dev conversations that evals/search's store
-  does not hold, a search read 9 as a held word at 6 letters (``worlds`` "word", ``statue`` "state", ``coders``
-  "code") and 3 at 7 (``contact`` "contract", ``addictive`` "additive", ``readying`` "read"): a real word read as
-  another. An English word as written is therefore never read as a slip (:func:`memdir.text.english.is_word`, a
-  dictionary of SCOWL's words: words18), whether or not the store holds it; a slip is a spelling no dictionary has.
+- **A slip of the keyboard** is :mod:`memdir.search.typos`'s rule (``paginaton`` → "pagination", ``conect`` →
+  "connect"), on every path that reads a query; a word it reads is one none of the readings above finds.
 
 Meaning (the vectors) covers what spelling cannot tell (``logger`` and "logging"). Pure; the SQL that finds the
 candidates is :mod:`memdir.search.terms`'s, the matching :mod:`memdir.search.tokenize`'s (FTS5 prefix queries)
@@ -67,7 +56,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..text.english import is_word
 from ..text.words import KEPT_E
 
 PREFIX_MIN = 5
@@ -415,41 +403,11 @@ def runs_on(term: str, held: str, written: Iterable[str] = ()) -> bool:
     return any(tail not in INFLECTIONS and named(tail) and (len(held) >= NEAR_MIN or kind(tail)) for tail in tails)
 
 
-SLIP_MIN = 7
-"""Letters of the shortest word a search's query writes that may be read as a word one slip away (:func:`slips`):
-``paginaton`` is "pagination", ``launchdarkley`` "LaunchDarkly", ``postgress`` "postgres". Shorter words have too
-many real neighbours: at 6 letters ``aerial`` read as the font "Arial" a store wrote (tests/search/test_spelled_alike),
-so ``alembc`` is not read as "alembic" (``limt``: "limit", "lime", "lift"'s ``lit``…)."""
-
-
-def slips(word: str) -> set[str]:
-    """Every spelling one slip from ``word`` (lower-case ASCII letters, at least :data:`SLIP_MIN` of them; ``set()``
-    otherwise) inside the word: one letter left out (``launchdarkley`` → "launchdarkly", ``postgress`` →
-    "postgres") or added (``paginaton`` → "pagination") or two neighbours swapped (``strucltog`` → "structlog"),
-    never the first letter or the last, ``word`` itself excluded; at most ``27 n`` spellings for ``n`` letters. None
-    for an English word as written (:func:`memdir.text.english.is_word`): ``contact`` is no slip of "contract",
-    ``compliant`` none of "complaint", though each is one slip from it.
-    Not a letter replaced, nor one added or dropped at an end: those make another real word of a word a store
-    does not hold (among 451 such words of the recall evaluation's prompts, a replaced letter read ``fallback``
-    as "callback", ``interval`` "internal", ``defect`` "detect", ``status`` "states"; an end ``broker`` as
-    "broke", ``systemd`` "system", ``cannot`` "annot"). A search reads a word no memory holds as the one term
-    these spell (:func:`memdir.search.terms.near_forms`). Pure."""
-    if len(word) < SLIP_MIN or not (word.isascii() and word.isalpha() and word.islower()) or is_word(word):
-        return set()  # a word spelled right is no slip, held or not: contact is no "contract" (words18)
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    inner = [(word[:i], word[i:]) for i in range(1, len(word))]  # never at either end (see above)
-    out = {a + b[1:] for a, b in inner if len(b) > 1}
-    out |= {a + b[1] + b[0] + b[2:] for a, b in inner if len(b) > 1}
-    out |= {a + c + b for a, b in inner for c in letters}
-    out.discard(word)
-    return out
-
-
 def kind(tail: str) -> bool:
     """True when ``tail``, what a word writes past a name, is an inflection the name lost (:data:`INFLECTIONS`)
     and one of :data:`KINDS`: ``js`` (``nodejs``), ``esql``, ``sdb``; not ``file``, ``d``, ``th``. Pure."""
     return any(tail.startswith(lost) and tail[len(lost):] in KINDS for lost in INFLECTIONS)
 
 
-__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DRIFTED", "DOERS", "LATIN_ACTS", "VERT_PREFIXES", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "SLIP_MIN", "slips", "start",
+__all__ = ["KIND_MIN", "KINDS", "kind", "DERIVATIONS", "DRIFTED", "DOERS", "LATIN_ACTS", "VERT_PREFIXES", "NOT_DOERS", "QUALITIES", "of_adjective", "INFLECTIONS", "NAME_TAILS", "named", "NEAR_MIN", "NEAR_TAIL", "PREFIX_MIN", "VOWELS", "Y_FORMS", "begins", "continued", "continues", "from_y", "prefixable", "runs_on", "start",
            "starts", "derived", "fetch", "uninflected"]

@@ -12,14 +12,11 @@ read from the ``docs`` table's text as written.
 
 from __future__ import annotations
 
-import re
-
-from ..text.fold import fold, kana_spellings
+from ..text.fold import kana_spellings
 from ..text.words import HEBREW_PREFIXES, HEBREW_REST
-from . import memo, spelling
+from . import memo, spelling, typos
 from .oneword import PHRASAL_NOUNS
-from .stemming import stem
-from .tokenize import compound_splits, is_compound, is_stopword, word_forms, writes_in_capitals
+from .tokenize import compound_splits, is_compound, is_stopword, writes_in_capitals
 
 
 def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list[str]:
@@ -34,8 +31,8 @@ def discriminating(terms: list[str], total: int, counts: dict[str, int]) -> list
 
 
 COMPOUND_LOOKUPS = 8  # vocabulary range reads per query for compounds (a long prompt has many long terms)
-# Words of one search read as a slip (_slipped: ~27 spellings a letter, those beginning with a held term stemmed); a
-# search of many words nothing holds is prose, not mistyped keywords.
+# Words of one query read as a typo (typos.read: ~54 spellings a letter, those beginning with a held term stemmed); a
+# query of many words nothing holds is prose, not mistyped keywords.
 SLIP_LOOKUPS = 3
 
 
@@ -158,21 +155,21 @@ def _y_writers(conn, begins: tuple[str, ...]) -> dict[str, frozenset[int]]:
 
 
 def near_forms(conn, terms: list[str], counts: dict[str, int],
-               forms: dict[str, set[str]] | None = None, slipped: bool = False,
+               forms: dict[str, set[str]] | None = None,
                slips: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
     """``{term: the term read in its place}`` for the query's content terms
     that no memory holds (``counts`` of :func:`doc_freq` 0): a Hebrew word without the prefixes written onto it
     (:func:`_unprefixed`: ``הפורט`` → ``פורט``); the longest
     indexed term it is a longer spelling of (:func:`memdir.search.spelling.runs_on`:
     ``postgresql`` → ``postgr`` beside "Postgres"; not ``committee`` →
-    ``commit``). A word the store holds is always read as itself. Neither
-    side is a stopword, filler or a generic task word
-    (:func:`memdir.search.weighing.term_weights`). ``{}`` when every term
+    ``commit``); else the term of the word a memory writes a slip or two from it (:func:`memdir.search.typos.read`:
+    ``conect`` → ``connect``, ``paginaton`` → ``pagin``; the first :data:`SLIP_LOOKUPS` such terms), each added to
+    ``slips`` (when given) as ``{term: (the word the query writes, the word a memory writes)}``. A word the store
+    holds is always read as itself. Neither side is a stopword, filler or a generic task word
+    (:func:`memdir.search.weighing.term_weights`), but a typo may be read as one (``libary`` as "library"). ``{}`` when every term
     is held. ``forms``: each term's written words (:func:`memdir.search.tokenize.word_forms` of the query), read
-    as written (``clientele`` is no ``client``). ``slipped`` (an explicit search): a term neither reading finds is
-    read as the one indexed term its written word one slip away gives (:func:`_slipped`, ``paginaton`` →
-    ``pagin``; the first :data:`SLIP_LOOKUPS` such terms), each added to ``slips`` (when given) as ``{term: (the
-    word the query writes, the word a memory writes)}``. Reads ``fts_terms`` in the caller's transaction."""
+    as written (``clientele`` is no ``client``). Reads ``fts_terms`` in the caller's transaction (and ``fts``, ``docs``
+    for a typo)."""
     from .weighing import is_generic, soft_terms
 
     def weak(term: str) -> bool:
@@ -182,16 +179,19 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
     out: dict[str, str] = {}
     tried = 0
     for term in absent:
-        if term in out or len(term) <= spelling.KIND_MIN:
+        if term in out:
             continue
-        # the indexed terms that sort between the term's first KIND_MIN letters and the term: its prefixes among them
-        between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
-                               (term[:spelling.KIND_MIN], term))
-        held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ())) and not weak(r[0])), None)
-        if held is None and slipped and tried < SLIP_LOOKUPS:
-            tried += 1
-            words = (forms or {}).get(term) or {term}
-            read = _slipped(conn, term, words, weak)
+        held = None
+        if len(term) > spelling.KIND_MIN:
+            # the indexed terms between the term's first KIND_MIN letters and the term: its prefixes among them
+            between = conn.execute("SELECT term FROM fts_terms WHERE term >= ? AND term < ? ORDER BY term DESC",
+                                   (term[:spelling.KIND_MIN], term))
+            held = next((r[0] for r in between if spelling.runs_on(term, r[0], (forms or {}).get(term, ()))
+                         and not weak(r[0])), None)
+        words = (forms or {}).get(term) or {term}
+        if held is None and tried < SLIP_LOOKUPS and any(typos.eligible(w) for w in words):
+            tried += 1  # a typo's word may stem short (kiled: kile), and its term may be generic (libary: librari)
+            read = typos.read(conn, term, words)
             if read is not None:
                 held = read[0]
                 if slips is not None:
@@ -204,50 +204,6 @@ def near_forms(conn, terms: list[str], counts: dict[str, int],
             if held is not None:
                 out[term] = held
     return out
-
-
-def _slipped(conn, term: str, written: set[str], weak) -> tuple[str, str] | None:
-    """The one indexed term that the words ``written`` (those that gave ``term``; none held) are a slip from
-    (:func:`memdir.search.spelling.slips`): ``paginaton`` → ``pagin``, as a memory writes "pagination". A spelling
-    one slip away counts only where a memory holding its stem writes it so (word by word,
-    :func:`_written`): a slip spelling an inflection or derivation nobody wrote
-    (``systemd`` → "systemed", ``germany`` → "germanly") reads nothing. None when the spellings written give no
-    term, or two or more, or only a ``weak`` one; else ``(that term, the spelling a memory writes)``. Reads
-    ``fts_terms``, ``fts`` and ``docs`` in the caller's transaction."""
-    spellings = {s for word in written for s in spelling.slips(word)}
-    # a slip never touches the first letter, and an English stem begins its word (it takes an ending off): the
-    # index's terms that a spelling begins with tell which spellings may stem to a held term, and only those are
-    # stemmed (stemming all ~27 a letter took 9 ms for a word of 9 letters; an IN list, 3 ms). Such a term has 3
-    # letters or more, so it lies in the range of a spelling's first three: those ranges are read, not the whole
-    # letter's (~60 small ranges; a letter's range of a 100,000-memory store took 90 ms a search, break16)
-    vocabulary = {r[0] for head in {w[:3] for w in spellings} for r in conn.execute(
-        "SELECT term FROM fts_terms WHERE term >= ? AND term < ?", (head, head + "\uffff"))}
-    by_stem: dict[str, set[str]] = {}
-    for candidate in spellings:
-        if any(candidate[:k] in vocabulary for k in range(3, len(candidate) + 1)):
-            by_stem.setdefault(stem(candidate), set()).add(candidate)
-    by_stem.pop(term, None)
-    firsts = {w[0] for w in spellings}
-    held = [t for t in by_stem if t in vocabulary or (t[:1] in firsts and conn.execute(
-        "SELECT 1 FROM fts_terms WHERE term = ?", (t,)).fetchone())]  # a stem shorter than its head, or changed
-    found: dict[str, str] = {}
-    for candidate in held:
-        rows = conn.execute("SELECT d.name || ' ' || coalesce(d.title, '') || ' ' || d.description || ' ' || "
-                            "coalesce(d.body, '') FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH ? LIMIT 50",
-                            (f'"{candidate}"',))
-        spelt = next((min(both) for (text,) in rows if (both := by_stem[candidate] & _written(text))), None)
-        if spelt is not None:
-            found[candidate] = spelt
-    return next(iter(found.items())) if len(found) == 1 and not weak(next(iter(found))) else None
-
-
-def _written(text: str) -> set[str]:
-    """The words ``text`` writes, folded: each run of letters whole (``LaunchDarkly`` → ``launchdarkly``) and each
-    word the tokenizer reads in it (:func:`memdir.search.tokenize.word_forms`: ``launch``, ``darkly``). Pure."""
-    return set(_LETTERS.findall(fold(text))).union(*word_forms(text).values())
-
-
-_LETTERS = re.compile(r"[a-z]+")
 
 
 def _unprefixed(conn, term: str) -> str | None:
@@ -266,7 +222,7 @@ def _unprefixed(conn, term: str) -> str | None:
 
 class ReadTerms(list):
     """A query's terms as :func:`read_near` read them; ``slipped``: ``{word the query writes: the word a memory
-    writes}`` for each word read as a slip of the keyboard (:func:`_slipped`), which :func:`slip_note` tells;
+    writes}`` for each word read as a typo (:func:`memdir.search.typos.read`), which :func:`slip_note` tells;
     ``stands_for``: ``{term read in another's place: (the query's term, the word a memory writes for a slip, else
     "")}``, what a result shows for it (:func:`memdir.search.why.written`: ``pagin`` as "pagination", ``postgr`` as
     the query's "postgresql")."""
@@ -276,12 +232,12 @@ class ReadTerms(list):
 
 
 def read_near(conn, terms: list[str], counts: dict[str, int], total: int,
-              forms: dict[str, set[str]] | None = None, slipped: bool = False) -> tuple[list[str], dict[str, int]]:
-    """``(terms, counts)`` with each term of :func:`near_forms` (``slipped`` as there) replaced by its
+              forms: dict[str, set[str]] | None = None) -> tuple[list[str], dict[str, int]]:
+    """``(terms, counts)`` with each term of :func:`near_forms` replaced by its
     near form (a repeat dropped; a :class:`ReadTerms` saying which words were read as slips) and the counts of the
     new terms (:func:`doc_freq`, each beginning the words it begins as it is); as given when there is none."""
     slips: dict[str, tuple[str, str]] = {}
-    near = near_forms(conn, terms, counts, forms, slipped, slips)
+    near = near_forms(conn, terms, counts, forms, slips)
     if not near:
         return terms, counts
     read = ReadTerms(dict.fromkeys(near.get(t, t) for t in terms))

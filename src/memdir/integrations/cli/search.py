@@ -36,8 +36,8 @@ def cmd_search(args) -> int:
 
 def cmd_recall(args) -> int:
     """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
-    "memories", "left_out", "not_recalled"}``, each memory with name, scope, type, score and why; each not
-    recalled with name, scope and reason)."""
+    "memories", "left_out", "not_recalled", "read_as"}``, each memory with name, scope, type, score and why; each not
+    recalled with name, scope and reason; ``read_as`` each word read as a typo and the word a memory writes)."""
     from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:
