@@ -19,6 +19,7 @@ drive the terminal or forge a line.
 from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
+from ..files.layout import edited_index_note
 from ..files.scan import HELD
 from ..text.fence import escape_stored, quoted
 from ..text import names
@@ -444,6 +445,7 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
         if len(lenient) > max_malformed:
             lines.append(f"  ~ …and {len(lenient) - max_malformed} more files read leniently")
+        lines += [f"  ~ {cut(edited_index_note(kept), 1000)}" for kept in layer.edited_index]
     return "\n".join(lines + duplicate_lines(result))
 
 
