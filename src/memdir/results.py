@@ -469,6 +469,7 @@ class LayerStatus(Result):
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
     superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
     pending: tuple[str, ...] = ()  # the project layer's pending findings still to show (memdir.prompt.pending.waiting)
+    edited_index: tuple[str, ...] = ()  # hand-edited MEMORY.md copies kept aside (memdir.files.layout.edited_copies)
 
 
 @dataclass(frozen=True)

@@ -228,3 +228,12 @@ def test_the_prompt_hook_keeps_recall_and_pending_within_one_budget(isolated_hom
         context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
         assert len(context.encode("utf-8")) <= budget and context.startswith("<memory_recall>"), budget
     assert "</memory_recall>\n\n<memory_pending>" in context and THURSDAYS in context  # control: 1800 holds both
+
+
+def test_a_request_pointing_back_is_pending_as_the_fact_it_points_to(isolated_home, project, person):
+    """trial28: "… Remember it." would have been pending as "Remember it." alone."""
+    report = person.consolidate([{"role": "user", "content": "We use Vite 6 now, pnpm dev on 5173. Remember it."},
+                                 {"role": "user", "content": "Remember it."}], extractor="agent")
+    assert report.pending == ("We use Vite 6 now, pnpm dev on 5173.",)  # the second points at nothing: no finding
+    block = person.pending(mark=False)
+    assert "“We use Vite 6 now, pnpm dev on 5173.”" in block and "“Remember it.”" not in block

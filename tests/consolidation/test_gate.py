@@ -136,3 +136,53 @@ def test_a_greeting_before_a_question_or_a_memory_of_their_own_does_not_fire(sen
 
 def test_standing_instead_still_fires():
     assert "correction" in rules_of("Use the logging module instead of print.")
+
+
+def test_a_request_pointing_back_fires_and_carries_what_it_points_to(tmp_path, project):
+    """trial28: "We use Vite 6 now, pnpm dev on 5173. Remember it." said "gate: nothing durable found"."""
+    said = "We use Vite 6 now, pnpm dev on 5173. Remember it."
+    path = tmp_path / "t1.txt"
+    path.write_text(f"USER: {said}\nASSISTANT: Saved.\n", encoding="utf-8")
+    done = run_cli("consolidate", path, "--dry-run", "--explain", "--project", project)
+    assert done.returncode == 0, done.stderr
+    assert f"turn 1 [remember] “Remember it.” in: {said}" in done.stdout
+    assert "would-create\n   We use Vite 6 now, pnpm dev on 5173.\n" in done.stdout
+    # control: the same fact said as "Remember that …" fires as it did
+    path.write_text("USER: Remember that we use Vite 6 now, pnpm dev on 5173.\nASSISTANT: Saved.\n", encoding="utf-8")
+    control = run_cli("consolidate", path, "--dry-run", "--explain", "--project", project)
+    assert "gate: fired (remember)" in control.stdout and "We use Vite 6 now, pnpm dev on 5173." in control.stdout
+
+
+@pytest.mark.parametrize("text, carried", [
+    ("We use Vite 6 now. Remember it.", "We use Vite 6 now. Remember it."),
+    ("We deploy from the v2 tag. Keep that in mind.", "We deploy from the v2 tag. Keep that in mind."),
+    ("We deploy from the v2 tag. Note that down.", "We deploy from the v2 tag. Note that down."),
+    ("We deploy from the v2 tag. Don't forget it!", "We deploy from the v2 tag. Don't forget it!"),
+    ("We deploy from the v2 tag. Please remember this for next time.",
+     "We deploy from the v2 tag. Please remember this for next time."),
+    ("The dev database is on 6543 now, remember that.", "The dev database is on 6543 now, remember that."),
+])
+def test_each_request_pointing_back_fires_with_the_fact(text, carried):
+    result = check(read_transcript([{"role": "user", "content": text}]))
+    assert [(h.rule, h.sentence) for h in result.hits] == [("remember", carried)]
+
+
+@pytest.mark.parametrize("text", [
+    "I don't remember it.",  # a recollection, negated
+    "We deployed v2 on Monday. Do you remember it?",  # a question
+    "We deployed v2 on Monday. Remember it was broken yesterday?",
+    "Remember it was broken yesterday.",  # the person recalling, not asking to keep "it"
+    "Remember it.",  # points back at nothing the person said
+    "We deployed v2 on Monday. I will remember it.",
+])
+def test_a_question_a_recollection_or_a_request_with_nothing_before_does_not_fire(text):
+    result = check(read_transcript([{"role": "user", "content": text}]))
+    assert result.hits == () and result.fire is False
+    # control: the same turn with a request pointing back at a fact fires
+    fired = check(read_transcript([{"role": "user", "content": "We deploy from the v2 tag. Remember it."}]))
+    assert fired.rules == ["remember"]
+
+
+def test_a_dont_that_tells_is_no_question_and_one_that_asks_is():
+    assert rules_of("Don't forget that the API is rate limited.") == {"remember"}  # was a "question"
+    assert rules_of("Don't you think we should always use tabs?") == set()

@@ -5,7 +5,11 @@ the write says where. Real files; the Python API's write (its warnings are what 
 
 from __future__ import annotations
 
+import json
 import time
+
+from memdir import Memory
+from tests.conftest import run_cli
 
 HAND = "- [hand-note](hand-note.md) — Person typed this line\n"
 
@@ -22,7 +26,8 @@ def test_a_hand_edited_memory_md_is_kept_aside_before_it_is_written_again(mem):
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").endswith(HAND)
     assert kept[0].read_text(encoding="utf-8").startswith("- [db-port](db-port.md)")
     assert (f"MEMORY.md was edited by hand; it is made from the memory files and was written again — the edited "
-            f"copy is kept at {kept[0]} (a fact belongs in a memory: memdir write)") in done.warnings
+            f"copy is kept at {kept[0]} (a fact belongs in a memory: memdir write, or edit a memory's file; remove "
+            "the copy once nothing in it is needed)") in done.warnings
     text = index.read_text(encoding="utf-8")
     assert "Person typed this line" not in text and "- [staging-host](staging-host.md)" in text  # derived again
     # control: a write after memdir's own write keeps nothing aside and says nothing
@@ -56,3 +61,49 @@ def test_hand_edits_kept_in_one_second_each_get_their_own_copy_readable_by_the_p
     assert [t.endswith(f"- person's line number {i}\n") for i, t in enumerate(texts)] == [True, True, True]
     assert [stat.S_IMODE(os.stat(p).st_mode) for p in kept] == [0o600] * 3  # before: 0o644 (the umask's)
     assert "person's line" not in index.read_text(encoding="utf-8")  # control: MEMORY.md derived again
+
+
+def _hand_edit(project):
+    """A project layer with one memory written by the CLI, then a line typed into its MEMORY.md."""
+    done = run_cli("write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project", "--project", project)
+    assert done.returncode == 0, done.stderr
+    layer = Memory.open(project=project).session.layer("project")
+    time.sleep(0.05)  # past the clock tick of memdir's own write and stamp
+    with open(layer.path / "MEMORY.md", "a", encoding="utf-8") as out:
+        out.write(HAND)
+    return layer
+
+
+def test_a_command_that_rebuilds_a_hand_edited_memory_md_says_so_once_and_status_doctor_name_the_copy(
+        isolated_home, project):
+    """trial28: `memdir context`, `status`, `doctor` rebuilt MEMORY.md and kept the edited copy without a word."""
+    layer = _hand_edit(project)
+    first = run_cli("context", "--project", project)
+    kept = sorted((layer.path / ".memdir").glob("MEMORY.md.edited-*"))
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").endswith(HAND)
+    said = (f"memdir: warning: MEMORY.md was edited by hand; it is made from the memory files and was written again — "
+            f"the edited copy is kept at {kept[0]} (a fact belongs in a memory: memdir write, or edit a memory's file; "
+            "remove the copy once nothing in it is needed)\n")
+    assert first.returncode == 0 and first.stderr == said, first.stderr
+    assert "db-port" in first.stdout and "Person typed this line" not in first.stdout
+    again = run_cli("context", "--project", project)  # control: nothing edited since, nothing said
+    assert again.returncode == 0 and again.stderr == "" and "db-port" in again.stdout
+    status = run_cli("status", "--project", project)
+    assert status.stderr == "" and f"  ~ {said.removeprefix('memdir: warning: ').rstrip()}" in status.stdout
+    assert "project: 1 memory (1 in the index" in status.stdout
+    doctor = run_cli("doctor", "--project", project)
+    assert f"note: {said.removeprefix('memdir: warning: ').rstrip()}" in doctor.stdout, doctor.stdout
+    assert doctor.returncode == 0 and doctor.stdout.rstrip().endswith("ok")  # said, not a problem
+    listed = json.loads(run_cli("status", "--json", "--project", project).stdout)["layers"]
+    assert [each["edited_index"] for each in listed if each["scope"] == "project"] == [[str(kept[0])]]
+    kept[0].unlink()  # the person took what they needed: nothing is named any more
+    assert "edited by hand" not in run_cli("status", "--project", project).stdout
+
+
+def test_a_write_says_its_hand_edited_memory_md_once(isolated_home, project):
+    layer = _hand_edit(project)
+    done = run_cli("write", "staging-host", "-d", "Staging lives at staging.internal.example", "-t", "project",
+                   "--project", project)
+    kept = sorted((layer.path / ".memdir").glob("MEMORY.md.edited-*"))
+    assert done.returncode == 0 and len(kept) == 1, done.stderr
+    assert done.stderr.count("MEMORY.md was edited by hand") == 1 and str(kept[0]) in done.stderr

@@ -46,7 +46,7 @@ def test_approving_a_value_another_layer_forgot_is_warned_on_the_api_the_cli_and
     assert (decided.name, decided.approved) == ("deploys", True)
     assert decided.warnings == (
         f"written though it matches a forgotten value (the same value; tombstone {stone}, memory 'old-deploys', "
-        f"forgotten by human on {person.tombstones('user').tombstones[0].ts[:10]}), because it is a person's own "
+        f"deleted by human on {person.tombstones('user').tombstones[0].ts[:10]}), because it is a person's own "
         f"write and the tombstone is another layer's; `memdir tombstone lift {stone} --scope user` lifts the tombstone",)
     assert person.approve("lint", digest=_digest(person, "lint")).warnings == ()  # control: nothing forgotten
     cli = run_cli("--project", project, "approve", "deploys-cli")

@@ -258,7 +258,11 @@ def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path
         agent.write("ci", "Builds run on Jenkins", "project")
     status = _cli(b.home, b.root, "status")
     assert "team: this repository has a team memory layer" in status.stdout
-    assert "not trusted in this clone" in _cli(b.home, b.root, "doctor").stdout
+    doctor = _cli(b.home, b.root, "doctor").stdout
+    assert "not trusted in this clone" in doctor
+    # left out of the block for its trust, not the budget (trial28: "left out of the block: team 1 memory")
+    assert ("left out of the block: team 1 memory because the team layer is not trusted in this clone "
+            "(`memdir team trust`, after a review)") in doctor
     assert [m.name for m in b.memory().list(scope="team").memories] == ["db-port"]  # the person reviews it
 
     # trusted (the CLI): every path shows it
@@ -271,6 +275,7 @@ def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path
                                           ("memory_read", {"name": "db-port"}))
     assert "db-port" in found and not read_error and "Moved off 5432" in body
     assert "not trusted" not in _cli(b.home, b.root, "status").stdout
+    assert "left out of the block: team" not in _cli(b.home, b.root, "doctor").stdout  # control: trusted, it is in
     record = json.loads((b.home / "team" / project_key(b.root) / "trust.json").read_text())
     assert record["root"] == str(b.root) and record["remote"] == str(tmp_path / "remote.git")
     assert record["first_commit"] == git(b.root, "rev-list", "--max-parents=0", "HEAD").stdout.strip()

@@ -14,7 +14,10 @@ rule           cues (examples)
 remember       "remember that …", "keep in mind", "don't forget", "for
                future reference", "put this into CLAUDE.md/AGENTS.md/the
                memory", "write this down", "important: …", 记住, 别忘了,
-               把这个写进 CLAUDE.md, 重要：…
+               把这个写进 CLAUDE.md, 重要：…; a request pointing back at
+               what the person said before it in the turn ("… Remember
+               it.", "Keep that in mind.", "…, remember that"), whose hit
+               quotes that (:func:`pointed_to`)
 correction     "that's wrong", "you're confusing …", "not X but Y", "use X
                instead", "I meant", 不对, 搞错, 不是…而是
 preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
@@ -60,7 +63,8 @@ _LIST_MARKER = re.compile(r"^[-*•]\s+")  # "- Always run tests with -x." is th
 
 _QUESTION_START = re.compile(
     r"^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|do|does|did|is|are|"
-    r"was|were|have|has|any|isn't|aren't|don't|doesn't)\b", _I)
+    r"was|were|have|has|any|(?:isn't|aren't|don't|doesn't)\s+(?:you|we|i|it|they|he|she|this|that|there)\b)\b", _I)
+# (A "don't" that asks — "Don't you think …" — not one that tells: "Don't forget it!" is a request, trial28.)
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|possibly|probably|i wonder|i guess|not sure|what if|if you want|would you|"
     r"could you|you could|you might|do you remember|i don't remember|i do not remember|i remember when)\b"
@@ -154,6 +158,61 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|我是|我叫|我在.{1,12}(?:工作|上班|读书)|我的名字", _I)),
 )
 RULE_NAMES = tuple(name for name, _ in RULES) + ("confirmed",)
+
+# A request to remember that says no fact of its own but points back at what the person just said: "… Remember
+# it.", "Keep that in mind.", "Note that down.", "Don't forget it." (trial28: "We use Vite 6 now, pnpm dev on 5173.
+# Remember it." never fired), alone or at the end of the sentence it points to ("the port is 6543, remember that").
+# Only at the sentence's start or after a comma or "and": "I don't remember it" is a recollection, not a request.
+_REQUEST_BACK = (
+    r"(?:(?:please|pls|plz|just|also|so|and|now|ok(?:ay)?)[,]?\s+)*(?:make sure (?:to|you)\s+|be sure to\s+)?"
+    r"(?:(?:remember|memori[sz]e|note|don'?t forget|do not forget|never forget)\s+(?:it|this|that|these|those)"
+    r"(?:\s+down)?|(?:write|jot|put) (?:it|this|that|these|those) down|keep (?:it|this|that|these|those) in mind"
+    r"|make a note of (?:it|this|that)|note (?:it|this|that) down)"
+    r"(?:\s+for (?:later|the future|next time|future reference|future sessions))?"
+    r"(?:[,\s]+(?:please|pls|plz|ok(?:ay)?|thanks))?\s*[.!]*$")
+_POINTS_BACK = re.compile(
+    r"^" + _OPENERS + r"(?P<request>" + _REQUEST_BACK + r")"
+    r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_BACK + r")"
+    r"|^(?P<zh>(?:请)?(?:记住|记下来|别忘了|不要忘了|不要忘记)(?:这一点|这点|这个|它)?[。！!]*)$", _I)
+# What a request pointing back carries: at most this many sentences before it in the person's turn.
+POINTED_SENTENCES = 3
+
+
+def _request_part(sentence: str) -> str | None:
+    """Which way ``sentence`` is a request pointing back: ``request`` (the whole sentence), ``tail`` (at the end
+    of what it says) or None (no such request; a Chinese one counts as ``request``)."""
+    match = _POINTS_BACK.match(sentence.strip())
+    if not match:
+        return None
+    return "tail" if match.group("tail") else "request"
+
+
+def pointed_to(said: list[str], i: int) -> list[str] | None:
+    """What sentence ``i`` of a person's turn (``said``: :func:`sentences`) asks to remember when it points
+    back ("We use Vite 6 now. Remember it.", "the port is 6543, remember that"): the words before the request
+    in the same sentence when they say something (two content words or more), else the turn's sentences
+    before it that do and are no question or hedge (at most :data:`POINTED_SENTENCES`, the last ones), in
+    order. ``[]`` when it points back at nothing the person said in this turn; None when the sentence is no
+    request pointing back (it says its fact itself, "Remember that we use Vite 6", or asks nothing)."""
+    sentence = said[i].strip()
+    match = _POINTS_BACK.match(sentence)
+    if not match or is_question_or_hedge(sentence):
+        return None
+    from .extractors.wording import content_words
+
+    own = match.group("said")
+    if own and len(content_words(own)) >= 2 and not is_question_or_hedge(own):
+        return [own.rstrip(" ,;:") + "."]
+    return said_before(said, i)
+
+
+def said_before(said: list[str], i: int) -> list[str]:
+    """The sentences of a person's turn (``said``) before sentence ``i`` that a request pointing back at them
+    carries ("… Remember it.", "… Put this into CLAUDE.md."): those with two content words or more that are no
+    question or hedge, the last :data:`POINTED_SENTENCES` of them, in order."""
+    from .extractors.wording import content_words
+
+    return [s for s in said[:i] if len(content_words(s)) >= 2 and not is_question_or_hedge(s)][-POINTED_SENTENCES:]
 
 # The person's whole turn says yes, and nothing else: "yes, do that", "sure, go ahead", "好的".
 _CONFIRMATION = re.compile(
@@ -257,8 +316,10 @@ def is_question_or_hedge(sentence: str) -> bool:
 
 def sentence_rules(sentence: str) -> list[tuple[str, str]]:
     """``(rule, cue)`` for every rule this sentence fires (empty for a
-    question or a hedge)."""
-    if is_question_or_hedge(sentence):
+    question or a hedge, and for a request pointing back alone, "Remember
+    it.": it says nothing by itself — :func:`said_rules` reads it with the
+    turn)."""
+    if is_question_or_hedge(sentence) or _request_part(sentence) == "request":
         return []
     hits = []
     for name, pattern in RULES:
@@ -266,6 +327,16 @@ def sentence_rules(sentence: str) -> list[tuple[str, str]]:
         if match:
             hits.append((name, match.group(0)))
     return hits
+
+
+def said_rules(said: list[str], i: int) -> list[tuple[str, str]]:
+    """``(rule, cue)`` for sentence ``i`` of a person's turn (``said``: :func:`sentences`):
+    :func:`sentence_rules`, and ``("remember", the request)`` for a request that points back at what the
+    turn said (:func:`pointed_to`); a request pointing back at nothing fires nothing."""
+    found = sentence_rules(said[i])
+    if pointed_to(said, i) and not any(rule == "remember" for rule, _ in found):
+        found = [("remember", said[i])] + found
+    return found
 
 
 def check(transcript, mode: str = "gated") -> GateResult:
@@ -283,12 +354,16 @@ def check(transcript, mode: str = "gated") -> GateResult:
         confirmed = confirmed_suggestion(transcript, index)
         if confirmed is not None:
             hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
-        for sentence in sentences(turn.text):
-            for rule, cue in sentence_rules(sentence):
+        said = sentences(turn.text)
+        for i, sentence in enumerate(said):
+            before = pointed_to(said, i)
+            if before and _request_part(sentence) != "tail":  # "… Remember it.": the hit quotes what it points to
+                sentence = " ".join(before + [sentence])
+            for rule, cue in said_rules(said, i):
                 hits.append(GateHit(rule, index, sentence, cue))
     fire = mode == "always" or (mode == "gated" and bool(hits))
     return GateResult(fire, mode, tuple(hits))
 
 
 __all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "confirmed_suggestion",
-           "is_question_or_hedge", "sentence_rules", "sentences"]
+           "is_question_or_hedge", "pointed_to", "said_before", "said_rules", "sentence_rules", "sentences"]

@@ -282,13 +282,14 @@ def keep_edited_index(index_file: Path, meta_dir: Path, data: bytes, notes: list
             return None
         import time
 
-        kept = _keep_new(meta_dir / f"{INDEX_FILE}.edited-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}", edited)
+        kept = _keep_new(meta_dir / f"{EDITED_PREFIX}{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}", edited)
     except OSError:
         return None
-    note = (f"{INDEX_FILE} was edited by hand; it is made from the memory files and was written again — the "
-            f"edited copy is kept at {kept} (a fact belongs in a memory: memdir write)")
+    note = edited_index_note(kept)
     if notes is not None:
         notes.append(note)
+    if _reported is not None:  # a command that says so once (the CLI: reporting_kept_copies)
+        _reported.append(note)
     return note
 
 
@@ -315,6 +316,44 @@ def _keep_new(path: Path, data: bytes) -> Path:
         os.close(fd)
         return candidate
     raise FileExistsError(f"{path}: 999 copies of it are kept already")
+
+
+EDITED_PREFIX = f"{INDEX_FILE}.edited-"  # + the UTC time: a hand-edited MEMORY.md kept aside (keep_edited_index)
+_reported: list[str] | None = None
+
+
+def edited_index_note(kept) -> str:
+    """What is said of a hand-edited ``MEMORY.md`` kept aside at ``kept`` (:func:`keep_edited_index`): by the
+    write or command that rebuilt it (once) and by ``memdir status``/``doctor`` while the copy is there —
+    ``MEMORY.md`` is derived, a fact belongs in a memory file."""
+    return (f"{INDEX_FILE} was edited by hand; it is made from the memory files and was written again — the "
+            f"edited copy is kept at {kept} (a fact belongs in a memory: memdir write, or edit a memory's file; "
+            f"remove the copy once nothing in it is needed)")
+
+
+def edited_copies(meta_dir) -> list[str]:
+    """The hand-edited ``MEMORY.md`` copies kept in ``meta_dir`` (:func:`keep_edited_index`), as paths, oldest
+    first; none when the directory cannot be listed."""
+    try:
+        names = sorted(n for n in os.listdir(meta_dir) if n.startswith(EDITED_PREFIX))
+    except OSError:
+        return []
+    return [os.path.join(meta_dir, n) for n in names]
+
+
+class reporting_kept_copies:
+    """``with reporting_kept_copies() as kept:`` — ``kept`` (a list) receives the note of every hand-edited
+    ``MEMORY.md`` this process keeps aside meanwhile (:func:`keep_edited_index`), however the rebuild came
+    about (a write, ``memdir context``, ``status``, a take-up while reading), so the command can say it once."""
+
+    def __enter__(self) -> list[str]:
+        global _reported
+        self._previous, _reported = _reported, []
+        return _reported
+
+    def __exit__(self, *exc) -> None:
+        global _reported
+        _reported = self._previous
 
 
 def _swept(layer_dir: Path, swept: str, stamped_ns: int, now_ns: int, on_due=None) -> bool:

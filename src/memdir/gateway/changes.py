@@ -47,6 +47,25 @@ _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "sc
 # ---------------------------------------------------------------- gateway ops
 
 
+def _no_such(layer: Layer, act: str, asked: str, name: str | None = None) -> NotFound:
+    """The refusal of a ``rename`` or ``supersede`` (``act``) of ``asked`` that ``layer`` does not hold."""
+    shown = asked_name(asked) if name is None else asked_name(asked, name)
+    return NotFound(f"cannot {act} {shown}: no such memory in the {layer.scope} layer")
+
+
+def _refuse_into_nothing(layer: Layer, change: MemoryChange, name: str, description, type, body,
+                         old_name: str | None) -> None:
+    """What :func:`write` refuses of ``change`` in a layer that is not made yet (it holds no memory), raised
+    before its directory, lock and ``layer.json`` are made: a rename or supersede of a memory
+    (:class:`NotFound`), a new memory without a description (:func:`inherit`'s :class:`InvalidInput`).
+    trial28: `cd /var; memdir write foo` was refused but left an empty project layer the panel listed."""
+    if change.rename_from is not None:
+        raise _no_such(layer, "rename", change.rename_from)
+    if old_name:
+        raise _no_such(layer, "supersede", change.supersedes, old_name)
+    inherit(None, description, type, body, name, change.body_source)
+
+
 def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None = None,
           guard: list[Tombstone] = (), action: str | None = None, times: tuple = ()) -> WriteResult:
     """Create or update one memory through the gateway, as ``change`` asks (:class:`MemoryChange`:
@@ -90,6 +109,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
     extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(supersedes).name if supersedes else None
+    if not os.path.lexists(layer.path):  # a layer not made yet holds no memory: refused before it is made
+        _refuse_into_nothing(layer, change, name, description, type, body, old_name)
     with layer.transaction(actor, session) as tx:
         # the memory a read of each name finds: an older memdir's file name too (memdir.gateway.naming)
         name = name if rename_from is not None else written_to(tx.fresh, tx.scan.names, asked, name)
@@ -103,7 +124,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
             existing, source = None, tx.fresh(written_to(tx.fresh, tx.scan.names, rename_from,
                                                          normalize_name(rename_from).name))
             if source is None:
-                raise NotFound(f"cannot rename {asked_name(rename_from)}: no such memory in the {layer.scope} layer")
+                raise _no_such(layer, "rename", rename_from)
             if source.record.name == name:
                 raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
             held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
@@ -194,8 +215,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
         if old_name:
             old_entry = tx.fresh(old_name)
             if old_entry is None:
-                raise NotFound(f"cannot supersede {asked_name(supersedes, old_name)}: no such memory in the "
-                               f"{layer.scope} layer")
+                raise _no_such(layer, "supersede", supersedes, old_name)
         retiring = old_entry is not None and new_status == "active"  # a candidate's is retired on approval
         event = tx.apply(name, record, action or ("reactivate" if reviving else "rename" if rename_from is not None
                                                   else "update" if old else "create"),

@@ -67,7 +67,7 @@ def delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: s
     tombstones = tx.layer.tombstone_file
     known = {stone.id for stone in tombstones.all()}
     before = tx.layer.stones_now()
-    stone = tombstones.add(key, record.description, record.body, tx.actor, reason, tx.layer.journal.clock())
+    stone = tombstones.add(key, record.description, record.body, tx.actor, reason, tx.layer.journal.clock(), action)
     tx.layer.stone_added(before)  # no other live memory holds the value (holder): no file needs judging again
     try:
         tx.apply(key, None, action, reason=reason, data={"tombstone": stone.id})

@@ -67,12 +67,28 @@ _DIGEST = "import_digest"  # extra: the digest of the source's item as last impo
 _SLACK = 512  # bytes kept free for the frontmatter keys the gateway adds (times, origin, status)
 
 
+# A dry run's word for what it would do: the verb, not the past the real run reports ("would-imported", trial28).
+_WOULD = {"imported": "would-import", "updated": "would-update"}
+_DONE = {would: done for done, would in _WOULD.items()}
+
+
+def would(result: str) -> str:
+    """The dry run's ``result``: ``would-import``, ``would-update``, ``would-candidate``, ``would-unchanged``."""
+    return _WOULD.get(result, f"would-{result}")
+
+
+def settled(result: str) -> str:
+    """``result`` as the real run says it (a dry run's ``would-import`` is ``imported``)."""
+    return _DONE.get(result, result.removeprefix("would-"))
+
+
 @dataclass(frozen=True)
 class ImportOutcome:
     """What happened to one item: its ``source``, the memory ``name`` and
     ``scope`` (None when skipped before either was known), the ``result``
-    (imported | updated | candidate | unchanged | skipped, ``would-…`` in a
-    dry run), ``detail`` (why, and every change a write made to the text) and
+    (imported | updated | candidate | unchanged | skipped; in a dry run
+    :func:`would`'s word: would-import, would-update, would-candidate,
+    would-unchanged), ``detail`` (why, and every change a write made to the text) and
     ``cut`` (what of the body was cut to fit ``max_file_bytes``; empty: the
     whole text was kept)."""
 
@@ -86,7 +102,7 @@ class ImportOutcome:
     @property
     def kept(self) -> str:
         """``whole``, ``cut`` or ``skipped``: what of the item's text this import keeps."""
-        return "skipped" if self.result.removeprefix("would-") == "skipped" else "cut" if self.cut else "whole"
+        return "skipped" if settled(self.result) == "skipped" else "cut" if self.cut else "whole"
 
 
 @dataclass(frozen=True)
@@ -102,8 +118,8 @@ class ImportReport(Result):
     warnings: tuple[str, ...] = ()
 
     def count(self, result: str) -> int:
-        """How many outcomes are ``result`` (``would-`` prefixes ignored)."""
-        return sum(1 for o in self.outcomes if o.result.removeprefix("would-") == result)
+        """How many outcomes are ``result`` (a dry run's counted as the real run's: :func:`settled`)."""
+        return sum(1 for o in self.outcomes if settled(o.result) == result)
 
     def nothing(self) -> str | None:
         """Why this import brought nothing (every item skipped, or none found), or None when an item
@@ -263,7 +279,7 @@ def _times(item: Item, scope: str) -> tuple:
 def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str, dry_run: bool,
            stones: list[Tombstone]) -> ImportOutcome:
     """The outcome of importing ``change`` (the item's, named as it goes into ``layer``)."""
-    would = "would-" if dry_run else ""
+    said_as = would if dry_run else str  # a dry run says what it would do
     name, description, kind, body = change.name, change.description, change.type, change.body
     found = match(stones, description, body, name=name, actor="import")
     if found is not None:
@@ -276,18 +292,18 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
             done = write(session, change, scope, times=_times(item, scope))
             result, said = ("unchanged" if done.operation == "unchanged" else result), _said(done)  # unchanged: the same team candidate waits
         why = "waits for a person's review (memdir review)" if result == "candidate" else ""
-        return ImportOutcome(item.source, name, scope, would + result, "; ".join(filter(None, (why, said))))
+        return ImportOutcome(item.source, name, scope, said_as(result), "; ".join(filter(None, (why, said))))
     old = entry.record
     if (old.description, old.body, old.type) == (description, body, kind):
-        return ImportOutcome(item.source, name, scope, would + "unchanged", "the same text is already there")
+        return ImportOutcome(item.source, name, scope, said_as("unchanged"), "the same text is already there")
     digest = dict(change.extra).get(_DIGEST)
     if digest is not None and dict(old.extra).get(_DIGEST) == digest:  # a person's edit since is theirs to keep
-        return ImportOutcome(item.source, name, scope, would + "unchanged",
+        return ImportOutcome(item.source, name, scope, said_as("unchanged"),
                              "the source is as it was when last imported (the memory's own changes are kept)")
     settled = change.status != "candidate" or old.status == "candidate"  # a proposal never replaces a live memory
     if scope != "team" and settled and old.origin == "import" and _imported_unchanged(layer, name, entry.digest):
         said = "" if dry_run else _said(write(session, change, scope, times=_times(item, scope)))
-        return ImportOutcome(item.source, name, scope, would + "updated",
+        return ImportOutcome(item.source, name, scope, said_as("updated"),
                              "; ".join(filter(None, ("the source changed", said))))
     candidate, expect = _candidate(session, layer, scope, name)
     if not dry_run:
@@ -296,7 +312,7 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
         candidate = done.name  # the name written is the one reported
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
-    return ImportOutcome(item.source, candidate, scope, would + "candidate",
+    return ImportOutcome(item.source, candidate, scope, said_as("candidate"),
                          f"{name!r} was changed since the last import; review it (memdir review)")
 
 

@@ -64,7 +64,7 @@ def _rebuild(journal: Journal, stone_id: str, event) -> Tombstone | None:
         record = parse(journal.get_object(event.before).decode("utf-8"), event.name).record
     except (NotFound, MalformedMemory, UnicodeDecodeError):
         return None
-    stone = make(event.name, record.description, record.body, event.actor, event.reason)
+    stone = make(event.name, record.description, record.body, event.actor, event.reason, action=event.action)
     if stone.id != stone_id:
         return None  # an older rule made it: cannot be rebuilt byte for byte
     return replace(stone, ts=event.ts)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from ..errors import InvalidInput, MemdirError, ScopeError, StoreError
 from ..files.layout import (
+    edited_copies,
+    edited_index_note,
     ANCHOR_FILE,
     DAMAGED_FILE,
     index_refusal,
@@ -281,7 +283,9 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
         block, shown = "", ()  # the layer that cannot be read is reported above
     untrusted = untrusted_note(session.layer_dir("team")) if session.team_untrusted() else ""
     in_block = {scope: count for scope, count, _total in shown}
-    layers = [replace(layer, in_context=in_block.get(layer.scope, 0)) for layer in layers]
+    # the hand-edited MEMORY.md copies kept aside, counted last: the block above may have rebuilt one
+    layers = [replace(layer, in_context=in_block.get(layer.scope, 0),
+                      edited_index=tuple(edited_copies(session.layer(layer.scope).meta))) for layer in layers]
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), budget, search, extractor,
@@ -361,6 +365,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                      f"`memdir context`) injects at most {HOOK_CONTEXT_MAX_CHARS} bytes")
     found_notes += long_descriptions(session)
     found_notes += left_behind(session)
+    found_notes += [edited_index_note(kept) for layer in current.layers for kept in layer.edited_index]
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted

@@ -8,6 +8,7 @@ through :func:`memdir.render.memories.cut`.
 from __future__ import annotations
 
 from ..files.conflicts import CONFLICT
+from ..files.layout import edited_index_note
 from ..text.plural import counted
 from ..vocabulary import SYNC_HELD
 from . import printable_output
@@ -57,6 +58,7 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
         if len(lenient) > max_malformed:
             lines.append(f"  ~ …and {len(lenient) - max_malformed} more files read leniently")
+        lines += [f"  ~ {cut(edited_index_note(kept), 1000)}" for kept in layer.edited_index]
     return "\n".join(lines + duplicate_lines(result))
 
 
@@ -85,9 +87,11 @@ def _context_layers(result: StatusResult) -> str:
 def _left_out(result: StatusResult) -> str:
     """The memories of the index each layer's share of the budget leaves out of the context block, for
     doctor's ``context:`` line: ``; left out of the block: project 6 memories (`memdir context` shows what
-    it holds)`` (``""`` when none is)."""
-    parts = [f"{layer.scope} {counted(layer.visible - layer.in_context, 'memory')}" for layer in result.layers
-             if layer.visible > layer.in_context]
+    it holds)`` (``""`` when none is); an untrusted team layer's are said to be left out for that (trial28)."""
+    untrusted = " because the team layer is not trusted in this clone (`memdir team trust`, after a review)"
+    parts = [f"{layer.scope} {counted(layer.visible - layer.in_context, 'memory')}"
+             + (untrusted if layer.scope == "team" and result.untrusted_team else "")
+             for layer in result.layers if layer.visible > layer.in_context]
     return (f"; left out of the block: {', '.join(parts)} (`memdir context` shows what it holds)"
             if parts else "")
 

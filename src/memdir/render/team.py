@@ -158,7 +158,7 @@ def import_report(result, *, max_lines: int = 200) -> str:
     then the counts by result and how many items were kept whole or cut;
     when nothing was imported, why (:meth:`~memdir.importing.run.ImportReport.nothing`)."""
     lines = [("Dry run — nothing written. " if result.dry_run else "") + f"Import from {result.kind}: {result.source}"]
-    shown = [o for o in result.outcomes if o.result.removeprefix("would-") != "unchanged"]
+    shown = [o for o in result.outcomes if not o.result.endswith("unchanged")]
     for o in shown[:max_lines]:
         where = f"{o.name} ({o.scope})" if o.name else "-"
         lines.append(f"  {o.result:<16} {where}  ← {cut(o.source, 120)}" + (" [cut]" if o.cut else "")
@@ -167,7 +167,7 @@ def import_report(result, *, max_lines: int = 200) -> str:
         lines.append(f"  …{len(shown) - max_lines} more")
     counts = {k: result.count(k) for k in ("imported", "updated", "candidate", "unchanged", "skipped")}
     kept = [o.kept for o in result.outcomes]
-    lines.append(", ".join(f"{v} {k}" for k, v in counts.items())
+    lines.append(("would be: " if result.dry_run else "") + ", ".join(f"{v} {k}" for k, v in counts.items())
                  + f" (kept whole: {kept.count('whole')}, cut: {kept.count('cut')}).")
     if result.nothing():
         lines.append(result.nothing() + ".")

@@ -149,7 +149,8 @@ class Tombstone:
     tombstone was read, never stored, and ``file`` the path of its file. ``scope`` is the scope of the layer
     it was read from (``user``, ``project``, ``team``; None for one not read from a layer), never stored: the
     ``--scope`` of the command that lifts it (:func:`lift_command`), since one value forgotten in two layers
-    is one id in each."""
+    is one id in each. ``action``: the journal's action of the change that made it (``delete``, ``forget``,
+    ``prune``, ``clear``), so a listing says the act as the journal does; None when not known."""
 
     id: str
     name: str
@@ -162,24 +163,28 @@ class Tombstone:
     team: bool = field(default=False, compare=False)
     file: str | None = field(default=None, compare=False)  # a team tombstone's file (git knows who and when)
     scope: str | None = field(default=None, compare=False)
+    action: str | None = field(default=None, compare=False)  # the journal's word for the act: delete, forget, …
 
     def stored(self) -> dict:
-        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file` and :attr:`scope`."""
-        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope")}
+        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file` and :attr:`scope`, and
+        :attr:`action` only when known (a tombstone made before it was kept has none)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope")
+                and (k != "action" or v is not None)}
 
 
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
 
 
 def make(name: str, description: str, body: str, actor: str, reason: str | None,
-         ts: datetime | None = None) -> Tombstone:
+         ts: datetime | None = None, action: str | None = None) -> Tombstone:
     """The tombstone of a value (not yet stored), dated ``ts`` (default now; a delete gives its journal's
-    clock, :meth:`memdir.layer.journal.Journal.clock`, never before the layer's last event). Its id is
+    clock, :meth:`memdir.layer.journal.Journal.clock`, never before the layer's last event), made by the journal
+    action ``action`` (``delete``, ``forget``, …; None: not known). Its id is
     ``t-`` + 12 hex of the value digest, so the same value always gets the same id."""
     key = _digest(value_of(description, body))
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
-                     reason=reason, ts=now, words_digest=_words_digest(description, body))
+                     reason=reason, ts=now, words_digest=_words_digest(description, body), action=action)
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -303,17 +308,22 @@ def lift_command(tombstone_id: str = "ID", scope: str | None = None) -> str:
 ONLY_A_PERSON_LIFTS = f"only a person can lift a tombstone ({lift_command()})"
 
 
+# The journal's action that made a tombstone, as a listing or refusal says it.
+_DONE = {"delete": "deleted", "forget": "forgotten", "prune": "pruned", "clear": "cleared"}
+
+
 def forgotten_by(stone: Tombstone) -> str:
-    """Who forgot ``stone``'s value, when and why, as a refusal tells it: ``forgotten
-    by human on 2026-11-02: the host was retired``; for a team tombstone (its file keeps no actor, time
+    """Who forgot ``stone``'s value, when and why, as a refusal tells it, with the act the journal names
+    (``deleted by human on 2026-11-02`` for a ``memdir delete``, ``forgotten by human …`` for a ``memdir
+    forget`` or a tombstone that does not say: ``forgotten by human on 2026-11-02: the host was retired``); for a team tombstone (its file keeps no actor, time
     nor reason) what git says of its file: ``forgotten in the team layer (added by Ana Lima on
     2026-11-02)``, ``(not committed yet)`` or plain ``forgotten in the team layer`` outside git;
     ``forgotten by an unknown actor`` for a tombstone file that lost its actor."""
     # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
     reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
     day = stone.ts[:10] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", stone.ts[:10]) else ""
-    if stone.actor:
-        who = f"forgotten by {stone.actor}" + (f" on {day}" if day else "")
+    if stone.actor:  # the act as the journal names it: `memdir delete` deleted, `memdir forget` forgot (trial28)
+        who = f"{_DONE.get(stone.action or '', 'forgotten')} by {stone.actor}" + (f" on {day}" if day else "")
     elif stone.team:
         who = "forgotten in the team layer" + _committed(stone.file)
     else:

@@ -70,10 +70,11 @@ class TombstoneFile:
         self._cache = None
 
     def add(self, name: str, description: str, body: str, actor: str, reason: str | None,
-            ts=None) -> Tombstone:
-        """Record the tombstone of a value, dated ``ts`` (a datetime; default now); the one already there
-        when the same value was forgotten before (idempotent)."""
-        stone = make(name, description, body, actor, reason, ts)
+            ts=None, action: str | None = None) -> Tombstone:
+        """Record the tombstone of a value, dated ``ts`` (a datetime; default now), made by the journal action
+        ``action`` (delete, forget, …); the one already there when the same value was forgotten before
+        (idempotent)."""
+        stone = make(name, description, body, actor, reason, ts, action)
         stones = self.all()
         for existing in stones:
             if existing.digest == stone.digest:
@@ -100,7 +101,7 @@ class TombstoneFile:
 # (else empty) and those that may be null. A file written by hand or cut by a merge may break any of them.
 _REQUIRED = ("id", "name", "digest")
 _TEXT = ("description", "actor", "ts")
-_NULLABLE = ("reason", "words_digest")
+_NULLABLE = ("reason", "words_digest", "action")
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
                float: "a number", type(None): "null"}
 
@@ -152,7 +153,7 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
-                     team=team, scope=scope)
+                     team=team, scope=scope, action=item.get("action"))
 
 
 class TombstoneDir:
@@ -224,8 +225,8 @@ class TombstoneDir:
         return list(getattr(self, "_problems", []))
 
     def add(self, name: str, description: str, body: str, actor: str, reason: str | None,
-            ts=None) -> Tombstone:
-        """Record a value's tombstone in a file of its own (``ts`` is not kept: see below) (idempotent: the
+            ts=None, action: str | None = None) -> Tombstone:
+        """Record a value's tombstone in a file of its own (``action`` is not kept either) (``ts`` is not kept: see below) (idempotent: the
         one already there for the same value is returned). The file holds
         only what follows from the value and its name (id, name, digests,
         description), never who or when (the local journal keeps those):

@@ -22,7 +22,7 @@ proposal of a standing rule gives the proposal as a statement
 
 from __future__ import annotations
 
-from ..gate import confirmed_suggestion, sentence_rules, sentences
+from ..gate import confirmed_suggestion, said_rules, sentences
 from ..proposals import ExtractionContext, ExtractionResult
 from .rules import is_task_only, strip_filler, write_down
 from .wording import content_words
@@ -55,7 +55,7 @@ class AgentExtractor:
             if confirmed is not None:  # a bare yes to the assistant's proposal: the proposal is the finding
                 said = [] if is_task_only(confirmed) else [confirmed]
             for i, sentence in enumerate(said):
-                rules = ["confirmed"] if confirmed else [rule for rule, _ in sentence_rules(sentence)]
+                rules = ["confirmed"] if confirmed else [rule for rule, _ in said_rules(said, i)]
                 if not rules:
                     continue
                 text = write_down(said, i) if not confirmed else None

@@ -43,7 +43,8 @@ from datetime import datetime
 
 from ...gateway.fields import free_name
 from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
-from ..gate import confirmed_suggestion, is_question_or_hedge, sentence_rules, sentences
+from ..gate import (confirmed_suggestion, is_question_or_hedge, pointed_to, said_before, sentence_rules,
+                    sentences)
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from .dates import absolutize
 from .persona import (
@@ -72,10 +73,8 @@ _REMEMBER_LEAD = re.compile(
 _WRITE_DOWN = re.compile(
     r"\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
     r"(?:this|that|it|these|those)\b.*?\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?"
-    r"(?:claude\.md|agents\.md|memory|memories)\b|\bwrite (?:this|that|it) down\b"
-    r"|\b(?:remember|memori[sz]e|note|keep in mind|don'?t forget) (?:this|that|it)"
-    r"(?: for (?:later|the future|next time|future reference))?\s*[.!]?$"
-    r"|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?|记住(?:这一点|这点|这个)[。！!]?$", _I)
+    r"(?:claude\.md|agents\.md|memory|memories)\b"
+    r"|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?", _I)
 _WRITE_DOWN_LEAD = re.compile(
     r"^\**(?:important|note)\**\s*[:：]\s*|^(?:please\s+|pls\s+)?(?:add|write|put)\s+(?:to|in|into)\s+"
     r"(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]\s*|^重要[:：]\s*", _I)
@@ -122,20 +121,21 @@ def is_task_only(sentence: str) -> bool:
 def write_down(sentences_of_turn: list[str], i: int) -> str | None:
     """The content of an explicit request to write something down, sentence
     ``i`` of a turn: what follows "important:"/"add to CLAUDE.md:", else —
-    for "put this into CLAUDE.md" — the turn's sentences before it (fillers
-    dropped, at most three). None when the sentence is no such request or
-    nothing is left."""
+    for "put this into CLAUDE.md" or a request pointing back ("… Remember
+    it.", "the port is 6543, remember that": :func:`memdir.consolidation.gate.pointed_to`)
+    — what it points to (fillers dropped, at most three sentences). None when
+    the sentence is no such request or nothing is left."""
     sentence = sentences_of_turn[i]
     lead = _WRITE_DOWN_LEAD.match(sentence)
     if lead and len(content_words(sentence[lead.end():])) >= 2:
         return strip_filler(sentence[lead.end():])
-    if not _WRITE_DOWN.search(sentence):
-        return None
-    before = [strip_filler(s) for s in sentences_of_turn[:i]]
-    before = [s for s in before if len(content_words(s)) >= 2 and not is_question_or_hedge(s)]
+    before = pointed_to(sentences_of_turn, i)  # "… Remember it.", "Keep that in mind.": the gate's one rule
+    if before is None and _WRITE_DOWN.search(sentence):  # "put this into CLAUDE.md": the turn's sentences before it
+        before = said_before(sentences_of_turn, i)
+    before = [strip_filler(s) for s in before or []]
     if not before:
         return None
-    return " ".join(s if s.endswith((".", "!", "。", "！")) else s + "." for s in before[-3:])
+    return " ".join(s if s.endswith((".", "!", "。", "！")) else s + "." for s in before)
 
 
 def is_personal_fact(statement: str) -> bool:

@@ -57,10 +57,20 @@ def emit(args, data, text: str | None = None) -> None:
         _write(text if text.endswith("\n") or not text else text + "\n")
 
 
+_said: set[str] = set()  # the lines warn printed in this process (warn_unsaid)
+
+
 def warn(lines: list[str]) -> None:
     """Print ``memdir: <line>`` on stderr for each line."""
     for line in lines:
+        _said.add(line)
         print(f"memdir: {line}", file=sys.stderr)
+
+
+def warn_unsaid(lines: list[str]) -> None:
+    """:func:`warn` for each of ``lines`` not printed yet in this process (a write's result already said its
+    hand-edited ``MEMORY.md``: the command's closing report does not say it again)."""
+    warn([line for line in dict.fromkeys(lines) if line not in _said])
 
 
 def body_source(args) -> str | None:

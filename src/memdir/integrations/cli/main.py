@@ -23,7 +23,7 @@ import sys
 
 from ...errors import MemdirError, NotFound
 from ...text.printable import printable
-from .common import OutputLost, UsageError, emit
+from .common import OutputLost, UsageError, emit, warn_unsaid
 
 # ---------------------------------------------------------------- the hot path
 
@@ -377,11 +377,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:  # a script reading stdout gets its one JSON document for this usage error too
             emit(args, {"error": "a command is required (memdir --help lists them)", "kind": "UsageError"})
         return 2
+    from ...files.layout import reporting_kept_copies
     from ...files.sweeps import hand_sweeps_off
 
     try:
-        with hand_sweeps_off():  # someone waits for the answer: a large layer's overdue sweep runs detached
-            return int(args.handler(args) or 0)
+        # someone waits for the answer: a large layer's overdue sweep runs detached; a MEMORY.md edited by hand
+        # and kept aside by whatever rebuilt it (context, status, a read's take-up) is said once, as a write says it
+        with hand_sweeps_off(), reporting_kept_copies() as kept:
+            try:
+                return int(args.handler(args) or 0)
+            finally:
+                warn_unsaid([f"warning: {note}" for note in kept])
     except UsageError as exc:
         print(f"memdir: {exc}", file=sys.stderr)
         if getattr(args, "json", False):
