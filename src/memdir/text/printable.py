@@ -128,7 +128,7 @@ def clipped(text: str, limit: int = LINE_BYTES) -> str:
 def line_of(text: str | None, limit: int = LINE_BYTES) -> str:
     """``text`` as one shown line: :func:`one_line`, every run of whitespace one space, then
     :func:`clipped` to ``limit`` UTF-8 bytes. Printable, not escaped for any reader: a terminal or a
-    prompt takes :func:`memdir.render.cut` (this, read as data), an HTML page its template's escaping."""
+    prompt takes :func:`memdir.render.memories.cut` (this, read as data), an HTML page its template's escaping."""
     return clipped(" ".join(one_line(text).split()), limit)
 
 
