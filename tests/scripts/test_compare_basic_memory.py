@@ -6,6 +6,7 @@ and minutes, so it runs under `make bench`, not here)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -108,7 +109,11 @@ def test_paired_servers_each_answer_every_query_in_turn(tmp_path: Path):
         assert figures["queries"] == len(queries) == 6  # every query to every server, each once
         assert 0 < figures["search_p50_ms"] <= figures["search_p95_ms"]
         assert figures["tools_list_p50_ms"] > 0 and figures["server_cpu_ms_per_call"] > 0
-        assert 0 <= figures["server_main_thread_ms_per_call"] <= figures["server_cpu_ms_per_call"]  # one share of it
+        # One share of it; both are counted in clock ticks (/proc stat), the thread's and the process's each rounded
+        # on its own, so the share may read up to a tick more at each end (one run: 10.0 against 8.33 ms a call).
+        tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+        main, whole = figures["server_main_thread_ms_per_call"], figures["server_cpu_ms_per_call"]
+        assert 0 <= main <= whole + 2 * tick_ms / len(queries), (main, whole)
 
 
 def test_paired_mode_without_the_virtualenv_is_skipped_with_the_reason(tmp_path: Path):
