@@ -13,21 +13,12 @@ import sys
 
 import pytest
 
+from tests.faults.test_full_disk_writes import _SHIM
 from tests.search.test_index_survives import _fill, _store, fs  # noqa: F401
 
 pytestmark = pytest.mark.slow  # the CLI in a subprocess
 
-_REFUSE_ALL = """
-import errno, os, runpy, sys
-real_open = os.open
-def opening(path, flags, *args, **kwargs):
-    if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) and not str(path).endswith("lock"):
-        raise OSError(errno.ENOSPC, "No space left on device")
-    return real_open(path, flags, *args, **kwargs)
-os.open = opening
-sys.argv = ["memdir", *sys.argv[1:]]
-runpy.run_module(sys.argv.pop(1), run_name="__main__")
-"""
+_REFUSE_ALL = _SHIM  # the CLI whose os.open refuses every file opened for writing (locks aside)
 
 # The disk fills after the export wrote two files: the third file it opens under its staging directory fails.
 _FILLS_AFTER_TWO = """

@@ -10,15 +10,9 @@ import json
 
 import pytest
 
-from tests.conftest import run_cli
 from tests.operations.test_team_merge import _diverge, clones  # noqa: F401 — a fixture
+from tests.operations.test_team_resolve_sides import A_SIDE, B_SIDE, _cli
 from tests.teamgit import git
-
-A_SIDE, B_SIDE = "Dev PostgreSQL listens on 5434 since December", "Dev PostgreSQL listens on 6543 in the container"
-
-
-def _cli(b, *args):
-    return run_cli(*args, "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
 
 
 @pytest.mark.slow
