@@ -69,6 +69,23 @@ def test_gemini_session_replays_its_records_as_the_client_does():
     assert "<session_context>" in GEMINI.read_text() and "session_context" not in t.text()  # control and check
 
 
+def test_a_gemini_hook_block_is_not_the_persons_words():
+    """trial29: Gemini CLI 0.61 writes a hook's output as ``<hook_context>`` with the fences escaped inside (a user
+    message of its own after the prompt, or before it in one message); it was read as what the person said."""
+    hook = ("<hook_context>&lt;memory_recall&gt;\n## test-runner (type: feedback; layer: project) — Run tests with"
+            " make check, never plain pytest\n&lt;/memory_recall&gt;</hook_context>")
+    lines = [{"sessionId": "s1", "projectHash": "h", "kind": "main"},
+             {"id": "1", "type": "user", "content": [{"text": "Remember: releases are cut on Thursdays."}]},
+             {"id": "2", "type": "user", "content": [{"text": hook}]},
+             {"id": "3", "type": "user", "content": hook + "\n\nAnd never deploy on Fridays."},
+             {"id": "4", "type": "gemini", "content": "ok"}]
+    t = read_transcript("\n".join(json.dumps(line) for line in lines) + "\n")
+    assert t.format == "gemini"
+    assert [(turn.role, turn.text) for turn in t.turns] == [
+        ("user", "Remember: releases are cut on Thursdays."), ("user", "And never deploy on Fridays."),
+        ("assistant", "ok")]  # was also the hook message, and message 3 with the recall line before the sentence
+
+
 def test_gemini_rewind_drops_the_message_and_those_after_it():
     records = [{"sessionId": "g1", "projectHash": "h", "startTime": "2026-12-01T10:00:00Z", "kind": "main"},
                {"id": "a", "timestamp": "2026-12-01T10:00:01Z", "type": "user", "content": [{"text": "Keep me"}]},

@@ -310,3 +310,34 @@ def test_a_memory_written_in_one_headless_gemini_session_is_recalled_in_the_next
         gemini("Which day do production deploys go out?")
         sent = request_text(server.requests[asked][1])
     assert "&lt;memory_recall&gt;" in sent and DEPLOY["body"] in sent  # the next session's recall gave the body
+
+
+RULE = "Run tests with `make check`, never plain pytest"
+
+
+@pytest.mark.slow
+def test_a_gemini_chat_consolidates_the_persons_words_not_the_recall_block_it_holds(tmp_path, isolated_home, project):
+    """trial29: Gemini CLI 0.61 writes BeforeAgent's output into its chat file as a user message of its own,
+    ``<hook_context>&lt;memory_context&gt;…&lt;memory_recall&gt;…</hook_context>`` (escaped, so the injected-block
+    cleaning never matched it): consolidation read memdir's own index and recall lines as the person's words, and the
+    next session's <memory_pending> asked the agent to save "[test-runner](test-runner.md) — Run tests with make
+    check, never plain pytest" and "Layer: project) — Run tests with …" — lines of a memory that exists. Now a Gemini
+    chat's hook blocks are left out. Control: the person's own sentence in the same session is pending."""
+    exe = binary("gemini")
+    user_home = _installed(tmp_path, isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("test-runner", RULE, "feedback", "**Why:** make check sets PYTHONHASHSEED.\n**How to apply:** any test run.")
+    with GeminiServer(lambda body: "ok") as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off")
+        done = subprocess.run([exe, "-p", f"Should I run the tests with pytest or make check? {FINDING}", "-m", MODEL],
+                              capture_output=True, text=True, env=env, cwd=project, timeout=120,
+                              stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = [request_text(body) for path, body in server.requests if f"models/{MODEL}:" in path]
+    assert "&lt;memory_recall&gt;" in sent[0] and "PYTHONHASHSEED" in sent[0]  # the recall block reached the model
+    chats = list((user_home / ".gemini" / "tmp").glob("*/chats/session-*.jsonl"))
+    assert len(chats) == 1 and "&lt;memory_recall&gt;" in chats[0].read_text()  # and Gemini wrote it in its chat
+    report = Memory.open(home=isolated_home, project=project, search_vectors="off").consolidate(
+        chats[0], extractor="agent")
+    assert report.pending == (FINDING,), report.pending  # was also the two lines of test-runner

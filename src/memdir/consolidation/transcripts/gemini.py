@@ -6,17 +6,36 @@ writes them): a header ``{"sessionId", "projectHash", …}``, message records ``
 seen before replaces it in place. A ``$rewindTo`` naming no message read so far drops nothing (a
 rewind the reader cannot place must not erase the session) and is counted in ``skipped`` as
 ``rewind-unknown``. Only ``user`` and ``gemini`` messages count; the ``<session_context>`` the client
-injects is removed. Older Gemini CLI versions' one JSON document (``{"sessionId", "messages":
+injects is removed, and so is each ``<hook_context>…</hook_context>`` block: Gemini CLI 0.61 writes a hook's
+additionalContext (memdir's context, recall and pending blocks among them) into the chat as a user message of its
+own, with ``<`` and ``>`` escaped inside, so no memory fence there matches the cleaning of
+:func:`~.turns.strip_injected`; the first ``</hook_context>`` closes it (the hook's own text cannot hold one). Older Gemini CLI versions' one JSON document (``{"sessionId", "messages":
 [...]}``) is read as a list of messages (:mod:`.messages`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from .messages import parse_messages
 from .turns import Turn, bump, json_lines, new_info, unreadable
 
 UNKNOWN_REWIND = "rewind-unknown"  # the skipped-count reason of a $rewindTo naming no message read
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>", re.S)  # a hook's output, as Gemini CLI wraps it
+
+
+def _without_hooks(message: dict) -> dict:
+    """``message`` with every hook block taken out of a user message's text (module docstring)."""
+    if message.get("type") != "user":
+        return message
+    content = message.get("content")
+    if isinstance(content, str):
+        return {**message, "content": _HOOK_CONTEXT.sub("", content)}
+    if isinstance(content, list):
+        parts = [{**part, "text": _HOOK_CONTEXT.sub("", part["text"])}
+                 if isinstance(part, dict) and isinstance(part.get("text"), str) else part for part in content]
+        return {**message, "content": parts}
+    return message
 
 
 def parse_gemini(lines: Iterable[str]) -> tuple[list[Turn], dict]:
@@ -47,7 +66,7 @@ def parse_gemini(lines: Iterable[str]) -> tuple[list[Turn], dict]:
                                 if isinstance(m, dict) and isinstance(m.get("id"), str))
         else:
             unreadable(info, number)
-    turns, counts = parse_messages(list(messages.values()))
+    turns, counts = parse_messages([_without_hooks(m) for m in messages.values()])
     info["malformed"] += counts["malformed"]
     for reason, count in counts["skipped"].items():
         info["skipped"][reason] = info["skipped"].get(reason, 0) + count
