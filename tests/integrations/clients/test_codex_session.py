@@ -371,3 +371,58 @@ def test_memdirs_hooks_in_both_scopes_are_said_twice(tmp_path, isolated_home, mo
     assert [n[:len(note)] for n in doctor()] == [note]
     assert run_cli("--project", root, "uninstall", "codex", "--scope", "project").returncode == 0
     assert blocks() == 1 and doctor() == []  # control
+
+
+POINTED = "We deploy only on Fridays, the release train leaves at 14:00 UTC. Remember that."
+DEPLOY_WRITE = {"name": "deploy-window", "type": "project",
+                "description": "Deploys only on Fridays; the release train leaves 14:00 UTC",
+                "body": "Said by the user on the day the window was set."}
+
+
+def _consolidated(log, rollout) -> None:
+    """Wait until the drain logged the consolidation of ``rollout`` (the Stop hook queued it)."""
+    deadline = time.time() + 20
+    while time.time() < deadline and not (log.exists() and f": {rollout}" in log.read_text()):
+        time.sleep(0.2)
+    assert f"event=Stop {rollout}" in log.read_text()
+
+
+@pytest.mark.slow
+def test_a_fact_the_person_pointed_back_at_and_the_agent_saved_is_not_proposed_again(tmp_path, isolated_home,
+                                                                                     project):
+    """trial29, the real Codex 0.171: "<fact>. Remember that." and the agent's memory_write of it in the same turn;
+    Codex's Stop consolidated the turn with the rules extractor, whose proposal quoted only the request ("Remember
+    that.") as its evidence, so the check for what was saved during the session (consolidate._held) found nothing
+    to match and `memdir review` held deploy-window-candidate, a change replacing the agent's memory with the
+    quoted sentence. Now the evidence of a request pointing back holds the sentences it points to: nothing to
+    review. Control: in a session whose agent saves nothing, the same turn is saved by the consolidation."""
+    exe, env, _ = _setup(tmp_path, isolated_home, project)
+    WRITE_BEFORE = dict(WRITE)
+    try:
+        WRITE.clear()
+        WRITE.update(DEPLOY_WRITE)
+        with ResponsesServer(ScriptedModel()) as server:
+            done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust", prompt=POINTED)
+    finally:
+        WRITE.clear()
+        WRITE.update(WRITE_BEFORE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = isolated_home / "logs" / "consolidate.log"
+    rollouts = sorted((tmp_path / "userhome" / ".codex" / "sessions").rglob("rollout-*.jsonl"))
+    _consolidated(log, rollouts[-1])
+    store = Memory.open(home=isolated_home, project=project, actor="human")
+    assert store.read("deploy-window").record.description == DEPLOY_WRITE["description"]  # the agent's write
+    assert [c.name for c in store.review().candidates] == []  # was ['deploy-window-candidate']
+    assert [m.name for m in store.list().memories if m.origin == "extracted"] == []
+
+    other = tmp_path / "other"
+    other.mkdir()
+    with ResponsesServer(lambda body: "Noted.") as server:  # control: the agent saves nothing
+        done = _run_codex(exe, env, other, server, "--dangerously-bypass-hook-trust", prompt=POINTED)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rollouts = sorted((tmp_path / "userhome" / ".codex" / "sessions").rglob("rollout-*.jsonl"),
+                      key=lambda p: p.stat().st_mtime)
+    _consolidated(log, rollouts[-1])
+    saved = Memory.open(home=isolated_home, project=other, actor="human").list().memories
+    assert [(m.origin, m.description) for m in saved] == [
+        ("extracted", "We deploy only on Fridays, the release train leaves at 14:00 UTC.")]

@@ -282,7 +282,22 @@ def turn_statements(transcript, index: int) -> list[tuple[str, tuple[str, str] |
     if confirmed is not None:
         return [] if is_task_only(confirmed) else [(turn.text.strip(), ("confirmed", confirmed))]
     said = sentences(turn.text)
-    return _with_antecedents(said, [(sentence, statement_of(said, i)) for i, sentence in enumerate(said)])
+    return _with_antecedents(said, [(_evidence(said, i), statement_of(said, i)) for i in range(len(said))])
+
+
+def _evidence(said: list[str], i: int) -> str:
+    """The person's words sentence ``i`` of a turn keeps a fact from: the sentence, and before it the sentences it
+    points back to ("We deploy on Fridays. Remember that.": both, as :func:`write_down` reads them). The
+    evidence is what consolidation checks against what the agent saved during the session; "Remember that."
+    alone matched nothing, so a fact the agent had just saved was proposed again (trial29)."""
+    sentence = said[i]
+    if _WRITE_DOWN_LEAD.match(sentence):
+        return sentence
+    before = pointed_to(said, i)
+    if before is None and _WRITE_DOWN.search(sentence):
+        before = said_before(said, i)
+    before = [s for s in before or [] if s not in sentence]  # "the port is 6543, remember that": one sentence
+    return " ".join([*before, sentence])
 
 
 def _with_antecedents(said: list[str], items: list) -> list:
