@@ -19,7 +19,7 @@ from memdir import Memory
 from tests.conftest import run_cli
 from tests.integrations.clients.realclients import binary, client_env
 
-SEES_NOT = "cannot reach these memories with memdir's tools here"
+SEES_NOT = "cannot reach the memories here with memdir's tools"
 
 
 def _home_env(user_home) -> dict:
@@ -83,6 +83,19 @@ def test_codex_project_entry_in_an_untrusted_project_and_claude_code_approval_ar
     (user_home / ".codex" / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n')
     text, blind, notes = _seen(project, user_home)
     assert (blind, notes, SEES_NOT in text, "db-port" in text) == ([], [], False, True)  # control
+
+
+def test_an_empty_project_in_an_untrusted_folder_is_said_without_pointing_at_memories_it_lacks(tmp_path, project):
+    """trial29: `memdir list` in a new project said "No memories yet." and then that the agent in gemini "cannot reach
+    these memories"; the note now speaks of the memories here (those the person is about to save). Control: the
+    same note under a listing."""
+    user_home = tmp_path / "userhome"
+    assert run_cli("install", "gemini", env=_home_env(user_home)).returncode == 0
+    text, blind, _ = _seen(project, user_home)
+    assert text.splitlines() == ["No memories yet.", "note: the agent in gemini cannot reach the memories here with "
+                                 "memdir's tools (its client does not run memdir's server in this project; `memdir "
+                                 "doctor` says why and how to fix it)"]
+    assert [line.split(":")[0] for line in blind] == ["gemini"]
 
 
 def test_nothing_registered_nothing_said(tmp_path, stored):

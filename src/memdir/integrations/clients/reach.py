@@ -53,9 +53,10 @@ def note(lines: list[str]) -> str:
         parts.append("no agent sees the team layer's memories (not trusted in this clone: review them, then "
                      "`memdir team trust`)")
     if clients_of(lines):
-        parts.append(f"the agent in {', '.join(clients_of(lines))} cannot reach these memories with memdir's tools "
-                     "here (its client does not run memdir's server in this project; `memdir doctor` says why and "
-                     "how to fix it)")
+        # "the memories here", not "these": `list` says it under "No memories yet." too (trial29)
+        parts.append(f"the agent in {', '.join(clients_of(lines))} cannot reach the memories here with memdir's "
+                     "tools (its client does not run memdir's server in this project; `memdir doctor` says why "
+                     "and how to fix it)")
     return f"note: {'; '.join(parts)}" if parts else ""
 
 
