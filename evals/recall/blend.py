@@ -184,7 +184,7 @@ def patch(use: Use, blend: float | None):
 
 def fit_rows_with_folds() -> list[dict]:
     """:func:`common.fit_rows` with each row's fold (fit row *i* of its set in fold *i* mod 2) and set."""
-    return [{**row, "fold": i % 2, "set": which} for which in SETS if which not in HELDOUT_ONLY | STORES
+    return [{**row, "fold": i % 2, "set": which} for which in SETS if which not in HELDOUT_ONLY | set(STORES)
             for i, row in enumerate(prompts("fit", which))]
 
 

@@ -72,7 +72,7 @@ _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W_]|[^\W\d_]{2,}", re.UNICODE)
 def fit_rows_with_folds() -> list[dict]:
     rows = []
     for which in SETS:
-        if which not in HELDOUT_ONLY | STORES:
+        if which not in HELDOUT_ONLY | set(STORES):
             for i, row in enumerate(prompts("fit", which)):
                 rows.append({**row, "fold": i % 2, "set": which})
     return rows

@@ -90,7 +90,7 @@ def dump(out: Path) -> None:
         mem = build_store(Path(tmp), "on")
         names = dict(connect(mem.session.home).execute("SELECT id, name FROM docs"))
         for which in SETS:
-            if which in HELDOUT_ONLY | STORES:
+            if which in HELDOUT_ONLY | set(STORES):
                 continue
             for i, row in enumerate(prompts("fit", which)):
                 stash.clear()

@@ -258,7 +258,7 @@ def dump(out: Path, whole: bool, vectors: str = "on", extra=None) -> None:
     with tempfile.TemporaryDirectory() as tmp, out.open("w", encoding="utf-8") as sink:
         mem = build_store(Path(tmp), vectors)
         for which in SETS:
-            if which in HELDOUT_ONLY | STORES:
+            if which in HELDOUT_ONLY | set(STORES):
                 continue
             for i, row in enumerate(prompts("fit", which)):
                 hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50)
@@ -450,7 +450,7 @@ def bar_without(off=frozenset(), **constants):
 def rules(rows: list[dict]) -> None:
     """Print, per set, what each rule of :data:`RULES` does (on against off) and what each constant of :data:`GRID`
     would do, and how both read when chosen on the other sets (leave one set out) or on the other fold."""
-    names = [s for s in SETS if s not in HELDOUT_ONLY | STORES]
+    names = [s for s in SETS if s not in HELDOUT_ONLY | set(STORES)]
     for row in rows:
         for c in row["cands"]:
             c["e"] = as_evidence(c["ev"])
@@ -607,7 +607,7 @@ if __name__ == "__main__":
             for r in rows:
                 for c in r["cands"]:
                     c["w"] = whole.get((r["set"], r["prompt"], c["name"]))
-        for s in [None] + [w for w in SETS if w not in HELDOUT_ONLY | STORES]:
+        for s in [None] + [w for w in SETS if w not in HELDOUT_ONLY | set(STORES)]:
             print(s or "pooled", folds(rows, base, {s} if s else None))
         spread(rows)
         before = folds(rows, base)

@@ -133,7 +133,7 @@ def cv(rows: list[dict]) -> None:
     print("dump's own order", folds(rows, base))
     before, base_names = replay(rows, 0.0, False)
     print("replay w=0     ", before)
-    for s in [w for w in SETS if w not in HELDOUT_ONLY | STORES]:
+    for s in [w for w in SETS if w not in HELDOUT_ONLY | set(STORES)]:
         print(" ", s, replay(rows, 0.0, False, {s})[0])
     grid = {}
     for mode in MODES:

@@ -127,7 +127,7 @@ def pipeline(labels: list[str], l2: float = 0.3) -> None:
 
     rows = []
     for which in SETS:
-        if which not in HELDOUT_ONLY | STORES:
+        if which not in HELDOUT_ONLY | set(STORES):
             for i, row in enumerate(prompts("fit", which)):
                 rows.append({**row, "fold": i % 2})
 
