@@ -375,7 +375,7 @@ RULES = {"compared": "near (neg7)", "compared-stated": "-", "thin": "probe (neg1
          "outranked-stated": "pasted (recall13)", "general": "near, gaps (recall8)", "general-cov": "trial (general9)",
          "crossed": "gaps (recall8)", "agreed": "prompts, tasks", "agreed-kin": "gaps",
          "tie": "pooled (recall13)", "kin": "pooled (recall24)", "defines": "trial (general9)",
-         "foreign": "pooled (cross28)"}
+         "foreign": "pooled (cross28)", "nearest": "pooled, shop (recall29)"}
 # Each constant of the bar → the values ``rules`` tries besides today's (keyword of :func:`bar_without`).
 GRID = {"threshold": (0.35, 0.4, 0.45, 0.55, 0.6, 0.65, 0.7), "agreed": (0.25, 0.3, 0.35, 0.45, 0.5),
         "agreed_coverage": (0.1, 0.15, 0.25, 0.3), "crossed": (0.03, 0.05, 0.15, 0.2, 0.3),
@@ -399,7 +399,8 @@ def today() -> dict:
     return {"threshold": R.THRESHOLD, "agreed": R.AGREED_THRESHOLD, "agreed_coverage": R.AGREED_COVERAGE,
             "crossed": R.CROSSED_THRESHOLD, "tie": R.TIE, "general_coverage": R.GENERAL_COVERAGE,
             "thin_coverage": R.THIN_COVERAGE, "long_query": R.LONG_QUERY, "thin_shared": R.THIN_SHARED,
-            "strong": R.STRONG, "kin_tie": R.KIN_TIE}
+            "strong": R.STRONG, "kin_tie": R.KIN_TIE, "nearest": R.NEAREST_THRESHOLD,
+            "nearest_lead": R.NEAREST_LEAD, "nearest_coverage": R.NEAREST_COVERAGE}
 
 
 def bar_without(off=frozenset(), **constants):
@@ -443,6 +444,9 @@ def bar_without(off=frozenset(), **constants):
         nearest = ev.lead > -c["tie"] or "agreed-kin" not in off and ev.kin is not None and ev.kin[1] > 0.0
         agreed = ev.cosine is not None and nearest and ev.coverage >= c["agreed_coverage"] and bool(ev.shared)
         kin_near = (ev.cosine is not None and ev.kin is not None and ev.kin[1] > 0.0 and ev.lead > -c["kin_tie"])
+        if "nearest" not in off and "agreed" not in off and agreed and ev.lead > c["nearest_lead"] and (
+                ev.coverage >= c["nearest_coverage"]):
+            return c["nearest"]
         return c["agreed"] if ("agreed" not in off and agreed) or ("kin" not in off and kin_near) else c["threshold"]
     return bar
 
