@@ -24,8 +24,8 @@ from memdir.search.relevance import (
 
 def _ev(**kw) -> Evidence:
     """The evidence of "how should this project log?" for the note on structlog (recall29's dump of the fit rows)."""
-    base = dict(coverage=0.49, head=0.49, mass=0.9, cosine=0.851, matched=("log",), shared=("log",), lead=0.025,
-                gap=0.061, query=1.92)
+    base = {"coverage": 0.49, "head": 0.49, "mass": 0.9, "cosine": 0.851, "matched": ("log",), "shared": ("log",),
+            "lead": 0.025, "gap": 0.061, "query": 1.92}
     base.update(kw)
     return Evidence(**base)
 
