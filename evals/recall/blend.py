@@ -75,7 +75,16 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from common import HELDOUT_ONLY, REPO, SETS, build_store, new_folds, prompts, tally
+from common import (
+    HELDOUT_ONLY,
+    REPO,
+    SETS,
+    STORES,
+    build_store,
+    new_folds,
+    prompts,
+    tally,
+)
 
 from memdir.search import ranking, relevance
 
@@ -175,7 +184,7 @@ def patch(use: Use, blend: float | None):
 
 def fit_rows_with_folds() -> list[dict]:
     """:func:`common.fit_rows` with each row's fold (fit row *i* of its set in fold *i* mod 2) and set."""
-    return [{**row, "fold": i % 2, "set": which} for which in SETS if which not in HELDOUT_ONLY
+    return [{**row, "fold": i % 2, "set": which} for which in SETS if which not in HELDOUT_ONLY | set(STORES)
             for i, row in enumerate(prompts("fit", which))]
 
 

@@ -91,6 +91,20 @@ with realistic typos in their topic words (a letter dropped, doubled, two swappe
 postgress use the default port?", "which dashbord shows api latancy?"), beside 24 misspelled ones of the same look
 that no memory answers ("how do i conect to a mongdb cluster from python?", "thnaks, that fixed the buidl"), ordered
 need, need, none, none, so that each of ``run.py``'s two folds holds 12 of each.
+
+``shop.jsonl``: training data only, like ``typos`` (every line ``fit``), written on 2026-12-05 (recall29) with the 11
+memories of ``shop/`` (a web shop's project: build-cmd, dev-ports, deploy-days, http-client, orm, owner-payments,
+ci-runner, staging-vpn, test-cmd, feature-flags, prefers-short-prs) and committed before memdir ran on it, after
+trial27's real Claude Code sessions in a home of 11 such memories: its misses and false recalls ("I can't reach
+staging" → staging-vpn, "where does the web app listen?" → dev-ports, "write a parser for command line flags in the
+CLI tool" → none; "add a function to fetch the order list from the API in the web app" recalled test-cmd, labelled
+here http-client, which it needs) and as many rows of the same kinds of its own: 21 needing a memory, 13 needing
+none, each of ``run.py``'s two folds holding half of each. It runs on a store of its own (:data:`STORES`): the
+``shop/`` memories alone, not the 80 of ``memories/`` and the real files, so :func:`fit_rows` (one store) leaves it out.
+trial27's memory texts were not kept, so ``shop/`` is written anew: on it main (2026-12-05) recalls 9 of trial27's 10
+missed prompts' memories (of the two-memory prompt only dev-ports, which the tally counts as a hit) and of its four
+false recalls two: feature-flags for "write a parser for command line flags in the CLI tool" (0.54) and test-cmd
+(0.63) beside http-client for "add a function to fetch the order list…" (not counted: that row needs a memory); ``[hits, needing, false recalls, needing none]`` fold 0 [9, 10, 1, 7], fold 1 [7, 11, 1, 6].
 """
 
 from __future__ import annotations
@@ -108,9 +122,11 @@ sys.path.insert(0, str(REPO / "src"))
 
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
-        "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl"}
+        "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl",
+        "shop": "shop.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos"})  # sets whose every line is fit: training data with no held-out half
+STORES = {"shop": "shop"}  # sets run on a store of their own: the memory files of that folder of HERE alone
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -151,20 +167,28 @@ def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
     all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked`` and ``typos``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
-    return [row for which in SETS if which not in HELDOUT_ONLY for row in prompts("fit", which)]
+    return [row for which in SETS if which not in HELDOUT_ONLY and which not in STORES
+            for row in prompts("fit", which)]
 
 
-def build_store(base: Path, vectors: str):
+def build_store(base: Path, vectors: str, which: str = "prompts"):
     """A :class:`memdir.Memory` on a fresh home under ``base`` whose project
-    layer holds every evaluation memory, indexed (and embedded in the
-    foreground when ``vectors`` is ``on``)."""
+    layer holds every evaluation memory (for a set of :data:`STORES`, its own
+    folder's memories alone), indexed (and embedded in the foreground when
+    ``vectors`` is ``on``)."""
     from memdir import Memory
     from memdir.search.sync import prepare
 
     project = base / "proj"
     (project / ".git").mkdir(parents=True)
     mem = Memory.open(home=base / "home", project=project, search_vectors=vectors, actor="human")
-    place_memories(mem.session.layer("project").path)
+    if which in STORES:
+        layer = mem.session.layer("project").path
+        layer.mkdir(parents=True, exist_ok=True)
+        for path in sorted((HERE / STORES[which]).glob("*.md")):
+            shutil.copy(path, layer / path.name)
+    else:
+        place_memories(mem.session.layer("project").path)
     prepare(mem.session)
     return mem
 

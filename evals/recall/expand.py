@@ -64,7 +64,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
+from common import HELDOUT_ONLY, SETS, STORES, build_store, new_folds, prompts, tally
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W_]|[^\W\d_]{2,}", re.UNICODE)
 
@@ -72,7 +72,7 @@ _WORD = re.compile(r"[^\W\d_][\w'-]*[^\W_]|[^\W\d_]{2,}", re.UNICODE)
 def fit_rows_with_folds() -> list[dict]:
     rows = []
     for which in SETS:
-        if which not in HELDOUT_ONLY:
+        if which not in HELDOUT_ONLY | set(STORES):
             for i, row in enumerate(prompts("fit", which)):
                 rows.append({**row, "fold": i % 2, "set": which})
     return rows
@@ -154,7 +154,14 @@ def word_vectors(words: list[str]):
 def patch_vocab(vocab: Vocab, bar: float, alpha: float, top: int, whole: bool, spent: list, dilute: bool = False):
     """Patch ranking.query_terms and weighing.term_weights: the query's terms with the store words near its
     words (or its whole vector), those weighing ``alpha`` × their weight."""
-    from memdir.search import dense, querywindows, ranking, relevance, tokenize, weighing
+    from memdir.search import (
+        dense,
+        querywindows,
+        ranking,
+        relevance,
+        tokenize,
+        weighing,
+    )
 
     original_terms, original_weights = tokenize.query_terms, weighing.term_weights
     extra: set[str] = set()

@@ -64,7 +64,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from common import HELDOUT_ONLY, SETS, build_store, prompts
+from common import HELDOUT_ONLY, SETS, STORES, build_store, prompts
 from neg import base, chosen, folds, load
 
 
@@ -90,7 +90,7 @@ def dump(out: Path) -> None:
         mem = build_store(Path(tmp), "on")
         names = dict(connect(mem.session.home).execute("SELECT id, name FROM docs"))
         for which in SETS:
-            if which in HELDOUT_ONLY:
+            if which in HELDOUT_ONLY | set(STORES):
                 continue
             for i, row in enumerate(prompts("fit", which)):
                 stash.clear()

@@ -240,7 +240,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from common import HELDOUT_ONLY, SETS, build_store, new_folds, prompts, tally
+from common import HELDOUT_ONLY, SETS, STORES, build_store, new_folds, prompts, tally
 
 
 def dump(out: Path, whole: bool, vectors: str = "on", extra=None) -> None:
@@ -258,7 +258,7 @@ def dump(out: Path, whole: bool, vectors: str = "on", extra=None) -> None:
     with tempfile.TemporaryDirectory() as tmp, out.open("w", encoding="utf-8") as sink:
         mem = build_store(Path(tmp), vectors)
         for which in SETS:
-            if which in HELDOUT_ONLY:
+            if which in HELDOUT_ONLY | set(STORES):
                 continue
             for i, row in enumerate(prompts("fit", which)):
                 hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50)
@@ -375,7 +375,7 @@ RULES = {"compared": "near (neg7)", "compared-stated": "-", "thin": "probe (neg1
          "outranked-stated": "pasted (recall13)", "general": "near, gaps (recall8)", "general-cov": "trial (general9)",
          "crossed": "gaps (recall8)", "agreed": "prompts, tasks", "agreed-kin": "gaps",
          "tie": "pooled (recall13)", "kin": "pooled (recall24)", "defines": "trial (general9)",
-         "foreign": "pooled (cross28)"}
+         "foreign": "pooled (cross28)", "nearest": "pooled, shop (recall29)"}
 # Each constant of the bar → the values ``rules`` tries besides today's (keyword of :func:`bar_without`).
 GRID = {"threshold": (0.35, 0.4, 0.45, 0.55, 0.6, 0.65, 0.7), "agreed": (0.25, 0.3, 0.35, 0.45, 0.5),
         "agreed_coverage": (0.1, 0.15, 0.25, 0.3), "crossed": (0.03, 0.05, 0.15, 0.2, 0.3),
@@ -399,7 +399,8 @@ def today() -> dict:
     return {"threshold": R.THRESHOLD, "agreed": R.AGREED_THRESHOLD, "agreed_coverage": R.AGREED_COVERAGE,
             "crossed": R.CROSSED_THRESHOLD, "tie": R.TIE, "general_coverage": R.GENERAL_COVERAGE,
             "thin_coverage": R.THIN_COVERAGE, "long_query": R.LONG_QUERY, "thin_shared": R.THIN_SHARED,
-            "strong": R.STRONG, "kin_tie": R.KIN_TIE}
+            "strong": R.STRONG, "kin_tie": R.KIN_TIE, "nearest": R.NEAREST_THRESHOLD,
+            "nearest_lead": R.NEAREST_LEAD, "nearest_coverage": R.NEAREST_COVERAGE}
 
 
 def bar_without(off=frozenset(), **constants):
@@ -443,6 +444,9 @@ def bar_without(off=frozenset(), **constants):
         nearest = ev.lead > -c["tie"] or "agreed-kin" not in off and ev.kin is not None and ev.kin[1] > 0.0
         agreed = ev.cosine is not None and nearest and ev.coverage >= c["agreed_coverage"] and bool(ev.shared)
         kin_near = (ev.cosine is not None and ev.kin is not None and ev.kin[1] > 0.0 and ev.lead > -c["kin_tie"])
+        if "nearest" not in off and "agreed" not in off and agreed and ev.lead > c["nearest_lead"] and (
+                ev.coverage >= c["nearest_coverage"]):
+            return c["nearest"]
         return c["agreed"] if ("agreed" not in off and agreed) or ("kin" not in off and kin_near) else c["threshold"]
     return bar
 
@@ -450,7 +454,7 @@ def bar_without(off=frozenset(), **constants):
 def rules(rows: list[dict]) -> None:
     """Print, per set, what each rule of :data:`RULES` does (on against off) and what each constant of :data:`GRID`
     would do, and how both read when chosen on the other sets (leave one set out) or on the other fold."""
-    names = [s for s in SETS if s not in HELDOUT_ONLY]
+    names = [s for s in SETS if s not in HELDOUT_ONLY | set(STORES)]
     for row in rows:
         for c in row["cands"]:
             c["e"] = as_evidence(c["ev"])
@@ -607,7 +611,7 @@ if __name__ == "__main__":
             for r in rows:
                 for c in r["cands"]:
                     c["w"] = whole.get((r["set"], r["prompt"], c["name"]))
-        for s in [None] + [w for w in SETS if w not in HELDOUT_ONLY]:
+        for s in [None] + [w for w in SETS if w not in HELDOUT_ONLY | set(STORES)]:
             print(s or "pooled", folds(rows, base, {s} if s else None))
         spread(rows)
         before = folds(rows, base)

@@ -123,9 +123,9 @@ import math
 import sys
 
 import neg
-from common import HELDOUT_ONLY, SETS
+from common import HELDOUT_ONLY, SETS, STORES
 
-NAMES = [s for s in SETS if s not in HELDOUT_ONLY]
+NAMES = [s for s in SETS if s not in HELDOUT_ONLY | set(STORES)]
 
 
 def per_fold(rows: list[dict], bar) -> list[list[int]]:

@@ -68,7 +68,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from common import HELDOUT_ONLY, SETS, new_folds, tally
+from common import HELDOUT_ONLY, SETS, STORES, new_folds, tally
 from neg import as_evidence, bar_without, load
 from neg import dump as neg_dump
 
@@ -133,7 +133,7 @@ def cv(rows: list[dict]) -> None:
     print("dump's own order", folds(rows, base))
     before, base_names = replay(rows, 0.0, False)
     print("replay w=0     ", before)
-    for s in [w for w in SETS if w not in HELDOUT_ONLY]:
+    for s in [w for w in SETS if w not in HELDOUT_ONLY | set(STORES)]:
         print(" ", s, replay(rows, 0.0, False, {s})[0])
     grid = {}
     for mode in MODES:

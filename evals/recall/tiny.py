@@ -91,7 +91,7 @@ def dump(out: Path, sizes: list[int], seed: int) -> None:
     names = sorted(files)
     with out.open("w", encoding="utf-8") as sink:
         for which in common.SETS:
-            if which in common.HELDOUT_ONLY:
+            if which in common.HELDOUT_ONLY | set(common.STORES):
                 continue
             for i, row in enumerate(common.prompts("fit", which)):
                 if not all(name in files for name in row["expect"]):

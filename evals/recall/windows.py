@@ -120,14 +120,14 @@ def pipeline(labels: list[str], l2: float = 0.3) -> None:
     ``run.py --split fit``) with the current coefficients, and each fold again with both models refitted
     (``fit.py``'s fit, positive weight 1, ``l2``) on the other fold."""
     import fit as fitmod
-    from common import HELDOUT_ONLY, SETS, new_folds, prompts, tally
+    from common import HELDOUT_ONLY, SETS, STORES, new_folds, prompts, tally
 
     from memdir.search import ranking, relevance
     from memdir.search.recall import recall_result
 
     rows = []
     for which in SETS:
-        if which not in HELDOUT_ONLY:
+        if which not in HELDOUT_ONLY | set(STORES):
             for i, row in enumerate(prompts("fit", which)):
                 rows.append({**row, "fold": i % 2})
 

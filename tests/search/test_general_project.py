@@ -33,7 +33,7 @@ def test_a_memory_holding_most_of_a_general_questions_weight_is_left_to_meaning(
     assert relevance.GENERAL_COVERAGE == 0.6
     held = _ev(coverage=0.614, head=0.3, near=0.3)  # "how do I report a pipeline bug?" and the bug tracker
     assert relevance.lexical(held) < relevance.THRESHOLD <= relevance.score(held)
-    assert relevance.bar(held) == relevance.AGREED_THRESHOLD  # as for a particular question
+    assert relevance.bar(held) == relevance.NEAREST_THRESHOLD  # as for a particular question (nearest, most words held)
     assert relevance.bar(_ev(coverage=0.59, head=0.3, near=0.3)) == math.inf  # just under: words alone decide
     assert relevance.bar(_ev()) == math.inf  # control: "crop … with Pillow" (0.432) still needs its words
 

@@ -63,7 +63,7 @@ def test_a_general_question_asking_what_something_is_defines_it(query, defines):
 
 def test_a_question_defining_what_a_memory_names_is_not_answered_even_by_its_words():
     worded = _ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, matched=("imag", "pillow", "crop"))
-    assert relevance.bar(worded) == relevance.AGREED_THRESHOLD  # a how-to the memory's words reach: answered
+    assert relevance.bar(worded) == relevance.NEAREST_THRESHOLD  # a how-to the memory's words reach: answered
     assert relevance.bar(_ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, defines=True)) == math.inf
     crossing = _ev(kin=(0.03, -0.01), shared=(), coverage=0.0, head=0.0, mass=0.0, matched=(), near=0.0, defines=True)
     assert relevance.bar(crossing) == math.inf  # another script, no word shared: not exempt either (recall25)
@@ -83,9 +83,10 @@ def test_a_general_question_needs_the_words_alone_to_reach_the_threshold():
     near_in_meaning = _ev()
     assert relevance.score(near_in_meaning) >= relevance.THRESHOLD > relevance.lexical(near_in_meaning)
     assert relevance.bar(near_in_meaning) == math.inf
-    assert relevance.bar(_ev(general=False)) == relevance.AGREED_THRESHOLD  # the same memory for a particular question
+    assert relevance.bar(_ev(general=False)) == relevance.NEAREST_THRESHOLD  # the same memory, a particular question
+    assert relevance.bar(_ev(general=False, lead=0.0)) == relevance.AGREED_THRESHOLD  # tied with the nearest: agreed
     worded = _ev(coverage=0.9, head=0.9, mass=2.9, missing=0.4, matched=("imag", "pillow", "crop"))
-    assert relevance.lexical(worded) >= relevance.THRESHOLD and relevance.bar(worded) == relevance.AGREED_THRESHOLD
+    assert relevance.lexical(worded) >= relevance.THRESHOLD and relevance.bar(worded) == relevance.NEAREST_THRESHOLD
     assert relevance.bar(near_in_meaning, min_score=0.2) == 0.2  # a caller asking for its own bar gets it
     crossing = _ev(kin=(0.03, -0.01), shared=(), coverage=0.0, head=0.0, mass=0.0, matched=(), near=0.0)
     # another script, no word shared: no exemption (recall25, evals/recall/oof.py: it gave no hit on either fit fold

@@ -81,6 +81,14 @@ save timestamps in a PostgreSQL database?" names a database, and the note storin
 multi-stage Dockerfile?" name a thing alone. No constant; the pooled fit data (all fit sets, ``[hits, needing, false
 recalls, needing none]``) is unchanged by it on both folds (fold 0 [111, 145, 20, 114], fold 1 [101, 136, 18, 121]):
 no fit question names a thing before a noun that a memory answering it holds (tests/search/test_general_named.py).
+
+Asking to have a kind of thing explained ("explain what a VPN tunnel does", "describe what an index is":
+``_EXPLAIN_KIND``, 2026-12-05 recall29) is asking what a kind of thing is: :func:`asks_in_general` and
+:func:`asks_what_it_is` read it as "what is a …". No constant; pooled fit data with shop.jsonl (trial27's kind: a
+real session's "explain what a VPN tunnel does" recalled the note that staging is reached through the VPN, 1.0),
+``[hits, needing, false recalls, needing none]``: fold 1 false recalls 19 → 18 (that prompt), fold 0 unchanged, no
+hit lost on any set. Only with an article: "explain what useEffect is for" names a thing a note on the user may bear
+on, and "explain what this function does" points at one.
 """
 
 from __future__ import annotations
@@ -90,10 +98,14 @@ import re
 from ..text.fold import fold
 from ..text.words import POINTING_WORDS
 
+# Asking to have a kind of thing explained ("explain what a VPN tunnel does", "describe what an index is"): what a
+# concept is, as "what is a …" asks (recall29: trial27's kind, shop.jsonl). Only with an article: "explain what
+# useEffect is for" names a thing the user's own note may bear on, and "explain what this function does" points.
+_EXPLAIN_KIND = r"(?:explain|describe)\s+what\s+(?:a|an)\b"
 # How to do something or what something is, at the start of the question. A German "wie" with a modal of what is
 # allowed or expected ("Wie groß darf ein Pull Request sein?", "Wie soll ich …?") asks for a convention, as "how
 # should I" does in English, which _ASKS never matched.
-_ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b"
+_ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b|" + _EXPLAIN_KIND +
                    r"|wie\b(?!.*\b(?:darf|dürfen|soll|sollen|sollte|sollten|muss|müssen)\b)"
                    r"|was\s+(?:ist|sind|macht)\b)")
 # A question on a default: what a tool does when nobody set it ("what's the default port of MySQL?", "how many
@@ -114,7 +126,8 @@ _POINTING_CJK = re.compile(r"この|その|あの|うちの|私たち|我々|弊
 # is ("what is structlog?", "Was ist structlog?") the project's note on it may tell, as it may what a named thing does
 # ("what does make deploy-staging do?"); a norm asked for ("what's an acceptable size for a pull request?", "a good
 # name") is a convention, not a definition.
-_WHAT = re.compile(r"^\W*(?:what\s+(?:is|are)|what['’]s|was\s+(?:ist|sind))\s+(?:a|an|ein|eine|einen)\b")
+_WHAT = re.compile(r"^\W*(?:(?:what\s+(?:is|are)|what['’]s|was\s+(?:ist|sind))\s+(?:a|an|ein|eine|einen)\b|"
+                   + _EXPLAIN_KIND + ")")
 _NORM = re.compile(r"\b(?:acceptable|good|best|recommended|right|correct|proper|ideal|preferred|allowed|sane|reasonable"
                    r"|usual|normal|ok|okay|fine|gut|gute|guter|gutes|beste|richtig|übliche?)\b")
 

@@ -78,6 +78,14 @@ THRESHOLD = 0.5
 # agreed but not needed on the fit half (0.386; 2-fold by parity, each fold's own highest gives 0.4, +1 hit on the other
 # fold, no false recall; 0.3, the best of a grid on all of it, sat 0.03 above them: see evals/recall/fit.py). ASKED_GAP:
 AGREED_THRESHOLD, AGREED_COVERAGE, ASKED_GAP = 0.4, 0.2, 0.03  # a question's keywords complete (:func:`with_cosine`)
+# An agreed memory that is the nearest in meaning by more than NEAREST_LEAD and holds NEAREST_COVERAGE of the query's
+# weight (:func:`nearest_held`) is returned from NEAREST_THRESHOLD: a short prompt whose nearest memory holds most of
+# its words ("the logger", "how should this project log?", "how long should your replies be for me?") scored 0.33-0.40,
+# under the agreed bar, because a short prompt's words are few and the hybrid model rates few words low. Chosen by
+# pooled 2-fold cross-validation on every fit set with shop.jsonl (2026-12-05 recall29) over bar 0.25-0.38 x lead
+# -0.015-0.01 x coverage 0.2-0.5 x gap, a false recall weighed as three hits: fold 1's best (0.3, 0.005, 0.4) gives
+# +2 hits on either fold, no false recall; fold 0's bests (+2, 0 there) read +3/+3 (the loosest, 0.25) to 0/0 (0.35).
+NEAREST_THRESHOLD, NEAREST_LEAD, NEAREST_COVERAGE = 0.3, 0.005, 0.4
 # The median cosine is the store's noise floor (ASKED_GAP) only over a crowd: with fewer than CROWD memories holding a
 # vector it is the nearest itself (one memory: its own cosine, gap 0; two: half their difference), and "When do we
 # deploy?" found nothing beside the one memory saying when deploys go out once it was embedded (trial23; recalled
@@ -410,6 +418,13 @@ def agreed(ev: Evidence) -> bool:
     return ev.cosine is not None and nearest and ev.coverage >= AGREED_COVERAGE and bool(ev.shared)
 
 
+def nearest_held(ev: Evidence) -> bool:
+    """True when :func:`agreed` holds and the memory is the nearest to the query in meaning by more than
+    :data:`NEAREST_LEAD` (its lead) and holds at least :data:`NEAREST_COVERAGE` of its weight (head and best passage):
+    meaning and most of the words point at it alone. :func:`bar` returns it from :data:`NEAREST_THRESHOLD`."""
+    return agreed(ev) and ev.lead > NEAREST_LEAD and ev.coverage >= NEAREST_COVERAGE
+
+
 def outranked(ev: Evidence) -> bool:
     """True when words alone carry a memory that meaning places behind another: another memory is nearer the query
     in meaning by more than a tie (a lead of −:data:`TIE` or below; for a memory written in another script than the
@@ -457,8 +472,9 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     threshold (``min_score`` is :data:`THRESHOLD`): :data:`CROSSED_THRESHOLD` when :func:`crossed` holds (a memory in
     another script nearest in meaning of all and of its script's); :data:`AGREED_THRESHOLD` when :func:`agreed` holds
     (the nearest memory in meaning, or one tied with it, sharing the query's words) or :func:`kin_near` holds (in
-    another script, nearest of its script's and within :data:`KIN_TIE` of the nearest of all); ``math.inf``
-    (never) for a query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place
+    another script, nearest of its script's and within :data:`KIN_TIE` of the nearest of all); :data:`NEAREST_THRESHOLD`
+    when :func:`nearest_held` holds (agreed, the nearest by more than a hair, holding most of the query's weight:
+    recall29); ``math.inf`` (never) for a query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place
     (:func:`stated`): "what's the difference between Redis and Memcached?" is general knowledge, not the note on
     Redis sessions (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); ``math.inf`` too for a query
     asking in general (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the
@@ -486,6 +502,8 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
         return 0.0
     if min_score == THRESHOLD and crossed(evidence):
         return CROSSED_THRESHOLD
+    if min_score == THRESHOLD and nearest_held(evidence):
+        return NEAREST_THRESHOLD
     return AGREED_THRESHOLD if min_score == THRESHOLD and (agreed(evidence) or kin_near(evidence)) else min_score
 
 
@@ -508,6 +526,7 @@ def stated(evidence: Evidence) -> bool:
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "Evidence",
            "GENERAL_COVERAGE", "HYBRID", "KIN_TIE", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS",
-           "Prefixes", "SOLO_COSINE", "STRONG", "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
-           "best_passage", "best_window", "compares", "crossed", "evidence", "kin_near", "lexical", "median",
+           "NEAREST_COVERAGE", "NEAREST_LEAD", "NEAREST_THRESHOLD", "Prefixes", "SOLO_COSINE", "STRONG",
+           "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
+           "best_passage", "best_window", "compares", "crossed", "evidence", "kin_near", "lexical", "median", "nearest_held",
            "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine"]
