@@ -41,7 +41,9 @@ question's own words (:func:`echoed`) are embedded.
 Only for an explicit search (:func:`memdir.search.ranking.ranked`, which
 embeds its query anyway), only with the ``vectors`` extra, only on a tie: at
 most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each,
-their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`);
+their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`) and in the index — every
+sentence a tie may pick embedded ahead by the background embedder (:func:`memdir.search.sentencestore.fill`),
+so a tie met after it has run embeds none on the query path;
 a query of fewer than :data:`SENTENCE_TERMS` content words (:func:`words_asked`:
 ``RabbitMQ catalog`` is two, though read as four terms) is ordered by the
 tied memories' own (head) cosines instead, with nothing embedded.
