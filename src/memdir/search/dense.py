@@ -176,7 +176,8 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         return {}
     embedded, total = vectors.pending(conn, layers)
     # heads, then body passages and the sentences a tie may pick, in the background
-    if embedded < total or passagevectors.passages_stale(conn) or sentencestore.stale(conn):
+    started = embedded < total or passagevectors.passages_stale(conn) or sentencestore.stale(conn)
+    if started:
         embedder.schedule(session.home)
     few = embed_query and 0 < total - embedded <= unembedded.INLINE_MAX  # embedded on the spot (search.unembedded)
     if (not embedded and not few and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
@@ -208,7 +209,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
             found.update(unembedded.cosines(conn, query_vecs, layers, allowed, (embedded, total)))
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
-    if vectors.dropped() > dropped and embedded == total:  # the read dropped a damaged vector: embedded again
+    if vectors.dropped() > dropped and not started:  # the read dropped a damaged vector: embedded again
         embedder.schedule(session.home)
     return found
 
