@@ -10,7 +10,8 @@ embedder is run as memdir runs it (``python -m memdir.search.embedder
 HOME``, a process of its own) with ``OMP_NUM_THREADS`` set to that value (0:
 left unset, the engine's default of every core). Each line gives, for the
 heads (every memory searchable by meaning: what ``memdir status`` counts)
-and for the whole run (heads, then the body passages), notes per wall
+and for the whole run (heads, then the body passages and the sentences a tie may pick,
+:mod:`memdir.search.sentencestore`), notes per wall
 second and per CPU second of the embedder process, the machine's load
 average at the start (figures from a busy machine are lower), and the
 token cap in force (:data:`memdir.search.vectors.EMBED_TOKENS`).
@@ -87,6 +88,8 @@ def main() -> None:
             conn = connect(home)
             conn.execute("DELETE FROM vectors")
             conn.execute("DROP TABLE IF EXISTS passage_vectors")
+            conn.execute("DROP TABLE IF EXISTS memory_sentences")
+            conn.execute("DROP TABLE IF EXISTS sentence_vectors")
             env = dict(os.environ)
             env.pop("OMP_NUM_THREADS", None)
             if threads:
@@ -112,13 +115,17 @@ def main() -> None:
                 passages = reader.execute("SELECT count(*) FROM passage_vectors WHERE vec IS NOT NULL").fetchone()[0]
             except sqlite3.OperationalError:  # no passage embedded (vectors.EMBED_PASSAGES off)
                 passages = 0
+            try:
+                sentences = reader.execute("SELECT count(*) FROM memory_sentences WHERE vector IS NOT NULL").fetchone()[0]
+            except sqlite3.OperationalError:  # a tree whose embedder keeps no sentence (memdir.search.sentencestore)
+                sentences = 0
             heads_wall = heads_wall or wall
             heads_cpu = heads_cpu or cpu
             print(json.dumps({"notes": args.notes, "words": args.words, "omp_threads": threads or "default",
                               "embedded": embedded, "of": total, "embed_tokens": vectors.EMBED_TOKENS,
                               "heads_s": round(heads_wall, 1), "heads_notes_per_s": round(embedded / heads_wall, 1),
                               "heads_notes_per_cpu_s": round(embedded / heads_cpu, 1),
-                              "passages": passages, "all_s": round(wall, 1),
+                              "passages": passages, "sentences": sentences, "all_s": round(wall, 1),
                               "all_notes_per_s": round(embedded / wall, 1),
                               "all_notes_per_cpu_s": round(embedded / cpu, 1), "load_avg_1m": round(load, 1),
                               "rc": process.returncode, "log": process.stdout.read().strip()[-80:]}), flush=True)

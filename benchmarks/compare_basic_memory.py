@@ -5,7 +5,7 @@
     python benchmarks/compare_basic_memory.py --sizes 1000 --src /work/main/src --src src
 
 With ``--src`` (given once or more: a tree's ``src``), a paired run measures search alone: the hybrid home is
-indexed once (by the first tree), one ``memory_search`` server per tree and basic-memory's ``search_notes``
+indexed once (by the first tree, then each tree's background embedder run to its end), one ``memory_search`` server per tree and basic-memory's ``search_notes``
 server run at once over the same notes, and each query goes to every server in turn (the order rotating query by
 query), so a loaded machine weighs on every side alike; one line per server (p50/p95 of the round trip, the
 server's CPU per call from ``/proc`` — all of it, and ``server_main_thread_ms_per_call``: its main thread's share, the
@@ -444,6 +444,12 @@ def run_paired(notes: int, args, sources: list[Path]) -> None:
                 system.env["PYTHONPATH"] = str(src)
                 print(f"indexing {notes} notes with vectors ({src})", file=sys.stderr, flush=True)
                 timed_process(system.ingest, system.env, system.cwd)
+                # Each tree's background embedder to its end, as a first search would start it: the servers are
+                # timed at rest, not beside an embedder (one tree's may embed the sentences a tie may pick ahead,
+                # memdir.search.sentencestore; an older tree's has nothing left to do).
+                for other in sources:
+                    timed_process([sys.executable, "-m", "memdir.search.embedder", str(base / "memdir-hybrid-home")],
+                                  dict(system.env, PYTHONPATH=str(other)), system.cwd)
             else:  # the same index, copied: every tree reads one basis
                 home = base / f"memdir-hybrid-home-{n}"
                 shutil.copytree(base / "memdir-hybrid-home", home, symlinks=True)

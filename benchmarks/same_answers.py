@@ -14,7 +14,9 @@ imported (default this one's). ``--dir``: where the homes are built and kept bet
 takes minutes); each run copies them first, so a tree whose index schema differs rebuilds its own copy and never
 the kept one. Compare two trees with ``diff`` of their ``--out`` files: empty when every answer is the same. It runs
 with ``PYTHONHASHSEED=0`` (re-executing itself so): a set of terms iterates in hash order, and a sum over one may
-differ in its last bit between two runs of the same tree otherwise.
+differ in its last bit between two runs of the same tree otherwise. With vectors on, each home's background
+embedder is run to its end after it is built (what the first search would start; a tree that embeds the sentences
+a tie may pick ahead, :mod:`memdir.search.sentencestore`, does it then), so no search runs beside one.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ def main() -> int:
     from _corpus import corpus, keywords, memory_file, vocabulary_queries
 
     from memdir import Memory
+    from memdir.search import embedder
     from memdir.search.sync import prepare
 
     out = ARGS.out.open("w", encoding="utf-8") if ARGS.out else sys.stdout
@@ -92,6 +95,8 @@ def main() -> int:
             # evals/search: 138 queries
             home = _copied(base / f"evals-{vectors}", lambda p, vectors=vectors: evals_search.build_store(p, vectors),
                            base / f"work-evals-{vectors}")
+            if vectors == "on":
+                embedder.run(home / "home")
             mem = Memory.open(home=home / "home", project=home / "proj", search_vectors=vectors, actor="human")
             rows = [json.loads(line) for line in (HERE.parent / "evals/search/queries.jsonl").read_text().splitlines()
                     if line.strip()]
@@ -111,6 +116,8 @@ def main() -> int:
                     for name, description, body in notes:
                         (layer / f"{name}.md").write_text(memory_file(name, description, body), encoding="utf-8")
                     prepare(made.session)
+                    if vectors == "on":  # what the first search starts, run to its end: every tree's answers at rest
+                        embedder.run(made.session.home)
 
                 name = f"{label}-{ARGS.notes}-{vectors}"
                 home = _copied(base / name, build, base / f"work-{name}")

@@ -7,7 +7,9 @@ The workload is ``compare_basic_memory.py``'s (its corpus at ``--notes`` and ``-
 question and keywords, then 100 of the domain's words, each once), indexed with vectors by ``--src``'s tree and kept
 in ``--dir`` (default: a temporary one). One ``memdir mcp`` server of ``--src`` (vectors on) is started on a fresh
 copy of that index and asked every query twice over: pass ``first`` (every query new to the server and to the
-index) then pass ``again`` (the same queries, same order, same server). Per call it reads from ``/proc`` the
+index) then pass ``again`` (the same queries, same order, same server). After ``memdir reindex`` builds the
+index, the background embedder is run to its end, as the first search would start it (a ``built`` line: its
+seconds). Per call it reads from ``/proc`` the
 server's CPU in nanoseconds (``schedstat`` of every thread; the main thread's alone) and, from the index, how many
 rows the ``sentence_vectors`` table gained: a search whose first hits tie embeds a sentence of each tied memory
 (:mod:`memdir.search.ties`) and keeps its vector there (:mod:`memdir.search.sentencestore`), so a tie met first
@@ -90,6 +92,12 @@ def build(base: Path, args) -> tuple[Path, Path, list[str]]:
         system.env["PYTHONPATH"] = str(args.src.resolve())
         print(f"indexing {args.notes} notes with vectors", file=sys.stderr, flush=True)
         cb.timed_process(system.ingest, system.env, system.cwd)
+        # What a search would start next (memdir reindex embeds the heads): the background embedder, to its end —
+        # a tree that embeds the sentences a tie may pick ahead (memdir.search.sentencestore.fill) does it here.
+        home = base / "memdir-hybrid-home"
+        started = time.perf_counter()
+        cb.timed_process([sys.executable, "-m", "memdir.search.embedder", str(home)], system.env, system.cwd)
+        emit(built="embedder", seconds=round(time.perf_counter() - started, 1), load=os.getloadavg()[0])
         (base / "built.json").write_text(json.dumps([str(project), rows]))
     project, rows = json.loads((base / "built.json").read_text())
     queries = list(dict.fromkeys([q for row in rows for q in row[1:]]

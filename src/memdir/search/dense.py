@@ -170,12 +170,14 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     ``{}``: the lexical model still answers, as without the extra. Embedding the query here, a few memories with no
     vector yet (at most :data:`memdir.search.unembedded.INLINE_MAX`) are measured on the spot too
     (:func:`memdir.search.unembedded.cosines`)."""
-    from . import embedder, passagevectors, unembedded, vectors
+    from . import embedder, passagevectors, sentencestore, unembedded, vectors
 
     if not vectors.wanted(session.settings):
         return {}
     embedded, total = vectors.pending(conn, layers)
-    if embedded < total or passagevectors.passages_stale(conn):  # heads, then body passages, in the background
+    # heads, then body passages and the sentences a tie may pick, in the background
+    started = embedded < total or passagevectors.passages_stale(conn) or sentencestore.stale(conn)
+    if started:
         embedder.schedule(session.home)
     few = embed_query and 0 < total - embedded <= unembedded.INLINE_MAX  # embedded on the spot (search.unembedded)
     if (not embedded and not few and len(vectors.unembedded(conn, layers)) == total) or not vectors.query_text(query):
@@ -207,7 +209,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
             found.update(unembedded.cosines(conn, query_vecs, layers, allowed, (embedded, total)))
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
-    if vectors.dropped() > dropped and embedded == total:  # the read dropped a damaged vector: embedded again
+    if vectors.dropped() > dropped and not started:  # the read dropped a damaged vector: embedded again
         embedder.schedule(session.home)
     return found
 

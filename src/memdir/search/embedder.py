@@ -89,10 +89,12 @@ def run(home: Path) -> int:
     memories at a time, looking for new heads between rounds); returns how
     many heads were embedded (0 when another embedder holds the lock). Loops
     until none is left, so memories written meanwhile are embedded too, and
-    marks the index's passages done (:func:`memdir.search.passagevectors.mark_passages_done`)."""
+    marks the index's passages done (:func:`memdir.search.passagevectors.mark_passages_done`); then (with
+    :data:`memdir.search.sentencestore.EMBED_SENTENCES`) every sentence a tie may pick, :data:`PASSAGE_ROUND`
+    memories at a time (:func:`memdir.search.sentencestore.fill`)."""
     from filelock import Timeout
 
-    from . import passagevectors, vectors
+    from . import passagevectors, sentencestore, vectors
     from .index import connect
 
     vectors.importable()  # before numpy loads: one BLAS thread per call (vectors.threads() share the batch)
@@ -114,11 +116,15 @@ def run(home: Path) -> int:
                 continue
             # Every head is there: now the body passages, which a query uses as they land; then heads
             # again, in case memories were written meanwhile.
-            if not vectors.EMBED_PASSAGES:
-                return total
-            if passagevectors.embed_passages(conn, None, limit=PASSAGE_ROUND, should_stop=gone):
-                continue
-            passagevectors.mark_passages_done(conn)  # unless something was written meanwhile: the next search sees it
+            if vectors.EMBED_PASSAGES:
+                if passagevectors.embed_passages(conn, None, limit=PASSAGE_ROUND, should_stop=gone):
+                    continue
+                passagevectors.mark_passages_done(conn)  # unless written meanwhile: the next search sees it
+            # Then the sentences a tie may pick, so that a search's first-seen tie embeds none of them.
+            if sentencestore.EMBED_SENTENCES:
+                if sentencestore.fill(conn, limit=PASSAGE_ROUND, should_stop=gone):
+                    continue
+                sentencestore.mark_filled(conn)
             return total
     finally:
         lock.release()

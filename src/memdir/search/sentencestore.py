@@ -6,10 +6,19 @@ An explicit search whose first hits tie embeds one sentence of each tied memory 
 again embedded the same sentences again. :func:`vectors_for` keeps each sentence's vector in the index's table
 ``sentence_vectors`` under a digest of :data:`memdir.search.vectors.MODEL_ID` and the sentence's exact text: a
 memory edited so that another sentence answers asks for another digest, so a vector is never used for a text it
-was not computed from, and another model never reads this one's. The table is filled only by searches that embed
-(nothing is embedded for it ahead of time: embedding every sentence of every note would cost about five times the
-heads' embedding, 41 → ≈ 8 notes/s), holds at most :data:`KEPT_ROWS` vectors (the oldest written go first:
-≈ 1.6 KB each, ≈ 13 MB at most) and is left out of every rebuild (a cache: a new index starts without it).
+was not computed from, and another model never reads this one's. The table is filled by searches that embed,
+holds at most :data:`KEPT_ROWS` vectors (the oldest written go first: ≈ 1.6 KB each, ≈ 13 MB at most) and is left
+out of every rebuild (a cache: a new index starts without it).
+
+Ahead of any search, with :data:`EMBED_SENTENCES`, the background embedder (:mod:`memdir.search.embedder`, after
+every head) embeds every sentence a tie could pick (:func:`sentences_of`: each of a memory's, as
+:func:`memdir.search.ties.best_sentence` cuts it) into the table ``memory_sentences`` (doc id, the digest of the
+text it was cut from, the sentence's key, its vector; a row with an empty key marks a memory done), :func:`fill`;
+:func:`vectors_for` reads both tables, so a first-seen tie embeds nothing on the query path. Which sentence a tie
+picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at every
+position of their notes (0 to 22, ≈ 5–11 at each of the first twelve), so it is every sentence or none. It costs
+≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core machine)
+and ≈ 1.6 KB a sentence in the index; heads come first, so the heads' build rate stays.
 
 Writing is best effort and never waits: a read-only index, a full disk or another writer holding the lock
 (:func:`_write` asks for it without waiting) leave the table as it is, and the search goes on with the vectors
@@ -64,11 +73,13 @@ def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):
 
 def _read(conn: sqlite3.Connection, keys: list[bytes]) -> list[bytes | None]:
     """The vector blob kept under each of ``keys`` (None for one not kept, or all when the table cannot be read)."""
-    try:
-        rows = dict(conn.execute(f"SELECT key, vector FROM sentence_vectors WHERE key IN ({','.join('?' * len(keys))})",
-                                 keys).fetchall())
-    except sqlite3.Error:  # no table yet (no tie embedded in this index), or an index that cannot be read now
-        return [None] * len(keys)
+    marks = ",".join("?" * len(keys))
+    rows: dict = {}
+    for table in ("memory_sentences", "sentence_vectors"):  # both hold a sentence's vector under the same key
+        try:
+            rows.update(conn.execute(f"SELECT key, vector FROM {table} WHERE key IN ({marks})", keys).fetchall())
+        except sqlite3.Error:  # no table yet (no tie embedded, none filled), or an index that cannot be read now
+            continue
     return [rows.get(k) for k in keys]
 
 
@@ -87,4 +98,93 @@ def _write(conn: sqlite3.Connection, rows: list[tuple[bytes, bytes]]) -> None:
     write_if_free(conn, keep)  # busy, full or read-only: the vectors stay this process's (vectors.sentence_vectors)
 
 
-__all__ = ["KEPT_ROWS", "key", "vectors_for"]
+EMBED_SENTENCES = True  # the background embedder fills memory_sentences after every head (fill)
+_FILLED = ("CREATE TABLE IF NOT EXISTS memory_sentences (id INTEGER NOT NULL, digest TEXT, key BLOB NOT NULL, "
+           "vector BLOB, PRIMARY KEY (id, key))")
+_FILLED_KEY = "CREATE INDEX IF NOT EXISTS memory_sentences_key ON memory_sentences (key)"
+
+
+def sentences_of(body: str | None, description: str) -> list[str]:
+    """Every sentence :func:`memdir.search.ties.best_sentence` may return for a memory of ``body`` and
+    ``description`` (a tie reads the body, or the description when the body is empty): each sentence or line,
+    stripped, cut at :data:`memdir.search.ties.SENTENCE_CHARS` characters, in order, each once, none empty. Pure."""
+    from .ties import SENTENCE_CHARS, sentences
+
+    return [s for s in dict.fromkeys(s.strip()[:SENTENCE_CHARS] for s in sentences(body or description)) if s]
+
+
+def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None) -> int:
+    """Embed the sentences (:func:`sentences_of`) of at most ``limit`` active memories whose current text has none
+    in ``memory_sentences`` yet (a sentence kept in either table is not embedded again); returns how many memories
+    were done. Commits every :data:`memdir.search.vectors.BATCH` sentences or so (rows of a memory changed meanwhile
+    are not written; rows of memories gone or changed are dropped); ``should_stop`` (a callable) is asked between
+    batches. Raises what the embedding or SQLite raises (the background embedder logs it)."""
+    from . import vectors
+    from .index import write_transaction
+
+    conn.execute(_FILLED)
+    conn.execute(_FILLED_KEY)
+    todo = conn.execute(
+        "SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id"
+        " AND m.key = x'' AND m.digest IS d.digest WHERE d.status = 'active' AND m.id IS NULL ORDER BY d.id LIMIT ?",
+        (-1 if limit is None else int(limit),)).fetchall()
+    done, rows = 0, []  # rows: (id, digest, sentence; None for the mark)
+    for position, (doc_id, digest, body, description) in enumerate(todo):
+        if should_stop is not None and should_stop():
+            break
+        rows += [(doc_id, digest, s) for s in sentences_of(body, description or "")] + [(doc_id, digest, None)]
+        if len(rows) < vectors.BATCH and position + 1 < len(todo):
+            continue
+        wanted = list(dict.fromkeys(s for _, _, s in rows if s is not None))
+        known = dict(zip(wanted, _read(conn, [key(s) for s in wanted]))) if wanted else {}
+        fresh = [s for s in wanted if not vectors.sound([known[s]])[0]]
+        if fresh:
+            known.update(zip(fresh, (v.tobytes() for v in vectors.finite(vectors.embed(fresh)))))
+        ids = sorted({row[0] for row in rows})
+        with write_transaction(conn):
+            conn.executemany("DELETE FROM memory_sentences WHERE id = ?", [(i,) for i in ids])
+            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?,?,?,? WHERE EXISTS"
+                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
+                             [(i, d, b"" if s is None else key(s), None if s is None else known[s], i, d)
+                              for i, d, s in rows])
+            conn.execute("DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
+                         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = memory_sentences.id)")
+        done += len(ids)
+        rows = []
+    return done
+
+
+FILLED = "sentences_filled"  # meta key: the index generation at which every active memory had its sentences
+
+
+def stale(conn: sqlite3.Connection) -> bool:
+    """True unless the last full :func:`fill` (:func:`mark_filled`) left the index at its current generation (a
+    write, a sync, a head embedded since may have left a memory without its sentences): a search then starts the
+    background embedder. One row read (the prompt path may ask it); always False without :data:`EMBED_SENTENCES`."""
+    if not EMBED_SENTENCES:
+        return False
+    row = conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
+                       " (SELECT value FROM meta WHERE key = ?)", (FILLED,)).fetchone()
+    return row[0] != row[1]
+
+
+def mark_filled(conn: sqlite3.Connection) -> bool:
+    """Record, in one write transaction, that every active memory has its head vector and its sentences at the
+    index's current generation — when that is so; returns whether it was (the background embedder, after a pass)."""
+    from . import vectors
+    from .index import write_transaction
+
+    conn.execute(_FILLED)
+    with write_transaction(conn):
+        embedded, total = vectors.pending(conn)
+        done = embedded == total and conn.execute(
+            "SELECT 1 FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id AND m.key = x'' AND m.digest IS d.digest"
+            " WHERE d.status = 'active' AND m.id IS NULL LIMIT 1").fetchone() is None
+        if done:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
+                         (FILLED,))
+    return done
+
+
+__all__ = ["EMBED_SENTENCES", "FILLED", "KEPT_ROWS", "fill", "key", "mark_filled", "sentences_of", "stale",
+           "vectors_for"]

@@ -41,7 +41,9 @@ question's own words (:func:`echoed`) are embedded.
 Only for an explicit search (:func:`memdir.search.ranking.ranked`, which
 embeds its query anyway), only with the ``vectors`` extra, only on a tie: at
 most :data:`TIE_MAX` memories and :data:`SENTENCE_CHARS` characters each,
-their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`);
+their vectors kept per process (:func:`memdir.search.vectors.sentence_vectors`) and in the index — every
+sentence a tie may pick embedded ahead by the background embedder (:func:`memdir.search.sentencestore.fill`),
+so a tie met after it has run embeds none on the query path;
 a query of fewer than :data:`SENTENCE_TERMS` content words (:func:`words_asked`:
 ``RabbitMQ catalog`` is two, though read as four terms) is ordered by the
 tied memories' own (head) cosines instead, with nothing embedded.
@@ -197,7 +199,13 @@ def _sentences(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Each sentence (or line) of ``text`` with its tokens (:func:`memdir.search.tokenize.tokens`). Pure."""
     from .tokenize import tokens
 
-    return tuple((sentence, tuple(sys.intern(t) for t in tokens(sentence))) for sentence in _SENTENCE.split(text))
+    return tuple((sentence, tuple(sys.intern(t) for t in tokens(sentence))) for sentence in sentences(text))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into the sentences (or lines) :func:`best_sentence` chooses from, as they stand (not stripped,
+    not cut; an empty one where two breaks meet an end). Pure."""
+    return _SENTENCE.split(text)
 
 
 def echoed(query: str, sentence: str) -> int:
@@ -300,4 +308,4 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "", em
 
 
 __all__ = ["SENTENCE_CHARS", "SENTENCE_TERMS", "TIE_MAX", "best_sentence", "broken", "echoed", "head_cosines",
-           "joined_nouns", "lexical_first", "order_key", "place", "tie_key", "tied", "words_asked"]
+           "joined_nouns", "lexical_first", "order_key", "place", "sentences", "tie_key", "tied", "words_asked"]

