@@ -52,7 +52,7 @@ def _ours(hook) -> bool:
 
 def merge(settings: dict, home=None, python=None, portable=False) -> dict:
     """``settings`` with memdir's server and hooks."""
-    argv = edits.server_argv(home, python, portable)
+    argv = edits.server_argv(home, python, portable, hooks=True)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
