@@ -11,24 +11,31 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.errors import Conflict, InvalidInput, InvalidName, Refused, ScopeError, TombstoneRefused
+from memdir.errors import (
+    Conflict,
+    InvalidInput,
+    InvalidName,
+    Refused,
+    ScopeError,
+    TombstoneRefused,
+)
 from tests.conftest import run_cli
 from tests.gateway.test_unmade_layer import _made
 
 REFUSALS = [  # (actor, what it writes, the error, words of its text)
-    ("human", dict(name="big", description="A long log", body="y" * 300_000), InvalidInput,
+    ("human", {"name": "big", "description": "A long log", "body": "y" * 300_000}, InvalidInput,
      "over the 262144-byte ceiling"),
-    ("agent", dict(name="x-y", description="some fact here", expect_digest="a" * 64), Conflict,
+    ("agent", {"name": "x-y", "description": "some fact here", "expect_digest": "a" * 64}, Conflict,
      "the write was not made"),
-    ("human", dict(name="x-y", description="some fact here", valid_from="2026-01-03", valid_until="2026-01-01"),
+    ("human", {"name": "x-y", "description": "some fact here", "valid_from": "2026-01-03", "valid_until": "2026-01-01"},
      InvalidInput, "the memory would never hold"),
-    ("agent", dict(name="tabs-2", description="Use tabs for indentation"), TombstoneRefused,
+    ("agent", {"name": "tabs-2", "description": "Use tabs for indentation"}, TombstoneRefused,
      "matches a forgotten value"),
-    ("agent", dict(name="lang-2", description="Answers in English please"), Refused,
+    ("agent", {"name": "lang-2", "description": "Answers in English please"}, Refused,
      "memory 'lang' (user) already holds this description and body"),
-    ("human", dict(name="memory", description="reserved"), InvalidName, "is reserved"),
-    ("human", dict(name="x-y", description="some fact here", scope="team"), ScopeError, "team scope unavailable"),
-    ("agent", dict(name="x-y", description="some fact here", supersedes="nothing"), Exception,
+    ("human", {"name": "memory", "description": "reserved"}, InvalidName, "is reserved"),
+    ("human", {"name": "x-y", "description": "some fact here", "scope": "team"}, ScopeError, "team scope unavailable"),
+    ("agent", {"name": "x-y", "description": "some fact here", "supersedes": "nothing"}, Exception,
      'cannot supersede "nothing"'),
 ]
 
