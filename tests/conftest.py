@@ -33,6 +33,7 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(fake_home))
     yield home
     stop_warm(home)
+    stop_warm_under(tmp_path)  # a test's other homes too (tmp_path/"home", a CLI run's --home …)
     _wait_sweepers(home)
 
 
@@ -59,6 +60,59 @@ def _wait_sweepers(home: Path) -> None:
                     time.sleep(0.05)
         finally:
             os.close(fd)
+
+
+def _warm_processes(root: Path) -> list[tuple[int, Path]]:
+    """``(pid, home)`` of every live warm search process (``python -m memdir.hooks --warm HOME``:
+    :data:`memdir.search.warm.COMMAND`) whose HOME is ``root`` or under it: those a test started there.
+    Read from ``/proc`` (none found where there is no ``/proc``)."""
+    root = Path(os.path.realpath(root))
+    found = []
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                state = f.read().rpartition(b")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        if b"memdir.hooks" not in argv or b"--warm" not in argv or state == b"Z":
+            continue
+        at = argv.index(b"--warm") + 1
+        home = Path(os.path.realpath(os.fsdecode(argv[at]))) if at < len(argv) and argv[at] else None
+        if home is not None and (home == root or root in home.parents):
+            found.append((int(pid), home))
+    return found
+
+
+def stop_warm_under(root: Path, limit: float = 10.0) -> int:
+    """Stop every warm search process a test started for a home under ``root`` (its ``tmp_path``), whatever
+    started it (a hook, a CLI run, a test's own home beside ``isolated_home``): asked to stop
+    (:func:`memdir.search.warm.stop`), then, still there after ``limit`` seconds (one loading its model
+    does not answer yet), SIGTERM by its pid. Otherwise each lived until its idle exit (30 minutes), one
+    per such test, beside the rest of the run. Returns how many were found."""
+    import signal
+    import time
+
+    found = _warm_processes(root)
+    if not found:
+        return 0
+    from memdir.search import warm
+
+    for _, home in found:
+        warm.stop(home)
+    deadline = time.monotonic() + limit
+    while (left := {pid for pid, _ in _warm_processes(root)} & {pid for pid, _ in found}) and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:  # gone meanwhile
+            pass
+    return len(found)
 
 
 def stop_warm(home: Path) -> None:
