@@ -51,7 +51,8 @@ vanish. Whatever blocks a hook carries, its stdout stays under both limits.
 
 The project of every event is the hook input's ``cwd`` (the session rule of
 :func:`memdir.session.open_session`, with that directory alone). A moment with nothing to do raises
-:class:`HookSkip` with the reason for the hook's one stderr line.
+:class:`HookSkip` with the reason for the hook's one stderr line — a :class:`RoutineSkip` (nothing wrong: a read
+shown in parts, consolidation turned off) says it only when ``MEMDIR_LOG_LEVEL`` asks.
 """
 
 from __future__ import annotations
@@ -77,6 +78,13 @@ HOOK_OUTPUT_MAX_CHARS = 10_000   # characters of a hook's whole stdout (Claude C
 
 class HookSkip(Exception):
     """Nothing to do, with the reason for the one stderr line."""
+
+
+class RoutineSkip(HookSkip):
+    """Nothing to do, as a session normally goes (a read shown in parts, consolidation the person turned
+    off): its reason is no error, and a client that shows every stderr line of a hook to the person (Gemini
+    CLI) would show it on every such event, so it is said only when asked (``MEMDIR_LOG_LEVEL`` info or
+    debug: :func:`memdir.integrations.claude_code.hooks.says_routine`)."""
 
 
 def _session(data: dict, home, environ=None):
@@ -267,7 +275,7 @@ def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claud
     why = seen_in_conversation(_session(data, home), tool, arguments, data.get("tool_response"),
                                kept=kept_whole(client))
     if why is not None:
-        raise HookSkip(f"{why}; recall may give it")
+        raise RoutineSkip(f"{why}; recall may give it")
     return ""
 
 
@@ -292,7 +300,7 @@ def queue_consolidation(data: dict, home, event: str, client: str = "claude-code
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
     if session.settings.consolidation_mode == "off":
-        raise HookSkip("consolidation is off (consolidation_mode = off)")
+        raise RoutineSkip("consolidation is off (consolidation_mode = off)")
     if not os.path.isfile(transcript):  # said now, on stderr: the detached drain only logs
         raise HookSkip(f"transcript {transcript} " + ("is not a file" if os.path.exists(transcript)
                                                       else "does not exist") + "; nothing queued")
