@@ -30,7 +30,7 @@ def test_codex_dotted_keys_keep_their_paths_and_uninstall_leaves_them(tmp_path):
     data = tomlkit.parse(config.read_text()).unwrap()
     assert data["model"] == "o3" and data["approval_policy"] == "never"  # still top-level keys
     assert data["mcp_servers"]["other"] == {"command": "o"}
-    assert data["mcp_servers"]["memdir"] == {"command": PY, "args": ["-m", "memdir.cli", "mcp", "--hooks"]}
+    assert data["mcp_servers"]["memdir"] == {"command": PY, "args": ["-m", "memdir.cli", "mcp"]}
     codex.uninstall("user", mem, user_home=user)
     assert config.read_text() == original
 
