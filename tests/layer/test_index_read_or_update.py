@@ -14,7 +14,9 @@ from memdir.layer.index import ordered, score
 
 
 def _file(name: str, description: str, updated: datetime, last_read: datetime | None = None) -> str:
-    when = lambda t: t.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    def when(t: datetime) -> str:
+        return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
     read = f"last_read: {when(last_read)}\nreads: 3\n" if last_read else ""
     return (f"---\nname: {name}\ndescription: {description}\ntype: project\ncreated: {when(updated)}\n"
             f"updated: {when(updated)}\n{read}---\nBody of {name}.\n")

@@ -284,7 +284,8 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     if out and "result" in shown:  # mark as shown the findings and bodies that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
         mark_recalled(session, shown["result"])
-        from ...operations.memories import count_reads  # a body the agent was given is a read, as memory_read's
+        # a body the agent was given is a read, as memory_read's
+        from ...operations.memories import count_reads
 
         count_reads(session, [(m.scope, m.name) for m in shown["result"].memories if m.shown])
     if "missing" in shown:

@@ -52,8 +52,10 @@ def cmd_recall(args) -> int:
               "text, with --prompt, or on stdin"])
     result = mem.recall_result(prompt, k=args.k, max_bytes=args.max_bytes)
     emit(args, result.to_dict(), result.block)
-    if result.read_as and not args.json:  # the person's view of a guess (--json has read_as); the block has none:
-        from ...search.terms import ReadTerms, slip_note  # the model reads the prompt itself, every byte is paid
+    # the person's view of a guess (--json has read_as); the block has none: the model reads the prompt itself,
+    # and every byte of the block is paid on every prompt
+    if result.read_as and not args.json:
+        from ...search.terms import ReadTerms, slip_note
 
         read = ReadTerms()
         read.slipped = result.read_as
