@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, ScopeError, StoreError
+from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
 from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed
@@ -218,22 +218,6 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
     linked, truncated = _links(session, entry.record)
     return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
                       successor(entry.record, layer.lookup, layer.tombstones))
-
-
-def count_reads(session: Session, given) -> int:
-    """Count a read of each memory whose body the agent was given whole or cut, not by ``memory_read``: a
-    recall block's (``given``: ``(scope, name)`` pairs) — the same count :func:`read` makes
-    (:func:`memdir.gateway.changes.touch`), so a memory recall keeps giving the agent neither decays in the
-    index order nor goes stale (DESIGN §4: "days since last read/update"; an unread memory past
-    ``stale_after_days`` leaves the index). Best effort, as :func:`read`'s count: a layer that cannot be
-    written or locked in time is skipped. Returns how many were counted."""
-    counted = 0
-    for scope, name in given:
-        try:
-            counted += gateway.touch(session.layer(scope), name, session=session.id, actor=session.actor) is not None
-        except (StoreError, LockTimeout, ScopeError):
-            pass
-    return counted
 
 
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
@@ -476,5 +460,5 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
                          warnings=(*result.warnings, *stones.skipped))  # the gateway's: a copy, a redaction
 
 
-__all__ = ["MAX_LINKS", "clear", "count_reads", "delete", "edit", "found_as_read", "history", "list_memories", "prune", "read", "restore",
+__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "prune", "read", "restore",
            "show", "time_arg", "write"]

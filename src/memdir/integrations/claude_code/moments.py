@@ -21,8 +21,6 @@ client's event off its command line and stdin and calls the one of these its mom
   under ``recall_max_bytes``, plus the pending findings when this session
   has not been shown them yet; nothing (and a line naming the extra) when
   search is not installed.
-* ``UserPromptSubmit`` counts each body its block gives as a read, as ``memory_read`` does
-  (:func:`memdir.operations.memories.count_reads`: the index's days since the last read).
 * ``UserPromptSubmit`` gives each memory's body once per session: a body
   given earlier in the session, unchanged, is only named
   (:mod:`memdir.prompt.recalled`); an event that compacts or clears the
@@ -284,10 +282,6 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
     if out and "result" in shown:  # mark as shown the findings and bodies that were printed (recall is not run again)
         mark_shown(session, shown["budget"], once_per_session=True)
         mark_recalled(session, shown["result"])
-        # a body the agent was given is a read, as memory_read's
-        from ...operations.memories import count_reads
-
-        count_reads(session, [(m.scope, m.name) for m in shown["result"].memories if m.shown])
     if "missing" in shown:
         print(f"memdir hook {event}: no recall: {shown['missing']}", file=sys.stderr)
     return out
