@@ -33,6 +33,7 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(fake_home))
     yield home
     stop_warm(home)
+    stop_warm_under(tmp_path)  # a test's other homes too (tmp_path/"home", a CLI run's --home …)
     _wait_sweepers(home)
 
 
@@ -59,6 +60,73 @@ def _wait_sweepers(home: Path) -> None:
                     time.sleep(0.05)
         finally:
             os.close(fd)
+
+
+RUN_MARK = "PYTEST_MEMDIR_RUN"
+"""Set by :func:`pytest_sessionstart` in this run's environment, so every process a test starts carries it
+(a name without the ``MEMDIR_`` prefix: :func:`isolated_home` clears those): the warm processes of this run
+are told from another run's by it (:func:`pytest_sessionfinish`)."""
+
+
+def _warm_processes(root: Path | None = None, mark: str | None = None) -> list[tuple[int, Path]]:
+    """``(pid, home)`` of every live warm search process (``python -m memdir.hooks --warm HOME``:
+    :data:`memdir.search.warm.COMMAND`) whose HOME is ``root`` or under it, or (``root`` None) whose
+    environment holds :data:`RUN_MARK` = ``mark``: those a test, or this run, started. Read from ``/proc``
+    (none found where there is no ``/proc``)."""
+    root = Path(os.path.realpath(root)) if root is not None else None
+    found = []
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            if b"memdir.hooks" not in argv or b"--warm" not in argv:
+                continue
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                state = f.read().rpartition(b")")[2].split()[0]
+            if root is None:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if f"{RUN_MARK}={mark}".encode() not in f.read().split(b"\0"):
+                        continue
+        except (OSError, IndexError):
+            continue
+        at = argv.index(b"--warm") + 1
+        if state == b"Z" or at >= len(argv) or not argv[at]:
+            continue
+        home = Path(os.path.realpath(os.fsdecode(argv[at])))
+        if root is None or home == root or root in home.parents:
+            found.append((int(pid), home))
+    return found
+
+
+def stop_warm_under(root: Path | None, limit: float = 10.0, mark: str | None = None) -> int:
+    """Stop every warm search process a test started for a home under ``root`` (its ``tmp_path``), whatever
+    started it (a hook, a CLI run, a test's own home beside ``isolated_home``) — or, ``root`` None, every one
+    this run started (``mark``: :data:`RUN_MARK`'s value; homes outside any ``tmp_path`` too): asked to stop
+    (:func:`memdir.search.warm.stop`), then, still there after ``limit`` seconds (one loading its model
+    does not answer yet), SIGTERM by its pid. Otherwise each lived until its idle exit (30 minutes) beside
+    the rest of the run and after it. Returns how many were found."""
+    import signal
+    import time
+
+    found = _warm_processes(root, mark)
+    if not found:
+        return 0
+    from memdir.search import warm
+
+    for _, home in found:
+        warm.stop(home)
+    deadline = time.monotonic() + limit
+    while (left := {pid for pid, _ in _warm_processes(root, mark)} & {pid for pid, _ in found}) and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:  # gone meanwhile
+            pass
+    return len(found)
 
 
 def stop_warm(home: Path) -> None:
@@ -165,9 +233,20 @@ def run_prompt_hook(project, prompt: str, env: dict | None = None, session: str 
 def pytest_sessionstart(session):
     """Take the code identity of this run (:func:`memdir.version.code_identity`) before any test: a warm process
     answers only an asker of its own code, so every check below compares with the code the run started on."""
+    import time
+
     from memdir.version import code_identity
 
     code_identity()
+    os.environ[RUN_MARK] = f"{os.getpid()}-{time.time_ns()}"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Stop the warm processes this run started that are still there: those of a home outside any test's
+    ``tmp_path`` (``short_home``, an evaluation store under /tmp) that their fixture's stop did not reach (one
+    still loading its model does not answer a stop)."""
+    if os.environ.get(RUN_MARK):
+        stop_warm_under(None, mark=os.environ[RUN_MARK])
 
 
 def source_changed() -> str | None:

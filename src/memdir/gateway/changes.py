@@ -23,7 +23,7 @@ from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
-from ..files.scan import Entry
+from ..files.scan import Entry, Scan
 from ..layer import dismissals
 from ..layer.history import last_written_body, version_bytes
 from ..layer.interrupted import FINISHED, retire
@@ -53,17 +53,42 @@ def _no_such(layer: Layer, act: str, asked: str, name: str | None = None) -> Not
     return NotFound(f"cannot {act} {shown}: no such memory in the {layer.scope} layer")
 
 
+class _Unmade:
+    """A transaction's view of a layer that is not made yet, for the checks :func:`_refuse_into_nothing` runs
+    before making it: no memory, no tombstone of its own; its warnings are dropped (the transaction that
+    follows says them)."""
+
+    def __init__(self, layer: Layer, actor: str):
+        self.layer, self.actor, self.warnings = layer, actor, []
+        self.scan = Scan(entries={}, malformed=[], files={}, names={})
+
+
 def _refuse_into_nothing(layer: Layer, change: MemoryChange, name: str, description, type, body,
-                         old_name: str | None) -> None:
+                         old_name: str | None, *, actor: str, title, extra: dict, guard) -> None:
     """What :func:`write` refuses of ``change`` in a layer that is not made yet (it holds no memory), raised
     before its directory, lock and ``layer.json`` are made: a rename or supersede of a memory
-    (:class:`NotFound`), a new memory without a description (:func:`inherit`'s :class:`InvalidInput`).
-    trial28: `cd /var; memdir write foo` was refused but left an empty project layer the panel listed."""
+    (:class:`NotFound`), a new memory without a description (:func:`inherit`'s :class:`InvalidInput`), an
+    expected digest (:class:`Conflict`: there is no file), a file over the size ceiling or an empty valid
+    time (:class:`InvalidInput`), a value another layer's tombstone or memory holds (``guard``: as the
+    transaction refuses it, :class:`TombstoneRefused`, :class:`Refused`).
+    trial28: `cd /var; memdir write foo` was refused but left an empty project layer the panel listed; left29:
+    so did a body over the ceiling, an agent's write of a value the user layer forgot or holds."""
     if change.rename_from is not None:
         raise _no_such(layer, "rename", change.rename_from)
     if old_name:
         raise _no_such(layer, "supersede", change.supersedes, old_name)
-    inherit(None, description, type, body, name, change.body_source)
+    description, type, body = inherit(None, description, type, body, name, change.body_source)
+    unchanged(None, change.expect_digest, name, "write")
+    now = now_utc().replace(microsecond=0)
+    record = MemoryRecord(name=name, description=description, type=type, body=body, title=title,
+                          pinned=bool(change.pinned), disabled=bool(change.disabled), importance=change.importance,
+                          created=now, updated=now, origin=actor, status="active", valid_from=change.valid_from,
+                          valid_until=change.valid_until, extra=tuple(extra.items()))
+    check_valid_time(record, change.valid_from, change.valid_until, now, [])
+    check_readable(record, layer.settings.max_file_bytes)
+    unmade = _Unmade(layer, actor)
+    check_forgotten(unmade, None, description, body, name, guard)
+    check_duplicate(unmade, name, description, body, None, guard, ())
 
 
 def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None = None,
@@ -110,7 +135,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(supersedes).name if supersedes else None
     if not os.path.lexists(layer.path):  # a layer not made yet holds no memory: refused before it is made
-        _refuse_into_nothing(layer, change, name, description, type, body, old_name)
+        _refuse_into_nothing(layer, change, name, description, type, body, old_name, actor=actor, title=title,
+                             extra=extra, guard=guard)
     with layer.transaction(actor, session) as tx:
         # the memory a read of each name finds: an older memdir's file name too (memdir.gateway.naming)
         name = name if rename_from is not None else written_to(tx.fresh, tx.scan.names, asked, name)

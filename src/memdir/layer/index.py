@@ -43,7 +43,11 @@ SPLICED = _Spliced()
 
 
 def _anchor(record: MemoryRecord) -> datetime | None:
-    return record.last_read or record.updated or record.created
+    """The later of a memory's last read and its update (else its creation): DESIGN §4's "days since last
+    read/update". Before left29 a read hid any later update: a memory read once, then edited by hand, ranked by
+    the old read's age, under notes written that day."""
+    touched = [moment for moment in (record.last_read, record.updated or record.created) if moment is not None]
+    return max(touched) if touched else None
 
 
 def read_as_now(moment, now):
@@ -78,7 +82,7 @@ def next_midnight(now: datetime) -> datetime:
 
 
 def score(record: MemoryRecord, now: datetime) -> float:
-    """importance × 0.995^days since last read (else update, else creation), in UTC calendar days."""
+    """importance × 0.995^days since the last read or update (the later; else creation), in UTC calendar days."""
     anchor = _anchor(record)
     if anchor is None:
         return float(record.effective_importance)

@@ -238,12 +238,13 @@ def _read_text(result: ReadResult, offset: int, end: int, more: str) -> str:
 
 @printable_output
 def delete(result: DeleteResult) -> str:
-    """A deletion and the tombstone it left (or the live memory that holds its value, for which it left none)."""
+    """A deletion and the tombstone it left (or the live memory that holds its value, for which it left none),
+    named by its act as the journal records it: ``Forgot memory:`` for a forget, ``Deleted memory:`` for a delete."""
+    head = f"{'Forgot' if result.action == 'forget' else 'Deleted'} memory: {result.name} ({result.scope})."
     if result.kept_by:
         scope, _, name = result.kept_by.partition(":")
-        return (f"Deleted memory: {result.name} ({result.scope}). Its value is not tombstoned: the memory {name!r} "
-                f"({scope}) holds it too.")
-    return (f"Deleted memory: {result.name} ({result.scope}). Its value is tombstoned and will not be "
+        return f"{head} Its value is not tombstoned: the memory {name!r} ({scope}) holds it too."
+    return (f"{head} Its value is tombstoned and will not be "
             f"written again" + (f" (tombstone {result.tombstone})." if result.tombstone else "."))
 
 
@@ -395,9 +396,12 @@ def decision(result: Decision) -> str:
 
 @printable_output
 def flag(result: FlagResult) -> str:
-    """A pin, unpin, mute or unmute."""
-    verb = {"pinned": "pin", "disabled": "mute"}[result.flag]
-    return f"{verb if result.value else 'un' + verb}: {result.name}" + ("" if result.changed else " (already so)")
+    """A pin, unpin, mute or unmute, said as done (``Pinned: NAME (scope)``), or ``Already pinned: …`` when
+    it already was."""
+    done = {"pinned": "pinned", "disabled": "muted"}[result.flag]
+    done = done if result.value else "un" + done
+    said = done.capitalize() if result.changed else f"Already {done}"
+    return f"{said}: {result.name} ({result.scope})"
 
 
 # ---------------------------------------------------------------- search

@@ -365,7 +365,10 @@ def test_session_end_subprocess_detaches(isolated_home, project):
 def test_consolidation_off_queues_nothing(isolated_home, project):
     payload = {"transcript_path": str(project / "t.jsonl"), "cwd": str(project)}
     done = _hook("SessionEnd", payload, env={"MEMDIR_CONSOLIDATION_MODE": "off"}, via_cli=False)
-    assert done.returncode == 0 and done.stdout == "" and "consolidation is off" in done.stderr
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")  # the person's setting: no error to show
+    asked = _hook("SessionEnd", payload, env={"MEMDIR_CONSOLIDATION_MODE": "off", "MEMDIR_LOG_LEVEL": "debug"},
+                  via_cli=False)
+    assert asked.stderr == "memdir hook SessionEnd: consolidation is off (consolidation_mode = off)\n"
     assert not (isolated_home / "queue").exists()
 
 

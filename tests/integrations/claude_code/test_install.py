@@ -168,7 +168,7 @@ def test_project_scope(tmp_path, project):
     servers = json.loads(mcp_file.read_text())["mcpServers"]
     assert set(servers) == {"other", "memdir"}
     # before: the virtualenv's absolute interpreter path in files a team commits
-    assert servers["memdir"] == {"type": "stdio", "command": "memdir", "args": ["mcp"]}
+    assert servers["memdir"] == {"type": "stdio", "command": "memdir", "args": ["mcp", "--hooks"]}
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     hooks = _memdir_hooks_any(settings)
     assert hooks["SessionStart"] == "memdir hook claude-code SessionStart"
@@ -229,7 +229,7 @@ def test_a_non_default_home_is_written_into_user_scope_commands(tmp_path, isolat
     Memory.open(home=isolated_home, project=project, actor="human").write("here", "In MEMDIR_HOME", "project", "")
     assert run_cli("install", "claude-code").returncode == 0  # MEMDIR_HOME set, no --home
     claude = json.loads((tmp_path / "userhome" / ".claude.json").read_text())
-    assert claude["mcpServers"]["memdir"]["args"] == ["-m", "memdir.cli", "mcp", "--home", str(isolated_home)]
+    assert claude["mcpServers"]["memdir"]["args"] == ["-m", "memdir.cli", "mcp", "--home", str(isolated_home), "--hooks"]
     settings = json.loads((tmp_path / "userhome" / ".claude" / "settings.json").read_text())
     command = settings["hooks"]["SessionStart"][-1]["hooks"][0]["command"]
     import os
@@ -246,7 +246,7 @@ def test_explicit_home_is_baked_into_the_commands(tmp_path, project):
     mem.write("only-here", "Lives in the other home", "project", "")
     assert run_cli("install", "claude-code", "--home", other_home).returncode == 0
     claude = json.loads((tmp_path / "userhome" / ".claude.json").read_text())
-    assert claude["mcpServers"]["memdir"]["args"] == ["-m", "memdir.cli", "mcp", "--home", str(other_home)]
+    assert claude["mcpServers"]["memdir"]["args"] == ["-m", "memdir.cli", "mcp", "--home", str(other_home), "--hooks"]
     settings = json.loads((tmp_path / "userhome" / ".claude" / "settings.json").read_text())
     command = settings["hooks"]["SessionStart"][-1]["hooks"][0]["command"]
     done = subprocess.run(command, shell=True, input=json.dumps({"cwd": str(project)}), capture_output=True,

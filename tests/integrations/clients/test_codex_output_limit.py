@@ -306,6 +306,7 @@ def _post_tool_use(hooks_json, project, body_text, home) -> str:
             "tool_name": "mcp__memdir__memory_read", "tool_input": {"name": "long"},
             "tool_response": {"content": [{"type": "text", "text": body_text}], "isError": False}}
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMDIR_TOOL_OUTPUT")}
+    env["MEMDIR_LOG_LEVEL"] = "info"  # the skip is routine: said only when asked (RoutineSkip)
     done = subprocess.run(["/bin/sh", "-c", group["hooks"][0]["command"]], input=json.dumps(data),
                           capture_output=True, text=True, env={**env, "MEMDIR_HOME": str(home)}, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout == "", done.stderr

@@ -252,7 +252,7 @@ def test_journal_refuses_an_unknown_actor(client):
 def test_pin_mute_delete_and_restore(client, store, ref):
     base = f"/api/layers/{ref}/memories"
     pinned = post(client, f"{base}/db-port/pin", {"value": True}).json()
-    assert pinned["text"] == "pin: db-port" and pinned["result"] == {
+    assert pinned["text"] == "Pinned: db-port (project)" and pinned["result"] == {
         "name": "db-port", "scope": "project", "flag": "pinned", "value": True, "changed": True}
     assert store.session.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0].startswith("- [")
     assert "db-port" in store.session.layer("project").path.joinpath("MEMORY.md").read_text().splitlines()[0]

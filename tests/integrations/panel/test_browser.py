@@ -176,7 +176,7 @@ def test_a_person_reviews_corrects_and_audits_in_the_browser(panel, browser_page
     page.locator('tr[data-name="ci-runner"] button', has_text="Pin").click()
     page.wait_for_selector('tr[data-name="ci-runner"] >> text=Unpin')
     assert "ci-runner" in index.read_text(encoding="utf-8").splitlines()[0]
-    assert page.locator("#message").inner_text() == "pin: ci-runner"
+    assert page.locator("#message").inner_text() == "Pinned: ci-runner (project)"
 
     # A memory: edit db-port; `memdir read` shows the change.
     page.goto(f"{panel.base}/layer/{ref}/m/db-port")

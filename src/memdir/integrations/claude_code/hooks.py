@@ -31,7 +31,8 @@ without a value, empty or twice, an option a hook does not take:
 :func:`command_line`), malformed, empty or closed stdin, a missing ``cwd``,
 a home that is relative or a file, an unknown event, a broken store or any
 other failure ends with exit 0, nothing on stdout and one line on stderr
-(:func:`main`, the one place of that rule). A ``--home`` given without a
+(:func:`main`, the one place of that rule); a routine skip (:class:`RoutineSkip`: nothing wrong) says
+its line only when ``MEMDIR_LOG_LEVEL`` is info or debug (:func:`says_routine`). A ``--home`` given without a
 value never falls back to the default home.
 
 Run as ``python -m memdir.hooks claude-code EVENT [--home DIR]`` (what the
@@ -48,7 +49,7 @@ import sys
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 from ...vocabulary import EXTRACTOR_ENV
 from .dialects import DIALECTS, RESTARTS, RESUMES, conversation_restarts, translate  # noqa: F401 (hooks.RESTARTS …)
-from .moments import HookSkip, queue_consolidation, session_start, tool_used, user_prompt_submit
+from .moments import HookSkip, RoutineSkip, queue_consolidation, session_start, tool_used, user_prompt_submit
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
@@ -81,7 +82,7 @@ def run(event: str, stdin=None, home=None, client: str = "claude-code", *, envir
     if event not in events:
         raise HookSkip(f"unknown hook event {event!r} of {client} (handled: {', '.join(events)})")
     if (os.environ if environ is None else environ).get(EXTRACTOR_ENV):
-        raise HookSkip(f"this session is memdir's own extractor_command ({EXTRACTOR_ENV} is set): its hooks give "
+        raise RoutineSkip(f"this session is memdir's own extractor_command ({EXTRACTOR_ENV} is set): its hooks give "
                        "no memory and queue nothing")
     data = translate(client, _input(stdin if stdin is not None else sys.stdin))
     moment = events[event]
@@ -280,11 +281,21 @@ def _outcome(event: str, stdin, home, client: str, *, hand_back: bool = False, *
     except (HookSkip, MemdirError) as exc:
         if hand_back and isinstance(exc, StoreError):
             raise
+        if isinstance(exc, RoutineSkip) and not says_routine(how.get("environ")):
+            return "", None  # no error: a client showing every stderr line (Gemini CLI) would show it each time
         return "", _line(event, exc)
     except Exception as exc:  # never block the agent on a memory problem
         if hand_back:
             raise
         return "", f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}"
+
+
+def says_routine(environ=None) -> bool:
+    """True when a hook says its routine skips (:class:`RoutineSkip`) on stderr: ``MEMDIR_LOG_LEVEL``
+    (in ``environ``, default ``os.environ``: a warm process passes the hook process's) is ``info`` or
+    ``debug``. Otherwise stderr carries only what is wrong, since Gemini CLI shows each line to the person."""
+    level = (os.environ if environ is None else environ).get("MEMDIR_LOG_LEVEL", "")
+    return level.strip().lower() in ("info", "debug")
 
 
 def _line(event: str, exc: Exception) -> str:

@@ -97,8 +97,9 @@ def hook_command(event: str, home: str | None = None, python: str | None = None,
 
 def server_entry(home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
     """The ``mcpServers.memdir`` value: a stdio server run by this interpreter
-    (or, ``portable``, by ``memdir`` on PATH)."""
-    home_args = ["--home", str(home)] if home else []
+    (or, ``portable``, by ``memdir`` on PATH), with ``--hooks``: install gives Claude Code the
+    SessionStart hook too, whose block carries the guidance the server's instructions then leave out."""
+    home_args = (["--home", str(home)] if home else []) + ["--hooks"]
     if portable:
         return {"type": "stdio", "command": "memdir", "args": ["mcp", *home_args]}
     return {"type": "stdio", "command": python or sys.executable, "args": ["-m", "memdir.cli", "mcp", *home_args]}

@@ -8,7 +8,9 @@ client's event off its command line and stdin and calls the one of these its mom
   "SessionStart", "additionalContext": <context block>}}``; with no memory
   saved yet, the guidance alone (:func:`memdir.prompt.context.guidance_block`),
   so an agent learns when to save its first memory; a team layer not trusted in this
-  clone shows none of its text, one line says so and how to trust it. Runs on every session
+  clone shows none of its text, one line says so and how to trust it. A ``MEMORY.md`` edited by hand, kept
+  aside as this start rebuilds it, is said once to the person (:func:`person_note`: Claude Code's
+  ``systemMessage``, the other clients' stderr). Runs on every session
   start, so it imports only the hot path
   (:func:`memdir.prompt.start.start_layout`: no YAML, no SQLite, no MCP —
   the one rule ``status`` and ``doctor`` report). The agent extractor's pending
@@ -51,7 +53,8 @@ vanish. Whatever blocks a hook carries, its stdout stays under both limits.
 
 The project of every event is the hook input's ``cwd`` (the session rule of
 :func:`memdir.session.open_session`, with that directory alone). A moment with nothing to do raises
-:class:`HookSkip` with the reason for the hook's one stderr line.
+:class:`HookSkip` with the reason for the hook's one stderr line — a :class:`RoutineSkip` (nothing wrong: a read
+shown in parts, consolidation turned off) says it only when ``MEMDIR_LOG_LEVEL`` asks.
 """
 
 from __future__ import annotations
@@ -79,6 +82,13 @@ class HookSkip(Exception):
     """Nothing to do, with the reason for the one stderr line."""
 
 
+class RoutineSkip(HookSkip):
+    """Nothing to do, as a session normally goes (a read shown in parts, consolidation the person turned
+    off): its reason is no error, and a client that shows every stderr line of a hook to the person (Gemini
+    CLI) would show it on every such event, so it is said only when asked (``MEMDIR_LOG_LEVEL`` info or
+    debug: :func:`memdir.integrations.claude_code.hooks.says_routine`)."""
+
+
 def _session(data: dict, home, environ=None):
     """The session of a hook: its project is the hook input's ``cwd`` (nothing
     else: not MEMDIR_PROJECT, not this process's directory); ``environ``: the
@@ -101,18 +111,38 @@ def _session(data: dict, home, environ=None):
                        f"runs in); nothing done") from None
 
 
-def _serialize(event: str, text: str, client: str = "claude-code") -> str:
+def _serialize(event: str, text: str, client: str = "claude-code", message: str | None = None) -> str:
     if client == "cursor":  # Cursor's sessionStart output
         return json_c.dumps({"additional_context": text}, ensure_ascii=False)
-    return json_c.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
-                      ensure_ascii=False)
+    out: dict = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    if message:  # Claude Code shows a hook's systemMessage to the person (reference/landscape.md §2.6)
+        out["systemMessage"] = message
+    return json_c.dumps(out, ensure_ascii=False)
 
 
-def hook_output(event: str, render, max_bytes: int, client: str = "claude-code") -> str:
+SAYS_TO_PERSON = ("claude-code",)
+"""The clients whose hook JSON carries a note for the person (``systemMessage``); the others' hooks say it on
+stderr (Gemini CLI shows a hook's stderr to the person; Codex's and Cursor's output takes no such field here)."""
+
+
+def person_note(notes: list[str], client: str) -> str | None:
+    """The one short line a session start says to the person of the hand-edited ``MEMORY.md`` copies kept aside
+    while it ran (``notes``: :func:`memdir.files.layout.edited_index_note`'s, one per copy), or None for none.
+    Said once: only the start that kept the copy says it (``memdir status``/``doctor`` list the copies since)."""
+    if not notes:
+        return None
+    where = notes[-1].split(" is kept at ", 1)[-1].split(" (", 1)[0]
+    return (f"memdir: MEMORY.md was edited by hand; it is rebuilt from the memory files, and the edit is kept at "
+            f"{where}" + (f" (and {len(notes) - 1} more copy)" if len(notes) > 1 else "")
+            + " — a fact belongs in a memory (memdir write).")
+
+
+def hook_output(event: str, render, max_bytes: int, client: str = "claude-code", message=None) -> str:
     """The one function that builds what a hook prints: ``render(budget)``
     returns the whole ``additionalContext`` text (every block it carries)
     within ``budget`` UTF-8 bytes, or ``""`` for nothing; this returns the
-    serialized hook JSON, or ``""``.
+    serialized hook JSON, or ``""``. ``message()``: the note for the person the JSON carries
+    (``systemMessage``), asked after each render, or None.
 
     The budget starts at ``min(max_bytes, HOOK_CONTEXT_MAX_CHARS)`` (a UTF-8
     byte is at most one character; about 8,000 characters of
@@ -129,7 +159,7 @@ def hook_output(event: str, render, max_bytes: int, client: str = "claude-code")
         text = render(budget)
         if not text:
             return ""
-        out = _serialize(event, text, client)
+        out = _serialize(event, text, client, message() if message else None)
         over = max(len(text) - HOOK_CONTEXT_MAX_CHARS, len(out) + 1 - HOOK_OUTPUT_MAX_CHARS)
         if over <= 0:
             return out
@@ -177,7 +207,13 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
 
     launch_if_useful(session.home_path, session.settings)
     shown: dict = {}
-    out = hook_output(event, render, session.settings.context_max_bytes, client)
+    from ...files.layout import reporting_kept_copies
+
+    with reporting_kept_copies() as kept:  # a hand-edited MEMORY.md this start's rebuild keeps aside
+        said = (lambda: person_note(kept, client)) if client in SAYS_TO_PERSON else None
+        out = hook_output(event, render, session.settings.context_max_bytes, client, said)
+    if kept and client not in SAYS_TO_PERSON:
+        print(person_note(kept, client), file=sys.stderr)
     if out:
         if findings:  # mark as shown exactly the findings that were printed, once
             mark_shown(session, shown["budget"], once_per_session=resumed)
@@ -267,7 +303,7 @@ def tool_used(data: dict, home, event: str = "PostToolUse", client: str = "claud
     why = seen_in_conversation(_session(data, home), tool, arguments, data.get("tool_response"),
                                kept=kept_whole(client))
     if why is not None:
-        raise HookSkip(f"{why}; recall may give it")
+        raise RoutineSkip(f"{why}; recall may give it")
     return ""
 
 
@@ -292,7 +328,7 @@ def queue_consolidation(data: dict, home, event: str, client: str = "claude-code
     if not isinstance(transcript, str) or not transcript:
         raise HookSkip("hook input has no transcript_path")
     if session.settings.consolidation_mode == "off":
-        raise HookSkip("consolidation is off (consolidation_mode = off)")
+        raise RoutineSkip("consolidation is off (consolidation_mode = off)")
     if not os.path.isfile(transcript):  # said now, on stderr: the detached drain only logs
         raise HookSkip(f"transcript {transcript} " + ("is not a file" if os.path.exists(transcript)
                                                       else "does not exist") + "; nothing queued")

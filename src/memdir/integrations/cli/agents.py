@@ -20,7 +20,7 @@ def cmd_mcp(args) -> int:
 
             raise MissingExtra("memdir mcp", "mcp", "mcp") from None
         raise
-    return serve_stdio(args.home, args.project)
+    return serve_stdio(args.home, args.project, hooks=args.hooks)
 
 
 def cmd_hook(args) -> int:
@@ -80,6 +80,9 @@ def register(add, settings) -> None:
     """Add ``mcp``, ``hook``, ``install`` and ``uninstall`` to the CLI."""
     p = add("mcp", cmd_mcp, "Serve the memory tools over MCP (stdio). Project: the client's roots, "
                             "else --project / MEMDIR_PROJECT, else the launch directory.", json=False)
+    p.add_argument("--hooks", action="store_true",
+                   help="the client also runs memdir's session-start hook (memdir install sets it): short server "
+                        "instructions that do not repeat the hook's guidance")
     from ..claude_code.hooks import DIALECTS
     from ..clients import INSTALLERS
 

@@ -170,7 +170,7 @@ def cmd_restore(args) -> int:
 
 
 def cmd_tombstones(args) -> int:
-    """``memdir tombstones``: the values that were forgotten."""
+    """``memdir tombstones``: the values that were deleted or forgotten."""
     result = open_memory(args).tombstones(args.scope)
     emit(args, result, render.tombstones(result))
     warn(render.warnings(result))
@@ -351,7 +351,7 @@ def register(add, settings) -> None:
                    help="restore an active version over a memory that was superseded (it becomes active again)")
     scope_opt(p)
 
-    p = add("tombstones", cmd_tombstones, "List tombstones: values that were forgotten.")
+    p = add("tombstones", cmd_tombstones, "List tombstones: values that were deleted or forgotten.")
     scope_opt(p, "only this scope")
     p = add("tombstone", cmd_tombstone, "Lift a tombstone so its value may be written again.")
     p.add_argument("action", choices=("lift",))

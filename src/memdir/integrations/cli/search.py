@@ -37,7 +37,9 @@ def cmd_search(args) -> int:
 def cmd_recall(args) -> int:
     """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
     "memories", "left_out", "not_recalled", "read_as"}``, each memory with name, scope, type, score and why; each not
-    recalled with name, scope and reason; ``read_as`` each word read as a typo and the word a memory writes)."""
+    recalled with name, scope and reason; ``read_as`` each word read as a typo and the word a memory writes). Without
+    ``--json``, the words read as typos are said on stderr (``memdir: read 'conect' as 'connect': …``), as search's
+    note says them; the block itself never carries them."""
     from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:
@@ -50,6 +52,14 @@ def cmd_recall(args) -> int:
               "text, with --prompt, or on stdin"])
     result = mem.recall_result(prompt, k=args.k, max_bytes=args.max_bytes)
     emit(args, result.to_dict(), result.block)
+    # the person's view of a guess (--json has read_as); the block has none: the model reads the prompt itself,
+    # and every byte of the block is paid on every prompt
+    if result.read_as and not args.json:
+        from ...search.terms import ReadTerms, slip_note
+
+        read = ReadTerms()
+        read.slipped = result.read_as
+        warn([slip_note(read)])
     return 0
 
 

@@ -353,6 +353,8 @@ def _keep(doc) -> dict:
 def _edits(scope, user_home, project, home, python, portable, memdir_home) -> list[edits.Edit]:
     config, hooks = targets(scope, user_home, project)
     wrote = written(memdir_home, config)  # what memdir's last install wrote there: replaced, the rest kept
+    # no --hooks: Codex runs a hook only once the person trusted it (.hooktrust), so its server keeps the whole
+    # guidance — an untrusted SessionStart gives none
     argv = edits.server_argv(home, python, portable)
     limit = _limit(scope, config, targets("user", user_home)[0])[0]  # where this entry serves (.outputlimit)
     ceiling = entry_env(limit, portable)  # the hooks read the ceiling the server's entry states (its other env: not)

@@ -96,7 +96,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edits.check_on_path("Cursor")
         home = None
     mcp, hooks = targets(scope, user_home, project)
-    argv = edits.server_argv(home, python, portable)
+    argv = edits.server_argv(home, python, portable, hooks=True)
     server = {"command": argv[0], "args": argv[1:]}
     return edits.run_install(CLIENT, scope, memdir_home, [
         edit_for(mcp, lambda d: d if (d.get("mcpServers") or {}).get(SERVER_NAME) == server

@@ -384,13 +384,15 @@ def is_hook_of(client: str, command) -> bool:
     return f"-m memdir.hooks {client} " in text + " " or f"memdir hook {client} " in text + " "
 
 
-def server_argv(home: str | None = None, python: str | None = None, portable: bool = False) -> list[str]:
+def server_argv(home: str | None = None, python: str | None = None, portable: bool = False,
+                hooks: bool = False) -> list[str]:
     """The MCP server's command line: this interpreter's ``-m memdir.cli mcp``,
-    or with ``portable`` ``memdir mcp`` on PATH; ``--home`` when given."""
+    or with ``portable`` ``memdir mcp`` on PATH; ``--home`` when given; ``--hooks`` when the same install
+    gives the client memdir's session-start hook (the server's instructions then leave the guidance to it)."""
     import sys
 
     base = ["memdir", "mcp"] if portable else [python or sys.executable, "-m", "memdir.cli", "mcp"]
-    return base + (["--home", str(home)] if home else [])
+    return base + (["--home", str(home)] if home else []) + (["--hooks"] if hooks else [])
 
 
 def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hooks") -> dict:

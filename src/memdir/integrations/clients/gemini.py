@@ -52,7 +52,9 @@ def _ours(hook) -> bool:
 
 def merge(settings: dict, home=None, python=None, portable=False) -> dict:
     """``settings`` with memdir's server and hooks."""
-    argv = edits.server_argv(home, python, portable)
+    # --hooks in the user scope only: Gemini CLI asks the person to trust a project's hooks before it runs them,
+    # so a project's server keeps the whole guidance (an untrusted SessionStart gives none)
+    argv = edits.server_argv(home, python, portable, hooks=not portable)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}

@@ -17,7 +17,9 @@ Project root, in order (DESIGN §2; never from a tool argument):
 
 The server ``instructions`` carry the guidance alone
 (:func:`memdir.tools.specs.instructions`: when to save, every tool, and to
-call ``memory_list`` for the index) — the same for an empty store. They are
+call ``memory_list`` for the index) — the same for an empty store. Started with ``--hooks`` (what
+``memdir install`` registers for a client it also gives memdir's session-start hook), they are two lines
+pointing at the context block that hook injects, which carries the index and the same guidance. They are
 sent before the client's roots are known, so an index there would be the
 launch directory's, not the project the tool calls go to; Claude Code gets
 the index from the SessionStart hook (DESIGN §10).
@@ -82,8 +84,10 @@ class MemoryServer:
     :class:`MemdirError` (an unreadable config file).
     """
 
-    def __init__(self, home: str | os.PathLike | None = None, project: str | os.PathLike | None = None):
+    def __init__(self, home: str | os.PathLike | None = None, project: str | os.PathLike | None = None,
+                 hooks: bool = False):
         self.fallback = Memory.open(home=home, project=project, actor="agent")
+        self.hooks = hooks  # the client runs memdir's session-start hook too (`memdir mcp --hooks`)
         self._from_roots: Memory | None = None
         self._roots_checked = False
         self._roots_lock = anyio.Lock()
@@ -91,9 +95,10 @@ class MemoryServer:
 
     def instructions(self) -> str:
         """Server instructions: the guidance (:func:`memdir.tools.specs.instructions`),
-        never the index. Without a launch project, a line saying project
+        never the index — two short lines when the client's session-start hook gives the guidance
+        (``hooks``). Without a launch project, a line saying project
         memories wait for the client's roots or ``--project``."""
-        text = instructions(self.fallback.settings)
+        text = instructions(self.fallback.settings, hooks=self.hooks)
         if self.fallback.project_root is None:
             text += ("\n\nProject memories are unavailable until the client's roots or --project name a "
                      f"project: {self.fallback.project_error}")
@@ -204,14 +209,15 @@ def build_server(state: MemoryServer) -> Server:
     return server
 
 
-def serve_stdio(home: str | None = None, project: str | None = None) -> int:
+def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool = False) -> int:
     """Run the server on stdin/stdout until the client closes stdin. Returns
-    the exit code (1 when the store cannot be opened)."""
+    the exit code (1 when the store cannot be opened). ``hooks``: the client runs memdir's hooks too
+    (``memdir mcp --hooks``, written by ``memdir install``): short instructions (:meth:`MemoryServer.instructions`)."""
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("MEMDIR_LOG_LEVEL", "WARNING").upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     with contextlib.redirect_stdout(sys.stderr):
         try:
-            state = MemoryServer(home, project)
+            state = MemoryServer(home, project, hooks=hooks)
             state.freeze_heap = True
             server = build_server(state)
         except MemdirError as exc:
