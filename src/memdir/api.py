@@ -206,11 +206,11 @@ class Memory:
         """Every content version of ``name``, also of a deleted memory (``memory_history``)."""
         return operations.history(self.session, name, scope)
 
-    def show(self, name: str, version: int, scope: str | None = None) -> VersionResult:
-        """The text of version ``version`` (1-based) of ``name``."""
+    def show(self, name: str, version: int | str, scope: str | None = None) -> VersionResult:
+        """The text of version ``version`` (1-based; ``3`` or ``"v3"``) of ``name``."""
         return operations.show(self.session, name, version, scope)
 
-    def restore(self, name: str, version: int | None = None, scope: str | None = None, *,
+    def restore(self, name: str, version: int | str | None = None, scope: str | None = None, *,
                 commit: str | None = None, reactivate: bool = False,
                 expect_digest: str | None | bool = False) -> RestoreResult:
         """Write version ``version`` of ``name`` back (``memory_restore``), or a
