@@ -89,6 +89,7 @@ from .settings import Settings
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
     from .consolidation.proposals import ConsolidationReport
     from .operations.carry import SyncConflict
+    from .operations.findings import FindingsDropped, FindingsResult
     from .operations.relocate import LayerMove, OrphanLayer
     from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .search.hits import SearchResult
@@ -319,6 +320,19 @@ class Memory:
         """Candidates waiting for a person, each with what approving it does and the digest of what is
         shown; see :func:`memdir.operations.trust.review`."""
         return trust.review(self.session, scope)
+
+    def findings(self) -> FindingsResult:
+        """The project's pending findings still to show (:func:`memdir.operations.findings.findings`)."""
+        from .operations import findings
+
+        return findings.findings(self.session)
+
+    def drop_findings(self, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
+        """Remove pending findings by id (``"all"``: every one), all or none
+        (:func:`memdir.operations.findings.drop_findings`)."""
+        from .operations import findings
+
+        return findings.drop_findings(self.session, ids)
 
     def candidate(self, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
         """A candidate's own text (a team candidate's too: the one waiting in the home); with
