@@ -38,24 +38,22 @@ class HistoryEntry:
     reason: str | None
 
 
-_VERSION_TEXT = re.compile(r"[vV]?([0-9]{1,18})")
+_VERSION_TEXT = re.compile(r"[vV]?([0-9]{1,18})|(-[0-9]{1,18})")
 
 
 def version_number(value: int | str) -> int:
     """A version number as a person or a model gives it: ``3``, ``"3"`` or ``"v3"`` (as `memdir history`
     prints it, or ``"V3"``) is 3: ASCII digits only, nothing around them. The one rule for every command, tool and panel
-    URL that takes a version. Whether the memory has that version is :func:`version_bytes`' check.
-    Raises :class:`InvalidInput` for anything else (a bool, ``"v"``, ``"1.5"``, ``" 1"``, ``"+1"``, ``"٣"``,
-    a number < 1)."""
+    URL that takes a version. Whether the memory has that version (0 and ``"-1"`` are read, and none has them)
+    is :func:`version_bytes`' check (:class:`NotFound`). Raises :class:`InvalidInput` for anything else (a bool,
+    ``"v"``, ``"1.5"``, ``" 1"``, ``"+1"``, ``"٣"``, ``"v-1"``)."""
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
     else:
         found = _VERSION_TEXT.fullmatch(value) if isinstance(value, str) else None
         if found is None:
             raise InvalidInput(f"a version is a number from `memdir history`, as 3 or v3 (got {value!r})")
-        number = int(found.group(1))
-    if number < 1:
-        raise InvalidInput(f"versions count from 1 (v1 is the first; got {value!r})")
+        number = int(found.group(1) or found.group(2))
     return number
 
 

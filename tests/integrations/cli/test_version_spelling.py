@@ -19,9 +19,8 @@ def test_the_rule_reads_the_spelling_history_prints_and_refuses_the_rest():
     for bad in ("v", "x1", "1.5", "v-1", "٣", "1_0", " 1", "+1", "", True, None, 1.0):
         with pytest.raises(InvalidInput, match="a version is a number from `memdir history`, as 3 or v3"):
             version_number(bad)
-    for low in (0, "v0", -2):
-        with pytest.raises(InvalidInput, match="versions count from 1"):
-            version_number(low)
+    # read as numbers no memory has: show/restore answer "has no version" (NotFound), as for 99
+    assert [version_number(v) for v in (0, "v0", "-1")] == [0, 0, -1]
 
 
 def _two_versions(mem):
@@ -43,6 +42,8 @@ def test_cli_show_and_restore_take_the_version_as_history_prints_it(project, mem
     assert "listens on 5434" in two["text"]  # control: another version is another text
     bad = run_cli("--project", project, "show", "db-port", "--version", "one")
     assert bad.returncode != 0 and "a version is a number from `memdir history`, as 3 or v3 (got 'one')" in bad.stderr
+    none = run_cli("--project", project, "show", "db-port", "--version", "v0")
+    assert none.returncode != 0 and "memory 'db-port' has no version 0 (it has 2)" in none.stderr
     restored = run_cli("--project", project, "restore", "db-port", "--version", "v1")
     assert restored.returncode == 0, restored.stderr
     assert restored.stdout.startswith("Restored db-port to version 1")
