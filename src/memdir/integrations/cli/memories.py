@@ -353,11 +353,11 @@ def register(add, settings) -> None:
                         "and counted by default)")
     p = add("show", cmd_show, "Print one version of a memory (--json: its exact text).")
     name_arg(p)
-    p.add_argument("--version", required=True, help="version from `memdir history`: v3 or 3")
+    p.add_argument("--version", required=True, help="version number from `memdir history`: v3 or 3")
     scope_opt(p)
     p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
     name_arg(p)
-    p.add_argument("--version", help="version from `memdir history`: v3 or 3 (a deletion cannot be restored)")
+    p.add_argument("--version", help="version number from `memdir history`: v3 or 3 (a deletion cannot be restored)")
     p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
     p.add_argument("--reactivate", action="store_true",
                    help="restore an active version over a memory that was superseded (it becomes active again)")
