@@ -89,6 +89,7 @@ from .settings import Settings
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
     from .consolidation.proposals import ConsolidationReport
     from .operations.carry import SyncConflict
+    from .operations.findings import FindingsDropped, FindingsResult
     from .operations.relocate import LayerMove, OrphanLayer
     from .operations.sync import SyncInit, SyncReport, SyncStatus
     from .search.hits import SearchResult
@@ -206,11 +207,11 @@ class Memory:
         """Every content version of ``name``, also of a deleted memory (``memory_history``)."""
         return operations.history(self.session, name, scope)
 
-    def show(self, name: str, version: int, scope: str | None = None) -> VersionResult:
-        """The text of version ``version`` (1-based) of ``name``."""
+    def show(self, name: str, version: int | str, scope: str | None = None) -> VersionResult:
+        """The text of version ``version`` (1-based; ``3`` or ``"v3"``) of ``name``."""
         return operations.show(self.session, name, version, scope)
 
-    def restore(self, name: str, version: int | None = None, scope: str | None = None, *,
+    def restore(self, name: str, version: int | str | None = None, scope: str | None = None, *,
                 commit: str | None = None, reactivate: bool = False,
                 expect_digest: str | None | bool = False) -> RestoreResult:
         """Write version ``version`` of ``name`` back (``memory_restore``), or a
@@ -319,6 +320,19 @@ class Memory:
         """Candidates waiting for a person, each with what approving it does and the digest of what is
         shown; see :func:`memdir.operations.trust.review`."""
         return trust.review(self.session, scope)
+
+    def findings(self) -> FindingsResult:
+        """The project's pending findings still to show (:func:`memdir.operations.findings.findings`)."""
+        from .operations import findings
+
+        return findings.findings(self.session)
+
+    def drop_findings(self, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
+        """Remove pending findings by id (``"all"``: every one), all or none
+        (:func:`memdir.operations.findings.drop_findings`)."""
+        from .operations import findings
+
+        return findings.drop_findings(self.session, ids)
 
     def candidate(self, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
         """A candidate's own text (a team candidate's too: the one waiting in the home); with

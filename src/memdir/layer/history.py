@@ -8,10 +8,11 @@ are not content versions and are left out (:func:`memdir.layer.journal.changes_c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..errors import NotFound
+from ..errors import InvalidInput, NotFound
 from ..files.conflicts import CONFLICT, has_conflict
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
@@ -35,6 +36,25 @@ class HistoryEntry:
     digest: str | None
     description: str | None
     reason: str | None
+
+
+_VERSION_TEXT = re.compile(r"[vV]?([0-9]{1,18})|(-[0-9]{1,18})")
+
+
+def version_number(value: int | str) -> int:
+    """A version number as a person or a model gives it: ``3``, ``"3"`` or ``"v3"`` (as `memdir history`
+    prints it, or ``"V3"``) is 3: ASCII digits only, nothing around them. The one rule for every command, tool and panel
+    URL that takes a version. Whether the memory has that version (0 and ``"-1"`` are read, and none has them)
+    is :func:`version_bytes`' check (:class:`NotFound`). Raises :class:`InvalidInput` for anything else (a bool,
+    ``"v"``, ``"1.5"``, ``" 1"``, ``"+1"``, ``"٣"``, ``"v-1"``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        found = _VERSION_TEXT.fullmatch(value) if isinstance(value, str) else None
+        if found is None:
+            raise InvalidInput(f"a version is a number from `memdir history`, as 3 or v3 (got {value!r})")
+        number = int(found.group(1) or found.group(2))
+    return number
 
 
 def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:
@@ -140,4 +160,5 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
 
 
 __all__ = [
-    "HistoryEntry", "damage", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes"]
+    "HistoryEntry", "damage", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes",
+    "version_number"]

@@ -34,7 +34,7 @@ from ..files.repository import held_memories
 from ..files.memfile import text_digest
 from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan, bytes_digest, count_files
 from ..files.trust import untrusted_note
-from ..text.printable import clipped
+from ..text.printable import LINE_BYTES, clipped, one_line
 from ..text.plural import counted
 from ..gateway.changes import finish_interrupted
 from ..gateway.duplicates import duplicate_groups
@@ -433,9 +433,10 @@ def left_behind(session: Session) -> list[str]:
 
 def long_descriptions(session: Session) -> list[str]:
     """One note per memory file whose description is longer than ``limit_description`` (a file placed
-    or edited by hand: a write shortens it and keeps the whole text in the body), naming the file; the
-    index line shows its first :data:`~memdir.text.printable.LINE_BYTES` UTF-8 bytes (:func:`~memdir.text.printable.clipped`)
-    (:func:`memdir.layer.index.index_line`). Every file of every layer is parsed (``doctor`` does so
+    or edited by hand: a write shortens it and keeps the whole text in the body), naming the file and what
+    the index line shows of it, as :func:`memdir.layer.index.index_line` cuts it (:func:`~memdir.text.printable.clipped`
+    to :data:`~memdir.text.printable.LINE_BYTES` UTF-8 bytes): all of it, or its first N characters. Every
+    file of every layer is parsed (``doctor`` does so
     anyway); a layer that cannot be read is reported by :func:`status`."""
     limit = session.settings.limit_description
     found = []
@@ -449,11 +450,15 @@ def long_descriptions(session: Session) -> list[str]:
             description = entry.record.description if entry is not None else ""
             length = len(description)
             if length > limit:
-                shown = clipped(description)
-                shown_chars = len(shown) - (shown != description)  # the characters before the "…"
+                line = one_line(description)
+                shown = clipped(line)
+                if shown == line:  # trial29: "shows its first 163" of 163 read as a cut that is not there
+                    what = f"the index line shows all of it (a line is cut past {LINE_BYTES} UTF-8 bytes)"
+                else:
+                    what = f"the index line shows its first {len(shown) - 1}"  # the characters before the "…"
                 found.append(f"{layer.path / scan.names[name]}: its description is {length} characters, over "
-                             f"limit_description {limit}; the index line shows its first "
-                             f"{shown_chars} — shorten it (a write keeps the whole text in the body)")
+                             f"limit_description {limit}; {what} — shorten it (a write keeps the whole text in "
+                             "the body)")
     return found
 
 

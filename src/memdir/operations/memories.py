@@ -24,7 +24,7 @@ from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange
 from ..layer.history import history as layer_history
 from ..layer.history import damage as layer_damage
-from ..layer.history import records_as_of, version_bytes
+from ..layer.history import records_as_of, version_bytes, version_number
 from ..layer.index import is_current, ordered
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
@@ -430,17 +430,20 @@ def history(session: Session, name: str, scope: str | None = None) -> HistoryRes
     return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored))
 
 
-def show(session: Session, name: str, version: int, scope: str | None = None) -> VersionResult:
-    """The text of version ``version`` (1-based) of ``name``. Raises :class:`NotFound`."""
+def show(session: Session, name: str, version: int | str, scope: str | None = None) -> VersionResult:
+    """The text of version ``version`` (1-based; ``3``, ``"3"`` or ``"v3"``,
+    :func:`memdir.layer.history.version_number`) of ``name``. Raises :class:`NotFound`, :class:`InvalidInput`."""
+    version = version_number(version)
     layer, stored, _ = _history_layer(session, name, scope)
     text = version_bytes(layer, stored, version).decode("utf-8", "replace")
     return VersionResult(stored, layer.scope, version, text)
 
 
-def restore(session: Session, name: str, version: int | None = None, scope: str | None = None, *,
+def restore(session: Session, name: str, version: int | str | None = None, scope: str | None = None, *,
             commit: str | None = None, reactivate: bool = False,
             expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
-    """Write version ``version`` of ``name`` back as a new journaled event
+    """Write version ``version`` (``3``, ``"3"`` or ``"v3"``, :func:`memdir.layer.history.version_number`)
+    of ``name`` back as a new journaled event
     (works for deleted memories); a tombstoned value stays refused. With
     ``commit``: the team memory as git holds it at that commit. ``expect_digest`` (for a version and a
     commit alike): the digest of the live version the caller read (None: it was deleted when read);
@@ -452,6 +455,7 @@ def restore(session: Session, name: str, version: int | None = None, scope: str 
         return teamops.restore_commit(session, name, commit, expect_digest=expect_digest)
     if version is None:
         raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
+    version = version_number(version)
     layer, stored, _ = _history_layer(session, name, scope)
     stones = guard(session, layer)
     result = gateway.restore(layer, stored, version, actor=session.actor, guard=stones, session=session.id,

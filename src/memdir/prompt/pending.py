@@ -10,7 +10,7 @@ and within the same byte budget (:func:`with_pending`, the one rule).
 
 * ``<layer>/.memdir/pending.json`` — the items ``{"id", "text", "ts",
   "session", "rule", "said"}``; changed only under the layer lock
-  (:func:`add`, :func:`expire_covered`), always by an atomic replace.
+  (:func:`add`, :func:`expire_covered`, :func:`drop`), always by an atomic replace.
 * ``<layer>/.memdir/pending-shown.jsonl`` — one line ``{"id", "session"}``
   per showing, appended with one ``write`` (O_APPEND) and no lock, so the
   session-start hook stays as light as reading two small files.
@@ -452,6 +452,18 @@ def expire_covered(layer_dir: Path, memory_text: str, head_text: str = "") -> li
     return gone
 
 
+def drop(layer_dir: Path, ids) -> list[dict]:
+    """Drop the items whose ``id`` is in ``ids`` (a person said "not this": `memdir review --drop`; call with
+    the layer lock held). Returns the dropped items, ``[]`` when none of ``ids`` is kept. Raises
+    :class:`~memdir.errors.StoreError` when the disk refuses."""
+    wanted = set(ids)
+    items = load(layer_dir)
+    gone = [i for i in items if i["id"] in wanted]
+    if gone:
+        _save(layer_dir, [i for i in items if i["id"] not in wanted])
+    return gone
+
+
 __all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "TOPIC_WORDS", "active", "add", "corrects", "covers",
-           "expire_covered", "load", "mark_shown", "pending_block", "render", "request_topic", "requested",
+           "drop", "expire_covered", "load", "mark_shown", "pending_block", "render", "request_topic", "requested",
            "session_pending", "showings", "with_pending"]

@@ -69,6 +69,8 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
              "description": "user (about the person, every project), team (shared in the repository; "
                             "your writes there wait for a person's review) or project (this project)"}
     name = {"type": "string", "description": "memory name (kebab-case, e.g. db-port)"}
+    version = {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[vV]?[0-9]+$"}],
+               "description": "version from memory_history: 3 or \"v3\""}  # memdir.layer.history.version_number
     return (
         ToolSpec(
             "memory_write", "Write memory",
@@ -167,13 +169,13 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
             "memory_history", "Memory history",
             "List the saved versions of a memory (also of a deleted one); with version, show that "
             "version's text. Use memory_restore to bring one back.",
-            _schema({"name": name, "scope": scope, "version": {"type": "integer", "minimum": 1}}, ("name",)),
+            _schema({"name": name, "scope": scope, "version": version}, ("name",)),
             read_only=True),
         ToolSpec(
             "memory_restore", "Restore memory version",
             "Write an earlier version of a memory back (see memory_history for version numbers). "
             "A value that was deliberately deleted stays refused.",
-            _schema({"name": name, "version": {"type": "integer", "minimum": 1},
+            _schema({"name": name, "version": version,
                      "reactivate": {"type": "boolean",
                                     "description": "restore over a superseded memory, making it active (only when asked)"},
                      "scope": scope}, ("name", "version")),

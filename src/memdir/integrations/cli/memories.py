@@ -185,9 +185,21 @@ def cmd_tombstone(args) -> int:
 
 
 def cmd_review(args) -> int:
-    """``memdir review``: candidates waiting for a person."""
-    result = open_memory(args).review(args.scope)
-    emit(args, result, render.review(result))
+    """``memdir review``: candidates waiting for a person, and the project's pending findings
+    (:mod:`memdir.operations.findings`); ``--drop ID|all``: remove pending findings."""
+    from ...render import findings as render_findings
+
+    mem = open_memory(args)
+    if args.drop:
+        gone = mem.drop_findings(args.drop)
+        emit(args, gone, render_findings.dropped(gone))
+        return 0
+    result = mem.review(args.scope)
+    found = mem.findings() if args.scope in (None, "project") else None
+    text = render.review(result)
+    if found is not None and found.findings:
+        text = f"{text}\n\n{render_findings.findings(found)}"
+    emit(args, {**result.to_dict(), "findings": found.to_dict()["findings"] if found else []}, text)
     return 0
 
 
@@ -341,11 +353,11 @@ def register(add, settings) -> None:
                         "and counted by default)")
     p = add("show", cmd_show, "Print one version of a memory (--json: its exact text).")
     name_arg(p)
-    p.add_argument("--version", type=int, required=True, help="version number from `memdir history`")
+    p.add_argument("--version", required=True, help="version number from `memdir history`: v3 or 3")
     scope_opt(p)
     p = add("restore", cmd_restore, "Write an old version back (a new journaled event).")
     name_arg(p)
-    p.add_argument("--version", type=int, help="version number from `memdir history` (a deletion cannot be restored)")
+    p.add_argument("--version", help="version number from `memdir history`: v3 or 3 (a deletion cannot be restored)")
     p.add_argument("--commit", help="a team memory as git holds it at this commit (from memdir history)")
     p.add_argument("--reactivate", action="store_true",
                    help="restore an active version over a memory that was superseded (it becomes active again)")
@@ -360,8 +372,11 @@ def register(add, settings) -> None:
     scope_opt(p, "only this scope's tombstone (needed when the same value was forgotten in two scopes)")
 
     p = add("review", cmd_review, "List candidates waiting for a person's approval: a new memory's whole text, "
-            "a change's diff, and the digest approve checks.")
+            "a change's diff, and the digest approve checks; and the project's pending findings (what you said, "
+            "offered to the next session's agent to save), which --drop removes.")
     scope_opt(p, "only this scope")
+    p.add_argument("--drop", action="append", metavar="ID",
+                   help="remove this pending finding (its id from `memdir review`; 'all': every one); repeatable")
     for name, text in (("approve", "Publish a candidate."),
                        ("reject", "Reject a candidate: the fact is wrong (tombstones its value)."),
                        ("dismiss", "Dismiss a candidate: not this, no tombstone; the same proposal is not "

@@ -117,13 +117,13 @@ def _history(home, request, p):
 
 
 def _version(home, request, p):
-    return views.memory(home, p["ref"], p["name"], version=_int(p["version"], "version")).shown.to_dict()
+    return views.memory(home, p["ref"], p["name"], version=p["version"]).shown.to_dict()
 
 
 def _diff(home, request, p):
-    a, b = (_int(request.query_params.get(k, ""), k) for k in ("a", "b"))
+    a, b = (request.query_params.get(k, "") for k in ("a", "b"))
     page = views.memory(home, p["ref"], p["name"], diff=(a, b))
-    return {"name": page.name, "a": a, "b": b, "diff": page.diff}
+    return {"name": page.name, "a": page.diff_of[0], "b": page.diff_of[1], "diff": page.diff}
 
 
 def _review(home, request, p):

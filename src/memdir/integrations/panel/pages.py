@@ -81,9 +81,9 @@ def routes(home, csrf: str) -> list[Route]:
 
     def memory_page(request):
         q = request.query_params
-        a, b = _int_or_none(q.get("a"), "a"), _int_or_none(q.get("b"), "b")
+        a, b = q.get("a") or None, q.get("b") or None  # versions as 3 or v3 (memdir.layer.history.version_number)
         data = views.memory(home, request.path_params["ref"], request.path_params["name"],
-                            version=_int_or_none(q.get("version"), "version"), diff=(a, b) if a and b else None)
+                            version=q.get("version") or None, diff=(a, b) if a and b else None)
         return {"title": data.name, "page": data}
 
     def review_page(request):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...gateway.fields import MemoryChange
+from ...layer.history import version_number
 from ...render import memories as render
 from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, ReadResult, TombstoneInfo,
                         VersionResult)
@@ -42,9 +43,10 @@ def fields(body, allowed: dict) -> dict:
         value = body.get(key)
         if value is None or (value == "" and key in CLEARABLE):
             continue
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        if not isinstance(value, kind) or (kind is not str and kind is not bool and isinstance(value, bool)):
             clears = ' (or "" to clear it)' if key in CLEARABLE else ""
-            raise InvalidInput(f"{key} must be {'an integer' if kind is int else 'a ' + kind.__name__}"
+            what = {int: "an integer", (int, str): "a number or text"}.get(kind) or "a " + kind.__name__
+            raise InvalidInput(f"{key} must be {what}"
                                f"{' or true/false' if kind is bool else ''}{clears}")
     return body
 
@@ -107,11 +109,14 @@ class MemoryPage:
     pending: "ReviewItem | None" = None
 
 
-def memory(home: PanelHome, ref: str, name: str, version: int | None = None,
-           diff: tuple[int, int] | None = None) -> MemoryPage:
-    """The memory page's data; a deleted memory still has its history (to
+def memory(home: PanelHome, ref: str, name: str, version: int | str | None = None,
+           diff: tuple[int | str, int | str] | None = None) -> MemoryPage:
+    """The memory page's data (``version`` and the two of ``diff`` as 3 or ``"v3"``,
+    :func:`memdir.layer.history.version_number`); a deleted memory still has its history (to
     restore from); a candidate of this name is shown as review shows it (:func:`review`). Raises
     :class:`NotFound` for a name with neither history nor a candidate."""
+    version = None if version is None else version_number(version)
+    diff = None if diff is None else (version_number(diff[0]), version_number(diff[1]))
     mem, scope = home.resolve(ref)
     try:
         read = mem.read(name, scope, count=False)
@@ -244,7 +249,7 @@ def expected(data: dict) -> str | None | bool:
 
 FLAG_FIELDS = {"value": bool, "expect_digest": str}
 DELETE_FIELDS = {"reason": str, "expect_digest": str}
-RESTORE_FIELDS = {"version": int, "commit": str, "expect_digest": str}
+RESTORE_FIELDS = {"version": (int, str), "commit": str, "expect_digest": str}
 
 
 def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:

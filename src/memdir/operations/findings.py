@@ -1,0 +1,104 @@
+"""Pending findings as a person sees and drops them (`memdir review`, `memdir review --drop ID`).
+
+Consolidation's ``agent`` extractor keeps what the person said as pending findings of the project layer
+(:mod:`memdir.prompt.pending`); the next session start shows them to the agent, which saves what is
+durable. They are not candidates: nothing waits for approval, and until now a wrong one could only
+age out (shown in :data:`~memdir.prompt.pending.SHOW_LIMIT` sessions, or
+:data:`~memdir.prompt.pending.MAX_AGE_DAYS` days). :func:`findings` lists the ones still to show;
+:func:`drop_findings` removes some or all of them at once, under the project layer's lock, so no
+later session start offers them again. Nothing is journaled or tombstoned: a finding is not a memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from time import gmtime, strftime
+
+from ..errors import InvalidInput, NotFound
+from ..prompt import pending
+from ..results import Result
+from ..session import Session
+
+ALL = "all"  # `memdir review --drop all`: every finding of the project
+
+
+@dataclass(frozen=True)
+class Finding(Result):
+    """One pending finding: its ``id`` (12 hex digits, what ``--drop`` takes), the person's ``text``
+    (redacted, at most :data:`~memdir.prompt.pending.MAX_TEXT` characters), the day it was ``said``
+    (``YYYY-MM-DD``), the gate ``rule`` that kept it and the number of sessions it was ``shown`` in
+    (it expires at :data:`~memdir.prompt.pending.SHOW_LIMIT`)."""
+
+    id: str
+    text: str
+    said: str
+    rule: str
+    shown: int
+
+
+@dataclass(frozen=True)
+class FindingsResult(Result):
+    """The project's pending findings still to show, in the order they were kept; ``project``:
+    the project directory, None with no project (then there are none)."""
+
+    project: str | None
+    findings: tuple[Finding, ...]
+
+
+@dataclass(frozen=True)
+class FindingsDropped(Result):
+    """What :func:`drop_findings` removed, and how many findings are ``left`` to show."""
+
+    dropped: tuple[Finding, ...]
+    left: int
+
+
+def _finding(item: dict, shown: dict[str, set[str]]) -> Finding:
+    said = str(item.get("said") or strftime("%Y-%m-%d", gmtime(float(item.get("ts") or 0))))[:10]
+    return Finding(item["id"], item["text"], said, str(item.get("rule") or ""), len(shown.get(item["id"], ())))
+
+
+def findings(session: Session) -> FindingsResult:
+    """The pending findings of the session's project still to show (:func:`memdir.prompt.pending.active`);
+    none without a project. Reads two small files; takes no lock."""
+    if session.project_root is None:
+        return FindingsResult(None, ())
+    layer_dir = session.layer_dir("project")
+    shown = pending.showings(layer_dir)
+    return FindingsResult(str(session.project_root), tuple(_finding(i, shown) for i in pending.active(layer_dir)))
+
+
+def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
+    """Remove the pending findings ``ids`` (as :func:`findings` gives them; :data:`ALL`: every one) of the
+    session's project, all or none: an id that is not pending refuses the whole call before anything is
+    removed. Raises :class:`InvalidInput` (no id, no project), :class:`NotFound` (an id not pending: the
+    ones that are are named), :class:`~memdir.errors.StoreError` / :class:`~memdir.errors.LockTimeout`."""
+    asked = [i.strip() for i in ids if i and i.strip()]
+    if not asked:
+        raise InvalidInput("give the id of a pending finding (`memdir review` lists them) or 'all'")
+    if session.project_root is None:
+        raise InvalidInput(f"pending findings are kept per project, and there is none: {session.project_error}")
+    if not pending.active(session.layer_dir("project")):  # nothing pending: no lock, no layer made for it
+        if ALL in asked:
+            return FindingsDropped((), 0)
+        raise NotFound(f"no pending finding {', '.join(dict.fromkeys(asked))} in this project (none is pending)")
+    layer = session.layer("project")
+    with layer.locked():
+        kept = pending.active(layer.path)
+        if ALL in asked:
+            wanted = [i["id"] for i in kept]
+        else:
+            known = {i["id"] for i in kept}
+            missing = [i for i in dict.fromkeys(asked) if i not in known]
+            if missing:
+                listed = ", ".join(sorted(known)) if known else "none is pending"
+                raise NotFound(f"no pending finding {', '.join(missing)} in this project ({listed}); "
+                               "`memdir review` lists them")
+            wanted = asked
+        shown = pending.showings(layer.path)
+        gone = pending.drop(layer.path, wanted)
+        left = len(pending.active(layer.path))
+    return FindingsDropped(tuple(_finding(i, shown) for i in gone), left)
+
+
+__all__ = ["ALL", "Finding", "FindingsDropped", "FindingsResult", "drop_findings", "findings"]

@@ -1,0 +1,37 @@
+"""Text of pending findings for a person (`memdir review`, `memdir review --drop`;
+:mod:`memdir.operations.findings`)."""
+
+from __future__ import annotations
+
+from ..prompt.pending import SHOW_LIMIT
+from . import printable_output
+from .memories import cut
+
+
+@printable_output
+def findings(result) -> str:
+    """The pending findings of a :class:`~memdir.operations.findings.FindingsResult`, each with its id
+    and the command that drops it; ``""`` when there are none."""
+    if not result.findings:
+        return ""
+    lines = [f"Pending findings of this project ({len(result.findings)}): what you said at the end of an earlier "
+             f"session, offered to the next session's agent to save (each until it was shown in {SHOW_LIMIT} "
+             "sessions); not memories, nothing to approve:"]
+    for f in result.findings:
+        lines.append(f"  {f.id}  ({f.said}, shown in {f.shown} of {SHOW_LIMIT}) “{cut(f.text)}”")
+    lines.append("  drop a wrong one: memdir review --drop ID (or --drop all)")
+    return "\n".join(lines)
+
+
+@printable_output
+def dropped(result) -> str:
+    """What `memdir review --drop` removed (a :class:`~memdir.operations.findings.FindingsDropped`)."""
+    if not result.dropped:
+        return "No pending findings to drop."
+    lines = [f"Dropped {len(result.dropped)} pending finding(s); no session will offer them again "
+             f"({result.left} left):"]
+    lines += [f"  {f.id}  “{cut(f.text)}”" for f in result.dropped]
+    return "\n".join(lines)
+
+
+__all__ = ["dropped", "findings"]
