@@ -36,11 +36,19 @@ STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
 rules) is a stopword too."""
 
 
+STAY_TERMS = frozenset("como il al dan sao".split())
+"""Words that stay terms though a word of :data:`STOPWORDS` folds or stems onto them: names and words of English
+or of tools that :mod:`memdir.text.words` leaves out of its lists on purpose (``como``, ``il``, ``al``, ``dan``)
+or that are a place's name (``São`` Paulo, ``São`` Tomé: Portuguese ``são``). Folded, ``cómo`` is ``como``;
+stemmed, French ``ils``, ``dans`` and German ``als`` are ``il``, ``dan``, ``al``: before this set, a search of
+"Dan", "Lake Como", "São" or "IL" alone found nothing beside the memory holding it."""
+
+
 def stopword_stems() -> frozenset[str]:
-    """The stems of :data:`STOPWORDS`, each folded first (the Greek words are written with their accents): the rule
-    :data:`memdir.search.wordstems.STOPWORDS` holds computed. Raises :class:`memdir.errors.MissingExtra`
-    without ``snowballstemmer``."""
-    return frozenset(stem(fold(word)) for word in STOPWORDS)
+    """The stems of :data:`STOPWORDS`, each folded first (the Greek words are written with their accents), but
+    those of :data:`STAY_TERMS`: the rule :data:`memdir.search.wordstems.STOPWORDS` holds computed. Raises
+    :class:`memdir.errors.MissingExtra` without ``snowballstemmer``."""
+    return frozenset(stem(fold(word)) for word in STOPWORDS) - {stem(fold(word)) for word in STAY_TERMS}
 
 
 def chat_stems() -> frozenset[str]:
@@ -111,5 +119,5 @@ def without_thai_grammar(text: str) -> str:
     return _thai_grammar().sub(" ", text) if any(THAI_FIRST <= c <= THAI_LAST for c in text) else text
 
 
-__all__ = ["HANGUL_FIRST", "HANGUL_LAST", "STOPWORDS", "chat_stems", "is_chat", "is_cjk_grammar", "is_stopword",
+__all__ = ["HANGUL_FIRST", "HANGUL_LAST", "STAY_TERMS", "STOPWORDS", "chat_stems", "is_chat", "is_cjk_grammar", "is_stopword",
            "stopword_stems", "without_thai_grammar"]
