@@ -23,6 +23,9 @@ NOTES = {
     "icons": ("Icons", "Al reviews the icon set before every release."),
     "bytecode": ("Bytecode", "The IL bytecode dump of the plugin goes to /tmp/il-dump."),
     "standup": ("Standup", "Standup is at half past nine in the small room."),
+    "loader": ("Loader", "Wrap reads with io.TextIOWrapper in the loader."),
+    "kiosk": ("Kiosk", "Press Del twice to reset the kiosk."),
+    "batch": ("Batch cluster", "The von Neumann cluster hosts the batch jobs."),
 }
 
 
@@ -37,7 +40,7 @@ def store(isolated_home, project):
 def test_the_words_are_terms_and_the_function_words_still_are_not():
     assert query_terms("São") == ["sao"] and query_terms("Dan") == ["dan"]
     assert not any(is_stopword(term) for term in ("como", "il", "al", "dan", "sao"))
-    assert STAY_TERMS == {"como", "il", "al", "dan", "sao"}
+    assert STAY_TERMS == {"como", "il", "al", "dan", "sao", "io", "del", "von"}
     assert all(is_stopword(term) for term in ("the", "le", "und", "que", "pleas"))  # control: still dropped
     assert query_terms("le serveur dans staging") == ["serveur", "dan", "stage"]  # "dans": what it costs French
 
@@ -45,7 +48,8 @@ def test_the_words_are_terms_and_the_function_words_still_are_not():
 @pytest.mark.parametrize("query, name", [("Dan", "billing-owner"), ("dan", "billing-owner"), ("São", "brazil-dc"),
                                          ("sao", "brazil-dc"), ("SAO", "brazil-dc"), ("como", "offsite"),
                                          ("Lake Como", "offsite"), ("al", "icons"), ("IL", "bytecode"),
-                                         ("il", "bytecode")])
+                                         ("il", "bytecode"), ("io", "loader"), ("del key", "kiosk"),
+                                         ("Del", "kiosk"), ("von", "batch")])
 def test_each_word_alone_finds_its_memory_and_no_other(store, query, name):
     assert [hit.name for hit in store.search(query)] == [name]
 
