@@ -36,13 +36,14 @@ STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
 rules) is a stopword too."""
 
 
-STAY_TERMS = frozenset("como il al dan sao io del von".split())
+STAY_TERMS = frozenset("como al dan sao io del von".split())
 """Words that stay terms though :data:`STOPWORDS` holds them or a word of it folds or stems onto them: names and
-words of English or of tools that :mod:`memdir.text.words` leaves out of its lists on purpose (``como``, ``il``,
-``al``, ``dan``), a place's name (``São`` Paulo, ``São`` Tomé: Portuguese ``são``), a module and a key (``io``:
+words of English or of tools that :mod:`memdir.text.words` leaves out of its lists on purpose (``como``, ``al``,
+``dan``; not ``il``, Italian's article as well as ``ils`` stemmed: "di il la" finds nothing, and ``IL`` in capitals
+stays a word), a place's name (``São`` Paulo, ``São`` Tomé: Portuguese ``são``), a module and a key (``io``:
 Italian "I"; ``del``: Spanish and Italian "of the") and the particle of a surname (``von`` Neumann: German "of").
-Folded, ``cómo`` is ``como``; stemmed, French ``ils``, ``dans`` and German ``als`` are ``il``, ``dan``, ``al``:
-before this set, a search of "Dan", "Lake Como", "São", "IL", "io" or "del key" found nothing beside the memory
+Folded, ``cómo`` is ``como``; stemmed, French ``dans`` and German ``als`` are ``dan``, ``al``:
+before this set, a search of "Dan", "Lake Como", "São", "io" or "del key" found nothing beside the memory
 holding the word. What it costs those languages' queries: :mod:`memdir.text.words` says it for every such word."""
 
 
