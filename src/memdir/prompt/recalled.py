@@ -62,7 +62,7 @@ from ..runtime import private_dir
 from ..text import json_c
 
 SESSIONS_DIR = "sessions"
-MAX_SESSIONS = 64   # session files kept; the least recently touched go first
+MAX_SESSIONS = 64   # session files kept, and held start texts apart; the least recently touched go first
 MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
 HELD_SUFFIX = ".start.txt"  # a session start's text held for the session's next prompt (hold_start)
@@ -422,8 +422,10 @@ def _spare_dir(create: bool) -> str | None:
 
 def prune(home: Path, now: float | None = None) -> int:
     """Remove session files untouched for :data:`MAX_AGE_DAYS` days and the
-    least recently touched beyond :data:`MAX_SESSIONS`; returns how many
-    went. Never raises."""
+    least recently touched beyond :data:`MAX_SESSIONS`, and so the start texts held for a prompt
+    (:func:`hold_start`), counted apart: a Gemini CLI session that starts and never prompts leaves one
+    (80 such starts kept 80 of them, 4 KB each, until they were a week old); returns how many went.
+    Never raises."""
     return _prune_dir(os.path.join(home, SESSIONS_DIR), now)
 
 
@@ -443,7 +445,8 @@ def _prune_dir(directory: str, now: float | None = None) -> int:
     found.sort(reverse=True)
     gone = [path for i, (mtime, path) in enumerate(found)
             if i >= MAX_SESSIONS or now - mtime > MAX_AGE_DAYS * 86400]
-    gone += [path for mtime, path in held if now - mtime > MAX_AGE_DAYS * 86400]
+    held.sort(reverse=True)  # counted on their own: a held text never pushes a session's record out
+    gone += [path for i, (mtime, path) in enumerate(held) if i >= MAX_SESSIONS or now - mtime > MAX_AGE_DAYS * 86400]
     removed = 0
     for path in gone:
         try:

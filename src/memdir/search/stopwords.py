@@ -36,11 +36,22 @@ STOPWORDS = FUNCTION_WORDS - _KEPT | _ALSO_DROPPED | CHAT_WORDS | INTERJECTIONS
 rules) is a stopword too."""
 
 
+STAY_TERMS = frozenset("como al dan sao io del von".split())
+"""Words that stay terms though :data:`STOPWORDS` holds them or a word of it folds or stems onto them: names and
+words of English or of tools that :mod:`memdir.text.words` leaves out of its lists on purpose (``como``, ``al``,
+``dan``; not ``il``, Italian's article as well as ``ils`` stemmed: "di il la" finds nothing, and ``IL`` in capitals
+stays a word), a place's name (``São`` Paulo, ``São`` Tomé: Portuguese ``são``), a module and a key (``io``:
+Italian "I"; ``del``: Spanish and Italian "of the") and the particle of a surname (``von`` Neumann: German "of").
+Folded, ``cómo`` is ``como``; stemmed, French ``dans`` and German ``als`` are ``dan``, ``al``:
+before this set, a search of "Dan", "Lake Como", "São", "io" or "del key" found nothing beside the memory
+holding the word. What it costs those languages' queries: :mod:`memdir.text.words` says it for every such word."""
+
+
 def stopword_stems() -> frozenset[str]:
-    """The stems of :data:`STOPWORDS`, each folded first (the Greek words are written with their accents): the rule
-    :data:`memdir.search.wordstems.STOPWORDS` holds computed. Raises :class:`memdir.errors.MissingExtra`
-    without ``snowballstemmer``."""
-    return frozenset(stem(fold(word)) for word in STOPWORDS)
+    """The stems of :data:`STOPWORDS`, each folded first (the Greek words are written with their accents), but
+    those of :data:`STAY_TERMS`: the rule :data:`memdir.search.wordstems.STOPWORDS` holds computed. Raises
+    :class:`memdir.errors.MissingExtra` without ``snowballstemmer``."""
+    return frozenset(stem(fold(word)) for word in STOPWORDS) - {stem(fold(word)) for word in STAY_TERMS}
 
 
 def chat_stems() -> frozenset[str]:
@@ -111,5 +122,5 @@ def without_thai_grammar(text: str) -> str:
     return _thai_grammar().sub(" ", text) if any(THAI_FIRST <= c <= THAI_LAST for c in text) else text
 
 
-__all__ = ["HANGUL_FIRST", "HANGUL_LAST", "STOPWORDS", "chat_stems", "is_chat", "is_cjk_grammar", "is_stopword",
+__all__ = ["HANGUL_FIRST", "HANGUL_LAST", "STAY_TERMS", "STOPWORDS", "chat_stems", "is_chat", "is_cjk_grammar", "is_stopword",
            "stopword_stems", "without_thai_grammar"]

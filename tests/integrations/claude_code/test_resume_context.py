@@ -169,3 +169,21 @@ def test_the_start_given_record_is_per_project(store, project):
     assert _start(other, "c-1", "resume") == UNCHANGED  # that project's conversation holds it now
     assert _start(project, "c-1", "startup").count(BLOCK) == 1
     assert _start(project, "c-1", "resume") == UNCHANGED  # control: same session, same project
+
+
+def test_start_texts_held_for_sessions_that_never_prompt_are_bounded_by_count(store, project, monkeypatch):
+    """A Gemini CLI session that starts and never prompts leaves its held start text (hold_start) behind: 80 such
+    starts through the real hook kept 80 files, bounded by age alone. They are bounded by count too (the newest
+    MAX_SESSIONS), counted apart from the session records: control, a session's record and the newest held text
+    stay, and that session's next prompt still gets its block."""
+    monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
+    sessions = store.session.home / recalled.SESSIONS_DIR
+    assert "Moved from 5432 on 2026-11-02." in _prompt(project, "kept", "which port does the dev postgresql listen on?")
+    records = sorted(p.name for p in sessions.glob("*.json"))
+    assert len(records) == 1
+    for i in range(6):
+        assert _start(project, f"g-{i}", "startup", "gemini") == ""  # held, never prompted
+    held = sorted(sessions.glob("*" + recalled.HELD_SUFFIX))
+    assert len(held) == 3  # bounded: the oldest three went
+    assert sorted(p.name for p in sessions.glob("*.json")) == records  # control: the records are not pushed out
+    assert _prompt(project, "g-5", "thanks").count(BLOCK) == 1  # control: the newest held text is still given
