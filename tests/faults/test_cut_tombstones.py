@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -20,6 +22,8 @@ from memdir.errors import MemdirError
 from memdir.layer import commit
 from memdir.tombstones.stones import TombstoneFile
 from tests.conftest import run_cli
+from tests.faults.test_faults import UNPRIVILEGED, _read_only, _writable
+
 
 def _on_disk(mem) -> tuple:
     """The project layer's tombstones as ``tombstones.json`` holds them (``memdir tombstones`` lists those in force:
@@ -183,10 +187,6 @@ def test_a_forget_cut_before_its_commit_does_not_hide_the_memory_from_a_read_onl
     cannot write the home (another user's, a read-only mount): the read could not settle the orphan
     tombstone, so it held the never-forgotten memory back ("held back: it holds a value forgotten …") from
     context, list, read and search for as long as nobody wrote. It reads the tombstones as the settle would."""
-    import subprocess
-    import sys
-
-    from tests.faults.test_faults import UNPRIVILEGED, _read_only, _writable
 
     home = tmp_path / "home"
     human = Memory.open(home=home, project=project, actor="human")
@@ -201,7 +201,7 @@ def test_a_forget_cut_before_its_commit_does_not_hide_the_memory_from_a_read_onl
     try:
         def reader(*args):
             return subprocess.run([*UNPRIVILEGED, sys.executable, "-m", "memdir.cli", "--project", str(project), *args],
-                                  capture_output=True, text=True, env=env, timeout=120)
+                                  capture_output=True, text=True, env=env, timeout=120, check=False)
 
         listed = reader("list")
         assert listed.returncode == 0, listed.stderr
