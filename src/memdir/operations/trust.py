@@ -18,7 +18,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Iterator
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
-from ..files.fsio import atomic_write, digest
+from ..files.fsio import atomic_write, digest, read_bytes
+from ..files.layout import SHOWN_FILE
 from ..files.memfile import MemoryRecord, format_time
 from ..files.scan import Entry
 from ..gateway import changes as gateway
@@ -43,8 +44,6 @@ from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
 from .memories import found_as_read, list_memories, write
-
-SHOWN_FILE = "review-shown.json"  # in a layer's .memdir: candidate name → the digest review last showed (derived)
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
@@ -233,12 +232,16 @@ def review(session: Session, scope: str | None = None) -> ReviewResult:
     return ReviewResult(tuple(out))
 
 
+SHOWN_BYTES = 1 << 20  # what is read of SHOWN_FILE (≈ 12,000 candidates); a longer one reads as none shown
+
+
 def _record_shown(meta, digests: dict[str, str]) -> None:
-    """Keep what review showed of a layer's candidates (name → digest) in its :data:`SHOWN_FILE`, merged over
-    what an earlier review showed: a decision without a digest is then checked against it (:func:`_check`).
-    Derived and best effort: a layer that cannot be written (read-only) keeps the older record."""
+    """Keep what review showed of a layer's candidates (name → digest: every one it holds, so the record is as
+    long as the candidates waiting) in its :data:`memdir.files.layout.SHOWN_FILE`: a decision without a digest
+    is then checked against it (:func:`_check`). Derived and best effort: a layer that cannot be written
+    (read-only) keeps the older record."""
     try:
-        atomic_write(meta / SHOWN_FILE, json.dumps(_read_shown(meta) | digests, sort_keys=True).encode() + b"\n")
+        atomic_write(meta / SHOWN_FILE, json.dumps(digests, sort_keys=True).encode() + b"\n")
     except (StoreError, OSError):
         pass
 
@@ -246,8 +249,8 @@ def _record_shown(meta, digests: dict[str, str]) -> None:
 def _read_shown(meta) -> dict[str, str]:
     """What review last showed of a layer's candidates, name → digest; {} when none was (or it cannot be read)."""
     try:
-        shown = json.loads((meta / SHOWN_FILE).read_text("utf-8"))
-    except (OSError, ValueError):
+        shown = json.loads(read_bytes(meta / SHOWN_FILE, SHOWN_BYTES, follow=False) or b"{}")
+    except (OSError, ValueError, RecursionError):
         return {}
     return {k: v for k, v in shown.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(shown, dict) \
         else {}
