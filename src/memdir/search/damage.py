@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file (sqlite.org/fileformat.html)
@@ -44,21 +45,46 @@ def damaged(exc: BaseException) -> bool:
     return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in CORRUPT_CODES
 
 
+# Descriptors of index files opened to read their header, by (device, inode), never closed: closing any descriptor
+# of a file drops every POSIX lock this process holds on it — SQLite's too, for its other connections (another
+# process's close then deleted the -wal they were using). One per index file seen (a rebuild makes a new one).
+_HEADS: dict[tuple[int, int], int] = {}
+KEPT_HEADS = 32  # past this many, a file's size alone is looked at
+
+
+def _head(path: Path, st: os.stat_result) -> bytes | None:
+    """The first 100 bytes of the regular file at ``path`` (``st``: its ``lstat``), read through a descriptor
+    kept open (:data:`_HEADS`); None when none may be opened (:data:`KEPT_HEADS`). Raises :class:`OSError`."""
+    fd = _HEADS.get((st.st_dev, st.st_ino))
+    if fd is None:
+        if len(_HEADS) >= KEPT_HEADS:
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        opened = os.fstat(fd)
+        _HEADS.setdefault((opened.st_dev, opened.st_ino), fd)  # a second one (two threads) stays open too
+    return os.pread(fd, 100, 0)
+
+
 def shape(path: Path) -> str | None:
-    """What is wrong with the index file at ``path`` by its bytes alone (no SQLite, no lock: one ``stat``, one
-    read of 100 bytes), or None when nothing is seen (fine, absent, unreadable — never a reason to move it):
-    "not an SQLite database" (its header is other bytes), "cut to N bytes" (shorter than one page, or not a
-    whole number of pages), "emptied while its write-ahead log holds N bytes" (a WAL database's file holds
-    at least its first page from the switch to WAL on; empty, with a log beside it, it was truncated)."""
+    """What is wrong with the index file at ``path`` by its bytes alone (no SQLite, no lock: an ``lstat``, a
+    read of 100 bytes through a descriptor kept open), or None when nothing is seen (fine, absent, not a
+    regular file, unreadable — never a reason to move it): "not an SQLite database" (its header is other
+    bytes), "cut to N bytes" (shorter than one page, or not a whole number of pages), "emptied while its
+    write-ahead log holds N bytes" (a WAL database's file holds at least its first page from the switch to
+    WAL on; empty, with a log beside it, it was truncated)."""
     try:
-        size = os.stat(path).st_size
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None  # a directory or a link where the index goes: memdir.search.index.connect says so
+        size = st.st_size
         if size == 0:
             log = os.stat(f"{path}-wal").st_size
             return f"emptied while its write-ahead log holds {log} bytes" if log else None
-        with open(path, "rb") as file:
-            head = file.read(100)
+        head = _head(path, st)
     except OSError:
         return None
+    if head is None:
+        return f"cut to {size} bytes, not a whole number of 512-byte blocks" if size % 512 else None
     if head[:16] != HEADER[: len(head[:16])]:
         return "not an SQLite database (its first bytes are not SQLite's header)"
     if len(head) < 100:
@@ -72,4 +98,4 @@ def shape(path: Path) -> str | None:
     return None
 
 
-__all__ = ["CORRUPT_CODES", "HEADER", "damaged", "is_corrupt", "shape"]
+__all__ = ["CORRUPT_CODES", "HEADER", "KEPT_HEADS", "damaged", "is_corrupt", "shape"]
