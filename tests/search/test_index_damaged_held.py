@@ -120,8 +120,10 @@ def test_an_index_held_open_and_sound_is_left_alone(store, project):
     assert os.stat(path).st_ino == inode and not [p for p in os.listdir(home) if index.CORRUPT_SUFFIX in p]
 
 
-def test_shape_names_what_is_wrong_with_the_file(tmp_path):
+def test_shape_names_what_is_wrong_with_the_file(tmp_path, monkeypatch):
     import sqlite3
+
+    monkeypatch.setattr(damage, "_HEADS", {})  # this test process's earlier indexes used up its kept descriptors
 
     path = tmp_path / "index.sqlite"
     conn = sqlite3.connect(path)
@@ -145,3 +147,7 @@ def test_shape_names_what_is_wrong_with_the_file(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database" * 400)
     assert damage.shape(junk) == "not an SQLite database (its first bytes are not SQLite's header)"
+    monkeypatch.setattr(damage, "KEPT_HEADS", len(damage._HEADS))  # no descriptor left to keep: sizes alone
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(b"not a database" * 400)
+    assert damage.shape(other) == "cut to 5600 bytes, not a whole number of 512-byte blocks"
