@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -20,6 +22,14 @@ from memdir.errors import MemdirError
 from memdir.layer import commit
 from memdir.tombstones.stones import TombstoneFile
 from tests.conftest import run_cli
+from tests.faults.test_faults import UNPRIVILEGED, _read_only, _writable
+
+
+def _on_disk(mem) -> tuple:
+    """The project layer's tombstones as ``tombstones.json`` holds them (``memdir tombstones`` lists those in force:
+    a tombstone a cut left there is not)."""
+    return tuple(mem.session.layer("project").tombstone_file.all())
+
 
 FACT = ("the staging server is at stage3.example", "ssh deploy@stage3")
 
@@ -53,7 +63,7 @@ def test_a_delete_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, pr
     human.write("staging", FACT[0], "project", FACT[1])
     human.write("keep", "a control memory", "project", "control body")
     assert _cut(home, project, lambda m: m.delete("staging"), *point)
-    assert human.tombstones().tombstones != ()  # the cut left its tombstone (the state under test)
+    assert _on_disk(human) != ()  # the cut left its tombstone (the state under test)
 
     after = Memory.open(home=home, project=project, actor="human")
     after.write("next", "the next ordinary write", "project", "anything")  # no repair
@@ -80,7 +90,7 @@ def test_a_forget_cut_before_its_commit_is_undone_by_the_next_read(tmp_path, pro
     human.write("staging", FACT[0], "project", FACT[1])
     human.write("keep", "a control memory", "project", "control body")
     assert _cut(home, project, lambda m: m.forget("staging"), TombstoneFile, "save")
-    assert human.tombstones().tombstones != ()  # the cut left its tombstone (the state under test)
+    assert _on_disk(human) != ()  # the cut left its tombstone (the state under test)
     env = {"MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "off"}
 
     first = run_cli("--project", project, *command, env=env)
@@ -104,7 +114,7 @@ def test_a_lift_cut_before_its_commit_is_undone_by_the_next_write(tmp_path, proj
     human.write("staging", FACT[0], "project", FACT[1])
     stone = human.forget("staging").tombstone
     assert _cut(home, project, lambda m: m.lift_tombstone(stone), TombstoneFile, "save")
-    assert human.tombstones().tombstones == ()  # the cut took the tombstone away (the state under test)
+    assert _on_disk(human) == ()  # the cut took the tombstone away (the state under test)
 
     after = Memory.open(home=home, project=project, actor="human")
     after.write("next", "the next ordinary write", "project", "anything")  # no repair
@@ -161,11 +171,50 @@ def test_tombstones_newer_than_the_journal_are_checked_once_not_at_every_read(tm
     for _ in range(5):  # the first read checks (break28: a cut forget held its memory back from it), and
         reader = Memory.open(home=home, project=project)  # settles the mtime: the next reads do not
         reader.context(), reader.list(), reader.search("build"), reader.read("fact-5")
-    assert len(calls) == 1  # control: checked once (0 would mean never)
+    # the first read checks twice (the tombstones read as settled, then the settle itself), the next reads never
+    assert len(calls) == 2  # control: checked (0 would mean never)
     for i in range(3):  # nor do the transactions after it
         Memory.open(home=home, project=project, actor="human").write("fact-5", "fact number 5 about the build",
                                                                      "project", f"body 5, take {i}")
         reader = Memory.open(home=home, project=project)
         reader.context(), reader.list(), reader.search("build"), reader.read("fact-5")
-    assert len(calls) == 1
+    assert len(calls) == 2
     assert [s.name for s in human.tombstones().tombstones] == ["fact-1"]
+
+
+def test_a_forget_cut_before_its_commit_does_not_hide_the_memory_from_a_read_only_reader(tmp_path, project):
+    """break29: a forget killed between tombstones.json and its journal line, then read by a process that
+    cannot write the home (another user's, a read-only mount): the read could not settle the orphan
+    tombstone, so it held the never-forgotten memory back ("held back: it holds a value forgotten …") from
+    context, list, read and search for as long as nobody wrote. It reads the tombstones as the settle would."""
+
+    home = tmp_path / "home"
+    human = Memory.open(home=home, project=project, actor="human")
+    human.write("staging", FACT[0], "project", FACT[1])
+    human.write("keep", "a control memory", "project", "control body")
+    human.write("gone", "a memory forgotten for real", "project", "the old mirror at mirror9.example")
+    human.forget("gone")  # the control: a forget that completed still holds its value back from this reader
+    assert _cut(home, project, lambda m: m.forget("staging"), TombstoneFile, "save")
+    assert len(_on_disk(human)) == 2  # the cut left its tombstone (the state under test)
+    env = {**os.environ, "MEMDIR_HOME": str(home), "MEMDIR_SEARCH_VECTORS": "off", "HOME": str(tmp_path)}
+    _read_only(home)
+    try:
+        def reader(*args):
+            return subprocess.run([*UNPRIVILEGED, sys.executable, "-m", "memdir.cli", "--project", str(project), *args],
+                                  capture_output=True, text=True, env=env, timeout=120, check=False)
+
+        listed = reader("list")
+        assert listed.returncode == 0, listed.stderr
+        assert [line.split()[1] for line in listed.stdout.splitlines()] == ["keep", "staging"]  # before: ["keep"]
+        assert "held back" not in listed.stdout + listed.stderr
+        read = reader("read", "staging")
+        assert read.returncode == 0 and "stage3.example" in read.stdout, read.stdout + read.stderr
+        found = reader("search", "stage3")
+        assert found.returncode == 0 and "staging" in found.stdout, found.stdout + found.stderr
+        context = reader("context")
+        assert "[staging](staging.md)" in context.stdout and "[keep](keep.md)" in context.stdout, context.stderr
+        assert "mirror9.example" not in reader("search", "mirror9").stdout  # the completed forget still holds
+        assert reader("read", "gone").returncode == 1
+    finally:
+        _writable(home)
+    assert len(_on_disk(human)) == 2  # the reader wrote nothing: the orphan is still on disk

@@ -559,3 +559,27 @@ def test_a_rerun_finds_the_memory_of_each_item_whatever_its_spelling(tmp_path, p
         ("C# notes.md", "unchanged", "c-sharp-notes"), ("What's new.md", "candidate", "what-s-new-import")]
     assert sorted(m.name for m in person.list(include_all=True).memories) == [
         "c-notes", "c-sharp-notes", "what-s-new", "what-s-new-import"]
+
+
+def test_import_claude_code_says_when_its_folder_is_shared_with_another_project(tmp_path, monkeypatch, person,
+                                                                                 project):
+    """break29: Claude Code maps /x/a-b and /x/a/b to one folder (-x-a-b); the import merged the other project's
+    memories into this one silently. The transcripts beside the folder say which projects used it."""
+    import json
+
+    config, _ = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    folder = claude_code_dir(project, {"CLAUDE_CONFIG_DIR": str(config)}).parent
+    twin = f"{project.parent}-{project.name}"  # …/work/proj and …/work-proj: one folder name (the premise)
+    assert re.sub(r"[^A-Za-z0-9]", "-", twin) == re.sub(r"[^A-Za-z0-9]", "-", str(project)) == folder.name
+    mine = {"type": "user", "cwd": str(project / "src"), "message": {"role": "user", "content": "hi"}}
+    (folder / "s-mine.jsonl").write_text(json.dumps({"type": "summary"}) + "\n" + json.dumps(mine) + "\n")
+    alone = person.import_from("claude-code", dry_run=True)
+    assert not any("keeps this one folder" in (o.detail or "") for o in alone.outcomes)  # control: its own sessions
+    assert alone.count("imported") >= 3
+    (folder / "s-twin.jsonl").write_text(json.dumps({"type": "user", "cwd": twin, "message": {}}) + "\n")
+    shared = person.import_from("claude-code", dry_run=True)
+    (said,) = [o for o in shared.outcomes if "keeps this one folder" in (o.detail or "")]
+    assert said.result == "skipped" and said.source == str(folder / "memory")
+    assert f"for {twin} too" in said.detail and f"imported as {project}'s" in said.detail
+    assert shared.count("imported") == alone.count("imported")  # said, not refused

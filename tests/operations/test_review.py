@@ -148,3 +148,39 @@ def test_every_field_review_shows_is_what_approve_writes_personal_and_team(clone
     assert plain.pinned is False and "pinned" not in plain.proposed
     person.approve(plain.name, plain.scope, digest=plain.digest)
     assert person.read("style", "project", count=False).record.pinned is False
+
+
+def test_approve_without_a_digest_refuses_a_candidate_rewritten_since_review_showed_it(person, mem, isolated_home,
+                                                                                          project):
+    """break29: `memdir approve NAME` (no --digest) published the text the agent wrote after the person ran
+    `memdir review` — text nobody had seen. Review records the digest it showed; a decision without one is
+    checked against it, and one on a candidate review never showed says the digest it approved."""
+    from tests.conftest import run_cli
+
+    env = {"MEMDIR_HOME": str(isolated_home), "MEMDIR_SEARCH_VECTORS": "off"}
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    mem.write("db-port", "Dev PostgreSQL listens on 6543", "project", "Moved again.", status="candidate")
+    mem.write("indent", "Indent with tabs", "feedback", "Use tabs.", status="candidate")
+    shown = run_cli("--project", project, "review", env=env)
+    assert shown.returncode == 0 and "6543" in shown.stdout and "Indent with tabs" in shown.stdout, shown.stderr
+    mem.write("db-port", "Dev PostgreSQL listens on 9999", "project", "Rewritten unseen.", status="candidate")
+    rewritten = person.read("db-port-candidate", count=False).record
+    assert rewritten.description == "Dev PostgreSQL listens on 9999"  # the rewrite is there (the state under test)
+
+    refused = run_cli("--project", project, "approve", "db-port-candidate", env=env)
+    assert refused.returncode == 1 and "changed since review showed it" in refused.stderr, refused.stderr
+    assert person.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5433"  # before: 9999
+    rejected = run_cli("--project", project, "reject", "db-port-candidate", env=env)  # a rejection alike: it tombstones
+    assert rejected.returncode == 1 and "changed since review showed it" in rejected.stderr, rejected.stderr
+    # The controls: what review showed, unchanged, is approved without a digest; once shown again, so is the rewrite.
+    ok = run_cli("--project", project, "approve", "indent", env=env)
+    assert ok.returncode == 0 and "Approved indent" in ok.stdout and "without `memdir review`" not in ok.stderr
+    assert run_cli("--project", project, "review", env=env).stdout.count("9999") >= 1
+    again = run_cli("--project", project, "approve", "db-port-candidate", env=env)
+    assert again.returncode == 0, again.stderr
+    assert person.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 9999"
+    # A candidate review never showed: approved, saying so and the digest it approved.
+    mem.write("tabs-width", "Tabs are 4 wide", "feedback", "Width 4.", status="candidate")
+    unseen = run_cli("--project", project, "approve", "tabs-width", env=env)
+    assert unseen.returncode == 0 and "without `memdir review` showing it" in unseen.stderr, unseen.stderr
+    assert "(digest " in unseen.stderr

@@ -284,7 +284,8 @@ def test_a_corrupt_team_tombstone_is_warned_on_every_write_path(garbled_team_sto
     assert (into_team.scope, into_team.operation, into_team.warnings) == ("team", "created", (warning,))
     proposed = agent.write("r4", TEAM_FORGOTTEN + " still", "project", scope="team")
     assert (proposed.status, proposed.warnings) == ("candidate", (warning,))
-    approved = person.approve("r4", "team")
+    shown = next(c for c in person.review().candidates if c.name == "r4")  # approved as review showed it
+    approved = person.approve("r4", "team", digest=shown.digest)
     assert (approved.name, approved.scope, approved.warnings) == ("r4", "team", (warning,))
     tool = agent.call_tool("memory_write", {"name": "r5", "description": TEAM_FORGOTTEN + " too", "type": "project"})
     assert tool == f"Memory created: r5 (project)\nwarning: {warning}"

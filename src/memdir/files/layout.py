@@ -42,6 +42,9 @@ OUTLINE_FILE = "index-outline"
 # How many files of the layer are held back, by kind (memdir.layer.held): derived, written with MEMORY.md, absent
 # when none is; the context block says so (memdir.prompt.context). Read with O_NOFOLLOW, never through a symlink.
 HELD_FILES_FILE = "held-files"
+# What `memdir review` last showed of each candidate, name → digest (memdir.operations.trust): derived, best effort;
+# a decision without a digest is checked against it. Read with O_NOFOLLOW, never through a symlink.
+SHOWN_FILE = "review-shown.json"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, QUEUE_FILE,

@@ -15,6 +15,18 @@ from ..files.scan import Entry
 NO_CHECK = False
 """``expect_digest`` not given: the change is made on whatever version is there (the default)."""
 
+MIN_DIGEST = 12  # hex digits of a digest a person may type instead of all 64 (review's, history's)
+
+
+def typed(given: str, digest: str) -> bool:
+    """Whether ``given``, a digest a person typed (all 64 hex digits or a prefix of at least :data:`MIN_DIGEST`,
+    any case, spaces around), names ``digest``. Raises :class:`InvalidInput` for a shorter one."""
+    given = given.strip().lower()
+    if len(given) < MIN_DIGEST:
+        raise InvalidInput(f"digest {given!r} is too short: give the digest memdir showed "
+                           f"(at least {MIN_DIGEST} hex digits)")
+    return digest.startswith(given)
+
 
 def unchanged(entry: Entry | None, expected: str | None | bool, name: str, change: str) -> None:
     """Refuse ``change`` (a noun: ``"write"``, ``"delete"``, ``"pin"``…) of memory ``name`` unless its file
@@ -35,4 +47,4 @@ def unchanged(entry: Entry | None, expected: str | None | bool, name: str, chang
                    memory=name, current=now)
 
 
-__all__ = ["NO_CHECK", "unchanged"]
+__all__ = ["MIN_DIGEST", "NO_CHECK", "typed", "unchanged"]

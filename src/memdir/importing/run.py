@@ -350,7 +350,15 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
             where = importers.claude_code_dir(root, environ)
             if not where.is_dir():  # nothing to bring: said in the report
                 return str(where), [importers.Skip(str(where), "no Claude Code auto memory for this project")]
-            return str(where), importers.read_directory(where, recursive=False, max_bytes=limit)
+            items = importers.read_directory(where, recursive=False, max_bytes=limit)
+            # Claude Code names its folder by the path with `/` and `-` alike: another project's memories may be here
+            shared = importers.claude_code_sharers(where, root)
+            if shared:
+                items.insert(0, importers.Skip(str(where), (
+                    f"Claude Code keeps this one folder for {' and '.join(shared)} too (it names a project's folder "
+                    f"by its path with every character but A-Z, a-z and 0-9 made '-'): its memories may be that "
+                    f"project's, and are imported as {root}'s; look them over (`memdir list`)")))
+            return str(where), items
         items, found = [], []
         for directory, scope in importers.dsh_dirs(root, environ):
             if directory.is_dir():

@@ -259,6 +259,37 @@ def claude_code_dir(root: Path, environ=None, home: Path | None = None) -> Path:
     return config / "projects" / project / "memory"
 
 
+def claude_code_sharers(memory_dir: Path, root: Path, *, files: int = 50, head: int = 65536) -> list[str]:
+    """The other projects whose Claude Code sessions share the folder ``memory_dir`` (:func:`claude_code_dir`) with
+    the project at ``root``: Claude Code names it by the root with every character outside ``[A-Za-z0-9]``
+    made ``-``, so ``/x/a-b`` and ``/x/a/b`` (or ``/x/a.b``, ``/x/a_b``) get one folder and one auto memory.
+    Told by the ``cwd`` of the session transcripts beside it (``<session>.jsonl``: the newest ``files``, the
+    first ``head`` bytes of each): a cwd that is neither within ``root`` nor holds it is another project's.
+    Sorted; [] when none is seen (or none can be read). Never raises."""
+    try:
+        logs = sorted(Path(memory_dir).parent.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)[:files]
+    except OSError:
+        return []
+    mine, others = str(root).rstrip("/") or "/", set()
+    for log in logs:
+        try:
+            with open(log, "rb") as file:
+                lines = file.read(head).splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            try:
+                cwd = json.loads(line).get("cwd")
+            except (ValueError, AttributeError, RecursionError):
+                continue
+            if isinstance(cwd, str) and cwd and cwd != mine and not cwd.startswith(mine.rstrip("/") + "/") \
+                    and not mine.startswith(cwd.rstrip("/") + "/"):
+                others.add(cwd)
+            if isinstance(cwd, str):
+                break  # a session's first cwd is where it ran
+    return sorted(others)
+
+
 def dsh_key(cwd: str) -> str:
     """dsh-auto-memory's project key of ``cwd`` (seed-behaviour §A4):
     ``D:\\work\\proj`` → ``--D-work-proj--``, ``a b`` → ``--a~0020b--``."""
@@ -486,6 +517,6 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
     return out
 
 
-__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "dsh_dirs", "dsh_key",
+__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "dsh_dirs", "dsh_key",
            "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
            "read_mcp_memory"]

@@ -130,6 +130,19 @@ def cut_tombstones(journal: Journal, tombstones) -> bool:
         return False  # no tombstones.json, or no journal yet: nothing was cut
 
 
+def settled(journal: Journal, tombstones: TombstoneFile) -> list[Tombstone]:
+    """The tombstones :func:`settle_tombstones` would leave in force, read without writing: ``tombstones.json``
+    less its orphans, and with the ones the journal says are in force that it lacks or holds edited put back
+    (rebuilt). For a reader that cannot settle (a read-only home, another user's layer): else a forget killed
+    before its journal line held the never-forgotten memory back from it for as long as nobody wrote (break29).
+    Reads the whole journal: call only when :func:`cut_tombstones` says a change may have been cut. Raises
+    :class:`StoreError`."""
+    orphans = {stone.id for stone in orphan_tombstones(journal, tombstones)}
+    fixed = {d.id: d.rebuilt for d in tombstone_drift(journal, tombstones) if d.rebuilt is not None}
+    kept = [fixed.pop(s.id, s) for s in tombstones.all() if s.id not in orphans]
+    return kept + list(fixed.values())
+
+
 def settle_tombstones(journal: Journal, tombstones: TombstoneFile) -> tuple[list[str], list[str]]:
     """Undo tombstone changes cut before their journal line (call under the layer lock, after the
     journal's torn tail is repaired): lift every orphan (:func:`orphan_tombstones`: a delete cut

@@ -40,7 +40,7 @@ from typing import Iterator, Mapping
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
 from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_state, judged,
-                            index_refusal, layer_place, symlink_refusal)
+                            index_refusal, layer_place, stones_key, symlink_refusal)
 from ..files.outline import read_outline
 from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
 from ..files.sweeps import since, sweep_can_wait
@@ -49,7 +49,7 @@ from ..settings import Settings
 from ..tombstones.match import Tombstone
 from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
-from .drift import cut_tombstones
+from .drift import cut_tombstones, settled
 from .index import IndexBuilder
 from .journal import Journal, now_utc, records_bytes
 from .manifest import Manifest, Stamps, stat3
@@ -88,6 +88,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, *index_state) of our last MEMORY.md
         self._lock = None
+        self._settled: tuple[tuple, list[Tombstone]] | None = None  # (stones and journal keys, tombstones()), cut
         self._held, self._take_up_ok, self._cut_finished = 0, True, False  # open transactions; take_up writes; .interrupted
         self._unsaved_judgement = False  # files judged again (memdir.layer.held) since the last full save
 
@@ -114,15 +115,17 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         is counted present, whether or not the take-up could put it back (:meth:`counted`). Raises
         :class:`StoreError`, also for a layer with a symlink where memdir keeps its files
         (:func:`memdir.files.layout.symlink_refusal`)."""
-        found = self._scan(known, progress)
         # A delete or lift killed between tombstones.json and its journal line (two stats): its orphan tombstone
         # held the never-deleted memory back from this read, and said to delete it or lift the tombstone, until
-        # a later transaction settled it (.drift) — so the take-up settles it first, and the files are judged again.
-        cut = not self._held and self._take_up_ok and cut_tombstones(self.journal, self.tombstone_file)
-        if not self._held and self._take_up_ok and (cut or self._unsaved_judgement or self.manifest.differs(
+        # a later transaction settled it (.drift) — so the take-up settles it before the files are judged; a
+        # layer it cannot settle (read-only, busy) is judged by the tombstones the settle would leave (tombstones).
+        if not self._held and self._take_up_ok and cut_tombstones(self.journal, self.tombstone_file):
+            self.take_up()
+        found = self._scan(known, progress)
+        if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
-            if found.asides or self._cut_finished or cut:  # files it changed, or tombstones it settled
+            if found.asides or self._cut_finished:  # files it changed
                 found = self._scan(known, progress)
         return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
@@ -239,7 +242,15 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         return self.scan()
 
     def tombstones(self) -> list[Tombstone]:
-        """Tombstones in force in this layer."""
+        """Tombstones in force in this layer. Outside the lock, when a tombstone change may have been cut
+        before its journal line (:func:`memdir.layer.drift.cut_tombstones`, two stats): the ones the settle
+        would leave (:func:`memdir.layer.drift.settled`) — a reader that cannot write the layer never settles
+        it, and a forget killed there held the memory it never forgot back from that reader."""
+        if not self._held and cut_tombstones(self.journal, self.tombstone_file):
+            key = (stones_key(self.path), self.journal.stat_key())  # the journal read once while both stand
+            if self._settled is None or self._settled[0] != key:
+                self._settled = (key, settled(self.journal, self.tombstone_file))
+            return self._settled[1]
         return self.tombstone_file.all()
 
     # ------------------------------------------------------------ locking

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from ..errors import ConfirmationRequired, InvalidInput, LockTimeout, NotFound, StoreError
+from ..errors import ConfirmationRequired, Conflict, InvalidInput, LockTimeout, NotFound, StoreError
 from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed
@@ -338,8 +338,36 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                 holders += [(other.scope, e.record) for e in other.scan().entries.values()]
             except StoreError:
                 continue  # an unreadable layer holds nothing this delete can see
-    return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
-                          reason=reason, holders=holders, expect_digest=expect_digest)  # the action says "forget"
+    try:  # the action says "forget"
+        return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
+                              reason=reason, holders=holders, expect_digest=_as_read(entry, expect_digest, action))
+    except Conflict as exc:
+        if expect_digest is not NO_CHECK:
+            raise
+        if exc.current is None:  # deleted meanwhile, as it was before a delete checked the version it found
+            raise NotFound(f"memory not found: {entry.record.name} in the {layer.scope} layer") from None
+        raise Conflict(f"memory {entry.record.name!r} was written again while it was being "
+                       f"{'forgotten' if forget else 'deleted'}; the newer version was kept and nothing was "
+                       f"tombstoned: `memdir read {entry.record.name}` shows it, and {action} it again to {action} "
+                       "that too", memory=entry.record.name, current=exc.current) from None
+
+
+def _as_read(entry: Entry, expect_digest: str | None | bool, action: str) -> str | None:
+    """The digest a delete or forget checks under the layer lock (:func:`memdir.gateway.compare.unchanged`): the
+    version the caller read (``expect_digest``: all 64 hex digits, or a person's prefix of at least
+    :data:`memdir.gateway.compare.MIN_DIGEST`), or, given none, the version this lookup found (``entry``) — so a
+    write landing between the lookup and the lock is kept, never tombstoned unseen in the forgotten one's place
+    (break29: a forget racing an agent's write of the same name). Raises :class:`Conflict` for a prefix the
+    version found does not carry, :class:`InvalidInput` for one too short."""
+    if expect_digest is NO_CHECK:
+        return entry.digest
+    if isinstance(expect_digest, str) and len(expect_digest.strip()) < len(entry.digest):
+        if not compare.typed(expect_digest, entry.digest):
+            raise Conflict(f"memory {entry.record.name!r} changed since it was read (digest "
+                           f"{expect_digest.strip()[:16]}, now {entry.digest[:16]}); the {action} was not made: "
+                           "re-read it and try again", memory=entry.record.name, current=entry.digest)
+        return entry.digest
+    return expect_digest
 
 
 def found_as_read(session: Session, name: str, scope: str | None, expect_digest: str | None | bool,

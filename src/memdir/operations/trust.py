@@ -12,16 +12,18 @@ an agent's session cannot approve, reject or lift.
 from __future__ import annotations
 
 import difflib
+import json
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Iterator
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
-from ..files.fsio import digest
+from ..files.fsio import atomic_write, digest, read_bytes
+from ..files.layout import SHOWN_FILE
 from ..files.memfile import MemoryRecord, format_time
 from ..files.scan import Entry
 from ..gateway import changes as gateway
-from ..gateway.compare import NO_CHECK
+from ..gateway.compare import NO_CHECK, typed
 from ..gateway.fields import MemoryChange
 from ..layer.layer import Layer
 from ..results import (
@@ -42,8 +44,6 @@ from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
 from .memories import found_as_read, list_memories, write
-
-MIN_DIGEST = 12  # hex digits of a review digest a person may type instead of all 64
 
 
 def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
@@ -217,27 +217,59 @@ def review(session: Session, scope: str | None = None) -> ReviewResult:
     digest :func:`approve` and :func:`dismiss` check. Candidates for the team (waiting in the home) are
     listed under ``team``, also before the team directory holds a memory."""
     listed = list_memories(session, scope, include_all=True)
-    out = []
+    out, shown = [], {}
     for info in listed.memories:
         if info.status != "candidate":
             continue
         try:
-            out.append(_shown(_find_pending(session, info.name, info.scope), info))
+            found = _find_pending(session, info.name, info.scope)
         except (NotFound, InvalidInput):
             continue  # decided or changed since it was listed
+        out.append(_shown(found, info))
+        shown.setdefault(found.layer.meta, {})[found.entry.record.name] = found.digest
+    for meta, digests in shown.items():
+        _record_shown(meta, digests)
     return ReviewResult(tuple(out))
+
+
+SHOWN_BYTES = 1 << 20  # what is read of SHOWN_FILE (≈ 12,000 candidates); a longer one reads as none shown
+
+
+def _record_shown(meta, digests: dict[str, str]) -> None:
+    """Keep what review showed of a layer's candidates (name → digest: every one it holds, so the record is as
+    long as the candidates waiting) in its :data:`memdir.files.layout.SHOWN_FILE`: a decision without a digest
+    is then checked against it (:func:`_check`). Derived and best effort: a layer that cannot be written
+    (read-only) keeps the older record."""
+    try:
+        atomic_write(meta / SHOWN_FILE, json.dumps(digests, sort_keys=True).encode() + b"\n")
+    except (StoreError, OSError):
+        pass
+
+
+def _read_shown(meta) -> dict[str, str]:
+    """What review last showed of a layer's candidates, name → digest; {} when none was (or it cannot be read)."""
+    try:
+        shown = json.loads(read_bytes(meta / SHOWN_FILE, SHOWN_BYTES, follow=False) or b"{}")
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return {k: v for k, v in shown.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(shown, dict) \
+        else {}
 
 
 def _check(found: _Pending, digest: str | None) -> None:
     """Refuse a decision on a candidate that is no longer what was shown (``digest``, or a prefix of at least
-    :data:`MIN_DIGEST` hex digits of it; None: not checked). Raises :class:`Conflict`, :class:`InvalidInput`."""
+    :data:`memdir.gateway.compare.MIN_DIGEST` hex digits of it; None: what :func:`review` last showed of it, when it showed it — an
+    agent's rewrite after the person's review was else approved unseen, break29). Raises :class:`Conflict`,
+    :class:`InvalidInput`."""
     if digest is None:
+        shown = _read_shown(found.layer.meta).get(found.entry.record.name)
+        if shown is not None and shown != found.digest:
+            raise Conflict(f"candidate {found.entry.record.name!r} changed since review showed it (digest "
+                           f"{shown[:16]}, now {found.digest[:16]}); look at it again, or decide on what it is now "
+                           f"with --digest {found.digest[:16]}")
         return
     given = digest.strip().lower()
-    if len(given) < MIN_DIGEST:
-        raise InvalidInput(f"digest {digest!r} is too short: give the digest `memdir review` shows "
-                           f"(at least {MIN_DIGEST} hex digits)")
-    if not found.digest.startswith(given):
+    if not typed(given, found.digest):
         raise Conflict(f"candidate {found.entry.record.name!r} changed since it was shown (digest {given[:16]}, "
                        f"now {found.digest[:16]}); look at it again and decide on what it is now")
 
@@ -308,13 +340,17 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
         digest = _find_pending(session, name, scope).digest  # what the person just wrote is what they approve
     with _deciding(session, name, scope, digest) as found:
         expect = found.expect if digest is not None else None
+        unseen = () if digest is not None or found.entry.record.name in _read_shown(found.layer.meta) else (
+            (f"{found.entry.record.name} was approved as it is now (digest {found.digest[:16]}) without `memdir "
+             "review` showing it; `memdir history` shows what was approved"),)
         if found.team:
-            return teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
-                                  clear=clear, layer=found.layer)
+            decided = teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
+                                     clear=clear, layer=found.layer)
+            return replace(decided, warnings=(*decided.warnings, *unseen))
         stones = guard(session, found.layer)
         decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
                                      reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
-    return replace(decided, warnings=(*decided.warnings, *stones.skipped))
+    return replace(decided, warnings=(*decided.warnings, *stones.skipped, *unseen))
 
 
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -366,5 +402,5 @@ def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: 
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 
-__all__ = ["MIN_DIGEST", "approve", "candidate", "dismiss", "lift_tombstone", "reject", "review", "review_text", "set_flag",
+__all__ = ["approve", "candidate", "dismiss", "lift_tombstone", "reject", "review", "review_text", "set_flag",
            "tombstones"]

@@ -358,7 +358,7 @@ def lift(result: LiftResult) -> str:
     return f"Lifted tombstone {result.id} ({result.scope}, {result.name}): its value may be written again."
 
 
-SHOWN_DIGEST = 16  # hex digits of a review digest printed for a person to type (at least trust.MIN_DIGEST)
+SHOWN_DIGEST = 16  # hex digits of a review digest printed for a person to type (at least gateway.compare.MIN_DIGEST)
 
 
 @printable_output

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
+from .damage import damaged, is_corrupt, shape
 from .schema import FIELDS, READ_AS_THEY_ARE, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
 from .schema import UPGRADED as _UPGRADED, create as _create, upgrade as _upgrade
 
@@ -48,27 +49,6 @@ def db_path(home: Path) -> Path:
     return Path(home) / INDEX_DB
 
 
-# SQLite result codes that mean the file itself is damaged or not a database.
-_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
-
-
-def is_corrupt(path: Path) -> bool:
-    """True only when ``PRAGMA quick_check`` says the index file is damaged (or not a database at all); False
-    when it is fine or cannot be checked now (busy, locked, an I/O error, a full disk) — those never justify deleting it."""
-    try:
-        check = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
-    except sqlite3.Error:
-        return False
-    try:
-        rows = check.execute("PRAGMA quick_check").fetchall()
-        return rows != [("ok",)]
-    except sqlite3.DatabaseError as exc:
-        return getattr(exc, "sqlite_errorcode", None) in _CORRUPT_CODES or (
-            getattr(exc, "sqlite_errorcode", None) is None and "malformed" in str(exc))
-    finally:
-        check.close()
-
-
 def connect(home: Path) -> sqlite3.Connection:
     """This thread's connection to ``<home>/index.sqlite`` (WAL, 5 s busy timeout), created on first use. A file
     that ``PRAGMA quick_check`` finds damaged is moved aside (:func:`set_aside`), an index of an older schema
@@ -85,17 +65,32 @@ def connect(home: Path) -> sqlite3.Connection:
         cache = _local.conns = {}
     conn = cache.get(path)
     if conn is not None:
-        if not _replaced(conn, path):
+        moved = _replaced(conn, path)
+        if not moved:
             return conn
         # Another process rebuilt the index (``memdir reindex``: os.replace) or deleted it: this connection reads
         # a file no longer at the path (a long-lived MCP server would search it, and embed into it, for good).
-        del cache[path]
-        conn.close()
+        # Or its bytes were damaged in place: set aside (this connection closed first) and rebuilt, and said so.
+        try:
+            if moved is not True:
+                set_aside(home, moved)
+        except StoreError:
+            pass  # the reopen below reads it as it can
+        if cache.pop(path, None) is not None:
+            conn.close()
     opened = _local.__dict__.setdefault("opened", {})
     opened.pop(path, None)
     for attempt in (1, 2):
         try:
             ensure_dir(path.parent)
+            # Its bytes damaged while a process holds it open (truncated, overwritten): SQLite answers every other
+            # open "database is locked" for as long as that process lives (break29), so look before SQLite does.
+            if attempt == 1 and (why := shape(path)) is not None:
+                try:
+                    set_aside(home, why)
+                except StoreError as exc:  # a read-only home: search the memory files through an index in memory
+                    conn = open_in_memory(path, f"is damaged ({why}) and {exc}", _create)
+                    break
             # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm (memory text) the same mode. Not when
             # there: a descriptor of it closed drops this process's locks (another's close then deletes the -wal in use).
             if not path.is_file() or path.is_symlink() or not os.access(path, os.W_OK):  # else the open says why not
@@ -167,14 +162,27 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def _replaced(conn: sqlite3.Connection, path: Path) -> bool:
+def _replaced(conn: sqlite3.Connection, path: Path) -> bool | str:
     """True when this thread's cached connection ``conn`` to ``path`` opened a file that is no longer the one at
-    ``path`` (replaced by a rebuild in another process, or deleted). Never for an index in memory (no file was
-    opened) nor mid-transaction (its caller reads on). One ``stat``."""
+    ``path`` (replaced by a rebuild in another process, or deleted); what is wrong (a text) when its bytes were
+    damaged in place (:func:`memdir.search.damage.shape`, looked at when its size or mtime moved: this process's
+    connection read on from its cache and log, and every other process's open of it said "database is
+    locked"); else False. Never for an index in memory (no file was opened) nor mid-transaction (its caller
+    reads on). One ``stat``."""
     opened = _local.__dict__.get("opened", {}).get(path)
     if opened is None or conn.in_transaction:
         return False
-    return _identity(path) != opened
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True
+    if (st.st_dev, st.st_ino) != opened:
+        return True
+    seen = _local.__dict__.setdefault("shapes", {})
+    if seen.get(path) == (st.st_size, st.st_mtime_ns):
+        return False
+    seen[path] = (st.st_size, st.st_mtime_ns)
+    return shape(path) or False
 
 
 def _as_it_is(path: Path, exc: BaseException) -> sqlite3.Connection:
@@ -346,12 +354,6 @@ def read_only_reason(home: Path) -> str | None:
 CORRUPT_SUFFIX = ".corrupt-"  # index.sqlite.corrupt-<UTC time>: a damaged index, kept aside
 KEEP_CORRUPT = 2  # damaged copies kept; older ones are deleted (the index is derived)
 BUILD_SUFFIX = ".new-"  # index.sqlite.new-<pid>: a rebuild at work (rebuild), or what a killed one left
-
-
-def damaged(exc: BaseException) -> bool:
-    """True when SQLite says the index file is damaged or not a database
-    (SQLITE_CORRUPT, SQLITE_NOTADB): a query met a bad page."""
-    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in _CORRUPT_CODES
 
 
 def set_aside(home: Path, why: str, *, say: bool = True) -> Path | None:

@@ -1,0 +1,101 @@
+"""Whether the search index file is damaged (:mod:`memdir.search.index` moves such a file aside and rebuilds it
+from the memory files: it is derived, DESIGN §1.1).
+
+Two ways to tell. SQLite's own: ``PRAGMA quick_check`` (:func:`is_corrupt`) or a query's SQLITE_CORRUPT /
+SQLITE_NOTADB (:func:`damaged`) — neither answers while another process holds the file open in WAL mode
+with a log SQLite must recover first: every open then says "database is locked" for as long as that process
+(a running ``memdir mcp``, the warm search process) lives, and search and recall failed with it (break29:
+the file truncated in place, or its bytes replaced, under a running server). So also the file's own shape,
+read without SQLite (:func:`shape`): a 100-byte header, and its size against its page size.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file (sqlite.org/fileformat.html)
+
+# SQLite result codes that mean the file itself is damaged or not a database.
+CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_corrupt(path: Path) -> bool:
+    """True only when ``PRAGMA quick_check`` says the index file is damaged (or not a database at all); False
+    when it is fine or cannot be checked now (busy, locked, an I/O error, a full disk) — those never justify deleting it."""
+    try:
+        check = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return False
+    try:
+        rows = check.execute("PRAGMA quick_check").fetchall()
+        return rows != [("ok",)]
+    except sqlite3.DatabaseError as exc:
+        return getattr(exc, "sqlite_errorcode", None) in CORRUPT_CODES or (
+            getattr(exc, "sqlite_errorcode", None) is None and "malformed" in str(exc))
+    finally:
+        check.close()
+
+
+def damaged(exc: BaseException) -> bool:
+    """True when SQLite says the index file is damaged or not a database
+    (SQLITE_CORRUPT, SQLITE_NOTADB): a query met a bad page."""
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in CORRUPT_CODES
+
+
+# Descriptors of index files opened to read their header, by (device, inode), never closed: closing any descriptor
+# of a file drops every POSIX lock this process holds on it — SQLite's too, for its other connections (another
+# process's close then deleted the -wal they were using). One per index file seen (a rebuild makes a new one).
+_HEADS: dict[tuple[int, int], int] = {}
+KEPT_HEADS = 32  # past this many, a file's size alone is looked at
+
+
+def _head(path: Path, st: os.stat_result) -> bytes | None:
+    """The first 100 bytes of the regular file at ``path`` (``st``: its ``lstat``), read through a descriptor
+    kept open (:data:`_HEADS`); None when none may be opened (:data:`KEPT_HEADS`). Raises :class:`OSError`."""
+    fd = _HEADS.get((st.st_dev, st.st_ino))
+    if fd is None:
+        if len(_HEADS) >= KEPT_HEADS:
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        opened = os.fstat(fd)
+        _HEADS.setdefault((opened.st_dev, opened.st_ino), fd)  # a second one (two threads) stays open too
+    return os.pread(fd, 100, 0)
+
+
+def shape(path: Path) -> str | None:
+    """What is wrong with the index file at ``path`` by its bytes alone (no SQLite, no lock: an ``lstat``, a
+    read of 100 bytes through a descriptor kept open), or None when nothing is seen (fine, absent, not a
+    regular file, unreadable — never a reason to move it): "not an SQLite database" (its header is other
+    bytes), "cut to N bytes" (shorter than one page, or not a whole number of pages), "emptied while its
+    write-ahead log holds N bytes" (a WAL database's file holds at least its first page from the switch to
+    WAL on; empty, with a log beside it, it was truncated)."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None  # a directory or a link where the index goes: memdir.search.index.connect says so
+        size = st.st_size
+        if size == 0:
+            log = os.stat(f"{path}-wal").st_size
+            return f"emptied while its write-ahead log holds {log} bytes" if log else None
+        head = _head(path, st)
+    except OSError:
+        return None
+    if head is None:
+        return f"cut to {size} bytes, not a whole number of 512-byte blocks" if size % 512 else None
+    if head[:16] != HEADER[: len(head[:16])]:
+        return "not an SQLite database (its first bytes are not SQLite's header)"
+    if len(head) < 100:
+        return f"cut to {size} bytes, shorter than its header"
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1):
+        return f"not an SQLite database (page size {page} in its header)"
+    if size < page or size % page:
+        return f"cut to {size} bytes, not a whole number of its {page}-byte pages"
+    return None
+
+
+__all__ = ["CORRUPT_CODES", "HEADER", "KEPT_HEADS", "damaged", "is_corrupt", "shape"]
