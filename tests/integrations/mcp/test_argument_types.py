@@ -16,11 +16,20 @@ from memdir.tools.specs import tool_specs
 # A valid value of each required argument, so only the argument under test can be wrong.
 REQUIRED = {"name": "db-port", "query": "port", "older_than_days": 400, "version": 1, "mode": "insert",
             "insert_line": 0, "insert_text": "more", "confirm": False}
-RIGHT = {"integer": 1, "boolean": False, "string": "x"}
+RIGHT = {"integer": 1, "boolean": False, "string": "x", "version": 1}
+
+
+def _kind(prop: dict) -> str:
+    """The JSON type an argument's schema names; ``version`` for a version number (an integer or "v3":
+    ``memdir.layer.history.version_number`` reads it, the one rule for every path that takes a version)."""
+    return prop.get("type") or ("version" if {"integer", "string"} == {a["type"] for a in prop["anyOf"]} else "?")
 
 
 def _wrong(kind: str, key: str, spec_name: str) -> list[tuple[object, str]]:
     """(value sent, the error's end) for each wrong value of an argument of JSON type ``kind``."""
+    if kind == "version":
+        said = "Error: a version is a number from `memdir history`, as 3 or v3 (got "
+        return [(v, f"{said}{v!r})") for v in ("one", "1_0", "v-1", "\u0665", True, 1.5, [1])]
     head = f"Error: {spec_name}: {key!r} must be {'an integer' if kind == 'integer' else 'a ' + kind}, got "
     if kind == "integer":
         return [("one", head + "str"), ("1_0", head + "str"), ("\u0665", head + "str"), (True, head + "bool"),
@@ -34,7 +43,7 @@ def _wrong(kind: str, key: str, spec_name: str) -> list[tuple[object, str]]:
 def _cases():
     for spec in tool_specs(Settings()):
         for key, prop in spec.schema["properties"].items():
-            for value, error in _wrong(prop["type"], key, spec.name):
+            for value, error in _wrong(_kind(prop), key, spec.name):
                 yield spec.name, key, prop, value, error
 
 
@@ -45,8 +54,8 @@ def test_every_argument_of_every_tool_is_covered():
     covered = {(tool, key) for tool, key, *_ in CASES}
     every = {(spec.name, key) for spec in tool_specs(Settings()) for key in spec.schema["properties"]}
     assert covered == every and len(every) == 47
-    kinds = {prop["type"] for _, _, prop, _, _ in CASES}
-    assert kinds == {"integer", "boolean", "string"}
+    kinds = {_kind(prop) for _, _, prop, _, _ in CASES}
+    assert kinds == {"integer", "boolean", "string", "version"}
 
 
 def test_wrong_json_types_are_refused_by_name_and_right_ones_pass(isolated_home, project, person):
@@ -59,7 +68,7 @@ def test_wrong_json_types_are_refused_by_name_and_right_ones_pass(isolated_home,
                 args = {k: v for k, v in REQUIRED.items()
                         if k in next(s for s in tool_specs(Settings()) if s.name == tool).schema["required"]}
                 wrong = await client.call_tool(tool, {**args, key: value})
-                right_value = prop["enum"][0] if "enum" in prop else REQUIRED.get(key, RIGHT[prop["type"]])
+                right_value = prop["enum"][0] if "enum" in prop else REQUIRED.get(key, RIGHT[_kind(prop)])
                 right = await client.call_tool(tool, {**args, key: right_value})
                 out.append((tool, key, value, error, wrong.is_error, wrong.content[0].text, right.content[0].text))
         return out
