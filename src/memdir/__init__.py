@@ -67,6 +67,7 @@ _RESULTS = {
     "memdir.search.ranking": ("SearchResult",),
     "memdir.search.recall": ("RecallResult",),
     "memdir.consolidation.proposals": ("ConsolidationReport",),
+    "memdir.operations.findings": ("FindingsDropped", "FindingsResult"),
 }
 
 __all__ = [

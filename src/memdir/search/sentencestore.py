@@ -27,7 +27,6 @@ it embedded.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 
 from .index import ReadOnly
@@ -40,6 +39,8 @@ _TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors (id INTEGER PRIMARY KEY, 
 
 def key(sentence: str) -> bytes:
     """The 16-byte digest a sentence's vector is kept under: the model's id and the sentence's exact text."""
+    import hashlib  # here: the prompt hook imports this module (search.dense) and must stay lean
+
     from .vectors import MODEL_ID
 
     return hashlib.sha256(f"{MODEL_ID}\0{sentence}".encode("utf-8", "surrogatepass")).digest()[:16]
