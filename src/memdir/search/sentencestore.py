@@ -100,9 +100,16 @@ def _write(conn: sqlite3.Connection, rows: list[tuple[bytes, bytes]]) -> None:
 
 
 EMBED_SENTENCES = True  # the background embedder fills memory_sentences after every head (fill)
+# At most this many sentences are filled (≈ 1.6 KB each: ≈ 32 MB; ≈ 10 ms of CPU each, ≈ 200 s once): a store of
+# short memories fits whole; in a larger one the memories past it (the newest ids) keep today's way, their tie
+# sentences embedded when a search first meets them — the same vectors, so the same answers, only slower once.
+# 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 400 MB).
+MAX_FILLED = 20_000
 _FILLED = ("CREATE TABLE IF NOT EXISTS memory_sentences (id INTEGER NOT NULL, digest TEXT, key BLOB NOT NULL, "
            "vector BLOB, PRIMARY KEY (id, key))")
 _FILLED_KEY = "CREATE INDEX IF NOT EXISTS memory_sentences_key ON memory_sentences (key)"
+_GONE = ("DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
+         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = memory_sentences.id)")
 
 
 def sentences_of(body: str | None, description: str) -> list[str]:
@@ -116,8 +123,8 @@ def sentences_of(body: str | None, description: str) -> list[str]:
 
 def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None) -> int:
     """Embed the sentences (:func:`sentences_of`) of at most ``limit`` active memories whose current text has none
-    in ``memory_sentences`` yet (a sentence kept in either table is not embedded again); returns how many memories
-    were done. Commits every :data:`memdir.search.vectors.BATCH` sentences or so (rows of a memory changed meanwhile
+    in ``memory_sentences`` yet (a sentence kept in either table is not embedded again), until the table holds
+    :data:`MAX_FILLED` sentences; returns how many memories were done. Commits every :data:`memdir.search.vectors.BATCH` sentences or so (rows of a memory changed meanwhile
     are not written; rows of memories gone or changed are dropped); ``should_stop`` (a callable) is asked between
     batches. Raises what the embedding or SQLite raises (the background embedder logs it)."""
     from . import vectors
@@ -125,6 +132,10 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
 
     conn.execute(_FILLED)
     conn.execute(_FILLED_KEY)
+    if _filled_rows(conn) >= MAX_FILLED:  # nothing is filled: the rows of memories gone or changed go now
+        with write_transaction(conn):
+            conn.execute(_GONE)
+        return 0
     todo = conn.execute(
         "SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id"
         " AND m.key = x'' AND m.digest IS d.digest WHERE d.status = 'active' AND m.id IS NULL ORDER BY d.id LIMIT ?",
@@ -148,11 +159,19 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
                              " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
                              [(i, d, b"" if s is None else key(s), None if s is None else known[s], i, d)
                               for i, d, s in rows])
-            conn.execute("DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
-                         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = memory_sentences.id)")
+            conn.execute(_GONE)
         done += len(ids)
         rows = []
+        if _filled_rows(conn) >= MAX_FILLED:
+            break
     return done
+
+
+def _filled_rows(conn: sqlite3.Connection) -> int:
+    """How many sentence vectors ``memory_sentences`` holds for the active memories' current texts (done marks,
+    and rows of a memory gone or changed, which a fill may still reuse, left out)."""
+    return conn.execute("SELECT count(*) FROM memory_sentences m JOIN docs d ON d.id = m.id AND d.digest IS m.digest"
+                        " AND d.status = 'active' WHERE m.key != x''").fetchone()[0]
 
 
 FILLED = "sentences_filled"  # meta key: the index generation at which every active memory had its sentences
@@ -170,22 +189,22 @@ def stale(conn: sqlite3.Connection) -> bool:
 
 
 def mark_filled(conn: sqlite3.Connection) -> bool:
-    """Record, in one write transaction, that every active memory has its head vector and its sentences at the
-    index's current generation — when that is so; returns whether it was (the background embedder, after a pass)."""
+    """Record, in one write transaction, that every active memory has its head vector and its sentences (or the
+    table its :data:`MAX_FILLED`) at the index's current generation — when that is so; returns whether it was (the background embedder, after a pass)."""
     from . import vectors
     from .index import write_transaction
 
     conn.execute(_FILLED)
     with write_transaction(conn):
         embedded, total = vectors.pending(conn)
-        done = embedded == total and conn.execute(
+        done = embedded == total and (_filled_rows(conn) >= MAX_FILLED or conn.execute(
             "SELECT 1 FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id AND m.key = x'' AND m.digest IS d.digest"
-            " WHERE d.status = 'active' AND m.id IS NULL LIMIT 1").fetchone() is None
+            " WHERE d.status = 'active' AND m.id IS NULL LIMIT 1").fetchone() is None)
         if done:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
                          (FILLED,))
     return done
 
 
-__all__ = ["EMBED_SENTENCES", "FILLED", "KEPT_ROWS", "fill", "key", "mark_filled", "sentences_of", "stale",
+__all__ = ["EMBED_SENTENCES", "FILLED", "KEPT_ROWS", "MAX_FILLED", "fill", "key", "mark_filled", "sentences_of", "stale",
            "vectors_for"]
