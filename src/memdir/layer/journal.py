@@ -54,6 +54,7 @@ class Journal:
         self._heads_key: tuple[int, int] | None = None  # the journal stat key _heads_cache is of
         self._anchored: bytes | None = None  # the anchor this object last wrote
         self.chain_held_at: tuple[int, int] | None = None  # the stat key its chain was last found whole at (.chain)
+        self._unsynced: bool | None = None  # inside batched(): None when not batching, True once a line awaits its fsync
 
     # ------------------------------------------------------------ objects
 
@@ -227,6 +228,17 @@ class Journal:
                 self._heads_cache = self._heads_key = None
         return event
 
+    def batched(self) -> "Batch":
+        """A context manager under which :meth:`append` writes each line at once but fsyncs none: the
+        journal is fsynced once when the block ends (also when it raises). For the hand-edit sweep
+        (:func:`memdir.layer.commit.sweep`), whose lines record bytes already on disk: a line a power
+        loss takes before that fsync is journaled again by the next sweep, nothing is lost — the one
+        fsync per batch instead of per file took 8,000 hand-placed files from minutes to a second.
+        A process killed in the block leaves whole lines (and at most one torn last line, which
+        :meth:`repair` cuts). Nests: an inner block syncs nothing. Raises :class:`StoreError` (the
+        final fsync failed)."""
+        return Batch(self)
+
     def replace_whole(self, payload: bytes) -> None:
         """Write the journal anew as ``payload`` (atomically, fsynced) and forget what was read of it:
         :func:`memdir.layer.chain.rechain` alone, which kept the old one first. Call under the layer lock.
@@ -249,7 +261,10 @@ class Journal:
             written = os.write(fd, payload)
             if written != len(payload):
                 raise OSError(errno.ENOSPC, f"short write ({written} of {len(payload)} bytes)")
-            os.fsync(fd)
+            if self._unsynced is None:
+                os.fsync(fd)
+            else:
+                self._unsynced = True  # synced once, when the batch ends (batched)
         except OSError as exc:
             try:
                 os.ftruncate(fd, start)
@@ -508,3 +523,35 @@ class Journal:
             return Event.from_json(json.loads(self._line_ending_at((self.stat_key() or (0,))[0]) or b"-"))
         except (ValueError, KeyError, TypeError, OSError, StoreError):
             return None
+
+
+class Batch:
+    """:meth:`Journal.batched`'s context manager: one fsync of the journal when the outermost block ends."""
+
+    __slots__ = ("journal", "outer")
+
+    def __init__(self, journal: Journal):
+        self.journal, self.outer = journal, False
+
+    def __enter__(self) -> Journal:
+        self.outer = self.journal._unsynced is None
+        if self.outer:
+            self.journal._unsynced = False
+        return self.journal
+
+    def __exit__(self, *exc) -> None:
+        if not self.outer:
+            return
+        pending, self.journal._unsynced = self.journal._unsynced, None
+        if not pending:
+            return
+        try:
+            fd = os.open(self.journal.path, os.O_RDONLY | NOFOLLOW)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as err:
+            if exc[0] is None:
+                raise StoreError(f"cannot sync {self.journal.path}: {err.strerror or err}") from None
+
