@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _fresh import _env, compile_trees, settle_sweeps  # noqa: E402
+from _fresh import _env, compile_trees, settle_sweeps
 
 NOTE = """---
 name: {name}
@@ -88,16 +88,16 @@ def one_run(src: Path, size: int, case: str, work: Path, use_strace: bool) -> di
     if use_strace:
         argv = ["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(trace), *argv]
     started = time.perf_counter()
-    done = subprocess.run(argv, env=env, capture_output=True, text=True)
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{case} failed in {src}: {done.stderr}")
     settle_sweeps(home)
     lines, names = journaled(user)
-    verify = subprocess.run([py, "-m", "memdir", "verify"], env=env, capture_output=True, text=True)
-    row = dict(case=case, tree=str(src), files=size, wall_s=round(wall, 3), journaled_lines=lines,
-               journaled_names=names, files_per_s=round(names / wall, 1) if names else 0.0,
-               verify_ok=verify.returncode == 0)
+    verify = subprocess.run([py, "-m", "memdir", "verify"], env=env, capture_output=True, text=True, check=False)
+    row = {"case": case, "tree": str(src), "files": size, "wall_s": round(wall, 3), "journaled_lines": lines,
+           "journaled_names": names, "files_per_s": round(names / wall, 1) if names else 0.0,
+           "verify_ok": verify.returncode == 0}
     if use_strace:
         row["fsyncs"] = sum(1 for line in trace.read_text().splitlines() if "fsync(" in line)
     return row

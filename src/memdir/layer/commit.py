@@ -294,8 +294,6 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     held-back verdict moved with the tombstones (:mod:`memdir.layer.held`), taken up without the rest of
     the layer (no other head, file or journal line looked at).
     """
-    from ..vocabulary import ACTORS
-
     rescanned = None
     entries = scan.entries
     if names is None:
