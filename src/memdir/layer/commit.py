@@ -294,8 +294,6 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     held-back verdict moved with the tombstones (:mod:`memdir.layer.held`), taken up without the rest of
     the layer (no other head, file or journal line looked at).
     """
-    from ..vocabulary import ACTORS
-
     rescanned = None
     entries = scan.entries
     if names is None:
@@ -323,6 +321,23 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
     if changed and is_referenced is None:
         is_referenced = journal.referenced().__contains__
     events = []
+    with journal.batched():  # one fsync for the whole sweep, not one per file (Journal.batched)
+        _journal_changed(journal, entries, changed, heads, events, is_referenced, died_at, session)
+        # A file still there that memdir cannot read (an editor's half-written save, a YAML slip, a mode
+        # or a symlink it will not follow) is reported as malformed, not journaled as deleted: its
+        # history keeps its last version, and its next readable bytes are an external-edit of it.
+        unreadable = {Path(bad.path).name for bad in scan.malformed if Path(bad.path).parent == directory} if gone else ()
+        for name in gone:
+            if f"{name}.md" not in unreadable:
+                events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
+    return events, rescanned, waiting
+
+
+def _journal_changed(journal: Journal, entries, changed: list[str], heads: dict, events: list, is_referenced,
+                     died_at, session: str | None) -> None:
+    """:func:`sweep`'s lines for the memories whose bytes differ from their head (``changed``), appended to ``events``."""
+    from ..vocabulary import ACTORS
+
     for name in changed:
         before = heads.get(name)
         # None: its file went or stopped holding it since the listing (a `git pull` or checkout of the team
@@ -345,14 +360,6 @@ def sweep(journal: Journal, directory: Path, scan, rescan, session: str | None, 
                                              session=session, reason=COMPLETED))
                 before = cut
             events.append(journal.append("human", "external-edit", name, before, key, session=session))
-    # A file still there that memdir cannot read (an editor's half-written save, a YAML slip, a mode
-    # or a symlink it will not follow) is reported as malformed, not journaled as deleted: its
-    # history keeps its last version, and its next readable bytes are an external-edit of it.
-    unreadable = {Path(bad.path).name for bad in scan.malformed if Path(bad.path).parent == directory} if gone else ()
-    for name in gone:
-        if f"{name}.md" not in unreadable:
-            events.append(journal.append("human", "external-delete", name, heads.get(name), None, session=session))
-    return events, rescanned, waiting
 
 
 def _origin_of(journal: Journal, key: str, name: str) -> str:
