@@ -15,7 +15,12 @@ lead above 0.01, (0, +1), (+1, 0).
 Kept (recall22, the same pooled fit data, ``[hits, needing, false recalls, needing none]``; no constant — the tie is
 relevance's): a keyword met in passing (:func:`in_passing`) does not make a prompt complete: fold 0 [111, 145, 20, 114]
 unchanged, fold 1 [101, 136, 19, 121] → [101, 136, 18, 121] (gone: no-mocks-db for "the last question"); without the
-lead condition fold 0 lost 脱敏 (zh-logging, the nearest in meaning)."""
+lead condition fold 0 lost 脱敏 (zh-logging, the nearest in meaning).
+
+Kept (2026-12-05 dbport29, issue 28 db-port; no constant): a task frame is no word of a prompt (:func:`unframed`):
+"make sure the db port is right" 0.457 → 0.997 vectors off. Pooled fit data (all fit sets) unchanged, vectors on fold 0
+[135, 169, 23, 138], fold 1 [128, 160, 18, 145]; off [91, 169, 15, 138], [84, 160, 11, 145] — it holds no prompt
+opening with a frame, so the rule is tested (tests/search/test_task_frame.py), not fitted."""
 
 from __future__ import annotations
 
