@@ -15,7 +15,12 @@ lead above 0.01, (0, +1), (+1, 0).
 Kept (recall22, the same pooled fit data, ``[hits, needing, false recalls, needing none]``; no constant — the tie is
 relevance's): a keyword met in passing (:func:`in_passing`) does not make a prompt complete: fold 0 [111, 145, 20, 114]
 unchanged, fold 1 [101, 136, 19, 121] → [101, 136, 18, 121] (gone: no-mocks-db for "the last question"); without the
-lead condition fold 0 lost 脱敏 (zh-logging, the nearest in meaning)."""
+lead condition fold 0 lost 脱敏 (zh-logging, the nearest in meaning).
+
+Kept (2026-12-05 dbport29, issue 28 db-port; no constant): a task frame is no word of a prompt (:func:`unframed`):
+"make sure the db port is right" 0.457 → 0.997 vectors off. Pooled fit data (all fit sets) unchanged, vectors on fold 0
+[135, 169, 23, 138], fold 1 [128, 160, 18, 145]; off [91, 169, 15, 138], [84, 160, 11, 145] — it holds no prompt
+opening with a frame, so the rule is tested (tests/search/test_task_frame.py), not fitted."""
 
 from __future__ import annotations
 
@@ -33,8 +38,9 @@ def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = fr
     :func:`memdir.search.weighing.reads_as_request`; then ``asks`` True too). Filler and chat words
     (:func:`memdir.search.weighing.is_filler`: ``ok``, ``go``, ``then``, ``um``) are not words of it: ``hmm
     structlog`` is ``structlog``, ``ok pnpm then`` is ``pnpm``) — unless they stand in a noun's place (``named``:
-    :func:`memdir.search.weighing.named_fillers`: ``the go indentation`` is ``go indentation``)."""
-    words = [w for w in query_tokens(query) if not weighing.is_filler(w) or w in named]
+    :func:`memdir.search.weighing.named_fillers`: ``the go indentation`` is ``go indentation``). A task frame around
+    the words is no word of it either (:func:`unframed`: ``make sure the db port is right`` is ``the db port``)."""
+    words = [w for w in unframed(query_tokens(query)) if not weighing.is_filler(w) or w in named]
     if spelled and words and all(is_stopword(w) for w in words):
         return True, False
     asked = weighing.reads_as_request(words) if terms else None
@@ -43,6 +49,40 @@ def reads_as_keywords(query: str, terms: list[str], spelled: frozenset[str] = fr
         return bool(asked), bool(asked)
     stop = sum(1 for w in words if is_stopword(w))
     return 3 * stop <= len(words) and any(weighing.is_topic(w) for w in words), False
+
+
+# A task frame: a prompt asking to check a thing is that thing ("make sure the db port is right", "verify that the
+# staging url is up to date", "check whether the cron time is correct"). Stemmed, as query_tokens gives them.
+_FRAME_OPENINGS = (("make", "sure"), ("doublecheck", "doubl", "check"), ("check",), ("verifi",), ("ensur",),
+                   ("confirm",))
+_FRAME_LINKS = frozenset({"that", "whether", "if"})
+_COPULAS = frozenset({"is", "are", "be"})
+_STATES = (("up", "to", "date"), ("right",), ("correct",), ("set",), ("ok",), ("okay",), ("fine",), ("good",),
+           ("valid",), ("current",))
+
+
+def unframed(words: list[str]) -> list[str]:
+    """``words`` (a query's tokens in order, stopwords kept, as :func:`memdir.search.tokenize.query_tokens` gives
+    them) without a task frame around them: an opening asking to check (``make sure``, ``check``, ``double-check``,
+    ``verify``, ``ensure``, ``confirm``, then ``that``/``whether``/``if``) and, after it, a closing copula and state
+    (``is right``, ``are correct``, ``is set``, ``is up to date``). ``["make", "sure", "the", "databas", "port",
+    "is", "right"]`` → ``["the", "databas", "port"]``; ``words`` itself when it opens with no such frame or nothing
+    would be left ("make sure"). What :func:`reads_as_keywords` judges: the frame's function words ("the … is") are
+    not the stopwords of a sentence. Pure."""
+    for opening in _FRAME_OPENINGS:
+        if tuple(words[:len(opening)]) == opening:
+            rest = words[len(opening):]
+            break
+    else:
+        return words
+    if rest and rest[0] in _FRAME_LINKS:
+        rest = rest[1:]
+    for state in _STATES:
+        n = len(state) + 1
+        if len(rest) > n and tuple(rest[-len(state):]) == state and rest[-n] in _COPULAS:
+            rest = rest[:-n]
+            break
+    return rest or words
 
 
 def in_passing(evidence: relevance.Evidence) -> bool:

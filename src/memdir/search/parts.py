@@ -30,14 +30,17 @@ def _identifiers(raw: str) -> list[str]:
     return out
 
 
-def parts_weighed(weights: dict[str, float], raw: str, forms: dict[str, set[str]]) -> dict[str, float]:
+def parts_weighed(weights: dict[str, float], raw: str, forms: dict[str, set[str]],
+                  head: frozenset[str] | set[str] = frozenset()) -> dict[str, float]:
     """``weights`` with each query term that ``raw`` (a memory's text as written) holds only as a part of code
     identifiers (:func:`memdir.search.tokenize.identifier_parts`) in another form than the query writes it
     (``forms``, :func:`memdir.search.tokenize.word_forms`: "requests" against the "request" of ``request_id``)
-    at :data:`SOFT_WEIGHT` of its weight; ``weights`` itself when there is none. A text's parts are kept per
+    at :data:`SOFT_WEIGHT` of its weight; ``weights`` itself when there is none. Never a term of ``head`` (the
+    query terms the memory's name, title or description holds as words: the note on the ``db-port`` is about the
+    database whatever ``DATABASE_URL`` its body writes). A text's parts are kept per
     process (:data:`PARTS_KEPT` texts of at most :data:`PARTS_CHARS` characters): a store's notes come back."""
     parts = _parts_kept(raw) if len(raw) <= PARTS_CHARS else _parts(raw)
-    weak = {t for t, written in parts.items() if t in weights and not written & forms.get(t, set())}
+    weak = {t for t, written in parts.items() if t in weights and t not in head and not written & forms.get(t, set())}
     if not weak:
         return weights
     return {t: w * SOFT_WEIGHT if t in weak else w for t, w in weights.items()}

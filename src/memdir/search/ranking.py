@@ -211,7 +211,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         weights, as_terms, strong, present = plain if not acronyms and not lacks else reading(acronyms, lacks)
         head = set(as_terms(row.head))
         read = row.read(as_terms)
-        weighed = parts.parts_weighed(weights, row.raw, forms or {})
+        weighed = parts.parts_weighed(weights, row.raw, forms or {}, head)
         out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
                                         typed=typed)
     return out

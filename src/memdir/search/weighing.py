@@ -44,7 +44,7 @@ GENERIC = frozenset("""
 abl actual add anoth anyth best better chang correct creat current differ everyth exact find fix get give
 help implement instead issu know let librari like look make mani mayb mean much need now other possibl
 probabl problem proper put question quick same see set setup show simpl some someth stuff sure take tell thing
-think today tool tri updat use want way write run alway never
+think today tool tri updat use want way write run alway never check verifi ensur confirm doublecheck
 """.split())
 GENERIC_WEIGHT = 0.5
 # A request ("remind me about", "any notes on", "배포 알려줘") names its topic in a few words: at most this many
