@@ -38,6 +38,9 @@ def page_button(panel, path: str, action: str) -> tuple[str, bytes]:
     return html.unescape(url), html.unescape(body).encode()
 
 
+DONE = {"pin": "Pinned", "mute": "Muted"}  # the success line of each act (render: the act's own word)
+
+
 @pytest.mark.parametrize("action, flag", [("pin", "pinned"), ("mute", "disabled")])
 def test_pin_and_mute_on_the_memory_page_carry_its_version(panel, person, ref, action, flag):
     path = f"/layer/{ref}/m/db-port"
@@ -51,7 +54,7 @@ def test_pin_and_mute_on_the_memory_page_carry_its_version(panel, person, ref, a
     assert action not in actions(person)
     url, body = page_button(panel, path, action)  # control: the page reloaded
     code, reply = post(panel, url, body)
-    assert (code, reply["text"]) == (200, f"{action}: db-port")
+    assert (code, reply["text"]) == (200, f"{DONE[action]}: db-port (project)")  # the act done, as the CLI says it
     record = person.read("db-port", "project", count=False).record
     assert getattr(record, flag) is True and record.body == "Moved again, to 6543."
     undo = {"pin": "Unpin", "mute": "Unmute"}[action]  # the reloaded page offers the undo, with the new version

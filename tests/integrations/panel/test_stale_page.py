@@ -105,6 +105,9 @@ def test_a_memory_deleted_since_the_page_was_loaded_is_said_so(panel, person, re
     assert code == 200 and reply["result"]["name"] == "ci-runner"
 
 
+DONE = {"pin": "Pinned", "mute": "Muted"}  # the success line of each act (render: the act's own word)
+
+
 @pytest.mark.parametrize("action, flag", [("pin", "pinned"), ("mute", "disabled")])
 def test_pin_and_mute_from_a_stale_layer_page_are_refused(panel, person, ref, action, flag):
     url, body = button(panel, f"/layer/{ref}", "db-port", action)
@@ -117,7 +120,7 @@ def test_pin_and_mute_from_a_stale_layer_page_are_refused(panel, person, ref, ac
     assert action not in actions(person)
     url, body = button(panel, f"/layer/{ref}", "db-port", action)  # control: reloaded
     code, reply = post(panel, url, body)
-    assert (code, reply["text"]) == (200, f"{action}: db-port")
+    assert (code, reply["text"]) == (200, f"{DONE[action]}: db-port (project)")  # the act done, as the CLI says it
     assert getattr(person.read("db-port", "project", count=False).record, flag) is True
     record = person.read("db-port", "project", count=False).record
     assert record.body == "Moved again, to 6543."  # the other process's text, kept
