@@ -50,3 +50,21 @@ def count():
 def stop():
     os.scandir, os.stat, os.lstat, scan.parse = real_scandir, real_stat, real_lstat, real_parse
 """
+
+
+def told_then_run(counts: str, opener: str = "open") -> str:
+    """Python source ending a counting wrapper's script (the wrapper runs ``python WRAPPER MODULE ARGS…``): at
+    exit of the process it wraps (not of a forked child) it appends the JSON of the expression ``counts`` as one
+    line to the file ``$COUNTS_TO``, opened with ``opener`` (the real ``open`` where the wrapper replaced it),
+    then it runs ``MODULE`` as ``__main__`` with ``ARGS``. The script must have imported ``atexit``, ``json``,
+    ``os``, ``runpy`` and ``sys``."""
+    return f"""
+main = os.getpid()
+def told():
+    if os.getpid() == main:  # a forked child's exit: not the counted process
+        with {opener}(os.environ["COUNTS_TO"], "a") as out:
+            out.write(json.dumps({counts}) + "\\n")
+atexit.register(told)
+sys.argv = sys.argv[1:]
+runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+"""

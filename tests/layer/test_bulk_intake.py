@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.counted import told_then_run
+
 HAND = 300
 
 COUNTING = """
@@ -42,15 +44,7 @@ def write_line(self, payload):
         if kill_at and counts["lines"] == kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
 os.fsync, jmod.Journal._write_line = fsync, write_line
-main = os.getpid()
-def told():
-    if os.getpid() == main:
-        with open(os.environ["COUNTS_TO"], "a") as out:
-            out.write(json.dumps(counts) + "\\n")
-atexit.register(told)
-sys.argv = sys.argv[1:]
-runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
-"""
+""" + told_then_run("counts")
 
 NOTE = """---
 name: {name}

@@ -21,6 +21,7 @@ import pytest
 
 from memdir import Memory
 from memdir.files.outline import BLOCK_BYTES, read_outline, summary
+from tests.counted import told_then_run
 from tests.seeded import seeded
 
 COUNTING = """
@@ -66,15 +67,7 @@ def whole(file, mode="r", *args, **kwargs):
     return real_open(file, mode, *args, **kwargs)
 os.open, os.close, os.read, os.pread, os.copy_file_range, os.replace = opened, closed, read, pread, copy, replace
 io.open = builtins.open = whole
-main = os.getpid()
-def told():
-    if os.getpid() == main:
-        with real_open(os.environ["COUNTS_TO"], "a") as out:
-            out.write(json.dumps(got) + "\\n")
-atexit.register(told)
-sys.argv = sys.argv[1:]
-runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
-"""
+""" + told_then_run("got", "real_open")
 
 
 def _cli(tmp_path, project, *args) -> dict:

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from memdir.files.outline import BLOCK_BYTES
+from tests.counted import told_then_run
 from tests.seeded import seeded
 
 COUNTING = """
@@ -54,15 +55,7 @@ def bopen(file, *args, **kwargs):
         got["bytes"] += os.stat(file).st_size
     return handle
 os.open, os.close, os.pread, os.read, builtins.open = opened, closed, pread, read, bopen
-main = os.getpid()
-def told():
-    if os.getpid() == main:
-        with real_bopen(os.environ["COUNTS_TO"], "a") as out:
-            out.write(json.dumps(got) + "\\n")
-atexit.register(told)
-sys.argv = sys.argv[1:]
-runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
-"""
+""" + told_then_run("got", "real_bopen")
 
 
 def _context(tmp_path, project) -> tuple[str, dict]:
