@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Iterator
@@ -246,14 +247,25 @@ def _record_shown(meta, digests: dict[str, str]) -> None:
         pass
 
 
-def _read_shown(meta) -> dict[str, str]:
-    """What review last showed of a layer's candidates, name → digest; {} when none was (or it cannot be read)."""
+def _read_shown(meta) -> dict[str, str] | None:
+    """What review last showed of a layer's candidates, name → digest: {} when it never showed one (no record);
+    None when a record is there and does not read — not a regular file (a directory, a link: never followed),
+    unreadable, empty, longer than :data:`SHOWN_BYTES`, not a JSON object. Reading that as {} (before) let a
+    decision without a digest go on as if review had never shown the candidate, whatever it showed."""
+    path = meta / SHOWN_FILE
     try:
-        shown = json.loads(read_bytes(meta / SHOWN_FILE, SHOWN_BYTES, follow=False) or b"{}")
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return {k: v for k, v in shown.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(shown, dict) \
-        else {}
+        data = read_bytes(path, SHOWN_BYTES + 1, follow=False)
+    except StoreError:
+        return None
+    if data is None:
+        return None if os.path.lexists(path) else {}
+    try:
+        shown = json.loads(data) if len(data) <= SHOWN_BYTES else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(shown, dict):
+        return None
+    return {k: v for k, v in shown.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 def _check(found: _Pending, digest: str | None) -> None:
@@ -262,7 +274,12 @@ def _check(found: _Pending, digest: str | None) -> None:
     agent's rewrite after the person's review was else approved unseen, break29). Raises :class:`Conflict`,
     :class:`InvalidInput`."""
     if digest is None:
-        shown = _read_shown(found.layer.meta).get(found.entry.record.name)
+        record = _read_shown(found.layer.meta)
+        if record is None:
+            raise Conflict(f"what `memdir review` last showed of {found.entry.record.name!r} cannot be read "
+                           f"({found.layer.meta / SHOWN_FILE} is not a record review wrote); decide with the --digest "
+                           "review shows")
+        shown = record.get(found.entry.record.name)
         if shown is not None and shown != found.digest:
             raise Conflict(f"candidate {found.entry.record.name!r} changed since review showed it (digest "
                            f"{shown[:16]}, now {found.digest[:16]}); look at it again, or decide on what it is now "
@@ -340,7 +357,7 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
         digest = _find_pending(session, name, scope).digest  # what the person just wrote is what they approve
     with _deciding(session, name, scope, digest) as found:
         expect = found.expect if digest is not None else None
-        unseen = () if digest is not None or found.entry.record.name in _read_shown(found.layer.meta) else (
+        unseen = () if digest is not None or found.entry.record.name in (_read_shown(found.layer.meta) or {}) else (
             (f"{found.entry.record.name} was approved as it is now (digest {found.digest[:16]}) without `memdir "
              "review` showing it; `memdir history` shows what was approved"),)
         if found.team:
