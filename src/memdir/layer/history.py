@@ -38,23 +38,45 @@ class HistoryEntry:
     reason: str | None
 
 
-_VERSION_TEXT = re.compile(r"[vV]?([0-9]{1,18})|(-[0-9]{1,18})")
+_VERSION_TEXT = re.compile(r"[vV]?([0-9]+)|(-[0-9]+)")
+MOST_DIGITS = 18  # a version has at most this many digits, in any spelling (an int too: 10**30 is refused alike)
 
 
 def version_number(value: int | str) -> int:
     """A version number as a person or a model gives it: ``3``, ``"3"`` or ``"v3"`` (as `memdir history`
-    prints it, or ``"V3"``) is 3: ASCII digits only, nothing around them. The one rule for every command, tool and panel
-    URL that takes a version. Whether the memory has that version (0 and ``"-1"`` are read, and none has them)
-    is :func:`version_bytes`' check (:class:`NotFound`). Raises :class:`InvalidInput` for anything else (a bool,
-    ``"v"``, ``"1.5"``, ``" 1"``, ``"+1"``, ``"٣"``, ``"v-1"``)."""
+    prints it, or ``"V3"``) is 3: ASCII digits only, nothing around them, at most :data:`MOST_DIGITS` of them.
+    The one rule for every command, tool and panel URL that takes a version. Whether the memory has that version
+    (0 and ``"-1"`` are read, and none has them) is :func:`version_bytes`' check (:class:`NotFound`). Raises
+    :class:`InvalidInput` for anything else (a bool, ``"v"``, ``"1.5"``, ``" 1"``, ``"+1"``, ``"٣"``, ``"v-1"``,
+    ``10**30`` and ``"1" * 30`` alike: before, the int was looked up and the text refused, and an int past
+    Python's 4,300 digits raised ValueError writing the message), its message quoting at most 40 characters."""
     if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    else:
-        found = _VERSION_TEXT.fullmatch(value) if isinstance(value, str) else None
-        if found is None:
-            raise InvalidInput(f"a version is a number from `memdir history`, as 3 or v3 (got {value!r})")
-        number = int(found.group(1) or found.group(2))
-    return number
+        if -10 ** MOST_DIGITS < value < 10 ** MOST_DIGITS:
+            return value
+        raise _not_a_version(f"a number of more than {MOST_DIGITS} digits")
+    found = _VERSION_TEXT.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        raise _not_a_version(_quoted(value))
+    digits = found.group(1) or found.group(2)
+    if len(digits.lstrip("-")) > MOST_DIGITS:
+        raise _not_a_version(f"a number of more than {MOST_DIGITS} digits")
+    return int(digits)
+
+
+def _quoted(value) -> str:
+    """``value`` as an error quotes it: its repr, a text's first 40 characters (then " …"), a value whose repr
+    Python refuses (an int past 4,300 digits inside a list) by its type."""
+    if isinstance(value, str):
+        return repr(value[:40]) + (" …" if len(value) > 40 else "")
+    try:
+        shown = repr(value)
+    except ValueError:
+        return f"a {type(value).__name__}"
+    return shown if len(shown) <= 60 else f"{shown[:60]} …"
+
+
+def _not_a_version(shown: str) -> InvalidInput:
+    return InvalidInput(f"a version is a number from `memdir history`, as 3 or v3 (got {shown})")
 
 
 def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:

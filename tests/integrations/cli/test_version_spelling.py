@@ -92,3 +92,62 @@ def test_panel_urls_and_restore_body_take_v1(isolated_home, project, mem):
                            headers={"Content-Type": "application/json", "X-CSRF-Token": "test-csrf-0123456789"})
         assert done.status_code == 200, done.text
     assert mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5433"
+
+
+TOO_MANY = "a version is a number from `memdir history`, as 3 or v3 (got a number of more than 18 digits)"
+
+
+def test_a_number_past_18_digits_is_refused_alike_in_every_spelling_and_path(isolated_home, project, mem):
+    """break30: 10**30 sent as a number was looked up ('has no version 1000…'), as text refused with the text
+    quoted whole (100 KB of digits in the message); a number past Python's 4,300-digit conversion limit raised
+    ValueError (a traceback) from the API and the tools. Every spelling and path now gives one error."""
+    _two_versions(mem)
+    huge = (10 ** 30, -10 ** 30, 10 ** 18, "1" * 30, "v" + "1" * 30, "1" * 19, 10 ** 5000, "v" + "1" * 100_000)
+    for value in huge:
+        with pytest.raises(InvalidInput) as refused:
+            mem.show("db-port", value)
+        assert str(refused.value) == TOO_MANY
+        with pytest.raises(InvalidInput, match=r"\(got a number of more than 18 digits\)$"):
+            mem.restore("db-port", value)
+        for tool in ("memory_history", "memory_restore"):
+            out = run_tool(mem.session, tool, {"name": "db-port", "version": value})
+            assert out.is_error and out.text == f"Error: {TOO_MANY}", out.text[:200]
+    # Controls: the largest number that is read is looked up; a long text that is no number is quoted cut.
+    assert version_number(10 ** 18 - 1) == 10 ** 18 - 1 and version_number("v" + "9" * 18) == 10 ** 18 - 1
+    with pytest.raises(InvalidInput) as cut:
+        version_number("x" * 100_000)
+    assert str(cut.value).endswith(f"(got {'x' * 40!r} …)")
+    assert mem.show("db-port", "v2").version == 2
+    for spelled in ("1" * 30, "v" + "1" * 30):
+        shown = run_cli("--project", project, "show", "db-port", "--version", spelled)
+        assert shown.returncode == 1 and shown.stderr == f"memdir: {TOO_MANY}\n", shown.stderr
+        restored = run_cli("--project", project, "restore", "db-port", "--version", spelled)
+        assert restored.returncode == 1 and restored.stderr == f"memdir: {TOO_MANY}\n", restored.stderr
+    assert mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5434"  # nothing restored
+
+
+def test_the_panel_refuses_a_huge_version_as_the_rest_do(isolated_home, project, mem):
+    pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
+    from starlette.testclient import TestClient
+
+    from memdir.integrations.panel.app import create_app
+    from memdir.paths import project_key
+
+    _two_versions(mem)
+    ref = f"{project_key(project.resolve())}:project"
+    app = create_app(isolated_home, token="test-token-0123456789", csrf="test-csrf-0123456789", port=8765)
+    with TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False) as client:
+        client.cookies.set("memdir_panel_8765", "test-token-0123456789")
+        base = f"/api/layers/{ref}/memories/db-port"
+        for spelled in ("1" * 30, "v" + "1" * 30):
+            answer = client.get(f"{base}/versions/{spelled}")
+            assert answer.status_code == 400 and TOO_MANY in answer.text, answer.text
+            page = client.get(f"/layer/{ref}/m/db-port", params={"version": spelled})
+            assert page.status_code == 400 and "more than 18 digits" in page.text
+        digest = client.get(base).json()["digest"]
+        for value in (10 ** 30, "v" + "1" * 30):
+            done = client.post(f"{base}/restore", content=json.dumps({"version": value, "expect_digest": digest}),
+                               headers={"Content-Type": "application/json", "X-CSRF-Token": "test-csrf-0123456789"})
+            assert done.status_code == 400 and TOO_MANY in done.text, done.text
+        assert "listens on 5433" in client.get(f"{base}/versions/v1").json()["text"]  # control
+    assert mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5434"
