@@ -69,36 +69,39 @@ def findings(session: Session) -> FindingsResult:
 
 
 def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
-    """Remove the pending findings ``ids`` (as :func:`findings` gives them; :data:`ALL`: every one) of the
-    session's project, all or none: an id that is not pending refuses the whole call before anything is
-    removed. Raises :class:`InvalidInput` (no id, no project), :class:`NotFound` (an id not pending: the
-    ones that are are named), :class:`~memdir.errors.StoreError` / :class:`~memdir.errors.LockTimeout`."""
-    asked = [i.strip() for i in ids if i and i.strip()]
+    """Remove the pending findings ``ids`` (as :func:`findings` gives them, any case; :data:`ALL`: every one) of
+    the session's project, all or none: an id that is not pending refuses the whole call before anything is
+    removed, beside ``all`` too. Raises :class:`InvalidInput` (no id, no project), :class:`NotFound` (an id not
+    pending, quoted cut to 40 characters: the ones that are are named), :class:`~memdir.errors.StoreError` /
+    :class:`~memdir.errors.LockTimeout`."""
+    asked = list(dict.fromkeys(i.strip().lower() for i in ids if i and i.strip()))
     if not asked:
         raise InvalidInput("give the id of a pending finding (`memdir review` lists them) or 'all'")
     if session.project_root is None:
         raise InvalidInput(f"pending findings are kept per project, and there is none: {session.project_error}")
+    named = [i for i in asked if i != ALL]
     if not pending.active(session.layer_dir("project")):  # nothing pending: no lock, no layer made for it
-        if ALL in asked:
+        if not named:
             return FindingsDropped((), 0)
-        raise NotFound(f"no pending finding {', '.join(dict.fromkeys(asked))} in this project (none is pending)")
+        raise NotFound(f"no pending finding {_quoted(named)} in this project (none is pending)")
     layer = session.layer("project")
     with layer.locked():
         kept = pending.active(layer.path)
-        if ALL in asked:
-            wanted = [i["id"] for i in kept]
-        else:
-            known = {i["id"] for i in kept}
-            missing = [i for i in dict.fromkeys(asked) if i not in known]
-            if missing:
-                listed = ", ".join(sorted(known)) if known else "none is pending"
-                raise NotFound(f"no pending finding {', '.join(missing)} in this project ({listed}); "
-                               "`memdir review` lists them")
-            wanted = asked
+        known = {i["id"] for i in kept}
+        missing = [i for i in named if i not in known]
+        if missing:
+            listed = ", ".join(sorted(known)) if known else "none is pending"
+            raise NotFound(f"no pending finding {_quoted(missing)} in this project ({listed}); "
+                           "`memdir review` lists them")
+        wanted = [i["id"] for i in kept] if ALL in asked else named
         shown = pending.showings(layer.path)
         gone = pending.drop(layer.path, wanted)
         left = len(pending.active(layer.path))
     return FindingsDropped(tuple(_finding(i, shown) for i in gone), left)
+
+
+def _quoted(ids: list[str]) -> str:
+    return ", ".join(i if len(i) <= 40 else f"{i[:40]}…" for i in ids)
 
 
 __all__ = ["ALL", "Finding", "FindingsDropped", "FindingsResult", "drop_findings", "findings"]
