@@ -6,7 +6,10 @@ SQLITE_NOTADB (:func:`damaged`) — neither answers while another process holds 
 with a log SQLite must recover first: every open then says "database is locked" for as long as that process
 (a running ``memdir mcp``, the warm search process) lives, and search and recall failed with it (break29:
 the file truncated in place, or its bytes replaced, under a running server). So also the file's own shape,
-read without SQLite (:func:`shape`): a 100-byte header, and its size against its page size.
+read without SQLite (:func:`shape`): a 100-byte header, and its size against its page size; and its write-ahead
+log's size against the frames its shared-memory index says it holds (:func:`_log_cut`: a log cut under a holder
+answered every other open "disk I/O error (SQLITE_IOERR_SHORT_READ)", read as a home that cannot be written, and
+each process searched an index in memory, scanning every memory file, for as long as the holder lived; break30).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import sys
 from pathlib import Path
 
 HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file (sqlite.org/fileformat.html)
@@ -52,8 +56,8 @@ _HEADS: dict[tuple[int, int], int] = {}
 KEPT_HEADS = 32  # past this many, a file's size alone is looked at
 
 
-def _head(path: Path, st: os.stat_result) -> bytes | None:
-    """The first 100 bytes of the regular file at ``path`` (``st``: its ``lstat``), read through a descriptor
+def _head(path: Path, st: os.stat_result, size: int = 100) -> bytes | None:
+    """The first ``size`` bytes of the regular file at ``path`` (``st``: its ``lstat``), read through a descriptor
     kept open (:data:`_HEADS`); None when none may be opened (:data:`KEPT_HEADS`). Raises :class:`OSError`."""
     fd = _HEADS.get((st.st_dev, st.st_ino))
     if fd is None:
@@ -62,7 +66,41 @@ def _head(path: Path, st: os.stat_result) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         opened = os.fstat(fd)
         _HEADS.setdefault((opened.st_dev, opened.st_ino), fd)  # a second one (two threads) stays open too
-    return os.pread(fd, 100, 0)
+    return os.pread(fd, size, 0)
+
+
+WAL_INDEX_VERSION = 3007000  # iVersion of the wal-index header at the start of every -shm (sqlite.org/walformat.html)
+WAL_HEADER, FRAME_HEADER = 32, 24  # bytes of the log's header, and of each frame's before its page
+
+
+def _log_cut(path: Path, page: int) -> str | None:
+    """What is wrong with the write-ahead log of the index at ``path`` (``page``: its page size): "its write-ahead
+    log cut to N bytes, short of the M frames its shared memory says it holds" when the log holds less than one
+    frame while the shared memory counts frames committed to it; else None (a log of a frame or more — only the
+    cut a person or a tool makes, ``truncate -s 0``, is looked for —, no log or no shared memory, a header being
+    written: its two copies differ, not initialised, unreadable). The ``-shm``'s first 96 bytes are two copies of
+    the wal-index header, in the machine's byte order: ``isInit`` at 12, ``mxFrame`` at 16 (u32). A writer appends
+    its frames before it commits them there, and a checkpoint that truncates the log first sets ``mxFrame`` to 0.
+    The ``-shm`` is read through a descriptor kept open (:func:`_head`: closing one would drop SQLite's locks on it)
+    only for such a short log, so a process keeps none of a shared memory SQLite later deletes."""
+    shm = Path(f"{path}-shm")
+    try:
+        log = os.stat(f"{path}-wal").st_size
+        if log >= WAL_HEADER + FRAME_HEADER + page:
+            return None
+        st = os.lstat(shm)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        head = _head(shm, st, 96)
+    except OSError:
+        return None
+    if head is None or len(head) < 96 or head[:48] != head[48:96]:
+        return None
+    version = int.from_bytes(head[0:4], sys.byteorder)
+    frames = int.from_bytes(head[16:20], sys.byteorder)
+    if version != WAL_INDEX_VERSION or head[12] != 1 or not frames:
+        return None
+    return f"its write-ahead log cut to {log} bytes, short of the {frames} frames its shared memory says it holds"
 
 
 def shape(path: Path) -> str | None:
@@ -71,7 +109,8 @@ def shape(path: Path) -> str | None:
     regular file, unreadable — never a reason to move it): "not an SQLite database" (its header is other
     bytes), "cut to N bytes" (shorter than one page, or not a whole number of pages), "emptied while its
     write-ahead log holds N bytes" (a WAL database's file holds at least its first page from the switch to
-    WAL on; empty, with a log beside it, it was truncated)."""
+    WAL on; empty, with a log beside it, it was truncated), "its write-ahead log cut to N bytes, short of the M
+    frames its shared memory says it holds" (:func:`_log_cut`)."""
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode):
@@ -95,7 +134,7 @@ def shape(path: Path) -> str | None:
         return f"not an SQLite database (page size {page} in its header)"
     if size < page or size % page:
         return f"cut to {size} bytes, not a whole number of its {page}-byte pages"
-    return None
+    return _log_cut(path, page)
 
 
 __all__ = ["CORRUPT_CODES", "HEADER", "KEPT_HEADS", "damaged", "is_corrupt", "shape"]
