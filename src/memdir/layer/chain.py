@@ -190,17 +190,15 @@ def rechain(journal: Journal) -> Event | None:
 def verify(journal: Journal) -> ChainCheck:
     """Check ``journal``'s line syntax, seq order, the hash chain and every referenced object's
     digest. Returns the first failure (a :class:`ChainCheck` with ``ok`` False, the seq and line
-    number where it is and why); never raises for bad data."""
+    number where it is and why): a torn last line (a writer killed mid-line, which the next write cuts) once the
+    whole lines before it are checked, with their count. Never raises for bad data."""
     data = read_bytes(journal.path)
     if data is None:
         return ChainCheck(True, 0)
     prev = None
     count = 0
     lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    elif lines:
-        return ChainCheck(False, count, None, len(lines), "torn last line (no newline)")
+    torn = lines.pop() != b""  # what follows the last newline: b"" for a whole journal, else a line cut mid-write
     for number, raw in enumerate(lines, start=1):
         try:
             obj = json.loads(raw)
@@ -225,6 +223,8 @@ def verify(journal: Journal) -> ChainCheck:
                                   f"event seq {event.seq}: object {key[:12]} is corrupt")
         prev = digest(raw)
         count += 1
+    if torn:  # after the whole lines are checked: their count, and a failure among them first (before: "0 events")
+        return ChainCheck(False, count, None, len(lines) + 1, "torn last line (no newline)")
     return ChainCheck(True, count)
 
 
