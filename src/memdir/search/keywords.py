@@ -32,7 +32,15 @@ recalls, needing none]``, vectors on: fold 0 [149, 181, 27, 150] → [149, 181, 
 unchanged, [101, 181, 17, 150] and [94, 172, 11, 157]. Framed prompts now recall what the thing they check recalls
 ("can you double-check the staging deploy command?" misses vectors off as "the staging deploy command" does: the
 note writes no "command"); "make sure the tests pass" stays a false recall, as "the tests pass" is (three notes hold
-"test" and "pass")."""
+"test" and "pass").
+
+Tried, not kept (recall30, the same pooled fit data, vectors on; (hits, false recalls) per fold against the rule
+above): *a crowd of complete memories is no sign* — when N or more memories are complete for a prompt read as
+keywords, those whose head does not hold all of it read as not complete ("make sure the tests pass": ops-log,
+no-mocks-db and a session note each state "tests pass" in their body). N = 2 and N = 3 alike: fold 0 (0, 0), fold 1
+(−1, 0) (lost: structlog-logging for "which loging libary do we use?"); chosen on either fold it gains nothing on the
+other. The crowd still scores above the bar on coverage and held share alone: the three notes do state the words,
+only meaning (ops-log's lead −0.031) tells them from the prompt's sense."""
 
 from __future__ import annotations
 
