@@ -88,6 +88,8 @@ def test_a_term_the_head_holds_is_not_softened_as_an_identifier_part():
     "double-check the db port",  # 0.378 before recall30: "double" a word the memory had to hold
     "double check the db port",
     "can you double-check the db port?",
+    "ok, now double-check the db port",  # a frame in mid-prompt: 0.326 before recall30
+    "then double-check the db port",
 ])
 def test_a_framed_prompt_recalls_the_note_it_names(isolated_home, project, prompt):
     mem = notes_store(isolated_home, project, NOTES)
@@ -103,6 +105,7 @@ def test_a_framed_prompt_recalls_the_note_it_names(isolated_home, project, promp
     "make sure it is right",
     "double-check the spelling in the README",
     "can you double check your math?",
+    "fix the typo and double-check the rest of the paragraph",
 ])
 def test_a_frame_around_nothing_the_store_holds_recalls_nothing(isolated_home, project, prompt):
     mem = notes_store(isolated_home, project, NOTES)
