@@ -40,7 +40,13 @@ keywords, those whose head does not hold all of it read as not complete ("make s
 no-mocks-db and a session note each state "tests pass" in their body). N = 2 and N = 3 alike: fold 0 (0, 0), fold 1
 (−1, 0) (lost: structlog-logging for "which loging libary do we use?"); chosen on either fold it gains nothing on the
 other. The crowd still scores above the bar on coverage and held share alone: the three notes do state the words,
-only meaning (ops-log's lead −0.031) tells them from the prompt's sense."""
+only meaning (ops-log's lead −0.031) tells them from the prompt's sense.
+Tried, not kept (recall30, same data): *the thing a mid-prompt frame checks* — when the part after a frame in
+mid-prompt reads as keywords ("rename the handler and double-check the db port": ``the db port``), a memory holding
+all its content terms is complete. Vectors on and off, both folds (0, 0): every framed fit prompt needing a memory is
+already a hit with vectors on, and the two mid-prompt misses with vectors off check a clause, not a thing ("… make
+sure it still uses structlog"); it lifts only a 4-note store's "rename the handler and double-check the db port"
+(0.326), which no fit row holds."""
 
 from __future__ import annotations
 
