@@ -105,6 +105,15 @@ trial27's memory texts were not kept, so ``shop/`` is written anew: on it main (
 missed prompts' memories (of the two-memory prompt only dev-ports, which the tally counts as a hit) and of its four
 false recalls two: feature-flags for "write a parser for command line flags in the CLI tool" (0.54) and test-cmd
 (0.63) beside http-client for "add a function to fetch the order list…" (not counted: that row needs a memory); ``[hits, needing, false recalls, needing none]`` fold 0 [9, 10, 1, 7], fold 1 [7, 11, 1, 6].
+
+``framed.jsonl``: training data only, like ``typos`` (every line ``fit``), written on 2026-12-05 (recall30) from the
+memories of ``memories/`` alone and committed before memdir ran on it and before the task-frame rule
+(:func:`memdir.search.keywords.unframed`) was changed, because no fit set held a prompt framed as a check: 24
+prompts a memory bears on with the frame at their opening ("double-check the dev db port", "verify that the session
+TTL in redis is correct") or in mid-prompt after a task ("bump the version and make sure the release tag gets
+pushed"), beside 24 framed ones of the same look that no memory answers ("make sure the tests pass", "double-check
+your math", "double-check the frontend dev server port"), ordered need, need, none, none, so that each of
+``run.py``'s two folds holds 12 of each.
 """
 
 from __future__ import annotations
@@ -123,10 +132,10 @@ sys.path.insert(0, str(REPO / "src"))
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
         "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl",
-        "shop": "shop.jsonl"}
+        "shop": "shop.jsonl", "framed": "framed.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
 STORES = {"shop": "shop"}  # sets run on a store of their own: the memory files of that folder of HERE alone
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop", "framed"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -166,7 +175,7 @@ def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked`` and ``typos``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos`` and ``framed``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY and which not in STORES
             for row in prompts("fit", which)]
 

@@ -43,7 +43,8 @@ def test_fit_never_reads_fresh(common):
     fresh = {r["prompt"] for r in common.prompts("all", "fresh")}
     fitted = common.fit_rows()
     assert len(fitted) == len(common.prompts("fit", "prompts")) + len(common.prompts("fit", "tasks")) \
-        + sum(len(common.prompts("all", name)) for name in ("near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos")) > 0
+        + sum(len(common.prompts("all", name)) for name in ("near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos",
+                                                               "framed")) > 0
     # (the training sets: every line of them is fit)
     shared = fresh & {r["prompt"] for r in fitted}
     assert shared == set()  # (only the shared prompts are shown on failure, never the fitted ones)

@@ -3,9 +3,10 @@ data lacked: cross-lingual and task prompts, general questions on a tool a memor
 questions asked in general form beside general ones on a tool a memory names), probe.jsonl (long near-topic
 prompts needing none beside tasks whose memory bears by inference) pasted.jsonl (a question with pasted text
 on its line), short.jsonl (short "the X" prompts beside short chat), asked.jsonl (short asked questions, some
-naming the workspace, beside ones no memory answers) and typos.jsonl (misspelled prompts, answered or not): every line is fit, fit.py reads all of it, gaps, trial, probe,
-pasted, short, asked and typos split evenly over run.py's two folds, their labels name memories of the eval store, and run.py
-takes ``--set near|gaps|trial|probe|pasted|short|asked|typos`` but refuses their empty held-out half. No vectors, no
+naming the workspace, beside ones no memory answers), typos.jsonl (misspelled prompts, answered or not) and
+framed.jsonl (prompts framed as a check, "double-check the dev db port", beside framed ones no memory answers): every line is fit, fit.py reads all of it, gaps, trial, probe,
+pasted, short, asked, typos and framed split evenly over run.py's two folds, their labels name memories of the eval store, and run.py
+takes ``--set near|gaps|trial|probe|pasted|short|asked|typos|framed`` but refuses their empty held-out half. No vectors, no
 recall."""
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ SETS = {"near": ({"none": 44, "task": 8, "lexical": 8, "paraphrase": 4}, 19, "pg
         "pasted": ({"none": 16, "lexical": 12, "paraphrase": 3, "task": 1}, 15, "pg-port"),
         "short": ({"none": 24, "lexical": 19, "paraphrase": 5}, 25, "zh-test-db"),
         "asked": ({"none": 24, "lexical": 19, "paraphrase": 5}, 20, "ko-translation"),
-        "typos": ({"none": 24, "lexical": 23, "paraphrase": 1}, 24, "pg-port")}
+        "typos": ({"none": 24, "lexical": 23, "paraphrase": 1}, 24, "pg-port"),
+        "framed": ({"none": 24, "task": 12, "lexical": 11, "paraphrase": 1}, 23, "pg-port")}
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +56,8 @@ def test_a_training_set_is_all_fit_and_read_by_fit_rows(common, name):
                                              ("pasted", [{True: 8, False: 8}, {True: 8, False: 8}]),
                                              ("short", [{True: 12, False: 12}, {True: 12, False: 12}]),
                                              ("asked", [{True: 12, False: 12}, {True: 12, False: 12}]),
-                                             ("typos", [{True: 12, False: 12}, {True: 12, False: 12}])])
+                                             ("typos", [{True: 12, False: 12}, {True: 12, False: 12}]),
+                                             ("framed", [{True: 12, False: 12}, {True: 12, False: 12}])])
 def test_a_training_set_splits_evenly_by_fold(common, name, folds):
     rows = common.prompts("all", name)
     assert [Counter(bool(r["expect"]) for r in rows[parity::2]) for parity in (0, 1)] == folds  # fold i mod 2

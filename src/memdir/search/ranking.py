@@ -40,7 +40,7 @@ from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a 
 from .foreign import reads_foreign
 from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms
 from .index import layer_key
-from .keywords import in_passing, reads_as_keywords
+from .keywords import frame_terms, in_passing, reads_as_keywords
 from .near import rows as near_rows
 from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
@@ -284,7 +284,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                                                                         session.id)
     windows = windows and not explicit  # a prompt's windows too (recall: search.querywindows); a search's query alone
     pending = dense.start(conn, session, query, layers, windows) if embed_query else None  # while words are read
-    terms = query_terms(query)
+    terms = query_terms(query) if explicit else frame_terms(query, query_terms(query))  # a prompt's task frame:
+    # no memory need hold "double" of "double-check the db port" (a typed search keeps "check constraint"'s words)
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
     where = _where(layers, include_muted, now, filters or Filters())
