@@ -19,6 +19,10 @@ single install never loses a block to this guard. The claims of one home live in
 different homes (different memories) both give theirs. Claims older than :data:`KEEP` seconds are removed when a
 new one is made.
 
+The key (:func:`event_key`) and the place are a contract between memdir versions: two installs of different
+versions (a user-scope checkout and the ``memdir`` a project's files run from PATH) hold each other back only
+while they compute the same key in the same place; a change to either must keep reading the old one.
+
 Best effort: a session without an id, or a home where the mark cannot be written, lets every hook give its block
 (twice is the safe side; none is not). Hot path: standard library ``os``, ``sys`` and ``time`` only.
 """
@@ -32,8 +36,8 @@ import time
 from ...paths import home_path, sha256
 
 # What install and doctor say of memdir's hooks in two scopes, after "<client> runs both" (one wording for each client).
-BOTH_RUN = ("this memdir's hooks give each block once (the second stays quiet), but a hook of another memdir "
-            "version in either file may not, and each file must be kept up to date; keep one")
+BOTH_RUN = ("memdir's hooks give each block once (the second stays quiet), but an older memdir's hook in either "
+            "file does not; keep one")
 ONCE_DIR = ("sessions", "once")  # beside the sessions' records (memdir.prompt.recalled)
 WINDOW = 30.0   # seconds a claim stands: the two hooks of one event start together (the longest hook timeout is 10 s)
 KEEP = 3600.0   # seconds after which a claim is removed (it can no longer silence anything)
