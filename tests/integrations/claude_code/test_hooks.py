@@ -38,8 +38,8 @@ def _start_input(cwd) -> dict:
 def test_session_start_prints_the_context(mem, project):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
     mem.write("lang", "Prefers answers in English", "user", "", scope="user")
-    for via_cli in (True, False):
-        done = _hook("SessionStart", _start_input(project), via_cli=via_cli)
+    for via_cli in (True, False):  # two commands of one session are two installs: one session each (test_once)
+        done = _hook("SessionStart", {**_start_input(project), "session_id": f"abc-{via_cli}"}, via_cli=via_cli)
         assert done.returncode == 0 and done.stderr == ""
         out = json.loads(done.stdout)
         assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"

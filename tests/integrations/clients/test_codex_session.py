@@ -340,7 +340,8 @@ def test_a_persons_lower_tool_output_token_limit_gets_reads_in_parts_codex_keeps
 def test_memdirs_hooks_in_both_scopes_are_said_twice(tmp_path, isolated_home, monkeypatch):
     """trial23, the real Codex 0.171 with memdir installed in the user's scope and a trusted project's: Codex runs
     both hooks.json files, so two context blocks reach the model, and install said nothing (Claude Code's does). Now
-    install and doctor say so; control: after `uninstall --scope project`, one block and no such note."""
+    install and doctor say so, and the hooks' guard gives one block (trial30); control: after `uninstall --scope
+    project`, one block and no such note."""
     import os
     import sys
 
@@ -367,10 +368,10 @@ def test_memdirs_hooks_in_both_scopes_are_said_twice(tmp_path, isolated_home, mo
         out = run_cli("--project", root, "doctor", "--json")
         return [n for n in json.loads(out.stdout)["notes"] if "registered twice" in n]
 
-    assert blocks() == 2  # Codex ran both SessionStart hooks
+    assert blocks() == 1  # Codex ran both SessionStart hooks; the second stayed quiet (trial30: 2 before)
     assert [n[:len(note)] for n in doctor()] == [note]
     assert run_cli("--project", root, "uninstall", "codex", "--scope", "project").returncode == 0
-    assert blocks() == 1 and doctor() == []  # control
+    assert blocks() == 1 and doctor() == []  # control: one install, its block
 
 
 POINTED = "We deploy only on Fridays, the release train leaves at 14:00 UTC. Remember that."

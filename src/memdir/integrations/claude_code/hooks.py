@@ -48,6 +48,7 @@ import sys
 
 from ...text import json_c  # json's own C code: a hook's fresh process loads no json, and so no re
 from ...vocabulary import EXTRACTOR_ENV
+from . import once
 from .dialects import DIALECTS, RESTARTS, RESUMES, conversation_restarts, translate  # noqa: F401 (hooks.RESTARTS …)
 from .moments import HookSkip, RoutineSkip, queue_consolidation, session_start, tool_used, user_prompt_submit
 
@@ -153,16 +154,35 @@ def command_line(argv: list[str]) -> tuple[str, str, str | None]:
 def _main(argv: list[str]) -> int:
     client, event, home = command_line(argv)
     stdin = None
-    if DIALECTS[client].get(event) == "prompt":
+    moment = DIALECTS[client].get(event)
+    if moment in ("start", "prompt"):
         try:
             raw = _read_stdin(sys.stdin)
         except HookSkip as exc:
             print(_line(event, exc), file=sys.stderr)
             return 0
-        if _through_warm(client, event, raw, home):
+        if not _first(client, event, raw, home):
+            return 0
+        if moment == "prompt" and _through_warm(client, event, raw, home):
             return 0
         stdin = io.StringIO(raw)  # no warm process answered: this process runs the hook
     return handle(event, home=home, client=client, stdin=stdin)
+
+
+def _first(client: str, event: str, raw: str, home) -> bool:
+    """False when another of memdir's hooks (memdir installed in two scopes: the client runs both) already gives
+    this event's block (:func:`memdir.integrations.claude_code.once.first`); it says so only when routine skips
+    are said (:func:`says_routine`). True for input this process cannot read: :func:`run` says what is wrong."""
+    try:
+        data = translate(client, json_c.loads(raw))
+    except Exception:  # noqa: BLE001 — malformed input is run's to report, on its one line
+        return True
+    if not isinstance(data, dict) or once.first(home, client, event, data, once.origin()):
+        return True
+    if says_routine():
+        print(f"memdir hook {event}: another of memdir's hooks gives this block (memdir is installed in two "
+              "scopes; memdir doctor)", file=sys.stderr)
+    return False
 
 
 def _read_stdin(stream) -> str:

@@ -1,9 +1,10 @@
 """memdir's Claude Code hooks registered in both scopes: the user's
 ``~/.claude/settings.json`` and a project's ``.claude/settings.json``. Claude
 Code runs the hooks of both, so every SessionStart would inject the memory
-context twice (and every prompt recall twice). ``memdir install`` warns when an
-install makes it so and ``memdir doctor`` reports it; the rule is
-:func:`twice`, read from the files as they are (no manifest needed).
+context twice (and every prompt recall twice) but for the hooks' own guard
+(:mod:`memdir.integrations.claude_code.once`: the first hook of an event gives its block, the other stays
+quiet; a hook of an older memdir claims nothing). ``memdir install`` says so when an install makes it so and
+``memdir doctor`` reports it; the rule is :func:`twice`, read from the files as they are (no manifest needed).
 
 A project's ``.mcp.json`` server waits for each person's approval (:func:`approval`): until then Claude Code shows
 it as "Pending approval" and an interactive ``claude`` asks; a headless ``claude -p`` runs it without asking; one
@@ -46,8 +47,10 @@ def twice(scopes: list[tuple[str, Path]]) -> str:
     if len(scopes) < 2:
         return ""
     where = " and ".join(f"{path} ({scope} scope)" for scope, path in scopes)
-    return (f"memdir's hooks are registered twice, in {where}: Claude Code runs both, so the memory context is "
-            "injected twice; keep one (memdir uninstall claude-code --scope user, or --scope project)")
+    from .once import BOTH_RUN
+
+    return (f"memdir's hooks are registered twice, in {where}: Claude Code runs both; {BOTH_RUN} "
+            "(memdir uninstall claude-code --scope user, or --scope project)")
 
 
 def _load(path: Path) -> dict:

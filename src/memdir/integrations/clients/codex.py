@@ -205,16 +205,19 @@ def _hooked(path: Path) -> bool:
 def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
     """One line for each project ``hooks.json`` install recorded (``recorded``: {path: record}) that holds memdir's
     hooks while the user's does too: Codex 0.171 runs both in that project (measured, trial23: SessionStart twice,
-    two context blocks reach the model), as Claude Code does. ``assume``: a file taken to hold them (what a dry
+    two context blocks reached the model; one since the hooks' guard, :mod:`memdir.integrations.claude_code.once`),
+    as Claude Code does. ``assume``: a file taken to hold them (what a dry
     run would add)."""
     user = targets("user", user_home)[1]
     if not (user == assume or _hooked(user)):
         return []
     projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == "hooks.json" and Path(p) != user
                        and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
+    from ..claude_code.once import BOTH_RUN
+
     return [f"{CLIENT}: memdir's hooks are registered twice, in {user} (user scope) and {path} (project scope): Codex "
-            f"runs both in that project, so the memory context is injected twice; keep one (memdir uninstall "
-            f"{CLIENT} --scope user, or --scope project)" for path in projects if path == assume or _hooked(path)]
+            f"runs both in that project; {BOTH_RUN} (memdir uninstall {CLIENT} --scope user, or --scope project)"
+            for path in projects if path == assume or _hooked(path)]
 
 
 _SAID = {"untrusted": "not trusted yet", "modified": "changed since you trusted it", "disabled": "turned off"}
