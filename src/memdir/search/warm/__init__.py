@@ -310,6 +310,53 @@ def ask(home: Path, query: str, layers: list[str], generation: int, passages: bo
         return None
 
 
+EXACT_TIMEOUT = 3.0  # seconds a search or recall waits for the warm process (loading the model itself takes 1-6 s)
+_hosting = False  # this process runs a WarmServer (server.WarmServer.start): it embeds its own queries
+
+
+def nearby(home: Path) -> bool:
+    """Whether a query of ``home`` is worth asking the warm process for (:func:`exact`, :func:`tie_cosines`)
+    rather than embedding it here: this process has not loaded the model (:mod:`memdir.search.encoder` not
+    imported) and runs no warm server, and ``home``'s socket file exists. A stat, no connect; never raises."""
+    import sys
+
+    if _hosting or getattr(_serving, "active", False) or __package__.rpartition(".")[0] + ".encoder" in sys.modules:
+        return False  # the model is here already (or will be: a server loads it): asking would only add a round trip
+    path = socket_file(home)
+    return path is not None and os.path.exists(path)
+
+
+def exact(home: Path, query: str, layers: list[str], generation: int, windows: bool = False) -> dict[int, float] | None:
+    """``{doc id: cosine}`` for ``query`` over ``layers`` at index ``generation``, as a process embedding its
+    own query computes them (:func:`memdir.search.dense.cosines`: the same embedding, the memories written since
+    the vectors were built measured on the spot, every float sent whole: :func:`memdir.search.warmanswer.cosines_answer`
+    with ``"exact"``), from the warm process of ``home``; ``windows``: a long prompt's windows too (recall). None
+    when none answers within :data:`EXACT_TIMEOUT` s, it is still loading its model, or its index is at another
+    generation: the caller embeds the query itself. Never raises."""
+    flags = {"windows": True} if windows else {}
+    message = {"query": query, "layers": list(layers), "generation": int(generation), "exact": True, **flags}
+    answer = request(home, message, timeout=EXACT_TIMEOUT)
+    try:
+        if answer is None or answer.get("generation") != generation or "ids" not in answer:
+            return None
+        return dict(zip((int(i) for i in answer["ids"]), (float(c) for c in answer["cosines"])))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def tie_cosines(home: Path, query: str, texts: list[str]) -> list[float] | None:
+    """Each of ``texts``' cosine to ``query`` (floats, in order) as an explicit search breaking the tie at its
+    head computes it (:func:`memdir.search.warmanswer.tie_answer`), from the warm process of ``home``; None when
+    none answers within :data:`EXACT_TIMEOUT` s or it is still loading its model (the caller embeds them itself).
+    Never raises."""
+    answer = request(home, {"query": query, "layers": [], "tie": list(texts)}, timeout=EXACT_TIMEOUT)
+    try:
+        found = None if answer is None else [float(c) for c in answer["tie"]]
+    except (KeyError, ValueError, TypeError):
+        return None
+    return found if found is not None and len(found) == len(texts) else None
+
+
 def __getattr__(name: str):
     """The server side (:mod:`memdir.search.warm.server`: ``WarmServer``, ``serve``, ``main``), imported when first
     named: a fresh prompt hook imports this module and never serves."""
@@ -321,5 +368,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "START_FILE", "STARTING_WAIT", "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
-           "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop"]
+           "START_FILE", "STARTING_WAIT", "ask", "exact", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
+           "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop", "tie_cosines"]

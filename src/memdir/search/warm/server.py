@@ -68,6 +68,7 @@ class WarmServer:
     def start(self) -> "WarmServer":
         """Start the serving thread (nothing when there is no socket path)."""
         if self.path is not None:
+            warm._hosting = True  # this process embeds its own queries (warm.nearby)
             self._thread = threading.Thread(target=self._run, name="memdir-warm", daemon=True)
             self._thread.start()
         return self
@@ -165,11 +166,15 @@ class WarmServer:
                     self.outdated = True
                     self._stop.set()
             elif not isinstance(query, str) or not isinstance(layers, list) or not all(
-                    isinstance(x, str) for x in layers):
+                    isinstance(x, str) for x in layers) or not _texts(request.get("tie", [])):
                 answer = {"error": "bad request"}
             elif not self.warm.is_set():
                 self._start_loading()
                 answer = {"error": "model not loaded" if self.failed else "loading the model"}
+            elif "tie" in request:  # a search's tie at its head (memdir.search.warm.tie_cosines)
+                from ..warmanswer import tie_answer
+
+                answer = tie_answer(self.home, request)
             else:
                 from ..warmanswer import cosines_answer
 
@@ -236,6 +241,13 @@ class WarmServer:
         for thread, wait in ((self._thread, 2.0), (self._loader, 10.0)):
             if thread is not None:
                 thread.join(timeout=wait)
+
+
+def _texts(texts) -> bool:
+    """A request's ``"tie"``: a list of at most :data:`memdir.search.ties.TIE_MAX` texts."""
+    from ..ties import TIE_MAX
+
+    return isinstance(texts, list) and len(texts) <= TIE_MAX and all(isinstance(t, str) for t in texts)
 
 
 def serve(home: Path, settings, hooks=None) -> WarmServer | None:
