@@ -250,7 +250,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
-    warm process when one answers (:mod:`memdir.search.warm`), else words alone.
+    warm process when one answers (:mod:`memdir.search.warm`), else words alone. True (the default: a search, the
+    CLI's recall): embedded here — or, in a process without the model, by a warm process that answers, the same
+    numbers (:func:`memdir.search.warm.exact`, :func:`memdir.search.warm.tie_cosines`).
     ``query`` is read as :func:`memdir.search.pasted.read` gives it (a pasted log's repeated lines once).
 
     ``explicit`` (a search a person or a model typed, not a prompt): every

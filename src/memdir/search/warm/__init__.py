@@ -18,6 +18,15 @@ or one of its own — serves them instead:
   (:func:`memdir.search.vectors.similarities`), read from the same
   ``index.sqlite`` — with ``"passages": [[best cosine, passage number], …]``
   when asked (:func:`memdir.search.vectors.best_passages`).
+* A process that embeds its own query — a fresh ``memdir search`` or ``memdir recall`` (``embed_query``
+  True) — asks too when it has no model loaded and the socket exists (:func:`nearby`), and gets the
+  answer it would compute itself: ``"exact": true`` (:func:`exact`) has the query embedded as
+  :func:`memdir.search.dense.query_vectors` embeds it and every cosine sent unrounded (JSON keeps a
+  float whole), and ``{"query": str, "layers": [], "tie": [text, …]}`` (:func:`tie_cosines`) gets
+  ``{"tie": [cosine, …]}``, each text's cosine to the query as an explicit search's head tie measures it
+  (:func:`memdir.search.warmanswer.tie_answer`). None answering (none listens, or its model is still
+  loading), it embeds itself, as before: the same answers either way, the model never loaded here when
+  one answers (a fresh ``memdir recall`` took 6.6 s loading it, 1.6 s asking: benchmarks/bench_cli_warm.py).
 * When no MCP server runs, a warm process of its own serves instead:
   :func:`launch` starts ``python -m memdir.hooks --warm HOME`` (:data:`COMMAND`) detached
   (``os.posix_spawn``: its own session, stdin the null device, output
@@ -50,6 +59,10 @@ or one of its own — serves them instead:
   the caller ranks lexically, never loading the model itself — when no server listens (connecting fails
   at once), when none answers within :data:`ANSWER_TIMEOUT`, when the server is still loading its model,
   or when the server's index generation is not the caller's (its doc ids might not be the caller's).
+
+The server side — :class:`WarmServer`, :func:`serve`, :func:`main` — is :mod:`memdir.search.warm.server`, imported
+when first named (a fresh prompt hook imports this module and serves nothing); what it computes is
+:mod:`memdir.search.warmanswer`'s.
 
 The socket lives where its path always fits ``sockaddr_un``, in a private
 directory of this user (:mod:`memdir.runtime`, which also removes the
