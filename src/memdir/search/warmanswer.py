@@ -16,13 +16,14 @@ def cosines_answer(home: Path, request: dict) -> dict:
     """The answer to one ``{"query", "layers", "generation"[, "passages"]}`` request for ``home``
     (:mod:`memdir.search.warm`'s protocol): ``{"generation": int, "ids": [doc id, …], "cosines": [float, …]}``
     (cosines rounded to 6 places — with ``"exact": true`` not rounded, the query embedded as
-    :func:`memdir.search.dense.query_vectors` embeds it in process, so the asker's ranking is its own to the bit; with ``"passages": [[best cosine, passage number], …]`` when asked), or
+    :func:`memdir.search.dense.query_vectors` embeds it in process (:func:`exact_text`), so the asker's
+    ranking is its own to the bit; with ``"passages": [[best cosine, passage number], …]`` when asked), or
     ``{"generation": int}`` alone when the index is at another generation than the request's or it names
     no layer. Embeds the query and, when the request asks for ``"windows"`` (recall), a long one's windows
     (:mod:`memdir.search.querywindows`: each cosine the best of theirs, as in process; the passages the whole
     query's); a few memories with no vector yet are measured on the spot (:func:`memdir.search.unembedded.cosines`).
     Raises what the index and the engine raise."""
-    from . import dense, querywindows, unembedded, vectors
+    from . import querywindows, unembedded, vectors
     from .index import connect
 
     query, layers = request.get("query"), request.get("layers")
@@ -34,8 +35,7 @@ def cosines_answer(home: Path, request: dict) -> dict:
             return {"generation": generation}
         exact = request.get("exact") is True  # a search's or recall's own answer (memdir.search.warm.exact)
         windows = bool(request.get("windows"))
-        # exact: the vectors a process embedding its own query computes (memdir.search.dense, kept per text)
-        query_vecs = dense.query_vectors(query, None, windows) if exact else querywindows.query_vectors(query, windows)
+        query_vecs = querywindows.query_vectors(exact_text(query) if exact else query, windows)
         cosines = querywindows.similarities(conn, home, query_vecs, layers)
         cosines.update(unembedded.cosines(conn, query_vecs, layers))  # a few written since: on the spot
         query_vec = query_vecs[0]
@@ -50,16 +50,25 @@ def cosines_answer(home: Path, request: dict) -> dict:
     return answer
 
 
+def exact_text(query: str) -> str:
+    """What a process embedding its own query passes to :func:`memdir.search.querywindows.query_vectors`:
+    :func:`memdir.search.vectors.query_text` of it, the key :mod:`memdir.search.dense` keeps its vectors by (this
+    module may not import dense, which asks the warm process). Pure."""
+    from .vectors import query_text
+
+    return query_text(query)
+
+
 def tie_answer(home: Path, request: dict) -> dict:
     """The answer to one ``{"query": str, "tie": [text, …]}`` request (:func:`memdir.search.warm.tie_cosines`):
     ``{"tie": [cosine, …]}``, each text's cosine to the query as an explicit search breaking a tie at its head
-    computes it in process (:func:`memdir.search.ranking._ties_broken`: :func:`memdir.search.dense.query_vector`
-    against :func:`memdir.search.sentencestore.vectors_for` on ``home``'s index — kept sentences read, the others
+    computes it in process (:func:`memdir.search.ranking._ties_broken`: :func:`memdir.search.dense.query_vector`,
+    here :func:`exact_text` embedded alone, against :func:`memdir.search.sentencestore.vectors_for` on ``home``'s index — kept sentences read, the others
     embedded and kept), not rounded. Raises what the index and the engine raise."""
-    from . import dense, sentencestore
+    from . import querywindows, sentencestore
     from .index import connect
 
-    vector = dense.query_vector(request["query"])
+    vector = querywindows.query_vectors(exact_text(request["query"]), False)[0]
     return {"tie": (sentencestore.vectors_for(connect(home), list(request["tie"])) @ vector).tolist()}
 
 
@@ -76,4 +85,4 @@ def wants_vectors(home: Path, environ) -> bool:
         return False
 
 
-__all__ = ["cosines_answer", "tie_answer", "wants_vectors"]
+__all__ = ["cosines_answer", "exact_text", "tie_answer", "wants_vectors"]
