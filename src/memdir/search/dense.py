@@ -139,7 +139,7 @@ def start(conn, session: Session, query: str, layers: list[str], windows: bool =
     caller embeds in line).
     Reads one cached count from ``conn`` (:func:`memdir.search.vectors.pending`)
     in the caller's thread; the worker never touches the index."""
-    from . import vectors
+    from . import vectors, warm
 
     if not OVERLAP or not query.strip() or not vectors.wanted(session.settings):
         return None
@@ -147,8 +147,8 @@ def start(conn, session: Session, query: str, layers: list[str], windows: bool =
     with _lock:
         if not key or (key, windows) in _vectors:
             return None
-    if not vectors.pending(conn, layers)[0] or not vectors.importable():
-        return None
+    if not vectors.pending(conn, layers)[0] or warm.nearby(session.home) or not vectors.importable():
+        return None  # nothing embedded, or a warm process embeds it (cosines): no model loaded here
     if not in_one_call(key, windows) and not spare_core():  # numpy's layers take the GIL back ≈ 600 times
         return None
     from . import querywindows
@@ -167,10 +167,12 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     model or numpy. With ``windows`` (recall, not an explicit search) a long
     prompt's windows are embedded too and each cosine is the best of theirs
     (:mod:`memdir.search.querywindows`). An embedding engine that fails gives
-    ``{}``: the lexical model still answers, as without the extra. Embedding the query here, a few memories with no
+    ``{}``: the lexical model still answers, as without the extra. With ``embed_query`` True in a process that has
+    not loaded the model, a warm process that answers gives the cosines this process would compute
+    (:func:`memdir.search.warm.exact`); none answering, this process embeds the query as ever. Embedding the query here, a few memories with no
     vector yet (at most :data:`memdir.search.unembedded.INLINE_MAX`) are measured on the spot too
     (:func:`memdir.search.unembedded.cosines`)."""
-    from . import embedder, passagevectors, sentencestore, unembedded, vectors
+    from . import embedder, passagevectors, sentencestore, unembedded, vectors, warm
 
     if not vectors.wanted(session.settings):
         return {}
@@ -184,14 +186,21 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         # no vector nor one standing in, or a query of hidden characters alone
         return {}
     clause, args = where
-    if embed_query and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
+    # A process without the model asks a warm process that listens: the same cosines, to the bit (warm.exact)
+    remote = embed_query and pending is None and warm.nearby(session.home)
+    if embed_query and not remote and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
         allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
     else:
         allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
         if not allowed:
             return {}
+    if remote:
+        generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
+        found = warm.exact(session.home, query, layers, generation, windows)
+        if found is not None:
+            return {i: c for i, c in found.items() if i in allowed}
+        # none answered in time, or it is loading its model: embedded here, as with no warm process
     if not embed_query:
-        from . import warm
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         found = warm.ask(session.home, query, layers, generation, windows=windows)
         if found is None:

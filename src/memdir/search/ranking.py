@@ -250,7 +250,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     """The ranking behind :func:`search` and recall: ``(hits scoring at least
     ``min_score``, best first; query terms; layer key → scope)``.
     ``embed_query`` False (a fresh prompt hook): the query's cosines from a
-    warm process when one answers (:mod:`memdir.search.warm`), else words alone.
+    warm process when one answers (:mod:`memdir.search.warm`), else words alone. True (the default: a search, the
+    CLI's recall): embedded here — or, in a process without the model, by a warm process that answers, the same
+    numbers (:func:`memdir.search.warm.exact`, :func:`memdir.search.warm.tie_cosines`).
     ``query`` is read as :func:`memdir.search.pasted.read` gives it (a pasted log's repeated lines once).
 
     ``explicit`` (a search a person or a model typed, not a prompt): every
@@ -398,17 +400,28 @@ def _falling(hits: list[Hit]) -> list[Hit]:
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
                  total: int, compounds: dict[str, tuple[str, str]], conn) -> list[Hit]:
     """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`; sentences kept in the
-    index of ``conn``, :mod:`memdir.search.sentencestore`) when dense retrieval is on; as they are otherwise."""
-    from . import sentencestore, ties, vectors
+    index of ``conn``, :mod:`memdir.search.sentencestore`) when dense retrieval is on; as they are otherwise.
+    A process without the model asks a warm process that listens for the tied texts' cosines
+    (:func:`memdir.search.warm.tie_cosines`: the same numbers); none answering, it embeds them itself."""
+    from . import sentencestore, ties, vectors, warm
 
-    if ties.tied(hits) < 2 or not vectors.enabled(session.settings):
+    remote = ties.tied(hits) >= 2 and warm.nearby(session.home)  # nothing imported: the warm process embeds
+    if ties.tied(hits) < 2 or not (vectors.wanted if remote else vectors.enabled)(session.settings):
         return hits
+    weights = weighing.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
+    read = relevance.Prefixes(weights, compounds, spelling.starts(terms, word_forms(query)))
+    if remote:
+        def measure(texts: list[str]) -> list[float]:
+            found = warm.tie_cosines(session.home, query, texts)
+            if found is None:  # none answered in time: embedded here, as with no warm process (raises as ever)
+                found = (sentencestore.vectors_for(conn, texts) @ dense.query_vector(query)).tolist()
+            return found
+
+        return ties.broken(hits, None, read, terms, query, measure=measure)
     try:
         vector = dense.query_vector(query)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
-    weights = weighing.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
-    read = relevance.Prefixes(weights, compounds, spelling.starts(terms, word_forms(query)))
     return ties.broken(hits, vector, read, terms, query, lambda texts: sentencestore.vectors_for(conn, texts))
 
 

@@ -241,7 +241,7 @@ def words_asked(terms: list[str], query: str) -> int:
     return len(whole - parts - weighing.soft_terms(terms))
 
 
-def head_cosines(hits: list, query_vector, embed=None) -> list[float] | None:
+def head_cosines(hits: list, query_vector, embed=None, measure=None) -> list[float] | None:
     """Each hit's head cosine to ``query_vector``: its stored one
     (:attr:`memdir.search.relevance.Evidence.cosine`), or — for a memory the
     background embedder has not reached yet (or one a page leaves out,
@@ -250,7 +250,8 @@ def head_cosines(hits: list, query_vector, embed=None) -> list[float] | None:
     same before and after the store is embedded. None (the tie keeps its
     lexical order, :func:`order_key`) when more than :data:`TIE_MAX` lack a
     vector or the embedding engine fails. ``embed``: what embeds the heads
-    (:func:`memdir.search.vectors.sentence_vectors` when None)."""
+    (:func:`memdir.search.vectors.sentence_vectors` when None); ``measure``, when given, what gives their cosines
+    instead (see :func:`broken`)."""
     from . import vectors
 
     missing = [i for i, h in enumerate(hits) if h.evidence.cosine is None]
@@ -261,7 +262,7 @@ def head_cosines(hits: list, query_vector, embed=None) -> list[float] | None:
         texts = [vectors.memory_text(hits[i].memory.title, hits[i].memory.description, hits[i].memory.body or "")
                  for i in missing]
         try:
-            found = ((embed or vectors.sentence_vectors)(texts) @ query_vector).tolist()
+            found = _cosines(texts, query_vector, embed, measure)
         except (RuntimeError, OSError, ValueError, MemoryError):
             return None
         for i, cosine in zip(missing, found):
@@ -269,7 +270,14 @@ def head_cosines(hits: list, query_vector, embed=None) -> list[float] | None:
     return cosines
 
 
-def broken(hits: list, query_vector, read, terms: list[str], query: str = "", embed=None) -> list:
+def _cosines(texts: list[str], query_vector, embed, measure) -> list[float]:
+    """Each of ``texts``' cosine to the query: ``measure(texts)`` when given, else ``embed(texts) @ query_vector``."""
+    from . import vectors
+
+    return measure(texts) if measure is not None else ((embed or vectors.sentence_vectors)(texts) @ query_vector).tolist()
+
+
+def broken(hits: list, query_vector, read, terms: list[str], query: str = "", embed=None, measure=None) -> list:
     """``hits`` with the tie at their head (:func:`tied`) ordered by the
     cosine between ``query_vector`` (the query's embedding) and each tied
     memory's :func:`best_sentence` — for a query of fewer than
@@ -281,15 +289,15 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "", em
     equals), the others following in that order. ``hits`` unchanged when
     there is no tie or the embedding engine fails. ``embed``: what embeds
     sentences and heads, ``list[str]`` → vectors (:func:`memdir.search.vectors.sentence_vectors`
-    when None; a search passes :func:`memdir.search.sentencestore.vectors_for` on its index)."""
+    when None; a search passes :func:`memdir.search.sentencestore.vectors_for` on its index). ``measure``:
+    ``list[str]`` → each text's cosine to the query (floats), in place of ``embed`` and ``query_vector`` (a
+    search whose warm process embeds for it, :func:`memdir.search.warm.tie_cosines`); raises as ``embed`` does."""
     count = tied(hits)
     if count < 2:
         return hits
-    from . import vectors
-
     wanted = set(terms)
     if words_asked(terms, query) < SENTENCE_TERMS:
-        cosines = head_cosines(hits[:count], query_vector, embed)
+        cosines = head_cosines(hits[:count], query_vector, embed, measure)
         if cosines is None:
             return hits
         order = sorted(range(count), key=lambda i: -cosines[i])
@@ -300,7 +308,7 @@ def broken(hits: list, query_vector, read, terms: list[str], query: str = "", em
         order.sort(key=lambda i: -echoed(query, sentences[i]))
     embedded = order[:TIE_MAX]
     try:
-        cosines = ((embed or vectors.sentence_vectors)([sentences[i] for i in embedded]) @ query_vector).tolist()
+        cosines = _cosines([sentences[i] for i in embedded], query_vector, embed, measure)
     except (RuntimeError, OSError, ValueError, MemoryError):
         return hits
     ranked = [i for _, i in sorted(zip(cosines, embedded), key=lambda pair: -pair[0])]

@@ -1,7 +1,7 @@
 """What a warm process computes for one request of its socket (:mod:`memdir.search.warm`): a query's cosines,
-and whether a hook's home wants dense retrieval.
+a search's tie cosines, and whether a hook's home wants dense retrieval.
 
-Runs in the server's thread, the model loaded (:func:`cosines_answer`) or not (:func:`wants_vectors`);
+Runs in the server's thread, the model loaded (:func:`cosines_answer`, :func:`tie_answer`) or not (:func:`wants_vectors`);
 the socket, the protocol and the process's life are :mod:`memdir.search.warm`'s.
 """
 
@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 def cosines_answer(home: Path, request: dict) -> dict:
     """The answer to one ``{"query", "layers", "generation"[, "passages"]}`` request for ``home``
     (:mod:`memdir.search.warm`'s protocol): ``{"generation": int, "ids": [doc id, …], "cosines": [float, …]}``
-    (cosines rounded to 6 places; with ``"passages": [[best cosine, passage number], …]`` when asked), or
+    (cosines rounded to 6 places — with ``"exact": true`` not rounded, the query embedded as
+    :func:`memdir.search.dense.query_vectors` embeds it in process (:func:`exact_text`), so the asker's
+    ranking is its own to the bit; with ``"passages": [[best cosine, passage number], …]`` when asked), or
     ``{"generation": int}`` alone when the index is at another generation than the request's or it names
     no layer. Embeds the query and, when the request asks for ``"windows"`` (recall), a long one's windows
     (:mod:`memdir.search.querywindows`: each cosine the best of theirs, as in process; the passages the whole
@@ -31,18 +33,43 @@ def cosines_answer(home: Path, request: dict) -> dict:
         generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0]
         if generation != request.get("generation") or not layers:
             return {"generation": generation}
-        query_vecs = querywindows.query_vectors(query, bool(request.get("windows")))  # as in process
+        exact = request.get("exact") is True  # a search's or recall's own answer (memdir.search.warm.exact)
+        windows = bool(request.get("windows"))
+        query_vecs = querywindows.query_vectors(exact_text(query) if exact else query, windows)
         cosines = querywindows.similarities(conn, home, query_vecs, layers)
         cosines.update(unembedded.cosines(conn, query_vecs, layers))  # a few written since: on the spot
         query_vec = query_vecs[0]
         best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
     finally:
         conn.execute("COMMIT")
-    answer = {"generation": generation, "ids": list(cosines), "cosines": [round(c, 6) for c in cosines.values()]}
+    answer = {"generation": generation, "ids": list(cosines),
+              "cosines": list(cosines.values()) if exact else [round(c, 6) for c in cosines.values()]}
     if best is not None:
         answer["passages"] = [[round(best[i][0], 6), best[i][1]] if i in best else [round(c, 6), 0]
                               for i, c in cosines.items()]  # one embedded on the spot: its head
     return answer
+
+
+def exact_text(query: str) -> str:
+    """What a process embedding its own query passes to :func:`memdir.search.querywindows.query_vectors`:
+    :func:`memdir.search.vectors.query_text` of it, the key :mod:`memdir.search.dense` keeps its vectors by (this
+    module may not import dense, which asks the warm process). Pure."""
+    from .vectors import query_text
+
+    return query_text(query)
+
+
+def tie_answer(home: Path, request: dict) -> dict:
+    """The answer to one ``{"query": str, "tie": [text, …]}`` request (:func:`memdir.search.warm.tie_cosines`):
+    ``{"tie": [cosine, …]}``, each text's cosine to the query as an explicit search breaking a tie at its head
+    computes it in process (:func:`memdir.search.ranking._ties_broken`: :func:`memdir.search.dense.query_vector`,
+    here :func:`exact_text` embedded alone, against :func:`memdir.search.sentencestore.vectors_for` on ``home``'s index — kept sentences read, the others
+    embedded and kept), not rounded. Raises what the index and the engine raise."""
+    from . import querywindows, sentencestore
+    from .index import connect
+
+    vector = querywindows.query_vectors(exact_text(request["query"]), False)[0]
+    return {"tie": (sentencestore.vectors_for(connect(home), list(request["tie"])) @ vector).tolist()}
 
 
 def wants_vectors(home: Path, environ) -> bool:
@@ -58,4 +85,4 @@ def wants_vectors(home: Path, environ) -> bool:
         return False
 
 
-__all__ = ["cosines_answer", "wants_vectors"]
+__all__ = ["cosines_answer", "exact_text", "tie_answer", "wants_vectors"]

@@ -18,6 +18,15 @@ or one of its own — serves them instead:
   (:func:`memdir.search.vectors.similarities`), read from the same
   ``index.sqlite`` — with ``"passages": [[best cosine, passage number], …]``
   when asked (:func:`memdir.search.vectors.best_passages`).
+* A process that embeds its own query — a fresh ``memdir search`` or ``memdir recall`` (``embed_query``
+  True) — asks too when it has no model loaded and the socket exists (:func:`nearby`), and gets the
+  answer it would compute itself: ``"exact": true`` (:func:`exact`) has the query embedded as
+  :func:`memdir.search.dense.query_vectors` embeds it and every cosine sent unrounded (JSON keeps a
+  float whole), and ``{"query": str, "layers": [], "tie": [text, …]}`` (:func:`tie_cosines`) gets
+  ``{"tie": [cosine, …]}``, each text's cosine to the query as an explicit search's head tie measures it
+  (:func:`memdir.search.warmanswer.tie_answer`). None answering (none listens, or its model is still
+  loading), it embeds itself, as before: the same answers either way, the model never loaded here when
+  one answers (a fresh ``memdir recall`` took 6.6 s loading it, 1.6 s asking: benchmarks/bench_cli_warm.py).
 * When no MCP server runs, a warm process of its own serves instead:
   :func:`launch` starts ``python -m memdir.hooks --warm HOME`` (:data:`COMMAND`) detached
   (``os.posix_spawn``: its own session, stdin the null device, output
@@ -51,6 +60,10 @@ or one of its own — serves them instead:
   at once), when none answers within :data:`ANSWER_TIMEOUT`, when the server is still loading its model,
   or when the server's index generation is not the caller's (its doc ids might not be the caller's).
 
+The server side — :class:`WarmServer`, :func:`serve`, :func:`main` — is :mod:`memdir.search.warm.server`, imported
+when first named (a fresh prompt hook imports this module and serves nothing); what it computes is
+:mod:`memdir.search.warmanswer`'s.
+
 The socket lives where its path always fits ``sockaddr_un``, in a private
 directory of this user (:mod:`memdir.runtime`, which also removes the
 dead sockets of homes gone: when a warm process starts, and when a hook finds
@@ -67,14 +80,15 @@ import os
 import threading
 import time
 
-from ..runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, cleared, note_stall,
+from ...runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, note_stall,
                        note_start, runtime_dir, socket_file, socket_path, stalled, starting, starting_wait, swept)
-from ..text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
-from ..version import code_identity
+from ...text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
+from ...version import code_identity
 
 TYPE_CHECKING = False  # typing's own constant, without importing typing (≈ 12M instructions of every session start)
 if TYPE_CHECKING:  # the session-start hook imports this module and needs no socket (≈ 5 ms): imported late
     import socket
+    from pathlib import Path
 
 _serving = threading.local()  # .active in a thread that serves a socket (request() must not ask itself)
 CONNECT_TIMEOUT = 0.05  # seconds for a local connect: a listening server accepts at once
@@ -193,7 +207,7 @@ def _reap(pid: int) -> None:
 def has_used_vectors(home: Path) -> bool:
     """``home``'s index has held a vector (:func:`memdir.search.used.noted`), or a prompt hook of it
     started a warm process (``warm.log``). Two stats; never raises."""
-    from .used import noted
+    from ..used import noted
     return noted(home) or os.path.exists(os.path.join(home, LOG_FILE))
 
 
@@ -201,7 +215,7 @@ def launch_if_useful(home: Path, settings) -> int | None:
     """:func:`launch` when dense retrieval is wanted (:func:`memdir.search.vectors.wanted`,
     nothing imported) and the home has used vectors (:func:`has_used_vectors`); a home that never
     had a vector gets no process (nothing to serve). The SessionStart hook's call. Never raises."""
-    from . import vectors
+    from .. import vectors
 
     if not vectors.wanted(settings) or not has_used_vectors(home):
         return None
@@ -309,292 +323,63 @@ def ask(home: Path, query: str, layers: list[str], generation: int, passages: bo
         return None
 
 
-class WarmServer:
-    """Serves query cosines for ``home`` on its socket from a daemon thread.
-
-    :meth:`start` returns at once; the thread binds (or, while another live
-    server holds the socket, retries every :data:`RETRY_BIND` s) and sets
-    ``listening``; the first request starts loading the model in another
-    thread, which sets ``warm`` when done (``failed`` when the engine cannot
-    load: the server then answers nothing). :meth:`close` stops it and
-    removes the socket if it is still this server's.
-
-    ``hooks`` (``hooks(hook: dict, dense: bool) -> dict``) answers a
-    ``{"hook": …}`` request (see the module docstring) in the serving thread;
-    ``dense`` is True once the model is loaded (until then the hook ranks by
-    words alone: no request made from this thread reaches the socket).
-
-    ``standalone`` (the process of :func:`main`): the model loads as soon as the socket is bound, a server
-    already answering means this one stops (``done`` is set) instead of waiting, and a ``{"stop": true}``
-    request (:func:`stop`) sets ``done``. ``last_request``: the monotonic time of the last request (or start)."""
-
-    def __init__(self, home: Path, standalone: bool = False, hooks=None):
-        from pathlib import Path  # here, as in launch: a hook's process that serves nothing loads no pathlib
-        self.home = Path(home)
-        self.hooks = hooks
-        self.path = socket_path(self.home, create=True)
-        self.standalone = standalone
-        self.listening = threading.Event()
-        self.warm = threading.Event()
-        self.done = threading.Event()
-        self.failed = False
-        self.refused: str | None = None  # why the socket path cannot be bound (runtime.cleared, the bind), when so
-        self.code = code_identity()  # the code this server runs, in every answer
-        self.outdated = False  # a process of newer code asked for the socket (an MCP server's gives it up)
-        self.answered = 0  # requests answered with cosines
-        self.last_request = time.monotonic()
-        self._loader: threading.Thread | None = None
-        self._load_began = 0.0  # monotonic time the model began loading
-        self._loaded = threading.Event()  # the load ended: warm, or failed
-        self.frozen = False  # the objects of the loaded model and the code it answers with are frozen (_settle)
-        self._stop = threading.Event()
-        self._sock: socket.socket | None = None
-        self._inode: int | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> "WarmServer":
-        """Start the serving thread (nothing when there is no socket path)."""
-        if self.path is not None:
-            self._thread = threading.Thread(target=self._run, name="memdir-warm", daemon=True)
-            self._thread.start()
-        return self
-
-    def _bind(self) -> bool:
-        import socket
-
-        runtime_dir(create=True)  # again: a /tmp cleaner may have removed it since
-        if listening(self.home):
-            return False  # another server answers
-        try:
-            self.refused = cleared(self.path)  # a socket left by a process that died goes; anything else stays
-            if self.refused is not None:
-                return False
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        except OSError:
-            return False
-        try:
-            sock.bind(str(self.path))
-            sock.listen(16)
-            sock.settimeout(0.5)
-            self._inode = os.stat(self.path).st_ino
-        except OSError as exc:  # said in the log's last line (main), which doctor quotes
-            sock.close()
-            self.refused = f"cannot listen at {self.path} ({exc.strerror or exc})"
-            return False
-        swept()  # the sockets of homes whose process has gone (this one listens now: it stays)
-        self._sock = sock
-        self.listening.set()
-        return True
-
-    def _load(self) -> None:
-        from . import vectors
-
-        try:
-            if vectors.importable():
-                vectors.query_vector("warm up")
-                self.warm.set()
-                return
-        except Exception:  # no engine: fresh processes rank lexically
-            pass
-        finally:
-            self.failed = not self.warm.is_set()
-            self._loaded.set()
-
-    def _start_loading(self) -> None:
-        if self._loader is None:
-            self._load_began = time.monotonic()
-            self._loader = threading.Thread(target=self._load, name="memdir-warm-load", daemon=True)
-            self._loader.start()
-
-    def stolen(self) -> bool:
-        """True when the socket file is no longer the one this server bound (another server took it, or it went)."""
-        try:
-            return self._inode is not None and os.stat(self.path).st_ino != self._inode
-        except OSError:
-            return True
-
-    def _run(self) -> None:
-        _serving.active = True
-        while not self._stop.is_set() and not self._bind():
-            if self.standalone:  # another server answers for this home, or its path is refused: nothing to do
-                self.done.set()
-                return
-            self._stop.wait(RETRY_BIND)
-        if self.standalone:
-            self._start_loading()
-        while not self._stop.is_set():
-            try:
-                client, _ = self._sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                break
-            with client:
-                self._serve_one(client)
-        if self.outdated:  # the socket is the newer process's to bind
-            self._release()
-
-    def _serve_one(self, client: socket.socket) -> None:
-        try:
-            request = json.loads(_read_line(client, MAX_REQUEST, HOOK_TIMEOUT))  # the asker waits no longer
-            self.last_request = time.monotonic()
-            query, layers = request.get("query"), request.get("layers")
-            if request.get("stop") is not True and request.get("code", self.code) != self.code:
-                answer = {"error": "other code"}  # the asker ignores what this code would answer: nothing is run
-            elif isinstance(request.get("hook"), dict):
-                answer = self._hook(request["hook"], request.get("wait"))
-            elif request.get("stop") is True:
-                newer = isinstance(request.get("code"), str) and request["code"] != self.code
-                answer = {"stopping": self.standalone or newer}
-                if self.standalone:
-                    self.done.set()
-                elif newer:  # an MCP server of older code: serve no more prompt hooks (its tools still work)
-                    self.outdated = True
-                    self._stop.set()
-            elif not isinstance(query, str) or not isinstance(layers, list) or not all(
-                    isinstance(x, str) for x in layers):
-                answer = {"error": "bad request"}
-            elif not self.warm.is_set():
-                self._start_loading()
-                answer = {"error": "model not loaded" if self.failed else "loading the model"}
-            else:
-                from .warmanswer import cosines_answer
-
-                answer = {**cosines_answer(self.home, request), "hooks": self.hooks is not None}
-                self.answered += "ids" in answer
-            client.sendall(json.dumps({**answer, "code": self.code}).encode("utf-8") + b"\n")
-        except Exception:  # one bad or broken request must not stop the server
-            return
-        self._settle()
-
-    def _settle(self) -> None:
-        """Once, after the first answer with the model loaded (sent: no asker waits for this), collect and
-        :func:`gc.freeze` what the process holds — the model, numpy, the code that answered and what it keeps — so
-        the cyclic collector never walks them again: a full collection of them in the middle of a prompt's answer
-        took ≈ 20 ms. What a request leaves behind later is collected as ever."""
-        if self.frozen or not self.warm.is_set():
-            return
-        import gc
-
-        gc.collect()
-        gc.freeze()
-        self.frozen = True
-
-    def _hook(self, hook: dict, wait=None) -> dict:
-        if self.hooks is None:
-            return {"error": "no hooks"}
-        home = hook.get("home")
-        if not isinstance(home, str) or os.path.realpath(home) != os.path.realpath(self.home):
-            return {"error": "another home"}  # its socket name says it is this one; its settings may not be
-        from .warmanswer import wants_vectors
-
-        if not self.warm.is_set() and wants_vectors(self.home, hook.get("environ")):
-            self._start_loading()
-            self._await_model(wait)  # the session's first prompt: its cosines, unless the load takes too long
-        answer = self.hooks(hook, dense=self.warm.is_set())
-        self.answered += 1
-        return answer
-
-    def _await_model(self, wait) -> None:
-        """Wait until the model has loaded (or failed to): at most ``wait`` s (the asker's
-        :func:`run_hook` budget; none when not a number) and until :func:`starting_wait` s after the
-        load began; the hook then ranks by words alone."""
-        if not isinstance(wait, (int, float)) or isinstance(wait, bool):
-            return
-        limit = min(float(wait), self._load_began + starting_wait() - time.monotonic())
-        if limit > 0:
-            self._loaded.wait(limit)
-
-    def _release(self) -> None:
-        """Close the socket and remove its file while it is still this server's (same inode)."""
-        self._sock.close()
-        try:
-            if os.stat(self.path).st_ino == self._inode:
-                self.path.unlink()
-        except OSError:
-            pass
-
-    def close(self) -> None:
-        """Stop serving and remove the socket file if it is still this server's; wait (≤ 10 s) for a model
-        load under way: a process exiting while ONNX Runtime builds its session aborts (SIGABRT, C++ terminate)."""
-        self._stop.set()
-        if self._sock is not None:
-            self._release()
-        for thread, wait in ((self._thread, 2.0), (self._loader, 10.0)):
-            if thread is not None:
-                thread.join(timeout=wait)
+EXACT_TIMEOUT = 3.0  # seconds a search or recall waits for the warm process (loading the model itself takes 1-6 s)
+_hosting = False  # this process runs a WarmServer (server.WarmServer.start): it embeds its own queries
 
 
-def serve(home: Path, settings, hooks=None) -> WarmServer | None:
-    """Start a :class:`WarmServer` for ``home`` (serving ``hooks``, see there) when dense retrieval is installed
-    and not turned off in ``settings`` (:func:`memdir.search.vectors.wanted`; nothing is imported otherwise);
-    returns it, or None."""
-    from . import vectors
-
-    if not vectors.wanted(settings) or socket_path(home, create=True) is None:
-        return None
-    return WarmServer(home, hooks=hooks).start()
-
-
-def main(argv: list[str] | None = None, hooks=None) -> int:
-    """``python -m memdir.search.warm HOME [--idle SECONDS]``: a standalone
-    warm process for ``HOME`` (see the module docstring), serving ``hooks``
-    (:class:`WarmServer`; ``python -m memdir.hooks --warm HOME`` gives the
-    prompt hook's, what :func:`launch` starts) until it is idle
-    for ``--idle`` seconds (default :data:`IDLE_EXIT`), lived
-    :data:`MAX_LIFETIME`, lost its home or socket, is asked to stop or gets
-    SIGTERM. Exit 0, one line on stdout when it ends."""
-    import signal
+def nearby(home: Path) -> bool:
+    """Whether a query of ``home`` is worth asking the warm process for (:func:`exact`, :func:`tie_cosines`)
+    rather than embedding it here: this process has not loaded the model (:mod:`memdir.search.encoder` not
+    imported) and runs no warm server, and ``home``'s socket file exists. A stat, no connect; never raises."""
     import sys
-    from pathlib import Path
 
-    from filelock import FileLock, Timeout
+    if _hosting or getattr(_serving, "active", False) or __package__.rpartition(".")[0] + ".encoder" in sys.modules:
+        return False  # the model is here already (or will be: a server loads it): asking would only add a round trip
+    path = socket_file(home)
+    return path is not None and os.path.exists(path)
 
-    args = sys.argv[1:] if argv is None else argv
-    idle = IDLE_EXIT
-    if len(args) == 3 and args[1] == "--idle":
-        idle, args = float(args[2]), args[:1]
-    home = Path(args[0]) if len(args) == 1 else None
-    if home is None or not home.is_dir():  # launch starts one only for a home that is; none is made here ("--help")
-        asked = args[:1] in (["-h"], ["--help"])
-        print("usage: python -m memdir.search.warm HOME [--idle SECONDS]" + ("" if asked or home is None else
-              f": HOME {home} is not a directory"), file=sys.stderr)
-        return 0 if asked else 2
-    lock = FileLock(str(home / LOCK_FILE), mode=0o600)
+
+def exact(home: Path, query: str, layers: list[str], generation: int, windows: bool = False) -> dict[int, float] | None:
+    """``{doc id: cosine}`` for ``query`` over ``layers`` at index ``generation``, as a process embedding its
+    own query computes them (:func:`memdir.search.dense.cosines`: the same embedding, the memories written since
+    the vectors were built measured on the spot, every float sent whole: :func:`memdir.search.warmanswer.cosines_answer`
+    with ``"exact"``), from the warm process of ``home``; ``windows``: a long prompt's windows too (recall). None
+    when none answers within :data:`EXACT_TIMEOUT` s, it is still loading its model, or its index is at another
+    generation: the caller embeds the query itself. Never raises."""
+    flags = {"windows": True} if windows else {}
+    message = {"query": query, "layers": list(layers), "generation": int(generation), "exact": True, **flags}
+    answer = request(home, message, timeout=EXACT_TIMEOUT)
     try:
-        lock.acquire(timeout=LOCK_WAIT)
-    except (Timeout, OSError):
-        return 0  # another warm process of this home is starting or running
-    started = time.monotonic()
-    server = WarmServer(home, standalone=True, hooks=hooks)
-    previous = signal.signal(signal.SIGTERM, lambda *_: server.done.set())  # put back when it returns (a test calls it)
-    why = "no socket directory"
+        if answer is None or answer.get("generation") != generation or "ids" not in answer:
+            return None
+        return dict(zip((int(i) for i in answer["ids"]), (float(c) for c in answer["cosines"])))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def tie_cosines(home: Path, query: str, texts: list[str]) -> list[float] | None:
+    """Each of ``texts``' cosine to ``query`` (floats, in order) as an explicit search breaking the tie at its
+    head computes it (:func:`memdir.search.warmanswer.tie_answer`), from the warm process of ``home``; None when
+    none answers within :data:`EXACT_TIMEOUT` s or it is still loading its model (the caller embeds them itself).
+    Never raises."""
+    answer = request(home, {"query": query, "layers": [], "tie": list(texts)}, timeout=EXACT_TIMEOUT)
     try:
-        if server.path is not None:
-            server.start()
-            while True:
-                if server.done.wait(1.0):
-                    why = server.refused or "stopped (asked, SIGTERM, or another server answers)"
-                    break
-                now = time.monotonic()
-                why = ("home is gone" if not home.is_dir() else "socket taken over" if server.listening.is_set()
-                       and server.stolen() else f"idle {idle:.0f} s" if now - server.last_request > idle
-                       else "lifetime reached" if now - started > MAX_LIFETIME else "")
-                if why:
-                    break
-    finally:
-        server.close()
-        lock.release()
-        signal.signal(signal.SIGTERM, previous)
-    print(f"warm: pid {os.getpid()} exits after {time.monotonic() - started:.0f} s, {server.answered} answered: "
-          f"{why}", flush=True)
-    return 0
+        found = None if answer is None else [float(c) for c in answer["tie"]]
+    except (KeyError, ValueError, TypeError):
+        return None
+    return found if found is not None and len(found) == len(texts) else None
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def __getattr__(name: str):
+    """The server side (:mod:`memdir.search.warm.server`: ``WarmServer``, ``serve``, ``main``), imported when first
+    named: a fresh prompt hook imports this module and never serves."""
+    if name in ("WarmServer", "main", "serve"):
+        from . import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "START_FILE", "STARTING_WAIT", "ask", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
-           "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop"]
+           "START_FILE", "STARTING_WAIT", "ask", "exact", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
+           "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop", "tie_cosines"]
