@@ -254,8 +254,8 @@ class GuardedStreams:
     def _write_ready(self, data: bytes) -> bytes:
         """Write to a pipe what it takes without blocking, at most ``select.PIPE_BUF`` bytes at a time while it
         polls writable (Linux: a free page in the pipe, so a write that size never blocks); return the rest.
-        Anything but a pipe (a file, a terminal, a socket): nothing written here. A client gone: said once
-        (:meth:`_client_gone`), nothing left to write."""
+        Anything but a pipe (a file, a terminal, a socket), or no ``poll`` (Windows): nothing written here. A
+        client gone: said once (:meth:`_client_gone`), nothing left to write."""
         import select
         import stat
 
@@ -263,7 +263,7 @@ class GuardedStreams:
         try:
             fd = out.fileno()
             if self._pipe is None:
-                self._pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+                self._pipe = hasattr(select, "poll") and stat.S_ISFIFO(os.fstat(fd).st_mode)  # not on Windows
             if not self._pipe:
                 return data
             poller = select.poll()
