@@ -253,8 +253,9 @@ class GuardedStreams:
         self._replied(text)
 
     def _write_ready(self, data: bytes) -> bytes:
-        """Write to a pipe what it takes without blocking, at most ``select.PIPE_BUF`` bytes at a time while it
-        polls writable (Linux: a free page in the pipe, so a write that size never blocks); return the rest.
+        """Write to a pipe what it takes without blocking, while it polls writable: the first write as much as
+        :func:`_room` says, then at most ``select.PIPE_BUF`` bytes at a time (Linux: writable is a free page in
+        the pipe, so a write that size never blocks); return the rest.
         Anything but a pipe (a file, a terminal, a socket), or no ``poll`` (Windows): nothing written here. A
         client gone: said once (:meth:`_client_gone`), nothing left to write."""
         import select
@@ -269,8 +270,10 @@ class GuardedStreams:
                 return data
             poller = select.poll()
             poller.register(fd, select.POLLOUT)
+            room = _room(fd)
             while data and poller.poll(0):
-                data = data[os.write(fd, data[:select.PIPE_BUF]):]
+                data = data[os.write(fd, data[:room]):]
+                room = select.PIPE_BUF
         except OSError as exc:  # the client is gone (EPIPE): nobody reads a reply any more
             self._client_gone(out, exc)
             return b""
@@ -305,6 +308,24 @@ class GuardedStreams:
             out.flush()  # what was buffered for the client, now to the null device
         except OSError:
             pass
+
+
+def _room(fd: int) -> int:
+    """Bytes one write to the pipe ``fd`` takes without blocking when it polls writable: its whole capacity
+    while it is empty (Linux: ``FIONREAD`` 0, ``F_GETPIPE_SZ``), so a reply goes in one write and the client
+    wakes once for it, not once per ``PIPE_BUF``; else (or elsewhere) ``select.PIPE_BUF``."""
+    import select
+    import sys
+
+    try:
+        import fcntl
+        import termios
+
+        if int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder) == 0:
+            return max(select.PIPE_BUF, fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ))
+    except (ImportError, AttributeError, OSError):
+        pass
+    return select.PIPE_BUF
 
 
 class _Out:
