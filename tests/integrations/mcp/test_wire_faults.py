@@ -151,3 +151,32 @@ def test_tool_arguments_that_are_not_an_object_say_so(arguments, kind):
         "string of JSON)")}}
     call["params"]["arguments"] = {"name": "s", "description": "d"}
     assert check_line(json.dumps(call)) is None  # control: an object goes on to the SDK
+
+
+def test_replies_past_what_the_pipe_holds_arrive_whole_after_the_client_reads_again(isolated_home, project):
+    # Replies go to the pipe from the event loop while it takes them at once, at most PIPE_BUF bytes a write, the
+    # rest from a worker thread (wire.GuardedStreams.write): a tools/list reply over 4,096 bytes, then 200 reads
+    # of ≈ 2 KB (≈ 430 KB) against a 64 KB pipe the client leaves unread for a second: every reply arrives, each
+    # one whole line of JSON, none cut into or by another.
+    body = "".join(f"line {n} of the long memory, with words enough to fill it. " for n in range(200))
+    proc = _server(project)
+    proc.stdin.write("".join(json.dumps(m) + "\n" for m in
+                             [*INIT, _call(2, "memory_write", {"name": "long", "description": "A long memory",
+                                                               "type": "project", "body": body}),
+                              {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}]).encode())
+    proc.stdin.flush()
+    first = [proc.stdout.readline() for _ in range(3)]
+    assert [json.loads(line)["id"] for line in first] == [1, 2, 3]  # control: written, answered
+    assert len(first[2]) > 4096 and len(json.loads(first[2])["result"]["tools"]) == 11
+    proc.stdin.write("".join(json.dumps(_call(10 + n, "memory_read", {"name": "long"})) + "\n"
+                             for n in range(200)).encode())
+    proc.stdin.flush()
+    time.sleep(1)  # the server fills the pipe and waits with the rest
+    lines = [proc.stdout.readline() for _ in range(200)]
+    proc.stdin.close()
+    assert proc.wait(timeout=120) == 0
+    replies = [json.loads(line) for line in lines]
+    assert sorted(r["id"] for r in replies) == list(range(10, 210))
+    texts = {r["result"]["content"][0]["text"] for r in replies}
+    assert sum(map(len, lines)) > 4 * 65536 and len(texts) == 1  # every reply the same whole text
+    assert "line 34 of the long memory" in texts.pop()

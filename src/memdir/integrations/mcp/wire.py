@@ -38,6 +38,7 @@ server quietly: one line on stderr, no traceback (:meth:`GuardedStreams._client_
 from __future__ import annotations
 
 import json
+import os
 import re
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
@@ -194,9 +195,11 @@ class GuardedStreams:
     def __init__(self, stdin, stdout):
         import anyio
 
-        self._in, self._out, self._lock = stdin, stdout, anyio.Lock()
+        # fast_acquire: a reply free to go is written at once, never after a turn of the event loop (anyio ≥ 4.5)
+        self._in, self._out, self._lock = stdin, stdout, anyio.Lock(fast_acquire=True)
         self.stdin, self.stdout = _Lines(self), _Out(self)
         self.gone: OSError | None = None  # why the client can no longer be written to, once it cannot
+        self._pipe: bool | None = None  # whether the wire's stdout is a pipe (known at the first write)
         self.waiting: set = set()  # the ids of the requests passed to the SDK and not yet answered
         self._answered = anyio.Event()  # set (and replaced) each time a reply answers one of them
 
@@ -237,17 +240,51 @@ class GuardedStreams:
                 return
 
     async def write(self, text: str) -> None:
+        """Write ``text`` (whole JSON-RPC lines) to the client, under the lock the replies share. What a pipe
+        takes at once is written in this thread (:meth:`_write_ready`); the rest, in one trip to a worker thread.
+        That trip was the costliest wait of a search's reply: at a load of 14 on 2 cores, 7.6 ms p50 of an 89 ms
+        round trip (two threads woken in turn, each waiting for a core)."""
         import anyio
 
-        async with self._lock:  # written and flushed in one trip to a worker thread, not two
-            await anyio.to_thread.run_sync(self._write_now, text)
+        async with self._lock:
+            rest = self._write_ready(text.encode("utf-8"))
+            if rest:  # a pipe that is full, or a stdout that is not a pipe: written where a block waits alone
+                await anyio.to_thread.run_sync(self._write_now, rest)
         self._replied(text)
 
-    def _write_now(self, text: str) -> None:
+    def _write_ready(self, data: bytes) -> bytes:
+        """Write to a pipe what it takes without blocking, while it polls writable: the first write as much as
+        :func:`_room` says, then at most ``select.PIPE_BUF`` bytes at a time (Linux: writable is a free page in
+        the pipe, so a write that size never blocks); return the rest.
+        Anything but a pipe (a file, a terminal, a socket), or no ``poll`` (Windows): nothing written here. A
+        client gone: said once (:meth:`_client_gone`), nothing left to write."""
+        import select
+        import stat
+
         out = self._out.wrapped
         try:
-            out.write(text)
-            out.flush()
+            fd = out.fileno()
+            if self._pipe is None:
+                self._pipe = hasattr(select, "poll") and stat.S_ISFIFO(os.fstat(fd).st_mode)  # not on Windows
+            if not self._pipe:
+                return data
+            poller = select.poll()
+            poller.register(fd, select.POLLOUT)
+            room = _room(fd)
+            while data and poller.poll(0):
+                data = data[os.write(fd, data[:room]):]
+                room = select.PIPE_BUF
+        except OSError as exc:  # the client is gone (EPIPE): nobody reads a reply any more
+            self._client_gone(out, exc)
+            return b""
+        return data
+
+    def _write_now(self, data: bytes) -> None:
+        out = self._out.wrapped
+        try:
+            fd = out.fileno()
+            while data:
+                data = data[os.write(fd, data):]
         except OSError as exc:  # the client is gone (EPIPE, ECONNRESET, ENOTCONN): nobody reads a reply any more
             self._client_gone(out, exc)
 
@@ -257,7 +294,6 @@ class GuardedStreams:
         :attr:`stdin` ends after the line in hand, so the server stops. A call already running finishes
         whole (the gateway writes atomically); its reply is what is lost."""
         import logging
-        import os
 
         if self.gone is None:
             self.gone = exc
@@ -272,6 +308,24 @@ class GuardedStreams:
             out.flush()  # what was buffered for the client, now to the null device
         except OSError:
             pass
+
+
+def _room(fd: int) -> int:
+    """Bytes one write to the pipe ``fd`` takes without blocking when it polls writable: its whole capacity
+    while it is empty (Linux: ``FIONREAD`` 0, ``F_GETPIPE_SZ``), so a reply goes in one write and the client
+    wakes once for it, not once per ``PIPE_BUF``; else (or elsewhere) ``select.PIPE_BUF``."""
+    import select
+    import sys
+
+    try:
+        import fcntl
+        import termios
+
+        if int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder) == 0:
+            return max(select.PIPE_BUF, fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ))
+    except (ImportError, AttributeError, OSError):
+        pass
+    return select.PIPE_BUF
 
 
 class _Out:
