@@ -214,9 +214,9 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         process: the manifest's, :mod:`memdir.layer.manifest`), else from a :meth:`glance` (the files
         added by hand since parsed only when their file name gives ``name``); for deciding where a
         memory lives, not for reading its current text. Raises :class:`StoreError` (as :meth:`scan`)."""
-        return self.glance().entries.get(name)
+        return self.glance(edits=False).entries.get(name)
 
-    def glance(self) -> Scan:
+    def glance(self, edits: bool = True) -> Scan:
         """Which memories the layer holds, parsing only the memories asked for: the last scan while no
         file was added, removed or renamed since (in a fresh process: the manifest's); else the files'
         names (:func:`memdir.files.scan.glance`): a file added by hand since the layer last read it is
@@ -224,7 +224,8 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         file that wins that name as a :meth:`scan` would choose it, the next one when it holds no
         memory), so ``names`` may name a file that turns out to hold none; a file edited in place since is
         so too, once a sweep is due (:func:`memdir.files.sweeps.sweep_can_wait`, as :meth:`current_scan`
-        sees it). The files not read are :attr:`memdir.files.scan.Scan.unread`. Nothing is taken up
+        sees it; ``edits`` False: the last scan while the directory's mtime stays, for where a memory is, which
+        no edit in place moves). The files not read are :attr:`memdir.files.scan.Scan.unread`. Nothing is taken up
         (journaled): a write of another layer looks a name up here without waiting for this layer's
         hand-placed files (issue 28 §7); the layer's own next transaction, sweep or :meth:`scan` takes
         them in. Kept while the directory's mtime stays; a tombstone added or lifted since the files
@@ -239,8 +240,8 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
             mtime = None
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
-        if mtime is not None and last is not None and last[0] == mtime and sweep_can_wait(
-                len(last[1].files), time.monotonic() - self._swept_at, self):
+        if mtime is not None and last is not None and last[0] == mtime and (not edits or sweep_can_wait(
+                len(last[1].files), time.monotonic() - self._swept_at, self)):
             return last[1]
         if self.stones_moved():  # the states at hand were judged by other tombstones: every file judged again
             return self.scan()

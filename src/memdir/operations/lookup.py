@@ -125,7 +125,7 @@ def held_name(layer: Layer, name: str) -> str | None:
     key = normalize_name(name).name
     if layer.lookup(key) is not None:  # an older memdir's file spelled as written wins (odz-notes of Łódź-notes)
         return stored_name(name, key, lambda n: _record(layer.lookup(n))) or key
-    found = layer.glance()  # names: a file placed by hand is not parsed unless it may be name's
+    found = layer.glance(edits=False)  # names: a file placed by hand is parsed only when it may be name's
     return stored_name(name, key, lambda n: _record(layer.lookup(n)), lambda: filter(None, (
         _record(found.entries.get(n)) for n in candidates(name, key, found.names))))
 
