@@ -120,6 +120,35 @@ def duplicate_key(description: str | None, body: str | None) -> str:
     return value_of(description or "", body or "")
 
 
+_RUN = None  # re.compile(r"[a-z0-9]+"), made on first use: the hot path loads no re
+
+
+def may_hold(data: bytes, stem: str, key: str) -> bool:
+    """Whether the file ``<stem>.md`` of bytes ``data`` may hold a memory whose :func:`duplicate_key` is
+    ``key``, without parsing it: False only when it cannot — a cheap sieve before :func:`parse` (a write
+    looks for a copy of its text among files no one has read yet, issue 28 §7). The one case it decides:
+    printable ASCII text and line breaks, no backslash (a YAML escape could spell any letter), under an
+    ASCII stem. Every letter of such a file's value then comes from its text or its stem as written,
+    lower-cased, and nothing :func:`parse` or :func:`memdir.text.values.normalize_value` does joins two
+    words (line breaks become spaces, items are joined by ``"; "``, a cut only shortens); so ``key`` is not
+    its value when ``key`` holds a character that is not ASCII, or a run of letters and digits that is in
+    neither the text nor the stem. Any other file: True."""
+    global _RUN
+    if not (data.isascii() and stem.isascii()) or b"\\" in data:
+        return True
+    text = data.decode("ascii")
+    if not text.replace("\n", "").replace("\r", "").isprintable():  # a control (a tab, an escape) may be dropped
+        return True
+    if not key.isascii():
+        return False
+    if _RUN is None:
+        import re
+
+        _RUN = re.compile(r"[a-z0-9]+")
+    hay = f"{stem}\n{text}".lower()
+    return all(run in hay for run in set(_RUN.findall(key)))
+
+
 def text_digest(description: str | None, body: str | None) -> str:
     """SHA-256 hex of :func:`duplicate_key`: equal for exact duplicates, so a layer keeps it per file
     (:class:`memdir.files.scan.FileState`) and a write finds a copy without reading every memory."""
@@ -315,6 +344,18 @@ def declared_name(text: str) -> str | None:
     declared = one_line(as_written(data.get("name"), parts[0].split("\n")))
     try:
         return normalize_name(declared).name if declared else None
+    except InvalidInput:
+        return None
+
+
+def name_of_file(filename: str) -> str | None:
+    """The memory name a file called ``filename`` (``<stem>.md``) holds when it holds one: its stem
+    normalized (:func:`memdir.text.names.normalize_name`: ``DB Port.md`` and ``db-port.md`` hold
+    ``db-port``; a name spelled in NFC or NFD, ``café`` either way, holds ``cafe``) — :func:`parse`'s
+    ``record.name``, known without reading the file (whether the file is a readable memory is the
+    parse's to say). None when the stem is no memory name (the parse refuses such a file)."""
+    try:
+        return normalize_name(filename.removesuffix(".md")).name
     except InvalidInput:
         return None
 

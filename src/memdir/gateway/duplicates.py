@@ -36,7 +36,7 @@ def holder(description: str, body: str, scans: Iterable[tuple[str, Scan]],
     key, passed = duplicate_key(description, body), set(skip)
     text = text_digest(description, body)
     for scope, found in scans:
-        for name in holding(found, text):
+        for name in holding(found, text, key):  # a file not read yet: read, parsed only when it may hold key
             if (scope, name) in passed:
                 continue
             entry = found.entries.get(name)  # read now: the digest only names candidates

@@ -42,7 +42,8 @@ from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
 from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_state, judged,
                             index_refusal, layer_place, stones_key, symlink_refusal)
 from ..files.outline import read_outline
-from ..files.scan import Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, load as load_file, scan as scan_layer
+from ..files.scan import (Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, glance as glance_layer,
+                          load as load_file, scan as scan_layer)
 from ..files.sweeps import since, sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
@@ -79,6 +80,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         self.files: dict[str, FileState] = {}  # what the last scan learned of each file, by file name
         self._hints_left = False  # the last scan trusted hints for some files: they are not in self.files
         self._last_scan: tuple[int | None, Scan] | None = None
+        self._glanced: tuple[int | None, Scan] | None = None  # (directory mtime, glance()): names, parsed when asked
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
         self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
@@ -209,19 +211,60 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
     def lookup(self, name: str) -> Entry | None:
         """Which memory is called ``name`` (already normalized), from the last
         scan while no file was added, removed or renamed since (in a fresh
-        process: the manifest's, :mod:`memdir.layer.manifest`); for deciding
-        where a memory lives, not for reading its current text."""
-        last = self._last_scan if not self.stones_moved() else None
-        if last is None:
-            self._restore()
+        process: the manifest's, :mod:`memdir.layer.manifest`), else from a :meth:`glance` (the files
+        added by hand since parsed only when their file name gives ``name``); for deciding where a
+        memory lives, not for reading its current text. Raises :class:`StoreError` (as :meth:`scan`)."""
+        return self.glance(edits=False).entries.get(name)
+
+    def glance(self, edits: bool = True) -> Scan:
+        """Which memories the layer holds, parsing only the memories asked for: the last scan while no
+        file was added, removed or renamed since (in a fresh process: the manifest's); else the files'
+        names (:func:`memdir.files.scan.glance`): a file added by hand since the layer last read it is
+        named by its file name and parsed only when its memory is asked for (``entries.get(name)``: the
+        file that wins that name as a :meth:`scan` would choose it, the next one when it holds no
+        memory), so ``names`` may name a file that turns out to hold none; a file edited in place since is
+        so too, once a sweep is due (:func:`memdir.files.sweeps.sweep_can_wait`, as :meth:`current_scan`
+        sees it; ``edits`` False: the last scan while the directory's mtime stays, for where a memory is, which
+        no edit in place moves). The files not read are :attr:`memdir.files.scan.Scan.unread`. Nothing is taken up
+        (journaled): a write of another layer looks a name up here without waiting for this layer's
+        hand-placed files (issue 28 §7); the layer's own next transaction, sweep or :meth:`scan` takes
+        them in. Kept while the directory's mtime stays; a tombstone added or lifted since the files
+        were judged: a :meth:`scan`. Raises :class:`StoreError` (as :meth:`scan`)."""
+        self.refuse_symlinks()
+        last = self._last_scan if not self.stones_moved() else None  # a tombstone added or lifted: judged again
+        if last is None and self._restore() is not None:
             last = self._last_scan
-        if last is not None and last[0] is not None:
-            try:
-                if os.stat(self.path).st_mtime_ns == last[0]:
-                    return last[1].entries.get(name)
-            except OSError:
-                return None
-        return self.scan().entries.get(name)
+        try:
+            mtime = os.stat(self.path).st_mtime_ns
+        except FileNotFoundError:
+            mtime = None
+        except OSError as exc:
+            raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
+        if mtime is not None and last is not None and last[0] == mtime and (not edits or sweep_can_wait(
+                len(last[1].files), time.monotonic() - self._swept_at, self)):
+            return last[1]
+        if self.stones_moved():  # the states at hand were judged by other tombstones: every file judged again
+            return self.scan()
+        if mtime is not None and self._glanced is not None and self._glanced[0] == mtime:
+            return self._glanced[1]
+        known = self._known() if not self.files or self._hints_left else None
+        found, holders = glance_layer(self.path, self.files, known, self.settings.max_file_bytes)
+        self._hints_left = True  # self.files holds only what was parsed: the next scan takes the manifest's hints
+        self.usage.overlay(found.entries)
+
+        def load(name: str, filename: str) -> Entry | None:
+            held = holders.get(name, [filename])
+            for file in held[held.index(filename) if filename in held else 0:]:
+                entry = self._load_entry(name, file, found.files)
+                if entry is not None:
+                    found.names[name] = file
+                    return entry
+            return None
+
+        found = self.counted(Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files,
+                                  found.names, found.asides, unread=found.unread))
+        self._glanced = (mtime, found)
+        return found
 
     def current_scan(self) -> Scan:
         """Which memories the layer holds, as a write of it would see them: the last scan (in a fresh

@@ -125,7 +125,7 @@ def held_name(layer: Layer, name: str) -> str | None:
     key = normalize_name(name).name
     if layer.lookup(key) is not None:  # an older memdir's file spelled as written wins (odz-notes of Łódź-notes)
         return stored_name(name, key, lambda n: _record(layer.lookup(n))) or key
-    found = layer.current_scan()
+    found = layer.glance(edits=False)  # names: a file placed by hand is parsed only when it may be name's
     return stored_name(name, key, lambda n: _record(layer.lookup(n)), lambda: filter(None, (
         _record(found.entries.get(n)) for n in candidates(name, key, found.names))))
 
@@ -249,7 +249,7 @@ def guard(session: Session, target: Layer | None = None) -> Guard:
     for layer in session.layers():
         if layer is not target:
             try:
-                live.append((layer.scope, layer.current_scan()))
+                live.append((layer.scope, layer.glance()))  # hand-placed files read only as copies are sought
             except StoreError:
                 continue  # an unreadable layer holds nothing a write could copy
     own = target.path if target is not None else None
