@@ -20,8 +20,12 @@ MIN_DIGEST = 12  # hex digits of a digest a person may type instead of all 64 (r
 
 def typed(given: str, digest: str) -> bool:
     """Whether ``given``, a digest a person typed (all 64 hex digits or a prefix of at least :data:`MIN_DIGEST`,
-    any case, spaces around), names ``digest``. Raises :class:`InvalidInput` for a shorter one."""
+    any case, spaces around), names ``digest``. Raises :class:`InvalidInput` for a shorter one or one that is not
+    hex digits."""
     given = given.strip().lower()
+    if given.strip("0123456789abcdef"):
+        raise InvalidInput(f"digest {given[:80]!r} is not hex digits: give the digest memdir showed "
+                           f"(at least {MIN_DIGEST} hex digits)")
     if len(given) < MIN_DIGEST:
         raise InvalidInput(f"digest {given!r} is too short: give the digest memdir showed "
                            f"(at least {MIN_DIGEST} hex digits)")
