@@ -12,7 +12,6 @@ import json
 
 import pytest
 
-from memdir.files.layout import USAGE_FILE
 from memdir.integrations.claude_code import hooks
 from memdir.layer.journal import now_utc
 from memdir.prompt import recalled
