@@ -37,6 +37,7 @@ def test_a_digest_of_an_older_version_deletes_nothing_and_names_the_digest_now(p
     assert person.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 6543"
     assert _tombstones(project) == "No tombstones."
     done = run_cli("--project", project, command, "db-port", "--digest", now[:12].upper())  # control: the one now
+    # (a prefix in any case, as a person types it)
     assert done.returncode == 0, done.stderr
     assert "db-port" in done.stdout
     assert run_cli("--project", project, "read", "db-port").returncode != 0
