@@ -88,7 +88,7 @@ def test_a_3_mb_session_id_is_recorded_in_a_bounded_key(ttl_store, project, isol
     data = json.loads(path.read_bytes())
     kept = "sha256:" + sha256(huge.encode()).hexdigest()  # the session's id (memdir.session.bounded_id)
     assert data == {"session": sha256(kept.encode()).hexdigest(), "shown": {"project/redis-ttl": data["shown"][
-        "project/redis-ttl"]}, "said": []}
+        "project/redis-ttl"]}, "said": [], "unread": {"project/redis-ttl": 1}}  # unread: counted at the end
     assert path.stat().st_size == len(json.dumps(data).encode()) < 200
     assert TTL_BODY not in _context(run_prompt_hook(project, TTL_PROMPT, session=huge))  # still once per session
     assert TTL_BODY in _context(run_prompt_hook(project, TTL_PROMPT, session=huge[:-1] + "z"))  # another id

@@ -348,8 +348,9 @@ def finish_interrupted(layer: Layer) -> int:
     return finished
 
 
-def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent") -> Entry | None:
-    """Count a read: ``reads`` + 1 and ``last_read`` = now, in the layer's usage file
+def touch(layer: Layer, name: str, session: str | None = None, actor: str = "agent", times: int = 1) -> Entry | None:
+    """Count a read (``times`` reads, ≥ 1: the givings of a body recall gave in a session, counted at its end:
+    :func:`memdir.operations.memories.count_given`): ``reads`` + ``times`` and ``last_read`` = now, in the layer's usage file
     (:mod:`memdir.layer.usage`), never in the memory file — whatever the layer (the team layer's counts stay in
     the home) and whoever reads (``session`` and ``actor`` are accepted for the callers' symmetry; a read is
     not journaled). Returns the memory as its file is now with the read counted (None: no such memory); the
@@ -364,7 +365,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
             return None
         now = now_utc()
         was_stale = is_stale(entry.record, layer.settings.stale_after_days, now)
-        counted = layer.usage.record_read(entry, now.replace(microsecond=0), layer.names_now())
+        counted = layer.usage.record_read(entry, now.replace(microsecond=0), layer.names_now(), times)
     if was_stale:  # read again, it is back in MEMORY.md
         layer.refresh_index()
     return counted

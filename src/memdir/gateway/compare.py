@@ -23,12 +23,12 @@ def typed(given: str, digest: str) -> bool:
     any case, spaces around), names ``digest``. Raises :class:`InvalidInput` for a shorter one, and for one that
     is no digest: a character not a hex digit, more than 64 digits (refused before as a digest that changed)."""
     given = given.strip().lower()
+    if len(given) > 64 or given.strip("0123456789abcdef"):
+        raise InvalidInput(f"digest {given[:80]!r} is not a digest: give the one memdir showed "
+                           f"({MIN_DIGEST} to 64 hex digits)")
     if len(given) < MIN_DIGEST:
         raise InvalidInput(f"digest {given!r} is too short: give the digest memdir showed "
                            f"(at least {MIN_DIGEST} hex digits)")
-    if len(given) > 64 or not set(given) <= set("0123456789abcdef"):
-        raise InvalidInput(f"digest {given[:80]!r} is not a digest: give the one memdir showed "
-                           f"({MIN_DIGEST} to 64 hex digits)")
     return digest.startswith(given)
 
 

@@ -109,11 +109,11 @@ class Usage:
 
     # ------------------------------------------------------------ changing
 
-    def record_read(self, entry: Entry, when: datetime, live: Iterable[str]) -> Entry:
-        """Count one read of ``entry`` (its record's usage is the current one)
+    def record_read(self, entry: Entry, when: datetime, live: Iterable[str], times: int = 1) -> Entry:
+        """Count ``times`` reads (≥ 1) of ``entry`` (its record's usage is the current one)
         at ``when``; entries of names not in ``live`` are dropped. Returns the
         entry carrying the new usage. Raises :class:`StoreError`."""
-        count = (entry.record.reads + 1, when)
+        count = (entry.record.reads + max(1, times), when)
         counts = dict(self.counts())
         counts[entry.record.name] = count
         self._save(counts, live)

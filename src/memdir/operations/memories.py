@@ -220,6 +220,29 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
                       successor(entry.record, layer.lookup, layer.tombstones))
 
 
+def count_given(session: Session, given: dict[str, int]) -> int:
+    """Count as reads the bodies recall gave in ``session``'s conversation since they were last counted:
+    ``given`` is what :func:`memdir.prompt.recalled.take_unread` took from the session's record (so each giving
+    counts once): each ``<scope>/<name>`` given ``n`` times gets ``n`` reads and ``last_read`` now, by the rule a
+    ``memory_read`` counts by (:func:`memdir.gateway.changes.touch`). Called at the session's end (its hooks'
+    end moment), never on a prompt's path: the prompt hook only records what it gave. A memory gone or
+    renamed since, a scope the session no longer has, or a layer that cannot be written loses its count
+    (best effort, as a read's count). Returns how many memories were counted. Never raises for those."""
+    from ..errors import MemdirError
+
+    counted = 0
+    for key, times in given.items():
+        scope, _, name = key.partition("/")
+        if scope not in session.scopes():
+            continue
+        try:
+            counted += gateway.touch(session.layer(scope), name, session=session.id, actor=session.actor,
+                                     times=times) is not None
+        except (MemdirError, OSError):
+            continue  # counting a read is best-effort (seed §A8)
+    return counted
+
+
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
     """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
     whether a further one exists (the walk stops at the first beyond)."""

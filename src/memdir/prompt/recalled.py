@@ -13,9 +13,11 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
 
 * ``<home>/sessions/<16 hex of the session's key>.json`` —
   ``{"session": key, "shown": {"<scope>/<name>": "<digest of what was shown> <digest of its body>"},
-  "said": ["<digest of a warning>", …], "start": "<16 hex of the project> <digest of the context block given>"}``
-  (ASCII JSON; ``start`` only once a block was given and recorded), replaced atomically; at most :data:`MAX_SHOWN`
-  memories and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
+  "said": ["<digest of a warning>", …], "start": "<16 hex of the project> <digest of the context block given>",
+  "unread": {"<scope>/<name>": <givings>}}``
+  (ASCII JSON; ``start`` only once a block was given and recorded; ``unread`` only while recall gave bodies that
+  no read counted yet: :func:`take_unread`), replaced atomically; at most :data:`MAX_SHOWN`
+  memories (shown, and unread) and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
   SHA-256 of the session id's code points, never the id itself: any id a client sends — 3 MB long, a
   lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
   written; two different ids never share a record. The body's digest is what a renamed memory is known
@@ -66,6 +68,7 @@ MAX_SESSIONS = 64   # session files kept, and held start texts apart; the least 
 MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
 HELD_SUFFIX = ".start.txt"  # a session start's text held for the session's next prompt (hold_start)
+MAX_GIVINGS = 1000  # givings of one memory not yet counted as reads, kept per session (a bound, never met in use)
 MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
 LOCK_FILE = ".lock"  # in each directory of session files: held while one record is read, merged and replaced
 LOCK_WAIT = 2.0     # seconds a change waits for the lock; past it the record is left as it is
@@ -97,31 +100,48 @@ def _spare(home: str | os.PathLike, session_id: str, create: bool = False) -> st
     return os.path.join(directory, f"{digest(os.path.realpath(home))}-{session_key(session_id)[:16]}.json")
 
 
-def _read(path: str | None, session_id: str) -> tuple[dict[str, str], list[str], str | None]:
-    """``(shown, said, start)`` of the record at ``path`` for ``session_id``; empty for another
-    session's, a missing or an unreadable file."""
+class _Record:
+    """One session's record as read (:func:`_read`): ``shown``, ``said``, ``start`` and ``unread`` (the
+    module docstring); ``found``: the file held this session's record."""
+
+    __slots__ = ("found", "said", "shown", "start", "unread")
+
+    def __init__(self, shown=None, said=None, start=None, unread=None, found=False):
+        self.shown: dict[str, str] = shown or {}
+        self.said: list[str] = said or []
+        self.start: str | None = start
+        self.unread: dict[str, int] = unread or {}
+        self.found = found
+
+
+def _read(path: str | None, session_id: str) -> _Record:
+    """The record at ``path`` for ``session_id``; empty for another session's, a missing or an
+    unreadable file."""
     if path is None:
-        return {}, [], None
+        return _Record()
     try:
         with open(path, "rb") as handle:
             data = json_c.loads(handle.read().decode("utf-8", "replace"))
     except (OSError, ValueError):
-        return {}, [], None
+        return _Record()
     if (not isinstance(data, dict) or data.get("session") != session_key(session_id)
             or not isinstance(data.get("shown"), dict)):
-        return {}, [], None
+        return _Record()
     said = data.get("said") if isinstance(data.get("said"), list) else []
     start = data.get("start") if isinstance(data.get("start"), str) else None
-    return ({k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)},
-            [k for k in said if isinstance(k, str)], start)
+    unread = data.get("unread") if isinstance(data.get("unread"), dict) else {}
+    return _Record({k: v for k, v in data["shown"].items() if isinstance(k, str) and isinstance(v, str)},
+                   [k for k in said if isinstance(k, str)], start,
+                   {k: v for k, v in unread.items() if isinstance(k, str) and type(v) is int and v > 0}, True)
 
 
-def _both(home: Path, session_id: str) -> tuple[dict[str, str], list[str], str | None]:
-    """``(shown, said, start)`` of the home's record and the runtime directory's (the latter winning)."""
-    shown_home, said_home, start_home = _read(_path(home, session_id), session_id)
-    shown_spare, said_spare, start_spare = _read(_spare(home, session_id), session_id)
-    return ({**shown_home, **shown_spare}, list(dict.fromkeys(said_home + said_spare)),
-            start_spare or start_home)
+def _both(home: Path, session_id: str) -> _Record:
+    """The home's record and the runtime directory's, merged (the latter winning). The runtime directory's
+    is written from such a merge (:func:`_keep`), so when it holds the session's record its ``unread`` is the
+    whole of it: a count taken (:func:`take_unread`) while the home could not be written stays taken."""
+    home_record, spare = _read(_path(home, session_id), session_id), _read(_spare(home, session_id), session_id)
+    return _Record({**home_record.shown, **spare.shown}, list(dict.fromkeys(home_record.said + spare.said)),
+                   spare.start or home_record.start, spare.unread if spare.found else home_record.unread)
 
 
 def shown(home: Path, session_id: str | None) -> dict[str, str]:
@@ -130,7 +150,7 @@ def shown(home: Path, session_id: str | None) -> dict[str, str]:
     latter winning); ``{}`` for no id, a new session or unreadable files."""
     if not session_id:
         return {}
-    return _both(home, session_id)[0]
+    return _both(home, session_id).shown
 
 
 class Given:
@@ -165,24 +185,59 @@ def given(home: Path, session_id: str | None) -> Given:
     return Given(shown(home, session_id))
 
 
-def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str, str]]) -> None:
+def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str, str]], *,
+           unread: bool = False) -> None:
     """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of what was shown, or ``(that digest, the
     digest of the body alone)``) to the record of session ``session_id``: in the home, else (a read-only
     or full home) in the runtime directory, under the lock (the module docstring: concurrent calls lose
-    no item). Nothing for no id or no items; never raises (a record that neither can take, or whose
-    lock is not had within :data:`LOCK_WAIT`, is left as it was)."""
+    no item). ``unread``: the bodies were given by recall, which counts no read, so each item's count of
+    givings not yet counted as reads goes up by one (:func:`take_unread` takes them at the session's end;
+    a memory the agent read through a tool was counted by that read). Nothing for no id or no items; never
+    raises (a record that neither can take, or whose lock is not had within :data:`LOCK_WAIT`, is left as
+    it was)."""
     if not session_id or not items:
         return
     with _locked(home) as held:
         if not held:
             return
-        merged, said, start = _both(home, session_id)
+        now = _both(home, session_id)
+        merged = now.shown
         for key in items:
             merged.pop(key, None)  # re-inserted last: the oldest are cut first
         merged.update({key: value if isinstance(value, str) else " ".join(value) for key, value in items.items()})
         if len(merged) > MAX_SHOWN:
             merged = dict(list(merged.items())[-MAX_SHOWN:])
-        _keep(home, session_id, merged, said, start)
+        if unread:
+            now.unread = _counted(now.unread, items)
+        now.shown = merged
+        _keep(home, session_id, now)
+
+
+def _counted(unread: dict[str, int], keys) -> dict[str, int]:
+    """``unread`` with one more giving of each of ``keys`` (re-inserted last), at most :data:`MAX_SHOWN`
+    memories (the oldest go)."""
+    out = dict(unread)
+    for key in keys:
+        out[key] = min(out.pop(key, 0) + 1, MAX_GIVINGS)
+    return dict(list(out.items())[-MAX_SHOWN:]) if len(out) > MAX_SHOWN else out
+
+
+def take_unread(home: str | os.PathLike, session_id: str | None) -> dict[str, int]:
+    """``{"<scope>/<name>": givings}``: the bodies recall gave in session ``session_id`` that no read counted
+    yet (:func:`record` with ``unread``; kept through a compaction's :func:`clear`), removed from the record as
+    they are returned — each giving is counted once, by whoever takes it (the session's end:
+    :func:`memdir.operations.memories.count_given`). ``{}`` for no id, none, or a record whose lock is not had
+    within :data:`LOCK_WAIT` (left for a later end). Never raises."""
+    if not session_id:
+        return {}
+    with _locked(home) as held:
+        if not held:
+            return {}
+        now = _both(home, session_id)
+        taken, now.unread = now.unread, {}
+        if taken:
+            _keep(home, session_id, now)
+        return taken
 
 
 def _project_tag(project: str | os.PathLike | None) -> str:
@@ -197,7 +252,7 @@ def start_given(home: str | os.PathLike, session_id: str | None, project: str | 
     this one's: trial20), or an unreadable record. Never raises."""
     if not session_id:
         return None
-    tag, _, block = (_both(home, session_id)[2] or "").partition(" ")
+    tag, _, block = (_both(home, session_id).start or "").partition(" ")
     return block if block and tag == _project_tag(project) else None
 
 
@@ -213,8 +268,9 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
         return
     with _locked(home) as held:
         if held:
-            merged, said, _start = _both(home, session_id)
-            _keep(home, session_id, merged, said, f"{_project_tag(project)} {block_digest}")
+            now = _both(home, session_id)
+            now.start = f"{_project_tag(project)} {block_digest}"
+            _keep(home, session_id, now)
 
 
 def _held_path(home: str | os.PathLike, session_id: str, project: str | os.PathLike | None) -> str:
@@ -272,21 +328,24 @@ def first_time(home: Path, session_id: str | None, warning: str) -> bool:
     if not session_id:
         return True
     with _locked(home) as held:
-        merged, said, start = _both(home, session_id)
+        now = _both(home, session_id)
         key = digest(warning)
-        if key in said:
+        if key in now.said:
             return False
         if held:
-            _keep(home, session_id, merged, (said + [key])[-MAX_SAID:], start)
+            now.said = (now.said + [key])[-MAX_SAID:]
+            _keep(home, session_id, now)
         return True
 
 
-def _keep(home: Path, session_id: str, shown_items: dict[str, str], said: list[str], start: str | None) -> None:
-    """Replace the record of ``session_id``: in the home, else in the runtime directory (the module
+def _keep(home: Path, session_id: str, now: _Record) -> None:
+    """Replace the record of ``session_id`` by ``now``: in the home, else in the runtime directory (the module
     docstring); the runtime directory's copy goes once the home took it. Never raises."""
-    record = {"session": session_key(session_id), "shown": shown_items, "said": said}
-    if start is not None:
-        record["start"] = start
+    record = {"session": session_key(session_id), "shown": now.shown, "said": now.said}
+    if now.start is not None:
+        record["start"] = now.start
+    if now.unread:
+        record["unread"] = now.unread
     data = json_c.dumps(record).encode("ascii")
     spare = _spare(home, session_id)
     if _save(_path(home, session_id), data):
@@ -326,15 +385,18 @@ def _unlink(path: str | None) -> None:
 
 def clear(home: Path, session_id: str | None) -> None:
     """Forget what recall injected in session ``session_id`` (its
-    conversation was compacted or cleared) and the context block recorded given, in both places.
-    Never raises."""
+    conversation was compacted or cleared) and the context block recorded given, in both places; the
+    givings not yet counted as reads (:func:`take_unread`) stay. Never raises."""
     if not session_id:
         return
-    with _locked(home, create=False):  # unlocked when it cannot be had: a clear is never skipped
+    with _locked(home, create=False) as held:  # unlocked when it cannot be had: a clear is never skipped
+        unread = _both(home, session_id).unread if held else {}
         _unlink(_path(home, session_id))
         spare = _spare(home, session_id)
         if spare is not None:
             _unlink(spare)
+        if unread:
+            _keep(home, session_id, _Record(unread=unread))
 
 
 class _locked:
@@ -459,4 +521,4 @@ def _prune_dir(directory: str, now: float | None = None) -> int:
 
 __all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "Given",
            "clear", "digest", "first_time", "given", "hold_start", "prune", "record", "record_start", "session_key",
-           "shown", "start_given", "take_start"]
+           "shown", "start_given", "take_start", "take_unread"]

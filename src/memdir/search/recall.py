@@ -311,9 +311,10 @@ def mark_recalled(session: Session, result: RecallResult) -> None:
     """Record in the session's record (:mod:`memdir.prompt.recalled`) the
     bodies ``result`` gave, so the next prompt of the session gets them only
     by name. Call it once the block was really shown (a hook after printing
-    it). Nothing without a session id; never raises."""
+    it). The bodies are recorded unread too: the session's end counts each giving as a read
+    (:func:`memdir.operations.memories.count_given`). Nothing without a session id; never raises."""
     recalled.record(session.home, session.id, {f"{m.scope}/{m.name}": (m.digest, m.body_digest)
-                                               for m in result.memories if m.shown and m.digest})
+                                               for m in result.memories if m.shown and m.digest}, unread=True)
 
 
 def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,

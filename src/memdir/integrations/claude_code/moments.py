@@ -39,7 +39,8 @@ client's event off its command line and stdin and calls the one of these its mom
   "isError": …}``; Gemini CLI's ``AfterTool``, its tool named as :func:`memdir.integrations.claude_code.dialects.translate` says) — a
   memory the model read whole or wrote the body of is in the conversation: it is recorded as given in the session, so recall
   names it instead of giving its body again; prints nothing.
-* ``SessionEnd`` and ``PreCompact`` (:func:`queue_consolidation`) — queue the transcript for consolidation
+* ``SessionEnd`` and ``PreCompact`` (:func:`queue_consolidation`) — count as reads the bodies recall gave since
+  the last end (:func:`count_given`: the prompt hook only records them), queue the transcript for consolidation
   and start a detached ``memdir consolidate --queue`` that drains it
   (:mod:`memdir.consolidation.queue`); returns at once (SessionEnd's whole
   budget is about 1.5 s). With ``sync_on_session_end`` (and ``memdir sync init`` done), a session's
@@ -319,6 +320,7 @@ def queue_consolidation(data: dict, home, event: str, client: str = "claude-code
         return ""
     transcript = data.get("transcript_path")
     session = _session(data, home)  # the drain consolidates into this cwd's project
+    count_given(session)
     if conversation_restarts(client, event, data):  # about to be summarized: recall may give its bodies again
         from ...prompt import recalled
 
@@ -335,6 +337,25 @@ def queue_consolidation(data: dict, home, event: str, client: str = "claude-code
     queue.append(session.home, transcript, cwd=data["cwd"], session_id=session.id, event=event)
     queue.spawn_drain(session.home)
     return ""
+
+
+def count_given(session) -> int:
+    """At a session's or turn's end, or before a compaction: the bodies recall gave in the session since the last
+    such moment are counted as reads (:func:`memdir.operations.memories.count_given`; the prompt hook only
+    records them, in the session's record: :func:`memdir.prompt.recalled.record`). A session whose record holds
+    none imports no layer. Returns how many memories were counted; never raises (a count is best effort)."""
+    from ...prompt.recalled import take_unread
+
+    try:
+        given = take_unread(session.home, session.id)
+        if not given:
+            return 0
+        from ...operations.memories import count_given as count
+
+        return count(session, given)
+    except Exception as exc:  # noqa: BLE001 - the queueing that follows must still run
+        print(f"memdir hook: reads of recalled memories not counted: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 0
 
 
 SYNC_EVENTS = ("SessionEnd", "sessionEnd")  # the ends of a session (not a turn's Stop, not a compaction)

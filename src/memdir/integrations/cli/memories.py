@@ -12,6 +12,7 @@ from the settings.
 from __future__ import annotations
 
 from ...errors import Conflict
+from ...gateway.compare import MIN_DIGEST
 from ...render import maintenance
 from ...render import memories as render
 from ...render import setup as render_setup
@@ -69,9 +70,17 @@ def cmd_list(args) -> int:
 
 
 def cmd_delete(args) -> int:
-    """``memdir delete|forget NAME``: delete a memory, tombstoning its value."""
+    """``memdir delete|forget NAME [--digest D]``: delete a memory, tombstoning its value; with ``--digest``, only
+    the version of that digest (a :class:`Conflict` naming the digest now when it changed since: nothing deleted)."""
     mem = open_memory(args)
-    result = (mem.forget if args.command == "forget" else mem.delete)(args.name, args.scope, reason=args.reason)
+    expect = False if args.digest is None else args.digest  # False: the version the lookup finds
+    try:
+        result = (mem.forget if args.command == "forget" else mem.delete)(args.name, args.scope, reason=args.reason,
+                                                                          expect_digest=expect)
+    except Conflict as exc:  # the operation's text names no command: here, the one that shows it again
+        now = f"; its digest now is {exc.current[:16]}" if exc.current and exc.current[:16] not in str(exc) else ""
+        raise Conflict(f"{exc} (`memdir read {args.name}` shows it as it is now{now})", memory=exc.memory,
+                       current=exc.current) from None
     emit(args, result, render.delete(result))
     return 0
 
@@ -307,6 +316,8 @@ def register(add, settings) -> None:
         name_arg(p)
         scope_opt(p)
         p.add_argument("--reason", help="why (kept with the tombstone)")
+        p.add_argument("--digest", help=f"the digest of the version you looked at (`memdir history` shows it; "
+                                        f"{MIN_DIGEST}+ hex digits): refused (nothing changed) if the memory changed since")
 
     p = add("prune", cmd_prune, "Delete memories not updated for DAYS or more (dry run unless --apply).")
     p.add_argument("--older-than", type=int, required=True, metavar="DAYS", help="whole days since update (≥ 1)")
