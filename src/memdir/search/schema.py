@@ -223,4 +223,4 @@ class StaleSchema(sqlite3.DatabaseError):
 
 __all__ = ["ERRORS_OF_FILES", "FIELDS", "FILES_OF_NAMES", "FILLED_UNHELD", "FILLED_VECTORS", "FIRST_GENERATIONS",
            "MEMORY_SENTENCES", "MEMORY_SENTENCES_KEY", "READ_AS_THEY_ARE", "RETOKENIZED_BELOW", "SCHEMA_VERSION",
-           "SCRIPTS_OF_ROWS", "SENTENCE_TABLES", "StaleSchema", "UPGRADED", "create", "upgrade", "write_if_free", "write_transaction"]
+           "SCRIPTS_OF_ROWS", "SENTENCE_TABLES", "UPGRADED", "StaleSchema", "create", "upgrade", "write_if_free", "write_transaction"]
