@@ -20,7 +20,12 @@ it when the last one lets it go: :data:`memdir.search.schema.SENTENCE_TABLES`). 
 tie picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at
 every position of their notes (0 to 22, ≈ 5–11 at each of the first twelve), so it is every sentence or none. It
 costs ≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core
-machine) and ≈ 1.6 KB a distinct sentence in the index; heads come first, so the heads' build rate stays.
+machine) and ≈ 2 KB a distinct sentence in the index (1,536 bytes of vector, two rows to a 4 KB page): 1,000 notes of
+258 words hold 16,477 sentences, 13,377 distinct, and their index is 38.6 MB (43.3 MB when each memory's row held
+its own vector; 9.5 MB without sentences; ``benchmarks/bench_sentence_fill.py``). A text held by several memories was
+embedded once before too (a fill reads the vectors kept), so sharing saves bytes, not CPU. Every head comes first
+(:func:`memdir.search.embedder.run` looks for heads again between rounds of :data:`memdir.search.embedder.PASSAGE_ROUND`
+memories), so the heads' build rate stays.
 
 Writing is best effort and never waits: a read-only index, a full disk or another writer holding the lock
 (:func:`_write` asks for it without waiting) leave the table as it is, and the search goes on with the vectors
