@@ -22,8 +22,9 @@ every position of their notes (0 to 22, ≈ 5–11 at each of the first twelve),
 costs ≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core
 machine) and ≈ 2 KB a distinct sentence in the index (1,536 bytes of vector, two rows to a 4 KB page): 1,000 notes of
 258 words hold 16,477 sentences, 13,377 distinct, and their index is 38.6 MB (43.3 MB when each memory's row held
-its own vector; 9.5 MB without sentences; ``benchmarks/bench_sentence_fill.py``). A text held by several memories was
-embedded once before too (a fill reads the vectors kept), so sharing saves bytes, not CPU. Every head comes first
+its own vector; 8.5 MB without sentences; ``benchmarks/bench_sentence_fill.py``). A text held by several memories was
+embedded once before too (a fill reads the vectors kept), so sharing saves bytes, not CPU (the fill: 198 CPU-s, 203
+before, one run). Every head comes first
 (:func:`memdir.search.embedder.run` looks for heads again between rounds of :data:`memdir.search.embedder.PASSAGE_ROUND`
 memories), so the heads' build rate stays.
 
