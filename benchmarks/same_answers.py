@@ -1,6 +1,7 @@
 """Every answer of one source tree's search, written out whole, so two trees' answers can be diffed byte for byte.
 
-    python benchmarks/same_answers.py [--src SRC] [--out FILE] [--notes 1000] [--dir DIR]
+    python benchmarks/same_answers.py [--src SRC] [--out FILE] [--notes 1000] [--dir DIR] [--sets compare]
+        [--vectors on]
 
 A change meant to make search faster and nothing else must leave every answer as it was. This writes, one JSON
 line per (set, vectors, query): the results of ``Memory.search`` at ``k=10`` (every field, the score in full
@@ -38,6 +39,9 @@ def _args() -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="where the lines go (default: stdout)")
     parser.add_argument("--notes", type=int, default=1000)
     parser.add_argument("--dir", type=Path, help="where the homes are built and kept (default: a temporary one)")
+    parser.add_argument("--sets", default="evals-search,planted,compare",
+                        help="comma list of the sets answered (default every one: evals-search,planted,compare)")
+    parser.add_argument("--vectors", default="on,off", help="comma list: on, off or both (default on,off)")
     return parser.parse_args()
 
 
@@ -90,20 +94,22 @@ def main() -> int:
     out = ARGS.out.open("w", encoding="utf-8") if ARGS.out else sys.stdout
     with tempfile.TemporaryDirectory(prefix="memdir-same-") as tmp:
         base = ARGS.dir.resolve() if ARGS.dir else Path(tmp) / "kept"
-        for vectors in ("on", "off"):
+        sets = set(ARGS.sets.split(","))
+        for vectors in [v for v in ("on", "off") if v in ARGS.vectors.split(",")]:
             os.environ["MEMDIR_SEARCH_VECTORS"] = vectors
             # evals/search: 138 queries
-            home = _copied(base / f"evals-{vectors}", lambda p, vectors=vectors: evals_search.build_store(p, vectors),
+            home = None if "evals-search" not in sets else _copied(base / f"evals-{vectors}", lambda p, vectors=vectors: evals_search.build_store(p, vectors),
                            base / f"work-evals-{vectors}")
-            if vectors == "on":
-                embedder.run(home / "home")
-            mem = Memory.open(home=home / "home", project=home / "proj", search_vectors=vectors, actor="human")
-            rows = [json.loads(line) for line in (HERE.parent / "evals/search/queries.jsonl").read_text().splitlines()
-                    if line.strip()]
-            for line in _answers(mem, [r["query"] for r in rows], "evals-search", vectors):
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            if home is not None:
+                if vectors == "on":
+                    embedder.run(home / "home")
+                mem = Memory.open(home=home / "home", project=home / "proj", search_vectors=vectors, actor="human")
+                rows = [json.loads(line) for line in
+                        (HERE.parent / "evals/search/queries.jsonl").read_text().splitlines() if line.strip()]
+                for line in _answers(mem, [r["query"] for r in rows], "evals-search", vectors):
+                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
             # planted facts (seed 7) and the basic-memory comparison's corpus (seed 11)
-            for label, seed in (("planted", 7), ("compare", 11)):
+            for label, seed in [(label, seed) for label, seed in (("planted", 7), ("compare", 11)) if label in sets]:
                 notes, questions = (corpus(ARGS.notes, seed) if seed == 7 else
                                     corpus(ARGS.notes, seed, facts=min(50, max(1, ARGS.notes // 10))))
 

@@ -12,13 +12,21 @@ out of every rebuild (a cache: a new index starts without it).
 
 Ahead of any search, with :data:`EMBED_SENTENCES`, the background embedder (:mod:`memdir.search.embedder`, after
 every head) embeds every sentence a tie could pick (:func:`sentences_of`: each of a memory's, as
-:func:`memdir.search.ties.best_sentence` cuts it) into the table ``memory_sentences`` (doc id, the digest of the
-text it was cut from, the sentence's key, its vector; a row with an empty key marks a memory done), :func:`fill`;
-:func:`vectors_for` reads both tables, so a first-seen tie embeds nothing on the query path. Which sentence a tie
-picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at every
-position of their notes (0 to 22, ≈ 5–11 at each of the first twelve), so it is every sentence or none. It costs
-≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core machine)
-and ≈ 1.6 KB a sentence in the index; heads come first, so the heads' build rate stays.
+:func:`memdir.search.ties.best_sentence` cuts it), :func:`fill`: the table ``memory_sentences`` says which memory,
+at which digest of its text, holds which sentence (its :func:`key`; a row with an empty key marks a memory done),
+and ``filled_vectors`` holds each distinct sentence's vector once, however many memories hold it (a trigger drops
+it when the last one lets it go: :data:`memdir.search.schema.SENTENCE_TABLES`). :func:`vectors_for` reads both
+``filled_vectors`` and ``sentence_vectors``, so a first-seen tie embeds nothing on the query path. Which sentence a
+tie picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at
+every position of their notes (0 to 22, ≈ 5–11 at each of the first twelve), so it is every sentence or none. It
+costs ≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core
+machine) and ≈ 2 KB a distinct sentence in the index (1,536 bytes of vector, two rows to a 4 KB page): 1,000 notes of
+258 words hold 16,477 sentences, 13,377 distinct, and their index is 38.6 MB (43.3 MB when each memory's row held
+its own vector; 8.5 MB without sentences; ``benchmarks/bench_sentence_fill.py``). A text held by several memories was
+embedded once before too (a fill reads the vectors kept), so sharing saves bytes, not CPU (the fill: 198 CPU-s, 203
+before, one run). Every head comes first
+(:func:`memdir.search.embedder.run` looks for heads again between rounds of :data:`memdir.search.embedder.PASSAGE_ROUND`
+memories), so the heads' build rate stays.
 
 Writing is best effort and never waits: a read-only index, a full disk or another writer holding the lock
 (:func:`_write` asks for it without waiting) leave the table as it is, and the search goes on with the vectors
@@ -30,7 +38,7 @@ from __future__ import annotations
 import sqlite3
 
 from .index import ReadOnly
-from .schema import write_if_free
+from .schema import SENTENCE_TABLES, write_if_free
 
 KEPT_ROWS = 8192  # vectors kept (384 float32 each, 1,536 bytes and a 16-byte key)
 _TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors (id INTEGER PRIMARY KEY, key BLOB UNIQUE NOT NULL, "
@@ -76,7 +84,7 @@ def _read(conn: sqlite3.Connection, keys: list[bytes]) -> list[bytes | None]:
     """The vector blob kept under each of ``keys`` (None for one not kept, or all when the table cannot be read)."""
     marks = ",".join("?" * len(keys))
     rows: dict = {}
-    for table in ("memory_sentences", "sentence_vectors"):  # both hold a sentence's vector under the same key
+    for table in ("filled_vectors", "sentence_vectors"):  # both hold a sentence's vector under the same key
         try:
             rows.update(conn.execute(f"SELECT key, vector FROM {table} WHERE key IN ({marks})", keys).fetchall())
         except sqlite3.Error:  # no table yet (no tie embedded, none filled), or an index that cannot be read now
@@ -105,9 +113,6 @@ EMBED_SENTENCES = True  # the background embedder fills memory_sentences after e
 # sentences embedded when a search first meets them — the same vectors, so the same answers, only slower once.
 # 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 400 MB).
 MAX_FILLED = 20_000
-_FILLED = ("CREATE TABLE IF NOT EXISTS memory_sentences (id INTEGER NOT NULL, digest TEXT, key BLOB NOT NULL, "
-           "vector BLOB, PRIMARY KEY (id, key))")
-_FILLED_KEY = "CREATE INDEX IF NOT EXISTS memory_sentences_key ON memory_sentences (key)"
 _GONE = ("DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
          " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = memory_sentences.id)")
 
@@ -121,17 +126,24 @@ def sentences_of(body: str | None, description: str) -> list[str]:
     return [s for s in dict.fromkeys(s.strip()[:SENTENCE_CHARS] for s in sentences(body or description)) if s]
 
 
+def _tables(conn: sqlite3.Connection) -> None:
+    """``memory_sentences`` and ``filled_vectors`` (and their index and trigger), made unless there."""
+    for statement in SENTENCE_TABLES:
+        conn.execute(statement)
+
+
 def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None) -> int:
     """Embed the sentences (:func:`sentences_of`) of at most ``limit`` active memories whose current text has none
-    in ``memory_sentences`` yet (a sentence kept in either table is not embedded again), until the table holds
-    :data:`MAX_FILLED` sentences; returns how many memories were done. Commits every :data:`memdir.search.vectors.BATCH` sentences or so (rows of a memory changed meanwhile
-    are not written; rows of memories gone or changed are dropped); ``should_stop`` (a callable) is asked between
+    in ``memory_sentences`` yet (a sentence whose vector either table keeps is not embedded again; one held by
+    several memories is kept once, in ``filled_vectors``), until ``memory_sentences`` holds :data:`MAX_FILLED`
+    sentences of memories; returns how many memories were done. Commits every :data:`memdir.search.vectors.BATCH`
+    sentences or so (rows of a memory changed meanwhile are not written; rows of memories gone or changed are
+    dropped, and a vector no memory holds any longer with them); ``should_stop`` (a callable) is asked between
     batches. Raises what the embedding or SQLite raises (the background embedder logs it)."""
     from . import vectors
     from .index import write_transaction
 
-    conn.execute(_FILLED)
-    conn.execute(_FILLED_KEY)
+    _tables(conn)
     if _filled_rows(conn) >= MAX_FILLED:  # nothing is filled: the rows of memories gone or changed go now
         with write_transaction(conn):
             conn.execute(_GONE)
@@ -152,13 +164,18 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
         fresh = [s for s in wanted if not vectors.sound([known[s]])[0]]
         if fresh:
             known.update(zip(fresh, (v.tobytes() for v in vectors.finite(vectors.embed(fresh)))))
-        ids = sorted({row[0] for row in rows})
+        ids, fresh_set = sorted({row[0] for row in rows}), set(fresh)
         with write_transaction(conn):
             conn.executemany("DELETE FROM memory_sentences WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?,?,?,? WHERE EXISTS"
+            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?,?,? WHERE EXISTS"
                              " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
-                             [(i, d, b"" if s is None else key(s), None if s is None else known[s], i, d)
-                              for i, d, s in rows])
+                             [(i, d, b"" if s is None else key(s), i, d) for i, d, s in rows])
+            # each sentence's vector once, when a memory written above holds it (not one changed meanwhile); a
+            # fresh one over a kept row that was no vector, a known one over nothing
+            for verb, texts in (("REPLACE", fresh), ("IGNORE", [s for s in wanted if s not in fresh_set])):
+                conn.executemany(f"INSERT OR {verb} INTO filled_vectors SELECT ?1, ?2 WHERE EXISTS"
+                                 " (SELECT 1 FROM memory_sentences WHERE key = ?1)",
+                                 [(key(s), known[s]) for s in texts])
             conn.execute(_GONE)
         done += len(ids)
         rows = []
@@ -194,7 +211,7 @@ def mark_filled(conn: sqlite3.Connection) -> bool:
     from . import vectors
     from .index import write_transaction
 
-    conn.execute(_FILLED)
+    _tables(conn)
     with write_transaction(conn):
         embedded, total = vectors.pending(conn)
         done = embedded == total and (_filled_rows(conn) >= MAX_FILLED or conn.execute(
