@@ -60,7 +60,9 @@ def test_after_the_embedder_a_tie_embeds_no_sentence_and_answers_the_same(isolat
     conn = index.connect(isolated_home)
     assert sentencestore.stale(conn)  # no sentence filled yet: a search would start the embedder
 
-    # Control: before the embedder's sentences, the tie embeds each tied memory's answering sentence on the query path.
+    # Control: before the embedder's sentences, the tie embeds each tied memory's answering sentence on the query path
+    # (none kept in this process by an earlier test: tests/search/test_warm_cli.py embeds the same sentences).
+    monkeypatch.setattr(vectors, "_sentences", {})
     embedded = _counting(monkeypatch)
     before = [r.name for r in mem.search(QUERY, k=4)]
     assert sorted(before) == sorted(NOTES)
