@@ -22,9 +22,12 @@ def why_off(home: Path, settings) -> str | None:
     as such); a process
     that cannot load the model, or serves cosines but no hooks. Never raises."""
     from . import vectors
+    from .tokenize import available
 
     setting = getattr(settings, "search_vectors", "auto")
-    words = "recall and search rank by words alone"
+    # Without the search extra there are no words to rank by either (newuser30: doctor said they ranked by words).
+    words = ("recall and search rank by words alone" if available() else
+             "recall and search cannot run: the search extra is not installed either (pip install 'memdir[search]')")
     if setting == "off":
         return (f"the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or "
                 f"settings); {words}")

