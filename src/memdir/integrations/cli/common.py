@@ -106,9 +106,28 @@ def read_body(args, limit: int) -> str | None:
             raise InvalidInput("--body-file - reads the body from stdin, which is closed; nothing was written")
         return None
     if args.body_file == "-" or not sys.stdin.isatty():
+        if args.body_file is None and not _ready(sys.stdin, STDIN_QUIET):
+            # A pipe left open with nothing in it (a script's subprocess, `(sleep 8) | memdir write …`) waited
+            # in silence (newuser30): say what it waits for; still read it, so a slow producer's body is kept.
+            warn(["waiting for the body on stdin (a pipe still open); close it, or give --body, --body-file, "
+                  "or </dev/null for no body"])
         text = _bounded(sys.stdin.buffer, limit, "stdin")
         return text if args.body_file == "-" or text.strip() else None
     return None
+
+
+STDIN_QUIET = 1.0  # seconds a write waits for piped stdin to hold something (or end) before saying it waits
+
+
+def _ready(stream, seconds: float) -> bool:
+    """Whether ``stream`` has bytes or its end to read within ``seconds``; True when that cannot be asked
+    (no descriptor, a platform whose ``select`` takes no pipes), so the caller just reads."""
+    import select
+
+    try:
+        return bool(select.select([stream.fileno()], [], [], seconds)[0])
+    except (OSError, ValueError, AttributeError):
+        return True
 
 
 def _bounded(stream, limit: int, what: str) -> str:
