@@ -6,6 +6,10 @@ said "disk I/O error (SQLITE_IOERR_SHORT_READ)", read as a home that cannot be w
 prompt hook each warned and searched an index in memory built by scanning every memory file, for as long as the
 holder lived. Now the log's size is held against the frames the shared memory says it holds: the first process that
 sees it sets the index aside, says so once, and rebuilds it, as for a main file cut in place.
+
+The shared memory cut (``truncate -s 0 index.sqlite-shm``) killed the holder with SIGBUS at its next query (SQLite
+maps the file; the mapping outlived its end). Now the holder extends it back with zeros before it hands out its
+connection (:func:`memdir.search.damage.restore_shared_memory`), and SQLite rebuilds it from the log.
 """
 
 from __future__ import annotations
