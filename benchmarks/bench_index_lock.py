@@ -9,6 +9,11 @@ UserPromptSubmit hook asking for an older one and the SessionStart hook (which d
 JSON line per (tree, round): seconds per command and whether each found what it should.
 
     python benchmarks/bench_index_lock.py --src /work/main/src --src src --rounds 3
+    python benchmarks/bench_index_lock.py --src /work/main/src --src src --hold IMMEDIATE --hook-first
+
+``--hook-first`` runs the hook before the search, so the hook is the first process to meet the lock (the
+search's wait otherwise marks the home and every later process asks with a short wait); ``--hold IMMEDIATE``
+takes the write lock alone, as a long writer does, so readers read on.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import time
 from pathlib import Path
 
 HOLD = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
-        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read()")
+        "c.execute(f'BEGIN {sys.argv[2]}'); print('locked', flush=True); sys.stdin.read()")
 
 
 def _run(env: dict, argv: list[str], stdin: str | None = None) -> tuple[float, subprocess.CompletedProcess]:
@@ -51,11 +56,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", action="append", required=True, help="a source tree's src directory")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--hold", choices=("EXCLUSIVE", "IMMEDIATE"), default="EXCLUSIVE",
+                        help="the holder's transaction (IMMEDIATE: the write lock alone, readers read on)")
+    parser.add_argument("--hook-first", action="store_true",
+                        help="the prompt hook before the search each round: the first process to meet the lock")
     args = parser.parse_args()
     trees = []
-    for src in args.src:
+    for src in map(os.path.abspath, args.src):  # PYTHONPATH is read in the project directory: a relative one missed
         env, home, project = _home(src)
-        holder = subprocess.Popen([sys.executable, "-c", HOLD, str(home / "index.sqlite")], stdin=subprocess.PIPE,
+        holder = subprocess.Popen([sys.executable, "-c", HOLD, str(home / "index.sqlite"), args.hold], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True)
         assert holder.stdout.readline() == "locked\n"
         trees.append((src, env, project, holder))
@@ -69,13 +78,17 @@ def main() -> None:
                 out = {"src": src, "round": r}
                 _run(env, ["-m", "memdir", "write", f"late-{r}", "-d", f"etcd{r} of the benchmark", "--body",
                            f"etcd{r} listens on 2379."])
-                out["search"], done = _run(env, ["-m", "memdir", "search", f"etcd{r}"])
-                out["search_found"] = f"late-{r}" in done.stdout
-                out["prompt_hook"], done = _run(env, ["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
-                                                json.dumps(prompt))
-                out["prompt_found"] = "note-7" in done.stdout
-                if not out["prompt_found"]:
-                    print(done.stdout, done.stderr, file=sys.stderr)
+                for step in (("hook", "search") if args.hook_first else ("search", "hook")):
+                    if step == "search":
+                        out["search"], done = _run(env, ["-m", "memdir", "search", f"etcd{r}"])
+                        out["search_found"] = f"late-{r}" in done.stdout
+                        continue
+                    out["prompt_hook"], done = _run(env, ["-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                                                    json.dumps(prompt))
+                    out["prompt_found"] = "note-7" in done.stdout
+                    out["prompt_warned"] = "locked by another process" in done.stderr
+                    if not out["prompt_found"]:
+                        print(done.stdout, done.stderr, file=sys.stderr)
                 out["session_start"], done = _run(env, ["-m", "memdir.hooks", "claude-code", "SessionStart"],
                                                   json.dumps(hook))
                 out["start_found"] = f"late-{r}" in done.stdout

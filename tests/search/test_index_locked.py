@@ -96,3 +96,48 @@ def test_a_lock_mark_holds_for_its_minute_and_never_from_the_future(isolated_hom
     assert not locked.marked(isolated_home, now=1000000000 - 3600)  # dated after now (a clock set back): none
     mark.write_text("not a time\n")
     assert not locked.marked(isolated_home, now=1000000000)
+
+
+def test_an_agents_hook_asks_briefly_as_the_first_to_meet_the_lock(isolated_home, project):
+    """break30: a long writer's lock (``BEGIN IMMEDIATE``) met first by a prompt hook cost that prompt the whole
+    5 s busy timeout (5.3-7.7 s a prompt, benchmarks/bench_index_lock.py --hook-first); an agent's session now
+    asks with :data:`memdir.search.locked.QUICK_WAIT`, marked or not, and answers from the copy."""
+    import json
+    import os
+
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "The dev database listens on 5433.")
+    assert [h.name for h in mem.search("postgresql 5433")] == ["db-port"]
+    conn = index.connect(isolated_home)
+    with locked.waiting(conn, isolated_home, quick=True):  # an agent's session, unmarked: briefly
+        assert conn.execute("PRAGMA busy_timeout").fetchone() == (int(locked.QUICK_WAIT * 1000),)
+    with locked.waiting(conn, isolated_home):  # control: a person's, unmarked: the index's own busy timeout
+        assert conn.execute("PRAGMA busy_timeout").fetchone() == (5000,)
+    index.close_all()
+    held = HOLD.replace("BEGIN EXCLUSIVE", "BEGIN IMMEDIATE")  # the write lock alone: readers read on
+    holder = subprocess.Popen([sys.executable, "-c", held, str(index.db_path(isolated_home))],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+        mem.write("etcd-ports", "etcd listens on 2379", "project", "etcd serves clients on 2379, peers on 2380.")
+        index.close_all()
+        assert not locked.marked(isolated_home)  # nobody met the lock yet: the hook is the first
+
+        def prompt(text):
+            return subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
+                                  input=json.dumps({"session_id": "s1", "cwd": str(project), "prompt": text,
+                                                    "hook_event_name": "UserPromptSubmit"}),
+                                  capture_output=True, text=True, timeout=120, check=False,
+                                  env={**os.environ, "MEMDIR_SEARCH_VECTORS": "off"})
+        first = prompt("which port does etcd serve clients on")
+        assert "2379" in json.loads(first.stdout)["hookSpecificOutput"]["additionalContext"]  # written under the lock
+        assert "is locked by another process" in first.stderr and first.stderr.count("memdir: warning:") == 1
+        assert locked.marked(isolated_home)  # it met the lock (and gave up on it): later processes ask briefly too
+        second = prompt("which port does the dev postgresql listen on")
+        assert "5433" in json.loads(second.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert second.stderr == ""  # once per session
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    index.close_all()

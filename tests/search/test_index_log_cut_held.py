@@ -6,6 +6,10 @@ said "disk I/O error (SQLITE_IOERR_SHORT_READ)", read as a home that cannot be w
 prompt hook each warned and searched an index in memory built by scanning every memory file, for as long as the
 holder lived. Now the log's size is held against the frames the shared memory says it holds: the first process that
 sees it sets the index aside, says so once, and rebuilds it, as for a main file cut in place.
+
+The shared memory cut (``truncate -s 0 index.sqlite-shm``) killed the holder with SIGBUS at its next query (SQLite
+maps the file; the mapping outlived its end). Now the holder extends it back with zeros before it hands out its
+connection (:func:`memdir.search.damage.restore_shared_memory`), and SQLite rebuilds it from the log.
 """
 
 from __future__ import annotations
@@ -63,12 +67,53 @@ def test_a_sound_log_growing_under_writes_is_never_read_as_cut(tmp_path, monkeyp
     writer.close()
 
 
-@pytest.mark.xfail(strict=True, reason="break30: a holder whose index -shm was cut dies of SIGBUS at its next query "
-                   "(SQLite's mapping of the file past its end); memdir.search.index is not break30's to change: "
-                   "_replaced could stat the -shm beside the file and, cut, extend it back to its size (zeros: SQLite "
-                   "then rebuilds its wal-index from the log) before the connection reads it")
 def test_a_holder_survives_its_shared_memory_cut(store, project):  # noqa: F811
-    home, _env, holder = store
+    home, env, holder = store
     assert _ask(holder, "staging server") == "staging"
-    os.truncate(f"{index.db_path(home)}-shm", 0)
-    assert _ask(holder, "dev database port") == "db-port"  # now: '' and the holder gone, -7 (SIGBUS)
+    shm = f"{index.db_path(home)}-shm"
+    assert os.stat(shm).st_size == damage.SHM_REGION  # the holder maps its first region
+    os.truncate(shm, 0)
+    assert _ask(holder, "dev database port") == "db-port"  # before: '' and the holder gone, -7 (SIGBUS)
+    assert os.stat(shm).st_size == damage.SHM_REGION  # extended back, its wal-index rebuilt from the log
+    written = run_cli("--project", project, "write", "redis", "-d", "Redis cache runs on cache7", "--body", "port 6380",
+                      env=env)
+    assert written.returncode == 0, written.stderr
+    assert _ask(holder, "redis cache") == "redis"  # it reads what others write after, through the rebuilt one
+    holder.stdin.close()
+    assert holder.wait(timeout=60) == 0
+    assert holder.stderr.read() == ""  # nothing to say: the shared memory is derived, nothing was set aside
+
+
+CUT = r"""
+import os, sqlite3, sys
+from memdir.search import damage
+path, restore = sys.argv[1], sys.argv[2] == "restore"
+conn = sqlite3.connect(path, isolation_level=None)
+conn.execute("PRAGMA journal_mode = WAL")
+conn.execute("PRAGMA wal_autocheckpoint = 0")  # every row in the log alone: the file holds its first page
+conn.execute("CREATE TABLE t (x)")
+conn.executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(100)])
+print(damage.restore_shared_memory(path), flush=True)  # control: a sound -shm is left as it is
+os.truncate(f"{path}-shm", 0)
+if restore:
+    print(damage.restore_shared_memory(path), os.stat(f"{path}-shm").st_size, os.stat(path).st_size, flush=True)
+print(conn.execute("SELECT count(*), sum(x) FROM t").fetchone(), flush=True)
+"""
+
+
+@pytest.mark.parametrize("restore", [True, False])
+def test_a_shared_memory_cut_under_its_mapping_is_extended_back_and_rebuilt_from_the_log(tmp_path, restore):
+    """The connection that mapped the -shm reads every row of the log once it is extended back with zeros; not
+    extended, its read dies of SIGBUS (the control: the cut is what kills it)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "index.sqlite"
+    done = subprocess.run([sys.executable, "-c", CUT, str(path), "restore" if restore else "cut"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    if restore:
+        # The file holds its first page alone (4096 bytes): every row is read back from the log
+        expected = f"False\nTrue {damage.SHM_REGION} 4096\n(100, 4950)\n"
+        assert (done.returncode, done.stdout) == (0, expected), done.stderr
+    else:
+        assert (done.returncode, done.stdout) == (-7, "False\n")  # SIGBUS, at the read

@@ -10,6 +10,8 @@ read without SQLite (:func:`shape`): a 100-byte header, and its size against its
 log's size against the frames its shared-memory index says it holds (:func:`_log_cut`: a log cut under a holder
 answered every other open "disk I/O error (SQLITE_IOERR_SHORT_READ)", read as a home that cannot be written, and
 each process searched an index in memory, scanning every memory file, for as long as the holder lived; break30).
+A shared memory (``-shm``) cut under a holder is not damage to set aside: it is derived from the log, and the
+holder extends it back (:func:`restore_shared_memory`) before its next query reads past the file's new end.
 """
 
 from __future__ import annotations
@@ -103,6 +105,41 @@ def _log_cut(path: Path, page: int) -> str | None:
     return f"its write-ahead log cut to {log} bytes, short of the {frames} frames its shared memory says it holds"
 
 
+SHM_REGION = 32768  # bytes of the -shm SQLite maps at a time, the first region from its first read (walformat.html)
+_SHM_MAPPED: dict[str, tuple[int, int]] = {}  # -shm path -> (inode, the largest size this process saw it at)
+
+
+def restore_shared_memory(path: Path) -> bool:
+    """Extend the ``-shm`` beside the index at ``path`` back to the size this process maps, with zeros, when it was
+    cut under it (``truncate -s 0 index.sqlite-shm``); True when it did. Call it only while this process holds a
+    connection to ``path`` that has read it: SQLite then maps at least :data:`SHM_REGION` bytes of it, and a read
+    of a mapped page past the file's end kills the process (SIGBUS) at its next query. Zeros are a wal-index header
+    not initialised (``isInit`` 0): SQLite's next read rebuilds the wal-index from the log (its recovery), so what
+    the log holds is read again and nothing is lost. The size kept is the largest seen of the same file
+    (inode), never less than :data:`SHM_REGION`. One ``lstat``; by path (``truncate``), never through a
+    descriptor: closing one would drop SQLite's locks on the file. A file another process grows in the instant
+    between the look and the cut's repair keeps the size given here (only a file seen cut is ever resized).
+    Never raises: no ``-shm``, not a regular file, or one that cannot be written, is left as it is (False)."""
+    shm = f"{path}-shm"
+    try:
+        st = os.lstat(shm)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    ino, seen = _SHM_MAPPED.get(shm, (st.st_ino, 0))
+    mapped = max(seen if ino == st.st_ino else 0, SHM_REGION)
+    if st.st_size >= mapped:
+        _SHM_MAPPED[shm] = (st.st_ino, st.st_size)
+        return False
+    try:
+        os.truncate(shm, mapped)
+    except OSError:
+        return False
+    _SHM_MAPPED[shm] = (st.st_ino, mapped)
+    return True
+
+
 def shape(path: Path) -> str | None:
     """What is wrong with the index file at ``path`` by its bytes alone (no SQLite, no lock: an ``lstat``, a
     read of 100 bytes through a descriptor kept open), or None when nothing is seen (fine, absent, not a
@@ -137,4 +174,5 @@ def shape(path: Path) -> str | None:
     return _log_cut(path, page)
 
 
-__all__ = ["CORRUPT_CODES", "HEADER", "KEPT_HEADS", "damaged", "is_corrupt", "shape"]
+__all__ = ["CORRUPT_CODES", "HEADER", "KEPT_HEADS", "SHM_REGION", "damaged", "is_corrupt", "restore_shared_memory",
+           "shape"]

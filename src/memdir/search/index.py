@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
-from .damage import damaged, is_corrupt, shape
+from .damage import damaged, is_corrupt, restore_shared_memory, shape
 from .schema import FIELDS, READ_AS_THEY_ARE, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
 from .schema import UPGRADED as _UPGRADED, create as _create, upgrade as _upgrade
 
@@ -168,10 +168,12 @@ def _replaced(conn: sqlite3.Connection, path: Path) -> bool | str:
     damaged in place (:func:`memdir.search.damage.shape`, looked at when its size or mtime moved: this process's
     connection read on from its cache and log, and every other process's open of it said "database is
     locked"); else False. Never for an index in memory (no file was opened) nor mid-transaction (its caller
-    reads on). One ``stat``."""
+    reads on). Its ``-shm`` cut first extended back (:func:`memdir.search.damage.restore_shared_memory`: else
+    the next query dies of SIGBUS). Two ``stat`` calls."""
     opened = _local.__dict__.get("opened", {}).get(path)
     if opened is None or conn.in_transaction:
         return False
+    restore_shared_memory(path)  # its -shm cut under this process's mapping: extended before the next read
     try:
         st = os.stat(path)
     except OSError:

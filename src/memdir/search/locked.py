@@ -6,7 +6,8 @@ timeout again at every sync.
 A process that meets the lock also marks the home (:data:`LOCK_MARK`), so a fresh one — a prompt hook, a
 ``memdir search`` — asks for the lock with a short busy timeout (:func:`waiting`) for :data:`MARK_SKIP` s
 and falls back to the copy at once, not after the full timeout: a lock that lasts costs each later process
-:data:`QUICK_WAIT` s, not 5. The copy holds what was written and deleted meanwhile, so the mark never makes
+:data:`QUICK_WAIT` s, not 5. An agent's session (a hook, whose prompt waits on it) asks so always, the first
+to meet the lock too. The copy holds what was written and deleted meanwhile, so the mark never makes
 an answer stale; a mark outliving the lock only shortens the wait of a write that is then free at once.
 """
 
@@ -71,12 +72,13 @@ def marked(home: Path, now: float | None = None) -> bool:
 
 
 @contextmanager
-def waiting(conn, home: Path):
+def waiting(conn, home: Path, quick: bool = False):
     """Within the block, ``conn``'s writes wait :data:`QUICK_WAIT` s for the index's lock, not its own busy
     timeout, when ``home`` is :func:`marked` (another process met the lock moments ago: it is likely held
-    still, and the caller has a copy to answer from); the timeout restored after, and the mark removed when
-    the block wrote (the lock was free). Unmarked: nothing changes."""
-    if not marked(home):
+    still, and the caller has a copy to answer from) or ``quick`` (the caller may never wait seconds: an
+    agent's prompt hook, whose prompt waits on it); the timeout restored after, and the mark removed when
+    the block wrote (the lock was free). Neither: nothing changes."""
+    if not quick and not marked(home):
         yield
         return
     waited, wrote = conn.execute("PRAGMA busy_timeout").fetchone()[0], conn.total_changes

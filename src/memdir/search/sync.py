@@ -377,10 +377,10 @@ def _record_sweep(conn: sqlite3.Connection, key: str, started: int) -> None:
 def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqlite3.Connection:
     """Bring the index of ``home`` in step with ``layers``; returns the
     connection. When the index cannot be written now (a full disk, a
-    read-only file: :func:`memdir.search.index.cannot_write`; another process's
-    lock past the busy timeout: :func:`memdir.search.locked.locked_out`) the files it
-    lacks or holds stale are still searched: the connection returned is an
-    in-memory copy of it brought up to date (:func:`_overlay`), and one line
+    read-only file: :func:`memdir.search.index.cannot_write`; another process's lock past the busy timeout,
+    :func:`memdir.search.locked.locked_out`, or past :data:`memdir.search.locked.QUICK_WAIT` s for an agent's
+    session ``session_id``: its hook's prompt waits on it) the files it lacks or holds stale are still searched:
+    the connection returned is an in-memory copy of it brought up to date (:func:`_overlay`), and one line
     on stderr says so, naming SQLite's error (``SQLITE_FULL``) — once per
     process, and once per session ``session_id`` (an agent's hooks:
     :func:`memdir.search.stale.warn_stale`). Raises :class:`MissingExtra` without the ``search``
@@ -391,7 +391,7 @@ def sync(home: Path, layers: list[Layer], session_id: str | None = None) -> sqli
     if isinstance(conn, ReadOnly) or held:  # it could not be opened for writing: nothing to try
         return _overlay(home, layers, conn, held or conn.why.rpartition("; ")[0], session_id)
     try:
-        with waiting(conn, home):  # another process met the lock moments ago: a short wait, then the copy
+        with waiting(conn, home, quick=session_id is not None):  # marked, or an agent's hook: short, then the copy
             for layer in layers:
                 sync_layer(conn, home, layer)
     except sqlite3.Error as exc:
