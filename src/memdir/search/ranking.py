@@ -286,7 +286,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                                                                         session.id)
     windows = windows and not explicit  # a prompt's windows too (recall: search.querywindows); a search's query alone
     pending = dense.start(conn, session, query, layers, windows) if embed_query else None  # while words are read
-    terms = query_terms(query) if explicit else frame_terms(query, query_terms(query))  # a prompt's task frame:
+    terms = query_terms(query)
+    terms = terms if explicit else frame_terms(query, terms)  # a prompt's task frame:
     # no memory need hold "double" of "double-check the db port" (a typed search keeps "check constraint"'s words)
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
@@ -296,7 +297,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         try:
             total = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
             terms, own = read_compounds(conn, query, terms)  # back-off, back off: also backoff (its parts in it)
-            forms = word_forms(query)  # a stem begins longer words only where the query writes it so (changeling)
+            forms = _forms(query)  # a stem begins longer words only where the query writes it so (changeling)
             counts = doc_freq(conn, terms, total, spelling.starts(terms, forms))
             compounds = find_compounds(conn, terms)
             add_phrase_freq(conn, compounds, counts, total)
@@ -397,6 +398,19 @@ def _falling(hits: list[Hit]) -> list[Hit]:
     return out
 
 
+_last_forms: tuple = (None, {})  # (query, its word_forms): the last search's, read again when its ties are broken
+
+
+def _forms(query: str) -> dict[str, set[str]]:
+    """:func:`memdir.search.tokenize.word_forms` of ``query`` (≈ 0.2 ms), kept for the last query: a search reads
+    them for its words and again for its ties. Read only: no caller changes them."""
+    global _last_forms
+    last = _last_forms
+    if last[0] != query:
+        last = _last_forms = (query, word_forms(query))
+    return last[1]
+
+
 def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str], counts: dict[str, int],
                  total: int, compounds: dict[str, tuple[str, str]], conn) -> list[Hit]:
     """``hits`` with a tie at their head broken by meaning (:mod:`memdir.search.ties`; sentences kept in the
@@ -409,7 +423,7 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     if ties.tied(hits) < 2 or not (vectors.wanted if remote else vectors.enabled)(session.settings):
         return hits
     weights = weighing.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
-    read = relevance.Prefixes(weights, compounds, spelling.starts(terms, word_forms(query)))
+    read = relevance.Prefixes(weights, compounds, spelling.starts(terms, _forms(query)))
     if remote:
         def measure(texts: list[str]) -> list[float]:
             found = warm.tie_cosines(session.home, query, texts)

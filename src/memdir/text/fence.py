@@ -108,15 +108,21 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     changed = {ch for ch in set(text).difference(_ASCII) if _seen(ch) != ch}
     if not changed:  # the common case: accents, dashes, other scripts read as written
         return text, None
+    places = []  # where each changed character stands, found by str.find (not a walk one character at a time)
+    for ch in changed:
+        index = text.find(ch)
+        while index >= 0:
+            places.append(index)
+            index = text.find(ch, index + 1)
+    places.sort()
     view, source, last = [], [], 0
-    for index, ch in enumerate(text):
-        if ch in changed:
-            view.append(text[last:index])
-            source.extend(range(last, index))
-            seen = _seen(ch)
-            view.append(seen)
-            source.extend([index] * len(seen))
-            last = index + 1
+    for index in places:
+        view.append(text[last:index])
+        source.extend(range(last, index))
+        seen = _seen(text[index])
+        view.append(seen)
+        source.extend([index] * len(seen))
+        last = index + 1
     view.append(text[last:])
     source.extend(range(last, len(text)))
     return "".join(view), source
@@ -163,7 +169,13 @@ def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
             edits[at(found.end() - 1)] = "&#58;"
     if not edits:
         return text
-    return "".join(edits.get(index, ch) for index, ch in enumerate(text))
+    out, last = [], 0
+    for index in sorted(edits):  # the text between the edits as slices, not one character at a time
+        out.append(text[last:index])
+        out.append(edits[index])
+        last = index + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _search(pattern: str, text: str):
