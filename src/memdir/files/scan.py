@@ -337,6 +337,31 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
                      lenient_notes(entry))
 
 
+
+def _memory_entries(listing, asides: list[str], malformed: list[Malformed]):
+    """``(entry, file name, lstat)`` of each regular memory file of ``listing`` (an ``os.scandir``), for
+    :func:`scan` and :func:`glance` alike: a delete's file set aside (in flight or cut) goes to ``asides``; a
+    name that is not UTF-8 (see :data:`NOT_UTF8_NAME`) or a file that is not regular to ``malformed``; a file
+    gone before its lstat is passed over."""
+    is_regular = stat.S_ISREG
+    for item in listing:
+        filename = item.name
+        if not is_memory_file_name(filename):
+            if filename.endswith(ASIDE_SUFFIX) and side_of(filename):  # a delete's, in flight or cut
+                asides.append(filename)
+            continue
+        if not filename.isascii() and not utf8_name(filename):
+            malformed.append(Malformed(item.path, NOT_UTF8_NAME))
+            continue
+        try:
+            st = item.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not is_regular(st.st_mode):
+            malformed.append(Malformed(item.path, not_regular(st.st_mode)))
+            continue
+        yield item, filename, st
+
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
          progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
          hold: Callable[[MemoryRecord], str | None] | None = None) -> tuple[Scan, dict[str, FileState], bool]:
@@ -365,25 +390,9 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
         return Scan(entries, malformed, files, names), read, True
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
-    is_regular = stat.S_ISREG
     asides = []
     with listing:
-        for item in listing:
-            filename = item.name
-            if not is_memory_file_name(filename):
-                if filename.endswith(ASIDE_SUFFIX) and side_of(filename):  # a delete's, in flight or cut
-                    asides.append(filename)
-                continue
-            if not filename.isascii() and not utf8_name(filename):  # see NOT_UTF8_NAME
-                malformed.append(Malformed(item.path, NOT_UTF8_NAME))
-                continue
-            try:
-                st = item.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if not is_regular(st.st_mode):
-                malformed.append(Malformed(item.path, not_regular(st.st_mode)))
-                continue
+        for item, filename, st in _memory_entries(listing, asides, malformed):
             key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
             state = cache.get(filename)
             over = key[0] > max_bytes
@@ -460,22 +469,7 @@ def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, 
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     with listing:
-        for item in listing:
-            filename = item.name
-            if not is_memory_file_name(filename):
-                if filename.endswith(ASIDE_SUFFIX) and side_of(filename):
-                    asides.append(filename)
-                continue
-            if not filename.isascii() and not utf8_name(filename):
-                malformed.append(Malformed(item.path, NOT_UTF8_NAME))
-                continue
-            try:
-                st = item.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                malformed.append(Malformed(item.path, not_regular(st.st_mode)))
-                continue
+        for item, filename, st in _memory_entries(listing, asides, malformed):
             key = (st.st_size, st.st_ctime_ns, st.st_ino)
             state = cache.get(filename)
             if state is None or state[0] != key:
