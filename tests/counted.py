@@ -68,3 +68,29 @@ atexit.register(told)
 sys.argv = sys.argv[1:]
 runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
 """
+
+
+JOURNAL_FSYNCS = """
+from memdir.layer import journal as jmod
+target = os.environ["JOURNAL_AT"]
+kill_at = int(os.environ.get("KILL_AT") or 0)
+counts = {"fsyncs": 0, "lines": 0}
+real_fsync, real_line = os.fsync, jmod.Journal._write_line
+def fsync(fd):
+    try:
+        if os.path.exists(target) and os.path.samestat(os.fstat(fd), os.stat(target)):
+            counts["fsyncs"] += 1
+    except OSError:
+        pass
+    return real_fsync(fd)
+def write_line(self, payload):
+    real_line(self, payload)
+    if os.fspath(self.path) == target:
+        counts["lines"] += 1
+        if kill_at and counts["lines"] == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+os.fsync, jmod.Journal._write_line = fsync, write_line
+"""
+"""Python source for a child process's script, after it has imported ``os`` and ``signal``: counts into ``counts``
+the fsyncs of the journal at ``$JOURNAL_AT`` (``"fsyncs"``) and the lines written to it (``"lines"``), and
+SIGKILLs the process once ``$KILL_AT`` lines are written (0 or unset: never)."""

@@ -16,29 +16,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.counted import JOURNAL_FSYNCS
+
 STONES = 200
 
 CHILD = """
 import json, os, signal, sys
-from memdir.layer import journal as jmod
-target, kill_at = os.environ["JOURNAL_AT"], int(os.environ.get("KILL_AT") or 0)
-counts = {"fsyncs": 0, "lines": 0}
-real_fsync, real_line = os.fsync, jmod.Journal._write_line
-def fsync(fd):
-    try:
-        if os.path.exists(target) and os.path.samestat(os.fstat(fd), os.stat(target)):
-            counts["fsyncs"] += 1
-    except OSError:
-        pass
-    return real_fsync(fd)
-def write_line(self, payload):
-    real_line(self, payload)
-    if os.fspath(self.path) == target:
-        counts["lines"] += 1
-        if kill_at and counts["lines"] == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-os.fsync, jmod.Journal._write_line = fsync, write_line
-from memdir import Memory
+""" + JOURNAL_FSYNCS + """from memdir import Memory
 from memdir.gateway import synced
 from memdir.tombstones.match import make
 mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")

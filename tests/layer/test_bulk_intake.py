@@ -19,32 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-from tests.counted import told_then_run
+from tests.counted import JOURNAL_FSYNCS, told_then_run
 
 HAND = 300
 
 COUNTING = """
 import atexit, json, os, runpy, signal, sys
-from memdir.layer import journal as jmod
-target = os.environ["JOURNAL_AT"]
-kill_at = int(os.environ.get("KILL_AT") or 0)
-counts = {"fsyncs": 0, "lines": 0}
-real_fsync, real_line = os.fsync, jmod.Journal._write_line
-def fsync(fd):
-    try:
-        if os.path.exists(target) and os.path.samestat(os.fstat(fd), os.stat(target)):
-            counts["fsyncs"] += 1
-    except OSError:
-        pass
-    return real_fsync(fd)
-def write_line(self, payload):
-    real_line(self, payload)
-    if os.fspath(self.path) == target:
-        counts["lines"] += 1
-        if kill_at and counts["lines"] == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-os.fsync, jmod.Journal._write_line = fsync, write_line
-""" + told_then_run("counts")
+""" + JOURNAL_FSYNCS + told_then_run("counts")
 
 NOTE = """---
 name: {name}
