@@ -37,6 +37,13 @@ def _scans(monkeypatch) -> list[str]:
     import memdir.layer.layer as layer_module
 
     monkeypatch.setattr(layer_module, "scan_layer", counted)
+    real_glance = layer_module.glance_layer
+
+    def glanced(directory, *args, **kwargs):  # a listing that parses nothing (Layer.glance) is counted too
+        scanned.append(os.path.basename(directory))
+        return real_glance(directory, *args, **kwargs)
+
+    monkeypatch.setattr(layer_module, "glance_layer", glanced)
     return scanned
 
 
@@ -50,7 +57,7 @@ def test_a_read_in_a_fresh_process_parses_only_the_memory_it_reads(isolated_home
     assert found.record.reads == 1  # the read is counted, and the answer carries the count
     # Read, and read again under the layer's lock to count the read: that file alone, and no scan of its layer
     # (before: every file of it stat'ed three times). The user layer, never written, has no manifest: it is
-    # listed (empty), which also shows the count works.
+    # listed (empty, glanced at: Layer.glance), which also shows the count works.
     assert parsed == ["seed-0007", "seed-0007"] and scanned == ["_user"]
     parsed.clear()
     again = Memory.open(home=isolated_home, project=project, actor="human").read("seed-0123")

@@ -58,10 +58,14 @@ class ReadsOne:
         """Memory ``name`` (already normalized) as its file is now, with its recorded usage; None when
         the layer holds no memory of that name. Reads one file when the layer's names still hold (see
         the module docstring); otherwise, or when that file changed since the layer recorded it or no
-        longer holds ``name``, the answer of a full :meth:`scan` (which takes a hand edit up). Raises
-        :class:`StoreError` (as :meth:`scan`)."""
+        longer holds ``name``, the answer of a full :meth:`scan` (which takes a hand edit up) — once a
+        :meth:`glance` says the layer holds ``name``: a layer that does not (a lookup across layers, user
+        first) parses none of its files added by hand but those whose file name gives ``name``, and
+        takes nothing up (its own next change or scan does). Raises :class:`StoreError` (as :meth:`scan`)."""
         names = self._names_held()
-        if names is None:
+        if names is None:  # files added, removed or renamed since: a layer that does not hold name parses
+            if self.glance(edits=False).entries.get(name) is None:  # none of its hand-placed files but name's
+                return None
             return self.scan().entries.get(name)
         filename = names.get(name)
         if filename is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from ..errors import NotFound, StoreError
 from ..files.fsio import LINK, atomic_write, ensure_dir, read_bytes, read_foreign
 from ..files.layout import TOMBSTONES_FILE
 from .match import Tombstone, make
+
+AHEAD = 10 * 365 * 86400 * 10**9
+"""How far past now (ns: ten years) :meth:`TombstoneFile.lift_all` dates the file until its journal lines are written."""
 
 
 class TombstoneFile:
@@ -90,6 +94,39 @@ class TombstoneFile:
             raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
         self.save(kept)
         return next(s for s in stones if s.id == tombstone_id)
+
+    def lift_all(self, tombstone_ids) -> list[Tombstone]:
+        """Remove the tombstones ``tombstone_ids`` that are in force (the others are passed over) in one rewrite
+        of the file, not one per tombstone (a sync bringing 2,000 lifts); returns the lifted, in the order of
+        ``tombstone_ids``. The file is written dated :data:`AHEAD` past now, so until :meth:`dated_as` gives it
+        its journal's mtime, :func:`memdir.layer.drift.cut_tombstones` says a change may have been cut before its
+        journal line — as after each single :meth:`lift` — and a process killed between the caller's journal
+        lines leaves what a cut between single lifts left: the next transaction puts back the tombstones whose
+        ``tombstone-lift`` line never came (:func:`memdir.layer.drift.settle_tombstones`). Raises
+        :class:`StoreError`."""
+        stones = self.all()
+        wanted = set(tombstone_ids)
+        gone = {s.id: s for s in stones if s.id in wanted}
+        if not gone:
+            return []
+        self.save([s for s in stones if s.id not in gone])
+        now = time.time_ns()
+        try:
+            os.utime(self.path, ns=(now, now + AHEAD))
+        except OSError as exc:
+            raise StoreError(f"cannot date {self.path}: {exc.strerror or exc}") from None
+        self._cache = None
+        return [gone[i] for i in dict.fromkeys(tombstone_ids) if i in gone]
+
+    def dated_as(self, journal_path: Path) -> None:
+        """Give the file the mtime of the journal at ``journal_path`` (once the lines of a :meth:`lift_all`
+        are written): its change is then journaled whole, and :func:`memdir.layer.drift.cut_tombstones`
+        says so. Best effort: left ahead, the next transaction's settle finds nothing to undo and dates it."""
+        try:
+            os.utime(self.path, ns=(time.time_ns(), os.stat(journal_path).st_mtime_ns))
+        except OSError:
+            pass
+        self._cache = None
 
     def put_back(self, stone: Tombstone) -> None:
         """Undo :meth:`lift` of ``stone`` (its change was not committed). Raises :class:`StoreError`."""
