@@ -24,7 +24,10 @@ from tests.conftest import run_cli
 from tests.search.test_index_damaged_held import _ask, _hook, store  # noqa: F401 - store is the fixture
 
 
-def test_a_log_cut_under_a_holder_is_set_aside_and_rebuilt(store, project):  # noqa: F811
+def test_a_log_cut_under_a_holder_is_set_aside_and_rebuilt(store, project, monkeypatch):  # noqa: F811
+    # This process looks at the files with descriptors of its own: past damage.KEPT_HEADS files seen (a long
+    # pytest run sees more), it reads sizes alone and cannot see the log's cut (it failed so in full runs only).
+    monkeypatch.setattr(damage, "_HEADS", {})
     home, env, holder = store
     assert _ask(holder, "staging server") == "staging"  # the holder has the index open
     # A change indexed while the holder keeps its connection: frames committed to the log, which no last close
