@@ -59,7 +59,14 @@ off: fold 0 [107, 191, 17, 157] → [108, 191, 16, 157], fold 1 [98, 183, 11, 16
 project?", "how do I test against the database in this project?" on fold 1;
 new false recalls: "what python version does this project need?" and "how are tests named in this project?",
 which now read as their keywords and, with no cosine to weigh the asking, are complete in a note holding them in
-passing — the vectors-on path's ASKED_GAP keeps them out)."""
+passing — the vectors-on path's ASKED_GAP keeps them out).
+
+Kept (recall31, after it; no constant): with no cosine, a question read as its keywords is complete only in a memory
+whose head holds some of it (:func:`in_passing`, ``asked``: the vectors-off stand-in for ASKED_GAP). Vectors off,
+fold 0 [108, 191, 16, 157] → [108, 191, 13, 157], fold 1 [101, 183, 13, 163] → [101, 183, 12, 163], no hit lost on
+any set (gone: "what editor should I use?", "how do we version the API?", "how do I profile this project?",
+"what python version does this project need?", and the extra notes of "summarise the diff above"); vectors on
+unchanged (every memory of the store has a cosine)."""
 
 from __future__ import annotations
 
@@ -189,7 +196,7 @@ def frame_terms(query: str, terms: list[str]) -> list[str]:
     return kept or terms
 
 
-def in_passing(evidence: relevance.Evidence) -> bool:
+def in_passing(evidence: relevance.Evidence, asked: bool = False) -> bool:
     """True when a prompt read as keywords is complete in a memory (:attr:`~memdir.search.relevance.Evidence.complete`)
     only by one content word its body mentions — its head (name, title, description) holds none of the prompt,
     :attr:`~memdir.search.relevance.Evidence.shared` is at most one word — while another memory is nearer the prompt in
@@ -197,8 +204,15 @@ def in_passing(evidence: relevance.Evidence) -> bool:
     written in another, :attr:`~memdir.search.relevance.Evidence.kin`): one word met in passing is no sign that the
     memory is what the prompt is about ("the last question" and a note whose body says "last"). The prompt's
     ranking then reads it as not complete (:func:`memdir.search.ranking.ranked`, deciding at the threshold, never an
-    explicit search). Pure."""
+    explicit search). With no cosine (vectors off, or the memory not embedded yet) and ``asked`` (the prompt read as
+    its keywords because it asks: :func:`reads_as_keywords`), a memory whose head holds none of the prompt is
+    complete only in passing, whatever it shares: no meaning can tell that it stands out of the store (as
+    :data:`~memdir.search.relevance.ASKED_GAP` does with one), and a note saying "editor" or "version" in its body is
+    no answer to "what editor should I use?" or "how do we version the API?" (recall31). Pure."""
     ev = evidence
-    return bool(ev.complete) and ev.cosine is not None and not ev.head and len(ev.shared) <= 1 and (
-        ev.lead <= -relevance.TIE and (ev.kin is None or ev.kin[1] < 0.0))
+    if not ev.complete or ev.head:
+        return False
+    if ev.cosine is None:
+        return asked
+    return len(ev.shared) <= 1 and ev.lead <= -relevance.TIE and (ev.kin is None or ev.kin[1] < 0.0)
 
