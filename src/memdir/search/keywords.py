@@ -46,7 +46,27 @@ mid-prompt reads as keywords ("rename the handler and double-check the db port":
 all its content terms is complete. Vectors on and off, both folds (0, 0): every framed fit prompt needing a memory is
 already a hit with vectors on, and the two mid-prompt misses with vectors off check a clause, not a thing ("… make
 sure it still uses structlog"); it lifts only a 4-note store's "rename the handler and double-check the db port"
-(0.326), which no fit row holds."""
+(0.326), which no fit row holds.
+
+Kept (2026-12-06 recall31, no constant): naming the workspace is no word of a prompt either (:func:`workspace_at`:
+"this project", "the repo", "our codebase"; read by :func:`unframed` and :func:`frame_terms` through
+:func:`aside_at`): every memory of a project layer is about it, and Claude Code names project memories
+``project_…``, so "what does this project do?" was complete in three of them. Pooled fit folds (every fit set, as
+``run.py --split fit`` prints them) ``[hits, needing, false recalls, needing none]``, vectors on: fold 0
+[158, 191, 27, 157] → [158, 191, 26, 157] (gone: that prompt's two), fold 1 [149, 183, 19, 163] unchanged; vectors
+off: fold 0 [107, 191, 17, 157] → [108, 191, 16, 157], fold 1 [98, 183, 11, 163] → [101, 183, 13, 163] (found:
+"how should this project log?" on fold 0; "how do we add a dependency to this project?", "… cut a release of this
+project?", "how do I test against the database in this project?" on fold 1;
+new false recalls: "what python version does this project need?" and "how are tests named in this project?",
+which now read as their keywords and, with no cosine to weigh the asking, are complete in a note holding them in
+passing — the vectors-on path's ASKED_GAP keeps them out).
+
+Kept (recall31, after it; no constant): with no cosine, a question read as its keywords is complete only in a memory
+whose head holds some of it (:func:`in_passing`, ``asked``: the vectors-off stand-in for ASKED_GAP). Vectors off,
+fold 0 [108, 191, 16, 157] → [108, 191, 13, 157], fold 1 [101, 183, 13, 163] → [101, 183, 12, 163], no hit lost on
+any set (gone: "what editor should I use?", "how do we version the API?", "how do I profile this project?",
+"what python version does this project need?", and the extra notes of "summarise the diff above"); vectors on
+unchanged (every memory of the store has a cosine)."""
 
 from __future__ import annotations
 
@@ -124,13 +144,40 @@ def frame_at(words: list[str]) -> list[int]:
     return sorted(set(at))
 
 
+# The workspace itself ("this project", "the repo", "our codebase"): every memory of a project layer is about it, so
+# naming it says nothing of which memory a prompt asks for — as a task frame does not (:func:`aside_at`). Stemmed, as
+# query_tokens gives them ("repo" is read as ``repositori``); only right after a word pointing at it, so that "the
+# order repository" and "the Linear project" keep their word.
+_WORKSPACE = frozenset({"project", "repositori", "codebas"})
+_POINTING = frozenset({"this", "the", "our", "my"})
+
+
+def workspace_at(words: list[str]) -> list[int]:
+    """The positions in ``words`` (a query's tokens in order, as :func:`memdir.search.tokenize.query_tokens` gives
+    them) of the words naming the workspace the prompt is asked in: ``project``, ``repo``/``repository``, ``codebase``
+    right after ``this``, ``the``, ``our`` or ``my`` ("what does this project do?", "how do I set up this repo …",
+    "add the httpx dependency to the project"), the pointing word with it. Not "the order repository", "the Linear
+    project", "bigger projects" (a word between: a thing of that name). Ascending; ``[]`` when there is none. Pure."""
+    at: list[int] = []
+    for i in range(1, len(words)):
+        if words[i] in _WORKSPACE and words[i - 1] in _POINTING:
+            at += (i - 1, i)
+    return at
+
+
+def aside_at(words: list[str]) -> list[int]:
+    """The positions in ``words`` of what is no word of what a prompt asks about: its task frames (:func:`frame_at`)
+    and its naming of the workspace (:func:`workspace_at`). Ascending, each once. Pure."""
+    return sorted(set(frame_at(words)) | set(workspace_at(words)))
+
+
 def unframed(words: list[str]) -> list[str]:
     """``words`` (a query's tokens in order, stopwords kept, as :func:`memdir.search.tokenize.query_tokens` gives
     them) without the words of its task frames (:func:`frame_at`). ``["make", "sure", "the", "databas", "port",
     "is", "right"]`` → ``["the", "databas", "port"]``; ``words`` itself when it has no frame or nothing would be left
     ("make sure"). What :func:`reads_as_keywords` judges: the frame's function words ("the … is") are not the
     stopwords of a sentence. Pure."""
-    at = set(frame_at(words))
+    at = set(aside_at(words))
     rest = [w for i, w in enumerate(words) if i not in at]
     return rest or words
 
@@ -141,7 +188,7 @@ def frame_terms(query: str, terms: list[str]) -> list[str]:
     or "… and make sure the product page shows it" asks about, nor does the frame weigh in the prompt's share a
     memory holds. ``terms`` itself when the prompt has no frame or nothing would be left. Pure."""
     words = query_tokens(query)
-    at = set(frame_at(words))
+    at = set(aside_at(words))
     if not at:
         return terms
     framed = {w for i, w in enumerate(words) if i in at} - {w for i, w in enumerate(words) if i not in at}
@@ -149,7 +196,7 @@ def frame_terms(query: str, terms: list[str]) -> list[str]:
     return kept or terms
 
 
-def in_passing(evidence: relevance.Evidence) -> bool:
+def in_passing(evidence: relevance.Evidence, asked: bool = False) -> bool:
     """True when a prompt read as keywords is complete in a memory (:attr:`~memdir.search.relevance.Evidence.complete`)
     only by one content word its body mentions — its head (name, title, description) holds none of the prompt,
     :attr:`~memdir.search.relevance.Evidence.shared` is at most one word — while another memory is nearer the prompt in
@@ -157,8 +204,15 @@ def in_passing(evidence: relevance.Evidence) -> bool:
     written in another, :attr:`~memdir.search.relevance.Evidence.kin`): one word met in passing is no sign that the
     memory is what the prompt is about ("the last question" and a note whose body says "last"). The prompt's
     ranking then reads it as not complete (:func:`memdir.search.ranking.ranked`, deciding at the threshold, never an
-    explicit search). Pure."""
+    explicit search). With no cosine (vectors off, or the memory not embedded yet) and ``asked`` (the prompt read as
+    its keywords because it asks: :func:`reads_as_keywords`), a memory whose head holds none of the prompt is
+    complete only in passing, whatever it shares: no meaning can tell that it stands out of the store (as
+    :data:`~memdir.search.relevance.ASKED_GAP` does with one), and a note saying "editor" or "version" in its body is
+    no answer to "what editor should I use?" or "how do we version the API?" (recall31). Pure."""
     ev = evidence
-    return bool(ev.complete) and ev.cosine is not None and not ev.head and len(ev.shared) <= 1 and (
-        ev.lead <= -relevance.TIE and (ev.kin is None or ev.kin[1] < 0.0))
+    if not ev.complete or ev.head:
+        return False
+    if ev.cosine is None:
+        return asked
+    return len(ev.shared) <= 1 and ev.lead <= -relevance.TIE and (ev.kin is None or ev.kin[1] < 0.0)
 

@@ -343,7 +343,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
-                found = {i: replace(ev, complete=0.0) if in_passing(ev) else ev for i, ev in found.items()}
+                found = {i: replace(ev, complete=0.0) if in_passing(ev, asks) else ev for i, ev in found.items()}
             if compared:
                 found = {i: replace(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
