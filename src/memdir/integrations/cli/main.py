@@ -337,6 +337,17 @@ def _hold_closed_streams() -> None:
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stderr
 
 
+def _as_option(message: str, argv: list[str]) -> str:
+    """``message`` with a leading library parameter name (``as_of: cannot read 'BAD' as a time …``, the
+    words of :func:`memdir.files.memfile.time_arg`) said as the option the person typed (``--as-of: …``),
+    when ``argv`` holds that option (newuser31: the error named ``as_of``, which no command takes)."""
+    field, colon, rest = message.partition(": ")
+    flag = "--" + field.replace("_", "-")
+    if colon and field.isidentifier() and any(token == flag or token.startswith(flag + "=") for token in argv):
+        return flag + colon + rest
+    return message
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -394,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        message = printable(str(exc))  # it may quote a file name or a value
+        message = _as_option(printable(str(exc)), argv)  # it may quote a file name or a value
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
         elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)

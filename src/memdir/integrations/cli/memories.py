@@ -41,7 +41,7 @@ def cmd_write(args) -> int:
 def cmd_read(args) -> int:
     """``memdir read NAME``: a memory's text (counts as a read)."""
     result = open_memory(args).read(args.name, args.scope)
-    emit(args, result, render.read(result))
+    emit(args, result, render.read(result, digest=True))  # the digest --digest takes, as a person types it
     return 0
 
 
@@ -58,8 +58,9 @@ def cmd_list(args) -> int:
     if getattr(args, "json", False):
         emit(args, {**result.to_dict(), **({"agent_cannot_see": blind} if blind else {})})  # only when said
     else:  # 10,000 lines not made to be dropped
-        emit(args, result, render.listing(result) + (f"\n{note(blind)}" if blind else ""))
-    if not result.memories and mem.project_root is not None:
+        emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
+             + (f"\n{note(blind)}" if blind else ""))
+    if not result.memories and mem.project_root is not None and not (args.as_of or args.valid_at):
         # A moved or renamed project starts empty: say where its memories may be.
         found = [o for o in mem.orphans() if o.memories]
         if found:
@@ -298,7 +299,8 @@ def register(add, settings) -> None:
                    "OLD is kept as superseded by NAME (memdir read OLD says so)")
     p.add_argument("--reason", help="why (kept in the journal)")
 
-    p = add("read", cmd_read, "Print a memory (counts as a read).")
+    p = add("read", cmd_read, "Print a memory (counts as a read), with its digest: the one `forget` and `delete` "
+            "take as --digest to act only on this version (--json: all 64 hex digits).")
     name_arg(p)
     scope_opt(p)
 
@@ -316,7 +318,7 @@ def register(add, settings) -> None:
         name_arg(p)
         scope_opt(p)
         p.add_argument("--reason", help="why (kept with the tombstone)")
-        p.add_argument("--digest", help=f"the digest of the version you looked at (`memdir history` shows it; "
+        p.add_argument("--digest", help=f"the digest of the version you looked at (`memdir read` shows it; "
                                         f"{MIN_DIGEST}+ hex digits): refused (nothing changed) if the memory changed since")
 
     p = add("prune", cmd_prune, "Delete memories not updated for DAYS or more (dry run unless --apply).")
