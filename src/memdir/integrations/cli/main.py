@@ -297,7 +297,8 @@ def build_parser(only: str | None = None, settings=None):
         return p
 
     p = add("context", cmd_context, "Print what a session start injects into the agent's context (the hooks' "
-            "block: memdir status counts its lines per layer).")
+            "block: memdir status counts its lines per layer), then the line naming memdir's MCP tools, or its "
+            "commands while memdir is installed into no client or its server cannot start.")
     p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default the context_max_bytes setting, "
                    f"{settings.context_max_bytes}; at most {HOOK_CONTEXT_MAX_CHARS}, what a hook injects in full)")
     for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team, cli_sync):

@@ -307,8 +307,10 @@ def register(add, settings) -> None:
     p = add("list", cmd_list, "List memories, user layer first, in index order.")
     scope_opt(p, "only this scope")
     p.add_argument("--all", action="store_true", help="also candidates, superseded and expired memories")
-    p.add_argument("--as-of", help="what memdir believed at this time (rebuilt from the journal)")
-    p.add_argument("--valid-at", help="what was true in the world at this time")
+    p.add_argument("--as-of", metavar="TIME", help="what memdir believed at this time, rebuilt from the journal: "
+                   "ISO-8601 (2026-11-30T12:00:00Z) or a date (2026-11-30)")
+    p.add_argument("--valid-at", metavar="TIME", help="what was true in the world at this time (by each memory's "
+                   "--valid-from/--valid-until), read like --as-of")
 
     for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back (`memdir "
                                   "tombstones` lists it)."),
