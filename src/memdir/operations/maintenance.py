@@ -390,8 +390,7 @@ def unserved(clients, search: str, verb: str = "is installed") -> list[str]:
     ``mcp`` package, its recall and the ``memory_search`` tool the ``search`` extra (``search``, the
     :func:`memdir.search.sync.search_mode` word, starts with "unavailable"). ``clients``: the
     :class:`memdir.results.InstalledClient` records; nothing without one. ``verb``: how memdir stands with
-    them (``memdir install`` says these lines too, newuser31: ``"is now installed"``, ``"would be installed"``
-    for a dry run). Never raises."""
+    them (``memdir install`` says these lines too, newuser31: ``"would be installed"`` for a dry run). Never raises."""
     from importlib.util import find_spec
 
     if not clients:

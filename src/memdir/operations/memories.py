@@ -366,7 +366,8 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                               reason=reason, holders=holders, expect_digest=_as_read(layer, entry, expect_digest, action))
     except Conflict as exc:
         if expect_digest is not NO_CHECK:
-            never_had(layer, entry, expect_digest, action)
+            if isinstance(expect_digest, str):  # None: "there was none when read", no digest to judge
+                never_had(layer, entry, expect_digest, action)
             raise
         if exc.current is None:  # deleted meanwhile, as it was before a delete checked the version it found
             raise NotFound(f"memory not found: {entry.record.name} in the {layer.scope} layer") from None
@@ -535,5 +536,5 @@ def restore(session: Session, name: str, version: int | str | None = None, scope
                          warnings=(*result.warnings, *stones.skipped))  # the gateway's: a copy, a redaction
 
 
-__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "prune", "read", "restore",
-           "show", "time_arg", "write"]
+__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "never_had", "prune",
+           "read", "restore", "show", "time_arg", "write"]

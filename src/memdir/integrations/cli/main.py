@@ -340,7 +340,7 @@ def _hold_closed_streams() -> None:
 
 def _as_option(message: str, argv: list[str]) -> str:
     """``message`` with a leading library parameter name (``as_of: cannot read 'BAD' as a time …``, the
-    words of :func:`memdir.files.memfile.time_arg`) said as the option the person typed (``--as-of: …``),
+    words of :func:`memdir.operations.memories.time_arg`) said as the option the person typed (``--as-of: …``),
     when ``argv`` holds that option (newuser31: the error named ``as_of``, which no command takes)."""
     field, colon, rest = message.partition(": ")
     flag = "--" + field.replace("_", "-")
