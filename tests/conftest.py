@@ -346,3 +346,15 @@ def traced(conn, run, keep=lambda sql: not sql.startswith("--")) -> tuple[object
         return run(), seen
     finally:
         conn.set_trace_callback(None)
+
+
+@pytest.fixture
+def claude_installed(isolated_home):
+    """memdir installed into Claude Code (user scope) in the test's home, by a real ``memdir install`` run
+    in-process: a SessionStart hook runs where an install put it, and ``memdir context`` and ``status`` then
+    name memdir's MCP tools as the hook does (without an install they name its commands:
+    :func:`memdir.prompt.start.mcp_reachable`)."""
+    from memdir.integrations.cli.main import main
+
+    assert main(["install", "claude-code"]) == 0
+    return isolated_home

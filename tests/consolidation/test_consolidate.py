@@ -158,6 +158,21 @@ def test_chinese_statements_are_kept_with_a_title(isolated_home, project):
     assert record.type == "feedback"
 
 
+def test_a_long_title_is_cut_at_a_word_with_an_ellipsis(isolated_home, project):
+    """newuser31: the title of a long non-ASCII statement was its first 40 characters, cut mid-word with no mark
+    ("Zoë prefers tabs over spaces in every Pyt"); now it ends at a word, with memdir's "…". A statement with no
+    space (Chinese) is cut between characters, with the "…" too; a short one (the control) is kept whole."""
+    mem = open_mem(isolated_home, project)
+    said = ["Remember: Zoë prefers tabs over spaces in every Python file she edits.",
+            "记住：部署流程必须先在预发布环境验证然后再发布到生产环境并且每次发布都要通知运维团队和产品经理。",
+            "记住：部署前必须先跑 make check。"]
+    report = mem.consolidate([{"role": "user", "content": text} for text in said], extractor="rules")
+    titles = sorted(mem.read(o.name, count=False).record.title for o in report.outcomes)
+    assert titles == ["Zoë prefers tabs over spaces in every…", "部署前必须先跑 make check",
+                      "部署流程必须先在预发布环境验证然后再发布到生产环境并且每次发布都要通知运维团队…"]
+    assert all(len(title) <= 40 for title in titles)
+
+
 def test_classify_and_absolutize_are_pure():
     assert classify("Could you maybe always use tabs?") is None
     assert classify("Please remember: I'm a data engineer.") == ("user", "I'm a data engineer.")

@@ -49,7 +49,7 @@ def _session_start(project, **env) -> str:
 
 
 @pytest.mark.slow
-def test_status_and_doctor_say_what_the_block_holds_per_layer(isolated_home, project):
+def test_status_and_doctor_say_what_the_block_holds_per_layer(isolated_home, project, claude_installed):
     from memdir.render import maintenance
 
     mem = _crowded(isolated_home, project)
@@ -137,7 +137,7 @@ def test_the_smallest_budget_shows_every_layers_first_line():
 
 
 @pytest.mark.slow
-def test_a_store_with_pinned_user_memories_shows_every_layer_and_status_says_so(isolated_home, project):
+def test_a_store_with_pinned_user_memories_shows_every_layer_and_status_says_so(isolated_home, project, claude_installed):
     mem = Memory.open(home=isolated_home, project=project, use_cwd=False)
     for i in range(40):
         mem.write(f"user-fact-{i:02d}", f"A fact about the person, number {i:02d}, padded to a fair length of words",
@@ -257,7 +257,7 @@ def _counts(text: str) -> tuple[int, int, int]:
 
 
 @pytest.mark.slow
-def test_more_budget_never_gives_a_layer_fewer_lines_through_the_cli_the_hook_and_status(isolated_home, project):
+def test_more_budget_never_gives_a_layer_fewer_lines_through_the_cli_the_hook_and_status(isolated_home, project, claude_installed):
     """Audit: user/team/project lines of `memdir context` were 4/2/3 at 1536 bytes, 1/2/1 at 1800, 1/2/3 at
     2000; the SessionStart hook at 2000 gave user 1, project 1 of 3; status said project 3 of 3."""
     from tests.conftest import run_cli

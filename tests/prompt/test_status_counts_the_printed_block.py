@@ -44,7 +44,7 @@ def _hook(project, env) -> str:
 
 
 @pytest.mark.slow
-def test_status_and_doctor_count_the_block_memdir_context_prints_and_the_hook_injects(isolated_home, project):
+def test_status_and_doctor_count_the_block_memdir_context_prints_and_the_hook_injects(isolated_home, project, claude_installed):
     mem = Memory.open(home=isolated_home, project=project, use_cwd=False, actor="human")
     for i in range(120):  # the audit's store (k4): 120 user memories, 5 project ones
         mem.write(f"user-{i}", f"user note {i} about widget config", "user", f"user body {i}")

@@ -3,6 +3,7 @@ says what happened in words a person knows."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -49,8 +50,10 @@ def test_read_does_not_look_like_broken_frontmatter(project):
     run_cli("write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-t", "project", "--body", "Moved.",
             "--project", project)
     out = run_cli("read", "db-port", "--project", project).stdout
+    digest = json.loads(run_cli("read", "db-port", "--project", project, "--json").stdout)["digest"][:16]
     # before: "--- name: db-port" … "---"; the body quoted, one memory's data (issue 28 audit 18)
-    assert out == "name: db-port\ndescription: Dev PostgreSQL listens on 5433\ntype: project\nlayer: project\n\n> Moved.\n"
+    assert out == ("name: db-port\ndescription: Dev PostgreSQL listens on 5433\ntype: project\nlayer: project\n"
+                   f"digest: {digest}\n\n> Moved.\n")
 
 
 def test_not_found_names_the_cli_command_on_the_cli_and_the_tool_in_a_tool(isolated_home, project):

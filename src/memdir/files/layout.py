@@ -45,6 +45,9 @@ HELD_FILES_FILE = "held-files"
 # What `memdir review` last showed of each candidate, name → digest (memdir.operations.trust): derived, best effort;
 # a decision without a digest is checked against it. Read with O_NOFOLLOW, never through a symlink.
 SHOWN_FILE = "review-shown.json"
+# The home's folder of install records, one ``<client>.json`` per coding agent memdir is installed into
+# (memdir.operations.installed; read on the session start's path by memdir.prompt.start.mcp_reachable).
+INSTALLS_DIR = "integrations"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, QUEUE_FILE,

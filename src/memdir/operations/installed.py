@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from ..files.fsio import read_bytes
+from ..files.layout import INSTALLS_DIR
 from ..results import InstalledClient
 
 # The clients memdir has an installer for, in the order they are listed
@@ -19,7 +20,7 @@ CLIENTS = ("claude-code", "codex", "gemini", "cursor", "opencode")
 
 def manifest_path(memdir_home: str | Path, client: str) -> Path:
     """``$MEMDIR_HOME/integrations/<client>.json``: what install recorded for ``client``."""
-    return Path(memdir_home) / "integrations" / f"{client}.json"
+    return Path(memdir_home) / INSTALLS_DIR / f"{client}.json"
 
 
 def read_manifest(memdir_home: str | Path, client: str) -> dict:

@@ -383,13 +383,14 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     return DoctorResult(current, checks, tuple(problems), (*found_notes, *notes), tuple(found))
 
 
-def unserved(clients, search: str) -> list[str]:
+def unserved(clients, search: str, verb: str = "is installed") -> list[str]:
     """What a coding agent memdir is installed into cannot do with the extras installed here, one line each
     (``memdir doctor`` counts them as problems; newuser30: after a plain ``pip install .``, ``memdir install
     claude-code`` registered a server that cannot start, and doctor said "ok"): its MCP server needs the
     ``mcp`` package, its recall and the ``memory_search`` tool the ``search`` extra (``search``, the
     :func:`memdir.search.sync.search_mode` word, starts with "unavailable"). ``clients``: the
-    :class:`memdir.results.InstalledClient` records; nothing without one. Never raises."""
+    :class:`memdir.results.InstalledClient` records; nothing without one. ``verb``: how memdir stands with
+    them (``memdir install`` says these lines too, newuser31: ``"would be installed"`` for a dry run). Never raises."""
     from importlib.util import find_spec
 
     if not clients:
@@ -397,10 +398,10 @@ def unserved(clients, search: str) -> list[str]:
     names = ", ".join(dict.fromkeys(client.client for client in clients))
     said = []
     if find_spec("mcp") is None:
-        said.append(f"memdir is installed into {names}, but its MCP server (`memdir mcp`) cannot start: the 'mcp' "
+        said.append(f"memdir {verb} into {names}, but its MCP server (`memdir mcp`) cannot start: the 'mcp' "
                     "package is not installed (pip install 'memdir[mcp]')")
     if search.startswith("unavailable"):
-        said.append(f"memdir is installed into {names}, but recall and search cannot run: the 'search' extra is not "
+        said.append(f"memdir {verb} into {names}, but recall and search cannot run: the 'search' extra is not "
                     "installed (pip install 'memdir[search]', or 'memdir[vectors]' for meaning too)")
     return said
 

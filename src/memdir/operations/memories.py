@@ -363,9 +363,11 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                 continue  # an unreadable layer holds nothing this delete can see
     try:  # the action says "forget"
         return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
-                              reason=reason, holders=holders, expect_digest=_as_read(entry, expect_digest, action))
+                              reason=reason, holders=holders, expect_digest=_as_read(layer, entry, expect_digest, action))
     except Conflict as exc:
         if expect_digest is not NO_CHECK:
+            if isinstance(expect_digest, str):  # None: "there was none when read", no digest to judge
+                never_had(layer, entry, expect_digest, action)
             raise
         if exc.current is None:  # deleted meanwhile, as it was before a delete checked the version it found
             raise NotFound(f"memory not found: {entry.record.name} in the {layer.scope} layer") from None
@@ -375,13 +377,14 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                        "that too", memory=entry.record.name, current=exc.current) from None
 
 
-def _as_read(entry: Entry, expect_digest: str | None | bool, action: str) -> str | None:
+def _as_read(layer: Layer, entry: Entry, expect_digest: str | None | bool, action: str) -> str | None:
     """The digest a delete or forget checks under the layer lock (:func:`memdir.gateway.compare.unchanged`): the
     version the caller read (``expect_digest``: all 64 hex digits, or a person's prefix of at least
     :data:`memdir.gateway.compare.MIN_DIGEST`), or, given none, the version this lookup found (``entry``) — so a
     write landing between the lookup and the lock is kept, never tombstoned unseen in the forgotten one's place
     (break29: a forget racing an agent's write of the same name). Raises :class:`Conflict` for a prefix the
-    version found does not carry, :class:`InvalidInput` for one too short."""
+    version found does not carry (:class:`InvalidInput` for one no version of it ever carried: :func:`never_had`),
+    :class:`InvalidInput` for one too short."""
     if expect_digest is NO_CHECK:
         return entry.digest
     if isinstance(expect_digest, str) and len(expect_digest.strip()) < len(entry.digest):
@@ -391,6 +394,24 @@ def _as_read(entry: Entry, expect_digest: str | None | bool, action: str) -> str
                            "re-read it and try again", memory=entry.record.name, current=entry.digest)
         return entry.digest
     return expect_digest
+
+
+def never_had(layer: Layer, entry: Entry, given: str, action: str) -> None:
+    """Raise :class:`InvalidInput` when ``given`` (a digest a caller passed, all 64 hex digits or a prefix) is the
+    digest of no version ``layer``'s journal keeps of ``entry``'s memory nor of its file now: made up or mistyped,
+    not "changed since it was read" (newuser31: ``forget NAME --digest 000000000000`` claimed a change). The
+    message names the digest now and where the versions' are listed; nothing is changed. Returns when some
+    version had it, or when the history cannot be read (the caller's :class:`Conflict` then stands)."""
+    name = entry.record.name
+    try:
+        had = [version.digest for version in layer_history(layer, name) if version.digest]
+    except StoreError:
+        return
+    if any(compare.typed(given, digest) for digest in (*had, entry.digest)):
+        return
+    raise InvalidInput(f"digest {given.strip()[:64]} is not one memory {name!r} ever had (its digest now is "
+                       f"{entry.digest[:16]}; `memdir read {name}` shows it, `memdir history {name}` every "
+                       f"version's); the {action} was not made")
 
 
 def found_as_read(session: Session, name: str, scope: str | None, expect_digest: str | None | bool,
@@ -515,5 +536,5 @@ def restore(session: Session, name: str, version: int | str | None = None, scope
                          warnings=(*result.warnings, *stones.skipped))  # the gateway's: a copy, a redaction
 
 
-__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "prune", "read", "restore",
-           "show", "time_arg", "write"]
+__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "never_had", "prune",
+           "read", "restore", "show", "time_arg", "write"]

@@ -114,6 +114,14 @@ def tools_note(write_tool: str = "mcp__memdir__memory_write", deferred: bool = T
 TOOLS_NOTE = tools_note()
 """The tools note as Claude Code names the tools (``memdir context``, ``status``, Claude Code's hook)."""
 
+CLI_NOTE = ("memdir's MCP tools are not available here: for each tool named above, run memdir's command in a "
+            "shell instead: memory_write is `memdir write NAME -d DESCRIPTION -t TYPE --body TEXT`, memory_read "
+            "`memdir read NAME`, memory_search `memdir search QUERY`, memory_list `memdir list`, memory_delete "
+            "`memdir forget NAME`.")
+"""The line after the context block for an agent that cannot call memdir's MCP tools (newuser31: the block named
+``mcp__memdir__`` tools where no server was registered, or none could start): the commands that do what the
+tools the policy names do (:func:`memdir.prompt.start.mcp_reachable` decides which note)."""
+
 EMPTY_NOTE = "No memory is saved yet for this person or this project."
 HOOK_CONTEXT_MAX_CHARS = 8_000
 """Characters of injected context an agent harness shows in full: Claude Code

@@ -5,7 +5,8 @@ Within the session start's budget (:func:`start_budget`: ``context_max_bytes``, 
 characters a harness shows in full), in order of precedence: the agent extractor's pending findings
 take at most half (:func:`memdir.prompt.pending.with_pending`); the rest holds the context block
 (:func:`memdir.prompt.context.session_layout`) — or, with no memory saved yet, the guidance — followed
-by the note naming memdir's MCP tools (:data:`memdir.prompt.context.TOOLS_NOTE`), whose room the
+by the note naming memdir's MCP tools (:data:`memdir.prompt.context.TOOLS_NOTE`; the commands instead,
+:data:`memdir.prompt.context.CLI_NOTE`, where the agent cannot call them: :func:`mcp_reachable`), whose room the
 block leaves (unless that room would leave no index line: then the block alone). ``memdir context``
 prints this text (issue 28: what ``status`` and ``doctor`` count per layer is what it prints and what
 the hooks inject); :meth:`memdir.Memory.context` is the block alone, for a harness of one's own
@@ -20,7 +21,11 @@ index it holds is current (a resume may come days later), where nothing would le
 
 from __future__ import annotations
 
-from .context import HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE, byte_budget, guidance_block, session_layout, warning
+import os
+import sys
+
+from ..files.layout import INSTALLS_DIR
+from .context import CLI_NOTE, HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE, byte_budget, guidance_block, session_layout, warning
 from .pending import with_pending
 from .recalled import digest
 
@@ -36,19 +41,59 @@ def start_budget(session, max_bytes: int | None = None) -> int:
     return min(byte_budget(max_bytes, session.settings.context_max_bytes), HOOK_CONTEXT_MAX_CHARS)
 
 
+def mcp_reachable(home: str, client: str | None = None) -> bool:
+    """Whether the agent a session start speaks to can call memdir's MCP tools: the ``mcp`` package is
+    importable by this interpreter (the one an install names to run ``memdir mcp``; the test
+    :func:`memdir.operations.maintenance.unserved` makes for ``memdir doctor``), and — for a start that names no
+    client (``memdir context``, ``client`` None) — memdir is installed into some client (a record in ``home``'s
+    :data:`~memdir.files.layout.INSTALLS_DIR`, :mod:`memdir.operations.installed`). A client's own hook was
+    registered by the install that registered its server. On the hot path: no import, one directory read;
+    never raises."""
+    if client is None and not _recorded(os.path.join(home, INSTALLS_DIR)):
+        return False  # no install recorded: nothing registered memdir's server with a client
+    if "mcp" in sys.modules:  # as importlib.util.find_spec: a module set to None there cannot be imported
+        return sys.modules["mcp"] is not None
+    return any(finder.find_spec("mcp", None) is not None
+               for finder in sys.meta_path if hasattr(finder, "find_spec"))
+
+
+def _recorded(folder: str) -> bool:
+    """Whether ``folder`` holds an install record naming a file: a ``<client>.json`` other than the ``{}`` an
+    uninstall of its last install leaves (:func:`memdir.integrations.clients.edits.apply`)."""
+    try:
+        names = [name for name in os.listdir(folder) if name.endswith(".json")]
+    except OSError:
+        return False
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), "rb") as file:
+                if file.read(64).strip() not in (b"", b"{}"):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def tools_line(home: str, note: str = TOOLS_NOTE, client: str | None = None) -> str:
+    """The line a session start puts after its block: ``note`` (memdir's MCP tools as the client names them)
+    when :func:`mcp_reachable`, else :data:`~memdir.prompt.context.CLI_NOTE` (the commands to run instead)."""
+    return note if mcp_reachable(home, client) else CLI_NOTE
+
+
 def start_layout(session, budget: int, warn=None,
-                 note: str = TOOLS_NOTE) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+                 note: str | None = None) -> tuple[str, tuple[tuple[str, int, int], ...]]:
     """The text a session start injects within ``budget`` UTF-8 bytes (``""`` when nothing fits) and
     what its context block holds per layer, ``(scope, index lines shown, index lines in all)`` as
     :func:`memdir.prompt.context.layout` gives it (``()`` when no block was rendered). Reads the
     pending findings without marking them shown: the hook that prints the text marks them
     (:func:`memdir.prompt.pending.mark_shown` with the same ``budget``). ``warn`` as
     :func:`~memdir.prompt.context.session_block`'s. ``note``: the tools note as the client names the tools
-    (:func:`memdir.prompt.context.tools_note`; default Claude Code's)."""
+    (:func:`memdir.prompt.context.tools_note`); default :func:`tools_line` of no client (Claude Code's names, or
+    the commands when memdir's MCP server is not installed or cannot start: what ``memdir context`` prints)."""
     return start_text(session, budget, warn, note)[:2]
 
 
-def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: str | None = None,
+def start_text(session, budget: int, warn=None, note: str | None = None, given: str | None = None,
                resumed: bool = False, findings: bool = True) -> tuple[str, tuple, str | None]:
     """:func:`start_layout`'s ``(text, per layer)`` and the :func:`~memdir.prompt.recalled.digest` of
     the context block rendered (None when none was). ``given``: the digest of the block the
@@ -59,7 +104,10 @@ def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: s
     findings already shown in this session are not shown again (``once_per_session``: the hook
     marks them with the same flag). ``findings``: False leaves the pending findings out, the whole
     budget to the block — for a start whose text a later prompt gives, whose recall then gives the
-    findings and counts them as shown (:func:`memdir.search.recall.recall_with_pending`)."""
+    findings and counts them as shown (:func:`memdir.search.recall.recall_with_pending`). ``note`` as
+    :func:`start_layout`'s."""
+    if note is None:
+        note = tools_line(session.home_path)
     room = len(note.encode("utf-8")) + 1
     held: list = [(), None]
 
@@ -90,4 +138,4 @@ def start_text(session, budget: int, warn=None, note: str = TOOLS_NOTE, given: s
     return text, held[0], held[1]
 
 
-__all__ = ["UNCHANGED", "start_budget", "start_layout", "start_text"]
+__all__ = ["UNCHANGED", "mcp_reachable", "start_budget", "start_layout", "start_text", "tools_line"]

@@ -103,10 +103,13 @@ def malformed_lines(items, limit: int | None = None, more: str = "") -> list[str
 
 
 @printable_output
-def no_memories(malformed) -> str:
+def no_memories(malformed, at: str = "") -> str:
     """What an empty list says: ``No memories yet.``, or, when files are there that cannot be read (listed
     after it), how many — those with an unresolved merge conflict named as such, with the command that
-    settles them."""
+    settles them. ``at``: the listing looked at another time (``as of 2001-01-01``, ``valid at …``, the
+    words of :func:`listing`): then no "yet" (newuser31: memories saved today are not "not yet" of 2001)."""
+    if at and not malformed:
+        return f"No memory {at}."
     if not malformed:
         return "No memories yet."
     conflicts = sum(1 for item in malformed if item.error == CONFLICT)
@@ -119,13 +122,16 @@ def no_memories(malformed) -> str:
 
 @printable_output
 def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, more: str = "",
-            max_malformed: int | None = None) -> str:
+            max_malformed: int | None = None, as_of: str | None = None, valid_at: str | None = None) -> str:
     """A memory list, in index order. With ``limit``, one page from ``offset``
     with a header, and ``more`` (how to ask for the next page, ``{offset}``
-    filled in) when memories are left."""
+    filled in) when memories are left. ``as_of``, ``valid_at``: the times the list was asked at, as given
+    (:func:`memdir.operations.memories.list_memories`), which an empty list names (:func:`no_memories`)."""
     total = len(result.memories)
     if not total:
-        lines = [no_memories(result.malformed)]
+        at = " and ".join(f"{what} {cut(when, 80)}" for what, when in (
+            ("existed as of", as_of), ("was true at", valid_at)) if when)
+        lines = [no_memories(result.malformed, at)]
     elif limit is None:
         lines = [memory_line(m) for m in result.memories]
     else:
@@ -178,7 +184,7 @@ def warnings(result) -> list[str]:
 
 @printable_output
 def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more: str = "",
-         max_bytes: int | None = None) -> str:
+         max_bytes: int | None = None, digest: bool = False) -> str:
     """A memory's text: a header, the body escaped and quoted (:func:`memdir.text.fence.escape_stored`,
     then :func:`memdir.text.fence.quoted`: each line after ``> ``, so no line of it passes
     for a header field, a heading or a marker of this output; with ``chunk``, characters ``offset``
@@ -189,27 +195,33 @@ def read(result: ReadResult, *, offset: int = 0, chunk: int | None = None, more:
     shortened, at its last line break when one falls in its second half, until the whole text fits, and
     the ``[truncated: …]`` line names the offset of the rest — so a client that cuts a longer tool output
     (Codex cuts the middle out, saying only how many tokens went) never drops a piece the model cannot ask
-    for again. At least one character of the body is shown, so reading on always advances."""
+    for again. At least one character of the body is shown, so reading on always advances.
+
+    ``digest``: a ``digest:`` header line, the file's digest as a person types it (its first :data:`SHOWN_DIGEST`
+    hex digits), what ``--digest`` of ``memdir forget|delete`` takes (newuser31: only ``--json`` showed it);
+    the memory tools leave it out (a model's read pays for every line)."""
     total = len(result.record.body)
     end = min(total, offset + chunk) if chunk is not None else total
-    text = _read_text(result, offset, end, more)
+    shown = result.digest[:SHOWN_DIGEST] if digest and result.digest else ""
+    text = _read_text(result, offset, end, more, shown)
     if max_bytes is None or len(text.encode("utf-8", "replace")) <= max_bytes:
         return text
     low, high = offset + 1, end  # the longest part that fits, in characters: bisect (texts of ≤ READ_CHUNK)
     while low < high:
         middle = (low + high + 1) // 2
-        if len(_read_text(result, offset, middle, more).encode("utf-8", "replace")) <= max_bytes:
+        if len(_read_text(result, offset, middle, more, shown).encode("utf-8", "replace")) <= max_bytes:
             low = middle
         else:
             high = middle - 1
     line_end = result.record.body.rfind("\n", offset, low)
     if line_end + 1 > offset + (low - offset) // 2:
         low = line_end + 1  # the next part starts on a line of its own
-    return _read_text(result, offset, min(low, end), more)
+    return _read_text(result, offset, min(low, end), more, shown)
 
 
-def _read_text(result: ReadResult, offset: int, end: int, more: str) -> str:
-    """:func:`read`'s text showing characters ``offset`` to ``end`` of the body."""
+def _read_text(result: ReadResult, offset: int, end: int, more: str, digest: str = "") -> str:
+    """:func:`read`'s text showing characters ``offset`` to ``end`` of the body (``digest``: the header's
+    ``digest:`` line, none when empty)."""
     r = result.record
     body = r.body
     total = len(body)
@@ -222,6 +234,8 @@ def _read_text(result: ReadResult, offset: int, end: int, more: str) -> str:
     if r.status != "active":
         by = f" by {result.successor.phrase()}" if r.status == "superseded" and result.successor else ""
         head.append(f"status: {r.status}{by}")
+    if digest:
+        head.append(f"digest: {digest}")
     if offset or end < total:
         head.append(f"body: characters {offset}–{end} of {total}")
     # Escaped before it is quoted (the recall block's order): a tag that spans lines cannot take a quote mark in.
@@ -346,9 +360,12 @@ def restore(result: RestoreResult) -> str:
 
 @printable_output
 def tombstones(result: TombstoneList) -> str:
-    """The tombstones in force, one per line."""
+    """The tombstones in force, one per line: id, layer, name, who forgot it when and why
+    (:attr:`~memdir.results.TombstoneInfo.forgotten`), the time only when that does not already say its day
+    (newuser31: the date was printed twice), then the forgotten description."""
     lines = [f"{s.id}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {s.name}  {cut(s.forgotten, 120)}"
-             + (f"  {s.ts}" if s.ts else "") + f"  — {cut(s.description)}" for s in result.tombstones]
+             + (f"  {s.ts}" if s.ts and s.ts[:10] not in s.forgotten else "") + f"  — {cut(s.description)}"
+             for s in result.tombstones]
     return "\n".join(lines) or "No tombstones."
 
 

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from memdir.prompt.context import CLI_NOTE
 from tests.conftest import run_cli
 
 
@@ -58,10 +59,12 @@ def test_context_prune_clear_status(project):
     assert [l["memories"] for l in status["layers"]] == [0, 1]
     cleared = run_cli("--project", project, "clear", "--scope", "project", "--yes", "--json")
     assert json.loads(cleared.stdout) == {"layers": [{"scope": "project", "deleted": 1}]}
-    # no memory left: what a session start injects, the guidance and the tools note (no index line, no marker)
+    # no memory left: what a session start injects, the guidance and the tools note (no index line, no marker);
+    # memdir is installed into no client here, so the note names its commands (newuser31), not MCP tools
     empty = run_cli("--project", project, "context").stdout
     assert empty.startswith("<memory_context>\nNo memory is saved yet for this person or this project.\n")
-    assert "mcp__memdir__memory_write" in empty and "(a.md)" not in empty and "left out" not in empty
+    assert empty.endswith("</memory_context>\n" + CLI_NOTE + "\n") and "mcp__memdir__" not in empty
+    assert "(a.md)" not in empty and "left out" not in empty
 
 
 def test_help_answers_the_question():

@@ -54,3 +54,49 @@ def test_a_digest_that_is_not_one_is_a_clear_error_and_deletes_nothing(person, p
     plain = run_cli("--project", project, "forget", "db-port")  # control: without --digest, as before
     assert plain.returncode == 0, plain.stderr
     assert "5433" in _tombstones(project)
+
+
+def test_read_shows_the_digest_forget_takes(person, project):
+    """newuser31: plain `memdir read` showed no digest; only --json did. Its header now says the first 16 hex
+    digits, and that prefix is what `forget --digest` accepts."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    whole = _digest(project, "db-port")
+    shown = run_cli("--project", project, "read", "db-port")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[:5] == ["name: db-port", "description: Dev PostgreSQL listens on 5433",
+                                             "type: project", "layer: project", f"digest: {whole[:16]}"]
+    done = run_cli("--project", project, "forget", "db-port", "--digest", whole[:16])
+    assert done.returncode == 0, done.stderr
+    assert "5433" in _tombstones(project)
+
+
+def test_a_digest_the_memory_never_had_is_not_called_a_change(person, project):
+    """newuser31: `forget NAME --digest 000000000000` said the memory "changed since it was read"; a digest no
+    version of it ever had is said to be one, naming the digest now; nothing is deleted. An older version's
+    digest (the control) is still a change since."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    old = _digest(project, "db-port")
+    person.write("db-port", "Dev PostgreSQL listens on 6543", "project", "Moved again.")
+    now = _digest(project, "db-port")
+    for given in ("0" * 12, "0" * 64):
+        made_up = run_cli("--project", project, "forget", "db-port", "--digest", given)
+        assert made_up.returncode == 1, made_up.stdout
+        assert made_up.stderr.strip() == (
+            f"memdir: digest {given} is not one memory 'db-port' ever had (its digest now is {now[:16]}; "
+            "`memdir read db-port` shows it, `memdir history db-port` every version's); the forget was not made")
+        assert "changed since" not in made_up.stderr
+    stale = run_cli("--project", project, "forget", "db-port", "--digest", old[:12])  # control: a real older one
+    assert stale.returncode == 1 and "memory 'db-port' changed since it was read" in stale.stderr, stale.stderr
+    assert person.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 6543"
+    assert _tombstones(project) == "No tombstones."
+
+
+def test_tombstones_say_the_day_once(person, project):
+    """newuser31: each line of `memdir tombstones` printed the date twice ("forgotten by human on D  DT…Z")."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    assert run_cli("--project", project, "forget", "db-port", "--reason", "host retired").returncode == 0
+    (stone,) = person.tombstones().tombstones
+    day = stone.ts[:10]
+    assert _tombstones(project) == (f"{stone.id}  project db-port  forgotten by human on {day}: host retired  "
+                                    "— Dev PostgreSQL listens on 5433")
+    assert _tombstones(project).count(day) == 1

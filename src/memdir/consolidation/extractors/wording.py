@@ -63,12 +63,22 @@ def name_for(statement: str) -> str:
     return normalize_name(statement[:24]).name
 
 
+# A title's length in characters, and what a title does not end in (before its "…" either).
+TITLE_LIMIT = 40
+_TITLE_END = "，。、,.;；：:!！?？ "
+
+
 def title_for(statement: str) -> str | None:
-    """The title of a memory whose name cannot carry its words: the first 40
-    characters of a non-ASCII statement; None for ASCII."""
+    """The title of a memory whose name cannot carry its words: a non-ASCII statement, without the punctuation
+    that ends it, cut to at most :data:`TITLE_LIMIT` characters by :func:`cut` (at a word, when one falls in
+    its second half, ending in "…", as every cut text of memdir ends: newuser31 met "Zoë prefers tabs over
+    spaces in every Pyt"); None for ASCII, and for a statement of punctuation alone."""
     if statement.isascii():
         return None
-    return statement[:40].rstrip("，。,.;；：: ") or None
+    title = cut(statement.strip().rstrip(_TITLE_END), TITLE_LIMIT)
+    if title.endswith("…"):
+        title = title[:-1].rstrip(_TITLE_END) + "…"
+    return title if title.strip("…") else None
 
 
 def cut(text: str, limit: int) -> str:

@@ -180,10 +180,12 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     from ...prompt import recalled
     from ...prompt.context import tools_note
     from ...prompt.pending import mark_shown
-    from ...prompt.start import start_text
+    from ...prompt.start import start_text, tools_line
 
     session = _session(data, home)
-    note = tools_note(mcp_tool(client, "memory_write"), client in DEFERS_MCP_TOOLS)  # as the client names them
+    # The MCP tools as the client names them; memdir's commands when its server cannot start (no mcp package).
+    note = tools_line(session.home_path, tools_note(mcp_tool(client, "memory_write"), client in DEFERS_MCP_TOOLS),
+                      client)
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
         recalled.clear(session.home_path, session.id)
     resumed = conversation_resumes(client, event, data)  # the conversation holds what earlier starts gave

@@ -36,7 +36,7 @@ def cmd_install(args) -> int:
     from ...render import setup as render_setup
     from ...session import open_session
     from ..clients import installer
-    from .common import emit
+    from .common import emit, warn
 
     session = open_session(args.home, args.project, actor="human")
     scope = args.scope or ("user" if args.command == "install" else None)
@@ -72,7 +72,20 @@ def cmd_install(args) -> int:
         added = tuple(note for note in (twice(scopes), approve) if note)
         if added:
             plan = replace(plan, notes=(*plan.notes, *added))
-    emit(args, plan, render_setup.install_plan(plan))
+    lacking = []
+    if args.command == "install":  # doctor's rule (a problem there) of what this install cannot do, said now
+        from ...operations.maintenance import unserved
+        from ...results import InstalledClient
+        from ...search.sync import search_mode
+
+        lacking = [f"warning: {line}" for line in unserved(
+            [InstalledClient(args.agent, scope, ())], search_mode(session.settings),
+            "would be installed" if args.dry_run else "is installed")]
+    if getattr(args, "json", False) and lacking:
+        emit(args, {**plan.to_dict(), "warnings": lacking})  # the key only when there is one
+    else:
+        emit(args, plan, render_setup.install_plan(plan))
+    warn(lacking)
     return 0
 
 

@@ -297,7 +297,8 @@ def build_parser(only: str | None = None, settings=None):
         return p
 
     p = add("context", cmd_context, "Print what a session start injects into the agent's context (the hooks' "
-            "block: memdir status counts its lines per layer).")
+            "block: memdir status counts its lines per layer), then the line naming memdir's MCP tools, or its "
+            "commands while memdir is installed into no client or its server cannot start.")
     p.add_argument("--max-bytes", type=int, help=f"UTF-8 byte budget (default the context_max_bytes setting, "
                    f"{settings.context_max_bytes}; at most {HOOK_CONTEXT_MAX_CHARS}, what a hook injects in full)")
     for module in (cli_core, cli_search, cli_integrations, cli_consolidate, cli_panel, cli_team, cli_sync):
@@ -335,6 +336,17 @@ def _hold_closed_streams() -> None:
                 os.close(null)
     if sys.stderr is None:
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stderr
+
+
+def _as_option(message: str, argv: list[str]) -> str:
+    """``message`` with a leading library parameter name (``as_of: cannot read 'BAD' as a time …``, the
+    words of :func:`memdir.operations.memories.time_arg`) said as the option the person typed (``--as-of: …``),
+    when ``argv`` holds that option (newuser31: the error named ``as_of``, which no command takes)."""
+    field, colon, rest = message.partition(": ")
+    flag = "--" + field.replace("_", "-")
+    if colon and field.isidentifier() and any(token == flag or token.startswith(flag + "=") for token in argv):
+        return flag + colon + rest
+    return message
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -394,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        message = printable(str(exc))  # it may quote a file name or a value
+        message = _as_option(printable(str(exc)), argv)  # it may quote a file name or a value
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
         elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)

@@ -41,7 +41,7 @@ def cmd_write(args) -> int:
 def cmd_read(args) -> int:
     """``memdir read NAME``: a memory's text (counts as a read)."""
     result = open_memory(args).read(args.name, args.scope)
-    emit(args, result, render.read(result))
+    emit(args, result, render.read(result, digest=True))  # the digest --digest takes, as a person types it
     return 0
 
 
@@ -58,8 +58,9 @@ def cmd_list(args) -> int:
     if getattr(args, "json", False):
         emit(args, {**result.to_dict(), **({"agent_cannot_see": blind} if blind else {})})  # only when said
     else:  # 10,000 lines not made to be dropped
-        emit(args, result, render.listing(result) + (f"\n{note(blind)}" if blind else ""))
-    if not result.memories and mem.project_root is not None:
+        emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
+             + (f"\n{note(blind)}" if blind else ""))
+    if not result.memories and mem.project_root is not None and not (args.as_of or args.valid_at):
         # A moved or renamed project starts empty: say where its memories may be.
         found = [o for o in mem.orphans() if o.memories]
         if found:
@@ -298,15 +299,18 @@ def register(add, settings) -> None:
                    "OLD is kept as superseded by NAME (memdir read OLD says so)")
     p.add_argument("--reason", help="why (kept in the journal)")
 
-    p = add("read", cmd_read, "Print a memory (counts as a read).")
+    p = add("read", cmd_read, "Print a memory (counts as a read), with its digest: the one `forget` and `delete` "
+            "take as --digest to act only on this version (--json: all 64 hex digits).")
     name_arg(p)
     scope_opt(p)
 
     p = add("list", cmd_list, "List memories, user layer first, in index order.")
     scope_opt(p, "only this scope")
     p.add_argument("--all", action="store_true", help="also candidates, superseded and expired memories")
-    p.add_argument("--as-of", help="what memdir believed at this time (rebuilt from the journal)")
-    p.add_argument("--valid-at", help="what was true in the world at this time")
+    p.add_argument("--as-of", metavar="TIME", help="what memdir believed at this time, rebuilt from the journal: "
+                   "ISO-8601 (2026-11-30T12:00:00Z) or a date (2026-11-30)")
+    p.add_argument("--valid-at", metavar="TIME", help="what was true in the world at this time (by each memory's "
+                   "--valid-from/--valid-until), read like --as-of")
 
     for name, text in (("delete", "Delete a memory; its value is tombstoned and will not come back (`memdir "
                                   "tombstones` lists it)."),
@@ -316,7 +320,7 @@ def register(add, settings) -> None:
         name_arg(p)
         scope_opt(p)
         p.add_argument("--reason", help="why (kept with the tombstone)")
-        p.add_argument("--digest", help=f"the digest of the version you looked at (`memdir history` shows it; "
+        p.add_argument("--digest", help=f"the digest of the version you looked at (`memdir read` shows it; "
                                         f"{MIN_DIGEST}+ hex digits): refused (nothing changed) if the memory changed since")
 
     p = add("prune", cmd_prune, "Delete memories not updated for DAYS or more (dry run unless --apply).")
