@@ -226,7 +226,8 @@ def text_of(value: Any) -> str | None:
 
 def construct(node: Any) -> Any:
     """A Python value for an unknown key, with dates and yes/no kept as text, and an integer
-    outside the range of :data:`MAX_INTEGER` kept as text too. A plain decimal fraction is a float
+    outside the range of :data:`MAX_INTEGER` or not written as Python writes it (``01234``, ``+3``, ``-0``)
+    kept as text too. A plain decimal fraction is a float
     when the float writes back as the same text (``0.25``: what a write of 0.25 leaves in the file);
     any other (``1.10``, ``1e3``, ``.inf``) stays text."""
     import yaml
@@ -242,7 +243,9 @@ def construct(node: Any) -> Any:
                 return True
             if text in ("false", "False", "FALSE"):
                 return False
-            if re.fullmatch(r"[-+]?\d{1,19}", text) and -MAX_INTEGER - 1 <= int(text) <= MAX_INTEGER:
+            # Only an integer that writes back as the same text: ``01234`` (a post code) and ``+3`` stay text.
+            if (re.fullmatch(r"-?\d{1,19}", text) and -MAX_INTEGER - 1 <= int(text) <= MAX_INTEGER
+                    and str(int(text)) == text):
                 return int(text)
             if re.fullmatch(r"-?\d{1,17}\.\d{1,17}", text) and repr(float(text)) == text:
                 return float(text)

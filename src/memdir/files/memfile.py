@@ -34,7 +34,7 @@ from typing import Any
 from ..errors import InvalidInput
 from ..paths import sha256
 from ..text.names import normalize_name
-from ..text.printable import display_title, one_line
+from ..text.printable import display_title, one_line, trimmed_body
 from ..text.values import value_of
 from ..vocabulary import ORIGINS, STATUSES, TYPE_IMPORTANCE, TYPES
 from .frontmatter import (
@@ -304,7 +304,7 @@ def serialize(record: MemoryRecord) -> str:
         data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=1 << 30,
         default_flow_style=False,
     ) + "".join(verbatim)
-    body = record.body.strip()
+    body = trimmed_body(record.body)
     return f"---\n{head}---\n\n{body}\n" if body else f"---\n{head}---\n"
 
 
@@ -457,7 +457,7 @@ def parse(text: str, stem: str) -> ParsedFile:
         name=name,
         description=description,
         type=type_text,
-        body=body.strip(),
+        body=trimmed_body(body),
         title=title,
         pinned=flag(data.get("pinned")),
         disabled=flag(data.get("disabled")),

@@ -33,7 +33,7 @@ from ..settings import Settings
 from ..text.fence import escape_fence_tags
 from ..text.fold import fold
 from ..text.names import hidden_note, normalize_name, raw_name, same_name
-from ..text.printable import clean_body, clean_line
+from ..text.printable import clean_body, clean_line, trimmed_body
 from ..text.redact import redact, redact_value
 from ..vocabulary import CLEARABLE
 from .variants import MAX_CANDIDATES, candidate_name, distinct_name, free_name  # noqa: F401  (forwarded: their callers' import)
@@ -455,13 +455,13 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
         if not description:
             raise InvalidInput("description must not be empty (it held only control characters)")
     if body is not None:
-        body = _printable(body, "body", warnings, one_line=False).strip()
+        body = trimmed_body(_printable(body, "body", warnings, one_line=False))
         limit = body_limit(settings, actor)
         rest = body  # the limit bounds the body given, not the description's text it starts with
         if whole and (body == whole or body.startswith(whole + "\n\n")):
             rest = body[len(whole):].lstrip("\n")
         rest = rest if limit is None else _cut(rest, limit, "body", warnings)
-        body = sanitize(carried(whole, rest), counts, "body", warnings).strip()
+        body = trimmed_body(sanitize(carried(whole, rest), counts, "body", warnings))
     given = _printable(title or "", "title", warnings)
     title = given or normalized.title or (written if keep else None)
     if title:

@@ -42,6 +42,7 @@ from ..files.fsio import DIRECTORY, MISSING, read_foreign
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse, parse_time
 from ..text.names import normalize_name, spelled_name
+from ..text.printable import trimmed_body
 from .folders import walk
 
 # A source file larger than this is skipped with that reason: the top of the max_file_bytes setting's range.
@@ -221,7 +222,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         return Skip(source, SUPERSEDED)
     muted = status == "disabled" or front.get("disabled") is True
     title = str(title) if title else None
-    return Item(source, name, description.split("\n")[0], kind, body.strip(), title, scope, extra, muted,
+    return Item(source, name, description.split("\n")[0], kind, trimmed_body(body), title, scope, extra, muted,
                 _spelled(name, title, stem), candidate=status == "candidate")
 
 

@@ -2,7 +2,8 @@
 
 * :func:`escape_fence_tags` turns any ``memory_context``/``memory_recall``/``memory_pending`` tag
   (any case, spaces, attributes, newlines inside: ``</Memory_Context >``,
-  ``<memory_context foo=bar>``, ``</memory_context\n>``; seed-behaviour §A7)
+  ``<memory_context foo=bar>``, ``</memory_context\n>``; seed-behaviour §A7; also one left open
+  to the end of the text, ``</memory_recall``, which the text around it may close)
   into ``&lt;…&gt;``, so stored text can never open or close the fence.
 * :func:`neutralize_braces` breaks ``{{`` so a harness's ``{{var}}``
   templating cannot fire on stored text (seed-behaviour §A6).
@@ -43,9 +44,12 @@ from functools import lru_cache
 # Each pattern is compiled at its first use (re's cache; re itself is imported then), never at import: the
 # context's hot path imports this module, and an index line of ASCII without "<" needs only _INST and
 # _LINE_START_TURN — an index line of links holding no "inst" and no turn, none.
-_FENCE_TAG = r"(?i)<\s*/?\s*memory_(?:context|recall|pending)[^>]*>"
+# A tag left open to the end of the text is a tag too: the text it is put in may close it (the recall block and
+# memory_read quote each body line with "> ", so a body ending a line with "</memory_recall" would be shown as
+# "</memory_recall\n> …", an end tag XML reads as whole).
+_FENCE_TAG = r"(?i)<\s*/?\s*memory_(?:context|recall|pending)[^>]*(?:>|\Z)"
 # The harness's frame: its wrapper tags (any case, spaces, attributes) and chat templates' special tokens.
-_FRAME_TAG = (r"(?i)<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*>"
+_FRAME_TAG = (r"(?i)<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*(?:>|\Z)"
               r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>")
 _INST = r"(?i)\[\s*/?\s*INST\s*\]"  # Llama 2's turn markers: the one frame opened by "["
 # "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.

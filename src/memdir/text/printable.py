@@ -167,6 +167,19 @@ def printable(text: str | None) -> str:
     return re.sub(_CONTROLS, "", text)
 
 
+def trimmed_body(text: str) -> str:
+    """A multi-line body without the blank lines before its first line and the white space after its
+    last: the first line keeps its indentation (``"    make deploy\n    make test"``, a Markdown code
+    block, stays one; ``str.strip`` cut its first four spaces: break31). A body of white space → ``""``."""
+    start = 0
+    while True:  # each leading line holding only spaces and tabs goes, newline and all
+        end = text.find("\n", start)
+        if end < 0 or text[start:end].strip(" \t\r"):
+            break
+        start = end + 1
+    return text[start:].rstrip()
+
+
 # Variation selectors: the standard ones (U+FE00-FE0F; FE0F asks for an emoji's picture, FE0E for its text, and an
 # emoji-aware keyboard or a paste leaves one after a word: "staging\ufe0f"), Mongolian's free ones (U+180B-180D,
 # U+180F) and the ideographic ones (U+E0100-E01EF, a glyph variant of the Han character before them). They choose
@@ -239,4 +252,4 @@ def clean_body(text: str) -> tuple[str, int]:
 
 
 __all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line",
-           "display_title", "is_clean_line", "one_line", "printable", "utf8_prefix", "visible", "without_hidden"]
+           "display_title", "is_clean_line", "one_line", "printable", "trimmed_body", "utf8_prefix", "visible", "without_hidden"]
