@@ -441,7 +441,7 @@ class Memory:
         a compaction, :mod:`memdir.prompt.recalled`). Never raises."""
         from .prompt import recalled
 
-        recalled.clear(self.session.home, self.session.id)
+        recalled.clear(self.session.home, self.session.id, self.session.root_path)
 
     # ------------------------------------------------------------ tools and consolidation
 
