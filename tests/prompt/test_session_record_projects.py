@@ -12,7 +12,12 @@ import pytest
 
 from memdir import Memory
 from memdir.prompt import recalled
-from tests.integrations.claude_code.test_recall_counts_reads import BODY, _event, _prompt, _usage
+from tests.integrations.claude_code.test_recall_counts_reads import (
+    BODY,
+    _event,
+    _prompt,
+    _usage,
+)
 
 POINTER = "given earlier in this session, unchanged: db-port"
 

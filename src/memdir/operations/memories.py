@@ -243,6 +243,18 @@ def count_given(session: Session, given: dict[str, int]) -> int:
     return counted
 
 
+def count_recalled(session: Session) -> int:
+    """The session's end (or a harness's turn's): the bodies recall gave ``once`` in ``session`` (its id, in its
+    project: :func:`memdir.prompt.recalled.take_unread`) since they were last counted are counted as reads
+    (:func:`count_given`), each giving once. The library's moment (:meth:`memdir.api.Memory.session_ended`); the
+    hooks take their record at their end events themselves. 0 for a session without an id or with nothing given.
+    Returns how many memories were counted. Never raises for a memory gone or a layer that cannot be written."""
+    from ..prompt.recalled import take_unread
+
+    given = take_unread(session.home, session.id, session.root_path)
+    return count_given(session, given) if given else 0
+
+
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
     """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
     whether a further one exists (the walk stops at the first beyond)."""
