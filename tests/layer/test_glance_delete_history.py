@@ -83,8 +83,8 @@ def test_history_of_a_hand_file_removed_is_still_journaled(tmp_path):
     done, _ = _memdir(env, "write", "gone-soon", "-d", "a user note", "-t", "user", "--scope", "user", "--body", "g")
     assert done.returncode == 0, done.stderr
     (tmp_path / "home" / "_user" / "gone-soon.md").unlink()
-    done, parsed = _memdir(env, "history", "gone-soon")
+    done, _ = _memdir(env, "history", "gone-soon")
     assert done.returncode == 0, done.stderr
     assert "2 version(s) of gone-soon (user):" in done.stdout, done.stdout  # the removal journaled
-    done, parsed = _memdir(env, "history", "seed")  # control: a name that did not move takes nothing up
+    done, _ = _memdir(env, "history", "seed")  # control: a name that did not move takes nothing up
     assert done.returncode == 0 and "1 version(s) of seed (user):" in done.stdout
