@@ -58,7 +58,7 @@ def test_a_recalled_body_counts_as_one_read_at_the_sessions_end(store, project, 
     assert BODY in _prompt(project, "s-1", client=client)
     assert _usage(project) == {}  # the prompt hook wrote no usage
     assert not _usage_file(project).exists()
-    assert recalled.shown(store.session.home, "s-1", None)  # control: it recorded what it gave
+    assert recalled.shown(store.session.home, "s-1", store.session.root_path)  # control: it recorded what it gave
     _event(project, end, "s-1", client)
     reads, last = _usage(project)["db-port"]
     assert reads == 1 and last.date() == now_utc().date()
