@@ -69,7 +69,7 @@ def holders_of(layers, record: MemoryRecord, actor: str) -> list[tuple[str, Memo
     (:meth:`memdir.layer.layer.Layer.glance`: nothing taken in) and a file is parsed only when
     :func:`may_hold_value` cannot rule it out: a forget of one memory no longer parses every file placed by
     hand in another layer (issue 28 §7). An unreadable layer holds nothing this delete can see."""
-    runs = needed_runs(make("x", record.description, record.body, actor, None).description)
+    runs = needed_runs(make(record.name, record.description, record.body, actor, None).description)
     out: list[tuple[str, MemoryRecord]] = []
     for other in layers:
         try:
