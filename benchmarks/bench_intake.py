@@ -9,7 +9,11 @@ files copied by hand into ``<home>/_user`` (as a person copying notes in, or a `
   to the *project* layer took in the user layer's files on its way);
 * ``write_same_layer``: (a fresh home) ``memdir write y ... --scope user`` in a fresh process;
 * ``read_other_layer``: (a fresh home, with a project memory ``p`` written before the hand copy)
-  ``memdir read p`` in a fresh process, no scope: the lookup looks in the user layer first.
+  ``memdir read p`` in a fresh process, no scope: the lookup looks in the user layer first;
+* ``forget_other_layer``: (as ``read_other_layer``) ``memdir forget p``, no scope: the value's holders are
+  looked for in the other layers (a value another memory holds is not tombstoned);
+* ``history_other_layer``: (as ``read_other_layer``) ``memdir history p``, no scope: hand edits are journaled
+  first, so the history shows them.
 
 Each run prints one JSON line: the wall time, how many of the N files the user layer's journal names
 after the run (each must be journaled once, as an external edit), the journal's fsyncs counted by
@@ -72,6 +76,9 @@ def journaled(layer: Path) -> tuple[int, int]:
     return lines, len(names)
 
 
+OTHER_LAYER = {"read_other_layer": "read", "forget_other_layer": "forget", "history_other_layer": "history"}
+
+
 def one_run(src: Path, size: int, case: str, work: Path, use_strace: bool) -> dict:
     base = work / "run"
     shutil.rmtree(base, ignore_errors=True)
@@ -81,14 +88,14 @@ def one_run(src: Path, size: int, case: str, work: Path, use_strace: bool) -> di
     py = sys.executable
     subprocess.run([py, "-m", "memdir", "write", "seed", "-d", "a seed memory", "-t", "user", "--scope", "user",
                     "--body", "seed"], env=env, check=True, capture_output=True)
-    if case == "read_other_layer":
+    if case in OTHER_LAYER:
         subprocess.run([py, "-m", "memdir", "write", "p", "-d", "a project memory", "-t", "project", "--scope",
                         "project", "--body", "p"], env=env, check=True, capture_output=True)
     user = home / "_user"
     place(user, size)
     scope, name = ("project", "x") if case == "write_other_layer" else ("user", "y")
     argv = [py, "-m", "memdir", "write", name, "-d", "a note written after the hand copy", "-t", "project",
-            "--scope", scope, "--body", "b"] if case != "read_other_layer" else [py, "-m", "memdir", "read", "p"]
+            "--scope", scope, "--body", "b"] if case not in OTHER_LAYER else [py, "-m", "memdir", OTHER_LAYER[case], "p"]
     trace = base / "strace.out"
     if use_strace:
         argv = ["strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", str(trace), *argv]

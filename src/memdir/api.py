@@ -408,7 +408,9 @@ class Memory:
         block in its conversation: a body this session (opened with a
         ``session`` id) was given earlier, unchanged, is only named, and the
         bodies given are recorded; :meth:`conversation_restarted` after a
-        compaction gives them whole again. Without a session id, bodies every time."""
+        compaction gives them whole again; :meth:`session_ended` at the
+        session's end counts each body given so as a read (as a
+        ``memory_read`` would). Without a session id, bodies every time."""
         return self.recall_result(prompt, k=k, max_bytes=max_bytes, once=once).block
 
     def pending(self, *, once_per_session: bool = False, mark: bool = True) -> str:
@@ -427,7 +429,8 @@ class Memory:
         :meth:`recall` returns (the pending block included, both within
         ``max_bytes``) and whose ``memories`` are those of the recall block;
         see :func:`memdir.search.recall.recall_with_pending`. ``once``: as
-        :meth:`recall`'s (the bodies given are recorded as shown)."""
+        :meth:`recall`'s (the bodies given are recorded as shown, and as given
+        but not yet read: :meth:`session_ended` counts them as reads)."""
         from .search.recall import mark_recalled, recall_with_pending
 
         result = recall_with_pending(self.session, prompt, k=k, max_bytes=max_bytes, once=once)
@@ -441,7 +444,18 @@ class Memory:
         a compaction, :mod:`memdir.prompt.recalled`). Never raises."""
         from .prompt import recalled
 
-        recalled.clear(self.session.home, self.session.id)
+        recalled.clear(self.session.home, self.session.id, self.session.root_path)
+
+    def session_ended(self) -> int:
+        """This session (opened with a ``session`` id) ended: each body :meth:`recall` or :meth:`recall_result`
+        gave ``once`` since the last call counts as one read of its memory (reads and ``last_read``, by the rule
+        a ``memory_read`` counts by; DESIGN §4), as the hooks count at a client's session end. Call it once the
+        conversation is over (or at each turn's end: nothing is counted twice); a body recall only named (the
+        conversation held it already) was not given, and is not counted. Returns how many memories were counted (0 without a session
+        id or with nothing given); see :func:`memdir.operations.memories.count_recalled`."""
+        from .operations.memories import count_recalled
+
+        return count_recalled(self.session)
 
     # ------------------------------------------------------------ tools and consolidation
 

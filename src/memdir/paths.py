@@ -3,7 +3,8 @@
 DESIGN §2. The home is ``--home`` / ``MEMDIR_HOME``, else ``$DSH_HOME/memory``
 when ``DSH_HOME`` is set, else the platform user-data dir. A project root is the
 canonical (symlink-resolved) directory moved up to the top of its git work
-tree; worktrees of one repository share the main checkout's root. A project key
+tree; worktrees of one repository share the main checkout's root, while the files a checkout holds (the
+team layer's) are each worktree's own (its *checkout*: :func:`root_paths_of`). A project key
 is a readable slug plus 12 hex digits of SHA-256 of the root, ≤ 100 bytes, safe
 as a directory name on Linux, macOS and Windows.
 """
@@ -222,7 +223,15 @@ def origin_url(root: Path) -> str | None:
 
 
 def _git_top(start: str) -> str | None:
-    """The top of the git work tree holding ``start`` (canonical); for a linked worktree,
+    """The top of the git work tree holding ``start`` (canonical): :func:`_git_tops`' first."""
+    tops = _git_tops(start)
+    return None if tops is None else tops[0]
+
+
+def _git_tops(start: str) -> tuple[str, str] | None:
+    """``(top, checkout)`` of the git work tree holding ``start`` (canonical), None outside one. ``checkout``:
+    the directory holding the ``.git`` found, the work tree whose files ``start`` sees. ``top``: that
+    checkout, or for a linked worktree,
     the repository's common git directory's owner — the main checkout when
     it is ``<main>/.git``, else (a bare repository, ``git -C repo.git
     worktree add``) the checkout its ``core.worktree`` names (a submodule's
@@ -232,18 +241,18 @@ def _git_top(start: str) -> str | None:
     while True:
         dotgit = os.path.join(candidate, ".git")
         if os.path.isdir(dotgit):
-            return candidate
+            return candidate, candidate
         if os.path.isfile(dotgit):
             try:
                 gitdir = git_dir(candidate)
                 common = common_dir(gitdir) if gitdir is not None else None
             except (OSError, ValueError):  # unreadable, or naming a path with a NUL: no directory it can name
-                return candidate
+                return candidate, candidate
             if common is None:  # no linked worktree: this checkout is the top
-                return candidate
+                return candidate, candidate
             if os.path.basename(common) == ".git":
-                return os.path.dirname(common)
-            return _core_worktree(common) or common
+                return os.path.dirname(common), candidate
+            return _core_worktree(common) or common, candidate
         parent = os.path.dirname(candidate)
         if parent == candidate:
             return None
@@ -276,11 +285,9 @@ def work_tree_top(path: str | os.PathLike) -> Path:
     this checkout go (the installer's project-scope files)."""
     from pathlib import Path  # late: only the installer asks
 
-    start = Path(path).expanduser().resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return start
+    start = str(Path(path).expanduser().resolve())
+    tops = _git_tops(start)  # the checkout: the rule root_paths_of gives a session
+    return Path(tops[1] if tops is not None else start)
 
 
 def project_dir_path(path: str | os.PathLike) -> str:
@@ -292,6 +299,13 @@ def project_dir_path(path: str | os.PathLike) -> str:
     not a directory or cannot be examined (a NUL, a name too long). Does not judge the result (see :func:`refusal`); the
     rule that combines both is :func:`project_root_of`.
     """
+    return _dirs_path(path)[0]
+
+
+def _dirs_path(path: str | os.PathLike) -> tuple[str, str]:
+    """``(root, checkout)`` of a session directory: :func:`project_dir_path`'s root, and the top of the work
+    tree holding ``path`` itself (for a linked worktree that worktree, else the root). Raises as
+    :func:`project_dir_path`."""
     raw = str(path).strip() if path is not None else ""
     if not raw:
         raise ScopeError(NO_PROJECT)
@@ -308,8 +322,8 @@ def project_dir_path(path: str | os.PathLike) -> str:
     if mode is None or not stat.S_ISDIR(mode):
         fact = f"project directory {raw!r} " + ("is not a directory" if mode is not None else "does not exist")
         raise ScopeError(fact + "; give an existing directory (--project DIR or MEMDIR_PROJECT)", fact=fact)
-    top = _git_top(root)
-    return top if top is not None else root
+    tops = _git_tops(root)
+    return tops if tops is not None else (root, root)
 
 
 def project_dir(path: str | os.PathLike) -> Path:
@@ -372,9 +386,20 @@ def root_path_of(source: str | os.PathLike) -> tuple[str | None, str | None]:
     ``(None, reason)`` for ``$HOME`` or ``/`` (:func:`refusal`). Raises
     :class:`ScopeError` when ``source`` is not an existing directory. The rule;
     :func:`project_root_of` gives the root as a :class:`~pathlib.Path`."""
-    root = project_dir_path(source)
+    root, _checkout, reason = root_paths_of(source)
+    return root, reason
+
+
+def root_paths_of(source: str | os.PathLike) -> tuple[str | None, str | None, str | None]:
+    """``(root, checkout, None)`` of the directory ``source``: its project root (:func:`root_path_of`: where
+    its project layer is keyed, shared by every worktree of a repository) and its checkout, the top of the
+    work tree holding ``source`` itself — a linked worktree's own (``git worktree add``), else the root —
+    where the files the checkout holds are: the team layer's (DESIGN §11, "a directory inside the
+    repository ... shared through git": a worktree's team memories are committed on its own branch).
+    ``(None, None, reason)`` as :func:`root_path_of` refuses. Raises as it does."""
+    root, checkout = _dirs_path(source)
     reason = refusal(root)
-    return (None, reason) if reason else (root, None)
+    return (None, None, reason) if reason else (root, checkout, None)
 
 
 def project_root_of(source: str | os.PathLike) -> tuple[Path | None, str | None]:

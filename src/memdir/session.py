@@ -56,7 +56,7 @@ from .paths import (
     home_path,
     project_layer_path,
     project_source,
-    root_path_of,
+    root_paths_of,
     sha256,
     team_files_path,
     team_meta_path,
@@ -89,19 +89,23 @@ class Session:
     ``actor`` and ``id`` (the agent's session id as :func:`bounded_id` keeps it, in the journal;
     may be None). Layers are opened on first use and shared by :meth:`as_actor`
     copies, so their scan caches serve every operation of the session. ``home_path`` and
-    ``root_path`` are ``home`` and ``project_root`` as strings (the hot path's).
+    ``root_path`` are ``home`` and ``project_root`` as strings (the hot path's). ``checkout_path``: the top of
+    the work tree the session runs in (:func:`memdir.paths.root_paths_of`; a linked git worktree's own, else
+    the root), where the team layer's files are; None without a project.
     """
 
-    __slots__ = ("home_path", "settings", "root_path", "project_error", "actor", "id", "_layers", "_dirs",
-                 "_trusted", "_home", "_root")
+    __slots__ = ("home_path", "settings", "root_path", "checkout_path", "project_error", "actor", "id", "_layers",
+                 "_dirs", "_trusted", "_home", "_root")
 
     def __init__(self, home: str | os.PathLike, settings: Settings, project_root: str | os.PathLike | None = None,
-                 project_error: str | None = None, actor: str = "agent", id: str | None = None):
+                 project_error: str | None = None, actor: str = "agent", id: str | None = None,
+                 checkout: str | os.PathLike | None = None):
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r} (expected one of {', '.join(ACTORS)})")
         self.home_path = os.fspath(home)
         self.settings = settings
         self.root_path = None if project_root is None else os.fspath(project_root)
+        self.checkout_path = None if project_root is None else os.fspath(checkout or project_root)
         self.project_error = None if project_root is not None else (project_error or NO_PROJECT)
         self.actor = actor
         self.id = bounded_id(id)
@@ -136,7 +140,7 @@ class Session:
         """The same session seen by another actor (consolidation writes as
         ``extracted``); ``id`` replaces the session id when given."""
         other = Session(self.home_path, self.settings, self.root_path, self.project_error, actor,
-                        self.id if id is None else id)
+                        self.id if id is None else id, self.checkout_path)
         other._layers, other._dirs, other._trusted = self._layers, self._dirs, self._trusted
         return other
 
@@ -240,7 +244,7 @@ class Session:
             if scope == "team":
                 if self.root_path is None:
                     self.check_scope(scope)
-                found = self._dirs[scope] = team_files_path(self.root_path, self.settings.team_dir)
+                found = self._dirs[scope] = team_files_path(self.checkout_path, self.settings.team_dir)
                 return found
             self.check_scope(scope)
             found = self._dirs[scope] = (user_layer_path(self.home_path) if scope == "user"
@@ -257,7 +261,7 @@ class Session:
         """Where ``scope``'s derived index and stamp live when not in its
         layer directory (the team layer's: in the home), a string; None otherwise (the rule;
         :meth:`meta_dir` gives it as a :class:`~pathlib.Path`)."""
-        return team_meta_path(self.home_path, self.root_path) if scope == "team" else None
+        return team_meta_path(self.home_path, self.checkout_path) if scope == "team" else None
 
     def meta_dir(self, scope: str) -> Path | None:
         """:meth:`meta_path` as a :class:`~pathlib.Path`, or None."""
@@ -285,9 +289,11 @@ class Session:
     def _open_team(self):
         found = self._layers.get("team")
         if found is None:
+            from pathlib import Path
+
             from .layer.team import team_layer  # late, as below
 
-            found = self._layers["team"] = team_layer(self.home, self.project_root, self.settings)
+            found = self._layers["team"] = team_layer(self.home, Path(self.checkout_path), self.settings)
         return found
 
     def layers(self, scope: str | None = None) -> list:
@@ -318,10 +324,10 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
     elif overrides:
         settings = settings.replace(**{k: v for k, v in overrides.items() if v is not None})
     source, error = project_source(project, use_cwd=use_cwd, environ=environ)
-    root = None
+    root = checkout = None
     if source is not None:
-        root, error = root_path_of(source)
-    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id)
+        root, checkout, error = root_paths_of(source)
+    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id, checkout)
 
 
 __all__ = ["MAX_ID_BYTES", "Session", "bounded_id", "open_session"]

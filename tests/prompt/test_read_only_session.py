@@ -39,7 +39,9 @@ def test_a_read_only_home_gives_a_body_once_per_session(fs, project, runtime):  
     assert not (home / recalled.SESSIONS_DIR).exists()  # nothing in the read-only home
     kept = list((runtime / "memdir" / recalled.SESSIONS_DIR).glob("*.json"))
     assert (runtime / "memdir" / recalled.SESSIONS_DIR / recalled.LOCK_FILE).is_file()  # the lock, beside it
-    assert len(kept) == 1 and kept[0].name.endswith(f"-{recalled.digest('s-ro')}.json")
+    # the session's record in this project (what was shown) and its warnings (the home's index: any project's)
+    ends = {f"-{recalled.session_key(recalled.record_id('s-ro', p))[:16]}.json" for p in (os.path.realpath(project), None)}
+    assert len(kept) == 2 and {k.name[k.name.index("-"):] for k in kept} == ends
     assert oct(os.stat(kept[0].parent).st_mode & 0o777) == "0o700"
     other, err = _hook(project, PORT_PROMPT, prefix, session="s-other")  # control: another session gets it
     assert BODY in other and err.count(STALE) == 1, (how, err)
@@ -49,15 +51,15 @@ def test_the_record_goes_back_to_the_home_once_it_can_take_it(tmp_path, runtime)
     home = tmp_path / "home"
     home.mkdir()
     (home / recalled.SESSIONS_DIR).write_text("a file where the directory goes: the home cannot take the record")
-    recalled.record(home, "s1", {"project/db-port": "d1"})
+    recalled.record(home, "s1", {"project/db-port": "d1"}, project=None)
     spare = next((runtime / "memdir" / recalled.SESSIONS_DIR).glob("*.json"))
-    assert recalled.shown(home, "s1") == {"project/db-port": "d1"} and recalled.shown(home, "s2") == {}
+    assert recalled.shown(home, "s1", None) == {"project/db-port": "d1"} and recalled.shown(home, "s2", None) == {}
     (home / recalled.SESSIONS_DIR).unlink()  # the home can take it again
-    recalled.record(home, "s1", {"project/style": "d2"})
-    assert recalled.shown(home, "s1") == {"project/db-port": "d1", "project/style": "d2"}
+    recalled.record(home, "s1", {"project/style": "d2"}, project=None)
+    assert recalled.shown(home, "s1", None) == {"project/db-port": "d1", "project/style": "d2"}
     assert not spare.exists() and (home / recalled.SESSIONS_DIR).is_dir()  # merged into the home's record
-    recalled.clear(home, "s1")
-    assert recalled.shown(home, "s1") == {}
+    recalled.clear(home, "s1", None)
+    assert recalled.shown(home, "s1", None) == {}
 
 
 def _doctor(project, prefix=()) -> str:

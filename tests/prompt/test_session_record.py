@@ -54,10 +54,10 @@ def test_forty_concurrent_prompt_hooks_of_one_session_lose_no_update(mem, projec
     with ThreadPoolExecutor(max_workers=40) as pool:  # each a real hook process; the threads only wait
         outs = list(pool.map(ask, range(1, 41)))
     given = {f"project/fact-{i}" for i in range(1, 41) if any(f"gizmo{i} widget runs on port" in o for o in outs)}
-    kept = recalled.shown(isolated_home, "conc")
+    kept = recalled.shown(isolated_home, "conc", None)
     assert len(given) == 40  # every fact's body was given by some hook
     assert len(kept) == 40 and set(kept) == given  # … and each is in the record: none lost
-    assert set(recalled.shown(isolated_home, "warm-up")) <= given and recalled.shown(isolated_home, "warm-up")
+    assert set(recalled.shown(isolated_home, "warm-up", None)) <= given and recalled.shown(isolated_home, "warm-up", None)
     again = _context(run_prompt_hook(project, "which port does the gizmo7 widget run on?", session="conc"))
     assert "gizmo7 widget runs on port" not in again and "fact-7" in again  # once per session: a pointer
 
@@ -74,9 +74,9 @@ def test_a_session_id_with_a_lone_surrogate_still_gets_the_block_once(ttl_store,
     assert TTL_BODY in _context(run_prompt_hook(project, TTL_PROMPT, session=replaced))  # another session
     kept = bounded_id(session_id)  # the session's id: "sha256:" and the hex of its code points
     assert kept == "sha256:" + sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
-    (path,) = [p for p in _files(isolated_home) if json.loads(p.read_bytes())["session"]
-               == recalled.session_key(kept)]
-    assert path.read_bytes().isascii() and path.name == recalled.session_key(kept)[:16] + ".json"
+    key = recalled.session_key(recalled.record_id(kept, os.path.realpath(project)))  # the id in this project
+    (path,) = [p for p in _files(isolated_home) if json.loads(p.read_bytes())["session"] == key]
+    assert path.read_bytes().isascii() and path.name == key[:16] + ".json"
 
 
 @pytest.mark.slow
@@ -128,7 +128,7 @@ def test_session_key_values():
 def test_a_full_record_stays_bounded(isolated_home):
     """MAX_SHOWN entries of 64-character names and MAX_SAID warnings: about 50 KB, whatever the id."""
     items = {f"project/{'n' * 56}{i:08d}": recalled.digest(str(i)) for i in range(recalled.MAX_SHOWN + 10)}
-    recalled.record(isolated_home, "\ud800" * 100_000, items)
+    recalled.record(isolated_home, "\ud800" * 100_000, items, project=None)
     for i in range(recalled.MAX_SAID + 5):
         assert recalled.first_time(isolated_home, "\ud800" * 100_000, f"warning {i}")
     assert not recalled.first_time(isolated_home, "\ud800" * 100_000, f"warning {recalled.MAX_SAID + 4}")
@@ -151,7 +151,7 @@ def test_a_lock_held_elsewhere_delays_then_leaves_the_record(isolated_home, monk
     """Another process holding the lock (a hook stopped mid-change): a change waits LOCK_WAIT, then leaves the
     record as it is (the body given again: the safe side), never raising; once released it records."""
     monkeypatch.setattr(recalled, "LOCK_WAIT", 0.3)
-    recalled.record(isolated_home, "s1", {"project/a": "d1"})
+    recalled.record(isolated_home, "s1", {"project/a": "d1"}, project=None)
     lock = isolated_home / recalled.SESSIONS_DIR / recalled.LOCK_FILE
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
@@ -161,15 +161,15 @@ def test_a_lock_held_elsewhere_delays_then_leaves_the_record(isolated_home, monk
         change.start()
         change.join(60)  # a guard against a hang only: the lock is still held, so returning at all is giving up
         assert not change.is_alive() and time.monotonic() - start >= 0.3  # it gave up, after waiting LOCK_WAIT
-        assert recalled.shown(isolated_home, "s1") == {"project/a": "d1"}  # left as it was
+        assert recalled.shown(isolated_home, "s1", None) == {"project/a": "d1"}  # left as it was
         assert recalled.first_time(isolated_home, "s1", "w")  # said (better twice than never) …
         assert recalled.first_time(isolated_home, "s1", "w")  # … not recorded while the lock is held
-        recalled.clear(isolated_home, "s1")  # a clear is never skipped
-        assert recalled.shown(isolated_home, "s1") == {}
+        recalled.clear(isolated_home, "s1", None)  # a clear is never skipped
+        assert recalled.shown(isolated_home, "s1", None) == {}
     finally:
         holder.communicate(b"")
-    recalled.record(isolated_home, "s1", {"project/b": "d2"})  # control: released, it records
-    assert recalled.shown(isolated_home, "s1") == {"project/b": "d2"}
+    recalled.record(isolated_home, "s1", {"project/b": "d2"}, project=None)  # control: released, it records
+    assert recalled.shown(isolated_home, "s1", None) == {"project/b": "d2"}
     assert recalled.first_time(isolated_home, "s1", "w") and not recalled.first_time(isolated_home, "s1", "w")
     assert oct(os.stat(lock).st_mode & 0o777) == "0o600"
 

@@ -134,10 +134,8 @@ def may_hold(data: bytes, stem: str, key: str) -> bool:
     its value when ``key`` holds a character that is not ASCII, or a run of letters and digits that is in
     neither the text nor the stem. Any other file: True."""
     global _RUN
-    if not (data.isascii() and stem.isascii()) or b"\\" in data:
-        return True
-    text = data.decode("ascii")
-    if not text.replace("\n", "").replace("\r", "").isprintable():  # a control (a tab, an escape) may be dropped
+    hay = plain_text(data, stem)
+    if hay is None:
         return True
     if not key.isascii():
         return False
@@ -145,8 +143,19 @@ def may_hold(data: bytes, stem: str, key: str) -> bool:
         import re
 
         _RUN = re.compile(r"[a-z0-9]+")
-    hay = f"{stem}\n{text}".lower()
     return all(run in hay for run in set(_RUN.findall(key)))
+
+
+def plain_text(data: bytes, stem: str) -> str | None:
+    """``<stem>\\n<text>`` lower-cased, for a file ``<stem>.md`` of bytes ``data`` whose memory's every letter
+    comes from it as written (:func:`may_hold`'s one case: printable ASCII and line breaks, no backslash, an
+    ASCII stem); None for any other file, of which nothing is known without :func:`parse`."""
+    if not (data.isascii() and stem.isascii()) or b"\\" in data:
+        return None
+    text = data.decode("ascii")
+    if not text.replace("\n", "").replace("\r", "").isprintable():  # a control (a tab, an escape) may be dropped
+        return None
+    return f"{stem}\n{text}".lower()
 
 
 def text_digest(description: str | None, body: str | None) -> str:

@@ -8,14 +8,17 @@ tombstones its candidate the same way (:func:`delete_tombstoned`).
 
 from __future__ import annotations
 
+import re
+
 from ..errors import InvalidInput, NotFound, StoreError
-from ..files.memfile import MemoryRecord
+from ..files.fsio import read_foreign
+from ..files.memfile import MemoryRecord, plain_text
 from ..layer.index import whole_days
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..results import DeleteResult, PruneCandidate
 from ..text.names import asked_name, normalize_name
-from ..tombstones.match import Tombstone, make, match
+from ..tombstones.match import Tombstone, make, match, needed_runs
 from .compare import NO_CHECK, unchanged
 from .fields import reason_text
 from .forgotten import delete_held
@@ -58,6 +61,44 @@ def holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
         if other.status == "active" and match([stone], other.description, other.body) is not None:
             return f"{scope}:{other.name}"
     return None
+
+
+def holders_of(layers, record: MemoryRecord, actor: str) -> list[tuple[str, MemoryRecord]]:
+    """``(scope, record)`` of the memories of ``layers`` (the session's others) whose value the tombstone of
+    ``record`` may match: :func:`holder`'s ``holders``. Each layer is glanced at
+    (:meth:`memdir.layer.layer.Layer.glance`: nothing taken in) and a file is parsed only when
+    :func:`may_hold_value` cannot rule it out: a forget of one memory no longer parses every file placed by
+    hand in another layer (issue 28 §7). An unreadable layer holds nothing this delete can see."""
+    runs = needed_runs(make(record.name, record.description, record.body, actor, None).description)
+    out: list[tuple[str, MemoryRecord]] = []
+    for other in layers:
+        try:
+            found = other.glance()
+        except StoreError:
+            continue
+        for name, filename in list(found.names.items()):
+            if runs is not None and not may_hold_value(other.path / filename, runs, other.settings.max_file_bytes):
+                continue
+            entry = found.entries.get(name)
+            if entry is not None:
+                out.append((other.scope, entry.record))
+    return out
+
+
+_NOT_RUN = re.compile(r"[^a-z0-9]+")
+
+
+def may_hold_value(path, runs: frozenset[str], limit: int) -> bool:
+    """Whether the memory file at ``path`` (a :class:`~pathlib.Path`, read up to ``limit`` bytes) may hold a value holding every run of ``runs``
+    (:func:`memdir.tombstones.match.needed_runs`), without parsing it: False only for a file whose every
+    letter is known from its bytes (:func:`memdir.files.memfile.plain_text`) and whose letters and digits,
+    run together, lack one of them. True when it cannot be read (the parse then says what it holds)."""
+    data = read_foreign(path, limit, follow=False).data
+    text = None if data is None else plain_text(data, path.name[:-3])
+    if text is None:
+        return True
+    squeezed = _NOT_RUN.sub("", text)
+    return all(run in squeezed for run in runs)
 
 
 def delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:

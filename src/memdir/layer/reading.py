@@ -20,7 +20,7 @@ import os
 from collections.abc import Mapping
 
 from ..files.fsio import side_of
-from ..files.scan import Entry, LazyEntries, Scan, load
+from ..files.scan import Entry, LazyEntries, Scan, load, stat_key
 from .commit import uncommitted_asides
 from .index import Facts
 
@@ -76,6 +76,33 @@ class ReadsOne:
                 or recorded.digest != state.digest):
             return self.scan().entries.get(name)
         return self.usage.with_usage(state.entry)
+
+    def name_moved(self, name: str) -> bool:
+        """Whether a file of memory ``name`` (already normalized) may have been added, edited, removed or
+        renamed by hand since the layer last took its files up: what a take-up (:meth:`refresh_index`) would
+        journal of ``name``. False only when it cannot have: the layer's names still hold and the file of
+        ``name`` has the stat key recorded (one ``lstat``), or a :meth:`glance` names no file for it that was
+        not read and the manifest recorded none either. The layer's other files are not read (``memdir history
+        NAME`` takes a layer up only when this says so). Raises :class:`StoreError` (as :meth:`glance`)."""
+        names = self._names_held()
+        if names is None:
+            found = self.glance(edits=False)
+            if any(held == name for held, _ in found.unread.values()):
+                return True
+            filename = found.names.get(name)
+            if filename is None:
+                recorded = self.manifest.files_holding([name])
+                return recorded is None or bool(recorded)  # recorded, and gone since: removed by hand
+            recorded = found.files.get(filename)
+        else:
+            filename = names.get(name)
+            if filename is None:
+                return False
+            recorded = self.files.get(filename)
+        try:
+            return recorded is None or stat_key(os.lstat(self.path / filename)) != recorded.key
+        except OSError:  # gone since the listing: removed by hand
+            return True
 
     def facts_now(self) -> tuple[Scan, dict[str, Facts]]:
         """The layer's memories as a write of it would see them (:meth:`current_scan`: a large layer's

@@ -202,9 +202,10 @@ _KIND = {"user": "personal, every project", "team": "shared in the repository", 
 
 def spelled_as_other(layer: Layer, name: str) -> str | None:
     """The refusal when ``name`` normalizes to a live memory of ``layer`` it
-    does not name (:func:`memdir.text.names.same_name`), else None."""
+    does not name (:func:`memdir.text.names.same_name`), else None. Only that memory's file is parsed
+    (:meth:`memdir.layer.layer.Layer.glance`): not the layer's other files placed by hand."""
     try:
-        entry = layer.scan().entries.get(normalize_name(name).name)
+        entry = layer.glance().entries.get(normalize_name(name).name)
     except StoreError:
         return None
     if entry is not None and not same_name(name, entry.record.name, entry.record.title):

@@ -11,6 +11,7 @@ themselves are made by the gateway (:mod:`memdir.gateway.changes`).
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime
 
@@ -19,7 +20,7 @@ from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed
 from ..gateway import changes as gateway
-from ..gateway import compare, edits
+from ..gateway import compare, deletion, edits
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange
 from ..layer.history import history as layer_history
@@ -243,6 +244,18 @@ def count_given(session: Session, given: dict[str, int]) -> int:
     return counted
 
 
+def count_recalled(session: Session) -> int:
+    """The session's end (or a harness's turn's): the bodies recall gave ``once`` in ``session`` (its id, in its
+    project: :func:`memdir.prompt.recalled.take_unread`) since they were last counted are counted as reads
+    (:func:`count_given`), each giving once. The library's moment (:meth:`memdir.api.Memory.session_ended`); the
+    hooks take their record at their end events themselves. 0 for a session without an id or with nothing given.
+    Returns how many memories were counted. Never raises for a memory gone or a layer that cannot be written."""
+    from ..prompt.recalled import take_unread
+
+    given = take_unread(session.home, session.id, session.root_path)
+    return count_given(session, given) if given else 0
+
+
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
     """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
     whether a further one exists (the walk stops at the first beyond)."""
@@ -354,13 +367,9 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
         return gateway.delete(held, name, actor=session.actor, session=session.id, reason=reason,
                               action=action, expect_digest=expect_digest)
     layer, entry = found_as_read(session, name, scope, expect_digest, action)
-    holders = []  # the other layers' live memories: a value one of them holds is not tombstoned
-    for other in session.layers():
-        if other is not layer:
-            try:
-                holders += [(other.scope, e.record) for e in other.scan().entries.values()]
-            except StoreError:
-                continue  # an unreadable layer holds nothing this delete can see
+    # the other layers' live memories that may hold its value: a value one of them holds is not tombstoned
+    holders = deletion.holders_of([other for other in session.layers() if other is not layer], entry.record,
+                                  session.actor)
     try:  # the action says "forget"
         return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
                               reason=reason, holders=holders, expect_digest=_as_read(layer, entry, expect_digest, action))
@@ -458,15 +467,28 @@ def clear(session: Session, scope: str | None = None, *, confirm: bool = False) 
 # ---------------------------------------------------------------- history
 
 
-def _sync(session: Session, scope: str | None) -> None:
+def _sync(session: Session, scope: str | None, name: str | None = None) -> list[Layer]:
     """Journal hand edits first, so history shows them (best effort: a
-    read-only home still answers from the journal it has)."""
+    read-only home still answers from the journal it has). With ``name``: only the layers where a file
+    of that memory may have moved by hand (:meth:`memdir.layer.layer.Layer.name_moved`), so a history
+    parses none of the files placed by hand in another layer; returns the layers left as they are."""
+    key = None
+    if name is not None:
+        try:
+            key = normalize_name(name).name
+        except InvalidInput:
+            key = None  # no memory name: the lookup says so; every layer taken up as before
+    left = []
     for layer in session.layers(scope):
         if layer.path.is_dir():
             try:
-                layer.refresh_index()
+                if key is None or layer.name_moved(key):
+                    layer.refresh_index()
+                else:
+                    left.append(layer)
             except (StoreError, LockTimeout):
                 pass
+    return left
 
 
 def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, str, list]:
@@ -496,8 +518,18 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
 def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
     """Every content version of ``name`` (also of a deleted memory), oldest
     first, hand edits included. Raises :class:`NotFound`."""
-    _sync(session, scope)
-    layer, stored, versions = _history_layer(session, name, scope)
+    left = _sync(session, scope, name)
+    try:
+        layer, stored, versions = _history_layer(session, name, scope)
+    except NotFound:
+        if not left:
+            raise
+        # not found under its name: a title or an older memdir's name may be a hand-placed file's, which only
+        # a take-up journals (every other layer taken up, as before this looked by name first)
+        for other in left:
+            with suppress(StoreError, LockTimeout):
+                other.refresh_index()
+        layer, stored, versions = _history_layer(session, name, scope)
     commits = teamops.commits(session, layer, stored) if layer.scope == "team" else ()
     return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from .. import git
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
@@ -202,7 +203,7 @@ def status(session: Session) -> TeamStatus:
     session.check_scope("team")
     layer = _team(session)
     try:
-        changes, git_error = git.status(session.project_root, layer.path), None
+        changes, git_error = git.status(Path(session.checkout_path), layer.path), None
     except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
         changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
@@ -408,7 +409,7 @@ def promote(session: Session, name: str) -> Promoted:
 def commits(session: Session, layer, name: str) -> tuple:
     """git's commits of team memory ``name``'s file, newest first (``()``
     when git has none)."""
-    return tuple(git.log(session.project_root, layer.path / f"{normalize_name(name).name}.md"))
+    return tuple(git.log(Path(session.checkout_path), layer.path / f"{normalize_name(name).name}.md"))
 
 
 def restore_commit(session: Session, name: str, commit: str, *,
@@ -422,7 +423,7 @@ def restore_commit(session: Session, name: str, commit: str, *,
     key = normalize_name(name).name
     if not commit or commit.startswith("-"):
         raise InvalidInput(f"not a commit: {commit!r}")
-    data = git.show(session.project_root, commit, layer.path / f"{key}.md")
+    data = git.show(Path(session.checkout_path), commit, layer.path / f"{key}.md")
     stones = guard(session, layer)
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
                                    guard=stones, session=session.id, expect_digest=expect_digest)

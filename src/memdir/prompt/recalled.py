@@ -18,9 +18,10 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   (ASCII JSON; ``start`` only once a block was given and recorded; ``unread`` only while recall gave bodies that
   no read counted yet: :func:`take_unread`), replaced atomically; at most :data:`MAX_SHOWN`
   memories (shown, and unread) and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
-  SHA-256 of the session id's code points, never the id itself: any id a client sends — 3 MB long, a
-  lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded in 64 bytes and can be
-  written; two different ids never share a record. The body's digest is what a renamed memory is known
+  SHA-256 of the session id's code points and the project's root (:func:`record_id`), never the id itself: any
+  id a client sends — 3 MB long, a lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded
+  in 64 bytes and can be written; two different ids never share a record, nor one id in two projects (the
+  warnings said of the home's index, :func:`first_time` without a project, are the session's wherever it runs). The body's digest is what a renamed memory is known
   by: its body is in the conversation under its old name (:meth:`Given.name_of`).
 * Bounded: when a session's file is first made, files untouched for
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
@@ -87,6 +88,14 @@ def session_key(session_id: str) -> str:
     return sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def record_id(session_id: str, project: str | os.PathLike | None) -> str:
+    """What a record is kept under (its :func:`session_key`): session ``session_id`` in ``project`` (its root, or
+    None for none), ``"<id>\\0<root>"``. Two projects' sessions that share an id (a client's id reused, a
+    conversation resumed from another project) never share what was shown, said or given; a project root holds
+    no NUL, so the last one splits the two apart and no two pairs share a key."""
+    return f"{session_id}\0{os.fspath(project) if project else ''}"
+
+
 def _path(home: str | os.PathLike, session_id: str) -> str:
     return os.path.join(home, SESSIONS_DIR, session_key(session_id)[:16] + ".json")
 
@@ -144,13 +153,13 @@ def _both(home: Path, session_id: str) -> _Record:
                    spare.start or home_record.start, spare.unread if spare.found else home_record.unread)
 
 
-def shown(home: Path, session_id: str | None) -> dict[str, str]:
+def shown(home: Path, session_id: str | None, project: str | os.PathLike | None) -> dict[str, str]:
     """``{"<scope>/<name>": digest}`` of what recall injected in session
-    ``session_id`` (the home's record and the runtime directory's, the
-    latter winning); ``{}`` for no id, a new session or unreadable files."""
+    ``session_id`` in ``project`` (its root or None: :func:`record_id`; the home's record and the runtime
+    directory's, the latter winning); ``{}`` for no id, a new session or unreadable files."""
     if not session_id:
         return {}
-    return _both(home, session_id).shown
+    return _both(home, record_id(session_id, project)).shown
 
 
 class Given:
@@ -180,15 +189,16 @@ class Given:
         return None
 
 
-def given(home: Path, session_id: str | None) -> Given:
-    """:class:`Given` of session ``session_id`` (:func:`shown`'s record); empty for no id."""
-    return Given(shown(home, session_id))
+def given(home: Path, session_id: str | None, project: str | os.PathLike | None) -> Given:
+    """:class:`Given` of session ``session_id`` in ``project`` (:func:`shown`'s record); empty for no id."""
+    return Given(shown(home, session_id, project))
 
 
 def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str, str]], *,
-           unread: bool = False) -> None:
+           project: str | os.PathLike | None, unread: bool = False) -> None:
     """Add ``items`` (``"<scope>/<name>"`` → :func:`digest` of what was shown, or ``(that digest, the
-    digest of the body alone)``) to the record of session ``session_id``: in the home, else (a read-only
+    digest of the body alone)``) to the record of session ``session_id`` in ``project`` (its root or None:
+    :func:`record_id`): in the home, else (a read-only
     or full home) in the runtime directory, under the lock (the module docstring: concurrent calls lose
     no item). ``unread``: the bodies were given by recall, which counts no read, so each item's count of
     givings not yet counted as reads goes up by one (:func:`take_unread` takes them at the session's end;
@@ -197,6 +207,7 @@ def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str,
     it was)."""
     if not session_id or not items:
         return
+    session_id = record_id(session_id, project)
     with _locked(home) as held:
         if not held:
             return
@@ -222,14 +233,17 @@ def _counted(unread: dict[str, int], keys) -> dict[str, int]:
     return dict(list(out.items())[-MAX_SHOWN:]) if len(out) > MAX_SHOWN else out
 
 
-def take_unread(home: str | os.PathLike, session_id: str | None) -> dict[str, int]:
-    """``{"<scope>/<name>": givings}``: the bodies recall gave in session ``session_id`` that no read counted
+def take_unread(home: str | os.PathLike, session_id: str | None,
+                project: str | os.PathLike | None) -> dict[str, int]:
+    """``{"<scope>/<name>": givings}``: the bodies recall gave in session ``session_id`` in ``project`` (its root
+    or None: :func:`record_id`; another project's givings are not this one's to count) that no read counted
     yet (:func:`record` with ``unread``; kept through a compaction's :func:`clear`), removed from the record as
     they are returned — each giving is counted once, by whoever takes it (the session's end:
     :func:`memdir.operations.memories.count_given`). ``{}`` for no id, none, or a record whose lock is not had
     within :data:`LOCK_WAIT` (left for a later end). Never raises."""
     if not session_id:
         return {}
+    session_id = record_id(session_id, project)
     with _locked(home) as held:
         if not held:
             return {}
@@ -252,7 +266,7 @@ def start_given(home: str | os.PathLike, session_id: str | None, project: str | 
     this one's: trial20), or an unreadable record. Never raises."""
     if not session_id:
         return None
-    tag, _, block = (_both(home, session_id).start or "").partition(" ")
+    tag, _, block = (_both(home, record_id(session_id, project)).start or "").partition(" ")
     return block if block and tag == _project_tag(project) else None
 
 
@@ -266,6 +280,7 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
     id; never raises."""
     if not session_id:
         return
+    session_id = record_id(session_id, project)
     with _locked(home) as held:
         if held:
             now = _both(home, session_id)
@@ -274,7 +289,7 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
 
 
 def _held_path(home: str | os.PathLike, session_id: str, project: str | os.PathLike | None) -> str:
-    return os.path.join(home, SESSIONS_DIR, session_key(f"{session_id}\0{project or ''}")[:16] + HELD_SUFFIX)
+    return os.path.join(home, SESSIONS_DIR, session_key(record_id(session_id, project))[:16] + HELD_SUFFIX)
 
 
 HELD_HEAD = b"memdir-held-start "  # then the digest to record once given (or "-") and a newline, then the text
@@ -316,8 +331,9 @@ def take_start(home: str | os.PathLike, session_id: str | None,
     return raw.decode("utf-8", "replace"), (None if block in (None, "-", "") else block)
 
 
-def first_time(home: Path, session_id: str | None, warning: str) -> bool:
-    """True when session ``session_id`` has not been given ``warning`` (a
+def first_time(home: Path, session_id: str | None, warning: str, project: str | os.PathLike | None = None) -> bool:
+    """True when session ``session_id`` (in ``project``: :func:`record_id`; None — the index's warnings, which
+    are the home's, not a project's — the session's warnings wherever it runs) has not been given ``warning`` (a
     text naming one condition, e.g. why the search index cannot be written)
     yet, and records that it now is — in the home, else the runtime directory,
     as :func:`record`. Each hook is a process of its own: a condition met on
@@ -327,6 +343,7 @@ def first_time(home: Path, session_id: str | None, warning: str) -> bool:
     Never raises."""
     if not session_id:
         return True
+    session_id = record_id(session_id, project)
     with _locked(home) as held:
         now = _both(home, session_id)
         key = digest(warning)
@@ -383,20 +400,22 @@ def _unlink(path: str | None) -> None:
         pass
 
 
-def clear(home: Path, session_id: str | None) -> None:
-    """Forget what recall injected in session ``session_id`` (its
-    conversation was compacted or cleared) and the context block recorded given, in both places; the
+def clear(home: Path, session_id: str | None, project: str | os.PathLike | None) -> None:
+    """Forget what recall injected in session ``session_id`` in ``project`` (its root or None: :func:`record_id`;
+    its conversation was compacted or cleared), the context block recorded given and the warnings said
+    (:func:`first_time`'s, of the project and the project-less record alike), in both places; the
     givings not yet counted as reads (:func:`take_unread`) stay. Never raises."""
     if not session_id:
         return
     with _locked(home, create=False) as held:  # unlocked when it cannot be had: a clear is never skipped
-        unread = _both(home, session_id).unread if held else {}
-        _unlink(_path(home, session_id))
-        spare = _spare(home, session_id)
-        if spare is not None:
-            _unlink(spare)
-        if unread:
-            _keep(home, session_id, _Record(unread=unread))
+        for rid in dict.fromkeys((record_id(session_id, project), record_id(session_id, None))):
+            unread = _both(home, rid).unread if held else {}
+            _unlink(_path(home, rid))
+            spare = _spare(home, rid)
+            if spare is not None:
+                _unlink(spare)
+            if unread:
+                _keep(home, rid, _Record(unread=unread))
 
 
 class _locked:
@@ -520,5 +539,5 @@ def _prune_dir(directory: str, now: float | None = None) -> int:
 
 
 __all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "Given",
-           "clear", "digest", "first_time", "given", "hold_start", "prune", "record", "record_start", "session_key",
+           "clear", "digest", "first_time", "given", "hold_start", "prune", "record", "record_id", "record_start", "session_key",
            "shown", "start_given", "take_start", "take_unread"]

@@ -7,7 +7,8 @@ A process that meets the lock also marks the home (:data:`LOCK_MARK`), so a fres
 ``memdir search`` — asks for the lock with a short busy timeout (:func:`waiting`) for :data:`MARK_SKIP` s
 and falls back to the copy at once, not after the full timeout: a lock that lasts costs each later process
 :data:`QUICK_WAIT` s, not 5. An agent's session (a hook, whose prompt waits on it) asks so always, the first
-to meet the lock too. The copy holds what was written and deleted meanwhile, so the mark never makes
+to meet the lock too, and so does a process answering an agent's tool calls (the MCP server:
+:func:`serve_agent`). The copy holds what was written and deleted meanwhile, so the mark never makes
 an answer stale; a mark outliving the lock only shortens the wait of a write that is then free at once.
 """
 
@@ -25,6 +26,7 @@ _LOCKED: dict[str, tuple[float, str]] = {}  # index path -> (monotonic time of t
 LOCK_MARK = "index.locked"  # in a home: the wall-clock second a process last met another's lock on the index
 MARK_SKIP = 60.0  # seconds a mark makes a fresh process ask for the lock with QUICK_WAIT
 QUICK_WAIT = 0.25  # seconds a sync's write waits for the lock while the home is marked (SQLite's busy timeout)
+_SERVES_AGENT = [False]  # this process answers an agent's tool calls (serve_agent): every sync of it is quick
 
 
 def locked_out(home: Path, exc: BaseException | None = None) -> str | None:
@@ -71,14 +73,23 @@ def marked(home: Path, now: float | None = None) -> bool:
     return 0 <= (time.time() if now is None else now) - when < MARK_SKIP
 
 
+def serve_agent() -> None:
+    """This process answers an agent's tool calls from here on (the MCP server: ``memdir mcp``), so none of
+    its syncs waits seconds for another process's lock (:func:`waiting`): an agent's tool call waits on it, as
+    a prompt does on its hook, and the index as it is, brought up to date in a copy, answers as well. The
+    hooks ask so per sync (their session's id); a server has no session id to ask by."""
+    _SERVES_AGENT[0] = True
+
+
 @contextmanager
 def waiting(conn, home: Path, quick: bool = False):
     """Within the block, ``conn``'s writes wait :data:`QUICK_WAIT` s for the index's lock, not its own busy
     timeout, when ``home`` is :func:`marked` (another process met the lock moments ago: it is likely held
     still, and the caller has a copy to answer from) or ``quick`` (the caller may never wait seconds: an
-    agent's prompt hook, whose prompt waits on it); the timeout restored after, and the mark removed when
-    the block wrote (the lock was free). Neither: nothing changes."""
-    if not quick and not marked(home):
+    agent's prompt hook, whose prompt waits on it; every caller in a process that called :func:`serve_agent`);
+    the timeout restored after, and the mark removed when the block wrote (the lock was free). None of
+    these: nothing changes."""
+    if not quick and not _SERVES_AGENT[0] and not marked(home):
         yield
         return
     waited, wrote = conn.execute("PRAGMA busy_timeout").fetchone()[0], conn.total_changes
@@ -94,4 +105,4 @@ def waiting(conn, home: Path, quick: bool = False):
             pass
 
 
-__all__ = ["LOCKED_RETRY", "LOCK_MARK", "MARK_SKIP", "QUICK_WAIT", "locked_out", "marked", "waiting"]
+__all__ = ["LOCKED_RETRY", "LOCK_MARK", "MARK_SKIP", "QUICK_WAIT", "locked_out", "marked", "serve_agent", "waiting"]

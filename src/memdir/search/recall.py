@@ -150,7 +150,7 @@ def recall_result(session: Session, prompt: str, k: int = 3, max_bytes: int | No
     if not chosen:
         return RecallResult("", not_recalled=skipped, read_as=read_as)
     words = written(pasted.read(prompt), terms)  # each matched term in the prompt's own words, of the text ranked read
-    given = recalled.given(session.home, session.id) if once else recalled.Given()
+    given = recalled.given(session.home, session.id, session.root_path) if once else recalled.Given()
     clean = _clean
     head = f"{RECALL_OPEN}\n{RECALL_NOTE}\n"
     tail = f"{RECALL_CLOSE}"
@@ -204,7 +204,8 @@ def mark_seen(session: Session, scope: str, record) -> None:
     body again, until it changes (issue 28 item 3). Nothing without a session id; never raises."""
     _name, heading, body = _shown(record.name, record.title, record.type, record.description, record.body, scope)
     recalled.record(session.home, session.id, {f"{scope}/{record.name}": (recalled.digest(f"{heading}\n{body}"),
-                                                                          recalled.digest(body))})
+                                                                          recalled.digest(body))},
+                    project=session.root_path)
 
 
 def _given_as(section: _Section, was: str | None) -> _Section:
@@ -314,7 +315,8 @@ def mark_recalled(session: Session, result: RecallResult) -> None:
     it). The bodies are recorded unread too: the session's end counts each giving as a read
     (:func:`memdir.operations.memories.count_given`). Nothing without a session id; never raises."""
     recalled.record(session.home, session.id, {f"{m.scope}/{m.name}": (m.digest, m.body_digest)
-                                               for m in result.memories if m.shown and m.digest}, unread=True)
+                                               for m in result.memories if m.shown and m.digest},
+                    project=session.root_path, unread=True)
 
 
 def recall_with_pending(session: Session, prompt: str, k: int = 3, max_bytes: int | None = None, *,

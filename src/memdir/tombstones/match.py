@@ -138,6 +138,19 @@ def _fact(description: str) -> tuple[str, str, int, str]:
     return _joined(seq), _joined(content + content), len(content), "".join(seq)
 
 
+def needed_runs(description: str) -> frozenset[str] | None:
+    """The runs of ASCII letters and digits that every value :func:`match` finds the same as a tombstone of
+    ``description`` holds, its blanks and punctuation aside: those of its content words (its words when all
+    are fillers) — each rule asks for them, in the value's words, as words or run together (``data base`` for
+    ``database``). A cheap sieve before a file is parsed (:func:`memdir.gateway.deletion.holders_of`); None when
+    it cannot say (no word, a word not ASCII once normalized)."""
+    seq = words(description)
+    chosen = [w for w in seq if w not in _FILLER] or list(seq)
+    if not chosen or not all(w.isascii() for w in chosen):
+        return None
+    return frozenset(run for w in chosen for run in re.findall(r"[a-z0-9]+", w)) or None
+
+
 @dataclass(frozen=True)
 class Tombstone:
     """A forgotten value: ``digest`` of the normalized value, ``words_digest``
@@ -387,4 +400,4 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
 
 
 __all__ = ["ID_FORM", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
-           "lift_command", "make", "match", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]
+           "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]

@@ -58,7 +58,7 @@ def test_a_recalled_body_counts_as_one_read_at_the_sessions_end(store, project, 
     assert BODY in _prompt(project, "s-1", client=client)
     assert _usage(project) == {}  # the prompt hook wrote no usage
     assert not _usage_file(project).exists()
-    assert recalled.shown(store.session.home, "s-1")  # control: it recorded what it gave
+    assert recalled.shown(store.session.home, "s-1", store.session.root_path)  # control: it recorded what it gave
     _event(project, end, "s-1", client)
     reads, last = _usage(project)["db-port"]
     assert reads == 1 and last.date() == now_utc().date()
@@ -94,11 +94,11 @@ def test_a_body_the_agent_read_through_the_tool_is_counted_by_that_read_alone(st
 
 
 def test_a_clear_keeps_the_givings_not_yet_counted(isolated_home):
-    recalled.record(isolated_home, "s-1", {"project/db-port": ("a" * 16, "b" * 16)}, unread=True)
-    recalled.record(isolated_home, "s-1", {"project/db-port": ("c" * 16, "d" * 16)}, unread=True)
-    recalled.record(isolated_home, "s-1", {"project/style": ("e" * 16, "f" * 16)})  # a tool's: no read to count
-    recalled.clear(isolated_home, "s-1")
-    assert recalled.shown(isolated_home, "s-1") == {}  # cleared: recall may give the bodies again
-    assert recalled.take_unread(isolated_home, "s-1") == {"project/db-port": 2}
-    assert recalled.take_unread(isolated_home, "s-1") == {}  # taken once
-    assert recalled.take_unread(isolated_home, "s-2") == {}  # control: another session has none
+    recalled.record(isolated_home, "s-1", {"project/db-port": ("a" * 16, "b" * 16)}, project=None, unread=True)
+    recalled.record(isolated_home, "s-1", {"project/db-port": ("c" * 16, "d" * 16)}, project=None, unread=True)
+    recalled.record(isolated_home, "s-1", {"project/style": ("e" * 16, "f" * 16)}, project=None)  # a tool's: no read to count
+    recalled.clear(isolated_home, "s-1", None)
+    assert recalled.shown(isolated_home, "s-1", None) == {}  # cleared: recall may give the bodies again
+    assert recalled.take_unread(isolated_home, "s-1", None) == {"project/db-port": 2}
+    assert recalled.take_unread(isolated_home, "s-1", None) == {}  # taken once
+    assert recalled.take_unread(isolated_home, "s-2", None) == {}  # control: another session has none

@@ -160,8 +160,8 @@ def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeyp
     os.utime(stale, (time.time() - 8 * 86400,) * 2)
     assert recalled.prune(isolated_home) == 1 and not stale.exists()
     assert len(list((isolated_home / recalled.SESSIONS_DIR).glob("*.json"))) == 2  # control: the recent ones stay
-    recalled.record(isolated_home, "big", {f"project/m{i}": "x" for i in range(recalled.MAX_SHOWN + 20)})
-    kept = recalled.shown(isolated_home, "big")
+    recalled.record(isolated_home, "big", {f"project/m{i}": "x" for i in range(recalled.MAX_SHOWN + 20)}, project=None)
+    kept = recalled.shown(isolated_home, "big", None)
     assert len(kept) == recalled.MAX_SHOWN and "project/m0" not in kept and f"project/m{recalled.MAX_SHOWN + 19}" in kept
 
 

@@ -59,12 +59,12 @@ def test_the_record_names_where_a_body_was_given(isolated_home):
     from memdir.prompt import recalled
 
     recalled.record(isolated_home, "s-1", {"project/db-port": ("h1", "b1"), "user/editor": ("h2", "b2"),
-                                           "project/old-format": "h3"})
-    given = recalled.given(isolated_home, "s-1")
+                                           "project/old-format": "h3"}, project=None)
+    given = recalled.given(isolated_home, "s-1", None)
     assert given.name_of("project", "db-port", "h1", "b1") == "db-port"
     assert given.name_of("project", "pg-port", "h9", "b1") == "db-port"  # renamed, its body unchanged
     assert given.name_of("project", "pg-port", "h9", "b9") is None  # control: a changed body
     assert given.name_of("project", "db-port", "h9", "b1") is None  # its own name shown otherwise: changed
     assert given.name_of("project", "editor", "h9", "b2") is None  # another layer's body is not this one's
     assert given.name_of("project", "old-format", "h3", "") == "old-format"  # a record of one digest
-    assert recalled.given(isolated_home, "s-2").name_of("project", "pg-port", "h9", "b1") is None  # another session
+    assert recalled.given(isolated_home, "s-2", None).name_of("project", "pg-port", "h9", "b1") is None  # another session

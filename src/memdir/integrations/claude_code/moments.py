@@ -187,7 +187,7 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     note = tools_line(session.home_path, tools_note(mcp_tool(client, "memory_write"), client in DEFERS_MCP_TOOLS),
                       client)
     if conversation_restarts(client, event, data):  # a new conversation: recall may give its bodies again
-        recalled.clear(session.home_path, session.id)
+        recalled.clear(session.home_path, session.id, session.root_path)
     resumed = conversation_resumes(client, event, data)  # the conversation holds what earlier starts gave
     given = recalled.start_given(session.home_path, session.id, session.root_path) if resumed else None
 
@@ -326,7 +326,7 @@ def queue_consolidation(data: dict, home, event: str, client: str = "claude-code
     if conversation_restarts(client, event, data):  # about to be summarized: recall may give its bodies again
         from ...prompt import recalled
 
-        recalled.clear(session.home, session.id)
+        recalled.clear(session.home, session.id, session.root_path)
     if event in SYNC_EVENTS and session.settings.sync_on_session_end:  # needs no transcript
         spawn_sync(session.home, data["cwd"])
     if not isinstance(transcript, str) or not transcript:
@@ -349,7 +349,7 @@ def count_given(session) -> int:
     from ...prompt.recalled import take_unread
 
     try:
-        given = take_unread(session.home, session.id)
+        given = take_unread(session.home, session.id, session.root_path)
         if not given:
             return 0
         from ...operations.memories import count_given as count

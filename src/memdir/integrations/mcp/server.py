@@ -233,6 +233,9 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
         async with stdio_server(wire.stdin, wire.stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
+    from ...search.locked import serve_agent
+
+    serve_agent()  # the agent's tool calls wait on this process: a held index lock is waited 0.25 s, not 5
     # This long-lived process runs the prompt hooks of its home, the prompt embedded here (memdir.search.warm).
     from ...search.warm import serve
     from ..claude_code.hooks import answer_warm
