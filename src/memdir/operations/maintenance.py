@@ -216,7 +216,7 @@ def unserved(clients, search: str) -> list[str]:
     (``memdir doctor`` counts them as problems; newuser30: after a plain ``pip install .``, ``memdir install
     claude-code`` registered a server that cannot start, and doctor said "ok"): its MCP server needs the
     ``mcp`` package, its recall and the ``memory_search`` tool the ``search`` extra (``search``, the
-    :func:`memdir.search.sync.search_mode` word, starts with "unavailable"). ``clients``: the
+    :func:`memdir.search.reindex.search_mode` word, starts with "unavailable"). ``clients``: the
     :class:`memdir.results.InstalledClient` records; nothing without one. Never raises."""
     from importlib.util import find_spec
 
