@@ -101,7 +101,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def run(size: int, queries: int, seed: int) -> dict:
     from memdir import Memory
-    from memdir.search.sync import reindex
+    from memdir.search.reindex import reindex
 
     rng = random.Random(seed)
     vocab = vocabulary(rng)

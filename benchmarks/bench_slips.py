@@ -33,7 +33,7 @@ import bench_search as b  # noqa: E402
 
 from memdir import Memory  # noqa: E402
 from memdir.search import terms  # noqa: E402
-from memdir.search.sync import reindex  # noqa: E402
+from memdir.search.reindex import reindex  # noqa: E402
 
 TYPOS = {"paginaton": "pagination", "deploymnet": "deployment", "kuberentes": "kubernetes", "databse": "database",
          "enviroment": "environment", "dependncy": "dependency", "authentcation": "authentication",

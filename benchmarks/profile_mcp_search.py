@@ -66,7 +66,7 @@ def build(base: Path, notes: int, hybrid: bool) -> tuple[Path, Path, list[str]]:
     queries = list(dict.fromkeys(queries + vocabulary_queries(100, 11 + notes)))  # each once
     if not (base / "built").exists():
         from memdir import Memory
-        from memdir.search.sync import reindex
+        from memdir.search.reindex import reindex
 
         (project / ".git").mkdir(parents=True, exist_ok=True)
         mem = Memory.open(home=home, project=project, search_vectors="on" if hybrid else "off")

@@ -25,7 +25,8 @@ import_from                 :mod:`memdir.importing.run` (readers: :mod:`memdir.i
 export                      :mod:`memdir.importing.export`
 status doctor               :mod:`memdir.tools.handlers` (the store's status with search's and
                             consolidation's parts)
-verify repair journal       :mod:`memdir.operations.maintenance`
+journal                     :mod:`memdir.operations.maintenance`
+verify repair               :mod:`memdir.operations.verify`
 context                     :mod:`memdir.prompt.context`
 pending                     :mod:`memdir.prompt.pending`
 search recall               :mod:`memdir.search`
@@ -51,7 +52,7 @@ from .importing import run as imports
 from .importing.export import ExportReport
 from .importing.export import export as export_memories
 from .importing.run import ImportReport
-from .operations import maintenance, trust
+from .operations import maintenance, trust, verify
 from .operations import memories as operations
 from .operations import team as teamops
 from .operations.team import (
@@ -521,11 +522,11 @@ class Memory:
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
-        return maintenance.verify(self.session.home, self.session.settings)
+        return verify.verify(self.session.home, self.session.settings)
 
     def repair(self) -> VerifyResult:
         """Cut torn journal tails, journal hand edits, rebuild every ``MEMORY.md``; then verify."""
-        return maintenance.repair(self.session)
+        return verify.repair(self.session)
 
 
 

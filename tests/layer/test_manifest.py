@@ -220,7 +220,7 @@ def test_a_search_after_a_reindex_keeps_the_text_digests_a_write_finds_copies_by
     every memory for its duplicate check (1,000 notes: ≈ 300 ms per ``memory_write``). Control: a copy is
     still refused, reading the one memory that holds the text."""
     from memdir.errors import Refused
-    from memdir.search.sync import reindex
+    from memdir.search.reindex import reindex
 
     mem = Memory.open(home=isolated_home, project=project, actor="agent")
     layer = mem.session.layer("project")

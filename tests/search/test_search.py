@@ -16,7 +16,7 @@ from memdir import InvalidInput, Memory
 from memdir.search.index import db_path
 from memdir.search.hits import SNIPPET_CHARS
 from memdir.search.ranking import RESULTS_MAX_BYTES
-from memdir.search.sync import search_mode
+from memdir.search.reindex import search_mode
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ the stamps no longer match and the next transaction sweeps. A sweep (which stats
 takes the heads and the index keys while only the directory's mtime moved (``moved``: a file added,
 removed or replaced by hand), the rows then a cache checked file by file by stat key; a file whose
 stat key moved is read, and parsed only when its bytes did too. Every error reads as "no manifest".
+Its rows and heads are looked up one query at a time by :class:`memdir.layer.lookups.Lookups`.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -44,6 +45,7 @@ from pathlib import Path
 from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
 from .index import Facts
+from .lookups import Heads, Lookups
 from .rows import Rows
 
 FORMAT = "8"  # 8: a text digest folds letters as names do (text.values, break13): older rows are swept again
@@ -89,55 +91,6 @@ class Saved:
     index_key: tuple | None = field(default=None, repr=False)
 
 
-class Heads(MutableMapping):
-    """The journal's heads as the manifest keeps them (name → digest of the last recorded version),
-    each read from ``manifest`` when first asked for (one indexed row), every one at once when
-    iterated; changes made here stand over the manifest's. What a write of one memory reads of
-    10,000 heads is its own (:meth:`memdir.layer.journal.Journal.head`). A manifest that cannot be
-    read raises LookupError (not a KeyError): the journal is read instead."""
-
-    def __init__(self, manifest: "Manifest"):
-        self._manifest = manifest
-        self._known: dict[str, str] = {}
-        self._gone: set[str] = set()
-        self._all = False
-
-    def __getitem__(self, name: str) -> str:
-        digest = self._known.get(name)
-        if digest is None:
-            if self._all or name in self._gone or (digest := self._manifest.head(name)) is None:
-                raise KeyError(name)
-            self._known[name] = digest
-        return digest
-
-    def __setitem__(self, name: str, digest: str) -> None:
-        self._known[name] = digest
-        self._gone.discard(name)
-
-    def __delitem__(self, name: str) -> None:
-        self[name]  # KeyError when there is none
-        self._known.pop(name, None)
-        self._gone.add(name)
-
-    def whole(self) -> dict[str, str]:
-        """Every head, as a dict shared with this mapping (read from the manifest once)."""
-        if not self._all:
-            every = self._manifest.all_heads()
-            if every is None:
-                raise LookupError("the manifest's heads cannot be read")
-            for name in self._gone:
-                every.pop(name, None)
-            every.update(self._known)
-            self._known, self._all = every, True
-        return self._known
-
-    def __iter__(self):
-        return iter(list(self.whole()))
-
-    def __len__(self) -> int:
-        return len(self.whole())
-
-
 def stat3(path: Path) -> tuple[int, int, int] | None:
     """(size, mtime ns, inode) of ``path``, None when it cannot be stat'ed."""
     try:
@@ -150,8 +103,9 @@ def stat3(path: Path) -> tuple[int, int, int] | None:
 _saved_sweeps: dict[Path, int] = {}  # manifest path -> the sweep time (epoch ns) this process last saved there
 
 
-class Manifest:
-    """The manifest file of one layer's meta directory ``meta``."""
+class Manifest(Lookups):
+    """The manifest file of one layer's meta directory ``meta`` (its lookups one row at a time:
+    :class:`memdir.layer.lookups.Lookups`)."""
 
     def __init__(self, meta: Path):
         self.path = Path(meta) / MANIFEST_FILE
@@ -343,91 +297,6 @@ class Manifest:
         as its own (:func:`memdir.search.sync.sync_layer`). No I/O."""
         return _saved_sweeps.get(self.path)
 
-    def files_holding(self, names: list[str]) -> list[str] | None:
-        """The files recorded as holding one of ``names`` (by the manifest's index of names); None
-        when the manifest cannot be read."""
-        if not names:
-            return []
-        rows = self._read(f"SELECT file FROM files WHERE name IN ({','.join('?' * len(names))})", names)
-        return None if rows is None else [row[0] for row in rows]
-
-    def _read(self, query: str, args=()) -> list[tuple] | None:
-        """The rows of one read-only ``query``; None when the manifest cannot be read."""
-        try:
-            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            try:
-                return conn.execute(query, args).fetchall()
-            finally:
-                conn.close()
-        except (sqlite3.Error, OSError):
-            return None
-
-    def name_count(self) -> int | None:
-        """How many memory names the recorded files hold; None when the manifest cannot be read."""
-        rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")
-        return None if not rows else rows[0][0]
-
-    def names_from(self, prefix: str = "", letters: str = "") -> list[str] | None:
-        """The memory names the recorded files hold that start with ``prefix`` (``""``: every one)
-        and hold each character of ``letters`` in that order, others between (``""``: any), sorted,
-        each once: names only, by the manifest's index of names and SQLite's ``GLOB`` (no row's
-        state is read, no other name handed to Python); None when the manifest cannot be read."""
-        where, args = ["name IS NOT NULL"], []
-        if prefix:
-            end = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # the names in [prefix, end) start with prefix
-            where.append("name >= ? AND name < ?")
-            args += [prefix, end]
-        if letters:
-            where.append("name GLOB ?")
-            args.append("*" + "".join(f"[{c}]*" if c in "*?[" else f"{c}*" for c in letters))
-        rows = self._read(f"SELECT DISTINCT name FROM files WHERE {' AND '.join(where)} ORDER BY name", args)
-        return None if rows is None else [row[0] for row in rows]
-
-    def name_rows(self, name: str) -> list[tuple] | None:
-        """``(file, name, error)`` of the files recorded as holding ``name`` (by the manifest's index of
-        names); None when the manifest cannot be read."""
-        return self._read("SELECT file, name, error FROM files WHERE name = ?", (name,))
-
-    def rows_judged_by(self, names: list[str], error_prefix: str) -> list[tuple] | None:
-        """``(file, name, error)`` of the files recorded as holding one of ``names`` (by the manifest's
-        index of names) or as no memory for an error beginning ``error_prefix`` (the files
-        :mod:`memdir.layer.held` judges again); None when the manifest cannot be read."""
-        held = "name IS NULL AND substr(error, 1, ?) = ?"
-        if len(names) > 500:  # more names than a query should bind: every row, told apart by the caller
-            return self._read("SELECT file, name, error FROM files")
-        return self._read(f"SELECT file, name, error FROM files WHERE name IN ({','.join('?' * len(names))}) OR {held}",
-                          (*names, len(error_prefix), error_prefix))
-
-    def error_rows(self) -> list[tuple] | None:
-        """``(file, error)`` of the files recorded as no memory (an error says why); None when the manifest
-        cannot be read."""
-        return self._read("SELECT file, error FROM files WHERE name IS NULL AND error IS NOT NULL")
-
-    def full_rows(self, files: list[str] | None) -> list[tuple]:
-        """The whole rows of ``files`` (None: of every file) as :class:`Rows` takes them; [] when
-        the manifest cannot be read."""
-        if files is None:
-            return self._read("SELECT * FROM files") or []
-        return self._read(f"SELECT * FROM files WHERE file IN ({','.join('?' * len(files))})", files) or []
-
-    def text_rows(self, text: str) -> list[str] | None:
-        """The files whose text digest is ``text`` or not known; None when the manifest cannot be read."""
-        rows = self._read("SELECT file FROM files WHERE text = ? OR text IS NULL", (text,))
-        return None if rows is None else [row[0] for row in rows]
-
-    def head(self, name: str) -> str | None:
-        """The recorded head of ``name`` (None: none). Raises LookupError when the manifest cannot be
-        read (the caller reads the journal)."""
-        rows = self._read("SELECT digest FROM heads WHERE name = ?", (name,))
-        if rows is None:
-            raise LookupError("the manifest's heads cannot be read")
-        return rows[0][0] if rows else None
-
-    def all_heads(self) -> dict[str, str] | None:
-        """Every recorded head; None when the manifest cannot be read."""
-        rows = self._read("SELECT name, digest FROM heads")
-        return None if rows is None else dict(rows)
-
     def load_facts(self) -> dict[str, Facts]:
         """Every memory's :class:`memdir.layer.index.Facts` as last recorded (name → facts; a memory
         with none recorded is missing). Never raises: {} when there is no manifest."""
@@ -581,4 +450,4 @@ def _now_ns() -> int:
     return time.time_ns()
 
 
-__all__ = ["Heads", "Manifest", "Rows", "Saved", "Stamps", "stat3"]
+__all__ = ["Manifest", "Rows", "Saved", "Stamps", "stat3"]

@@ -4,7 +4,7 @@
 tombstones guard a write), ``memories`` (write, read, list, delete, prune,
 clear, history, restore), ``trust`` (what only a person decides), ``team``
 (what a person does with the team layer), ``maintenance`` (status, doctor,
-verify, repair, the journal), ``relocate`` (a moved project's layer).
+the journal), ``verify`` (verify, repair), ``relocate`` (a moved project's layer).
 Each returns a typed result of :mod:`memdir.results`.
 
 May import: the standard library and the packages before it.

@@ -157,7 +157,7 @@ def doctor(result: DoctorResult) -> str:
 
 @printable_output
 def reindex(result) -> str:
-    """A rebuilt search index (:class:`memdir.search.sync.ReindexResult`)."""
+    """A rebuilt search index (:class:`memdir.search.reindex.ReindexResult`)."""
     return (f"indexed {counted(result.memories, 'memory')} from {counted(result.files, 'file')} in {counted(result.layers, 'layer')} "
             f"({result.mode}, {counted(result.vectors, 'vector')} embedded) in {result.seconds:.2f}s")
 

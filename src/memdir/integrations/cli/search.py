@@ -67,7 +67,7 @@ def cmd_reindex(args) -> int:
     """``memdir reindex``: rebuild ``index.sqlite`` from the files (progress on stderr)."""
     from ...render import maintenance
     from ...render.progress import ProgressBar
-    from ...search.sync import reindex
+    from ...search.reindex import reindex
     from .common import emit, open_memory
 
     mem = open_memory(args)
