@@ -76,7 +76,7 @@ def cmd_install(args) -> int:
     if args.command == "install":  # doctor's rule (a problem there) of what this install cannot do, said now
         from ...operations.maintenance import unserved
         from ...results import InstalledClient
-        from ...search.sync import search_mode
+        from ...search.reindex import search_mode
 
         lacking = [f"warning: {line}" for line in unserved(
             [InstalledClient(args.agent, scope, ())], search_mode(session.settings),
