@@ -142,7 +142,7 @@ def test_a_calendar_date_means_the_whole_local_day(isolated_home, project):
     for at in ("2025-03-30T18:00", "2025-03-31T23:30"):  # local times: after 17:00 the day before, and late on the day
         assert "promo" in run_cli("list", "--valid-at", at, "--project", project, env=env).stdout, at
     late = run_cli("list", "--valid-at", "2025-04-01T00:30", "--project", project, env=env).stdout
-    assert "promo" not in late and "No memories" in late  # control: the next local day it has expired
+    assert "promo" not in late and "No memory was true at 2025-04-01T00:30." in late  # control: the next local day it has expired
     done = run_cli("write", "promo", "-d", "Spring promo code SPRING25", "-t", "project", "--valid-until",
                    "2025-03-31T17:00", "--project", project, env=env)  # a time without a zone is local
     assert "valid_until: 2025-04-01T00:00:00Z" in next((isolated_home / "projects").glob("*/promo.md")).read_text()
