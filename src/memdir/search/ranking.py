@@ -504,7 +504,6 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
             break
         pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
-    out.note = "; ".join(part for part in (slip_note(terms), note, unread.note(session, scope)) if part)  # all said
     used, words = 2, written(query, terms)
     for hit in hits[offset:offset + k]:
         result = _result(hit, scope_of, terms, words)
@@ -513,6 +512,8 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
             break
         used += size
         out.append(result)
+    out.note = "; ".join(part for part in (slip_note(terms), paging.shown(note, len(out)),
+                                           unread.note(session, scope)) if part)  # all said
     return out
 
 
