@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from ...errors import MemdirError, NotFound
+from ...errors import InvalidInput, MemdirError, NotFound
 from ...text.printable import printable
 from .common import OutputLost, UsageError, emit, warn_unsaid
 
@@ -337,6 +337,9 @@ def _hold_closed_streams() -> None:
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stderr
 
 
+FLAGS = {"k": "--limit", "offset": "--offset", "scope": "--scope"}  # the library's arguments, as the CLI's flags
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memdir`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -394,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        message = printable(str(exc))  # it may quote a file name or a value
+        # it may quote a file name or a value; an argument it names is named as the CLI spells it (its flag)
+        message = printable(exc.worded(FLAGS.get(exc.argument)) if isinstance(exc, InvalidInput) else str(exc))
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
         elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)
