@@ -116,10 +116,10 @@ def test_frontmatter_read_by_the_line_fallback_says_which_line_and_how_to_quote_
     text = f"---\nname: ci-runner\ndescription: {value}\ntype: project\n---\n\nUses ubuntu-latest.\n"
     read = parse(text, "ci-runner")
     assert (read.fallback, read.record.description) == (True, value)
-    assert read.notes == ("line 3 (description: CI runs on GitHub Actions: the \"main\" workflow) is not valid YAML: "
-                          "quote its value: description: 'CI runs on GitHub Actions: the \"main\" workflow'",)
+    assert read.notes == (("line 3 (description: CI runs on GitHub Actions: the \"main\" workflow) is not valid YAML: "
+                           "quote its value: description: 'CI runs on GitHub Actions: the \"main\" workflow'"),)
     fixed = parse(text.replace(f"description: {value}", read.notes[0].split("quote its value: ", 1)[1]), "ci-runner")
     assert (fixed.fallback, fixed.notes, fixed.record.description) == (False, (), value)  # control
     it = parse("---\nname: it\ndescription: plain\ntype: project\nmetadata:\n  origin: it's: here\n---\n\nB\n", "it")
-    assert it.fallback and it.notes == ("line 6 (origin: it's: here) is not valid YAML: quote its value: "
-                                        "  origin: 'it''s: here'",)
+    assert it.fallback and it.notes == (("line 6 (origin: it's: here) is not valid YAML: quote its value: "
+                                         "  origin: 'it''s: here'"),)
