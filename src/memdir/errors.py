@@ -29,7 +29,20 @@ class MemdirError(Exception):
 
 
 class InvalidInput(MemdirError, ValueError):
-    """An argument is malformed: a bad name, scope, type, limit or value."""
+    """An argument is malformed: a bad name, scope, type, limit or value.
+
+    ``argument``: the argument the message is about, by the name the library and the tools give it (``k``,
+    ``scope``), with ``{argument}`` in the message where it is named; ``str()`` names it so, and each interface
+    names it its own way with :meth:`worded` (the CLI its flag: ``--limit``, ``--scope``), so one message serves
+    every interface and none names another's. None: the message names no argument."""
+
+    def __init__(self, message: str = "", *, argument: str | None = None):
+        self.template, self.argument = message, argument
+        super().__init__(self.worded(argument) if argument else message)
+
+    def worded(self, name: str | None) -> str:
+        """The message naming the argument ``name`` (None: as :attr:`argument`, the library's and tools' name)."""
+        return self.template.replace("{argument}", name or self.argument) if self.argument else str(self)
 
 
 class InvalidName(InvalidInput):

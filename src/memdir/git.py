@@ -185,16 +185,22 @@ def status(root: Path, path: Path) -> list[Change]:
 
 
 def log(root: Path, path: Path) -> list[Commit]:
-    """The commits that changed ``path``, newest first (renames followed).
-    ``[]`` when git has none (new, uncommitted or not a repository)."""
+    """The commits that changed ``path``, newest first (renames followed), each once, merge commits too.
+    ``[]`` when git has none (new, uncommitted or not a repository).
+
+    ``-m``: ``git log --follow`` alone leaves out every merge commit, so a team memory merged field by field
+    (one side's description, the other's body: a text neither side committed) had no commit to restore its
+    current text from (trial31). ``-m`` diffs a merge against each parent, so it is listed when the file differs
+    from any of them, once per such parent: kept once here. (``--diff-merges=first-parent`` would need git 2.31.)"""
     try:
-        out = run(root, "log", "--follow", f"--format=%H{_SEP}%an{_SEP}%aI{_SEP}%s", "--", str(path))
+        out = run(root, "log", "--follow", "-m", f"--format=%H{_SEP}%an{_SEP}%aI{_SEP}%s", "--", str(path))
     except StoreError:
         return []
-    commits = []
+    commits, seen = [], set()
     for line in out.splitlines():
         parts = line.split(_SEP)
-        if len(parts) == 4:
+        if len(parts) == 4 and parts[0] not in seen:
+            seen.add(parts[0])
             commits.append(Commit(*parts))
     return commits
 

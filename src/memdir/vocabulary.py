@@ -39,13 +39,15 @@ EXTRACTOR_ENV = "MEMDIR_EXTRACTOR_RUN"
 PIN_MARK = " \U0001f4cc"
 
 
-def kind_label(type: str, scope: str) -> str:
+def kind_label(type: str | None, scope: str) -> str:
     """``(type: feedback; layer: project)``: the label every text puts after a
     memory's name — what kind of memory it is, and which layer (the person's,
     the team's, this project's) holds it. The one spelling, for the CLI and the
     tools (:mod:`memdir.render`), the recall block (:mod:`memdir.search.recall`)
-    and the panel; here, below all of them, so each can import it."""
-    return f"(type: {type}; layer: {scope})"
+    and the panel; here, below all of them, so each can import it. ``type``
+    None: ``(layer: project)``, for a change that leaves the type as it is (a
+    consolidation's update: nothing to say of a field it does not change)."""
+    return f"(type: {type}; layer: {scope})" if type is not None else f"(layer: {scope})"
 
 
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.

@@ -53,6 +53,27 @@ def test_k_is_an_integer_in_the_core_and_text_adapters_read_its_digits(store):
     assert len(store.search("kafka cache", 2)) == 2  # control: the integer
 
 
+def test_a_bad_argument_is_named_as_each_interface_names_it(isolated_home, project, store):
+    """trial31: `memdir search kafka -k 0` said "k must be a positive integer" (its flag is --limit) and an
+    ambiguous `memdir forget` said "(the scope argument of the tools)": the CLI names its flags, the library and
+    the tools their arguments, from one message (InvalidInput.worded). Controls: the same errors in the library."""
+    cli = ("--home", isolated_home, "--project", project)
+    done = run_cli("search", "kafka", "-k", "0", *cli)
+    assert (done.returncode, done.stderr) == (1, "memdir: --limit must be a positive integer (got 0)\n")
+    done = run_cli("search", "kafka", "--offset", "5000", *cli)
+    assert done.stderr == "memdir: --offset must be an integer from 0 to 1000 (got 5000)\n"
+    with pytest.raises(InvalidInput, match=r"^k must be a positive integer \(got 0\)$"):
+        store.search("kafka", 0)
+    assert store.call_tool("memory_search", {"query": "kafka", "k": 0}) == "Error: memory_search: 'k' must be ≥ 1"
+    store.write("kafka-retention", "Kafka keeps events 7 days here", "project", scope="user")
+    done = run_cli("forget", "kafka-retention", *cli)
+    assert done.stderr == ("memdir: 'kafka-retention' is in the user (personal, every project) and project (personal) "
+                           "layers; say which to delete with --scope user or project\n")
+    assert store.call_tool("memory_delete", {"name": "kafka-retention"}) == (
+        "Error: 'kafka-retention' is in the user (personal, every project) and project (personal) layers; say which "
+        "to delete with scope user or project")
+
+
 @pytest.mark.slow
 def test_an_empty_query_is_one_error_on_the_cli_and_through_mcp(isolated_home, project, store):
     cli = ("--home", isolated_home, "--project", project)

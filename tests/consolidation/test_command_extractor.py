@@ -147,3 +147,23 @@ def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
         "rules (auto: no API key, no extractor_command, not queued at a session's end by a hook); for sessions a "
         "hook queues at their end (Claude Code, Gemini CLI; not Codex's Stop, each turn): agent (auto: a hook "
         "queued it at the session's end; the next session's agent saves)")
+
+
+def test_an_update_that_leaves_the_type_says_nothing_of_it(isolated_home, project, tmp_path):
+    """trial31: `memdir consolidate --dry-run --explain` printed "(type: kept; layer: project)" for an update that
+    gave no type: a field left as it is is not spoken of. Control: a create in the same reply names its type."""
+    from memdir.render.consolidation import consolidation
+
+    reply = {"proposals": [
+        {"action": "update", "target": "staging-api", "description": "The staging API is at staging-8.internal",
+         "evidence": "Remember that the staging API…"},
+        {"action": "create", "name": "deploy-day", "type": "feedback", "description": "Deploy on Tuesdays only",
+         "body": "Said by the user.", "evidence": "Remember that the staging API…"}]}
+    mem = open_mem(isolated_home, project, fake_command(tmp_path, f"print({json.dumps(reply)!r})"))
+    mem.write("staging-api", "The staging API is at staging-7.internal", "reference", "Said by the user.")
+    report = mem.consolidate(TRANSCRIPT, extractor="command", dry_run=True)
+    lines = consolidation(report, explain=True).splitlines()
+    assert "1. update staging-api → staging-api-candidate (layer: project): would-candidate" in lines, lines
+    assert "2. create → deploy-day (type: feedback; layer: project): would-create" in lines  # control
+    assert not any("kept" in line for line in lines)
+    assert mem.read("staging-api", count=False).record.type == "reference"  # a dry run: nothing changed

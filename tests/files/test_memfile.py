@@ -105,3 +105,21 @@ def test_a_decimal_fraction_reads_back_as_the_float_written_and_other_numbers_as
             "sci: 1e3\ninf: .inf\nquoted: '0.5'\n---\n\nbody\n")
     extra = dict(parse(text, "n").record.extra)
     assert extra == {"ratio": 0.25, "neg": -1.5, "version": "1.10", "sci": "1e3", "inf": ".inf", "quoted": "0.5"}
+
+
+def test_frontmatter_read_by_the_line_fallback_says_which_line_and_how_to_quote_it():
+    """trial31: status said a file was "read leniently … (memdir doctor says how)" and doctor said only "read with
+    the line fallback": the note now names the line and the quoted value that YAML reads as written. Controls:
+    the file with that line as the note says is YAML (no fallback, the same description); a value alone at fault
+    elsewhere is found on its own line."""
+    value = 'CI runs on GitHub Actions: the "main" workflow'
+    text = f"---\nname: ci-runner\ndescription: {value}\ntype: project\n---\n\nUses ubuntu-latest.\n"
+    read = parse(text, "ci-runner")
+    assert (read.fallback, read.record.description) == (True, value)
+    assert read.notes == (("line 3 (description: CI runs on GitHub Actions: the \"main\" workflow) is not valid YAML: "
+                           "quote its value: description: 'CI runs on GitHub Actions: the \"main\" workflow'"),)
+    fixed = parse(text.replace(f"description: {value}", read.notes[0].split("quote its value: ", 1)[1]), "ci-runner")
+    assert (fixed.fallback, fixed.notes, fixed.record.description) == (False, (), value)  # control
+    it = parse("---\nname: it\ndescription: plain\ntype: project\nmetadata:\n  origin: it's: here\n---\n\nB\n", "it")
+    assert it.fallback and it.notes == (("line 6 (origin: it's: here) is not valid YAML: quote its value: "
+                                         "  origin: 'it''s: here'"),)

@@ -149,6 +149,8 @@ def test_status_in_a_fresh_process_names_the_files_read_leniently_without_readin
             ("draft-note.md", "status 'draft' is not one of active, candidate, superseded: kept, read as active"),
             ("plain-note.md", "no frontmatter (listed under its file name)"),
             ("seed-0007.md", "read with the line fallback (frontmatter is not valid YAML)"),
+            ("seed-0007.md", ("line 3 (description: seeded: fact 7: colons) is not valid YAML: quote its value: "
+                              "description: 'seeded: fact 7: colons'")),  # trial31: doctor says how
         ]
         assert str(layer_dir / "seed-0008.md") not in {n.path for n in layer.notes}  # control: a file memdir wrote
         assert layer.memories == SIZE + 2

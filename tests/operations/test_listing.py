@@ -101,6 +101,11 @@ def test_status_says_how_many_are_superseded_as_list_and_the_context_show_them(p
     user = next(layer for layer in status.layers if layer.scope == "user")
     assert user.superseded == 0 and "user: 0 memories (0 in the index, 0 in the context block, 0 candidates, " \
         "0 tombstones)" in maintenance.status(status).splitlines()  # control: none superseded, none said
+    # trial31: doctor said "— 3 memories" beside list's two; it says the superseded one as status does
+    doctor = maintenance.doctor(person.doctor()).splitlines()
+    project_layer = next(line for line in doctor if line.startswith("project layer: "))
+    assert project_layer.endswith(" — 3 memories (1 superseded: `memdir list --all` shows it)"), project_layer
+    assert next(line for line in doctor if line.startswith("user layer: ")).endswith(" — 0 memories")  # control
 
 
 @pytest.mark.parametrize("text, why", [("", "file is empty"), ("\n  \n", "file is empty"),

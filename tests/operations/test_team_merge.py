@@ -159,3 +159,33 @@ def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombston
             "then `git add` keeps the changed text") in out.stdout  # vers22: the lift's --scope
     assert ("deleted on one side, changed on the other: .claude/memory/ci.md — `git rm` it to keep the deletion, "
             "or `git add` it to keep the changed text") in out.stdout
+
+
+@pytest.mark.slow
+def test_the_merge_commit_of_a_field_merge_is_in_history_and_restores_the_merged_text(clones):
+    """trial31: `memdir history NAME --scope team` used `git log --follow`, which leaves out merge commits: the
+    merge that made the current text (A's description, B's body) was not listed, so that text had no commit to
+    restore from. Now it is listed once, first, and restoring from it gives the merged text back. Controls: A's
+    and B's own commits are listed too; restoring from B's commit gives B's text (the description before A's)."""
+    a, b = clones
+    pulled = _diverge(a, b, {"description": "Dev PostgreSQL listens on 5434 since December"},
+                      {"body": BODY.replace("Ask in #infra", "Ask in #platform")})
+    assert pulled.returncode == 0, pulled.stdout + pulled.stderr
+    merged = (b.team_dir / "db-port.md").read_bytes()
+    merge = git(b.root, "rev-parse", "HEAD").stdout.strip()
+    assert len(git(b.root, "rev-parse", "HEAD^@").stdout.split()) == 2  # a merge commit
+    mem = b.memory()
+    commits = mem.history("db-port", scope="team").commits
+    assert [c.commit for c in commits][:1] == [merge]
+    assert [c.message for c in commits[1:]] == ["B's change", "A's change", "team memories"]
+    out = run_cli("history", "db-port", "--scope", "team", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
+    assert merge[:12] in out.stdout and out.stdout.count(merge[:12]) == 1
+    theirs = next(c.commit for c in commits if c.message == "B's change")
+    mem.restore("db-port", commit=theirs, scope="team")
+    assert mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5433"  # control
+    restored = mem.restore("db-port", commit=merge, scope="team")
+    assert (restored.commit, restored.operation) == (merge, "updated")
+    record = mem.read("db-port", count=False).record
+    assert record.description == "Dev PostgreSQL listens on 5434 since December"
+    assert record.body == BODY.replace("#infra", "#platform").strip()
+    assert b"Ask in #platform" in merged

@@ -167,22 +167,21 @@ def test_an_unscoped_write_of_a_name_in_two_layers_is_refused_on_every_path(isol
     with pytest.raises(InvalidInput) as refused:
         person.write("db-port", "private: my laptop password hint", "project")
     assert str(refused.value) == ("'db-port' is in the team (shared in the repository) and project (personal) layers; "
-                                  "say which to write with --scope team or --scope project (the scope argument of "
-                                  "the tools)")
+                                  "say which to write with scope team or project")  # the tools' argument
     done = _cli(isolated_home, project, "write", "db-port", "-d", "private text")
-    assert done.returncode == 1 and "--scope team or --scope project" in done.stderr
+    assert done.returncode == 1 and "say which to write with --scope team or project\n" in done.stderr  # its flag
     [(is_error, text)] = _mcp(isolated_home, project, ("memory_write", {"name": "db-port", "description": "x y"}))
-    assert is_error and "say which to write" in text
+    assert is_error and "say which to write with scope team or project" in text and "--scope" not in text
     assert team_file.read_bytes() == before  # nothing reached the repository
     # control: said with --scope, the write goes where it is asked
     assert person.write("db-port", "My tunnel uses 25433", "project", scope="project").operation == "updated"
     assert team_file.read_bytes() == before
-    with pytest.raises(InvalidInput, match="say which to delete with --scope team or --scope project"):
+    with pytest.raises(InvalidInput, match="say which to delete with scope team or project$"):
         person.delete("db-port")
     # a partial edit (memory_edit) is refused the same way, on the API and the agent's tool; said with scope, done
     edit = {"name": "db-port", "mode": "insert", "insert_line": 0, "insert_text": "Ask ops before 5434."}
     [(is_error, text)] = _mcp(isolated_home, project, ("memory_edit", edit))
-    assert is_error and "say which to edit with --scope team or --scope project" in text
+    assert is_error and "say which to edit with scope team or project" in text
     assert person.call_tool("memory_edit", edit).startswith("Error: 'db-port' is in the team")
     assert team_file.read_bytes() == before  # nothing reached the repository
     done = person.call_tool("memory_edit", {**edit, "scope": "team"})

@@ -234,7 +234,7 @@ def test_an_unscoped_delete_of_a_name_in_team_and_project_asks_for_the_scope(tmp
 
     root, team, mem = _team_repo(tmp_path)
     mem.write("ci", "My own CI notes for this checkout", "project", scope="project")
-    with pytest.raises(InvalidInput, match="--scope team or --scope project"):
+    with pytest.raises(InvalidInput, match="say which to delete with scope team or project$"):  # the argument
         mem.delete("ci")
     assert (team / "ci.md").is_file() and list((team / "tombstones").glob("t-*.json")) == []
     assert mem.delete("ci", scope="project").scope == "project"  # control: a scope settles it

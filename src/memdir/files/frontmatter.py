@@ -171,6 +171,31 @@ def read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, .
     return nodes, sources, twice, False
 
 
+def fallback_fix(front: str) -> str:
+    """How to make ``front`` (frontmatter the line fallback read: :func:`read_front`) YAML again, naming the first
+    line that is not YAML even alone, by its line in the file (the frontmatter opens on line 2, after ``---``):
+    ``line 2 (description: …) is not valid YAML: quote its value: description: '…'`` (YAML single quotes, ``'``
+    doubled inside), for the common fault, a plain value holding ``: `` or opening with a YAML indicator (trial31:
+    ``description: CI runs on GitHub Actions: the "main" workflow``); without a value, ``line N (…) is not valid
+    YAML``; ``""`` when no line alone is at fault (the fault spans lines). Never raises."""
+    import yaml
+
+    for index, line in enumerate(front.split("\n")):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            yaml.safe_load(line)
+        except yaml.YAMLError:  # this line alone is not YAML: the fault is on it (aliases were refused before)
+            key, sep, value = line.strip().partition(":")
+            where = f"line {index + 2} ({line.strip()[:80]}) is not valid YAML"
+            if not (sep and key and value.strip()):
+                return where
+            indent = line[:len(line) - len(line.lstrip())]
+            quoted = "'" + value.strip().replace("'", "''") + "'"
+            return f"{where}: quote its value: {indent}{key.strip()}: {quoted}"
+    return ""
+
+
 def read_plain(front: str) -> dict[str, Any]:
     """Frontmatter as plain Python values (:func:`construct`: text, ``int``,
     ``bool``, ``None``, lists and dicts; dates and ``yes``/``no`` kept as

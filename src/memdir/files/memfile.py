@@ -41,6 +41,7 @@ from .frontmatter import (
     MalformedMemory,
     as_written,
     construct,
+    fallback_fix,
     first_heading,
     flag,
     items_written,
@@ -414,6 +415,8 @@ def parse(text: str, stem: str) -> ParsedFile:
 
     lines = front.split("\n")
     notes: list[str] = [f"frontmatter key {key!r} is written more than once: the last one is read" for key in twice]
+    if fallback and (fix := fallback_fix(front)):  # the how of the fallback's note (scan.FALLBACK_NOTE)
+        notes.append(fix)
     type_written = one_line(text_of(data.get("type")) or text_of(meta_map.get("type")))
     type_text = type_written.lower() if type_written.lower() in TYPES else type_written
     if not type_text:

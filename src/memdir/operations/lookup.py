@@ -179,8 +179,8 @@ def refuse_ambiguous(session: Session, name: str, verb: str) -> list[tuple[str, 
     could put private text into the repository or remove the other person's fact. The one rule of
     every unscoped change by name. A layer that cannot be read is passed over (:func:`find` says
     why, where it matters). Returns the one holder, ``[(scope, file name)]`` (:func:`held_name`:
-    an older memdir's name too), or ``[]``. Raises :class:`InvalidInput` naming the layers and the
-    ``--scope`` flag (the tools' ``scope`` argument)."""
+    an older memdir's name too), or ``[]``. Raises :class:`InvalidInput` naming the layers and its
+    ``scope`` argument (each interface's own name for it: :meth:`memdir.errors.InvalidInput.worded`)."""
     key = normalize_name(name).name
     holders = []
     for scope in session.scopes():
@@ -191,9 +191,9 @@ def refuse_ambiguous(session: Session, name: str, verb: str) -> list[tuple[str, 
             continue
     if len(holders) > 1:
         layers = " and ".join(f"{s} ({_KIND[s]})" for s, _ in holders)
-        flags = " or ".join(f"--scope {s}" for s, _ in holders)
-        raise InvalidInput(f"{key!r} is in the {layers} layers; say which to {verb} with {flags} "
-                           "(the scope argument of the tools)")
+        which = " or ".join(s for s, _ in holders)
+        raise InvalidInput(f"{key!r} is in the {layers} layers; say which to {verb} with {{argument}} {which}",
+                           argument="scope")
     return holders
 
 

@@ -72,13 +72,13 @@ def time_arg(value: str | datetime | None, label: str, notes: list[str] | None =
     parsed = None if number else parse_time(value, end_of_day=label == "valid_until")
     year = re.match(r"\s*([+-]?\d+)-", value) if isinstance(value, str) else None
     if parsed is None and year and not MIN_YEAR <= int(year.group(1)) <= MAX_YEAR:
-        raise InvalidInput(f"{label}: the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})")
+        raise InvalidInput(f"{{argument}}: the year must be from {MIN_YEAR} to {MAX_YEAR} (got {value!r})", argument=label)
     if parsed is None:
-        raise InvalidInput(f"{label}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z, "
-                           "or a date, 2026-11-30)")
+        raise InvalidInput(f"{{argument}}: cannot read {value!r} as a time (use ISO-8601, e.g. 2026-11-30T12:00:00Z, "
+                           "or a date, 2026-11-30)", argument=label)
     refusal, note = time_note(value, parsed)
     if refusal:
-        raise InvalidInput(f"{label}: {refusal}")
+        raise InvalidInput(f"{{argument}}: {refusal}", argument=label)
     if note and notes is not None:
         notes.append(f"{label}: {note}")
     return parsed

@@ -60,7 +60,7 @@ def consolidation(report, *, explain: bool = False) -> str:
         proposal = report.proposals[outcome.index]
         what = proposal.action + " " + (outcome.target or "" if proposal.action != "create" else "")
         shown = outcome.name or outcome.target or proposal.name or "?"
-        kind_ = (proposal.type or "kept") if proposal.action != "forget" else "-"
+        kind_ = (proposal.type or None) if proposal.action != "forget" else "-"  # None: the type is unchanged
         lines.append(f"{outcome.index + 1}. {what.strip()} → {shown} {kind_label(kind_, outcome.scope or '-')}: "
                      f"{outcome.result}" + (f" — {outcome.detail}" if outcome.detail else ""))
         if proposal.description:

@@ -50,7 +50,7 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines.append(f"{layer.scope}: {counted(layer.memories, 'memory')} ({layer.visible} in the index, "
                      f"{layer.in_context} in the context block, "
                      f"{counted(layer.candidates, 'candidate')}, "
-                     + (f"{layer.superseded} superseded, " if layer.superseded else "")  # `memdir list --all` shows
+                     + (f"{_superseded(layer)}, " if layer.superseded else "")
                      + f"{counted(layer.tombstones, 'tombstone')}"
                      + (f", {counted(len(layer.pending), 'pending finding')}" if layer.pending else "") + ")")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
@@ -116,13 +116,22 @@ def _unsaid(result: DoctorResult) -> list:
             and not p.error.startswith(SYNC_HELD) and p.path not in orphaned]
 
 
+def _superseded(layer) -> str:
+    """``1 superseded``: the part of a layer's count (a
+    :class:`memdir.operations.maintenance.LayerStatus`) that ``memdir list`` leaves out, said by status and doctor
+    alike beside ``memories`` (which counts it: trial31, doctor's "2 memories" beside list's one)."""
+    return f"{layer.superseded} superseded"
+
+
 @printable_output
 def doctor(result: DoctorResult) -> str:
     """Every layer with its files that are not memories or were read leniently,
     journal problems, the context size, then ``ok`` or the count of problems."""
     lines = []
     for layer in result.status.layers:
-        lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}")
+        lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}"
+                     + (f" ({_superseded(layer)}: `memdir list --all` shows "
+                        f"{'it' if layer.superseded == 1 else 'them'})" if layer.superseded else ""))
         lines += [f"  {unread_label(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}{_settles(layer.scope, bad)}"
                   for bad in layer.malformed]
         lines += [f"  note: {cut(n.path, 1000)}: {cut(n.note)}" for n in layer.notes]

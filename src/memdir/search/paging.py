@@ -31,6 +31,8 @@ from .sync import sync
 
 KEEP_SECONDS = 3600  # how long a query's later pages keep its first page's basis
 _KEEP_ROWS = 200  # queries remembered at most
+_NEXT = "; the next pages of this query keep this basis"  # said by a first page whose basis is recorded
+_LATER = "ranked on the first page's basis: memories embedded since it rank by words alone"
 
 
 def _unembedded(missing: int, total: int) -> str:
@@ -85,13 +87,21 @@ def basis(session: Session, scope: str | None, key: str, offset: int,
                                         "by words alone: the search index cannot be written, so none is embedded")
         _remember(conn, key, missing)
         return frozenset(missing), (f"{_unembedded(len(missing), total)} yet (being embedded in the background) and "
-                                    f"{agreeing(len(missing), 'ranks')} by words alone; the next pages of this query "
-                                    "keep this basis")
+                                    f"{agreeing(len(missing), 'ranks')} by words alone{_NEXT}")
     missing = _remembered(conn, key)
     if missing is None:
         return None, ""
-    return frozenset(missing), ("ranked on the first page's basis: memories embedded since it rank by words "
-                                "alone")
+    return frozenset(missing), _LATER
+
+
+def shown(note: str, results: int) -> str:
+    """:func:`basis`'s ``note`` as a page of ``results`` results says it: a page with none says nothing of pages
+    (trial31: "No memories match" then "the next pages of this query keep this basis"), so the clause on the next
+    pages and a later page's note (all about pages) are left out; a first page's count of memories without a vector
+    stays (why words alone ranked them). Any other note is returned as it is."""
+    if results:
+        return note
+    return "" if note == _LATER else note.removesuffix(_NEXT)
 
 
 def _remember(conn: sqlite3.Connection, key: str, missing: list[int]) -> None:

@@ -486,9 +486,10 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
         raise InvalidInput(f"query is {len(query)} characters; at most {MAX_QUERY_CHARS} are searched "
                            "(search for its key words)")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidInput(f"k must be a positive integer (got {k!r})")
+        raise InvalidInput(f"{{argument}} must be a positive integer (got {k!r})", argument="k")
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
-        raise InvalidInput(f"offset must be an integer from 0 to {MAX_OFFSET} (got {offset!r})")
+        raise InvalidInput(f"{{argument}} must be an integer from 0 to {MAX_OFFSET} (got {offset!r})",
+                           argument="offset")
     k = min(k, MAX_K)
     conn = _synced(session, scope)  # once: the page's basis and its ranking read the index as this left it
     unembedded, note = paging.basis(session, scope, paging.query_key(query, scope, include_muted, filters), offset,
@@ -504,7 +505,6 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
             break
         pool = min(MAX_POOL, 4 * pool)
     out = paging.Page()
-    out.note = "; ".join(part for part in (slip_note(terms), note, unread.note(session, scope)) if part)  # all said
     used, words = 2, written(query, terms)
     for hit in hits[offset:offset + k]:
         result = _result(hit, scope_of, terms, words)
@@ -513,6 +513,8 @@ def search(session: Session, query: str, k: int = 5, scope: str | None = None, *
             break
         used += size
         out.append(result)
+    out.note = "; ".join(part for part in (slip_note(terms), paging.shown(note, len(out)),
+                                           unread.note(session, scope)) if part)  # all said
     return out
 
 

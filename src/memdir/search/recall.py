@@ -99,7 +99,7 @@ def _budget(session: Session, k: int, max_bytes: int | None) -> int:
     """The recall budget in UTF-8 bytes (default the ``recall_max_bytes`` setting,
     :func:`memdir.prompt.context.byte_budget`); raises :class:`InvalidInput` for a bad ``k`` or budget."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidInput(f"k must be a positive integer (got {k!r})")
+        raise InvalidInput(f"{{argument}} must be a positive integer (got {k!r})", argument="k")
     return byte_budget(max_bytes, session.settings.recall_max_bytes)
 
 

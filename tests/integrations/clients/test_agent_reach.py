@@ -85,6 +85,38 @@ def test_codex_project_entry_in_an_untrusted_project_and_claude_code_approval_ar
     assert (blind, notes, SEES_NOT in text, "db-port" in text) == ([], [], False, True)  # control
 
 
+def test_a_memdir_server_in_claude_codes_user_or_local_scope_reaches_memdir_whatever_the_mcp_json_one_waits_on(
+        tmp_path, stored):
+    """trial31: installed for Claude Code in both scopes, `list` said the agent in claude-code "cannot reach the
+    memories here" and doctor named the `.mcp.json` server waiting for approval, while the user-scope server
+    connected (`claude mcp list`: Connected) and the agent's calls worked: either server reaches memdir. Control:
+    the project scope alone still says it; so does the project scope beside a user scope holding another server."""
+    project, user_home = stored, tmp_path / "userhome"
+    (user_home / ".claude").mkdir(parents=True)
+    done = run_cli("--project", project, "install", "claude-code", "--scope", "project", env=_home_env(user_home))
+    assert done.returncode == 0, done.stderr
+    text, blind, notes = _seen(project, user_home)
+    assert [line.split(":")[0] for line in blind] == ["claude-code"] and blind == notes and SEES_NOT in text  # control
+    claude_json = user_home / ".claude.json"
+    claude_json.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}}))
+    text, blind, notes = _seen(project, user_home)
+    assert [line.split(":")[0] for line in blind] == ["claude-code"] and SEES_NOT in text  # another server: control
+    claude_json.unlink()
+    done = run_cli("--project", project, "install", "claude-code", "--scope", "user", env=_home_env(user_home))
+    assert done.returncode == 0, done.stderr
+    assert "memdir" in json.loads(claude_json.read_text())["mcpServers"]
+    text, blind, notes = _seen(project, user_home)
+    assert (blind, notes, SEES_NOT in text, "db-port" in text) == ([], [], False, True)
+    (user_home / ".claude" / "settings.json").write_text('{"disabledMcpjsonServers": ["memdir"]}')
+    text, blind, notes = _seen(project, user_home)
+    assert (blind, SEES_NOT in text) == ([], False)  # the user-scope server runs with the project's turned off
+    local = json.loads(claude_json.read_text())
+    local["projects"] = {str(project): {"mcpServers": local.pop("mcpServers")}}  # `claude mcp add -s local`
+    claude_json.write_text(json.dumps(local))
+    text, blind, notes = _seen(project, user_home)
+    assert (blind, SEES_NOT in text, "db-port" in text) == ([], False, True)
+
+
 def test_an_empty_project_in_an_untrusted_folder_is_said_without_pointing_at_memories_it_lacks(tmp_path, project):
     """trial29: `memdir list` in a new project said "No memories yet." and then that the agent in gemini "cannot reach
     these memories"; the note now speaks of the memories here (those the person is about to save). Control: the

@@ -86,7 +86,13 @@ def approval(project: Path, user_home: Path | None = None, assume: bool = False)
     dialog was accepted (``~/.claude.json`` ``projects["<root>"].hasTrustDialogAccepted``), when the project's
     ``.claude/settings.json``, ``.claude/settings.local.json`` or that ``projects`` entry does; a
     ``disabledMcpjsonServers`` naming it turns it off; otherwise an interactive ``claude`` asks (``claude -p`` runs
-    it without asking)."""
+    it without asking).
+
+    Without ``assume`` the line is about this person's agent, so a memdir server Claude Code also has in the user
+    scope (``~/.claude.json`` ``mcpServers``) or this project's local scope (its ``projects`` entry's
+    ``mcpServers``) makes it ``""``: Claude Code runs that one whether the ``.mcp.json`` one waits for approval or
+    is turned off (measured, trial31: ``claude mcp list`` "✔ Connected" both ways), and reaching memdir through
+    either server is reaching it. An install (``assume``) still says it: it speaks to each person who clones."""
     from .install import SERVER_NAME, targets
 
     settings, mcp = targets("project", user_home, project)
@@ -94,12 +100,16 @@ def approval(project: Path, user_home: Path | None = None, assume: bool = False)
     if not assume and not (isinstance(servers, dict) and SERVER_NAME in servers):
         return ""
     user_settings, claude_json = targets("user", user_home)
-    projects = _load(claude_json).get("projects")
+    registered = _load(claude_json)
+    projects = registered.get("projects")
     entry = {}
     for key in (str(project), str(Path(project).resolve())):
         if isinstance(projects, dict) and isinstance(projects.get(key), dict):
             entry = projects[key]
             break
+    if not assume and any(isinstance(found, dict) and SERVER_NAME in found
+                          for found in (registered.get("mcpServers"), entry.get("mcpServers"))):
+        return ""
     sources = [user_settings]
     if entry.get("hasTrustDialogAccepted") is True:
         sources += [settings, settings.with_name("settings.local.json"), claude_json]

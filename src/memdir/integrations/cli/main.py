@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from ...errors import MemdirError, NotFound
+from ...errors import InvalidInput, MemdirError, NotFound
 from ...text.printable import printable
 from .common import OutputLost, UsageError, emit, warn_unsaid
 
@@ -338,15 +338,13 @@ def _hold_closed_streams() -> None:
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stderr
 
 
-def _as_option(message: str, argv: list[str]) -> str:
-    """``message`` with a leading library parameter name (``as_of: cannot read 'BAD' as a time …``, the
-    words of :func:`memdir.operations.memories.time_arg`) said as the option the person typed (``--as-of: …``),
-    when ``argv`` holds that option (newuser31: the error named ``as_of``, which no command takes)."""
-    field, colon, rest = message.partition(": ")
-    flag = "--" + field.replace("_", "-")
-    if colon and field.isidentifier() and any(token == flag or token.startswith(flag + "=") for token in argv):
-        return flag + colon + rest
-    return message
+FLAGS = {"k": "--limit"}  # the library's arguments whose CLI flag is not their name (``as_of``: ``--as-of``)
+
+
+def _flag(argument: str | None) -> str | None:
+    """The CLI's flag for the library argument ``argument`` (``k``: ``--limit``, ``as_of``: ``--as-of``; newuser31:
+    errors named ``k`` and ``as_of``, which no command takes). None for None."""
+    return None if argument is None else FLAGS.get(argument, "--" + argument.replace("_", "-"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -406,7 +404,8 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": str(exc), "kind": "UsageError"})
         return 2
     except MemdirError as exc:
-        message = _as_option(printable(str(exc)), argv)  # it may quote a file name or a value
+        # it may quote a file name or a value; an argument it names is named as the CLI spells it (its flag)
+        message = printable(exc.worded(_flag(exc.argument)) if isinstance(exc, InvalidInput) else str(exc))
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
         elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)
