@@ -34,7 +34,7 @@ def test_out_of_range_years_are_refused_and_four_digit_years_round_trip(isolated
             done = _write(project, "promo", "--valid-until", value, env={"TZ": tz})
             # before: 0001-01-01 wrote "!!timestamp 1-01-02T00:00:00Z" (never expires); 9999-12-31 "cannot read"
             assert done.returncode != 0 and "Traceback" not in done.stderr
-            assert f"valid_until: the year must be from 1000 to 9998 (got '{value}')" in done.stderr, done.stderr
+            assert f"--valid-until: the year must be from 1000 to 9998 (got '{value}')" in done.stderr, done.stderr
     assert not list(isolated_home.glob("projects/*/promo.md"))
     done = _write(project, "promo", "--valid-from", "1000-01-01T00:00Z", env={"TZ": "UTC"})  # control: in range
     assert done.returncode == 0, done.stderr
