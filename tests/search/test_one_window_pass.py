@@ -107,3 +107,28 @@ def test_a_search_result_s_json_form_is_what_asdict_gives():
     assert out == asdict(result) and list(out) == list(asdict(result))
     assert out["why"] == {"terms": ["deploy", "tuesday"], "cosine": 0.912}
     assert out["why"] is not result.why and out["why"]["terms"] is not result.why["terms"]  # copied, as asdict does
+
+
+def test_a_window_gaining_no_occurrence_is_not_weighed():
+    """:func:`windows._slide` weighs a window only when it gains an occurrence over the one before it (issue 28,
+    speed31): one that gains none holds a subset of the last one's terms and, no weight being negative, weighs no
+    more. Counted by the weights it sums (:func:`windows._terms`' cache, emptied first): the same answer, fewer
+    sums; with a negative weight every window is weighed and the answer is still the plain reading's."""
+    weights = {"kafka": 2.0, "retention": 3.0, "drop": 1.0}
+    # kafka, then retention+drop 20 tokens on (a 16-token window starting at kafka holds kafka alone), then kafka
+    body = ["kafka"] + ["x"] * 19 + ["retention", "drop"] + ["x"] * 60 + ["kafka"]
+    hits = [(i, t) for i, t in enumerate(body) if t in weights]
+    windows._last_terms = (None, {}, {})
+    got = windows._slide(hits, weights, windows.NEAR_TOKENS, windows.PASSAGE_TOKENS)
+    bit = windows._terms(weights)[0]
+    assert got == (4.0, 2, bit["retention"] | bit["drop"], bit["kafka"] | bit["retention"] | bit["drop"])
+    assert windows.passages(body, weights) == ({"kafka", "retention", "drop"}, 4.0, 2, {"retention", "drop"})
+    # every window gains an occurrence but "drop"'s narrow one (it starts inside retention's) and the wide ones
+    # after the first reach kafka's last occurrence only at the end: four sets weighed, not one per window
+    assert sorted(windows._terms(weights)[1].values()) == [2.0, 4.0, 6.0]
+    # control: a negative weight makes a subset weigh more; every window is weighed, as the plain reading says
+    signed = {"kafka": -2.0, "retention": 3.0, "drop": 1.0}
+    body = ["kafka", "retention"] + ["x"] * 80 + ["drop"]  # retention's windows gain nothing over kafka's
+    assert windows.passages(body, signed) == ({"retention"}, 3.0, 1, {"retention"})  # the subset weighs more
+    assert windows.passages(body, signed)[0] == every_window(body, signed, windows.PASSAGE_TOKENS)[2]
+    assert windows.passages(body, signed)[1:] == every_window(body, signed, windows.NEAR_TOKENS)

@@ -23,10 +23,9 @@ deleted (tombstoned) ones have no file and so no row. User text reaches FTS5 onl
 
 from __future__ import annotations
 
-import heapq
 import sqlite3
 import time
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from ..errors import InvalidInput
 from ..session import Session
@@ -334,7 +333,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                        if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
                 cosines = {i: c for i, c in cosines.items() if i not in unembedded}
-            nearest = heapq.nlargest(pool, cosines, key=cosines.__getitem__)  # as sorting all by -cosine, ties in order
+            # heapq.nlargest's answer (sorted by -cosine, ties in order: its documented equivalent), in C: 1,000
+            # cosines sort in a third of its time
+            nearest = sorted(cosines, key=cosines.__getitem__, reverse=True)[:pool]
             standing = scripts.kin(cosines, scripts.of_rows(conn), query) if cosines else {}  # another script's
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
@@ -343,16 +344,17 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
-                found = {i: replace(ev, complete=0.0) if in_passing(ev, asks) else ev for i, ev in found.items()}
+                found = {i: relevance.replaced(ev, complete=0.0) if in_passing(ev, asks) else ev for i, ev in found.items()}
             if compared:
-                found = {i: replace(ev, compared=True) for i, ev in found.items()}
+                found = {i: relevance.replaced(ev, compared=True) for i, ev in found.items()}
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 defines = asks_what_it_is(query)  # "what is a feature flag?": not even words
                 named = named_terms(query)  # "… in Node.js?": nor a memory holding nothing of a thing it names
-                found = {i: replace(ev, general=True, defines=defines or lacks_named(named, {*ev.shared, *ev.matched}))
+                found = {i: relevance.replaced(ev, general=True,
+                                               defines=defines or lacks_named(named, {*ev.shared, *ev.matched}))
                          for i, ev in found.items()}
             if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
-                found = {i: replace(ev, foreign=True) for i, ev in found.items()}
+                found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again

@@ -172,7 +172,10 @@ def _slide(hits: list[tuple[int, str]], weights: dict[str, float], width: int,
     """``(weight, span, place, wide)`` over ``hits`` (:func:`occurrences`, two terms or more): :func:`tightest`'s
     weight and span for ``width``, the bits (:func:`_terms`) of the terms of the first ``width``-token window
     weighing the most and, when ``wider`` > ``width`` (else 0), of the first ``wider``-token one
-    (:func:`best_window`'s). A window begins at each occurrence and holds those less than its width after it."""
+    (:func:`best_window`'s). A window begins at each occurrence and holds those less than its width after it.
+    A window (either width) that gains no occurrence over the one before it holds a subset of its terms: with no
+    negative weight among them it weighs no more (each partial sum, in the order of ``weights``, is no larger), so it
+    cannot be the first weighing the most and is not weighed (its tightest span is still looked for)."""
     bit, weigh = _terms(weights)
     best, span = 0.0, 0
     most, place = -1.0, 0  # best_window's: the weight of the first window weighing the most, its terms' bits
@@ -182,11 +185,14 @@ def _slide(hits: list[tuple[int, str]], weights: dict[str, float], width: int,
     places = [p for p, _ in hits]
     marks = [bit[t] for _, t in hits]
     each = [weights[t] for _, t in hits]
+    grows = min(each) >= 0.0  # a window's weight never falls as terms join it: one gaining none can gain no lead
     for start in range(n):
         pos = places[start]
         limit = pos + width
+        gained = not grows or not start  # a window gaining no occurrence holds the last one's terms or fewer
         while stop < n and places[stop] < limit:
             stop += 1
+            gained = True
         weight = 0.0 + each[start]
         if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and 1 < span):
             best, span = weight, 1
@@ -199,15 +205,19 @@ def _slide(hits: list[tuple[int, str]], weights: dict[str, float], width: int,
                 length = places[j] - pos + 1
                 if weight > best + 1e-9 or (abs(weight - best) <= 1e-9 and length < span):
                     best, span = weight, length
-        total = weigh.get(inside)
-        if total is None:
-            total = weigh[inside] = sum([w for t, w in weights.items() if bit[t] & inside])
-        if total > most:
-            most, place = total, inside
+        if gained:
+            total = weigh.get(inside)
+            if total is None:
+                total = weigh[inside] = sum([w for t, w in weights.items() if bit[t] & inside])
+            if total > most:
+                most, place = total, inside
         if wider > width:
             limit = pos + wider
-            while far < n and places[far] < limit:
-                far += 1
+            if far < n and places[far] < limit or not grows:
+                while far < n and places[far] < limit:
+                    far += 1
+            elif start:  # no new occurrence: this window's terms are the last one's or fewer, weighing no more
+                continue
             for j in range(stop, far):
                 inside |= marks[j]
             total = weigh.get(inside)
