@@ -135,7 +135,7 @@ def test_the_mcp_tool_and_the_api_refuse_the_same_flag(person):
 def test_the_cli_refuses_a_number_as_a_time(project):
     refused = run_cli("write", "b6", "-d", "x", "--valid-until", "12345", cwd=project)
     assert (refused.returncode, refused.stdout) == (1, "")
-    assert refused.stderr == ("memdir: valid_until: cannot read '12345' as a time (use ISO-8601, e.g. "
+    assert refused.stderr == ("memdir: --valid-until: cannot read '12345' as a time (use ISO-8601, e.g. "
                               "2026-11-30T12:00:00Z, or a date, 2026-11-30)\n")
     assert run_cli("list", cwd=project).stdout.strip() == "No memories yet."
     done = run_cli("write", "b6", "-d", "x", "--valid-until", "2030-01-02", cwd=project)  # control
