@@ -4,7 +4,8 @@ Pure functions of the records and the current time: which memories are
 visible, their order, each line's text, and the next moment the rendered text
 could change (so a cached index knows when it has gone out of date).
 
-Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <description>``,
+Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <description>`` (the link: the
+memory's file, :func:`link`, when a person named it otherwise),
 every line break in values collapsed to a space and control and bidi
 characters dropped (:func:`memdir.text.printable.one_line`), lines joined
 with ``\\n`` plus a final
@@ -22,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Iterable, NamedTuple
 
 from ..files.memfile import MemoryRecord
-from ..text.printable import LINE_BYTES, clipped
+from ..text.printable import LINE_BYTES, clipped, is_clean_line
 from ..text.printable import one_line as _flat
 from ..vocabulary import PIN_MARK
 
@@ -149,7 +150,25 @@ def index_line(record: MemoryRecord) -> str:
     # Backslashes first, then brackets: a title ending in "\\" cannot unescape the link's "]".
     title = clipped(one_line(record.display_title)).replace("\\", "\\\\").replace("]", "\\]")
     marks = (PIN_MARK if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
-    return f"- [{title}]({record.name}.md){marks} — {clipped(one_line(record.description), LINE_BYTES)}"
+    return f"- [{title}]({link(record)}){marks} — {clipped(one_line(record.description), LINE_BYTES)}"
+
+
+_BARE = frozenset("()<>\\")  # a file name holding one of these or a space is linked in angle brackets (CommonMark)
+
+
+def link(record: MemoryRecord) -> str:
+    """The link target of a memory's index line: its file's name, ``<name>.md``, or the name of the file a
+    person placed under another stem (``project_Foo_Bar.md``; :attr:`MemoryRecord.file_stem`), so the link
+    opens the file that is there. A file name with a space, a parenthesis, ``<``, ``>`` or ``\\`` goes in
+    angle brackets (``<Upper.Case name.md>``), as CommonMark reads a destination holding them; one that is
+    not one clean line (a line break, a control character) cannot be linked on a line, and its memory's
+    name stands in."""
+    stem = record.file_stem
+    if not stem or not is_clean_line(stem):
+        return f"{record.name}.md"
+    if not any(char in _BARE or char.isspace() for char in stem):
+        return f"{stem}.md"
+    return "<" + stem.replace("\\", "\\\\").replace("<", "\\<").replace(">", "\\>") + ".md>"
 
 
 def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:
