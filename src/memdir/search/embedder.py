@@ -47,7 +47,7 @@ def running(home: Path) -> bool:
     """True when an embedder holds ``<home>/embed.lock``. False, creating nothing, for a home not made yet."""
     from filelock import Timeout
 
-    if not os.path.isdir(home):  # no home, no embedder in it: the lock file would be the home's first file
+    if not os.path.lexists(home):  # no home, no embedder in it: the lock file would be the home's first file
         return False
     lock = _lock(home)
     try:
