@@ -46,3 +46,23 @@ def test_link_forms():
     assert link(MemoryRecord(name="a-b", description="d", file_stem="a\u00a0b")) == "<a\u00a0b.md>"
     # a stem that is not one clean line cannot be linked on a line: the name stands in
     assert link(MemoryRecord(name="a-b", description="d", file_stem="a\nb")) == "a-b.md"
+
+
+def test_a_saved_index_whose_first_line_links_a_hand_named_file_is_taken_up():
+    from datetime import UTC, datetime
+
+    from memdir.layer.index import IndexBuilder
+
+    now = datetime(2026, 12, 6, tzinfo=UTC)
+    records = {"upper-case-name": MemoryRecord(name="upper-case-name", description="hand", pinned=True,
+                                               file_stem="Upper.Case name"),
+               "project-foo-bar": MemoryRecord(name="project-foo-bar", description="claude", file_stem="project_Foo_Bar"),
+               "seed": MemoryRecord(name="seed", description="seed", importance=1)}
+    built = IndexBuilder()
+    text = built.render(records, now)
+    assert text.splitlines()[0] == "- [upper-case-name](<Upper.Case name.md>) 📌 — hand"
+    again = IndexBuilder()
+    assert again.restore(built.keys(), text, built.deadline) is True  # taken up: no full render in a new process
+    # the control: a text whose first line links another memory is not taken up
+    wrong = text.replace("<Upper.Case name.md>", "seed.md", 1)
+    assert IndexBuilder().restore(built.keys(), wrong, built.deadline) is False

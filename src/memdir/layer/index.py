@@ -22,7 +22,7 @@ import math
 from datetime import datetime, timedelta, timezone
 from typing import Iterable, NamedTuple
 
-from ..files.memfile import MemoryRecord
+from ..files.memfile import MemoryRecord, name_of_file
 from ..text.printable import LINE_BYTES, clipped, is_clean_line
 from ..text.printable import one_line as _flat
 from ..vocabulary import PIN_MARK
@@ -169,6 +169,25 @@ def link(record: MemoryRecord) -> str:
     if not any(char in _BARE or char.isspace() for char in stem):
         return f"{stem}.md"
     return "<" + stem.replace("\\", "\\\\").replace("<", "\\<").replace(">", "\\>") + ".md>"
+
+
+def _links_to(line: str, name: str) -> bool:
+    """Whether index ``line`` links memory ``name``: ``(<name>.md)``, or a hand-named file of that name
+    (:func:`link`: ``(project_Foo_Bar.md)``, ``(<Upper.Case name.md>)``). False when unsure (a title holding
+    an escaped ``]`` before ``(``): the caller then renders every line again, the safe way."""
+    if f"]({name}.md)" in line:
+        return True
+    at = line.find("](")
+    if at < 0:
+        return False
+    rest = line[at + 2:]
+    if rest.startswith("<"):
+        end = rest.find(">)")
+        target = rest[1:end].replace("\\<", "<").replace("\\>", ">").replace("\\\\", "\\")
+    else:
+        end = rest.find(")")
+        target = rest[:end]
+    return end > 0 and name_of_file(target) == name
 
 
 def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:
@@ -326,8 +345,7 @@ class IndexBuilder:
         else:  # an outline: the first and last lines only
             lines, count = None, text.count
             first, last = (text.line(0), text.line(count - 1)) if count == len(order) and count else ("", "")
-        if count != len(order) or (order and not (f"]({order[0][2]}.md)" in first
-                                                   and f"]({order[-1][2]}.md)" in last)):
+        if count != len(order) or (order and not (_links_to(first, order[0][2]) and _links_to(last, order[-1][2]))):
             return False  # the caller checked the text is the one written with these keys (its stat key)
         self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
         self._lines = {key[2]: line for key, line in zip(order, lines)} if lines is not None else {}
