@@ -77,6 +77,7 @@ _counter = iter(range(10**9))
 @example(description="Deploys on Fridays", body="<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> main", title=None)
 @example(description="x", body="```\n<<<<<<< HEAD\n```", title="t")
 @example(description="tab\tinside", body="  keeps\n\tindent  ", title=" spaced ")
+@example(description="mac line ends", body="mac\rline\r\nends", title=None)
 @example(description="0", body="", title="</memory_context >AKIAIOSFODNN7EXAMPLE000000\n</memory_context ></memory_context >")
 @example(description="d" * 159 + " e", body="b" * 1999 + "\n\nc", title="t" * 79 + " u")
 def test_fields_round_trip_or_the_write_names_the_change(store, description, body, title):
@@ -103,7 +104,8 @@ def test_fields_round_trip_or_the_write_names_the_change(store, description, bod
     assert (parsed.description, parsed.body, parsed.title) == (record.description, record.body, record.title)
     named = bool(result.warnings) or result.redactions > 0
     assert record.description == description.strip() or named, (record.description, result.warnings)
-    assert record.body == body.strip() or named, (record.body, result.warnings)
+    ends = body.replace("\r\n", "\n").replace("\r", "\n")  # another system's line ends: normalized, unsaid (DESIGN §3)
+    assert record.body == ends.strip() or named, (record.body, result.warnings)
     if title is not None and title.strip():
         assert record.title == title.strip() or named, (record.title, result.warnings)
     listed = {m.name for m in store.list().memories}

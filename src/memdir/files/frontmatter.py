@@ -110,15 +110,15 @@ def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ..
     out: dict[str, Any] = {}
     starts: list[tuple[str, int]] = []
     twice: list[str] = []
+    lines = front.split("\n")
     for key_node, value_node in root.value:
         if not isinstance(key_node, yaml.ScalarNode):
             continue
         if key_node.value in out and key_node.value not in twice:
             twice.append(key_node.value)
         out[key_node.value] = value_node
-        starts.append((key_node.value, key_node.start_mark.line if key_node.start_mark.column == 0 else -1))
+        starts.append((key_node.value, _entry_line(key_node, lines)))
     sources: dict[str, str] = {}
-    lines = front.split("\n")
     if not root.flow_style and all(line >= 0 for _, line in starts):
         for index, (key, line) in enumerate(starts):
             end = starts[index + 1][1] if index + 1 < len(starts) else len(lines)
@@ -126,6 +126,20 @@ def read_yaml(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ..
             if text:
                 sources[key] = text + "\n"
     return out, sources, tuple(twice)
+
+
+def _entry_line(key_node, lines: list[str]) -> int:
+    """The line a top-level entry of a block mapping starts on: its key's, at column 0, or the ``?`` line of
+    an explicit key (``? bin`` then ``: !!binary aGVsbG8=``: its key starts after the ``? ``); -1 for any
+    other (the mapping is not one whose entries' text can be cut out line by line)."""
+    line, column = key_node.start_mark.line, key_node.start_mark.column
+    if column == 0:
+        return line
+    if line < len(lines) and lines[line][:column].rstrip() == "?":
+        return line
+    if line > 0 and column == 2 and lines[line - 1].rstrip() == "?":  # "?" alone, its key on the next line
+        return line - 1
+    return -1
 
 
 def read_lines(front: str) -> dict[str, Any]:

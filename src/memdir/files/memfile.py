@@ -74,6 +74,10 @@ class MemoryRecord:
     ``reads`` and ``last_read`` are usage, not content: a layer's records carry
     what :mod:`memdir.layer.usage` recorded (an older file's own values until
     then), and :func:`serialize` writes neither.
+    ``file_stem`` is the stem of the file the record was read from when it is not
+    the name (a file placed by hand: ``Upper.Case name.md``, ``feedback_x.md``),
+    so the index links the file that is there (:func:`memdir.layer.index.index_line`);
+    None for a file named ``<name>.md``. Not content: never written, never compared.
     """
 
     name: str
@@ -97,6 +101,7 @@ class MemoryRecord:
     extra: tuple[tuple[str, Any], ...] = field(default=(), compare=True)
     extra_source: tuple[tuple[str, Any, str], ...] = field(default=(), compare=False, repr=False)
     written_status: str | None = field(default=None, compare=False)
+    file_stem: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def display_title(self) -> str:
@@ -400,8 +405,8 @@ def parse(text: str, stem: str) -> ParsedFile:
         description = one_line(first_heading(body))
         if not description:
             raise MalformedMemory("no frontmatter and no text to describe it")
-        return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body, title=normalized.title),
-                          no_frontmatter=True)
+        return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body, title=normalized.title,
+                                       file_stem=None if stem == name else stem), no_frontmatter=True)
     front, body = parts
     data, sources, twice, fallback = _read_front(front)
     meta = data.get("metadata")
@@ -487,5 +492,6 @@ def parse(text: str, stem: str) -> ParsedFile:
         extra=extra,
         extra_source=extra_source,
         written_status=written_status,
+        file_stem=None if stem == name else stem,
     )
     return ParsedFile(record, fallback=fallback, notes=tuple(notes))

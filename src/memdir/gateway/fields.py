@@ -301,14 +301,18 @@ def _printable(value: str, label: str, warnings: list[str], *, one_line: bool = 
     """``value`` as the printable rule wants it (:mod:`memdir.text.printable`):
     a one-line field with its line breaks collapsed to spaces, any field
     without terminal escapes, control or bidi-override characters (a body
-    keeps tabs and newlines); each change is a warning. Raises
+    keeps tabs and newlines, and its other line breaks become newlines); each change is a warning, but a
+    line end of another system (``\\r\\n``, a lone ``\\r``) made ``\\n`` (:func:`clean_body`). Raises
     :class:`InvalidInput` for text that is not valid Unicode (lone surrogates)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidInput(f"{label} is not valid Unicode text (undecodable bytes?)") from None
     if not one_line:
-        cleaned, count = clean_body(value)
+        cleaned, breaks, count = clean_body(value)  # \r\n and lone \r line ends become \n unsaid
+        if breaks:
+            warnings.append(f"{breaks} line break character(s) in the {label} (form feed, vertical tab, "
+                            "U+2028 …) made newlines")
         if count:
             warnings.append(f"{count} control or bidi character(s) removed from the {label}")
         return cleaned

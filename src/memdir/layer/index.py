@@ -4,7 +4,8 @@ Pure functions of the records and the current time: which memories are
 visible, their order, each line's text, and the next moment the rendered text
 could change (so a cached index knows when it has gone out of date).
 
-Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <description>``,
+Line: ``- [<title or name>](<name>.md)[<PIN_MARK>][ (auto-extracted)] — <description>`` (the link: the
+memory's file, :func:`link`, when a person named it otherwise),
 every line break in values collapsed to a space and control and bidi
 characters dropped (:func:`memdir.text.printable.one_line`), lines joined
 with ``\\n`` plus a final
@@ -21,8 +22,8 @@ import math
 from datetime import datetime, timedelta, timezone
 from typing import Iterable, NamedTuple
 
-from ..files.memfile import MemoryRecord
-from ..text.printable import LINE_BYTES, clipped
+from ..files.memfile import MemoryRecord, name_of_file
+from ..text.printable import LINE_BYTES, clipped, is_clean_line
 from ..text.printable import one_line as _flat
 from ..vocabulary import PIN_MARK
 
@@ -149,7 +150,44 @@ def index_line(record: MemoryRecord) -> str:
     # Backslashes first, then brackets: a title ending in "\\" cannot unescape the link's "]".
     title = clipped(one_line(record.display_title)).replace("\\", "\\\\").replace("]", "\\]")
     marks = (PIN_MARK if record.pinned else "") + (" (auto-extracted)" if record.origin == "extracted" else "")
-    return f"- [{title}]({record.name}.md){marks} — {clipped(one_line(record.description), LINE_BYTES)}"
+    return f"- [{title}]({link(record)}){marks} — {clipped(one_line(record.description), LINE_BYTES)}"
+
+
+_BARE = frozenset("()<>\\")  # a file name holding one of these or a space is linked in angle brackets (CommonMark)
+
+
+def link(record: MemoryRecord) -> str:
+    """The link target of a memory's index line: its file's name, ``<name>.md``, or the name of the file a
+    person placed under another stem (``project_Foo_Bar.md``; :attr:`MemoryRecord.file_stem`), so the link
+    opens the file that is there. A file name with a space, a parenthesis, ``<``, ``>`` or ``\\`` goes in
+    angle brackets (``<Upper.Case name.md>``), as CommonMark reads a destination holding them; one that is
+    not one clean line (a line break, a control character) cannot be linked on a line, and its memory's
+    name stands in."""
+    stem = record.file_stem
+    if not stem or not is_clean_line(stem):
+        return f"{record.name}.md"
+    if not any(char in _BARE or char.isspace() for char in stem):
+        return f"{stem}.md"
+    return "<" + stem.replace("\\", "\\\\").replace("<", "\\<").replace(">", "\\>") + ".md>"
+
+
+def _links_to(line: str, name: str) -> bool:
+    """Whether index ``line`` links memory ``name``: ``(<name>.md)``, or a hand-named file of that name
+    (:func:`link`: ``(project_Foo_Bar.md)``, ``(<Upper.Case name.md>)``). False when unsure (a title holding
+    an escaped ``]`` before ``(``): the caller then renders every line again, the safe way."""
+    if f"]({name}.md)" in line:
+        return True
+    at = line.find("](")
+    if at < 0:
+        return False
+    rest = line[at + 2:]
+    if rest.startswith("<"):
+        end = rest.find(">)")
+        target = rest[1:end].replace("\\<", "<").replace("\\>", ">").replace("\\\\", "\\")
+    else:
+        end = rest.find(")")
+        target = rest[:end]
+    return end > 0 and name_of_file(target) == name
 
 
 def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:
@@ -307,8 +345,7 @@ class IndexBuilder:
         else:  # an outline: the first and last lines only
             lines, count = None, text.count
             first, last = (text.line(0), text.line(count - 1)) if count == len(order) and count else ("", "")
-        if count != len(order) or (order and not (f"]({order[0][2]}.md)" in first
-                                                   and f"]({order[-1][2]}.md)" in last)):
+        if count != len(order) or (order and not (_links_to(first, order[0][2]) and _links_to(last, order[-1][2]))):
             return False  # the caller checked the text is the one written with these keys (its stat key)
         self._records, self._keys, self._order, self._ordered_lines = {}, dict(keys), order, lines
         self._lines = {key[2]: line for key, line in zip(order, lines)} if lines is not None else {}

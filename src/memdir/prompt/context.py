@@ -76,7 +76,8 @@ from ..vocabulary import PIN_MARK
 # An index line's link: its text holds escaped characters (``\\]``, ``\\\\``) and no bare ``]``.
 # (Compiled at its first use, by re's cache, re imported then: only a section holding a pin, or a line too long,
 # needs it; the hot path loads neither re nor the pathlib that would load it.)
-_LINK = r"- \[(?:[^\\\]]|\\.)*\]\([a-z0-9-]+\.md\)"
+# Its target: a memory's file (memdir.layer.index.link), bare or, a name holding a space, in angle brackets.
+_LINK = r"- \[(?:[^\\\]]|\\.)*\]\((?:[^\s()<>\\]+|<(?:[^\\<>]|\\.)*>)\)"
 
 OPEN = "<memory_context>"
 CLOSE = "</memory_context>"

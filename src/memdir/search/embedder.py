@@ -44,9 +44,11 @@ def _lock(home: Path):
 
 
 def running(home: Path) -> bool:
-    """True when an embedder holds ``<home>/embed.lock``."""
+    """True when an embedder holds ``<home>/embed.lock``. False, creating nothing, for a home not made yet."""
     from filelock import Timeout
 
+    if not os.path.lexists(home):  # no home, no embedder in it: the lock file would be the home's first file
+        return False
     lock = _lock(home)
     try:
         lock.acquire(timeout=0)

@@ -64,6 +64,12 @@ def connect(home: Path) -> sqlite3.Connection:
     if cache is None:
         cache = _local.conns = {}
     conn = cache.get(path)
+    if conn is None and not os.path.lexists(path.parent):
+        # A home not made yet holds no memory: a read (status, search, doctor on a new home) answers from an
+        # empty index in memory, and creates nothing; the first write makes the home, and the next connect the file.
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        _create(conn)
+        return conn
     if conn is not None:
         moved = _replaced(conn, path)
         if not moved:

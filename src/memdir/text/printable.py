@@ -57,6 +57,7 @@ _ESCAPE = (
 )
 _BREAKS = f"[ \t]*[{LINE_BREAKS}]+[ \t]*"
 _BODY_BREAKS = "\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]"
+_OTHER_BREAKS = "[\v\f\x1c\x1d\x1e\x85\u2028\u2029]"  # a body's line breaks that are no system's line end
 # Controls a body may not keep (tab and newline stay), DEL, C1, bidi controls.
 _CONTROLS = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}]"
 _LINE_CONTROLS = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
@@ -239,16 +240,23 @@ def clean_line(text: str) -> tuple[str, int, int]:
     return one_line(text), breaks, removed
 
 
-def clean_body(text: str) -> tuple[str, int]:
-    """``(printable(text), characters removed or changed)`` for the gateway.
-    A ``\\r\\n`` pair becoming ``\\n`` is not counted (a Windows line end)."""
+def clean_body(text: str) -> tuple[str, int, int]:
+    """``(printable(text), line breaks made newlines, characters removed)`` for the gateway, so a write
+    says what it changed. A line end of another system — ``\\r\\n`` (Windows) or a lone ``\\r`` (classic
+    Mac OS) — becoming ``\\n`` is normalization and counted in neither; the other breaks (``\\v \\f``, the
+    separators ``\\x1c``–``\\x1e``, NEL, U+2028, U+2029) are the middle count. Removed: each control or bidi
+    character (a terminal escape sequence counts once, for its ``ESC``)."""
     text = text.replace("\r\n", "\n")
     cleaned = printable(text)
-    if cleaned == text:
-        return text, 0
+    if cleaned == text.replace("\r", "\n"):  # nothing but line ends normalized (or nothing at all)
+        return cleaned, 0, 0
     import re
 
-    return cleaned, max(1, len(re.findall(_UNSAFE_BODY, text)))
+    breaks = len(re.findall(_OTHER_BREAKS, text))
+    removed = len(re.findall(_UNSAFE_BODY, text)) - breaks - text.count("\r")
+    if len(cleaned) < len(text):  # something went: an escape's text after its ESC, at least one
+        removed = max(1, removed)
+    return cleaned, breaks, removed
 
 
 __all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line",

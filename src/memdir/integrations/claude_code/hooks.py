@@ -50,7 +50,15 @@ from ...text import json_c  # json's own C code: a hook's fresh process loads no
 from ...vocabulary import EXTRACTOR_ENV
 from . import once
 from .dialects import DIALECTS, RESTARTS, RESUMES, conversation_restarts, translate  # noqa: F401 (hooks.RESTARTS …)
-from .moments import HookSkip, RoutineSkip, queue_consolidation, session_start, tool_used, user_prompt_submit
+from .moments import (
+    HookSkip,
+    RoutineSkip,
+    queue_consolidation,
+    said_line,
+    session_start,
+    tool_used,
+    user_prompt_submit,
+)
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "PostToolUse")
 MAX_STDIN = 4 * 1024 * 1024      # bytes of hook input read; the JSON is small, a transcript is not sent
@@ -106,9 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except HookSkip as exc:
-        print(f"memdir hook: {exc}", file=sys.stderr)
+        print(said_line(f"memdir hook: {exc}"), file=sys.stderr)
     except Exception as exc:  # never block the agent on a memory problem
-        print(f"memdir hook: skipped after an error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(said_line(f"memdir hook: skipped after an error: {type(exc).__name__}: {exc}"), file=sys.stderr)
     return 0
 
 
@@ -307,7 +315,7 @@ def _outcome(event: str, stdin, home, client: str, *, hand_back: bool = False, *
     except Exception as exc:  # never block the agent on a memory problem
         if hand_back:
             raise
-        return "", f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}"
+        return "", said_line(f"memdir hook {event}: skipped after an error: {type(exc).__name__}: {exc}")
 
 
 def says_routine(environ=None) -> bool:
@@ -319,8 +327,8 @@ def says_routine(environ=None) -> bool:
 
 
 def _line(event: str, exc: Exception) -> str:
-    """The one stderr line of a hook that did nothing because of ``exc``."""
-    return f"memdir hook {event}: {exc}"
+    """The one stderr line of a hook that did nothing because of ``exc`` (long values cut: :func:`said_line`)."""
+    return said_line(f"memdir hook {event}: {exc}")
 
 
 def _write_utf8(text: str) -> None:

@@ -90,6 +90,30 @@ class RoutineSkip(HookSkip):
     debug: :func:`memdir.integrations.claude_code.hooks.says_routine`)."""
 
 
+WORD_CHARS = 200    # characters of one word of a hook's stderr line (a path, a value) kept whole
+LINE_CHARS = 1_000  # characters of a hook's whole stderr line
+
+
+def said_line(text: str) -> str:
+    """``text`` as a hook's one stderr line, readable whatever the input held: every word (a run of non-spaces:
+    a path, a value) over :data:`WORD_CHARS` characters keeps its head and tail around
+    ``…(N characters cut)…``, then the line over :data:`LINE_CHARS` the same, so the reason after a value
+    (``'/aaa…' cannot be examined: File name too long``) stays in view. The one rule of every line a hook
+    writes to stderr: a 100 KB ``cwd`` printed whole buried the error it was part of. Pure, no ``re``."""
+    if len(text) <= WORD_CHARS:
+        return text
+    return _middle_cut(" ".join(_middle_cut(word, WORD_CHARS) for word in text.split(" ")), LINE_CHARS)
+
+
+def _middle_cut(text: str, limit: int) -> str:
+    """``text`` when at most ``limit`` characters; else its first two thirds and last third of ``limit``
+    around a mark saying how many characters went."""
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 2 // 3, limit // 3
+    return f"{text[:head]}…({len(text) - head - tail} characters cut)…{text[len(text) - tail:]}"
+
+
 def _session(data: dict, home, environ=None):
     """The session of a hook: its project is the hook input's ``cwd`` (nothing
     else: not MEMDIR_PROJECT, not this process's directory); ``environ``: the
@@ -286,7 +310,7 @@ def user_prompt_submit(data: dict, home, event: str = "UserPromptSubmit", client
         mark_shown(session, shown["budget"], once_per_session=True)
         mark_recalled(session, shown["result"])
     if "missing" in shown:
-        print(f"memdir hook {event}: no recall: {shown['missing']}", file=sys.stderr)
+        print(said_line(f"memdir hook {event}: no recall: {shown['missing']}"), file=sys.stderr)
     return out
 
 
@@ -356,7 +380,8 @@ def count_given(session) -> int:
 
         return count(session, given)
     except Exception as exc:  # noqa: BLE001 - the queueing that follows must still run
-        print(f"memdir hook: reads of recalled memories not counted: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(said_line(f"memdir hook: reads of recalled memories not counted: {type(exc).__name__}: {exc}"),
+              file=sys.stderr)
         return 0
 
 
