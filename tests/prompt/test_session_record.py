@@ -54,10 +54,11 @@ def test_forty_concurrent_prompt_hooks_of_one_session_lose_no_update(mem, projec
     with ThreadPoolExecutor(max_workers=40) as pool:  # each a real hook process; the threads only wait
         outs = list(pool.map(ask, range(1, 41)))
     given = {f"project/fact-{i}" for i in range(1, 41) if any(f"gizmo{i} widget runs on port" in o for o in outs)}
-    kept = recalled.shown(isolated_home, "conc", None)
+    root = os.path.realpath(project)  # the record is the session's in this project (recalled.record_id)
+    kept = recalled.shown(isolated_home, "conc", root)
     assert len(given) == 40  # every fact's body was given by some hook
     assert len(kept) == 40 and set(kept) == given  # … and each is in the record: none lost
-    assert set(recalled.shown(isolated_home, "warm-up", None)) <= given and recalled.shown(isolated_home, "warm-up", None)
+    assert set(recalled.shown(isolated_home, "warm-up", root)) <= given and recalled.shown(isolated_home, "warm-up", root)
     again = _context(run_prompt_hook(project, "which port does the gizmo7 widget run on?", session="conc"))
     assert "gizmo7 widget runs on port" not in again and "fact-7" in again  # once per session: a pointer
 
@@ -87,7 +88,8 @@ def test_a_3_mb_session_id_is_recorded_in_a_bounded_key(ttl_store, project, isol
     (path,) = _files(isolated_home)
     data = json.loads(path.read_bytes())
     kept = "sha256:" + sha256(huge.encode()).hexdigest()  # the session's id (memdir.session.bounded_id)
-    assert data == {"session": sha256(kept.encode()).hexdigest(), "shown": {"project/redis-ttl": data["shown"][
+    key = sha256(f"{kept}\0{os.path.realpath(project)}".encode()).hexdigest()  # in this project: record_id
+    assert data == {"session": key, "shown": {"project/redis-ttl": data["shown"][
         "project/redis-ttl"]}, "said": [], "unread": {"project/redis-ttl": 1}}  # unread: counted at the end
     assert path.stat().st_size == len(json.dumps(data).encode()) < 200
     assert TTL_BODY not in _context(run_prompt_hook(project, TTL_PROMPT, session=huge))  # still once per session
@@ -101,8 +103,9 @@ def test_a_normal_session_id_still_dedups(ttl_store, project, isolated_home):
     second = _context(run_prompt_hook(project, TTL_PROMPT, session="s-normal"))
     assert TTL_BODY in first and TTL_BODY not in second and "redis-ttl" in second
     (path,) = _files(isolated_home)
-    assert path.name == recalled.digest("s-normal") + ".json"  # the same file name as before the key
-    assert json.loads(path.read_bytes())["session"] == sha256(b"s-normal").hexdigest()
+    key = sha256(f"s-normal\0{os.path.realpath(project)}".encode()).hexdigest()  # the id in this project
+    assert path.name == key[:16] + ".json"
+    assert json.loads(path.read_bytes())["session"] == key
 
 
 def test_bounded_id_values():
@@ -157,7 +160,8 @@ def test_a_lock_held_elsewhere_delays_then_leaves_the_record(isolated_home, monk
     try:
         assert holder.stdout.readline() == b"held\n"
         start = time.monotonic()
-        change = threading.Thread(target=recalled.record, args=(isolated_home, "s1", {"project/b": "d2"}))
+        change = threading.Thread(target=recalled.record, args=(isolated_home, "s1", {"project/b": "d2"}),
+                                  kwargs={"project": None})
         change.start()
         change.join(60)  # a guard against a hang only: the lock is still held, so returning at all is giving up
         assert not change.is_alive() and time.monotonic() - start >= 0.3  # it gave up, after waiting LOCK_WAIT
