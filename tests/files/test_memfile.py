@@ -123,3 +123,15 @@ def test_frontmatter_read_by_the_line_fallback_says_which_line_and_how_to_quote_
     it = parse("---\nname: it\ndescription: plain\ntype: project\nmetadata:\n  origin: it's: here\n---\n\nB\n", "it")
     assert it.fallback and it.notes == (("line 6 (origin: it's: here) is not valid YAML: quote its value: "
                                          "  origin: 'it''s: here'"),)
+
+
+def test_the_fallbacks_fix_reads_each_lines_syntax_never_its_values():
+    """A line YAML reads but cannot make a value of (year 0, a date too big) is not the fault, and asking it never
+    raises (the parser's property test: ``yaml.safe_load`` of "created: 0000-01-01" raised ValueError out of
+    ``parse``); the line that is not YAML is named, with its value quoted."""
+    from memdir.files.frontmatter import fallback_fix
+
+    front = "name: ci\ncreated: 0000-01-01\ndescription: CI runs on: GitHub\n"
+    assert fallback_fix(front) == ("line 4 (description: CI runs on: GitHub) is not valid YAML: quote its value: "
+                                   "description: 'CI runs on: GitHub'")
+    assert fallback_fix("name: ci\ncreated: 0000-01-01\n") == ""  # control: every line is YAML

@@ -197,8 +197,10 @@ def fallback_fix(front: str) -> str:
     for index, line in enumerate(front.split("\n")):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:
-            yaml.safe_load(line)
+        try:  # composed, not constructed: only its syntax is asked ("a: 0000-01-01" is YAML, though no date)
+            yaml.compose(line, Loader=yaml.SafeLoader)
+        except (RecursionError, MemoryError):  # nested past the stack: no line to name
+            continue
         except yaml.YAMLError:  # this line alone is not YAML: the fault is on it (aliases were refused before)
             key, sep, value = line.strip().partition(":")
             where = f"line {index + 2} ({line.strip()[:80]}) is not valid YAML"
