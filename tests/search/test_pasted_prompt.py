@@ -207,12 +207,14 @@ def test_a_persons_sentence_naming_a_path_url_or_call_is_read(port_store, isolat
 
 def test_a_persons_sentence_naming_an_exception_is_read(pg_store, isolated_home, project):
     """break12: "Our billing client catches TimeoutError." looked pasted and was left out: billing-retry (0.909,
-    recalled alone) tied at 0.965 with search-retry and both were recalled."""
+    recalled alone) tied at 0.965 with search-retry and both were recalled. Both say "backoff" in their description:
+    with vectors off a question is complete only in a memory whose head holds some of it (recall31's in_passing), so
+    the bare question's control needs both to hold it there."""
     from tests.conftest import run_cli
 
     pg_store.write("billing-retry", "Billing client retries with exponential backoff", "project",
                    "The billing client retries a TimeoutError 5 times with exponential backoff (base 2 s).")
-    pg_store.write("search-retry", "Search client retries twice", "project",
+    pg_store.write("search-retry", "Search client retries twice, fixed backoff", "project",
                    "The search client retries twice with a fixed 1 s backoff.")
     said = "Our billing client catches TimeoutError."
     prompt = f"{said} Which backoff does it use? ERROR request failed"

@@ -122,7 +122,7 @@ def test_cli_search_recall_and_reindex(isolated_home, project):
     out = run_cli("search", "止损", "--project", project, env=env)
     assert out.returncode == 0 and out.stdout.strip() == "No memories match '止损'."
     out = run_cli("search", "postgresql", "-k", "0", "--project", project, env=env)
-    assert out.returncode == 1 and "k must be" in out.stderr
+    assert out.returncode == 1 and out.stderr == "memdir: --limit must be a positive integer (got 0)\n"
     out = run_cli("recall", "--prompt", "which port is postgresql on", "--project", project, env=env)
     assert out.returncode == 0 and out.stdout.startswith(RECALL_OPEN) and "5432 is taken" in out.stdout
     db_path(isolated_home).unlink()
