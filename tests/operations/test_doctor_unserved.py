@@ -2,13 +2,14 @@
 
 A plain `pip install .` has no `mcp` package and no search extra: `memdir install claude-code` registered a
 server that cannot start, recall and search exited 1, and doctor said "ok" with a note that they "rank by
-words alone". Now each is a problem naming the client and the extra. The missing package is hidden from
-:func:`importlib.util.find_spec` (the seam doctor asks); the search mode is the word doctor is given.
+words alone". Now each is a problem naming the client and the extra. The missing package is hidden as Python
+hides one, ``sys.modules["mcp"] = None`` (:func:`memdir.prompt.start.mcp_importable`, which doctor, install and
+the session start ask); the search mode is the word doctor is given.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 
 from memdir import Memory
 from memdir.operations.maintenance import unserved
@@ -27,8 +28,7 @@ def test_doctor_names_an_installed_client_whose_server_cannot_start(isolated_hom
     # Control: with the mcp package there, no install problem.
     assert [p for p in mem.doctor().problems if p.path == "install"] == []
 
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
+    monkeypatch.setitem(sys.modules, "mcp", None)
     problems = [(p.path, p.error) for p in mem.doctor().problems if p.path == "install"]
     assert problems == [("install", MCP_LINE)]
 

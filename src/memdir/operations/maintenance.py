@@ -19,19 +19,17 @@ from pathlib import Path
 
 from ..errors import InvalidInput, MemdirError, ScopeError, StoreError
 from ..files.layout import (
+    LAYER_FILE,
+    described_root,
     edited_copies,
     edited_index_note,
     index_refusal,
-    LAYER_FILE,
-    described_root,
     read_layer_info,
 )
-from ..files.repository import held_memories
 from ..files.memfile import text_digest
+from ..files.repository import held_memories
 from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan
 from ..files.trust import untrusted_note
-from ..text.printable import LINE_BYTES, clipped, one_line
-from ..text.plural import counted
 from ..gateway.duplicates import duplicate_groups
 from ..layer import leftovers
 from ..layer.history import numbered_events
@@ -41,7 +39,7 @@ from ..layer.layer import home_layers
 from ..layer.team import team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs
 from ..prompt.pending import waiting
-from ..prompt.start import start_budget, start_layout
+from ..prompt.start import mcp_importable, start_budget, start_layout
 from ..results import (
     DoctorResult,
     FileNote,
@@ -53,6 +51,8 @@ from ..results import (
     StatusResult,
 )
 from ..session import Session
+from ..text.plural import counted
+from ..text.printable import LINE_BYTES, clipped, one_line
 from ..tombstones.stones import unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
@@ -219,13 +219,11 @@ def unserved(clients, search: str, verb: str = "is installed") -> list[str]:
     :func:`memdir.search.reindex.search_mode` word, starts with "unavailable"). ``clients``: the
     :class:`memdir.results.InstalledClient` records; nothing without one. ``verb``: how memdir stands with
     them (``memdir install`` says these lines too, newuser31: ``"would be installed"`` for a dry run). Never raises."""
-    from importlib.util import find_spec
-
     if not clients:
         return []
     names = ", ".join(dict.fromkeys(client.client for client in clients))
     said = []
-    if find_spec("mcp") is None:
+    if not mcp_importable():
         said.append(f"memdir {verb} into {names}, but its MCP server (`memdir mcp`) cannot start: the 'mcp' "
                     "package is not installed (pip install 'memdir[mcp]')")
     if search.startswith("unavailable"):

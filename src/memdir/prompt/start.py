@@ -25,7 +25,15 @@ import os
 import sys
 
 from ..files.layout import INSTALLS_DIR
-from .context import CLI_NOTE, HOOK_CONTEXT_MAX_CHARS, TOOLS_NOTE, byte_budget, guidance_block, session_layout, warning
+from .context import (
+    CLI_NOTE,
+    HOOK_CONTEXT_MAX_CHARS,
+    TOOLS_NOTE,
+    byte_budget,
+    guidance_block,
+    session_layout,
+    warning,
+)
 from .pending import with_pending
 from .recalled import digest
 
@@ -51,7 +59,14 @@ def mcp_reachable(home: str, client: str | None = None) -> bool:
     never raises."""
     if client is None and not _recorded(os.path.join(home, INSTALLS_DIR)):
         return False  # no install recorded: nothing registered memdir's server with a client
-    if "mcp" in sys.modules:  # as importlib.util.find_spec: a module set to None there cannot be imported
+    return mcp_importable()
+
+
+def mcp_importable() -> bool:
+    """Whether this interpreter can import the ``mcp`` package (what ``memdir mcp`` needs), found as
+    ``importlib.util.find_spec`` finds a top-level package — a module set to None in ``sys.modules`` cannot be
+    imported — without importing ``importlib.util`` (the session start's hot path). Never raises."""
+    if "mcp" in sys.modules:
         return sys.modules["mcp"] is not None
     return any(finder.find_spec("mcp", None) is not None
                for finder in sys.meta_path if hasattr(finder, "find_spec"))
