@@ -51,6 +51,10 @@ settings page" → feature-flags 0.282 at 0.007, "how do I undo the last commit?
   questions whose words the note holds ("how does S3 multipart upload work?" → s3-bucket, held 0.91; "how do I resize
   an image with Pillow…" → oom-worker; "why is this loop O(n^2)?" → fix-verify-loop-signal); the 35 hits are the
   staging, PR-size, logger, flag and batch prompts the vectors find.
+  Per set at (0.15, 1.2, 2, 0.3, 0.3), both folds summed, ``[hits, needing, false, none]``: prompts [57, 91, 2, 44]
+  → [65, 91, 3, 44], tasks [13, 37, 0, 15] → [16, 37, 0, 15], near [12, 20, 6, 44] → [17, 20, 8, 44], gaps [8, 33, 3,
+  33] → [11, 33, 5, 33], framed [20, 24, 2, 24] → [22, 24, 3, 24]; pooled fold 0 [121, 181, 16, 150], fold 1 [113,
+  172, 15, 157]. A choice for the lead (vectors off: +10 points of hits for +2 of false recall), not made here.
 * ``thin`` — a thin share of a long prompt (:func:`memdir.search.relevance.thin`) exempt when the lexical model alone
   reaches L and the memory is nearest in meaning (lead > D) and of the prompt's script (L 0.3–0.6 × D −0.01–0.01):
   fold 0 picks none (0/0 at L ≥ 0.5, a false recall looser), fold 1 picks (0.6, 0), +1/0 there (the TypeError above,
