@@ -186,3 +186,19 @@ def test_a_question_a_recollection_or_a_request_with_nothing_before_does_not_fir
 def test_a_dont_that_tells_is_no_question_and_one_that_asks_is():
     assert rules_of("Don't forget that the API is rate limited.") == {"remember"}  # was a "question"
     assert rules_of("Don't you think we should always use tabs?") == set()
+
+
+def test_a_value_put_right_by_the_value_it_replaces_fires_correction():
+    """newuser32: a person in a real Claude Code session said "Correction: the dev PostgreSQL listens on 6543 now,
+    not 5433." and nothing was kept (the gate knew "it's X, not Y" and "use X, not Y" only), while the
+    "Remember that …" of the same session was. A value given with the one it replaces is a correction; the
+    controls, the same facts without a replaced value and a count in chatter, fire nothing."""
+    t = read_transcript([{"role": "user", "content": "Correction: the dev PostgreSQL listens on 6543 now, not 5433."}])
+    assert [(h.rule, h.sentence) for h in check(t).hits] == [
+        ("correction", "Correction: the dev PostgreSQL listens on 6543 now, not 5433.")]
+    assert rules_of("The dev database port is 6543, not 5433.") == {"correction"}
+    assert rules_of("We target Python 3.12, not 3.11.") == {"correction"}
+    assert rules_of("The dev PostgreSQL listens on 6543.") == set()  # control: no value replaced
+    assert rules_of("Port 6543 is not open yet.") == set()
+    assert rules_of("I ran 3 tests, not 4.") == set()  # a count in chatter: the values are not side by side
+    assert rules_of("Is it 6543, not 5433?") == set()  # a question never fires

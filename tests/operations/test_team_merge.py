@@ -189,3 +189,32 @@ def test_the_merge_commit_of_a_field_merge_is_in_history_and_restores_the_merged
     assert record.description == "Dev PostgreSQL listens on 5434 since December"
     assert record.body == BODY.replace("#infra", "#platform").strip()
     assert b"Ask in #platform" in merged
+
+
+@pytest.mark.slow
+def test_the_conflicted_file_a_resolve_kept_is_in_history_but_restores_nothing(clones):
+    """newuser32: `memdir team resolve` keeps the conflicted file as a version (nothing lost), and `memdir
+    restore NAME --version N` of it failed deep in the write with the writer's advice ("put the lines in a
+    fenced code block (```) or indent them"), which a restore cannot follow. Now the restore says what the
+    version is and what to do, and changes nothing. Control: B's own version before the pull restores."""
+    a, b = clones
+    pulled = _diverge(a, b, {"description": "Dev PostgreSQL listens on 5434 since December"},
+                      {"description": "Dev PostgreSQL listens on 6543 in the container"})
+    assert pulled.returncode != 0
+    env = {"MEMDIR_HOME": str(b.home)}
+    done = run_cli("team", "resolve", "db-port", "--field", "description=theirs", "--project", b.root, env=env)
+    assert done.returncode == 0, done.stderr
+    versions = b.memory().history("db-port", scope="team").versions
+    kept = [v.version for v in versions if v.description == "unresolved merge conflict"]
+    mine = [v.version for v in versions if v.description == "Dev PostgreSQL listens on 6543 in the container"]
+    assert len(kept) == 1 and mine
+    settled = (b.team_dir / "db-port.md").read_bytes()
+    out = run_cli("restore", "db-port", "--version", str(kept[0]), "--scope", "team", "--project", b.root, env=env)
+    assert out.returncode == 1
+    assert (f"version {kept[0]} of 'db-port' is not a memory: it holds an unresolved merge conflict (the file git "
+            "left, as it was before it was settled); restore another version (`memdir history db-port`)") in out.stderr
+    assert "fenced code block" not in out.stderr
+    assert (b.team_dir / "db-port.md").read_bytes() == settled  # nothing changed
+    back = run_cli("restore", "db-port", "--version", str(mine[-1]), "--scope", "team", "--project", b.root, env=env)
+    assert back.returncode == 0, back.stderr  # control: a version that is a memory restores
+    assert b.memory().read("db-port", count=False).record.description == "Dev PostgreSQL listens on 6543 in the container"

@@ -19,7 +19,8 @@ remember       "remember that …", "keep in mind", "don't forget", "for
                it.", "Keep that in mind.", "…, remember that"), whose hit
                quotes that (:func:`pointed_to`)
 correction     "that's wrong", "you're confusing …", "not X but Y", "use X
-               instead", "I meant", 不对, 搞错, 不是…而是
+               instead", "I meant", a value for the one it replaces ("on
+               6543 now, not 5433"), 不对, 搞错, 不是…而是
 preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
                我喜欢, 我更喜欢, 我习惯
 rule           "always …", "never …", "from now on", "only ever", "every
@@ -92,6 +93,8 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
         r"|\bi (?:meant|said)\b|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
+        # a value put right by the value it replaces: "listens on 6543 now, not 5433", "is 3.12, not 3.11"
+        r"|(?<![\w.:/-])[\w.:/-]*\d[\w.:/-]*(?:\s+now)?,?\s+not\s+[\w.:/-]*\d"
         r"|^(?:no[,.!]?\s+|actually,?\s+|please\s+|pls\s+)?(?:use|prefer|call|run|write|put|keep)\b.*"
         r"\b(?:instead of|rather than)\b|\bwrong\b.*\bshould\b"
         r"|不对|错了|搞错|弄错|纠正|不是.{1,20}而是|应该是|应该用", _I)),

@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..files.conflicts import has_conflict
 from ..files.fsio import digest
 from ..files.layout import read_layer_info, write_layer_info
 from ..files.memfile import MalformedMemory, MemoryRecord, format_time, parse
@@ -388,9 +389,12 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     back as a ``restore`` event: byte for byte unless redaction changes it; over a superseded memory only with
     ``reactivate``; a live version of another memory's text is a copy (:func:`check_duplicate`).
     ``expect_digest``: compare-and-set on the live memory the caller read (None: it was deleted when read;
-    :func:`memdir.gateway.compare.unchanged`). Raises :class:`Refused` (not a readable memory, superseded, a
-    copy the agent makes), :class:`TombstoneRefused`, :class:`Conflict` (changed since read)."""
+    :func:`memdir.gateway.compare.unchanged`). Raises :class:`Refused` (not a readable memory — such as the
+    file with conflict markers a resolve kept as a version —, superseded, a copy the agent makes), :class:`TombstoneRefused`, :class:`Conflict` (changed since read)."""
     key = normalize_name(name).name
+    if has_conflict(data):  # the file git left, kept before a resolve changed it: no memory, whatever parses
+        raise Refused(f"{label} of {key!r} is not a memory: it holds an unresolved merge conflict (the file "
+                      f"git left, as it was before it was settled); restore another version (`memdir history {key}`)")
     try:
         record = parse(data.decode("utf-8"), key).record
     except (UnicodeDecodeError, MalformedMemory) as exc:
