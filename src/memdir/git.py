@@ -291,6 +291,17 @@ def local_config(root: Path, key: str) -> str | None:
         return None
 
 
+def attribute(root: Path, path: Path, name: str) -> str | None:
+    """The value git gives attribute ``name`` for ``path`` in the clone at ``root``, as a merge or diff
+    would see it (``git check-attr``: every ``.gitattributes`` of the tree, then ``.git/info/attributes``);
+    ``"unspecified"`` when no line sets it, None when git cannot say. The file need not exist."""
+    try:
+        said_line = run(root, "check-attr", name, "--", str(path)).rstrip("\n")
+    except StoreError:
+        return None
+    return said_line.rsplit(": ", 1)[-1] if said_line else None
+
+
 def set_local_config(root: Path, key: str, value: str) -> None:
     """Set ``key`` to ``value`` in the local config (``.git/config``) of the
     clone at ``root``: this clone only, never committed or pushed. Raises
@@ -299,6 +310,6 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 
 __all__ = [
-    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "environment", "identity", "ignored", "local_config", "log",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "environment", "identity", "ignored", "local_config", "log",
     "merge_file", "replaying", "run", "said", "set_local_config", "show", "status",
 ]

@@ -73,6 +73,34 @@ def test_two_people_adding_the_same_memory_conflict_only_where_they_differ():
     assert merge(b"", BASE.encode(), BASE.encode()) == merge_mod.Merged(BASE.encode(), ())  # control: alike
 
 
+RETIRED = (("status: active\n", "status: superseded\nvalid_until: 2026-12-03T00:00:01Z\nsuperseded_by: dev-db-port\n"),
+           ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-03T00:00:00Z"))
+
+
+@pytest.mark.parametrize("retiring", ["theirs", "ours"])
+def test_a_side_retiring_the_memory_while_the_other_edits_it_waits_for_a_person(retiring):
+    # A rename on one branch (status: superseded, superseded_by, valid_until) and an edit of the body on the
+    # other: taking both buried the edit in a retired file, left out of every index, and said nothing.
+    retired = edit(BASE, *RETIRED)
+    edited = edit(BASE, ("line two", "line two, never on Fridays"))
+    ours, theirs = (edited, retired) if retiring == "theirs" else (retired, edited)
+    merged = merge(BASE.encode(), ours, theirs)
+    assert merged.conflicts == ("status", "valid_until", "superseded_by")
+    assert has_conflict(merged.data) and b"line two, never on Fridays" in merged.data
+    keep_edit = "ours" if retiring == "theirs" else "theirs"
+    live = parse(resolve_fields(merged.data, {}, default=keep_edit).decode(), "db-port").record
+    assert (live.status, live.valid_until, live.body) == ("active", None, "line one\nline two, never on Fridays\nline three")
+    gone = parse(resolve_fields(merged.data, {}, default=retiring).decode(), "db-port").record
+    assert (gone.status, gone.superseded_by) == ("superseded", "dev-db-port")
+    assert gone.body == live.body  # the person's edit is kept either way: in history when retired
+    # controls: the retiring side alone, or a side that only moved the clock keys, merges cleanly
+    assert merge(BASE.encode(), BASE.encode(), retired).data == retired
+    clock_only = edit(BASE, ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-04T00:00:00Z"))
+    assert merge(BASE.encode(), clock_only, retired).conflicts == ()
+    both = merge(BASE.encode(), retired, edit(retired.decode(), ("line two", "line 2")))
+    assert both.conflicts == () and b"line 2" in both.data  # both sides retired it: nothing to choose
+
+
 @pytest.mark.parametrize("shape", ["no frontmatter", "crlf", "a key twice", "not yaml"])
 def test_a_file_not_split_by_field_is_merged_whole_by_git_and_nothing_is_dropped(shape):
     base = {"no frontmatter": "# Notes\n\none\ntwo\nthree\n",

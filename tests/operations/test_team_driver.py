@@ -75,3 +75,29 @@ def test_a_list_during_a_merge_conflict_says_the_memories_cannot_be_read(tmp_pat
     assert out.stdout.splitlines()[0] == ("No memory can be read: 1 file(s) cannot be read, 1 of them in an "
                                           "unresolved merge conflict (memdir team status shows how to settle it).")
     assert "unresolved merge conflict" in out.stdout.splitlines()[1]
+
+
+UNNAMED = "git does not merge team memory files with memdir's driver (merge is 'unspecified' for them"
+
+
+def test_a_pulled_commit_that_removes_the_gitattributes_line_is_said_with_the_command_that_adds_it_back(tmp_path):
+    """B's clone has the driver registered, then pulls A's commit that deletes the team directory's
+    .gitattributes: git no longer uses the driver there (a change of `updated:` on both sides then conflicts),
+    yet doctor said "ok". Now doctor and `team status` say so and name `memdir team init`, which adds it back."""
+    a, b = shared_repository(tmp_path)
+    for args in (("team", "status"), ("doctor",)):
+        out = cli(b, *args)
+        assert UNNAMED not in out.stdout and LACKS not in out.stdout, out.stdout  # control: the line is there
+    assert git(b.root, "check-attr", "merge", "--", ".claude/memory/x.md").stdout.endswith(": memdir\n")
+    git(a.root, "rm", "-q", ".claude/memory/.gitattributes")
+    a.commit_all("drop the attributes")
+    a.push()
+    b.pull()
+    for args in (("team", "status"), ("doctor",)):
+        out = cli(b, *args)
+        assert UNNAMED in out.stdout and "run `memdir team init` to add the line back" in out.stdout, out.stdout
+    assert cli(b, "doctor").returncode == 0  # a note, not a counted problem, as the missing driver is
+    again = cli(b, "team", "init")
+    assert again.returncode == 0, again.stderr
+    assert "*.md merge=memdir" in (b.team_dir / ".gitattributes").read_text().splitlines()
+    assert UNNAMED not in cli(b, "doctor").stdout

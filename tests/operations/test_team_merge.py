@@ -218,3 +218,34 @@ def test_the_conflicted_file_a_resolve_kept_is_in_history_but_restores_nothing(c
     back = run_cli("restore", "db-port", "--version", str(mine[-1]), "--scope", "team", "--project", b.root, env=env)
     assert back.returncode == 0, back.stderr  # control: a version that is a memory restores
     assert b.memory().read("db-port", count=False).record.description == "Dev PostgreSQL listens on 6543 in the container"
+
+
+@pytest.mark.slow
+def test_a_rename_in_one_clone_and_an_edit_in_the_other_wait_for_a_person(clones):
+    """A renames db-port to dev-db-port (memdir keeps db-port.md, superseded) and pushes; B edits db-port's
+    body and pulls. Before, the driver took A's retirement and B's body alike: B's edit lived on only in a
+    superseded file, out of the index, and git, doctor and `team status` said nothing. Now the retiring keys
+    are conflict hunks: the file is held back, `team resolve` names them, --ours keeps B's edit live."""
+    a, b = clones
+    time.sleep(1.1)
+    a.memory().write("dev-db-port", scope="team", rename_from="db-port")
+    a.commit_all("A renames db-port")
+    a.push()
+    time.sleep(1.1)
+    b.memory().write("db-port", scope="team", body=BODY.replace("Ask in #infra", "Ask in #platform"))
+    b.commit_all("B's edit")
+    pulled = b.pull(check=False)
+    assert pulled.returncode != 0
+    assert "both sides changed status, valid_until, superseded_by" in pulled.stdout + pulled.stderr
+    text = (b.team_dir / "db-port.md").read_text()
+    assert "<<<<<<< ours (status)" in text and "Ask in #platform" in text
+    status = b.memory().team_status()
+    assert [p.rsplit("/", 1)[-1] for p in status.conflicts] == ["db-port.md"]
+    assert "CI runs on GitHub Actions" in team_section(b.memory().context())  # control: the rest is injected
+    env = {"MEMDIR_HOME": str(b.home)}
+    done = run_cli("team", "resolve", "db-port", "--ours", "--project", b.root, env=env)
+    assert done.returncode == 0, done.stderr
+    listed = {m.name: m for m in b.memory().list(scope="team").memories}
+    assert set(listed) == {"ci", "db-port", "dev-db-port"}  # B's edit is live beside A's renamed copy
+    assert "Ask in #platform" in b.memory().read("db-port", scope="team").record.body
+    assert "Ask in #infra" in b.memory().read("dev-db-port", scope="team").record.body

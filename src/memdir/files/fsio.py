@@ -15,11 +15,13 @@ Files are named by content with :func:`digest` (SHA-256 hex), the one hash of
 a file's bytes: the journal's ``before``/``after``, ``objects/<digest>``, a
 scan's entry digest.
 A file memdir did not write (an import's source, a transcript, a workspace
-file) is read by :func:`read_foreign` only: a regular file within a cap.
+file) is read by :func:`read_foreign` only: a regular file within a cap, and its bytes are
+text by :func:`foreign_text` only.
 """
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat
@@ -226,6 +228,34 @@ def read_foreign(path: Path | str, limit: int, *, follow: bool = True, head: boo
     if len(data) > limit:  # grew since the fstat
         return Foreign(None, f"larger than {limit} bytes")
     return Foreign(data)
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"), (codecs.BOM_UTF8, "utf-8-sig"))
+
+
+def foreign_text(data: bytes, errors: str = "strict") -> str:
+    """The text of a foreign file's bytes (an import's source, a transcript): UTF-8, unless a byte-order
+    mark says UTF-16 or UTF-32 (as Windows tools write: PowerShell's ``>`` among them) or the bytes are
+    UTF-16 without one (a NUL in every other byte of the first 4 KB: read as UTF-8 such a file was no
+    line at all). A UTF-8 mark is dropped. ``errors`` as :meth:`bytes.decode`: ``"strict"`` raises
+    :class:`UnicodeDecodeError` (an importer refuses the file, never stores a replaced byte),
+    ``"replace"`` reads on (a transcript's bad line is then read or counted)."""
+    for bom, codec in _BOMS:  # UTF-32 LE's mark begins with UTF-16 LE's: it is tried first
+        if data.startswith(bom):
+            return data.decode(codec, errors)
+    head = data[:4096]
+    if len(head) >= 4 and head.count(0) * 3 >= len(head):
+        return data.decode("utf-16-le" if head[1::2].count(0) > head[0::2].count(0) else "utf-16-be", errors)
+    return data.decode("utf-8", errors)
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Why a foreign file's bytes are not text, for a person to act on: the byte and its offset, and
+    the conversion that makes the file readable (``not valid UTF-8: byte 0xe9 at offset 52; …``)."""
+    byte = exc.object[exc.start:exc.start + 1].hex() if isinstance(exc.object, bytes) else "?"
+    return (f"not valid {exc.encoding.upper().replace('-SIG', '')}: byte 0x{byte} at offset {exc.start}; "
+            "convert the file to UTF-8 first (such as iconv -f latin1 -t utf-8 for a Latin-1 file)")
 
 
 def read_only_mount(path: Path | str) -> bool:

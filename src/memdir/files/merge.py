@@ -13,7 +13,10 @@ built instead:
   keys never conflict: ``updated`` and ``last_read`` take the later time,
   ``created`` the earlier, ``reads`` the larger count;
 * the body with ``git merge-file`` (:func:`memdir.git.merge_file`): hunks
-  only where both sides changed the same lines.
+  only where both sides changed the same lines;
+* one side retiring the memory (``status: superseded``: renamed or
+  superseded) while the other changed it: the retiring keys are hunks, so
+  the edit is not buried in a retired file unseen (a person chooses).
 
 A side that is not a memory file memdir can split into blocks (no ``---``
 frontmatter, CRLF line ends, a key twice, markers already in it, frontmatter
@@ -87,9 +90,10 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     (base_keys, base_body), (our_keys, our_body), (their_keys, their_body) = sides
     blocks: list[str] = []
     conflicts: list[str] = []
+    held = _retirement_held(sides)
     for key in _key_order(base_keys, our_keys, their_keys):
         b, o, t = base_keys.get(key), our_keys.get(key), their_keys.get(key)
-        chosen = _three_way(key, b, o, t)
+        chosen = _CONFLICT if key in held and o != t else _three_way(key, b, o, t)
         if chosen is _CONFLICT:
             conflicts.append(key)
             blocks.append(f"<<<<<<< ours ({key})\n{o or ''}=======\n{t or ''}>>>>>>> theirs ({key})\n")
@@ -111,6 +115,30 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
 
 
 _CONFLICT = object()
+_CLOCK = _LATER + _EARLIER + _LARGER
+
+
+def _retirement_held(sides) -> frozenset[str]:
+    """The keys by which one side retired the memory (``status: superseded``: a rename or a supersede moved
+    its fact to another file) while the other side changed what it says (the body or any key but the clock
+    keys): a merge that took both would bury that side's edit in a retired file, out of every index with no
+    word said, so each such key is a conflict hunk and a person chooses (ours keeps it live with the edit,
+    theirs retires it). Empty when neither side or both retired it."""
+    (base, base_body), *pairs = sides
+    retired = [_status(keys) == "superseded" != _status(base) for keys, _ in pairs]
+    if retired[0] == retired[1]:
+        return frozenset()
+    (gone, _), (kept, kept_body) = pairs if retired[0] else pairs[::-1]
+    edited = kept_body != base_body or any(
+        kept.get(key) != base.get(key) for key in {*kept, *base} if key not in _CLOCK)
+    if not edited:
+        return frozenset()
+    return frozenset(key for key in {*gone, *base} - set(_CLOCK) if gone.get(key) != base.get(key))
+
+
+def _status(keys: dict[str, str]) -> str:
+    block = keys.get("status")
+    return block.split(":", 1)[1].strip().strip("'\"").lower() if block else "active"
 
 
 def _three_way(key: str, base: str | None, ours: str | None, theirs: str | None):
@@ -121,7 +149,7 @@ def _three_way(key: str, base: str | None, ours: str | None, theirs: str | None)
         return theirs
     if theirs == base:
         return ours
-    if ours is not None and theirs is not None and key in _LATER + _EARLIER + _LARGER:
+    if ours is not None and theirs is not None and key in _CLOCK:
         rank = _rank(key, ours), _rank(key, theirs)
         if None not in rank:
             later = rank[1] > rank[0]

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
-from ..files.fsio import DIRECTORY, MISSING, read_foreign
+from ..files.fsio import DIRECTORY, MISSING, foreign_text, not_utf8, read_foreign
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse, parse_time
 from ..text.names import normalize_name, spelled_name
@@ -175,9 +175,9 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     if found.data is None:
         return Skip(source, found.why)
     try:
-        text = found.data.decode("utf-8")
-    except UnicodeDecodeError:
-        return Skip(source, "not valid UTF-8")
+        text = foreign_text(found.data)
+    except UnicodeDecodeError as exc:
+        return Skip(source, not_utf8(exc))
     stem = path.name[:-3]
     try:
         name = normalize_name(stem).name
@@ -399,9 +399,9 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
     if found.data is None:
         return [Skip(str(path), found.why)]
     try:
-        text = found.data.decode("utf-8")
+        text = foreign_text(found.data)
     except UnicodeDecodeError as exc:
-        raise NotFound(f"cannot read {str(path)!r}: {exc}") from None
+        raise NotFound(f"cannot read {str(path)!r}: {not_utf8(exc)}") from None
     records, out = _graph_records(text)
     entities: dict[str, dict] = {}
     relations: list[dict] = []
@@ -479,9 +479,9 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
     if found.data is None:
         return [Skip(str(path), found.why)]
     try:
-        lines = found.data.decode("utf-8").lstrip("\ufeff").splitlines()
+        lines = foreign_text(found.data).lstrip("\ufeff").splitlines()
     except UnicodeDecodeError as exc:
-        raise NotFound(f"cannot read {str(path)!r}: {exc}") from None
+        raise NotFound(f"cannot read {str(path)!r}: {not_utf8(exc)}") from None
     out: list[Item | Skip] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

@@ -146,6 +146,7 @@ class TeamTrust(Result):
 
 
 MERGE_DRIVER_FIX = "memdir team trust"  # the one command that registers the merge driver in a clone
+TEAM_ATTRIBUTE_FIX = "memdir team init"  # adopts the directory: writes the .gitattributes line it lacks
 
 
 def merge_driver_missing(session: Session) -> str:
@@ -155,11 +156,20 @@ def merge_driver_missing(session: Session) -> str:
     team layer or no git clone to register it in. Runs ``git config`` once."""
     if not session.has_team() or git_dir_of(session.project_root) is None:
         return ""
-    if git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver"):
+    if not git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver"):
+        return ("this clone has no merge driver for team memory files (git takes it only from the clone's own "
+                "config), so two people's edits of one memory conflict on `updated:`; run "
+                f"`{MERGE_DRIVER_FIX}` here once to register it")
+    # The driver is registered but the tree no longer names it (a commit removed the team directory's
+    # .gitattributes, or another line overrides it): git merges memory files line by line all the same.
+    probe = Path(session.layer_path("team")) / "memory.md"
+    found = git.attribute(session.project_root, probe, "merge")
+    if found is None or found == merge_rules.DRIVER:
         return ""
-    return ("this clone has no merge driver for team memory files (git takes it only from the clone's own "
-            "config), so two people's edits of one memory conflict on `updated:`; run "
-            f"`{MERGE_DRIVER_FIX}` here once to register it")
+    return (f"git does not merge team memory files with memdir's driver (merge is {found!r} for them: the team "
+            f"directory's .gitattributes lacks `{merge_rules.ATTRIBUTE}` or another line overrides it), so two "
+            f"people's edits of one memory conflict on `updated:`; run `{TEAM_ATTRIBUTE_FIX}` to add the line "
+            "back, then commit .gitattributes")
 
 
 def trust(session: Session) -> TeamTrust:

@@ -18,7 +18,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
-from ..files.fsio import LINK, atomic_write, ensure_dir, read_bytes, read_foreign
+from ..files.fsio import (
+    DIRECTORY,
+    LINK,
+    atomic_write,
+    ensure_dir,
+    read_bytes,
+    read_foreign,
+)
 from ..files.layout import TOMBSTONES_FILE
 from .match import Tombstone, make
 
@@ -227,7 +234,8 @@ class TombstoneDir:
         """Tombstones in force, oldest first (by id for files without a
         time). A file that does not read as a tombstone (not JSON, not an
         object, a merge conflict left in it, an id that is not its file
-        name: ``evil.json`` holding ``../../x``) is skipped and named in
+        name: ``evil.json`` holding ``../../x``, a link or a directory in its
+        place) is skipped and named in
         :meth:`problems`: it never blocks the others or an unrelated write."""
         listing = self._listing()
         key = (self.linked(), tuple(listing))
@@ -240,8 +248,8 @@ class TombstoneDir:
         for filename, (_, _, mode) in listing:
             path = self.path / filename
             try:
-                if stat.S_ISDIR(mode):
-                    continue
+                if stat.S_ISDIR(mode):  # a pull that swapped a tombstone for a folder must not drop it unsaid
+                    raise ValueError(f"not read: it is {DIRECTORY}")
                 stone = stone_of(_load(path, b"{}", foreign=True), team=True, scope="team")
                 if stone.id != filename[:-5]:  # a file from git names its id: one elsewhere would be written back there
                     raise ValueError(f"its id {stone.id!r} is not its file name, {filename}")

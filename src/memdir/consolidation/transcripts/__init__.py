@@ -56,7 +56,6 @@ between), newest kept.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import os
 import re
@@ -64,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidInput
-from ...files.fsio import DIRECTORY, MISSING, read_foreign
+from ...files.fsio import DIRECTORY, MISSING, foreign_text, read_foreign
 from .claude import parse_claude_code
 from .codex import parse_codex
 from .gemini import parse_gemini
@@ -259,7 +258,7 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
             raise InvalidInput(f"transcript {path} is {found.why}")
         source = found.data
     if isinstance(source, bytes):
-        source = _decode(source)
+        source = foreign_text(source, "replace")
     try:
         turns, info, fmt = _parse(source)
     except RecursionError:  # a structure nested too deeply to walk: refused, named, never a crash
@@ -267,24 +266,6 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
     return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
                       info["cwd"], info["malformed"], info["skipped"], dropped, tuple(info["bad_lines"]))
-
-
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
-         (codecs.BOM_UTF16_BE, "utf-16"))
-
-
-def _decode(data: bytes) -> str:
-    """The text of a transcript's bytes: UTF-8 (a bad byte becomes U+FFFD, its line then read or
-    counted), unless a byte-order mark says UTF-16 or UTF-32 (as Windows tools write — PowerShell's
-    ``>`` among them), or the bytes are UTF-16 without one (a NUL in every other byte of the first
-    4 KB). Read as UTF-8, such a file was no line at all: an empty transcript, with nothing said."""
-    for bom, codec in _BOMS:  # UTF-32 LE's mark begins with UTF-16 LE's: it is tried first
-        if data.startswith(bom):
-            return data.decode(codec, "replace")
-    head = data[:4096]
-    if len(head) >= 4 and head.count(0) * 3 >= len(head):
-        return data.decode("utf-16-le" if head[1::2].count(0) > head[0::2].count(0) else "utf-16-be", "replace")
-    return data.decode("utf-8", "replace")
 
 
 def _parse(source) -> tuple[list[Turn], dict, str]:
