@@ -78,7 +78,7 @@ def _holds_all(i: int, words: tuple[str, ...]) -> bool:
 
 
 def test_an_indexed_layer_is_read_only_where_its_texts_may_hold_the_value(tmp_path):
-    env, user = _seed(tmp_path)
+    env, _user = _seed(tmp_path)
     done, opened = _memdir(env, "forget", "lone")
     assert "Forgot memory: lone (project). Its value is tombstoned" in done.stdout, done.stderr
     assert len(opened) == HAND  # not indexed yet: every hand file is read (the bytes sieve, as before)
