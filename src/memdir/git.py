@@ -109,7 +109,9 @@ def said(stderr: bytes) -> str:
 def identity(root: Path) -> dict:
     """What identifies the repository at ``root`` wherever it is cloned or
     moved: ``{"remote": origin's URL, "first_commit": hash}``, each present
-    only when known. Reads the common git directory's ``config``
+    only when known, and ``"worktree"``: the linked worktree's own git directory when ``root`` is one (``git
+    worktree add``; ``git worktree remove`` or ``prune`` removes it: a team layer's local side keyed by such a
+    checkout is then no checkout's, :func:`memdir.operations.relocate.gone_checkouts`). Reads the common git directory's ``config``
     (:func:`memdir.paths.origin_url`); asks git for the first commit (no git, no commits, a timeout: left out). Never
     raises. Recorded in a project layer's ``layer.json`` when it is made, so
     :mod:`memdir.operations.relocate` can tell where a moved project went."""
@@ -118,7 +120,10 @@ def identity(root: Path) -> dict:
         gitdir = git_dir_of(Path(root))
         if gitdir is None:
             return found
-        gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
+        common = common_dir_of(gitdir)
+        if common is not None:  # a linked worktree's: its own git directory, gone once the worktree is removed
+            found["worktree"] = str(gitdir)
+        gitdir = common or gitdir  # the repository's own
         url = origin_url(Path(root))
         if url:
             found["remote"] = url
