@@ -87,3 +87,24 @@ def test_doctor_says_why_no_warm_process_starts_on_a_read_only_home(fs, project,
             "its log, warm.log, and the index's vectors there); a fresh prompt hook recalls by words alone "
             f"(to have one, {hint}") in said, (how, said)
     assert "the one the next session start or prompt hook starts" not in said
+
+
+@pytest.mark.slow
+def test_one_session_id_in_two_projects_is_told_of_the_stale_index_in_each(fs, project, runtime, tmp_path):  # noqa: F811
+    """keep32: the stale-index warning was kept under the session's id alone, while what a session was shown is
+    kept under its id and project (recalled.record_id): a conversation resumed in another project under the same
+    id was never told its index is read as it is. Now each project's first prompt is told, once."""
+    home, how = fs
+    other = tmp_path / "work" / "other"
+    (other / ".git").mkdir(parents=True)
+    _store(home, project)
+    _store(home, other)
+    prefix, _state, _hint = _made_read_only(home, how)
+    _first, err = _hook(project, PORT_PROMPT, prefix, session="s-two")
+    assert err.count(STALE) == 1, (how, err)
+    _again, err = _hook(project, PORT_PROMPT, prefix, session="s-two")
+    assert STALE not in err, (how, err)  # control: the same conversation is told once
+    there, err = _hook(other, PORT_PROMPT, prefix, session="s-two")
+    assert BODY in there and err.count(STALE) == 1, (how, err)  # before: not told (the id had been told)
+    _again, err = _hook(other, PORT_PROMPT, prefix, session="s-two")
+    assert STALE not in err, (how, err)

@@ -20,8 +20,9 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   memories (shown, and unread) and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
   SHA-256 of the session id's code points and the project's root (:func:`record_id`), never the id itself: any
   id a client sends — 3 MB long, a lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded
-  in 64 bytes and can be written; two different ids never share a record, nor one id in two projects (the
-  warnings said of the home's index, :func:`first_time` without a project, are the session's wherever it runs). The body's digest is what a renamed memory is known
+  in 64 bytes and can be written; two different ids never share a record, nor one id in two projects (nor the
+  warnings said of the home's index: :func:`memdir.search.stale.warn_stale` gives :func:`first_time` the project
+  too). The body's digest is what a renamed memory is known
   by: its body is in the conversation under its old name (:meth:`Given.name_of`).
 * Bounded: when a session's file is first made, files untouched for
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
@@ -350,8 +351,8 @@ def take_start(home: str | os.PathLike, session_id: str | None,
 
 
 def first_time(home: Path, session_id: str | None, warning: str, project: str | os.PathLike | None = None) -> bool:
-    """True when session ``session_id`` (in ``project``: :func:`record_id`; None — the index's warnings, which
-    are the home's, not a project's — the session's warnings wherever it runs) has not been given ``warning`` (a
+    """True when session ``session_id`` (in ``project``: :func:`record_id`; None: the session's warnings where it
+    runs in no project) has not been given ``warning`` (a
     text naming one condition, e.g. why the search index cannot be written)
     yet, and records that it now is — in the home, else the runtime directory,
     as :func:`record`. Each hook is a process of its own: a condition met on
