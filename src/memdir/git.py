@@ -210,6 +210,24 @@ def log(root: Path, path: Path) -> list[Commit]:
     return commits
 
 
+def path_at(root: Path, path: Path, commit: str) -> Path | None:
+    """Where the file now at ``path`` (in the repository at ``root``) was at ``commit`` (a commit id or any name
+    git takes for one) as :func:`log` follows it through renames: the path one of its commits gave it, for a
+    commit of that history (the ones ``memdir history`` lists); None when ``commit`` names no commit of it (or
+    git cannot say). A team memory renamed (``db-port.md`` from ``pg-port.md``) has its earlier versions under
+    its earlier name."""
+    try:
+        full = run(root, "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}").strip()
+        out = run(root, "log", "--follow", "-m", "--name-only", "--format=%x00%H", "--", str(path))
+    except StoreError:
+        return None
+    for block in out.split("\0")[1:]:
+        lines = [line for line in block.splitlines() if line.strip()]
+        if lines and lines[0] == full and len(lines) > 1:
+            return Path(root) / lines[1]
+    return None
+
+
 def show(root: Path, commit: str, path: Path) -> bytes:
     """The bytes of ``path`` at ``commit``. Raises :class:`NotFound` when git
     has no such file there."""
