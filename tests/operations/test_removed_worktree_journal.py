@@ -39,15 +39,22 @@ def test_doctor_names_a_removed_worktrees_team_journal_and_keeps_it(tmp_path, is
     journal = isolated_home / "team" / project_key(str(wt1))
     recorded = json.loads((journal / ".memdir" / "layer.json").read_text())
     assert recorded["root"] == str(wt1) and recorded["worktree"] == str(repo / ".git" / "worktrees" / "wt1")
+    # a journal an older memdir described (no "worktree") is described again by its next change
+    del recorded["worktree"]
+    (journal / ".memdir" / "layer.json").write_text(json.dumps(recorded) + "\n")
+    done = run_cli("write", "wt1-note", "--body", "y", "--scope", "team", cwd=wt1)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((journal / ".memdir" / "layer.json").read_text())["worktree"] == str(
+        repo / ".git" / "worktrees" / "wt1")
     _git(repo, "worktree", "remove", "--force", str(wt1))
     done = run_cli("doctor", cwd=repo)
     assert done.returncode == 0, done.stdout  # before: 1 problem, an "orphaned layer" to move-layer
     assert "orphaned layer" not in done.stdout and "move-layer" not in done.stdout
     assert (f"note: team journal {journal}: of {wt1}, a git worktree that was removed; no checkout here uses it. "
-            f"It holds 2 journal events (with the versions of the team memories written there: one not committed "
+            f"It holds 3 journal events (with the versions of the team memories written there: one not committed "
             f"before the worktree went is only there). A worktree added again at {wt1} takes it up again; if none "
             f"will be and nothing in it is wanted, remove it: rm -r {journal}") in done.stdout.splitlines()
-    # (2: the deploy memory the checkout held, taken in; wt1-note written)
+    # (3: the deploy memory the checkout held, taken in; wt1-note written, then updated)
     assert journal.is_dir()  # reported, never removed
     # control: the live worktree's journal is not named, and it is there
     wt2_journal = isolated_home / "team" / project_key(str(wt2))
