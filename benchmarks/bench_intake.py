@@ -13,7 +13,10 @@ files copied by hand into ``<home>/_user`` (as a person copying notes in, or a `
 * ``forget_other_layer``: (as ``read_other_layer``) ``memdir forget p``, no scope: the value's holders are
   looked for in the other layers (a value another memory holds is not tombstoned);
 * ``history_other_layer``: (as ``read_other_layer``) ``memdir history p``, no scope: hand edits are journaled
-  first, so the history shows them.
+  first, so the history shows them;
+* ``forget_indexed_other_layer``: as ``forget_other_layer``, after a ``memdir search`` (untimed) took the hand
+  copy into the search index, as a session's next prompt does: the holders' sieve reads the index's texts and
+  only the files they cannot rule out.
 
 Each run prints one JSON line: the wall time, how many of the N files the user layer's journal names
 after the run (each must be journaled once, as an external edit), the journal's fsyncs counted by
@@ -76,7 +79,8 @@ def journaled(layer: Path) -> tuple[int, int]:
     return lines, len(names)
 
 
-OTHER_LAYER = {"read_other_layer": "read", "forget_other_layer": "forget", "history_other_layer": "history"}
+OTHER_LAYER = {"read_other_layer": "read", "forget_other_layer": "forget", "history_other_layer": "history",
+               "forget_indexed_other_layer": "forget"}
 
 
 def one_run(src: Path, size: int, case: str, work: Path, use_strace: bool) -> dict:
@@ -93,6 +97,9 @@ def one_run(src: Path, size: int, case: str, work: Path, use_strace: bool) -> di
                         "project", "--body", "p"], env=env, check=True, capture_output=True)
     user = home / "_user"
     place(user, size)
+    if case == "forget_indexed_other_layer":
+        subprocess.run([py, "-m", "memdir", "search", "hand note"], env=env, check=True, capture_output=True)
+        settle_sweeps(home)
     scope, name = ("project", "x") if case == "write_other_layer" else ("user", "y")
     argv = [py, "-m", "memdir", "write", name, "-d", "a note written after the hand copy", "-t", "project",
             "--scope", scope, "--body", "b"] if case not in OTHER_LAYER else [py, "-m", "memdir", OTHER_LAYER[case], "p"]

@@ -97,6 +97,14 @@ if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI 
     from .search.recall import RecallResult
 
 
+def _layer_texts(home, layer_dir):
+    """:func:`memdir.search.filetexts.layer_texts` (a :attr:`memdir.session.Session.indexed`), search loaded when
+    first asked."""
+    from .search.filetexts import layer_texts
+
+    return layer_texts(home, layer_dir)
+
+
 class Memory:
     """Long-term memory for one session: the user layer plus one project layer.
 
@@ -109,6 +117,8 @@ class Memory:
 
     def __init__(self, session: Session):
         self.session = session
+        if session.indexed is None:  # a forget's sieve reads the index's texts before any file (holders_of)
+            session.indexed = _layer_texts
 
     # The session's parts, for adapters that show them.
     home = property(lambda self: self.session.home, doc="The memdir home (absolute).")

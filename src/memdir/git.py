@@ -109,7 +109,9 @@ def said(stderr: bytes) -> str:
 def identity(root: Path) -> dict:
     """What identifies the repository at ``root`` wherever it is cloned or
     moved: ``{"remote": origin's URL, "first_commit": hash}``, each present
-    only when known. Reads the common git directory's ``config``
+    only when known, and ``"worktree"``: the linked worktree's own git directory when ``root`` is one (``git
+    worktree add``; ``git worktree remove`` or ``prune`` removes it: a team layer's local side keyed by such a
+    checkout is then no checkout's, :func:`memdir.operations.relocate.gone_checkouts`). Reads the common git directory's ``config``
     (:func:`memdir.paths.origin_url`); asks git for the first commit (no git, no commits, a timeout: left out). Never
     raises. Recorded in a project layer's ``layer.json`` when it is made, so
     :mod:`memdir.operations.relocate` can tell where a moved project went."""
@@ -118,7 +120,10 @@ def identity(root: Path) -> dict:
         gitdir = git_dir_of(Path(root))
         if gitdir is None:
             return found
-        gitdir = common_dir_of(gitdir) or gitdir  # a linked worktree's: the repository's own
+        common = common_dir_of(gitdir)
+        if common is not None:  # a linked worktree's: its own git directory, gone once the worktree is removed
+            found["worktree"] = str(gitdir)
+        gitdir = common or gitdir  # the repository's own
         url = origin_url(Path(root))
         if url:
             found["remote"] = url
@@ -203,6 +208,24 @@ def log(root: Path, path: Path) -> list[Commit]:
             seen.add(parts[0])
             commits.append(Commit(*parts))
     return commits
+
+
+def path_at(root: Path, path: Path, commit: str) -> Path | None:
+    """Where the file now at ``path`` (in the repository at ``root``) was at ``commit`` (a commit id or any name
+    git takes for one) as :func:`log` follows it through renames: the path one of its commits gave it, for a
+    commit of that history (the ones ``memdir history`` lists); None when ``commit`` names no commit of it (or
+    git cannot say). A team memory renamed (``db-port.md`` from ``pg-port.md``) has its earlier versions under
+    its earlier name."""
+    try:
+        full = run(root, "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}").strip()
+        out = run(root, "log", "--follow", "-m", "--name-only", "--format=%x00%H", "--", str(path))
+    except StoreError:
+        return None
+    for block in out.split("\0")[1:]:
+        lines = [line for line in block.splitlines() if line.strip()]
+        if lines and lines[0] == full and len(lines) > 1:
+            return Path(root) / lines[1]
+    return None
 
 
 def show(root: Path, commit: str, path: Path) -> bytes:

@@ -91,11 +91,14 @@ class Session:
     copies, so their scan caches serve every operation of the session. ``home_path`` and
     ``root_path`` are ``home`` and ``project_root`` as strings (the hot path's). ``checkout_path``: the top of
     the work tree the session runs in (:func:`memdir.paths.root_paths_of`; a linked git worktree's own, else
-    the root), where the team layer's files are; None without a project.
+    the root), where the team layer's files are; None without a project. ``indexed``: what the search index holds
+    of a layer's files, ``indexed(home, layer_dir)`` in the form of :func:`memdir.search.filetexts.layer_texts`
+    (set by :class:`memdir.api.Memory`, which may load search; this package may not): a sieve over every file of
+    a layer asks it first and reads only the files it cannot rule out; None: the files are read.
     """
 
     __slots__ = ("home_path", "settings", "root_path", "checkout_path", "project_error", "actor", "id", "_layers",
-                 "_dirs", "_trusted", "_home", "_root")
+                 "_dirs", "_trusted", "_home", "_root", "indexed")
 
     def __init__(self, home: str | os.PathLike, settings: Settings, project_root: str | os.PathLike | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None,
@@ -113,6 +116,7 @@ class Session:
         self._dirs: dict = {}
         self._trusted: bool | None = None
         self._home = self._root = None
+        self.indexed = None
 
     @property
     def home(self) -> Path:
@@ -141,7 +145,7 @@ class Session:
         ``extracted``); ``id`` replaces the session id when given."""
         other = Session(self.home_path, self.settings, self.root_path, self.project_error, actor,
                         self.id if id is None else id, self.checkout_path)
-        other._layers, other._dirs, other._trusted = self._layers, self._dirs, self._trusted
+        other._layers, other._dirs, other._trusted, other.indexed = self._layers, self._dirs, self._trusted, self.indexed
         return other
 
     # ------------------------------------------------------------ scopes

@@ -32,6 +32,13 @@ def _files(home) -> list:
     return sorted((home / recalled.SESSIONS_DIR).glob("*.json"))
 
 
+@pytest.fixture(autouse=True)
+def made_home(isolated_home):
+    """The home made, as a hook finds it once a write made it: a record never makes a home (keep32), so one not
+    made yet keeps it in the runtime directory (test_new_home_hooks)."""
+    isolated_home.mkdir(parents=True, exist_ok=True)
+
+
 @pytest.fixture
 def ttl_store(mem):
     mem.write("redis-ttl", "Redis cache TTL for sessions", "project", TTL_BODY)

@@ -429,8 +429,16 @@ def describe_layer(meta_dir: str | os.PathLike, kind: str, root: str | os.PathLi
     again if the project moves, :mod:`memdir.operations.relocate`). A project layer's that names another root
     while the layer's directory is ``root``'s by its key (:func:`memdir.paths.project_key`: a layer copied or
     renamed by hand for a clone or a second checkout) is written again for ``root``, so a later move, sync or
-    ``memdir doctor`` does not take it for the other project's. Raises :class:`StoreError`."""
+    ``memdir doctor`` does not take it for the other project's; a team layer's of a linked git worktree that does
+    not record it (:func:`memdir.git.identity`'s ``worktree``) is written again too. Raises :class:`StoreError`."""
     there = os.path.exists(os.path.join(meta_dir, LAYER_FILE))
+    if there and root is not None and kind == "team" and os.path.isfile(os.path.join(root, ".git")):
+        # a linked worktree's team layer described before memdir kept which (identity's "worktree": what tells
+        # doctor its journal is no checkout's once git removed the worktree): described again, once
+        from ..paths import common_dir, git_dir
+
+        linked = (found := git_dir(root)) is not None and common_dir(found) is not None
+        there = not linked or "worktree" in (read_layer_info(meta_dir) or {})
     if there and root is not None and kind == "project":
         from ..paths import project_key
 

@@ -396,14 +396,17 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         raise Refused(f"{label} of {key!r} is not a memory: it holds an unresolved merge conflict (the file "
                       f"git left, as it was before it was settled); restore another version (`memdir history {key}`)")
     try:
-        record = parse(data.decode("utf-8"), key).record
+        parsed = parse(data.decode("utf-8"), key)
     except (UnicodeDecodeError, MalformedMemory) as exc:
         raise Refused(f"{label} of {key!r} is not a readable memory ({exc})") from None
+    record = parsed.record
     counts: dict[str, int] = {}
     clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
                          title=sanitize(record.title, counts) if record.title else None,
                          extra=tuple(sanitize_extra(dict(record.extra), counts).items()))
-    raw = data if clean == record else None
+    # a version from before a rename names the memory's earlier name: written under ``key``, not byte for byte
+    renamed = any(note.startswith("frontmatter name ") for note in parsed.notes)
+    raw = data if clean == record and not renamed else None
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
         unchanged(existing, expect_digest, key, "restore")

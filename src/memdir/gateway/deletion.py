@@ -8,17 +8,18 @@ tombstones its candidate the same way (:func:`delete_tombstoned`).
 
 from __future__ import annotations
 
-import re
+import os
 
 from ..errors import InvalidInput, NotFound, StoreError
 from ..files.fsio import read_foreign
 from ..files.memfile import MemoryRecord, plain_text
+from ..files.scan import stat_key
 from ..layer.index import whole_days
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..results import DeleteResult, PruneCandidate
 from ..text.names import asked_name, normalize_name
-from ..tombstones.match import Tombstone, make, match, needed_runs
+from ..tombstones.match import Tombstone, holds_runs, make, match, needed_runs
 from .compare import NO_CHECK, unchanged
 from .fields import reason_text
 from .forgotten import delete_held
@@ -63,12 +64,16 @@ def holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
     return None
 
 
-def holders_of(layers, record: MemoryRecord, actor: str) -> list[tuple[str, MemoryRecord]]:
+def holders_of(layers, record: MemoryRecord, actor: str, indexed=None) -> list[tuple[str, MemoryRecord]]:
     """``(scope, record)`` of the memories of ``layers`` (the session's others) whose value the tombstone of
     ``record`` may match: :func:`holder`'s ``holders``. Each layer is glanced at
-    (:meth:`memdir.layer.layer.Layer.glance`: nothing taken in) and a file is parsed only when
-    :func:`may_hold_value` cannot rule it out: a forget of one memory no longer parses every file placed by
-    hand in another layer (issue 28 §7). An unreadable layer holds nothing this delete can see."""
+    (:meth:`memdir.layer.layer.Layer.glance`: nothing taken in) and a file is parsed only when neither the search
+    index's text of it nor its bytes rule it out (:func:`memdir.tombstones.match.holds_runs`): ``indexed(layer
+    directory)`` (:attr:`memdir.session.Session.indexed` of the home; None: no index) gives a layer's texts, and a file whose stat key is
+    still the one indexed and whose text lacks a run is passed over unread; any other file (not indexed, changed
+    since, or whose text holds the runs) is read, and the file is the truth (:func:`may_hold_value`). A forget
+    of one memory so reads only the few files that may hold its value, not every file of another layer
+    (issue 28 §7). An unreadable layer holds nothing this delete can see."""
     runs = needed_runs(make(record.name, record.description, record.body, actor, None).description)
     out: list[tuple[str, MemoryRecord]] = []
     for other in layers:
@@ -76,8 +81,10 @@ def holders_of(layers, record: MemoryRecord, actor: str) -> list[tuple[str, Memo
             found = other.glance()
         except StoreError:
             continue
+        texts = indexed(other.path) if runs is not None and indexed is not None else None
         for name, filename in list(found.names.items()):
-            if runs is not None and not may_hold_value(other.path / filename, runs, other.settings.max_file_bytes):
+            if runs is not None and not (_may_hold_indexed(other.path, filename, found, texts, runs)
+                                         and may_hold_value(other.path / filename, runs, other.settings.max_file_bytes)):
                 continue
             entry = found.entries.get(name)
             if entry is not None:
@@ -85,20 +92,33 @@ def holders_of(layers, record: MemoryRecord, actor: str) -> list[tuple[str, Memo
     return out
 
 
-_NOT_RUN = re.compile(r"[^a-z0-9]+")
+def _may_hold_indexed(directory, filename: str, found, texts, runs: frozenset[str]) -> bool:
+    """False when ``texts`` (:func:`memdir.search.filetexts.layer_texts` of the layer at ``directory``, or None)
+    holds the memory of ``filename`` under the stat key the file has now and that text lacks one of ``runs``;
+    True otherwise (no index, a file it never read, changed since, or a text holding them: the bytes judge)."""
+    known = texts.get(filename) if texts else None
+    if known is None or known[1] is None:
+        return True
+    state = found.files.get(filename)
+    if state is not None:
+        key = state[0]
+    else:  # named by the glance without being read: its stat now
+        try:
+            key = stat_key(os.lstat(os.path.join(directory, filename)))
+        except OSError:
+            return True
+    return tuple(known[0]) != tuple(key) or holds_runs(known[1], runs)
 
 
 def may_hold_value(path, runs: frozenset[str], limit: int) -> bool:
     """Whether the memory file at ``path`` (a :class:`~pathlib.Path`, read up to ``limit`` bytes) may hold a value holding every run of ``runs``
     (:func:`memdir.tombstones.match.needed_runs`), without parsing it: False only for a file whose every
     letter is known from its bytes (:func:`memdir.files.memfile.plain_text`) and whose letters and digits,
-    run together, lack one of them. True when it cannot be read (the parse then says what it holds)."""
+    run together, lack one of them (:func:`memdir.tombstones.match.holds_runs`). True when it cannot be read
+    (the parse then says what it holds)."""
     data = read_foreign(path, limit, follow=False).data
     text = None if data is None else plain_text(data, path.name[:-3])
-    if text is None:
-        return True
-    squeezed = _NOT_RUN.sub("", text)
-    return all(run in squeezed for run in runs)
+    return text is None or holds_runs(text, runs)
 
 
 def delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:

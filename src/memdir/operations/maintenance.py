@@ -203,6 +203,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     problems += [Malformed(f"{scope}:{name}", f"{SYNC_HELD}: memdir sync resolve {name} --scope "
                            f"{scope} (shows both values)") for scope, name in sorted(held_memories(session.home))]
     found_notes += [layer.note for layer in misrecorded_layers(session.home, session.project_root)]
+    found_notes += [gone.note for gone in removed_worktrees(session.home, session.project_root)]
     problems += [Malformed(*layer.problem) for layer in stranded_layers(session.home, session.project_root)]
     found = orphans(session.home, session.project_root)
     problems += [Malformed(o.key, f"orphaned layer: its project {o.root} no longer exists ({counted(o.memories, 'memory')})")
@@ -380,12 +381,23 @@ def orphans(home: Path, project_root: Path | None = None, *, live: Path | None =
     """The project layers of :func:`projects` whose recorded root is gone and whose key no live project has
     (:func:`memdir.operations.relocate.live_keys`: the session's project ``live`` or ``project_root``, the
     roots the home's layers record), as :class:`memdir.operations.relocate.OrphanLayer` (memory count; with
-    ``project_root``, whether it is that project's, by git remote or first commit)."""
-    from .relocate import live_keys, orphans_of
+    ``project_root``, whether it is that project's, by git remote or first commit). A removed git worktree's
+    team journal is not one (:func:`removed_worktrees`: no checkout takes it over)."""
+    from .relocate import gone_checkouts, live_keys, orphans_of
 
     keys = live_keys(home, live if live is not None else project_root)
-    return orphans_of([p for p in projects(home).projects if p.root and not p.exists and p.key not in keys],
+    listed = projects(home).projects
+    worktrees = {gone.key for gone in gone_checkouts(home, listed, keys)}  # no checkout takes them over
+    return orphans_of([p for p in listed if p.root and not p.exists and p.key not in keys and p.key not in worktrees],
                       project_root, home)
+
+
+def removed_worktrees(home: Path, project_root: Path | None = None) -> list:
+    """The team layers' local sides of git worktrees that were removed, which no live project has
+    (:func:`memdir.operations.relocate.gone_checkouts`), the session's ``project_root`` among the live ones."""
+    from .relocate import gone_checkouts, live_keys
+
+    return gone_checkouts(home, projects(home).projects, live_keys(home, project_root))
 
 
 def stranded_layers(home: Path, project_root: Path | None = None) -> list:
@@ -406,4 +418,4 @@ def misrecorded_layers(home: Path, project_root: Path | None = None) -> list:
 
 
 __all__ = ["doctor", "journal", "left_behind", "long_descriptions", "misrecorded_layers", "orphans", "projects",
-           "status", "unreadable_layer_files"]
+           "removed_worktrees", "status", "unreadable_layer_files"]

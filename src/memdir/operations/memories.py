@@ -368,8 +368,10 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                               action=action, expect_digest=expect_digest)
     layer, entry = found_as_read(session, name, scope, expect_digest, action)
     # the other layers' live memories that may hold its value: a value one of them holds is not tombstoned
+    indexed = session.indexed
     holders = deletion.holders_of([other for other in session.layers() if other is not layer], entry.record,
-                                  session.actor)
+                                  session.actor, None if indexed is None else
+                                  (lambda directory: indexed(session.home_path, directory)))
     try:  # the action says "forget"
         return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
                               reason=reason, holders=holders, expect_digest=_as_read(layer, entry, expect_digest, action))

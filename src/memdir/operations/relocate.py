@@ -189,6 +189,63 @@ def orphans_of(gone, project_root: Path | None = None, home: Path | None = None)
     return found
 
 
+@dataclass(frozen=True)
+class GoneCheckout(Result):
+    """The local side of a team layer (``<home>/team/<key>``: its journal, version objects and this person's
+    candidates, :func:`memdir.paths.team_meta_path`) of a git worktree that was removed (``git worktree remove``
+    or ``prune``: the worktree's git directory its ``layer.json`` recorded, :func:`memdir.git.identity`, is gone)
+    and is no live project's: ``key``, ``path``, the ``root`` it recorded, its journal ``events`` and the
+    ``candidates`` waiting there. Not an orphan to move (:class:`OrphanLayer`): no checkout takes it over."""
+
+    key: str
+    path: str
+    root: str
+    events: int
+    candidates: int
+
+    @property
+    def note(self) -> str:
+        """One line for ``memdir doctor``: what it is, what it holds, that no checkout uses it, how it goes."""
+        waiting = (f" and {counted(self.candidates, 'team candidate')} of yours waiting for review"
+                   if self.candidates else "")
+        return (f"team journal {self.path}: of {self.root}, a git worktree that was removed; no checkout here uses "
+                f"it. It holds {counted(self.events, 'journal event')} (with the versions of the team memories "
+                f"written there: one not committed before the worktree went is only there){waiting}. A worktree "
+                f"added again at {self.root} takes it up again; if none will be and nothing in it is wanted, "
+                f"remove it: rm -r {self.path}")
+
+
+def gone_checkouts(home: Path, projects, live: dict[str, str]) -> list[GoneCheckout]:
+    """:class:`GoneCheckout` for each :class:`~memdir.results.ProjectInfo` of ``projects``
+    (:func:`memdir.operations.maintenance.projects`) known by its team layer alone (no ``projects/<key>``),
+    whose recorded root is gone, whose key no live project has (``live``: :func:`live_keys`) and whose
+    ``layer.json`` recorded a linked worktree's git directory that is gone too. A clone moved or deleted, or a
+    worktree deleted without ``git worktree prune`` (its git directory stays), is not one: an orphan still.
+    Nothing is removed: a worktree added again at the root uses its journal."""
+    from ..layer.journal import Journal
+    from ..layer.team import CANDIDATE_DIR
+    from ..paths import TEAM_DIR
+
+    found = []
+    for info in projects:
+        local = Path(home) / TEAM_DIR / info.key
+        if not info.root or info.exists or info.key in live or Path(info.path).is_dir() or not local.is_dir():
+            continue
+        metas = (local / META_DIR, local / CANDIDATE_DIR / META_DIR)
+        recorded = [(read_layer_info(meta) or {}).get("worktree") for meta in metas]
+        if not any(isinstance(r, str) and r and not Path(r).exists() for r in recorded):
+            continue
+        events = 0
+        for meta in metas:
+            try:
+                last = Journal(meta).last_event() if meta.is_dir() else None
+            except MemdirError:  # a damaged journal: `memdir verify` says so; counted as none here
+                last = None
+            events += last.seq if last is not None else 0
+        found.append(GoneCheckout(info.key, str(local), info.root, events, _memory_files(local / CANDIDATE_DIR)))
+    return found
+
+
 def _source(home: Path, old: str) -> Path:
     """The layer named by ``old``: a key under ``projects/``, or the old
     project root (its key computed as memdir does)."""
@@ -248,5 +305,5 @@ def move(session, old: str, new: str | None = None, *, reason: str | None = None
     return LayerMove(source.name, target.name, str(root), count)
 
 
-__all__ = ["LayerMove", "MisrecordedLayer", "OrphanLayer", "StrandedLayer", "live_keys", "misrecorded", "move",
-           "orphans_of", "stranded"]
+__all__ = ["GoneCheckout", "LayerMove", "MisrecordedLayer", "OrphanLayer", "StrandedLayer", "gone_checkouts",
+           "live_keys", "misrecorded", "move", "orphans_of", "stranded"]

@@ -425,7 +425,8 @@ def commits(session: Session, layer, name: str) -> tuple:
 def restore_commit(session: Session, name: str, commit: str, *,
                    expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
     """Write team memory ``name`` back as it was at git ``commit``, through
-    the gateway (a new local version, to be committed). ``expect_digest``: the digest of the live
+    the gateway (a new local version, to be committed); a commit from before the memory's file was renamed is
+    read at the path it had then (:func:`memdir.git.path_at`), as :func:`commits` lists it. ``expect_digest``: the digest of the live
     memory the caller read (None: there was none), checked in the gateway's transaction as every
     restore's (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
     :class:`TombstoneRefused`, :class:`Refused`, :class:`Conflict` (changed since read)."""
@@ -433,7 +434,14 @@ def restore_commit(session: Session, name: str, commit: str, *,
     key = normalize_name(name).name
     if not commit or commit.startswith("-"):
         raise InvalidInput(f"not a commit: {commit!r}")
-    data = git.show(Path(session.checkout_path), commit, layer.path / f"{key}.md")
+    checkout, path = Path(session.checkout_path), layer.path / f"{key}.md"
+    try:
+        data = git.show(checkout, commit, path)
+    except NotFound:  # not there under this name: renamed since (git log --follow lists its earlier commits)
+        earlier = git.path_at(checkout, path, commit)
+        if earlier is None or earlier == path:
+            raise
+        data = git.show(checkout, commit, earlier)
     stones = guard(session, layer)
     result = gateway.restore_bytes(layer, key, data, f"git commit {commit[:12]}", actor=session.actor,
                                    guard=stones, session=session.id, expect_digest=expect_digest)

@@ -20,8 +20,9 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   memories (shown, and unread) and :data:`MAX_SAID` warnings per session. The *key* (:func:`session_key`) is the 64 hex of
   SHA-256 of the session id's code points and the project's root (:func:`record_id`), never the id itself: any
   id a client sends — 3 MB long, a lone surrogate from JSON's ``"\\ud800"``, control characters — is recorded
-  in 64 bytes and can be written; two different ids never share a record, nor one id in two projects (the
-  warnings said of the home's index, :func:`first_time` without a project, are the session's wherever it runs). The body's digest is what a renamed memory is known
+  in 64 bytes and can be written; two different ids never share a record, nor one id in two projects (nor the
+  warnings said of the home's index: :func:`memdir.search.stale.warn_stale` gives :func:`first_time` the project
+  too). The body's digest is what a renamed memory is known
   by: its body is in the conversation under its old name (:meth:`Given.name_of`).
 * Bounded: when a session's file is first made, files untouched for
   :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
@@ -36,7 +37,9 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   so lose no update. A lock not had within :data:`LOCK_WAIT` seconds (a hook stopped while holding
   it) leaves the record unchanged: the body is given again, the safe side.
 
-* When the home cannot take it (read-only, full), the record is kept in the
+* When the home cannot take it (read-only, full, or not made yet: a session's record never makes the home —
+  its first write does — so a hook run in a new home, a start that gave the empty block or a prompt that
+  recalled nothing, leaves no file there), the record is kept in the
   per-user runtime directory the warm socket uses (:func:`memdir.runtime.private_dir`,
   private, 0700): ``<runtime>/sessions/<16 hex of the home's real path>-<16 hex
   of the session's key>.json``, of the same form and bounds (and lock). Both places are
@@ -292,6 +295,14 @@ def _held_path(home: str | os.PathLike, session_id: str, project: str | os.PathL
     return os.path.join(home, SESSIONS_DIR, session_key(record_id(session_id, project))[:16] + HELD_SUFFIX)
 
 
+def _held_spare(home: str | os.PathLike, session_id: str, project: str | os.PathLike | None,
+                create: bool = False) -> str | None:
+    """Where a held start text goes when the home cannot take it (read-only, not made yet): beside the record's
+    :func:`_spare`; None without a runtime directory."""
+    spare = _spare(home, record_id(session_id, project), create)
+    return None if spare is None else spare[:-len(".json")] + HELD_SUFFIX
+
+
 HELD_HEAD = b"memdir-held-start "  # then the digest to record once given (or "-") and a newline, then the text
 
 
@@ -304,9 +315,14 @@ def hold_start(home: str | os.PathLike, session_id: str | None, text: str,
     before (trial20: a session that never prompted had its block recorded as given), or None for none to record:
     for a client that keeps the person's prompts on resume only when the start's text comes with a prompt
     (:data:`memdir.integrations.claude_code.dialects.START_AT_PROMPT`). False (nothing held: the start
-    gives it itself) for no id or a home whose sessions directory cannot be written. Never raises."""
-    head = HELD_HEAD + (block_digest or "-").encode("ascii", "replace") + b"\n"
-    return bool(session_id) and _save(_held_path(home, session_id, project), head + text.encode("utf-8", "replace"))
+    gives it itself) for no id or when neither place can be written. Never raises."""
+    if not session_id:
+        return False
+    data = HELD_HEAD + (block_digest or "-").encode("ascii", "replace") + b"\n" + text.encode("utf-8", "replace")
+    if _save(_held_path(home, session_id, project), data):
+        return True
+    spare = _held_spare(home, session_id, project, create=True)  # a home not made yet, or read-only
+    return spare is not None and _save(spare, data)
 
 
 def take_start(home: str | os.PathLike, session_id: str | None,
@@ -317,11 +333,14 @@ def take_start(home: str | os.PathLike, session_id: str | None,
     Never raises."""
     if not session_id:
         return "", None
-    path = _held_path(home, session_id, project)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError:
+    for path in (_held_path(home, session_id, project), _held_spare(home, session_id, project)):
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+            break
+        except (OSError, TypeError):  # TypeError: no runtime directory (path None)
+            continue
+    else:
         return "", None
     _unlink(path)
     block = None
@@ -332,8 +351,8 @@ def take_start(home: str | os.PathLike, session_id: str | None,
 
 
 def first_time(home: Path, session_id: str | None, warning: str, project: str | os.PathLike | None = None) -> bool:
-    """True when session ``session_id`` (in ``project``: :func:`record_id`; None — the index's warnings, which
-    are the home's, not a project's — the session's warnings wherever it runs) has not been given ``warning`` (a
+    """True when session ``session_id`` (in ``project``: :func:`record_id`; None: the session's warnings where it
+    runs in no project) has not been given ``warning`` (a
     text naming one condition, e.g. why the search index cannot be written)
     yet, and records that it now is — in the home, else the runtime directory,
     as :func:`record`. Each hook is a process of its own: a condition met on
@@ -381,7 +400,7 @@ def _save(path: str, data: bytes) -> bool:
     temp = os.path.join(parent, f".{name}.{os.getpid()}.tmp")
     try:
         new = not os.path.exists(path)
-        os.makedirs(parent, mode=0o700, exist_ok=True)
+        _make_dir(parent)
         with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
             handle.write(data)
         os.replace(temp, path)
@@ -391,6 +410,17 @@ def _save(path: str, data: bytes) -> bool:
     if new:
         _prune_dir(parent)
     return True
+
+
+def _make_dir(directory: str) -> None:
+    """Make ``directory`` (0700) when it is not there, never its parent: the home's ``sessions`` is made only
+    in a home that is there (a home not made yet is made by its first write, never by a session's record: the
+    record goes to the runtime directory, as for a home that cannot take it), the runtime directory's by
+    :func:`memdir.runtime.private_dir`. Raises OSError (FileNotFoundError: no parent)."""
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        pass
 
 
 def _unlink(path: str | None) -> None:
@@ -439,7 +469,7 @@ class _locked:
                 continue
             try:
                 if self._create:
-                    os.makedirs(directory, mode=0o700, exist_ok=True)
+                    _make_dir(directory)  # in the home only when the home is there
                 fd = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
                 break
             except OSError:

@@ -9,28 +9,31 @@ to that process, whose stderr a person sees (:func:`warnings_handed_back`).
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from pathlib import Path
 
 from .index import db_path, warn
 
-_warned: set[str] = set()  # '<index path>\0<session id or empty>' this process warned of
+_warned: set[str] = set()  # '<index path>\0<session id or empty>\0<project or empty>' this process warned of
 
 
-def warn_stale(home: Path, cause: str, why: str, session_id: str | None = None) -> None:
+def warn_stale(home: Path, cause: str, why: str, session_id: str | None = None,
+               project: str | os.PathLike | None = None) -> None:
     """``why`` (the index is read as it is, and why) on stderr, once per index and process — and,
-    for an agent's session (``session_id``), once per session and ``cause``: each hook is a
-    process of its own, and a read-only home or a full disk stays so from prompt to prompt, so
-    only the session's first prompt says it (:func:`memdir.prompt.recalled.first_time`, kept
-    in the per-user runtime directory when the home cannot take it). A person's command (no
-    session) is always told."""
+    for an agent's session (``session_id``) in ``project`` (its root, or None), once per session, project and
+    ``cause``: each hook is a process of its own, and a read-only home or a full disk stays so from prompt to
+    prompt, so only the first prompt of the session in that project says it
+    (:func:`memdir.prompt.recalled.first_time`, kept under the session's record, :func:`memdir.prompt.recalled.record_id`,
+    in the per-user runtime directory when the home cannot take it): one session id in two projects is two
+    conversations, each told once. A person's command (no session) is always told."""
     from ..prompt import recalled
 
-    key = f"{db_path(home)}\0{session_id or ''}"  # a warm process serves many sessions' hooks
+    key = f"{db_path(home)}\0{session_id or ''}\0{os.fspath(project) if project else ''}"  # a warm process serves many
     if key in _warned:
         return
     _warned.add(key)
-    if recalled.first_time(home, session_id, cause):
+    if recalled.first_time(home, session_id, cause, project):
         kept = getattr(_handed_back, "lines", None)
         if kept is None:
             warn(why)

@@ -449,7 +449,7 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     except sqlite3.Error as exc:
         held.pop(path, None)
         warn_stale(home, cause, f"{cause}; search and recall answer from it as it is (bringing a copy of it up to "
-                                 f"date in memory failed: {explain(exc)})", session_id)
+                                 f"date in memory failed: {explain(exc)})", session_id, _project_of(layers))
         return conn
     finally:
         with _sweep_lock:  # the copy's sweeps are not the file's
@@ -460,8 +460,14 @@ def _overlay(home: Path, layers: list[Layer], conn: sqlite3.Connection, cause: s
     copy.why = (f"{cause}; it is stale: {counted(copy.changed, 'memory')} changed since its last update, read from their files "
                 "into a copy of it in memory, so search and recall see them" if copy.changed
                 else f"{cause}; search and recall answer from it as it is")
-    warn_stale(home, cause, copy.why, session_id)
+    warn_stale(home, cause, copy.why, session_id, _project_of(layers))
     return copy
+
+
+def _project_of(layers: list[Layer]):
+    """The project root of ``layers`` (its project layer's), or None: what a session's warnings are kept under
+    beside its id (:func:`memdir.search.stale.warn_stale`)."""
+    return next((layer.root for layer in layers if layer.scope == "project" and layer.root is not None), None)
 
 
 class DamagedIndex(StoreError):

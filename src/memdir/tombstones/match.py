@@ -151,6 +151,20 @@ def needed_runs(description: str) -> frozenset[str] | None:
     return frozenset(run for w in chosen for run in re.findall(r"[a-z0-9]+", w)) or None
 
 
+_NOT_RUN = re.compile(r"[^a-z0-9]+")
+
+
+def holds_runs(text: str, runs: frozenset[str]) -> bool:
+    """Whether ``text`` (a memory's name, description and body, in any order) holds every run of ``runs``
+    (:func:`needed_runs`), its blanks, punctuation and other scripts aside: False only when a run is missing, and
+    then no value of that memory matches the tombstone the runs came from (the sieve's one rule: of a file's bytes,
+    :func:`memdir.gateway.deletion.may_hold_value`, and of the search index's text of it). Normalized as
+    :func:`words` reads a value (ASCII text: lower-cased, which is all :func:`normalize_value` does to it)."""
+    folded = text.lower() if text.isascii() else normalize_value(text)
+    squeezed = _NOT_RUN.sub("", folded)
+    return all(run in squeezed for run in runs)
+
+
 @dataclass(frozen=True)
 class Tombstone:
     """A forgotten value: ``digest`` of the normalized value, ``words_digest``
@@ -400,4 +414,4 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
 
 
 __all__ = ["ID_FORM", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
-           "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]
+           "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]

@@ -67,6 +67,7 @@ def test_the_same_prompt_again_is_recalled_and_the_other_install_stays_quiet(mem
 
 def test_claims_are_per_home_per_session_and_per_event(tmp_path):
     home, other_home = tmp_path / "a", tmp_path / "b"
+    home.mkdir(), other_home.mkdir()  # homes made (in one not made yet, a claim goes to the runtime directory)
     data = {"session_id": "s1", "cwd": str(tmp_path), "source": "startup"}
     assert once.first(home, "claude-code", "SessionStart", data, "user")
     assert not once.first(home, "claude-code", "SessionStart", data, "project")  # the second install

@@ -115,6 +115,7 @@ def test_a_held_start_text_is_taken_once_and_an_old_one_no_prompt_took_is_pruned
     import time
 
     home = tmp_path / "mem"
+    home.mkdir()  # a home made (one not made yet holds the text in the runtime directory: test_new_home_hooks)
     assert recalled.hold_start(home, "g-1", "<memory_context>A</memory_context>", "/p")
     assert recalled.take_start(home, "g-1", "/p") == ("<memory_context>A</memory_context>", None)
     assert recalled.take_start(home, "g-1", "/p") == ("", None)  # given once

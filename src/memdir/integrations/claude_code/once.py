@@ -11,7 +11,8 @@ with a ``git pull``, and no install runs then (install and ``memdir doctor`` sti
 
 An event is known by what the client sends both hooks alike: the session id, the client, the event name, the
 ``cwd``, the prompt (or a start's ``source``) and the size of the session's transcript at that moment (it grows
-from turn to turn). A claim is a file ``<home>/sessions/once/<32 hex of that key>`` holding which hook made it
+from turn to turn). A claim is a file ``<home>/sessions/once/<32 hex of that key>`` (in a home not made yet, the
+runtime directory's ``sessions/once/<16 hex of the home>-<32 hex>``: :func:`_place`) holding which hook made it
 (:func:`origin`: its interpreter and command line), made whole with ``link`` (one process wins whatever the
 timing). A hook that finds another hook's claim younger than :data:`WINDOW` seconds stays quiet; its own earlier
 claim (the same prompt sent again, one hook alone) or an old one it takes over and gives its block — so a
@@ -79,8 +80,9 @@ def first(home, client: str, event: str, data: dict, mine: str, environ=None, no
     if key is None:
         return True
     try:
-        folder = os.path.join(home_path(home, environ), *ONCE_DIR)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        folder, key = _place(home_path(home, environ), key)
+        if folder is None:
+            return True
         path = os.path.join(folder, key)
         mark = f"{path}.{os.getpid()}.{time.monotonic_ns()}"
         with open(mark, "x", encoding="ascii") as out:
@@ -117,6 +119,26 @@ def first(home, client: str, event: str, data: dict, mine: str, environ=None, no
             os.unlink(mark)
         except OSError:
             pass
+
+
+def _place(home: str, key: str) -> tuple[str | None, str]:
+    """``(folder, file name)`` of the claim ``key`` of ``home``, the folder made: ``<home>/sessions/once`` in a
+    home that is there; in a home not made yet (a hook's first run: the first write makes the home, never a claim)
+    the runtime directory's ``sessions/once``, the name prefixed with 16 hex of the home's real path (its claims
+    apart from another home's). ``(None, key)``: no place (no runtime directory), the block is given. Raises
+    OSError when the folder cannot be made."""
+    if os.path.isdir(home):
+        folder = os.path.join(home, *ONCE_DIR)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        return folder, key
+    from ...runtime import private_dir  # standard library only, as this module
+
+    runtime, _why = private_dir(create=True)
+    if runtime is None:
+        return None, key
+    folder = os.path.join(runtime, *ONCE_DIR)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder, sha256(os.path.realpath(home).encode("utf-8", "surrogateescape")).hexdigest()[:16] + "-" + key
 
 
 def _tidy(folder: str, now: float) -> None:
