@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,10 +33,16 @@ def isolated_home(tmp_path, monkeypatch):
     fake_home = tmp_path / "userhome"
     fake_home.mkdir()
     monkeypatch.setenv("HOME", str(fake_home))
+    # A runtime directory of the test's own (short, for sockets): what a home cannot take yet (the session
+    # record of a home not made) and the warm process's socket go there, never to one another test shares.
+    run_base = tempfile.mkdtemp(prefix="rt", dir="/tmp")
+    os.chmod(run_base, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", run_base)
     yield home
     stop_warm(home)
     stop_warm_under(tmp_path)  # a test's other homes too (tmp_path/"home", a CLI run's --home …)
     _wait_sweepers(home)
+    shutil.rmtree(run_base, ignore_errors=True)
 
 
 def _wait_sweepers(home: Path) -> None:
