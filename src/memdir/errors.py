@@ -129,11 +129,15 @@ class ModelError(MemdirError):
 
 class MissingExtra(MemdirError):
     """An optional feature needs a package that is not installed; the
-    message names the extra to install (``pip install 'memdir[search]'``)."""
+    message names the command that installs the extra the way memdir was installed
+    (:func:`memdir.version.install_command`: ``pip install 'memdir[search]'``, from a clone
+    ``pip install -e '<clone>[search]'``)."""
 
     def __init__(self, feature: str, extra: str, package: str):
+        from .version import install_command
+
         super().__init__(f"{feature} needs the {package!r} package, which is not installed: "
-                         f"pip install 'memdir[{extra}]'")
+                         f"{install_command(extra)}")
         self.extra = extra
 
 
