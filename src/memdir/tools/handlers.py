@@ -70,6 +70,8 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
         hint = " — call memory_list to see the names" if str(exc).startswith("memory not found") else ""
         if isinstance(exc, NotFound) and exc.deleted:  # the tools' way to the versions (a person's is memdir history)
             hint = f"; memory_history with name {exc.deleted!r} shows its versions"
+        elif isinstance(exc, NotFound) and exc.elsewhere:  # the tools' way to that layer (a person's is --scope)
+            hint = f": leave scope out or give scope {exc.elsewhere!r}"
         return ToolOutput(_bounded(f"Error: {exc}{hint}"), True)
     return ToolOutput(_bounded(text))
 

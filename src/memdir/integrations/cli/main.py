@@ -410,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
             message += " — `memdir list` shows the names"
         elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)
             message += f"; `memdir history {exc.deleted}` shows its versions"
+        elif isinstance(exc, NotFound) and exc.elsewhere:  # the CLI's way to that layer (a model's is the scope argument)
+            message += f": drop --scope or say --scope {exc.elsewhere}"
         print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
             emit(args, {"error": message, "kind": type(exc).__name__})
