@@ -1,6 +1,6 @@
-"""A bad argument to a sync operation is named as the library names it (``scope``, ``layers``), and each
-interface names it its own way (:meth:`memdir.errors.InvalidInput.worded`): the CLI its flag. left32: the
-library said ``--scope must be user or project``, a flag the Python API and the tools have no such thing as."""
+"""Library messages name what the library knows, never a CLI flag or command (left32): a bad argument to a sync
+operation is named as the library names it (``scope``, ``layers``) and each interface names it its own way
+(:meth:`memdir.errors.InvalidInput.worded`: the CLI its flag); a refusal says the action, not a command."""
 
 from __future__ import annotations
 
@@ -26,3 +26,12 @@ def test_bad_layers_are_named_as_the_argument_and_worded_as_the_flag(person, tmp
     with pytest.raises(InvalidInput) as other:
         person.sync_init("-x", layers="user")
     assert (str(other.value), other.value.argument) == ("not a git remote: '-x'", None)
+
+
+def test_a_restore_without_a_version_names_no_cli_command(person):
+    # left32: "restore needs a version (memdir history NAME lists them)" reached the Python API, which has none.
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    with pytest.raises(InvalidInput) as caught:
+        person.restore("db-port")
+    assert str(caught.value) == "restore needs a version (the memory's history lists them) or a git commit"
+    assert person.restore("db-port", 1).name == "db-port"  # control: with a version it restores
