@@ -168,6 +168,21 @@ def printable(text: str | None) -> str:
     return re.sub(_CONTROLS, "", text)
 
 
+def well_formed(text: str) -> str:
+    """``text`` as valid Unicode that UTF-8 can carry: a high and low surrogate side by side joined into the
+    character they stand for (as UTF-16 reads them), every other surrogate code point (a lone one, as JSON's
+    ``"\\ud800"`` decodes to) as U+FFFD. A tool's result echoes what it was given (a query, a name) and a
+    lone surrogate in it is refused by every encoder (stdio's among them), so an in-memory MCP client got
+    what no other could (left32). Text without one comes back as it is."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
 WORD_CHARS = 200    # characters of one word of an error line (a path, a value) kept whole
 LINE_CHARS = 1_000  # characters of a whole error line
 

@@ -37,6 +37,7 @@ from ..render import shown_text
 from ..results import DoctorResult, StatusResult
 from ..session import Session
 from ..text.fence import escape_stored, quoted
+from ..text.printable import well_formed
 from .specs import (
     DEFAULT_LIST,
     DEFAULT_SEARCH,
@@ -78,8 +79,9 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
 
 def _bounded(text: str) -> str:
     # An error can quote a file name or a value, a result holds stored text: no control character, fence
-    # tag, harness tag or template brace reaches the model (the context block's rule, text.fence).
-    text = shown_text(text)
+    # tag, harness tag or template brace reaches the model (the context block's rule, text.fence), and no
+    # lone surrogate an argument held (no client's encoder takes it).
+    text = shown_text(well_formed(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
