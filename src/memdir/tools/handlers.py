@@ -73,11 +73,15 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
             hint = f"; memory_history with name {exc.deleted!r} shows its versions"
         elif isinstance(exc, NotFound) and exc.elsewhere:  # the tools' way to that layer (a person's is --scope)
             hint = f": leave scope out or give scope {exc.elsewhere!r}"
-        return ToolOutput(_bounded(f"Error: {exc}{hint}"), True)
-    return ToolOutput(_bounded(text))
+        return ToolOutput(answer(f"Error: {exc}{hint}"), True)
+    return ToolOutput(answer(text))
 
 
-def _bounded(text: str) -> str:
+def answer(text: str) -> str:
+    """``text`` as a tool's result shows it to a model, the one rule of every tool (these and the memory
+    tool's, :mod:`memdir.tools.memory_directory`): valid Unicode (:func:`memdir.text.printable.well_formed`),
+    printable and read as data (:func:`memdir.render.shown_text`), at most :data:`MAX_OUTPUT` characters
+    (cut with a marker)."""
     # An error can quote a file name or a value, a result holds stored text: no control character, fence
     # tag, harness tag or template brace reaches the model (the context block's rule, text.fence), and no
     # lone surrogate an argument held (no client's encoder takes it).
@@ -114,7 +118,7 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None, 
     scope = arguments.get("scope") if isinstance(arguments.get("scope"), str) else None
     layer, entry = find(session, arguments["name"], scope)
     body = entry.record.body
-    shown = _bounded(quoted(escape_stored(body)))
+    shown = answer(quoted(escape_stored(body)))
     if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK
                                     or len(shown.encode("utf-8", "replace")) > session.settings.tool_output_max_bytes):
         return f"{tool} showed {entry.record.name} in parts"

@@ -40,3 +40,14 @@ def test_a_tool_result_echoing_a_lone_surrogate_replaces_it(isolated_home, proje
     # Control: the same search without the surrogate finds the same memory, its query said as given.
     assert plain.splitlines()[0] == "1 result(s) for 'postgresql':"
     assert lone.splitlines()[1:] == plain.splitlines()[1:]
+
+
+def test_the_memory_tool_words_its_results_by_the_same_rule(mem):
+    # The Anthropic memory tool's commands (memdir.tools.memory_directory) echo a path the same way.
+    from memdir.tools.memory_directory import run
+
+    lone = run(mem.session, {"command": "view", "path": "/memories/\ud800"})
+    assert (lone.is_error, lone.text) == (True, "The path /memories/\ufffd does not exist. Please provide a valid "
+                                                "path. The layers are /memories/user, /memories/project.")
+    plain = run(mem.session, {"command": "view", "path": "/memories/nope"})  # control: the same words
+    assert plain.text == lone.text.replace("\ufffd", "nope")
