@@ -299,5 +299,6 @@ def clean_body(text: str) -> tuple[str, int, int]:
     return cleaned, breaks, removed
 
 
-__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line",
-           "display_title", "is_clean_line", "one_line", "printable", "trimmed_body", "utf8_prefix", "visible", "without_hidden"]
+__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "LINE_CHARS", "VARIATION_SELECTORS", "WORD_CHARS", "clean_body",
+           "clean_line", "display_title", "is_clean_line", "one_line", "printable", "said_line", "trimmed_body",
+           "utf8_prefix", "visible", "well_formed", "without_hidden"]

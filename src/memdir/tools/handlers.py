@@ -279,4 +279,4 @@ _HANDLERS = {
 }
 assert set(_HANDLERS) == set(TOOL_NAMES)
 
-__all__ = ["ToolOutput", "doctor", "run_tool", "seen_in_conversation", "status"]
+__all__ = ["ToolOutput", "answer", "doctor", "run_tool", "seen_in_conversation", "status"]
