@@ -67,11 +67,14 @@ class NotFound(MemdirError, LookupError):
 
     ``deleted``: the (normalized) name of a memory the journal saw deleted, whose versions remain;
     each interface adds its own way to them (the CLI ``memdir history``, the tools ``memory_history``),
-    so the message never names another's. None for a name never held."""
+    so the message never names another's. None for a name never held. ``elsewhere``: the layer (scope)
+    that holds the memory a caller looked for in another one; each interface says how to ask there (the
+    CLI ``--scope``, the tools their ``scope`` argument). None when no other layer holds it."""
 
-    def __init__(self, *args, deleted: str | None = None):
+    def __init__(self, *args, deleted: str | None = None, elsewhere: str | None = None):
         super().__init__(*args)
         self.deleted = deleted
+        self.elsewhere = elsewhere
 
 
 class Refused(MemdirError):
@@ -129,11 +132,15 @@ class ModelError(MemdirError):
 
 class MissingExtra(MemdirError):
     """An optional feature needs a package that is not installed; the
-    message names the extra to install (``pip install 'memdir[search]'``)."""
+    message names the command that installs the extra the way memdir was installed
+    (:func:`memdir.version.install_command`: ``pip install 'memdir[search]'``, from a clone
+    ``pip install -e '<clone>[search]'``)."""
 
     def __init__(self, feature: str, extra: str, package: str):
+        from .version import install_command
+
         super().__init__(f"{feature} needs the {package!r} package, which is not installed: "
-                         f"pip install 'memdir[{extra}]'")
+                         f"{install_command(extra)}")
         self.extra = extra
 
 

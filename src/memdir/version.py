@@ -37,3 +37,48 @@ def code_identity(now: bool = False) -> str:
     if not _identity:
         _identity.append(identity)
     return identity if now else _identity[0]
+
+
+
+_how: list[tuple[str, bool]] = []  # this process's install_source(), once read
+
+
+def install_source() -> tuple[str, bool]:
+    """How this memdir was installed: ``(checkout directory, editable)`` for an install from a clone
+    (``pip install -e .``, as the README says, is editable; ``pip install .`` is not), ``("", False)``
+    for anything else (a registry, a wheel, no package metadata: the code runs from ``src`` on the
+    path, or the checkout is gone). Read from the PEP 610 record ``direct_url.json`` that pip leaves in
+    the distribution's metadata, once per process (an install does not change under it). Never raises."""
+    if _how:
+        return _how[0]
+    how = ("", False)
+    try:
+        import json
+        import os
+        from importlib.metadata import distribution
+        from urllib.parse import unquote, urlparse
+
+        record = json.loads(distribution("memdir").read_text("direct_url.json") or "{}")
+        url, info = urlparse(record.get("url") or ""), record.get("dir_info")
+        directory = unquote(url.path)
+        # A checkout moved or deleted since cannot install anything: the registry's command is then the one left.
+        if url.scheme == "file" and isinstance(info, dict) and os.path.isfile(os.path.join(directory, "pyproject.toml")):
+            how = (directory, info.get("editable") is True)
+    except (ImportError, OSError, ValueError, AttributeError, TypeError):  # no metadata or a bad one: pip's default
+        how = ("", False)
+    _how.append(how)
+    return how
+
+
+def install_command(extras: str) -> str:
+    """The shell command that adds the optional ``extras`` (``"search"``, ``"search,mcp"``) to this
+    memdir the way it was installed (:func:`install_source`): ``pip install -e '<checkout>[search]'``
+    for an editable install from a clone, ``pip install '<checkout>[search]'`` for a plain install from
+    one, else ``pip install 'memdir[search]'``. Every message that names a missing extra says it
+    (left32: from a clone, ``pip install 'memdir[mcp]'`` asks a registry for a package it may not have)."""
+    import shlex
+
+    directory, editable = install_source()
+    if not directory:
+        return f"pip install 'memdir[{extras}]'"
+    return f"pip install {'-e ' if editable else ''}{shlex.quote(f'{directory}[{extras}]')}"

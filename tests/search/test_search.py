@@ -404,11 +404,13 @@ def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_ho
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     done = subprocess.run([sys.executable, "-c", CORE_ONLY, str(isolated_home), str(project)],
                           capture_output=True, text=True, timeout=60)
-    message = "search needs the 'snowballstemmer' package, which is not installed: pip install 'memdir[search]'"
+    from memdir.version import install_command
+
+    message = f"search needs the 'snowballstemmer' package, which is not installed: {install_command('search')}"
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         f"search: {message}", f"recall: {message}", f"tool: Error: {message}",
-        "status: unavailable (pip install 'memdir[search]')",
+        f"status: unavailable ({install_command('search')})",
         "read: Dev PostgreSQL listens on 5433"]  # control: the store itself works
     assert [h.name for h in mem.search("postgresql port")] == ["db-port"]  # control: with the extra, it searches
 

@@ -15,6 +15,7 @@ import pytest
 from memdir import Memory
 from memdir import runtime as sockets
 from memdir.search import warm
+from memdir.version import install_command
 
 
 def _bad_request(path) -> dict:
@@ -90,8 +91,8 @@ def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime, m
     monkeypatch.setattr(vectors, "installed", lambda: False)
     for setting, opened in (("on", on), ("auto", auto)):
         assert _warm_notes(opened) == [
-            f"the warm search process is off: search_vectors = {setting} but the vectors extra is not installed "
-            "(pip install 'memdir[vectors]'); recall and search rank by words alone"]
+            (f"the warm search process is off: search_vectors = {setting} but the vectors extra is not installed "
+             f"({install_command('vectors')}); recall and search rank by words alone")]
     monkeypatch.setattr(vectors, "installed", lambda: True)
     path = warm.socket_path(isolated_home)
     # No vector in the index yet: no session start starts one.

@@ -76,7 +76,7 @@ def _quoted(value) -> str:
 
 
 def _not_a_version(shown: str) -> InvalidInput:
-    return InvalidInput(f"a version is a number from `memdir history`, as 3 or v3 (got {shown})")
+    return InvalidInput(f"a version is a number the memory's history lists, as 3 or v3 (got {shown})")
 
 
 def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:

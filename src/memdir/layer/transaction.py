@@ -203,8 +203,8 @@ class Transaction:
         for kept in filter(None, (commit.preserve(journal, name, path, self.session) for path in doomed)):
             self.events.append(kept)
             known.add(kept.after)
-            self.warnings.append(f"text not in the journal (a hand edit, a file memdir cannot read) was kept "
-                                 f"as a version first (memdir history {name})")
+            self.warnings.append("text not in the journal (a hand edit, a file memdir cannot read) was kept "
+                                 "as a version first (its history lists it)")
         if record is not None:  # the rewritten file goes without reads/last_read: they move to the usage file first
             layer.usage.carry(name, existing.record if existing is not None else record,
                               self.scan.entries)
@@ -225,8 +225,8 @@ class Transaction:
                         staged.append(commit.stage_remove(path))
             for late in filter(None, (commit.late_edit(journal, name, step, known, self.session) for step in staged)):
                 self.events.append(late)  # a person saved the file while it was replaced: kept as a version
-                self.warnings.append(f"the file was edited while memdir changed it; that text was kept as a "
-                                     f"version first (memdir history {name})")
+                self.warnings.append("the file was edited while memdir changed it; that text was kept as a "
+                                     "version first (its history lists it)")
                 before = late.after
             event = journal.append(self.actor, action, name, before, after, reason=reason,
                                    session=self.session, data=data)

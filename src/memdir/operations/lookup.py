@@ -320,8 +320,8 @@ def rename_missing(rename_from: str, looked: tuple[str, ...]) -> NotFound:
 
 def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> NotFound:
     """``exc`` (a rename from ``rename_from`` refused as missing in ``scope``), told which other layer of
-    ``session`` holds it: ``('nb' is in the project layer: drop --scope or say --scope project)``;
-    ``exc`` itself when no other layer does."""
+    ``session`` holds it: ``('nb' is in the project layer)``, with ``elsewhere="project"`` (each interface
+    says how to name that layer: :class:`memdir.errors.NotFound`); ``exc`` itself when no other layer does."""
     key = normalize_name(rename_from).name
     for other in session.scopes():
         try:
@@ -329,7 +329,7 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
         except (StoreError, OSError):
             continue
         if found:
-            return NotFound(f"{exc} ({key!r} is in the {other} layer: drop --scope or say --scope {other})")
+            return NotFound(f"{exc} ({key!r} is in the {other} layer)", elsewhere=other)
     return exc
 
 

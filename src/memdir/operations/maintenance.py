@@ -220,16 +220,18 @@ def unserved(clients, search: str, verb: str = "is installed") -> list[str]:
     :func:`memdir.search.reindex.search_mode` word, starts with "unavailable"). ``clients``: the
     :class:`memdir.results.InstalledClient` records; nothing without one. ``verb``: how memdir stands with
     them (``memdir install`` says these lines too, newuser31: ``"would be installed"`` for a dry run). Never raises."""
+    from ..version import install_command
+
     if not clients:
         return []
     names = ", ".join(dict.fromkeys(client.client for client in clients))
     said = []
     if not mcp_importable():
         said.append(f"memdir {verb} into {names}, but its MCP server (`memdir mcp`) cannot start: the 'mcp' "
-                    "package is not installed (pip install 'memdir[mcp]')")
+                    f"package is not installed ({install_command('mcp')})")
     if search.startswith("unavailable"):
         said.append(f"memdir {verb} into {names}, but recall and search cannot run: the 'search' extra is not "
-                    "installed (pip install 'memdir[search]', or 'memdir[vectors]' for meaning too)")
+                    f"installed ({install_command('search')}, or {install_command('vectors')} for meaning too)")
     return said
 
 

@@ -384,8 +384,7 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
             raise NotFound(f"memory not found: {entry.record.name} in the {layer.scope} layer") from None
         raise Conflict(f"memory {entry.record.name!r} was written again while it was being "
                        f"{'forgotten' if forget else 'deleted'}; the newer version was kept and nothing was "
-                       f"tombstoned: `memdir read {entry.record.name}` shows it, and {action} it again to {action} "
-                       "that too", memory=entry.record.name, current=exc.current) from None
+                       f"tombstoned: read it again to see it, and {action} it again to {action} that too", memory=entry.record.name, current=exc.current) from None
 
 
 def _as_read(layer: Layer, entry: Entry, expect_digest: str | None | bool, action: str) -> str | None:
@@ -421,8 +420,8 @@ def never_had(layer: Layer, entry: Entry, given: str, action: str) -> None:
     if any(compare.typed(given, digest) for digest in (*had, entry.digest)):
         return
     raise InvalidInput(f"digest {given.strip()[:64]} is not one memory {name!r} ever had (its digest now is "
-                       f"{entry.digest[:16]}; `memdir read {name}` shows it, `memdir history {name}` every "
-                       f"version's); the {action} was not made")
+                       f"{entry.digest[:16]}; reading it shows it, its history every version's); the {action} was "
+                       "not made")
 
 
 def found_as_read(session: Session, name: str, scope: str | None, expect_digest: str | None | bool,
@@ -560,7 +559,7 @@ def restore(session: Session, name: str, version: int | str | None = None, scope
             raise InvalidInput("give a version or a commit, not both")
         return teamops.restore_commit(session, name, commit, expect_digest=expect_digest)
     if version is None:
-        raise InvalidInput("restore needs a version (memdir history NAME lists them) or a git commit")
+        raise InvalidInput("restore needs a version (the memory's history lists them) or a git commit")
     version = version_number(version)
     layer, stored, _ = _history_layer(session, name, scope)
     stones = guard(session, layer)

@@ -165,7 +165,7 @@ def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
         known = sync_repo.repository(session.home)
         layers = ",".join(sync_repo.layers_of(known)) if (sync_repo.git_dir(known) / "HEAD").is_file() else USER
     if layers not in SYNC_LAYERS:
-        raise InvalidInput(f"--layers must be one of {', '.join(SYNC_LAYERS)} (got {layers!r})")
+        raise InvalidInput(f"{{argument}} must be one of {', '.join(SYNC_LAYERS)} (got {layers!r})", argument="layers")
     if not remote or remote.startswith("-") or remote != remote.strip():
         raise InvalidInput(f"not a git remote: {remote!r}")
     repo = sync_repo.repository(session.home)
@@ -496,7 +496,7 @@ def show_conflict(session: Session, name: str, scope: str = "user") -> SyncConfl
 
 def _held_path(session: Session, name: str, scope: str):
     if scope not in ("user", "project"):
-        raise InvalidInput(f"--scope must be user or project (got {scope!r})")
+        raise InvalidInput(f"{{argument}} must be user or project (got {scope!r})", argument="scope")
     repo = sync_repo.configured(session.home)
     key = normalize_name(name).name
     held = transfer.held_of(sync_repo.read_state(repo))

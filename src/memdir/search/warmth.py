@@ -21,19 +21,20 @@ def why_off(home: Path, settings) -> str | None:
     else the next hook starts one (with ``warm.log``'s last line: why the last one ended — its bind refused, said
     as such); a process
     that cannot load the model, or serves cosines but no hooks. Never raises."""
+    from ..version import install_command
     from . import vectors
     from .tokenize import available
 
     setting = getattr(settings, "search_vectors", "auto")
     # Without the search extra there are no words to rank by either (newuser30: doctor said they ranked by words).
     words = ("recall and search rank by words alone" if available() else
-             "recall and search cannot run: the search extra is not installed either (pip install 'memdir[search]')")
+             f"recall and search cannot run: the search extra is not installed either ({install_command('search')})")
     if setting == "off":
         return (f"the warm search process is off: search_vectors = off (set by MEMDIR_SEARCH_VECTORS or "
                 f"settings); {words}")
     if not vectors.installed():
         return (f"the warm search process is off: search_vectors = {setting} but the vectors extra is not "
-                f"installed (pip install 'memdir[vectors]'); {words}")
+                f"installed ({install_command('vectors')}); {words}")
     directory, why = runtime_dir()
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"

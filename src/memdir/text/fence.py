@@ -5,8 +5,9 @@
   ``<memory_context foo=bar>``, ``</memory_context\n>``; seed-behaviour §A7; also one left open
   to the end of the text, ``</memory_recall``, which the text around it may close)
   into ``&lt;…&gt;``, so stored text can never open or close the fence.
-* :func:`neutralize_braces` breaks ``{{`` so a harness's ``{{var}}``
-  templating cannot fire on stored text (seed-behaviour §A6).
+* :func:`neutralize_braces` breaks the template openers ``{{``, ``{%`` and ``{#`` so a harness's
+  ``{{var}}`` templating (or a Jinja ``{% … %}`` statement, ``{# … #}`` comment) cannot fire on stored
+  text (seed-behaviour §A6).
 * :func:`escape_stored` is the one rule for stored text on its way to a model: the two above,
   and the harness's own frame — a ``system-reminder`` or ``system`` tag (Claude Code wraps hook
   output in ``<system-reminder>``, which a stored ``</system-reminder>`` would close), a chat
@@ -195,19 +196,24 @@ def escape_fence_tags(text: str) -> str:
     return _escape(text, (_FENCE_TAG,), False)
 
 
+_TEMPLATE_OPENERS = ("{{", "{%", "{#")  # a template's expression, statement and comment (Jinja, Django, Liquid, Mustache)
+
+
 def neutralize_braces(text: str) -> str:
-    """Break every ``{{`` into ``{ {`` until none is left (any run length),
-    so a harness's ``{{var}}`` templating cannot fire on stored text."""
-    while "{{" in text:
-        text = text.replace("{{", "{ {")
+    """Break every template opener — ``{{``, ``{%``, ``{#`` — with a space after its brace (``{ {``,
+    ``{ %``, ``{ #``) until none is left (any run length), so a harness's ``{{var}}`` templating, or a
+    Jinja statement or comment, cannot fire on stored text (left32: ``{%`` and ``{#`` went through)."""
+    while any(opener in text for opener in _TEMPLATE_OPENERS):
+        for opener in _TEMPLATE_OPENERS:
+            text = text.replace(opener, "{ " + opener[1])
     return text
 
 
 def escape_stored(text: str) -> str:
     """``text`` safe to put before a model (see the module docstring): fence tags, ``system-reminder``,
     ``system`` and turn tags and special tokens as ``&lt;…&gt;`` (``[INST]`` as ``&#91;INST&#93;``), a
-    line-initial ``Human:``/``Assistant:`` as ``Human&#58;`` — each also in disguise — and ``{{`` as
-    ``{ {``. Idempotent; text holding none of these is returned as it is, byte for byte."""
+    line-initial ``Human:``/``Assistant:`` as ``Human&#58;`` — each also in disguise — and ``{{``, ``{%``,
+    ``{#`` as ``{ {``, ``{ %``, ``{ #``. Idempotent; text holding none of these is returned as it is, byte for byte."""
     return neutralize_braces(_escape(text, (_FENCE_TAG, _FRAME_TAG, _INST), True))
 
 
@@ -216,14 +222,16 @@ _UNESCAPE = (("&lt;", "<"), ("&gt;", ">"), ("&#91;", "["), ("&#93;", "]"), ("&#5
 
 def unescaped(shown: str) -> str | None:
     """The stored text that :func:`escape_stored` shows as ``shown`` (a copy of what a tool result
-    showed: ``Human&#58; hi`` → ``Human: hi``, ``&lt;system&gt;`` → ``<system>``, ``{ {`` → ``{{``), or None
+    showed: ``Human&#58; hi`` → ``Human: hi``, ``&lt;system&gt;`` → ``<system>``, ``{ {`` → ``{{``, ``{ %`` →
+    ``{%``), or None
     when ``shown`` holds no escape or is not exactly how memdir shows the text it stands for (an entity a
     person typed, a copy cut inside a tag). A disguised character comes back as the one it imitates."""
     raw = shown
     for entity, char in _UNESCAPE:
         raw = raw.replace(entity, char)
-    while "{ {" in raw:
-        raw = raw.replace("{ {", "{{")
+    while any("{ " + opener[1] in raw for opener in _TEMPLATE_OPENERS):
+        for opener in _TEMPLATE_OPENERS:
+            raw = raw.replace("{ " + opener[1], opener)
     return raw if raw != shown and escape_stored(raw) == shown else None
 
 

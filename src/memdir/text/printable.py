@@ -168,6 +168,46 @@ def printable(text: str | None) -> str:
     return re.sub(_CONTROLS, "", text)
 
 
+def well_formed(text: str) -> str:
+    """``text`` as valid Unicode that UTF-8 can carry: a high and low surrogate side by side joined into the
+    character they stand for (as UTF-16 reads them), every other surrogate code point (a lone one, as JSON's
+    ``"\\ud800"`` decodes to) as U+FFFD. A tool's result echoes what it was given (a query, a name) and a
+    lone surrogate in it is refused by every encoder (stdio's among them), so an in-memory MCP client got
+    what no other could (left32). Text without one comes back as it is."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
+WORD_CHARS = 200    # characters of one word of an error line (a path, a value) kept whole
+LINE_CHARS = 1_000  # characters of a whole error line
+
+
+def said_line(text: str) -> str:
+    """``text`` as one error line for a person, readable whatever the input held: every word (a run of
+    non-spaces: a path, a value) over :data:`WORD_CHARS` characters keeps its head and tail around
+    ``…(N characters cut)…``, then the line over :data:`LINE_CHARS` the same, so the reason after a value
+    (``'/aaa…' cannot be examined: File name too long``) stays in view. The one rule of every error line a
+    hook writes to stderr and of the CLI's (a 100 KB ``cwd`` or argument printed whole buried the error it
+    was part of). Pure, no ``re``."""
+    if len(text) <= WORD_CHARS:
+        return text
+    return _middle_cut(" ".join(_middle_cut(word, WORD_CHARS) for word in text.split(" ")), LINE_CHARS)
+
+
+def _middle_cut(text: str, limit: int) -> str:
+    """``text`` when at most ``limit`` characters; else its first two thirds and last third of ``limit``
+    around a mark saying how many characters went."""
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 2 // 3, limit // 3
+    return f"{text[:head]}…({len(text) - head - tail} characters cut)…{text[len(text) - tail:]}"
+
+
 def trimmed_body(text: str) -> str:
     """A multi-line body without the blank lines before its first line and the white space after its
     last: the first line keeps its indentation (``"    make deploy\n    make test"``, a Markdown code
@@ -259,5 +299,6 @@ def clean_body(text: str) -> tuple[str, int, int]:
     return cleaned, breaks, removed
 
 
-__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "VARIATION_SELECTORS", "clean_body", "clean_line",
-           "display_title", "is_clean_line", "one_line", "printable", "trimmed_body", "utf8_prefix", "visible", "without_hidden"]
+__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "LINE_CHARS", "VARIATION_SELECTORS", "WORD_CHARS", "clean_body",
+           "clean_line", "display_title", "is_clean_line", "one_line", "printable", "said_line", "trimmed_body",
+           "utf8_prefix", "visible", "well_formed", "without_hidden"]

@@ -37,6 +37,7 @@ from ..render import shown_text
 from ..results import DoctorResult, StatusResult
 from ..session import Session
 from ..text.fence import escape_stored, quoted
+from ..text.printable import well_formed
 from .specs import (
     DEFAULT_LIST,
     DEFAULT_SEARCH,
@@ -70,14 +71,21 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
         hint = " — call memory_list to see the names" if str(exc).startswith("memory not found") else ""
         if isinstance(exc, NotFound) and exc.deleted:  # the tools' way to the versions (a person's is memdir history)
             hint = f"; memory_history with name {exc.deleted!r} shows its versions"
-        return ToolOutput(_bounded(f"Error: {exc}{hint}"), True)
-    return ToolOutput(_bounded(text))
+        elif isinstance(exc, NotFound) and exc.elsewhere:  # the tools' way to that layer (a person's is --scope)
+            hint = f": leave scope out or give scope {exc.elsewhere!r}"
+        return ToolOutput(answer(f"Error: {exc}{hint}"), True)
+    return ToolOutput(answer(text))
 
 
-def _bounded(text: str) -> str:
+def answer(text: str) -> str:
+    """``text`` as a tool's result shows it to a model, the one rule of every tool (these and the memory
+    tool's, :mod:`memdir.tools.memory_directory`): valid Unicode (:func:`memdir.text.printable.well_formed`),
+    printable and read as data (:func:`memdir.render.shown_text`), at most :data:`MAX_OUTPUT` characters
+    (cut with a marker)."""
     # An error can quote a file name or a value, a result holds stored text: no control character, fence
-    # tag, harness tag or template brace reaches the model (the context block's rule, text.fence).
-    text = shown_text(text)
+    # tag, harness tag or template brace reaches the model (the context block's rule, text.fence), and no
+    # lone surrogate an argument held (no client's encoder takes it).
+    text = shown_text(well_formed(text))
     if len(text) <= MAX_OUTPUT:
         return text
     marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
@@ -110,7 +118,7 @@ def seen_in_conversation(session: Session, tool: str, arguments, response=None, 
     scope = arguments.get("scope") if isinstance(arguments.get("scope"), str) else None
     layer, entry = find(session, arguments["name"], scope)
     body = entry.record.body
-    shown = _bounded(quoted(escape_stored(body)))
+    shown = answer(quoted(escape_stored(body)))
     if action == "memory_read" and ((arguments.get("offset") or 0) != 0 or len(body) > READ_CHUNK
                                     or len(shown.encode("utf-8", "replace")) > session.settings.tool_output_max_bytes):
         return f"{tool} showed {entry.record.name} in parts"
@@ -271,4 +279,4 @@ _HANDLERS = {
 }
 assert set(_HANDLERS) == set(TOOL_NAMES)
 
-__all__ = ["ToolOutput", "doctor", "run_tool", "seen_in_conversation", "status"]
+__all__ = ["ToolOutput", "answer", "doctor", "run_tool", "seen_in_conversation", "status"]

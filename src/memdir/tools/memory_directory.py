@@ -46,13 +46,12 @@ from ..gateway.fields import MemoryChange, body_limit
 from ..layer.succession import successor
 from ..operations import memories as operations
 from ..operations.lookup import deleted
-from ..render import shown_text
 from ..session import Session
 from ..text.names import normalize_name
 from ..text.printable import visible
 from ..vocabulary import SCOPES, TYPES
-from .handlers import ToolOutput
-from .specs import MAX_LIST, MAX_OUTPUT, as_json_type
+from .handlers import ToolOutput, answer
+from .specs import MAX_LIST, as_json_type
 
 ROOT = "/memories"
 SUFFIX = ".md"
@@ -113,16 +112,6 @@ def place(session: Session, path) -> Place:
         raise InvalidInput(f"Path {path} would escape {ROOT} directory via symlink")
     return Place(path, scope, name, written)
 
-
-def answer(text: str) -> str:
-    """``text`` as the model may see it: printable, escaped by the one rule for stored text
-    (:func:`memdir.render.shown_text`, which is :func:`memdir.text.fence.escape_stored`: fence, ``system-reminder`` and ``system`` tags, special
-    tokens, turn markers), at most ``MAX_OUTPUT`` characters (cut with a marker)."""
-    text = shown_text(text)
-    if len(text) <= MAX_OUTPUT:
-        return text
-    marker = f"\n…(output cut at {MAX_OUTPUT} characters)"
-    return text[: MAX_OUTPUT - len(marker)] + marker
 
 
 def run(session: Session, command) -> ToolOutput:

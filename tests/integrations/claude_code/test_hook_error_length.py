@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from memdir.integrations.claude_code.moments import LINE_CHARS, WORD_CHARS, said_line
+from memdir.text.printable import LINE_CHARS, WORD_CHARS, said_line
 
 
 def _hook(event: str, cwd: str) -> subprocess.CompletedProcess:

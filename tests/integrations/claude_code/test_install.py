@@ -88,7 +88,29 @@ def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path, isolated_
     assert removed.returncode == 0, removed.stderr
     assert {p: p.read_bytes() for p in before} == before  # byte-identical
     assert len(list((isolated_home / "integrations" / "backups").iterdir())) == 2  # putting back needs no backup
-    assert "restored: " in removed.stdout
+    assert [line for line in removed.stdout.splitlines() if line.startswith("restored")] == [
+        f"restored (as it was before install): {settings}", f"restored (as it was before install): {claude_json}"]
+
+
+def test_uninstall_says_it_removed_memdirs_entries_from_a_file_that_moved_on(tmp_path, isolated_home):
+    # Claude Code writes ~/.claude.json itself (numStartups) after install: uninstall takes memdir's server out
+    # and keeps the rest; it said "restored" (left32), which is what it does to the untouched settings.json.
+    settings, claude_json = _seed(tmp_path / "userhome")
+    assert run_cli("install", "claude-code").returncode == 0
+    data = json.loads(claude_json.read_text())
+    claude_json.write_text(json.dumps({**data, "numStartups": 13}), encoding="utf-8")
+    dry = run_cli("uninstall", "claude-code", "--dry-run")
+    assert [line for line in dry.stdout.splitlines() if line.startswith("would be")] == [
+        f"would be restored (as it was before install): {settings}",  # control: put back as it was
+        f"would be updated (memdir's entries removed, the rest kept): {claude_json}"]
+    said = json.loads(run_cli("--json", "uninstall", "claude-code", "--dry-run").stdout)
+    assert [(c["path"], c["restored"]) for c in said["changed"]] == [(str(settings), True), (str(claude_json), False)]
+    done = run_cli("uninstall", "claude-code")
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith(("restored", "updated"))]
+    assert lines[0] == f"restored (as it was before install): {settings}"
+    assert lines[1].startswith(f"updated (memdir's entries removed, the rest kept): {claude_json} (backup: ")
+    assert json.loads(claude_json.read_text()) == {**EXISTING_CLAUDE_JSON, "numStartups": 13}
 
 
 def test_dry_run_writes_nothing(tmp_path):

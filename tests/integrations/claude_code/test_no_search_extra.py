@@ -12,6 +12,7 @@ import sys
 
 from memdir import Memory
 from memdir.prompt import pending
+from memdir.version import install_command
 
 FINDING = "Remember that the release is cut on Thursdays."
 
@@ -46,7 +47,7 @@ def test_a_held_gemini_start_and_its_findings_are_given_by_a_prompt_that_cannot_
     assert context.count("<memory_pending>") == 1 and "Thursdays" in context
     assert "<memory_recall>" not in context  # no recall without the extra, and the hook says so
     assert first.stderr.strip() == ("memdir hook BeforeAgent: no recall: search needs the 'snowballstemmer' package,"
-                                    " which is not installed: pip install 'memdir[search]'")
+                                    f" which is not installed: {install_command('search')}")
     assert list(pending.showings(layer).values()) == [{"s1"}]  # the finding counted as shown once given
 
     second = _hook(project, "BeforeAgent", {"prompt": "which port does postgres use?"}, extra=False)

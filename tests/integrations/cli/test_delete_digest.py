@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from memdir import InvalidInput
 from tests.conftest import run_cli
 
 pytestmark = pytest.mark.slow  # real subprocesses
@@ -83,8 +84,14 @@ def test_a_digest_the_memory_never_had_is_not_called_a_change(person, project):
         assert made_up.returncode == 1, made_up.stdout
         assert made_up.stderr.strip() == (
             f"memdir: digest {given} is not one memory 'db-port' ever had (its digest now is {now[:16]}; "
-            "`memdir read db-port` shows it, `memdir history db-port` every version's); the forget was not made")
+            "reading it shows it, its history every version's); the forget was not made")
         assert "changed since" not in made_up.stderr
+        # The Python API says the library's words: no CLI command in them (left32), the digest now in them.
+        with pytest.raises(InvalidInput) as caught:
+            person.forget("db-port", expect_digest=given)
+        assert str(caught.value) == (f"digest {given} is not one memory 'db-port' ever had (its digest now is "
+                                     f"{now[:16]}; reading it shows it, its history every version's); the forget "
+                                     "was not made")
     stale = run_cli("--project", project, "forget", "db-port", "--digest", old[:12])  # control: a real older one
     assert stale.returncode == 1 and "memory 'db-port' changed since it was read" in stale.stderr, stale.stderr
     assert person.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 6543"

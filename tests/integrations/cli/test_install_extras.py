@@ -9,9 +9,10 @@ import json
 import sys
 
 from memdir.integrations.cli.main import main
+from memdir.version import install_command
 
 MCP_LINE = ("memdir {verb} into claude-code, but its MCP server (`memdir mcp`) cannot start: the 'mcp' package is "
-            "not installed (pip install 'memdir[mcp]')")
+            f"not installed ({install_command('mcp')})")
 
 
 def test_install_warns_when_the_server_it_registers_cannot_start(isolated_home, project, monkeypatch, capsys):

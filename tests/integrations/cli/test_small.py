@@ -225,14 +225,16 @@ def test_read_of_a_deleted_memory_says_it_was_deleted_and_where_its_versions_are
 @pytest.mark.slow
 def test_rename_from_a_memory_of_another_layer_names_that_layer(project, mem):
     run_cli("--project", project, "write", "nb", "-d", "Notebook kernel is python3")
-    said = ('cannot rename "nb": no such memory in the user layer '
-            "('nb' is in the project layer: drop --scope or say --scope project)")
+    # The library says the fact (the layer that holds it); each interface says how to ask there (left32: the
+    # tool's error said "drop --scope or say --scope project", a flag a model cannot give).
+    said = 'cannot rename "nb": no such memory in the user layer (\'nb\' is in the project layer)'
     out = run_cli("--project", project, "write", "nb2", "--rename-from", "nb", "--scope", "user")
-    assert out.returncode == 1 and out.stderr == f"memdir: {said}\n"
+    assert out.returncode == 1 and out.stderr == f"memdir: {said}: drop --scope or say --scope project\n"
     with pytest.raises(NotFound) as caught:
         mem.write("nb2", rename_from="nb", scope="user")
-    assert str(caught.value) == said
-    assert mem.call_tool("memory_write", {"name": "nb2", "rename_from": "nb", "scope": "user"}) == f"Error: {said}"
+    assert str(caught.value) == said and caught.value.elsewhere == "project"
+    assert mem.call_tool("memory_write", {"name": "nb2", "rename_from": "nb", "scope": "user"}) == (
+        f"Error: {said}: leave scope out or give scope 'project'")
     # control: a name no layer holds keeps the plain refusal
     out = run_cli("--project", project, "write", "nb2", "--rename-from", "nbx", "--scope", "user")
     assert out.returncode == 1 and out.stderr == "memdir: cannot rename \"nbx\": no such memory in the user layer\n"

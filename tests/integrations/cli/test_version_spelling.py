@@ -17,7 +17,7 @@ from tests.conftest import run_cli
 def test_the_rule_reads_the_spelling_history_prints_and_refuses_the_rest():
     assert [version_number(v) for v in (3, "3", "v3", "V3", "v12")] == [3, 3, 3, 3, 12]
     for bad in ("v", "x1", "1.5", "v-1", "٣", "1_0", " 1", "+1", "", True, None, 1.0):
-        with pytest.raises(InvalidInput, match="a version is a number from `memdir history`, as 3 or v3"):
+        with pytest.raises(InvalidInput, match="a version is a number the memory's history lists, as 3 or v3"):
             version_number(bad)
     # read as numbers no memory has: show/restore answer "has no version" (NotFound), as for 99
     assert [version_number(v) for v in (0, "v0", "-1")] == [0, 0, -1]
@@ -41,7 +41,7 @@ def test_cli_show_and_restore_take_the_version_as_history_prints_it(project, mem
     two = json.loads(run_cli("--project", project, "show", "db-port", "--version", "v2", "--json").stdout)
     assert "listens on 5434" in two["text"]  # control: another version is another text
     bad = run_cli("--project", project, "show", "db-port", "--version", "one")
-    assert bad.returncode != 0 and "a version is a number from `memdir history`, as 3 or v3 (got 'one')" in bad.stderr
+    assert bad.returncode != 0 and "a version is a number the memory's history lists, as 3 or v3 (got 'one')" in bad.stderr
     none = run_cli("--project", project, "show", "db-port", "--version", "v0")
     assert none.returncode != 0 and "memory 'db-port' has no version 0 (it has 2)" in none.stderr
     restored = run_cli("--project", project, "restore", "db-port", "--version", "v1")
@@ -94,7 +94,7 @@ def test_panel_urls_and_restore_body_take_v1(isolated_home, project, mem):
     assert mem.read("db-port", count=False).record.description == "Dev PostgreSQL listens on 5433"
 
 
-TOO_MANY = "a version is a number from `memdir history`, as 3 or v3 (got a number of more than 18 digits)"
+TOO_MANY = "a version is a number the memory's history lists, as 3 or v3 (got a number of more than 18 digits)"
 
 
 def test_a_number_past_18_digits_is_refused_alike_in_every_spelling_and_path(isolated_home, project, mem):

@@ -28,7 +28,7 @@ def _kind(prop: dict) -> str:
 def _wrong(kind: str, key: str, spec_name: str) -> list[tuple[object, str]]:
     """(value sent, the error's end) for each wrong value of an argument of JSON type ``kind``."""
     if kind == "version":
-        said = "Error: a version is a number from `memdir history`, as 3 or v3 (got "
+        said = "Error: a version is a number the memory's history lists, as 3 or v3 (got "
         return [(v, f"{said}{v!r})") for v in ("one", "1_0", "v-1", "\u0665", True, 1.5, [1])]
     head = f"Error: {spec_name}: {key!r} must be {'an integer' if kind == 'integer' else 'a ' + kind}, got "
     if kind == "integer":

@@ -218,5 +218,7 @@ def test_memdir_mcp_without_the_extra_names_it(missing):
             "sys.exit(main(['mcp']))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (1, "")
-    assert "memdir mcp needs the 'mcp' package, which is not installed: pip install 'memdir[mcp]'" in done.stderr
+    from memdir.version import install_command
+
+    assert f"memdir mcp needs the 'mcp' package, which is not installed: {install_command('mcp')}" in done.stderr
     assert "Traceback" not in done.stderr

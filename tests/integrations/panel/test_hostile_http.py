@@ -145,7 +145,7 @@ def test_numbers_in_the_address_are_ascii_digits(panel, url):
     for version in ("\u0665", "1_0", " 1", "+1"):  # an Arabic-Indic five, an underscore, a space, a sign
         quoted = "".join(f"%{b:02X}" for b in version.encode())
         code, reply, _ = panel.request("GET", f"{url}/versions/{quoted}")
-        assert (code, reply["error"]) == (400, f"a version is a number from `memdir history`, as 3 or v3 "
+        assert (code, reply["error"]) == (400, f"a version is a number the memory's history lists, as 3 or v3 "
                                                f"(got {version!r})"), version
     code, reply, _ = panel.request("GET", "/api/journal?limit=%D9%A5")
     assert (code, reply["error"]) == (400, "limit must be an integer (got '\u0665')")

@@ -278,7 +278,9 @@ class LLMExtractor:
         try:
             import openai
         except ImportError:
-            raise ModelError("the llm extractor needs the openai package: pip install 'memdir[llm]'") from None
+            from ...version import install_command
+
+            raise ModelError(f"the llm extractor needs the openai package: {install_command('llm')}") from None
         client = openai.OpenAI(base_url=self.base_url, api_key=key, timeout=self.timeout, max_retries=0)
         try:
             response = client.chat.completions.create(model=self.model, messages=messages,

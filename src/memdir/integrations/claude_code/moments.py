@@ -65,6 +65,7 @@ import sys
 
 # json's own C code: a hook's fresh process loads no json, and so no re
 from ...text import json_c
+from ...text.printable import said_line
 from .dialects import (
     DEFERS_MCP_TOOLS,
     START_AT_PROMPT,
@@ -88,30 +89,6 @@ class RoutineSkip(HookSkip):
     off): its reason is no error, and a client that shows every stderr line of a hook to the person (Gemini
     CLI) would show it on every such event, so it is said only when asked (``MEMDIR_LOG_LEVEL`` info or
     debug: :func:`memdir.integrations.claude_code.hooks.says_routine`)."""
-
-
-WORD_CHARS = 200    # characters of one word of a hook's stderr line (a path, a value) kept whole
-LINE_CHARS = 1_000  # characters of a hook's whole stderr line
-
-
-def said_line(text: str) -> str:
-    """``text`` as a hook's one stderr line, readable whatever the input held: every word (a run of non-spaces:
-    a path, a value) over :data:`WORD_CHARS` characters keeps its head and tail around
-    ``…(N characters cut)…``, then the line over :data:`LINE_CHARS` the same, so the reason after a value
-    (``'/aaa…' cannot be examined: File name too long``) stays in view. The one rule of every line a hook
-    writes to stderr: a 100 KB ``cwd`` printed whole buried the error it was part of. Pure, no ``re``."""
-    if len(text) <= WORD_CHARS:
-        return text
-    return _middle_cut(" ".join(_middle_cut(word, WORD_CHARS) for word in text.split(" ")), LINE_CHARS)
-
-
-def _middle_cut(text: str, limit: int) -> str:
-    """``text`` when at most ``limit`` characters; else its first two thirds and last third of ``limit``
-    around a mark saying how many characters went."""
-    if len(text) <= limit:
-        return text
-    head, tail = limit * 2 // 3, limit // 3
-    return f"{text[:head]}…({len(text) - head - tail} characters cut)…{text[len(text) - tail:]}"
 
 
 def _session(data: dict, home, environ=None):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 
 from ...errors import InvalidInput, MemdirError, NotFound
-from ...text.printable import printable
+from ...text.printable import printable, said_line
 from .common import OutputLost, UsageError, emit, warn_unsaid
 
 # ---------------------------------------------------------------- the hot path
@@ -71,6 +71,7 @@ def _parser_class():
                     message += (f" ({unknown[0]!r} is not an option here: a value that starts with \"-\" goes "
                                 f"after \"--\", as in `{self.prog} -- {unknown[0]}`)")
             message += _near_choices(message) or _near_options(message, self)
+            message = said_line(message)  # a long value it quotes is cut in its middle (the hooks' rule)
             self.print_usage(sys.stderr)
             print(f"{self.prog}: error: {message}", file=sys.stderr)
             raise _ParseError(message)
@@ -399,17 +400,21 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 warn_unsaid([f"warning: {note}" for note in kept])
     except UsageError as exc:
-        print(f"memdir: {exc}", file=sys.stderr)
+        message = said_line(str(exc))
+        print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):
-            emit(args, {"error": str(exc), "kind": "UsageError"})
+            emit(args, {"error": message, "kind": "UsageError"})
         return 2
     except MemdirError as exc:
         # it may quote a file name or a value; an argument it names is named as the CLI spells it (its flag)
-        message = printable(exc.worded(_flag(exc.argument)) if isinstance(exc, InvalidInput) else str(exc))
+        # a long value it quotes (a 100 KB argument) keeps its head and tail: the hooks' rule, said_line
+        message = said_line(printable(exc.worded(_flag(exc.argument)) if isinstance(exc, InvalidInput) else str(exc)))
         if message.startswith("memory not found"):  # the CLI's way to see names (a model's is memory_list)
             message += " — `memdir list` shows the names"
         elif isinstance(exc, NotFound) and exc.deleted:  # the CLI's way to the versions (a model's is memory_history)
             message += f"; `memdir history {exc.deleted}` shows its versions"
+        elif isinstance(exc, NotFound) and exc.elsewhere:  # the CLI's way to that layer (a model's is the scope argument)
+            message += f": drop --scope or say --scope {exc.elsewhere}"
         print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
             emit(args, {"error": message, "kind": type(exc).__name__})

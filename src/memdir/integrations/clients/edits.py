@@ -52,7 +52,8 @@ BACKUPS = ("integrations", "backups")
 @dataclass(frozen=True)
 class FileChange:
     """One file install/uninstall would change: bytes before (None: absent)
-    and after (None: remove the file), and the unified diff."""
+    and after (None: remove the file), and the unified diff. ``restored``: an uninstall
+    puts back the very bytes install found (else it takes memdir's entries out and keeps the rest)."""
 
     path: Path
     before: bytes | None
@@ -61,6 +62,7 @@ class FileChange:
     backup: Path | None = None
     record: dict = field(default_factory=dict, compare=False)  # what the edit keeps in the manifest
     fresh: dict = field(default_factory=dict, compare=False)  # what the manifest takes anew at each install
+    restored: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ class Plan:
     def to_dict(self) -> dict:
         return {"client": self.client, "action": self.action, "scope": self.scope, "applied": self.applied,
                 "changed": [{"path": str(c.path), "backup": str(c.backup) if c.backup else None,
-                             "created": c.before is None, "removed": c.after is None, "diff": c.diff}
+                             "created": c.before is None, "removed": c.after is None, "restored": c.restored,
+                             "diff": c.diff}
                             for c in self.changes],
                 "unchanged": [str(p) for p in self.unchanged], "notes": list(self.notes)}
 
@@ -213,7 +216,8 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             notes.append(f"{path} was edited inside memdir's block since install; memdir left the file as it is — "
                          "delete the block (or the file) by hand if you do not need it")
             continue
-        changes.append(FileChange(path, raw, after, diff(path, raw, after)))
+        original = read_bytes(Path(record["backup"])) if record and record.get("backup") else None
+        changes.append(FileChange(path, raw, after, diff(path, raw, after), restored=after is not None and after == original))
     return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged), notes=tuple(notes),
                 client=client)
 
@@ -316,9 +320,8 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
     for change in plan.changes:
         path = change.path
         record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else {}
-        restoring = plan.action == "uninstall" and (
-            change.after is None or (record.get("backup") and change.after == read_bytes(Path(record["backup"]))))
-        # Back up what existed, unless uninstall is putting back the very bytes install found.
+        # Back up what existed, unless uninstall is putting back the very bytes install found (or removing the file).
+        restoring = plan.action == "uninstall" and (change.after is None or change.restored)
         backup = _backup(memdir_home, path, change.before) if change.before is not None and not restoring else None
         mode = None
         try:

@@ -56,6 +56,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from ...api import Memory
 from ...errors import MemdirError, ScopeError
 from ...session import open_session
+from ...text.printable import well_formed
 from ...tools.handlers import run_tool
 from ...tools.specs import instructions, tool_specs
 from ...version import VERSION
@@ -166,9 +167,8 @@ class MemoryServer:
             output = run_tool(mem.session, name, arguments or {})
         except Exception as exc:  # a bug must not take the server down
             log.exception("memdir: %s failed", name)
-            return types.CallToolResult(
-                content=[types.TextContent(text=f"Error: internal error in {name}: {type(exc).__name__}: {exc}")],
-                is_error=True)
+            said = well_formed(f"Error: internal error in {name}: {type(exc).__name__}: {exc}")
+            return types.CallToolResult(content=[types.TextContent(text=said)], is_error=True)
         if name == "memory_search" and self.freeze_heap:
             self._settled()
         return types.CallToolResult(content=[types.TextContent(text=output.text)], is_error=output.is_error)
