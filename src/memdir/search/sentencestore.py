@@ -12,9 +12,10 @@ out of every rebuild (a cache: a new index starts without it).
 
 Ahead of any search, with :data:`EMBED_SENTENCES`, the background embedder (:mod:`memdir.search.embedder`, after
 every head) embeds every sentence a tie could pick (:func:`sentences_of`: each of a memory's, as
-:func:`memdir.search.ties.best_sentence` cuts it), :func:`fill`: the table ``memory_sentences`` says which memory,
-at which digest of its text, holds which sentence (its :func:`key`; a row with an empty key marks a memory done),
-and ``filled_vectors`` holds each distinct sentence's vector once, however many memories hold it (a trigger drops
+:func:`memdir.search.ties.best_sentence` cuts it), :func:`fill`: the table ``memory_sentences`` says which memory
+holds which sentence (its :func:`key`), ``sentence_marks`` at which digest of its text each memory was done (once a
+memory, not once a sentence: a 64-digit digest in each of 16,477 rows was ≈ 1 MB of 1,000 notes' index), and
+``filled_vectors`` holds each distinct sentence's vector once, however many memories hold it (a trigger drops
 it when the last one lets it go: :data:`memdir.search.schema.SENTENCE_TABLES`). :func:`vectors_for` reads both
 ``filled_vectors`` and ``sentence_vectors``, so a first-seen tie embeds nothing on the query path. Which sentence a
 tie picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at
@@ -113,8 +114,12 @@ EMBED_SENTENCES = True  # the background embedder fills memory_sentences after e
 # sentences embedded when a search first meets them — the same vectors, so the same answers, only slower once.
 # 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 400 MB).
 MAX_FILLED = 20_000
-_GONE = ("DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
-         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = memory_sentences.id)")
+# The marks, then the sentence rows, of memories gone or changed (a vector no memory holds then goes: the trigger)
+_GONE = ("DELETE FROM sentence_marks WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
+         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = sentence_marks.id)",
+         "DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM sentence_marks)")
+_UNMARKED = ("SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN sentence_marks s ON s.id = d.id"
+             " AND s.digest IS d.digest WHERE d.status = 'active' AND s.id IS NULL ORDER BY d.id")
 
 
 def sentences_of(body: str | None, description: str) -> list[str]:
@@ -127,7 +132,8 @@ def sentences_of(body: str | None, description: str) -> list[str]:
 
 
 def _tables(conn: sqlite3.Connection) -> None:
-    """``memory_sentences`` and ``filled_vectors`` (and their index and trigger), made unless there."""
+    """``memory_sentences``, ``sentence_marks`` and ``filled_vectors`` (and their index and trigger), made unless
+    there."""
     for statement in SENTENCE_TABLES:
         conn.execute(statement)
 
@@ -146,12 +152,9 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
     _tables(conn)
     if _filled_rows(conn) >= MAX_FILLED:  # nothing is filled: the rows of memories gone or changed go now
         with write_transaction(conn):
-            conn.execute(_GONE)
+            _drop_gone(conn)
         return 0
-    todo = conn.execute(
-        "SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id"
-        " AND m.key = x'' AND m.digest IS d.digest WHERE d.status = 'active' AND m.id IS NULL ORDER BY d.id LIMIT ?",
-        (-1 if limit is None else int(limit),)).fetchall()
+    todo = conn.execute(_UNMARKED + " LIMIT ?", (-1 if limit is None else int(limit),)).fetchall()
     done, rows = 0, []  # rows: (id, digest, sentence; None for the mark)
     for position, (doc_id, digest, body, description) in enumerate(todo):
         if should_stop is not None and should_stop():
@@ -167,16 +170,21 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
         ids, fresh_set = sorted({row[0] for row in rows}), set(fresh)
         with write_transaction(conn):
             conn.executemany("DELETE FROM memory_sentences WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?,?,? WHERE EXISTS"
-                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
-                             [(i, d, b"" if s is None else key(s), i, d) for i, d, s in rows])
+            conn.executemany("DELETE FROM sentence_marks WHERE id = ?", [(i,) for i in ids])
+            # a memory's mark at the digest read, unless it changed meanwhile; its sentences' rows only beside its mark
+            conn.executemany("INSERT OR REPLACE INTO sentence_marks SELECT ?1, ?2 WHERE EXISTS"
+                             " (SELECT 1 FROM docs WHERE id = ?1 AND digest IS ?2)",
+                             [(i, d) for i, d, s in rows if s is None])
+            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?1, ?2 WHERE EXISTS"
+                             " (SELECT 1 FROM sentence_marks WHERE id = ?1)",
+                             [(i, key(s)) for i, _d, s in rows if s is not None])
             # each sentence's vector once, when a memory written above holds it (not one changed meanwhile); a
             # fresh one over a kept row that was no vector, a known one over nothing
             for verb, texts in (("REPLACE", fresh), ("IGNORE", [s for s in wanted if s not in fresh_set])):
                 conn.executemany(f"INSERT OR {verb} INTO filled_vectors SELECT ?1, ?2 WHERE EXISTS"
                                  " (SELECT 1 FROM memory_sentences WHERE key = ?1)",
                                  [(key(s), known[s]) for s in texts])
-            conn.execute(_GONE)
+            _drop_gone(conn)
         done += len(ids)
         rows = []
         if _filled_rows(conn) >= MAX_FILLED:
@@ -184,11 +192,17 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
     return done
 
 
+def _drop_gone(conn: sqlite3.Connection) -> None:
+    """Drop the marks and sentence rows of memories gone or changed (:data:`_GONE`), inside the caller's transaction."""
+    for statement in _GONE:
+        conn.execute(statement)
+
+
 def _filled_rows(conn: sqlite3.Connection) -> int:
-    """How many sentence vectors ``memory_sentences`` holds for the active memories' current texts (done marks,
-    and rows of a memory gone or changed, which a fill may still reuse, left out)."""
-    return conn.execute("SELECT count(*) FROM memory_sentences m JOIN docs d ON d.id = m.id AND d.digest IS m.digest"
-                        " AND d.status = 'active' WHERE m.key != x''").fetchone()[0]
+    """How many sentence vectors ``memory_sentences`` holds for the active memories' current texts (rows of a memory
+    gone or changed, which a fill may still reuse, left out)."""
+    return conn.execute("SELECT count(*) FROM memory_sentences m JOIN sentence_marks s ON s.id = m.id JOIN docs d"
+                        " ON d.id = m.id AND d.digest IS s.digest AND d.status = 'active'").fetchone()[0]
 
 
 FILLED = "sentences_filled"  # meta key: the index generation at which every active memory had its sentences
@@ -215,8 +229,7 @@ def mark_filled(conn: sqlite3.Connection) -> bool:
     with write_transaction(conn):
         embedded, total = vectors.pending(conn)
         done = embedded == total and (_filled_rows(conn) >= MAX_FILLED or conn.execute(
-            "SELECT 1 FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id AND m.key = x'' AND m.digest IS d.digest"
-            " WHERE d.status = 'active' AND m.id IS NULL LIMIT 1").fetchone() is None)
+            _UNMARKED + " LIMIT 1").fetchone() is None)
         if done:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
                          (FILLED,))
