@@ -115,8 +115,8 @@ EMBED_SENTENCES = True  # the background embedder fills memory_sentences after e
 # 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 400 MB).
 MAX_FILLED = 20_000
 # The marks, then the sentence rows, of memories gone or changed (a vector no memory holds then goes: the trigger)
-_GONE = ("DELETE FROM sentence_marks WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
-         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = sentence_marks.id)",
+_GONE = (("DELETE FROM sentence_marks WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
+          " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = sentence_marks.id)"),
          "DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM sentence_marks)")
 _UNMARKED = ("SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN sentence_marks s ON s.id = d.id"
              " AND s.digest IS d.digest WHERE d.status = 'active' AND s.id IS NULL ORDER BY d.id")
