@@ -4,8 +4,8 @@ The background embedder fills the vector of every sentence a tie may pick (:func
 Before, each memory's row held its own copy: 1,000 notes of 258 words kept 16.5k vectors for 13.4k distinct texts.
 Now ``memory_sentences`` says which memory holds which sentence and ``filled_vectors`` holds each text's vector once;
 a vector goes when the last memory holding it lets it go. An index of schema 27 (a vector in every row) or 28 (the
-memory's digest in every row, review32) is brought to 29 (the digest once a memory, in ``sentence_marks``) where it
-stands, its vectors kept, nothing embedded again.
+memory's digest in every row, review32) is brought to 29 (the digest once a memory, in ``sentence_marks``; each vector
+float16) where it stands, its vectors kept, nothing embedded again.
 """
 
 from __future__ import annotations
@@ -92,7 +92,9 @@ def test_two_memories_sharing_a_sentence_keep_one_vector_of_it(filled):
     embedded.clear()
     found = sentencestore.vectors_for(conn, [SHARED, ALPHA])  # read from the rows, nothing embedded
     assert embedded == [] and found.shape == (2, 384)
-    assert abs(float(found[0] @ vectors.embed([SHARED])[0]) - 1.0) < 1e-5  # the shared row is that sentence's vector
+    # the shared row is that sentence's vector, as kept: float16 values (a batch of one differs by <= 1e-7)
+    assert (found[0].astype("float16").astype("float32") == found[0]).all()
+    assert abs(float(found[0] @ vectors.embed([SHARED])[0]) - 1.0) < 1e-3
 
 
 def test_an_edit_dropping_the_shared_sentence_keeps_it_for_the_other_memory(filled):
@@ -158,13 +160,18 @@ def test_an_index_of_schema_27_or_28_is_brought_to_29_its_sentence_vectors_kept(
     mem, conn, _, embedded = filled
     before = dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall())
     marks = _marks(conn)
+    import numpy as np
+
+    assert {len(v) for v in before.values()} == {sentencestore.HALF_BYTES}  # float16
+    conn.executemany("UPDATE filled_vectors SET vector = ? WHERE key = ?",  # as 27 and 28 kept them: float32
+                     [(np.frombuffer(v, dtype=np.float16).astype(np.float32).tobytes(), k) for k, v in before.items()])
     conn.executescript(_OLD[old])
     assert conn.execute("SELECT count(*) FROM memory_sentences WHERE digest IS NOT NULL").fetchone()[0] == 6
     index.close_all()
     conn = index.connect(mem.session.home)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 29
     assert [row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")] == ["id", "key"]
-    assert dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall()) == before  # 3 rows, as they were
+    assert dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall()) == before  # 3 rows, float16 again
     assert _marks(conn) == marks and len(marks) == 2  # each memory's digest, once
     assert conn.execute("SELECT count(*) FROM memory_sentences").fetchone()[0] == 4  # the marks' rows gone
     assert _holders(conn, SHARED) == ["note-one", "note-two"] and _kept(conn, SHARED) == 1

@@ -30,7 +30,8 @@ SCHEMA_VERSION = 29  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 26: pkg the short form of package (pkg-manager holds "package": text.words.SHORT_FORMS)
 # 27: the interlinear annotation marks U+FFF9-U+FFFB read as absent (text.printable.INVISIBLE), not as a break
 # 28: a filled sentence's vector kept once however many memories hold it (filled_vectors; memory_sentences its keys)
-# 29: a memory's digest kept once for its filled sentences (sentence_marks), not in each memory_sentences row
+# 29: a memory's digest kept once for its filled sentences (sentence_marks), not in each memory_sentences row; a
+# tie sentence's vector kept as float16 (filled_vectors, sentence_vectors: search.sentencestore.halved)
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 26
@@ -184,6 +185,7 @@ def upgrade(conn: sqlite3.Connection) -> None:
                              [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
         if version in UPGRADED:
             _share_sentences(conn)
+            _halve_sentence_vectors(conn)
             _add_scripts(conn)
             conn.execute(ERRORS_OF_FILES)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -213,6 +215,33 @@ def _share_sentences(conn: sqlite3.Connection) -> None:
                      " WHERE key != x'' AND vector IS NOT NULL")
     conn.execute("DROP TABLE memory_sentences_old")
     conn.execute("DELETE FROM filled_vectors WHERE key NOT IN (SELECT key FROM memory_sentences)")
+
+
+def _halve_sentence_vectors(conn: sqlite3.Connection) -> None:
+    """The tie sentences' vectors an index of schema 28 or older kept as float32 (1,536 bytes), in ``filled_vectors``
+    and ``sentence_vectors``, kept as float16 (:func:`memdir.search.sentencestore.halved`: what this schema keeps and
+    reads), nothing embedded again. Without numpy (the vectors extra gone since) they are dropped with the sentence
+    rows that said they were filled: a later fill, or the tie that meets them, embeds them again."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table in [t for t in ("filled_vectors", "sentence_vectors") if t in tables]:
+        rows = conn.execute(f"SELECT key, vector FROM {table} WHERE typeof(vector) = 'blob'"
+                            " AND length(vector) = 1536").fetchall()
+        if not rows:
+            continue
+        try:
+            import numpy as np
+        except ImportError:
+            conn.execute(f"DELETE FROM {table} WHERE length(vector) = 1536")
+            if table == "filled_vectors":
+                conn.execute("DELETE FROM sentence_marks")
+                conn.execute("DELETE FROM memory_sentences")
+            continue
+        # a row that was no vector (NaN, infinite) stays none, embedded again where it is met
+        values = np.frombuffer(b"".join(vector for _, vector in rows), dtype=np.float32).reshape(len(rows), 384)
+        with np.errstate(over="ignore", invalid="ignore"):  # a value past float16's range is infinite: no vector
+            values = values.astype(np.float16)
+        conn.executemany(f"UPDATE {table} SET vector = ? WHERE key = ?",
+                         [(half.tobytes(), k) for (k, _), half in zip(rows, values)])
 
 
 def _add_scripts(conn: sqlite3.Connection) -> None:

@@ -41,7 +41,8 @@ import sqlite3
 from .index import ReadOnly
 from .schema import SENTENCE_TABLES, write_if_free
 
-KEPT_ROWS = 8192  # vectors kept (384 float32 each, 1,536 bytes and a 16-byte key)
+KEPT_ROWS = 8192  # vectors kept (384 float16 each, 768 bytes and a 16-byte key)
+HALF_BYTES = 384 * 2  # a kept sentence vector: 384 float16 (schema 29; 28 kept float32, 1,536 bytes)
 _TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors (id INTEGER PRIMARY KEY, key BLOB UNIQUE NOT NULL, "
           "vector BLOB NOT NULL)")
 
@@ -55,30 +56,54 @@ def key(sentence: str) -> bytes:
     return hashlib.sha256(f"{MODEL_ID}\0{sentence}".encode("utf-8", "surrogatepass")).digest()[:16]
 
 
+def halved(vecs):
+    """``vecs`` (n × 384) as the index keeps a sentence's vector: float16, a row not all finite set to zeros
+    (:func:`memdir.search.vectors.finite`). Normalized vectors lose ≈ 3 decimal digits per value, half the bytes."""
+    import numpy as np
+
+    from . import vectors
+
+    return vectors.finite(vecs).astype(np.float16)
+
+
+def sound(blobs: list):
+    """Which of ``blobs`` (values of a vector column: bytes, or what a hand edit or a torn page left) are kept
+    sentence vectors: exactly :data:`HALF_BYTES` bytes whose 384 float16 are all finite. A bool array, one per
+    blob; a float32 vector of an index of schema 28 is none (its upgrade halves them)."""
+    import numpy as np
+
+    out = np.zeros(len(blobs), dtype=bool)
+    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == HALF_BYTES]
+    if sized:
+        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=np.float16).reshape(len(sized), 384)
+        out[sized] = np.isfinite(values).all(axis=1)
+    return out
+
+
 def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):
-    """:func:`memdir.search.vectors.sentence_vectors` of ``sentences`` (shape ``(len(sentences), 384)``,
-    float32), each read from the index of ``conn`` when a search has kept it there and the rest embedded (and
-    kept in this process) then written there (:func:`_write`). ``conn`` None: the process's vectors only.
-    Raises what the embedding raises (``RuntimeError``, ``OSError``, ``ValueError``, ``MemoryError``); an
-    unreadable or missing table reads as empty, a kept row that is not 384 finite float32 as not kept (embedded
-    again and written over)."""
+    """:func:`memdir.search.vectors.sentence_vectors` of ``sentences`` as the index keeps them (:func:`halved`,
+    read back as float32: shape ``(len(sentences), 384)``), each read from the index of ``conn`` when a search or
+    the fill has kept it there and the rest embedded (and kept in this process) then written there
+    (:func:`_write`): a tie is broken by the same numbers whether its sentences were kept or just embedded.
+    ``conn`` None: the process's vectors only, halved alike. Raises what the embedding raises (``RuntimeError``,
+    ``OSError``, ``ValueError``, ``MemoryError``); an unreadable or missing table reads as empty, a kept row that
+    is not :func:`sound` as not kept (embedded again and written over)."""
     import numpy as np
 
     from . import vectors
 
     if conn is None or not sentences:
-        return vectors.sentence_vectors(sentences)
+        return halved(vectors.sentence_vectors(sentences)).astype(np.float32)
     keys = {s: key(s) for s in dict.fromkeys(sentences)}
     known = {}
     for sentence, blob in zip(keys, _read(conn, list(keys.values()))):
-        if vectors.sound([blob])[0]:  # a number, text, cut or NaN blob there is no vector
-            known[sentence] = np.frombuffer(blob, dtype=np.float32)
+        if sound([blob])[0]:  # a number, text, cut or NaN blob there is no vector
+            known[sentence] = np.frombuffer(blob, dtype=np.float16)
     todo = [s for s in keys if s not in known]
     if todo:
-        fresh = vectors.sentence_vectors(todo)
-        known.update(zip(todo, fresh))
-        _write(conn, [(keys[s], np.asarray(known[s], dtype=np.float32).tobytes()) for s in todo])
-    return np.stack([known[s] for s in sentences])
+        known.update(zip(todo, halved(vectors.sentence_vectors(todo))))
+        _write(conn, [(keys[s], known[s].tobytes()) for s in todo])
+    return np.stack([known[s] for s in sentences]).astype(np.float32)
 
 
 def _read(conn: sqlite3.Connection, keys: list[bytes]) -> list[bytes | None]:
@@ -164,9 +189,9 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
             continue
         wanted = list(dict.fromkeys(s for _, _, s in rows if s is not None))
         known = dict(zip(wanted, _read(conn, [key(s) for s in wanted]))) if wanted else {}
-        fresh = [s for s in wanted if not vectors.sound([known[s]])[0]]
+        fresh = [s for s in wanted if not sound([known[s]])[0]]
         if fresh:
-            known.update(zip(fresh, (v.tobytes() for v in vectors.finite(vectors.embed(fresh)))))
+            known.update(zip(fresh, (v.tobytes() for v in halved(vectors.embed(fresh)))))
         ids, fresh_set = sorted({row[0] for row in rows}), set(fresh)
         with write_transaction(conn):
             conn.executemany("DELETE FROM memory_sentences WHERE id = ?", [(i,) for i in ids])
@@ -236,5 +261,5 @@ def mark_filled(conn: sqlite3.Connection) -> bool:
     return done
 
 
-__all__ = ["EMBED_SENTENCES", "FILLED", "KEPT_ROWS", "MAX_FILLED", "fill", "key", "mark_filled", "sentences_of", "stale",
-           "vectors_for"]
+__all__ = ["EMBED_SENTENCES", "FILLED", "HALF_BYTES", "KEPT_ROWS", "MAX_FILLED", "fill", "halved", "key", "mark_filled",
+           "sentences_of", "sound", "stale", "vectors_for"]
