@@ -7,7 +7,7 @@ again embedded the same sentences again. :func:`vectors_for` keeps each sentence
 ``sentence_vectors`` under a digest of :data:`memdir.search.vectors.MODEL_ID` and the sentence's exact text: a
 memory edited so that another sentence answers asks for another digest, so a vector is never used for a text it
 was not computed from, and another model never reads this one's. The table is filled by searches that embed,
-holds at most :data:`KEPT_ROWS` vectors (the oldest written go first: ≈ 1.6 KB each, ≈ 13 MB at most) and is left
+holds at most :data:`KEPT_ROWS` vectors (the oldest written go first: ≈ 0.8 KB each, ≈ 7 MB at most) and is left
 out of every rebuild (a cache: a new index starts without it).
 
 Ahead of any search, with :data:`EMBED_SENTENCES`, the background embedder (:mod:`memdir.search.embedder`, after
@@ -21,9 +21,11 @@ it when the last one lets it go: :data:`memdir.search.schema.SENTENCE_TABLES`). 
 tie picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at
 every position of their notes (0 to 22, ≈ 5–11 at each of the first twelve), so it is every sentence or none. It
 costs ≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core
-machine) and ≈ 2 KB a distinct sentence in the index (1,536 bytes of vector, two rows to a 4 KB page): 1,000 notes of
-258 words hold 16,477 sentences, 13,377 distinct, and their index is 38.6 MB (43.3 MB when each memory's row held
-its own vector; 8.5 MB without sentences; ``benchmarks/bench_sentence_fill.py``). A text held by several memories was
+machine) and ≈ 0.9 KB a distinct sentence in the index (a float16 vector, :func:`halved`: 768 bytes, five rows to a
+4 KB page): ``benchmarks/same_answers.py``'s 1,000 planted notes hold 16,390 sentences, 13,283 distinct, and their
+index is 20.6 MB, VACUUMed (38.1 MB with float32 vectors, 1,536 bytes, and the digest in every sentence's row: schema
+28; 43.3 MB when each memory's row held its own vector; 8.5 MB without sentences, ``bench_sentence_fill.py``). The
+float16 vectors rank alike: that set's 50 questions answer byte for byte as with float32 (review32). A text held by several memories was
 embedded once before too (a fill reads the vectors kept), so sharing saves bytes, not CPU (the fill: 198 CPU-s, 203
 before, one run). Every head comes first
 (:func:`memdir.search.embedder.run` looks for heads again between rounds of :data:`memdir.search.embedder.PASSAGE_ROUND`
@@ -134,10 +136,10 @@ def _write(conn: sqlite3.Connection, rows: list[tuple[bytes, bytes]]) -> None:
 
 
 EMBED_SENTENCES = True  # the background embedder fills memory_sentences after every head (fill)
-# At most this many sentences are filled (≈ 1.6 KB each: ≈ 32 MB; ≈ 10 ms of CPU each, ≈ 200 s once): a store of
+# At most this many sentences are filled (≈ 0.9 KB each: ≈ 18 MB; ≈ 10 ms of CPU each, ≈ 200 s once): a store of
 # short memories fits whole; in a larger one the memories past it (the newest ids) keep today's way, their tie
 # sentences embedded when a search first meets them — the same vectors, so the same answers, only slower once.
-# 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 400 MB).
+# 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 220 MB).
 MAX_FILLED = 20_000
 # The marks, then the sentence rows, of memories gone or changed (a vector no memory holds then goes: the trigger)
 _GONE = (("DELETE FROM sentence_marks WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
