@@ -89,6 +89,7 @@ def main() -> None:
             conn.execute("DELETE FROM vectors")
             conn.execute("DROP TABLE IF EXISTS passage_vectors")
             conn.execute("DROP TABLE IF EXISTS memory_sentences")
+            conn.execute("DROP TABLE IF EXISTS sentence_marks")  # schema 29: which memories are filled
             conn.execute("DROP TABLE IF EXISTS sentence_vectors")
             env = dict(os.environ)
             env.pop("OMP_NUM_THREADS", None)

@@ -5,7 +5,7 @@
 ``HOME`` is a memdir home whose index is built with vectors (every head embedded): ``same_answers.py --dir DIR``
 keeps one at ``DIR/compare-1000-on/home`` (``compare_basic_memory.py``'s 1,000 notes, seed 11). Per ``--src`` (a
 tree's ``src``; default this one's), in a process of that tree, on a fresh copy of ``HOME``: the sentence tables
-are dropped (``memory_sentences``, ``filled_vectors``, ``sentence_vectors``; the fill's mark) and the index
+are dropped (``memory_sentences``, ``sentence_marks``, ``filled_vectors``, ``sentence_vectors``; the fill's mark) and the index
 vacuumed (``bytes_without``), then the background embedder is run to its end (:func:`memdir.search.embedder.run`:
 with every head there, it fills the sentences, :func:`memdir.search.sentencestore.fill`). One line per tree: the
 fill's CPU seconds (the process's, every thread: ``resource.getrusage``) and wall seconds, the load average at its
@@ -41,7 +41,7 @@ def size():
 
 conn = sqlite3.connect(db, isolation_level=None)
 version = conn.execute("PRAGMA user_version").fetchone()[0]
-for table in ("memory_sentences", "filled_vectors", "sentence_vectors"):
+for table in ("memory_sentences", "sentence_marks", "filled_vectors", "sentence_vectors"):  # marks: schema 29
     conn.execute(f"DROP TABLE IF EXISTS {table}")
 conn.execute("DELETE FROM meta WHERE key = 'sentences_filled'")
 conn.execute("VACUUM")

@@ -184,3 +184,35 @@ def test_approve_without_a_digest_refuses_a_candidate_rewritten_since_review_sho
     unseen = run_cli("--project", project, "approve", "tabs-width", env=env)
     assert unseen.returncode == 0 and "without `memdir review` showing it" in unseen.stderr, unseen.stderr
     assert "(digest " in unseen.stderr
+
+
+def test_each_person_keeps_their_own_record_of_what_review_showed_and_none_goes_into_the_repository(clones):
+    """review32: what `memdir review` last showed (the record a decision without a digest is checked against) is
+    kept in the reviewer's home, beside their candidates for the team (DESIGN §11), never in the team directory
+    git shares: two people reviewing the same repository never overwrite each other's record. Two clones, two
+    homes: B's review leaves A's record byte for byte, and A's approval without a digest is still checked against
+    what A was shown (control: the approval of what A sees now goes through)."""
+    from memdir.files.layout import SHOWN_FILE
+    from memdir.operations import team as teamops
+    from tests.teamgit import git
+
+    a, b = clones
+    a.memory(actor="agent").write("deploy-day", "Deploys happen on Tuesdays", "project", scope="team")
+    b.memory(actor="agent").write("deploy-day", "Deploys happen on Fridays", "project", scope="team")
+    person_a, person_b = a.memory(), b.memory()
+    assert [c.proposed.splitlines()[0] for c in person_a.review().candidates] == ["description: Deploys happen on Tuesdays"]
+    record_a = teamops.candidates(person_a.session).meta / SHOWN_FILE
+    kept = record_a.read_bytes()
+    assert [c.proposed.splitlines()[0] for c in person_b.review().candidates] == ["description: Deploys happen on Fridays"]
+    record_b = teamops.candidates(person_b.session).meta / SHOWN_FILE
+    assert record_b.exists() and record_b != record_a and record_a.read_bytes() == kept  # B's review: B's own record
+    for clone in (a, b):  # nothing review keeps is in the repository
+        assert git(clone.root, "status", "--porcelain", "--untracked-files=all").stdout == ""
+        assert not list(clone.root.rglob(SHOWN_FILE))
+    a.memory(actor="agent").write("deploy-day", "Deploys happen on Mondays", "project", scope="team")
+    with pytest.raises(Conflict, match="changed since review showed it"):
+        person_a.approve("deploy-day")  # checked against what A was shown, whatever B saw
+    assert not (a.team_dir / "deploy-day.md").exists()  # nothing approved
+    person_a.review()  # control: shown again, approved as it is now
+    assert person_a.approve("deploy-day").approved
+    assert "Deploys happen on Mondays" in (a.team_dir / "deploy-day.md").read_text()

@@ -57,7 +57,7 @@ def test_an_edited_memorys_new_sentence_is_embedded_and_its_old_vector_never_use
     assert calls == [[other, old]]
     # A wrong vector under the old sentence's key: were it used for the edited memory, "answer" would come last.
     conn.execute("UPDATE sentence_vectors SET vector = ? WHERE key = ?",
-                 (np.zeros(384, dtype=np.float32).tobytes(), sentencestore.key(old)))
+                 (np.zeros(384, dtype=np.float16).tobytes(), sentencestore.key(old)))
     monkeypatch.setattr(vectors, "_sentences", {})
     after = ties.broken([hit("other", other), hit("answer", new)], query, lambda t: t, terms, embed=embed)
     assert calls == [[other, old], [new]]  # the edited sentence embedded; the other memory's read back
@@ -109,21 +109,45 @@ def test_no_index_or_an_unreadable_table_embeds_as_before(monkeypatch, tmp_path)
 
 
 def test_a_damaged_kept_vector_is_embedded_again(monkeypatch, tmp_path):
-    """break20: a kept row whose vector is not 384 finite float32 (a number or text where a blob belongs, NaN or
-    inf in it, a cut blob) is no vector — embedded again and written over — as search.vectors reads damaged
+    """break20: a kept row whose vector is not 384 finite float16 (a number or text where a blob belongs, NaN or
+    inf in it, a cut blob, 28's float32 of the same values) is no vector — embedded again and written over — as search.vectors reads damaged
     vectors; a number there raised TypeError (len of an int) out of the search, a NaN blob broke the tie by NaN."""
     conn = _conn(tmp_path / "index.sqlite")
     calls = length_embedder(monkeypatch)
-    sentences = ["a number.", "a text of 1536.", "not a number.", "infinite.", "cut short.", "sound one."]
+    sentences = ["a number.", "a text of 768.", "not a number.", "infinite.", "cut short.", "float32 ones.",
+                 "sound one."]
     sentencestore.vectors_for(conn, sentences)
-    damaged = {"a number.": 7, "a text of 1536.": "x" * 1536,
-               "not a number.": np.full(384, np.nan, dtype=np.float32).tobytes(),
-               "infinite.": np.full(384, np.inf, dtype=np.float32).tobytes(), "cut short.": b"\0" * 100}
+    damaged = {"a number.": 7, "a text of 768.": "x" * 768,
+               "not a number.": np.full(384, np.nan, dtype=np.float16).tobytes(),
+               "infinite.": np.full(384, np.inf, dtype=np.float16).tobytes(), "cut short.": b"\0" * 100,
+               "float32 ones.": np.full(384, 13.0, dtype=np.float32).tobytes()}
     for sentence, value in damaged.items():
         conn.execute("UPDATE sentence_vectors SET vector = ? WHERE key = ?", (value, sentencestore.key(sentence)))
     monkeypatch.setattr(vectors, "_sentences", {})  # another process
     again = sentencestore.vectors_for(conn, sentences)
     assert calls[1] == list(damaged)  # the damaged ones embedded again; the sound one read (control)
-    assert again[:, 0].tolist() == [9.0, 15.0, 13.0, 9.0, 10.0, 10.0] and np.isfinite(again).all()
+    assert again[:, 0].tolist() == [9.0, 14.0, 13.0, 9.0, 10.0, 13.0, 10.0] and np.isfinite(again).all()
     kept = dict(conn.execute("SELECT key, vector FROM sentence_vectors").fetchall())
-    assert np.frombuffer(kept[sentencestore.key("not a number.")], dtype=np.float32)[0] == 13.0  # written over
+    assert np.frombuffer(kept[sentencestore.key("not a number.")], dtype=np.float16)[0] == 13.0  # written over
+    assert len(kept[sentencestore.key("float32 ones.")]) == sentencestore.HALF_BYTES == 768
+
+
+def test_a_kept_vector_is_its_float16_and_a_fresh_one_is_used_as_kept(monkeypatch, tmp_path):
+    """review32: a tie sentence's vector is kept as float16 (768 bytes, not 1,536). What a search uses is that
+    rounding whether the sentence was just embedded or read back, so a tie breaks the same the first time and after;
+    read back, it is exactly what was written."""
+    conn = _conn(tmp_path / "index.sqlite")
+    third = np.full(384, 1 / 3, dtype=np.float32)  # no float16: 1/3 rounds to 0.33325195
+    monkeypatch.setattr(vectors, "embed", lambda texts, *, query=False: np.stack([third * (i + 1) for i in
+                                                                                  range(len(texts))]))
+    monkeypatch.setattr(vectors, "_sentences", {})
+    first = sentencestore.vectors_for(conn, ["one.", "two."])
+    (blob,) = conn.execute("SELECT vector FROM sentence_vectors WHERE key = ?", (sentencestore.key("one."),)).fetchone()
+    assert len(blob) == 768 and np.frombuffer(blob, dtype=np.float16)[0] == np.float16(1 / 3)
+    assert first.dtype == np.float32 and first[0, 0] == np.float32(np.float16(1 / 3)) != third[0]
+    assert first[1, 0] == np.float32(np.float16(2 / 3))
+    monkeypatch.setattr(vectors, "_sentences", {})  # another process: read back, the same numbers
+    again = sentencestore.vectors_for(_conn(tmp_path / "index.sqlite"), ["two.", "one."])
+    assert again.tobytes() == first[::-1].tobytes()
+    alone = sentencestore.vectors_for(None, ["one."])  # no index: rounded alike (control: not the float32 itself)
+    assert alone[0, 0] == first[0, 0] and alone[0, 0] != np.float32(1 / 3)

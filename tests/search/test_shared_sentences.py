@@ -3,8 +3,9 @@
 The background embedder fills the vector of every sentence a tie may pick (:func:`memdir.search.sentencestore.fill`).
 Before, each memory's row held its own copy: 1,000 notes of 258 words kept 16.5k vectors for 13.4k distinct texts.
 Now ``memory_sentences`` says which memory holds which sentence and ``filled_vectors`` holds each text's vector once;
-a vector goes when the last memory holding it lets it go. An index of schema 27 (a vector in every row) is brought
-to 28 where it stands, its vectors kept, nothing embedded again.
+a vector goes when the last memory holding it lets it go. An index of schema 27 (a vector in every row) or 28 (the
+memory's digest in every row, review32) is brought to 29 (the digest once a memory, in ``sentence_marks``; each vector
+float16) where it stands, its vectors kept, nothing embedded again.
 """
 
 from __future__ import annotations
@@ -72,10 +73,18 @@ def filled(isolated_home, project, monkeypatch):
     return mem, index.connect(isolated_home), layer, embedded
 
 
+def _marks(conn) -> dict[str, str]:
+    """Each memory's ``sentence_marks`` digest, by name."""
+    return dict(conn.execute("SELECT d.name, s.digest FROM sentence_marks s JOIN docs d ON d.id = s.id"))
+
+
 def test_two_memories_sharing_a_sentence_keep_one_vector_of_it(filled):
     _, conn, _, embedded = filled
     assert sorted(embedded) == sorted([SHARED, ALPHA, BRAVO])  # the shared sentence embedded once
-    assert conn.execute("SELECT count(*) FROM memory_sentences WHERE key != x''").fetchone()[0] == 4
+    assert conn.execute("SELECT count(*) FROM memory_sentences").fetchone()[0] == 4  # no row but a sentence's
+    assert [row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")] == ["id", "key"]
+    docs = dict(conn.execute("SELECT name, digest FROM docs"))
+    assert _marks(conn) == docs and len(docs["note-one"]) == 64  # each memory's digest once, the one it was filled at
     assert conn.execute("SELECT count(*) FROM filled_vectors").fetchone()[0] == 3
     assert _holders(conn, SHARED) == ["note-one", "note-two"] and _kept(conn, SHARED) == 1
     assert _holders(conn, ALPHA) == ["note-one"] and _kept(conn, ALPHA) == 1  # control: a distinct sentence its own
@@ -83,7 +92,9 @@ def test_two_memories_sharing_a_sentence_keep_one_vector_of_it(filled):
     embedded.clear()
     found = sentencestore.vectors_for(conn, [SHARED, ALPHA])  # read from the rows, nothing embedded
     assert embedded == [] and found.shape == (2, 384)
-    assert abs(float(found[0] @ vectors.embed([SHARED])[0]) - 1.0) < 1e-5  # the shared row is that sentence's vector
+    # the shared row is that sentence's vector, as kept: float16 values (a batch of one differs by <= 1e-7)
+    assert (found[0].astype("float16").astype("float32") == found[0]).all()
+    assert abs(float(found[0] @ vectors.embed([SHARED])[0]) - 1.0) < 1e-3
 
 
 def test_an_edit_dropping_the_shared_sentence_keeps_it_for_the_other_memory(filled):
@@ -109,33 +120,63 @@ def test_an_edit_dropping_the_shared_sentence_keeps_it_for_the_other_memory(fill
     assert not sentencestore.stale(conn)
 
 
-def test_an_index_of_schema_27_is_brought_to_28_its_sentence_vectors_kept(filled, monkeypatch):
-    """27 kept a vector in every ``memory_sentences`` row (the shared sentence twice): remade here from 28's rows
-    with 27's statement. Opened again, it is upgraded in place, each text's vector kept once, none embedded again,
-    and the fill is still marked done. A search of the upgraded index embeds no sentence for its tie."""
-    from memdir.search import embedder, index
-
-    mem, conn, _, embedded = filled
-    before = dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall())
-    conn.executescript("""
+# An older schema's sentence rows remade from this one's with its own statements: 27 a vector in every row, 28 each
+# memory's digest in every row of it, its done mark a row with an empty key (and 28's trigger on it)
+_OLD = {27: """
         BEGIN;
         CREATE TABLE old (id INTEGER NOT NULL, digest TEXT, key BLOB NOT NULL, vector BLOB, PRIMARY KEY (id, key));
-        INSERT INTO old SELECT m.id, m.digest, m.key, f.vector FROM memory_sentences m LEFT JOIN filled_vectors f
-            ON f.key = m.key;
-        DROP TABLE memory_sentences; DROP TABLE filled_vectors;
+        INSERT INTO old SELECT m.id, s.digest, m.key, f.vector FROM memory_sentences m JOIN sentence_marks s
+            ON s.id = m.id LEFT JOIN filled_vectors f ON f.key = m.key;
+        INSERT INTO old SELECT id, digest, x'', NULL FROM sentence_marks;
+        DROP TABLE memory_sentences; DROP TABLE filled_vectors; DROP TABLE sentence_marks;
         ALTER TABLE old RENAME TO memory_sentences;
         CREATE INDEX memory_sentences_key ON memory_sentences (key);
         PRAGMA user_version = 27;
         COMMIT;
-    """)
-    assert conn.execute("SELECT count(*) FROM memory_sentences WHERE vector IS NOT NULL").fetchone()[0] == 4
+    """, 28: """
+        BEGIN;
+        CREATE TABLE old (id INTEGER NOT NULL, digest TEXT, key BLOB NOT NULL, PRIMARY KEY (id, key)) WITHOUT ROWID;
+        INSERT INTO old SELECT m.id, s.digest, m.key FROM memory_sentences m JOIN sentence_marks s ON s.id = m.id;
+        INSERT INTO old SELECT id, digest, x'' FROM sentence_marks;
+        DROP TRIGGER filled_unheld; DROP TABLE memory_sentences; DROP TABLE sentence_marks;
+        ALTER TABLE old RENAME TO memory_sentences;
+        CREATE INDEX memory_sentences_key ON memory_sentences (key);
+        CREATE TRIGGER filled_unheld AFTER DELETE ON memory_sentences WHEN OLD.key != x''
+            AND NOT EXISTS (SELECT 1 FROM memory_sentences WHERE key = OLD.key)
+            BEGIN DELETE FROM filled_vectors WHERE key = OLD.key; END;
+        PRAGMA user_version = 28;
+        COMMIT;
+    """}
+
+
+@pytest.mark.parametrize("old", [27, 28])
+def test_an_index_of_schema_27_or_28_is_brought_to_29_its_sentence_vectors_kept(filled, monkeypatch, old):
+    """27 kept a vector in every ``memory_sentences`` row (the shared sentence twice), 28 the memory's digest in every
+    row: remade here from 29's rows with their statements. Opened again, it is upgraded in place, each text's vector
+    kept once, each memory's digest once, none embedded again, and the fill is still marked done. A search of the
+    upgraded index embeds no sentence for its tie."""
+    from memdir.search import embedder, index
+
+    mem, conn, _, embedded = filled
+    before = dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall())
+    marks = _marks(conn)
+    import numpy as np
+
+    assert {len(v) for v in before.values()} == {sentencestore.HALF_BYTES}  # float16
+    conn.executemany("UPDATE filled_vectors SET vector = ? WHERE key = ?",  # as 27 and 28 kept them: float32
+                     [(np.frombuffer(v, dtype=np.float16).astype(np.float32).tobytes(), k) for k, v in before.items()])
+    conn.executescript(_OLD[old])
+    assert conn.execute("SELECT count(*) FROM memory_sentences WHERE digest IS NOT NULL").fetchone()[0] == 6
     index.close_all()
     conn = index.connect(mem.session.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 28
-    assert "vector" not in {row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")}
-    assert dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall()) == before  # 3 rows, as they were
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 29
+    assert [row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")] == ["id", "key"]
+    assert dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall()) == before  # 3 rows, float16 again
+    assert _marks(conn) == marks and len(marks) == 2  # each memory's digest, once
+    assert conn.execute("SELECT count(*) FROM memory_sentences").fetchone()[0] == 4  # the marks' rows gone
     assert _holders(conn, SHARED) == ["note-one", "note-two"] and _kept(conn, SHARED) == 1
-    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'memory_sentences_27'").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'memory_sentences_%'"
+                        " AND type = 'table'").fetchone()[0] == 0
     assert not sentencestore.stale(conn)  # the fill stands
     embedded.clear()
     embedder.run(mem.session.home)

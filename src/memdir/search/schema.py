@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 28  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 29  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -30,7 +30,9 @@ SCHEMA_VERSION = 28  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 26: pkg the short form of package (pkg-manager holds "package": text.words.SHORT_FORMS)
 # 27: the interlinear annotation marks U+FFF9-U+FFFB read as absent (text.printable.INVISIBLE), not as a break
 # 28: a filled sentence's vector kept once however many memories hold it (filled_vectors; memory_sentences its keys)
-UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27)  # in place
+# 29: a memory's digest kept once for its filled sentences (sentence_marks), not in each memory_sentences row; a
+# tie sentence's vector kept as float16 (filled_vectors, sentence_vectors: search.sentencestore.halved)
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 26
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
@@ -38,7 +40,7 @@ tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
-READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27)
+READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
 with words broken at their marks, 18 with variation selectors in words and
@@ -46,7 +48,8 @@ with words broken at their marks, 18 with variation selectors in words and
 holds no 2.3), 21 and 22 with a version's digits as numbers (1.5GB holds 5, v3.2.1 v321), 23 with a pre-release
 after a dot as words of its own (2.3.1.rc1 holds rc1), 24 with one written apart by a space as a word of its own
 (2.3.1 rc1 holds no 2.3.1.rc1), 25 with pkg a word of its own (pkg-manager holds no "package"), 27 with each filled
-sentence's vector in ``memory_sentences`` (read as not filled: a tie embeds its sentences as before the fill)."""
+sentence's vector in ``memory_sentences`` and 28 with its memory's digest in each of those rows (read as not filled: a
+tie embeds its sentences as before the fill)."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
@@ -58,17 +61,19 @@ SCRIPTS_OF_ROWS = "CREATE INDEX IF NOT EXISTS docs_script ON docs (script) WHERE
 ERRORS_OF_FILES = "CREATE INDEX IF NOT EXISTS files_errors ON files (layer, file) WHERE error IS NOT NULL"
 
 # The sentences a tie may pick, embedded ahead by the background embedder (search.sentencestore.fill), made when it
-# first fills: which memory, at which digest, holds which sentence (its key, search.sentencestore.key; an empty key
-# marks the memory done) and each distinct sentence's vector once, however many memories hold it (1,000 notes of
-# 258 words: 16.5k sentences, 13.4k texts). The trigger drops a vector when the last memory holding it lets it go.
-MEMORY_SENTENCES = ("CREATE TABLE IF NOT EXISTS memory_sentences (id INTEGER NOT NULL, digest TEXT, key BLOB NOT NULL,"
+# first fills: which memory holds which sentence (its key, search.sentencestore.key), at which digest of its text a
+# memory's sentences were filled (once per memory: sentence_marks; its mark is also what says the memory is done), and
+# each distinct sentence's vector once, however many memories hold it (1,000 notes of 258 words: 16.5k sentences,
+# 13.4k texts). The trigger drops a vector when the last memory holding it lets it go.
+MEMORY_SENTENCES = ("CREATE TABLE IF NOT EXISTS memory_sentences (id INTEGER NOT NULL, key BLOB NOT NULL,"
                     " PRIMARY KEY (id, key)) WITHOUT ROWID")
 MEMORY_SENTENCES_KEY = "CREATE INDEX IF NOT EXISTS memory_sentences_key ON memory_sentences (key)"
+SENTENCE_MARKS = "CREATE TABLE IF NOT EXISTS sentence_marks (id INTEGER PRIMARY KEY, digest TEXT)"
 FILLED_VECTORS = "CREATE TABLE IF NOT EXISTS filled_vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)"
-FILLED_UNHELD = ("CREATE TRIGGER IF NOT EXISTS filled_unheld AFTER DELETE ON memory_sentences WHEN OLD.key != x''"
-                 " AND NOT EXISTS (SELECT 1 FROM memory_sentences WHERE key = OLD.key)"
+FILLED_UNHELD = ("CREATE TRIGGER IF NOT EXISTS filled_unheld AFTER DELETE ON memory_sentences"
+                 " WHEN NOT EXISTS (SELECT 1 FROM memory_sentences WHERE key = OLD.key)"
                  " BEGIN DELETE FROM filled_vectors WHERE key = OLD.key; END")
-SENTENCE_TABLES = (MEMORY_SENTENCES, MEMORY_SENTENCES_KEY, FILLED_VECTORS, FILLED_UNHELD)
+SENTENCE_TABLES = (MEMORY_SENTENCES, MEMORY_SENTENCES_KEY, SENTENCE_MARKS, FILLED_VECTORS, FILLED_UNHELD)
 
 
 # A new index's first generation (meta "generation", bumped by every change to its rows): drawn at random below this,
@@ -157,7 +162,7 @@ def write_if_free(conn: sqlite3.Connection, work) -> bool:
 
 
 def upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of a schema of :data:`UPGRADED` (4 to 25, 27) to the current one in place, its vectors kept
+    """Bring an index of a schema of :data:`UPGRADED` (4 to 25, 27, 28) to the current one in place, its vectors kept
     (the filled sentences' too, :func:`_share_sentences`): from
     4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 24 the ``fts`` rows
     tokenized again from ``docs`` (:func:`memdir.search.tokenize.document_fields`); from 4 to 15 each row's
@@ -180,26 +185,63 @@ def upgrade(conn: sqlite3.Connection) -> None:
                              [(*document_fields(*row[1:3], row[3] or "", row[4] or ""), row[0]) for row in rows])
         if version in UPGRADED:
             _share_sentences(conn)
+            _halve_sentence_vectors(conn)
             _add_scripts(conn)
             conn.execute(ERRORS_OF_FILES)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _share_sentences(conn: sqlite3.Connection) -> None:
-    """An index of schema 27 kept each filled sentence's vector in every ``memory_sentences`` row holding it: its
-    rows keep their memory, digest and key, and each distinct key's vector moves to ``filled_vectors`` once
-    (:data:`SENTENCE_TABLES`), so nothing is embedded again. Nothing when there is no such table (no fill yet) or it
-    is of this schema already. The pages freed stay in the file for later rows (SQLite shrinks it at a VACUUM)."""
-    if "vector" not in {row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")}:
+    """The filled sentences of an index of schema 27 or 28 in this schema's tables (:data:`SENTENCE_TABLES`), nothing
+    embedded again: 27 kept each sentence's vector in every ``memory_sentences`` row holding it, 28 each memory's
+    digest there (a row with an empty key marking the memory done). Each memory's mark becomes its ``sentence_marks``
+    row (its digest once), its sentences' rows keep their memory and key, each distinct key's vector goes to
+    ``filled_vectors`` once; the rows of a memory with no mark (none is written so) are dropped. Nothing when there
+    is no such table (no fill yet) or it is of this schema already. The pages freed stay in the file for later rows
+    (SQLite shrinks it at a VACUUM)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")}
+    if "digest" not in columns:
         return
     conn.execute("DROP INDEX IF EXISTS memory_sentences_key")
-    conn.execute("ALTER TABLE memory_sentences RENAME TO memory_sentences_27")
+    conn.execute("DROP TRIGGER IF EXISTS filled_unheld")  # 28's: it would drop the vectors while the rows move
+    conn.execute("ALTER TABLE memory_sentences RENAME TO memory_sentences_old")
     for statement in SENTENCE_TABLES:
         conn.execute(statement)
-    conn.execute("INSERT OR IGNORE INTO memory_sentences SELECT id, digest, key FROM memory_sentences_27")
-    conn.execute("INSERT OR IGNORE INTO filled_vectors SELECT key, vector FROM memory_sentences_27"
-                 " WHERE key != x'' AND vector IS NOT NULL")
-    conn.execute("DROP TABLE memory_sentences_27")
+    conn.execute("INSERT OR REPLACE INTO sentence_marks SELECT id, digest FROM memory_sentences_old WHERE key = x''")
+    conn.execute("INSERT OR IGNORE INTO memory_sentences SELECT id, key FROM memory_sentences_old WHERE key != x''"
+                 " AND id IN (SELECT id FROM sentence_marks)")
+    if "vector" in columns:
+        conn.execute("INSERT OR IGNORE INTO filled_vectors SELECT key, vector FROM memory_sentences_old"
+                     " WHERE key != x'' AND vector IS NOT NULL")
+    conn.execute("DROP TABLE memory_sentences_old")
+    conn.execute("DELETE FROM filled_vectors WHERE key NOT IN (SELECT key FROM memory_sentences)")
+
+
+def _halve_sentence_vectors(conn: sqlite3.Connection) -> None:
+    """The tie sentences' vectors an index of schema 28 or older kept as float32 (1,536 bytes), in ``filled_vectors``
+    and ``sentence_vectors``, kept as float16 (:func:`memdir.search.sentencestore.halved`: what this schema keeps and
+    reads), nothing embedded again. Without numpy (the vectors extra gone since) they are dropped with the sentence
+    rows that said they were filled: a later fill, or the tie that meets them, embeds them again."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table in [t for t in ("filled_vectors", "sentence_vectors") if t in tables]:
+        rows = conn.execute(f"SELECT key, vector FROM {table} WHERE typeof(vector) = 'blob'"
+                            " AND length(vector) = 1536").fetchall()
+        if not rows:
+            continue
+        try:
+            import numpy as np
+        except ImportError:
+            conn.execute(f"DELETE FROM {table} WHERE length(vector) = 1536")
+            if table == "filled_vectors":
+                conn.execute("DELETE FROM sentence_marks")
+                conn.execute("DELETE FROM memory_sentences")
+            continue
+        # a row that was no vector (NaN, infinite) stays none, embedded again where it is met
+        values = np.frombuffer(b"".join(vector for _, vector in rows), dtype=np.float32).reshape(len(rows), 384)
+        with np.errstate(over="ignore", invalid="ignore"):  # a value past float16's range is infinite: no vector
+            values = values.astype(np.float16)
+        conn.executemany(f"UPDATE {table} SET vector = ? WHERE key = ?",
+                         [(half.tobytes(), k) for (k, _), half in zip(rows, values)])
 
 
 def _add_scripts(conn: sqlite3.Connection) -> None:
@@ -223,4 +265,4 @@ class StaleSchema(sqlite3.DatabaseError):
 
 __all__ = ["ERRORS_OF_FILES", "FIELDS", "FILES_OF_NAMES", "FILLED_UNHELD", "FILLED_VECTORS", "FIRST_GENERATIONS",
            "MEMORY_SENTENCES", "MEMORY_SENTENCES_KEY", "READ_AS_THEY_ARE", "RETOKENIZED_BELOW", "SCHEMA_VERSION",
-           "SCRIPTS_OF_ROWS", "SENTENCE_TABLES", "UPGRADED", "StaleSchema", "create", "upgrade", "write_if_free", "write_transaction"]
+           "SCRIPTS_OF_ROWS", "SENTENCE_MARKS", "SENTENCE_TABLES", "UPGRADED", "StaleSchema", "create", "upgrade", "write_if_free", "write_transaction"]

@@ -7,22 +7,25 @@ again embedded the same sentences again. :func:`vectors_for` keeps each sentence
 ``sentence_vectors`` under a digest of :data:`memdir.search.vectors.MODEL_ID` and the sentence's exact text: a
 memory edited so that another sentence answers asks for another digest, so a vector is never used for a text it
 was not computed from, and another model never reads this one's. The table is filled by searches that embed,
-holds at most :data:`KEPT_ROWS` vectors (the oldest written go first: ≈ 1.6 KB each, ≈ 13 MB at most) and is left
+holds at most :data:`KEPT_ROWS` vectors (the oldest written go first: ≈ 0.8 KB each, ≈ 7 MB at most) and is left
 out of every rebuild (a cache: a new index starts without it).
 
 Ahead of any search, with :data:`EMBED_SENTENCES`, the background embedder (:mod:`memdir.search.embedder`, after
 every head) embeds every sentence a tie could pick (:func:`sentences_of`: each of a memory's, as
-:func:`memdir.search.ties.best_sentence` cuts it), :func:`fill`: the table ``memory_sentences`` says which memory,
-at which digest of its text, holds which sentence (its :func:`key`; a row with an empty key marks a memory done),
-and ``filled_vectors`` holds each distinct sentence's vector once, however many memories hold it (a trigger drops
+:func:`memdir.search.ties.best_sentence` cuts it), :func:`fill`: the table ``memory_sentences`` says which memory
+holds which sentence (its :func:`key`), ``sentence_marks`` at which digest of its text each memory was done (once a
+memory, not once a sentence: a 64-digit digest in each of 16,477 rows was ≈ 1 MB of 1,000 notes' index), and
+``filled_vectors`` holds each distinct sentence's vector once, however many memories hold it (a trigger drops
 it when the last one lets it go: :data:`memdir.search.schema.SENTENCE_TABLES`). :func:`vectors_for` reads both
 ``filled_vectors`` and ``sentence_vectors``, so a first-seen tie embeds nothing on the query path. Which sentence a
 tie picks cannot be told ahead: over ``compare_basic_memory.py``'s 194 queries (1,000 notes) the 121 picked sat at
 every position of their notes (0 to 22, ≈ 5–11 at each of the first twelve), so it is every sentence or none. It
 costs ≈ 3.7× the heads' CPU (258-word notes: 14.7 sentences each, 11 ms each against 43 ms a head, loaded 2-core
-machine) and ≈ 2 KB a distinct sentence in the index (1,536 bytes of vector, two rows to a 4 KB page): 1,000 notes of
-258 words hold 16,477 sentences, 13,377 distinct, and their index is 38.6 MB (43.3 MB when each memory's row held
-its own vector; 8.5 MB without sentences; ``benchmarks/bench_sentence_fill.py``). A text held by several memories was
+machine) and ≈ 0.9 KB a distinct sentence in the index (a float16 vector, :func:`halved`: 768 bytes, five rows to a
+4 KB page): ``benchmarks/same_answers.py``'s 1,000 planted notes hold 16,390 sentences, 13,283 distinct, and their
+index is 20.6 MB, VACUUMed (38.1 MB with float32 vectors, 1,536 bytes, and the digest in every sentence's row: schema
+28; 43.3 MB when each memory's row held its own vector; 8.5 MB without sentences, ``bench_sentence_fill.py``). The
+float16 vectors rank alike: that set's 50 questions answer byte for byte as with float32 (review32). A text held by several memories was
 embedded once before too (a fill reads the vectors kept), so sharing saves bytes, not CPU (the fill: 198 CPU-s, 203
 before, one run). Every head comes first
 (:func:`memdir.search.embedder.run` looks for heads again between rounds of :data:`memdir.search.embedder.PASSAGE_ROUND`
@@ -40,7 +43,8 @@ import sqlite3
 from .index import ReadOnly
 from .schema import SENTENCE_TABLES, write_if_free
 
-KEPT_ROWS = 8192  # vectors kept (384 float32 each, 1,536 bytes and a 16-byte key)
+KEPT_ROWS = 8192  # vectors kept (384 float16 each, 768 bytes and a 16-byte key)
+HALF_BYTES = 384 * 2  # a kept sentence vector: 384 float16 (schema 29; 28 kept float32, 1,536 bytes)
 _TABLE = ("CREATE TABLE IF NOT EXISTS sentence_vectors (id INTEGER PRIMARY KEY, key BLOB UNIQUE NOT NULL, "
           "vector BLOB NOT NULL)")
 
@@ -54,30 +58,54 @@ def key(sentence: str) -> bytes:
     return hashlib.sha256(f"{MODEL_ID}\0{sentence}".encode("utf-8", "surrogatepass")).digest()[:16]
 
 
+def halved(vecs):
+    """``vecs`` (n × 384) as the index keeps a sentence's vector: float16, a row not all finite set to zeros
+    (:func:`memdir.search.vectors.finite`). Normalized vectors lose ≈ 3 decimal digits per value, half the bytes."""
+    import numpy as np
+
+    from . import vectors
+
+    return vectors.finite(vecs).astype(np.float16)
+
+
+def sound(blobs: list):
+    """Which of ``blobs`` (values of a vector column: bytes, or what a hand edit or a torn page left) are kept
+    sentence vectors: exactly :data:`HALF_BYTES` bytes whose 384 float16 are all finite. A bool array, one per
+    blob; a float32 vector of an index of schema 28 is none (its upgrade halves them)."""
+    import numpy as np
+
+    out = np.zeros(len(blobs), dtype=bool)
+    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == HALF_BYTES]
+    if sized:
+        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=np.float16).reshape(len(sized), 384)
+        out[sized] = np.isfinite(values).all(axis=1)
+    return out
+
+
 def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):
-    """:func:`memdir.search.vectors.sentence_vectors` of ``sentences`` (shape ``(len(sentences), 384)``,
-    float32), each read from the index of ``conn`` when a search has kept it there and the rest embedded (and
-    kept in this process) then written there (:func:`_write`). ``conn`` None: the process's vectors only.
-    Raises what the embedding raises (``RuntimeError``, ``OSError``, ``ValueError``, ``MemoryError``); an
-    unreadable or missing table reads as empty, a kept row that is not 384 finite float32 as not kept (embedded
-    again and written over)."""
+    """:func:`memdir.search.vectors.sentence_vectors` of ``sentences`` as the index keeps them (:func:`halved`,
+    read back as float32: shape ``(len(sentences), 384)``), each read from the index of ``conn`` when a search or
+    the fill has kept it there and the rest embedded (and kept in this process) then written there
+    (:func:`_write`): a tie is broken by the same numbers whether its sentences were kept or just embedded.
+    ``conn`` None: the process's vectors only, halved alike. Raises what the embedding raises (``RuntimeError``,
+    ``OSError``, ``ValueError``, ``MemoryError``); an unreadable or missing table reads as empty, a kept row that
+    is not :func:`sound` as not kept (embedded again and written over)."""
     import numpy as np
 
     from . import vectors
 
     if conn is None or not sentences:
-        return vectors.sentence_vectors(sentences)
+        return halved(vectors.sentence_vectors(sentences)).astype(np.float32)
     keys = {s: key(s) for s in dict.fromkeys(sentences)}
     known = {}
     for sentence, blob in zip(keys, _read(conn, list(keys.values()))):
-        if vectors.sound([blob])[0]:  # a number, text, cut or NaN blob there is no vector
-            known[sentence] = np.frombuffer(blob, dtype=np.float32)
+        if sound([blob])[0]:  # a number, text, cut or NaN blob there is no vector
+            known[sentence] = np.frombuffer(blob, dtype=np.float16)
     todo = [s for s in keys if s not in known]
     if todo:
-        fresh = vectors.sentence_vectors(todo)
-        known.update(zip(todo, fresh))
-        _write(conn, [(keys[s], np.asarray(known[s], dtype=np.float32).tobytes()) for s in todo])
-    return np.stack([known[s] for s in sentences])
+        known.update(zip(todo, halved(vectors.sentence_vectors(todo))))
+        _write(conn, [(keys[s], known[s].tobytes()) for s in todo])
+    return np.stack([known[s] for s in sentences]).astype(np.float32)
 
 
 def _read(conn: sqlite3.Connection, keys: list[bytes]) -> list[bytes | None]:
@@ -108,13 +136,17 @@ def _write(conn: sqlite3.Connection, rows: list[tuple[bytes, bytes]]) -> None:
 
 
 EMBED_SENTENCES = True  # the background embedder fills memory_sentences after every head (fill)
-# At most this many sentences are filled (≈ 1.6 KB each: ≈ 32 MB; ≈ 10 ms of CPU each, ≈ 200 s once): a store of
+# At most this many sentences are filled (≈ 0.9 KB each: ≈ 18 MB; ≈ 10 ms of CPU each, ≈ 200 s once): a store of
 # short memories fits whole; in a larger one the memories past it (the newest ids) keep today's way, their tie
 # sentences embedded when a search first meets them — the same vectors, so the same answers, only slower once.
-# 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 400 MB).
+# 1,000 notes of 258 words are 17,477 sentences (tail29); 10,000 of 400 words would be ≈ 250,000 (≈ 220 MB).
 MAX_FILLED = 20_000
-_GONE = ("DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
-         " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = memory_sentences.id)")
+# The marks, then the sentence rows, of memories gone or changed (a vector no memory holds then goes: the trigger)
+_GONE = (("DELETE FROM sentence_marks WHERE id NOT IN (SELECT id FROM docs WHERE status = 'active')"
+          " OR digest IS NOT (SELECT digest FROM docs WHERE docs.id = sentence_marks.id)"),
+         "DELETE FROM memory_sentences WHERE id NOT IN (SELECT id FROM sentence_marks)")
+_UNMARKED = ("SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN sentence_marks s ON s.id = d.id"
+             " AND s.digest IS d.digest WHERE d.status = 'active' AND s.id IS NULL ORDER BY d.id")
 
 
 def sentences_of(body: str | None, description: str) -> list[str]:
@@ -127,7 +159,8 @@ def sentences_of(body: str | None, description: str) -> list[str]:
 
 
 def _tables(conn: sqlite3.Connection) -> None:
-    """``memory_sentences`` and ``filled_vectors`` (and their index and trigger), made unless there."""
+    """``memory_sentences``, ``sentence_marks`` and ``filled_vectors`` (and their index and trigger), made unless
+    there."""
     for statement in SENTENCE_TABLES:
         conn.execute(statement)
 
@@ -146,12 +179,9 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
     _tables(conn)
     if _filled_rows(conn) >= MAX_FILLED:  # nothing is filled: the rows of memories gone or changed go now
         with write_transaction(conn):
-            conn.execute(_GONE)
+            _drop_gone(conn)
         return 0
-    todo = conn.execute(
-        "SELECT d.id, d.digest, d.body, d.description FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id"
-        " AND m.key = x'' AND m.digest IS d.digest WHERE d.status = 'active' AND m.id IS NULL ORDER BY d.id LIMIT ?",
-        (-1 if limit is None else int(limit),)).fetchall()
+    todo = conn.execute(_UNMARKED + " LIMIT ?", (-1 if limit is None else int(limit),)).fetchall()
     done, rows = 0, []  # rows: (id, digest, sentence; None for the mark)
     for position, (doc_id, digest, body, description) in enumerate(todo):
         if should_stop is not None and should_stop():
@@ -161,22 +191,27 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
             continue
         wanted = list(dict.fromkeys(s for _, _, s in rows if s is not None))
         known = dict(zip(wanted, _read(conn, [key(s) for s in wanted]))) if wanted else {}
-        fresh = [s for s in wanted if not vectors.sound([known[s]])[0]]
+        fresh = [s for s in wanted if not sound([known[s]])[0]]
         if fresh:
-            known.update(zip(fresh, (v.tobytes() for v in vectors.finite(vectors.embed(fresh)))))
+            known.update(zip(fresh, (v.tobytes() for v in halved(vectors.embed(fresh)))))
         ids, fresh_set = sorted({row[0] for row in rows}), set(fresh)
         with write_transaction(conn):
             conn.executemany("DELETE FROM memory_sentences WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?,?,? WHERE EXISTS"
-                             " (SELECT 1 FROM docs WHERE id = ? AND digest IS ?)",
-                             [(i, d, b"" if s is None else key(s), i, d) for i, d, s in rows])
+            conn.executemany("DELETE FROM sentence_marks WHERE id = ?", [(i,) for i in ids])
+            # a memory's mark at the digest read, unless it changed meanwhile; its sentences' rows only beside its mark
+            conn.executemany("INSERT OR REPLACE INTO sentence_marks SELECT ?1, ?2 WHERE EXISTS"
+                             " (SELECT 1 FROM docs WHERE id = ?1 AND digest IS ?2)",
+                             [(i, d) for i, d, s in rows if s is None])
+            conn.executemany("INSERT OR REPLACE INTO memory_sentences SELECT ?1, ?2 WHERE EXISTS"
+                             " (SELECT 1 FROM sentence_marks WHERE id = ?1)",
+                             [(i, key(s)) for i, _d, s in rows if s is not None])
             # each sentence's vector once, when a memory written above holds it (not one changed meanwhile); a
             # fresh one over a kept row that was no vector, a known one over nothing
             for verb, texts in (("REPLACE", fresh), ("IGNORE", [s for s in wanted if s not in fresh_set])):
                 conn.executemany(f"INSERT OR {verb} INTO filled_vectors SELECT ?1, ?2 WHERE EXISTS"
                                  " (SELECT 1 FROM memory_sentences WHERE key = ?1)",
                                  [(key(s), known[s]) for s in texts])
-            conn.execute(_GONE)
+            _drop_gone(conn)
         done += len(ids)
         rows = []
         if _filled_rows(conn) >= MAX_FILLED:
@@ -184,11 +219,17 @@ def fill(conn: sqlite3.Connection, *, limit: int | None = None, should_stop=None
     return done
 
 
+def _drop_gone(conn: sqlite3.Connection) -> None:
+    """Drop the marks and sentence rows of memories gone or changed (:data:`_GONE`), inside the caller's transaction."""
+    for statement in _GONE:
+        conn.execute(statement)
+
+
 def _filled_rows(conn: sqlite3.Connection) -> int:
-    """How many sentence vectors ``memory_sentences`` holds for the active memories' current texts (done marks,
-    and rows of a memory gone or changed, which a fill may still reuse, left out)."""
-    return conn.execute("SELECT count(*) FROM memory_sentences m JOIN docs d ON d.id = m.id AND d.digest IS m.digest"
-                        " AND d.status = 'active' WHERE m.key != x''").fetchone()[0]
+    """How many sentence vectors ``memory_sentences`` holds for the active memories' current texts (rows of a memory
+    gone or changed, which a fill may still reuse, left out)."""
+    return conn.execute("SELECT count(*) FROM memory_sentences m JOIN sentence_marks s ON s.id = m.id JOIN docs d"
+                        " ON d.id = m.id AND d.digest IS s.digest AND d.status = 'active'").fetchone()[0]
 
 
 FILLED = "sentences_filled"  # meta key: the index generation at which every active memory had its sentences
@@ -215,13 +256,12 @@ def mark_filled(conn: sqlite3.Connection) -> bool:
     with write_transaction(conn):
         embedded, total = vectors.pending(conn)
         done = embedded == total and (_filled_rows(conn) >= MAX_FILLED or conn.execute(
-            "SELECT 1 FROM docs d LEFT JOIN memory_sentences m ON m.id = d.id AND m.key = x'' AND m.digest IS d.digest"
-            " WHERE d.status = 'active' AND m.id IS NULL LIMIT 1").fetchone() is None)
+            _UNMARKED + " LIMIT 1").fetchone() is None)
         if done:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, (SELECT value FROM meta WHERE key = 'generation'))",
                          (FILLED,))
     return done
 
 
-__all__ = ["EMBED_SENTENCES", "FILLED", "KEPT_ROWS", "MAX_FILLED", "fill", "key", "mark_filled", "sentences_of", "stale",
-           "vectors_for"]
+__all__ = ["EMBED_SENTENCES", "FILLED", "HALF_BYTES", "KEPT_ROWS", "MAX_FILLED", "fill", "halved", "key", "mark_filled",
+           "sentences_of", "sound", "stale", "vectors_for"]
