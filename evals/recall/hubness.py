@@ -125,7 +125,7 @@ def ranks() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         mem = build_store(Path(tmp), "on")
-        ids, names, mscripts, H = store_vectors(mem.session)
+        _ids, names, mscripts, H = store_vectors(mem.session)
     bank, bank_scripts = bank_vectors()
     rows = [r for _, rs in fit_sets() for r in rs]
     Q = vectors.embed([vectors.query_text(r["prompt"]) for r in rows], query=True)
