@@ -27,30 +27,30 @@ prompt; the mean keeps the cosines' level, which the relevance models read). Var
 4 han, 2 hangul). Not kept: a measured negative.
 
 *ranks* (every fit row of the eval store; the needed memory nearest by the corrected cosine, first / in the first
-three / rows, for the 67 rows needing a memory of another script than the prompt's and the 286 needing one of its
+three, for the 67 rows needing a memory of another script than the prompt's and the 286 needing one of its
 own script; and of the 307 rows needing none, how many have a memory of another script nearest):
 
-================  ====  =============  ==============  ================
-variant           A     other script   own script      none: other 1st
-================  ====  =============  ==============  ================
-none (today)      —     25 / 36 / 67   259 / 271 / 286   15
-mem-3/5/10        0.5   21–23 / 35–37  255–256 / 272–273  13–19
-mem-3/5/10        1     24–25 / 34     245–248 / 268–270  16–25
-bank-3/5/10       1     19–25 / 35–37  245–250 / 262–267  28–35
-bank-all          1     28 / 43        250 / 270          39
-script-3          0.5   31 / 47        253 / 269          37
-script-3          1     41 / 54        242 / 261          68
-pair              1     35 / 48        251 / 264          68
-scriptx-1         0.5   33 / 45        259 / 270          33
-scriptx-3         0.5   31 / 46        259 / 269          31
-scriptx-3         1     44 / 56        252 / 269          65
-scriptx-3         1.5   48 / 61        239 / 259         121
-================  ====  =============  ==============  ================
+============  ===  =============  =================  ===============
+variant       A    other script   own script         none: other 1st
+============  ===  =============  =================  ===============
+none (today)  —    25 / 36        259 / 271          15
+mem-3/5/10    0.5  21–23 / 35–37  255–256 / 272–273  13–19
+mem-3/5/10    1    24–25 / 34     245–248 / 268–270  16–25
+bank-3/5/10   1    19–25 / 35–37  245–250 / 262–267  28–35
+bank-all      1    28 / 43        250 / 270          39
+script-3      0.5  31 / 47        253 / 269          37
+script-3      1    41 / 54        242 / 261          68
+pair          1    35 / 48        251 / 264          68
+scriptx-1     0.5  33 / 45        259 / 270          33
+scriptx-3     0.5  31 / 46        259 / 269          31
+scriptx-3     1    44 / 56        252 / 269          65
+scriptx-3     1.5  48 / 61        239 / 259          121
+============  ===  =============  =================  ===============
 
 Hubness measured against the store's own memories (``mem-K``) and against the generic prompts of every script
-(``bank-K``) places fewer memories right on both sides: e5's hubs here are the language clusters, and a memory's
-nearest other memories are its own language's. The offset measured per prompt's script (``script``, ``pair``,
-``scriptx``) does what the cross-lingual misses need — up to 19 more of the 67 placed first — but at the price of
+(``bank-K``) places fewer memories right on both sides (likely because a memory's nearest other memories and
+generic prompts are those of its own language: the hubs here are the language clusters). The offset measured per
+prompt's script (``script``, ``pair``, ``scriptx``) does what the cross-lingual misses need — up to 19 more of the 67 placed first — but at the price of
 the own-script placements and of four times as many prompts needing none with a memory of another script nearest.
 
 *run* (recall itself; ``[hits, needing, false, none]`` fold 0 / fold 1; the machine at load 20 on 2 cores, so
