@@ -50,8 +50,9 @@ scriptx-3     1.5  48 / 61        239 / 259          121
 Hubness measured against the store's own memories (``mem-K``) and against the generic prompts of every script
 (``bank-K``) places fewer memories right on both sides (likely because a memory's nearest other memories and
 generic prompts are those of its own language: the hubs here are the language clusters). The offset measured per
-prompt's script (``script``, ``pair``, ``scriptx``) does what the cross-lingual misses need — up to 19 more of the 67 placed first — but at the price of
-the own-script placements and of four times as many prompts needing none with a memory of another script nearest.
+prompt's script (``script``, ``pair``, ``scriptx``) does what the cross-lingual misses need — up to 19 more of
+the 67 placed first — but at the price of the own-script placements and of four times as many prompts needing none
+with a memory of another script nearest.
 
 *run* (recall itself; ``[hits, needing, false, none]`` fold 0 / fold 1; the machine at load 20 on 2 cores, so
 one setting through ten of the twelve fit sets, ``framed`` and ``shop`` not reached, in the time there was):
@@ -62,7 +63,8 @@ one setting through ten of the twelve fit sets, ``framed`` and ``shop`` not reac
   [132, 160, 26, 147], (+4 hits, +4 false recalls) and (+2, +8). By set (hits, false) fold 0 / fold 1: prompts
   (0, +1) / (+1, 0), tasks (0, +2) / (0, +1), gaps (+3, −1) / (+1, 0), probe (0, +2) / (−1, +2), pasted (0, 0) /
   (0, +3), asked (+1, −1) / (+1, +2), typos (0, +1) / (0, 0); near, trial, short unchanged;
-* scriptx-3, A 0.5, prompts and tasks only: (0, +1) on fold 0, (−1, 0) on fold 1 (then stopped for the machine's time).
+* scriptx-3, A 0.5, prompts and tasks only: (0, +1) on fold 0, (−1, 0) on fold 1 (then stopped for the machine's
+  time).
 
 So the placements do not become recalls: a memory of another script that shares no word with the prompt is scored
 by the dense evidence alone (cosine level, gap, lead and ``kin``'s standing among its script, which a per-script
