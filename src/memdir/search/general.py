@@ -107,6 +107,23 @@ I get structlog to add the request id … from inside a FastAPI middleware", now
 other. Left: "how do I undo the last git commit but keep the changes?" names its tool in lowercase, as "how do I
 deploy the api to staging?" does a thing of the project's: nothing in the question tells them apart. German (der, die,
 das before every noun, every noun capitalised) is left as it was.
+
+A question asking what a particular thing is or does (:func:`asks_what_a_thing_is`: "what is p99 latency?", "what
+does `git push --tags` do?") is answered only by a memory whose head (name, title, description: what the memory is
+about) holds the whole of it (:func:`not_its_subject`; ranking sets ``defines`` for any other; recall32): the note on
+the latency dashboard lists a p99 panel in its body, the release note runs ``git push --tags`` and uploads "with
+trusted publishing" in its body, the CI note names GitHub Actions in its head and workflows in its body; each held
+every word of its question (words alone 0.52–1.0) and was recalled. "what is Pillow?" (the note whose head names
+Pillow), "Was ist structlog?" and "what does make deploy-staging do?" (the description writes the command) are still
+answered: the head holds all of them. Not the variant recall20 tried (every what-is question defining, by no memory
+at all), which lost those. No constant (the head holding all of the question; any share from 0.75 up gives the same
+on the fit data; 0.6 drops two of the four, 0.5 one). Pooled fit folds, ``[hits, needing, false recalls, needing none]``,
+after the rule above, vectors on: fold 0 [158, 191, 24, 157] unchanged (no fit row of fold 0 asks so), fold 1
+[149, 183, 17, 163] → [149, 183, 13, 163]; vectors off: fold 0 [108, 191, 13, 157] unchanged, fold 1 [101, 183, 11,
+163] → [101, 183, 7, 163]; no hit lost on any set (the one what-question needing a memory, "what does a new hire run
+to get a working machine?", needs a Korean note the general rule already refuses it). Read out of fold: chosen on
+fold 1 it reads 0/0 on fold 0; fold 0 alone cannot choose it (a tie), so its support is fold 1's four and the loss of
+nothing on either.
 """
 
 from __future__ import annotations
@@ -206,6 +223,30 @@ def asks_what_it_is(query: str) -> bool:
     return asks_in_general(query) and bool(_WHAT.search(text)) and not _NORM.search(text)
 
 
+# What a particular thing is or does ("what is p99 latency?", "what does `git push --tags` do?", "Was ist structlog?"):
+# the question asks for that thing's subject, which a memory about it names in its head (:func:`not_its_subject`).
+_WHAT_THING = re.compile(r"^\W*(?:what\s+(?:is|are|does|do)\b|what['’]s\b|was\s+(?:ist|sind|macht)\b)")
+
+
+def asks_what_a_thing_is(query: str) -> bool:
+    """True when ``query`` asks in general (:func:`asks_in_general`) what something is or does ("what is p99
+    latency?", "what does `git push --tags` do?", "Was ist structlog?"), not for a norm ("what's an acceptable size
+    for a pull request?"): :func:`not_its_subject` then tells which memories cannot answer it. Pure."""
+    text = fold(query)
+    return asks_in_general(query) and bool(_WHAT_THING.search(text)) and not _NORM.search(text)
+
+
+def not_its_subject(head: float) -> bool:
+    """True when a memory whose head (name, title, description) holds the share ``head`` of a question's term weight
+    (:attr:`memdir.search.relevance.Evidence.head`) is not about what a question asking what a thing is or does
+    (:func:`asks_what_a_thing_is`) asks: its head does not hold every word of it. "what is p99 latency?" is not
+    answered by the note on the latency dashboard whose body lists a p99 panel, nor "what is trusted publishing on
+    PyPI?" by the release note naming PyPI in its head and trusted publishing in its body; "what is Pillow?" by the
+    note whose head names Pillow, and "what does make deploy-staging do?" by the one whose description writes that
+    command, are (ranking sets :attr:`~memdir.search.relevance.Evidence.defines` for the first kind). Pure."""
+    return head < 1.0 - 1e-9
+
+
 def asks_in_general(query: str) -> bool:
     """True when ``query`` (any text; case and width folded) asks how to do something ("how do I", "how can I",
     "how to", "wie") or what something is ("what is", "what are", "what does", "what's", "was ist") and writes no
@@ -235,4 +276,5 @@ def _points(query: str, words: list[str]) -> bool:
     return not named_terms(query)
 
 
-__all__ = ["asks_in_general", "asks_what_it_is", "lacks_named", "named_terms"]
+__all__ = ["asks_in_general", "asks_what_a_thing_is", "asks_what_it_is", "lacks_named", "named_terms",
+           "not_its_subject"]
