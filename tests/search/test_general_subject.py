@@ -23,6 +23,7 @@ from .densestub import dense_as, notes_store
     ("Was ist structlog?", True),
     ("what is a feature flag?", True),  # a kind: asks_what_it_is answers it already, by no memory at all
     ("what's an acceptable size for a pull request?", False),  # a norm: the project's convention
+    ("what is port 5434 used for?", False),  # its purpose here, not what it is
     ("what does our release workflow do?", False),  # pointing at the project's own
     ("where do I see p99 latency?", False),  # not a what-question
 ])

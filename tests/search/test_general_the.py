@@ -24,6 +24,7 @@ from .densestub import dense_as, notes_store
     ("how do I stop the thumbnail worker from dying on huge uploads?", False),  # "the" naming nothing of its own
     ("how do I deploy the api to staging?", False),
     ("what's left for the next sprint?", False),
+    ("what is the hostname of the staging Redis for billing", False),  # "the" before the thing named: the project's
     ("how do I resize our images with Pillow?", False),  # "our" points, whatever the question names
     ("how do I resize an image with Pillow?", True),  # no pointing word at all: as before
     ("Wie skaliere ich das Bild mit Pillow?", False),  # German: das is an article before every noun, left as it was

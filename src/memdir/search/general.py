@@ -96,7 +96,9 @@ ratio?", "what's the keyboard shortcut in Linear to create an issue?", "how do I
 with jq?" ask what anyone could look up, and each recalled the note naming the tool (oom-worker, bug-tracker,
 structlog-logging: the nearest in meaning, at the agreed bar). A question whose "the" names nothing of its own is
 still the project's ("how do I deploy the api to staging?", "what's left for the next sprint?", "how do I stop the
-thumbnail worker from dying on huge uploads?"), as is one pointing with another word ("our", "this"). No constant. Of
+thumbnail worker from dying on huge uploads?"), as is one pointing with another word ("our", "this"), and one whose "the" stands before the thing it names, within
+two words (:func:`_the_names`: "what is the hostname of the staging Redis for billing?" asks of the project's Redis).
+No constant. Of
 all fit rows (every fit set, shop included) only 16 questions change, every one needing no memory, so no hit can be
 lost on any set or fold; pooled fit folds as ``run.py --split fit`` counts them, ``[hits, needing, false recalls,
 needing none]``, vectors on: fold 0 [158, 191, 26, 157] → [158, 191, 24, 157] (gone: the Pillow and the Linear
@@ -115,7 +117,8 @@ the latency dashboard lists a p99 panel in its body, the release note runs ``git
 trusted publishing" in its body, the CI note names GitHub Actions in its head and workflows in its body; each held
 every word of its question (words alone 0.52–1.0) and was recalled. "what is Pillow?" (the note whose head names
 Pillow), "Was ist structlog?" and "what does make deploy-staging do?" (the description writes the command) are still
-answered: the head holds all of them. Not the variant recall20 tried (every what-is question defining, by no memory
+answered: the head holds all of them; a question on what a thing is used for ("what is port 5434 used for?",
+``_PURPOSE``) asks its purpose here, as a norm asks a convention, and is not one. Not the variant recall20 tried (every what-is question defining, by no memory
 at all), which lost those. No constant (the head holding all of the question; any share from 0.75 up gives the same
 on the fit data; 0.6 drops two of the four, 0.5 one). Pooled fit folds, ``[hits, needing, false recalls, needing none]``,
 after the rule above, vectors on: fold 0 [158, 191, 24, 157] unchanged (no fit row of fold 0 asks so), fold 1
@@ -225,6 +228,9 @@ def asks_what_it_is(query: str) -> bool:
 
 # What a particular thing is or does ("what is p99 latency?", "what does `git push --tags` do?", "Was ist structlog?"):
 # the question asks for that thing's subject, which a memory about it names in its head (:func:`not_its_subject`).
+# What a thing is used for here ("what is port 5434 used for?", "what is this flag for?") asks its purpose in the
+# project, as a norm asks its convention: not what the thing is.
+_PURPOSE = re.compile(r"\bused\s+for\b|\bfor\W*$")
 _WHAT_THING = re.compile(r"^\W*(?:what\s+(?:is|are|does|do)\b|what['’]s\b|was\s+(?:ist|sind|macht)\b)")
 
 
@@ -233,7 +239,8 @@ def asks_what_a_thing_is(query: str) -> bool:
     latency?", "what does `git push --tags` do?", "Was ist structlog?"), not for a norm ("what's an acceptable size
     for a pull request?"): :func:`not_its_subject` then tells which memories cannot answer it. Pure."""
     text = fold(query)
-    return asks_in_general(query) and bool(_WHAT_THING.search(text)) and not _NORM.search(text)
+    return (asks_in_general(query) and bool(_WHAT_THING.search(text)) and not _NORM.search(text)
+            and not _PURPOSE.search(text))
 
 
 def not_its_subject(head: float) -> bool:
@@ -273,7 +280,20 @@ def _points(query: str, words: list[str]) -> bool:
     pointing = POINTING_WORDS.intersection(words)
     if pointing != {"the"}:
         return bool(pointing)
-    return not named_terms(query)
+    return not named_terms(query) or _the_names(query)
+
+
+# "the" and the two words after it: a named thing among them is the project's own of it ("the staging Redis").
+_THE_PHRASE = re.compile(r"\b[Tt]he\s+(\S+)(?:\s+(\S+))?")
+
+
+def _the_names(query: str) -> bool:
+    """True when a "the" of ``query`` stands before a thing it names, within two words ("what is the hostname of the
+    staging Redis for billing?"): that "the" points at one particular such thing, the project's. Pure."""
+    named = {m.start() for m in _NAME_SHAPED.finditer(query)}
+    if not _GERMAN.match(query):
+        named |= {m.start() for m in _CAPITALISED.finditer(query)}
+    return any(m.start(1) in named or m.group(2) and m.start(2) in named for m in _THE_PHRASE.finditer(query))
 
 
 __all__ = ["asks_in_general", "asks_what_a_thing_is", "asks_what_it_is", "lacks_named", "named_terms",
