@@ -37,7 +37,8 @@ from .compounds import joined_parts, read as read_compounds
 from .filters import Filters
 from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
 from .foreign import reads_foreign
-from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms
+from .general import (asks_in_general, asks_what_a_thing_is, asks_what_it_is, lacks_named, named_terms,
+                      not_its_subject)
 from .index import layer_key
 from .keywords import frame_terms, in_passing, reads_as_keywords
 from .near import rows as near_rows
@@ -350,8 +351,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 defines = asks_what_it_is(query)  # "what is a feature flag?": not even words
                 named = named_terms(query)  # "… in Node.js?": nor a memory holding nothing of a thing it names
+                thing = asks_what_a_thing_is(query)  # "what is p99 latency?": nor one whose head does not say it
                 found = {i: relevance.replaced(ev, general=True,
-                                               defines=defines or lacks_named(named, {*ev.shared, *ev.matched}))
+                                               defines=defines or lacks_named(named, {*ev.shared, *ev.matched})
+                                               or thing and not_its_subject(ev.head))
                          for i, ev in found.items()}
             if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
                 found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}
