@@ -32,6 +32,13 @@ While it runs, the server is also the home's warm process
 (:mod:`memdir.search.warm`): fresh prompt hooks ask it for the prompt's dense
 cosines over its socket (:func:`memdir.search.warm.socket_path`) instead of loading the embedding model.
 
+A client drops a server that answers ``initialize`` late (Claude Code's one-shot ``claude -p`` gave up after
+3.8–5.3 s on a loaded machine), so that answer needs only the settings, the launch project and the tools'
+static schemas: the facade, the store and search are imported by the first tool call, or before it by
+:meth:`MemoryServer.warm_up`, which starts once ``initialize`` is answered (``notifications/initialized``,
+else the first request): the warm socket, the agent's short lock waits and the embedding model with them.
+The rest of the start is the MCP SDK's own import (``benchmarks/bench_mcp_start.py --importtime``).
+
 Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
 the wire is a private copy of it; malformed JSON-RPC gets its error reply
 (:mod:`.wire`); setup runs with ``sys.stdout`` redirected to stderr, and
