@@ -151,9 +151,9 @@ class MemoryServer:
             log.exception("memdir: warming up failed")
 
     def stop_warm(self) -> None:
-        """End the warm-up (waited ≤ 30 s: a thread importing or starting a load) and the warm socket."""
+        """End the warm-up (waited ≤ 10 s: a thread importing or starting a load) and the warm socket."""
         if self._warming is not None:
-            self._warming.join(timeout=30.0)
+            self._warming.join(timeout=10.0)
         if self.warm is not None:
             self.warm.close()
 
