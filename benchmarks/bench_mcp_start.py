@@ -13,8 +13,9 @@ its stdio pipes, as a client sees them:
 * ``answer_sha``: the first call's text, hashed (both trees must agree).
 
 One JSON line per (tree, round), then one line per tree with the medians and, with two trees, one
-line of ratios (second tree over first). ``--importtime``: instead, one line per tree with the
-cumulative ``-X importtime`` figures (µs) of the modules that dominate the start.
+line of ratios (second tree over first). ``--importtime``: instead, one line per tree with the medians over
+the rounds of the cumulative ``-X importtime`` figures (µs) of the modules that dominate the start, and
+``memdir_part``: the server module's import less the SDK's (``mcp_types``, ``mcp``).
 
     python benchmarks/bench_mcp_start.py --src /work/main/src --src src --rounds 5
 """
@@ -129,6 +130,8 @@ def import_split(src: Path, home: Path, project: Path, base: Path) -> dict:
         parts = line.split("|")
         if len(parts) == 3 and parts[2].strip() in WATCHED:
             cumulative[parts[2].strip()] = int(parts[1])
+    # the server module's whole import less the SDK's (mcp_types, then mcp: both imported at its top, in that order)
+    cumulative["memdir_part"] = cumulative["memdir.integrations.mcp.server"] - cumulative["mcp_types"] - cumulative["mcp"]
     return cumulative
 
 
@@ -156,8 +159,14 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run([sys.executable, "-m", "memdir", "--project", str(project), "reindex"], check=True,
                            env=env, cwd=project, capture_output=True)
         if args.importtime:
+            split: dict[Path, list[dict]] = {src: [] for src in srcs}
+            for _ in range(args.rounds):
+                for src in srcs:
+                    split[src].append(import_split(src, home, project, base))
             for src in srcs:
-                print(json.dumps({"src": str(src), "importtime_us": import_split(src, home, project, base)}))
+                keys = sorted({k for row in split[src] for k in row})
+                print(json.dumps({"src": str(src), "rounds": args.rounds, "importtime_us_median": {
+                    k: statistics.median(row[k] for row in split[src] if k in row) for k in keys}}))
             return 0
         rows: dict[Path, list[dict]] = {src: [] for src in srcs}
         for n in range(args.rounds):
