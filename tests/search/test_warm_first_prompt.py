@@ -35,6 +35,9 @@ FOUND = "5433"
 # loaded machine (the first prompt then ranked by words: 2 of these tests failed in one run at load 14 on 2 cores).
 # Whether the hook waited at all is told by this bound; test_..._no_longer_than_the_bound checks the default one.
 LONG_WAIT = 120.0
+MCP_HANDSHAKE = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}) + "\n"
+    + json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n").encode()  # as a client opens
 
 
 @pytest.fixture
@@ -185,6 +188,8 @@ def test_the_first_prompt_waits_for_the_model_of_an_mcp_server_that_holds_the_so
     server = subprocess.Popen([sys.executable, "-m", "memdir.cli", "mcp", "--project", str(project)],
                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               env=dict(os.environ, MEMDIR_HOME=str(short_home), MEMDIR_SEARCH_VECTORS="on"))
+    server.stdin.write(MCP_HANDSHAKE)  # it serves the warm socket once a client has its initialize answer
+    server.stdin.flush()
     try:
         wait_until(lambda: warm.listening(short_home), "the MCP server listens", limit=120)
         _hook(short_home, project, "SessionStart", "s-1", source="startup")

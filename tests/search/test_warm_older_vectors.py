@@ -1,6 +1,7 @@
 """``memdir doctor`` on a home whose vectors an older memdir embedded (a new-user trial, after an upgrade):
 the index held 2 vectors but no ``vectors.used`` mark (:mod:`memdir.search.used`, newer than they), and doctor
-said of the warm process "none starts until this home's index holds a vector" while the first prompt hook,
+said of the warm process "none starts until this home's index holds a vector" (now: "this home's index holds no
+vector yet; the next session start builds them") while the first prompt hook,
 which counts the index's vectors (:func:`memdir.search.vectors.pending`), started one. Doctor now asks the
 index by the hook's count, and finding a vector leaves the mark (so the SessionStart hook's stat agrees)."""
 
@@ -13,7 +14,7 @@ import pytest
 from memdir import Memory
 from memdir.search import index, used, vectors, warm
 
-NONE_STARTS = "none starts until this home's index holds a vector"
+NONE_STARTS = "this home's index holds no vector yet; the next session start builds them"
 NEXT_STARTS = "the one the next session start or prompt hook starts"
 
 
@@ -48,7 +49,7 @@ def test_doctor_counts_vectors_an_older_memdir_embedded(isolated_home, project, 
     assert [h.name for h in writer.search("postgresql")] == ["db-port"]  # the index holds its head
     on = Memory.open(home=isolated_home, project=project, search_vectors="on")
     path = warm.socket_path(isolated_home)
-    # Control: no vector at all — true that none starts, by the hook's count too.
+    # Control: no vector at all — true that none is there, by the hook's count too.
     assert _hook_count(isolated_home) == 0
     assert any(NONE_STARTS in n for n in _warm_notes(on))
     _store_vector(isolated_home, b"\0" * (vectors.VEC_BYTES - 4))  # a damaged blob is no vector to the hook

@@ -95,11 +95,12 @@ def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime, m
              f"({install_command('vectors')}); recall and search rank by words alone")]
     monkeypatch.setattr(vectors, "installed", lambda: True)
     path = warm.socket_path(isolated_home)
-    # No vector in the index yet: no session start starts one.
+    # No vector in the index yet: the next session start builds them and starts one (warm.launch_if_useful).
+    assert (isolated_home / "index.sqlite").exists()  # doctor's status synced it
     assert _warm_notes(on) == [
-        f"no warm search process listens at {path}: none starts until this home's index holds a vector (the first "
-        "search embeds them in the background, or `memdir reindex`); until then a fresh prompt hook recalls by "
-        "words alone"]
+        f"no warm search process listens at {path}: this home's index holds no vector yet; the next session start "
+        "builds them in the background and starts one (`memdir reindex` builds them now); until then a fresh "
+        "prompt hook recalls by words alone"]
     (isolated_home / used.VECTORS_MARK).touch()  # what storing a vector leaves (memdir.search.used.note)
     (notes,) = _warm_notes(on)
     assert notes.startswith(f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or "

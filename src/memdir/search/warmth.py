@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from ..runtime import in_the_way, runtime_dir, socket_path
-from .warm import LOG_FILE, has_used_vectors, request
+from .warm import LOG_FILE, has_index, has_used_vectors, request
 
 
 def why_off(home: Path, settings) -> str | None:
@@ -16,8 +16,10 @@ def why_off(home: Path, settings) -> str | None:
     reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
     (:func:`memdir.runtime.runtime_dir`); none listening — none can listen while a file that is not a
     socket sits at its path (:func:`memdir.runtime.in_the_way`: memdir never removes it), none can
-    start in a home that cannot be written (:func:`memdir.files.fsio.unwritable`) or before it has used vectors (:func:`has_used_vectors`, else the index holds none by the prompt hook's count:
-    :func:`indexed`, vectors an older memdir stored before the mark),
+    start in a home that cannot be written (:func:`memdir.files.fsio.unwritable`) or that has no search index yet
+    (:func:`has_index`); an index that holds no vector (:func:`has_used_vectors`, else by the prompt hook's count:
+    :func:`indexed`, vectors an older memdir stored before the mark) gets them, and a process, at the next session
+    start (:func:`memdir.search.warm.launch_if_useful`),
     else the next hook starts one (with ``warm.log``'s last line: why the last one ended — its bind refused, said
     as such); a process
     that cannot load the model, or serves cosines but no hooks. Never raises."""
@@ -52,9 +54,13 @@ def why_off(home: Path, settings) -> str | None:
                     f"{state} (the process keeps its log, {LOG_FILE}, and the index's vectors there); a fresh "
                     f"prompt hook recalls by words alone (to have one, {writable_hint(home)}, or run `memdir mcp`)")
         if not has_used_vectors(home) and not indexed(home):  # by the mark, else the prompt hook's count
-            return (f"no warm search process listens at {path}: none starts until this home's index holds a vector "
-                    "(the first search embeds them in the background, or `memdir reindex`); until then a fresh "
-                    "prompt hook recalls by words alone")
+            if not has_index(home):
+                return (f"no warm search process listens at {path}: none starts until this home has a search index "
+                        "(the first search or recall builds it, or `memdir reindex`); until then a fresh prompt hook "
+                        "recalls by words alone")
+            return (f"no warm search process listens at {path}: this home's index holds no vector yet; the next "
+                    "session start builds them in the background and starts one (`memdir reindex` builds them now); "
+                    "until then a fresh prompt hook recalls by words alone")
         last = _last_log_line(Path(home))  # why the last standalone one ended
         if last and "cannot listen at" in last:  # its bind was refused (memdir.search.warm.WarmServer._bind)
             return (f"no warm search process listens at {path}: the last one could not bind there (last line of "

@@ -32,6 +32,13 @@ While it runs, the server is also the home's warm process
 (:mod:`memdir.search.warm`): fresh prompt hooks ask it for the prompt's dense
 cosines over its socket (:func:`memdir.search.warm.socket_path`) instead of loading the embedding model.
 
+A client drops a server that answers ``initialize`` late (Claude Code's one-shot ``claude -p`` gave up after
+3.8–5.3 s on a loaded machine), so that answer needs only the settings, the launch project and the tools'
+static schemas: the facade, the store and search are imported by the first tool call, or before it by
+:meth:`MemoryServer.warm_up`, which starts once ``initialize`` is answered (``notifications/initialized``,
+else the first request): the warm socket, the agent's short lock waits and the embedding model with them.
+The rest of the start is the MCP SDK's own import (``benchmarks/bench_mcp_start.py --importtime``).
+
 Nothing but JSON-RPC reaches stdout: fd 1 points at stderr while serving and
 the wire is a private copy of it; malformed JSON-RPC gets its error reply
 (:mod:`.wire`); setup runs with ``sys.stdout`` redirected to stderr, and
@@ -45,6 +52,7 @@ import gc
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 from urllib.parse import unquote_to_bytes, urlparse
 
@@ -53,11 +61,9 @@ import mcp_types as types
 from mcp.server import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from ...api import Memory
 from ...errors import MemdirError, ScopeError
 from ...session import open_session
 from ...text.printable import well_formed
-from ...tools.handlers import run_tool
 from ...tools.specs import instructions, tool_specs
 from ...version import VERSION
 
@@ -83,26 +89,84 @@ class MemoryServer:
 
     ``home``/``project`` as for :meth:`memdir.Memory.open`. Raises only
     :class:`MemdirError` (an unreadable config file).
+
+    Answering ``initialize`` needs the settings, the launch project and the tools' static schemas alone
+    (``session``): the facade (:mod:`memdir.api`), the store and search are imported by the first tool
+    call, or before it by :meth:`warm_up` (a process of its own, ``serving``), which starts once the
+    client has its answer.
     """
 
     def __init__(self, home: str | os.PathLike | None = None, project: str | os.PathLike | None = None,
                  hooks: bool = False):
-        self.fallback = Memory.open(home=home, project=project, actor="agent")
+        self.session = open_session(home, project, actor="agent")  # as Memory.open, without importing the facade
         self.hooks = hooks  # the client runs memdir's session-start hook too (`memdir mcp --hooks`)
-        self._from_roots: Memory | None = None
+        self._fallback = None
+        self._from_roots = None
         self._roots_checked = False
         self._roots_lock = anyio.Lock()
+        self._made = threading.Lock()  # the fallback Memory, made once (the warming thread or a tool call)
         self.freeze_heap = False  # a server in a process of its own (serve_stdio): the heap frozen once (_settled)
+        self.serving = False  # a process of its own (serve_stdio): the warm socket and the warm-up are its
+        self.warm = None  # the home's WarmServer (memdir.search.warm), once _warm started it
+        self._warming: threading.Thread | None = None
+
+    @property
+    def fallback(self):
+        """The :class:`memdir.Memory` of the launch project (``--project``, ``MEMDIR_PROJECT``, the launch
+        directory), made on first use: importing the facade is most of memdir's part of a start."""
+        with self._made:
+            if self._fallback is None:
+                from ...api import Memory
+
+                self._fallback = Memory(self.session)
+            return self._fallback
+
+    def warm_up(self) -> None:
+        """In a process of its own (``serving``), once, after ``initialize`` is answered (or on the first
+        request of a client without that handshake): a daemon thread imports what the first tool call runs,
+        starts the home's warm socket (:func:`memdir.search.warm.serve`, which then answers the prompt hooks)
+        and has it load the embedding model when the home has vectors to use
+        (:meth:`memdir.search.warm.server.WarmServer.preload`). Off the reply path; answers are those a
+        cold call gives. Never raises."""
+        if not self.serving or self._warming is not None:
+            return
+        self._warming = threading.Thread(target=self._warm, name="memdir-mcp-warm", daemon=True)
+        self._warming.start()
+
+    def _warm(self) -> None:
+        try:
+            from ...search.locked import serve_agent
+
+            serve_agent()  # the agent's tool calls wait on this process: a held index lock is waited 0.25 s, not 5
+            # This long-lived process runs the prompt hooks of its home, the prompt embedded here (memdir.search.warm).
+            from ...search.warm import serve
+            from ..claude_code.hooks import answer_warm
+
+            self.warm = serve(self.session.home, self.session.settings, hooks=answer_warm)
+            from ...tools import handlers  # noqa: F401  (the first tool call's code: the store, search)
+
+            _ = self.fallback  # the facade, made
+            if self.warm is not None:
+                self.warm.preload()
+        except Exception:  # the tool calls import and load what they need themselves
+            log.exception("memdir: warming up failed")
+
+    def stop_warm(self) -> None:
+        """End the warm-up (waited ≤ 10 s: a thread importing or starting a load) and the warm socket."""
+        if self._warming is not None:
+            self._warming.join(timeout=10.0)
+        if self.warm is not None:
+            self.warm.close()
 
     def instructions(self) -> str:
         """Server instructions: the guidance (:func:`memdir.tools.specs.instructions`),
         never the index — two short lines when the client's session-start hook gives the guidance
         (``hooks``). Without a launch project, a line saying project
         memories wait for the client's roots or ``--project``."""
-        text = instructions(self.fallback.settings, hooks=self.hooks)
-        if self.fallback.project_root is None:
+        text = instructions(self.session.settings, hooks=self.hooks)
+        if self.session.project_root is None:
             text += ("\n\nProject memories are unavailable until the client's roots or --project name a "
-                     f"project: {self.fallback.project_error}")
+                     f"project: {self.session.project_error}")
         return text
 
     def roots_changed(self) -> None:
@@ -137,12 +201,12 @@ class MemoryServer:
             log.warning("memdir: roots/list failed (%s); using the launch project", exc)
             return []
 
-    def _adopt(self, roots) -> Memory | None:
+    def _adopt(self, roots):
         for root in roots:
             path = _root_path(str(root.uri))
             if path is None:
                 continue
-            fb = self.fallback.session
+            fb = self.session
             try:
                 session = open_session(fb.home, path, actor="agent", settings=fb.settings, use_cwd=False)
             except ScopeError as exc:
@@ -151,12 +215,21 @@ class MemoryServer:
             if session.project_root is None:
                 log.warning("memdir: ignoring root %s: %s", root.uri, session.project_error)
                 continue
+            from ...api import Memory
+
             return Memory(session)
         return None
 
     async def call(self, ctx, params: types.CallToolRequestParams):
         """Run one tool. Domain errors and unexpected failures both come back
         as ``isError`` results (the latter logged with a traceback)."""
+        from ...tools.handlers import run_tool
+
+        self.warm_up()
+        if self.serving:
+            from ...search.locked import serve_agent
+
+            serve_agent()  # before the warming thread has: the first call waits as every later one
         mem = await self.memory_for(ctx, params)
         if isinstance(mem, types.InputRequiredResult):
             return mem
@@ -190,9 +263,10 @@ def build_server(state: MemoryServer) -> Server:
     stating the session's limits) for ``state``."""
     tools = [types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.schema,
                         annotations=types.ToolAnnotations.model_validate(t.annotations()))
-             for t in tool_specs(state.fallback.settings)]
+             for t in tool_specs(state.session.settings)]
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
+        state.warm_up()
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -201,11 +275,15 @@ def build_server(state: MemoryServer) -> Server:
     async def roots_changed(ctx, params) -> None:
         state.roots_changed()
 
+    async def initialized(ctx, params) -> None:
+        state.warm_up()  # the client has initialize's answer: warming no longer delays it
+
     server = Server("memdir", version=VERSION, title="memdir memory",
                     instructions=state.instructions(), on_list_tools=list_tools, on_call_tool=call_tool)
     # Registered directly: the constructor keyword warns that roots are deprecated in the
     # 2026-07-28 protocol, but clients on the handshake protocol still send it.
     server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, roots_changed)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, initialized)
     return server
 
 
@@ -218,7 +296,7 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
     with contextlib.redirect_stdout(sys.stderr):
         try:
             state = MemoryServer(home, project, hooks=hooks)
-            state.freeze_heap = True
+            state.freeze_heap = state.serving = True
             server = build_server(state)
         except MemdirError as exc:
             print(f"memdir mcp: {exc}", file=sys.stderr)
@@ -233,19 +311,10 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
         async with stdio_server(wire.stdin, wire.stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    from ...search.locked import serve_agent
-
-    serve_agent()  # the agent's tool calls wait on this process: a held index lock is waited 0.25 s, not 5
-    # This long-lived process runs the prompt hooks of its home, the prompt embedded here (memdir.search.warm).
-    from ...search.warm import serve
-    from ..claude_code.hooks import answer_warm
-
-    warm = serve(state.fallback.home, state.fallback.settings, hooks=answer_warm)
     try:
-        anyio.run(main)
+        anyio.run(main)  # the warm socket, the agent's lock waits and the imports follow initialize (warm_up)
     finally:
-        if warm is not None:
-            warm.close()
+        state.stop_warm()
     return 0
 
 

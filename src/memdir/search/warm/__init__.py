@@ -33,7 +33,8 @@ or one of its own — serves them instead:
   appended to ``<home>/warm.log``) when none answers on the socket. The
   prompt hook that finds vectors but no warm process calls it — so the next
   prompt has its cosines — and so does the SessionStart hook of a home that
-  has used vectors (:func:`launch_if_useful`). The session's first prompt
+  has used vectors or has an index whose vectors are not built yet (:func:`launch_if_useful`,
+  which then starts the background embedder too). The session's first prompt
   comes before that process has loaded its model (≈ 0.5–1.2 s on 2 cores), so
   a prompt hook waits for a process launched moments ago (:func:`run_hook`,
   bounded by :func:`memdir.runtime.starting_wait`, 3 s; never when none is starting).
@@ -211,14 +212,36 @@ def has_used_vectors(home: Path) -> bool:
     return noted(home) or os.path.exists(os.path.join(home, LOG_FILE))
 
 
+def has_index(home: Path) -> bool:
+    """``home`` has a search index (``index.sqlite``: memories were indexed, with or without vectors). One
+    stat, no SQLite opened; never raises."""
+    return os.path.exists(os.path.join(home, "index.sqlite"))
+
+
+def worth_serving(home: Path) -> bool:
+    """A warm process of ``home`` would have cosines to serve, now or once the background embedder has run:
+    its index has held a vector (:func:`has_used_vectors`), or it has an index (:func:`has_index`), whose
+    vectors :func:`launch_if_useful` has built. A home with no index (nothing indexed yet) is not.
+    Three stats at most; never raises."""
+    return has_used_vectors(home) or has_index(home)
+
+
 def launch_if_useful(home: Path, settings) -> int | None:
-    """:func:`launch` when dense retrieval is wanted (:func:`memdir.search.vectors.wanted`,
-    nothing imported) and the home has used vectors (:func:`has_used_vectors`); a home that never
-    had a vector gets no process (nothing to serve). The SessionStart hook's call. Never raises."""
+    """The SessionStart hook's call, when dense retrieval is wanted (:func:`memdir.search.vectors.wanted`,
+    nothing imported): :func:`launch` when the home is :func:`worth_serving`. A home whose index has never
+    held a vector (a teammate's first session: the team's memories pulled and indexed, no vector built yet)
+    also gets the background embedder (:func:`memdir.search.embedder.schedule`, detached; it exits at once
+    when nothing lacks a vector), so the warm process answers the prompts with cosines as soon as the
+    vectors land (and measures a few missing ones on the spot: :mod:`memdir.search.unembedded`); the hook
+    itself never embeds. A home without an index gets no process (nothing to serve). Never raises."""
     from .. import vectors
 
-    if not vectors.wanted(settings) or not has_used_vectors(home):
+    if not vectors.wanted(settings) or not worth_serving(home):
         return None
+    if not has_used_vectors(home):
+        from ..embedder import schedule
+
+        schedule(home)  # never raises: one that fails to start leaves recall lexical, as before
     return launch(home)
 
 
@@ -381,5 +404,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "START_FILE", "STARTING_WAIT", "ask", "exact", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
-           "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop", "tie_cosines"]
+           "START_FILE", "STARTING_WAIT", "ask", "exact", "has_index", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
+           "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop", "tie_cosines", "worth_serving"]

@@ -57,6 +57,7 @@ class WarmServer:
         self.answered = 0  # requests answered with cosines
         self.last_request = time.monotonic()
         self._loader: threading.Thread | None = None
+        self._loader_made = threading.Lock()  # the serving thread and preload() may both start the load
         self._load_began = 0.0  # monotonic time the model began loading
         self._loaded = threading.Event()  # the load ended: warm, or failed
         self.frozen = False  # the objects of the loaded model and the code it answers with are frozen (_settle)
@@ -115,10 +116,19 @@ class WarmServer:
             self._loaded.set()
 
     def _start_loading(self) -> None:
-        if self._loader is None:
+        with self._loader_made:
+            if self._loader is not None:
+                return
             self._load_began = time.monotonic()
             self._loader = threading.Thread(target=self._load, name="memdir-warm-load", daemon=True)
             self._loader.start()
+
+    def preload(self) -> None:
+        """Start loading the model now, in its own thread, when the home has vectors to use or to build
+        (:func:`memdir.search.warm.worth_serving`; stats): an MCP server's first search and the session's
+        first prompt hook find it loaded or loading. A home with no index loads nothing."""
+        if warm.worth_serving(self.home):
+            self._start_loading()
 
     def stolen(self) -> bool:
         """True when the socket file is no longer the one this server bound (another server took it, or it went)."""
