@@ -583,3 +583,37 @@ def test_import_claude_code_says_when_its_folder_is_shared_with_another_project(
     assert said.result == "skipped" and said.source == str(folder / "memory")
     assert f"for {twin} too" in said.detail and f"imported as {project}'s" in said.detail
     assert shared.count("imported") == alone.count("imported")  # said, not refused
+
+
+def test_an_import_past_the_sweep_threshold_gives_each_file_one_memory_and_one_journal_line(tmp_path, person):
+    """An import of more files than a layer is swept for at every write (past it, each write's quick scan and the
+    directory listing the write before left stand in): 580 files give 580 memories, 580 import journal lines
+    (``create``), each file's text in its memory; a file holding a forgotten memory's text is skipped (its
+    tombstone honoured) beside the others imported, and a file named as a hand-placed twin's lower case is
+    refused (``Notes.md`` holds no memory) while its neighbours are imported."""
+    from memdir.files.sweeps import SWEEP_ALWAYS_MAX
+
+    forget_staging(person)
+    layer = person.session.layer("project").path
+    (layer / "Notes.md").write_text("---\nname: notes\ndescription: too big\ntype: project\n---\n" + "x" * 300_000)
+    source = tmp_path / "many"
+    source.mkdir()
+    count = SWEEP_ALWAYS_MAX + 80
+    for i in range(count):
+        (source / f"fact-{i:04d}.md").write_text(f"---\ndescription: Fact {i} of the billing service\ntype: project\n"
+                                                 f"---\nThe billing service keeps fact {i} in table t{i}.\n")
+    (source / "staging-host.md").write_text(FORGOTTEN)
+    (source / "notes.md").write_text("---\ndescription: Notes of the week\ntype: project\n---\nweekly\n")
+    report = person.import_from("dir", str(source), scope="project")
+    assert report.count("imported") == count
+    said = {o.source.rsplit("/", 1)[-1]: (o.result, o.detail) for o in report.outcomes}
+    assert said["staging-host.md"][0] == "skipped" and said["notes.md"][0] == "skipped", said
+    assert "differs from notes.md only by case" in said["notes.md"][1]
+    names = {m.name for m in person.list(scope="project", include_all=True).memories}
+    assert names == {f"fact-{i:04d}" for i in range(count)}
+    assert person.read("fact-0577", "project", count=False).record.body.strip() == \
+        "The billing service keeps fact 577 in table t577."
+    lines = [json.loads(line) for line in (layer / ".memdir" / "journal.jsonl").read_text().splitlines()]
+    imported = [e for e in lines if e.get("actor") == "import"]
+    assert len(imported) == count and {e["name"] for e in imported} == names
+    assert (layer / "Notes.md").exists() and not (layer / "notes.md").exists()

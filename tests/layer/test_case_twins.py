@@ -9,6 +9,7 @@ refuses a new file a twin takes, and leaves a pulled twin beside its memory, rep
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 
@@ -114,3 +115,40 @@ def test_a_team_conflict_in_a_case_twin_is_resolved_by_one_rename(tmp_path, rena
     assert "description: Deploys on Thursday" in (a.team_dir / "deploy.md").read_text()
     # before: ('os.rename', 'Deploy.md', '.Deploy.md.<random>.del') after deploy.md was written (on macOS: the memory)
     assert [e for e in renames if "Deploy.md" in e[1:]] == [("os.rename", "Deploy.md", "deploy.md")]
+
+
+def test_a_large_layers_writes_keep_its_listing_and_still_refuse_a_twin_placed_since(person, layer):
+    """In a layer past the sweep threshold a write's quick scan stands in while the directory is unchanged, and
+    so does the listing the last transaction left (``Layer._listing``): the second of two new memories lists
+    the directory 0 times (before: once per write, an import's thousands of writes each reading a directory of
+    thousands of names). A file that no memory holds placed by hand since changes the directory: the next write
+    lists it again, and a new memory whose file it would take is refused while another name is written."""
+    from memdir.files.sweeps import SWEEP_ALWAYS_MAX
+
+    for i in range(SWEEP_ALWAYS_MAX + 20):
+        (layer / f"hand-{i:04d}.md").write_text(FRONT.format(name=f"hand-{i:04d}", description=f"hand {i}",
+                                                             body="by hand"))
+    person.write("taken-in", "the write that takes the hand files in", "project", "")
+    listed: list[str] = []
+
+    def count(event, args):
+        if event == "os.listdir" and str(args[0]) == str(layer):
+            listed.append(event)
+
+    sys.addaudithook(count)
+    person.write("alpha", "a first new memory", "project", "")
+    listed.clear()
+    assert person.write("beta", "a second new memory", "project", "").operation == "created"
+    assert listed == []
+    time.sleep(0.05)  # a person's hand, not the same clock tick as the write before
+    big = FRONT.format(name="gamma", description="too big", body="x" * 300_000)  # over the size ceiling: no memory
+    (layer / "Gamma.md").write_text(big)
+    with pytest.raises(Conflict) as refused:
+        person.write("gamma", "Gamma of the week", "project", "")
+    assert "Gamma.md (a file that is no memory) differs from gamma.md only by case" in str(refused.value)
+    assert len(listed) == 1 and (layer / "Gamma.md").read_text() == big and not (layer / "gamma.md").exists()
+    assert person.write("gamma-2", "Gamma of the week", "project", "").operation == "created"  # the control
+    assert (layer / "gamma-2.md").exists()
+    listed.clear()
+    with pytest.raises(Conflict):  # the refused write left no listing that forgets Gamma.md
+        person.write("gamma", "Gamma again", "project", "")

@@ -188,3 +188,76 @@ def test_the_bytes_a_write_reads_and_writes_of_the_index_do_not_grow_with_the_la
     whole = _cli(tmp_path, project, "write", "seed-0101", "-d", "seeded fact 101, corrected")
     size = (layer_dir / "MEMORY.md").stat().st_size
     assert whole["whole_reads"] == 1 and whole["read"] >= sizes[1500] and whole["through"] == size, whole
+
+
+def test_a_splice_of_random_edits_writes_the_bytes_and_outline_a_whole_write_would(tmp_path):
+    """:func:`memdir.files.splice.splice_index` plans a write's edits as runs of old lines (as many runs as
+    edits, not a list of every line): for random inserts and removals — at the first line, the last, one
+    past it, the same place twice, a pinned line, a line with a character that makes the text unclean —
+    the spliced file holds exactly the lines the edits give, and its outline's tables (spans, widths,
+    pins) are those of the outline written from the whole new text (but for a text left clean by removing
+    its unclean line: still unclean, as before); an edit outside the lines is refused
+    (None) and the file left as it was."""
+    import random
+
+    from memdir.files.outline import write_outline
+    from memdir.files.splice import splice_index
+    from memdir.vocabulary import PIN_MARK
+
+    rng = random.Random(32)
+    meta = tmp_path / "meta"
+    meta.mkdir()
+    index = tmp_path / "MEMORY.md"
+
+    def fresh(lines):
+        text = "".join(f"{line}\n" for line in lines)
+        index.write_text(text, encoding="utf-8")
+        write_outline(meta, text, os.lstat(index))
+        return read_outline(index, meta)
+
+    def tables(outline):
+        n = outline.count
+        return (n, outline.clean, outline.least_total, list(outline._starts), list(outline._ends),
+                list(outline.least), list(outline.after), list(outline.pins))
+
+    def line(i):
+        pin = PIN_MARK if rng.random() < 0.15 else ""
+        odd = "\u202e" if rng.random() < 0.03 else ""  # a character that makes the text unclean
+        return f"- [note {i}](note-{i}.md) — topic {i} {'x' * rng.randrange(0, 40)}{odd}{pin}"
+
+    spliced = unclean = 0
+    for trial in range(60):
+        lines = [line(i) for i in range(rng.randrange(0, 40))]
+        before = fresh(lines)
+        edits, expect = [], list(lines)
+        for _ in range(rng.randrange(1, 6)):
+            if expect and rng.random() < 0.4:
+                at = rng.choice([0, len(expect) - 1, rng.randrange(len(expect))])
+                edits.append((at, None))
+                del expect[at]
+            else:
+                at = rng.choice([0, len(expect), rng.randrange(len(expect) + 1)])
+                new = line(1000 + trial * 10 + len(edits))
+                edits.append((at, new))
+                expect.insert(at, new)
+        done = splice_index(index, meta, before, edits)
+        if not expect:
+            assert done is None  # no line left: the caller removes the file
+            continue
+        assert done is not None
+        spliced += 1
+        assert index.read_text(encoding="utf-8") == "".join(f"{x}\n" for x in expect)
+        got, whole = tables(done[0]), tables(fresh(expect))
+        if got[1] or whole[1] is False:
+            assert got == whole
+        else:  # an unclean line removed: the splice stays unclean (widths unknown, 0) rather than read every line
+            assert not before.clean and got[3:5] == whole[3:5] and got[7] == whole[7] and set(got[5]) == {0}
+            unclean += 1
+    assert spliced > 40 and unclean >= 1
+
+    before = fresh(["- [a](a.md) — one", "- [b](b.md) — two"])
+    for bad in ([(2, None)], [(3, "- [c](c.md) — three")], [(-1, None)], [(0, "two\nlines")], [(0, "  ")]):
+        assert splice_index(index, meta, before, bad) is None
+        assert index.read_text(encoding="utf-8") == "- [a](a.md) — one\n- [b](b.md) — two\n"
+    assert splice_index(index, meta, before, [(2, "- [c](c.md) — three")]) is not None  # the control: one past the end
+    assert index.read_text(encoding="utf-8") == "- [a](a.md) — one\n- [b](b.md) — two\n- [c](c.md) — three\n"

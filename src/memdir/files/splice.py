@@ -16,6 +16,7 @@ from the text.
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from itertools import accumulate
 from pathlib import Path
 
@@ -27,19 +28,37 @@ from .outline import Outline, store_outline
 
 
 def _plan(before: Outline, edits: list[tuple[int, str | None]]) -> list | None:
-    """The new file's lines by origin: an int (the old line of that index) or a str (a new line), after
-    ``edits`` applied in order to ``before``'s lines; None when an edit lies outside them."""
-    origin: list = list(range(before.count))
+    """The new file's lines by origin, as runs: a ``(first, last)`` pair (the old lines ``[first, last)``,
+    in order) or a str (a new line), after ``edits`` applied in order to ``before``'s lines; None when an
+    edit lies outside them. As many runs as edits, not lines: a write's few edits to a layer of 10,000
+    lines step through a handful of runs, never a list of every line."""
+    runs: list = [(0, before.count)] if before.count else []
+    size = before.count
     for at, line in edits:
         if line is None:
-            if not 0 <= at < len(origin):
+            if not 0 <= at < size:
                 return None
-            del origin[at]
+        elif not 0 <= at <= size or "\n" in line or not line.strip():
+            return None
+        i, seen = 0, 0  # the run holding line ``at`` (or where a line inserted at ``at`` goes) and its first line
+        while i < len(runs):
+            width = 1 if isinstance(runs[i], str) else runs[i][1] - runs[i][0]
+            if seen + width > at:
+                break
+            seen, i = seen + width, i + 1
+        if i < len(runs) and not isinstance(runs[i], str):  # split the run of old lines at ``at``
+            first, last = runs[i]
+            cut = first + at - seen
+            runs[i:i + 1] = [r for r in ((first, cut), (cut, last)) if r[1] > r[0]]
+            i += 1 if cut > first else 0
+        if line is None:
+            run = runs[i]
+            runs[i:i + 1] = [] if isinstance(run, str) else ([(run[0] + 1, run[1])] if run[1] > run[0] + 1 else [])
+            size -= 1
         else:
-            if not 0 <= at <= len(origin) or "\n" in line or not line.strip():
-                return None
-            origin.insert(at, line)
-    return origin
+            runs.insert(i, line)
+            size += 1
+    return runs
 
 
 def _copy(source: int, target: int, start: int, length: int, at: int) -> int:
@@ -83,12 +102,9 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
 
             out, temp = tempfile.mkstemp(prefix=f".{index_path.name}.", suffix=TEMP_SUFFIX, dir=index_path.parent)
             try:
-                new_starts, new_ends, at, through, run = [], [], 0, 0, None
-                for item in (*origin, None):  # None: the end, closing the last run of old lines
-                    if isinstance(item, int) and run is not None and item == run[1]:
-                        run[1] += 1
-                        continue
-                    if run is not None:  # a run of consecutive old lines [run[0], run[1]): one copy
+                new_starts, new_ends, at, through = [], [], 0, 0
+                for run in origin:
+                    if isinstance(run, tuple):  # a run of consecutive old lines [first, last): one copy
                         first, last = run
                         length = ends[last - 1] + 1 - starts[first]
                         through += _copy(fd, out, starts[first], length, at)
@@ -96,11 +112,8 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
                         new_starts += map(shift.__add__, starts[first:last])
                         new_ends += map(shift.__add__, ends[first:last])
                         at += length
-                        run = None
-                    if isinstance(item, int):
-                        run = [item, item + 1]
-                    elif item is not None:
-                        data = item.encode("utf-8") + b"\n"
+                    else:
+                        data = run.encode("utf-8") + b"\n"
                         new_starts.append(at)
                         new_ends.append(at + len(data) - 1)
                         at += os.pwrite(out, data, at)
@@ -123,23 +136,35 @@ def splice_index(index_path: Path, meta_dir: Path, before: Outline,
         on_disk = os.lstat(index_path)
     except OSError:
         return None
-    new = [item for item in origin if isinstance(item, str)]
+    new = [run for run in origin if isinstance(run, str)]
     clean = before.clean and are_clean_lines("\n".join(new))
+    least: list[int] = []
     if clean:
         old_least = before.least
-        least = [old_least[item] if isinstance(item, int) else len(item.strip()) for item in origin]
+        for run in origin:
+            if isinstance(run, tuple):
+                least += old_least[run[0]:run[1]]
+            else:
+                least.append(len(run.strip()))
         total = sum(least) + len(least)
     else:
-        least, total = [0] * len(origin), 0
+        least, total = [0] * len(new_starts), 0
     after = list(accumulate(reversed(least), min))[::-1]
-    pinned = set(before.pins)
-    pins = [i for i, item in enumerate(origin)
-            if (item in pinned if isinstance(item, int) else PIN_MARK in item)]
+    pinned, pins, line = before.pins, [], 0  # the old pins (sorted) where their runs put them, and new pinned lines
+    for run in origin:
+        if isinstance(run, tuple):
+            first, last = run
+            pins += (line + pin - first for pin in pinned[bisect_left(pinned, first):bisect_left(pinned, last)])
+            line += last - first
+        else:
+            if PIN_MARK in run:
+                pins.append(line)
+            line += 1
     table = store_outline(meta_dir, on_disk, new_starts, new_ends, least, after, pins, clean, total)
     if table is None:  # the file is right; only its outline is missing: the next write reads it whole
         return None
     outline = Outline(index_path, (on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ino), on_disk.st_ctime_ns,
-                      len(origin), clean, total, table, len(pins))
+                      len(new_starts), clean, total, table, len(pins))
     return outline, on_disk, through
 
 

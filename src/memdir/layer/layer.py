@@ -80,6 +80,9 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         self.files: dict[str, FileState] = {}  # what the last scan learned of each file, by file name
         self._hints_left = False  # the last scan trusted hints for some files: they are not in self.files
         self._last_scan: tuple[int | None, Scan] | None = None
+        # (directory mtime, file names by casefold) as the last transaction left them: the next one whose quick scan
+        # stands in starts from it (Transaction._case_twin lists no directory of thousands of files again)
+        self._listing: tuple[int, dict[str, set[str]]] | None = None
         self._glanced: tuple[int | None, Scan] | None = None  # (directory mtime, glance()): names, parsed when asked
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
@@ -384,6 +387,9 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
                 self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
                 self._restore_index(moved=quick is None)
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
+            if quick is not None and self._listing is not None and self._last_scan is not None \
+                    and self._listing[0] == self._last_scan[0]:  # the directory is as the listing saw it
+                tx.listed, self._listing = self._listing[1], None  # the transaction's own until it ends
             try:
                 if tx.full:
                     tx.sync_external()
@@ -436,9 +442,10 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
             tx.warnings.append(f"the change is saved, but the journal anchor was not updated: {exc}")
         try:  # the scan now reflects every change this transaction made
             self._last_scan = (os.stat(self.path).st_mtime_ns, tx.scan)
+            self._listing = (self._last_scan[0], tx.listed) if tx.listed is not None else None
             self._synced_journal = self.journal.stat_key()
         except (OSError, StoreError):
-            self._last_scan = self._synced_journal = None
+            self._last_scan = self._synced_journal = self._listing = None
         self._save_manifest(tx)
 
     def _stamps(self) -> Stamps:

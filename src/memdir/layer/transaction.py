@@ -71,7 +71,8 @@ class Transaction:
         self.layer = layer
         self.scan = scan
         self.actor = actor
-        self._listed: dict[str, set[str]] | None = None  # the directory's file names by casefold, once listed
+        # the directory's file names by casefold, once listed (or as the layer's last transaction left them)
+        self.listed: dict[str, set[str]] | None = None
         self.session = session
         self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
         self.changed = False
@@ -147,7 +148,9 @@ class Transaction:
         ``target`` is there already (a pulled twin beside it is left as it is, reported by the scan).
         Raises :class:`Conflict` for a new file whose name another file of the layer takes caselessly (a
         file that is no memory, a link), naming it. Costs one listing of the layer's directory for a new
-        file (once per transaction), nothing for a memory's own."""
+        file (once per transaction, and none when the layer's last transaction left its listing and the
+        quick scan found the directory unchanged since: :meth:`memdir.layer.layer.Layer._transaction`),
+        nothing for a memory's own."""
         if existing is not None and existing.path != target and case_twins(target.name, (existing.path.name,)):
             return existing.path
         if existing is not None and existing.path == target:
@@ -155,15 +158,15 @@ class Transaction:
         # A new file: any other file named so but for case holds no memory (a file holding one normalizes to
         # ``name``, its stem lower-cased, so it is ``existing``). One listing of the directory, no manifest row:
         # a new name's write reads no row but its own (the scan's malformed files are every row).
-        if self._listed is None:  # once per transaction (an import's thousands of new files: one listing)
+        if self.listed is None:  # once per transaction (an import's thousands of new files: one listing)
             try:
-                self._listed = {}
+                self.listed = {}
                 for filename in os.listdir(self.layer.path):
-                    self._listed.setdefault(filename.casefold(), set()).add(filename)
+                    self.listed.setdefault(filename.casefold(), set()).add(filename)
             except OSError:
-                self._listed = None
+                self.listed = None
                 return None
-        listed = self._listed.get(target.name.casefold(), set())
+        listed = self.listed.get(target.name.casefold(), set())
         twins = sorted(case_twins(target.name, listed))
         if not twins or target.name in listed:
             return None
@@ -240,10 +243,10 @@ class Transaction:
             self.scan.files.pop(path.name, None)
             layer.files.pop(path.name, None)
             self.files_changed.add(path.name)
-            if self._listed is not None:
-                self._listed.get(path.name.casefold(), set()).discard(path.name)
-        if self._listed is not None and record is not None:
-            self._listed.setdefault(target.name.casefold(), set()).add(target.name)
+            if self.listed is not None:
+                self.listed.get(path.name.casefold(), set()).discard(path.name)
+        if self.listed is not None and record is not None:
+            self.listed.setdefault(target.name.casefold(), set()).add(target.name)
         if record is None:
             del self.scan.entries[name]
             self.scan.names.pop(name, None)
