@@ -5,6 +5,16 @@ starts counting every ``stat``/``lstat`` (also through ``os.scandir``'s entries)
 directory but ``MEMORY.md`` into ``stats`` (file names) and every ``scan.parse`` into ``parsed`` (stems);
 ``stop()`` puts the real functions back."""
 
+# A memory file placed by hand in a layer (``NOTE.format(name=, i=, t=)``): what the counting tests put there.
+HAND_NOTE = """---
+name: {name}
+description: hand note {i} on topic {t}
+type: user
+---
+
+Note {i}: copied in by hand.
+"""
+
 COUNTING = """
 stats, parsed = [], []
 real_scandir, real_stat, real_lstat, real_parse = os.scandir, os.stat, os.lstat, scan.parse

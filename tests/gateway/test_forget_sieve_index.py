@@ -19,16 +19,10 @@ import time
 from pathlib import Path
 
 from memdir.layer.manifest import RACY_NS
+from tests.counted import HAND_NOTE
 
 HAND = 60
-NOTE = """---
-name: {name}
-description: hand note {i} on topic {t}
-type: user
----
-
-Note {i}: copied in by hand.
-"""
+NOTE = HAND_NOTE
 WRAPPER = """import atexit, json, os, runpy, sys
 layer_dir, opened = os.environ['LAYER_DIR'], []
 real_open = open

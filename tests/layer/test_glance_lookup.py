@@ -18,21 +18,14 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from tests.counted import COUNTING, told_then_run
+from tests.counted import COUNTING, HAND_NOTE, told_then_run
 
 HAND = 300
 
 WRAPPER = ("import atexit, json, os, runpy, sys\nimport memdir.files.scan as scan\nlayer_dir = os.environ['LAYER_DIR']\n"
            + COUNTING + "\ncount()\n" + told_then_run("{'parsed': parsed}"))
 
-NOTE = """---
-name: {name}
-description: hand note {i} on topic {t}
-type: user
----
-
-Note {i}: copied in by hand.
-"""
+NOTE = HAND_NOTE
 
 
 def _env(tmp_path: Path) -> dict:

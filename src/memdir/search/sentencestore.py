@@ -70,16 +70,12 @@ def halved(vecs):
 
 def sound(blobs: list):
     """Which of ``blobs`` (values of a vector column: bytes, or what a hand edit or a torn page left) are kept
-    sentence vectors: exactly :data:`HALF_BYTES` bytes whose 384 float16 are all finite. A bool array, one per
-    blob; a float32 vector of an index of schema 28 is none (its upgrade halves them)."""
-    import numpy as np
+    sentence vectors: exactly :data:`HALF_BYTES` bytes whose 384 float16 are all finite
+    (:func:`memdir.search.vectors.sound`'s rule). A bool array, one per blob; a float32 vector of an index of
+    schema 28 is none (its upgrade halves them)."""
+    from .vectors import sound as vectors_sound
 
-    out = np.zeros(len(blobs), dtype=bool)
-    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == HALF_BYTES]
-    if sized:
-        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=np.float16).reshape(len(sized), 384)
-        out[sized] = np.isfinite(values).all(axis=1)
-    return out
+    return vectors_sound(blobs, "float16")
 
 
 def vectors_for(conn: sqlite3.Connection | None, sentences: list[str]):

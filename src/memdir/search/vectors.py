@@ -241,18 +241,20 @@ def passage_texts(title: str | None, description: str, body: str) -> list[str]:
     return [head, *passages(title, description, body, max(1, covered - PASSAGE_OVERLAP))]
 
 
-def sound(blobs: list):
+def sound(blobs: list, dtype: str = "float32"):
     """Which of ``blobs`` (values of a vector column: bytes, or whatever a hand edit or a torn page left —
-    None, a number, text) are vectors: exactly :data:`VEC_BYTES` bytes whose 384 float32 are all finite. A
-    bool array, one per blob. The one rule of a damaged vector: one that is not sound is no vector — left out
+    None, a number, text) are vectors: exactly 384 values of ``dtype`` (``float32``: :data:`VEC_BYTES`, a
+    memory's; ``float16``: a kept sentence's, :func:`memdir.search.sentencestore.sound`), all finite. A bool
+    array, one per blob. The one rule of a damaged vector: one that is not sound is no vector — left out
     of the dense side and embedded again (SQL asks the length part, ``length(vec) = VEC_BYTES``; the
     values are looked at where the blobs are read, :func:`similarities`, which drops such rows)."""
     import numpy as np
 
+    size = 384 * np.dtype(dtype).itemsize
     out = np.zeros(len(blobs), dtype=bool)
-    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == VEC_BYTES]
+    sized = [i for i, blob in enumerate(blobs) if isinstance(blob, bytes) and len(blob) == size]
     if sized:
-        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=np.float32).reshape(len(sized), 384)
+        values = np.frombuffer(b"".join(blobs[i] for i in sized), dtype=dtype).reshape(len(sized), 384)
         out[sized] = np.isfinite(values).all(axis=1)
     return out
 
