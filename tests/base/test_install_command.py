@@ -88,4 +88,5 @@ def test_the_cli_from_this_checkout_names_the_checkout(tmp_path):
     assert done.returncode != 0
     assert done.stderr.strip() == ("memdir: search needs the 'snowballstemmer' package, which is not installed: "
                                    f"pip install -e '{REPO}[search]'")
-    assert "memdir[search]" not in done.stderr and "[search]" in done.stderr  # control: the extra is named
+    # not the registry's package (a clone named memdir ends in "memdir[search]'" too: the quote tells them apart)
+    assert "'memdir[search]'" not in done.stderr and "[search]" in done.stderr  # control: the extra is named
