@@ -25,7 +25,7 @@ ORDER = ("base", "text", "files", "tombstones", "layer", "session", "results", "
          "operations", "importing", "search", "consolidation", "render", "tools", "api", "integrations")
 # The base modules, in their own order: each imports only those before it (git reads the
 # `.git` file through paths; paths never runs git, so the hooks' hot path loads no subprocess).
-BASE = ("errors", "vocabulary", "version", "settings", "paths", "git", "runtime")
+BASE = ("version", "errors", "vocabulary", "settings", "paths", "git", "runtime")
 THIRD_PARTY = {
     "base": {"platformdirs"},
     "files": {"yaml"},
