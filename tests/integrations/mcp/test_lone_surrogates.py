@@ -47,7 +47,7 @@ def test_the_memory_tool_words_its_results_by_the_same_rule(mem):
     from memdir.tools.memory_directory import run
 
     lone = run(mem.session, {"command": "view", "path": "/memories/\ud800"})
-    assert (lone.is_error, lone.text) == (True, "The path /memories/\ufffd does not exist. Please provide a valid "
-                                                "path. The layers are /memories/user, /memories/project.")
+    assert (lone.is_error, lone.text) == (True, ("The path /memories/\ufffd does not exist. Please provide a valid "
+                                                 "path. The layers are /memories/user, /memories/project."))
     plain = run(mem.session, {"command": "view", "path": "/memories/nope"})  # control: the same words
     assert plain.text == lone.text.replace("\ufffd", "nope")
