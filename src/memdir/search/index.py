@@ -30,11 +30,10 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
+from ..paths import INDEX_DB
 from .damage import damaged, is_corrupt, restore_shared_memory, shape
 from .schema import FIELDS, READ_AS_THEY_ARE, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
 from .schema import UPGRADED as _UPGRADED, create as _create, upgrade as _upgrade
-
-INDEX_DB = "index.sqlite"
 
 
 # ---------------------------------------------------------------- the database

@@ -81,6 +81,7 @@ import os
 import threading
 import time
 
+from ...paths import INDEX_DB
 from ...runtime import (MAX_SOCKET_PATH, SHARED_TMP, SOCKET_SUFFIX, START_FILE, STARTING_WAIT, note_stall,
                        note_start, runtime_dir, socket_file, socket_path, stalled, starting, starting_wait, swept)
 from ...text import json_c as json  # json's own C code: a session start that launches nothing loads no json (nor re)
@@ -215,7 +216,7 @@ def has_used_vectors(home: Path) -> bool:
 def has_index(home: Path) -> bool:
     """``home`` has a search index (``index.sqlite``: memories were indexed, with or without vectors). One
     stat, no SQLite opened; never raises."""
-    return os.path.exists(os.path.join(home, "index.sqlite"))
+    return os.path.exists(os.path.join(home, INDEX_DB))
 
 
 def worth_serving(home: Path) -> bool:
