@@ -4,6 +4,7 @@
     python evals/recall/verbs.py misses DUMP.jsonl       # each task miss of the fit folds: cause, verb, its memory's head
     python evals/recall/verbs.py cv DUMP.jsonl           # the verb family below, pooled 2-fold
     python evals/recall/verbs.py kin DUMP.jsonl          # another script's memories sharing a word, without kin
+    python evals/recall/verbs.py names DUMP.jsonl        # the prompt's cosine to a memory's description or name alone
 
 ``DUMP.jsonl`` holds the fit rows only (:func:`common.fit_rows`; never a held-out line, never ``fresh``). Fit row *i*
 of each set is in fold *i* mod 2, as ``run.py --split fit`` counts; the replay (:func:`neg.chosen`) gives run.py's
@@ -64,6 +65,19 @@ batch generator, 0.50–0.84), "make sure …" frames (3), the nearest holding a
   13, 157] (−7/−3, −7/0); only when it holds less than AGREED_COVERAGE of the weight [145, 181, 20, 150], [136, 172,
   13, 157] (−4/−3, −6/0); vectors off no change. The needed memories in another script share English words the
   same way (zh-cache "product", ja-api-rate "payment", ja-review "review"): not kept.
+
+* ``names`` — evidence of another kind for the vocabulary misses: the prompt's cosine to a memory's description alone
+  and to its name alone (e5 ``passage:``), beside the head's (title, description and body start, as memdir embeds
+  it; the dump's, so with query windows, the others the whole prompt's). Needed memory first / in the first three /
+  mean reciprocal rank, per kind: task (120 rows) head 71 / 89 / 0.693, description 48 / 70 / 0.536, name 27 / 50 /
+  0.367, head·0.7 + description·0.3 73 / 91 / 0.706, head·0.7 + name·0.3 70 / 93 / 0.691; paraphrase (75) head 52 /
+  59 / 0.753, head·0.7 + name·0.3 54 / 60 / 0.780; lexical (158) 156–157 first either way. The top cosine's gap over
+  the median tells rows needing a memory from rows needing none at AUC 0.793 (head), 0.730 (description), 0.706
+  (name). The tasks set's eight misses by head / description / name rank: ticket 11 / 17 / 26, created_at 6 / 17 /
+  33, toggle 7 / 4 / 13, laptop (Korean note) 24 / 12 / 37, the phone number (Chinese note) 10 / 3 / 5, commit 3 / 3
+  / 4, React 1 / 2 / 7, pandas 1 / 1 / 1. A blend moves two task rows to first of 120 and costs a second vector per
+  memory: not worth an index change; the description helps the memories in another script (the note's own words
+  dilute less), which csls32's and meaning31's families already read.
 
 Nothing in memdir changed: on these features the task misses sit among prompts needing none (the verb rule's "install
 pandas" beside "translate 'good morning' to Spanish"), and what they lack is vocabulary (ticket/bug, toggle/flag,
@@ -206,6 +220,55 @@ def kin(rows: list[dict]) -> None:
                 print("   ", row["set"], row["fold"], row["prompt"][:60], row["expect"], before, "->", after)
 
 
+def names(rows: list[dict]) -> None:
+    """Where the needed memory ranks by the cosine of the prompt (whole, e5 ``query:``) to its description alone and to
+    its name alone (each e5 ``passage:``, a name's ``-`` and ``_`` as spaces), beside the dump's head cosine and their
+    blends: per kind, ``(first, among the first three, mean reciprocal rank)``; then the AUC of the top cosine's gap
+    over the median between rows needing a memory and rows needing none. Embeds (vectors extra)."""
+    import numpy as np
+    from memdir.search import vectors
+    from memdir.search.index import connect
+
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = build_store(Path(tmp), "off")
+        docs = connect(mem.session.home).execute("SELECT name, title, description FROM docs").fetchall()
+    called = [d[0] for d in docs]
+    described = np.asarray(vectors.embed([d[2] or d[1] or d[0] for d in docs], query=False))
+    named = np.asarray(vectors.embed([d[0].replace("-", " ").replace("_", " ") for d in docs], query=False))
+    asked = np.asarray(vectors.embed([vectors.query_text(r["prompt"]) for r in rows], query=True))
+    for row, q in zip(rows, asked):
+        row["_head"] = {c["name"]: c["ev"]["cosine"] for c in row["cands"] if c["ev"]["cosine"] is not None}
+        row["_desc"] = dict(zip(called, (described @ q).tolist()))
+        row["_name"] = dict(zip(called, (named @ q).tolist()))
+
+    def rank(scores, expect):
+        order = sorted(scores, key=lambda k: -scores[k])
+        return min((order.index(e) + 1 for e in expect if e in scores), default=len(order) + 1)
+
+    def blend(a, b, w):
+        return {k: (1 - w) * v + w * b.get(k, 0.0) for k, v in a.items()}
+
+    ways = {"head": lambda r: r["_head"], "desc": lambda r: r["_desc"], "name": lambda r: r["_name"],
+            "head+desc 0.3": lambda r: blend(r["_head"], r["_desc"], 0.3),
+            "head+desc 0.5": lambda r: blend(r["_head"], r["_desc"], 0.5),
+            "head+name 0.3": lambda r: blend(r["_head"], r["_name"], 0.3)}
+    for kind in ("task", "paraphrase", "lexical"):
+        chosen_rows = [r for r in rows if r["kind"] == kind and r["_head"]]
+        out = {}
+        for way, scores in ways.items():
+            ranks = [rank(scores(r), r["expect"]) for r in chosen_rows]
+            out[way] = (sum(x == 1 for x in ranks), sum(x <= 3 for x in ranks), round(sum(1 / x for x in ranks) / len(ranks), 3))
+        print(kind, len(chosen_rows), out)
+    for way in ("_head", "_desc", "_name"):
+        need, none = [], []
+        for r in rows:
+            if r[way]:
+                v = sorted(r[way].values(), reverse=True)
+                (need if r["expect"] else none).append(v[0] - float(np.median(v)))
+        auc = sum((a > b) + 0.5 * (a == b) for a in need for b in none) / (len(need) * len(none))
+        print(way[1:], "top gap AUC, needing against none", round(auc, 3))
+
+
 def cv(rows: list[dict]) -> None:
     """The verb family over B × lead × first, pooled 2-fold (:func:`reach.picks`), and per set at each fold's pick."""
     head = heads()
@@ -228,4 +291,4 @@ def cv(rows: list[dict]) -> None:
 
 if __name__ == "__main__":
     dumped = neg.load(sys.argv[2])
-    {"misses": misses, "cv": cv, "kin": kin}[sys.argv[1]](dumped)
+    {"misses": misses, "cv": cv, "kin": kin, "names": names}[sys.argv[1]](dumped)
