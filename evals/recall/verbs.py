@@ -1,4 +1,4 @@
-"""Task-shaped prompts: which evidence recall lacked for their misses, and a rule on the task's own verb (task33).
+"""Task-shaped prompts: which evidence recall lacked for their misses, and three families read on them (task33: none kept).
 
     python evals/recall/neg.py dump DUMP.jsonl [--off]   # every fit row's candidates (neg.py), vectors on or off
     python evals/recall/verbs.py misses DUMP.jsonl       # each task miss of the fit folds: cause, verb, its memory's head
@@ -226,6 +226,7 @@ def names(rows: list[dict]) -> None:
     blends: per kind, ``(first, among the first three, mean reciprocal rank)``; then the AUC of the top cosine's gap
     over the median between rows needing a memory and rows needing none. Embeds (vectors extra)."""
     import numpy as np
+
     from memdir.search import vectors
     from memdir.search.index import connect
 
