@@ -41,14 +41,14 @@ def start(home: str, cwd: str, memories: int) -> int | None:
         return None
     from importlib.util import find_spec
 
-    from ..embedder import LOG_FILE
+    from ...paths import EMBED_LOG
 
     try:
         if find_spec("snowballstemmer") is None:  # the search extra: no index can be built (MissingExtra)
             return None
     except (ImportError, ValueError):
         return None
-    return spawn(home, [*COMMAND, str(home), str(cwd)], LOG_FILE)  # the embedder's log: the build runs it
+    return spawn(home, [*COMMAND, str(home), str(cwd)], EMBED_LOG)  # the embedder's log: the build runs it
 
 
 def build(home: str, cwd: str) -> tuple[int, int]:
