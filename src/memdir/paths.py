@@ -20,6 +20,7 @@ from .errors import InvalidInput, ScopeError
 USER_LAYER_DIR = "_user"
 PROJECTS_DIR = "projects"
 INDEX_DB = "index.sqlite"  # under the home: the search index (memdir.search.index), derived from the layers
+EMBED_LOG = "embed.log"  # under the home: the background embedder's output (memdir.search.embedder)
 MAX_KEY_BYTES = 100
 _SLUG_CHARS = 60
 _SLUG_KEPT = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")  # a slug's characters; every run of others is one "-"

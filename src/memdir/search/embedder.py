@@ -25,11 +25,12 @@ import sys
 import time
 from pathlib import Path
 
+from ..paths import EMBED_LOG
 from ..session import Session
 from ..text.plural import counted
 
 LOCK_FILE = "embed.lock"
-LOG_FILE = "embed.log"
+LOG_FILE = EMBED_LOG
 _spawned: dict[str, float] = {}  # home -> monotonic time this process last started an embedder
 RESPAWN_AFTER = 5.0  # seconds before this process starts another embedder for the same home
 PASSAGE_ROUND = 64  # memories whose passages are embedded before heads are looked for again

@@ -200,14 +200,14 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
     def render(budget: int) -> str:
         # What a session start injects (memdir.prompt.start: the rule status and doctor report too).
         shown["budget"] = budget
-        text, _, shown["digest"] = start_text(session, budget, note=note, given=given, resumed=resumed,
-                                              findings=findings)
+        text, shown["layout"], shown["digest"] = start_text(session, budget, note=note, given=given,
+                                                            resumed=resumed, findings=findings)
         shown["text"] = text
         return text
 
     # A warm process for this session's prompt hooks, when none answers (detached; never waits for it): first,
     # so it loads its model while this hook renders (the first prompt waits for it: memdir.search.warm.run_hook).
-    from ...search.warm import launch_if_useful
+    from ...search.warm import has_index, launch_if_useful
 
     launch_if_useful(session.home_path, session.settings)
     shown: dict = {}
@@ -218,6 +218,13 @@ def session_start(data: dict, home, event: str = "SessionStart", client: str = "
         out = hook_output(event, render, session.settings.context_max_bytes, client, said)
     if kept and client not in SAYS_TO_PERSON:
         print(person_note(kept, client), file=sys.stderr)
+    # Memories but no search index yet (written by hand, a team's freshly cloned): built in the background now,
+    # with their vectors, for the first prompt (memdir.search.warm.first); this hook indexes and embeds nothing.
+    memories = sum(total for _scope, _shown, total in shown.get("layout") or ())
+    if memories and not has_index(session.home_path):
+        from ...search.warm.first import start
+
+        start(session.home_path, data["cwd"], memories)
     if out:
         if findings:  # mark as shown exactly the findings that were printed, once
             mark_shown(session, shown["budget"], once_per_session=resumed)

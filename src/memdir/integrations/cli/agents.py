@@ -12,6 +12,9 @@ from __future__ import annotations
 
 def cmd_mcp(args) -> int:
     """``memdir mcp``: serve the memory tools over stdio (see :mod:`memdir.integrations.mcp.server`)."""
+    from ..mcp import early
+
+    early.start()  # Claude Code's server/discover probe (3 s) answered before the SDK's import (seconds when loaded)
     try:
         from ..mcp.server import serve_stdio
     except ModuleNotFoundError as exc:

@@ -320,11 +320,15 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
 
 def _claim_stdio():
     """The wire's stdin and stdout as anyio text files on private copies of
-    fds 0 and 1; fd 0 then reads the null device and fd 1 writes to stderr,
+    fds 0 and 1 (stdin through :mod:`.early`'s pipe when ``memdir mcp`` started it); fd 0 then reads the null device and fd 1 writes to stderr,
     so a stray print or a child process cannot corrupt the JSON-RPC stream."""
     import io
 
-    wire_in, wire_out = os.dup(0), os.dup(1)
+    from . import early
+
+    early.take_over()  # server/discover is the SDK's to answer from now on; stdin read through the early pipe if any
+    wire_in, wire_out = early.stdin_fd(), os.dup(1)
+    wire_in = os.dup(0) if wire_in is None else wire_in
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)

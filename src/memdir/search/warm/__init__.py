@@ -153,14 +153,29 @@ def launch(home: Path) -> int | None:
             or listening(home):
         return None
     launched = time.time()
+    pid = spawn(home, [*COMMAND, str(home)], LOG_FILE)
+    if pid is not None:
+        note_start(home, pid, launched)
+    return pid
+
+
+def spawn(home: Path, args: list[str], log_name: str) -> int | None:
+    """Start ``python ARGS`` (this interpreter) detached: its own session, stdin the null device, stdout and
+    stderr appended to ``<home>/<log_name>`` (made 0600). Its pid, or None when ``posix_spawn`` is missing or
+    the start failed. One ``posix_spawn`` (no ``subprocess`` import, for the hooks' fresh processes); the child
+    is reaped by a daemon thread of this process, or by init once this process has exited. Never raises."""
+    import sys
+
+    if not hasattr(os, "posix_spawn") or not sys.executable:
+        return None
     try:
-        log = os.open(home / LOG_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        log = os.open(os.path.join(home, log_name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             null = os.open(os.devnull, os.O_RDONLY)
             try:
                 actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, log, 1), (os.POSIX_SPAWN_DUP2, log, 2)]
-                pid = os.posix_spawn(sys.executable, [sys.executable, *COMMAND, str(home)],
-                                     os.environ, file_actions=actions, setsid=True)
+                pid = os.posix_spawn(sys.executable, [sys.executable, *args], os.environ, file_actions=actions,
+                                     setsid=True)
             finally:
                 os.close(null)
         finally:
@@ -168,7 +183,6 @@ def launch(home: Path) -> int | None:
     except OSError:
         return None
     threading.Thread(target=_reap, args=(pid,), name="memdir-warm-reap", daemon=True).start()
-    note_start(home, pid, launched)
     return pid
 
 
@@ -406,4 +420,5 @@ def __getattr__(name: str):
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
            "START_FILE", "STARTING_WAIT", "ask", "exact", "has_index", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
-           "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "starting", "stop", "tie_cosines", "worth_serving"]
+           "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "spawn", "starting", "stop", "tie_cosines",
+           "worth_serving"]
