@@ -24,6 +24,14 @@ either fold, either way; ``oof.py`` reads it chosen ON by both folds (ON−OFF, 
 Left: "the tests pass now, thanks" and "make sure the tests pass" (a report or a check of the session's own work,
 sharing "test" and "pass" with the ops log) point with no pointer this rule reads.
 
+Kept beside it (false33, no constant): a bigram of a hiragana before a katakana or a kanji weighs soft
+(:func:`memdir.search.weighing.soft_terms`: ``に実`` of "30分に実行", ``のコ`` of "このコード": a particle and the next word's
+first character, no word). Dumps before and after (``neg.py dump``, the pointed rule in both), pooled: vectors on fold
+0 [149, 181, 22, 150] unchanged, fold 1 [142, 172, 11, 157] → [142, 172, 10, 157]; vectors off fold 0 [102, 181, 12,
+150] unchanged, fold 1 [97, 172, 5, 157] → [97, 172, 4, 157] (gone: ja-batch for "cron で毎時30分に実行する書き方は？",
+a general question its words no longer carry). No hit lost; no other row moves (the one needed memory holding such a
+pair, ja-api-rate for "決済APIのレート制限はいくつ？", shares seven other terms). Chosen on fold 1, it reads 0/0 on fold 0.
+
 Tried on the same dumps, not kept: a memory sharing only a number with the prompt (probe's "top 5 customers" and the
 multi-session commit note: 0/0, 0/−1) — a port ("what runs on 5433?") is a number a memory rightly shares alone.
 """

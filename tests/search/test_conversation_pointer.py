@@ -89,3 +89,4 @@ def test_this_code_in_japanese_is_no_code_review(isolated_home, project):
     mem = notes_store(isolated_home, project, NOTES)
     assert mem.recall_result("このコードを読みやすくして").memories == ()
     assert [m.name for m in mem.recall_result("コードレビューのコメントは何語で書く？").memories] == ["ja-review"]
+
