@@ -28,3 +28,11 @@ def test_a_general_cron_question_in_japanese_does_not_recall_the_batch_note(isol
     mem = notes_store(isolated_home, project, [*NOTES, JA_BATCH])
     assert mem.recall_result("cron で毎時30分に実行する書き方は？").memories == ()
     assert [m.name for m in mem.recall_result("夜間バッチは何時に実行される？").memories] == ["ja-batch"]
+
+
+def test_a_hiragana_before_the_long_mark_is_inside_a_word():
+    """ー (the long mark, in the katakana block) lengthens the hiragana before it: かー of どっかー is a word's own pair."""
+    from memdir.search.weighing import soft_terms
+
+    assert soft_terms(["docker", "かー"]) == set()
+    assert soft_terms(["docker", "かカ"]) == {"かカ"}  # control: a katakana letter after it is a pair

@@ -190,7 +190,7 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
 
 @lru_cache(maxsize=1)
 def _particle_pair() -> re.Pattern:
-    return re.compile("[\u3040-\u309f][\u30a0-\u30ff\u4e00-\u9fff]")  # hiragana, then katakana or kanji
+    return re.compile("[\u3040-\u309f][\u30a1-\u30fa\u4e00-\u9fff]")  # hiragana, then a katakana letter (not ー) or a kanji
 
 
 @lru_cache(maxsize=1)
