@@ -80,6 +80,9 @@ def test_an_explicit_search_still_lists_the_memory(isolated_home, project):
 
 def test_the_answer_is_yes_recalls_nothing_but_a_question_on_answers_does(isolated_home, project):
     mem = notes_store(isolated_home, project, NOTES)
+    (hit,) = [h for h in ranking.ranked(mem.session, "the answer is yes", pool=12, min_score=0.0)[0]
+              if h.memory.name == "terse-answers"]
+    assert hit.evidence.shared == ("answer",) and hit.evidence.pointed
     assert mem.recall_result("the answer is yes").memories == ()
     assert [m.name for m in mem.recall_result("should the answers end with a summary?").memories] == [
         "terse-answers"]
