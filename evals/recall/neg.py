@@ -375,7 +375,7 @@ RULES = {"compared": "near (neg7)", "compared-stated": "-", "thin": "probe (neg1
          "outranked-stated": "pasted (recall13)", "general": "near, gaps (recall8)", "general-cov": "trial (general9)",
          "crossed": "gaps (recall8)", "agreed": "prompts, tasks", "agreed-kin": "gaps",
          "tie": "pooled (recall13)", "kin": "pooled (recall24)", "defines": "trial (general9)",
-         "foreign": "pooled (cross28)", "nearest": "pooled, shop (recall29)"}
+         "foreign": "pooled (cross28)", "nearest": "pooled, shop (recall29)", "pointed": "pooled (false33)"}
 # Each constant of the bar → the values ``rules`` tries besides today's (keyword of :func:`bar_without`).
 GRID = {"threshold": (0.35, 0.4, 0.45, 0.55, 0.6, 0.65, 0.7), "agreed": (0.25, 0.3, 0.35, 0.45, 0.5),
         "agreed_coverage": (0.1, 0.15, 0.25, 0.3), "crossed": (0.03, 0.05, 0.15, 0.2, 0.3),
@@ -432,7 +432,7 @@ def bar_without(off=frozenset(), **constants):
     def bar(ev):
         if "compared" not in off and ev.compared and ("compared-stated" in off or not stated(ev)):
             return math.inf
-        if thin(ev) or outranked(ev):
+        if "pointed" not in off and ev.pointed or thin(ev) or outranked(ev):
             return math.inf
         if "general" not in off and ev.general and (
                 "defines" not in off and ev.defines or R.lexical(ev) < R.THRESHOLD

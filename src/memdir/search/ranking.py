@@ -34,6 +34,7 @@ from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, 
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
+from .conversation import only_pointed, pointed_terms
 from .filters import Filters
 from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
 from .foreign import reads_foreign
@@ -355,6 +356,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 found = {i: relevance.replaced(ev, general=True,
                                                defines=defines or lacks_named(named, {*ev.shared, *ev.matched})
                                                or thing and not_its_subject(ev.head))
+                         for i, ev in found.items()}
+            pointed = frozenset() if explicit else pointed_terms(query)  # "the diff above": a thing of the chat
+            if pointed:
+                found = {i: relevance.replaced(ev, pointed=True) if only_pointed(ev.shared, pointed) else ev
                          for i, ev in found.items()}
             if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
                 found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}

@@ -173,7 +173,9 @@ class Evidence:
     when it asks so what a kind of thing is (:func:`memdir.search.general.asks_what_it_is`): then not even those words;
     ``foreign`` True when the prompt is written in another language than English and the store holds few of its words
     (:func:`memdir.search.foreign.reads_foreign`, recall only): then its nearest memory standing out is returned by
-    meaning alone (:func:`memdir.search.foreign.by_meaning`, :func:`bar`)."""
+    meaning alone (:func:`memdir.search.foreign.by_meaning`, :func:`bar`); ``pointed`` True when every content term the
+    memory shares with the prompt is written only where the prompt points at the conversation itself ("the diff above":
+    :func:`memdir.search.conversation.pointed_terms`, recall only): then it is not returned at the threshold."""
 
     coverage: float
     head: float
@@ -194,6 +196,7 @@ class Evidence:
     general: bool = False
     defines: bool = False
     foreign: bool = False
+    pointed: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -476,7 +479,9 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     when :func:`nearest_held` holds (agreed, the nearest by more than a hair, holding most of the query's weight:
     recall29); ``math.inf`` (never) for a query comparing things (:attr:`Evidence.compared`) that the memory does not state in one place
     (:func:`stated`): "what's the difference between Redis and Memcached?" is general knowledge, not the note on
-    Redis sessions (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); ``math.inf`` too for a query
+    Redis sessions (2-fold on the fit data, evals/recall/fit.py 2026-12-03 neg7); ``math.inf`` too for a memory sharing with a prompt only
+    the words of a thing of the conversation (:attr:`Evidence.pointed`: "summarise the diff above" and the note that
+    the user reads the diff, false33); ``math.inf`` too for a query
     asking in general (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the
     threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight ("how do I format Python code?" and
     the note on ruff: general9), whatever script the memory is written in: "how do I crop an image to a
@@ -493,7 +498,7 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     on fold 1, chosen on fold 1 it reads 0/0 on fold 0."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
-    if min_score == THRESHOLD and (thin(evidence) or outranked(evidence)):
+    if min_score == THRESHOLD and (evidence.pointed or thin(evidence) or outranked(evidence)):
         return math.inf
     if min_score == THRESHOLD and evidence.general and (
             evidence.defines or lexical(evidence) < THRESHOLD and evidence.coverage < GENERAL_COVERAGE):

@@ -170,7 +170,9 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
     :func:`~memdir.search.tokenize.query_terms`; "the" is no content word a
     memory shares); bigrams of hiragana alone (Japanese inflections and
     particles) when the query has other terms (their spellings in katakana,
-    :func:`memdir.search.compounds.in_other_kana`, are none); and, when ``doc_freq`` is
+    :func:`memdir.search.compounds.in_other_kana`, are none); a bigram of a hiragana
+    before a katakana or a kanji (``に実`` of "30分に実行", ``のコ`` of "このコード": a particle or an inflection's
+    end before the next word's start, one word of neither; evals/recall/conversation.py, false33); and, when ``doc_freq`` is
     given, CJK bigrams that no memory holds (mostly pairs that straddle a
     word boundary). Never a term of ``kept`` (an acronym the query and the
     memory both write in capitals: :func:`~memdir.search.tokenize.acronyms`)."""
@@ -180,9 +182,15 @@ def soft_terms(terms: list[str], doc_freq: dict[str, int] | None = None,
     out = {t for t in terms if t in FILLER or is_stopword(t)}
     if kana and len(kana | {o for t in kana for o in kana_spellings(t)}.intersection(terms)) < len(terms):
         out |= kana
+    out |= {t for t in terms if len(t) == 2 and not t.isascii() and _particle_pair().fullmatch(t)}
     if doc_freq is not None:
         out |= {t for t in terms if doc_freq.get(t, 0) == 0 and has_cjk(t)}
     return out - kept
+
+
+@lru_cache(maxsize=1)
+def _particle_pair() -> re.Pattern:
+    return re.compile("[\u3040-\u309f][\u30a1-\u30fa\u4e00-\u9fff]")  # hiragana, then a katakana letter (not ー) or a kanji
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,79 @@
+"""Words a prompt points at the conversation with: a thing of the chat itself is no topic of the project.
+
+"summarise the diff above", "the answer is yes", "このコードを読みやすくして" ("make this code readable") name a
+thing the conversation holds — a diff, an answer, a piece of code shown a moment ago — not one of the project. A
+memory that shares only those words with the prompt ("the user reads the diff" of the note asking for short
+answers; コード of "コードレビューのコメントは日本語で書く") is about another diff, answer or code: it matched by the
+pointer's noun, not by what the prompt is about. :func:`pointed_terms` gives the terms written only in such
+pointers, and :func:`memdir.search.ranking.ranked` marks a memory sharing nothing but them
+(:attr:`memdir.search.relevance.Evidence.pointed`), which :func:`memdir.search.relevance.bar` never returns at the
+threshold; a memory sharing another word of the prompt, or none at all (carried by meaning), is read as before.
+Recall's only: an explicit search's words are what the person looks for.
+
+A pointer is one of (case folded; no constant, the forms are the language's own):
+
+* a noun after a determiner and before ``above`` or ``below`` at the end of its phrase: "the diff above", "the
+  error below:" (not "above 1000 jobs": a number or an article after it makes it a comparison);
+* a thing of the chat after ``your`` or ``my``, or after ``the`` where it ends the phrase or is what ``is``/``was``
+  says something of (:data:`CHAT_NOUNS`, singular: one answer of this chat, not "your replies" in general, which
+  asks how to answer); and the same after ``the last``/``your previous``: "the last question", "your previous
+  answer";
+* a piece of shown text after ``this`` or ``these`` (:data:`SHOWN_NOUNS`): "this loop", "this regex", "these
+  lines"; in Japanese, Chinese and Korean the demonstrative or "above" before code, function or text
+  (このコード, 上記の関数, 这段代码, 上面的函数, 이 코드).
+
+Chosen on the fit data's pooled folds (evals/recall/conversation.py, 2026-12-06 false33; never a held-out line):
+see that script for the figures. Pure; the patterns compile at import (:mod:`memdir.search.general` does the same,
+on the same path).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .tokenize import tokens
+
+CHAT_NOUNS = ("answer", "reply", "response", "question", "message", "explanation", "suggestion", "summary", "diff",
+              "snippet", "math")
+"""Things a conversation holds that a project does not: said by the person or the agent in the chat."""
+SHOWN_NOUNS = ("code", "snippet", "loop", "regex", "block", "function", "paragraph", "sentence", "diff", "output",
+               "text", "line")
+"""Pieces of text shown in the chat that ``this``/``these`` point at ("this loop", "these lines")."""
+
+_CHAT = "(?:" + "|".join(CHAT_NOUNS) + ")"
+_SHOWN = "(?:" + "|".join(SHOWN_NOUNS) + ")s?"
+_POINTERS = (
+    re.compile(r"\b(?:the|this|that|these|those)\s+(?:[\w-]+\s+)?[\w-]+\s+(?:above|below)\b(?!\s*(?:\d|(?:the|an?)\b))",
+               re.IGNORECASE),
+    re.compile(r"\b(?:your|my|the)\s+(?:last|previous)\s+" + _CHAT + r"\b", re.IGNORECASE),
+    re.compile(r"\b(?:your|my)\s+" + _CHAT + r"\b", re.IGNORECASE),
+    re.compile(r"\bthe\s+" + _CHAT + r"\b(?=\s*(?:$|[.,;:!?]|(?:is|was)\b))", re.IGNORECASE),
+    re.compile(r"\b(?:this|these)\s+" + _SHOWN + r"\b", re.IGNORECASE),
+    re.compile(r"(?:この|その|上の|上記の|这段|这个|上面的|刚才的|이\s|위의\s?)(?:コード|関数|文章|差分|代码|函数|코드)"),
+)
+
+
+def pointed_terms(query: str) -> frozenset[str]:
+    """The terms (stemmed, as :func:`memdir.search.tokenize.tokens` gives them) that ``query`` writes only in phrases
+    pointing at the conversation itself (the module docstring): ``"summarise the diff above"`` → ``{"diff", "abov"}``
+    (and the stopword ``the``), ``"このコードを読みやすくして"`` → the bigrams of このコード; a term the query also
+    writes outside every pointer is not one. Empty for a prompt with no pointer. Pure; linear in the query."""
+    spans = [m.span() for pattern in _POINTERS for m in pattern.finditer(query)]
+    if not spans:
+        return frozenset()
+    inside, rest, at = set(), [], 0
+    for start, end in sorted(spans):
+        inside.update(tokens(query[start:end].lower()))
+        rest.append(query[at:start])
+        at = max(at, end)
+    rest.append(query[at:])
+    return frozenset(inside - set(tokens(" ".join(rest).lower())))
+
+
+def only_pointed(shared: tuple[str, ...], pointed: frozenset[str]) -> bool:
+    """True when a memory's ``shared`` content terms (:attr:`memdir.search.relevance.Evidence.shared`) are some and
+    all of ``pointed`` (:func:`pointed_terms`): it matched the prompt by the words of a thing of the conversation alone."""
+    return bool(shared) and pointed.issuperset(shared)
+
+
+__all__ = ["CHAT_NOUNS", "SHOWN_NOUNS", "only_pointed", "pointed_terms"]
