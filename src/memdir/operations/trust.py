@@ -182,6 +182,14 @@ def _find_pending(session: Session, name: str, scope: str | None, team_layer: La
             target = dict(entry.record.extra).get("candidate_for") or key
             live = session.layer("team").scan().entries.get(target) if session.has_team() else None
             return _Pending(layer, entry, True, "change" if live else "new", target, live)
+        if scope == "team" and session.has_team():
+            # A file of the team directory itself marked ``status: candidate`` (written by hand, or pulled): a
+            # candidate of the team layer as any layer's is — withheld, listed by review, decided in place (the
+            # person commits the decision) — not a memory review leaves out and approve cannot find.
+            try:
+                personal = find(session, name, "team")
+            except NotFound:
+                pass
     if personal is None:
         raise NotFound(f"no candidate called {key!r}; see `memdir review`" + unsearched(session, scope))
     layer, entry = personal

@@ -404,7 +404,9 @@ def review(result: ReviewResult) -> str:
 def decision(result: Decision) -> str:
     """An approval, a rejection or a dismissal."""
     if result.approved:
-        return f"Approved {result.candidate} → {result.name} ({result.scope})"
+        # an approval for the team is a change in the repository: nobody else sees it until it is committed
+        share = "; commit it to share it" if result.scope == "team" else ""
+        return f"Approved {result.candidate} → {result.name} ({result.scope}){share}"
     if result.dismissed:
         return (f"Dismissed {result.candidate} ({result.scope}); no tombstone: the fact may still be written, "
                 "but this same proposal will not be proposed again")
