@@ -162,6 +162,23 @@ def _diff(name: str, live: str, proposed: str) -> str:
                                         f"{name} (now)", f"{name} (proposed)"))
 
 
+def dropped_lines(live: MemoryRecord, approved: MemoryRecord) -> tuple[str, ...]:
+    """The lines of ``live``'s body (stripped, blank ones left out, in body order) that ``approved`` — what the
+    memory holds once a change is approved (:func:`memdir.gateway.changes.approved_record`) — no longer holds
+    anywhere in its body. An extractor proposes a whole body without seeing the one it replaces, so approving its
+    correction of one fact took everything else a person had written there out of the live memory (team33):
+    these are the lines review names and an approval nobody was shown is refused over (:func:`approve`)."""
+    kept = {line.strip() for line in approved.body.splitlines()}
+    return tuple(line.strip() for line in live.body.splitlines() if line.strip() and line.strip() not in kept)
+
+
+def _drops(found: _Pending) -> tuple[str, ...]:
+    """:func:`dropped_lines` of approving ``found`` as it is: () unless it changes a memory in place."""
+    if found.change != "change" or found.live is None:
+        return ()
+    return dropped_lines(found.live.record, gateway.approved_record(found.live.record, found.entry.record))
+
+
 def _find_pending(session: Session, name: str, scope: str | None, team_layer: Layer | None = None) -> _Pending:
     """The candidate ``name`` of ``scope`` (None: a personal candidate of that name first, else one for the
     team; ``team_layer``: the team candidates' layer object to read, one whose lock is held). Raises
@@ -216,7 +233,8 @@ def _shown(found: _Pending, info: MemoryInfo) -> Candidate:
     shown = {f.name: getattr(info, f.name) for f in fields(MemoryInfo)} | {"pinned": proposed.pinned}
     return Candidate(**shown, change=found.change,
                      target=found.target if found.change != "new" else None, proposed=text, live=before,
-                     diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest)
+                     diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest,
+                     drops=_drops(found))
 
 
 def review(session: Session, scope: str | None = None) -> ReviewResult:
@@ -365,9 +383,19 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
         digest = _find_pending(session, name, scope).digest  # what the person just wrote is what they approve
     with _deciding(session, name, scope, digest) as found:
         expect = found.expect if digest is not None else None
-        unseen = () if digest is not None or found.entry.record.name in (_read_shown(found.layer.meta) or {}) else (
+        seen = digest is not None or found.entry.record.name in (_read_shown(found.layer.meta) or {})
+        unseen = () if seen else (
             (f"{found.entry.record.name} was approved as it is now (digest {found.digest[:16]}) without `memdir "
              "review` showing it; `memdir history` shows what was approved"),)
+        drops = _drops(found)
+        if drops and not seen:  # a person's text leaves the live memory only after they saw the before and after
+            raise Conflict(f"approving {found.entry.record.name!r} replaces the text of {found.target!r} and removes "
+                           f"{_lines(drops)} it holds now ({_quote(drops)}); `memdir review` shows the whole before "
+                           "and after: approve with the --digest it shows, edit the candidate so it keeps that text "
+                           "(the panel's \"Edit, then approve\"), or dismiss it")
+        if drops:
+            unseen += (f"{found.target} no longer holds {_lines(drops)} of its text ({_quote(drops)}); its version "
+                       f"before this approval keeps them (`memdir history {found.target}`, then `memdir restore`)",)
         if found.team:
             decided = teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
                                      clear=clear, layer=found.layer)
@@ -410,6 +438,16 @@ def dismiss(session: Session, name: str, scope: str | None = None, *, reason: st
                     dismissed=True)
 
 
+def _lines(lines: tuple[str, ...]) -> str:
+    return f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
+
+
+def _quote(lines: tuple[str, ...], limit: int = 80) -> str:
+    """The first of ``lines`` quoted, cut at ``limit`` characters, and how many more there are."""
+    first = lines[0] if len(lines[0]) <= limit else lines[0][:limit - 1] + "…"
+    return f"“{first}”" + (f" and {len(lines) - 1} more" if len(lines) > 1 else "")
+
+
 def _person(session: Session) -> None:
     if session.actor != "human":
         raise Refused("only a person can approve, reject or dismiss a candidate (use the CLI or the panel)")
@@ -427,5 +465,5 @@ def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: 
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 
-__all__ = ["approve", "candidate", "dismiss", "lift_tombstone", "reject", "review", "review_text", "set_flag",
+__all__ = ["approve", "candidate", "dismiss", "dropped_lines", "lift_tombstone", "reject", "review", "review_text", "set_flag",
            "tombstones"]

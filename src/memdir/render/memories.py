@@ -391,6 +391,9 @@ def review(result: ReviewResult) -> str:
             what, text = "new memory; approving adds it as shown:", c.proposed
         elif c.change == "change":
             what, text = f"changes {c.target} ({c.scope}); approving makes this diff:", c.diff or "(no change)\n"
+            if c.drops:  # what leaves the live memory, said in words: a diff's '-' lines are easy to pass over
+                what += (f"\n  it removes {len(c.drops)} line(s) of {c.target}'s text now (its history keeps them; "
+                         "to keep them, edit the candidate before approving)")
         else:
             what, text = f"replaces {c.target} (approving retires it); the new memory and its diff:", \
                 f"{c.proposed}\n{c.diff or ''}"
