@@ -82,3 +82,31 @@ def test_the_cli_review_says_what_approving_removes(corrected, isolated_home, pr
     done = run_cli("approve", "db-port-candidate", "--project", project, env=env)
     assert done.returncode == 0 and "Approved db-port-candidate → db-port (project)" in done.stdout
     assert "db-port no longer holds 2 lines of its text" in done.stderr
+
+
+def test_a_correction_whose_memory_went_says_so_and_how_to_name_it(corrected):
+    """The memory a correction was proposed for is deleted meanwhile: review said "new memory" and the approval
+    made a memory named ``db-port-candidate`` with no word; now both say what happened and how to name it."""
+    from memdir.render.memories import review
+
+    corrected.delete("db-port")
+    shown = corrected.review()
+    assert [(c.name, c.change, c.candidate_for) for c in shown.candidates] == [("db-port-candidate", "new", "db-port")]
+    assert ("proposed as a change of db-port, which is no longer there; approving adds it as a new memory named "
+            "db-port-candidate:") in review(shown)
+    decided = corrected.approve("db-port-candidate")
+    assert (decided.name, decided.approved) == ("db-port-candidate", True)
+    assert ("db-port-candidate was proposed as a change of db-port, which is no longer there; it is a memory of its "
+            "own now: `memdir write db-port --rename-from db-port-candidate` gives it that name") in decided.warnings
+    corrected.write("db-port", rename_from="db-port-candidate")
+    assert "6543" in corrected.read("db-port").record.description
+
+
+def test_a_new_candidate_gets_no_such_word(isolated_home, project):
+    """The control: a candidate proposed as a new memory is approved with neither note."""
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("use-uv", "Use uv for Python dependencies", "project", "Agreed.", status="candidate")
+    [shown] = person.review().candidates
+    assert (shown.change, shown.candidate_for, shown.drops) == ("new", None, ())
+    decided = person.approve("use-uv")
+    assert decided.approved and decided.warnings == ()

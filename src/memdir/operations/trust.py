@@ -406,6 +406,11 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
             decided = teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
                                      clear=clear, layer=found.layer)
             return replace(decided, warnings=(*decided.warnings, *unseen))
+        gone = dict(found.entry.record.extra).get("candidate_for") if found.change == "new" else None
+        if isinstance(gone, str) and gone:  # its target went since it was proposed: approving keeps its own name
+            unseen += (f"{found.entry.record.name} was proposed as a change of {gone}, which is no longer there; it "
+                       f"is a memory of its own now: `memdir write {gone} --rename-from {found.entry.record.name}` "
+                       "gives it that name",)
         stones = guard(session, found.layer)
         decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
                                      reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)

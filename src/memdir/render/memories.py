@@ -387,7 +387,10 @@ def review(result: ReviewResult) -> str:
     for c in result.candidates:
         short = c.digest[:SHOWN_DIGEST]
         scope = f" --scope {c.scope}"
-        if c.change == "new":
+        if c.change == "new" and c.candidate_for:  # the memory it was proposed to change went meanwhile
+            what, text = (f"proposed as a change of {c.candidate_for}, which is no longer there; approving adds it "
+                          f"as a new memory named {c.name}:"), c.proposed
+        elif c.change == "new":
             what, text = "new memory; approving adds it as shown:", c.proposed
         elif c.change == "change":
             what, text = f"changes {c.target} ({c.scope}); approving makes this diff:", c.diff or "(no change)\n"
