@@ -72,6 +72,7 @@ class TeamStatus(Result):
     merge_driver_missing: str = ""
     deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "") per memory file git left unmerged
     unlifted: tuple = ()  # Unlifted: a tombstone made here that git took away, no person lifting it here
+    settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
 
 
 @dataclass(frozen=True)
@@ -244,8 +245,13 @@ def status(session: Session) -> TeamStatus:
     pending = tuple(sorted(candidates(session).scan().entries))
     pending = (*pending, *sorted(name for name, entry in layer.scan().entries.items()  # candidates in the directory
                                  if entry.record.status == "candidate" and name not in pending))
+    one_side = _deleted_on_one_side(layer, changes)
+    # a conflict settled in the file (memdir team resolve, an editor) is still git's until it is added: say so
+    marked = {Path(path).resolve() for path in conflicts}
+    settled = tuple(c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
+                    and (Path(session.checkout_path) / c.path).resolve() not in marked)
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      _deleted_on_one_side(layer, changes), unlifted(session))
+                      one_side, unlifted(session), settled)
 
 
 # Journal actions that make a tombstone of the layer (``tombstone`` in the event's data) and that lift one.
