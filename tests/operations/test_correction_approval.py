@@ -110,3 +110,13 @@ def test_a_new_candidate_gets_no_such_word(isolated_home, project):
     assert (shown.change, shown.candidate_for, shown.drops) == ("new", None, ())
     decided = person.approve("use-uv")
     assert decided.approved and decided.warnings == ()
+
+
+def test_a_line_re_wrapped_is_kept_and_a_line_left_out_is_dropped():
+    from memdir.files.memfile import MemoryRecord
+    from memdir.operations.trust import dropped_lines
+
+    live = MemoryRecord(name="m", description="d", type="project", body="First half\nsecond half.\n\nA note.")
+    rewrapped = live.with_(body="First half second half.\n\nPort 6543.")
+    assert dropped_lines(live, rewrapped) == ("A note.",)
+    assert dropped_lines(live, live.with_(body="First half second half.\n\nA note.")) == ()

@@ -173,9 +173,10 @@ def dropped_lines(live: MemoryRecord, approved: MemoryRecord) -> tuple[str, ...]
     memory holds once a change is approved (:func:`memdir.gateway.changes.approved_record`) — no longer holds
     anywhere in its body. An extractor proposes a whole body without seeing the one it replaces, so approving its
     correction of one fact took everything else a person had written there out of the live memory (team33):
-    these are the lines review names and an approval nobody was shown is refused over (:func:`approve`)."""
-    kept = {line.strip() for line in approved.body.splitlines()}
-    return tuple(line.strip() for line in live.body.splitlines() if line.strip() and line.strip() not in kept)
+    these are the lines review names and an approval nobody was shown is refused over (:func:`approve`). A line
+    kept with other whitespace (re-wrapped into a longer line) is not dropped."""
+    kept = " ".join(approved.body.split())  # whitespace collapsed: a line re-wrapped into a longer one is kept
+    return tuple(line.strip() for line in live.body.splitlines() if line.strip() and " ".join(line.split()) not in kept)
 
 
 def _drops(found: _Pending) -> tuple[str, ...]:
@@ -400,17 +401,17 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
                            "and after: approve with the --digest it shows, edit the candidate so it keeps that text "
                            "(the panel's \"Edit, then approve\"), or dismiss it")
         if drops:
-            unseen += (f"{found.target} no longer holds {_lines(drops)} of its text ({_quote(drops)}); its version "
-                       f"before this approval keeps them (`memdir history {found.target}`, then `memdir restore`)",)
+            unseen += ((f"{found.target} no longer holds {_lines(drops)} of its text ({_quote(drops)}); its version "
+                        f"before this approval keeps them (`memdir history {found.target}`, then `memdir restore`)"),)
         if found.team:
             decided = teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
                                      clear=clear, layer=found.layer)
             return replace(decided, warnings=(*decided.warnings, *unseen))
         gone = dict(found.entry.record.extra).get("candidate_for") if found.change == "new" else None
         if isinstance(gone, str) and gone:  # its target went since it was proposed: approving keeps its own name
-            unseen += (f"{found.entry.record.name} was proposed as a change of {gone}, which is no longer there; it "
-                       f"is a memory of its own now: `memdir write {gone} --rename-from {found.entry.record.name}` "
-                       "gives it that name",)
+            unseen += ((f"{found.entry.record.name} was proposed as a change of {gone}, which is no longer there; "
+                        f"it is a memory of its own now: `memdir write {gone} --rename-from {found.entry.record.name}` "
+                        "gives it that name"),)
         stones = guard(session, found.layer)
         decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
                                      reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
