@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import git
-from ..errors import Conflict, InvalidInput, NotFound, Refused, ScopeError, StoreError
+from ..errors import Conflict, InvalidInput, MemdirError, NotFound, Refused, ScopeError, StoreError
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
+from ..files.layout import TEAM_TOMBSTONE_DIR
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
@@ -87,13 +88,19 @@ class Unlifted(Result):
     tombstone: str
     ts: str
     back: bool
+    commit: str = ""  # the commit that took the tombstone away and added the memory again, when git shows one
 
     @property
     def said(self) -> str:
-        what = (f"{self.name} is back in the team directory: the tombstone {self.tombstone} that forgot it here "
-                if self.back else f"the tombstone {self.tombstone} that forgot {self.name} here ")
-        return (what + f"({self.ts[:10]}) was removed by git (a revert or a teammate's commit), not lifted by a "
-                f"person; `memdir forget {self.name} --scope team` (then commit) keeps it forgotten, "
+        if self.commit:
+            what = (f"{self.name} is back in the team directory: commit {self.commit[:12]} ({self.ts[:10]}) removed "
+                    f"the tombstone {self.tombstone} that forgot it and added it again (a `git revert` of the forget?)"
+                    ", and nobody lifted the tombstone here")
+        else:
+            what = ((f"{self.name} is back in the team directory: the tombstone {self.tombstone} that forgot it here "
+                     if self.back else f"the tombstone {self.tombstone} that forgot {self.name} here ")
+                    + f"({self.ts[:10]}) was removed by git (a revert or a teammate's commit), not lifted by a person")
+        return (what + f"; `memdir forget {self.name} --scope team` (then commit) keeps it forgotten, "
                 f"`{lift_command(self.tombstone, 'team')}` accepts its removal")
 
 
@@ -264,8 +271,10 @@ def unlifted(session: Session) -> tuple[Unlifted, ...]:
     revert`` of the commit that made it (or any commit deleting the file) takes it away and, with a revert,
     brings the memory back, and every reader took that in silently: the fact a person forgot was in the agent's
     context again after their next ``git pull`` (team33). Only a person decides: this says so (``team status``,
-    ``doctor``). A tombstone made again (the same value forgotten again has the same id) or lifted here is not
-    listed. () without a team layer, or when the layer or its journal cannot be read (doctor reports those)."""
+    ``doctor``). In every clone, not only the one whose person forgot it, so are the memories a commit added back
+    while deleting the tombstone that forgot them (:func:`_returned_by_git`: what a revert makes). A tombstone
+    made again (the same value forgotten again has the same id) or lifted here is not listed. () without a team
+    layer, or when the layer or its journal cannot be read (doctor reports those)."""
     if session.project_root is None or not session.has_team():
         return ()
     try:
@@ -280,15 +289,38 @@ def unlifted(session: Session) -> tuple[Unlifted, ...]:
                 lifted.discard(stone)
             elif event.action == "tombstone-lift":
                 lifted.add(stone)
-        gone = [stone for stone in made if stone not in lifted]
-        if not gone:
-            return ()
         held = {stone.id for stone in layer.tombstones()}
         entries = layer.scan().entries
     except (StoreError, ScopeError):
         return ()
-    return tuple(Unlifted(made[stone].name or "", stone, made[stone].ts, (made[stone].name or "") in entries)
-                 for stone in gone if stone not in held)
+    found = {stone: Unlifted(made[stone].name or "", stone, made[stone].ts, (made[stone].name or "") in entries)
+             for stone in made if stone not in lifted and stone not in held}
+    for back in _returned_by_git(session, layer, entries):  # every clone, not only the one whose person forgot it
+        if back.tombstone not in lifted and back.tombstone not in held and back.tombstone not in found:
+            found[back.tombstone] = back
+    return tuple(found.values())
+
+
+def _returned_by_git(session: Session, layer, entries) -> list[Unlifted]:
+    """The memories of the team directory ``entries`` that a commit added again while deleting the tombstone that
+    forgot them (:func:`memdir.git.returned`; the tombstone read as it was before that commit names the memory),
+    newest commit first, once per tombstone. [] when git cannot say."""
+    import json
+
+    root = Path(session.checkout_path)
+    found, seen = [], set()
+    for back in git.returned(root, layer.path, TEAM_TOMBSTONE_DIR):
+        stone, name = Path(back.stone).stem, Path(back.memory).stem
+        if stone in seen or name not in entries:
+            continue
+        try:
+            forgot = json.loads(git.show(root, f"{back.commit}^", root / back.stone)).get("name")
+        except (MemdirError, ValueError, AttributeError):
+            continue
+        if forgot == name:
+            seen.add(stone)
+            found.append(Unlifted(name, stone, back.date, True, back.commit))
+    return found
 
 
 # git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).
