@@ -17,7 +17,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import git
-from ..errors import Conflict, InvalidInput, MemdirError, NotFound, Refused, ScopeError, StoreError
+from ..errors import (
+    Conflict,
+    InvalidInput,
+    MemdirError,
+    NotFound,
+    Refused,
+    ScopeError,
+    StoreError,
+)
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.layout import TEAM_TOMBSTONE_DIR
