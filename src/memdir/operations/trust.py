@@ -375,9 +375,11 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     ``edit``: the person's correction of the candidate (its fields as for a write, merged over the
     candidate's: a field not given keeps the candidate's; ``clear`` empties one, in what is approved too),
     written first — after the ``digest`` check — and approved as they wrote it.
+    A change that removes lines of the memory it changes (:func:`dropped_lines`) is refused unless the person
+    was shown it (``digest``, or :func:`review` showed it as it is), and its approval warns what it removed.
     Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`, :class:`Conflict` (the
-    candidate or the memory it changes changed since it was shown, or it was decided meanwhile), what the
-    edit's write raises."""
+    candidate or the memory it changes changed since it was shown, or it was decided meanwhile, or it removes
+    lines nobody was shown), what the edit's write raises."""
     _person(session)
     clear = ()
     if edit is not None:
@@ -391,7 +393,7 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     with _deciding(session, name, scope, digest) as found:
         expect = found.expect if digest is not None else None
         seen = digest is not None or found.entry.record.name in (_read_shown(found.layer.meta) or {})
-        unseen = () if seen else (
+        said = () if seen else (
             (f"{found.entry.record.name} was approved as it is now (digest {found.digest[:16]}) without `memdir "
              "review` showing it; `memdir history` shows what was approved"),)
         drops = _drops(found)
@@ -401,21 +403,21 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
                            "and after: approve with the --digest it shows, edit the candidate so it keeps that text "
                            "(the panel's \"Edit, then approve\"), or dismiss it")
         if drops:
-            unseen += ((f"{found.target} no longer holds {_lines(drops)} of its text ({_quote(drops)}); its version "
+            said += ((f"{found.target} no longer holds {_lines(drops)} of its text ({_quote(drops)}); its version "
                         f"before this approval keeps them (`memdir history {found.target}`, then `memdir restore`)"),)
         if found.team:
             decided = teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
                                      clear=clear, layer=found.layer)
-            return replace(decided, warnings=(*decided.warnings, *unseen))
+            return replace(decided, warnings=(*decided.warnings, *said))
         gone = dict(found.entry.record.extra).get("candidate_for") if found.change == "new" else None
         if isinstance(gone, str) and gone:  # its target went since it was proposed: approving keeps its own name
-            unseen += ((f"{found.entry.record.name} was proposed as a change of {gone}, which is no longer there; "
+            said += ((f"{found.entry.record.name} was proposed as a change of {gone}, which is no longer there; "
                         f"it is a memory of its own now: `memdir write {gone} --rename-from {found.entry.record.name}` "
                         "gives it that name"),)
         stones = guard(session, found.layer)
         decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
                                      reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
-    return replace(decided, warnings=(*decided.warnings, *stones.skipped, *unseen))
+    return replace(decided, warnings=(*decided.warnings, *stones.skipped, *said))
 
 
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -477,5 +479,5 @@ def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: 
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 
-__all__ = ["approve", "candidate", "dismiss", "dropped_lines", "lift_tombstone", "reject", "review", "review_text", "set_flag",
-           "tombstones"]
+__all__ = ["approve", "candidate", "dismiss", "dropped_lines", "lift_tombstone", "reject", "review", "review_text",
+           "set_flag", "tombstones"]
