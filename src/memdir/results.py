@@ -313,7 +313,9 @@ class Candidate(MemoryInfo):
     what approving it does. ``change``: ``new`` (a memory is added: ``proposed`` is its whole text),
     ``change`` (memory ``target`` takes ``proposed``; ``live`` is its text now, ``diff`` the unified diff
     live → proposed) or ``replace`` (the new memory retires ``target``, whose text is ``live``). ``digest``
-    names what was shown (SHA-256 hex): approve and dismiss carry it and are refused once it changed."""
+    names what was shown (SHA-256 hex): approve and dismiss carry it and are refused once it changed.
+    ``drops``: the lines of ``target``'s body that approving a ``change`` removes from the live memory (its
+    history keeps them), in body order; () when approving keeps every line of it."""
 
     change: str = "new"
     target: str | None = None
@@ -321,6 +323,7 @@ class Candidate(MemoryInfo):
     live: str | None = None
     diff: str | None = None
     digest: str = ""
+    drops: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,7 @@ def test_change_to_an_agent_memory_becomes_a_candidate_until_approved(llm_mem, s
     assert everything["indent-style-candidate"].status == "candidate"
     assert [m.name for m in llm_mem.list().memories] == ["indent-style"]  # never zero on the topic
     assert "Indent with tabs" in llm_mem.context() and "4 spaces" not in llm_mem.context()
+    llm_mem.review()  # a person looks first: the approval removes a line of the memory (team33)
     assert llm_mem.approve("indent-style-candidate").name == "indent-style"
     after = {m.name: m for m in llm_mem.list(include_all=True).memories}
     assert list(after) == ["indent-style"] and after["indent-style"].description == "Indent with 4 spaces, not tabs"

@@ -71,6 +71,7 @@ def _waiting(person):
 
 def test_an_approval_cut_before_the_candidate_goes_is_named_by_doctor_and_finished_by_repair(person):
     assert person.doctor().problems == ()  # control: candidates that only wait are named by nobody
+    person.review()  # the person saw it: approving deploy-day removes a line they wrote (team33)
     _cut(person, "deploy-day")
     _cut(person, "ports")
     assert person.read("deploy-day", "team", count=False).record.body == "Thursday mornings."  # the first step
@@ -118,6 +119,7 @@ def test_an_approval_cut_before_its_team_line_is_named_by_doctor_and_finished_by
     the file as an interrupted write (``create`` for a new memory, ``update`` for a change); before, only a
     promote's such cut was named, and the candidates waited on, showing "(no change)", with doctor saying ok."""
     _cut(person, "ports", "before-line")  # a new memory
+    person.review()  # the person saw it: approving deploy-day removes a line they wrote (team33)
     _cut(person, "deploy-day", "before-line")  # a change to the team's memory
     assert person.read("ports", "team", count=False).record.body == "See infra/ports.md."
     assert person.read("deploy-day", "team", count=False).record.body == "Thursday mornings."

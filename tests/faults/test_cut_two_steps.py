@@ -48,6 +48,7 @@ def _store(home, project):
     agent = Memory.open(home=home, project=project)
     agent.write("db-port", "Dev PostgreSQL listens on 6543", "project", "new", status="candidate")
     agent.write("editor", "Prefers spaces", "project", "spaces", status="candidate")  # another, left waiting
+    person.review()  # the person saw it: an approval removing a line they wrote needs that (team33)
     return person
 
 

@@ -47,6 +47,7 @@ def seed(home, project) -> None:
     agent.write("deploy", "Deploys run on Thursdays", "project", "moved in November", status="candidate")
     agent.write("plain", "The CI cache lives in S3", "project", "bucket ci-cache")
     human.write("editor", "The user edits with Helix", "user")
+    human.review()  # the person saw the candidate: approving it removes a line they wrote (team33)
 
 
 OPS = {

@@ -224,6 +224,7 @@ def test_an_agent_proposal_for_the_team_changes_the_older_team_memory(tmp_path):
     assert (proposed.name, proposed.status) == ("odz-notes", "candidate")  # before: lodz-notes, a new memory
     other = agent.write("Lods-notes", "notes for the Lods office", "project", "Elsewhere.", scope="team")
     assert (other.name, other.status) == ("lods-notes", "candidate")  # control: another name
+    a.memory().review()  # the person saw it: the approval removes the line they wrote (team33)
     a.memory().approve("odz-notes", "team")
     assert sorted(p.name for p in a.team_dir.glob("*.md")) == ["odz-notes.md"]
     assert a.memory().read("Lodz-notes", "team").record.body == "Office at Piotrkowska 7."

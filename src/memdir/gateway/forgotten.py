@@ -96,4 +96,16 @@ def lift_tombstone(layer, tombstone_id: str, *, actor: str, reason: str | None =
     return stone
 
 
-__all__ = ["Guard", "check_forgotten", "delete_held", "lift_tombstone"]
+def lift_removed(layer, tombstone_id: str, name: str, *, actor: str, reason: str | None = None) -> None:
+    """Journal a person's lift of tombstone ``tombstone_id`` (of memory ``name``) that is no longer in ``layer``
+    (git took a team tombstone away: :func:`memdir.operations.team.unlifted`): the person accepts its removal,
+    so it is not reported again. Nothing but the journal changes. Raises :class:`Refused` for an agent."""
+    if actor != "human":
+        raise Refused(ONLY_A_PERSON_LIFTS)
+    with layer.transaction(actor) as tx:
+        tx.events.append(layer.journal.append(actor, "tombstone-lift", name, None, None, data={
+            "tombstone": tombstone_id, "removed_by": "git"}, reason=reason_text(layer.settings, reason)))
+        tx.changed = True
+
+
+__all__ = ["Guard", "check_forgotten", "delete_held", "lift_removed", "lift_tombstone"]

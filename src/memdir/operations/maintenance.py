@@ -182,6 +182,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
                  if (said := index_refusal(session.meta_path(scope) or session.layer_path(scope)))]
     problems += [Malformed("settings", warning) for warning in session.settings.warnings]
     problems += [Malformed("team", said) for said in filter(None, [team_refused(session)])]
+    problems += [Malformed(f"team:{gone.name}", gone.said) for gone in teamops.unlifted(session)]
     try:
         problems += [Malformed(cut.where, cut.said) for cut in moves.cuts(session)]
     except StoreError:

@@ -17,9 +17,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import git
-from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
+from ..errors import (
+    Conflict,
+    InvalidInput,
+    MemdirError,
+    NotFound,
+    Refused,
+    ScopeError,
+    StoreError,
+)
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
+from ..files.layout import TEAM_TOMBSTONE_DIR
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
@@ -31,6 +40,7 @@ from ..paths import git_dir_of, team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
+from ..tombstones.match import lift_command
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
@@ -70,6 +80,36 @@ class TeamStatus(Result):
     git_error: str | None = None  # why git could not say what is uncommitted
     merge_driver_missing: str = ""
     deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "") per memory file git left unmerged
+    unlifted: tuple = ()  # Unlifted: a tombstone made here that git took away, no person lifting it here
+    settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
+
+
+@dataclass(frozen=True)
+class Unlifted(Result):
+    """A team tombstone this machine made (a person here forgot or deleted ``name``: tombstone ``tombstone``, at
+    ``ts``) that the team directory no longer holds, though nobody lifted it here: git took it away — a teammate's
+    ``git revert`` of the commit that forgot it, or a commit deleting its file. ``back``: a memory of that name
+    is in the team directory again (the revert brought the fact back with it). ``said``: the sentence status
+    and doctor show, with the two commands that settle it."""
+
+    name: str
+    tombstone: str
+    ts: str
+    back: bool
+    commit: str = ""  # the commit that took the tombstone away and added the memory again, when git shows one
+
+    @property
+    def said(self) -> str:
+        if self.commit:
+            what = (f"{self.name} is back in the team directory: commit {self.commit[:12]} ({self.ts[:10]}) removed "
+                    f"the tombstone {self.tombstone} that forgot it and added it again (a `git revert` of the forget?)"
+                    ", and nobody lifted the tombstone here")
+        else:
+            what = ((f"{self.name} is back in the team directory: the tombstone {self.tombstone} that forgot it here "
+                     if self.back else f"the tombstone {self.tombstone} that forgot {self.name} here ")
+                    + f"({self.ts[:10]}) was removed by git (a revert or a teammate's commit), not lifted by a person")
+        return (what + f"; `memdir forget {self.name} --scope team` (then commit) keeps it forgotten, "
+                f"`{lift_command(self.tombstone, 'team')}` accepts its removal")
 
 
 @dataclass(frozen=True)
@@ -218,8 +258,77 @@ def status(session: Session) -> TeamStatus:
         changes, git_error = [], str(exc)
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
+    pending = (*pending, *sorted(name for name, entry in layer.scan().entries.items()  # candidates in the directory
+                                 if entry.record.status == "candidate" and name not in pending))
+    one_side = _deleted_on_one_side(layer, changes)
+    # a conflict settled in the file (memdir team resolve, an editor) is still git's until it is added: say so
+    marked = {Path(path).resolve() for path in conflicts}
+    settled = tuple(c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
+                    and (Path(session.checkout_path) / c.path).resolve() not in marked)
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      _deleted_on_one_side(layer, changes))
+                      one_side, unlifted(session), settled)
+
+
+# Journal actions that make a tombstone of the layer (``tombstone`` in the event's data) and that lift one.
+_MAKES_TOMBSTONE = frozenset({"delete", "forget", "reject"})
+
+
+def unlifted(session: Session) -> tuple[Unlifted, ...]:
+    """The team tombstones this machine's journal says a person here made and nobody here lifted, that the team
+    directory no longer holds (:class:`Unlifted`), oldest first. A tombstone reaches git as one file; a ``git
+    revert`` of the commit that made it (or any commit deleting the file) takes it away and, with a revert,
+    brings the memory back, and every reader took that in silently: the fact a person forgot was in the agent's
+    context again after their next ``git pull`` (team33). Only a person decides: this says so (``team status``,
+    ``doctor``). In every clone, not only the one whose person forgot it, so are the memories a commit added back
+    while deleting the tombstone that forgot them (:func:`_returned_by_git`: what a revert makes). A tombstone
+    made again (the same value forgotten again has the same id) or lifted here is not listed. () without a team
+    layer, or when the layer or its journal cannot be read (doctor reports those)."""
+    if session.project_root is None or not session.has_team():
+        return ()
+    try:
+        layer = _team(session)
+        made, lifted = {}, set()
+        for event in layer.journal.events():
+            stone = event.data.get("tombstone")
+            if not isinstance(stone, str):
+                continue
+            if event.action in _MAKES_TOMBSTONE:
+                made[stone] = event
+                lifted.discard(stone)
+            elif event.action == "tombstone-lift":
+                lifted.add(stone)
+        held = {stone.id for stone in layer.tombstones()}
+        entries = layer.scan().entries
+    except (StoreError, ScopeError):
+        return ()
+    found = {stone: Unlifted(made[stone].name or "", stone, made[stone].ts, (made[stone].name or "") in entries)
+             for stone in made if stone not in lifted and stone not in held}
+    for back in _returned_by_git(session, layer, entries):  # every clone, not only the one whose person forgot it
+        if back.tombstone not in lifted and back.tombstone not in held and back.tombstone not in found:
+            found[back.tombstone] = back
+    return tuple(found.values())
+
+
+def _returned_by_git(session: Session, layer, entries) -> list[Unlifted]:
+    """The memories of the team directory ``entries`` that a commit added again while deleting the tombstone that
+    forgot them (:func:`memdir.git.returned`; the tombstone read as it was before that commit names the memory),
+    newest commit first, once per tombstone. [] when git cannot say."""
+    import json
+
+    root = Path(session.checkout_path)
+    found, seen = [], set()
+    for back in git.returned(root, layer.path, TEAM_TOMBSTONE_DIR):
+        stone, name = Path(back.stone).stem, Path(back.memory).stem
+        if stone in seen or name not in entries:
+            continue
+        try:
+            forgot = json.loads(git.show(root, f"{back.commit}^", root / back.stone)).get("name")
+        except (MemdirError, ValueError, AttributeError):
+            continue
+        if forgot == name:
+            seen.add(stone)
+            found.append(Unlifted(name, stone, back.date, True, back.commit))
+    return found
 
 
 # git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).

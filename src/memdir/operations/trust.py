@@ -26,6 +26,7 @@ from ..files.scan import Entry
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK, typed
 from ..gateway.fields import MemoryChange
+from ..gateway.forgotten import lift_removed
 from ..layer.layer import Layer
 from ..results import (
     Candidate,
@@ -109,6 +110,11 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     lifted = [gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason) for layer in holders]
     if lifted:
         return LiftResult(lifted[0].id, holders[0].scope, lifted[0].name)
+    if scope in (None, "team") and (removed := next((u for u in teamops.unlifted(session)
+                                                     if u.tombstone == tombstone_id), None)):
+        # git took this team tombstone away (teamops.unlifted): lifting it here is the person accepting that
+        lift_removed(session.layer("team"), tombstone_id, removed.name, actor=session.actor, reason=reason)
+        return LiftResult(tombstone_id, "team", removed.name)
     if unreadable is not None:
         raise unreadable
     if scope:
@@ -162,6 +168,24 @@ def _diff(name: str, live: str, proposed: str) -> str:
                                         f"{name} (now)", f"{name} (proposed)"))
 
 
+def dropped_lines(live: MemoryRecord, approved: MemoryRecord) -> tuple[str, ...]:
+    """The lines of ``live``'s body (stripped, blank ones left out, in body order) that ``approved`` — what the
+    memory holds once a change is approved (:func:`memdir.gateway.changes.approved_record`) — no longer holds
+    anywhere in its body. An extractor proposes a whole body without seeing the one it replaces, so approving its
+    correction of one fact took everything else a person had written there out of the live memory (team33):
+    these are the lines review names and an approval nobody was shown is refused over (:func:`approve`). A line
+    kept with other whitespace (re-wrapped into a longer line) is not dropped."""
+    kept = " ".join(approved.body.split())  # whitespace collapsed: a line re-wrapped into a longer one is kept
+    return tuple(line.strip() for line in live.body.splitlines() if line.strip() and " ".join(line.split()) not in kept)
+
+
+def _drops(found: _Pending) -> tuple[str, ...]:
+    """:func:`dropped_lines` of approving ``found`` as it is: () unless it changes a memory in place."""
+    if found.change != "change" or found.live is None:
+        return ()
+    return dropped_lines(found.live.record, gateway.approved_record(found.live.record, found.entry.record))
+
+
 def _find_pending(session: Session, name: str, scope: str | None, team_layer: Layer | None = None) -> _Pending:
     """The candidate ``name`` of ``scope`` (None: a personal candidate of that name first, else one for the
     team; ``team_layer``: the team candidates' layer object to read, one whose lock is held). Raises
@@ -182,6 +206,14 @@ def _find_pending(session: Session, name: str, scope: str | None, team_layer: La
             target = dict(entry.record.extra).get("candidate_for") or key
             live = session.layer("team").scan().entries.get(target) if session.has_team() else None
             return _Pending(layer, entry, True, "change" if live else "new", target, live)
+        if scope == "team" and session.has_team():
+            # A file of the team directory itself marked ``status: candidate`` (written by hand, or pulled): a
+            # candidate of the team layer as any layer's is — withheld, listed by review, decided in place (the
+            # person commits the decision) — not a memory review leaves out and approve cannot find.
+            try:
+                personal = find(session, name, "team")
+            except NotFound:
+                pass
     if personal is None:
         raise NotFound(f"no candidate called {key!r}; see `memdir review`" + unsearched(session, scope))
     layer, entry = personal
@@ -208,7 +240,8 @@ def _shown(found: _Pending, info: MemoryInfo) -> Candidate:
     shown = {f.name: getattr(info, f.name) for f in fields(MemoryInfo)} | {"pinned": proposed.pinned}
     return Candidate(**shown, change=found.change,
                      target=found.target if found.change != "new" else None, proposed=text, live=before,
-                     diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest)
+                     diff=_diff(found.target, before, text) if before is not None else None, digest=found.digest,
+                     drops=_drops(found))
 
 
 def review(session: Session, scope: str | None = None) -> ReviewResult:
@@ -342,9 +375,11 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
     ``edit``: the person's correction of the candidate (its fields as for a write, merged over the
     candidate's: a field not given keeps the candidate's; ``clear`` empties one, in what is approved too),
     written first — after the ``digest`` check — and approved as they wrote it.
+    A change that removes lines of the memory it changes (:func:`dropped_lines`) is refused unless the person
+    was shown it (``digest``, or :func:`review` showed it as it is), and its approval warns what it removed.
     Raises :class:`Refused`, :class:`NotFound`, :class:`TombstoneRefused`, :class:`Conflict` (the
-    candidate or the memory it changes changed since it was shown, or it was decided meanwhile), what the
-    edit's write raises."""
+    candidate or the memory it changes changed since it was shown, or it was decided meanwhile, or it removes
+    lines nobody was shown), what the edit's write raises."""
     _person(session)
     clear = ()
     if edit is not None:
@@ -357,17 +392,32 @@ def approve(session: Session, name: str, scope: str | None = None, *, reason: st
         digest = _find_pending(session, name, scope).digest  # what the person just wrote is what they approve
     with _deciding(session, name, scope, digest) as found:
         expect = found.expect if digest is not None else None
-        unseen = () if digest is not None or found.entry.record.name in (_read_shown(found.layer.meta) or {}) else (
+        seen = digest is not None or found.entry.record.name in (_read_shown(found.layer.meta) or {})
+        said = () if seen else (
             (f"{found.entry.record.name} was approved as it is now (digest {found.digest[:16]}) without `memdir "
              "review` showing it; `memdir history` shows what was approved"),)
+        drops = _drops(found)
+        if drops and not seen:  # a person's text leaves the live memory only after they saw the before and after
+            raise Conflict(f"approving {found.entry.record.name!r} replaces the text of {found.target!r} and removes "
+                           f"{_lines(drops)} it holds now ({_quote(drops)}); `memdir review` shows the whole before "
+                           "and after: approve with the --digest it shows, edit the candidate so it keeps that text "
+                           "(the panel's \"Edit, then approve\"), or dismiss it")
+        if drops:
+            said += ((f"{found.target} no longer holds {_lines(drops)} of its text ({_quote(drops)}); its version "
+                        f"before this approval keeps them (`memdir history {found.target}`, then `memdir restore`)"),)
         if found.team:
             decided = teamops.decide(session, found.entry.record.name, approve=True, reason=reason, expect=expect,
                                      clear=clear, layer=found.layer)
-            return replace(decided, warnings=(*decided.warnings, *unseen))
+            return replace(decided, warnings=(*decided.warnings, *said))
+        gone = dict(found.entry.record.extra).get("candidate_for") if found.change == "new" else None
+        if isinstance(gone, str) and gone:  # its target went since it was proposed: approving keeps its own name
+            said += ((f"{found.entry.record.name} was proposed as a change of {gone}, which is no longer there; "
+                        f"it is a memory of its own now: `memdir write {gone} --rename-from {found.entry.record.name}` "
+                        "gives it that name"),)
         stones = guard(session, found.layer)
         decided = gateway.set_status(found.layer, found.entry.record.name, approve=True, actor=session.actor,
                                      reason=reason, guard=stones, session=session.id, expect=expect, clear=clear)
-    return replace(decided, warnings=(*decided.warnings, *stones.skipped, *unseen))
+    return replace(decided, warnings=(*decided.warnings, *stones.skipped, *said))
 
 
 def reject(session: Session, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -402,6 +452,16 @@ def dismiss(session: Session, name: str, scope: str | None = None, *, reason: st
                     dismissed=True)
 
 
+def _lines(lines: tuple[str, ...]) -> str:
+    return f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
+
+
+def _quote(lines: tuple[str, ...], limit: int = 80) -> str:
+    """The first of ``lines`` quoted, cut at ``limit`` characters, and how many more there are."""
+    first = lines[0] if len(lines[0]) <= limit else lines[0][:limit - 1] + "…"
+    return f"“{first}”" + (f" and {len(lines) - 1} more" if len(lines) > 1 else "")
+
+
 def _person(session: Session) -> None:
     if session.actor != "human":
         raise Refused("only a person can approve, reject or dismiss a candidate (use the CLI or the panel)")
@@ -419,5 +479,5 @@ def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: 
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 
-__all__ = ["approve", "candidate", "dismiss", "lift_tombstone", "reject", "review", "review_text", "set_flag",
-           "tombstones"]
+__all__ = ["approve", "candidate", "dismiss", "dropped_lines", "lift_tombstone", "reject", "review", "review_text",
+           "set_flag", "tombstones"]

@@ -387,10 +387,16 @@ def review(result: ReviewResult) -> str:
     for c in result.candidates:
         short = c.digest[:SHOWN_DIGEST]
         scope = f" --scope {c.scope}"
-        if c.change == "new":
+        if c.change == "new" and c.candidate_for:  # the memory it was proposed to change went meanwhile
+            what, text = (f"proposed as a change of {c.candidate_for}, which is no longer there; approving adds it "
+                          f"as a new memory named {c.name}:"), c.proposed
+        elif c.change == "new":
             what, text = "new memory; approving adds it as shown:", c.proposed
         elif c.change == "change":
             what, text = f"changes {c.target} ({c.scope}); approving makes this diff:", c.diff or "(no change)\n"
+            if c.drops:  # what leaves the live memory, said in words: a diff's '-' lines are easy to pass over
+                what += (f"\n  it removes {len(c.drops)} line(s) of {c.target}'s text now (its history keeps them; "
+                         "to keep them, edit the candidate before approving)")
         else:
             what, text = f"replaces {c.target} (approving retires it); the new memory and its diff:", \
                 f"{c.proposed}\n{c.diff or ''}"
@@ -404,7 +410,9 @@ def review(result: ReviewResult) -> str:
 def decision(result: Decision) -> str:
     """An approval, a rejection or a dismissal."""
     if result.approved:
-        return f"Approved {result.candidate} → {result.name} ({result.scope})"
+        # an approval for the team is a change in the repository: nobody else sees it until it is committed
+        share = "; commit it to share it" if result.scope == "team" else ""
+        return f"Approved {result.candidate} → {result.name} ({result.scope}){share}"
     if result.dismissed:
         return (f"Dismissed {result.candidate} ({result.scope}); no tombstone: the fact may still be written, "
                 "but this same proposal will not be proposed again")

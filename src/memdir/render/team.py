@@ -86,6 +86,9 @@ def team_status(result: TeamStatus) -> str:
         else:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — `git rm` it to keep "
                          f"the deletion, or `git add` it to keep the changed text")
+    lines += [f"  settled, not yet added: {cut(path, 200)} — `git add` it, then commit the merge"
+              for path in result.settled]
+    lines += [f"  forgotten here, not lifted: {gone.said}" for gone in result.unlifted]
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:
