@@ -60,9 +60,8 @@ def cmd_list(args) -> int:
     else:  # 10,000 lines not made to be dropped
         emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
              + (f"\n{note(blind)}" if blind else ""))
-    if not result.memories and mem.project_root is not None and not (args.as_of or args.valid_at):
-        # A moved or renamed project starts empty: say where its memories may be.
-        found = [o for o in mem.orphans() if o.memories]
+    if not (args.as_of or args.valid_at):
+        found = mem.moved_away(result, args.scope)  # a moved or renamed project starts empty: where its memories may be
         if found:
             warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
                   f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
