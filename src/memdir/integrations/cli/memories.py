@@ -116,7 +116,7 @@ def cmd_doctor(args) -> int:
 
     from ...files.scan import Malformed
     from ...paths import work_tree_top
-    from ..claude_code.scopes import hooked_scopes, twice
+    from ..claude_code.scopes import competing_auto_memory, hooked_scopes, twice
     from ..clients import INSTALLERS
     from ..clients.drift import broken
     from ..clients.edits import problems
@@ -126,7 +126,8 @@ def cmd_doctor(args) -> int:
     top = work_tree_top(mem.project_root) if mem.project_root else None
     doubled = twice(hooked_scopes(None, top))  # what only this integration sees
     blind = unseen(top) if top is not None else []  # a client that does not run memdir's server here
-    notes = tuple(n for n in (doubled, *blind) if n) + tuple(problems(mem.session.home, INSTALLERS))
+    both = competing_auto_memory(mem.project_root) if mem.project_root else ""  # two memories before Claude
+    notes = tuple(n for n in (doubled, *blind, both) if n) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
     failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
     result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)))
