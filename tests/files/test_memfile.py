@@ -157,3 +157,20 @@ def test_a_line_indented_with_a_tab_is_told_to_use_spaces_not_quotes():
     colon = parse("---\nname: c\ndescription: CI runs on: GitHub\ntype: project\n---\n\nB\n", "c")  # control
     assert colon.notes == (("line 3 (description: CI runs on: GitHub) is not valid YAML: quote its value: "
                             "description: 'CI runs on: GitHub'"),)
+
+
+def test_frontmatter_never_closed_names_the_line_to_close_it_after():
+    """newuser33: a memory typed by hand without its closing ``---`` was "never closed", with no word of where the
+    line goes. The error names the last field line; the file with ``---`` put there reads (control). A file whose
+    first line after ``---`` is no field is told only that it was never closed."""
+    text = "---\nname: redis\ndescription: Dev Redis on 6380\ntype: project\n\nStarted by docker compose.\n"
+    with pytest.raises(MalformedMemory) as caught:
+        parse(text, "redis")
+    assert str(caught.value) == ("frontmatter opened with --- but never closed: put a line --- after line 4 "
+                                 "(type: project), before the body")
+    lines = text.split("\n")
+    fixed = parse("\n".join([*lines[:4], "---", *lines[4:]]), "redis")
+    assert (fixed.record.description, fixed.record.body) == ("Dev Redis on 6380", "Started by docker compose.")
+    with pytest.raises(MalformedMemory) as caught:
+        parse("---\nJust a note.\n", "note")
+    assert str(caught.value) == "frontmatter opened with --- but never closed"

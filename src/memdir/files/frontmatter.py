@@ -40,15 +40,29 @@ class Hostile(MalformedMemory):
     """Frontmatter refused outright (anchors, aliases, size): no line fallback either."""
 
 
+_FIELD_LINE = re.compile(r"[A-Za-z_][\w-]*\s*:(\s|$)")  # a line of frontmatter: ``key:`` at its start
+
+
 def split(text: str) -> tuple[str, str] | None:
-    """(frontmatter, body) or None when the text does not open with ``---``."""
+    """(frontmatter, body) or None when the text does not open with ``---``. Raises :class:`MalformedMemory`
+    when no ``---`` line closes it, naming the line to put one after: the last of the run of ``key:``, indented
+    and comment lines that opens the file (newuser33: a person who typed a memory and left out the closing
+    ``---`` was told only that it was never closed): ``frontmatter opened with --- but never closed: put a line
+    --- after line 4 (type: project), before the body``."""
     if not text.startswith("---\n") and text != "---":
         return None
     lines = text.split("\n")
     for index in range(1, len(lines)):
         if lines[index].rstrip() == "---":
             return "\n".join(lines[1:index]), "\n".join(lines[index + 1:])
-    raise MalformedMemory("frontmatter opened with --- but never closed")
+    last = 0
+    for index in range(1, len(lines)):
+        line = lines[index]
+        if not _FIELD_LINE.match(line) and not (line.strip() and line[:1] in " \t#"):
+            break
+        last = index
+    where = f": put a line --- after line {last + 1} ({lines[last].strip()[:80]}), before the body" if last else ""
+    raise MalformedMemory(f"frontmatter opened with --- but never closed{where}")
 
 
 def _scalar_text(node) -> str | None:
