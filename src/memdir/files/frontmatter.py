@@ -48,7 +48,7 @@ def split(text: str) -> tuple[str, str] | None:
     when no ``---`` line closes it, naming the line to put one after: the last of the run of ``key:``, indented
     and comment lines that opens the file (newuser33: a person who typed a memory and left out the closing
     ``---`` was told only that it was never closed): ``frontmatter opened with --- but never closed: put a line
-    --- after line 4 (type: project), before the body``."""
+    --- after line 3 (description: Redis on 6380), before the body``."""
     if not text.startswith("---\n") and text != "---":
         return None
     lines = text.split("\n")
