@@ -523,6 +523,12 @@ class Memory:
         root = self.session.project_root  # never its own project's layer, whatever its layer.json says
         return maintenance.orphans(self.session.home, root if match else None, live=root)
 
+    def moved_away(self, listed: ListResult, scope: str | None = None) -> list[OrphanLayer]:
+        """The orphaned layers holding memories when ``listed`` (a :meth:`list` result of ``scope``, None: every
+        layer) shows none of this project's layer: where its memories are if the project moved; see
+        :func:`memdir.operations.maintenance.moved_away`."""
+        return maintenance.moved_away(self.session, listed, scope)
+
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
                 name: str | None = None, limit: int = 200, everything: bool = False) -> JournalResult:
         """Journal events of the session's layers, newest first, consolidation receipts only with

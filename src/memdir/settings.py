@@ -80,7 +80,7 @@ DEFAULTS: dict[str, object] = {
     "consolidation_extractor": "auto",  # auto | rules | llm | command | agent
     "llm_base_url": "https://api.deepseek.com",
     "llm_model": "deepseek-chat",
-    "llm_api_key_env": "",  # empty: DEEPSEEK_API_KEY, then OPENAI_API_KEY
+    "llm_api_key_env": "",  # empty: the endpoint's own, DEEPSEEK_API_KEY for DeepSeek's host, else OPENAI_API_KEY
     "llm_timeout": 60.0,
     "llm_max_tokens": 2048,
     "extractor_command": "",  # e.g. "claude -p" or "llm -m my-model": the prompt on stdin, JSON on stdout

@@ -85,6 +85,32 @@ def test_moved_project_orphans_are_listed_and_move_layer_rekeys(tmp_path, isolat
 
 
 @pytest.mark.slow
+def test_moved_project_hint_shows_beside_user_memories(tmp_path, isolated_home):
+    """newuser33: a person with a user-layer memory moved the project; `memdir list` showed that one memory
+    and no word of the 2 project memories left in the old path's layer (the hint waited for an empty list)."""
+    old = _repo(tmp_path / "proj")
+    mem = Memory.open(home=isolated_home, project=old, actor="human")
+    mem.write("editor", "The user edits in neovim", "user", "")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    mem.write("ci", "CI runs on every push", "project", "")
+    new = tmp_path / "proj-renamed"
+    shutil.move(str(old), str(new))
+    hint = ("memdir: 1 layer of projects that no longer exist holds memories (2 in all); if this project moved, "
+            "`memdir doctor` shows which is its own and `memdir move-layer` brings it here\n")
+    listed = run_cli("list", "--project", new)
+    assert "- editor (type: user; layer: user)" in listed.stdout and "db-port" not in listed.stdout
+    assert listed.stderr == hint
+    assert run_cli("list", "--scope", "project", "--project", new).stderr == hint
+    user_only = run_cli("list", "--scope", "user", "--project", new)  # a listing of the user layer: not its concern
+    assert "- editor (type: user; layer: user)" in user_only.stdout and user_only.stderr == ""
+    key = next(p.name for p in (isolated_home / "projects").iterdir())
+    assert run_cli("move-layer", key, "--project", new).returncode == 0
+    listed = run_cli("list", "--project", new)  # control: its memories are here now, and the hint is gone
+    assert "db-port" in listed.stdout and "- editor (type: user; layer: user)" in listed.stdout
+    assert listed.stderr == ""
+
+
+@pytest.mark.slow
 def test_move_layer_refuses_a_target_with_memories(tmp_path, isolated_home):
     old, new = _repo(tmp_path / "a"), _repo(tmp_path / "b")
     Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of a", "project", "")

@@ -154,6 +154,28 @@ def test_no_key_for_a_remote_endpoint_fails_clearly(isolated_home, project, monk
     assert auto.extractor == "rules" and auto.status == "ok"  # auto without a key = offline rules
 
 
+
+def test_no_key_names_the_variable_its_endpoint_reads(isolated_home, project, monkeypatch, person):
+    """newuser33: a harness had set OPENAI_API_KEY (the docs' chat loop reads it) and left llm_base_url at
+    DeepSeek's host; the run failed saying "set DEEPSEEK_API_KEY or OPENAI_API_KEY", naming the one it had set.
+    The error names the variable DeepSeek's host reads and why the set one is not sent; with llm_api_key_env
+    naming it, the key is read (the control: the run reaches the endpoint, a local server here)."""
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai")
+    report = person.consolidate(TRANSCRIPT, extractor="llm")
+    assert report.status == "failed" and report.error == (
+        "no API key for https://api.deepseek.com: set DEEPSEEK_API_KEY (OPENAI_API_KEY is set but belongs to another "
+        "vendor's host: name it in llm_api_key_env to send it here), or use the rules extractor (--extractor rules)")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    bare = person.consolidate(TRANSCRIPT, extractor="llm", force=True)
+    assert bare.error == ("no API key for https://api.deepseek.com: set DEEPSEEK_API_KEY (or name your variable in "
+                          "llm_api_key_env), or use the rules extractor (--extractor rules)")
+    from memdir.consolidation.extractors.llm import api_key
+    from memdir.settings import Settings
+
+    named = Settings(llm_api_key_env="OPENAI_API_KEY")  # control: named, the same variable is read for DeepSeek
+    assert api_key(named, {"OPENAI_API_KEY": "sk-openai"}) == "sk-openai"
+
 # ---------------------------------------------------------------- applying proposals
 
 

@@ -135,3 +135,42 @@ def test_the_fallbacks_fix_reads_each_lines_syntax_never_its_values():
     assert fallback_fix(front) == ("line 4 (description: CI runs on: GitHub) is not valid YAML: quote its value: "
                                    "description: 'CI runs on: GitHub'")
     assert fallback_fix("name: ci\ncreated: 0000-01-01\n") == ""  # control: every line is YAML
+
+
+def test_a_line_indented_with_a_tab_is_told_to_use_spaces_not_quotes():
+    """newuser33: a person's editor put a tab before ``description:``; doctor said "quote its value: description:
+    'tabbed'", which leaves the tab and the fallback. The note names the tab and the line to write, top level or
+    nested under ``metadata:``; the line written as the note says is YAML (no fallback, no note). Control: a value
+    holding ``: `` on a tab-free line is still told to quote it."""
+    text = "---\nname: tabs\n\tdescription: Dev Redis on 6380\ntype: project\n---\n\nBody.\n"
+    read = parse(text, "tabs")
+    assert (read.fallback, read.record.description) == (True, "Dev Redis on 6380")
+    assert read.notes == (("line 3 (description: Dev Redis on 6380) is not valid YAML: it is indented with a tab "
+                           "(YAML indents with spaces only): description: Dev Redis on 6380"),)
+    fixed = parse(text.replace("\tdescription: Dev Redis on 6380", read.notes[0].rsplit("only): ", 1)[1]), "tabs")
+    assert (fixed.fallback, fixed.notes, fixed.record.description) == (False, (), "Dev Redis on 6380")
+    nested = "---\nname: it\ndescription: plain\ntype: project\nmetadata:\n\torigin: here\n---\n\nB\n"
+    assert parse(nested, "it").notes == (("line 6 (origin: here) is not valid YAML: it is indented with a tab (YAML "
+                                          "indents with spaces only):   origin: here"),)
+    fixed = parse(nested.replace("\torigin", "  origin"), "it")
+    assert (fixed.fallback, fixed.notes) == (False, ())
+    colon = parse("---\nname: c\ndescription: CI runs on: GitHub\ntype: project\n---\n\nB\n", "c")  # control
+    assert colon.notes == (("line 3 (description: CI runs on: GitHub) is not valid YAML: quote its value: "
+                            "description: 'CI runs on: GitHub'"),)
+
+
+def test_frontmatter_never_closed_names_the_line_to_close_it_after():
+    """newuser33: a memory typed by hand without its closing ``---`` was "never closed", with no word of where the
+    line goes. The error names the last field line; the file with ``---`` put there reads (control). A file whose
+    first line after ``---`` is no field is told only that it was never closed."""
+    text = "---\nname: redis\ndescription: Dev Redis on 6380\ntype: project\n\nStarted by docker compose.\n"
+    with pytest.raises(MalformedMemory) as caught:
+        parse(text, "redis")
+    assert str(caught.value) == ("frontmatter opened with --- but never closed: put a line --- after line 4 "
+                                 "(type: project), before the body")
+    lines = text.split("\n")
+    fixed = parse("\n".join([*lines[:4], "---", *lines[4:]]), "redis")
+    assert (fixed.record.description, fixed.record.body) == ("Dev Redis on 6380", "Started by docker compose.")
+    with pytest.raises(MalformedMemory) as caught:
+        parse("---\nJust a note.\n", "note")
+    assert str(caught.value) == "frontmatter opened with --- but never closed"

@@ -94,6 +94,28 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped (kept whole: 3, cut: 0)." in text
 
 
+
+def test_an_index_holding_more_than_links_is_said_not_dropped(tmp_path, project, monkeypatch, person):
+    """newuser33: an auto memory folder whose MEMORY.md kept a paragraph of its own and named files no longer
+    there imported "no memory found", silently leaving that text. The report names MEMORY.md with what it holds
+    beyond links; the files it links that are there are imported. Control: an index of links to files beside it
+    (claude_home's) is no outcome at all."""
+    config, memory = claude_home(tmp_path, project)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    clean = person.import_from("claude-code", dry_run=True)
+    assert "MEMORY.md" not in outcomes(clean)  # control
+    (memory / "MEMORY.md").write_text(
+        "# Memory index\n\nNever put personal paths in these files:\nthe folder is public.\n\n"
+        "- [Testing](feedback_testing.md) — tests\n- [Style](feedback_style.md) — R style\n"
+        "- [Site](https://example.com/docs) — the docs\n")
+    report = person.import_from("claude-code")
+    got = outcomes(report)
+    assert got["MEMORY.md"] == ("skipped", None)
+    said = next(o.detail for o in report.outcomes if o.source == "MEMORY.md")
+    assert said == ("an index, not imported (3 lines of its own text; links to 1 file not here): put what it says "
+                    "in a memory file here, or write it with `memdir write`")
+    assert got["feedback_testing.md"] == ("imported", "feedback-testing")
+
 def test_a_person_change_is_never_overwritten_by_a_later_import(tmp_path, project, monkeypatch, person):
     config, memory = claude_home(tmp_path, project)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))

@@ -55,7 +55,9 @@ def test_bad_files_are_reported_and_never_break_the_rest(mem):
     result = mem.list()
     assert [m.name for m in result.memories] == ["ok-0", "ok-1", "ok-2"]
     assert sorted((m.path.rsplit("/", 1)[1], m.error) for m in result.malformed) == [
-        ("empty.md", "file is empty"), ("truncated.md", "frontmatter opened with --- but never closed")]
+        ("empty.md", "file is empty"),
+        ("truncated.md", ("frontmatter opened with --- but never closed: put a line --- after line 3 "
+                          "(description: cut of), before the body"))]
     block = mem.context()
     assert block.count("- [ok-") == 3 and "truncated" not in block and "temp" not in block
     mem.write("ok-3", "valid 3", "project", "b")  # a write still works beside them

@@ -40,15 +40,29 @@ class Hostile(MalformedMemory):
     """Frontmatter refused outright (anchors, aliases, size): no line fallback either."""
 
 
+_FIELD_LINE = re.compile(r"[A-Za-z_][\w-]*\s*:(\s|$)")  # a line of frontmatter: ``key:`` at its start
+
+
 def split(text: str) -> tuple[str, str] | None:
-    """(frontmatter, body) or None when the text does not open with ``---``."""
+    """(frontmatter, body) or None when the text does not open with ``---``. Raises :class:`MalformedMemory`
+    when no ``---`` line closes it, naming the line to put one after: the last of the run of ``key:``, indented
+    and comment lines that opens the file (newuser33: a person who typed a memory and left out the closing
+    ``---`` was told only that it was never closed): ``frontmatter opened with --- but never closed: put a line
+    --- after line 3 (description: Redis on 6380), before the body``."""
     if not text.startswith("---\n") and text != "---":
         return None
     lines = text.split("\n")
     for index in range(1, len(lines)):
         if lines[index].rstrip() == "---":
             return "\n".join(lines[1:index]), "\n".join(lines[index + 1:])
-    raise MalformedMemory("frontmatter opened with --- but never closed")
+    last = 0
+    for index in range(1, len(lines)):
+        line = lines[index]
+        if not _FIELD_LINE.match(line) and not (line.strip() and line[:1] in " \t#"):
+            break
+        last = index
+    where = f": put a line --- after line {last + 1} ({lines[last].strip()[:80]}), before the body" if last else ""
+    raise MalformedMemory(f"frontmatter opened with --- but never closed{where}")
 
 
 def _scalar_text(node) -> str | None:
@@ -191,25 +205,46 @@ def fallback_fix(front: str) -> str:
     ``line 2 (description: …) is not valid YAML: quote its value: description: '…'`` (YAML single quotes, ``'``
     doubled inside), for the common fault, a plain value holding ``: `` or opening with a YAML indicator (trial31:
     ``description: CI runs on GitHub Actions: the "main" workflow``); without a value, ``line N (…) is not valid
-    YAML``; ``""`` when no line alone is at fault (the fault spans lines). Never raises."""
-    import yaml
-
-    for index, line in enumerate(front.split("\n")):
+    YAML``; ``""`` when no line alone is at fault (the fault spans lines). A line indented with a tab, which
+    YAML never reads as indentation, is named with the spaces to write instead (newuser33: ``<TAB>description:
+    tabbed`` was told to quote a value that needs no quotes): ``line 3 (description: tabbed) is not valid YAML:
+    it is indented with a tab (YAML indents with spaces only): description: tabbed``. Never raises."""
+    lines = front.split("\n")
+    for index, line in enumerate(lines):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:  # composed, not constructed: only its syntax is asked ("a: 0000-01-01" is YAML, though no date)
-            yaml.compose(line, Loader=yaml.SafeLoader)
-        except (RecursionError, MemoryError):  # nested past the stack: no line to name
+        if _composes(line):  # composed, not constructed: only its syntax is asked ("a: 0000-01-01" is YAML)
             continue
-        except yaml.YAMLError:  # this line alone is not YAML: the fault is on it (aliases were refused before)
-            key, sep, value = line.strip().partition(":")
-            where = f"line {index + 2} ({line.strip()[:80]}) is not valid YAML"
-            if not (sep and key and value.strip()):
-                return where
-            indent = line[:len(line) - len(line.lstrip())]
-            quoted = "'" + value.strip().replace("'", "''") + "'"
-            return f"{where}: quote its value: {indent}{key.strip()}: {quoted}"
+        # this line alone is not YAML: the fault is on it (aliases were refused before)
+        where = f"line {index + 2} ({line.strip()[:80]}) is not valid YAML"
+        indent = line[:len(line) - len(line.lstrip())]
+        spaces = indent.replace("\t", "  ")  # a tab is never YAML's indentation
+        if spaces != indent and _composes(line.strip()):  # the tab is the one fault: nested, or at the top?
+            above = [a for a in lines[:index] if a.strip() and not a.lstrip().startswith("#")]
+            nested = bool(above) and above[-1].rstrip().endswith(":")  # the line above opens a mapping for it
+            spaces = next((i for i in ((spaces, "") if nested else ("", spaces))
+                           if _composes("\n".join([*lines[:index], i + line.strip(), *lines[index + 1:]]))), spaces)
+            return f"{where}: it is indented with a tab (YAML indents with spaces only): {spaces}{line.strip()}"
+        key, sep, value = line.strip().partition(":")
+        if not (sep and key and value.strip()):
+            return where
+        quoted = "'" + value.strip().replace("'", "''") + "'"
+        return f"{where}: quote its value: {spaces}{key.strip()}: {quoted}"
     return ""
+
+
+def _composes(text: str) -> bool:
+    """Whether ``text`` is YAML by its syntax alone (composed, never constructed: "a: 0000-01-01" is YAML, though
+    no date). True when it nests past the stack or memory: that is no fault of one line a note could name."""
+    import yaml
+
+    try:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return False
+    except (RecursionError, MemoryError):
+        return True  # nested past the stack: not a fault of this line's syntax that a note could name
+    return True
 
 
 def read_plain(front: str) -> dict[str, Any]:

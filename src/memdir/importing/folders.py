@@ -23,12 +23,13 @@ its last part: ``drafts`` and ``*.draft.md`` name a folder or file anywhere,
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 from ..errors import NotFound
-from ..files.layout import is_memory_file_name
+from ..files.layout import INDEX_FILE, is_memory_file_name
 from ..git import ignored
 
 # Folders of dependencies, virtual environments and build output: never a person's notes.
@@ -42,6 +43,8 @@ GIT_IGNORED = "ignored by git"
 LINKED = "a linked folder (symbolic link), not followed"
 EXCLUDED = "excluded by --exclude"
 NOT_INCLUDED = "not named by --include"
+INDEX_READ_BYTES = 65536  # of a folder's MEMORY.md, read to say what it holds beyond links (index_leftovers)
+_LINK = re.compile(r"\]\(<?([^)>\s]+)>?\)")  # the target of a Markdown link: [text](target)
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ def walk(root: Path, *, recursive: bool = True, include: tuple[str, ...] = (),
                 found.left.append((rel + "/", why))
         dirs[:] = kept
         for name in sorted(files):
+            if name == INDEX_FILE and not prefix and (why := index_leftovers(here / name)):
+                found.left.append((name, why))  # never a memory, but what it holds besides links is said
             if not is_memory_file_name(name):
                 continue
             rel = prefix + name
@@ -100,5 +105,34 @@ def walk(root: Path, *, recursive: bool = True, include: tuple[str, ...] = (),
     return found
 
 
+def index_leftovers(path: Path) -> str | None:
+    """Why a folder's ``MEMORY.md`` (an index such as Claude Code's, never imported: the memory files are) leaves
+    text behind, or None when it holds only headings, blank lines and links to files beside it. Its lines of
+    own text and its links to files not there are counted (the first :data:`INDEX_READ_BYTES`; newuser33: an
+    auto memory folder holding only its ``MEMORY.md`` imported "no memory found", with not a word of the
+    index's own paragraphs or of the dozen files it named). A link to another site or an anchor is text, not
+    a missing file. Never raises: an index that cannot be read is None."""
+    try:
+        with open(path, "rb") as file:
+            text = file.read(INDEX_READ_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    own = missing = 0
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or set(line) <= set("-*_= "):
+            continue
+        targets = [t for t in _LINK.findall(line) if "://" not in t and not t.startswith(("#", "mailto:"))]
+        if not targets:
+            own += 1
+        missing += sum(1 for t in targets if not (path.parent / t.split("#", 1)[0]).is_file())
+    if not (own or missing):
+        return None
+    said = [f"{own} line{'s' if own != 1 else ''} of its own text" if own else "",
+            f"links to {missing} file{'s' if missing != 1 else ''} not here" if missing else ""]
+    return (f"an index, not imported ({'; '.join(s for s in said if s)}): put what it says in a memory file "
+            "here, or write it with `memdir write`")
+
+
 __all__ = ["DEPENDENCY", "EXCLUDED", "GIT_IGNORED", "HIDDEN", "LINKED", "NOT_INCLUDED", "SKIPPED_FOLDERS", "Walk",
-           "named", "walk"]
+           "index_leftovers", "named", "walk"]

@@ -395,6 +395,19 @@ def orphans(home: Path, project_root: Path | None = None, *, live: Path | None =
                       project_root, home)
 
 
+def moved_away(session, listed, scope: str | None = None) -> list:
+    """Where a moved or renamed project's memories may be: the layers of :func:`orphans` that hold memories,
+    when ``listed`` (a :class:`memdir.results.ListResult` of ``session``'s layers) shows no memory of its
+    project layer, since a project at a new path starts with an empty layer while its user-layer memories
+    still show. ``[]`` without a project root, for a listing of another ``scope`` than the project's (None:
+    every layer), or when ``listed`` shows a project memory."""
+    if session.project_root is None or scope not in (None, "project"):
+        return []
+    if any(info.scope == "project" for info in listed.memories):
+        return []
+    return [found for found in orphans(session.home, live=session.project_root) if found.memories]
+
+
 def removed_worktrees(home: Path, project_root: Path | None = None) -> list:
     """The team layers' local sides of git worktrees that were removed, which no live project has
     (:func:`memdir.operations.relocate.gone_checkouts`), the session's ``project_root`` among the live ones."""
@@ -420,5 +433,5 @@ def misrecorded_layers(home: Path, project_root: Path | None = None) -> list:
     return misrecorded(projects(home).projects, live_keys(home, project_root))
 
 
-__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "misrecorded_layers", "orphans", "projects",
-           "removed_worktrees", "status", "unreadable_layer_files"]
+__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "misrecorded_layers", "moved_away", "orphans",
+           "projects", "removed_worktrees", "status", "unreadable_layer_files"]

@@ -1,6 +1,6 @@
 """The tools a model calls (DESIGN §7, §10).
 
-``specs`` (the one table of the ten memory tools: descriptions, JSON schemas,
+``specs`` (the one table of the eleven memory tools: descriptions, JSON schemas,
 MCP annotations, argument checking), ``handlers`` (running a tool for a
 session, and composing status and doctor once for the tools and the facade:
 the lowest package that may ask search and consolidation both). The text of

@@ -4,6 +4,7 @@ every key that is not memdir's is kept, uninstall leaves the bytes as they were.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -119,6 +120,32 @@ def test_claude_codes_auto_memory_is_named_turned_off_on_request_and_restored(tm
     assert run_cli("uninstall", "claude-code").returncode == 0
     assert settings.read_text() == '{"model": "opus"}\n'  # autoMemoryEnabled gone with the hooks
 
+
+
+@pytest.mark.slow
+def test_doctor_says_when_claude_still_sees_its_own_auto_memory(tmp_path, isolated_home, project):
+    """newuser33: an existing Claude Code user installed memdir and imported their auto memory; doctor said "ok"
+    while Claude still put its own MEMORY.md in front of the model beside memdir's block. Doctor names it, with the
+    command that turns it off; controls: no note before the install, none once auto memory is off."""
+    home = tmp_path / "userhome"
+    folder = home / ".claude" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(project)) / "memory"
+    folder.mkdir(parents=True)
+    (folder / "deploy.md").write_text("---\nname: deploy\ndescription: Deploys need the VPN\ntype: project\n---\n")
+    (folder / "MEMORY.md").write_text("- [deploy](deploy.md) — Deploys need the VPN\n")
+    env = {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": ""}
+    note = (f"Claude Code's own auto memory is on beside memdir: Claude also sees {folder / 'MEMORY.md'} at every "
+            "session start, so the two can disagree; bring it in with `memdir import claude-code`, then turn it off "
+            "with `memdir install claude-code --scope user --disable-auto-memory` (uninstall turns it back on)")
+    before = run_cli("doctor", "--project", project, env=env)
+    assert before.returncode == 0 and "auto memory" not in before.stdout  # memdir not installed: not its concern
+    assert run_cli("install", "claude-code", env=env).returncode == 0
+    assert run_cli("import", "claude-code", "--project", project, env=env).returncode == 0
+    done = run_cli("doctor", "--project", project, env=env)
+    assert done.returncode == 0 and f"note: {note}" in done.stdout, done.stdout
+    assert run_cli("install", "claude-code", "--disable-auto-memory", env=env).returncode == 0
+    after = run_cli("doctor", "--project", project, env=env)
+    assert after.returncode == 0 and "auto memory" not in after.stdout  # control: off now
+    assert "deploy" in run_cli("list", "--project", project).stdout
 
 def test_doctor_names_a_client_file_install_wrote_that_is_gone(tmp_path, isolated_home):
     home = tmp_path / "userhome"

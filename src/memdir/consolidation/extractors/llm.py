@@ -3,8 +3,8 @@
 Uses the ``openai`` package (the ``llm`` extra), imported only when a model
 is actually called. Defaults (all settable, DESIGN §9): ``llm_base_url``
 ``https://api.deepseek.com``, ``llm_model`` ``deepseek-chat``, the key from
-the variable named by ``llm_api_key_env``, else ``DEEPSEEK_API_KEY``, else
-``OPENAI_API_KEY``; ``llm_timeout`` seconds per call (no retries: a failed
+the variable named by ``llm_api_key_env``, else the endpoint's own (``DEEPSEEK_API_KEY``
+for DeepSeek's host, ``OPENAI_API_KEY`` for any other: :func:`key_variables`); ``llm_timeout`` seconds per call (no retries: a failed
 run is retried by the next consolidation, not inside this one) and
 ``llm_max_tokens`` for the reply.
 
@@ -72,20 +72,35 @@ near-duplicate. Be conservative: most sessions need zero or one proposal.
 Answer with JSON only: {"proposals": [ ... ]} with at most {max} items, or {"proposals": []}."""
 
 
-def api_key(settings, environ=None) -> str | None:
-    """The API key: the variable named by ``llm_api_key_env``, else the one
-    that belongs to the endpoint — ``DEEPSEEK_API_KEY`` for DeepSeek's host,
-    ``OPENAI_API_KEY`` for any other — so a key is never sent to another
-    vendor's server. None when none is set."""
-    environ = os.environ if environ is None else environ
+def key_variables(settings) -> list[str]:
+    """The variables :func:`api_key` reads, in order: the one ``llm_api_key_env`` names, then the one that belongs
+    to the endpoint (``DEEPSEEK_API_KEY`` for DeepSeek's host, ``OPENAI_API_KEY`` for any other)."""
     host = (urlparse(settings.llm_base_url).hostname or "").lower()
     own = KEY_VARIABLES[0] if host == "deepseek.com" or host.endswith(".deepseek.com") else KEY_VARIABLES[1]
-    names = ([settings.llm_api_key_env] if settings.llm_api_key_env else []) + [own]
-    for name in names:
+    return [name for name in dict.fromkeys([settings.llm_api_key_env, own]) if name]
+
+
+def api_key(settings, environ=None) -> str | None:
+    """The API key: the first of :func:`key_variables` set (not blank) in ``environ`` (default the process's), so
+    a key is never sent to another vendor's server. None when none is set."""
+    environ = os.environ if environ is None else environ
+    for name in key_variables(settings):
         value = environ.get(name, "").strip()
         if value:
             return value
     return None
+
+
+def missing_key(settings, base_url: str, environ=None) -> str:
+    """Why no key was found for ``base_url``, naming the variables read (:func:`key_variables`) and, when the other
+    vendor's variable is set, that it is not sent here (newuser33: the message named ``OPENAI_API_KEY`` for
+    DeepSeek's host, where it is never read, to a harness that had set exactly that)."""
+    environ = os.environ if environ is None else environ
+    names = key_variables(settings)
+    unused = [name for name in KEY_VARIABLES if name not in names and environ.get(name, "").strip()]
+    aside = (f" ({unused[0]} is set but belongs to another vendor's host: name it in llm_api_key_env to send it "
+             "here)") if unused else " (or name your variable in llm_api_key_env)"
+    return f"no API key for {base_url}: set {' or '.join(names)}{aside}, or use the rules extractor (--extractor rules)"
 
 
 def _is_local(url: str) -> bool:
@@ -265,6 +280,7 @@ class LLMExtractor:
         self.model = model or settings.llm_model
         self.timeout = float(timeout or settings.llm_timeout)
         self.max_tokens = int(max_tokens or settings.llm_max_tokens)
+        self.settings = settings
         self._key = api_key_value or api_key(settings)
 
     def complete(self, messages: list[dict]) -> tuple[str, str | None]:
@@ -272,8 +288,7 @@ class LLMExtractor:
         key = self._key
         if not key:
             if not _is_local(self.base_url):
-                raise ModelError(f"no API key for {self.base_url}: set DEEPSEEK_API_KEY or OPENAI_API_KEY "
-                                 f"(or llm_api_key_env), or use --extractor rules")
+                raise ModelError(missing_key(self.settings, self.base_url))
             key = "local"  # a local server needs none; the client insists on a value
         try:
             import openai
@@ -317,5 +332,5 @@ class LLMExtractor:
         return ExtractionResult(proposals, raw=text, model=self.model, invalid=invalid)
 
 
-__all__ = ["SYSTEM_PROMPT", "LLMExtractor", "api_key", "build_messages", "parse_reply", "read_proposals",
-           "tool_arguments"]
+__all__ = ["SYSTEM_PROMPT", "LLMExtractor", "api_key", "build_messages", "key_variables", "missing_key", "parse_reply",
+           "read_proposals", "tool_arguments"]

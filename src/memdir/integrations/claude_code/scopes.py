@@ -132,3 +132,33 @@ def approval(project: Path, user_home: Path | None = None, assume: bool = False)
 
 
 __all__ = ["approval", "hooked_scopes", "twice"]
+
+
+def competing_auto_memory(project: Path, user_home: Path | None = None, environ=None) -> str:
+    """``memdir doctor``'s note when memdir's hooks are installed (:func:`hooked_scopes`) while Claude Code's own
+    auto memory is still on (:func:`memdir.integrations.claude_code.install.auto_memory_on`, in the user's and the
+    project's settings) and holds a ``MEMORY.md`` for ``project``
+    (:func:`memdir.importing.sources.claude_code_dir`): Claude Code then puts that index in front of the model
+    beside memdir's block, at every session, so the two can disagree (newuser33: after ``memdir import
+    claude-code`` doctor said "ok" while the model saw both). ``""`` otherwise; never raises."""
+    from ...importing.sources import claude_code_dir
+    from .install import InstallError, auto_memory_on, read_settings, targets
+
+    scopes = hooked_scopes(user_home, project)
+    if not scopes:
+        return ""
+    try:
+        if not all(auto_memory_on(read_settings(targets(scope, user_home, project)[0])[1], environ)
+                   for scope in ("user", "project")):
+            return ""
+    except InstallError:  # a settings file that cannot be read: nothing to say about it here
+        return ""
+    index = claude_code_dir(project, environ, home=user_home) / "MEMORY.md"
+    try:
+        if not index.is_file() or not index.read_bytes().strip():
+            return ""
+    except OSError:
+        return ""
+    return (f"Claude Code's own auto memory is on beside memdir: Claude also sees {index} at every session start, "
+            "so the two can disagree; bring it in with `memdir import claude-code`, then turn it off with "
+            f"`memdir install claude-code --scope {scopes[0][0]} --disable-auto-memory` (uninstall turns it back on)")

@@ -60,9 +60,8 @@ def cmd_list(args) -> int:
     else:  # 10,000 lines not made to be dropped
         emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
              + (f"\n{note(blind)}" if blind else ""))
-    if not result.memories and mem.project_root is not None and not (args.as_of or args.valid_at):
-        # A moved or renamed project starts empty: say where its memories may be.
-        found = [o for o in mem.orphans() if o.memories]
+    if not (args.as_of or args.valid_at):
+        found = mem.moved_away(result, args.scope)  # a moved or renamed project starts empty: where its memories may be
         if found:
             warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
                   f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
@@ -117,7 +116,7 @@ def cmd_doctor(args) -> int:
 
     from ...files.scan import Malformed
     from ...paths import work_tree_top
-    from ..claude_code.scopes import hooked_scopes, twice
+    from ..claude_code.scopes import competing_auto_memory, hooked_scopes, twice
     from ..clients import INSTALLERS
     from ..clients.drift import broken
     from ..clients.edits import problems
@@ -127,7 +126,8 @@ def cmd_doctor(args) -> int:
     top = work_tree_top(mem.project_root) if mem.project_root else None
     doubled = twice(hooked_scopes(None, top))  # what only this integration sees
     blind = unseen(top) if top is not None else []  # a client that does not run memdir's server here
-    notes = tuple(n for n in (doubled, *blind) if n) + tuple(problems(mem.session.home, INSTALLERS))
+    both = competing_auto_memory(mem.project_root) if mem.project_root else ""  # two memories before Claude
+    notes = tuple(n for n in (doubled, *blind, both) if n) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
     failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
     result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)))
