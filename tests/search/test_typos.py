@@ -24,6 +24,7 @@ from memdir.search.typos import (
     REPLACED,
     SWAPPED,
     TWO_EDITS,
+    TYPO_MAX,
     TYPO_MIN,
     budget,
     cost,
@@ -119,6 +120,16 @@ def test_a_short_word_is_read_as_it_is(lexical):
     lexical.write("limits", "Rate limit is 20 requests a second", "project", "Per API key.")
     assert (names(lexical, "limt"), lexical.search("limt").note) == ([], "")  # 4 letters: too many neighbours
     assert names(lexical, "limitt") == ["limits"]  # control: 6 letters, one letter doubled
+
+
+def test_a_run_of_letters_longer_than_a_word_is_read_as_it_is(lexical):
+    # A prompt with a pasted 4,000-letter run took the prompt hook 85 s reading the run as a typo (~54 n spellings of
+    # n letters, each prefix looked up); no word a person types is that long.
+    assert (eligible("postgress" + "x" * (TYPO_MAX - 9)), eligible("postgress" + "x" * (TYPO_MAX - 8))) == (True, False)
+    run = "postgress " + "q" * 4000
+    assert ([h.name for h in lexical.search(run)], lexical.search(run).note) == (
+        ["dev-ports"], "read 'postgress' as 'postgresql': no memory holds 'postgress'")  # the typo beside it still read
+    assert names(lexical, "ci runnner " + "z" * 3000) == ["ci-runner"]  # and a doubled letter beside another run
 
 
 def test_two_words_equally_near_read_as_neither(lexical):

@@ -51,6 +51,12 @@ TWO_EDITS = 9
 """Letters from which a word may be two slips from the word meant (:func:`budget`): ``confgiuration``, ``integraton``
 are one or two; a word of 8 letters or fewer is one (two slips of ``conect`` reach "correct", "collect", "context")."""
 
+TYPO_MAX = 40
+"""Letters of the longest word a query writes that may be read as a typo (:func:`eligible`): the longest words people
+type run to about 30 letters (``internationalization`` is 20); a longer run of letters is pasted (a hash, base64, a key
+held down), and reading it costs ``~54 n`` spellings of ``n`` letters each, every prefix looked up: a 4,000-letter
+run in a pasted prompt took 85 s of the prompt hook (tests/api/test_bad_input_rules.py)."""
+
 ROWS_READ = 50
 """Memories read at most for each candidate term, to find the words they write that the term stands for."""
 
@@ -59,10 +65,10 @@ _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 def eligible(word: str) -> bool:
-    """True when ``word`` (as the query writes it, case-folded) may be read as a typo: :data:`TYPO_MIN` lower-case ASCII
-    letters or more and no English word as written (:func:`memdir.text.english.is_word`: ``contact`` is no typo of
+    """True when ``word`` (as the query writes it, case-folded) may be read as a typo: :data:`TYPO_MIN` to
+    :data:`TYPO_MAX` lower-case ASCII letters and no English word as written (:func:`memdir.text.english.is_word`: ``contact`` is no typo of
     "contract", ``aerial`` none of "Arial"). Pure."""
-    return len(word) >= TYPO_MIN and word.isascii() and word.isalpha() and word.islower() and not is_word(word)
+    return TYPO_MIN <= len(word) <= TYPO_MAX and word.isascii() and word.isalpha() and word.islower() and not is_word(word)
 
 
 def budget(word: str) -> int:
@@ -317,5 +323,5 @@ def _written(text: str) -> set[str]:
     return set(_LETTERS.findall(fold(text)))
 
 
-__all__ = ["DOUBLED", "ENDINGS", "LEFT_OUT", "REPLACED", "ROWS_READ", "SWAPPED", "TWO_EDITS", "TYPO_MIN", "budget", "cost", "distance",
+__all__ = ["DOUBLED", "ENDINGS", "LEFT_OUT", "REPLACED", "ROWS_READ", "SWAPPED", "TWO_EDITS", "TYPO_MAX", "TYPO_MIN", "budget", "cost", "distance",
            "eligible", "ends_kept", "read", "spellings"]
