@@ -55,7 +55,10 @@ from .drift import settle_tombstones
 def held_reason(stone, why: str, name: str, scope: str) -> str:
     """What a file held back says (its :class:`memdir.files.scan.Malformed` error, as ``doctor`` and
     ``list`` show it): the tombstone, how it matched, and the two commands that settle it."""
-    return (f"{HELD}: it holds a value forgotten as {stone.name!r} ({why}; tombstone {stone.id}); the agent never "
+    # A vanished team tombstone (a `git revert` of the forget, a teammate's lift): said in few words, so the
+    # doctor's line (printable.LINE_BYTES) still holds both commands.
+    gone = ", its file left the repository unlifted" if stone.vanished else ""
+    return (f"{HELD}: it holds a value forgotten as {stone.name!r} ({why}; tombstone {stone.id}{gone}); the agent never "
             f"sees it until a person settles it: `memdir delete {name} --scope {scope}` removes it, "
             f"`{lift_command(stone.id, scope)}` keeps it")
 

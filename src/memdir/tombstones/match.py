@@ -191,11 +191,14 @@ class Tombstone:
     file: str | None = field(default=None, compare=False)  # a team tombstone's file (git knows who and when)
     scope: str | None = field(default=None, compare=False)
     action: str | None = field(default=None, compare=False)  # the journal's word for the act: delete, forget, …
+    # A team tombstone this machine read whose file has left the repository with no lift here (a `git revert` of
+    # the forget, a teammate's lift, a branch without it): still in force here (TombstoneDir.all), never stored.
+    vanished: bool = field(default=False, compare=False)
 
     def stored(self) -> dict:
-        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file` and :attr:`scope`, and
-        :attr:`action` only when known (a tombstone made before it was kept has none)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope")
+        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
+        :attr:`vanished`, and :attr:`action` only when known (a tombstone made before it was kept has none)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
                 and (k != "action" or v is not None)}
 
 
