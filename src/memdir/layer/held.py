@@ -153,7 +153,7 @@ class HoldsBack:
         def hold(record) -> str | None:
             if record.status != "active" or record.name not in named:
                 return None
-            hit = match(named[record.name], record.description, record.body)
+            hit = match(named[record.name], record.description, record.body, title=record.title)
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)
 
         return hold

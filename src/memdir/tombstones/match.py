@@ -272,15 +272,27 @@ def _moved(forgotten: str, own: tuple[str, ...]) -> bool:
 
 
 def match(stones, description: str, body: str, *, name: str | None = None,
-          actor: str | None = None) -> tuple[Tombstone, str] | None:
+          actor: str | None = None, title: str | None = None) -> tuple[Tombstone, str] | None:
     """The first tombstone in ``stones`` that ``description`` + ``body``
     matches, with why (see the module docstring), or None. For ``actor``
     ``extracted`` (consolidation) or ``import``, a forgotten ``name``
     matches too: a proposal or a re-import cannot bring a forgotten memory
     back under its old name (its source text may differ from the edited
-    value that was forgotten)."""
+    value that was forgotten). A ``title`` is read as a description too (``… in the title``): the index shows
+    it in the description's place, so a forgotten fact moved into the title of a memory with another
+    description came back into the prompt (break33)."""
     if not stones:
         return None
+    found = _match(stones, description, body, name, actor)
+    if found is None and title and title != description:
+        found = _match(stones, title, body, None, None)
+        if found is not None:
+            found = (found[0], found[1] + " in the title")
+    return found
+
+
+def _match(stones, description: str, body: str, name: str | None, actor: str | None) -> tuple[Tombstone, str] | None:
+    """:func:`match` of one description (the rules of the module docstring)."""
     key = _digest(value_of(description, body))
     seq = words(f"{description}\n{body}")
     joined = "\x1f" + "\x1f".join(seq) + "\x1f"
@@ -407,10 +419,11 @@ def outcome(stone: Tombstone, why: str) -> str:
             f"a person can lift it with `{lift_command(stone.id, stone.scope)}`")
 
 
-def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:
+def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None,
+          title: str | None = None) -> None:
     """Refuse what :func:`match` finds. Raises :class:`TombstoneRefused`
     (its message :func:`refusal`; ``stone`` and ``why`` set)."""
-    found = match(stones, description, body, name=name, actor=actor)
+    found = match(stones, description, body, name=name, actor=actor, title=title)
     if found is not None:
         stone, why = found
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
