@@ -75,6 +75,7 @@ from functools import lru_cache
 
 from ..errors import TombstoneRefused
 from ..paths import sha256
+from ..text.printable import one_line
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
 from ..text.values import normalize_value, value_of
@@ -362,10 +363,12 @@ def forgotten_by(stone: Tombstone) -> str:
     2026-11-02)``, ``(not committed yet)`` or plain ``forgotten in the team layer`` outside git;
     ``forgotten by an unknown actor`` for a tombstone file that lost its actor."""
     # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
-    reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
+    # Actor and reason on one line: a refusal is a tool's result, and a tombstone file edited by hand could
+    # otherwise add lines of its own to it (break33).
+    reason = one_line(stone.reason) if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
     day = stone.ts[:10] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", stone.ts[:10]) else ""
     if stone.actor:  # the act as the journal names it: `memdir delete` deleted, `memdir forget` forgot (trial28)
-        who = f"{_DONE.get(stone.action or '', 'forgotten')} by {stone.actor}" + (f" on {day}" if day else "")
+        who = f"{_DONE.get(stone.action or '', 'forgotten')} by {one_line(stone.actor)}" + (f" on {day}" if day else "")
     elif stone.team:
         who = "forgotten in the team layer" + _committed(stone.file)
     else:

@@ -182,7 +182,8 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason`` and ``words_digest`` (text
     or null). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
-    read from (:attr:`Tombstone.scope`). Raises :class:`ValueError`
+    read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
+    there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
     every field is checked here, so a tombstone read never fails later, in a match or a listing."""
     if not isinstance(item, dict):
@@ -194,6 +195,8 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
         value = item.get(key, "" if key in _TEXT else None)
         if not isinstance(value, str) and not (value is None and key in _NULLABLE):
             raise ValueError(f"{key!r} is {_kind(value)}, not a string")
+    if team:  # a team tombstone's file keeps no who, when or why (shared_bytes): one that does was not memdir's
+        item = {k: v for k, v in item.items() if k not in ("actor", "reason", "ts")}
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
