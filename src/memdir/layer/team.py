@@ -74,7 +74,11 @@ GITATTRIBUTES_TEXT = ("# memdir: memories merge field by field (memdir team init
 class TeamLayer(Layer):
     """The team layer of one repository: files in ``path`` (inside the
     repository), journal, objects, lock and ``MEMORY.md`` in ``meta`` (in
-    the home), tombstones in ``path/tombstones``. See the module docstring."""
+    the home), tombstones in ``path/tombstones``. See the module docstring. A file holding a forgotten value is
+    held back whatever its name (:attr:`~memdir.layer.held.HoldsBack.every_name`): a teammate's clone writes the
+    value under another name before the forget reaches it, and git merges both (break33)."""
+
+    every_name = True
 
     def __init__(self, path: Path, local: Path, settings: Settings, root: Path):
         # journal, manifest, lock and read counts in ``local/.memdir``, MEMORY.md beside it: out of the repository
