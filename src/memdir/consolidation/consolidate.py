@@ -291,7 +291,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
         if same is not None and action == "create":
             return fail(("would-" if dry_run else "") + "unchanged", f"identical to {same!r}", name=same,
                         scope=scope)
-        found = match_tombstone(snap.stones, desc, body, name=name or target, actor="extracted")
+        found = match_tombstone(snap.stones, desc, body, name=name or target, actor="extracted", title=title)
         if found is not None:
             return fail("refused-tombstone", outcome(*found), name=name or target, target=target, scope=scope)
     else:

@@ -27,6 +27,9 @@ QUEUE_FILE = "lock.queue"         # the line of writers waiting for the lock, ea
 LAYER_FILE = "layer.json"         # what the layer is (read_layer_info, write_layer_info)
 TOMBSTONES_FILE = "tombstones.json"  # a personal layer's tombstones (memdir.tombstones.stones)
 TEAM_TOMBSTONE_DIR = "tombstones"  # the team layer's, one file each, inside its directory (memdir.layer.team)
+# Every team tombstone this machine has read, in the team layer's home side: one whose file leaves the repository
+# with no lift here stays in force here (memdir.tombstones.stones.TombstoneDir).
+SEEN_TOMBSTONES_FILE = "team-tombstones.json"
 # Its mtime: the tombstones' key (stones_key) the layer's files were last judged against (memdir.layer.held).
 HELD_FILE = "held.stamp"
 OBJECTS_DIR = "objects"           # every version's bytes, by digest
@@ -51,7 +54,8 @@ INSTALLS_DIR = "integrations"
 SWEPT_FILE = "swept"              # its mtime: when the context last stat'ed every file (index_is_fresh)
 SWEEP_LOCK_FILE = "sweep.lock"    # held by the layer's detached sweeper; its mtime: when one last started (files.sweeps)
 META_ENTRIES = (JOURNAL_FILE, ANCHOR_FILE, TORN_FILE, DAMAGED_FILE, STAMP_FILE, LOCK_FILE, WRITER_FILE, QUEUE_FILE,
-                LAYER_FILE, TOMBSTONES_FILE, OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE)
+                LAYER_FILE, TOMBSTONES_FILE, OBJECTS_DIR, SWEPT_FILE, SWEEP_LOCK_FILE, HELD_FILE,
+                SEEN_TOMBSTONES_FILE)
 # How long an in-place hand edit of a memory file may go unseen, across processes: the context's
 # sweep (index_is_fresh) and a large layer's (memdir.files.sweeps.sweep_can_wait) wait at most this
 # long. Read at call time (sweep_interval), so a test may patch it; MEMDIR_SWEEP_INTERVAL (seconds)

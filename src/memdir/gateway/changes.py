@@ -88,7 +88,7 @@ def _refuse_into_nothing(layer: Layer, change: MemoryChange, name: str, descript
     check_valid_time(record, change.valid_from, change.valid_until, now, [])
     check_readable(record, layer.settings.max_file_bytes)
     unmade = _Unmade(layer, actor)
-    check_forgotten(unmade, None, description, body, name, guard)
+    check_forgotten(unmade, None, description, body, name, guard, title)
     check_duplicate(unmade, name, description, body, None, guard, ())
 
 
@@ -181,7 +181,8 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
                          description_whole(layer.settings, change.description, actor), body,
                          layer.settings.limit_description, warnings,
                          written=lambda: last_written_body(layer, old.name, old.description))
-        check_forgotten(tx, source, description, body, name, guard)  # told why when source's successor left it
+        # the title given (an inherited one was checked when it was written)
+        check_forgotten(tx, source, description, body, name, guard, title)  # told why when source's successor left it
         if given_title is None:  # an update keeps its title; a rename takes its new name's unless a person set one
             title = inherited_title(asked, name, title, old, rename_from is not None, warnings)
         if existing is not None:  # C# tips over C++ tips is refused; Café Notes for café-notes is said
@@ -410,7 +411,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
         unchanged(existing, expect_digest, key, "restore")
-        check_forgotten(tx, existing, clean.description, clean.body, key, guard)
+        check_forgotten(tx, existing, clean.description, clean.body, key, guard, clean.title)
         refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
         if existing is not None and existing.digest == digest(data):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
@@ -464,7 +465,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
             else:
                 delete_tombstoned(tx, key, record, "reject", reason or "rejected")
             return Decision(key, layer.scope, key, False)
-        check_forgotten(tx, entry, record.description, record.body, key, guard)
+        check_forgotten(tx, entry, record.description, record.body, key, guard, record.title)
         extra = dict(record.extra)
         target = extra.pop("candidate_for", None)
         now = layer.journal.clock().replace(microsecond=0)  # as a write's (see write)

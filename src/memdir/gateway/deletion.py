@@ -59,7 +59,7 @@ def holder(tx, key: str, record: MemoryRecord, holders=()) -> str | None:
     stone = make(key, record.description, record.body, tx.actor, None)
     here = [(tx.layer.scope, entry.record) for name, entry in sorted(tx.scan.entries.items()) if name != key]
     for scope, other in [*here, *holders]:
-        if other.status == "active" and match([stone], other.description, other.body) is not None:
+        if other.status == "active" and match([stone], other.description, other.body, title=other.title) is not None:
             return f"{scope}:{other.name}"
     return None
 

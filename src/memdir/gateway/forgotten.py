@@ -32,8 +32,10 @@ class Guard(list):
     passed: tuple[tuple[str, str], ...] = ()
 
 
-def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = ()) -> None:
-    """The tombstone check of a write of ``description`` + ``body`` as memory ``name`` in transaction ``tx``
+def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = (),
+                    title: str | None = None) -> None:
+    """The tombstone check of a write of ``description`` + ``body`` (and ``title``, read as a description:
+    :func:`memdir.tombstones.match.match`) as memory ``name`` in transaction ``tx``
     over the memory of ``entry`` (a scan entry or None); ``guard``: the session's other layers' tombstones
     (:func:`memdir.operations.lookup.guard`). Who writes decides what a match does (DESIGN §5):
 
@@ -55,10 +57,10 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
     else:
         binding, others = [*own, *guard], []
     try:
-        refuse_forgotten(binding, description, body, name=name, actor=tx.actor)
+        refuse_forgotten(binding, description, body, name=name, actor=tx.actor, title=title)
     except TombstoneRefused as exc:
         raise explain_tombstone(exc, entry, tx) from None
-    found = match(others, description, body)
+    found = match(others, description, body, title=title)
     if found is not None:
         stone, why = found
         whose = "the team layer's" if stone.team else "another layer's"

@@ -113,7 +113,8 @@ def apply(layer: Layer, files: list[Incoming], added: list[Tombstone] = (), lift
         if new:
             for name, entry in sorted(tx.scan.entries.items()):
                 record = entry.record
-                if record.status != "superseded" and match(new, record.description, record.body) is not None:
+                if record.status != "superseded" and match(new, record.description, record.body,
+                                                           title=record.title) is not None:
                     tx.apply(name, None, ACTION, reason=f"its value was forgotten on {label}")
                     done.forgotten.append(name)
     return done
@@ -147,7 +148,7 @@ def _take(tx, item: Incoming, label: str, action: str, done: Applied) -> None:
                          title=sanitize(record.title, counts) if record.title else None,
                          extra=tuple(sanitize_extra(dict(record.extra), counts).items()))
     try:
-        check_forgotten(tx, entry, clean.description, clean.body, key)
+        check_forgotten(tx, entry, clean.description, clean.body, key, title=clean.title)
         tx.apply(key, clean, action, raw=item.data if clean == record else None, reason=f"from {label}",
                  dated=True)  # the other machine's dates
     except (TombstoneRefused, Refused, StoreError) as exc:

@@ -281,7 +281,7 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
     """The outcome of importing ``change`` (the item's, named as it goes into ``layer``)."""
     said_as = would if dry_run else str  # a dry run says what it would do
     name, description, kind, body = change.name, change.description, change.type, change.body
-    found = match(stones, description, body, name=name, actor="import")
+    found = match(stones, description, body, name=name, actor="import", title=change.title)
     if found is not None:
         return ImportOutcome(item.source, name, scope, "skipped", outcome(*found))
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear

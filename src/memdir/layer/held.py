@@ -55,7 +55,10 @@ from .drift import settle_tombstones
 def held_reason(stone, why: str, name: str, scope: str) -> str:
     """What a file held back says (its :class:`memdir.files.scan.Malformed` error, as ``doctor`` and
     ``list`` show it): the tombstone, how it matched, and the two commands that settle it."""
-    return (f"{HELD}: it holds a value forgotten as {stone.name!r} ({why}; tombstone {stone.id}); the agent never "
+    # A vanished team tombstone (a `git revert` of the forget, a teammate's lift): said in few words, so the
+    # doctor's line (printable.LINE_BYTES) still holds both commands.
+    gone = ", its file left the repository unlifted" if stone.vanished else ""
+    return (f"{HELD}: it holds a value forgotten as {stone.name!r} ({why}; tombstone {stone.id}{gone}); the agent never "
             f"sees it until a person settles it: `memdir delete {name} --scope {scope}` removes it, "
             f"`{lift_command(stone.id, scope)}` keeps it")
 
@@ -126,6 +129,10 @@ class HoldsBack:
     """The held-back rule of :class:`memdir.layer.layer.Layer` (which supplies ``path``, ``meta``,
     ``scope`` and ``tombstones()``)."""
 
+    # True: a file is held back by a tombstone of any name, and every file is judged again when the tombstones
+    # move (stone_names None). The team layer's (memdir.layer.team): a teammate's clone writes a value under
+    # another name before the forget reaches it, the gateway there lets it through, and git merges both.
+    every_name = False
     _judged_with: int | None = None  # the stones key this object's cached file states were judged with
     _moved: tuple[frozenset[str], frozenset[str]] | None = None  # (names, files) judged again, verdicts moved
 
@@ -135,7 +142,8 @@ class HoldsBack:
         matches its value (:func:`memdir.tombstones.match.match`), else None. By name: a file put back (a copy,
         a backup, git's modify/delete) keeps its name, and matching every file against every tombstone made
         the first read after a pulled tombstone 1.5 s at 2,000 memories (by name: 0.66 s, the files' parse);
-        a forgotten value written under another name is refused by the gateway. None instead of a function when
+        a forgotten value written under another name is refused by the gateway — of this clone: a layer whose
+        files other clones write (the team's, :attr:`every_name`) is judged against every tombstone. None instead of a function when
         the layer has no tombstone (or they cannot be read: a write then reports them)."""
         try:
             stones = self.tombstones()
@@ -148,9 +156,10 @@ class HoldsBack:
             named.setdefault(stone.name, []).append(stone)
 
         def hold(record) -> str | None:
-            if record.status != "active" or record.name not in named:
+            among = stones if self.every_name else named.get(record.name)
+            if record.status != "active" or not among:
                 return None
-            hit = match(named[record.name], record.description, record.body)
+            hit = match(among, record.description, record.body, title=record.title)
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)
 
         return hold
@@ -164,7 +173,10 @@ class HoldsBack:
         return state if why is None else FileState(state.key, state.digest, None, why)
 
     def stone_names(self) -> set[str] | None:
-        """The names the layer's tombstones name; None when they cannot be read."""
+        """The names the layer's tombstones name; None when they cannot be read, or when a tombstone holds back
+        a file of any name (:attr:`every_name`): every file is judged again then."""
+        if self.every_name:
+            return None
         try:
             return {stone.name for stone in self.tombstones()}
         except StoreError:

@@ -36,7 +36,14 @@ from pathlib import Path
 
 from ..errors import MemdirError, Refused, StoreError
 from ..files.fsio import atomic_write, ensure_dir
-from ..files.layout import INDEX_FILE, META_DIR, TEAM_TOMBSTONE_DIR, read_layer_info, symlink_refusal
+from ..files.layout import (
+    INDEX_FILE,
+    META_DIR,
+    SEEN_TOMBSTONES_FILE,
+    TEAM_TOMBSTONE_DIR,
+    read_layer_info,
+    symlink_refusal,
+)
 from ..files.memfile import MemoryRecord
 from ..files.scan import Malformed, Scan
 from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
@@ -67,12 +74,16 @@ GITATTRIBUTES_TEXT = ("# memdir: memories merge field by field (memdir team init
 class TeamLayer(Layer):
     """The team layer of one repository: files in ``path`` (inside the
     repository), journal, objects, lock and ``MEMORY.md`` in ``meta`` (in
-    the home), tombstones in ``path/tombstones``. See the module docstring."""
+    the home), tombstones in ``path/tombstones``. See the module docstring. A file holding a forgotten value is
+    held back whatever its name (:attr:`~memdir.layer.held.HoldsBack.every_name`): a teammate's clone writes the
+    value under another name before the forget reaches it, and git merges both (break33)."""
+
+    every_name = True
 
     def __init__(self, path: Path, local: Path, settings: Settings, root: Path):
         # journal, manifest, lock and read counts in ``local/.memdir``, MEMORY.md beside it: out of the repository
         super().__init__(path, "team", settings, root, Path(local) / META_DIR)
-        self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR)
+        self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR, self.meta / SEEN_TOMBSTONES_FILE)
 
     def refuse_symlinks(self) -> None:
         """Raise :class:`StoreError` when the team directory itself, or the home side that memdir

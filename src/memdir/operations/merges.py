@@ -163,7 +163,7 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
         path = path.with_name(f"{key}.md")
     with layer.transaction(session.actor, session.id) as tx:
         kept = layer.journal.put_object(data)
-        gateway.check_forgotten(tx, None, record.description, record.body, key)
+        gateway.check_forgotten(tx, None, record.description, record.body, key, title=record.title)
         event = tx.apply(key, record.with_(name=key), "resolve", raw=chosen,
                          reason=f"merge conflict: kept {side_text}", data={"conflicted": kept})
         if path.name != f"{key}.md":

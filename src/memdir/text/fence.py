@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .printable import newlines
+
 # Each pattern is compiled at its first use (re's cache; re itself is imported then), never at import: the
 # context's hot path imports this module, and an index line of ASCII without "<" needs only _INST and
 # _LINE_START_TURN — an index line of links holding no "inst" and no turn, none.
@@ -240,7 +242,7 @@ def unquoted(text: str) -> str | None:
     alone on an empty line) removed. The first line may lack the mark (a copy that starts inside a
     line), and an empty line may (its lone ``>`` dropped in the copy); every other line must have it,
     else None (not a copy of quoted text). ``unquoted(quoted(t)) == t``; a text whose only line has no
-    mark comes back as it is."""
+    mark comes back as it is (a text whose line breaks are all ``\\n``: :func:`quoted` makes each other one ``\\n``)."""
     lines = text.split("\n")
     out = []
     for i, line in enumerate(lines):
@@ -257,7 +259,10 @@ def quoted(text: str) -> str:
     """``text`` with ``> `` before each line (``>`` alone before an empty one), so that in a block
     holding several memories no line of one memory's body can pass for a line of the block — a
     heading naming another memory, the pointer to memories given earlier, a cut marker. Apply it after
-    :func:`escape_stored` (which it does not replace); ``""`` stays ``""``."""
+    :func:`escape_stored` (which it does not replace); ``""`` stays ``""``. Every line break a reader splits on
+    ends a quoted line (:func:`memdir.text.printable.newlines`): ``memory_read`` of a hand-edited body holding
+    U+2028, NEL or a form feed quoted it as one line, and the output's printable pass then broke it into
+    lines of which only the first was quoted (break33)."""
     if not text:
         return text
-    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+    return "\n".join(f"> {line}" if line else ">" for line in newlines(text).split("\n"))

@@ -168,6 +168,31 @@ def printable(text: str | None) -> str:
     return re.sub(_CONTROLS, "", text)
 
 
+def newlines(text: str) -> str:
+    """``text`` with every line break a common reader splits on (:data:`LINE_BREAKS`; ``\r\n`` as one) as
+    ``\n``, nothing else changed: where text is set apart line by line (:func:`memdir.text.fence.quoted`),
+    the lines are the ones :func:`printable` leaves and a model reads. Text holding none is returned as it is."""
+    if text.isascii() and "\r" not in text and "\v" not in text and "\f" not in text and "\x1c" not in text \
+            and "\x1d" not in text and "\x1e" not in text:
+        return text
+    import re
+
+    return re.sub(_BODY_BREAKS, "\n", text)
+
+
+def breaks_shown(line: str) -> str:
+    """``line`` (a line of a body split at ``\n``) with every other line break in it (``\r``, U+2028, NEL, a
+    form feed …: :data:`LINE_BREAKS`) shown as its escape (``\u2028``), so a view that numbers a body's lines
+    as the edits count them shows each as one line: the output's printable pass would break it, and what
+    followed would stand unnumbered, a line of the tool's own (break33). Pure."""
+    if line.isascii() and "\r" not in line and "\v" not in line and "\f" not in line and "\x1c" not in line \
+            and "\x1d" not in line and "\x1e" not in line:
+        return line
+    import re
+
+    return re.sub(f"[{LINE_BREAKS}]", lambda m: _escape(m.group()), line)
+
+
 def well_formed(text: str) -> str:
     """``text`` as valid Unicode that UTF-8 can carry: a high and low surrogate side by side joined into the
     character they stand for (as UTF-16 reads them), every other surrogate code point (a lone one, as JSON's

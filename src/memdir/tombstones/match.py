@@ -75,6 +75,7 @@ from functools import lru_cache
 
 from ..errors import TombstoneRefused
 from ..paths import sha256
+from ..text.printable import one_line
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from ..vocabulary import CJK_RANGES
 from ..text.values import normalize_value, value_of
@@ -191,11 +192,14 @@ class Tombstone:
     file: str | None = field(default=None, compare=False)  # a team tombstone's file (git knows who and when)
     scope: str | None = field(default=None, compare=False)
     action: str | None = field(default=None, compare=False)  # the journal's word for the act: delete, forget, …
+    # A team tombstone this machine read whose file has left the repository with no lift here (a `git revert` of
+    # the forget, a teammate's lift, a branch without it): still in force here (TombstoneDir.all), never stored.
+    vanished: bool = field(default=False, compare=False)
 
     def stored(self) -> dict:
-        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file` and :attr:`scope`, and
-        :attr:`action` only when known (a tombstone made before it was kept has none)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope")
+        """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
+        :attr:`vanished`, and :attr:`action` only when known (a tombstone made before it was kept has none)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
                 and (k != "action" or v is not None)}
 
 
@@ -269,15 +273,27 @@ def _moved(forgotten: str, own: tuple[str, ...]) -> bool:
 
 
 def match(stones, description: str, body: str, *, name: str | None = None,
-          actor: str | None = None) -> tuple[Tombstone, str] | None:
+          actor: str | None = None, title: str | None = None) -> tuple[Tombstone, str] | None:
     """The first tombstone in ``stones`` that ``description`` + ``body``
     matches, with why (see the module docstring), or None. For ``actor``
     ``extracted`` (consolidation) or ``import``, a forgotten ``name``
     matches too: a proposal or a re-import cannot bring a forgotten memory
     back under its old name (its source text may differ from the edited
-    value that was forgotten)."""
+    value that was forgotten). A ``title`` is read as a description too (``… in the title``): the index shows
+    it in the description's place, so a forgotten fact moved into the title of a memory with another
+    description came back into the prompt (break33)."""
     if not stones:
         return None
+    found = _match(stones, description, body, name, actor)
+    if found is None and title and title != description:
+        found = _match(stones, title, body, None, None)
+        if found is not None:
+            found = (found[0], found[1] + " in the title")
+    return found
+
+
+def _match(stones, description: str, body: str, name: str | None, actor: str | None) -> tuple[Tombstone, str] | None:
+    """:func:`match` of one description (the rules of the module docstring)."""
     key = _digest(value_of(description, body))
     seq = words(f"{description}\n{body}")
     joined = "\x1f" + "\x1f".join(seq) + "\x1f"
@@ -347,10 +363,12 @@ def forgotten_by(stone: Tombstone) -> str:
     2026-11-02)``, ``(not committed yet)`` or plain ``forgotten in the team layer`` outside git;
     ``forgotten by an unknown actor`` for a tombstone file that lost its actor."""
     # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
-    reason = stone.reason if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
+    # Actor and reason on one line: a refusal is a tool's result, and a tombstone file edited by hand could
+    # otherwise add lines of its own to it (break33).
+    reason = one_line(stone.reason) if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
     day = stone.ts[:10] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", stone.ts[:10]) else ""
     if stone.actor:  # the act as the journal names it: `memdir delete` deleted, `memdir forget` forgot (trial28)
-        who = f"{_DONE.get(stone.action or '', 'forgotten')} by {stone.actor}" + (f" on {day}" if day else "")
+        who = f"{_DONE.get(stone.action or '', 'forgotten')} by {one_line(stone.actor)}" + (f" on {day}" if day else "")
     elif stone.team:
         who = "forgotten in the team layer" + _committed(stone.file)
     else:
@@ -404,10 +422,11 @@ def outcome(stone: Tombstone, why: str) -> str:
             f"a person can lift it with `{lift_command(stone.id, stone.scope)}`")
 
 
-def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None) -> None:
+def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None,
+          title: str | None = None) -> None:
     """Refuse what :func:`match` finds. Raises :class:`TombstoneRefused`
     (its message :func:`refusal`; ``stone`` and ``why`` set)."""
-    found = match(stones, description, body, name=name, actor=actor)
+    found = match(stones, description, body, name=name, actor=actor, title=title)
     if found is not None:
         stone, why = found
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)

@@ -182,7 +182,8 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason`` and ``words_digest`` (text
     or null). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
-    read from (:attr:`Tombstone.scope`). Raises :class:`ValueError`
+    read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
+    there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
     every field is checked here, so a tombstone read never fails later, in a match or a listing."""
     if not isinstance(item, dict):
@@ -194,6 +195,8 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
         value = item.get(key, "" if key in _TEXT else None)
         if not isinstance(value, str) and not (value is None and key in _NULLABLE):
             raise ValueError(f"{key!r} is {_kind(value)}, not a string")
+    if team:  # a team tombstone's file keeps no who, when or why (shared_bytes): one that does was not memdir's
+        item = {k: v for k, v in item.items() if k not in ("actor", "reason", "ts")}
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
@@ -207,8 +210,9 @@ class TombstoneDir:
     removes its file). Same interface as :class:`TombstoneFile`; reads are
     cached by the directory's mtime and the files' stat keys."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, seen: Path | None = None):
         self.path = Path(directory)
+        self.seen = Path(seen) if seen is not None else None
         self._cache: tuple[tuple, list[Tombstone]] | None = None
 
     def linked(self) -> bool:
@@ -238,7 +242,7 @@ class TombstoneDir:
         place) is skipped and named in
         :meth:`problems`: it never blocks the others or an unrelated write."""
         listing = self._listing()
-        key = (self.linked(), tuple(listing))
+        key = (self.linked(), tuple(listing), self._seen_key())
         if self._cache and self._cache[0] == key:
             return self._cache[1]
         stones, problems = [], []
@@ -258,6 +262,7 @@ class TombstoneDir:
                 fix = ("remove it from the repository" if str(exc).startswith("not read")
                        else "fix or remove it by hand (a merge conflict: keep one side)")
                 problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — {fix}"))
+        stones += self._vanished(stones)
         stones.sort(key=lambda s: (s.ts, s.id))
         self._cache = (key, stones)
         self._problems = problems
@@ -283,10 +288,11 @@ class TombstoneDir:
             raise StoreError(f"{self.path} is a symbolic link; memdir does not write through it: replace it "
                              "with a directory")
         for existing in self.all():
-            if existing.digest == stone.digest:
+            if existing.digest == stone.digest and not existing.vanished:  # a vanished one has no file to share
                 return existing
         ensure_dir(self.path)
         atomic_write(self.path / f"{stone.id}.json", shared_bytes(stone))
+        self._remember({stone.id: stone.stored()})
         self._cache = None
         return stone
 
@@ -303,16 +309,77 @@ class TombstoneDir:
                         continue  # not a tombstone (all() names it): left for a person
                     except OSError as exc:
                         raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None
+                self._remember({}, drop=stone.id)
+                if stone.vanished:  # no file went: move the tombstones' key so the files it held are judged again
+                    ensure_dir(self.path)
+                    os.utime(self.path)
                 self._cache = None
                 return stone
         raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`")
 
     def put_back(self, stone: Tombstone) -> None:
-        """Undo :meth:`lift` of ``stone`` (its change was not committed): its file written again.
-        Raises :class:`StoreError`."""
+        """Undo :meth:`lift` of ``stone`` (its change was not committed): its file written again (a
+        vanished one: remembered again). Raises :class:`StoreError`."""
+        if stone.vanished:
+            self._remember({stone.id: stone.stored()})
+            self._cache = None
+            return
         ensure_dir(self.path)
         atomic_write(self.path / f"{stone.id}.json", shared_bytes(stone))
         self._cache = None
+
+    def _seen_key(self) -> tuple[int, int] | None:
+        """The stat key (size, mtime) of the record of tombstones read here; None without one."""
+        if self.seen is None:
+            return None
+        try:
+            st = os.stat(self.seen, follow_symlinks=False)
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns)
+
+    def _record(self) -> dict[str, dict]:
+        """Id → stored fields of every team tombstone read here and not lifted here ({} without a record, or
+        for one that does not read: it is rebuilt from the files in the repository)."""
+        if self.seen is None:
+            return {}
+        try:
+            raw = _load(self.seen, b"{}")
+        except (ValueError, StoreError):
+            return {}
+        return {k: v for k, v in raw.items() if isinstance(v, dict)} if isinstance(raw, dict) else {}
+
+    def _remember(self, stones: dict[str, dict], drop: str | None = None) -> dict[str, dict]:
+        """Add ``stones`` (id → stored fields) to the record, ``drop`` an id lifted here; written only when it
+        changes. A home that cannot be written keeps the record it has (the next read that can write adds the
+        rest: the files are still in the repository). Returns the record."""
+        record = self._record()
+        if self.seen is None or (all(k in record for k in stones) and drop not in record):
+            return record
+        record = {**{k: v for k, v in record.items() if k != drop}, **stones}
+        try:
+            atomic_write(self.seen, json.dumps(record, ensure_ascii=False, sort_keys=True).encode() + b"\n")
+        except StoreError:
+            pass
+        return record
+
+    def _vanished(self, stones: list[Tombstone]) -> list[Tombstone]:
+        """The tombstones read here before whose file has left the directory with no lift here (see the module
+        docstring), as :attr:`Tombstone.vanished`; ``stones`` (those read from the files) are remembered."""
+        if self.seen is None:
+            return []
+        record = self._remember({s.id: s.stored() for s in stones})
+        present, gone = {s.id for s in stones}, []
+        for stone_id, item in record.items():
+            if stone_id in present:
+                continue
+            try:
+                stone = stone_of(item, team=True, scope="team")
+            except ValueError:
+                continue
+            if stone.id == stone_id:
+                gone.append(replace(stone, vanished=True))
+        return gone
 
 
 def shared_bytes(stone: Tombstone) -> bytes:

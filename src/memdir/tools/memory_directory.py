@@ -48,7 +48,7 @@ from ..operations import memories as operations
 from ..operations.lookup import deleted
 from ..session import Session
 from ..text.names import normalize_name
-from ..text.printable import visible
+from ..text.printable import breaks_shown, visible
 from ..vocabulary import SCOPES, TYPES
 from .handlers import ToolOutput, answer
 from .specs import MAX_LIST, as_json_type
@@ -225,7 +225,7 @@ def _view(session: Session, command: dict) -> str:
                                "(end -1: to the last line)")
         first = span[0]
         shown = lines[first - 1: len(lines) if span[1] == -1 else span[1]]
-    numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{line}" for i, line in enumerate(shown)]
+    numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{breaks_shown(line)}" for i, line in enumerate(shown)]
     return f"Here's the content of {where.path} with line numbers:\n" + "\n".join(numbered)
 
 
@@ -307,7 +307,7 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
         return "\n".join([f"The file {where.path} has been edited.", *_notes(result)])
     body = operations.read(session, result.name, result.scope, count=False).record.body.split("\n")
     start, end = max(1, result.line - 2), min(len(body), result.line + 2)
-    snippet = [f"{str(n).rjust(NUMBER_WIDTH)}\t{body[n - 1]}" for n in range(start, end + 1)]
+    snippet = [f"{str(n).rjust(NUMBER_WIDTH)}\t{breaks_shown(body[n - 1])}" for n in range(start, end + 1)]
     return "\n".join(["The memory file has been edited. Here is the snippet showing the change (with line numbers):",
                       *snippet, *_notes(result)])
 

@@ -27,6 +27,8 @@ import re
 from urllib.parse import urlparse
 
 from ...errors import InvalidInput, ModelError
+from ...text.fence import escape_stored
+from ...text.printable import one_line
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 
 KEY_VARIABLES = ("DEEPSEEK_API_KEY", "OPENAI_API_KEY")
@@ -115,15 +117,24 @@ def _fence_safe(text: str) -> str:
     return re.sub(r"<\s*/?\s*transcript\b[^>]*>", lambda m: m.group(0).replace("<", "&lt;"), text, flags=re.I)
 
 
+def _stored(text: str | None) -> str:
+    """A stored value (a memory's name or description, a forgotten description) as one line of the prompt:
+    line breaks collapsed, read as data (:func:`memdir.text.fence.escape_stored`), no transcript tag. A team
+    tombstone is a file of the repository whose description may hold anything: its lines stood in the prompt
+    as lines of its own — a ``USER [date]:`` turn outside the transcript fence, a ``</transcript>`` (break33)."""
+    return _fence_safe(escape_stored(one_line(text or "")))
+
+
 def build_messages(transcript, context: ExtractionContext) -> list[dict]:
     """The chat messages for one extraction: a system prompt and one user
     message with the existing memories, forgotten values, workspace files and
     the transcript (each message dated when the transcript has times)."""
     existing = "\n".join(
-        f"- {m.name} [{m.scope}, {m.type}, by {m.origin or 'unknown'}"
-        f"{', candidate' if m.status == 'candidate' else ''}{', pinned' if m.pinned else ''}] — {m.description}"
+        f"- {_stored(m.name)} [{m.scope}, {_stored(m.type)}, by {_stored(m.origin) or 'unknown'}"
+        f"{', candidate' if m.status == 'candidate' else ''}{', pinned' if m.pinned else ''}] — "
+        f"{_stored(m.description)}"
         for m in context.existing) or "(none)"
-    forgotten = "\n".join(f"- {d}" for d in context.tombstones) or "(none)"
+    forgotten = "\n".join(f"- {_stored(d)}" for d in context.tombstones) or "(none)"
     lines = []
     for turn in transcript.turns:
         stamp = f" [{turn.ts.strftime('%Y-%m-%d')}]" if turn.ts else ""
