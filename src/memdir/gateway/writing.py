@@ -24,7 +24,7 @@ from ..results import WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import unchanged
-from .duplicates import check_duplicate
+from .duplicates import TextHolders, check_duplicate
 from .fields import (
     MemoryChange,
     candidate_name,
@@ -38,7 +38,13 @@ from .fields import (
     sanitize_extra,
 )
 from .forgotten import check_forgotten
-from .naming import check_older_file, check_same_name, inherited_title, written_to
+from .naming import (
+    NameIndex,
+    check_older_file,
+    check_same_name,
+    inherited_title,
+    written_to,
+)
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -182,6 +188,7 @@ def write_batch(layer: Layer, writes: Sequence[BatchWrite], *, actor: str, sessi
     with layer.transaction(actor, session) as tx, tx.batched():
         begun = len(tx.warnings)  # the sweep's, before the first write
         for one in rest:
+            _indexed(tx)
             mark = len(tx.warnings)
             try:
                 prepared = _prepare(layer, one.change, actor)
@@ -197,6 +204,17 @@ def write_batch(layer: Layer, writes: Sequence[BatchWrite], *, actor: str, sessi
     _shared(results, first, tx.warnings[:begun], "first")
     _shared(results, first, tx.warnings[looped:], "last")  # MEMORY.md's, the anchor's: after the writes
     return results
+
+
+def _indexed(tx: Transaction) -> None:
+    """Give ``tx``'s scan, when its files and names are plain dicts (a full scan's; a manifest's answer
+    themselves), the indexes that keep a batch's checks from a pass over every memory per write: text
+    digests (:class:`~memdir.gateway.duplicates.TextHolders`) and older names
+    (:class:`~memdir.gateway.naming.NameIndex`). The same content: a check reads what it read."""
+    if type(tx.scan.files) is dict:
+        tx.scan.files = TextHolders(tx.scan.files)
+    if type(tx.scan.names) is dict:
+        tx.scan.names = NameIndex(tx.scan.names)
 
 
 def _shared(results: list, first: int, warnings: list[str], which: str) -> None:
