@@ -437,10 +437,13 @@ class _Deferred:
 class _Batch:
     """The new memories an import writes, up to :data:`_BATCH` of one layer at a time, written in one
     transaction (:func:`memdir.operations.memories.write_batch`) in source order: each outcome is what
-    writing them one by one gives. ``settle(index, outcome)`` is told of each."""
+    writing them one by one gives. ``settle(index, outcome, counted)`` is told of each once the batch is
+    written; ``count()`` as the gateway settles each write (an import's progress moves with the writes, and
+    ``counted`` says it was counted so)."""
 
-    def __init__(self, session: Session, settle: Callable[[int, ImportOutcome], None]):
-        self.session, self.settle = session, settle
+    def __init__(self, session: Session, settle: Callable[[int, ImportOutcome, bool], None],
+                 count: Callable[[], None]):
+        self.session, self.settle, self.count = session, settle, count
         self.pending: list[tuple[int, Item, _Deferred]] = []
         self.names: set[str] = set()
 
@@ -469,15 +472,19 @@ class _Batch:
         if not pending:
             return
         told: dict[int, WriteResult | Exception] = {}
+
+        def done(k: int, value: WriteResult | Exception) -> None:
+            told[k] = value
+            self.count()
+
         try:
-            values = write_batch(self.session, [d.write for _, _, d in pending], pending[0][2].scope,
-                                 done=told.__setitem__)
+            values = write_batch(self.session, [d.write for _, _, d in pending], pending[0][2].scope, done=done)
         except MemdirError as exc:
             values = [told.get(k, exc) for k in range(len(pending))]
-        for (index, item, deferred), value in zip(pending, values):
-            done = deferred.finish(value) if isinstance(value, WriteResult) else _refused(item, deferred.scope,
+        for k, ((index, item, deferred), value) in enumerate(zip(pending, values)):
+            made = deferred.finish(value) if isinstance(value, WriteResult) else _refused(item, deferred.scope,
                                                                                           value)
-            self.settle(index, _renamed(item, done))
+            self.settle(index, _renamed(item, made), k in told)
 
 
 def _refused(item: Item, target: str, exc: Exception) -> ImportOutcome:
@@ -524,13 +531,18 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     outcomes: list[ImportOutcome | None] = [None] * len(named)
     handled = 0
 
-    def settle(i: int, done: ImportOutcome) -> None:
+    def count() -> None:
         nonlocal handled
-        outcomes[i], handled = done, handled + 1
+        handled += 1
         if progress is not None:
             progress(handled, len(items))
 
-    batch = None if dry_run else _Batch(importer, settle)
+    def settle(i: int, done: ImportOutcome, counted: bool = False) -> None:
+        outcomes[i] = done
+        if not counted:
+            count()
+
+    batch = None if dry_run else _Batch(importer, settle, count)
     for i, item in enumerate(named):
         if isinstance(item, Skip):
             settle(i, ImportOutcome(item.source, None, None, "skipped", item.reason))
