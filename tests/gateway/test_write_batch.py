@@ -5,6 +5,7 @@ search index rows — on two real stores of the same project, one written one by
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from datetime import UTC, datetime
 
@@ -71,8 +72,12 @@ def index_rows(person: Memory) -> list[tuple]:
 
 
 def test_a_batch_writes_what_as_many_single_writes_write(tmp_path, project):
-    one = seeded(tmp_path / "one", project)
-    many = seeded(tmp_path / "many", project)
+    layer = seeded(tmp_path / "base", project).session.layer("project").path
+    for home in ("one", "many"):  # the same store twice, byte for byte; MEMORY.md (derived) made again by each
+        shutil.copytree(tmp_path / "base", tmp_path / home, symlinks=True)
+        (tmp_path / home / layer.relative_to(tmp_path / "base") / "MEMORY.md").unlink()
+    one = Memory.open(home=tmp_path / "one", project=project, actor="human")
+    many = Memory.open(home=tmp_path / "many", project=project, actor="human")
     single_session, batch_session = one.session.as_actor("import"), many.session.as_actor("import")
 
     singles = []

@@ -39,7 +39,7 @@ from .deletion import clear, delete, delete_tombstoned, holder, prune, prune_can
 from .duplicates import check_duplicate
 from .fields import reason_text, sanitize, sanitize_extra
 from .forgotten import check_forgotten, lift_tombstone
-from .writing import _proposed_for, write
+from .writing import proposed_for, write
 
 
 def dismiss(layer: Layer, name: str, *, actor: str, reason: str | None = None, session: str | None = None,
@@ -54,7 +54,7 @@ def dismiss(layer: Layer, name: str, *, actor: str, reason: str | None = None, s
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = _pending(tx, key)
-        target = _proposed_for(entry.record)
+        target = proposed_for(entry.record)
         _expected(tx, entry, expect)
         dismissals.remember(layer.meta, dismissals.proposal_digest(target, entry.record), target,
                             format_time(layer.journal.clock()), actor)

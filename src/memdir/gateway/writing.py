@@ -362,7 +362,7 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
     check_readable(record, layer.settings.max_file_bytes)  # first: the copy check reads a 13 MB body for 50 s
     # the memory it changes may hold it; one it revives was no live copy (its successor may hold the text)
     check_duplicate(tx, name, description, body, None if reviving else old, guard,
-                    [n for n in (_proposed_for(record), source and source.record.name, old_name) if n])
+                    [n for n in (proposed_for(record), source and source.record.name, old_name) if n])
     if new_status == "candidate" and actor != "human":  # a person's own candidate is theirs to write
         refusal = _dismissed(layer, record)
         if refusal is not None:
@@ -390,7 +390,7 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
 
 
 
-def _proposed_for(record: MemoryRecord) -> str:
+def proposed_for(record: MemoryRecord) -> str:
     """The memory a candidate ``record`` is a proposal for: its ``candidate_for``, else its own name."""
     target = dict(record.extra).get("candidate_for")
     return target if isinstance(target, str) and target else record.name
@@ -399,7 +399,7 @@ def _proposed_for(record: MemoryRecord) -> str:
 def _dismissed(layer: Layer, record: MemoryRecord) -> str | None:
     """Why the candidate ``record`` is not proposed: a person dismissed this exact proposal
     (:mod:`memdir.layer.dismissals`); None when they did not."""
-    target = _proposed_for(record)
+    target = proposed_for(record)
     seen = dismissals.dismissed(layer.meta, dismissals.proposal_digest(target, record))
     if seen is None:
         return None
