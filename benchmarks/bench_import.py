@@ -1,7 +1,8 @@
 """Import benchmarks (issue 25). Prints one JSON object per line.
 
     python benchmarks/bench_import.py [--files N]
-    python benchmarks/bench_import.py --writes --src /work/main/src --src src [--sizes 1000,8000] [--files N]
+    python benchmarks/bench_import.py --writes --src /work/main/src --src src [--sizes 1000,8000] [--files N[,M…]]
+    python benchmarks/bench_import.py --writes --src /work/main/src --src src --sizes '' --files 1000,10000 --timeout 900
 
 Figures:
   write_ms          (``--writes``) in-process ``Memory.write`` of new memories into a project layer already
@@ -9,8 +10,11 @@ Figures:
                     write): the median milliseconds of ``--samples`` writes, per source tree (``--src``,
                     repeatable, runs alternating so a loaded machine slows both alike), and each tree's ratio
                     over the first's.
-  import_files      (``--writes``) ``import dir`` of ``--files`` Markdown files into an empty home, per tree: seconds,
-                    items per second, memories listed and the journal's import lines after it (each must be N).
+  import_files      (``--writes``) ``import dir`` of ``--files`` Markdown files (each count of the comma list) into an
+                    empty home, per tree, trees alternating: seconds, items per second, memories listed and the
+                    journal's import lines after it (each must be N). A run past ``--timeout`` seconds is stopped
+                    and said so (``timed_out``; its items per second is then at most N / timeout). ``--sizes ''``
+                    leaves the write_ms figures out.
 
 Default figures:
   import_dir        ``import dir`` of N Markdown memory files (default 1,000, bodies of about
@@ -103,19 +107,24 @@ else:
 """
 
 
-def run_worker(src: Path, mode: str, size: int, samples: int) -> dict:
-    """One fresh interpreter on ``src`` running :data:`WORKER` in a temporary home; its JSON answer."""
+def run_worker(src: Path, mode: str, size: int, samples: int, timeout: float | None = None) -> dict:
+    """One fresh interpreter on ``src`` running :data:`WORKER` in a temporary home; its JSON answer
+    (``{"timed_out": True, "seconds": timeout}`` when it ran past ``timeout`` seconds and was stopped)."""
     with tempfile.TemporaryDirectory(prefix="memdir-bench-writes-") as tmp:
         env = dict(os.environ, PYTHONPATH=str(src), HOME=tmp, MEMDIR_HOME=str(Path(tmp) / "home"),
                    MEMDIR_SEARCH_VECTORS="off")
-        done = subprocess.run([sys.executable, "-c", WORKER, mode, tmp, str(size), str(samples)], env=env,
-                              capture_output=True, text=True, check=False)
+        try:
+            done = subprocess.run([sys.executable, "-c", WORKER, mode, tmp, str(size), str(samples)], env=env,
+                                  capture_output=True, text=True, check=False, timeout=timeout)
+        except subprocess.TimeoutExpired:  # subprocess.run killed it
+            return {"timed_out": True, "seconds": timeout}
         if done.returncode != 0:
             raise SystemExit(f"{mode} at {size} failed in {src}: {done.stderr[-2000:]}")
         return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compare_writes(srcs: list[Path], sizes: list[int], files: int, samples: int, repeat: int) -> None:
+def compare_writes(srcs: list[Path], sizes: list[int], files: list[int], samples: int, repeat: int,
+                   timeout: float | None = None) -> None:
     """The ``--writes`` figures (see the module docstring), each tree in turn per repeat."""
     got: dict[tuple[str, str, int], list[float]] = {}
     for _ in range(repeat):
@@ -124,10 +133,12 @@ def compare_writes(srcs: list[Path], sizes: list[int], files: int, samples: int,
                 row = run_worker(src, "writes", size, samples)
                 emit(bench="write_ms", tree=str(src), memories=size, **row)
                 got.setdefault(("write_ms", str(src), size), []).append(row["ms"])
-        for src in srcs:
-            row = run_worker(src, "import", files, 0)
-            emit(bench="import_files", tree=str(src), files=files, items_per_s=round(files / row["seconds"], 1), **row)
-            got.setdefault(("import_s", str(src), files), []).append(row["seconds"])
+        for count in files:
+            for src in srcs:
+                row = run_worker(src, "import", count, 0, timeout)
+                emit(bench="import_files", tree=str(src), files=count, items_per_s=round(count / row["seconds"], 1),
+                     **row)
+                got.setdefault(("import_s", str(src), count), []).append(row["seconds"])
     for (bench, tree, size), values in got.items():
         first = statistics.median(got[(bench, str(srcs[0]), size)])
         emit(figure=f"{bench}_p50", tree=tree, size=size, p50=round(statistics.median(values), 3),
@@ -136,17 +147,20 @@ def compare_writes(srcs: list[Path], sizes: list[int], files: int, samples: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--files", default="1000", help="files imported (--writes: a comma list, each timed)")
+    parser.add_argument("--timeout", type=float, help="seconds an import run may take (--writes), else stopped")
     parser.add_argument("--writes", action="store_true", help="per-write cost by layer size, and import, per --src")
     parser.add_argument("--src", action="append", type=Path, help="a src/ tree to time (repeatable; --writes)")
     parser.add_argument("--sizes", default="1000,8000", help="layer sizes for --writes")
     parser.add_argument("--samples", type=int, default=30, help="writes timed per layer (--writes)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per (tree, size) (--writes)")
     args = parser.parse_args()
-    n = args.files
+    counts = [int(f) for f in args.files.split(",")]
+    n = counts[0]
     if args.writes:
         srcs = [s.resolve() for s in (args.src or [ROOT / "src"])]
-        compare_writes(srcs, [int(s) for s in args.sizes.split(",")], n, args.samples, args.repeat)
+        compare_writes(srcs, [int(s) for s in args.sizes.split(",") if s], counts, args.samples, args.repeat,
+                       args.timeout)
         return
     with tempfile.TemporaryDirectory(prefix="memdir-bench-import-") as tmp:
         base = Path(tmp)

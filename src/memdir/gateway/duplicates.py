@@ -73,6 +73,52 @@ def check_duplicate(tx, name: str, description: str, body: str, old: MemoryRecor
                        f"of it (memdir doctor lists duplicates)")
 
 
+class TextHolders(dict):
+    """A layer's file states by file name (:attr:`memdir.files.scan.Scan.files`: a plain dict of them)
+    that also knows which files hold each text digest, kept as files are set and popped: its
+    ``text_holders(text)`` answers :func:`memdir.files.scan.holding` (the file names whose
+    :attr:`~memdir.files.scan.FileState.text` is ``text`` or not known) without a pass over every file —
+    what a batch of writes (:func:`memdir.gateway.writing.write_batch`) puts in its transaction's scan,
+    so its duplicate checks stay linear in the batch (10,000 files: a pass each was 9-19 ms a write)."""
+
+    def __init__(self, files: dict):
+        super().__init__(files)
+        self._texts: dict[str, set[str]] = {}
+        self._unknown: set[str] = set()
+        for filename, state in self.items():
+            self._note(filename, state)
+
+    def _note(self, filename: str, state) -> None:
+        if state.text is not None:
+            self._texts.setdefault(state.text, set()).add(filename)
+        elif state.name:
+            self._unknown.add(filename)
+
+    def _forget(self, filename: str) -> None:
+        state = dict.get(self, filename)
+        if state is not None:
+            self._texts.get(state.text, set()).discard(filename)
+            self._unknown.discard(filename)
+
+    def __setitem__(self, filename: str, state) -> None:
+        self._forget(filename)
+        super().__setitem__(filename, state)
+        self._note(filename, state)
+
+    def __delitem__(self, filename: str) -> None:
+        self._forget(filename)
+        super().__delitem__(filename)
+
+    def pop(self, filename: str, *default):
+        """As :meth:`dict.pop`."""
+        self._forget(filename)
+        return super().pop(filename, *default)
+
+    def text_holders(self, text: str) -> list[str]:
+        """The file names whose state's text digest is ``text`` or not known (in no order)."""
+        return [*self._texts.get(text, ()), *self._unknown]
+
+
 def duplicate_groups(members: Iterable[tuple[str, str, str, object]]) -> list[tuple[tuple[str, str], ...]]:
     """The groups of active memories of ``members`` (``(scope, name, status, key)``) that are exact
     duplicates of each other, each as ``(scope, name)`` pairs in the order given, groups in the order of
@@ -87,4 +133,4 @@ def duplicate_groups(members: Iterable[tuple[str, str, str, object]]) -> list[tu
     return [tuple(group) for group in groups.values() if len(group) > 1]
 
 
-__all__ = ["REFUSED_ACTORS", "check_duplicate", "duplicate_groups", "duplicate_key", "holder"]
+__all__ = ["REFUSED_ACTORS", "TextHolders", "check_duplicate", "duplicate_groups", "duplicate_key", "holder"]

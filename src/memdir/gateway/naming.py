@@ -45,6 +45,8 @@ def older_names(key: str, names: Iterable[str]) -> list[str]:
     keeps: time linear in the names' length times ``key``'s, whatever the letters (a pattern of
     optional letters backtracked for minutes on ``ooo…oa`` beside ``ooo…o``)."""
     text = "\n".join(names)
+    if not text:  # nothing to look through (a batch's index found no name): no pattern to compile
+        return []
     rest = kept_letters(key)
     kept = re.compile("^" + _DROPPABLE + "".join(re.escape(c) + _DROPPABLE for c in rest) + "$", re.M)
     parts = _older_parts(key)
@@ -54,6 +56,41 @@ def older_names(key: str, names: Iterable[str]) -> list[str]:
         # split as t+h or th backtracked exponentially)
         found += [name for name in _HASHED.findall(text) if name != key]
     return found
+
+
+class NameIndex(dict):
+    """A layer's names (:attr:`memdir.files.scan.Scan.names`: name → file name, a plain dict) that also
+    knows them by :func:`kept_letters`, kept as names are set and popped: its ``names_from`` (the
+    protocol of :meth:`memdir.layer.rows.Names.names_from`) gives :func:`candidates` the names that may
+    be an older name of a key — exactly those whose kept letters are the key's, every name when they are
+    none — without a pass over every name: what a batch of writes puts in its transaction's scan
+    (:func:`memdir.gateway.writing.write_batch`; 10,000 new names were a pass each)."""
+
+    def __init__(self, names: dict):
+        super().__init__(names)
+        self._kept: dict[str, set[str]] = {}
+        for name in self:
+            self._kept.setdefault(kept_letters(name), set()).add(name)
+
+    def __setitem__(self, name: str, filename: str) -> None:
+        super().__setitem__(name, filename)
+        self._kept.setdefault(kept_letters(name), set()).add(name)
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name)
+        self._kept.get(kept_letters(name), set()).discard(name)
+
+    def pop(self, name: str, *default):
+        """As :meth:`dict.pop`."""
+        self._kept.get(kept_letters(name), set()).discard(name)
+        return super().pop(name, *default)
+
+    def names_from(self, prefix: str = "", letters: str = "") -> list[str]:
+        """The names starting with ``prefix`` whose :func:`kept_letters` are ``letters`` (``""``: every
+        name), in name order: a subset of :meth:`memdir.layer.rows.Names.names_from`'s that holds every
+        name :func:`older_names` keeps (an older name's letters, spellings and ``-`` aside, are its key's)."""
+        listed = self._kept.get(letters, ()) if letters else self
+        return sorted(name for name in listed if name.startswith(prefix))
 
 
 def kept_letters(key: str) -> str:
@@ -298,4 +335,4 @@ def check_same_name(asked: str, old, taken: Container[str], warnings: list[str],
                     f"width or spacing): that memory was updated; {kept}")
 
 
-__all__ = ["ambiguous", "by_title", "check_older_file", "check_same_name", "inherited_title", "name_taken", "stored_name", "written_as", "written_to"]
+__all__ = ["NameIndex", "ambiguous", "by_title", "check_older_file", "check_same_name", "inherited_title", "name_taken", "stored_name", "written_as", "written_to"]

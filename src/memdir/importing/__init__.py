@@ -4,7 +4,7 @@
 Markdown files, the MCP memory graph, basic-memory, memdir's JSON lines),
 ``folders`` (which files of a folder are read), ``claude_mem`` (claude-mem's
 SQLite database), ``run`` (importing: idempotent, origin ``import``, through
-the tombstones and the gateway), ``export`` (memories out as plain files).
+the tombstones and the gateway, new memories in batches), ``outcomes`` (what an import did), ``export`` (memories out as plain files).
 
 May import: the standard library and the packages before it (through
 :mod:`memdir.operations`).

@@ -42,95 +42,31 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
 from ..errors import InvalidInput, MemdirError, ScopeError, TombstoneRefused
 from ..files.memfile import MemoryRecord, serialize
 from ..gateway.fields import MemoryChange, distinct_name, free_name, prepare
+from ..gateway.writing import ITEM_ERRORS, BatchWrite
 from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard
-from ..operations.memories import write
+from ..operations.memories import write, write_batch
 from ..operations.team import pending
-from ..results import Result
+from ..results import WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name
 from ..text.printable import utf8_prefix
 from ..tombstones.match import Tombstone, match, outcome
 from ..vocabulary import IMPORT_SOURCES
+from .outcomes import ImportOutcome, ImportReport, would
 from .sources import WIKI_LINK, Item, Skip
 
 _CANDIDATE_SUFFIX = "import"
 _RENAMED = "import_renamed_from"  # extra: the name an item had, taken here by another memory
 _DIGEST = "import_digest"  # extra: the digest of the source's item as last imported (issue 24 §3)
 _SLACK = 512  # bytes kept free for the frontmatter keys the gateway adds (times, origin, status)
-
-
-# A dry run's word for what it would do: the verb, not the past the real run reports ("would-imported", trial28).
-_WOULD = {"imported": "would-import", "updated": "would-update"}
-_DONE = {would: done for done, would in _WOULD.items()}
-
-
-def would(result: str) -> str:
-    """The dry run's ``result``: ``would-import``, ``would-update``, ``would-candidate``, ``would-unchanged``."""
-    return _WOULD.get(result, f"would-{result}")
-
-
-def settled(result: str) -> str:
-    """``result`` as the real run says it (a dry run's ``would-import`` is ``imported``)."""
-    return _DONE.get(result, result.removeprefix("would-"))
-
-
-@dataclass(frozen=True)
-class ImportOutcome:
-    """What happened to one item: its ``source``, the memory ``name`` and
-    ``scope`` (None when skipped before either was known), the ``result``
-    (imported | updated | candidate | unchanged | skipped; in a dry run
-    :func:`would`'s word: would-import, would-update, would-candidate,
-    would-unchanged), ``detail`` (why, and every change a write made to the text) and
-    ``cut`` (what of the body was cut to fit ``max_file_bytes``; empty: the
-    whole text was kept)."""
-
-    source: str
-    name: str | None
-    scope: str | None
-    result: str
-    detail: str = ""
-    cut: str = ""
-
-    @property
-    def kept(self) -> str:
-        """``whole``, ``cut`` or ``skipped``: what of the item's text this import keeps."""
-        return "skipped" if settled(self.result) == "skipped" else "cut" if self.cut else "whole"
-
-
-@dataclass(frozen=True)
-class ImportReport(Result):
-    """An import of ``kind`` from ``source``: every outcome, in source order,
-    and the counts by result; ``warnings`` for the whole import (a layer whose
-    tombstones could not be read, so were not checked)."""
-
-    kind: str
-    source: str
-    dry_run: bool
-    outcomes: tuple[ImportOutcome, ...]
-    warnings: tuple[str, ...] = ()
-
-    def count(self, result: str) -> int:
-        """How many outcomes are ``result`` (a dry run's counted as the real run's: :func:`settled`)."""
-        return sum(1 for o in self.outcomes if settled(o.result) == result)
-
-    def nothing(self) -> str | None:
-        """Why this import brought nothing (every item skipped, or none found), or None when an item
-        was imported, updated, proposed or found already there: an adapter exits non-zero on it."""
-        if any(o.kept != "skipped" for o in self.outcomes):
-            return None
-        if not self.outcomes:
-            return f"nothing imported: no memory found in {self.source}"
-        if len(self.outcomes) == 1:
-            return f"nothing imported: {self.outcomes[0].detail or 'its one item was skipped'}"
-        return f"nothing imported: all {len(self.outcomes)} items found in {self.source} were skipped"
 
 
 def source_digest(item: Item) -> str:
@@ -236,15 +172,19 @@ def _named_apart(layer, name: str, spelled: str, reserved: Container[str]) -> tu
 
 
 def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone],
-         reserved: Container[str]) -> ImportOutcome:
+         reserved: Container[str], batch: _Batch | None = None) -> ImportOutcome | _Deferred:
     """The outcome of importing ``item`` into ``scope``: named apart first when its spelling is another
-    memory's file name (:func:`_named_apart`, said in the outcome's detail), then :func:`_place`."""
+    memory's file name (:func:`_named_apart`, said in the outcome's detail), then :func:`_place`. With
+    ``batch``, a new memory's write is handed to it (:class:`_Deferred`); the writes it holds are made
+    first when this item's name is one of theirs or a memory's (its outcome reads the layer)."""
     try:
         name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
                                                              item.type, item.body, item.title, actor="import")
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
     layer = session.layer(scope)
+    if batch is not None and (batch.holds(scope, name) or layer.lookup(name) is not None):
+        batch.flush()
     extra, note = item.extra, ""
     apart = _named_apart(layer, name, item.spelled, reserved) if item.spelled else None
     if apart is not None:  # kept apart as the gateway keeps a write of another name apart, findable by its spelling
@@ -256,10 +196,15 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
         status="candidate" if item.candidate else None, reason=f"import from {item.source}",
         pinned=kept.get("pinned"), importance=kept.get("importance"), valid_from=kept.get("valid_from"),
         valid_until=kept.get("valid_until")))
-    done = _place(session, layer, item, change, scope, dry_run, stones)
-    if cut and done.kept != "skipped":
-        done = replace(done, cut=cut, detail=f"{cut}; {done.detail}" if done.detail else cut)
-    return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
+    def dressed(done: ImportOutcome) -> ImportOutcome:
+        if cut and done.kept != "skipped":
+            done = replace(done, cut=cut, detail=f"{cut}; {done.detail}" if done.detail else cut)
+        return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
+
+    done = _place(session, layer, item, change, scope, dry_run, stones, batch is not None)
+    if isinstance(done, _Deferred):
+        return replace(done, finish=lambda result, made=done.finish: dressed(made(result)))
+    return dressed(done)
 
 
 def _said(result) -> str:
@@ -277,8 +222,9 @@ def _times(item: Item, scope: str) -> tuple:
 
 
 def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str, dry_run: bool,
-           stones: list[Tombstone]) -> ImportOutcome:
-    """The outcome of importing ``change`` (the item's, named as it goes into ``layer``)."""
+           stones: list[Tombstone], defer: bool = False) -> ImportOutcome | _Deferred:
+    """The outcome of importing ``change`` (the item's, named as it goes into ``layer``); ``defer``: a new
+    memory's write of the user or project layer is handed back (:class:`_Deferred`), not made."""
     said_as = would if dry_run else str  # a dry run says what it would do
     name, description, kind, body = change.name, change.description, change.type, change.body
     found = match(stones, description, body, name=name, actor="import", title=change.title)
@@ -287,12 +233,19 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
     entry = layer.lookup(name)  # the last scan while no file came or went: a long import stays linear
     if entry is None:
         result = "candidate" if scope == "team" or change.status == "candidate" else "imported"
-        said = ""
-        if not dry_run:
-            done = write(session, change, scope, times=_times(item, scope))
-            result, said = ("unchanged" if done.operation == "unchanged" else result), _said(done)  # unchanged: the same team candidate waits
-        why = "waits for a person's review (memdir review)" if result == "candidate" else ""
-        return ImportOutcome(item.source, name, scope, said_as(result), "; ".join(filter(None, (why, said))))
+
+        def made(done: WriteResult | None) -> ImportOutcome:
+            now, said = result, ""
+            if done is not None:  # unchanged: the same team candidate waits
+                now, said = ("unchanged" if done.operation == "unchanged" else result), _said(done)
+            why = "waits for a person's review (memdir review)" if now == "candidate" else ""
+            return ImportOutcome(item.source, name, scope, said_as(now), "; ".join(filter(None, (why, said))))
+
+        if dry_run:
+            return made(None)
+        if defer and scope != "team":
+            return _Deferred(scope, name, BatchWrite(change, _times(item, scope)), made)
+        return made(write(session, change, scope, times=_times(item, scope)))
     old = entry.record
     if (old.description, old.body, old.type) == (description, body, kind):
         return ImportOutcome(item.source, name, scope, said_as("unchanged"), "the same text is already there")
@@ -466,6 +419,92 @@ def _unusable(session: Session, items: list, scope_of, scope: str | None) -> dic
     return unusable
 
 
+_BATCH = 200  # new memories written per transaction: one sync and one MEMORY.md each; the lock let go between
+_ITEM_ERRORS = ITEM_ERRORS  # what refuses one item and not the rest (the gateway's rule, memdir.gateway.writing)
+
+
+@dataclass(frozen=True)
+class _Deferred:
+    """A new memory's write :func:`_place` hands to the import's :class:`_Batch`: the layer (``scope``) and
+    ``name`` it goes to, the ``write``, and ``finish``, the outcome the write's result makes."""
+
+    scope: str
+    name: str
+    write: BatchWrite
+    finish: Callable[[WriteResult], ImportOutcome]
+
+
+class _Batch:
+    """The new memories an import writes, up to :data:`_BATCH` of one layer at a time, written in one
+    transaction (:func:`memdir.operations.memories.write_batch`) in source order: each outcome is what
+    writing them one by one gives. ``settle(index, outcome, counted)`` is told of each once the batch is
+    written; ``count()`` as the gateway settles each write (an import's progress moves with the writes, and
+    ``counted`` says it was counted so)."""
+
+    def __init__(self, session: Session, settle: Callable[[int, ImportOutcome, bool], None],
+                 count: Callable[[], None]):
+        self.session, self.settle, self.count = session, settle, count
+        self.pending: list[tuple[int, Item, _Deferred]] = []
+        self.names: set[str] = set()
+
+    def holds(self, scope: str, name: str) -> bool:
+        """True when a write waiting here goes to memory ``name`` of ``scope``."""
+        return bool(self.pending) and self.pending[0][2].scope == scope and name in self.names
+
+    def turn_to(self, scope: str) -> None:
+        """Before an item of ``scope`` is looked at: the writes held for another layer are made (a write
+        reads the other layers' memories: the source's order is kept)."""
+        if self.pending and self.pending[0][2].scope != scope:
+            self.flush()
+
+    def add(self, index: int, item: Item, deferred: _Deferred) -> None:
+        """Hold the write of ``item`` (at ``index`` in the source); a full batch is written."""
+        self.pending.append((index, item, deferred))
+        self.names.add(deferred.name)
+        if len(self.pending) >= _BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the held writes; an item the gateway refuses is skipped (said why), the rest written. When
+        the batch itself fails (the lock, the disk), the items it settled keep their outcome and the rest
+        are skipped, said why."""
+        pending, self.pending, self.names = self.pending, [], set()
+        if not pending:
+            return
+        told: dict[int, WriteResult | Exception] = {}
+
+        def done(k: int, value: WriteResult | Exception) -> None:
+            told[k] = value
+            self.count()
+
+        try:
+            values = write_batch(self.session, [d.write for _, _, d in pending], pending[0][2].scope, done=done)
+        except MemdirError as exc:
+            values = [told.get(k, exc) for k in range(len(pending))]
+        for k, ((index, item, deferred), value) in enumerate(zip(pending, values)):
+            made = deferred.finish(value) if isinstance(value, WriteResult) else _refused(item, deferred.scope,
+                                                                                          value)
+            self.settle(index, _renamed(item, made), k in told)
+
+
+def _refused(item: Item, target: str, exc: Exception) -> ImportOutcome:
+    """The outcome of ``item`` whose write into ``target`` raised ``exc`` (one bad item never stops the rest)."""
+    if isinstance(exc, TombstoneRefused):
+        return ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why))
+    if isinstance(exc, MemdirError):
+        return ImportOutcome(item.source, item.name, target, "skipped", str(exc))
+    return ImportOutcome(item.source, item.name, target, "skipped",  # a value no reader foresaw
+                         f"not importable: {type(exc).__name__}: {exc}"[:200])
+
+
+def _renamed(item: Item, done: ImportOutcome) -> ImportOutcome:
+    """``done`` with why ``item`` has another name than its source's, when an earlier item took that one."""
+    if not item.extra.get(_RENAMED):
+        return done
+    note = f"the name {item.extra[_RENAMED]!r} is taken by an earlier item of this source"
+    return replace(done, detail=f"{note}; {done.detail}" if done.detail else note)
+
+
 def run(session: Session, kind: str, source: str, items: list, *, scope: str | None = None,
         dry_run: bool = False, progress=None) -> ImportReport:
     """Import ``items`` (:class:`Item` and :class:`Skip` values from a reader)
@@ -477,7 +516,6 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     ``progress(done, total)`` is called before the first item and after each."""
     importer = session.as_actor("import")
     stones = guard(importer)  # every layer's, read once: an import makes no tombstones
-    outcomes = []
     if progress is not None:
         progress(0, len(items))
     def scope_of(item: Item) -> str:
@@ -490,29 +528,41 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
         if isinstance(item, Item):
             reserved.setdefault(scope_of(item), set()).add(item.name)
     unusable = _unusable(importer, named, scope_of, scope)
-    for item in named:
-        if isinstance(item, Skip):
-            outcomes.append(ImportOutcome(item.source, None, None, "skipped", item.reason))
-        else:
-            target = scope_of(item)
-            if target in unusable:
-                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", unusable[target]))
-                continue
-            try:
-                done = _one(importer, item, target, dry_run, stones, reserved[target])
-                if item.extra.get(_RENAMED):
-                    note = f"the name {item.extra[_RENAMED]!r} is taken by an earlier item of this source"
-                    done = replace(done, detail=f"{note}; {done.detail}" if done.detail else note)
-                outcomes.append(done)
-            except TombstoneRefused as exc:
-                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", outcome(exc.stone, exc.why)))
-            except MemdirError as exc:  # one bad item never stops the rest
-                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped", str(exc)))
-            except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # a value no reader foresaw
-                outcomes.append(ImportOutcome(item.source, item.name, target, "skipped",
-                                              f"not importable: {type(exc).__name__}: {exc}"[:200]))
+    outcomes: list[ImportOutcome | None] = [None] * len(named)
+    handled = 0
+
+    def count() -> None:
+        nonlocal handled
+        handled += 1
         if progress is not None:
-            progress(len(outcomes), len(items))
+            progress(handled, len(items))
+
+    def settle(i: int, done: ImportOutcome, counted: bool = False) -> None:
+        outcomes[i] = done
+        if not counted:
+            count()
+
+    batch = None if dry_run else _Batch(importer, settle, count)
+    for i, item in enumerate(named):
+        if isinstance(item, Skip):
+            settle(i, ImportOutcome(item.source, None, None, "skipped", item.reason))
+            continue
+        target = scope_of(item)
+        if target in unusable:
+            settle(i, ImportOutcome(item.source, item.name, target, "skipped", unusable[target]))
+            continue
+        if batch is not None:
+            batch.turn_to(target)
+        try:
+            done = _one(importer, item, target, dry_run, stones, reserved[target], batch)
+        except _ITEM_ERRORS as exc:
+            done = _refused(item, target, exc)
+        if isinstance(done, _Deferred):
+            batch.add(i, item, done)
+        else:
+            settle(i, _renamed(item, done))
+    if batch is not None:
+        batch.flush()
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 

@@ -9,6 +9,8 @@ it: the layer imports this module.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ..errors import Conflict, NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
@@ -83,6 +85,7 @@ class Transaction:
         self.judged_again = False  # the memories whose held-back verdict moved taken up (memdir.layer.held)
         self.events: list[Event] = []
         self.warnings: list[str] = []
+        self.unsynced: list | None = None  # inside batched(): the files written, synced when it ends
 
     def fresh(self, name: str) -> Entry | None:
         """The entry of ``name`` as it is on disk now. After a full sweep that is
@@ -120,6 +123,31 @@ class Transaction:
         self.scan = self.layer.scan()
         self.full = True
         self.sync_external()
+
+    @contextmanager
+    def batched(self) -> Iterator[Transaction]:
+        """A block in which :meth:`apply` syncs nothing itself: each file is written atomically (a temp file
+        renamed over it) and each journal line whole, but neither is fsynced; when the block ends (also when
+        it raises) the files are synced (:func:`memdir.layer.commit.sync_written`), then the journal once
+        (:meth:`memdir.layer.journal.Journal.batched`) — for a batch of writes (an import), one sync
+        instead of three per file. A process killed in the block leaves every change before the kill whole,
+        and at most the change it cut: a file written and not journaled, which the next transaction's
+        sweep journals as the gateway's write (:func:`memdir.layer.commit.sweep`). A power cut in the
+        block may lose what it wrote (nothing is committed until the block ends): the next sweep records
+        what is on disk. Raises :class:`StoreError` when a sync fails."""
+        outer = self.unsynced is None
+        if outer:
+            self.unsynced = []
+        try:
+            with self.layer.journal.batched():
+                try:
+                    yield self
+                finally:
+                    if outer and self.unsynced:
+                        commit.sync_written(self.layer.path, self.unsynced)  # the files, before the journal's
+        finally:
+            if outer:
+                self.unsynced = None
 
     # ------------------------------------------------------------ primitives
 
@@ -222,7 +250,9 @@ class Transaction:
                 after = journal.put_object(payload)
                 if twin is not None:  # Deploy.md becomes deploy.md by one rename, then is written
                     staged.append(commit.stage_case_rename(twin, target))
-                staged.append(commit.stage_write(target, payload))
+                staged.append(commit.stage_write(target, payload, sync=self.unsynced is None))
+                if self.unsynced is not None:
+                    self.unsynced.append(target)
                 for path in doomed[1:]:  # a hand-named file (feedback_x.md) moves to its name
                     if path != twin:
                         staged.append(commit.stage_remove(path))

@@ -11,6 +11,7 @@ themselves are made by the gateway (:mod:`memdir.gateway.changes`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime
@@ -20,36 +21,26 @@ from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed
 from ..gateway import changes as gateway
-from ..gateway import compare, deletion, edits
+from ..gateway import compare, deletion, edits, writing
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange
-from ..layer.history import history as layer_history
+from ..gateway.writing import BatchWrite
 from ..layer.history import damage as layer_damage
+from ..layer.history import history as layer_history
 from ..layer.history import records_as_of, version_bytes, version_number
 from ..layer.index import is_current, ordered
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import successor
 from ..prompt import pending
-from ..results import (
-    ClearResult,
-    DeleteResult,
-    HistoryResult,
-    LayerCount,
-    Link,
-    ListResult,
-    PruneResult,
-    ReadResult,
-    RestoreResult,
-    VersionResult,
-    WriteResult,
-    info_of,
-)
+from ..results import (ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult,
+                       ReadResult, RestoreResult, VersionResult, WriteResult, info_of)
 from ..session import Session
 from ..text.names import asked_name, normalize_name
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
-from .lookup import find, guard, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other, unsearched, writable
+from .lookup import (find, guard, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other,
+                     unsearched, writable)
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored
@@ -136,10 +127,44 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
                                times=times)
     except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
-    if (layer.scope, result.name) in held_memories(session.home):  # warned, not refused: see held_warning
-        notes.append(held_warning(result.name, layer.scope))
-    if notes or stones.skipped:
-        result = replace(result, warnings=(*notes, *result.warnings, *stones.skipped))
+    return _said(session, layer.scope, change, result, notes, stones.skipped, held_memories(session.home))
+
+
+def write_batch(session: Session, writes: Sequence[BatchWrite], scope: str, *,
+                done: Callable[[int, WriteResult | Exception], None] | None = None) -> list[WriteResult | Exception]:
+    """Write ``writes`` into the session's ``scope`` layer (``user`` | ``project``) in one transaction
+    (:func:`memdir.gateway.writing.write_batch`), each as :func:`write` with that ``scope`` would: its result
+    or the exception :func:`write` would raise, in order; ``done(index, value)`` told as the gateway settles
+    each. Raises :class:`InvalidInput` (the team layer: its writes are proposals), :class:`ScopeError`,
+    :class:`LockTimeout`, :class:`StoreError`."""
+    if scope not in ("user", "project"):
+        raise InvalidInput(f"a batch of writes goes to the user or the project layer, not {scope!r}")
+    layer = session.layer(scope)
+    stones, held = guard(session, layer), held_memories(session.home)
+    notes: list[list[str]] = [[] for _ in writes]
+    values: list = [None] * len(writes)
+    ready: list[tuple[int, BatchWrite]] = []  # (index in writes, the write with its valid times read)
+    for i, one in enumerate(writes):
+        try:
+            ready.append((i, replace(one, change=_timed(one.change, notes[i]))))
+        except InvalidInput as exc:  # a valid time that does not read: refused as write() refuses it
+            values[i] = exc
+    told = writing.write_batch(layer, [one for _, one in ready], actor=session.actor, session=session.id,
+                               guard=stones, done=done and (lambda k, value: done(ready[k][0], value)))
+    for (i, _), value in zip(ready, told):
+        values[i] = _said(session, layer.scope, writes[i].change, value, notes[i], stones.skipped, held) \
+            if isinstance(value, WriteResult) else value
+    return values
+
+
+def _said(session: Session, scope: str, change: MemoryChange, result: WriteResult, notes: list[str],
+          skipped: tuple[str, ...], held: set) -> WriteResult:
+    """``result`` of :func:`write` of ``change`` with the session's warnings (``notes``: how a valid time was read; a
+    sync conflict's, ``held``; tombstones not read, ``skipped``); a live write ends the findings it covers."""
+    if (scope, result.name) in held:  # warned, not refused: see held_warning
+        notes = [*notes, held_warning(result.name, scope)]
+    if notes or skipped:
+        result = replace(result, warnings=(*notes, *result.warnings, *skipped))
     if result.status == "active" and result.operation != "unchanged":
         _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}",
                         f"{result.name} {change.title or ''} {change.description or ''}")
