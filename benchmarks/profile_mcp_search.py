@@ -124,7 +124,7 @@ STAGES = (  # (module, function, stage): the functions a search calls, timed whe
     ("memdir.search.ranking", "_ties_broken", "ties: other"),
     ("memdir.search.ranking", "_result", "results, snippets"),
     ("memdir.tools.handlers.render", "search", "rendering the text"),
-    ("memdir.tools.handlers", "_bounded", "escaping, bounding"),
+    ("memdir.tools.handlers", "answer", "escaping, bounding"),
     ("memdir.tools.handlers", "check_arguments", "checking arguments"),
 )
 
