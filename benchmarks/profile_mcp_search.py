@@ -235,19 +235,28 @@ def ties_report(home: Path, project: Path, queries: list[str]) -> None:
         vectors.sentence_vectors = keep
 
 
-def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
+def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool, top: int = 0) -> None:
+    import signal
+
     import anyio
     from mcp import Client, StdioServerParameters
 
     env = dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on" if hybrid else "off",
                PYTHONPATH=str(HERE.parent / "src"))
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
-                                   cwd=str(project))
+    stats_file = Path(tempfile.mkdtemp(prefix="memdir-mcp-profile-")) / "server.prof"
+    args = [str(HERE / "_profiled_mcp.py"), str(stats_file)] if top else ["-m", "memdir.cli", "mcp"]
+    params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=str(project))
 
     async def run() -> list[float]:
+        seen = _children_now()
         async with Client(params, mode="legacy") as client:
             await client.list_tools()
             await client.call_tool("memory_search", {"query": "warm up the server", "k": 5})
+            pid = max(_children_now() - seen)
+            before = _thread_seconds(pid)
+            if top:
+                os.kill(pid, signal.SIGUSR1)
+                await client.list_tools()  # the signal handled before the first timed call
             times, refused = [], []
             for query in queries:
                 t0 = time.perf_counter()
@@ -256,13 +265,51 @@ def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> Non
                 t0 = time.perf_counter()
                 await client.call_tool("memory_search", {"query": " ", "k": 5})  # refused before any search
                 refused.append(time.perf_counter() - t0)
-            return times, refused
+            after = _thread_seconds(pid)
+            if top:
+                os.kill(pid, signal.SIGUSR2)
+                await client.list_tools()
+            return times, refused, before, after, pid
 
-    times, refused = anyio.run(run)
+    times, refused, before, after, pid = anyio.run(run)
+    threads = {("main" if tid == pid else str(tid)): round((after[tid] - before.get(tid, 0.0)) / len(times) * 1000, 2)
+               for tid in after}
     print(json.dumps({"where": "mcp", "hybrid": hybrid, "queries": len(times),
                       "p50_ms": round(statistics.median(times) * 1000, 2),
                       "p95_ms": round(percentile(times, 0.95) * 1000, 2),
-                      "round_trip_no_search_p50_ms": round(statistics.median(refused) * 1000, 2)}), flush=True)
+                      "round_trip_no_search_p50_ms": round(statistics.median(refused) * 1000, 2),
+                      "server_cpu_ms_per_pair": round(sum(threads.values()), 2),
+                      "server_thread_cpu_ms_per_pair": {t: ms for t, ms in threads.items() if ms}}), flush=True)
+    if top:
+        for _ in range(100):
+            if stats_file.exists():
+                break
+            time.sleep(0.05)
+        for order in ("tottime", "cumulative"):
+            pstats.Stats(str(stats_file), stream=sys.stdout).sort_stats(order).print_stats(top)
+
+
+def _children_now() -> set[int]:
+    """The processes this one started (the children of each of its threads), from ``/proc``."""
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        try:
+            found |= {int(p) for p in Path(f"/proc/self/task/{task}/children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _thread_seconds(pid: int) -> dict[int, float]:
+    """User + system CPU seconds of each thread of ``pid`` (``/proc/PID/task/TID/stat`` fields 14–15)."""
+    seconds = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            fields = Path(f"/proc/{pid}/task/{task}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds[int(task)] = sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+    return seconds
 
 
 def through_sdk(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
@@ -315,6 +362,9 @@ def main() -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the top N functions")
     parser.add_argument("--stages", action="store_true", help="print the mean CPU milliseconds of each stage")
     parser.add_argument("--mcp", action="store_true", help="also time the queries through a memdir mcp subprocess")
+    parser.add_argument("--server-profile", type=int, default=0, metavar="N",
+                        help="with --mcp: the server's top N functions (cProfile of its main thread, by own and by "
+                             "cumulative time) over the timed calls")
     parser.add_argument("--sdk", action="store_true", help="also time them through the SDK's server in this process")
     parser.add_argument("--ties", action="store_true", help="count the ties' sentences embedded and kept (--hybrid)")
     args = parser.parse_args()
@@ -323,7 +373,8 @@ def main() -> int:
         base.mkdir(parents=True, exist_ok=True)
         home, project, queries = build(base, args.notes, args.hybrid)
         os.chdir(project)
-        in_process(home, project, queries, args.hybrid, args.profile)
+        if not args.server_profile:
+            in_process(home, project, queries, args.hybrid, args.profile)
         if args.stages:
             stages(home, project, queries, args.hybrid)
         if args.ties and args.hybrid:
@@ -331,7 +382,7 @@ def main() -> int:
         if args.sdk:
             through_sdk(home, project, queries, args.hybrid)
         if args.mcp:
-            over_mcp(home, project, queries, args.hybrid)
+            over_mcp(home, project, queries, args.hybrid, args.server_profile)
     return 0
 
 

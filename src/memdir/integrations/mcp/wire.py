@@ -165,6 +165,11 @@ _HEAD_ID = re.compile(r'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' +
 _TAIL_ID = re.compile(r'[,{]\s*"id"\s*:\s*' + _VALUE + r'\s*\}\s*$')
 
 
+# A reply as the SDK writes it (pydantic's compact JSON, keys in the model's order): the id it answers is the
+# outermost object's second key; what follows it is the result or the error, never read here.
+_REPLY_HEAD = re.compile(r'\{"jsonrpc":"2\.0","id":' + _VALUE + r',"(?:result|error)":')
+
+
 def line_id(head: str, tail: str):
     """The id of a message too long to parse (its first and last characters: ``head``, ``tail``), or None when
     neither end names one: the error reply then reaches the client's waiting call instead of leaving it
@@ -214,14 +219,23 @@ class GuardedStreams:
         """Note the request ``text`` (a message the SDK writes) answers."""
         import anyio
 
-        if not self.waiting or '"method"' in text[:200]:
+        if not self.waiting:
             return
-        try:
-            message = json.loads(text)
-        except ValueError:
+        head = _REPLY_HEAD.match(text)  # the SDK's compact reply: its id read from the head, the rest unparsed
+        if head:
+            id = json.loads(head.group(1))
+        elif '"method"' in text[:200]:
             return
-        if isinstance(message, dict) and "method" not in message and message.get("id") in self.waiting:
-            self.waiting.discard(message["id"])
+        else:
+            try:
+                message = json.loads(text)
+            except ValueError:
+                return
+            if not isinstance(message, dict) or "method" in message:
+                return
+            id = message.get("id")
+        if id in self.waiting:
+            self.waiting.discard(id)
             self._answered.set()
             self._answered = anyio.Event()
 
