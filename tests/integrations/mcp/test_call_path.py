@@ -83,3 +83,54 @@ def test_get_tool_states_the_limits_of_the_settings_it_is_given():
     assert body(get_tool("memory_write", small)) == "Markdown, ≤ 2000 characters (\"\" empties it)"
     with pytest.raises(Exception, match="unknown tool 'memory_nope'; memory tools are: memory_write"):
         get_tool("memory_nope", small)
+
+
+def _read_all(lines_of, data: bytes, chunk: int) -> list:
+    """What ``lines_of`` (a reader of :mod:`memdir.integrations.mcp.wire`) yields for ``data`` written into a real
+    pipe ``chunk`` bytes at a time by another thread."""
+    import io
+    import threading
+    import types
+
+    read_fd, write_fd = os.pipe()
+
+    def feed():
+        with os.fdopen(write_fd, "wb", buffering=0) as out:
+            for start in range(0, len(data), chunk):
+                out.write(data[start:start + chunk])
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    reader = io.TextIOWrapper(os.fdopen(read_fd, "rb"), encoding="utf-8", errors="surrogateescape")
+    guard = types.SimpleNamespace(gone=None)
+
+    async def main():
+        got = []
+        async for line, too_long in lines_of(reader, guard):
+            got.append((line, too_long))
+        return got
+
+    try:
+        return anyio.run(main)
+    finally:
+        writer.join()
+        reader.close()
+
+
+def test_stdin_read_by_the_event_loop_yields_what_the_worker_thread_did():
+    from memdir.integrations.mcp import wire
+
+    with open(os.devnull) as null:
+        assert wire._pipe_fd(null) is None  # not a pipe: the worker thread reads it, as before
+    long = '{"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {"q": "' + "é" * wire.MAX_LINE_CHARS + '"}}'
+    data = ("\ufeff" + '{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n' + "\n" + "∂ü€ — 한국어 ok\r\n" + "lone\rcr\n"
+            + "x" * wire.MAX_LINE_CHARS + "\n" + long + "\n" + "y" * (wire.MAX_LINE_CHARS + 1) + "\n"
+            + '{"id": 2}').encode("utf-8") + b"\xff\xfe not utf-8\n" + b"last, no newline"
+    threaded = _read_all(wire._threaded_lines, data, 1 << 16)
+    assert [too_long for _, too_long in threaded if too_long] == [(len(long) + 1, 77), (wire.MAX_LINE_CHARS + 2, None)]
+    assert threaded[0][0].startswith("\ufeff{") and threaded[3] == ("lone\n", None)  # the controls: what is read
+    assert threaded[-1] == ("last, no newline", None) and threaded[-2][0] == '{"id": 2}\udcff\udcfe not utf-8\n'
+    for chunk in (1, 7, 4096, 1 << 16):  # a character's bytes split across reads, a \r\n split, whole lines
+        polled = _read_all(lambda reader, guard: wire._polled_lines(reader.fileno(), guard),
+                           data if chunk > 1 else data[:300], chunk)
+        assert polled == (threaded if chunk > 1 else _read_all(wire._threaded_lines, data[:300], 1))
