@@ -301,7 +301,7 @@ def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool, top: i
 
 def floor(home: Path, project: Path, sources: list[Path], calls: int) -> None:
     """For each tree of ``sources`` (its ``src``), a ``memdir mcp`` of that tree, all started at once and asked in
-    turn, rounds of ``calls`` ``tools/list`` and ``calls`` refused searches (an empty query: no search runs), twice:
+    turn (the first asked rotating), rounds of ``calls`` ``tools/list`` and ``calls`` refused searches (an empty query: no search runs), twice:
     per kind and tree the server's CPU ms per call (every thread, and the main thread's) and the round trip's p50.
     What a call costs around the search itself, tree against tree in one run."""
     from contextlib import AsyncExitStack
@@ -324,8 +324,9 @@ def floor(home: Path, project: Path, sources: list[Path], calls: int) -> None:
                 pids.append(max(_children_now() - seen))
             spent = {(src, kind): [0.0, 0.0, []] for src in sources for kind in ("tools_list", "refused")}
             for kind in ("tools_list", "refused") * 2:
-                for _ in range(calls):
-                    for src, client, pid in zip(sources, clients, pids):
+                for i in range(calls):
+                    turn = i % len(sources)  # the first asked rotating
+                    for src, client, pid in [*zip(sources, clients, pids)][turn:] + [*zip(sources, clients, pids)][:turn]:
                         before = _thread_seconds(pid)
                         t0 = time.perf_counter()
                         if kind == "tools_list":
