@@ -29,7 +29,9 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
   with the request's id.
 
 A byte-order mark opening a line is dropped (RFC 8259 §8.1: a parser may
-ignore it). Anything else goes to the SDK unchanged. Replies are written to the same
+ignore it). A stdin that is a pipe or a socket is read by the event loop's
+own thread once it polls readable (:func:`_polled_lines`), the lines the same
+as a worker thread's ``readline`` gives (anything else is read that way). Anything else goes to the SDK unchanged. Replies are written to the same
 stdout as the SDK's, one whole line at a time under one lock, so frames never
 interleave. A client that stops reading (it exited, closed the pipe) ends the
 server quietly: one line on stderr, no traceback (:meth:`GuardedStreams._client_gone`).
