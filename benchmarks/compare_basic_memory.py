@@ -457,14 +457,22 @@ def run_paired(notes: int, args, sources: list[Path]) -> None:
             system.env["PYTHONPATH"] = str(src)
             system.name = f"memdir-hybrid[{n}]"
             systems.append(system)
-        bm = bm_system(base, folder, args.venv)
-        print(f"basic-memory: indexing {notes} notes", file=sys.stderr, flush=True)
-        timed_process(bm.ingest, bm.env, bm.cwd)
-        systems.append(bm)
+        if not args.no_basic_memory:
+            bm = bm_system(base, folder, args.venv)
+            print(f"basic-memory: indexing {notes} notes", file=sys.stderr, flush=True)
+            timed_process(bm.ingest, bm.env, bm.cwd)
+            systems.append(bm)
         results = paired(systems, queries)
         for n, system in enumerate(systems):
             emit(system=system.name, notes=notes, paired=True, load=os.getloadavg()[0],
                  **({"src": str(sources[n])} if n < len(sources) else {}), **results[system.name])
+        if args.no_basic_memory:  # each tree against the first
+            for n in range(1, len(sources)):
+                emit(compare=f"memdir-hybrid[0]/memdir-hybrid[{n}]", notes=notes, src=str(sources[n]), paired=True,
+                     **{key: round(results["memdir-hybrid[0]"][key] / results[f"memdir-hybrid[{n}]"][key], 2)
+                        for key in ("search_p50_ms", "search_p95_ms", "tools_list_p50_ms", "server_cpu_ms_per_call",
+                                    "server_main_thread_ms_per_call")})
+            return
         theirs = results["basic-memory"]
         for n in range(len(sources)):
             mine = results[f"memdir-hybrid[{n}]"]
@@ -495,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venv", type=Path, default=VENV, help="basic-memory's virtualenv (default %(default)s)")
     parser.add_argument("--src", type=Path, action="append", default=[],
                         help="a tree's src: search alone, paired with basic-memory (repeat for several trees)")
+    parser.add_argument("--no-basic-memory", action="store_true",
+                        help="with --src: the trees against each other alone (no basic-memory virtualenv needed)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if args.install and not (args.venv / "bin" / "basic-memory").exists():
@@ -505,6 +515,13 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         print(f"installing basic-memory {args.version} into {args.venv} with {python}", file=sys.stderr)
         install(args.venv, python, args.version)
+    if args.src and args.no_basic_memory:
+        if not hybrid_available():
+            emit(skipped="paired", reason="the vectors extra is not installed")
+            return 0
+        for notes in sizes:
+            run_paired(notes, args, [src.resolve() for src in args.src])
+        return 0
     if not (args.venv / "bin" / "basic-memory").exists():
         emit(skipped="basic-memory", reason=f"no virtualenv at {args.venv}; run with --install to create it")
         return 0

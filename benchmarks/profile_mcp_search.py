@@ -1,7 +1,7 @@
 """Where one ``memory_search`` call of a running MCP server spends its time.
 
     python benchmarks/profile_mcp_search.py [--notes 1000] [--dir DIR] [--hybrid] [--profile N] [--stages] [--mcp]
-                                            [--sdk] [--ties]
+                                            [--server-profile N] [--sdk] [--ties] [--floor N --src SRC …]
 
 Builds (once, in ``--dir`` when given, kept for the next run) a home holding
 the benchmarks' corpus (``benchmarks/_corpus.py``) as project memories and
@@ -24,7 +24,17 @@ calling thread's wait for it is "waiting for the query vector" (its CPU;
 ``waiting_wall_ms``: the wall time of those waits, mean per search and p50/p95 per wait). With
 ``--mcp`` the same queries also go through a real ``memdir mcp`` subprocess
 driven by the MCP SDK's client, and the round trip of a call that does no
-search (an empty query, refused) is timed: the SDK's and JSON-RPC's share.
+search (an empty query, refused) is timed: the SDK's and JSON-RPC's share;
+the server's CPU ms per pair of calls follows, per thread (``/proc``: the
+main thread runs the event loop, the SDK and the tool call; the query's
+embedding has a worker of its own). With ``--server-profile N`` (and
+``--mcp``; the in-process pass is skipped) that server runs under cProfile
+(``benchmarks/_profiled_mcp.py``, the main thread's CPU time) over the timed
+calls, and its top ``N`` functions by own and by cumulative time follow.
+With ``--floor N`` alone: a ``memdir mcp`` of each ``--src`` tree (default
+this one), started together and asked in turn, answers rounds of ``N``
+``tools/list`` and ``N`` refused searches; per tree and kind, the server's CPU
+ms per call and the p50: what a call costs around the search, tree against tree.
 With ``--sdk`` each query runs, in this process and alternately, as a direct
 tool call and through the MCP SDK's server (:func:`~memdir.integrations.mcp.
 server.build_server`) driven by its in-process client (no pipe, no second
@@ -235,19 +245,28 @@ def ties_report(home: Path, project: Path, queries: list[str]) -> None:
         vectors.sentence_vectors = keep
 
 
-def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
+def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool, top: int = 0) -> None:
+    import signal
+
     import anyio
     from mcp import Client, StdioServerParameters
 
     env = dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on" if hybrid else "off",
                PYTHONPATH=str(HERE.parent / "src"))
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
-                                   cwd=str(project))
+    stats_file = Path(tempfile.mkdtemp(prefix="memdir-mcp-profile-")) / "server.prof"
+    args = [str(HERE / "_profiled_mcp.py"), str(stats_file)] if top else ["-m", "memdir.cli", "mcp"]
+    params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=str(project))
 
     async def run() -> list[float]:
+        seen = _children_now()
         async with Client(params, mode="legacy") as client:
             await client.list_tools()
             await client.call_tool("memory_search", {"query": "warm up the server", "k": 5})
+            pid = max(_children_now() - seen)
+            before = _thread_seconds(pid)
+            if top:
+                os.kill(pid, signal.SIGUSR1)
+                await client.list_tools()  # the signal handled before the first timed call
             times, refused = [], []
             for query in queries:
                 t0 = time.perf_counter()
@@ -256,13 +275,100 @@ def over_mcp(home: Path, project: Path, queries: list[str], hybrid: bool) -> Non
                 t0 = time.perf_counter()
                 await client.call_tool("memory_search", {"query": " ", "k": 5})  # refused before any search
                 refused.append(time.perf_counter() - t0)
-            return times, refused
+            after = _thread_seconds(pid)
+            if top:
+                os.kill(pid, signal.SIGUSR2)
+                await client.list_tools()
+            return times, refused, before, after, pid
 
-    times, refused = anyio.run(run)
+    times, refused, before, after, pid = anyio.run(run)
+    threads = {("main" if tid == pid else str(tid)): round((after[tid] - before.get(tid, 0.0)) / len(times) * 1000, 2)
+               for tid in after}
     print(json.dumps({"where": "mcp", "hybrid": hybrid, "queries": len(times),
                       "p50_ms": round(statistics.median(times) * 1000, 2),
                       "p95_ms": round(percentile(times, 0.95) * 1000, 2),
-                      "round_trip_no_search_p50_ms": round(statistics.median(refused) * 1000, 2)}), flush=True)
+                      "round_trip_no_search_p50_ms": round(statistics.median(refused) * 1000, 2),
+                      "server_cpu_ms_per_pair": round(sum(threads.values()), 2),
+                      "server_thread_cpu_ms_per_pair": {t: ms for t, ms in threads.items() if ms}}), flush=True)
+    if top:
+        for _ in range(100):
+            if stats_file.exists():
+                break
+            time.sleep(0.05)
+        for order in ("tottime", "cumulative"):
+            pstats.Stats(str(stats_file), stream=sys.stdout).sort_stats(order).print_stats(top)
+
+
+def floor(home: Path, project: Path, sources: list[Path], calls: int) -> None:
+    """For each tree of ``sources`` (its ``src``), a ``memdir mcp`` of that tree, all started at once and asked in
+    turn (the first asked rotating), rounds of ``calls`` ``tools/list`` and ``calls`` refused searches (an empty query: no search runs), twice:
+    per kind and tree the server's CPU ms per call (every thread, and the main thread's) and the round trip's p50.
+    What a call costs around the search itself, tree against tree in one run."""
+    from contextlib import AsyncExitStack
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    async def run() -> dict:
+        async with AsyncExitStack() as stack:
+            clients, pids = [], []
+            for src in sources:
+                env = dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="off", PYTHONPATH=str(src))
+                params = StdioServerParameters(command=sys.executable, args=["-m", "memdir.cli", "mcp"], env=env,
+                                               cwd=str(project))
+                seen = _children_now()
+                client = await stack.enter_async_context(Client(params, mode="legacy"))
+                await client.list_tools()
+                await client.call_tool("memory_search", {"query": " ", "k": 5})
+                clients.append(client)
+                pids.append(max(_children_now() - seen))
+            spent = {(src, kind): [0.0, 0.0, []] for src in sources for kind in ("tools_list", "refused")}
+            for kind in ("tools_list", "refused") * 2:
+                for i in range(calls):
+                    turn = i % len(sources)  # the first asked rotating
+                    for src, client, pid in [*zip(sources, clients, pids)][turn:] + [*zip(sources, clients, pids)][:turn]:
+                        before = _thread_seconds(pid)
+                        t0 = time.perf_counter()
+                        if kind == "tools_list":
+                            await client.list_tools()
+                        else:
+                            await client.call_tool("memory_search", {"query": " ", "k": 5})
+                        wall = time.perf_counter() - t0
+                        after = _thread_seconds(pid)
+                        row = spent[(src, kind)]
+                        row[0] += sum(after[t] - before.get(t, 0.0) for t in after)
+                        row[1] += after[pid] - before[pid]
+                        row[2].append(wall)
+            return spent
+
+    for (src, kind), (cpu, main_cpu, walls) in anyio.run(run).items():
+        print(json.dumps({"where": "mcp-floor", "src": str(src), "call": kind, "calls": len(walls),
+                          "server_cpu_ms_per_call": round(cpu / len(walls) * 1000, 3),
+                          "server_main_thread_ms_per_call": round(main_cpu / len(walls) * 1000, 3),
+                          "p50_ms": round(statistics.median(walls) * 1000, 2)}), flush=True)
+
+
+def _children_now() -> set[int]:
+    """The processes this one started (the children of each of its threads), from ``/proc``."""
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        try:
+            found |= {int(p) for p in Path(f"/proc/self/task/{task}/children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _thread_seconds(pid: int) -> dict[int, float]:
+    """User + system CPU seconds of each thread of ``pid`` (``/proc/PID/task/TID/stat`` fields 14–15)."""
+    seconds = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            fields = Path(f"/proc/{pid}/task/{task}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds[int(task)] = sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+    return seconds
 
 
 def through_sdk(home: Path, project: Path, queries: list[str], hybrid: bool) -> None:
@@ -315,15 +421,27 @@ def main() -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the top N functions")
     parser.add_argument("--stages", action="store_true", help="print the mean CPU milliseconds of each stage")
     parser.add_argument("--mcp", action="store_true", help="also time the queries through a memdir mcp subprocess")
+    parser.add_argument("--server-profile", type=int, default=0, metavar="N",
+                        help="with --mcp: the server's top N functions (cProfile of its main thread, by own and by "
+                             "cumulative time) over the timed calls")
+    parser.add_argument("--floor", type=int, default=0, metavar="N",
+                        help="only: N tools/list and N refused searches per round through a memdir mcp of each --src")
+    parser.add_argument("--src", type=Path, action="append", default=[],
+                        help="a tree's src for --floor (repeat; default this tree's)")
     parser.add_argument("--sdk", action="store_true", help="also time them through the SDK's server in this process")
     parser.add_argument("--ties", action="store_true", help="count the ties' sentences embedded and kept (--hybrid)")
     args = parser.parse_args()
+    args.src = [src.resolve() for src in args.src]  # before the chdir below
     with tempfile.TemporaryDirectory(prefix="memdir-profile-") as tmp:
         base = args.dir.resolve() if args.dir else Path(tmp)  # memdir refuses a relative home
         base.mkdir(parents=True, exist_ok=True)
         home, project, queries = build(base, args.notes, args.hybrid)
         os.chdir(project)
-        in_process(home, project, queries, args.hybrid, args.profile)
+        if args.floor:
+            floor(home, project, args.src or [HERE.parent / "src"], args.floor)
+            return 0
+        if not args.server_profile:
+            in_process(home, project, queries, args.hybrid, args.profile)
         if args.stages:
             stages(home, project, queries, args.hybrid)
         if args.ties and args.hybrid:
@@ -331,7 +449,7 @@ def main() -> int:
         if args.sdk:
             through_sdk(home, project, queries, args.hybrid)
         if args.mcp:
-            over_mcp(home, project, queries, args.hybrid)
+            over_mcp(home, project, queries, args.hybrid, args.server_profile)
     return 0
 
 

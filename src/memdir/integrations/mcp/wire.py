@@ -29,7 +29,9 @@ decides, from the raw line, what JSON-RPC 2.0 calls for (§5.1 error codes):
   with the request's id.
 
 A byte-order mark opening a line is dropped (RFC 8259 §8.1: a parser may
-ignore it). Anything else goes to the SDK unchanged. Replies are written to the same
+ignore it). A stdin that is a pipe or a socket is read by the event loop's
+own thread once it polls readable (:func:`_polled_lines`), the lines the same
+as a worker thread's ``readline`` gives (anything else is read that way). Anything else goes to the SDK unchanged. Replies are written to the same
 stdout as the SDK's, one whole line at a time under one lock, so frames never
 interleave. A client that stops reading (it exited, closed the pipe) ends the
 server quietly: one line on stderr, no traceback (:meth:`GuardedStreams._client_gone`).
@@ -165,6 +167,11 @@ _HEAD_ID = re.compile(r'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' +
 _TAIL_ID = re.compile(r'[,{]\s*"id"\s*:\s*' + _VALUE + r'\s*\}\s*$')
 
 
+# A reply as the SDK writes it (pydantic's compact JSON, keys in the model's order): the id it answers is the
+# outermost object's second key; what follows it is the result or the error, never read here.
+_REPLY_HEAD = re.compile(r'\{"jsonrpc":"2\.0","id":' + _VALUE + r',"(?:result|error)":')
+
+
 def line_id(head: str, tail: str):
     """The id of a message too long to parse (its first and last characters: ``head``, ``tail``), or None when
     neither end names one: the error reply then reaches the client's waiting call instead of leaving it
@@ -214,14 +221,23 @@ class GuardedStreams:
         """Note the request ``text`` (a message the SDK writes) answers."""
         import anyio
 
-        if not self.waiting or '"method"' in text[:200]:
+        if not self.waiting:
             return
-        try:
-            message = json.loads(text)
-        except ValueError:
+        head = _REPLY_HEAD.match(text)  # the SDK's compact reply: its id read from the head, the rest unparsed
+        if head:
+            id = json.loads(head.group(1))
+        elif '"method"' in text[:200]:
             return
-        if isinstance(message, dict) and "method" not in message and message.get("id") in self.waiting:
-            self.waiting.discard(message["id"])
+        else:
+            try:
+                message = json.loads(text)
+            except ValueError:
+                return
+            if not isinstance(message, dict) or "method" in message:
+                return
+            id = message.get("id")
+        if id in self.waiting:
+            self.waiting.discard(id)
             self._answered.set()
             self._answered = anyio.Event()
 
@@ -347,23 +363,14 @@ class _Lines:
         return self._lines()
 
     async def _lines(self):
-        import anyio
-
         reader = self._guard._in.wrapped
-        while self._guard.gone is None:
-            line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS + 1)
-            if not line:
-                await self._guard.drained()
-                return
+        fd = _pipe_fd(reader)
+        raw = _polled_lines(fd, self._guard) if fd is not None else _threaded_lines(reader, self._guard)
+        async for line, too_long in raw:
             if self._guard.gone is not None:
                 return
-            if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-                size, head, tail = len(line), line[:1024], line[-1024:]
-                while line and not line.endswith("\n"):  # drop the rest of the line, a chunk at a time
-                    line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS)
-                    size += len(line)
-                    tail = (tail + line)[-1024:]
-                await self._guard.write(json.dumps(_too_long(size, line_id(head, tail))) + "\n")
+            if too_long is not None:
+                await self._guard.write(json.dumps(_too_long(*too_long)) + "\n")
                 continue
             line = line.removeprefix("\ufeff")  # a byte-order mark: ignored, as RFC 8259 §8.1 allows
             verdict = check_line(line)
@@ -372,6 +379,97 @@ class _Lines:
                 yield line
             elif verdict:
                 await self._guard.write(json.dumps(verdict) + "\n")
+        if self._guard.gone is None:
+            await self._guard.drained()
+
+
+def _pipe_fd(reader) -> int | None:
+    """The file descriptor of ``reader`` (the wire's stdin) when it is a pipe or a socket on a system with
+    ``poll``: read by the event loop's thread once it polls readable (:func:`_polled_lines`); else None."""
+    import select
+    import stat
+
+    try:
+        fd = reader.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError):
+        return None
+    return fd if hasattr(select, "poll") and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)) else None
+
+
+async def _threaded_lines(reader, guard):
+    """``(line, None)`` for each line of ``reader`` (a text file of ``surrogateescape`` UTF-8), read in a worker
+    thread; ``(None, (size, id))`` for a line over :data:`MAX_LINE_CHARS`, read and dropped a chunk at a time."""
+    import anyio
+
+    while guard.gone is None:
+        line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            size, head, tail = len(line), line[:1024], line[-1024:]
+            while line and not line.endswith("\n"):  # drop the rest of the line, a chunk at a time
+                line = await anyio.to_thread.run_sync(reader.readline, MAX_LINE_CHARS)
+                size += len(line)
+                tail = (tail + line)[-1024:]
+            yield None, (size, line_id(head, tail))
+        else:
+            yield line, None
+
+
+async def _polled_lines(fd: int, guard):
+    """What :func:`_threaded_lines` yields, read from the pipe or socket ``fd`` by this (the event loop's) thread:
+    it waits for ``fd`` to poll readable, then takes what is there in one ``read`` (never blocking) and decodes
+    it (UTF-8, ``surrogateescape``, universal newlines). A request wakes only the loop's thread, not a worker's and then the loop's:
+    each wake-up waits for a core on a loaded machine, the read side of the trip :meth:`GuardedStreams.write`
+    spares the replies. Lines are the same as the worker's: sizes in characters, the newline kept."""
+    import codecs
+    import io
+
+    import anyio
+
+    # as the text file over stdin decodes: \r\n and a lone \r end a line as \n does (universal newlines)
+    decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"), translate=True)
+    parts: list[str] = []  # the line in hand, not yet ended
+    held = 0  # its characters
+    dropping: list | None = None  # a line over the limit: [size, head, tail] while the rest of it is dropped
+    while guard.gone is None:
+        await anyio.wait_readable(fd)
+        chunk = os.read(fd, 1 << 16)
+        text = decoder.decode(chunk, final=not chunk)
+        start = 0
+        while True:
+            end = text.find("\n", start) + 1
+            piece = text[start:end] if end else text[start:]
+            if dropping is not None:
+                dropping[0] += len(piece)
+                dropping[2] = (dropping[2] + piece)[-1024:]
+                if end:
+                    yield None, (dropping[0], line_id(dropping[1], dropping[2]))
+                    dropping = None
+            elif held + len(piece) - (1 if end else 0) > MAX_LINE_CHARS:
+                line = "".join(parts) + piece
+                dropping = [len(line), line[:1024], line[-1024:]]
+                parts, held = [], 0
+                if end:
+                    yield None, (dropping[0], line_id(dropping[1], dropping[2]))
+                    dropping = None
+            elif end:
+                line = "".join(parts) + piece
+                parts, held = [], 0
+                yield line, None
+            elif piece:
+                parts.append(piece)
+                held += len(piece)
+            if not end:
+                break
+            start = end
+        if not chunk:  # the end of stdin: a last line without its newline is a line
+            if dropping is not None:
+                yield None, (dropping[0], line_id(dropping[1], dropping[2]))
+            elif parts:
+                yield "".join(parts), None
+            return
 
 
 __all__ = ["GuardedStreams", "check_line", "line_id", "INVALID_PARAMS", "INVALID_REQUEST", "PARSE_ERROR"]
