@@ -242,8 +242,12 @@ def with_pending(session, budget: int, block, *, once_per_session: bool = False,
 def mark_shown(session, budget: int, *, once_per_session: bool = False) -> None:
     """Record the showing of exactly the findings :func:`with_pending` put
     in its text for ``budget`` (the same items: the findings are chosen
-    before the block). Never raises for a missing or unwritable layer."""
-    session_pending(session, once_per_session=once_per_session, max_bytes=_share(budget), mark=True)
+    before the block), once they are delivered (:func:`memdir.prompt.delivery.when_delivered`). Never raises for
+    a missing or unwritable layer."""
+    from .delivery import when_delivered
+
+    when_delivered(lambda: session_pending(session, once_per_session=once_per_session, max_bytes=_share(budget),
+                                           mark=True))  # once the answer showing them is delivered
 
 
 # ---------------------------------------------------------------- changing (under the layer lock)

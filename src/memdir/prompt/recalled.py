@@ -66,6 +66,7 @@ except ImportError:  # Windows: filelock's own lock there (_locked)
 from ..paths import sha256
 from ..runtime import private_dir
 from ..text import json_c
+from .delivery import when_delivered
 
 SESSIONS_DIR = "sessions"
 MAX_SESSIONS = 64   # session files kept, and held start texts apart; the least recently touched go first
@@ -210,7 +211,10 @@ def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str,
     it was)."""
     if not session_id or not items:
         return
-    session_id = record_id(session_id, project)
+    when_delivered(lambda: _record(home, record_id(session_id, project), items, unread))
+
+
+def _record(home: str | os.PathLike, session_id: str, items: dict[str, str | tuple[str, str]], unread: bool) -> None:
     with _locked(home) as held:
         if not held:
             return
@@ -281,13 +285,15 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
     :func:`record` keeps items (in the home, else the runtime directory, under the lock). Called once the block
     was given: by the start itself, or by the prompt that gave a held one (:func:`take_start`). Nothing for no
     id; never raises."""
-    if not session_id:
-        return
-    session_id = record_id(session_id, project)
+    if session_id:
+        when_delivered(lambda: _record_start(home, record_id(session_id, project), f"{_project_tag(project)} {block_digest}"))
+
+
+def _record_start(home: str | os.PathLike, session_id: str, start: str) -> None:
     with _locked(home) as held:
         if held:
             now = _both(home, session_id)
-            now.start = f"{_project_tag(project)} {block_digest}"
+            now.start = start
             _keep(home, session_id, now)
 
 
@@ -328,7 +334,8 @@ def hold_start(home: str | os.PathLike, session_id: str | None, text: str,
 def take_start(home: str | os.PathLike, session_id: str | None,
                project: str | os.PathLike | None) -> tuple[str, str | None]:
     """``(text, digest)``: the text :func:`hold_start` kept for session ``session_id`` in ``project`` (its root or
-    None; one held in another project is not this one's), removed as it is read (given once), and the digest to
+    None; one held in another project is not this one's), removed once the answer giving it is delivered (at once
+    in the hook's own process: :func:`memdir.prompt.delivery.when_delivered`; given once), and the digest to
     record with :func:`record_start` once the prompt gave it (None: none); ``("", None)`` when none is held.
     Never raises."""
     if not session_id:
@@ -342,7 +349,7 @@ def take_start(home: str | os.PathLike, session_id: str | None,
             continue
     else:
         return "", None
-    _unlink(path)
+    when_delivered(lambda path=path, whole=raw: _unlink(path, whole))  # once the answer is (memdir.prompt.delivery)
     block = None
     if raw.startswith(HELD_HEAD) and b"\n" in raw:
         head, _, raw = raw.partition(b"\n")
@@ -362,16 +369,19 @@ def first_time(home: Path, session_id: str | None, warning: str, project: str | 
     Never raises."""
     if not session_id:
         return True
-    session_id = record_id(session_id, project)
+    session_id, key = record_id(session_id, project), digest(warning)
+    if key in _both(home, session_id).said:
+        return False
+    when_delivered(lambda: _said(home, session_id, key))  # said once the hook's answer is (memdir.prompt.delivery)
+    return True
+
+
+def _said(home: str | os.PathLike, session_id: str, key: str) -> None:
     with _locked(home) as held:
         now = _both(home, session_id)
-        key = digest(warning)
-        if key in now.said:
-            return False
-        if held:
+        if held and key not in now.said:
             now.said = (now.said + [key])[-MAX_SAID:]
             _keep(home, session_id, now)
-        return True
 
 
 def _keep(home: Path, session_id: str, now: _Record) -> None:
@@ -423,8 +433,13 @@ def _make_dir(directory: str) -> None:
         pass
 
 
-def _unlink(path: str | None) -> None:
+def _unlink(path: str | None, was: bytes | None = None) -> None:
+    """Remove ``path`` — with ``was``, only while it still holds those bytes (a start held since is kept)."""
     try:
+        if was is not None:
+            with open(path, "rb") as handle:
+                if handle.read() != was:
+                    return
         os.unlink(path)
     except OSError:
         pass

@@ -13,6 +13,7 @@ import os
 import threading
 from pathlib import Path
 
+from ..prompt.delivery import when_delivered
 from .index import db_path, warn
 
 _warned: set[str] = set()  # '<index path>\0<session id or empty>\0<project or empty>' this process warned of
@@ -32,12 +33,12 @@ def warn_stale(home: Path, cause: str, why: str, session_id: str | None = None,
     key = f"{db_path(home)}\0{session_id or ''}\0{os.fspath(project) if project else ''}"  # a warm process serves many
     if key in _warned:
         return
-    _warned.add(key)
+    when_delivered(lambda: _warned.add(key))  # a warm process's answer not delivered said nothing
     if recalled.first_time(home, session_id, cause, project):
         kept = getattr(_handed_back, "lines", None)
         if kept is None:
             warn(why)
-        else:
+        elif f"memdir: warning: {why}" not in kept:
             kept.append(f"memdir: warning: {why}")
 
 

@@ -47,7 +47,10 @@ or one of its own — serves them instead:
   prompt hook here for the thin client of :mod:`memdir.integrations.claude_code.hooks`
   (:func:`run_hook`; the server's ``hooks``: the same hook code, with the model's cosines
   once loaded — a model still loading is waited for, at most ``wait`` s), answered
-  ``{"stdout": str, "stderr": str or null}``.
+  ``{"stdout": str, "stderr": str or null}``; the hook's process, once it has read it, sends
+  ``{"delivered": true}`` (:data:`DELIVERED`), and only then are the changes of the session's state that answer
+  gives made — the start text taken, the bodies and findings recorded as given, a warning as said
+  (:mod:`memdir.prompt.delivery`): an answer the hook gave up waiting for changes nothing, and its own run gives it.
 * Every answer carries the code the server runs (``"code"``: :func:`memdir.version.code_identity`,
   taken when it started). A server whose code is not the asker's — memdir was upgraded, or its source
   edited, since it started — is not listened to: a request names the asker's code, and such a server
@@ -98,6 +101,8 @@ ANSWER_TIMEOUT = 0.5  # seconds for the answer (one query embedding on a loaded 
 RETRY_BIND = 10.0  # seconds between a waiting server's attempts to take the socket over
 MAX_REQUEST = 8 * 1024 * 1024  # bytes of one request line (a hook's input: a prompt may hold a pasted file)
 HOOK_TIMEOUT = 5.0  # seconds a fresh prompt hook waits for the warm process's whole answer
+DELIVERED = b'{"delivered": true}'  # the hook's process has the answer: its changes are made (memdir.prompt.delivery)
+DELIVERED_WAIT = 2.0  # seconds the warm process waits for it after answering (sent as soon as the answer is read)
 IDLE_EXIT = 1800.0  # seconds without a request after which a standalone warm process exits
 MAX_LIFETIME = 12 * 3600.0  # seconds a standalone warm process lives at most (a new one loads a fresh index view)
 # What launch() runs: the hooks' entry point, which gives the process the hook code to serve (this
@@ -331,6 +336,8 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
             sock.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
             # as text: json_c reads a str with the C scanner alone (bytes would load json, re and enum)
             answer = json.loads(_read_line(sock, 64 * 1024 * 1024, timeout).decode("utf-8"))
+            if "hook" in message and isinstance(answer, dict):
+                _say_delivered(sock)
         finally:
             sock.close()
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
@@ -340,6 +347,16 @@ def _exchange(home: Path, message: dict, timeout: float, named: bool = False) ->
             note_stall(home, path)
         return None
     return answer if isinstance(answer, dict) else None
+
+
+def _say_delivered(sock) -> None:
+    """Tell the warm process this hook's process has its answer (:data:`DELIVERED`): only then does it make the
+    changes that answer gives — the start text taken, the bodies recorded as given (:mod:`memdir.prompt.delivery`).
+    One that never hears it (this process gave up first) makes none, and this process's own run gives them."""
+    try:
+        sock.sendall(DELIVERED + b"\n")
+    except OSError:  # it stopped waiting: the answer is printed and its changes are not made (given again later)
+        pass
 
 
 def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False, windows: bool = False):

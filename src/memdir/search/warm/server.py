@@ -11,6 +11,7 @@ import os
 import threading
 import time
 
+from ...prompt.delivery import Held
 from ...runtime import cleared, runtime_dir, socket_path, starting_wait, swept
 from ...text import json_c as json
 from ...version import code_identity
@@ -162,11 +163,11 @@ class WarmServer:
         try:
             request = json.loads(warm._read_line(client, warm.MAX_REQUEST, warm.HOOK_TIMEOUT))  # the asker waits no longer
             self.last_request = time.monotonic()
-            query, layers = request.get("query"), request.get("layers")
+            query, layers, held = request.get("query"), request.get("layers"), None
             if request.get("stop") is not True and request.get("code", self.code) != self.code:
                 answer = {"error": "other code"}  # the asker ignores what this code would answer: nothing is run
             elif isinstance(request.get("hook"), dict):
-                answer = self._hook(request["hook"], request.get("wait"))
+                answer, held = self._hook(request["hook"], request.get("wait"))
             elif request.get("stop") is True:
                 newer = isinstance(request.get("code"), str) and request["code"] != self.code
                 answer = {"stopping": self.standalone or newer}
@@ -191,7 +192,9 @@ class WarmServer:
                 answer = {**cosines_answer(self.home, request), "hooks": self.hooks is not None}
                 self.answered += "ids" in answer
             client.sendall(json.dumps({**answer, "code": self.code}).encode("utf-8") + b"\n")
-        except Exception:  # one bad or broken request must not stop the server
+            if held is not None and held.changes and _delivered(client):
+                held.commit()  # the hook's process has the answer: what it gives is given (memdir.prompt.delivery)
+        except Exception:  # one bad or broken request must not stop the server (and commits nothing)
             return
         self._settle()
 
@@ -208,20 +211,24 @@ class WarmServer:
         gc.freeze()
         self.frozen = True
 
-    def _hook(self, hook: dict, wait=None) -> dict:
+    def _hook(self, hook: dict, wait=None) -> tuple[dict, Held | None]:
+        """``(answer, the changes of the session's state it holds)``: the hook's changes are made once its
+        process says it has the answer (:func:`_delivered`), never for one it gave up on
+        (:mod:`memdir.prompt.delivery`); None for an answer that runs no hook."""
         if self.hooks is None:
-            return {"error": "no hooks"}
+            return {"error": "no hooks"}, None
         home = hook.get("home")
         if not isinstance(home, str) or os.path.realpath(home) != os.path.realpath(self.home):
-            return {"error": "another home"}  # its socket name says it is this one; its settings may not be
+            return {"error": "another home"}, None  # its socket name says it is this one; its settings may not be
         from ..warmanswer import wants_vectors
 
         if not self.warm.is_set() and wants_vectors(self.home, hook.get("environ")):
             self._start_loading()
             self._await_model(wait)  # the session's first prompt: its cosines, unless the load takes too long
-        answer = self.hooks(hook, dense=self.warm.is_set())
+        with Held() as held:
+            answer = self.hooks(hook, dense=self.warm.is_set())
         self.answered += 1
-        return answer
+        return answer, (held if isinstance(answer.get("stdout"), str) else None)  # an error: the hook runs it
 
     def _await_model(self, wait) -> None:
         """Wait until the model has loaded (or failed to): at most ``wait`` s (the asker's
@@ -251,6 +258,16 @@ class WarmServer:
         for thread, wait in ((self._thread, 2.0), (self._loader, 10.0)):
             if thread is not None:
                 thread.join(timeout=wait)
+
+
+def _delivered(client: socket.socket) -> bool:
+    """True when the hook's process said it has the hook's answer (:data:`memdir.search.warm.DELIVERED`) within
+    :data:`memdir.search.warm.DELIVERED_WAIT` s; False when it closed first (it gave up: it runs the hook itself)
+    or said nothing in time (the answer's changes are dropped: given again later, the safe side)."""
+    try:
+        return warm._read_line(client, 64, warm.DELIVERED_WAIT) == warm.DELIVERED
+    except (OSError, ValueError):
+        return False
 
 
 def _texts(texts) -> bool:
