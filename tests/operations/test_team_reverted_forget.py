@@ -83,7 +83,9 @@ def test_lifting_it_here_accepts_the_removal(reverted):
     assert not any(p.path == "team:deploy-day" for p in mb.doctor().problems)
     assert f"- [deploy-day](deploy-day.md) — {FACT}" in mb.context()
     [line] = mb.journal(scope="team", action="tombstone-lift").entries
-    assert line.name == "deploy-day"
+    assert (line.name, line.actor) == ("deploy-day", "human")
+    [event] = [e for e in mb.session.layer("team").journal.events() if e.action == "tombstone-lift"]
+    assert event.data == {"tombstone": stone, "removed_by": "git"}  # a lift of a file git took away
 
 
 def test_the_cli_team_status_says_it(reverted):

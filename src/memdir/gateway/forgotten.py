@@ -73,7 +73,8 @@ def delete_held(tx, key: str, path: Path, action: str, reason: str | None) -> De
     """Delete the file of memory ``key`` held back (a forgotten value put back: :mod:`memdir.layer.held`), as a
     person settles it: the file goes (its bytes kept as a version), journaled; the tombstone that holds it back
     stays, so nothing new is tombstoned; a team tombstone removed from the repository unlifted
-    (:attr:`Tombstone.vanished`) that holds it has its file written back (the result names it). Raises :class:`NotFound` when the file no longer parses as ``key``."""
+    (:attr:`Tombstone.vanished`) that holds it has its file written back (the result names it). Raises
+    :class:`NotFound` when the file no longer parses as ``key``."""
     state = load_file(path, max_bytes=tx.layer.settings.max_file_bytes)  # read as it is, not held back
     if state is None or state.entry is None or state.name != key:
         raise NotFound(f'memory not found: "{key}" in the {tx.layer.scope} layer')
