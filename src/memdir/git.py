@@ -210,47 +210,6 @@ def log(root: Path, path: Path) -> list[Commit]:
     return commits
 
 
-@dataclass(frozen=True)
-class Returned:
-    """A commit that deleted the tombstone file ``stone`` (``<id>.json`` in ``tombstones/``) of a team directory
-    and added back the memory file ``memory`` (``<name>.md``) in the same commit: what ``git revert`` of the
-    commit that forgot the memory makes. ``commit`` (full id), ``date`` (ISO-8601, the committer's)."""
-
-    commit: str
-    date: str
-    stone: str
-    memory: str
-
-
-RETURNED_COMMITS = 200  # how many of the team directory's latest commits :func:`returned` reads
-
-
-def returned(root: Path, path: Path, stones: str = "tombstones") -> list[Returned]:
-    """The commits among the last :data:`RETURNED_COMMITS` that changed the team directory ``path`` (in the
-    repository at ``root``) which delete a tombstone file of ``path/stones`` and add a memory file of ``path``
-    (:class:`Returned`, one per such pair, newest first), whatever the memory file's name: which tombstone forgot
-    which memory is for the caller to read (the deleted file, :func:`show` at ``commit^``). ``[]`` when git
-    cannot say (no repository, no commits). Merge commits are not read (a merge brings what another commit made)."""
-    try:
-        rel = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
-        out = run(root, "log", f"-n{RETURNED_COMMITS}", "--no-renames", "--no-merges", "--name-status",
-                  "--format=%x00%H %cI", "--", rel)
-    except (StoreError, ValueError):
-        return []
-    found = []
-    for block in out.split("\0")[1:]:
-        lines = [line for line in block.splitlines() if line.strip()]
-        if not lines or " " not in lines[0]:
-            continue
-        commit, date = lines[0].split(" ", 1)
-        changed = [line.split("\t", 1) for line in lines[1:] if "\t" in line]
-        gone = [f for code, f in changed if code == "D" and f.startswith(f"{rel}/{stones}/") and f.endswith(".json")]
-        added = [f for code, f in changed if code == "A" and f.startswith(f"{rel}/") and f.endswith(".md")
-                 and "/" not in f[len(rel) + 1:]]
-        found += [Returned(commit, date, stone, memory) for stone in gone for memory in added]
-    return found
-
-
 def path_at(root: Path, path: Path, commit: str) -> Path | None:
     """Where the file now at ``path`` (in the repository at ``root``) was at ``commit`` (a commit id or any name
     git takes for one) as :func:`log` follows it through renames: the path one of its commits gave it, for a
@@ -374,6 +333,6 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 
 __all__ = [
-    "LOCAL_ENV_VARS", "RETURNED_COMMITS", "TIMEOUT", "Change", "Commit", "Returned", "attribute", "environment", "identity", "ignored", "local_config", "log",
-    "merge_file", "replaying", "returned", "run", "said", "set_local_config", "show", "status",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "environment", "identity", "ignored", "local_config", "log",
+    "merge_file", "replaying", "run", "said", "set_local_config", "show", "status",
 ]

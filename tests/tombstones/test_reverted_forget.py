@@ -1,6 +1,8 @@
 """A forget undone by git, not by memdir (break33): a teammate's ``git revert`` of the forget commit brings the
 memory file back and takes its team tombstone away in one pull. Every home that had read the tombstone keeps
-it in force (the returned file is held back and ``doctor`` names it) until a person there lifts it."""
+it in force (the returned file is held back; ``doctor`` and ``team status`` name it with both ways to settle
+it) until a person there lifts it or forgets it again. The one rule: :mod:`memdir.tombstones.stones`; its
+status and doctor lines: tests/operations/test_team_reverted_forget.py."""
 
 from __future__ import annotations
 
@@ -49,6 +51,12 @@ def test_a_reverted_forget_is_held_back_and_named_until_a_person_lifts_it(revert
     out = doctor.stdout + doctor.stderr
     assert f"(the same value; tombstone {stone}, its file left the repository unlifted)" in out
     assert f"memdir tombstone lift {stone} --scope team" in out
+    settles = (f"staging-host is back: its tombstone {stone} left the repository with no lift here, so the file is "
+               "held back; `memdir forget staging-host --scope team` (then commit) keeps it forgotten, "
+               f"`memdir tombstone lift {stone} --scope team` accepts the removal")
+    assert f"team:staging-host: {settles}" in out  # the whole line: doctor's cut leaves both commands
+    status = run_cli("--home", str(clone.home), "--project", str(clone.root), "team", "status")
+    assert f"  tombstone removed, not lifted here: {settles}" in status.stdout
     with pytest.raises(TombstoneRefused):  # written again by the agent: refused as before the revert
         clone.memory(actor="agent").write("staging", FACT, "project", scope="project")
     assert clone.memory(actor="agent").write("build-server", "The build server is ci-3.internal.example.com",
@@ -70,3 +78,21 @@ def test_a_home_that_never_read_the_tombstone_sees_the_reverted_memory(reverted,
     fresh = Memory.open(home=tmp_path / "home-fresh", project=a.root, actor="human")
     fresh.team_trust()
     assert "- [staging-host](staging-host.md) — " + FACT in fresh.context()
+
+
+def test_forgetting_it_again_puts_the_tombstone_back_in_the_repository(reverted):
+    """The other settle, by the CLI in B's clone (who ran the revert): the returned file goes and the tombstone's
+    file is written back, to commit; a clone that pulls it holds the fact back again."""
+    a, b, stone = reverted
+    assert "staging-7" not in b.memory().context()  # the control: held back before
+    forgot = run_cli("--home", str(b.home), "--project", str(b.root), "forget", "staging-host", "--scope", "team")
+    assert forgot.returncode == 0, forgot.stderr
+    assert not (b.team_dir / "staging-host.md").exists()
+    assert (b.team_dir / "tombstones" / f"{stone}.json").is_file()
+    assert b.memory().team_status().unlifted == ()
+    b.commit_all("forget the staging host again")
+    git(b.root, "push", "-q", "origin", "main")
+    a.pull()
+    mem_a = a.memory()
+    assert [t.id for t in mem_a.tombstones("team").tombstones] == [stone] and mem_a.team_status().unlifted == ()
+    assert not (a.team_dir / "staging-host.md").exists()

@@ -72,25 +72,38 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
 def delete_held(tx, key: str, path: Path, action: str, reason: str | None) -> DeleteResult:
     """Delete the file of memory ``key`` held back (a forgotten value put back: :mod:`memdir.layer.held`), as a
     person settles it: the file goes (its bytes kept as a version), journaled; the tombstone that holds it back
-    stays, so nothing new is tombstoned. Raises :class:`NotFound` when the file no longer parses as ``key``."""
+    stays, so nothing new is tombstoned; a team tombstone removed from the repository unlifted
+    (:attr:`Tombstone.vanished`) that holds it has its file written back (the result names it). Raises
+    :class:`NotFound` when the file no longer parses as ``key``."""
     state = load_file(path, max_bytes=tx.layer.settings.max_file_bytes)  # read as it is, not held back
     if state is None or state.entry is None or state.name != key:
         raise NotFound(f'memory not found: "{key}" in the {tx.layer.scope} layer')
     tx.scan.entries[key] = state.entry  # a memory of this transaction's scan, so the one way a file goes applies
     tx.scan.names[key] = path.name
-    tx.apply(key, None, action, reason=reason, data={"held_back": True})
-    return DeleteResult(key, tx.layer.scope, None, action)
+    record = state.entry.record
+    removed = [stone for stone in tx.layer.tombstones() if stone.vanished]
+    # Held by a team tombstone git took away unlifted (a revert of the forget): forgetting the value again puts
+    # the tombstone's file back in the repository, to commit, so every clone has it in force again.
+    found = match(removed, record.description, record.body, title=record.title) if removed else None
+    if found is not None:
+        tx.layer.tombstone_file.write_back(found[0])
+    restored = {"tombstone": found[0].id} if found else {}
+    tx.apply(key, None, action, reason=reason, data={"held_back": True, **restored})
+    return DeleteResult(key, tx.layer.scope, found[0].id if found else None, action)
 
 
 def lift_tombstone(layer, tombstone_id: str, *, actor: str, reason: str | None = None) -> Tombstone:
-    """Lift a tombstone (human path only), journaled. Raises :class:`NotFound`."""
+    """Lift a tombstone (human path only), journaled (a team tombstone removed unlifted,
+    :attr:`Tombstone.vanished`: its journal line says ``removed_by: git``). Raises :class:`NotFound`."""
     if actor != "human":
         raise Refused(ONLY_A_PERSON_LIFTS)
     with layer.transaction(actor) as tx:
         stone = layer.tombstone_file.lift(tombstone_id)
         try:
+            # a team tombstone git took away (Tombstone.vanished): the person here accepts its removal
+            removed = {"removed_by": "git"} if stone.vanished else {}
             tx.events.append(layer.journal.append(actor, "tombstone-lift", stone.name, None, None, data={
-                "tombstone": stone.id}, reason=reason_text(layer.settings, reason)))
+                "tombstone": stone.id, **removed}, reason=reason_text(layer.settings, reason)))
         except BaseException:  # not committed (a full disk, a short write): the value stays forgotten
             layer.tombstone_file.put_back(stone)
             raise
@@ -98,16 +111,4 @@ def lift_tombstone(layer, tombstone_id: str, *, actor: str, reason: str | None =
     return stone
 
 
-def lift_removed(layer, tombstone_id: str, name: str, *, actor: str, reason: str | None = None) -> None:
-    """Journal a person's lift of tombstone ``tombstone_id`` (of memory ``name``) that is no longer in ``layer``
-    (git took a team tombstone away: :func:`memdir.operations.team.unlifted`): the person accepts its removal,
-    so it is not reported again. Nothing but the journal changes. Raises :class:`Refused` for an agent."""
-    if actor != "human":
-        raise Refused(ONLY_A_PERSON_LIFTS)
-    with layer.transaction(actor) as tx:
-        tx.events.append(layer.journal.append(actor, "tombstone-lift", name, None, None, data={
-            "tombstone": tombstone_id, "removed_by": "git"}, reason=reason_text(layer.settings, reason)))
-        tx.changed = True
-
-
-__all__ = ["Guard", "check_forgotten", "delete_held", "lift_removed", "lift_tombstone"]
+__all__ = ["Guard", "check_forgotten", "delete_held", "lift_tombstone"]

@@ -20,7 +20,6 @@ from .. import git
 from ..errors import (
     Conflict,
     InvalidInput,
-    MemdirError,
     NotFound,
     Refused,
     ScopeError,
@@ -28,7 +27,6 @@ from ..errors import (
 )
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
-from ..files.layout import TEAM_TOMBSTONE_DIR
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
@@ -80,36 +78,32 @@ class TeamStatus(Result):
     git_error: str | None = None  # why git could not say what is uncommitted
     merge_driver_missing: str = ""
     deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "") per memory file git left unmerged
-    unlifted: tuple = ()  # Unlifted: a tombstone made here that git took away, no person lifting it here
+    unlifted: tuple = ()  # Unlifted: a team tombstone read here that git took away, no person lifting it here
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
 
 
 @dataclass(frozen=True)
 class Unlifted(Result):
-    """A team tombstone this machine made (a person here forgot or deleted ``name``: tombstone ``tombstone``, at
-    ``ts``) that the team directory no longer holds, though nobody lifted it here: git took it away — a teammate's
-    ``git revert`` of the commit that forgot it, or a commit deleting its file. ``back``: a memory of that name
-    is in the team directory again (the revert brought the fact back with it). ``said``: the sentence status
-    and doctor show, with the two commands that settle it."""
+    """A team tombstone removed unlifted (:attr:`memdir.tombstones.match.Tombstone.vanished`, the rule of
+    :mod:`memdir.tombstones.stones`: read here, its
+    file gone from the team directory — a teammate's ``git revert`` of the forget, a commit deleting it — and
+    nobody lifted it here), so still in force here: tombstone ``tombstone`` of memory ``name``. ``back``: a file
+    of that name is in the team directory again (a revert brings it with the tombstone's removal), held back from
+    the agent. ``said``: the sentence ``team status`` and ``doctor`` show, with the commands that settle it."""
 
     name: str
     tombstone: str
-    ts: str
     back: bool
-    commit: str = ""  # the commit that took the tombstone away and added the memory again, when git shows one
 
     @property
     def said(self) -> str:
-        if self.commit:
-            what = (f"{self.name} is back in the team directory: commit {self.commit[:12]} ({self.ts[:10]}) removed "
-                    f"the tombstone {self.tombstone} that forgot it and added it again (a `git revert` of the forget?)"
-                    ", and nobody lifted the tombstone here")
-        else:
-            what = ((f"{self.name} is back in the team directory: the tombstone {self.tombstone} that forgot it here "
-                     if self.back else f"the tombstone {self.tombstone} that forgot {self.name} here ")
-                    + f"({self.ts[:10]}) was removed by git (a revert or a teammate's commit), not lifted by a person")
-        return (what + f"; `memdir forget {self.name} --scope team` (then commit) keeps it forgotten, "
-                f"`{lift_command(self.tombstone, 'team')}` accepts its removal")
+        # few words: doctor cuts a line at printable.LINE_BYTES, and both commands must survive the cut
+        lift = f"`{lift_command(self.tombstone, 'team')}` accepts the removal"
+        if not self.back:  # nothing to forget again: the lift settles it
+            return (f"the tombstone {self.tombstone} of {self.name} left the repository with no lift here, so it "
+                    f"stays in force here; {lift}")
+        return (f"{self.name} is back: its tombstone {self.tombstone} left the repository with no lift here, so the "
+                f"file is held back; `memdir forget {self.name} --scope team` (then commit) keeps it forgotten, {lift}")
 
 
 @dataclass(frozen=True)
@@ -269,66 +263,20 @@ def status(session: Session) -> TeamStatus:
                       one_side, unlifted(session), settled)
 
 
-# Journal actions that make a tombstone of the layer (``tombstone`` in the event's data) and that lift one.
-_MAKES_TOMBSTONE = frozenset({"delete", "forget", "reject"})
-
-
 def unlifted(session: Session) -> tuple[Unlifted, ...]:
-    """The team tombstones this machine's journal says a person here made and nobody here lifted, that the team
-    directory no longer holds (:class:`Unlifted`), oldest first. A tombstone reaches git as one file; a ``git
-    revert`` of the commit that made it (or any commit deleting the file) takes it away and, with a revert,
-    brings the memory back, and every reader took that in silently: the fact a person forgot was in the agent's
-    context again after their next ``git pull`` (team33). Only a person decides: this says so (``team status``,
-    ``doctor``). In every clone, not only the one whose person forgot it, so are the memories a commit added back
-    while deleting the tombstone that forgot them (:func:`_returned_by_git`: what a revert makes). A tombstone
-    made again (the same value forgotten again has the same id) or lifted here is not listed. () without a team
-    layer, or when the layer or its journal cannot be read (doctor reports those)."""
+    """The team tombstones removed unlifted (:class:`Unlifted`), oldest first: the team layer's tombstones
+    in force marked :attr:`~memdir.tombstones.match.Tombstone.vanished` (the one rule of it is
+    :mod:`memdir.tombstones.stones`), read as results for ``team status`` and ``doctor``. A tombstone forgotten again (the same value has the same id: its file is back) or
+    lifted here is not listed. () without a team layer, or when its tombstones cannot be read (doctor reports
+    those)."""
     if session.project_root is None or not session.has_team():
         return ()
     try:
         layer = _team(session)
-        made, lifted = {}, set()
-        for event in layer.journal.events():
-            stone = event.data.get("tombstone")
-            if not isinstance(stone, str):
-                continue
-            if event.action in _MAKES_TOMBSTONE:
-                made[stone] = event
-                lifted.discard(stone)
-            elif event.action == "tombstone-lift":
-                lifted.add(stone)
-        held = {stone.id for stone in layer.tombstones()}
-        entries = layer.scan().entries
+        removed = [stone for stone in layer.tombstones() if stone.vanished]
     except (StoreError, ScopeError):
         return ()
-    found = {stone: Unlifted(made[stone].name or "", stone, made[stone].ts, (made[stone].name or "") in entries)
-             for stone in made if stone not in lifted and stone not in held}
-    for back in _returned_by_git(session, layer, entries):  # every clone, not only the one whose person forgot it
-        if back.tombstone not in lifted and back.tombstone not in held and back.tombstone not in found:
-            found[back.tombstone] = back
-    return tuple(found.values())
-
-
-def _returned_by_git(session: Session, layer, entries) -> list[Unlifted]:
-    """The memories of the team directory ``entries`` that a commit added again while deleting the tombstone that
-    forgot them (:func:`memdir.git.returned`; the tombstone read as it was before that commit names the memory),
-    newest commit first, once per tombstone. [] when git cannot say."""
-    import json
-
-    root = Path(session.checkout_path)
-    found, seen = [], set()
-    for back in git.returned(root, layer.path, TEAM_TOMBSTONE_DIR):
-        stone, name = Path(back.stone).stem, Path(back.memory).stem
-        if stone in seen or name not in entries:
-            continue
-        try:
-            forgot = json.loads(git.show(root, f"{back.commit}^", root / back.stone)).get("name")
-        except (MemdirError, ValueError, AttributeError):
-            continue
-        if forgot == name:
-            seen.add(stone)
-            found.append(Unlifted(name, stone, back.date, True, back.commit))
-    return found
+    return tuple(Unlifted(stone.name, stone.id, (layer.path / f"{stone.name}.md").is_file()) for stone in removed)
 
 
 # git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).

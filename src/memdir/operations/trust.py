@@ -26,7 +26,6 @@ from ..files.scan import Entry
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK, typed
 from ..gateway.fields import MemoryChange
-from ..gateway.forgotten import lift_removed
 from ..layer.layer import Layer
 from ..results import (
     Candidate,
@@ -110,11 +109,6 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     lifted = [gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason) for layer in holders]
     if lifted:
         return LiftResult(lifted[0].id, holders[0].scope, lifted[0].name)
-    if scope in (None, "team") and (removed := next((u for u in teamops.unlifted(session)
-                                                     if u.tombstone == tombstone_id), None)):
-        # git took this team tombstone away (teamops.unlifted): lifting it here is the person accepting that
-        lift_removed(session.layer("team"), tombstone_id, removed.name, actor=session.actor, reason=reason)
-        return LiftResult(tombstone_id, "team", removed.name)
     if unreadable is not None:
         raise unreadable
     if scope:

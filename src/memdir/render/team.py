@@ -88,7 +88,7 @@ def team_status(result: TeamStatus) -> str:
                          f"the deletion, or `git add` it to keep the changed text")
     lines += [f"  settled, not yet added: {cut(path, 200)} — `git add` it, then commit the merge"
               for path in result.settled]
-    lines += [f"  forgotten here, not lifted: {gone.said}" for gone in result.unlifted]
+    lines += [f"  tombstone removed, not lifted here: {gone.said}" for gone in result.unlifted]
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:

@@ -6,6 +6,17 @@ layer keeps one small file per tombstone inside the repository
 (:class:`TombstoneDir`), so two people's tombstones merge in git. Both have
 the same interface (``all``, ``add``, ``lift``); tombstones survive prune,
 clear, reindex and restart. What a tombstone matches is :mod:`.match`.
+
+A team tombstone removed unlifted (the one rule of it: :meth:`TombstoneDir.all` marks each :attr:`Tombstone.vanished`): git can take a tombstone's
+file away without a person here lifting it (a teammate's ``git revert`` of the forget commit, which brings the
+memory back with it; a commit deleting the file; a branch without it). The home keeps a record of every team
+tombstone it has read (``team-tombstones.json`` beside the layer's journal); one whose file has left the
+directory and that nobody lifted here stays in force here: the gateway refuses its
+value, the file it forgot is held back (:mod:`memdir.layer.held`), ``doctor`` and ``team status`` name it with
+the two ways to settle it (forget it again, or ``memdir tombstone lift``), and a lift here drops it from the
+record. A home that never read the tombstone has nothing to keep: git's history is not read for one (a person's
+lift and rewrite committed together has a revert's shape, and a lift of a removed tombstone leaves nothing in
+git, so a finding from history could never be settled for the next clone).
 """
 
 from __future__ import annotations
@@ -328,6 +339,18 @@ class TombstoneDir:
         atomic_write(self.path / f"{stone.id}.json", shared_bytes(stone))
         self._cache = None
 
+    def write_back(self, stone: Tombstone) -> Tombstone:
+        """Write the file of ``stone``, a tombstone removed unlifted (:attr:`Tombstone.vanished`), back into the
+        directory: a person forgot its value again, so it travels through git again (to commit). Returns it as
+        read from its file now. Raises :class:`StoreError`."""
+        if self.linked():
+            raise StoreError(f"{self.path} is a symbolic link; memdir does not write through it: replace it "
+                             "with a directory")
+        ensure_dir(self.path)
+        atomic_write(self.path / f"{stone.id}.json", shared_bytes(stone))
+        self._cache = None
+        return replace(stone, vanished=False, file=str(self.path / f"{stone.id}.json"))
+
     def _seen_key(self) -> tuple[int, int] | None:
         """The stat key (size, mtime) of the record of tombstones read here; None without one."""
         if self.seen is None:
@@ -358,6 +381,7 @@ class TombstoneDir:
             return record
         record = {**{k: v for k, v in record.items() if k != drop}, **stones}
         try:
+            ensure_dir(self.seen.parent)  # a clone whose home side holds nothing yet (trusted, never written)
             atomic_write(self.seen, json.dumps(record, ensure_ascii=False, sort_keys=True).encode() + b"\n")
         except StoreError:
             pass
