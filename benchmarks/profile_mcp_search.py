@@ -66,6 +66,9 @@ sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
 from _corpus import corpus, keywords, vocabulary_queries, write_notes  # noqa: E402
+from compare_basic_memory import (
+    _children_now,  # (the servers this process started, as tail_mcp_search)
+)
 
 
 def build(base: Path, notes: int, hybrid: bool) -> tuple[Path, Path, list[str]]:
@@ -346,17 +349,6 @@ def floor(home: Path, project: Path, sources: list[Path], calls: int) -> None:
                           "server_cpu_ms_per_call": round(cpu / len(walls) * 1000, 3),
                           "server_main_thread_ms_per_call": round(main_cpu / len(walls) * 1000, 3),
                           "p50_ms": round(statistics.median(walls) * 1000, 2)}), flush=True)
-
-
-def _children_now() -> set[int]:
-    """The processes this one started (the children of each of its threads), from ``/proc``."""
-    found = set()
-    for task in os.listdir("/proc/self/task"):
-        try:
-            found |= {int(p) for p in Path(f"/proc/self/task/{task}/children").read_text().split()}
-        except OSError:
-            pass
-    return found
 
 
 def _thread_seconds(pid: int) -> dict[int, float]:

@@ -45,6 +45,13 @@ class Clone:
     def pull(self, check: bool = True) -> subprocess.CompletedProcess:
         return git(self.root, "pull", "-q", "origin", "main", check=check)
 
+    def publish(self, message: str, *to: Clone) -> None:
+        """Commit everything as ``message``, push, and pull it into each clone of ``to``."""
+        self.commit_all(message)
+        self.push()
+        for other in to:
+            other.pull()
+
 
 def shared_repository(tmp: Path, *, trust: bool = True) -> tuple[Clone, Clone]:
     """A bare remote with one commit (README and an initialized team layer,

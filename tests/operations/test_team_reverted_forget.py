@@ -25,9 +25,7 @@ def reverted(tmp_path):
     """(A, B, tombstone id) after A's revert of B's forget reached B."""
     a, b = shared_repository(tmp_path)
     a.memory().write("deploy-day", FACT, "project", "We deploy on Tuesday.", scope="team")
-    a.commit_all("team: deploy-day")
-    a.push()
-    b.pull()
+    a.publish("team: deploy-day", b)
     mb = b.memory(search_vectors="off")
     assert FACT in mb.context()  # the control: the memory reaches B before the forget
     mb.forget("deploy-day", scope="team")
@@ -102,9 +100,7 @@ def test_a_third_clone_that_read_the_tombstone_is_told_too(tmp_path):
     a, b = shared_repository(tmp_path)
     for name, said in (("deploy-day", FACT), ("db-port", "Dev PostgreSQL listens on 5433")):
         a.memory().write(name, said, "project", f"{said}.", scope="team")
-    a.commit_all("team: two memories")
-    a.push()
-    b.pull()
+    a.publish("team: two memories", b)
     mb = b.memory(search_vectors="off")
     mb.forget("deploy-day", scope="team")
     mb.forget("db-port", scope="team")

@@ -23,14 +23,10 @@ def reverted(tmp_path):
     """A wrote and forgot a team memory; B pulled both, then reverted the forget commit and pushed; A pulled."""
     a, b = shared_repository(tmp_path)
     a.memory().write("staging-host", FACT, "project", "Deploy previews go there.", scope="team")
-    a.commit_all("team: staging host")
-    a.push()
-    b.pull()
+    a.publish("team: staging host", b)
     assert "staging-7" in b.memory().context()  # control: the memory reaches B before the forget
     stone = a.memory().forget("staging-host", reason="the host was retired").tombstone
-    a.commit_all("forget the staging host")
-    a.push()
-    b.pull()
+    a.publish("forget the staging host", b)
     assert "staging-7" not in b.memory().context()
     git(b.root, "revert", "--no-edit", "HEAD")
     git(b.root, "push", "-q", "origin", "main")

@@ -18,9 +18,7 @@ FACT = "Staging host is staging-7.internal.example.com"
 def test_a_copy_under_another_name_is_held_back_in_both_clones(tmp_path):
     a, b = shared_repository(tmp_path)
     a.memory().write("staging-host", FACT, "project", "Deploy previews go there.", scope="team")
-    a.commit_all("add")
-    a.push()
-    b.pull()
+    a.publish("add", b)
     stone = a.memory().forget("staging-host").tombstone
     a.commit_all("forget")
     a.push()
