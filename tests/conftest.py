@@ -39,6 +39,7 @@ def isolated_home(tmp_path, monkeypatch):
     os.chmod(run_base, 0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", run_base)
     yield home
+    stop_first_builds(tmp_path)  # before the warm processes: a build still running starts one when it is done
     stop_warm(home)
     stop_warm_under(tmp_path)  # a test's other homes too (tmp_path/"home", a CLI run's --home …)
     _wait_sweepers(home)
@@ -135,6 +136,51 @@ def stop_warm_under(root: Path | None, limit: float = 10.0, mark: str | None = N
         except OSError:  # gone meanwhile
             pass
     return len(found)
+
+
+def stop_first_builds(root: Path, limit: float = 10.0) -> int:
+    """End every first-session build (``python -m memdir.search.warm.first HOME CWD``:
+    :data:`memdir.search.warm.first.COMMAND`, spawned by SessionStart in a home with no index) whose HOME is under
+    ``root``: SIGTERM, then waited for up to ``limit`` seconds. A build outliving its test started the warm process
+    after the test's stop had looked for one, and each such process (~265 MB, its model loaded) lived until the run
+    ended: 26 of them a third of the way through the suite. Returns how many were found (none without ``/proc``)."""
+    import signal
+    import time
+
+    root = Path(os.path.realpath(root))
+    module = b"memdir.search.warm.first"
+    found = []
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        at = argv.index(module) + 1 if module in argv else len(argv)
+        if at < len(argv) and argv[at]:
+            home = Path(os.path.realpath(os.fsdecode(argv[at])))
+            if home == root or root in home.parents:
+                found.append(int(pid))
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:  # gone meanwhile
+            pass
+    deadline = time.monotonic() + limit
+    while any(os.path.exists(f"/proc/{pid}") and not _zombie(pid) for pid in found) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return len(found)
+
+
+def _zombie(pid: int) -> bool:
+    """True when ``pid`` has exited and waits for its parent to reap it (or cannot be read: gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return True
 
 
 def stop_warm(home: Path) -> None:
