@@ -273,7 +273,7 @@ class TombstoneDir:
                 fix = ("remove it from the repository" if str(exc).startswith("not read")
                        else "fix or remove it by hand (a merge conflict: keep one side)")
                 problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — {fix}"))
-        stones += self._vanished(stones)
+        stones += self._vanished(stones, {filename[:-5] for filename, _ in listing})
         stones.sort(key=lambda s: (s.ts, s.id))
         self._cache = (key, stones)
         self._problems = problems
@@ -387,13 +387,16 @@ class TombstoneDir:
             pass
         return record
 
-    def _vanished(self, stones: list[Tombstone]) -> list[Tombstone]:
+    def _vanished(self, stones: list[Tombstone], listed: set[str]) -> list[Tombstone]:
         """The tombstones read here before whose file has left the directory with no lift here (see the module
-        docstring), as :attr:`Tombstone.vanished`; ``stones`` (those read from the files) are remembered."""
+        docstring), as :attr:`Tombstone.vanished`; ``stones`` (those read from the files) are remembered. A file
+        still there under its id (``listed``: the names of the directory's entries, less ``.json``) has not left,
+        even when it no longer reads: :meth:`all` names it as not applied, and the record does not apply it
+        behind that message."""
         if self.seen is None:
             return []
         record = self._remember({s.id: s.stored() for s in stones})
-        present, gone = {s.id for s in stones}, []
+        present, gone = {s.id for s in stones} | listed, []
         for stone_id, item in record.items():
             if stone_id in present:
                 continue
