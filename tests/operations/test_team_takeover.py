@@ -309,6 +309,9 @@ def test_trust_before_the_first_commit_is_bound_to_that_clone_not_to_its_path(tm
     assert "5433" in _hook("SessionStart", _start(root), home)  # the first commit arriving keeps the trust
 
     # another repository at the same path, no origin and no commits either: untrusted, none of its text shown
+    from tests.conftest import stop_first_builds
+
+    stop_first_builds(tmp_path)  # SessionStart's first-session build of this home must not write into the new repo
     subprocess.run(["rm", "-rf", str(root)], check=True)
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
