@@ -84,12 +84,8 @@ def _warm_processes(root: Path | None = None, mark: str | None = None) -> list[t
     (none found where there is no ``/proc``)."""
     root = Path(os.path.realpath(root)) if root is not None else None
     found = []
-    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not pid.isdigit():
-            continue
+    for pid, argv in _processes():
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
             if b"memdir.hooks" not in argv or b"--warm" not in argv:
                 continue
             with open(f"/proc/{pid}/stat", "rb") as f:
@@ -107,6 +103,19 @@ def _warm_processes(root: Path | None = None, mark: str | None = None) -> list[t
         if root is None or home == root or root in home.parents:
             found.append((int(pid), home))
     return found
+
+
+def _processes():
+    """``(pid, argv)`` of every process ``/proc`` lists (argv as bytes; none where there is no ``/proc``); one
+    gone meanwhile is left out."""
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                yield pid, f.read().split(b"\0")
+        except OSError:
+            continue
 
 
 def stop_warm_under(root: Path | None, limit: float = 10.0, mark: str | None = None) -> int:
@@ -150,14 +159,7 @@ def stop_first_builds(root: Path, limit: float = 10.0) -> int:
     root = Path(os.path.realpath(root))
     module = b"memdir.search.warm.first"
     found = []
-    for pid in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not pid.isdigit():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
-        except OSError:
-            continue
+    for pid, argv in _processes():
         at = argv.index(module) + 1 if module in argv else len(argv)
         if at < len(argv) and argv[at]:
             home = Path(os.path.realpath(os.fsdecode(argv[at])))
