@@ -63,17 +63,3 @@ def test_the_model_gets_the_same_vector_with_and_without_hidden_characters():
     plain = vectors.query_vector("staging redis")
     assert np.array_equal(vectors.query_vector("stag\u200bing re\u00addis"), plain)
     assert float(vectors.query_vector("staging cluster") @ plain) < 0.99  # control: other words, another vector
-
-
-def test_query_text_is_kept_per_query_and_never_given_to_another():
-    """A search asks query_text of one query 4-6 times (start, kept vectors, the worker, ties): the last ones
-    asked are kept, and each query gets its own text, not the one kept for a neighbour."""
-    vectors.query_text.cache_clear()
-    first = vectors.query_text("cut a new release of the billing service")
-    assert first == "cut a release of the billing service"  # filler ("new") gone, as computed in full
-    assert vectors.query_text("cut a new release of the billing service") is first  # kept: the same str back
-    assert vectors.query_text.cache_info().hits == 1
-    # control: a query differing in one word, and one differing by a hidden character only, get their own texts
-    assert vectors.query_text("cut a new release of the payments service") == "cut a release of the payments service"
-    assert vectors.query_text("cut a new re\u00adlease of the billing service") == first
-    assert vectors.query_text.cache_info().hits == 1 and vectors.query_text.cache_info().misses == 3

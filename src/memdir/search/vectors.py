@@ -465,7 +465,6 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     return data
 
 
-@lru_cache(maxsize=256)  # a search asks it 4-6 times of one query (start, kept vectors, worker, ties): ≈ 0.07 ms each
 def query_text(query: str) -> str:
     """What is embedded of a query: its characters that show as nothing
     removed (a zero-width space, a soft hyphen, bidi controls:
@@ -473,8 +472,7 @@ def query_text(query: str) -> str:
     lexical side: ``stag\u200bing`` is ``staging``), its filler words too (:func:`memdir.search.relevance.
     unfilled`: "cut a new release" is "cut a release"), runs of whitespace as one space, none at either end (a
     trailing space was one more token), at most :data:`EMBED_CHARS` characters. Two queries with the same
-    text here have the same vector (:func:`memdir.search.dense.query_vector` keys its kept vectors by it). Pure; the
-    last 256 asked are kept (the same ``str`` back for the same query)."""
+    text here have the same vector (:func:`memdir.search.dense.query_vector` keys its kept vectors by it). Pure."""
     from ..text.printable import without_hidden
     from .weighing import unfilled
 
