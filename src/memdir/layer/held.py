@@ -1,4 +1,4 @@
-"""Files held back: an active memory whose value a tombstone of its own layer and name matches (DESIGN §5, §10).
+"""Files held back: an active memory whose value a tombstone of its own layer matches, of any name (DESIGN §5, §10).
 
 No write path lets a forgotten value back in (:func:`memdir.tombstones.match.check`), but a file can come
 back without one: a person copies an old file back, a backup is restored, or — in the team layer — git
@@ -48,7 +48,7 @@ from ..files.layout import (
 from ..files.scan import HELD, FileState, Malformed, settle
 from ..files.scan import load as load_file
 from ..text.names import normalize_name
-from ..tombstones.match import lift_command, match
+from ..tombstones.match import lift_command, match, needed_runs, sieve
 from .drift import settle_tombstones
 
 
@@ -67,8 +67,11 @@ def may_change(name: str | None, error: str | None, named) -> bool:
     """Whether the verdict on a file — ``name``, the memory it holds (None when it is not one), ``error``
     why not — may differ under tombstones naming ``named`` (a set of names) from the one it was given under
     other tombstones: it holds a memory a tombstone names (it may be held back now), or it is held back
-    (a lift may release it). Any other file is not held under any tombstones of ``named``, as it was not:
-    a file is held back by the tombstones of its own name only (:meth:`HoldsBack.holder`)."""
+    (a lift may release it). Any other file is not held under any tombstones of ``named``, as it was not: a
+    file is held back by a tombstone of any name when it is parsed (:meth:`HoldsBack.holder`), but a tombstone
+    of a personal layer comes only where no live memory of another name holds its value — its gateway's delete
+    and reject make none then (:func:`memdir.gateway.deletion.holder`), a sync deletes those its tombstones
+    forget (:mod:`memdir.gateway.synced`) — so a file judged before it is not held by it."""
     return name in named if name is not None else error is not None and error.startswith(HELD)
 
 
@@ -129,22 +132,24 @@ class HoldsBack:
     """The held-back rule of :class:`memdir.layer.layer.Layer` (which supplies ``path``, ``meta``,
     ``scope`` and ``tombstones()``)."""
 
-    # True: a file is held back by a tombstone of any name, and every file is judged again when the tombstones
-    # move (stone_names None). The team layer's (memdir.layer.team): a teammate's clone writes a value under
-    # another name before the forget reaches it, the gateway there lets it through, and git merges both.
-    every_name = False
+    # True: every file is judged again when the tombstones move (stone_names None), not only those a tombstone
+    # names. The team layer's (memdir.layer.team): a teammate's clone writes a value under another name before
+    # the forget reaches it, the gateway there lets it through, and git merges both — a tombstone can arrive
+    # with a live memory of another name already holding its value, which a personal layer's never does.
+    judge_all_again = False
     _judged_with: int | None = None  # the stones key this object's cached file states were judged with
     _moved: tuple[frozenset[str], frozenset[str]] | None = None  # (names, files) judged again, verdicts moved
 
     def holder(self):
         """``hold(record)`` for :func:`memdir.files.scan.load`: the reason a memory is held back (a
-        :data:`~memdir.files.scan.HELD` text) when it is active and a tombstone of this layer and of its name
-        matches its value (:func:`memdir.tombstones.match.match`), else None. By name: a file put back (a copy,
-        a backup, git's modify/delete) keeps its name, and matching every file against every tombstone made
-        the first read after a pulled tombstone 1.5 s at 2,000 memories (by name: 0.66 s, the files' parse);
-        a forgotten value written under another name is refused by the gateway — of this clone: a layer whose
-        files other clones write (the team's, :attr:`every_name`) is judged against every tombstone. None instead of a function when
-        the layer has no tombstone (or they cannot be read: a write then reports them)."""
+        :data:`~memdir.files.scan.HELD` text) when it is active and a tombstone of this layer, of any name,
+        matches its value (:func:`memdir.tombstones.match.match`; those of its own name first, so the reason
+        names the memory put back), else None. Any name: a file put back (a copy, a backup, git's
+        modify/delete) keeps its name, but a copy under another name — a person's, the agent's file tool
+        writing into the layer's directory, which the gateway would have refused — is the same forgotten value
+        (break34). Which files are judged *again* when the tombstones move is :meth:`stone_names`' question.
+        None instead of a function when the layer has no tombstone (or they cannot be read: a write then
+        reports them)."""
         try:
             stones = self.tombstones()
         except StoreError:
@@ -152,14 +157,23 @@ class HoldsBack:
         if not stones:
             return None
         scope, named = self.scope, {}
-        for stone in stones:  # a file is held back by the tombstones of its own name
+        for stone in stones:
             named.setdefault(stone.name, []).append(stone)
+        # A file is held back by a tombstone of any name, those of its own name first (the reason names that
+        # one): a forgotten value written into the layer's directory under another name — a person's copy, the
+        # agent's own file tool — is a back door the gateway's refusal of that write does not close (break34).
+        # Another name's tombstone is matched only when the file's text holds its runs (needed_runs: a cheap
+        # sieve no match passes by): matching each file against every tombstone made a cold scan of 2,000
+        # files with 60 tombstones 2.7 times as long (benchmarks/bench_held_names.py).
+        runs_of = [(stone, needed_runs(stone.description)) for stone in stones]
 
         def hold(record) -> str | None:
-            among = stones if self.every_name else named.get(record.name)
-            if record.status != "active" or not among:
+            if record.status != "active":
                 return None
-            hit = match(among, record.description, record.body, title=record.title)
+            passes = sieve(f"{record.name}\n{record.title or ''}\n{record.description}\n{record.body}")
+            among = [*named.get(record.name, ()),
+                     *(stone for stone, runs in runs_of if stone.name != record.name and passes(runs))]
+            hit = match(among, record.description, record.body, title=record.title) if among else None
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)
 
         return hold
@@ -173,9 +187,9 @@ class HoldsBack:
         return state if why is None else FileState(state.key, state.digest, None, why)
 
     def stone_names(self) -> set[str] | None:
-        """The names the layer's tombstones name; None when they cannot be read, or when a tombstone holds back
-        a file of any name (:attr:`every_name`): every file is judged again then."""
-        if self.every_name:
+        """The names the layer's tombstones name; None when they cannot be read, or when a tombstone may arrive
+        while a file of another name holds its value (:attr:`judge_all_again`): every file is judged again then."""
+        if self.judge_all_again:
             return None
         try:
             return {stone.name for stone in self.tombstones()}

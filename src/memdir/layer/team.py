@@ -75,10 +75,11 @@ class TeamLayer(Layer):
     """The team layer of one repository: files in ``path`` (inside the
     repository), journal, objects, lock and ``MEMORY.md`` in ``meta`` (in
     the home), tombstones in ``path/tombstones``. See the module docstring. A file holding a forgotten value is
-    held back whatever its name (:attr:`~memdir.layer.held.HoldsBack.every_name`): a teammate's clone writes the
-    value under another name before the forget reaches it, and git merges both (break33)."""
+    held back whatever its name, as in every layer, and every file is judged again when the tombstones move
+    (:attr:`~memdir.layer.held.HoldsBack.judge_all_again`): a teammate's clone writes the value under another name
+    before the forget reaches it, and git merges both (break33)."""
 
-    every_name = True
+    judge_all_again = True
 
     def __init__(self, path: Path, local: Path, settings: Settings, root: Path):
         # journal, manifest, lock and read counts in ``local/.memdir``, MEMORY.md beside it: out of the repository

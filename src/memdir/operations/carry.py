@@ -13,8 +13,9 @@ only when that layer had it at its base; a layer with no base yet — a new mach
 synced here, a project layer first made on this machine — takes in what the repository holds first
 (:func:`adopt`: files only there are imported, a memory on both sides is merged field by field as
 if both had added it) and never sends a deletion. A tombstone goes from the repository only when a
-person lifted it here (a ``tombstone-lift`` the layer's journal records); a tombstone that is just
-missing from a live layer is put back, never lifted everywhere.
+person lifted it here (a ``tombstone-lift`` the layer's journal records), with a lift record
+(:data:`LIFTS`); a tombstone just missing from a live layer, or gone from the repository without
+one (a ``git revert`` of the forget), is put back, never lifted everywhere.
 
 **Which side is this machine's.** git's conflict markers say ``ours`` for the machine that ran the
 merge, which is the other machine once the conflicted file travels. Each conflict held records the
@@ -37,6 +38,7 @@ from ..files.conflicts import Hunk, has_conflict, segments
 from ..files.fsio import atomic_write, digest, ensure_dir, read_bytes
 from ..files.layout import META_DIR, case_twins, read_layer_info
 from ..gateway import synced
+from ..layer.journal import now_utc
 from ..paths import PROJECTS_DIR, project_layer_dir, user_layer_dir
 from ..results import Result
 from ..session import Session
@@ -47,6 +49,10 @@ from ..tombstones.stones import sync_bytes, stone_of
 
 USER = "user"  # the user layer's directory in the repository (a project's: projects/<key>)
 TOMBSTONES = "tombstones"  # a layer's tombstones in the repository: one file per forgotten fact
+# A person's lift, as it travels: ``lifted/<id>.json`` written beside the removal of the tombstone's file. A
+# tombstone file that leaves the repository without one (a `git revert` of the forget, a hand `git rm`) is
+# not a lift: only a person lifts a tombstone (DESIGN §5), and the machine puts it back (break34).
+LIFTS = "lifted"
 PROJECT_FILE = "project.json"  # a project's identity in the repository (memdir.files.repository.shared_identity)
 CHANGES = ("new", "changed", "deleted", "forgotten", "lifted")  # the kinds of change a sync sends or receives
 
@@ -186,6 +192,9 @@ def refusal(rel: str, kind: tuple[str, int] | None, max_bytes: int) -> str | Non
     elif rel.startswith(TOMBSTONES + "/") and rel.endswith(".json"):
         if not ID_FORM.match(rel[len(TOMBSTONES) + 1:-5]):
             return "not a tombstone id"
+    elif _is_lift(rel):
+        if not ID_FORM.match(rel[len(LIFTS) + 1:-5]):
+            return "not a tombstone id"
     elif rel != PROJECT_FILE:
         return "not a file of a memory layer"
     if kind is not None and kind[0] not in sync_repo.FILE_MODES:
@@ -257,6 +266,16 @@ def _is_stone(rel: str) -> bool:
     return rel.startswith(TOMBSTONES + "/") and rel.endswith(".json") and rel.count("/") == 1
 
 
+def _is_lift(rel: str) -> bool:
+    return rel.startswith(LIFTS + "/") and rel.endswith(".json") and rel.count("/") == 1
+
+
+def _lift_path(stone_path: str) -> str:
+    """``user/tombstones/t-….json`` → ``user/lifted/t-….json``: where a person's lift of it travels (:data:`LIFTS`)."""
+    head, _, filename = stone_path.rpartition(f"/{TOMBSTONES}/")
+    return f"{head}/{LIFTS}/{filename}"
+
+
 def _stone_name(data: bytes | None, fallback: str) -> str:
     try:
         return stone_of(json.loads(data or b"")).name
@@ -297,6 +316,8 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
         restore = []
         for path in sorted(set(files) | mine):
             rel = path[len(target.prefix) + 1:]
+            if _is_lift(rel):
+                continue  # written and removed with its tombstone's file, below
             data = files.get(path)
             sha = sync_repo.blob_id(data)
             if sha == tree.get(path) or (path in held and held[path].get("mine") == sha):
@@ -334,6 +355,13 @@ def export(repo: Path, found: list[Target], held: dict, bases: dict[str, str]) -
             else:
                 ensure_dir(where.parent)
                 atomic_write(where, data, sync_dir=False)
+            if _is_stone(rel) and (record := sync_repo.inside(repo, _lift_path(path))) is not None:
+                if data is None:  # a person's lift: it travels as one (LIFTS), not as a file gone
+                    ensure_dir(record.parent)
+                    lifted = {"id": Path(rel).stem, "lifted": now_utc().strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
+                    atomic_write(record, json.dumps(lifted).encode() + b"\n", sync_dir=False)
+                else:  # forgotten again: an older lift of the same id lifts it no more
+                    record.unlink(missing_ok=True)
             if _is_stone(rel):
                 sent.append(Change(_stone_name(data or sync_repo.show(repo, head, path), Path(rel).stem), target.scope,
                                    "forgotten" if data is not None else "lifted"))
@@ -443,8 +471,8 @@ def import_changes(repo: Path, target: Target, base: str | None, head: str, held
                     added.append(_stone_in(theirs, rel))
                 except ValueError as exc:
                     notes.append(f"{path}: not taken in: not a readable tombstone ({exc})")
-            elif path in old:
-                lifted.append(Path(rel).stem)
+            elif path in old and (record := _lift_path(path)) in new and new[record] != old.get(record):
+                lifted.append(Path(rel).stem)  # else gone without a person's lift: the export puts it back
             continue
         if not rel.endswith(".md") or "/" in rel:
             continue
@@ -566,6 +594,6 @@ def conflict_of(repo: Path, path: str, held: dict) -> SyncConflict:
     return SyncConflict(name or path, scope if name else "", tuple(fields))
 
 
-__all__ = ["CHANGES", "Change", "ConflictField", "NotSynced", "PROJECT_FILE", "SyncConflict", "TOMBSTONES", "Target",
+__all__ = ["CHANGES", "Change", "ConflictField", "NotSynced", "LIFTS", "PROJECT_FILE", "SyncConflict", "TOMBSTONES", "Target",
            "USER", "adopt", "conflict_of", "export", "held_of", "import_changes", "label", "live", "marker_side",
            "received_of", "refusal", "targets", "twin_note", "twin_refusal"]

@@ -20,6 +20,7 @@ from .. import git
 from ..errors import (
     Conflict,
     InvalidInput,
+    MemdirError,
     NotFound,
     Refused,
     ScopeError,
@@ -38,7 +39,7 @@ from ..paths import git_dir_of, team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
-from ..tombstones.match import lift_command
+from ..tombstones.match import lift_command, match
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
@@ -467,10 +468,39 @@ def promote(session: Session, name: str) -> Promoted:
         gateway.delete(source, key, actor="human", tombstone=False, action="promote",
                        reason=PROMOTED, session=session.id, expect_digest=entry.digest)
     except (Conflict, NotFound):
+        _forgotten_meanwhile(session, source, team, there, record, result)
         kept = (f"the project memory {key!r} changed while it was promoted, so it was kept: the team layer has the "
                 f"version promoted; promote it again (memdir promote {key}) or edit one of them",)
     return Promoted(key, str(team.path / f"{key}.md"), result.operation, result.redactions,
                     (*result.warnings, *stones.skipped, *kept))
+
+
+def _forgotten_meanwhile(session: Session, source, team, there, record, written: WriteResult) -> None:
+    """A promote whose project copy went before its removal: when a tombstone of the project layer now forgets
+    the value promoted (a person's forget landed after the promote read it: break34), the team write is taken
+    back — the team memory removed (no tombstone), or ``there`` (the team's memory before) written back — and
+    :class:`Conflict` raised: a forgotten fact never reaches the team. Else nothing (an edit meanwhile: both kept)."""
+    try:
+        hit = match(source.tombstones(), record.description, record.body, title=record.title)
+    except StoreError:
+        hit = None
+    if hit is None:
+        return
+    why = f"forgotten in the project layer while it was promoted (tombstone {hit[0].id})"
+    try:
+        if there is None:
+            gateway.delete(team, written.name, actor="human", tombstone=False, action="promote", reason=why,
+                           session=session.id, expect_digest=written.digest)
+        else:
+            old = there.record
+            gateway.write(team, MemoryChange(old.name, old.description, old.type, old.body, title=old.title,
+                                             pinned=old.pinned, importance=old.importance, valid_from=old.valid_from,
+                                             valid_until=old.valid_until, extra=old.extra, reason=why,
+                                             expect_digest=written.digest), actor="human", session=session.id)
+        undone = "its team write was taken back"
+    except MemdirError as exc:  # the team memory changed since: a person's, kept; said
+        undone = f"its team write could not be taken back ({exc}): `memdir delete {written.name} --scope team`"
+    raise Conflict(f"the project memory {written.name!r} was {why}; {undone}, nothing was promoted")
 
 
 def commits(session: Session, layer, name: str) -> tuple:

@@ -161,9 +161,15 @@ def holds_runs(text: str, runs: frozenset[str]) -> bool:
     then no value of that memory matches the tombstone the runs came from (the sieve's one rule: of a file's bytes,
     :func:`memdir.gateway.deletion.may_hold_value`, and of the search index's text of it). Normalized as
     :func:`words` reads a value (ASCII text: lower-cased, which is all :func:`normalize_value` does to it)."""
+    return sieve(text)(runs)
+
+
+def sieve(text: str):
+    """:func:`holds_runs` of ``text`` for many tombstones: ``passes(runs)`` (runs: :func:`needed_runs`, None
+    passes), ``text`` normalized once."""
     folded = text.lower() if text.isascii() else normalize_value(text)
     squeezed = _NOT_RUN.sub("", folded)
-    return all(run in squeezed for run in runs)
+    return lambda runs: runs is None or all(run in squeezed for run in runs)
 
 
 @dataclass(frozen=True)
@@ -433,4 +439,4 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
 
 
 __all__ = ["ID_FORM", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
-           "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "value_of", "words"]
+           "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "sieve", "value_of", "words"]
