@@ -525,7 +525,7 @@ class Memory:
 
     def moved_away(self, listed: ListResult, scope: str | None = None) -> list[OrphanLayer]:
         """The orphaned layers holding memories when ``listed`` (a :meth:`list` result of ``scope``, None: every
-        layer) shows none of this project's layer: where its memories are if the project moved; see
+        layer, or a :meth:`status` result) shows none of this project's layer: where its memories are if the project moved; see
         :func:`memdir.operations.maintenance.moved_away`."""
         return maintenance.moved_away(self.session, listed, scope)
 

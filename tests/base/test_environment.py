@@ -111,6 +111,31 @@ def test_moved_project_hint_shows_beside_user_memories(tmp_path, isolated_home):
 
 
 @pytest.mark.slow
+def test_status_of_a_moved_project_says_where_its_memories_may_be(tmp_path, isolated_home):
+    """newuser34 (a known leftover): `memdir status` in a moved project said "project: 0 memories" and no word
+    of the layer its memories were left in; it now says what `memdir list` says (the control: before the move,
+    and after move-layer, nothing)."""
+    old = _repo(tmp_path / "proj")
+    mem = Memory.open(home=isolated_home, project=old, actor="human")
+    mem.write("editor", "The user edits in neovim", "user", "")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    before = run_cli("status", "--project", old)
+    assert "project: 1 memory" in before.stdout and before.stderr == ""  # control: nothing moved yet
+    new = tmp_path / "proj-moved"
+    shutil.move(str(old), str(new))
+    moved = run_cli("status", "--project", new)
+    assert "project: 0 memories" in moved.stdout
+    assert moved.stderr == ("memdir: 1 layer of projects that no longer exist holds memories (1 in all); if this "
+                            "project moved, `memdir doctor` shows which is its own and `memdir move-layer` brings "
+                            "it here\n")
+    assert json.loads(run_cli("status", "--json", "--project", new).stdout)["project_root"] == str(new)
+    key = next(p.name for p in (isolated_home / "projects").iterdir())
+    assert run_cli("move-layer", key, "--project", new).returncode == 0
+    after = run_cli("status", "--project", new)
+    assert "project: 1 memory" in after.stdout and after.stderr == ""
+
+
+@pytest.mark.slow
 def test_move_layer_refuses_a_target_with_memories(tmp_path, isolated_home):
     old, new = _repo(tmp_path / "a"), _repo(tmp_path / "b")
     Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of a", "project", "")

@@ -40,7 +40,9 @@ def test_consolidate_command_json_and_failure_exit_code(tmp_path, project):
     assert data["outcomes"][0]["name"] == "docs-live-site" and data["receipt"]["scope"] == "project"
     assert names(project) == ["docs-live-site"]
     again = run_cli("consolidate", path, "--project", project)
-    assert again.returncode == 0 and "consolidated before; nothing done" in again.stdout
+    assert again.returncode == 0 and "consolidated before; nothing done (--force runs it again)" in again.stdout
+    forced = run_cli("consolidate", path, "--force", "--json", "--extractor", "rules", "--project", project)
+    assert json.loads(forced.stdout)["status"] == "noop"  # it ran again, not "seen": the memory holds it already
 
     other = cc(tmp_path / "u.jsonl", project, "Remember that CI runs nightly.")
     failed = run_cli("consolidate", other, "--extractor", "llm", "--project", project,

@@ -128,7 +128,16 @@ def test_a_chosen_extractor_that_cannot_run_says_so():
     assert choose(ready, environ={}) == ("command", "consolidation_extractor = command")
     model = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "llm"})
     assert choose(model, environ={}) == ("llm", "consolidation_extractor = llm, but no API key is set for "
-                                                "https://api.deepseek.com: consolidation fails until one is")
+                                                "https://api.deepseek.com (set DEEPSEEK_API_KEY): consolidation fails "
+                                                "until one is")
+    # another endpoint reads OPENAI_API_KEY, and a variable of the person's own comes first (newuser34: doctor
+    # named no variable to set)
+    own = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "llm", "MEMDIR_LLM_API_KEY_ENV": "MY_KEY",
+                                       "MEMDIR_LLM_BASE_URL": "http://127.0.0.1:9/v1"})
+    told = ("consolidation_extractor = llm, but no API key is set for http://127.0.0.1:9/v1 (set MY_KEY or "
+            "OPENAI_API_KEY): consolidation fails until one is")
+    assert choose(own, environ={}) == ("llm", told)
+    assert choose(own, environ={"MY_KEY": "k-9"}) == ("llm", "consolidation_extractor = llm")
     assert choose(model, environ=key) == ("llm", "consolidation_extractor = llm")
 
 

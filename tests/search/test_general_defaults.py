@@ -35,6 +35,18 @@ def test_a_default_of_the_project_or_a_german_norm_question_does_not(query):
     assert not asks_in_general(query)
 
 
+@pytest.mark.parametrize("query", [
+    "Wie groß dürfen Pull Requests sein?", "Wie lange müssen Logs aufbewahrt werden?",
+    "WIE GROSS DÜRFEN PULL REQUESTS SEIN?",
+])
+def test_a_german_norm_question_with_an_umlaut_modal_does_not_ask_in_general(query):
+    """newuser34: the question is folded before the modal is looked for, so "dürfen" and "müssen" (folded "durfen",
+    "mussen") never matched and these read as how-tos, while "darf" and "muss" did not."""
+    assert not asks_in_general(query)
+    assert asks_in_general(query.replace("dürfen", "werden").replace("DÜRFEN", "WERDEN")
+                           .replace("müssen", "werden"))  # control: the same question with no modal
+
+
 def test_german_how_to_without_a_modal_still_asks_in_general():
     assert asks_in_general("Wie sortiere ich eine Liste in Python absteigend?")
     assert asks_in_general("Wie groß ist ein Pull Request?")  # how big one is, not how big one may be
@@ -66,5 +78,6 @@ def test_the_default_port_of_another_database_is_not_the_note_on_the_projects_po
 def test_how_big_a_pull_request_may_be_is_the_note_on_their_size(isolated_home, project, monkeypatch):
     mem = _store(isolated_home, project, monkeypatch, "pr-size")
     assert [m.name for m in mem.recall_result("Wie groß darf ein Pull Request sein?").memories] == ["pr-size"]
+    assert [m.name for m in mem.recall_result("Wie groß dürfen Pull Requests sein?").memories] == ["pr-size"]
     # control: the same store and meaning, a German how-to on what a pull request is asks in general: nothing
     assert mem.recall_result("Wie erstelle ich einen Pull Request auf GitHub?").memories == ()

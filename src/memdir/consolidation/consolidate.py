@@ -241,9 +241,12 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     fail = lambda result, detail, **kw: Outcome(index, p.action, result, detail=detail, **kw)  # noqa: E731
     try:
         target = normalize_name(p.target).name if p.target else None
-        name = normalize_name(p.name).name if p.name else None
+        named = normalize_name(p.name) if p.name else None
     except InvalidInput as exc:
         return fail("invalid", str(exc))
+    name = named.name if named else None
+    # A name of no Latin letters (本番バックアップ) becomes m-<hash>: its spelling is the title, as for a person's write.
+    title = p.title or (named.title if named else None)
     action = p.action
     entry = None
     if action == "create":
@@ -277,7 +280,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
     if action != "forget":
         try:
             _, desc, kind, body, title, counts, warnings = prepare(settings, name or target, p.description,
-                                                                   p.type, p.body, p.title, actor="extracted")
+                                                                   p.type, p.body, title, actor="extracted")
         except InvalidInput as exc:
             return fail("invalid", str(exc), name=name, target=target, scope=scope)
         old = entry.record if entry is not None else None
@@ -353,7 +356,7 @@ def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: b
                                detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
                                warnings=notes)
             if action == "create":
-                done = write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title,
+                done = write(writer, MemoryChange(name, p.description, kind, p.body, title=title,
                                                   importance=p.importance, reason=reason, expect_digest=None), scope)
                 if done.operation == "dismissed":  # proposed for the team: a person dismissed this one before
                     return fail("skipped-dismissed", "; ".join(done.warnings), name=name, scope=scope)

@@ -6,7 +6,8 @@ deepseek-memory's gate, seed-behaviour §C; the cues echo the seed policy's
 the assistant's (except the one question a bare "yes" answers: ``confirmed``
 below), never tool output. Each user turn is cleaned (code blocks,
 quoted, indented and log lines removed), split into sentences, and a
-sentence fires a rule when it holds one of these cues, English or Chinese:
+sentence fires a rule when it holds one of these cues, English or Chinese (a request to
+remember also in German, Korean and Japanese):
 
 =============  ==========================================================
 rule           cues (examples)
@@ -14,7 +15,8 @@ rule           cues (examples)
 remember       "remember that …", "keep in mind", "don't forget", "for
                future reference", "put this into CLAUDE.md/AGENTS.md/the
                memory", "write this down", "important: …", 记住, 别忘了,
-               把这个写进 CLAUDE.md, 重要：…; a request pointing back at
+               把这个写进 CLAUDE.md, 重要：…, "Merk dir: …", "Denk daran, dass …",
+               기억해 주세요, 覚えておいて; a request pointing back at
                what the person said before it in the turn ("… Remember
                it.", "Keep that in mind.", "…, remember that"), whose hit
                quotes that (:func:`pointed_to`)
@@ -75,6 +77,19 @@ _HEDGE = re.compile(
 # "ok so remember we …"): the sentence still starts where they end (trial23: those two never fired).
 _OPENERS = r"(?:(?:hi|hello|hey|ok(?:ay)?|so|oh|well|btw|fyi|anyway)\b[,.!]?\s+)*"
 
+# Requests to remember in German (at the sentence's start or after "bitte"/a comma, followed by ":", "," or "dass"
+# and what to keep, so "Ich denke daran" and "Merk dir das." alone fire nothing), Korean and Japanese (the
+# imperative forms only: 기억해요, 覚えています say "I remember"). The rules extractor strips the same words.
+REMEMBER_DE = (r"(?:(?:merk(?:e)?\s+(?:dir|euch)|merken\s+sie\s+sich|notier(?:e)?\s+(?:dir|euch))(?:\s+bitte)?"
+               r"|(?:vergiss|vergesst|vergessen\s+sie)(?:\s+bitte)?\s+nicht"
+               r"|(?:denk(?:e|t)?|denken\s+sie)(?:\s+bitte)?\s+(?:immer\s+)?daran)")
+REMEMBER_KO_JA = (r"(?:기억해\s*(?:줘|주세요|둬|두세요|놔|놓으세요)|기억하세요|기억해\s*두십시오|잊지\s*마(?:세요|십시오|라)?"
+                  r"|메모해\s*(?:줘|주세요|둬|두세요)|覚えて(?:おいて|ください)(?:ください)?|覚えといて(?:ください)?|忘れないで(?:ください)?"
+                  r"|メモして(?:おいて|ください)(?:ください)?)")
+_REMEMBER_DE = (r"(?:^|[,;:]\s*|\b(?:bitte|und|auch|also|übrigens)\s+)" + REMEMBER_DE
+                + r"(?:\s*[:,]\s*|\s+)(?:dass\s+)?(?!(?:das|es|dies|diese[ns]?)\s*[.!]*$)\w"
+                r"|\w[^,;:]*[,;:]\s*(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)\b")
+
 RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("remember", re.compile(
         r"(?:^" + _OPENERS + r"|[,:;]\s*|\b(?:please|pls|plz|and|also|just)\s+)(?:remember|memori[sz]e|note)\b"
@@ -88,7 +103,10 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\b(?:add|write|put)\s+(?:to|in|into)\s+(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]"
         r"|\bwrite (?:this|that|it) down\b|^\**important\**\s*[:：]"
         r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了|把.{0,12}(?:记|写|加|存)(?:到|进|入)|(?:写|记|加)(?:到|进|入)"
-        r"(?:CLAUDE\.md|AGENTS\.md|记忆)|^重要[:：]", _I)),
+        r"(?:CLAUDE\.md|AGENTS\.md|记忆)|^重要[:：]"
+        # German, Korean, Japanese: an explicit request only ("Merk dir: …", "Denk daran, dass …", 기억해 주세요,
+        # 覚えておいて); the German one needs what it asks to keep after it, so "Ich denke daran" stays a thought.
+        r"|" + _REMEMBER_DE + r"|" + REMEMBER_KO_JA, _I)),
     ("correction", re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
@@ -176,7 +194,9 @@ _REQUEST_BACK = (
 _POINTS_BACK = re.compile(
     r"^" + _OPENERS + r"(?P<request>" + _REQUEST_BACK + r")"
     r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_BACK + r")"
-    r"|^(?P<zh>(?:请)?(?:记住|记下来|别忘了|不要忘了|不要忘记)(?:这一点|这点|这个|它)?[。！!]*)$", _I)
+    r"|^(?P<zh>(?:请)?(?:记住|记下来|别忘了|不要忘了|不要忘记)(?:这一点|这点|这个|它)?[。！!]*"
+    r"|(?:(?:이것을|이거|이걸|그것을|그걸|これを|それを|これは|それは)\s*)?" + REMEMBER_KO_JA + r"[.!。！]*"
+    r"|(?:bitte\s+)?(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)(?:\s+bitte)?[.!]*)$", _I)
 # What a request pointing back carries: at most this many sentences before it in the person's turn.
 POINTED_SENTENCES = 3
 

@@ -397,13 +397,17 @@ def orphans(home: Path, project_root: Path | None = None, *, live: Path | None =
 
 def moved_away(session, listed, scope: str | None = None) -> list:
     """Where a moved or renamed project's memories may be: the layers of :func:`orphans` that hold memories,
-    when ``listed`` (a :class:`memdir.results.ListResult` of ``session``'s layers) shows no memory of its
+    when ``listed`` (a :class:`memdir.results.ListResult` of ``session``'s layers, or its
+    :class:`memdir.results.StatusResult`) shows no memory of its
     project layer, since a project at a new path starts with an empty layer while its user-layer memories
     still show. ``[]`` without a project root, for a listing of another ``scope`` than the project's (None:
     every layer), or when ``listed`` shows a project memory."""
     if session.project_root is None or scope not in (None, "project"):
         return []
-    if any(info.scope == "project" for info in listed.memories):
+    if isinstance(listed, StatusResult):  # `memdir status`: its project layer's count says the same
+        if any(layer.scope == "project" and layer.memories for layer in listed.layers):
+            return []
+    elif any(info.scope == "project" for info in listed.memories):
         return []
     return [found for found in orphans(session.home, live=session.project_root) if found.memories]
 

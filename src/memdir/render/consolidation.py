@@ -28,7 +28,7 @@ def gate(result) -> str:
 
 _RUN_MESSAGES = {
     "off": "consolidation is off (consolidation_mode = off); nothing done",
-    "seen": "this transcript was consolidated before; nothing done",
+    "seen": "this transcript was consolidated before; nothing done (--force runs it again)",
     "empty": "no message from the person or the assistant could be read; nothing done",
     "gated": "nothing durable was said; no extraction",
 }

@@ -142,9 +142,10 @@ from ..text.words import POINTING_WORDS
 _EXPLAIN_KIND = r"(?:explain|describe)\s+what\s+(?:a|an)\b"
 # How to do something or what something is, at the start of the question. A German "wie" with a modal of what is
 # allowed or expected ("Wie groß darf ein Pull Request sein?", "Wie soll ich …?") asks for a convention, as "how
-# should I" does in English, which _ASKS never matched.
+# should I" does in English, which _ASKS never matched. Matched on folded text: "dürfen", "müssen" are written
+# "durfen", "mussen" there (newuser34: "Wie groß dürfen Uploads sein?" read as a general question, "darf" not).
 _ASKS = re.compile(r"^\W*(?:how\s+(?:do|can|to)\b|what\s+(?:is|are|does|do)\b|what['’]s\b|" + _EXPLAIN_KIND +
-                   r"|wie\b(?!.*\b(?:darf|dürfen|soll|sollen|sollte|sollten|muss|müssen)\b)"
+                   r"|wie\b(?!.*\b(?:darf|durfen|soll|sollen|sollte|sollten|muss|mussen)\b)"
                    r"|was\s+(?:ist|sind|macht)\b)")
 # A question on a default: what a tool does when nobody set it ("what's the default port of MySQL?", "how many
 # approvals does a pull request need on GitHub by default?") is what anyone could look up, whatever it starts with;

@@ -34,14 +34,15 @@ def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, s
     setting = (settings.consolidation_extractor or "auto").strip().lower()
     if setting not in CHOICES:
         raise InvalidInput(f"unknown extractor {setting!r} (expected {', '.join(CHOICES)})")
-    from .llm import api_key
+    from .llm import api_key, key_variables
 
     if setting != "auto":
         why = f"consolidation_extractor = {setting}"
         if setting == "command" and not (settings.extractor_command or "").strip():
             why += ", but extractor_command is not set: consolidation fails until it is"
         if setting == "llm" and not api_key(settings, environ):
-            why += f", but no API key is set for {settings.llm_base_url}: consolidation fails until one is"
+            why += (f", but no API key is set for {settings.llm_base_url} (set {' or '.join(key_variables(settings))}):"
+                    " consolidation fails until one is")
         return setting, why
 
     if api_key(settings, environ):

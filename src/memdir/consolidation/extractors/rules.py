@@ -43,8 +43,8 @@ from datetime import datetime
 
 from ...gateway.fields import free_name
 from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
-from ..gate import (confirmed_suggestion, is_question_or_hedge, pointed_to, said_before, sentence_rules,
-                    sentences)
+from ..gate import (REMEMBER_DE, REMEMBER_KO_JA, confirmed_suggestion, is_question_or_hedge, pointed_to, said_before,
+                    sentence_rules, sentences)
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from .dates import absolutize
 from .persona import (
@@ -67,7 +67,14 @@ _REMEMBER_LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|btw|fyi|oh|yes|no)[,.!]?\s+)*(?:please\s+|pls\s+|plz\s+|just\s+)?"
     r"(?:remember|memori[sz]e|note|keep in mind|don'?t forget|do not forget|for future reference|make a note)"
     r"(?:\s+(?:that|this))?\s*[:,-]?\s*"
-    r"|^(?:请)?(?:记住|记一下|记下来|别忘了|不要忘记|不要忘了)[:：，,]?\s*", _I)
+    r"|^(?:请)?(?:记住|记一下|记下来|别忘了|不要忘记|不要忘了)[:：，,]?\s*"
+    # the German, Korean and Japanese requests the gate fires on
+    r"|^(?:(?:bitte|und|auch|also|übrigens)\s+)?" + REMEMBER_DE + r"\s*[:,]?\s*(?:dass\s+)?"
+    r"|^" + REMEMBER_KO_JA + r"[:：,，、。.]?\s*", _I)
+# The same request after what it asks to keep ("…, 기억해 줘", "…、忘れないでください。", "…, merk dir das").
+_REMEMBER_TAIL = re.compile(
+    r"\s*[,，、:：;]\s*(?:(?:bitte\s+)?merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)(?:\s+bitte)?|vergiss\s+(?:das|es)\s+nicht"
+    r"|" + REMEMBER_KO_JA + r")[.!。！]*$", _I)
 # Asking to write something down: with its content after it ("important: X",
 # "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md").
 _WRITE_DOWN = re.compile(
@@ -198,7 +205,7 @@ def _classify(sentence: str) -> tuple[str, str] | None:
         clause = own_clause(statement)  # "That is great, I love nature also": the person's own part
         statement = clause if clause and not is_passing(clause) else statement
     if "remember" in rules:
-        statement = strip_filler(_REMEMBER_LEAD.sub("", statement).strip())
+        statement = strip_filler(_REMEMBER_TAIL.sub("", _REMEMBER_LEAD.sub("", statement)).strip())
         if len(statement) < 4 or is_question_or_hedge(statement):
             return None
         inner = {rule for rule, _ in sentence_rules(statement)}

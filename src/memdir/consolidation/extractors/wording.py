@@ -30,15 +30,17 @@ again dont each every get go going got keep let lets like ll love made make mind
 over re remember some stuff sure thing things under ve want
 """.split())
 STOP_WORDS = FUNCTION_WORDS - _COUNTED | CHAT_WORDS | _EMPTY
-WORD = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+", re.I)
+# Latin words with their accents ("größe", not "gr" and "e"); CJK ideographs, kana and Hangul as runs.
+WORD = re.compile(r"[a-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+|[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]+", re.I)
+_RUN = re.compile(r"[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]")
 
 
 def content_words(text: str) -> list[str]:
     """Lower-case words of ``text`` without stop words, in order, de-duplicated;
-    CJK runs become character bigrams."""
+    CJK, kana and Hangul runs become character bigrams."""
     out: list[str] = []
     for token in WORD.findall(text.lower()):
-        if not token.isascii():
+        if _RUN.match(token):
             grams = [token[i:i + 2] for i in range(len(token) - 1)] or [token]
             out.extend(g for g in grams if g not in out)
         elif token not in STOP_WORDS and token not in out and (len(token) > 1 or token.isdigit()):

@@ -61,12 +61,17 @@ def cmd_list(args) -> int:
         emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
              + (f"\n{note(blind)}" if blind else ""))
     if not (args.as_of or args.valid_at):
-        found = mem.moved_away(result, args.scope)  # a moved or renamed project starts empty: where its memories may be
-        if found:
-            warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
-                  f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
-                  "which is its own and `memdir move-layer` brings it here"])
+        _moved_away(mem.moved_away(result, args.scope))  # a moved or renamed project starts empty
     return 0
+
+
+def _moved_away(found: list) -> None:
+    """Warn where a moved or renamed project's memories may be: ``found``, the orphaned layers holding memories
+    (:meth:`memdir.Memory.moved_away`); nothing when it is empty."""
+    if found:
+        warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
+              f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
+              "which is its own and `memdir move-layer` brings it here"])
 
 
 def cmd_delete(args) -> int:
@@ -104,8 +109,10 @@ def cmd_clear(args) -> int:
 def cmd_status(args) -> int:
     """``memdir status``: home, project, layers, search mode, context size, and the clients memdir is installed
     into (:meth:`memdir.Memory.status`)."""
-    result = open_memory(args).status()
+    mem = open_memory(args)
+    result = mem.status()
     emit(args, result, maintenance.status(result, max_malformed=50))  # a person's terminal; a model gets 10
+    _moved_away(mem.moved_away(result))  # its project layer counts 0 after a move: where its memories may be
     return 0
 
 

@@ -108,7 +108,9 @@
     const state = (document.querySelector('[data-filter-state="#' + table.id + '"]') || {}).value || "";
     const needle = text.trim().toLowerCase();
     table.querySelectorAll("tbody tr[data-name]").forEach(function (row) {
-      const hit = (!needle || row.textContent.toLowerCase().includes(needle)) && (!state || row.dataset.state === state);
+      // The row shows a memory's title (größe-grenze, 배포-절차); its name (grosse-grenze, m-…) is what the CLI takes.
+      const haystack = (row.dataset.name + " " + row.textContent).toLowerCase();
+      const hit = (!needle || haystack.includes(needle)) && (!state || row.dataset.state === state);
       row.hidden = !hit;
     });
   }
