@@ -1,0 +1,127 @@
+"""Concept stand-ins (memdir.search.lexicon / concepts) read by pooled 2-fold CV on the fit data (recall34).
+
+    python evals/recall/lexicon_cv.py dump OUT.jsonl [--off]   # every fit row's candidates with their stand-ins
+    python evals/recall/lexicon_cv.py cv DUMP.jsonl            # weight × shared × mode, hits / false per fold
+
+``dump`` is :func:`neg.dump` (every fit row of :func:`common.fit_rows`, never a held-out line, never ``fresh``) plus,
+per candidate, ``subs``: the prompt's core terms it does not hold but meets by another form of one of their concepts
+(:func:`memdir.search.concepts.stand_ins`), with their weights, recorded while nothing is changed.
+``cv`` replays recall with each candidate's evidence widened by them (:func:`expansion.widened`: a stand-in counts at
+``w`` of its weight in coverage, mass and missing), rescored, its bar recomputed (:func:`neg.bar_without`), the
+candidates re-ordered; the first three with a body at or above their bar are recalled.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from common import new_folds, tally
+from neg import as_evidence, bar_without, load
+from neg import dump as neg_dump
+
+MODES = ("", "orig", "head", "head orig", "head orig max", "headcov", "head headcov")
+WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def substitutes(conn, found, terms, counts, total):
+    from memdir.search import concepts, rowwords, weighing
+
+    weights = weighing.term_weights(terms, counts, total)
+    soft = weighing.soft_terms(terms, counts)
+    wanted = {t: cs for t, cs in concepts.asked(terms).items()
+              if weights.get(t, 0) > 0 and t not in soft and not weighing.is_generic(t)}
+    if not wanted:
+        return {}
+    out = {}
+    for rowid, row in rowwords.rows(conn, list(found)).items():
+        held = set(row.head) | set(row.body().split())
+        got = concepts.stand_ins(wanted, held)
+        if got:
+            head = concepts.stand_ins(wanted, set(row.head))
+            out[rowid] = ({t: weights[t] for t in got}, {t: weights[t] for t in head})
+    return out
+
+
+def dump(out: Path, vectors: str = "on") -> None:
+    import expansion
+
+    seen: dict[int, dict[str, float]] = {}
+
+    def recording(conn, found, terms, counts, total, explicit):
+        seen.clear()
+        seen.update(substitutes(conn, found, terms, counts, total))
+        return found
+
+    expansion.install(recording)
+    neg_dump(out, False, vectors, lambda h: {"subs": seen.get(h.memory.id, ({}, {}))[0],
+                                             "head_subs": seen.get(h.memory.id, ({}, {}))[1]})
+
+
+def replay(rows, w, shared, mode="", sets=None, k=3):
+    import expansion
+
+    from memdir.search import relevance
+
+    bar = bar_without()
+    out, names = new_folds(), []
+    for row in rows:
+        if sets and row["set"] not in sets:
+            continue
+        scored = []
+        for c in row["cands"]:
+            subs = c["head_subs"] if "head" in mode else c["subs"]
+            ev = expansion.widened(c["e"], subs, w, shared) if w and subs else c["e"]
+            if "headcov" in mode and w and c["head_subs"]:
+                import math
+                whole = math.expm1(ev.query)
+                if whole > 0:
+                    ev = relevance.replaced(ev, head=min(1.0, ev.head + w * sum(c["head_subs"].values()) / whole))
+            value = relevance.score(ev)
+            if "max" in mode:
+                value = max(value, c["score"])
+            scored.append((value, bar(c["e"] if "orig" in mode else ev), c))
+        scored.sort(key=lambda t: -t[0])
+        got = [c["name"] for s, b, c in scored if c["body"] and s >= b][:k]
+        tally(out, row["fold"], row["expect"], got)
+        names.append(got)
+    return out, names
+
+
+def cv(rows):
+    for row in rows:
+        for c in row["cands"]:
+            c["e"] = as_evidence(c["ev"])
+    before, _names = replay(rows, 0.0, False)
+    print("replay w=0", before)
+    grid = {}
+    for mode in MODES:
+        for shared in (False, True):
+            for w in WEIGHTS[1:]:
+                f, _names = replay(rows, w, shared, mode)
+                d = [(f[i][0] - before[i][0], f[i][2] - before[i][2]) for i in (0, 1)]
+                grid[w, shared, mode] = d
+                print(f"w={w} shared={shared} mode={mode!r}", f, d)
+    for fold in (0, 1):
+        best = max(grid, key=lambda k: (grid[k][fold][0] - 3 * grid[k][fold][1], -k[0]))
+        print(f"fold {fold} chooses {best} {grid[best][fold]} (hit - 3 false), read on fold {1 - fold}: {grid[best][1 - fold]}")
+
+
+def changed(rows, w, shared, mode=""):
+    for row in rows:
+        for c in row["cands"]:
+            c["e"] = as_evidence(c["ev"])
+    _, a = replay(rows, 0.0, False)
+    _, b = replay(rows, w, shared, mode)
+    for row, x, y in zip(rows, a, b):
+        if x != y:
+            print(row["set"], row["fold"], row["prompt"][:90], row["expect"], x, "->", y)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "dump":
+        dump(Path(sys.argv[2]), "off" if "--off" in sys.argv else "on")
+    elif sys.argv[1] == "changed":
+        changed(load(sys.argv[2]), float(sys.argv[3]), "shared" in sys.argv[4:], " ".join(sys.argv[4:]))
+    else:
+        cv(load(sys.argv[2]))
