@@ -8,7 +8,37 @@ per candidate, ``subs``: the prompt's core terms it does not hold but meets by a
 (:func:`memdir.search.concepts.stand_ins`), with their weights, recorded while nothing is changed.
 ``cv`` replays recall with each candidate's evidence widened by them (:func:`expansion.widened`: a stand-in counts at
 ``w`` of its weight in coverage, mass and missing), rescored, its bar recomputed (:func:`neg.bar_without`), the
-candidates re-ordered; the first three with a body at or above their bar are recalled.
+candidates re-ordered; the first three with a body at or above their bar are recalled. Modes: ``orig`` (the bar read
+on the memory's own words), ``head`` (only a form in the memory's name, title or description stands in), ``max`` (the
+score never lowered: the hybrid model's ``missing`` coefficient is positive, so a smaller missing weight can lower it),
+``headcov`` (a stand-in in the head raises head coverage too).
+
+2026-12-06 (recall34). Main, pooled ``[hits, needing, false recalls, needing none]`` over the 11 fit sets (prompts
+and tasks' fit halves, near, gaps, trial, probe, pasted, short, asked, typos, framed; never ``fresh``, never a
+held-out line): vectors on fold 0 [149, 181, 22, 150], fold 1 [142, 172, 10, 157]; off [102, 181, 12, 150], [97,
+172, 4, 157]. The 62 misses (vectors on), counted by hand: 28 need a memory in another language than the prompt
+(most of them another script), 9 are refused by the general-question rule (7 of them cross-language too), 8 need a
+memory writing a word otherwise in the same language (ticket / bug tracker, toggle / feature flag, third-party
+package / installs, build agent / runner), 13 an inference no word states (a created_at column and the note on UTC),
+4 other (near the bar through shared words). The 32 false recalls: 12 how-to or definition questions about a tool a
+memory names, 9 long near-topic prompts carried by meaning and a word or two, 6 short chat, check or generic questions
+whose words a memory holds ("the tests pass now, thanks", "what editor should I use?"), 3 the same kind of thing of
+another instance (the frontend dev server's port and the note on Postgres's), 2 pasted errors. Vocabulary and
+language together (36 of 62) are what a lexicon can bridge for any codebase. The lexicon (written from general knowledge; four forms taken out after a first read because they
+are ambiguous: "toggle" (a UI switch), "MR", "tabs", "roll out"/"roll back" (read as "roll"), and 17 concepts of
+common words ("test", "error", "local", "table", "API", …) because they joined every note of a topic) gives, (hits,
+false) against main per fold, w = 1:
+
+    mode            vectors on     vectors off
+    plain           0/0  +3/+1     +3/0  +5/+2
+    head orig       0/0  +3/0      +2/0  +3/0
+    head orig max   0/0  +3/0      +2/0  +3/0
+    headcov         +2/+1 +3/+1    +3/+1 +8/+1
+
+Kept ``head orig max`` at w = 1 (:mod:`memdir.search.concepts`): the only family with no false recall on either
+fold, vectors on or off; within it, vectors off, each fold chooses w = 1 and reads +3/0 and +2/0 on the other; vectors
+on fold 1 chooses w = 1 (+3/0) and reads 0/0 on fold 0, fold 0 is indifferent. ``headcov`` finds more (the lexical
+model weighs the head most) at a false recall a fold.
 """
 
 from __future__ import annotations
