@@ -39,6 +39,20 @@ Kept ``head orig max`` at w = 1 (:mod:`memdir.search.concepts`): the only family
 fold, vectors on or off; within it, vectors off, each fold chooses w = 1 and reads +3/0 and +2/0 on the other; vectors
 on fold 1 chooses w = 1 (+3/0) and reads 0/0 on fold 0, fold 0 is indifferent. ``headcov`` finds more (the lexical
 model weighs the head most) at a false recall a fold.
+
+``run.py --split fit`` on every fit set with the kept form (after the last lexicon edit: bare "pipeline", GitHub
+Actions, Jira, Docker, Helm, cluster and S3 out, because a session note titled "Pipeline Activation" took GitHub
+Actions prompts), pooled, main → branch: vectors on fold 0 [149, 181, 22, 150] → same, fold 1 [142, 172, 10, 157] →
+[145, 172, 10, 157] (hit 0.824 → 0.833, false 0.104 → 0.104); off [102, 181, 12, 150] → [103, 181, 12, 150],
+[97, 172, 4, 157] → [100, 172, 4, 157] (0.564 → 0.575, false 0.052). Prompts' fit half on 0.868 / paraphrase 0.733 /
+false 0 → 0.879 / 0.756 / 0, off 0.626 / 0.311 → 0.648 / 0.356; tasks' fit half on 0.784 → 0.811, off 0.351 → 0.351.
+``headcov`` run the same way (a stand-in raising head coverage too, bar on the memory's words, score never lowered):
+on [151, 181, 23, 150], [146, 172, 10, 157]; off [104, 181, 12, 150], [104, 172, 4, 157]; prompts' fit half on 0.901
+/ 0.800 / 0; its false recall is "ensure the regex matches email addresses" and a Chinese note on logging phone and
+ID numbers (the personal-data concept held instances: email address, phone number), and it recalls a lone "Deploys
+go out on Fridays only" for "when am I allowed to push changes live to production?" at a cosine the solo-store test
+takes for unrelated (tests/search/test_solo_store.py). Not kept in the time this session had: a lexicon whose
+personal-data concept is split into its instances gave the same figures on 8 of the 11 sets before time ran out.
 """
 
 from __future__ import annotations
