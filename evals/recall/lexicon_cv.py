@@ -51,8 +51,11 @@ on [151, 181, 23, 150], [146, 172, 10, 157]; off [104, 181, 12, 150], [104, 172,
 / 0.800 / 0; its false recall is "ensure the regex matches email addresses" and a Chinese note on logging phone and
 ID numbers (the personal-data concept held instances: email address, phone number), and it recalls a lone "Deploys
 go out on Fridays only" for "when am I allowed to push changes live to production?" at a cosine the solo-store test
-takes for unrelated (tests/search/test_solo_store.py). Not kept in the time this session had: a lexicon whose
-personal-data concept is split into its instances gave the same figures on 8 of the 11 sets before time ran out.
+takes for unrelated (tests/search/test_solo_store.py). With the personal-data concept split into its own concepts
+(personal data / PII, phone number, email address, ID number, each with its translations) ``headcov`` read on [151,
+181, 22, 150], [146, 172, 10, 157] and off [104, 181, 12, 150], [104, 172, 4, 157]: +6 and +9 hits over main, no
+false recall added (that run still had "pipeline" and the products in). Not kept in the time this session had: it
+changes the solo-store test's control, and the combination was not run whole; the next step.
 """
 
 from __future__ import annotations
