@@ -30,7 +30,7 @@ from dataclasses import fields
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, weighing
+from . import concepts, dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, weighing
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
@@ -363,6 +363,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                          for i, ev in found.items()}
             if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
                 found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}
+            lifts = {} if explicit or min_score < relevance.THRESHOLD else concepts.met(  # "toggle": feature flags
+                {i: row.head for i, row in rowwords.rows(conn, list(found)).items()}, terms, counts, total)
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
@@ -373,6 +375,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
+        if doc_id in lifts:  # its head names the prompt's concept otherwise: scored so too, never lower
+            value = max(value, relevance.score(concepts.lifted(ev, lifts[doc_id])))
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key

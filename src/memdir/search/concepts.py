@@ -1,0 +1,130 @@
+"""Concepts: a prompt's word met by a memory whose head names the same thing otherwise (:mod:`memdir.search.lexicon`).
+
+A memory titled "Feature flags" is what "put the checkout page behind a dark launch" needs, a memory whose
+description says 部署 what "when can we deploy?" needs; the embedder's cosine bridges some such pairs and words none.
+Each form of a concept (:data:`memdir.search.lexicon.CONCEPTS`) is read as query terms (stemmed words, CJK bigrams:
+:func:`memdir.search.tokenize.query_terms`); a text holds a form when it holds every one of its terms. A core term of
+a prompt that is part of a form the prompt holds *stands in* (:func:`stand_ins`) in a memory whose head (name, title,
+description: what it is about, not a word its body mentions in passing) does not hold it but holds another form of
+the same concept.
+
+Recall (:func:`memdir.search.ranking.ranked`, a prompt at the threshold) scores such a memory also as if it held the
+stand-ins (:func:`lifted`: its coverage and matched weight as a found term's share would move them) and keeps the
+larger score; its bar (:func:`memdir.search.relevance.bar`) is still read on the words it holds, and nothing is made
+complete or stated by a stand-in. Chosen by pooled 2-fold cross-validation on the fit data (evals/recall/lexicon_cv.py,
+2026-12-06 recall34): see that script for the figures.
+
+The forms' terms are read once, when the lexicon changes, into :mod:`memdir.search.conceptterms` (reading the ≈ 750
+forms takes ≈ 0.3 s: too slow for a prompt hook); :func:`read_forms` is what that module must hold (a test checks).
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import weighing
+from .conceptterms import FORMS
+
+_by_term: dict[str, tuple[int, ...]] | None = None
+
+
+def read_forms() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Each concept of :data:`~memdir.search.lexicon.CONCEPTS` as its forms' query terms (each form its sorted terms,
+    a form reading as no term or as one already given left out): what :data:`memdir.search.conceptterms.FORMS`
+    holds. Slow (the tokenizer on every form): for writing that module, never on a query."""
+    from .lexicon import CONCEPTS
+    from .tokenize import query_terms
+
+    return tuple(tuple(dict.fromkeys(tuple(sorted(set(query_terms(form)))) for form in concept
+                                     if query_terms(form))) for concept in CONCEPTS)
+
+
+def written() -> str:
+    """The text of ``conceptterms.py`` for today's lexicon and tokenizer (:func:`read_forms`)."""
+    lines = ['"""Generated from memdir.search.lexicon by memdir.search.concepts.written(): each concept\'s forms as',
+             'query terms. Do not edit; regenerate with', '',
+             '    python -c "from memdir.search import concepts; concepts.write()"', '"""', '',
+             'FORMS: tuple[tuple[tuple[str, ...], ...], ...] = (']
+    lines += [f"    {concept!r}," for concept in read_forms()]
+    return "\n".join(lines + [")", ""])
+
+
+def write() -> None:
+    """Write ``conceptterms.py`` beside this module (:func:`written`)."""
+    from pathlib import Path
+
+    Path(__file__).with_name("conceptterms.py").write_text(written(), encoding="utf-8")
+
+
+def _index() -> dict[str, tuple[int, ...]]:
+    """Each term of a form → the concepts having a form that holds it (built once per process)."""
+    global _by_term
+    if _by_term is None:
+        out: dict[str, set[int]] = {}
+        for c, forms in enumerate(FORMS):
+            for form in forms:
+                for term in form:
+                    out.setdefault(term, set()).add(c)
+        _by_term = {t: tuple(sorted(cs)) for t, cs in out.items()}
+    return _by_term
+
+
+def asked(terms) -> dict[str, tuple[int, ...]]:
+    """``{term: the concepts}`` for each of ``terms`` (a prompt's query terms) that is part of a form of a concept
+    the prompt holds whole (every term of the form among ``terms``); ``{}`` when none."""
+    index = _index()
+    present = set(terms)
+    out: dict[str, set[int]] = {}
+    for term in present:
+        for c in index.get(term, ()):
+            if any(term in form and present.issuperset(form) for form in FORMS[c]):
+                out.setdefault(term, set()).add(c)
+    return {t: tuple(sorted(cs)) for t, cs in out.items()}
+
+
+def stand_ins(wanted: dict[str, tuple[int, ...]], held) -> set[str]:
+    """The terms of ``wanted`` (:func:`asked`) that a text holding the terms ``held`` (a set) does not hold but meets
+    by another form of one of their concepts."""
+    return {term for term, cs in wanted.items() if term not in held
+            and any(term not in form and held.issuperset(form) for c in cs for form in FORMS[c])}
+
+
+def lifted(evidence, got: dict[str, float]):
+    """``evidence`` (:class:`memdir.search.relevance.Evidence`) as if the memory also held the terms of ``got`` (term →
+    its weight in the query, :func:`met`): its coverage and matched weight raised and its missing weight lowered by
+    their weight (those it holds already, :attr:`~memdir.search.relevance.Evidence.matched`, once), as a found term's
+    share moves them (coverage at most 1); its head, matched terms, held share and
+    completeness as they were. ``evidence`` itself when ``got`` adds nothing."""
+    from .relevance import replaced
+
+    whole = math.expm1(evidence.query)
+    matched = math.expm1(evidence.mass)
+    extra = min(sum(w for t, w in got.items() if t not in evidence.matched), max(0.0, whole - matched))
+    if whole <= 0 or extra <= 0:
+        return evidence
+    return replaced(evidence, coverage=min(1.0, evidence.coverage + extra / whole), mass=math.log1p(matched + extra),
+                    missing=math.log1p(max(0.0, whole - matched - extra)))
+
+
+def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, int],
+        total: int) -> dict[int, dict[str, float]]:
+    """``{row id: {stand-in: its weight in the query}}`` for each memory of ``heads`` (row id → its head's indexed
+    terms: name, title, description) that meets a core term of the query ``terms`` (weighted, not soft, not generic:
+    :mod:`memdir.search.weighing`; ``counts`` and ``total`` as there) by another form of its concept; memories meeting
+    none are left out."""
+    wanted = asked(terms)
+    if not wanted:
+        return {}
+    weights = weighing.term_weights(terms, counts, total)
+    soft = weighing.soft_terms(terms, counts)
+    wanted = {t: cs for t, cs in wanted.items() if weights.get(t, 0) > 0 and t not in soft
+              and not weighing.is_generic(t)}
+    out = {}
+    for rowid, head in heads.items():
+        got = stand_ins(wanted, set(head)) if wanted else set()
+        if got:
+            out[rowid] = {t: weights[t] for t in got}
+    return out
+
+
+__all__ = ["asked", "lifted", "met", "read_forms", "stand_ins", "write", "written"]

@@ -1,0 +1,67 @@
+"""A prompt naming a concept by one word meets a memory whose head names it by another (issue 28 item 2; the rule:
+:mod:`memdir.search.concepts`, the lexicon: :mod:`memdir.search.lexicon`).
+
+"when does the cron job run?" beside a memory titled "The nightly batch job runs at 02:00 UTC" scored 0.22 on words
+alone: "cron" is no word of the memory. A cron job and a nightly batch job are one concept of the lexicon, so the
+memory is scored also as if it held "cron" and is recalled. A memory that mentions the concept only in its body (a
+word met in passing) is not lifted; a prompt naming no concept of the memory's head changes nothing. Real SQLite and
+memory files, words alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+from memdir.search import concepts
+from memdir.search.conceptterms import FORMS
+from memdir.search.tokenize import query_terms
+
+
+@pytest.fixture
+def store(isolated_home, project, monkeypatch):
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("nightly", "The nightly batch job runs at 02:00 UTC", "project",
+              "It rebuilds the sales report; failures page the data team.")
+    mem.write("sales-report", "The sales report lives in Metabase", "project",
+              "Its numbers come from the nightly batch job; ask the data team for access.")
+    mem.write("pg-port", "Dev PostgreSQL listens on 5433", "project", "Not the default 5432: set PGPORT=5433.")
+    return mem
+
+
+def recalled(mem, prompt):
+    return [m.name for m in mem.recall_result(prompt).memories]
+
+
+def test_a_concept_named_otherwise_in_the_memory_head_is_recalled(store):
+    assert recalled(store, "when does the cron job run?") == ["nightly"]
+    assert recalled(store, "when does the scheduled job run?") == ["nightly"]
+    # control in the same store: the memory's own words recall it, and another memory's words recall that one
+    assert recalled(store, "when does the nightly batch job run?")[0] == "nightly"
+    assert recalled(store, "which port does the dev postgres listen on?") == ["pg-port"]
+
+
+def test_a_concept_met_only_in_a_body_lifts_nothing():
+    # "sales-report" holds "nightly batch job" in its body only: no stand-in for it; "nightly" holds it in its head
+    terms = query_terms("when does the cron job run?")
+    wanted = concepts.asked(terms)
+    assert "cron" in wanted
+    assert concepts.stand_ins(wanted, set(query_terms("The sales report lives in Metabase"))) == set()
+    assert concepts.stand_ins(wanted, set(query_terms("The nightly batch job runs at 02:00 UTC"))) == {"cron"}
+
+
+def test_a_word_the_memory_holds_is_not_counted_twice(store):
+    from memdir.search.ranking import ranked
+
+    hits, _terms, _scope = ranked(store.session, "when does the cron job run?", pool=50, min_score=0.0)
+    ev = next(h.evidence for h in hits if h.memory.name == "nightly")
+    assert "job" in ev.matched and "cron" not in ev.matched
+    assert concepts.lifted(ev, {"job": 5.0}) == ev  # "job" is matched already: nothing added
+    more = concepts.lifted(ev, {"cron": 5.0})  # control: the stand-in raises its share and matched weight
+    assert more.coverage > ev.coverage and more.mass > ev.mass and more.missing < ev.missing
+    assert (more.head, more.matched, more.held, more.complete) == (ev.head, ev.matched, ev.held, ev.complete)
+
+
+def test_the_read_lexicon_is_current():
+    # conceptterms.py is the lexicon read by today's tokenizer; regenerate it with concepts.write() when this fails
+    assert FORMS == concepts.read_forms()
