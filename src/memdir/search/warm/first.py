@@ -26,6 +26,7 @@ import os
 import sys
 import time
 
+from ...files import background
 from . import has_index, launch, spawn
 
 COMMAND = ("-m", "memdir.search.warm.first")
@@ -83,10 +84,13 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 2 or not os.path.isdir(args[0]):
         print("usage: python -m memdir.search.warm.first HOME CWD (HOME an existing directory)", file=sys.stderr)
         return 2
+    background.enter()  # it writes only into a home and layer directories that are there (memdir.files.background)
     began = time.monotonic()
     try:
         indexed, embedded = build(args[0], args[1])
     except Exception as exc:  # noqa: BLE001 - a background job: the log says why; the first search builds it
+        if not os.path.isdir(args[0]):  # the home removed under it (a test's tmp_path, a person's rm): nothing to do
+            return 0
         print(f"first session: index not built: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         return 1
     print(f"first session: {counted(indexed, 'memory')} indexed, {embedded} embedded in "
