@@ -12,6 +12,12 @@ Figures (fresh processes, the warm process stopped between runs):
   prompt_no_warm      the prompt hook with vectors on and no warm process running or starting
                       (words alone; the hook starts one at its end, stopped before the next run).
   prompt_vectors_off  the prompt hook with search_vectors = off (bench_hooks' user_prompt_submit).
+  first_session       a home with the memories on disk and no search index: the real SessionStart hook (which
+                      starts the first-session build, memdir.search.warm.first), then at once the real prompt
+                      hook: how many runs recalled the paraphrase's memory, the prompt hook's wall time and its
+                      CPU time (p50/p95 ms; a prompt that builds the index itself, beside the build, spends it
+                      here), and how many prompt hooks ran in the warm process.
+``--figure NAME`` (repeatable) runs only those figures.
 """
 
 from __future__ import annotations
@@ -75,7 +81,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--src", type=Path, help="the src/ tree to run (default: this checkout's)")
+    parser.add_argument("--figure", action="append", help="run only this figure (repeatable)")
     args = parser.parse_args()
+    wanted = set(args.figure or ("warm_start", "first_prompt", "prompt_no_warm", "prompt_vectors_off",
+                                 "first_session"))
+    if wanted == {"first_session"}:
+        first_session(args.runs)
+        return
     from memdir.search.index import layer_key
     from memdir.search.sync import prepare, sync
 
@@ -102,7 +114,7 @@ def main() -> None:
             return time.perf_counter() - start, done.stdout
 
         listens, answers = [], []
-        for _ in range(args.runs):
+        for _ in range(args.runs if "warm_start" in wanted else 0):
             start = time.monotonic()
             assert warm.launch(home)
             while not warm.listening(home):
@@ -112,21 +124,25 @@ def main() -> None:
                 time.sleep(0.01)
             answers.append(time.monotonic() - start)
             stop_warm(home)
-        emit(figure="warm_start", src=str(SRC), listening_p50_s=round(statistics.median(listens), 3),
-             listening_max_s=round(max(listens), 3), model_p50_s=round(statistics.median(answers), 3),
-             model_max_s=round(max(answers), 3), runs=args.runs)
+        if "warm_start" in wanted:
+            emit(figure="warm_start", src=str(SRC), listening_p50_s=round(statistics.median(listens), 3),
+                 listening_max_s=round(max(listens), 3), model_p50_s=round(statistics.median(answers), 3),
+                 model_max_s=round(max(answers), 3), runs=args.runs)
 
         hits, walls = 0, []
-        for run in range(args.runs):
+        for run in range(args.runs if "first_prompt" in wanted else 0):
             hook("SessionStart", f"s{run}", source="startup")
             wall, out = hook("UserPromptSubmit", f"s{run}", prompt=PARAPHRASE)
             walls.append(wall)
             hits += ANSWER in out
             stop_warm(home)
-        emit(figure="first_prompt", recalled=hits, runs=args.runs, p50_ms=round(statistics.median(walls) * 1e3),
-             p95_ms=round(pct(walls, 0.95) * 1e3))
+        if "first_prompt" in wanted:
+            emit(figure="first_prompt", recalled=hits, runs=args.runs, p50_ms=round(statistics.median(walls) * 1e3),
+                 p95_ms=round(pct(walls, 0.95) * 1e3))
 
         for figure, setting in (("prompt_no_warm", "on"), ("prompt_vectors_off", "off")):
+            if figure not in wanted:
+                continue
             hits, walls = 0, []
             for run in range(args.runs):
                 wall, out = hook("UserPromptSubmit", f"c{figure}{run}", setting, prompt=PARAPHRASE)
@@ -135,6 +151,65 @@ def main() -> None:
                 stop_warm(home, launched=setting == "on")
             emit(figure=figure, recalled=hits, runs=args.runs, p50_ms=round(statistics.median(walls) * 1e3),
                  p95_ms=round(pct(walls, 0.95) * 1e3))
+
+    if "first_session" in wanted:
+        first_session(args.runs)
+
+
+def first_session(runs: int) -> None:
+    """The ``first_session`` figure (module docstring): a fresh home each run, its build waited for and its warm
+    process stopped before the next."""
+    hits, walls, cpus, relayed = 0, [], [], 0
+    for run in range(runs):
+        with tempfile.TemporaryDirectory(prefix="mfs", dir="/tmp") as tmp:
+            project, home = Path(tmp) / "p", Path(tmp) / "h"
+            (project / ".git").mkdir(parents=True)
+            mem = Memory.open(home=home, project=project, search_vectors="off")
+            for name, description, body in MEMORIES:
+                mem.write(name, description, "project", body)
+            assert not (home / "index.sqlite").exists()
+            env = dict(os.environ, MEMDIR_HOME=str(home), MEMDIR_SEARCH_VECTORS="on", PYTHONPATH=str(SRC))
+
+            timed_hook(env, project, f"f{run}", "SessionStart", source="startup")
+            wall, cpu, out = timed_hook(env, project, f"f{run}", "UserPromptSubmit", prompt=PARAPHRASE)
+            walls.append(wall)
+            cpus.append(cpu)
+            hits += ANSWER in out
+            deadline = time.monotonic() + 120
+            while "first session:" not in read(home / "embed.log") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            stop_warm(home, launched=(home / "warm.log").exists())
+            relayed += warm_answered(home) > 0
+    emit(figure="first_session", src=str(SRC), recalled=hits, runs=runs, in_warm=relayed,
+         p50_ms=round(statistics.median(walls) * 1e3), p95_ms=round(pct(walls, 0.95) * 1e3),
+         cpu_p50_ms=round(statistics.median(cpus) * 1e3), cpu_p95_ms=round(pct(cpus, 0.95) * 1e3))
+
+
+def timed_hook(env: dict, project: Path, session: str, event: str, **fields) -> tuple[float, float, str]:
+    """One real Claude Code hook in a fresh process: (wall seconds, CPU seconds of the process, its stdout)."""
+    import resource
+
+    payload = json.dumps({"session_id": session, "cwd": str(project), "hook_event_name": event, **fields})
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", event], input=payload,
+                          capture_output=True, text=True, env=env, check=False)
+    wall, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), done.stdout
+
+
+def read(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def warm_answered(home: Path) -> int:
+    """How many requests the home's warm process answered, from its exit line ("… 1 answered: …"; 0 without one):
+    the prompt hook is its only asker here."""
+    import re
+
+    return sum(int(n) for n in re.findall(r"(\d+) answered", read(home / "warm.log")))
 
 
 if __name__ == "__main__":

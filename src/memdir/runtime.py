@@ -263,7 +263,8 @@ def swept(directory: str | None = None, now: float | None = None) -> list[str]:
 
 
 def note_start(home: Path, pid: int, launched: float) -> None:
-    """Record the launch of warm process ``pid`` at wall-clock ``launched`` in ``<home>/warm.starting``
+    """Record the launch of warm process ``pid`` (or of the first-session build that starts it once the index is there:
+    :func:`memdir.search.warm.first.start`) at wall-clock ``launched`` in ``<home>/warm.starting``
     (written whole, then renamed over the last one), for :func:`starting`. Never raises."""
     part = home / f".{START_FILE}.{os.getpid()}"
     try:

@@ -34,6 +34,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InvalidInput, LockTimeout, StoreError
+from ..files import background
 from ..files.conflicts import CONFLICT
 from ..files.fsio import atomic_write
 from ..files.layout import (
@@ -280,8 +281,8 @@ class HoldsBack:
         built from the manifest's line keys left its line out (before: the lift of a tombstone put back by a
         sync — the file unchanged since it was last a memory — never brought its line back)."""
         if tx is None:
-            try:
-                with self.transaction("human", wait=False) as own:
+            try:  # a reader's write nobody asked for: into a layer directory that is there only
+                with background.scope(), self.transaction("human", wait=False) as own:
                     own.reindex = True  # MEMORY.md follows the verdicts even when no event names them
             except (StoreError, LockTimeout):
                 return False

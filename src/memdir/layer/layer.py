@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
+from ..files import background
 from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
 from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_state, judged,
                             index_refusal, layer_place, stones_key, symlink_refusal)
@@ -139,7 +140,8 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         waiting: a busy layer is left to its writer; one that cannot be written (read-only, another
         user's) is read as it is, and not tried again by this object."""
         try:
-            self.refresh_index(wait=False, rebuild=False)
+            with background.scope():  # a reader's write nobody asked for: into a layer directory that is there only
+                self.refresh_index(wait=False, rebuild=False)
         except StoreError:
             self._take_up_ok = False
         except LockTimeout:
@@ -317,6 +319,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         self.refuse_symlinks()
         deadline = time.monotonic() + self.settings.lock_timeout
         try:
+            background.require(self.path, self.meta.parent)  # a background job makes no layer directory (nor home side)
             ensure_dir(self.path)
             ensure_dir(self.meta)
             if self._lock is None:

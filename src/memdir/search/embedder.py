@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..files import background
 from ..paths import EMBED_LOG
 from ..session import Session
 from ..text.plural import counted
@@ -104,6 +105,7 @@ def run(home: Path) -> int:
     from .index import connect
 
     vectors.importable()  # before numpy loads: one BLAS thread per call (vectors.threads() share the batch)
+    background.require(home)  # a background job: filelock would make the home a vanished one was (parents=True)
     lock = _lock(home)
     try:
         # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting
@@ -192,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m memdir.search.embedder HOME", file=sys.stderr)
         return 2
+    background.enter()  # it writes only into a home that is there (memdir.files.background)
     started = time.monotonic()
     try:
         count = run(Path(args[0]))

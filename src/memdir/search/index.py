@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import StoreError
+from ..files import background
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from ..paths import INDEX_DB
 from .damage import damaged, is_corrupt, restore_shared_memory, shape
@@ -87,6 +88,7 @@ def connect(home: Path) -> sqlite3.Connection:
     opened.pop(path, None)
     for attempt in (1, 2):
         try:
+            background.require(path.parent)  # a background job (a build, the embedder) never makes the home again
             ensure_dir(path.parent)
             # Its bytes damaged while a process holds it open (truncated, overwritten): SQLite answers every other
             # open "database is locked" for as long as that process lives (break29), so look before SQLite does.

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from ..errors import MemdirError
+from ..files import background
 from ..files.layout import SWEPT_FILE, record_swept
 from ..session import open_session
 
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m memdir.search.sweeper [--lock-fd N] HOME SCOPE ROOT", file=sys.stderr)
         return 2
     home, scope, root = argv
+    background.enter()  # it writes only into a layer directory that is there (memdir.files.background)
     failed = sweep(Path(home), scope, root)
     for line in failed:
         print(f"memdir sweeper: {line}", file=sys.stderr)

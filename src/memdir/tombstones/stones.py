@@ -29,6 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import NotFound, StoreError
+from ..files import background
 from ..files.fsio import (
     DIRECTORY,
     LINK,
@@ -381,6 +382,7 @@ class TombstoneDir:
             return record
         record = {**{k: v for k, v in record.items() if k != drop}, **stones}
         try:
+            background.require(self.seen.parent.parent)  # the team layer's home side: a background job never makes it
             ensure_dir(self.seen.parent)  # a clone whose home side holds nothing yet (trusted, never written)
             atomic_write(self.seen, json.dumps(record, ensure_ascii=False, sort_keys=True).encode() + b"\n")
         except StoreError:

@@ -66,6 +66,7 @@ from ...session import open_session
 from ...text.printable import well_formed
 from ...tools.specs import instructions, tool_specs
 from ...version import VERSION
+from .ending import Ending
 
 log = logging.getLogger("memdir.mcp")
 ROOTS_TIMEOUT = 5.0  # seconds to wait for the client's roots/list answer
@@ -109,6 +110,7 @@ class MemoryServer:
         self.serving = False  # a process of its own (serve_stdio): the warm socket and the warm-up are its
         self.warm = None  # the home's WarmServer (memdir.search.warm), once _warm started it
         self._warming: threading.Thread | None = None
+        self.ending = None  # a process of its own (serve_stdio): how SIGINT and SIGTERM end it (.ending)
 
     @property
     def fallback(self):
@@ -150,6 +152,12 @@ class MemoryServer:
                 self.warm.preload()
         except Exception:  # the tool calls import and load what they need themselves
             log.exception("memdir: warming up failed")
+
+    def halt(self) -> None:
+        """For a process that ends now (:mod:`.ending`): the warm socket stops serving once the request it may be
+        answering is done (:meth:`memdir.search.warm.server.WarmServer.halt`). Never raises."""
+        if self.warm is not None:
+            self.warm.halt()
 
     def stop_warm(self) -> None:
         """End the warm-up (waited ≤ 10 s: a thread importing or starting a load) and the warm socket."""
@@ -237,7 +245,8 @@ class MemoryServer:
         try:
             # Run inline: calls on one connection are short, and the layers' scan
             # caches are not shared across threads.
-            output = run_tool(mem.session, name, arguments or {})
+            with self.ending.working() if self.ending is not None else contextlib.nullcontext():
+                output = run_tool(mem.session, name, arguments or {})  # a signal meanwhile: ends once it returns
         except Exception as exc:  # a bug must not take the server down
             log.exception("memdir: %s failed", name)
             said = well_formed(f"Error: internal error in {name}: {type(exc).__name__}: {exc}")
@@ -322,6 +331,8 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
         try:
             state = MemoryServer(home, project, hooks=hooks)
             state.freeze_heap = state.serving = True
+            state.ending = Ending(state.halt)
+            state.ending.install()  # SIGINT (Claude Code's exit), SIGTERM: at once, never in a write
             server = build_server(state)
         except MemdirError as exc:
             print(f"memdir mcp: {exc}", file=sys.stderr)

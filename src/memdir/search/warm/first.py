@@ -12,11 +12,14 @@ home has no index: it starts ``python -m memdir.search.warm.first HOME CWD`` (:d
 indexes the session's layers (:func:`memdir.search.sync.sync`, words) and then, when dense retrieval is wanted
 (:func:`memdir.search.vectors.wanted`), starts the warm process (:func:`memdir.search.warm.launch`), which loads
 the model, while it embeds the memories itself (:func:`memdir.search.embedder.run`, under the embedder's lock).
-The hook indexes and embeds nothing: one stat, one ``posix_spawn``, no SQLite, no model. The first prompt uses
-what is there when it comes: the index (or it builds it, as before, when it comes first), and the vectors landed
-by then, through the warm process (a prompt hook waits, bounded, for one starting: :func:`memdir.search.warm.run_hook`;
-the warm process is started once the index is there, so a prompt that comes sooner is not held for a model that
-would find no vector). A home whose vectors are off or not installed gets the words index alone and no warm
+The hook indexes and embeds nothing: one stat, one ``posix_spawn``, no SQLite, no model. The build's launch is
+recorded as the warm process's (:func:`memdir.runtime.note_start`: it starts it), so a prompt that comes while it
+runs waits for it, bounded (:func:`memdir.search.warm.run_hook`, :func:`memdir.runtime.starting_wait` after the
+session's start), then uses what is there: the index the build made and the vectors landed by then, through the
+warm process — or, vectors off, the index alone, once the build has exited. Before, such a prompt built the index
+itself beside the build (twice the work, two writers of one new index); it still does when the build outlasts the
+wait. The build runs itself as a background job (:mod:`memdir.files.background`): a home or layer directory
+removed under it is not made again. A home whose vectors are off or not installed gets the words index alone and no warm
 process (nothing it cannot use); a home without the ``search`` extra, whose index could not be built, gets nothing.
 """
 
@@ -26,7 +29,8 @@ import os
 import sys
 import time
 
-from . import has_index, launch, spawn
+from ...files import background
+from . import has_index, launch, note_start, spawn
 
 COMMAND = ("-m", "memdir.search.warm.first")
 
@@ -36,7 +40,8 @@ def start(home: str, cwd: str, memories: int) -> int | None:
     counted, shown or not) is positive, ``home`` has no search index (:func:`memdir.search.warm.has_index`, one
     stat) and the ``search`` extra is installed (found, not imported), start the background build (:func:`build`)
     for the session whose project is the hook input's ``cwd``: :data:`COMMAND`, detached, its output appended to
-    ``<home>/embed.log``. Returns its pid, or None (nothing to build, or it could not start). Never raises."""
+    ``<home>/embed.log``, its launch recorded as the warm process's (a prompt meanwhile waits for it). Returns its
+    pid, or None (nothing to build, or it could not start). Never raises."""
     if memories <= 0 or has_index(home):
         return None
     from importlib.util import find_spec
@@ -48,7 +53,15 @@ def start(home: str, cwd: str, memories: int) -> int | None:
             return None
     except (ImportError, ValueError):
         return None
-    return spawn(home, [*COMMAND, str(home), str(cwd)], EMBED_LOG)  # the embedder's log: the build runs it
+    pid = spawn(home, [*COMMAND, str(home), str(cwd)], EMBED_LOG)  # the embedder's log: the build runs it
+    if pid is not None:
+        # The build is how this home's warm process starts (it launches it once the index is there): a prompt that
+        # comes meanwhile waits for it, bounded (memdir.search.warm.run_hook), rather than build the index itself
+        # beside it — twice the work, and two writers of one new index. (pathlib: loaded already by that hook.)
+        from pathlib import Path
+
+        note_start(Path(home), pid, time.time())
+    return pid
 
 
 def build(home: str, cwd: str) -> tuple[int, int]:
@@ -83,10 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 2 or not os.path.isdir(args[0]):
         print("usage: python -m memdir.search.warm.first HOME CWD (HOME an existing directory)", file=sys.stderr)
         return 2
+    background.enter()  # it writes only into a home and layer directories that are there (memdir.files.background)
     began = time.monotonic()
     try:
         indexed, embedded = build(args[0], args[1])
     except Exception as exc:  # noqa: BLE001 - a background job: the log says why; the first search builds it
+        if not os.path.isdir(args[0]):  # the home removed under it (a test's tmp_path, a person's rm): nothing to do
+            return 0
         print(f"first session: index not built: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         return 1
     print(f"first session: {counted(indexed, 'memory')} indexed, {embedded} embedded in "

@@ -66,6 +66,7 @@ class WarmServer:
         self._sock: socket.socket | None = None
         self._inode: int | None = None
         self._thread: threading.Thread | None = None
+        self._answering = threading.Lock()  # held while one request is answered (halt waits for it)
 
     def start(self) -> "WarmServer":
         """Start the serving thread (nothing when there is no socket path)."""
@@ -154,7 +155,9 @@ class WarmServer:
                 continue
             except OSError:
                 break
-            with client:
+            with client, self._answering:
+                if self._stop.is_set():  # halted while this one waited: not begun
+                    break
                 self._serve_one(client)
         if self.outdated:  # the socket is the newer process's to bind
             self._release()
@@ -248,6 +251,17 @@ class WarmServer:
                 self.path.unlink()
         except OSError:
             pass
+
+    def halt(self, wait: float = warm.HOOK_TIMEOUT + warm.DELIVERED_WAIT) -> None:
+        """Stop serving for a process that ends now (:mod:`memdir.integrations.mcp.ending`): no request is begun
+        from now on, the one being answered completes first (a prompt hook's changes made, or never begun; waited
+        at most ``wait`` s), and the socket file goes while it is still this server's. Neither the serving thread
+        nor a model load is waited for: the caller exits with ``os._exit``. Never raises."""
+        self._stop.set()
+        if not self._answering.acquire(timeout=wait):  # a hook wedged past its own timeouts: its asker has gone
+            return
+        if self._sock is not None:
+            self._release()
 
     def close(self) -> None:
         """Stop serving and remove the socket file if it is still this server's; wait (≤ 10 s) for a model
