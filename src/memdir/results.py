@@ -275,7 +275,10 @@ class TombstoneInfo(Result):
     (``actor``, ``ts`` empty when its file does not say: a team tombstone's),
     and ``forgotten``, who and why as a person reads it
     (:func:`memdir.tombstones.match.forgotten_by`); ``kept``: where it lives when that is not the layer of
-    ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty."""
+    ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty.
+    ``vanished``: a team tombstone whose file left the repository with nobody lifting it here, still in force
+    here (:attr:`memdir.tombstones.match.Tombstone.vanished`); ``settle`` then says so and how a person settles
+    it (:func:`memdir.tombstones.stones.unlifted_note`), else empty."""
 
     id: str
     scope: str
@@ -286,6 +289,8 @@ class TombstoneInfo(Result):
     ts: str
     forgotten: str = ""
     kept: str = ""
+    vanished: bool = False
+    settle: str = ""
 
 
 @dataclass(frozen=True)
