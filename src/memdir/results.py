@@ -504,7 +504,10 @@ class StatusResult(Result):
     it (:func:`memdir.operations.team.merge_driver_missing`), else empty; ``sync``: the sync state in one
     line (remote, last sync, ahead, behind, conflicts), else empty; ``clients``: the coding agents memdir is
     installed into (:class:`InstalledClient`), as the installers' records say
-    (:func:`memdir.operations.installed.installed`: the Python API, the CLI and the MCP tool alike)."""
+    (:func:`memdir.operations.installed.installed`: the Python API, the CLI and the MCP tool alike);
+    ``moved_away``: when the project layer holds no memory and layers of projects that no longer exist hold
+    some, the line saying so and how to bring them here (:func:`memdir.operations.maintenance.moved_note`, the
+    rule ``list`` warns with), else empty."""
 
     home: str
     project_root: str | None
@@ -519,6 +522,7 @@ class StatusResult(Result):
     team_merge_driver: str = ""
     sync: str = ""  # the sync state in one line (memdir.operations.sync.summary); "" when sync is not set up
     clients: tuple[InstalledClient, ...] = ()
+    moved_away: str = ""
 
 
 @dataclass(frozen=True)

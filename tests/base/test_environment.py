@@ -111,6 +111,32 @@ def test_moved_project_hint_shows_beside_user_memories(tmp_path, isolated_home):
 
 
 @pytest.mark.slow
+def test_status_says_a_moved_projects_layer_as_list_does(tmp_path, isolated_home):
+    """left34: `memdir status` of a moved project said nothing of the layer its memories stayed in (list and
+    doctor did); it says list's sentence now (one rule, operations.maintenance.moved_note), text and --json,
+    and nothing once the layer is brought here (the control, in the same home)."""
+    old = _repo(tmp_path / "proj")
+    mem = Memory.open(home=isolated_home, project=old, actor="human")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
+    mem.write("ci", "CI runs on every push", "project", "")
+    assert json.loads(run_cli("status", "--json", "--project", old).stdout)["moved_away"] == ""  # not moved yet
+    new = tmp_path / "proj-moved"
+    shutil.move(str(old), str(new))
+    said = ("1 layer of projects that no longer exist holds memories (2 in all); if this project moved, "
+            "`memdir doctor` shows which is its own and `memdir move-layer` brings it here")
+    status = run_cli("status", "--project", new)
+    assert status.returncode == 0, status.stderr
+    assert f"\nproject: {said}\n" in status.stdout
+    assert json.loads(run_cli("status", "--json", "--project", new).stdout)["moved_away"] == said
+    assert run_cli("list", "--project", new).stderr == f"memdir: {said}\n"  # the same sentence as list's
+    key = next(p.name for p in (isolated_home / "projects").iterdir())
+    assert run_cli("move-layer", key, "--project", new).returncode == 0
+    after = run_cli("status", "--project", new)
+    assert "project: 2 memories" in after.stdout and "no longer exist" not in after.stdout
+    assert json.loads(run_cli("status", "--json", "--project", new).stdout)["moved_away"] == ""
+
+
+@pytest.mark.slow
 def test_move_layer_refuses_a_target_with_memories(tmp_path, isolated_home):
     old, new = _repo(tmp_path / "a"), _repo(tmp_path / "b")
     Memory.open(home=isolated_home, project=old, actor="human").write("x", "a fact of a", "project", "")

@@ -18,8 +18,6 @@ from ...render import memories as render
 from ...render import setup as render_setup
 from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
 from .common import UsageError, body_source, emit, open_memory, read_body, warn
-from ...text.agreement import agreeing
-from ...text.plural import counted
 
 
 def cmd_write(args) -> int:
@@ -47,6 +45,7 @@ def cmd_read(args) -> int:
 
 def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
+    from ...operations.maintenance import moved_note
     from ...paths import work_tree_top
     from ..clients.reach import note, team, unseen
 
@@ -63,9 +62,7 @@ def cmd_list(args) -> int:
     if not (args.as_of or args.valid_at):
         found = mem.moved_away(result, args.scope)  # a moved or renamed project starts empty: where its memories may be
         if found:
-            warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
-                  f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
-                  "which is its own and `memdir move-layer` brings it here"])
+            warn([moved_note(found)])
     return 0
 
 
