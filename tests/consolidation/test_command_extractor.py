@@ -128,15 +128,23 @@ def test_a_chosen_extractor_that_cannot_run_says_so():
     assert choose(ready, environ={}) == ("command", "consolidation_extractor = command")
     model = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "llm"})
     assert choose(model, environ={}) == ("llm", "consolidation_extractor = llm, but no API key is set for "
-                                                "https://api.deepseek.com: consolidation fails until one is")
+                                                "https://api.deepseek.com (DEEPSEEK_API_KEY): consolidation fails "
+                                                "until one is")
     assert choose(model, environ=key) == ("llm", "consolidation_extractor = llm")
+    # the variables named are the ones read (llm.key_variables): the person's own first, then the endpoint's
+    own = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "llm", "MEMDIR_LLM_API_KEY_ENV": "MY_KEY",
+                                       "MEMDIR_LLM_BASE_URL": "https://llm.example.com/v1"})
+    assert choose(own, environ={}) == ("llm", "consolidation_extractor = llm, but no API key is set for "
+                                              "https://llm.example.com/v1 (MY_KEY or OPENAI_API_KEY): consolidation "
+                                              "fails until one is")
+    assert choose(own, environ={"MY_KEY": "k-1"}) == ("llm", "consolidation_extractor = llm")  # control
 
 
 def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     plain = load_settings(None, environ={})
     command = load_settings(None, environ={"MEMDIR_EXTRACTOR_COMMAND": "llm -m mine"})
     keyed = {"DEEPSEEK_API_KEY": "k-123"}
-    assert choose(plain, environ={}) == ("rules", "auto: no API key, no extractor_command, "
+    assert choose(plain, environ={}) == ("rules", "auto: no API key (DEEPSEEK_API_KEY), no extractor_command, "
                                                   "not queued at a session's end by a hook")
     assert choose(plain, under_hooks=True, environ={})[0] == "agent"
     assert choose(command, under_hooks=True, environ={}) == ("command", "auto: extractor_command is set")
@@ -144,7 +152,7 @@ def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     fixed = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "rules"})
     assert choose(fixed, under_hooks=True, environ=keyed) == ("rules", "consolidation_extractor = rules")
     assert describe(plain, environ={}) == (
-        "rules (auto: no API key, no extractor_command, not queued at a session's end by a hook); for sessions a "
+        "rules (auto: no API key (DEEPSEEK_API_KEY), no extractor_command, not queued at a session's end by a hook); for sessions a "
         "hook queues at their end (Claude Code, Gemini CLI; not Codex's Stop, each turn): agent (auto: a hook "
         "queued it at the session's end; the next session's agent saves)")
 
