@@ -134,9 +134,9 @@ def test_a_chosen_extractor_that_cannot_run_says_so():
     # the variables named are the ones read (llm.key_variables): the person's own first, then the endpoint's
     own = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "llm", "MEMDIR_LLM_API_KEY_ENV": "MY_KEY",
                                        "MEMDIR_LLM_BASE_URL": "https://llm.example.com/v1"})
-    assert choose(own, environ={}) == ("llm", "consolidation_extractor = llm, but no API key is set for "
-                                              "https://llm.example.com/v1 (MY_KEY or OPENAI_API_KEY): consolidation "
-                                              "fails until one is")
+    assert choose(own, environ={}) == ("llm", ("consolidation_extractor = llm, but no API key is set for "
+                                               "https://llm.example.com/v1 (MY_KEY or OPENAI_API_KEY): consolidation "
+                                               "fails until one is"))
     assert choose(own, environ={"MY_KEY": "k-1"}) == ("llm", "consolidation_extractor = llm")  # control
 
 

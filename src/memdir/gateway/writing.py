@@ -38,7 +38,6 @@ from .fields import (
     sanitize_extra,
 )
 from .forgotten import check_forgotten
-from .variants import distinct_name
 from .naming import (
     NameIndex,
     check_older_file,
@@ -46,6 +45,7 @@ from .naming import (
     inherited_title,
     written_to,
 )
+from .variants import distinct_name
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
