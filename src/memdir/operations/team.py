@@ -34,7 +34,8 @@ from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
-from ..paths import git_dir_of, team_meta_dir
+from ..gitfiles import git_dir_of
+from ..paths import team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
