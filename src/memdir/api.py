@@ -12,7 +12,7 @@ methods                     module
 ==========================  ===========================================
 write apply read list       :mod:`memdir.operations.memories` (the tools)
 delete forget prune clear
-history show restore
+history show restore        :mod:`memdir.operations.versions`
 tombstones lift_tombstone   :mod:`memdir.operations.trust` (what a person decides)
 review approve reject
 dismiss candidate pin mute
@@ -52,7 +52,7 @@ from .importing import run as imports
 from .importing.export import ExportReport
 from .importing.export import export as export_memories
 from .importing.run import ImportReport
-from .operations import maintenance, trust, verify
+from .operations import maintenance, trust, verify, versions
 from .operations import memories as operations
 from .operations import team as teamops
 from .operations.team import (
@@ -216,11 +216,11 @@ class Memory:
 
     def history(self, name: str, scope: str | None = None) -> HistoryResult:
         """Every content version of ``name``, also of a deleted memory (``memory_history``)."""
-        return operations.history(self.session, name, scope)
+        return versions.history(self.session, name, scope)
 
     def show(self, name: str, version: int | str, scope: str | None = None) -> VersionResult:
         """The text of version ``version`` (1-based; ``3`` or ``"v3"``) of ``name``."""
-        return operations.show(self.session, name, version, scope)
+        return versions.show(self.session, name, version, scope)
 
     def restore(self, name: str, version: int | str | None = None, scope: str | None = None, *,
                 commit: str | None = None, reactivate: bool = False,
@@ -231,8 +231,8 @@ class Memory:
         restore and a commit's alike): the digest of the live version you read (None: it was deleted when
         you read it): a memory changed, gone or written again since is not replaced
         (:class:`memdir.errors.Conflict`); False (the default): not checked."""
-        return operations.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate,
-                                  expect_digest=expect_digest)
+        return versions.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate,
+                                expect_digest=expect_digest)
 
     # ------------------------------------------------------------ the team layer
 
@@ -525,7 +525,7 @@ class Memory:
 
     def moved_away(self, listed: ListResult, scope: str | None = None) -> list[OrphanLayer]:
         """The orphaned layers holding memories when ``listed`` (a :meth:`list` result of ``scope``, None: every
-        layer, or a :meth:`status` result) shows none of this project's layer: where its memories are if the project moved; see
+        layer) shows none of this project's layer: where its memories are if the project moved; see
         :func:`memdir.operations.maintenance.moved_away`."""
         return maintenance.moved_away(self.session, listed, scope)
 

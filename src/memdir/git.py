@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NotFound, StoreError
-from .paths import common_dir_of, git_dir_of, origin_url
+from .gitfiles import common_dir_of, git_dir_of, origin_url
 
 TIMEOUT = 30.0  # seconds for one git command
 # What would make git read another repository than the one it runs in: the variables
@@ -112,7 +112,7 @@ def identity(root: Path) -> dict:
     only when known, and ``"worktree"``: the linked worktree's own git directory when ``root`` is one (``git
     worktree add``; ``git worktree remove`` or ``prune`` removes it: a team layer's local side keyed by such a
     checkout is then no checkout's, :func:`memdir.operations.relocate.gone_checkouts`). Reads the common git directory's ``config``
-    (:func:`memdir.paths.origin_url`); asks git for the first commit (no git, no commits, a timeout: left out). Never
+    (:func:`memdir.gitfiles.origin_url`); asks git for the first commit (no git, no commits, a timeout: left out). Never
     raises. Recorded in a project layer's ``layer.json`` when it is made, so
     :mod:`memdir.operations.relocate` can tell where a moved project went."""
     found: dict = {}

@@ -7,6 +7,8 @@ tree; worktrees of one repository share the main checkout's root, while the file
 team layer's) are each worktree's own (its *checkout*: :func:`root_paths_of`). A project key
 is a readable slug plus 12 hex digits of SHA-256 of the root, ≤ 100 bytes, safe
 as a directory name on Linux, macOS and Windows.
+
+Which work tree and repository a directory is in is read from git's own files (:mod:`memdir.gitfiles`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import stat
 
 from .errors import InvalidInput, ScopeError
+from .gitfiles import git_tops, pure_path
 
 USER_LAYER_DIR = "_user"
 PROJECTS_DIR = "projects"
@@ -29,30 +32,17 @@ CWD_GONE = ("the working directory no longer exists; run inside a project direct
             "pass --project DIR or set MEMDIR_PROJECT")
 
 
-def _pure(path: str) -> str:
-    """``path`` written as :class:`pathlib.PurePath` writes it (on POSIX: repeated and trailing
-    slashes and ``.`` parts dropped, ``..`` kept, a leading ``//`` kept; ``""`` is ``"."``), without
-    loading :mod:`pathlib` (nor the :mod:`re` it loads: the hot path's paths are strings)."""
-    if os.name != "posix":  # another separator's rules: pathlib's own
-        from pathlib import PurePath
-
-        return str(PurePath(path))
-    lead = "//" if path[:2] == "//" and path[2:3] != "/" else "/" if path[:1] == "/" else ""
-    body = "/".join(part for part in path.split("/") if part and part != ".")
-    return (lead + body) or "."
-
-
 def _expanduser(raw: str) -> str:
-    """``raw`` with a leading ``~`` or ``~user`` expanded, written as :func:`_pure` writes it (as
+    """``raw`` with a leading ``~`` or ``~user`` expanded, written as :func:`memdir.gitfiles.pure_path` writes it (as
     ``Path(raw).expanduser()``). Raises :class:`RuntimeError` when the ``~`` names no known home."""
-    path = _pure(raw)
+    path = pure_path(raw)
     if path[:1] != "~":
         return path
     first, sep, rest = path.partition("/")
     home = os.path.expanduser(first)
     if home[:1] == "~":
         raise RuntimeError("Could not determine home directory.")
-    return _pure(home + sep + rest)
+    return pure_path(home + sep + rest)
 
 
 _ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # what pathlib's exists/is_dir take for "no"
@@ -134,152 +124,6 @@ def resolve_home(explicit: str | os.PathLike | None = None, environ=None) -> Pat
     return Path(home_path(explicit, environ))
 
 
-def _read_git_text(path: str) -> str:
-    """The text of a file git keeps (a ``.git`` file, ``commondir``, a git directory's ``config``):
-    git writes the paths in them as the file system's bytes, so they are decoded as the file system
-    decodes names (:func:`os.fsdecode`: a Latin-1 ``caf\\xe9`` stays the directory it names, never
-    ``caf\\ufffd``, and no byte is refused). Raises :class:`OSError` when it cannot be read."""
-    with open(path, "rb") as handle:
-        return os.fsdecode(handle.read())
-
-
-def git_dir(path: str | os.PathLike) -> str | None:
-    """The git directory of the repository at ``path``: its ``.git``
-    directory, the directory its ``.git`` file names (``gitdir: <path>``,
-    relative to ``path``: a linked worktree's or a submodule's), or ``path``
-    itself when it is a bare repository (``HEAD`` and ``objects/``); None
-    otherwise. A string (:func:`_pure`'s form); :func:`git_dir_of` gives it as a
-    :class:`~pathlib.Path`. The one reader of a ``.git`` file (its bytes as the file system
-    decodes names). Raises :class:`OSError` when the file cannot be read, :class:`ValueError` when
-    a relative ``gitdir`` holds a NUL."""
-    path = _pure(os.fspath(path))
-    dotgit = _pure(os.path.join(path, ".git"))
-    if os.path.isdir(dotgit):
-        return dotgit
-    if os.path.isfile(dotgit):
-        text = _read_git_text(dotgit).strip()
-        if text.startswith("gitdir:"):
-            gitdir = _pure(text[len("gitdir:"):].strip())
-            return gitdir if os.path.isabs(gitdir) else os.path.realpath(os.path.join(path, gitdir))
-    if os.path.isfile(os.path.join(path, "HEAD")) and os.path.isdir(os.path.join(path, "objects")):
-        return path
-    return None
-
-
-def git_dir_of(path) -> Path | None:
-    """:func:`git_dir` as a :class:`~pathlib.Path`; raises as it does."""
-    from pathlib import Path
-
-    found = git_dir(path)
-    return None if found is None else Path(found)
-
-
-def common_dir(git_dir: str | os.PathLike) -> str | None:
-    """The repository's common git directory that a linked worktree's git
-    directory ``git_dir`` names in its ``commondir`` file (resolved against
-    ``git_dir``); None when it names none (a main checkout's, a submodule's). A string;
-    :func:`common_dir_of` gives it as a :class:`~pathlib.Path`. The file's bytes are read as the file
-    system decodes names. Raises :class:`OSError` when the file cannot be read, :class:`ValueError`
-    when it holds a NUL."""
-    common = os.path.join(os.fspath(git_dir), "commondir")
-    if not os.path.isfile(common):
-        return None
-    text = _read_git_text(common)
-    return os.path.realpath(os.path.join(_pure(os.fspath(git_dir)), _pure(text.strip())))
-
-
-def common_dir_of(git_dir) -> Path | None:
-    """:func:`common_dir` as a :class:`~pathlib.Path`; raises as it does."""
-    from pathlib import Path
-
-    found = common_dir(git_dir)
-    return None if found is None else Path(found)
-
-
-# Patterns are compiled at their first use (re's cache; re itself is imported then), never at import: the
-# hot path imports this.
-_REMOTE = r'(?ms)^\s*\[remote "origin"\]\s*$(.*?)^\s*\['
-_URL = r"(?m)^\s*url\s*=\s*(.+?)\s*$"
-MAX_GIT_CONFIG_BYTES = 1024 * 1024
-
-
-def origin_url(root: Path) -> str | None:
-    """The URL of the ``origin`` remote of the repository at ``root`` (from the common git
-    directory's ``config``, at most :data:`MAX_GIT_CONFIG_BYTES` read; git is not run), or None:
-    no repository, no origin, a config that cannot be read. The one reader of it
-    (:func:`memdir.git.identity`, the team layer's trust record). Never raises."""
-    try:
-        gitdir = git_dir(root)
-        if gitdir is None:
-            return None
-        gitdir = common_dir(gitdir) or gitdir  # a linked worktree's: the repository's own
-        with open(os.path.join(gitdir, "config"), "rb") as handle:
-            config = handle.read(MAX_GIT_CONFIG_BYTES).decode("utf-8", "replace") + "\n["
-    except (OSError, ValueError):
-        return None
-    import re  # late: the hot path never reads a remote
-
-    section = re.search(_REMOTE, config)
-    url = re.search(_URL, section.group(1)) if section else None
-    return url.group(1) if url else None
-
-
-def _git_top(start: str) -> str | None:
-    """The top of the git work tree holding ``start`` (canonical): :func:`_git_tops`' first."""
-    tops = _git_tops(start)
-    return None if tops is None else tops[0]
-
-
-def _git_tops(start: str) -> tuple[str, str] | None:
-    """``(top, checkout)`` of the git work tree holding ``start`` (canonical), None outside one. ``checkout``:
-    the directory holding the ``.git`` found, the work tree whose files ``start`` sees. ``top``: that
-    checkout, or for a linked worktree,
-    the repository's common git directory's owner — the main checkout when
-    it is ``<main>/.git``, else (a bare repository, ``git -C repo.git
-    worktree add``) the checkout its ``core.worktree`` names (a submodule's
-    ``.git/modules/sm`` → the submodule checkout) or the common git
-    directory itself — so every worktree of one repository shares a layer."""
-    candidate = start
-    while True:
-        dotgit = os.path.join(candidate, ".git")
-        if os.path.isdir(dotgit):
-            return candidate, candidate
-        if os.path.isfile(dotgit):
-            try:
-                gitdir = git_dir(candidate)
-                common = common_dir(gitdir) if gitdir is not None else None
-            except (OSError, ValueError):  # unreadable, or naming a path with a NUL: no directory it can name
-                return candidate, candidate
-            if common is None:  # no linked worktree: this checkout is the top
-                return candidate, candidate
-            if os.path.basename(common) == ".git":
-                return os.path.dirname(common), candidate
-            return _core_worktree(common) or common, candidate
-        parent = os.path.dirname(candidate)
-        if parent == candidate:
-            return None
-        candidate = parent
-
-
-def _core_worktree(git_dir: str) -> str | None:
-    """The checkout a git directory names with ``core.worktree`` (a
-    submodule's ``<super>/.git/modules/sm`` names ``<super>/sm``), resolved
-    against ``git_dir``; None when it names none or that is no directory."""
-    try:
-        text = _read_git_text(os.path.join(git_dir, "config"))
-    except OSError:
-        return None
-    section = ""
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line.strip("[]").strip().lower()
-        elif section == "core" and line.split("=")[0].strip().lower() == "worktree" and "=" in line:
-            owner = os.path.realpath(os.path.join(git_dir, _pure(line.split("=", 1)[1].strip().strip('"'))))
-            return owner if os.path.isdir(owner) else None
-    return None
-
-
 def work_tree_top(path: str | os.PathLike) -> Path:
     """The top of the git work tree holding ``path`` itself — for a linked
     worktree, that worktree, not the checkout it shares a layer with — or
@@ -288,7 +132,7 @@ def work_tree_top(path: str | os.PathLike) -> Path:
     from pathlib import Path  # late: only the installer asks
 
     start = str(Path(path).expanduser().resolve())
-    tops = _git_tops(start)  # the checkout: the rule root_paths_of gives a session
+    tops = git_tops(start)  # the checkout: the rule root_paths_of gives a session
     return Path(tops[1] if tops is not None else start)
 
 
@@ -324,7 +168,7 @@ def _dirs_path(path: str | os.PathLike) -> tuple[str, str]:
     if mode is None or not stat.S_ISDIR(mode):
         fact = f"project directory {raw!r} " + ("is not a directory" if mode is not None else "does not exist")
         raise ScopeError(fact + "; give an existing directory (--project DIR or MEMDIR_PROJECT)", fact=fact)
-    tops = _git_tops(root)
+    tops = git_tops(root)
     return tops if tops is not None else (root, root)
 
 
@@ -349,7 +193,7 @@ def refusal(root: str | os.PathLike) -> str | None:
     (:func:`project_dir_path` refuses it). Every source alike: ``--project``, a hook's
     ``cwd``, an MCP root (which the server then skips for the next root or its fallback)."""
     root = os.fspath(root)
-    home = os.path.realpath(_pure(os.path.expanduser("~")))
+    home = os.path.realpath(pure_path(os.path.expanduser("~")))
     if root == os.path.splitdrive(root)[0] + os.sep or root == home:
         return (f"refusing to use {root!r} as a project root (it is / or $HOME); "
                 "run inside a project directory, pass --project DIR or set MEMDIR_PROJECT")
@@ -521,13 +365,13 @@ def team_files_path(root: str | os.PathLike, team_dir: str) -> str:
     :func:`team_files_dir` gives as a :class:`~pathlib.Path`). Raises
     :class:`InvalidInput` for an absolute ``team_dir`` or one leaving the root,
     :class:`ScopeError` for one :func:`team_dir_problem` refuses."""
-    rel = _pure(str(team_dir).strip() or ".claude/memory")
+    rel = pure_path(str(team_dir).strip() or ".claude/memory")
     if (os.path.isabs(rel) or ".." in rel.split("/") or str(team_dir).startswith(("/", "\\"))
             or str(team_dir).strip().startswith("~")):
         raise InvalidInput(f"team_dir must be a path inside the repository, relative to its root (got {team_dir!r}; "
                            "'~' is not expanded)")
-    root = _pure(os.fspath(root))
-    path = _pure(os.path.join(root, rel))
+    root = pure_path(os.fspath(root))
+    path = pure_path(os.path.join(root, rel))
     problem = team_dir_problem(root, path)
     if problem:
         raise ScopeError(problem)
@@ -548,7 +392,7 @@ def team_dir_problem(root: str | os.PathLike, path: str | os.PathLike) -> str | 
     inside the real path of ``root``. Memories are never read, written or
     deleted outside the repository through a link. Raises :class:`ValueError` when ``path``
     is not under ``root``."""
-    root, path = _pure(os.fspath(root)), _pure(os.fspath(path))
+    root, path = pure_path(os.fspath(root)), pure_path(os.fspath(path))
     if path != root and not path.startswith(root.rstrip("/") + "/"):
         raise ValueError(f"{path!r} is not in the subpath of {root!r}")
     current = root

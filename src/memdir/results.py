@@ -275,7 +275,10 @@ class TombstoneInfo(Result):
     (``actor``, ``ts`` empty when its file does not say: a team tombstone's),
     and ``forgotten``, who and why as a person reads it
     (:func:`memdir.tombstones.match.forgotten_by`); ``kept``: where it lives when that is not the layer of
-    ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty."""
+    ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty.
+    ``vanished``: a team tombstone whose file left the repository with nobody lifting it here, still in force
+    here (:attr:`memdir.tombstones.match.Tombstone.vanished`); ``settle`` then says so and how a person settles
+    it (:func:`memdir.tombstones.stones.unlifted_note`), else empty."""
 
     id: str
     scope: str
@@ -286,6 +289,8 @@ class TombstoneInfo(Result):
     ts: str
     forgotten: str = ""
     kept: str = ""
+    vanished: bool = False
+    settle: str = ""
 
 
 @dataclass(frozen=True)
@@ -499,7 +504,10 @@ class StatusResult(Result):
     it (:func:`memdir.operations.team.merge_driver_missing`), else empty; ``sync``: the sync state in one
     line (remote, last sync, ahead, behind, conflicts), else empty; ``clients``: the coding agents memdir is
     installed into (:class:`InstalledClient`), as the installers' records say
-    (:func:`memdir.operations.installed.installed`: the Python API, the CLI and the MCP tool alike)."""
+    (:func:`memdir.operations.installed.installed`: the Python API, the CLI and the MCP tool alike);
+    ``moved_away``: when the project layer holds no memory and layers of projects that no longer exist hold
+    some, the line saying so and how to bring them here (:func:`memdir.operations.maintenance.moved_note`, the
+    rule ``list`` warns with), else empty."""
 
     home: str
     project_root: str | None
@@ -514,6 +522,7 @@ class StatusResult(Result):
     team_merge_driver: str = ""
     sync: str = ""  # the sync state in one line (memdir.operations.sync.summary); "" when sync is not set up
     clients: tuple[InstalledClient, ...] = ()
+    moved_away: str = ""
 
 
 @dataclass(frozen=True)

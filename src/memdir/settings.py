@@ -312,7 +312,7 @@ def _capped(budget: int, ceiling: str | None, warnings: list[str]) -> int:
 
 
 # The most of config.toml read (every setting with a comment is under 4 KB), as the other configuration
-# reads are capped (a git config: paths.MAX_GIT_CONFIG_BYTES, the trust file: files.trust.MAX_TRUST_BYTES).
+# reads are capped (a git config: gitfiles.MAX_GIT_CONFIG_BYTES, the trust file: files.trust.MAX_TRUST_BYTES).
 MAX_CONFIG_BYTES = 64 * 1024
 
 

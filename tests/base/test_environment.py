@@ -111,28 +111,29 @@ def test_moved_project_hint_shows_beside_user_memories(tmp_path, isolated_home):
 
 
 @pytest.mark.slow
-def test_status_of_a_moved_project_says_where_its_memories_may_be(tmp_path, isolated_home):
-    """newuser34 (a known leftover): `memdir status` in a moved project said "project: 0 memories" and no word
-    of the layer its memories were left in; it now says what `memdir list` says (the control: before the move,
-    and after move-layer, nothing)."""
+def test_status_says_a_moved_projects_layer_as_list_does(tmp_path, isolated_home):
+    """left34: `memdir status` of a moved project said nothing of the layer its memories stayed in (list and
+    doctor did); it says list's sentence now (one rule, operations.maintenance.moved_note), text and --json,
+    and nothing once the layer is brought here (the control, in the same home)."""
     old = _repo(tmp_path / "proj")
     mem = Memory.open(home=isolated_home, project=old, actor="human")
-    mem.write("editor", "The user edits in neovim", "user", "")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
-    before = run_cli("status", "--project", old)
-    assert "project: 1 memory" in before.stdout and before.stderr == ""  # control: nothing moved yet
+    mem.write("ci", "CI runs on every push", "project", "")
+    assert json.loads(run_cli("status", "--json", "--project", old).stdout)["moved_away"] == ""  # not moved yet
     new = tmp_path / "proj-moved"
     shutil.move(str(old), str(new))
-    moved = run_cli("status", "--project", new)
-    assert "project: 0 memories" in moved.stdout
-    assert moved.stderr == ("memdir: 1 layer of projects that no longer exist holds memories (1 in all); if this "
-                            "project moved, `memdir doctor` shows which is its own and `memdir move-layer` brings "
-                            "it here\n")
-    assert json.loads(run_cli("status", "--json", "--project", new).stdout)["project_root"] == str(new)
+    said = ("1 layer of projects that no longer exist holds memories (2 in all); if this project moved, "
+            "`memdir doctor` shows which is its own and `memdir move-layer` brings it here")
+    status = run_cli("status", "--project", new)
+    assert status.returncode == 0, status.stderr
+    assert f"\nproject: {said}\n" in status.stdout
+    assert json.loads(run_cli("status", "--json", "--project", new).stdout)["moved_away"] == said
+    assert run_cli("list", "--project", new).stderr == f"memdir: {said}\n"  # the same sentence as list's
     key = next(p.name for p in (isolated_home / "projects").iterdir())
     assert run_cli("move-layer", key, "--project", new).returncode == 0
     after = run_cli("status", "--project", new)
-    assert "project: 1 memory" in after.stdout and after.stderr == ""
+    assert "project: 2 memories" in after.stdout and "no longer exist" not in after.stdout
+    assert json.loads(run_cli("status", "--json", "--project", new).stdout)["moved_away"] == ""
 
 
 @pytest.mark.slow

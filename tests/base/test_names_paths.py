@@ -136,7 +136,7 @@ _SPELLINGS = ["/a/b", "/a//b/", "//a/b", "///a/b", "/a/./b/.", "a/../b", "./a", 
 def test_paths_are_written_as_pathlib_writes_them():
     from pathlib import PurePosixPath
 
-    from memdir.paths import _pure
+    from memdir.gitfiles import pure_path as _pure
 
     for spelling in _SPELLINGS:
         assert _pure(spelling) == str(PurePosixPath(spelling)), spelling

@@ -145,7 +145,7 @@ def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     plain = load_settings(None, environ={})
     command = load_settings(None, environ={"MEMDIR_EXTRACTOR_COMMAND": "llm -m mine"})
     keyed = {"DEEPSEEK_API_KEY": "k-123"}
-    assert choose(plain, environ={}) == ("rules", "auto: no API key, no extractor_command, "
+    assert choose(plain, environ={}) == ("rules", "auto: no API key (DEEPSEEK_API_KEY), no extractor_command, "
                                                   "not queued at a session's end by a hook")
     assert choose(plain, under_hooks=True, environ={})[0] == "agent"
     assert choose(command, under_hooks=True, environ={}) == ("command", "auto: extractor_command is set")
@@ -153,7 +153,7 @@ def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     fixed = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "rules"})
     assert choose(fixed, under_hooks=True, environ=keyed) == ("rules", "consolidation_extractor = rules")
     assert describe(plain, environ={}) == (
-        "rules (auto: no API key, no extractor_command, not queued at a session's end by a hook); for sessions a "
+        "rules (auto: no API key (DEEPSEEK_API_KEY), no extractor_command, not queued at a session's end by a hook); for sessions a "
         "hook queues at their end (Claude Code, Gemini CLI; not Codex's Stop, each turn): agent (auto: a hook "
         "queued it at the session's end; the next session's agent saves)")
 

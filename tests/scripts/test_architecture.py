@@ -23,9 +23,9 @@ SRC = Path(memdir.__file__).parent
 # results, api); the base modules share the first unit.
 ORDER = ("base", "text", "files", "tombstones", "layer", "session", "results", "gateway", "prompt",
          "operations", "importing", "search", "consolidation", "render", "tools", "api", "integrations")
-# The base modules, in their own order: each imports only those before it (git reads the
-# `.git` file through paths; paths never runs git, so the hooks' hot path loads no subprocess).
-BASE = ("version", "errors", "vocabulary", "settings", "paths", "git", "runtime")
+# The base modules, in their own order: each imports only those before it (paths and git read the
+# `.git` file through gitfiles; neither of those two runs git, so the hooks' hot path loads no subprocess).
+BASE = ("version", "errors", "vocabulary", "settings", "gitfiles", "paths", "git", "runtime")
 THIRD_PARTY = {
     "base": {"platformdirs"},
     "files": {"yaml"},
@@ -148,7 +148,7 @@ def test_each_base_module_imports_only_the_base_modules_before_it():
                 if BASE.index(other) >= BASE.index(name):
                     wrong.append(f"memdir.{name} imports {target}")
     assert wrong == []
-    assert ("git", "paths") in seen  # control: the walk sees the imports between base modules
+    assert ("git", "gitfiles") in seen and ("paths", "gitfiles") in seen  # control: the walk sees the imports between base modules
 
 
 # A literal that spells a rule is written in one file; everything else imports the rule. The

@@ -274,11 +274,15 @@ def test_a_rename_onto_a_name_an_older_memory_answers_to_is_refused(person):
     for target in ("Straße-notes", "Strasse-notes"):
         with pytest.raises(Conflict) as refused:
             person.write(target, rename_from="other")
-        assert str(refused.value) == ("a memory called 'stra-e-notes' exists; choose another name, or edit "
-                                      "'stra-e-notes' itself"), target
+        # the free name offered answers to no memory (strasse-notes would find stra-e-notes: an older file name)
+        assert str(refused.value) == ("a memory called 'stra-e-notes' exists, so 'other' was not renamed: rename "
+                                      "it to a free name (`memdir write strasse-notes-2 --rename-from other`), or "
+                                      "write 'stra-e-notes' without --rename-from to update that memory"), target
     with pytest.raises(Conflict) as plain:  # control: as a rename onto a plain existing name is
         person.write("third", rename_from="other")
-    assert str(plain.value) == "a memory called 'third' exists; choose another name, or edit 'third' itself"
+    assert str(plain.value) == ("a memory called 'third' exists, so 'other' was not renamed: rename it to a free "
+                                "name (`memdir write third-2 --rename-from other`), or write 'third' without "
+                                "--rename-from to update that memory")
     assert _names(person) == ["other", "stra-e-notes", "third"]
     renamed = person.write("Strasse-rules", rename_from="other")  # control: a free name is renamed to
     assert (renamed.name, renamed.operation) == ("strasse-rules", "renamed")

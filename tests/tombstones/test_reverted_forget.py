@@ -92,3 +92,41 @@ def test_forgetting_it_again_puts_the_tombstone_back_in_the_repository(reverted)
     mem_a = a.memory()
     assert [t.id for t in mem_a.tombstones("team").tombstones] == [stone] and mem_a.team_status().unlifted == ()
     assert not (a.team_dir / "staging-host.md").exists()
+
+
+def test_the_tombstones_listing_says_which_left_the_repository_and_how_to_settle_it(tmp_path):
+    """``memdir tombstones`` (text and --json) names a team tombstone whose file a teammate's commit took away
+    (tomb33: it was listed like any other), with the lift and the restore of its file from git; the one still
+    in the repository (the control) is listed plainly. Restoring the file as told makes it a plain one again."""
+    import json
+
+    a, b = shared_repository(tmp_path)
+    a.memory().write("staging-host", FACT, "project", "Deploy previews go there.", scope="team")
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "Port 5433.", scope="team")
+    gone = a.memory().forget("staging-host").tombstone
+    kept = a.memory().forget("db-port").tombstone
+    a.publish("forget two", b)
+    assert len(b.memory().tombstones("team").tombstones) == 2  # B read both: the record keeps them
+    git(b.root, "rm", "-q", f".claude/memory/tombstones/{gone}.json")  # a teammate's commit deleting one file
+    b.commit_all("drop a tombstone by hand")
+    b.push()
+    a.pull()
+    assert not (a.team_dir / "tombstones" / f"{gone}.json").exists() and not (a.team_dir / "staging-host.md").exists()
+    args = ("--home", str(a.home), "--project", str(a.root), "tombstones")
+    listed = run_cli(*args)
+    assert listed.returncode == 0, listed.stderr
+    settle = (f"the tombstone {gone} of staging-host left the repository with no lift here, so it stays in force "
+              f"here; `memdir tombstone lift {gone} --scope team` accepts the removal; restoring "
+              f"tombstones/{gone}.json from git (then commit) keeps it")
+    lines = listed.stdout.splitlines()
+    [at] = [i for i, line in enumerate(lines) if line.startswith(gone)]
+    assert lines[at + 1] == f"    {settle}"
+    [other] = [i for i, line in enumerate(lines) if line.startswith(kept)]
+    assert other + 1 == len(lines) or lines[other + 1].startswith("t-")  # the control: no second line
+    shown = {t["id"]: t for t in json.loads(run_cli(*args, "--json").stdout)["tombstones"]}
+    assert (shown[gone]["vanished"], shown[gone]["settle"]) == (True, settle)
+    assert (shown[kept]["vanished"], shown[kept]["settle"]) == (False, "")
+    # the restore it names: the file back from git, and the tombstone is a plain one again
+    git(a.root, "checkout", "HEAD~1", "--", f".claude/memory/tombstones/{gone}.json")
+    again = {t["id"]: t for t in json.loads(run_cli(*args, "--json").stdout)["tombstones"]}
+    assert (again[gone]["vanished"], again[gone]["settle"]) == (False, "")

@@ -13,7 +13,7 @@ The clone's mark binds the trust to this very git directory: a random token memd
 repository's common git directory (:data:`CLONE_MARK`, made on the first trust and kept after;
 ``.git`` is never cloned, pulled or committed, so no other repository can carry it). A clone is
 trusted while the record names its root, its ``origin`` URL still is the one recorded
-(:func:`memdir.paths.origin_url`) and its git directory holds the recorded mark — two small file
+(:func:`memdir.gitfiles.origin_url`) and its git directory holds the recorded mark — two small file
 reads, git is not run (this is on the hooks' hot path). So a clone replaced at the same path by
 another repository's (with or without an origin, with or without commits yet), or one whose origin
 was pointed elsewhere, is untrusted again; an unknown identity never matches "any". A directory
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 
-from ..paths import common_dir, git_dir, origin_url
+from ..gitfiles import common_dir, git_dir, origin_url
 
 TRUST_FILE = "trust.json"
 MAX_TRUST_BYTES = 64 * 1024

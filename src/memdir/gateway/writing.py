@@ -45,6 +45,7 @@ from .naming import (
     inherited_title,
     written_to,
 )
+from .variants import distinct_name
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
@@ -53,6 +54,19 @@ def _no_such(layer: Layer, act: str, asked: str, name: str | None = None) -> Not
     """The refusal of a ``rename`` or ``supersede`` (``act``) of ``asked`` that ``layer`` does not hold."""
     shown = asked_name(asked) if name is None else asked_name(asked, name)
     return NotFound(f"cannot {act} {shown}: no such memory in the {layer.scope} layer")
+
+
+class _Answering:
+    """The names a write in ``tx`` would find a memory under (its own file name, or one an older memdir gave
+    it: :func:`memdir.gateway.naming.written_to`), as :func:`memdir.gateway.variants.distinct_name`'s
+    ``taken``: a name offered as free answers to no memory."""
+
+    def __init__(self, tx: Transaction):
+        self.tx = tx
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.tx.fresh(written_to(self.tx.fresh, self.tx.scan.names, name,
+                                                                  name)) is not None
 
 
 class _Unmade:
@@ -288,9 +302,12 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         taken = tx.fresh(held if held != source.record.name else name)
         if taken is not None and taken.record.status == "superseded":  # its history keeps the name
             raise Conflict(name_kept(taken.record, of_transaction(taken.record, tx)))
-        if taken is not None:
-            held = taken.record.name
-            raise Conflict(f"a memory called {held!r} exists; choose another name, or edit {held!r} itself")
+        if taken is not None:  # the next step: a free name to rename to, or the update that was maybe meant
+            held, moving = taken.record.name, source.record.name
+            free = distinct_name(asked, _Answering(tx))
+            raise Conflict(f"a memory called {held!r} exists, so {moving!r} was not renamed: rename it to a free "
+                           f"name (`memdir write {free} --rename-from {moving}`), or write {held!r} without "
+                           "--rename-from to update that memory")
         old_name = None if source.record.status == "candidate" else source.record.name
         status = "candidate" if old_name is None else status  # a candidate moves, staying one
     unchanged(source, expect_digest, source.record.name if source else name, "write")

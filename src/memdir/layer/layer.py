@@ -16,7 +16,8 @@ made since the last event (``external-edit`` / ``external-delete``), apply the c
 The manifest (:mod:`memdir.layer.manifest`) spares a fresh process that scan: while the layer
 directory's mtime and the journal are as the last transaction left them, its file states, journal
 heads and ``MEMORY.md`` line keys stand in for the scan, files are parsed only when asked for, and
-the file a write changes is checked itself (:meth:`Transaction.fresh`). In-place edits of the other
+the file a write changes is checked itself (:meth:`Transaction.fresh`); saving and taking it up is
+:class:`memdir.layer.handover.HandsOver`'s part of a layer. In-place edits of the other
 files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`: past its interval, a
 hook or CLI command hands it to a detached sweeper) or the next reader's scan (:meth:`Layer.scan`).
 A file added, removed or replaced by hand moves the directory's mtime: the next transaction sweeps,
@@ -33,19 +34,16 @@ from __future__ import annotations
 import os
 import time
 from contextlib import contextmanager, suppress
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Mapping
 
 from ..errors import InvalidInput, LockTimeout, StoreError
 from ..files import background
 from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
-from ..files.layout import (INDEX_FILE, LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_state, judged,
-                            index_refusal, layer_place, stones_key, symlink_refusal)
-from ..files.outline import read_outline
+from ..files.layout import (LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_refusal, layer_place, stones_key, symlink_refusal)
 from ..files.scan import (Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, glance as glance_layer,
                           load as load_file, scan as scan_layer)
-from ..files.sweeps import since, sweep_can_wait
+from ..files.sweeps import sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
 from ..tombstones.match import Tombstone
@@ -53,18 +51,18 @@ from ..tombstones.stones import TombstoneFile
 from ..vocabulary import ACTORS
 from .drift import cut_tombstones, settled
 from .index import IndexBuilder
-from .journal import Journal, now_utc, records_bytes
-from .manifest import Manifest, Stamps, stat3
+from .journal import Journal, now_utc
 from .reading import ReadsOne
 from .held import HoldsBack
 from .indexfile import KeepsIndex
-from .rows import Hinted, Names, Rows, malformed_of
+from .handover import HandsOver
+from .rows import Hinted, Rows
 from .transaction import Transaction
 from .usage import Usage
 from . import chain, interrupted, leftovers, waiting
 
 
-class Layer(ReadsOne, HoldsBack, KeepsIndex):
+class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
     """One layer directory (``_user`` or ``projects/<key>``) and its gateway.
 
     ``scope`` is ``"user"`` or ``"project"``; ``root`` the project root a
@@ -101,11 +99,6 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
     def __repr__(self) -> str:
         return f"Layer({self.scope!r}, {str(self.path)!r})"
 
-    @property
-    def manifest(self) -> Manifest:
-        """The layer's manifest (:mod:`memdir.layer.manifest`), in its meta directory (the team
-        layer's is in the home, never in the repository)."""
-        return Manifest(self.meta)
     # ------------------------------------------------------------ scanning
 
     def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
@@ -450,133 +443,6 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex):
         except (OSError, StoreError):
             self._last_scan = self._synced_journal = self._listing = None
         self._save_manifest(tx)
-
-    def _stamps(self) -> Stamps:
-        try:
-            directory = os.stat(self.path).st_mtime_ns
-            journal = self.journal.stat_key()
-        except (OSError, StoreError):
-            directory = journal = None
-        return Stamps(directory, journal, index_state(self.meta.parent / INDEX_FILE), stat3(self.usage.path))
-
-    def _save_manifest(self, tx: "Transaction") -> None:
-        """Keep what this transaction knows of the files for the next process (:mod:`memdir.layer.manifest`):
-        all of it when the manifest was not in step with this layer object, else what changed — the
-        files written, or, after a sweep, those it found changed — and the index keys of the
-        memories changed."""
-        stamps = self._stamps()
-        if stamps.directory is None or stamps.journal is None:
-            self.manifest.drop()
-            self._manifest_trusted = False
-            return
-        whole = not self._manifest_trusted
-        changed = {*tx.touched, *(e.name for e in tx.events if e.name)}
-        if whole:
-            files = dict(tx.scan.files)
-            heads = dict(self.journal.heads())
-        elif tx.full:  # a sweep over a trusted manifest: only what it found changed
-            saved = self._saved_files
-            files = {f: st for f, st in tx.scan.files.items() if (saved.get(f) or ())[:4] != st[:4]}
-            files.update((f, None) for f in saved.keys() - tx.scan.files.keys())
-            heads = {e.name: e.after for e in tx.events if records_bytes(e)}
-        else:
-            files = {f: tx.scan.files.get(f) for f in tx.files_changed}
-            heads = {e.name: e.after for e in tx.events if records_bytes(e)}
-        files.update((f, st) for f in self._learned - files.keys()  # parsed on demand: its text digest recorded
-                     if (st := tx.scan.files.get(f)) is not None and st.text is not None)
-        self._learned.clear()
-        index, every = None, whole or tx.rebuild or self._index.rekeyed()
-        if self._index.built:
-            names = None if every else changed
-            index = (self._index.keys(names), self._index.facts(names),
-                     int(self._index.deadline.timestamp() * 1e9) if self._index.deadline else 0)
-        stamps.usage = self._index_usage  # the read counts the keys were made with
-        swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
-        self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
-        self._manifest_trusted = self.manifest.exists()
-        self._record_judged(saved_all=whole or tx.full or tx.judged_again)
-        if whole or tx.full:
-            self._saved_files = dict(tx.scan.files)
-        else:
-            for filename, state in files.items():
-                if state is None:
-                    self._saved_files.pop(filename, None)
-                else:
-                    self._saved_files[filename] = state
-
-    def _restore(self) -> Scan | None:
-        """In a process that has not scanned this layer yet: the manifest's state taken up as
-        the last scan (no file read, none stat'ed), the journal's heads and the index's line
-        keys with it, when the manifest's stamps still hold (:meth:`Manifest.load`); else None. After the
-        tombstones moved, the few files whose verdict they may move are read and judged again
-        (:meth:`memdir.layer.held.HoldsBack._judge_restored`); the other states stand."""
-        stamps, key = self._stamps(), self.stones_now()
-        if (saved := self.manifest.load(stamps)) is None:
-            return None
-        files = saved.files.copy()  # names and the files that are not memories: settled when asked for
-        names, malformed = Names(self.path, files, self.manifest), malformed_of(self.path, files)
-        cache = saved.files.copy()
-        if not judged(self.path, self.meta) and not self._judge_restored(files, names, cache, key):
-            return None  # the tombstones or the manifest cannot be read: every file judged again (.held)
-        self.files, self._saved_files, self._judged_with = cache, saved.files, key
-        found = self._lazy(Scan({}, malformed, files, names))
-        self._take(saved, stamps)
-        self._last_scan = (stamps.directory, found)
-        self._synced_journal = stamps.journal
-        self._swept_at = time.monotonic() - since(saved.swept_ns)  # a time after now: due (-inf)
-        return found
-
-    def _restore_index(self, moved: bool = False) -> None:
-        """The journal's heads and the index's line keys from the manifest, when its stamps hold;
-        ``moved`` (the caller sweeps every file and journals what differs): also when files were
-        added, removed or replaced by hand since (the directory's mtime moved, the journal did not):
-        then only the lines of what the sweep finds changed move, not every file is read for the
-        index. The manifest's files are what the next save tells its changes against."""
-        stamps = self._stamps()
-        if (saved := self.manifest.load(stamps, moved=moved)) is not None:
-            self._saved_files = saved.files
-            self._take(saved, stamps)
-
-    def _take(self, saved, stamps: Stamps) -> None:
-        self.journal.prime_heads(saved.heads, stamps.journal)
-        self._manifest_trusted = True
-        if saved.index is None or self._index.built:
-            return
-        keys, deadline_ns = saved.index
-        target = self.meta.parent / INDEX_FILE
-        try:  # its outline, when it describes the file as it is: no line read but the first and the last
-            text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
-            deadline = datetime.fromtimestamp(deadline_ns / 1e9, timezone.utc) if deadline_ns else None
-            if self._index.restore(keys, text, deadline):
-                self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
-                if text:
-                    written = text if isinstance(text, str) else None
-                    self._index_written = (written, *(index_state(target) if written else text.state))
-        except (OSError, UnicodeDecodeError, ValueError, OverflowError):
-            return
-
-    def _quick_scan(self) -> Scan | None:
-        """The last transaction's scan, when it may stand in for a full sweep:
-        a large layer swept a moment ago (:func:`memdir.files.sweeps.sweep_can_wait`), with no
-        file added, removed or renamed and no event journaled by anyone else
-        since. An in-place hand edit is then journaled at the next sweep
-        (within the interval) — or at once when this transaction touches that
-        file (:meth:`Transaction.fresh`)."""
-        last = self._last_scan if not self.stones_moved() else None
-        if last is None and self._restore() is not None:
-            last = self._last_scan
-        if (last is None or last[0] is None or self._synced_journal is None or last[1].counted  # a reader's view
-                or not sweep_can_wait(len(last[1].files), time.monotonic() - self._swept_at, self)):
-            return None
-        try:
-            if os.stat(self.path).st_mtime_ns != last[0]:
-                return None
-        except OSError:
-            return None
-        if self.journal.stat_key() != self._synced_journal:
-            return None
-        self.usage.overlay(last[1].entries)  # reads counted since (they journal nothing)
-        return last[1]
 
 
 def meta_dir(path: Path) -> Path:

@@ -114,12 +114,15 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
     # the hand-edited MEMORY.md copies kept aside, counted last: the block above may have rebuilt one
     layers = [replace(layer, in_context=in_block.get(layer.scope, 0),
                       edited_index=tuple(edited_copies(session.layer(layer.scope).meta))) for layer in layers]
+    # a moved or renamed project starts with an empty layer: where its memories may be (list says it too)
+    moved = moved_note(_moved_away(session, any(layer.memories for layer in layers if layer.scope == "project")))
     return StatusResult(str(session.home), str(session.project_root) if session.project_root else None,
                         session.project_error if session.project_root is None else None, tuple(layers),
                         len(block.encode("utf-8")), budget, search, extractor,
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
                                          for group in duplicate_groups(everything)),
-                        teamops.merge_driver_missing(session), sync_summary(session), installed(session.home))
+                        teamops.merge_driver_missing(session), sync_summary(session), installed(session.home),
+                        moved)
 
 
 def _memories(layer, full: bool) -> tuple[Scan, list[tuple[str, object, str]]]:
@@ -397,19 +400,35 @@ def orphans(home: Path, project_root: Path | None = None, *, live: Path | None =
 
 def moved_away(session, listed, scope: str | None = None) -> list:
     """Where a moved or renamed project's memories may be: the layers of :func:`orphans` that hold memories,
-    when ``listed`` (a :class:`memdir.results.ListResult` of ``session``'s layers, or its
-    :class:`memdir.results.StatusResult`) shows no memory of its
+    when ``listed`` (a :class:`memdir.results.ListResult` of ``session``'s layers) shows no memory of its
     project layer, since a project at a new path starts with an empty layer while its user-layer memories
     still show. ``[]`` without a project root, for a listing of another ``scope`` than the project's (None:
     every layer), or when ``listed`` shows a project memory."""
-    if session.project_root is None or scope not in (None, "project"):
+    if scope not in (None, "project"):
         return []
-    if isinstance(listed, StatusResult):  # `memdir status`: its project layer's count says the same
-        if any(layer.scope == "project" and layer.memories for layer in listed.layers):
-            return []
-    elif any(info.scope == "project" for info in listed.memories):
+    return _moved_away(session, any(info.scope == "project" for info in listed.memories))
+
+
+def _moved_away(session, project_memories: bool) -> list:
+    """The rule of :func:`moved_away` (``list``) and of ``status``'s :attr:`~memdir.results.StatusResult.moved_away`:
+    the orphaned layers holding memories, when the session's project layer holds none (``project_memories``
+    False); ``[]`` without a project root or when it holds some."""
+    if session.project_root is None or project_memories:
         return []
     return [found for found in orphans(session.home, live=session.project_root) if found.memories]
+
+
+def moved_note(found: list) -> str:
+    """The sentence ``list`` warns and ``status`` shows when :func:`moved_away` finds layers (``found``, of
+    :class:`memdir.operations.relocate.OrphanLayer`): how many, their memories, and the two commands that
+    tell which is this project's and bring it here; ``""`` for none."""
+    from ..text.agreement import agreeing
+
+    if not found:
+        return ""
+    return (f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} "
+            f"memories ({sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
+            "which is its own and `memdir move-layer` brings it here")
 
 
 def removed_worktrees(home: Path, project_root: Path | None = None) -> list:
@@ -437,5 +456,6 @@ def misrecorded_layers(home: Path, project_root: Path | None = None) -> list:
     return misrecorded(projects(home).projects, live_keys(home, project_root))
 
 
-__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "misrecorded_layers", "moved_away", "orphans",
+__all__ = ["doctor", "journal", "left_behind", "long_descriptions", "misrecorded_layers", "moved_away", "moved_note",
+           "orphans",
            "projects", "removed_worktrees", "status", "unreadable_layer_files"]

@@ -12,11 +12,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime
 
-from ..errors import ConfirmationRequired, Conflict, InvalidInput, LockTimeout, NotFound, StoreError
+from ..errors import (
+    ConfirmationRequired,
+    Conflict,
+    InvalidInput,
+    LockTimeout,
+    NotFound,
+    StoreError,
+)
 from ..files.memfile import MAX_YEAR, MIN_YEAR, parse_time, time_note
 from ..files.repository import held_memories
 from ..files.scan import Entry, Malformed
@@ -25,22 +31,36 @@ from ..gateway import compare, deletion, edits, writing
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange
 from ..gateway.writing import BatchWrite
-from ..layer.history import damage as layer_damage
 from ..layer.history import history as layer_history
-from ..layer.history import records_as_of, version_bytes, version_number
+from ..layer.history import records_as_of
 from ..layer.index import is_current, ordered
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import successor
 from ..prompt import pending
-from ..results import (ClearResult, DeleteResult, HistoryResult, LayerCount, Link, ListResult, PruneResult,
-                       ReadResult, RestoreResult, VersionResult, WriteResult, info_of)
+from ..results import (
+    ClearResult,
+    DeleteResult,
+    LayerCount,
+    Link,
+    ListResult,
+    PruneResult,
+    ReadResult,
+    WriteResult,
+    info_of,
+)
 from ..session import Session
-from ..text.names import asked_name, normalize_name
+from ..text.names import normalize_name
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
-from .lookup import (find, guard, history_name, refuse_ambiguous, rename_missing, renamed_elsewhere, spelled_as_other,
-                     unsearched, writable)
+from .lookup import (
+    find,
+    guard,
+    refuse_ambiguous,
+    rename_missing,
+    renamed_elsewhere,
+    writable,
+)
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored
@@ -490,109 +510,5 @@ def clear(session: Session, scope: str | None = None, *, confirm: bool = False) 
                              for layer in writable(session, scope)))
 
 
-# ---------------------------------------------------------------- history
-
-
-def _sync(session: Session, scope: str | None, name: str | None = None) -> list[Layer]:
-    """Journal hand edits first, so history shows them (best effort: a
-    read-only home still answers from the journal it has). With ``name``: only the layers where a file
-    of that memory may have moved by hand (:meth:`memdir.layer.layer.Layer.name_moved`), so a history
-    parses none of the files placed by hand in another layer; returns the layers left as they are."""
-    key = None
-    if name is not None:
-        try:
-            key = normalize_name(name).name
-        except InvalidInput:
-            key = None  # no memory name: the lookup says so; every layer taken up as before
-    left = []
-    for layer in session.layers(scope):
-        if layer.path.is_dir():
-            try:
-                if key is None or layer.name_moved(key):
-                    layer.refresh_index()
-                else:
-                    left.append(layer)
-            except (StoreError, LockTimeout):
-                pass
-    return left
-
-
-def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Layer, str, list]:
-    """The layer, file name (:func:`memdir.operations.lookup.history_name`: an older memdir's too) and
-    versions of memory ``name``: the first of the session's layers that has versions of it."""
-    other, damaged = None, []
-    for layer in session.layers(scope):
-        refusal = spelled_as_other(layer, name)
-        if refusal is not None:
-            other = other or refusal
-            continue
-        try:
-            stored = history_name(layer, name)
-            versions = layer_history(layer, stored)
-        except StoreError:
-            continue  # an unreadable layer: the others still answer
-        if versions:
-            return layer, stored, versions
-        damaged += [f"{layer.scope} layer: {why}" for why in layer_damage(layer, stored)]
-    if other is not None:
-        raise NotFound(other)
-    # Its only versions may be on a damaged line: "no history" alone would say it never existed.
-    raise NotFound(f"no history for {asked_name(name)}" + unsearched(session, scope)
-                   + "".join(f"; {why}" for why in damaged))
-
-
-def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
-    """Every content version of ``name`` (also of a deleted memory), oldest
-    first, hand edits included. Raises :class:`NotFound`."""
-    left = _sync(session, scope, name)
-    try:
-        layer, stored, versions = _history_layer(session, name, scope)
-    except NotFound:
-        if not left:
-            raise
-        # not found under its name: a title or an older memdir's name may be a hand-placed file's, which only
-        # a take-up journals (every other layer taken up, as before this looked by name first)
-        for other in left:
-            with suppress(StoreError, LockTimeout):
-                other.refresh_index()
-        layer, stored, versions = _history_layer(session, name, scope)
-    commits = teamops.commits(session, layer, stored) if layer.scope == "team" else ()
-    return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored))
-
-
-def show(session: Session, name: str, version: int | str, scope: str | None = None) -> VersionResult:
-    """The text of version ``version`` (1-based; ``3``, ``"3"`` or ``"v3"``,
-    :func:`memdir.layer.history.version_number`) of ``name``. Raises :class:`NotFound`, :class:`InvalidInput`."""
-    version = version_number(version)
-    layer, stored, _ = _history_layer(session, name, scope)
-    text = version_bytes(layer, stored, version).decode("utf-8", "replace")
-    return VersionResult(stored, layer.scope, version, text)
-
-
-def restore(session: Session, name: str, version: int | str | None = None, scope: str | None = None, *,
-            commit: str | None = None, reactivate: bool = False,
-            expect_digest: str | None | bool = NO_CHECK) -> RestoreResult:
-    """Write version ``version`` (``3``, ``"3"`` or ``"v3"``, :func:`memdir.layer.history.version_number`)
-    of ``name`` back as a new journaled event
-    (works for deleted memories); a tombstoned value stays refused. With
-    ``commit``: the team memory as git holds it at that commit. ``expect_digest`` (for a version and a
-    commit alike): the digest of the live version the caller read (None: it was deleted when read);
-    another, or one written since, is not replaced (:func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
-    :class:`TombstoneRefused`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
-    if commit is not None:
-        if version is not None:
-            raise InvalidInput("give a version or a commit, not both")
-        return teamops.restore_commit(session, name, commit, expect_digest=expect_digest)
-    if version is None:
-        raise InvalidInput("restore needs a version (the memory's history lists them) or a git commit")
-    version = version_number(version)
-    layer, stored, _ = _history_layer(session, name, scope)
-    stones = guard(session, layer)
-    result = gateway.restore(layer, stored, version, actor=session.actor, guard=stones, session=session.id,
-                             reactivate=reactivate, expect_digest=expect_digest)
-    return RestoreResult(result.name, result.scope, version, result.operation, result.digest,
-                         warnings=(*result.warnings, *stones.skipped))  # the gateway's: a copy, a redaction
-
-
-__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "history", "list_memories", "never_had", "prune",
-           "read", "restore", "show", "time_arg", "write"]
+__all__ = ["MAX_LINKS", "clear", "delete", "edit", "found_as_read", "list_memories", "never_had", "prune", "read",
+           "time_arg", "write"]

@@ -70,7 +70,8 @@ from ..files.fsio import digest, ensure_dir
 from ..files.layout import META_DIR, read_layer_info
 from ..gateway import synced
 from ..layer.journal import now_utc
-from ..paths import PROJECTS_DIR, origin_url
+from ..gitfiles import origin_url
+from ..paths import PROJECTS_DIR
 from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name

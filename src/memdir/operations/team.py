@@ -35,11 +35,13 @@ from ..gateway.fields import MemoryChange, distinct_name, inherit
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
-from ..paths import git_dir_of, team_meta_dir
+from ..gitfiles import git_dir_of
+from ..paths import team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
 from ..tombstones.match import lift_command, match
+from ..tombstones.stones import unlifted_note
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
@@ -98,13 +100,12 @@ class Unlifted(Result):
 
     @property
     def said(self) -> str:
-        # few words: doctor cuts a line at printable.LINE_BYTES, and both commands must survive the cut
-        lift = f"`{lift_command(self.tombstone, 'team')}` accepts the removal"
-        if not self.back:  # nothing to forget again: the lift settles it
-            return (f"the tombstone {self.tombstone} of {self.name} left the repository with no lift here, so it "
-                    f"stays in force here; {lift}")
-        return (f"{self.name} is back: its tombstone {self.tombstone} left the repository with no lift here, so the "
-                f"file is held back; `memdir forget {self.name} --scope team` (then commit) keeps it forgotten, {lift}")
+        return unlifted_note(self.tombstone, self.name, self.back)  # the one sentence of it (tombstones.stones)
+
+    @classmethod
+    def of(cls, layer, stone) -> Unlifted:
+        """``stone`` (vanished) of the team ``layer``, with whether its memory's file is back there."""
+        return cls(stone.name, stone.id, (layer.path / f"{stone.name}.md").is_file())
 
 
 @dataclass(frozen=True)
@@ -277,7 +278,7 @@ def unlifted(session: Session) -> tuple[Unlifted, ...]:
         removed = [stone for stone in layer.tombstones() if stone.vanished]
     except (StoreError, ScopeError):
         return ()
-    return tuple(Unlifted(stone.name, stone.id, (layer.path / f"{stone.name}.md").is_file()) for stone in removed)
+    return tuple(Unlifted.of(layer, stone) for stone in removed)
 
 
 # git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).

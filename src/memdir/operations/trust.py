@@ -66,7 +66,9 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
             warnings.append(f"the {layer.scope} layer's tombstones are not listed: {exc}")
             continue
         found += [TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason,
-                                stone.ts, forgotten_by(stone), kept) for stone in stones]
+                                stone.ts, forgotten_by(stone), kept, stone.vanished,
+                                teamops.Unlifted.of(layer, stone).said if stone.vanished else "")
+                  for stone in stones]
         warnings += [f"the {layer.scope} layer's tombstones are not all listed: {path}: {why}" for path, why in unread]
     if failed and len(failed) == len(layers):
         raise failed[0]

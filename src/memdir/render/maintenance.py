@@ -45,6 +45,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
         lines.append(f"team: {result.team_merge_driver}")
     if result.sync:
         lines.append(f"sync: {result.sync}")
+    if result.moved_away:
+        lines.append(f"project: {result.moved_away}")
     lines += installed_lines(result)
     for layer in result.layers:
         lines.append(f"{layer.scope}: {counted(layer.memories, 'memory')} ({layer.visible} in the index, "

@@ -362,9 +362,12 @@ def restore(result: RestoreResult) -> str:
 def tombstones(result: TombstoneList) -> str:
     """The tombstones in force, one per line: id, layer, name, who forgot it when and why
     (:attr:`~memdir.results.TombstoneInfo.forgotten`), the time only when that does not already say its day
-    (newuser31: the date was printed twice), then the forgotten description."""
+    (newuser31: the date was printed twice), then the forgotten description; a team tombstone whose file left the
+    repository unlifted (:attr:`~memdir.results.TombstoneInfo.vanished`) gets a second line saying so and how to
+    settle it."""
     lines = [f"{s.id}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {s.name}  {cut(s.forgotten, 120)}"
              + (f"  {s.ts}" if s.ts and s.ts[:10] not in s.forgotten else "") + f"  — {cut(s.description)}"
+             + (f"\n    {s.settle}" if s.settle else "")
              for s in result.tombstones]
     return "\n".join(lines) or "No tombstones."
 

@@ -38,8 +38,8 @@ from ..files.fsio import (
     read_bytes,
     read_foreign,
 )
-from ..files.layout import TOMBSTONES_FILE
-from .match import Tombstone, make
+from ..files.layout import TEAM_TOMBSTONE_DIR, TOMBSTONES_FILE
+from .match import Tombstone, lift_command, make
 
 AHEAD = 10 * 365 * 86400 * 10**9
 """How far past now (ns: ten years) :meth:`TombstoneFile.lift_all` dates the file until its journal lines are written."""
@@ -436,6 +436,22 @@ def sync_bytes(stone: Tombstone) -> bytes:
     return json.dumps(content, ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
 
 
+def unlifted_note(stone_id: str, name: str, back: bool) -> str:
+    """What a team tombstone removed unlifted (:attr:`Tombstone.vanished`: its file left the repository, nobody
+    lifted it here) means here and the two ways a person settles it, the one sentence ``team status``,
+    ``doctor`` and ``tombstones`` show. ``back``: a file of memory ``name`` is in the team directory again (a
+    revert brings it), held back: forgetting it again writes the tombstone's file back, to commit. Without it,
+    the tombstone's own file (``tombstones/ID.json`` in the team directory) is restored from git and committed.
+    Either way ``memdir tombstone lift ID --scope team`` accepts the removal. Short: doctor cuts a line at
+    :data:`memdir.text.printable.LINE_BYTES`, and both ways must survive the cut."""
+    lift = f"`{lift_command(stone_id, 'team')}` accepts the removal"
+    if not back:  # no file to forget again: its tombstone's file comes back from git, or the lift settles it
+        return (f"the tombstone {stone_id} of {name} left the repository with no lift here, so it stays in force "
+                f"here; {lift}; restoring {TEAM_TOMBSTONE_DIR}/{stone_id}.json from git (then commit) keeps it")
+    return (f"{name} is back: its tombstone {stone_id} left the repository with no lift here, so the file is held "
+            f"back; `memdir forget {name} --scope team` (then commit) keeps it forgotten, {lift}")
+
+
 def unreadable_tombstones(store) -> list[tuple[str, str]]:
     """``(path, why)`` of each tombstone file of ``store`` that does not read
     (a :class:`TombstoneDir`'s; a :class:`TombstoneFile` reports through
@@ -444,4 +460,5 @@ def unreadable_tombstones(store) -> list[tuple[str, str]]:
     return problems() if problems else []
 
 
-__all__ = ["TombstoneDir", "TombstoneFile", "shared_bytes", "stone_of", "sync_bytes", "unreadable_tombstones"]
+__all__ = ["TombstoneDir", "TombstoneFile", "shared_bytes", "stone_of", "sync_bytes", "unlifted_note",
+           "unreadable_tombstones"]

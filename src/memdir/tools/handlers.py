@@ -31,6 +31,7 @@ from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import maintenance
 from ..operations import memories as operations
+from ..operations import versions
 from ..render import maintenance as render_maintenance
 from ..render import memories as render
 from ..render import shown_text
@@ -214,13 +215,13 @@ def _delete_all(session: Session, a: dict) -> str:
 
 def _history(session: Session, a: dict) -> str:
     if a.get("version") is not None:
-        return render.version(operations.show(session, a["name"], a["version"], a.get("scope")), limit=READ_CHUNK)
-    return render.history(operations.history(session, a["name"], a.get("scope")), limit=MAX_HISTORY)
+        return render.version(versions.show(session, a["name"], a["version"], a.get("scope")), limit=READ_CHUNK)
+    return render.history(versions.history(session, a["name"], a.get("scope")), limit=MAX_HISTORY)
 
 
 def _restore(session: Session, a: dict) -> str:
-    result = operations.restore(session, a["name"], a["version"], a.get("scope"),
-                                reactivate=a.get("reactivate") is True)
+    result = versions.restore(session, a["name"], a["version"], a.get("scope"),
+                              reactivate=a.get("reactivate") is True)
     return "\n".join([render.restore(result), *render.warnings(result)])
 
 

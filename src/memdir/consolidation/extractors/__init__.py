@@ -29,19 +29,22 @@ CHOICES = ("auto",) + NAMES
 
 def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, str]:
     """``(extractor, reason)`` for the ``consolidation_extractor`` setting.
-    ``under_hooks``: a hook queued the transcript at a session's end or compaction.
-    Raises :class:`InvalidInput` for an unknown setting."""
+    ``under_hooks``: a hook queued the transcript at a session's end or compaction. A reason that says no API
+    key is set names the environment variables read (:func:`memdir.consolidation.extractors.llm.key_variables`),
+    so the person knows which to set. Raises :class:`InvalidInput` for an unknown setting."""
     setting = (settings.consolidation_extractor or "auto").strip().lower()
     if setting not in CHOICES:
         raise InvalidInput(f"unknown extractor {setting!r} (expected {', '.join(CHOICES)})")
     from .llm import api_key, key_variables
+
+    read = " or ".join(key_variables(settings))  # the variables the key is read from, as the person sets one
 
     if setting != "auto":
         why = f"consolidation_extractor = {setting}"
         if setting == "command" and not (settings.extractor_command or "").strip():
             why += ", but extractor_command is not set: consolidation fails until it is"
         if setting == "llm" and not api_key(settings, environ):
-            why += (f", but no API key is set for {settings.llm_base_url} (set {' or '.join(key_variables(settings))}):"
+            why += (f", but no API key is set for {settings.llm_base_url} (set {read}):"
                     " consolidation fails until one is")
         return setting, why
 
@@ -51,7 +54,7 @@ def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, s
         return "command", "auto: extractor_command is set"
     if under_hooks:
         return "agent", "auto: a hook queued it at the session's end; the next session's agent saves"
-    return "rules", "auto: no API key, no extractor_command, not queued at a session's end by a hook"
+    return "rules", f"auto: no API key ({read}), no extractor_command, not queued at a session's end by a hook"
 
 
 def describe(settings, environ=None) -> str:

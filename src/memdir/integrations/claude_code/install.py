@@ -48,7 +48,7 @@ import sys
 from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
-from ..clients import edits
+from ..clients import edits, entries
 from ..clients.edits import FileChange, Plan
 from .dialects import mcp_tool
 
@@ -130,7 +130,7 @@ def is_memdir_hook(hook: dict) -> bool:
 def _strip_hooks(settings: dict) -> dict:
     """``settings`` without memdir's hooks; groups and events left empty by
     that are dropped (only those memdir emptied)."""
-    return edits.strip_groups(settings, is_memdir_hook)
+    return entries.strip_groups(settings, is_memdir_hook)
 
 
 def merge_hooks(settings: dict, home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
@@ -142,18 +142,18 @@ def merge_hooks(settings: dict, home: str | None = None, python: str | None = No
         group["hooks"] = [{"type": "command", "command": hook_command(event, home, python, portable),
                            "timeout": timeout}]
         wanted[event] = group
-    return edits.merge_groups(settings, wanted, is_memdir_hook)
+    return entries.merge_groups(settings, wanted, is_memdir_hook)
 
 
 def merge_server(config: dict, home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
     """``config`` with ``mcpServers.memdir`` set."""
-    return edits.set_entry(config, "mcpServers", SERVER_NAME, server_entry(home, python, portable))
+    return entries.set_entry(config, "mcpServers", SERVER_NAME, server_entry(home, python, portable))
 
 
 def strip_server(config: dict, record: dict | None = None) -> dict:
     """``config`` without ``mcpServers.memdir`` (and without ``mcpServers`` if that emptied it; the person's
     own entry back when a forced install replaced it: ``record["previous"]``)."""
-    return edits.drop_entry(config, "mcpServers", SERVER_NAME, record)
+    return entries.drop_entry(config, "mcpServers", SERVER_NAME, record)
 
 
 # ---------------------------------------------------------------- plan and apply
@@ -191,7 +191,7 @@ def _edit(path: Path, add, auto_memory_off: bool = False) -> edits.Edit:
     if path.name.startswith("settings"):
         return edits.Edit(path, edits.JSON, add, _strip_settings, _keep_auto_memory if auto_memory_off else None)
     return edits.Edit(path, edits.JSON, add, strip_server,
-                      foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
+                      foreign=lambda d: entries.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
 def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,

@@ -18,8 +18,6 @@ from ...render import memories as render
 from ...render import setup as render_setup
 from ...vocabulary import ACTORS, CLEARABLE, JOURNAL_ACTIONS, SCOPES, TYPE_IMPORTANCE, TYPES
 from .common import UsageError, body_source, emit, open_memory, read_body, warn
-from ...text.agreement import agreeing
-from ...text.plural import counted
 
 
 def cmd_write(args) -> int:
@@ -47,6 +45,7 @@ def cmd_read(args) -> int:
 
 def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
+    from ...operations.maintenance import moved_note
     from ...paths import work_tree_top
     from ..clients.reach import note, team, unseen
 
@@ -61,17 +60,10 @@ def cmd_list(args) -> int:
         emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
              + (f"\n{note(blind)}" if blind else ""))
     if not (args.as_of or args.valid_at):
-        _moved_away(mem.moved_away(result, args.scope))  # a moved or renamed project starts empty
+        found = mem.moved_away(result, args.scope)  # a moved or renamed project starts empty: where its memories may be
+        if found:
+            warn([moved_note(found)])
     return 0
-
-
-def _moved_away(found: list) -> None:
-    """Warn where a moved or renamed project's memories may be: ``found``, the orphaned layers holding memories
-    (:meth:`memdir.Memory.moved_away`); nothing when it is empty."""
-    if found:
-        warn([f"{counted(len(found), 'layer')} of projects that no longer exist {agreeing(len(found), 'holds')} memories ("
-              f"{sum(o.memories for o in found)} in all); if this project moved, `memdir doctor` shows "
-              "which is its own and `memdir move-layer` brings it here"])
 
 
 def cmd_delete(args) -> int:
@@ -109,10 +101,8 @@ def cmd_clear(args) -> int:
 def cmd_status(args) -> int:
     """``memdir status``: home, project, layers, search mode, context size, and the clients memdir is installed
     into (:meth:`memdir.Memory.status`)."""
-    mem = open_memory(args)
-    result = mem.status()
+    result = open_memory(args).status()
     emit(args, result, maintenance.status(result, max_malformed=50))  # a person's terminal; a model gets 10
-    _moved_away(mem.moved_away(result))  # its project layer counts 0 after a move: where its memories may be
     return 0
 
 

@@ -43,7 +43,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InvalidInput
-from . import edits
+from . import edits, entries
 from ..claude_code.dialects import mcp_tool
 from .outputlimit import CEILING, LEGACY, entry_env, kept_bytes, unrecorded
 
@@ -74,7 +74,7 @@ def targets(scope: str, user_home: Path | None = None, project: Path | None = No
 
 
 def _ours(hook) -> bool:
-    return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
+    return isinstance(hook, dict) and entries.is_hook_of(CLIENT, hook.get("command"))
 
 
 def _server_text(value: dict) -> str:
@@ -118,7 +118,7 @@ def merge_server(doc, argv: list[str], limit=..., named: bool = False, written: 
     if limit is ...:
         limit = _plain(doc.get("tool_output_token_limit"))
     entry = servers.get(SERVER_NAME) if servers is not None else None
-    ours = entry is not None and edits.is_our_server(_plain(entry))  # a person's own entry's env is not carried
+    ours = entry is not None and entries.is_our_server(_plain(entry))  # a person's own entry's env is not carried
     before = _plain(entry.get("env")) if ours and hasattr(entry.get("env"), "get") else None
     env = entry_env(limit, named, before, written)
     wanted = {"command": argv[0], "args": argv[1:], **({"env": env} if env else {})}
@@ -162,7 +162,7 @@ def written(memdir_home: Path, path: Path) -> dict | None:
     if raw is None or hashlib.sha256(raw).hexdigest() != record.get("installed_sha256"):
         return None
     entry = _entry(path)
-    return _entry_env(entry) if entry is not None and edits.is_our_server(_plain(entry)) else None
+    return _entry_env(entry) if entry is not None and entries.is_our_server(_plain(entry)) else None
 
 
 def _wrote(doc) -> dict:
@@ -268,7 +268,7 @@ def _limit_problems(recorded: dict, home: Path) -> list[str]:
         if path.suffix != ".toml":
             continue
         entry = _entry(path)
-        if entry is None or not edits.is_our_server(_plain(entry)):
+        if entry is None or not entries.is_our_server(_plain(entry)):
             continue
         scope = record.get("scope") if record.get("scope") in ("user", "project") else "user"
         limit, layer = _limit(scope, path, user_config)
@@ -318,7 +318,7 @@ def unseen(project: Path, user_home: Path | None = None) -> str:
 
     user_config, mine = targets("user", user_home)[0], targets("project", None, project)[0]
     entry = _entry(mine)
-    if entry is None or not edits.is_our_server(_plain(entry)) or _entry(user_config) is not None:
+    if entry is None or not entries.is_our_server(_plain(entry)) or _entry(user_config) is not None:
         return ""
     if trusts(user_config, project):
         return ""
@@ -340,7 +340,7 @@ def strip_server(doc, record=None):
     entry = expected["mcp_servers"].pop(SERVER_NAME)
     del servers[SERVER_NAME]
     previous = (record or {}).get("previous")
-    if previous is not None and edits.is_our_server(entry):  # a forced install replaced the person's own
+    if previous is not None and entries.is_our_server(entry):  # a forced install replaced the person's own
         expected["mcp_servers"][SERVER_NAME] = previous
         return _checked(tomlkit.dumps(doc).rstrip("\n") + "\n\n" + _server_text(previous), expected)
     if not servers and (not (record or {}).get("mcp_servers_before") or "mcp_servers" not in tomlkit.dumps(doc)):
@@ -358,25 +358,25 @@ def _edits(scope, user_home, project, home, python, portable, memdir_home) -> li
     wrote = written(memdir_home, config)  # what memdir's last install wrote there: replaced, the rest kept
     # no --hooks: Codex runs a hook only once the person trusted it (.hooktrust), so its server keeps the whole
     # guidance — an untrusted SessionStart gives none
-    argv = edits.server_argv(home, python, portable)
+    argv = entries.server_argv(home, python, portable)
     limit = _limit(scope, config, targets("user", user_home)[0])[0]  # where this entry serves (.outputlimit)
     ceiling = entry_env(limit, portable)  # the hooks read the ceiling the server's entry states (its other env: not)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
-        command = edits.hook_command(CLIENT, event, home, python, portable, ceiling)
+        command = entries.hook_command(CLIENT, event, home, python, portable, ceiling)
         group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
         wanted[event] = group
     return [edit_for(config, lambda d: merge_server(d, argv, limit, named=portable, written=wrote)),
-            edit_for(hooks, lambda d: edits.merge_groups(d, wanted, _ours))]
+            edit_for(hooks, lambda d: entries.merge_groups(d, wanted, _ours))]
 
 
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Codex file, by its name."""
     if path.suffix == ".toml":
         return edits.Edit(path, edits.TOML, add, strip_server, _keep,
-                          lambda d: edits.foreign_entry(d, "mcp_servers", SERVER_NAME), _wrote)
-    return edits.Edit(path, edits.JSON, add, lambda d, record: edits.strip_groups(d, _ours))
+                          lambda d: entries.foreign_entry(d, "mcp_servers", SERVER_NAME), _wrote)
+    return edits.Edit(path, edits.JSON, add, lambda d, record: entries.strip_groups(d, _ours))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,

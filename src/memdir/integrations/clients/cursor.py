@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from ...errors import InvalidInput
-from . import edits
+from . import edits, entries
 
 CLIENT = "cursor"
 SERVER_NAME = "memdir"
@@ -41,7 +41,7 @@ def targets(scope: str, user_home: Path | None = None, project: Path | None = No
 
 
 def _ours(hook) -> bool:
-    return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
+    return isinstance(hook, dict) and entries.is_hook_of(CLIENT, hook.get("command"))
 
 
 def merge_hooks(data: dict, home=None, python=None, portable=False) -> dict:
@@ -49,11 +49,11 @@ def merge_hooks(data: dict, home=None, python=None, portable=False) -> dict:
     hooks = data.get("hooks")
     if hooks is not None and not isinstance(hooks, dict):
         raise edits.InstallError('"hooks" in hooks.json is not an object; memdir left it untouched')
-    wanted = {e: {"command": edits.hook_command(CLIENT, e, home, python, portable)} for e in HOOK_EVENTS}
+    wanted = {e: {"command": entries.hook_command(CLIENT, e, home, python, portable)} for e in HOOK_EVENTS}
     if hooks and all(isinstance(hooks.get(e), list) and w in hooks[e] for e, w in wanted.items()) and sum(
             1 for v in hooks.values() if isinstance(v, list) for h in v if _ours(h)) == len(wanted):
         return data
-    out = edits.strip_groups(data, _ours)
+    out = entries.strip_groups(data, _ours)
     out.setdefault("version", 1)
     table = out.setdefault("hooks", {})
     for event, entry in wanted.items():
@@ -68,7 +68,7 @@ def strip_hooks(data: dict, record=None) -> dict:
     """``data`` without memdir's hooks, and without the ``version`` install added
     (``record``'s ``version_before`` is False) once no hook is left. An install
     recorded before that was kept: a file left holding only ``version`` is empty."""
-    out = edits.strip_groups(data, _ours)
+    out = entries.strip_groups(data, _ours)
     added = (record or {}).get("version_before")
     if "hooks" not in out and (added is False or (added is None and out == {"version": 1})):
         out.pop("version", None)
@@ -83,8 +83,8 @@ def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Cursor file, by its name."""
     if path.name == "hooks.json":
         return edits.Edit(path, edits.JSON, add, strip_hooks, _keep)
-    return edits.Edit(path, edits.JSON, add, lambda d, record: edits.drop_entry(d, "mcpServers", SERVER_NAME, record),
-                      foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
+    return edits.Edit(path, edits.JSON, add, lambda d, record: entries.drop_entry(d, "mcpServers", SERVER_NAME, record),
+                      foreign=lambda d: entries.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
@@ -96,11 +96,11 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edits.check_on_path("Cursor")
         home = None
     mcp, hooks = targets(scope, user_home, project)
-    argv = edits.server_argv(home, python, portable, hooks=True)
+    argv = entries.server_argv(home, python, portable, hooks=True)
     server = {"command": argv[0], "args": argv[1:]}
     return edits.run_install(CLIENT, scope, memdir_home, [
         edit_for(mcp, lambda d: d if (d.get("mcpServers") or {}).get(SERVER_NAME) == server
-                 else edits.set_entry(d, "mcpServers", SERVER_NAME, server)),
+                 else entries.set_entry(d, "mcpServers", SERVER_NAME, server)),
         edit_for(hooks, lambda d: merge_hooks(d, home, python, portable))], dry_run=dry_run,
         notes=("Cursor's prompt hook cannot add context: no per-prompt recall (the agent uses memory_search)",),
         force=force)

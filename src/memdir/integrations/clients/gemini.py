@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 
 from ...errors import InvalidInput
-from . import edits
+from . import edits, entries
 from ..claude_code.dialects import mcp_tool
 
 CLIENT = "gemini"
@@ -47,36 +47,36 @@ def targets(scope: str, user_home: Path | None = None, project: Path | None = No
 
 
 def _ours(hook) -> bool:
-    return isinstance(hook, dict) and edits.is_hook_of(CLIENT, hook.get("command"))
+    return isinstance(hook, dict) and entries.is_hook_of(CLIENT, hook.get("command"))
 
 
 def merge(settings: dict, home=None, python=None, portable=False) -> dict:
     """``settings`` with memdir's server and hooks."""
     # --hooks in the user scope only: Gemini CLI asks the person to trust a project's hooks before it runs them,
     # so a project's server keeps the whole guidance (an untrusted SessionStart gives none)
-    argv = edits.server_argv(home, python, portable, hooks=not portable)
+    argv = entries.server_argv(home, python, portable, hooks=not portable)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
         group["hooks"] = [{"type": "command", "name": f"memdir-{event}",
-                           "command": edits.hook_command(CLIENT, event, home, python, portable), "timeout": timeout}]
+                           "command": entries.hook_command(CLIENT, event, home, python, portable), "timeout": timeout}]
         wanted[event] = group
-    out = edits.merge_groups(settings, wanted, _ours)
+    out = entries.merge_groups(settings, wanted, _ours)
     entry = {"command": argv[0], "args": argv[1:]}
     if (out.get("mcpServers") or {}).get(SERVER_NAME) == entry:
         return out
-    return edits.set_entry(out, "mcpServers", SERVER_NAME, entry)
+    return entries.set_entry(out, "mcpServers", SERVER_NAME, entry)
 
 
 def strip(settings: dict, record=None) -> dict:
     """``settings`` without memdir's server and hooks."""
-    return edits.drop_entry(edits.strip_groups(settings, _ours), "mcpServers", SERVER_NAME, record)
+    return entries.drop_entry(entries.strip_groups(settings, _ours), "mcpServers", SERVER_NAME, record)
 
 
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of Gemini CLI's settings file."""
     return edits.Edit(path, edits.JSON, add, strip,
-                      foreign=lambda d: edits.foreign_entry(d, "mcpServers", SERVER_NAME))
+                      foreign=lambda d: entries.foreign_entry(d, "mcpServers", SERVER_NAME))
 
 
 # Read from the real Gemini CLI 0.61 (trial23): a headless `gemini -p` offers the model none of an MCP server's tools

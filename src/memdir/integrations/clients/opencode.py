@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
 from ...prompt.context import POLICY
-from . import edits
+from . import edits, entries
 from .formats import JsoncFile
 
 CLIENT = "opencode"
@@ -117,7 +117,7 @@ def merge(data: dict, argv: list[str], reference: str, ours: set[str] = frozense
         raise edits.InstallError('"instructions" in opencode.json is not a list; memdir left it untouched')
     if (data.get("mcp") or {}).get(SERVER_NAME) == server and reference in (listed or []):
         return data
-    out = edits.set_entry(data, "mcp", SERVER_NAME, server)
+    out = entries.set_entry(data, "mcp", SERVER_NAME, server)
     out["instructions"] = [i for i in (listed or []) if i not in ours and i != reference] + [reference]
     return out
 
@@ -126,7 +126,7 @@ def strip(data: dict, record=None, ours: set[str] = frozenset()) -> dict:
     """``data`` without memdir's server and instructions entry (exactly one of
     ``ours``; and a list left empty), and without OpenCode's ``"$schema"``
     (:data:`SCHEMA`) when ``record`` says the file had none at install."""
-    out = edits.drop_entry(data, "mcp", SERVER_NAME, record)
+    out = entries.drop_entry(data, "mcp", SERVER_NAME, record)
     if (record or {}).get("schema") is False and out.get("$schema") == SCHEMA:
         del out["$schema"]
     listed = out.get("instructions")
@@ -146,7 +146,7 @@ def edit_for(path: Path, add=None, reference: str | None = None) -> edits.Edit:
         return edits.Edit(path, edits.TEXT, add, lambda text, record: edits.strip_block(text))
     return edits.Edit(path, edits.JSON, add, lambda d, record: strip(d, record, _references(path, record)),
                       (lambda d: {"reference": reference, "schema": "$schema" in d}) if reference else None,
-                      lambda d: edits.foreign_entry(d, "mcp", SERVER_NAME))
+                      lambda d: entries.foreign_entry(d, "mcp", SERVER_NAME))
 
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
@@ -158,7 +158,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edits.check_on_path("OpenCode")
         home = None
     config, instructions = targets(scope, user_home, project)
-    argv = edits.server_argv(home, python, portable)
+    argv = entries.server_argv(home, python, portable)
     reference = _reference(scope, instructions)
     return edits.run_install(CLIENT, scope, memdir_home, [
         edit_for(config, lambda d: merge(d, argv, reference, _references(config)), reference),

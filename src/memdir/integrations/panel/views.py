@@ -274,7 +274,7 @@ def delete(home: PanelHome, ref: str, name: str, body) -> tuple:
 def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
     """Write version ``{"version": N}`` of a memory back, or a team memory as git holds it at
     ``{"commit": ID}`` (a tombstoned value stays refused; one of the two, as
-    :func:`memdir.operations.memories.restore` says); ``expect_digest`` (:func:`expected`; ``""``: the page
+    :func:`memdir.operations.versions.restore` says); ``expect_digest`` (:func:`expected`; ``""``: the page
     showed it deleted): refused when the memory changed, or was written again, since the page showed it."""
     data = fields(body, RESTORE_FIELDS)
     mem, scope = home.resolve(ref)
