@@ -13,6 +13,8 @@ from array import array
 from functools import lru_cache
 
 from . import relevance, weighing
+from .reading import BodyTerms
+from .spelling import PREFIX_MIN
 from .tokenize import segments, word_tokens
 
 SENTENCE_BACK = 240  # characters looked back from the passage's first word for the start of its sentence
@@ -30,7 +32,11 @@ def located(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS) -> 
     if not weights or not text:
         return None
     toks, spans = _words(text)
-    first, last, found = relevance.best_window(read(list(toks)), weights, width)
+    if read.pairs or read.implies:  # words joined into a compound, or a term standing for others: every token read
+        first, last, found = relevance.best_window(read(list(toks)), weights, width)
+    else:  # only the words that are terms or begin one (:func:`_term_hits`): the same occurrences
+        first, last, found = relevance.best_window(BodyTerms(_term_hits(text, weights, read), text, read), weights,
+                                                   width)
     if not found:
         return None
     start, end = spans[2 * first], spans[2 * last + 1]
@@ -69,6 +75,40 @@ def _words(text: str) -> tuple[tuple[str, ...], array]:
             offsets.append(start)
             offsets.append(end)
     return tuple(toks), offsets
+
+
+def _term_hits(text: str, weights: dict[str, float], read: relevance.Prefixes) -> list[tuple[int, str]]:
+    """``(position, term)`` of every token of ``text`` (:func:`_words`) that ``read`` (joining no words, implying
+    none) reads as a term of ``weights``, by position: what reading every token in turn finds, from the text's
+    positions by word (:func:`_positions`). A token is a term when it is one, or when its first
+    :data:`~memdir.search.spelling.PREFIX_MIN` characters begin one of ``read``'s prefixed terms and
+    :meth:`~memdir.search.relevance.Prefixes.term` reads it so; every other token reads as itself, no term."""
+    by_word, by_head = _positions(text)
+    hits: list[tuple[int, str]] = []
+    for term in weights:
+        for at in by_word.get(term, ()):
+            hits.append((at, term))
+    for head in {term[:PREFIX_MIN] for term in read.prefixed()}:
+        for word in by_head.get(head, ()):
+            if word not in weights and (term := read.term(word)) in weights:
+                for at in by_word[word]:
+                    hits.append((at, term))
+    hits.sort()
+    return hits
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _positions(text: str) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
+    """``(positions, words)``: each distinct token of ``text`` (:func:`_words`) → its token positions, in order;
+    each :data:`~memdir.search.spelling.PREFIX_MIN`-character start → the distinct tokens beginning so (a shorter
+    token is its own start). Kept per text, as :func:`_words`."""
+    by_word: dict[str, list[int]] = {}
+    for at, tok in enumerate(_words(text)[0]):
+        by_word.setdefault(tok, []).append(at)
+    by_head: dict[str, list[str]] = {}
+    for tok in by_word:
+        by_head.setdefault(tok[:PREFIX_MIN], []).append(tok)
+    return ({tok: tuple(at) for tok, at in by_word.items()}, {head: tuple(w) for head, w in by_head.items()})
 
 
 def sentence_after(text: str, at: int, before: int) -> int:
