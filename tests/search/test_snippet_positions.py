@@ -12,7 +12,7 @@ TEXT = ("Intro words about nothing in particular. The staging PostgreSQL cluster
 
 def _every_token(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS):
     weights, read = passage._reading(tuple(dict.fromkeys(terms)))
-    toks, spans = passage._words(text)
+    toks, spans, _ = passage._words(text)
     first, last, found = relevance.best_window(read(list(toks)), weights, width)
     return (spans[2 * first], spans[2 * last + 1]) if found else None
 

@@ -31,7 +31,7 @@ def located(text: str, terms: list[str], width: int = relevance.NEAR_TOKENS) -> 
     weights, read = _reading(tuple(dict.fromkeys(terms)))
     if not weights or not text:
         return None
-    toks, spans = _words(text)
+    toks, spans, _ = _words(text)
     if read.pairs or read.implies:  # words joined into a compound, or a term standing for others: every token read
         first, last, found = relevance.best_window(read(list(toks)), weights, width)
     else:  # only the words that are terms or begin one (:func:`_term_hits`): the same occurrences
@@ -61,20 +61,28 @@ TEXTS_KEPT = 1024
 
 
 @lru_cache(maxsize=TEXTS_KEPT)
-def _words(text: str) -> tuple[tuple[str, ...], array]:
-    """``(tokens, offsets)``: the tokens of ``text`` (:func:`~memdir.search.tokenize.word_tokens` of each
-    :func:`~memdir.search.tokenize.segments` match, in order) and, flat, the start and end offsets of the word
-    each came from (token ``i``: ``offsets[2 * i]``, ``offsets[2 * i + 1]``). Kept per text: a pure function."""
+def _words(text: str) -> tuple[tuple[str, ...], array, dict[str, list[int]]]:
+    """``(tokens, offsets, positions)``: the tokens of ``text`` (:func:`~memdir.search.tokenize.word_tokens` of each
+    :func:`~memdir.search.tokenize.segments` match, in order), flat, the start and end offsets of the word
+    each came from (token ``i``: ``offsets[2 * i]``, ``offsets[2 * i + 1]``), and each distinct token's positions
+    in order (read only). Kept per text: a pure function."""
     toks: list[str] = []
     offsets = array("q" if len(text) >= 1 << 32 else "I")
+    positions: dict[str, list[int]] = {}
     intern = sys.intern
     for match in segments(text):
         start, end = match.span()
         for tok in word_tokens(match.group(0)):
-            toks.append(intern(tok))
+            tok = intern(tok)
+            at = positions.get(tok)
+            if at is None:
+                positions[tok] = [len(toks)]
+            else:
+                at.append(len(toks))
+            toks.append(tok)
             offsets.append(start)
             offsets.append(end)
-    return tuple(toks), offsets
+    return tuple(toks), offsets, positions
 
 
 def _term_hits(text: str, weights: dict[str, float], read: relevance.Prefixes) -> list[tuple[int, str]]:
@@ -98,17 +106,15 @@ def _term_hits(text: str, weights: dict[str, float], read: relevance.Prefixes) -
 
 
 @lru_cache(maxsize=TEXTS_KEPT)
-def _positions(text: str) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[str, ...]]]:
-    """``(positions, words)``: each distinct token of ``text`` (:func:`_words`) → its token positions, in order;
+def _positions(text: str) -> tuple[dict[str, list[int]], dict[str, tuple[str, ...]]]:
+    """``(positions, words)``: each distinct token of ``text`` → its token positions, in order (:func:`_words`);
     each :data:`~memdir.search.spelling.PREFIX_MIN`-character start → the distinct tokens beginning so (a shorter
-    token is its own start). Kept per text, as :func:`_words`."""
-    by_word: dict[str, list[int]] = {}
-    for at, tok in enumerate(_words(text)[0]):
-        by_word.setdefault(tok, []).append(at)
+    token is its own start). Kept per text, as :func:`_words`. Read only."""
+    by_word = _words(text)[2]
     by_head: dict[str, list[str]] = {}
     for tok in by_word:
         by_head.setdefault(tok[:PREFIX_MIN], []).append(tok)
-    return ({tok: tuple(at) for tok, at in by_word.items()}, {head: tuple(w) for head, w in by_head.items()})
+    return by_word, {head: tuple(w) for head, w in by_head.items()}
 
 
 def sentence_after(text: str, at: int, before: int) -> int:
