@@ -168,7 +168,8 @@ _ROWS = memo.Kept(4096)  # row id -> its columns (≈ 2 KB a row at 1.6 KB of te
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
               compounds: dict[str, tuple[str, str]] | None = None, capitals: dict[int, frozenset[str]] | None = None,
               forms: dict[str, set[str]] | None = None, typed: bool = False,
-              unheld: frozenset[str] = frozenset(), named: frozenset[str] = frozenset()) -> dict[int, relevance.Evidence]:
+              unheld: frozenset[str] = frozenset(), named: frozenset[str] = frozenset(),
+              readings: dict | None = None) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
     :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
@@ -180,12 +181,15 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     family (:func:`memdir.search.spelling.continues`: "expires", not "factor" for ``factory``). ``unheld``: terms
     no memory needs to hold, counted as a word no memory holds is (a comparison's own words, "vs":
     :func:`memdir.search.comparison.comparison_terms`). ``named``: filler terms the query writes in a noun's place
-    (:func:`memdir.search.weighing.named_fillers`), content terms of it, as an acronym is."""
+    (:func:`memdir.search.weighing.named_fillers`), content terms of it, as an acronym is. ``readings``: the
+    query's weights and :class:`~memdir.search.relevance.Prefixes` by (acronyms, starts lacked), filled here; a
+    caller asking again with the same arguments but ``ids`` passes the same dict (a search's second call: its
+    weights and its reader's words already read, ≈ 0.2 ms)."""
     if not ids:
         return {}
     capitals = capitals or {}
     in_caps = {t: sum(1 for held in capitals.values() if t in held) for held in capitals.values() for t in held}
-    readings: dict[tuple[frozenset[str], frozenset[str]], tuple] = {}
+    readings = {} if readings is None else readings  # (acronyms, lacks) -> (weights, reader, strong, present)
     ys = {t: begun for t, begun in spelling.starts(terms, forms).items() if spelling.from_y(t, begun)}
     generation = memo.generation(conn) if ys else None
 
@@ -329,8 +333,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             # "Redis vs Memcached": only a memory stating it (relevance.bar); "VS 2022" a name where memories write it
             compared = relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling})))
             unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
+            readings: dict = {}  # the query's weights and reader, for both calls of _evidence
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
-                              unheld, named)
+                              unheld, named, readings)
             cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=windows)
                        if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
@@ -342,7 +347,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds | own, capitals, forms, typed, unheld, named))
+                                   compounds | own, capitals, forms, typed, unheld, named, readings))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
