@@ -26,7 +26,6 @@ FRESH = """
 import json, os, sqlite3, sys
 from memdir.files import scan, sweeps
 sweeps.SWEEP_ALWAYS_MAX = {large}
-{trusted}
 from memdir import Memory
 from memdir.files.layout import read_held_files
 from memdir.search.index import db_path, layer_key
@@ -75,7 +74,7 @@ TRUSTED = "from memdir.search import sync\nsync.RACY_NS = 0"
 def _run(home: Path, root: Path, step: str, trusted: bool = False) -> dict:
     """One fresh process of ``step`` on ``home`` (see :data:`FRESH`); its JSON line. ``trusted``: its search index
     rows are recorded under their files' whole stat keys (:data:`TRUSTED`)."""
-    code = FRESH.format(large=LARGE, counting=COUNTING, trusted=TRUSTED if trusted else "")
+    code = (TRUSTED if trusted else "") + FRESH.format(large=LARGE, counting=COUNTING)
     done = subprocess.run([sys.executable, "-c", code, str(home), str(root), step],
                           capture_output=True, text=True, timeout=120, check=False,
                           env={**os.environ, "MEMDIR_SWEEP_INTERVAL": "3600", "MEMDIR_SEARCH_VECTORS": "off"})
