@@ -198,9 +198,13 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
         if filename not in known:
             added += 1
         before = pop(filename, None)
-        if found.entry is None and found.name is not None and before is not None and tuple(before[1:4]) == found.key:
-            continue  # answered from `known` itself: nothing to record (a file found unchanged under a new
-            # stat key — touched, its bytes the same — is recorded under that key below, its memory not re-indexed)
+        if before is not None and tuple(before[1:7]) == (*found.key, found.digest, found.name, found.error):
+            continue  # the row says what was found, under its stat key: nothing to record. Not "unparsed and a
+            # memory" alone: the layer's own state of a file (restored from its manifest, unparsed) may carry a
+            # verdict other than the row's under the same key — a lift elsewhere released it — and was dropped
+            # (before: the row stayed "held back" under the new stones key, the lifted memory never found).
+            # A file found unchanged under a new stat key (touched, its bytes the same) is recorded under that
+            # key below, its memory not re-indexed.
         size, mtime, ino = found.key
         # A file changed within the clock tick of this sync could change again
         # unseen with the same mtime: record mtime 0 so the next sync reads it.
