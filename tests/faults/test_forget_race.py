@@ -12,57 +12,23 @@ taken), and the write is the real `memdir write` CLI in a subprocess of its own.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from memdir import Memory
 from memdir.errors import Conflict
 from memdir.gateway import changes
 from tests.conftest import run_cli
+from tests.faults import forked
 
 
 def _forget_in_window(home, project, name, during) -> tuple[int, str]:
     """Fork a child that forgets ``name`` and stops once its lookup is done, before the layer lock; run ``during()``
     in this process meanwhile, then let the child go. Returns (the child's exit code, what it reported):
     0 and the tombstone id, or 4 and the Conflict's text."""
-    stop_r, stop_w = os.pipe()
-    go_r, go_w = os.pipe()
-    said_r, said_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns to pytest
-        code = 3
-        try:
-            for fd in (stop_r, go_w, said_r):
-                os.close(fd)
-            original = changes.delete
+    def act() -> str:
+        return Memory.open(home=home, project=project, actor="human").forget(name).tombstone or ""
 
-            def stopped(*args, **kwargs):
-                os.write(stop_w, b"looked up\n")
-                os.read(go_r, 3)
-                return original(*args, **kwargs)
-
-            changes.delete = stopped
-            try:
-                result = Memory.open(home=home, project=project, actor="human").forget(name)
-                os.write(said_w, (result.tombstone or "").encode())
-                code = 0
-            except Conflict as exc:
-                os.write(said_w, str(exc).encode())
-                code = 4
-        finally:
-            os._exit(code)
-    for fd in (stop_w, go_r, said_w):
-        os.close(fd)
-    with os.fdopen(stop_r, "rb") as stop:
-        assert stop.readline() == b"looked up\n"
-        during()
-    os.write(go_w, b"go\n")
-    os.close(go_w)
-    with os.fdopen(said_r, "rb") as said:
-        text = said.read().decode()
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), text
+    return forked.in_window(changes, "delete", act, during)
 
 
 @pytest.mark.parametrize("round_", range(3))

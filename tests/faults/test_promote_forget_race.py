@@ -14,12 +14,10 @@ write not yet made); the forget or the edit is the real `memdir` CLI in a subpro
 
 from __future__ import annotations
 
-import os
-
 from memdir import Memory
-from memdir.errors import MemdirError
 from memdir.operations import team as team_ops
 from tests.conftest import run_cli
+from tests.faults import forked
 
 FACT, BODY = "Staging deploys need the VPN profile ops-2", "Ask in #infra for the profile.\n"
 
@@ -28,42 +26,10 @@ def _promote_in_window(home, project, name, during) -> tuple[int, str]:
     """Fork a child that promotes ``name`` and stops once it read the project memory and the tombstones, before
     the team write; run ``during()`` meanwhile, then let it go. Returns (exit code, what it said): 0 and its
     warnings, or 4 and the error's text."""
-    stop_r, stop_w = os.pipe()
-    go_r, go_w = os.pipe()
-    said_r, said_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns to pytest
-        code = 3
-        try:
-            for fd in (stop_r, go_w, said_r):
-                os.close(fd)
-            original = team_ops.guard
+    def act() -> str:
+        return " | ".join(Memory.open(home=home, project=project, actor="human").promote(name).warnings)
 
-            def stopped(*args, **kwargs):
-                found = original(*args, **kwargs)
-                os.write(stop_w, b"read\n")
-                os.read(go_r, 3)
-                return found
-
-            team_ops.guard = stopped
-            try:
-                result = Memory.open(home=home, project=project, actor="human").promote(name)
-                os.write(said_w, " | ".join(result.warnings).encode())
-                code = 0
-            except MemdirError as exc:
-                os.write(said_w, str(exc).encode())
-                code = 4
-        finally:
-            os._exit(code)
-    for fd in (stop_w, go_r, said_w):
-        os.close(fd)
-    with os.fdopen(stop_r, "rb") as stop:
-        assert stop.readline() == b"read\n"
-        during()
-    os.write(go_w, b"go\n")
-    _, status = os.waitpid(pid, 0)
-    with os.fdopen(said_r, "rb") as said:
-        return os.waitstatus_to_exitcode(status), said.read().decode()
+    return forked.in_window(team_ops, "guard", act, during, after=True)
 
 
 def _cli(mem, *args):
