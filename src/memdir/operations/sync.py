@@ -69,8 +69,8 @@ from ..files import repository as sync_repo
 from ..files.fsio import digest, ensure_dir
 from ..files.layout import META_DIR, read_layer_info
 from ..gateway import synced
-from ..layer.journal import now_utc
 from ..gitfiles import origin_url
+from ..layer.journal import now_utc
 from ..paths import PROJECTS_DIR
 from ..results import Result
 from ..session import Session

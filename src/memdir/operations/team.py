@@ -32,15 +32,15 @@ from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange, distinct_name, inherit
+from ..gitfiles import git_dir_of
 from ..layer.journal import now_utc
 from ..layer.team import candidate_layer
 from ..layer.team import init as init_dir
-from ..gitfiles import git_dir_of
 from ..paths import team_meta_dir
 from ..results import Decision, RestoreResult, Result, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
-from ..tombstones.match import lift_command, match
+from ..tombstones.match import match
 from ..tombstones.stones import unlifted_note
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name

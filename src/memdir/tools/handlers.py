@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from ..errors import InvalidInput, MemdirError, NotFound
 from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
-from ..operations import maintenance
+from ..operations import maintenance, versions
 from ..operations import memories as operations
-from ..operations import versions
 from ..render import maintenance as render_maintenance
 from ..render import memories as render
 from ..render import shown_text
