@@ -262,16 +262,17 @@ def swept(directory: str | None = None, now: float | None = None) -> list[str]:
     return removed
 
 
-def note_start(home: Path, pid: int, launched: float) -> None:
+def note_start(home: str | os.PathLike, pid: int, launched: float) -> None:
     """Record the launch of warm process ``pid`` (or of the first-session build that starts it once the index is there:
     :func:`memdir.search.warm.first.start`) at wall-clock ``launched`` in ``<home>/warm.starting``
-    (written whole, then renamed over the last one), for :func:`starting`. Never raises."""
-    part = home / f".{START_FILE}.{os.getpid()}"
+    (written whole, then renamed over the last one), for :func:`starting`. Never raises. ``home`` may be a str:
+    the SessionStart hook's path has no pathlib."""
+    part = os.path.join(home, f".{START_FILE}.{os.getpid()}")
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(f"{pid} {launched:.3f}\n")
-        os.replace(part, home / START_FILE)
+        os.replace(part, os.path.join(home, START_FILE))
     except OSError:
         pass
 

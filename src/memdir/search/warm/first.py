@@ -57,10 +57,8 @@ def start(home: str, cwd: str, memories: int) -> int | None:
     if pid is not None:
         # The build is how this home's warm process starts (it launches it once the index is there): a prompt that
         # comes meanwhile waits for it, bounded (memdir.search.warm.run_hook), rather than build the index itself
-        # beside it — twice the work, and two writers of one new index. (pathlib: loaded already by that hook.)
-        from pathlib import Path
-
-        note_start(Path(home), pid, time.time())
+        # beside it — twice the work, and two writers of one new index. (A str path: no pathlib on this hook's path.)
+        note_start(home, pid, time.time())
     return pid
 
 
