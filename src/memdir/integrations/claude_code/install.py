@@ -41,9 +41,7 @@ leaves the disk as it was.
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import sys
 from pathlib import Path
 
@@ -91,8 +89,7 @@ def hook_command(event: str, home: str | None = None, python: str | None = None,
     """The shell command Claude Code runs for ``event``: this interpreter by
     its absolute path (works whatever PATH Claude Code has), or with
     ``portable`` ``memdir hook claude-code EVENT`` resolved on PATH."""
-    cmd = f"{PORTABLE_HOOK} {event}" if portable else f"{shlex.quote(python or sys.executable)} {HOOK_MARKER} {event}"
-    return cmd + (f" --home {shlex.quote(str(home))}" if home else "")
+    return entries.hook_command("claude-code", event, home, python, portable)  # one rule for every client's hooks
 
 
 def server_entry(home: str | None = None, python: str | None = None, portable: bool = False) -> dict:
