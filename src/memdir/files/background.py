@@ -24,6 +24,12 @@ from contextlib import contextmanager
 
 from ..errors import StoreError
 
+
+class Gone(StoreError):
+    """A directory a background job needed is not there (:func:`require`): the job leaves it be. Not a lasting state
+    of the layer (a write makes it), so a reader tries its take-up again next time."""
+
+
 _process = False  # this whole process is a background job (its entry point said so: enter())
 _scoped = threading.local()  # .depth: this thread runs background work inside a foreground process (scope())
 
@@ -51,17 +57,21 @@ def active() -> bool:
     return _process or getattr(_scoped, "depth", 0) > 0
 
 
-def require(*directories: str | os.PathLike) -> None:
-    """In a background job (:func:`active`), raise :class:`~memdir.errors.StoreError` unless each of ``directories``
-    (a home, a layer directory, a layer's home side) is a directory now: the job writes only into what exists, and
-    makes none of them (nor their parents). In the foreground, nothing (the gateway makes what a write needs). One
-    stat per directory in a background job, none otherwise."""
+def require(*directories: str | os.PathLike, home: str | os.PathLike | None = None) -> None:
+    """In a background job (:func:`active`), raise :class:`Gone` (a :class:`~memdir.errors.StoreError`) unless each of ``directories``
+    (a home, a layer directory) is a directory now: the job writes only into what exists, and makes none of them (nor
+    their parents). ``home``, the home a layer's side lies in when it is not inside ``directories`` (the team layer's
+    ``<home>/team/<key>``), is required only of a background process (:func:`enter`): a person's own process may make
+    the home it was opened on (its first read of a new home takes up the team layer), never a layer directory. In the
+    foreground, nothing (the gateway makes what a write needs). One stat per directory in a background job, none
+    otherwise."""
     if not active():
         return
-    for directory in directories:
+    needed = (*directories, home) if _process and home is not None else directories
+    for directory in needed:
         if not os.path.isdir(directory):
-            raise StoreError(f"{os.fspath(directory)} is gone; a background job does not make it again (the next "
+            raise Gone(f"{os.fspath(directory)} is gone; a background job does not make it again (the next "
                              "write through memdir does)")
 
 
-__all__ = ["active", "enter", "require", "scope"]
+__all__ = ["Gone", "active", "enter", "require", "scope"]

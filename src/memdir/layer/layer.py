@@ -135,10 +135,17 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         try:
             with background.scope():  # a reader's write nobody asked for: into a layer directory that is there only
                 self.refresh_index(wait=False, rebuild=False)
+        except background.Gone:  # no layer directory (yet, or any more): nothing to take up; tried again next time
+            pass
         except StoreError:
             self._take_up_ok = False
         except LockTimeout:
             pass
+
+    def side_home(self) -> Path | None:
+        """The home this layer's ``.memdir`` side lies in when it is not inside the layer's directory (the team
+        layer's), for :func:`memdir.files.background.require`; None: it lies in the layer's own directory."""
+        return None
 
     def _scan(self, known: Mapping[str, tuple] | None, progress) -> Scan:
         self.refuse_symlinks()
@@ -312,7 +319,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         self.refuse_symlinks()
         deadline = time.monotonic() + self.settings.lock_timeout
         try:
-            background.require(self.path, self.meta.parent)  # a background job makes no layer directory (nor home side)
+            background.require(self.path, home=self.side_home())  # a background job makes no layer directory, nor a home
             ensure_dir(self.path)
             ensure_dir(self.meta)
             if self._lock is None:

@@ -86,6 +86,11 @@ class TeamLayer(Layer):
         super().__init__(path, "team", settings, root, Path(local) / META_DIR)
         self.tombstone_file = TombstoneDir(self.path / TOMBSTONE_DIR, self.meta / SEEN_TOMBSTONES_FILE)
 
+    def side_home(self) -> Path:
+        """The home this layer's side lies in (``<home>/team/<key>/.memdir``: :func:`memdir.paths.team_meta_path`):
+        a background process makes no removed home (:func:`memdir.files.background.require`)."""
+        return self.meta.parent.parent.parent
+
     def refuse_symlinks(self) -> None:
         """Raise :class:`StoreError` when the team directory itself, or the home side that memdir
         writes (the local directory, its ``.memdir`` and meta files), is a symlink. What a
