@@ -136,3 +136,41 @@ def test_a_transcript_that_breaks_its_reader_is_reported_and_the_queue_moves_on(
     assert rows[str(bad)].status == "error" and rows[str(bad)].error.startswith("RecursionError")
     assert rows[str(good)].status != "error"  # control: the next session is consolidated
     assert not list(queue.queue_path(home).parent.glob("*.work")) and queue.drain(home) == []  # not retried forever
+
+
+FILE_SIZE_LIMITED = """
+import resource, runpy, sys
+limit = int(sys.argv.pop(1))
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+sys.argv = ["memdir", *sys.argv[1:]]
+runpy.run_module("memdir", run_name="__main__")
+"""
+
+
+def test_a_disk_that_fills_mid_line_says_so_and_the_next_queued_transcript_is_not_lost(tmp_path, isolated_home,
+                                                                                       project):
+    """break35: the SessionEnd hook's queue line cut short by a full disk (a tmpfs writes what fits and returns
+    the count) went unnoticed ("queued"), and the next hook's line, glued to the torn one, was skipped as
+    malformed: both sessions lost. Here the kernel cuts the write for real (RLIMIT_FSIZE: a file may not grow
+    past ``limit``, as a full disk, with no root)."""
+    home = open_session(isolated_home, project).home
+    early = _transcript(tmp_path / "early.jsonl", project, "Remember that CI runs on Buildkite.")
+    cut = _transcript(tmp_path / "cut.jsonl", project, "Remember that the staging host is stg-4.")
+    late = _transcript(tmp_path / "late.jsonl", project, "Remember that releases ship on Tuesdays.")
+    queue.append(home, str(early), cwd=str(project), session_id="early", event="SessionEnd")
+    limit = queue.queue_path(home).stat().st_size + 40  # room for 40 bytes of the next line
+    hook = json.dumps({"hook_event_name": "SessionEnd", "session_id": "cut", "cwd": str(project),
+                       "transcript_path": str(cut), "reason": "exit"})
+    done = subprocess.run([sys.executable, "-c", FILE_SIZE_LIMITED, str(limit), "hook", "claude-code",
+                           "SessionEnd", "--home", str(home)], input=hook, capture_output=True, text=True, check=False,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr  # a hook never fails the agent
+    assert done.stderr.startswith(f"memdir hook SessionEnd: transcript {cut} was not queued for consolidation: the "
+                                  "disk is full (ENOSPC; short write (40 of "), done.stderr
+    assert f"once there is room, `memdir consolidate {cut}` consolidates it" in done.stderr
+    assert queue.queue_path(home).stat().st_size == limit  # the torn line is on disk (what the drain must read past)
+    queue.append(home, str(late), cwd=str(project), session_id="late", event="SessionEnd")  # room again
+    rows = [(r.transcript_path, r.status, r.applied) for r in queue.drain(home, extractor="rules")]
+    assert rows == [(str(early), "ok", 1), (str(late), "ok", 1)]  # the line after the torn one is read
+    log = queue.log_path(home).read_text(encoding="utf-8")
+    assert "skipped a torn queue line (the disk filled while it was written)" in log

@@ -6,12 +6,14 @@ a model call, so they only :func:`append` a line to
 ``memdir consolidate --queue`` that :func:`drain` s the queue and logs one
 line per transcript to ``$MEMDIR_HOME/logs/consolidate.log``.
 
-* A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}`` in ASCII JSON (a lone
+* A line is ``{"transcript_path", "cwd", "session_id", "event", "ts"}`` (in that order) in ASCII JSON (a lone
   surrogate — a path whose name is not UTF-8, as Python decodes it — is an escape that reads back
   the same; as UTF-8 it could not be written and the transcript was not queued), written with one ``write`` on an ``O_APPEND`` descriptor, so concurrent hooks
   never interleave, under a shared ``flock`` and only while the file is still
   the queue; a drain that moves the queue aside takes that lock exclusively
   before reading it, so a line is never written into a file already read.
+  A disk that fills mid-line leaves a torn line and a clear error (the transcript was not queued);
+  the drain reads the next line past it, never losing that one with it.
 * One drain runs at a time (``queue/drain.lock``, an OS lock a killed drain
   releases). It :func:`claim` s the queue by moving it aside atomically
   (``consolidate.jsonl.<pid>.work``), so hooks can keep appending, together
@@ -46,6 +48,8 @@ except ImportError:  # Windows
 QUEUE_FILE = "consolidate.jsonl"
 LOG_FILE = "consolidate.log"
 RETRY_FILE = QUEUE_FILE + ".retry"  # lines whose extractor failed, for the next drain (not a work file)
+# Every queued line opens with this (append's first key); no value holds it, json.dumps escaping each quote.
+RECORD_START = '{"transcript_path"'
 MAX_ATTEMPTS = 3  # drains that try a transcript whose extractor failed (a 500, a timeout) before it is let go
 
 
@@ -99,11 +103,20 @@ def _append_queued(path: Path, data: bytes) -> None:
                 return
             fcntl.flock(fd, fcntl.LOCK_SH)
             if _is_queue(fd, path):
-                os.write(fd, data)
+                _write_whole(fd, data)
                 return
         finally:
             os.close(fd)
     raise OSError(errno.EAGAIN, "the consolidation queue kept moving while a line was queued", str(path))
+
+
+def _write_whole(fd: int, data: bytes) -> None:
+    """One ``write`` of ``data``; a short one raises ``OSError(ENOSPC)``: on a regular file it means the disk
+    filled mid-line (tmpfs, ext4 write what fits and return the count), and the torn line it leaves is no
+    queued transcript (:func:`_entries` reads past it)."""
+    written = os.write(fd, data)
+    if written < len(data):
+        raise OSError(errno.ENOSPC, f"short write ({written} of {len(data)} bytes)")
 
 
 def _settle(path: Path) -> None:
@@ -121,12 +134,26 @@ def append(home: Path, transcript_path: str, *, cwd: str | None = None, session_
            event: str | None = None) -> None:
     """Queue one transcript for consolidation (one atomic append under the
     queue's shared lock: :func:`_append_queued`), in ASCII JSON: any text is queued. ``session_id``:
-    as :func:`memdir.session.bounded_id` keeps it. Raises ``OSError``."""
+    as :func:`memdir.session.bounded_id` keeps it. Raises :class:`~memdir.errors.StoreError` when the disk is
+    full or the quota spent (also when it filled mid-line): the transcript was not queued, and the message says
+    how to consolidate it later; ``OSError`` otherwise."""
     from ..session import bounded_id  # the session id's rule (a hook's session already applied it)
 
     entry = {"transcript_path": transcript_path, "cwd": cwd, "session_id": bounded_id(session_id), "event": event,
              "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    _append_queued(queue_path(home), (json.dumps(entry) + "\n").encode("ascii"))
+    try:
+        _append_queued(queue_path(home), (json.dumps(entry) + "\n").encode("ascii"))
+    except OSError as exc:
+        from ..files.fsio import full_disk
+
+        if full_disk(exc) is None:
+            raise
+        from ..errors import StoreError
+
+        state = "the disk is full" if exc.errno == errno.ENOSPC else "the disk quota is spent"
+        raise StoreError(f"transcript {transcript_path} was not queued for consolidation: {state} "
+                         f"({errno.errorcode[exc.errno]}; {exc.strerror or exc}; {queue_path(home)}); once there "
+                         f"is room, `memdir consolidate {transcript_path}` consolidates it") from exc
 
 
 def log_line(home: Path, text: str) -> None:
@@ -253,6 +280,10 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
         for raw in jsonl_lines(path.read_text(encoding="utf-8", errors="replace")):
             if not raw.strip():
                 continue
+            start = raw.rfind(RECORD_START)
+            if start > 0:  # a line torn by a full disk (its hook said so), then the next one glued on: read that
+                log_line(home, "skipped a torn queue line (the disk filled while it was written)")
+                raw = raw[start:]
             try:
                 item = json.loads(raw)
                 entries[str(item["transcript_path"])] = item
