@@ -12,6 +12,7 @@ import pytest
 
 from memdir import Memory
 from memdir.errors import TombstoneRefused
+from memdir.files.layout import SEEN_TOMBSTONES_FILE
 from tests.conftest import run_cli
 from tests.faults.test_faults import _as_other_user
 
@@ -257,8 +258,8 @@ def _team_skipped(broken) -> str:
 @pytest.fixture
 def garbled_team_stone(tmp_path):
     """A team layer with two forgotten values: the tombstone file of one (``TEAM_FORGOTTEN``) is not JSON,
-    the other's (``TEAM_KEPT``) is intact — the value of the broken one may come back, but never silently,
-    and the intact one still refuses."""
+    the other's (``TEAM_KEPT``) is intact — the value of the broken one, never read by this home, may come
+    back, but never silently, and the intact one still refuses."""
     home, project = tmp_path / "home", tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
     person = Memory.open(home=home, project=project, actor="human")
@@ -268,6 +269,9 @@ def garbled_team_stone(tmp_path):
     person.write("cache", TEAM_KEPT, "project", scope="team")
     person.forget("cache", scope="team")
     broken.write_text("not json\n")
+    # as a clone that never read that tombstone sees it (a teammate's commit garbled it before this home read it):
+    # a home that read it keeps it in force (break35: tests/tombstones/test_garbled_team_tombstone.py)
+    (person.session.layer("team").meta / SEEN_TOMBSTONES_FILE).unlink()
     return home, project, person, broken
 
 

@@ -37,8 +37,9 @@ def test_a_tombstone_swapped_for_a_directory_by_a_pull_is_named_not_silently_dro
     assert (a.team_dir / "tombstones" / f"{stones['staging-secret']}.json").is_dir()
     env = {"MEMDIR_HOME": str(a.home)}
     cli = ("--project", a.root)
-    named = f"{stones['staging-secret']}.json: not a readable tombstone (not read: it is a directory); it is not " \
-            "applied — remove it from the repository"
+    # A read that tombstone before: it stays in force here (break35), as one whose file left does (break33)
+    named = f"{stones['staging-secret']}.json: not a readable tombstone (not read: it is a directory); this home " \
+            "read it before, so its tombstone stays in force here — remove it from the repository"
     listed = run_cli(*cli, "tombstones", env=env)
     assert listed.returncode == 0 and named in listed.stderr
     assert stones["ci"] in listed.stdout  # control: the other tombstone still applies
@@ -46,5 +47,7 @@ def test_a_tombstone_swapped_for_a_directory_by_a_pull_is_named_not_silently_dro
     assert doctor.returncode == 1 and named in doctor.stdout
     refused = run_cli(*cli, "write", "ci-again", "-d", "CI runs on GitHub Actions", "--scope", "team", env=env)
     assert refused.returncode == 1 and f"memdir tombstone lift {stones['ci']}" in refused.stderr
+    kept = run_cli(*cli, "write", "staging-again", "-d", FORGOTTEN, "--scope", "team", env=env)
+    assert kept.returncode == 1 and f"memdir tombstone lift {stones['staging-secret']}" in kept.stderr
     shutil.rmtree(a.team_dir / "tombstones" / f"{stones['staging-secret']}.json")  # the person removes it
     assert named not in run_cli(*cli, "doctor", env=env).stdout

@@ -258,9 +258,6 @@ class TombstoneDir:
         if self._cache and self._cache[0] == key:
             return self._cache[1]
         stones, problems = [], []
-        if self.linked():
-            problems.append((str(self.path), f"not read: it is {LINK}; no team tombstone is applied — replace "
-                                             "it with a directory"))
         for filename, (_, _, mode) in listing:
             path = self.path / filename
             try:
@@ -271,10 +268,18 @@ class TombstoneDir:
                     raise ValueError(f"its id {stone.id!r} is not its file name, {filename}")
                 stones.append(replace(stone, file=str(path)))
             except ValueError as exc:
-                fix = ("remove it from the repository" if str(exc).startswith("not read")
-                       else "fix or remove it by hand (a merge conflict: keep one side)")
-                problems.append((str(path), f"not a readable tombstone ({exc}); it is not applied — {fix}"))
-        stones += self._vanished(stones, {filename[:-5] for filename, _ in listing})
+                problems.append((str(path), f"not a readable tombstone ({exc})", "remove it from the repository"
+                                 if str(exc).startswith("not read")
+                                 else "fix or remove it by hand (a merge conflict: keep one side)"))
+        kept = self._vanished(stones)
+        held = {stone.id for stone in kept}
+        problems = [(path, f"{what}; " + ("this home read it before, so its tombstone stays in force here"
+                                          if Path(path).stem in held else "it is not applied") + f" — {fix}")
+                    for path, what, fix in problems]
+        if self.linked():
+            problems.insert(0, (str(self.path), f"not read: it is {LINK}; no team tombstone is applied — replace "
+                                                "it with a directory"))
+        stones += kept
         stones.sort(key=lambda s: (s.ts, s.id))
         self._cache = (key, stones)
         self._problems = problems
@@ -389,18 +394,19 @@ class TombstoneDir:
             pass
         return record
 
-    def _vanished(self, stones: list[Tombstone], listed: set[str]) -> list[Tombstone]:
+    def _vanished(self, stones: list[Tombstone]) -> list[Tombstone]:
         """The tombstones read here before whose file has left the directory with no lift here (see the module
         docstring), as :attr:`Tombstone.vanished`; ``stones`` (those read from the files) are remembered. A file
-        still there under its id (``listed``: the names of the directory's entries, less ``.json``) has not left,
-        even when it no longer reads: :meth:`all` names it as not applied, and the record does not apply it
-        behind that message."""
+        still there under its id that no longer reads (garbled, conflict markers) or that now holds another
+        digest has left as well: the value read here stays forgotten (break35: a teammate's commit garbling the
+        file brought the forgotten value back into the prompt, where removing the file kept it held back);
+        :meth:`all` names the file and says so."""
         if self.seen is None:
             return []
         record = self._remember({s.id: s.stored() for s in stones})
-        present, gone = {s.id for s in stones} | listed, []
+        present, gone = {(s.id, s.digest) for s in stones}, []
         for stone_id, item in record.items():
-            if stone_id in present:
+            if (stone_id, item.get("digest")) in present:
                 continue
             try:
                 stone = stone_of(item, team=True, scope="team")
