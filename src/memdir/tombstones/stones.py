@@ -11,7 +11,8 @@ A team tombstone removed unlifted (the one rule of it: :meth:`TombstoneDir.all` 
 file away without a person here lifting it (a teammate's ``git revert`` of the forget commit, which brings the
 memory back with it; a commit deleting the file; a branch without it). The home keeps a record of every team
 tombstone it has read (``team-tombstones.json`` beside the layer's journal); one whose file has left the
-directory and that nobody lifted here stays in force here: the gateway refuses its
+directory, or no longer holds it (garbled, conflict markers, another digest under its id), and that nobody
+lifted here stays in force here: the gateway refuses its
 value, the file it forgot is held back (:mod:`memdir.layer.held`), ``doctor`` and ``team status`` name it with
 the two ways to settle it (forget it again, or ``memdir tombstone lift``), and a lift here drops it from the
 record. A home that never read the tombstone has nothing to keep: git's history is not read for one (a person's
@@ -252,7 +253,8 @@ class TombstoneDir:
         object, a merge conflict left in it, an id that is not its file
         name: ``evil.json`` holding ``../../x``, a link or a directory in its
         place) is skipped and named in
-        :meth:`problems`: it never blocks the others or an unrelated write."""
+        :meth:`problems`: it never blocks the others or an unrelated write. A tombstone this home read
+        before from such a file stays in force (:meth:`_vanished`), and its problem line says so."""
         listing = self._listing()
         key = (self.linked(), tuple(listing), self._seen_key())
         if self._cache and self._cache[0] == key:
