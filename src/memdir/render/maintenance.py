@@ -103,7 +103,7 @@ def _settles(scope: str, bad) -> str:
     command that shows both sides and settles it; ``""`` for any other file."""
     if scope != "team" or bad.error != CONFLICT:
         return ""
-    name = bad.path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+    name = cut(bad.path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md"), 1000)  # one line, as the path
     return f" — held back from the agent: `memdir team resolve {name}` shows both sides and settles it"
 
 
