@@ -45,7 +45,7 @@ from ..tombstones.stones import unlifted_note
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
-from .moves import APPROVED, PROMOTED
+from .moves import APPROVED, PROMOTED, replaces_another
 
 
 @dataclass(frozen=True)
@@ -434,7 +434,10 @@ def promote(session: Session, name: str) -> Promoted:
     says so. A memory spelled unlike the team memory of its file name (``C# tips``
     where the team has ``C++ tips``: :func:`memdir.text.names.same_name`) is refused with
     :class:`Conflict`, naming the distinct name to rename it to first
-    (:func:`memdir.gateway.fields.distinct_name`). Raises :class:`Refused`, :class:`NotFound`,
+    (:func:`memdir.gateway.fields.distinct_name`); so is one whose team memory of that name holds another
+    value that came from outside this home (:func:`memdir.operations.moves.replaces_another`: a teammate's,
+    pulled with git). Raises
+    :class:`Refused`, :class:`NotFound`,
     :class:`Conflict`, :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused("only a person promotes a memory to the team layer (memdir promote NAME --to team)")
@@ -457,6 +460,12 @@ def promote(session: Session, name: str) -> Promoted:
         raise Conflict(f"cannot promote {spelled!r} ({key}): its file name {key!r} is that of the team memory "
                        f"{shown}, which is another name; rename it first (memdir write {apart} --rename-from {key} "
                        f"--scope project), then promote {apart}")
+    if there is not None and replaces_another(team, key, there, record):
+        apart = distinct_name(spelled, {*team.scan().names, *source.scan().names})
+        raise Conflict(f"cannot promote {key!r}: the team layer has {key!r} ({there.record.description!r}) as git "
+                       f"or a hand edit left it, and promoting would replace its text by yours; change it with "
+                       f"`memdir write {key} --scope team`, or rename yours first (memdir write {apart} "
+                       f"--rename-from {key} --scope project), then promote {apart}")
     promoted = MemoryChange(spelled, record.description, record.type, record.body, title=record.title,
                             pinned=record.pinned, importance=record.importance, valid_from=record.valid_from,
                             valid_until=record.valid_until, extra=record.extra,
