@@ -109,7 +109,8 @@ def register(add, settings) -> None:
                                   "mcp-memory FILE (the MCP memory server's memory.json), basic-memory DIR, "
                                   "claude-mem [DB] (its SQLite database, read-only), jsonl FILE (memdir export). "
                                   "Idempotent; forgotten facts stay out; changed memories get candidates; exits 1 "
-                                  "when nothing was imported.")
+                                  "when the source holds no memory or every item was skipped (a rerun that finds "
+                                  "them all unchanged exits 0).")
     p.add_argument("source", choices=IMPORT_SOURCES, help="the system to import from (see above)")
     p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory, jsonl; claude-mem: "
                                            "default ~/.claude-mem/claude-mem.db)")
