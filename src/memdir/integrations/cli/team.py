@@ -85,7 +85,9 @@ def register(add, settings) -> None:
                               "it, status shows what is not committed and what is held back, resolve NAME shows both "
                               "sides of a memory's merge conflict and, with --ours|--theirs or --field FIELD=SIDE, "
                               "settles it; trust lets its memories reach "
-                              "the agent in this clone (untrust takes that back).")
+                              "the agent in this clone (untrust takes that back). A team memory is written with "
+                              "`memdir write NAME … --scope team`, or moved there from your project layer with "
+                              "`memdir promote NAME --to team`; then commit it.")
     p.add_argument("action", choices=("init", "status", "resolve", "trust", "untrust"))
     p.add_argument("name", nargs="?", help="the memory to resolve (alone: show both sides of each conflicting "
                                            "field; nothing is changed)")
