@@ -116,6 +116,10 @@ def test_an_import_that_brings_nothing_exits_non_zero_and_says_why(tmp_path, pro
     assert run_cli("--project", project, "import", "mcp-memory", good).returncode == 0
     again = run_cli("--project", project, "import", "mcp-memory", good)  # unchanged is not nothing
     assert again.returncode == 0 and "2 unchanged" in again.stdout
+    # trial35: --help said "exits 1 when nothing was imported", which a rerun (nothing imported, all unchanged) is not
+    said = " ".join(run_cli("import", "--help").stdout.split())
+    assert ("exits 1 when the source holds no memory or every item was skipped (a rerun that finds them all "
+            "unchanged exits 0)") in said and "when nothing was imported" not in said
 
 
 def git(where, *args):

@@ -588,3 +588,36 @@ def test_promote_refuses_a_memory_spelled_unlike_the_team_memory_of_its_file_nam
     mem.write("c-sharp-tips", rename_from="c-tips", scope="project")
     assert mem.promote("c-sharp-tips").operation == "created"
     assert mem.read("C++ tips", "team", count=False).record.description == "Use RAII for every resource"
+
+
+def test_promote_refuses_to_replace_a_teammates_memory_of_the_same_name(clones):
+    """trial35: Bob pulled the team's ``ci`` (description and body), wrote a personal ``ci`` note and promoted it:
+    the team file took his description and lost its body ("Promoted ci … updated"). Now refused, naming the
+    team memory and what to do; nothing changes. Control: a team memory Bob's own memdir wrote last is updated
+    by the promote, as before."""
+    a, b = clones
+    a.memory().write("ci", "CI runs on GitHub Actions; deploys need the VPN", "project", "Ask #infra for VPN access.",
+                     scope="team")
+    a.commit_all("team: ci")
+    a.push()
+    b.pull()
+    mem = b.memory()
+    mem.write("ci", "My own CI note: the runner is self-hosted", "project", scope="project")
+    team_file = (b.team_dir / "ci.md").read_bytes()
+    with pytest.raises(Conflict) as refused:
+        mem.promote("ci")
+    assert str(refused.value) == (
+        "cannot promote 'ci': the team layer has 'ci' ('CI runs on GitHub Actions; deploys need the VPN') as git or "
+        "a hand edit left it, and promoting would replace its text by yours; change it with `memdir write ci "
+        "--scope team`, or rename yours first (memdir write ci-2 --rename-from ci --scope project), then promote ci-2")
+    assert (b.team_dir / "ci.md").read_bytes() == team_file
+    assert mem.read("ci", "project", count=False).record.description == "My own CI note: the runner is self-hosted"
+    # control: a team memory this home wrote last is replaced by the promote of a personal one of its name
+    mem.write("lint", "Lint with ruff", "project", "ruff check .", scope="team")
+    mem.write("lint", "Lint with ruff and mypy", "project", scope="project")
+    assert mem.promote("lint").operation == "updated"
+    assert mem.read("lint", "team", count=False).record.description == "Lint with ruff and mypy"
+    # and under the distinct name, Bob's note is promoted beside the team's ci
+    mem.write("ci-2", rename_from="ci", scope="project")
+    assert mem.promote("ci-2").operation == "created"
+    assert (b.team_dir / "ci.md").read_bytes() == team_file

@@ -149,8 +149,8 @@ def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombston
     pulled = b.pull(check=False)
     assert pulled.returncode != 0 and "modify/delete" in pulled.stdout + pulled.stderr
     status = b.memory().team_status()
-    assert status.deleted_on_one_side == ((".claude/memory/ci.md", "ci", ""),
-                                          (".claude/memory/db-port.md", "db-port", stone))
+    assert status.deleted_on_one_side == ((".claude/memory/ci.md", "ci", "", False),
+                                          (".claude/memory/db-port.md", "db-port", stone, True))
     out = run_cli("team", "status", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
     assert out.returncode == 0, out.stderr
     assert (f"deleted on one side, changed on the other: .claude/memory/db-port.md — db-port was forgotten "
@@ -249,3 +249,39 @@ def test_a_rename_in_one_clone_and_an_edit_in_the_other_wait_for_a_person(clones
     assert set(listed) == {"ci", "db-port", "dev-db-port"}  # B's edit is live beside A's renamed copy
     assert "Ask in #platform" in b.memory().read("db-port", scope="team").record.body
     assert "Ask in #infra" in b.memory().read("dev-db-port", scope="team").record.body
+
+
+@pytest.mark.slow
+def test_a_forgotten_memory_changed_into_another_fact_on_the_other_side_is_said_to_be_in_use(clones):
+    """trial35: A forgets db-port while B changes its description into another fact (a new port): git stops on
+    modify/delete and leaves B's file, whose value no tombstone matches, so it is no held-back file: the context
+    block shows it. `team status` said "held back until settled" (and to lift the tombstone to keep it); now it
+    says the agent sees it and that `git add` keeps it. Control: the body-only change of the test above is held
+    back and said so."""
+    a, b = clones
+    time.sleep(1.1)
+    a.memory().forget("db-port", scope="team")
+    a.commit_all("A forgets db-port")
+    a.push()
+    stone = next(s.id for s in a.memory().tombstones().tombstones if s.name == "db-port")
+    time.sleep(1.1)
+    b.memory().write("db-port", "Dev PostgreSQL listens on 5434 since December", scope="team")
+    b.commit_all("B's change")
+    pulled = b.pull(check=False)
+    assert "modify/delete" in pulled.stdout + pulled.stderr
+    status = b.memory().team_status()
+    assert status.deleted_on_one_side == ((".claude/memory/db-port.md", "db-port", stone, False),)
+    assert "Dev PostgreSQL listens on 5434 since December" in team_section(b.memory().context())  # in use
+    out = run_cli("team", "status", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
+    assert (f"deleted on one side, changed on the other: .claude/memory/db-port.md — db-port was forgotten "
+            f"(tombstone {stone}), but the changed text is not the forgotten value, so the agent sees it until "
+            "settled: `git rm .claude/memory/db-port.md` keeps it forgotten; `git add` keeps the changed text"
+            ) in out.stdout, out.stdout
+    assert "held back" not in out.stdout
+    # doctor names it too (it said nothing), as a note: the merge is the person's to finish
+    said = run_cli("doctor", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
+    assert (f"note: team: .claude/memory/db-port.md was deleted on one side and changed on the other (git's "
+            f"modify/delete), db-port forgotten (tombstone {stone}); its changed text reaches the agent until you "
+            "settle the merge: `memdir team status` says how") in said.stdout, said.stdout
+    git(b.root, "add", ".claude/memory/db-port.md")  # control: settled (the changed text kept), nothing to say
+    assert "modify/delete" not in run_cli("doctor", "--project", b.root, env={"MEMDIR_HOME": str(b.home)}).stdout

@@ -17,6 +17,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from .. import git
 from ..errors import InvalidInput, MemdirError, ScopeError, StoreError
 from ..files.layout import (
     LAYER_FILE,
@@ -161,6 +162,25 @@ def _lenient(layer, scan: Scan) -> list[tuple[str, tuple[str, ...]]]:
     return sorted(found)
 
 
+def unsettled_team_files(session: Session) -> list[str]:
+    """One note per team memory file git left deleted on one side and changed on the other
+    (:func:`memdir.operations.team.deleted_on_one_side`) that is not held back — a held one is a problem of its
+    layer already —: its changed text reaches the agent until the person settles the merge (trial35: doctor said
+    nothing of it). A merge is the person's to finish: said, not counted. Runs ``git status`` of the team
+    directory; ``[]`` without a team layer or when git cannot answer."""
+    if session.project_root is None or "team" not in session.scopes():
+        return []
+    layer = session.layer("team")
+    try:
+        changes = git.status(Path(session.checkout_path), layer.path)
+    except StoreError:
+        return []
+    return [f"team: {path} was deleted on one side and changed on the other (git's modify/delete)"
+            f"{f', {name} forgotten (tombstone {stone})' if stone else ''}; its changed text reaches the agent "
+            "until you settle the merge: `memdir team status` says how"
+            for path, name, stone, held in teamops.deleted_on_one_side(layer, changes) if not held]
+
+
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories (a file with conflict markers, one held back because a tombstone of its layer matches
@@ -202,6 +222,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
         found_notes.append(current.team_merge_driver)
+    found_notes += unsettled_team_files(session)
     if current.sync:  # conflicts wait for the person, an unreachable remote for the network: said, not counted
         found_notes.append(f"sync: {current.sync}")
     problems += [Malformed(f"{scope}:{name}", f"{SYNC_HELD}: memdir sync resolve {name} --scope "

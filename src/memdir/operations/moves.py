@@ -15,6 +15,7 @@ from ..files.memfile import text_digest
 from ..gateway import changes as gateway
 from ..layer.commit import COMPLETED
 from ..layer.interrupted import FINISHED
+from ..layer.journal import changes_content
 from ..layer.team import candidate_layer
 from ..session import Session
 
@@ -107,6 +108,24 @@ def cuts(session: Session) -> tuple[Cut, ...]:
     return tuple(found)
 
 
+def replaces_another(team, key: str, there, record) -> bool:
+    """Whether a promote of the project memory ``record`` would replace text that came from outside this home:
+    the team layer's entry ``there`` of the same file name ``key`` holds another value (description and body:
+    :func:`memdir.files.memfile.text_digest`), and the team journal's last content line for ``key`` is not a
+    write of this home of these very bytes (none, an ``external-edit``: a teammate's memory pulled with git or a
+    merge, or bytes changed since). A team memory this home's memdir wrote last (a person's ``--scope team``
+    write, a promote raced by an edit of the project copy) is replaced, as before. trial35: Bob's personal
+    ``ci`` note took the place of the team's ``ci`` he had pulled, its body gone, said only as "updated".
+    Reads the team journal whole."""
+    if text_digest(there.record.description, there.record.body) == text_digest(record.description, record.body):
+        return False
+    last = None
+    for event in team.journal.events():
+        if event.name == key and changes_content(event):
+            last = event
+    return last is None or last.action == "external-edit" or last.after != there.digest
+
+
 def finish(session: Session) -> tuple[str, ...]:
     """Finish every move the team journal says was cut (:func:`cuts` whose ``sure``; a :data:`CUT_COPY` is the
     person's to settle): the copy removed from its layer (no tombstone, journaled as the move's action with
@@ -131,4 +150,4 @@ def finish(session: Session) -> tuple[str, ...]:
     return tuple(done)
 
 
-__all__ = ["APPROVED", "CUT_APPROVE", "CUT_COPY", "CUT_PROMOTE", "PROMOTED", "Cut", "cuts", "finish"]
+__all__ = ["APPROVED", "CUT_APPROVE", "CUT_COPY", "CUT_PROMOTE", "PROMOTED", "Cut", "cuts", "finish", "replaces_another"]

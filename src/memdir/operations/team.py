@@ -45,7 +45,7 @@ from ..tombstones.stones import unlifted_note
 from ..vocabulary import CLEARABLE
 from .lookup import guard, held_name
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
-from .moves import APPROVED, PROMOTED
+from .moves import APPROVED, PROMOTED, replaces_another
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class TeamStatus(Result):
     pending: tuple[str, ...]
     git_error: str | None = None  # why git could not say what is uncommitted
     merge_driver_missing: str = ""
-    deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "") per memory file git left unmerged
+    deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "", held back) per memory file git left unmerged
     unlifted: tuple = ()  # Unlifted: a team tombstone read here that git took away, no person lifting it here
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
 
@@ -256,7 +256,7 @@ def status(session: Session) -> TeamStatus:
     pending = tuple(sorted(candidates(session).scan().entries))
     pending = (*pending, *sorted(name for name, entry in layer.scan().entries.items()  # candidates in the directory
                                  if entry.record.status == "candidate" and name not in pending))
-    one_side = _deleted_on_one_side(layer, changes)
+    one_side = deleted_on_one_side(layer, changes)
     # a conflict settled in the file (memdir team resolve, an editor) is still git's until it is added: say so
     marked = {Path(path).resolve() for path in conflicts}
     settled = tuple(c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
@@ -285,11 +285,14 @@ def unlifted(session: Session) -> tuple[Unlifted, ...]:
 DELETED_ON_ONE_SIDE = ("UD", "DU")
 
 
-def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
+def deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str, bool], ...]:
     """Per team memory file git left unmerged because one side deleted it and the other changed it
-    (:data:`DELETED_ON_ONE_SIDE`): its path, its memory's name and the id of the team tombstone that
-    forgot it by that name ("" when none does: a plain ``git rm``). The file git left holds no conflict
-    marker; one whose value a tombstone matches is held back meanwhile (:mod:`memdir.layer.held`)."""
+    (:data:`DELETED_ON_ONE_SIDE`): its path, its memory's name, the id of the team tombstone that
+    forgot it by that name ("" when none does: a plain ``git rm``) and whether it is held back. The file
+    git left holds no conflict marker; one whose value a tombstone matches is held back meanwhile
+    (:mod:`memdir.layer.held`); one changed into another fact (a description saying more) is not, and is
+    in use until settled (trial35: team status called such a file held back while the context block
+    showed it)."""
     from pathlib import PurePosixPath
 
     found = []
@@ -303,7 +306,7 @@ def _deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str], ...]:
         if stones is None:
             stones = layer.tombstones()
         stone = next((s for s in stones if s.name == name), None)
-        found.append((change.path, name, stone.id if stone else ""))
+        found.append((change.path, name, stone.id if stone else "", name not in layer.scan().entries))
     return tuple(found)
 
 
@@ -434,7 +437,10 @@ def promote(session: Session, name: str) -> Promoted:
     says so. A memory spelled unlike the team memory of its file name (``C# tips``
     where the team has ``C++ tips``: :func:`memdir.text.names.same_name`) is refused with
     :class:`Conflict`, naming the distinct name to rename it to first
-    (:func:`memdir.gateway.fields.distinct_name`). Raises :class:`Refused`, :class:`NotFound`,
+    (:func:`memdir.gateway.fields.distinct_name`); so is one whose team memory of that name holds another
+    value that came from outside this home (:func:`memdir.operations.moves.replaces_another`: a teammate's,
+    pulled with git). Raises
+    :class:`Refused`, :class:`NotFound`,
     :class:`Conflict`, :class:`ScopeError`."""
     if session.actor != "human":
         raise Refused("only a person promotes a memory to the team layer (memdir promote NAME --to team)")
@@ -457,6 +463,12 @@ def promote(session: Session, name: str) -> Promoted:
         raise Conflict(f"cannot promote {spelled!r} ({key}): its file name {key!r} is that of the team memory "
                        f"{shown}, which is another name; rename it first (memdir write {apart} --rename-from {key} "
                        f"--scope project), then promote {apart}")
+    if there is not None and replaces_another(team, key, there, record):
+        apart = distinct_name(spelled, {*team.scan().names, *source.scan().names})
+        raise Conflict(f"cannot promote {key!r}: the team layer has {key!r} ({there.record.description!r}) as git "
+                       f"or a hand edit left it, and promoting would replace its text by yours; change it with "
+                       f"`memdir write {key} --scope team`, or rename yours first (memdir write {apart} "
+                       f"--rename-from {key} --scope project), then promote {apart}")
     promoted = MemoryChange(spelled, record.description, record.type, record.body, title=record.title,
                             pinned=record.pinned, importance=record.importance, valid_from=record.valid_from,
                             valid_until=record.valid_until, extra=record.extra,
@@ -551,6 +563,7 @@ __all__ = [
     "commits",
     "conflict",
     "decide",
+    "deleted_on_one_side",
     "init",
     "merge_driver_missing",
     "pending",

@@ -78,8 +78,13 @@ def team_status(result: TeamStatus) -> str:
         lines.append(f"  unresolved merge conflict: {cut(path, 200)} — held back from the agent until settled: "
                      f"`memdir team resolve {name}` shows both sides; add --field FIELD=ours|theirs, or "
                      "--ours|--theirs, to keep one")
-    for path, name, stone in result.deleted_on_one_side:
-        if stone:
+    for path, name, stone, held in result.deleted_on_one_side:
+        if stone and not held:
+            lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
+                         f"(tombstone {stone}), but the changed text is not the forgotten value, so the agent sees "
+                         f"it until settled: `git rm {cut(path, 200)}` keeps it forgotten; `git add` keeps the "
+                         "changed text")
+        elif stone:
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
                          f"(tombstone {stone}); held back until settled: `git rm {cut(path, 200)}` "
                          f"keeps it forgotten; `{lift_command(stone, 'team')}` then `git add` keeps the changed text")

@@ -73,3 +73,12 @@ def test_only_installs_help_speaks_of_the_interpreter_and_of_a_default_of_user()
     assert "interpreter" in install and "Default: user." in install
     assert "interpreter" not in uninstall and "PATH" not in uninstall
     assert "Default: every install memdir recorded for the client" in uninstall
+
+
+def test_team_help_says_how_a_team_memory_is_written():
+    """trial35: `memdir team --help` named init, status, resolve and trust, not how a memory gets into the team layer
+    (a write with --scope team, or promote: commands outside `team`). Control: what it already said stays."""
+    said = " ".join(run_cli("team", "--help").stdout.split())
+    assert ("A team memory is written with `memdir write NAME … --scope team`, or moved there from your project "
+            "layer with `memdir promote NAME --to team`; then commit it.") in said
+    assert "trust lets its memories reach the agent in this clone" in said

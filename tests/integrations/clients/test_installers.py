@@ -177,7 +177,7 @@ def test_a_jsonc_opencode_json_is_left_untouched_with_the_change_to_make_by_hand
     config.write_text(JSONC, encoding="utf-8")
     done = run_cli("install", "opencode")
     assert done.returncode == 1
-    assert "holds comments or trailing commas (JSONC)" in done.stderr and "OpenCode accepts" in done.stderr
+    assert "holds comments or trailing commas (JSONC); memdir edits only plain JSON" in done.stderr
     assert '+    "memdir": {' in done.stderr and '+  "instructions": [' in done.stderr, done.stderr
     assert config.read_text(encoding="utf-8") == JSONC  # untouched, comments and all
     assert not (config.parent / "memdir.md").exists()
@@ -195,3 +195,32 @@ def test_a_jsonc_opencode_json_is_left_untouched_with_the_change_to_make_by_hand
     config.write_text(commented.removeprefix("// mine\n"), encoding="utf-8")
     assert run_cli("uninstall", "opencode").returncode == 0
     assert config.read_text(encoding="utf-8") == plain + "\n"  # control: exactly the bytes before install
+
+
+GEMINI_JSONC = """{
+  // API key auth, for the work account
+  "security": {"auth": {"selectedType": "gemini-api-key"}}
+}
+"""
+
+
+def test_a_gemini_settings_file_with_a_comment_is_refused_in_words_naming_no_other_client(tmp_path, isolated_home):
+    """trial35: Gemini CLI reads a settings.json with comments; `memdir install gemini` left it untouched (right)
+    but said the file was JSONC "which OpenCode accepts". The refusal names no client, and shows the entries to
+    add. Control: the same settings without the comment install, and uninstall gives back their bytes."""
+    settings = tmp_path / "userhome" / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(GEMINI_JSONC, encoding="utf-8")
+    done = run_cli("install", "gemini")
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"memdir: {settings} holds comments or trailing commas (JSONC); memdir edits only "
+                                  "plain JSON, so that uninstall gives back exactly your text"), done.stderr
+    assert "OpenCode" not in done.stderr
+    assert '+  "mcpServers": {' in done.stderr and '+  "hooks": {' in done.stderr, done.stderr
+    assert settings.read_text(encoding="utf-8") == GEMINI_JSONC  # untouched, the comment kept
+    plain = GEMINI_JSONC.replace("  // API key auth, for the work account\n", "")
+    settings.write_text(plain, encoding="utf-8")
+    assert run_cli("install", "gemini").returncode == 0
+    assert "memdir" in json.loads(settings.read_text())["mcpServers"]
+    assert run_cli("uninstall", "gemini").returncode == 0
+    assert settings.read_text(encoding="utf-8") == plain

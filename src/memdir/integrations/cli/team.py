@@ -85,7 +85,9 @@ def register(add, settings) -> None:
                               "it, status shows what is not committed and what is held back, resolve NAME shows both "
                               "sides of a memory's merge conflict and, with --ours|--theirs or --field FIELD=SIDE, "
                               "settles it; trust lets its memories reach "
-                              "the agent in this clone (untrust takes that back).")
+                              "the agent in this clone (untrust takes that back). A team memory is written with "
+                              "`memdir write NAME … --scope team`, or moved there from your project layer with "
+                              "`memdir promote NAME --to team`; then commit it.")
     p.add_argument("action", choices=("init", "status", "resolve", "trust", "untrust"))
     p.add_argument("name", nargs="?", help="the memory to resolve (alone: show both sides of each conflicting "
                                            "field; nothing is changed)")
@@ -109,7 +111,8 @@ def register(add, settings) -> None:
                                   "mcp-memory FILE (the MCP memory server's memory.json), basic-memory DIR, "
                                   "claude-mem [DB] (its SQLite database, read-only), jsonl FILE (memdir export). "
                                   "Idempotent; forgotten facts stay out; changed memories get candidates; exits 1 "
-                                  "when nothing was imported.")
+                                  "when the source holds no memory or every item was skipped (a rerun that finds "
+                                  "them all unchanged exits 0).")
     p.add_argument("source", choices=IMPORT_SOURCES, help="the system to import from (see above)")
     p.add_argument("path", nargs="?", help="the directory or file (dir, mcp-memory, basic-memory, jsonl; claude-mem: "
                                            "default ~/.claude-mem/claude-mem.db)")

@@ -82,7 +82,7 @@ _TRAILING = re.compile(_STRING + r"|,(?=\s*[}\]])")
 
 def jsonc_data(raw: bytes):
     """The value of ``raw`` read as JSONC (JSON with ``//`` and ``/* */`` comments and trailing commas, which
-    OpenCode and VS Code accept), or None when it does not read even so. Strings are left as they are."""
+    OpenCode and VS Code accept, and Gemini CLI's comments), or None when it does not read even so. Strings are left as they are."""
     try:
         text = raw.decode("utf-8-sig")
         text = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)
@@ -103,13 +103,15 @@ class JsoncFile(InstallError):
 
 def by_hand(exc: JsoncFile, changed, verb: str) -> InstallError:
     """The refusal to edit the JSONC file of ``exc``, with the change to make by hand: ``changed`` (its data
-    after memdir's edit) shown as a diff of the settings as plain JSON."""
+    after memdir's edit) shown as a diff of the settings as plain JSON. It names no client: every client's JSON
+    settings file is refused alike (trial35: a Gemini CLI settings.json with a comment was said to be a file
+    "which OpenCode accepts")."""
     import difflib
 
     before = json.dumps(exc.data, indent=2, ensure_ascii=False).splitlines(keepends=True)
     after = json.dumps(changed, indent=2, ensure_ascii=False).splitlines(keepends=True)
     lines = "".join(difflib.unified_diff(before, after, "now", "with memdir", n=1))
-    return InstallError(f"{exc} — which OpenCode accepts, but memdir edits only plain JSON, so that uninstall "
+    return InstallError(f"{exc}; memdir edits only plain JSON, so that uninstall "
                         f"gives back exactly your text and no comment is lost; memdir left it untouched. "
                         f"{verb} by hand (keeping your comments):\n{lines}")
 
