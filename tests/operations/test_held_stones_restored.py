@@ -12,7 +12,16 @@ from __future__ import annotations
 
 import shutil
 
-from tests.operations.test_held_other_name import ALL, BODY, FORGOTTEN, NONE, OTHER, _cli, _put, _seen
+from tests.operations.test_held_other_name import (
+    ALL,
+    BODY,
+    FORGOTTEN,
+    NONE,
+    OTHER,
+    _cli,
+    _put,
+    _seen,
+)
 
 
 def test_a_tombstone_put_back_from_a_backup_holds_back_a_copy_cached_as_visible(person):
