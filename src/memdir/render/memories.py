@@ -287,17 +287,29 @@ def clear(result: ClearResult) -> str:
 
 @printable_output
 def history(result: HistoryResult, *, limit: int | None = None) -> str:
-    """The versions of a memory, oldest first (the last ``limit`` when given)."""
+    """The versions of a memory, oldest first (the last ``limit`` when given), after those it had under the names a
+    rename took it from (``result.earlier``, each labelled with that name)."""
     versions = result.versions
     shown = versions if limit is None else versions[-limit:]
     lines = [f"{len(versions)} version(s) of {result.name} ({result.scope})"
              + (f", last {len(shown)} shown" if len(shown) < len(versions) else "") + ":"]
-    width = len(str(versions[-1].version)) if versions else 1
-    actor_w = max((len(v.actor) for v in shown), default=0)
-    action_w = max((len(v.action) for v in shown), default=0)
-    for v in shown:  # every column padded to its widest value, so the columns line up
+    room = len(result.earlier) if limit is None else max(0, limit - len(shown))  # the limit counts them too
+    earlier = result.earlier[len(result.earlier) - room:] if room else ()
+    if earlier:  # a gateway rename's: each is shown and restored by the name it had then
+        names = ", ".join(dict.fromkeys(v.name for v in earlier))
+        lines.append(f"{len(result.earlier)} earlier version(s) under {names} (show or restore one by that name: "
+                     f"`memdir show {earlier[-1].name} --version N`):")
+    rows = [*earlier, *shown]
+    width = max((len(str(v.version)) for v in rows), default=1)
+    name_w = max((len(v.name) + 1 for v in earlier), default=0)
+    actor_w = max((len(v.actor) for v in rows), default=0)
+    action_w = max((len(v.action) for v in rows), default=0)
+    for v in rows:  # every column padded to its widest value, so the columns line up
+        if earlier and shown and v is shown[0]:
+            lines.append(f"under {result.name}:")
         what = "deleted" if v.digest is None else cut(v.description, 120)
-        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
+        label = f"{v.name} " if v.name else ""
+        lines.append(f"{label:<{name_w}}v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
                      f"{(v.digest or '-')[:12]:<12}  — {what}")
     if result.scope == "team":
         lines.append(f"{len(result.commits)} git commit(s) of its file, newest first"
