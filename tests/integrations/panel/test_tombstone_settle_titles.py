@@ -20,12 +20,13 @@ import pytest
 pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not installed")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from memdir.integrations.panel.app import create_app  # noqa: E402
-from memdir.paths import project_key  # noqa: E402
-from memdir.tombstones.stones import unlifted_note  # noqa: E402
-from tests.teamgit import git, shared_repository  # noqa: E402
+from memdir.integrations.panel.app import create_app
+from memdir.paths import project_key
+from memdir.tombstones.stones import unlifted_note
+from tests.integrations.panel.test_browser import browser_page  # noqa: F401 (a fixture)
+from tests.teamgit import git, shared_repository
 
 pytestmark = pytest.mark.slow  # real git
 
@@ -46,7 +47,7 @@ def panel(tmp_path):
 
 
 def test_the_tombstones_page_says_how_to_settle_a_team_tombstone_whose_file_left(panel):
-    a, person, client, key = panel
+    a, person, client, _key = panel
     person.write("deploy-day", "Deploys go out on Tuesday", "project", "We deploy on Tuesday.", scope="team")
     a.commit_all("team: deploy-day")
     person.forget("deploy-day", scope="team")
@@ -88,3 +89,29 @@ def test_a_change_s_success_line_names_a_hash_named_memory_by_its_title(panel):
     assert post(hashed, "restore", {"version": 1}).startswith(f"Restored {hashed} “部署流程” to version 1 (project")
     assert post(hashed, "delete", {}).startswith(f"Deleted memory: {hashed} “部署流程” (project). ")
     assert post("db-port", "delete", {}).startswith("Deleted memory: db-port (project). ")
+
+
+def test_the_message_a_click_shows_names_the_title_in_a_browser(browser_page, isolated_home, project):
+    """The line the page's script shows after the reload (``#message``), clicked in Debian's Chromium."""
+    from memdir import Memory
+    from tests.integrations.panel.test_browser import Panel as BrowserPanel
+
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    hashed = person.write("部署流程", "Deploys need two approvals", "project", "Then the pipeline runs.",
+                          scope="project").name
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved.", scope="project")
+    ref = f"{project_key(project.resolve())}:project"
+    running = BrowserPanel(isolated_home)
+    try:
+        page = browser_page
+        page.goto(running.url)  # the token goes into a cookie
+        page.goto(f"{running.base}/layer/{ref}/m/{hashed}")
+        page.locator("#memory-actions button", has_text="Pin").click()
+        page.wait_for_selector("#message:not([hidden])")
+        assert page.locator("#message").inner_text() == f"Pinned: {hashed} “部署流程” (project)"
+        page.goto(f"{running.base}/layer/{ref}/m/db-port")  # the control: a name in words, as before
+        page.locator("#memory-actions button", has_text="Pin").click()
+        page.wait_for_selector("text=Pinned: db-port (project)")
+        assert page.locator("#message").inner_text() == "Pinned: db-port (project)"
+    finally:
+        running.stop()
