@@ -91,7 +91,7 @@ def test_a_change_s_success_line_names_a_hash_named_memory_by_its_title(panel):
     assert post("db-port", "delete", {}).startswith("Deleted memory: db-port (project). ")
 
 
-def test_the_message_a_click_shows_names_the_title_in_a_browser(browser_page, isolated_home, project):
+def test_the_message_a_click_shows_names_the_title_in_a_browser(browser_page, isolated_home, project):  # noqa: F811
     """The line the page's script shows after the reload (``#message``), clicked in Debian's Chromium."""
     from memdir import Memory
     from tests.integrations.panel.test_browser import Panel as BrowserPanel
