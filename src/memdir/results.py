@@ -232,13 +232,16 @@ class ClearResult(Result):
 class HistoryResult(Result):
     """Every content version of ``name`` in ``scope``, oldest first; ``commits``: a team memory's, from git;
     ``damaged``: why the journal these were read from may miss one or show one wrong
-    (:func:`memdir.layer.history.damage`: a line cut, garbled or changed), one sentence each."""
+    (:func:`memdir.layer.history.damage`: a line cut, garbled or changed), one sentence each; ``earlier``: the
+    versions it had under the names it was renamed from, oldest first, each with that ``name`` and its number
+    there (:func:`memdir.layer.history.earlier_versions`: ``show``/``restore`` that name and number)."""
 
     name: str
     scope: str
     versions: tuple[HistoryEntry, ...]
     commits: tuple = ()
     damaged: tuple[str, ...] = ()
+    earlier: tuple[HistoryEntry, ...] = ()
 
 
 @dataclass(frozen=True)

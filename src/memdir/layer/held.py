@@ -17,8 +17,9 @@ manifest, the search index's rows, ``MEMORY.md`` built from the visible set): th
 nothing. When the tombstones change — memdir adds or lifts one, a ``git pull`` brings one —
 :func:`memdir.files.layout.judged` says so (the tombstones' mtime against the one the files were last
 judged with, ``.memdir/held.stamp``), and the files whose verdict the tombstones as they are may change are
-judged again (:func:`may_change`: those holding a name a tombstone names, and those held back, which a lift
-may release); every other file's state stands — it is not held, and no tombstone names its memory. So the
+judged again (:func:`may_change`: those holding a name a tombstone names or a value one forgets — an exact copy,
+by the manifest's index of text digests —, and those held back, which a lift may release); every other file's
+state stands — it is not held, and no tombstone names its memory or its value. So the
 first read after a pulled tombstone parses a few files, not the layer (at 2,000 memories it parsed all
 2,000: 0.66 s). In a fresh process the manifest's states are taken up with those few judged again
 (:meth:`HoldsBack._judge_restored`); when none of their verdicts moved, the new judgement is recorded at
@@ -64,16 +65,23 @@ def held_reason(stone, why: str, name: str, scope: str) -> str:
             f"`{lift_command(stone.id, scope)}` keeps it")
 
 
-def may_change(name: str | None, error: str | None, named) -> bool:
+def may_change(name: str | None, error: str | None, named, text: str | None = None, values=frozenset()) -> bool:
     """Whether the verdict on a file — ``name``, the memory it holds (None when it is not one), ``error``
-    why not — may differ under tombstones naming ``named`` (a set of names) from the one it was given under
-    other tombstones: it holds a memory a tombstone names (it may be held back now), or it is held back
-    (a lift may release it). Any other file is not held under any tombstones of ``named``, as it was not: a
-    file is held back by a tombstone of any name when it is parsed (:meth:`HoldsBack.holder`), but a tombstone
-    of a personal layer comes only where no live memory of another name holds its value — its gateway's delete
-    and reject make none then (:func:`memdir.gateway.deletion.holder`), a sync deletes those its tombstones
-    forget (:mod:`memdir.gateway.synced`) — so a file judged before it is not held by it."""
-    return name in named if name is not None else error is not None and error.startswith(HELD)
+    why not, ``text`` the text digest of its value (:func:`memdir.files.memfile.text_digest`; None: not known) —
+    may differ under tombstones naming ``named`` (a set of names) and forgetting ``values`` (their digests,
+    :attr:`memdir.tombstones.match.Tombstone.digest`) from the one it was given under other tombstones: it holds
+    a memory a tombstone names, or a value one forgets (an exact copy under another name: it may be held back
+    now), or it is held back (a lift may release it). Any other file is not held under those tombstones, as it
+    was not: a file is held back by a tombstone of any name when it is parsed (:meth:`HoldsBack.holder`), but a
+    tombstone of a personal layer the gateway adds comes only where no live memory of another name holds its
+    value — its delete and reject make none then (:func:`memdir.gateway.deletion.holder`), a sync deletes those
+    its tombstones forget (:mod:`memdir.gateway.synced`). One that comes another way — ``tombstones.json``
+    put back from a backup, or rebuilt from the journal (:func:`memdir.layer.drift.restore_tombstones`) — may find
+    a copy already judged visible; an exact copy is found by its text digest (the manifest's index of texts),
+    a reworded one is judged when its file changes."""
+    if name is None:
+        return error is not None and error.startswith(HELD)
+    return name in named or (text is not None and text in values)
 
 
 def held_names(found, among=None) -> frozenset[str]:
@@ -190,35 +198,51 @@ class HoldsBack:
     def stone_names(self) -> set[str] | None:
         """The names the layer's tombstones name; None when they cannot be read, or when a tombstone may arrive
         while a file of another name holds its value (:attr:`judge_all_again`): every file is judged again then."""
+        keys = self.stone_keys()
+        return None if keys is None else keys[0]
+
+    def stone_keys(self) -> tuple[set[str], frozenset[str]] | None:
+        """``(the names the layer's tombstones name, the digests of the values they forget)``, what
+        :func:`may_change` asks; None as for :meth:`stone_names`."""
         if self.judge_all_again:
             return None
         try:
-            return {stone.name for stone in self.tombstones()}
+            stones = self.tombstones()
         except StoreError:
             return None
+        return {stone.name for stone in stones}, frozenset(stone.digest for stone in stones)
 
     def to_judge(self, holders) -> set[str] | None:
-        """Of ``holders`` — ``(file name, the name it holds or None, why not)`` of files judged with other
-        tombstones — the file names :func:`may_change` says must be judged again; None when the tombstones
-        cannot be read (every file is judged again)."""
-        named = self.stone_names()
-        if named is None:
+        """Of ``holders`` — ``(file name, the name it holds or None, why not[, its text digest])`` of files
+        judged with other tombstones — the file names :func:`may_change` says must be judged again, and those the
+        manifest records as holding a value a tombstone forgets (:meth:`memdir.layer.lookups.Lookups.rows_judged_by`
+        by the tombstones' digests: the caller's rows may lack the text digest, as the search index's do); None
+        when the tombstones or the manifest cannot be read (every file is judged again)."""
+        keys = self.stone_keys()
+        if keys is None:
             return None
-        return {filename for filename, name, error in holders if may_change(name, error, named)}
+        named, values = keys
+        recorded = self.manifest.rows_judged_by([], HELD, sorted(values)) if values else []
+        if recorded is None:
+            return None
+        again = {row[0] for row in holders
+                 if may_change(row[1], row[2], named, row[3] if len(row) > 3 else None, values)}
+        return again | {f for f, name, error, text in recorded if may_change(name, error, named, text, values)}
 
     def _unjudge(self, known):
         """Before a scan after the tombstones moved (:meth:`stones_moved`): the cached states (``files``)
         and ``known`` (:func:`memdir.files.scan.scan`'s hints, or None) without the files to judge again
         (:meth:`to_judge`), so the scan parses those alone; every file's when the tombstones cannot be read.
         Returns the hints left (None: none)."""
-        states = [(f, st.name, st.error) for f, st in self.files.items()]
-        hinted = [(f, hint[5], hint[6]) for f, hint in known.items()] if known else []
+        states = [(f, st.name, st.error, st.text) for f, st in self.files.items()]
+        hinted = [(f, hint[5], hint[6], hint[7] if len(hint) > 7 else None) for f, hint in known.items()] if known else []
         again = self.to_judge(states + hinted)
         self._unsaved_judgement = True  # recorded by the next full save (_record_judged)
         if again is None:
             self.files, self._hints_left, self._moved = {}, False, None
             return None
-        self._moved = (frozenset(n for f, n, _e in states + hinted if f in again and n is not None), frozenset(again))
+        self._moved = (frozenset(row[1] for row in states + hinted if row[0] in again and row[1] is not None),
+                       frozenset(again))
         for filename in again:
             self.files.pop(filename, None)
         return {f: hint for f, hint in known.items() if f not in again} if known else known
@@ -233,11 +257,12 @@ class HoldsBack:
         (:func:`memdir.files.layout.record_judged`); else the next transaction takes up the names whose
         verdict moved and those files' states (:meth:`take_up_moved`), and its save records it. False when the
         tombstones or the manifest cannot be read (the caller scans every file)."""
-        named = self.stone_names()
-        rows = None if named is None else self.manifest.rows_judged_by(sorted(named), HELD)
+        keys = self.stone_keys()
+        named, values = keys if keys is not None else (None, None)
+        rows = None if keys is None else self.manifest.rows_judged_by(sorted(named), HELD, sorted(values))
         if rows is None:
             return False
-        again = {f: (name, error) for f, name, error in rows if may_change(name, error, named)}
+        again = {f: (name, error) for f, name, error, text in rows if may_change(name, error, named, text, values)}
         hold, moved, touched = self.holder(), set(), set()
         for filename, before in again.items():
             state = load_file(self.path / filename, max_bytes=self.settings.max_file_bytes, hold=hold)

@@ -9,7 +9,7 @@ are not content versions and are left out (:func:`memdir.layer.journal.changes_c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..errors import InvalidInput, NotFound
@@ -36,6 +36,7 @@ class HistoryEntry:
     digest: str | None
     description: str | None
     reason: str | None
+    name: str | None = None  # the name the memory had then, for a version of an earlier name (earlier_versions)
 
 
 _VERSION_TEXT = re.compile(r"[vV]?([0-9]+)|(-[0-9]+)")
@@ -96,9 +97,35 @@ def numbered_events(layer: Layer) -> list[tuple[Event, int | None]]:
 def history(layer: Layer, name: str) -> list[HistoryEntry]:
     """Content versions of ``name`` in ``layer``, oldest first; ``[]`` when it
     never existed there. Raises :class:`InvalidName`."""
-    key = normalize_name(name).name
+    return _versions(layer, normalize_name(name).name, layer.journal.events())
+
+
+def earlier_versions(layer: Layer, name: str) -> list[HistoryEntry]:
+    """The versions the memory ``name`` of ``layer`` had under the names it was renamed from, oldest first, each
+    with its ``name`` then and its number under that name (so ``show``/``restore`` of that name and number read
+    it): a gateway rename (``memdir write NEW --rename-from OLD``) journals the new name's first version as a
+    ``rename`` whose data ``retires`` the old name (:func:`memdir.gateway.writing.write`), and the old name's
+    versions up to it were this memory's. Followed back through each earlier rename (a name met twice ends it);
+    ``[]`` for a memory never renamed. Raises :class:`InvalidName`."""
+    events = layer.journal.events()
+    out: list[HistoryEntry] = []
+    key, seen = normalize_name(name).name, set()
+    while key not in seen:
+        seen.add(key)
+        first = next((e for e in events if e.name == key and changes_content(e)), None)
+        old = first.data.get("retires") if first is not None and first.action == "rename" and first.data else None
+        if not isinstance(old, str) or old in seen:
+            break
+        before = [v for v in _versions(layer, old, events) if v.seq < first.seq]
+        out[:0] = [replace(v, name=old) for v in before]
+        key = old
+    return out
+
+
+def _versions(layer: Layer, key: str, events) -> list[HistoryEntry]:
+    """:func:`history` of the normalized name ``key`` from ``events`` (the journal's, oldest first)."""
     versions: list[HistoryEntry] = []
-    for event in layer.journal.events():
+    for event in events:
         if event.name != key or not changes_content(event):
             continue
         description = None
@@ -182,5 +209,5 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
 
 
 __all__ = [
-    "HistoryEntry", "damage", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes",
+    "HistoryEntry", "damage", "earlier_versions", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes",
     "version_number"]

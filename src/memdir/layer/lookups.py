@@ -69,15 +69,18 @@ class Lookups:
         names); None when the manifest cannot be read."""
         return self._read("SELECT file, name, error FROM files WHERE name = ?", (name,))
 
-    def rows_judged_by(self, names: list[str], error_prefix: str) -> list[tuple] | None:
-        """``(file, name, error)`` of the files recorded as holding one of ``names`` (by the manifest's
-        index of names) or as no memory for an error beginning ``error_prefix`` (the files
-        :mod:`memdir.layer.held` judges again); None when the manifest cannot be read."""
+    def rows_judged_by(self, names: list[str], error_prefix: str, texts: list[str] = ()) -> list[tuple] | None:
+        """``(file, name, error, text)`` of the files recorded as holding one of ``names`` (by the manifest's
+        index of names), as holding a value whose text digest is one of ``texts`` (by its index of texts: a
+        tombstone's digest, :func:`memdir.tombstones.match.make`, is a copy's text digest), or as no memory for an
+        error beginning ``error_prefix`` (the files :mod:`memdir.layer.held` judges again); None when the manifest
+        cannot be read."""
         held = "name IS NULL AND substr(error, 1, ?) = ?"
-        if len(names) > 500:  # more names than a query should bind: every row, told apart by the caller
-            return self._read("SELECT file, name, error FROM files")
-        return self._read(f"SELECT file, name, error FROM files WHERE name IN ({','.join('?' * len(names))}) OR {held}",
-                          (*names, len(error_prefix), error_prefix))
+        if len(names) + len(texts) > 500:  # more than a query should bind: every row, told apart by the caller
+            return self._read("SELECT file, name, error, text FROM files")
+        return self._read(f"SELECT file, name, error, text FROM files WHERE name IN ({','.join('?' * len(names))}) "
+                          f"OR text IN ({','.join('?' * len(texts))}) OR {held}",
+                          (*names, *texts, len(error_prefix), error_prefix))
 
     def error_rows(self) -> list[tuple] | None:
         """``(file, error)`` of the files recorded as no memory (an error says why); None when the manifest

@@ -4,7 +4,8 @@
 the part that touches the live layers: which layers travel (:func:`targets`), what one of them holds
 as repository files (:func:`live`), the export of this machine's changes (:func:`export`), the import
 of what a merge brought (:func:`import_changes`), a layer seen for the first time (:func:`adopt`), and
-the conflicts held back (:func:`conflict_of`).
+which side of a conflict it holds back is this machine's (:func:`_side_of`; the conflicts held, as a person
+settles them: :mod:`memdir.operations.sync_conflicts`).
 
 **What this machine's layer last matched.** Each synced layer has its own base: the commit of the
 sync repository its live files last matched (``bases`` in the state file, one per repository
@@ -20,7 +21,7 @@ one (a ``git revert`` of the forget), is put back, never lifted everywhere.
 **Which side is this machine's.** git's conflict markers say ``ours`` for the machine that ran the
 merge, which is the other machine once the conflicted file travels. Each conflict held records the
 marker label that is this machine's (``side``), so ``ours`` in ``memdir sync resolve`` always means
-this machine's value (:func:`conflict_of` shows both per field).
+this machine's value (:func:`memdir.operations.sync_conflicts.conflict_of` shows both per field).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..text.redact import redact
 from ..tombstones.match import ID_FORM, Tombstone
-from ..tombstones.stones import sync_bytes, stone_of
+from ..tombstones.stones import stone_of, sync_bytes
 
 USER = "user"  # the user layer's directory in the repository (a project's: projects/<key>)
 TOMBSTONES = "tombstones"  # a layer's tombstones in the repository: one file per forgotten fact
@@ -67,25 +68,6 @@ class Change(Result):
     layer: str
     change: str
     note: str | None = None
-
-
-@dataclass(frozen=True)
-class ConflictField(Result):
-    """One conflicting field (a frontmatter key, ``body``, or None for a hunk over several) with
-    ``this_machine``'s value and the ``other_machine``'s."""
-
-    field: str | None
-    this_machine: str
-    other_machine: str
-
-
-@dataclass(frozen=True)
-class SyncConflict(Result):
-    """A memory held back until a person settles it: ``name``, ``layer`` and its conflicting ``fields``."""
-
-    name: str
-    layer: str
-    fields: tuple[ConflictField, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -551,49 +533,23 @@ def _side_of(data: bytes, mine: bytes | None) -> str:
     return "theirs"
 
 
-def held_of(state: dict) -> dict[str, dict]:
-    """The conflicts a state file holds: path → ``{"mine": blob id, "side": ours|theirs}`` (an older state's
-    bare blob id reads as this machine's merge: ``ours``)."""
-    found = {}
-    for path, value in (state.get("held") or {}).items():
-        if isinstance(value, dict):
-            side = value.get("side")
-            found[path] = {"mine": value.get("mine"), "side": side if side in ("theirs", "neither") else "ours"}
-        else:
-            found[path] = {"mine": value, "side": "ours"}
-    return found
-
-
-def marker_side(held: dict, path: str, choice: str) -> str:
-    """The marker label of ``choice`` (``ours``: this machine's value, ``theirs``: the other machine's)."""
-    if held.get(path, {}).get("side") == "theirs":
-        return {"ours": "theirs", "theirs": "ours"}[choice]
-    return choice
-
-
-def conflict_of(repo: Path, path: str, held: dict) -> SyncConflict:
-    """The conflict of ``path`` as HEAD holds it: each conflicting field with this machine's value and the
-    other machine's."""
-    data = sync_repo.show(repo, "HEAD", path) or b""
-    scope_name = label(path)
-    scope, _, name = scope_name.partition(":")
-    fields = []
-    try:
-        named = merge_rules.conflict_hunks(data)
-    except ValueError:
-        named = []
-    flip = held.get(path, {}).get("side") == "theirs"
-    if held.get(path, {}).get("side") == "neither":  # a third machine: both values are other machines'
-        fields = [ConflictField(key, "(unchanged here: this machine keeps its own value)",
-                                f"one machine: {merge_rules.hunk_value(key, hunk.ours)!r}; another: {merge_rules.hunk_value(key, hunk.theirs)!r}")
-                  for key, hunk in named]
-        return SyncConflict(name or path, scope if name else "", tuple(fields))
-    for key, hunk in named:
-        mine, other = (hunk.theirs, hunk.ours) if flip else (hunk.ours, hunk.theirs)
-        fields.append(ConflictField(key, merge_rules.hunk_value(key, mine), merge_rules.hunk_value(key, other)))
-    return SyncConflict(name or path, scope if name else "", tuple(fields))
-
-
-__all__ = ["CHANGES", "Change", "ConflictField", "NotSynced", "LIFTS", "PROJECT_FILE", "SyncConflict", "TOMBSTONES", "Target",
-           "USER", "adopt", "conflict_of", "export", "held_of", "import_changes", "label", "live", "marker_side",
-           "received_of", "refusal", "targets", "twin_note", "twin_refusal"]
+__all__ = [
+    "CHANGES",
+    "LIFTS",
+    "PROJECT_FILE",
+    "TOMBSTONES",
+    "USER",
+    "Change",
+    "NotSynced",
+    "Target",
+    "adopt",
+    "export",
+    "import_changes",
+    "label",
+    "live",
+    "received_of",
+    "refusal",
+    "targets",
+    "twin_note",
+    "twin_refusal",
+]

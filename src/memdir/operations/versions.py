@@ -14,8 +14,8 @@ from ..errors import InvalidInput, LockTimeout, NotFound, StoreError
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
 from ..layer.history import damage as layer_damage
+from ..layer.history import earlier_versions, version_bytes, version_number
 from ..layer.history import history as layer_history
-from ..layer.history import version_bytes, version_number
 from ..layer.layer import Layer
 from ..results import HistoryResult, RestoreResult, VersionResult
 from ..session import Session
@@ -74,7 +74,8 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
 
 def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:
     """Every content version of ``name`` (also of a deleted memory), oldest
-    first, hand edits included. Raises :class:`NotFound`."""
+    first, hand edits included, and those it had under the names a gateway rename took it from (``earlier``).
+    Raises :class:`NotFound`."""
     left = _sync(session, scope, name)
     try:
         layer, stored, versions = _history_layer(session, name, scope)
@@ -88,7 +89,8 @@ def history(session: Session, name: str, scope: str | None = None) -> HistoryRes
                 other.refresh_index()
         layer, stored, versions = _history_layer(session, name, scope)
     commits = teamops.commits(session, layer, stored) if layer.scope == "team" else ()
-    return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored))
+    return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored),
+                         tuple(earlier_versions(layer, stored)))
 
 
 def show(session: Session, name: str, version: int | str, scope: str | None = None) -> VersionResult:

@@ -148,13 +148,15 @@ def listing(result: ListResult, *, offset: int = 0, limit: int | None = None, mo
 
 
 @printable_output
-def write(result: WriteResult) -> str:
+def write(result: WriteResult, *, title: str | None = None) -> str:
     """What a write did (warnings apart: :func:`warnings`). A candidate is
-    said to be one: it is not a memory of the index until a person approves it."""
+    said to be one: it is not a memory of the index until a person approves it.
+    ``title``: the memory's, shown after a hash name as a listing shows it (:func:`shown_name`)."""
     if result.operation == "dismissed":  # the why is the result's warning
         return f"Not proposed: {result.name} ({result.scope}); a person dismissed this same proposal before."
     what = "Candidate" if result.status == "candidate" else "Memory"
-    text = f"{what} {result.operation}: {result.name} ({result.scope}{', pinned' if result.pinned else ''})"
+    text = (f"{what} {result.operation}: {names.shown_name(result.name, title)} "
+            f"({result.scope}{', pinned' if result.pinned else ''})")
     if result.status == "candidate":
         text += (f"\nIt waits for a person's review (memdir review; memdir approve {result.name}) "
                  "before it joins the index.")
@@ -251,10 +253,12 @@ def _read_text(result: ReadResult, offset: int, end: int, more: str, digest: str
 
 
 @printable_output
-def delete(result: DeleteResult) -> str:
+def delete(result: DeleteResult, *, title: str | None = None) -> str:
     """A deletion and the tombstone it left (or the live memory that holds its value, for which it left none),
-    named by its act as the journal records it: ``Forgot memory:`` for a forget, ``Deleted memory:`` for a delete."""
-    head = f"{'Forgot' if result.action == 'forget' else 'Deleted'} memory: {result.name} ({result.scope})."
+    named by its act as the journal records it: ``Forgot memory:`` for a forget, ``Deleted memory:`` for a delete.
+    ``title``: the memory's, shown after a hash name as a listing shows it (:func:`shown_name`)."""
+    head = (f"{'Forgot' if result.action == 'forget' else 'Deleted'} memory: {names.shown_name(result.name, title)} "
+            f"({result.scope}).")
     if result.kept_by:
         scope, _, name = result.kept_by.partition(":")
         return f"{head} Its value is not tombstoned: the memory {name!r} ({scope}) holds it too."
@@ -287,17 +291,29 @@ def clear(result: ClearResult) -> str:
 
 @printable_output
 def history(result: HistoryResult, *, limit: int | None = None) -> str:
-    """The versions of a memory, oldest first (the last ``limit`` when given)."""
+    """The versions of a memory, oldest first (the last ``limit`` when given), after those it had under the names a
+    rename took it from (``result.earlier``, each labelled with that name)."""
     versions = result.versions
     shown = versions if limit is None else versions[-limit:]
     lines = [f"{len(versions)} version(s) of {result.name} ({result.scope})"
              + (f", last {len(shown)} shown" if len(shown) < len(versions) else "") + ":"]
-    width = len(str(versions[-1].version)) if versions else 1
-    actor_w = max((len(v.actor) for v in shown), default=0)
-    action_w = max((len(v.action) for v in shown), default=0)
-    for v in shown:  # every column padded to its widest value, so the columns line up
+    room = len(result.earlier) if limit is None else max(0, limit - len(shown))  # the limit counts them too
+    earlier = result.earlier[len(result.earlier) - room:] if room else ()
+    if earlier:  # a gateway rename's: each is shown and restored by the name it had then
+        olds = ", ".join(dict.fromkeys(v.name for v in earlier))
+        lines.append(f"{len(result.earlier)} earlier version(s) under {olds} (show or restore one by that name: "
+                     f"`memdir show {earlier[-1].name} --version N`):")
+    rows = [*earlier, *shown]
+    width = max((len(str(v.version)) for v in rows), default=1)
+    name_w = max((len(v.name) + 1 for v in earlier), default=0)
+    actor_w = max((len(v.actor) for v in rows), default=0)
+    action_w = max((len(v.action) for v in rows), default=0)
+    for v in rows:  # every column padded to its widest value, so the columns line up
+        if earlier and shown and v is shown[0]:
+            lines.append(f"under {result.name}:")
         what = "deleted" if v.digest is None else cut(v.description, 120)
-        lines.append(f"v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
+        label = f"{v.name} " if v.name else ""
+        lines.append(f"{label:<{name_w}}v{v.version:<{width}}  {v.ts}  {v.actor:<{actor_w}}  {v.action:<{action_w}}  "
                      f"{(v.digest or '-')[:12]:<12}  — {what}")
     if result.scope == "team":
         lines.append(f"{len(result.commits)} git commit(s) of its file, newest first"
@@ -347,12 +363,13 @@ def cut_text(text: str, limit: int) -> str:
 
 
 @printable_output
-def restore(result: RestoreResult) -> str:
-    """A restore."""
+def restore(result: RestoreResult, *, title: str | None = None) -> str:
+    """A restore.
+    ``title``: the memory's, shown after a hash name as a listing shows it (:func:`shown_name`)."""
     if result.commit:
-        return (f"Restored {result.name} as of git commit {result.commit[:12]} ({result.scope}, {result.operation}); "
-                "commit it to share it.")
-    return f"Restored {result.name} to version {result.version} ({result.scope}, {result.operation})."
+        return (f"Restored {names.shown_name(result.name, title)} as of git commit {result.commit[:12]} "
+                f"({result.scope}, {result.operation}); commit it to share it.")
+    return f"Restored {names.shown_name(result.name, title)} to version {result.version} ({result.scope}, {result.operation})."
 
 
 # ---------------------------------------------------------------- trust
@@ -410,26 +427,29 @@ def review(result: ReviewResult) -> str:
 
 
 @printable_output
-def decision(result: Decision) -> str:
-    """An approval, a rejection or a dismissal."""
+def decision(result: Decision, *, title: str | None = None) -> str:
+    """An approval, a rejection or a dismissal.
+    ``title``: the memory's, shown after a hash name as a listing shows it (:func:`shown_name`)."""
     if result.approved:
         # an approval for the team is a change in the repository: nobody else sees it until it is committed
         share = "; commit it to share it" if result.scope == "team" else ""
-        return f"Approved {result.candidate} → {result.name} ({result.scope}){share}"
+        shown = names.shown_name(result.name, title)
+        return f"Approved {names.shown_name(result.candidate, title)} → {shown} ({result.scope}){share}"
     if result.dismissed:
-        return (f"Dismissed {result.candidate} ({result.scope}); no tombstone: the fact may still be written, "
-                "but this same proposal will not be proposed again")
-    return f"Rejected {result.name} ({result.scope}); its value is tombstoned"
+        return (f"Dismissed {names.shown_name(result.candidate, title)} ({result.scope}); no tombstone: the fact may "
+                "still be written, but this same proposal will not be proposed again")
+    return f"Rejected {names.shown_name(result.name, title)} ({result.scope}); its value is tombstoned"
 
 
 @printable_output
-def flag(result: FlagResult) -> str:
+def flag(result: FlagResult, *, title: str | None = None) -> str:
     """A pin, unpin, mute or unmute, said as done (``Pinned: NAME (scope)``), or ``Already pinned: …`` when
-    it already was."""
+    it already was.
+    ``title``: the memory's, shown after a hash name as a listing shows it (:func:`shown_name`)."""
     done = {"pinned": "pinned", "disabled": "muted"}[result.flag]
     done = done if result.value else "un" + done
     said = done.capitalize() if result.changed else f"Already {done}"
-    return f"{said}: {result.name} ({result.scope})"
+    return f"{said}: {names.shown_name(result.name, title)} ({result.scope})"
 
 
 # ---------------------------------------------------------------- search

@@ -11,7 +11,8 @@ from .memories import cut
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..operations.sync import SyncInit, SyncReport, SyncStatus
-    from ..operations.carry import Change, SyncConflict
+    from ..operations.carry import Change
+    from ..operations.sync_conflicts import SyncConflict
     from ..operations.team import Resolved
 
 

@@ -259,7 +259,8 @@ def test_a_rename_in_the_edit_form_takes_the_new_names_title(panel, browser_page
     assert page.input_value('form.edit input[name="title"]') == "로그-규칙"
     page.fill('form.edit input[name="name"]', "로그-정책")
     page.click('form.edit button[type="submit"]')
-    page.wait_for_selector("text=Memory renamed: m-94121b80ff (project)")
+    # the success line names the hash-named memory with its (new) title, as its listing row does
+    page.wait_for_selector("text=Memory renamed: m-94121b80ff “로그-정책” (project)")
     assert "title: 로그-정책" in _memory_line(store, "로그-정책").splitlines()
     page.goto(f"{panel.base}/layer/{ref}/m/cafe-notes")
     page.fill('form.edit input[name="name"]', "Thé-notes")

@@ -217,7 +217,7 @@ def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
     meanwhile, on a rename too. Raises what the write raises."""
     mem, scope = home.resolve(ref)
     result = mem.apply(_edited(body, mem.read(name, scope, count=False).record), scope)
-    return result, render.write(result)
+    return result, render.write(result, title=_title(lambda: mem.read(result.name, scope, count=False)))
 
 
 def _edited(body, current) -> MemoryChange:
@@ -247,6 +247,17 @@ def expected(data: dict) -> str | None | bool:
     return False if value is None else (value or None)
 
 
+def _title(find) -> str | None:
+    """The title of the memory ``find()`` reads (a :class:`~memdir.results.ReadResult`: a memory, a candidate),
+    what a change's success line names a hash-named memory by (``m-c3f8ff75a0 “部署流程”``:
+    :func:`memdir.render.memories.shown_name`, as the layer page's row does); None when it has none or is not
+    found (the line then names it alone: the change is done either way)."""
+    try:
+        return find().record.title
+    except MemdirError:
+        return None
+
+
 FLAG_FIELDS = {"value": bool, "expect_digest": str}
 DELETE_FIELDS = {"reason": str, "expect_digest": str}
 RESTORE_FIELDS = {"version": (int, str), "commit": str, "expect_digest": str}
@@ -259,7 +270,7 @@ def flag(home: PanelHome, ref: str, name: str, which: str, body) -> tuple:
     value = True if data.get("value") is None else data["value"]  # null is "not given", as for every field
     mem, scope = home.resolve(ref)
     result = (mem.pin if which == "pin" else mem.mute)(name, value, scope, expect_digest=expected(data))
-    return result, render.flag(result)
+    return result, render.flag(result, title=_title(lambda: mem.read(result.name, scope, count=False)))
 
 
 def delete(home: PanelHome, ref: str, name: str, body) -> tuple:
@@ -267,8 +278,9 @@ def delete(home: PanelHome, ref: str, name: str, body) -> tuple:
     ``expect_digest`` (:func:`expected`): refused when the memory changed since the page showed it."""
     data = fields(body, DELETE_FIELDS)
     mem, scope = home.resolve(ref)
+    title = _title(lambda: mem.read(name, scope, count=False))  # before: the memory is gone after
     result = mem.delete(name, scope, reason=data.get("reason") or None, expect_digest=expected(data))
-    return result, render.delete(result)
+    return result, render.delete(result, title=title)
 
 
 def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
@@ -280,7 +292,7 @@ def restore(home: PanelHome, ref: str, name: str, body) -> tuple:
     mem, scope = home.resolve(ref)
     result = mem.restore(name, data.get("version"), scope, commit=data.get("commit") or None,
                          expect_digest=expected(data))
-    return result, render.restore(result)
+    return result, render.restore(result, title=_title(lambda: mem.read(result.name, scope, count=False)))
 
 
 def current(home: PanelHome, ref: str, name: str) -> ReadResult | None:
@@ -306,6 +318,7 @@ def decide(home: PanelHome, ref: str, name: str, how: str, body) -> tuple:
         raise InvalidInput("digest is required: the panel decides on the candidate it showed (reload the review)")
     mem, scope = home.resolve(ref)
     reason = data.get("reason") or None
+    title = _title(lambda: mem.candidate(name, scope))
     try:
         if data.get("edit"):
             if how != "approve":
@@ -317,7 +330,9 @@ def decide(home: PanelHome, ref: str, name: str, how: str, body) -> tuple:
             result = decide_on(name, scope, reason=reason, digest=data["digest"])
     except Conflict as exc:  # the operation's text names no command: in the browser, the page shows it again
         raise Conflict(f"{exc} (reload the review to see it as it is now)") from None
-    return result, render.decision(result)
+    if result.approved:  # the memory it made or changed: its title now
+        title = _title(lambda: mem.read(result.name, scope, count=False)) or title
+    return result, render.decision(result, title=title)
 
 
 def lift(home: PanelHome, ref: str, tombstone_id: str, body) -> tuple:
