@@ -67,7 +67,7 @@ from common import new_folds, tally
 from neg import as_evidence, bar_without, load
 from neg import dump as neg_dump
 
-MODES = ("", "orig", "head", "head orig", "head orig max", "headcov", "head headcov")
+MODES = ("", "orig", "head", "head orig", "head orig max", "headcov", "head headcov", "head orig max headcov")
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 

@@ -119,9 +119,14 @@ CONCEPTS: tuple[tuple[str, ...], ...] = (
      "ロギング", "로그", "로깅"),
     ("out of memory", "OOM", "memory limit", "内存不足", "内存溢出", "メモリ不足", "메모리 부족"),
     # --- security and people's data
-    ("personal data", "PII", "personally identifiable", "phone number", "email address", "ID number",
-     "personenbezogene daten", "telefonnummer", "个人信息", "手机号", "电话号码", "身份证号", "敏感信息",
-     "個人情報", "電話番号", "개인정보", "전화번호", "주민등록번호"),
+    # personal data and its kinds apart: a note on logging phone numbers is not one on email addresses
+    ("personal data", "PII", "personally identifiable", "personal information", "personenbezogene daten",
+     "个人信息", "敏感信息", "個人情報", "개인정보"),
+    ("phone number", "telephone number", "mobile number", "telefonnummer", "handynummer", "手机号", "电话号码",
+     "電話番号", "携帯番号", "전화번호", "휴대폰 번호"),
+    ("email address", "e-mail address", "e-mail-adresse", "邮箱地址", "电子邮件地址", "メールアドレス", "이메일 주소"),
+    ("ID number", "national ID", "identity number", "ausweisnummer", "身份证号", "身分証明書", "マイナンバー",
+     "주민등록번호"),
     ("mask", "redact", "anonymize", "scrub", "maskieren", "schwärzen", "脱敏", "掩码", "マスキング", "伏せ字",
      "마스킹"),
     ("secret", "credential", "API key", "password", "passwort", "密钥", "密码", "凭证", "シークレット",
