@@ -3,7 +3,8 @@
 
 "when does the cron job run?" beside a memory titled "The nightly batch job runs at 02:00 UTC" scored 0.22 on words
 alone: "cron" is no word of the memory. A cron job and a nightly batch job are one concept of the lexicon, so the
-memory is scored also as if it held "cron" and is recalled. A memory that mentions the concept only in its body (a
+memory is scored also as if its head held "cron" (head coverage too: "push changes live to production" beside a
+memory titled "Deploys go out on Fridays only") and is recalled. A memory that mentions the concept only in its body (a
 word met in passing) is not lifted; a prompt naming no concept of the memory's head changes nothing. Real SQLite and
 memory files, words alone."""
 
