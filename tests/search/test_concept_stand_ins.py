@@ -3,7 +3,8 @@
 
 "when does the cron job run?" beside a memory titled "The nightly batch job runs at 02:00 UTC" scored 0.22 on words
 alone: "cron" is no word of the memory. A cron job and a nightly batch job are one concept of the lexicon, so the
-memory is scored also as if it held "cron" and is recalled. A memory that mentions the concept only in its body (a
+memory is scored also as if its head held "cron" (head coverage too: "push changes live to production" beside a
+memory titled "Deploys go out on Fridays only") and is recalled. A memory that mentions the concept only in its body (a
 word met in passing) is not lifted; a prompt naming no concept of the memory's head changes nothing. Real SQLite and
 memory files, words alone."""
 
@@ -51,15 +52,54 @@ def test_a_concept_met_only_in_a_body_lifts_nothing():
 
 
 def test_a_word_the_memory_holds_is_not_counted_twice(store):
+    import math
+
     from memdir.search.ranking import ranked
 
     hits, _terms, _scope = ranked(store.session, "when does the cron job run?", pool=50, min_score=0.0)
     ev = next(h.evidence for h in hits if h.memory.name == "nightly")
     assert "job" in ev.matched and "cron" not in ev.matched
-    assert concepts.lifted(ev, {"job": 5.0}) == ev  # "job" is matched already: nothing added
+    less = concepts.lifted(ev, {"job": 5.0})  # "job" is matched already: only the head's share moves
+    assert (less.coverage, less.mass, less.missing) == (ev.coverage, ev.mass, ev.missing)
     more = concepts.lifted(ev, {"cron": 5.0})  # control: the stand-in raises its share and matched weight
     assert more.coverage > ev.coverage and more.mass > ev.mass and more.missing < ev.missing
-    assert (more.head, more.matched, more.held, more.complete) == (ev.head, ev.matched, ev.held, ev.complete)
+    assert more.head == pytest.approx(min(1.0, ev.head + 5.0 / math.expm1(ev.query)))
+    assert (more.matched, more.held, more.complete) == (ev.matched, ev.held, ev.complete)
+    assert concepts.lifted(ev, {}) is ev
+
+
+DEPLOYS = [("deploy-day", "Deploys go out on Fridays only",
+            "Deploys to production go out on Fridays only, after the release review."),
+           ("flags", "Feature flags live in LaunchDarkly", "Every unfinished screen ships dark; the flag key is the ticket id."),
+           ("pg-port", "Dev PostgreSQL listens on 5433", "Not the default 5432: set PGPORT=5433.")]
+
+
+def test_a_stand_in_counts_in_the_head_it_is_met_in(isolated_home, project, monkeypatch):
+    # "push live" is a form of deploy, which the memory's title says: its head is scored as holding "push" and "live"
+    # (its head held none of the prompt's words): 0.04 on its own words, 0.67 so
+    from memdir.search import relevance
+    from memdir.search.ranking import ranked
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    for name, description, body in DEPLOYS:
+        mem.write(name, description, "project", body)
+    prompt = "when am I allowed to push changes live to production?"
+    result = mem.recall_result(prompt).memories
+    assert [m.name for m in result] == ["deploy-day"] and result[0].score == pytest.approx(0.67, abs=0.005)
+    hits, terms, _scope = ranked(mem.session, prompt, pool=50, min_score=0.0)
+    ev = next(h.evidence for h in hits if h.memory.name == "deploy-day")
+    assert ev.head == 0.0 and relevance.score(ev) == pytest.approx(0.037, abs=0.001)
+    assert concepts.stand_ins(concepts.asked(terms), set(query_terms(DEPLOYS[0][1]))) == {"push", "live"}
+    # control in the same store: another concept met in another head, and a prompt naming none recalls nothing
+    assert recalled(mem, "put the new screen behind a kill switch") == ["flags"]
+    assert recalled(mem, "which port does the dev postgres listen on?") == ["pg-port"]
+    assert recalled(mem, "what's the weather like today?") == []
+    # and the head's share is what recalls it: with only coverage and matched weight raised, nothing is recalled
+    real = concepts.lifted
+    monkeypatch.setattr(concepts, "lifted", lambda ev, got: relevance.replaced(real(ev, got), head=ev.head))
+    assert recalled(mem, prompt) == []
+    assert recalled(mem, "which port does the dev postgres listen on?") == ["pg-port"]
 
 
 def test_the_read_lexicon_is_current():

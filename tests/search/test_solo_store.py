@@ -17,6 +17,7 @@ from .evalstore import needs_vectors
 DEPLOY = ("deploy-day", "Deploys go out on Fridays only",
           "Deploys to production go out on Fridays only, after the release review.")
 PARAPHRASE = "when am I allowed to push changes live to production?"  # one word shared ("production")
+UNWORDED = "what day can my changes reach users?"  # the memory answers it in none of its words
 
 
 def test_one_cosine_stands_beside_an_imagined_second_memory():
@@ -32,16 +33,23 @@ def test_one_cosine_stands_beside_an_imagined_second_memory():
 
 
 def test_a_lone_memory_near_the_prompt_is_recalled_a_far_one_not(isolated_home, project, monkeypatch):
+    # The prompt's words do not carry the memory (its lexical score is under 0.1; no concept of the memory's head is
+    # named otherwise): the cosine beside the imagined second memory decides.
     mem = notes_store(isolated_home, project, [DEPLOY])
     cosines = dense_as(monkeypatch, mem, {"deploy-day": 0.824})
-    (hit,) = ranking.ranked(mem.session, PARAPHRASE, pool=12, min_score=0.0)[0]
+    (hit,) = ranking.ranked(mem.session, UNWORDED, pool=12, min_score=0.0)[0]
     assert hit.evidence.lead == pytest.approx(0.824 - 0.78) and hit.evidence.gap == pytest.approx(0.022)
-    assert [m.name for m in mem.recall_result(PARAPHRASE).memories] == ["deploy-day"]
+    assert relevance.lexical(hit.evidence) < 0.1
+    assert [m.name for m in mem.recall_result(UNWORDED).memories] == ["deploy-day"]
 
     cosines[cosines.ids["deploy-day"]] = 0.803  # control: as near as an unrelated prompt ("what's the weather like")
-    assert ranking.ranked(mem.session, PARAPHRASE, pool=12, min_score=0.0)[0][0].score < relevance.THRESHOLD
-    assert mem.recall_result(PARAPHRASE).memories == ()
-    assert [h.name for h in mem.search(PARAPHRASE, min_score=relevance.THRESHOLD)] == []
+    assert ranking.ranked(mem.session, UNWORDED, pool=12, min_score=0.0)[0][0].score < relevance.THRESHOLD
+    assert mem.recall_result(UNWORDED).memories == ()
+    assert [h.name for h in mem.search(UNWORDED, min_score=relevance.THRESHOLD)] == []
+    # at that cosine the paraphrase is still the memory's: "push live to production" is its head's "Deploys"
+    # (memdir.search.concepts), and an unrelated prompt recalls nothing
+    assert [m.name for m in mem.recall_result(PARAPHRASE).memories] == ["deploy-day"]
+    assert mem.recall_result("what's the weather like today?").memories == ()
 
 
 def test_beside_a_real_second_memory_the_imagined_one_is_not_used(isolated_home, project, monkeypatch):

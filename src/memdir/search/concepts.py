@@ -8,11 +8,11 @@ a prompt that is part of a form the prompt holds *stands in* (:func:`stand_ins`)
 description: what it is about, not a word its body mentions in passing) does not hold it but holds another form of
 the same concept.
 
-Recall (:func:`memdir.search.ranking.ranked`, a prompt at the threshold) scores such a memory also as if it held the
-stand-ins (:func:`lifted`: its coverage and matched weight as a found term's share would move them) and keeps the
-larger score; its bar (:func:`memdir.search.relevance.bar`) is still read on the words it holds, and nothing is made
-complete or stated by a stand-in. Chosen by pooled 2-fold cross-validation on the fit data (evals/recall/lexicon_cv.py,
-2026-12-06 recall34): see that script for the figures.
+Recall (:func:`memdir.search.ranking.ranked`, a prompt at the threshold) scores such a memory also as if its head held
+the stand-ins (:func:`lifted`: its head coverage, coverage and matched weight as a found term's share would move them)
+and keeps the larger score; its bar (:func:`memdir.search.relevance.bar`) is still read on the words it holds, and
+nothing is made complete or stated by a stand-in. Chosen by pooled 2-fold cross-validation on the fit data
+(evals/recall/lexicon_cv.py, 2026-12-06 recall34; head coverage headcov35): see that script for the figures.
 
 The forms' terms are read once, when the lexicon changes, into :mod:`memdir.search.conceptterms` (reading the ≈ 750
 forms takes ≈ 0.3 s: too slow for a prompt hook); :func:`read_forms` is what that module must hold (a test checks).
@@ -90,20 +90,24 @@ def stand_ins(wanted: dict[str, tuple[int, ...]], held) -> set[str]:
 
 
 def lifted(evidence, got: dict[str, float]):
-    """``evidence`` (:class:`memdir.search.relevance.Evidence`) as if the memory also held the terms of ``got`` (term →
-    its weight in the query, :func:`met`): its coverage and matched weight raised and its missing weight lowered by
-    their weight (those it holds already, :attr:`~memdir.search.relevance.Evidence.matched`, once), as a found term's
-    share moves them (coverage at most 1); its head, matched terms, held share and
+    """``evidence`` (:class:`memdir.search.relevance.Evidence`) as if the memory's head also held the terms of ``got``
+    (term → its weight in the query, :func:`met`: each a stand-in its head meets by another form): its head coverage
+    raised by their weight (the head holds none of them), its coverage and matched weight raised and its missing
+    weight lowered by the weight of those it holds nowhere else (:attr:`~memdir.search.relevance.Evidence.matched`
+    counted once), as a found term's share moves them (each share at most 1); its matched terms, held share and
     completeness as they were. ``evidence`` itself when ``got`` adds nothing."""
     from .relevance import replaced
 
     whole = math.expm1(evidence.query)
+    if whole <= 0 or not got:
+        return evidence
     matched = math.expm1(evidence.mass)
     extra = min(sum(w for t, w in got.items() if t not in evidence.matched), max(0.0, whole - matched))
-    if whole <= 0 or extra <= 0:
+    head = min(1.0, evidence.head + sum(got.values()) / whole)
+    if extra <= 0 and head <= evidence.head:
         return evidence
-    return replaced(evidence, coverage=min(1.0, evidence.coverage + extra / whole), mass=math.log1p(matched + extra),
-                    missing=math.log1p(max(0.0, whole - matched - extra)))
+    return replaced(evidence, coverage=min(1.0, evidence.coverage + extra / whole), head=head,
+                    mass=math.log1p(matched + extra), missing=math.log1p(max(0.0, whole - matched - extra)))
 
 
 def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, int],
