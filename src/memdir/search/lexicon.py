@@ -164,7 +164,7 @@ KINDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
      ("npm", "pnpm", "yarn", "pip", "pipx", "uv", "poetry", "pipenv", "conda", "cargo", "bundler", "homebrew",
       "nuget")),
     (("type checker", "type checking", "typechecker", "typecheck"), ("mypy", "pyright", "tsc")),
-    (("on-call", "incident paging", "paging service"), ("pagerduty", "opsgenie", "victorops")),
+    (("on-call", "oncall"), ("pagerduty", "opsgenie", "victorops")),
 )
 
 __all__ = ["CONCEPTS", "KINDS"]
