@@ -361,12 +361,15 @@ def _complete(core: set[str], found: set[str], head: set[str], present: set[str]
 
 def _lacked_first(core: set[str], known: set[str], order) -> bool:
     """True when a core term of the query that the store lacks comes before one it holds (``known``) in ``order``
-    (the query's terms as written): ``dark mode`` with no memory holding "dark"."""
+    (the query's terms as written): ``dark mode`` with no memory holding "dark". A lacked bigram of a script
+    written without spaces is no word but mostly a pair across two words ("我审" of 请帮我审查代码): not counted."""
+    from .tokenize import has_cjk  # imported by every caller already
+
     lacked = False
     for term in order:
         if term in core:
             if term not in known:
-                lacked = True
+                lacked = lacked or not has_cjk(term)
             elif lacked:
                 return True
     return False
