@@ -97,7 +97,7 @@ def test_a_stand_in_counts_in_the_head_it_is_met_in(isolated_home, project, monk
     assert recalled(mem, "what's the weather like today?") == []
     # and the head's share is what recalls it: with only coverage and matched weight raised, nothing is recalled
     real = concepts.lifted
-    monkeypatch.setattr(concepts, "lifted", lambda ev, got: relevance.replaced(real(ev, got), head=ev.head))
+    monkeypatch.setattr(concepts, "lifted", lambda ev, got, **kw: relevance.replaced(real(ev, got, **kw), head=ev.head))
     assert recalled(mem, prompt) == []
     assert recalled(mem, "which port does the dev postgres listen on?") == ["pg-port"]
 

@@ -52,8 +52,9 @@ def test_cjk_chit_chat_finds_nothing_beside_the_content_words_that_find_it(store
         assert (chat, names(store, chat), store.recall(chat)) == (chat, [], "")
     assert names(store, "배포") == ["ko-note"]  # control: the content words of the same memories
     assert names(store, "금요일") == ["ko-note"]
-    assert names(store, "データベース") == ["ja-note"]
-    assert names(store, "日志") == ["zh-note"]
+    # db-port's name says "db", a form of the lexicon's concept of a database: a search meets it too (search35)
+    assert names(store, "データベース") == ["ja-note", "db-port"]
+    assert names(store, "日志") == ["zh-note", "logging"]  # "logging" names 日志's concept in English (search35)
 
 
 def test_cjk_grammar_is_a_stopword_and_content_bigrams_are_not():

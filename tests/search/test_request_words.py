@@ -60,6 +60,9 @@ REQUESTS = [
     ("デプロイについて教えてください", "jp-deploy"),
 ]
 
+# A search meets a memory whose head names the query's concept in another language (search35: 배포 is a deploy).
+ALSO = {"デプロイについて教えてください": ("ko-deploy",)}
+
 # Chit-chat and requests about what no memory holds: nothing, through search and recall alike.
 NOTHING = ["tell me a joke", "remind me to drink water", "remind me later", "thanks, that works", "tell me more",
            "florbix", "帮我一下", "알려줘", "help me", "이해해 주세요"]
@@ -70,7 +73,8 @@ def test_a_request_around_a_memory_s_word_finds_it_strongly_and_chit_chat_finds_
     for query, name in REQUESTS:
         hits = store.search(query)
         assert (query, hits[0].name, hits[0].score >= 0.9) == (query, name, True), [(h.name, h.score) for h in hits]
-        assert (query, [h.name for h in hits]) == (query, [name])  # no memory holding only the request word
+        # no memory holding only the request word; one naming the same thing in another language is listed after it
+        assert (query, [h.name for h in hits]) == (query, [name, *ALSO.get(query, ())])
         assert f"## {name} " in store.recall(query)
     for query in NOTHING:
         assert (query, [h.name for h in store.search(query)], store.recall(query)) == (query, [], "")

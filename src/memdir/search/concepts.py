@@ -20,6 +20,7 @@ forms takes ≈ 0.3 s: too slow for a prompt hook); :func:`read_forms` is what t
 
 from __future__ import annotations
 
+import functools
 import math
 
 from . import weighing
@@ -89,13 +90,70 @@ def stand_ins(wanted: dict[str, tuple[int, ...]], held) -> set[str]:
             and any(term not in form and held.issuperset(form) for c in cs for form in FORMS[c])}
 
 
-def lifted(evidence, got: dict[str, float]):
+@functools.cache
+def _kinds() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...]:
+    """Each kind of :data:`~memdir.search.lexicon.KINDS` as ``(its forms' terms, its products' terms)``, read by the
+    tokenizer once a process (≈ 30 forms: a few ms, and only an explicit search asks)."""
+    from .lexicon import KINDS
+    from .tokenize import query_terms
+
+    def read(forms):
+        return tuple(dict.fromkeys(tuple(sorted(set(query_terms(f)))) for f in forms if query_terms(f)))
+
+    return tuple((read(forms), read(products)) for forms, products in KINDS)
+
+
+def kinds_asked(terms) -> dict[int, frozenset[str]]:
+    """``{kind: the query terms naming it}`` for each kind of :data:`~memdir.search.lexicon.KINDS` whose form the
+    query ``terms`` hold whole ("package manager"); ``{}`` when none."""
+    present = set(terms)
+    out = {}
+    for k, (forms, _) in enumerate(_kinds()):
+        named = set().union(*(form for form in forms if present.issuperset(form)))
+        if named:
+            out[k] = frozenset(named)
+    return out
+
+
+def other_terms(terms, kinds: dict[int, frozenset[str]]) -> list[str]:
+    """What an explicit search also looks for in the index beside the query ``terms``: the terms of the other forms
+    of each concept the query names (:func:`asked`: 部署, デプロイ for "deploy") and of the products of each kind it
+    names (``kinds``, :func:`kinds_asked`: "pnpm", "yarn" for "package manager"); ``[]`` when none. Only a memory
+    whose head holds a whole form or product is scored so (:func:`met`, :func:`instances_met`)."""
+    present = set(terms)
+    concepts = {c for cs in asked(terms).values() for c in cs}
+    found = [t for c in sorted(concepts) for form in FORMS[c] for t in form]
+    found += [t for k in sorted(kinds) for product in _kinds()[k][1] for t in product]
+    return [t for t in dict.fromkeys(found) if t not in present]
+
+
+def instances_met(heads: dict[int, tuple[str, ...]], asked: dict[int, frozenset[str]],
+                  weights: dict[str, float]) -> dict[int, dict[str, float]]:
+    """``{row id: {term: its weight}}``: for each memory of ``heads`` (row id → its head's indexed terms) whose head
+    names a product of a kind the query names (``asked``, :func:`kinds_asked`) without holding the query's words
+    for the kind, those words with their weight in the query (``weights``). An explicit search scores such a memory
+    as if its head held them (:func:`lifted`): "Use pnpm, never npm or yarn" for "package manager"."""
+    out = {}
+    for rowid, head in heads.items():
+        held = set(head)
+        got = {t: weights.get(t, 0.0) for k, named in asked.items() if not named <= held
+               and any(held.issuperset(product) for product in _kinds()[k][1]) for t in named - held}
+        if any(got.values()):
+            out[rowid] = got
+    return out
+
+
+def lifted(evidence, got: dict[str, float], search: bool = False, complete: bool = True):
     """``evidence`` (:class:`memdir.search.relevance.Evidence`) as if the memory's head also held the terms of ``got``
-    (term → its weight in the query, :func:`met`: each a stand-in its head meets by another form): its head coverage
-    raised by their weight (the head holds none of them), its coverage and matched weight raised and its missing
-    weight lowered by the weight of those it holds nowhere else (:attr:`~memdir.search.relevance.Evidence.matched`
-    counted once), as a found term's share moves them (each share at most 1); its matched terms, held share and
-    completeness as they were. ``evidence`` itself when ``got`` adds nothing."""
+    (term → its weight in the query, :func:`met` or :func:`instances_met`: each a stand-in its head meets by another
+    form, or the words of a kind whose product its head names): its head coverage raised by their weight (the head holds
+    none of them), its coverage and matched weight raised and its missing weight lowered by the weight of those it
+    holds nowhere else (:attr:`~memdir.search.relevance.Evidence.matched` counted once), as a found term's share moves
+    them (each share at most 1); its matched terms and held share as they were. Completeness as it was, but for an
+    explicit ``search`` with ``complete``: complete when it then holds all of the query's weight ("when do we
+    deploy?" and a memory titled デプロイ手順: the same thing named in another language; not a product of a kind the
+    query names, :func:`instances_met`, which scores under the kind named). ``evidence`` itself when ``got`` adds
+    nothing."""
     from .relevance import replaced
 
     whole = math.expm1(evidence.query)
@@ -106,8 +164,10 @@ def lifted(evidence, got: dict[str, float]):
     head = min(1.0, evidence.head + sum(got.values()) / whole)
     if extra <= 0 and head <= evidence.head:
         return evidence
-    return replaced(evidence, coverage=min(1.0, evidence.coverage + extra / whole), head=head,
-                    mass=math.log1p(matched + extra), missing=math.log1p(max(0.0, whole - matched - extra)))
+    coverage = min(1.0, evidence.coverage + extra / whole)
+    more = {"complete": 1.0 if complete and coverage >= 1.0 else evidence.complete} if search else {}
+    return replaced(evidence, coverage=coverage, head=head, mass=math.log1p(matched + extra),
+                    missing=math.log1p(max(0.0, whole - matched - extra)), **more)
 
 
 def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, int],
@@ -131,4 +191,5 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     return out
 
 
-__all__ = ["asked", "lifted", "met", "read_forms", "stand_ins", "write", "written"]
+__all__ = ["asked", "instances_met", "kinds_asked", "lifted", "met", "other_terms", "read_forms", "stand_ins",
+           "write", "written"]

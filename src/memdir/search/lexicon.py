@@ -161,4 +161,17 @@ CONCEPTS: tuple[tuple[str, ...], ...] = (
     ("weekend", "wochenende", "周末", "週末", "주말"),
 )
 
-__all__ = ["CONCEPTS"]
+# A kind of tool and the products that are one of it, for an explicit search naming the kind (:func:`memdir.search.
+# concepts.instances_met`): "package manager" is what "Use pnpm, never npm or yarn" is about, though it names only
+# the product (search35). One way only, and never for recall: a product is no synonym of its kind, and two products
+# of one kind are not each other (npm is no pnpm). Each entry: the kind's forms, then its products, as people write
+# them. Kept to kinds whose products are rarely other words.
+KINDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("package manager", "package installer", "paketmanager", "包管理器", "パッケージマネージャー", "패키지 매니저"),
+     ("npm", "pnpm", "yarn", "pip", "pipx", "uv", "poetry", "pipenv", "conda", "cargo", "bundler", "homebrew",
+      "nuget")),
+    (("type checker", "type checking", "typechecker", "typecheck"), ("mypy", "pyright", "tsc")),
+    (("on-call", "oncall"), ("pagerduty", "opsgenie", "victorops")),
+)
+
+__all__ = ["CONCEPTS", "KINDS"]

@@ -320,6 +320,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 first = [have[i] for i, _ in near if i in have]
                 placed = {n.id for n in first}
                 lexical = (first + [m for m in lexical if m.id not in placed])[:pool]
+            kinds = concepts.kinds_asked(terms) if explicit else {}  # "package manager": also its products' memories
+            others = concepts.other_terms(terms, kinds) if explicit else []  # and a concept's other names: 部署
+            if others:
+                have = {memory.id for memory in lexical}
+                lexical += [m for m in _bm25_rows(conn, others, where, pool, None, {}, seen) if m.id not in have]
             capitals = in_capitals(conn, spellings) if spellings else {}
             if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
                 have = {memory.id for memory in lexical}
@@ -368,8 +373,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                          for i, ev in found.items()}
             if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
                 found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}
-            lifts = {} if explicit or min_score < relevance.THRESHOLD else concepts.met(  # "toggle": feature flags
-                {i: row.head for i, row in rowwords.rows(conn, list(found)).items()}, terms, counts, total)
+            heads = {i: row.head for i, row in rowwords.rows(conn, list(found)).items()} if min_score >= \
+                relevance.THRESHOLD and (not explicit or kinds or concepts.asked(terms)) else {}
+            lifts = concepts.met(heads, terms, counts, total) if heads else {}  # "toggle": feature flags; 部署: deploy
+            products = concepts.instances_met(heads, kinds, weighing.term_weights(terms, counts, total)) if kinds \
+                else {}  # a search's kind ("package manager"): a memory whose head names one of its products (pnpm)
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
@@ -380,8 +388,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
-        if doc_id in lifts:  # its head names the prompt's concept otherwise: scored so too, never lower
-            value = max(value, relevance.score(concepts.lifted(ev, lifts[doc_id])))
+        if doc_id in lifts or doc_id in products:  # its head names the prompt's concept otherwise: scored so too
+            up = concepts.lifted(ev, lifts.get(doc_id, {}), search=explicit)  # never lower; its bar its own words'
+            value = max(value, relevance.score(concepts.lifted(up, products.get(doc_id, {}), search=True,
+                                                               complete=False)))
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key

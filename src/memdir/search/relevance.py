@@ -312,7 +312,8 @@ def evidence(weights: dict[str, float], head_tokens: set[str], body_tokens: list
     made.__dict__.update(coverage=matched / whole, head=sum([w for t, w in weights.items() if t in head]) / whole,
                          mass=math.log1p(matched), cosine=None, matched=tuple(t for t in weights if t in found),
                          missing=math.log1p(max(0.0, whole - matched)), query=log_whole,
-                         complete=_complete(core, found, head, present if typed else None) if keywords else 0.0,
+                         complete=_complete(core, found, head, present if typed else None, weights) if keywords
+                         else 0.0,
                          shared=shared, near=near_weight / whole, span=span, held=held)
     return with_cosine(made, cosine, median, top)
 
@@ -333,14 +334,19 @@ def _per_query(weights: dict[str, float], strong: set[str]) -> tuple[float, set[
     return last[2]
 
 
-def _complete(core: set[str], found: set[str], head: set[str], present: set[str] | None) -> float:
+def _complete(core: set[str], found: set[str], head: set[str], present: set[str] | None, order=()) -> float:
     """:attr:`Evidence.complete`: 1.0 when ``found`` (the head and best passage's query terms) holds every
     core term of the query; with ``present`` (a search typed as keywords: the query terms some memory holds), when
     the memory's ``head`` (name, title, description: what it is about, not a word its body mentions in
-    passing) holds every core term the store holds at all and those are at least half of them, the share of
+    passing) holds every core term the store holds at all, those are at least half of them and they come before
+    every core term the store lacks in the query's ``order`` (its terms as written), the share of
     the core terms they are (``changelog entry``, no memory holding "entry": 0.5; ``gateway timeout value``:
     2/3) — a word no memory has cannot be found in any, so it does not make the memory holding all the rest
-    a weak match, and it still leaves open whether that memory is what was asked for ("s3 glacier"); else 0.0."""
+    a weak match, and it still leaves open whether that memory is what was asked for ("s3 glacier"); else 0.0.
+    A word the store lacks written before one it holds says which of its kind the query means (``dark mode``,
+    ``package manager``: the head noun last, as English and the CJK languages write a compound): the memory
+    holding only the kind ("mypy in strict mode", "release manager") is another of that kind, not a match to a
+    share (search35: "dark mode" listed the mypy memory at 0.70 where no memory is on UI themes)."""
     if not core:
         return 0.0
     if core <= found:
@@ -348,7 +354,25 @@ def _complete(core: set[str], found: set[str], head: set[str], present: set[str]
     known = core if present is None else core & present
     if not known or 2 * len(known) < len(core) or not known <= head:
         return 0.0
+    if present is not None and _lacked_first(core, known, order):
+        return 0.0
     return len(known) / len(core)
+
+
+def _lacked_first(core: set[str], known: set[str], order) -> bool:
+    """True when a core term of the query that the store lacks comes before one it holds (``known``) in ``order``
+    (the query's terms as written): ``dark mode`` with no memory holding "dark". A lacked bigram of a script
+    written without spaces is no word but mostly a pair across two words ("我审" of 请帮我审查代码): not counted."""
+    from .tokenize import has_cjk  # imported by every caller already
+
+    lacked = False
+    for term in order:
+        if term in core:
+            if term not in known:
+                lacked = lacked or not has_cjk(term)
+            elif lacked:
+                return True
+    return False
 
 
 def with_cosine(evidence: Evidence, cosine: float | None, median: float | None = None,
