@@ -94,7 +94,7 @@ JA_NOTES = [  # the evaluation's Japanese note and two English ones (evals/recal
 def test_japanese_what_is_recalls_no_note_naming_it_in_its_body(isolated_home, project, monkeypatch):
     """"指数バックオフとは何ですか？" ("what is exponential backoff?") asks what anyone could look up; the note on the
     payment API's rate limit says in its body that retries back off exponentially, holds every word of the question
-    (words alone 0.99 in the evaluation) and was recalled (evals/recall/subject35.py). Control in the same store and
+    (words alone 0.99 in the evaluation) and was recalled (evals/recall/false35.py). Control in the same store and
     meaning: the same form asked of what the note's head is about (its head holds 0.895 of that question: the pairs
     of "何ですか" are in no head)."""
     mem = notes_store(isolated_home, project, JA_NOTES)

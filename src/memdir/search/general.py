@@ -127,6 +127,19 @@ after the rule above, vectors on: fold 0 [158, 191, 24, 157] unchanged (no fit r
 to get a working machine?", needs a Korean note the general rule already refuses it). Read out of fold: chosen on
 fold 1 it reads 0/0 on fold 0; fold 0 alone cannot choose it (a tie), so its support is fold 1's four and the loss of
 nothing on either.
+
+The same in Chinese, Japanese and Korean (``_WHAT_THING_CJK``: とは, って何, 是什么, 什么是, 뭐야, 무엇; 2026-12-06
+false35): "指数バックオフとは何ですか？" ("what is exponential backoff?") recalled the note on the payment API's rate limit,
+whose body says retries back off exponentially (words alone 0.99, head 0). Read in bigrams, such a question has pairs
+straddling its asking form and particles ("何で", "すか", "库是") that no head holds, so the head must hold
+:data:`CJK_SUBJECT` (0.75) of it (:func:`subject_share`), not all: "外部決済APIのレート制限とは何ですか？" and the note whose
+description is that phrase, head 0.895 (tests/search/test_general_subject.py). No constant fitted: the one fit row it
+moves sits at head 0. Pooled fit folds (every fit set of ``common.fit_rows``, ``neg.py dump`` replayed and ``run.py
+--set near --split fit`` run), ``[hits, needing, false recalls, needing none]``: vectors on fold 0 [149, 181, 22,
+150] unchanged, fold 1 [142, 172, 10, 157] → [142, 172, 9, 157]; off fold 0 [102, 181, 12, 150] unchanged, fold 1
+[97, 172, 4, 157] → [97, 172, 3, 157]; no other fit row asks so. Chosen on fold 1 it reads 0/0 on fold 0 (no row
+there): its support is one row and the loss of nothing on either fold, as for the English form. Figures and the
+families tried beside it: evals/recall/false35.py.
 """
 
 from __future__ import annotations
@@ -253,7 +266,7 @@ def asks_what_a_thing_is(query: str) -> bool:
 # 0.9–0.96 of "外部決済APIのレート制限とは何ですか？" when the description is that phrase. There a memory is about
 # what the question asks when its head holds CJK_SUBJECT of it. Not fitted: the one fit row it moves ("指数バックオフ
 # とは何ですか？", the note whose body names the backoff: head 0) is the same at any share in (0, 0.89]; 0.75 is the
-# lowest share recall32 found the English form reading the same at (evals/recall/subject35.py).
+# lowest share recall32 found the English form reading the same at (evals/recall/false35.py).
 CJK_SUBJECT = 0.75
 
 
