@@ -40,7 +40,8 @@ Vectors off (16): 6 of the first kind (a) and (b) (Grafana, S3, Slack, Redis, �
 near-topic, 3 short, the 3 frontend ports and "how do i instal docker on ubuntu?".
 
 Kept: *a Chinese, Japanese or Korean what-is question asks what a thing is* (``thing``:
-:func:`memdir.search.general.asks_what_a_thing_is` reads とは, って何, 是什么, 什么是, 뭐야, 무엇; a memory answers it only when its
+:func:`memdir.search.general.asks_what_a_thing_is` reads とは, って何, 什么是, (이)란 무엇 — the forms asking for a definition,
+not "X是什么" nor "X가 뭐야", which ask what the project's X is as often —; a memory answers it only when its
 head holds :data:`memdir.search.general.CJK_SUBJECT` of it, :func:`memdir.search.general.subject_share`). It moves one
 fit row, "指数バックオフとは何ですか？" (fold 1, ja-api-rate, head 0). Pooled: vectors on fold 0 [149, 181, 22, 150]
 unchanged, fold 1 [142, 172, 10, 157] → [142, 172, 9, 157]; off fold 0 [102, 181, 12, 150] unchanged, fold 1 [97, 172,

@@ -28,7 +28,9 @@ from .densestub import dense_as, notes_store
     ("where do I see p99 latency?", False),  # not a what-question
     ("指数バックオフとは何ですか？", True),  # the Japanese, Chinese and Korean what-is forms (false35)
     ("什么是幂等性？", True),
-    ("멱등성이 뭐야?", True),
+    ("멱등성이란 무엇인가요?", True),
+    ("测试数据库是什么？", False),  # "X是什么": what the project's X is as often; the general rule alone reads it
+    ("멱등성이 뭐야?", False),
     ("Redis 的过期时间怎么设置？", False),  # a how-to form: asks to do something
     ("このコードは何ですか？", False),  # pointing at a thing of the conversation
 ])

@@ -128,8 +128,8 @@ to get a working machine?", needs a Korean note the general rule already refuses
 fold 1 it reads 0/0 on fold 0; fold 0 alone cannot choose it (a tie), so its support is fold 1's four and the loss of
 nothing on either.
 
-The same in Chinese, Japanese and Korean (``_WHAT_THING_CJK``: とは, って何, 是什么, 什么是, 뭐야, 무엇; 2026-12-06
-false35): "指数バックオフとは何ですか？" ("what is exponential backoff?") recalled the note on the payment API's rate limit,
+The same in Chinese, Japanese and Korean (``_WHAT_THING_CJK``: the forms asking for a definition, とは, って何, 什么是,
+(이)란 무엇; not "X是什么" nor "X가 뭐야", which ask what the project's X is as often; 2026-12-06 false35): "指数バックオフとは何ですか？" ("what is exponential backoff?") recalled the note on the payment API's rate limit,
 whose body says retries back off exponentially (words alone 0.99, head 0). Read in bigrams, such a question has pairs
 straddling its asking form and particles ("何で", "すか", "库是") that no head holds, so the head must hold
 :data:`CJK_SUBJECT` (0.75) of it (:func:`subject_share`), not all: "外部決済APIのレート制限とは何ですか？" and the note whose
@@ -246,9 +246,11 @@ def asks_what_it_is(query: str) -> bool:
 # project, as a norm asks its convention: not what the thing is.
 _PURPOSE = re.compile(r"\bused\s+for\b|\bfor\W*$")
 _WHAT_THING = re.compile(r"^\W*(?:what\s+(?:is|are|does|do)\b|what['’]s\b|was\s+(?:ist|sind|macht)\b)")
-# The same in Chinese, Japanese and Korean: their what-is forms among :data:`_ASKS_CJK`'s, anywhere in the question
-# ("指数バックオフとは何ですか？", "什么是幂等性？", "멱등성이 뭐야?"); a how-to form (方法, 怎么, 어떻게) asks to do something.
-_WHAT_THING_CJK = re.compile(r"とは|って何|是什么|什么是|뭐야|무엇")
+# The same in Chinese, Japanese and Korean: the forms asking for a definition ("指数バックオフとは何ですか？", "什么是幂等性？",
+# "멱등성이란 무엇인가요?"), anywhere in the question. Not "X是什么", "X가 뭐야", "무엇을": with no article they ask what
+# the project's X is as often as what an X is ("测试数据库是什么？"), and the general rule alone reads them; nor a how-to
+# form (方法, 怎么, 어떻게), which asks to do something.
+_WHAT_THING_CJK = re.compile(r"とは|って何|什么是|란\s*(?:무엇|뭐)")
 
 
 def asks_what_a_thing_is(query: str) -> bool:
