@@ -60,7 +60,10 @@ mocked tests passed while a migration broke production") and a session note: poo
 150] → [149, 181, 21, 150], fold 1 [142, 172, 10, 157] → [142, 172, 9, 157]; off fold 0 [102, 181, 12, 150] → [102,
 181, 11, 150], fold 1 [97, 172, 4, 157] → [97, 172, 3, 157]. Out of fold: chosen on fold 0 (−1 false recall there) it
 reads −1 on fold 1, chosen on fold 1 it reads −1 on fold 0; no hit moves on either fold, on or off. No shop prompt
-has the form.
+has the form. ``run.py --split fit`` on the branch: short on [[12, 12, 1, 12], [11, 12, 0, 12]], off [[7, 12, 1,
+12], [9, 12, 0, 12]]; framed on [[12, 12, 2, 12], [12, 12, 1, 12]], off [[10, 12, 1, 12], [11, 12, 0, 12]] (main's
+``run.py`` framed off: [[10, 12, 2, 12], [11, 12, 0, 12]]; its fold 1 holds one hit more than the dump's replay,
+"change the nightly batch and make sure it still notifies Slack when it fails", on main as on the branch).
 
 Both kept rules together (they move disjoint rows), pooled ``[hits, needing, false recalls, needing none]``: vectors on
 fold 0 [149, 181, 22, 150] → [149, 181, 21, 150], fold 1 [142, 172, 10, 157] → [142, 172, 8, 157] (false recall
