@@ -91,6 +91,11 @@ Tried, not kept ((hits, false recalls) per fold against main, vectors on):
   (not generic) are held by no part of it and it states nothing of the prompt (held < 0.9): M 1 (−5, −2), (−10, 0);
   M 2 (−14, −3), (−22, 0); vectors off M 1 (−4, −2), (−7, 0). The frontend port rows go, and with them the paraphrases the set exists for ("where do the
   wheels built by CI end up?" and the S3 note, "the thumbnail worker keeps dying with exit code 137").
+* *a thinner share of a shorter long prompt* (scratch, not in ``cv``; neg11's ``thin`` beside it, its exemptions
+  kept): a memory holding at most C of a prompt of query weight ≥ Q through at most S shared words, Q 3.3–3.8 × C
+  0.05–0.2 × S 0–2 (for "how long do Stripe refunds take …", 3.56, and the near-topic prompts under 3.95): no setting
+  gains on either fold, on or off; the best over both, (3.4, 0.05, 0), reads (−1, −1), (0, 0): the inferred tasks
+  sit at the same weight and share.
 * *asking to make a new thing* (scratch, not in ``cv``): "how do I create a/an …", "add a new …", 新しい…を作る read as
   asking what a thing is, answered only by a memory whose head holds a share S of the question. The three fit rows it
   would cut (Grafana panel 0.54, S3 rule 0.32, Slack channel 0.10) sit among project questions of the same form in a
