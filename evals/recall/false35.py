@@ -146,13 +146,11 @@ def thing(rows: list[dict]):
     refuses a memory whose head holds under :data:`memdir.search.general.CJK_SUBJECT` of it."""
     from memdir.search import general
 
-    asks_what_a_thing_is, not_its_subject = general.asks_what_a_thing_is, general.not_its_subject
-
-    asks = {id(r): asks_what_a_thing_is(r["prompt"]) and bool(general._WHAT_THING_CJK.search(r["prompt"])) for r in rows}
+    asks = {id(r): general.subject_share(r["prompt"]) == general.CJK_SUBJECT for r in rows}
 
     def keep(c, row):
         e = c["ev"]
-        if asks[id(row)] and e["general"] and not_its_subject(e["head"], general.CJK_SUBJECT):
+        if asks[id(row)] and e["general"] and general.not_its_subject(e["head"], general.CJK_SUBJECT):
             return False
         return base(c, row)
     return {"cjk-what": keep}
