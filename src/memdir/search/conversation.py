@@ -28,8 +28,8 @@ A pointer is one of (case folded; no constant, the forms are the language's own)
 Chosen on the fit data's pooled folds (evals/recall/conversation.py, 2026-12-06 false33; never a held-out line):
 see that script for the figures. The checks said to succeed (false35, evals/recall/false35.py): one fit row in each
 fold ("make sure the tests pass" in fold 0, "the tests pass now, thanks" in fold 1), each recalling three notes holding
-"tests pass"; chosen on either fold it reads −1 false recall on the other, vectors on and off, and no hit moves. Pure; the patterns compile at import (:mod:`memdir.search.general` does the same,
-on the same path).
+"tests pass"; chosen on either fold it reads −1 false recall on the other, vectors on and off, and no hit moves.
+Pure; the patterns compile at import (:mod:`memdir.search.general` does the same, on the same path).
 """
 
 from __future__ import annotations
