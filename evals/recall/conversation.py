@@ -22,7 +22,8 @@ Pooled, vectors on: fold 0 [149, 181, 23, 150] → [149, 181, 22, 150], fold 1 [
 [97, 172, 5, 157] (gone: terse-answers for the diff, ja-review, no-mocks-db for "the last question"). No hit lost on
 either fold, either way; ``oof.py`` reads it chosen ON by both folds (ON−OFF, hits/false: vectors off 0/−1, 0/−2).
 Left: "the tests pass now, thanks" and "make sure the tests pass" (a report or a check of the session's own work,
-sharing "test" and "pass" with the ops log) point with no pointer this rule reads.
+sharing "test" and "pass" with the ops log) point with no pointer this rule reads (2026-12-06 false35: the session's checks said to succeed are one now,
+evals/recall/false35.py).
 
 Kept beside it (false33, no constant): a bigram of a hiragana before a katakana or a kanji weighs soft
 (:func:`memdir.search.weighing.soft_terms`: ``に実`` of "30分に実行", ``のコ`` of "このコード": a particle and the next word's

@@ -93,3 +93,42 @@ def test_this_code_in_japanese_is_no_code_review(isolated_home, project):
     assert mem.recall_result("このコードを読みやすくして").memories == ()
     assert [m.name for m in mem.recall_result("コードレビューのコメントは何語で書く？").memories] == ["ja-review"]
 
+
+
+@pytest.mark.parametrize("prompt, pointed", [
+    ("the tests pass now, thanks", {"the", "test", "pass"}),
+    ("make sure the tests pass", {"the", "test", "pass"}),
+    ("all tests are passing", {"all", "test", "are", "pass"}),
+    ("the build is green", {"the", "build", "is", "green"}),
+    ("make sure the tests pass against the real database", {"test", "pass"}),  # "the" is written outside too
+    ("the tests fail on CI", set()),  # a failure is a problem a note may bear on: no pointer
+])
+def test_the_sessions_own_checks_said_to_succeed_point_at_the_conversation(prompt, pointed):
+    assert pointed_terms(prompt) == frozenset(pointed)
+
+
+TEST_NOTES = [  # the evaluation's notes holding "tests pass" (evals/recall/memories)
+    ("no-mocks-db", "Integration tests must hit a real database, not mocks",
+     ("Do not mock the database layer in integration tests.\n**Why:** last quarter the mocked tests passed while a "
+      "migration broke production; the mock did not know about the new NOT NULL column.\n**How to apply:** use the "
+      "`pg` fixture from tests/conftest.py, which creates a fresh schema per test.")),
+    NOTES[2],
+]
+
+
+def test_tests_passing_recalls_no_note_on_tests(isolated_home, project):
+    """"the tests pass now, thanks" and "make sure the tests pass" report or check the session's own work; the note on
+    integration tests ("the mocked tests passed while a migration broke production") shares "test" and "pass" and was
+    recalled for both, with the ops log and a session note (false35: fit folds 0 and 1, vectors on and off). Control
+    in the same store: a check of what the note is about, and a prompt sharing another word with it."""
+    mem = notes_store(isolated_home, project, TEST_NOTES)
+    for prompt in ("the tests pass now, thanks", "make sure the tests pass"):
+        (hit,) = [h for h in ranking.ranked(mem.session, prompt, pool=12, min_score=0.0)[0]
+                  if h.memory.name == "no-mocks-db"]
+        assert set(hit.evidence.shared) == {"test", "pass"} and hit.evidence.pointed
+        assert hit.score >= relevance.THRESHOLD  # its words alone would have carried it
+        assert mem.recall_result(prompt).memories == ()
+    assert [m.name for m in mem.recall_result("make sure the integration tests hit a real database").memories] == [
+        "no-mocks-db"]
+    assert [m.name for m in mem.recall_result("make sure the tests pass without mocking the database").memories] == [
+        "no-mocks-db"]

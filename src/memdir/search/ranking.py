@@ -38,8 +38,7 @@ from .conversation import only_pointed, pointed_terms
 from .filters import Filters
 from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
 from .foreign import reads_foreign
-from .general import (asks_in_general, asks_what_a_thing_is, asks_what_it_is, lacks_named, named_terms,
-                      not_its_subject)
+from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms, not_its_subject, subject_share
 from .index import layer_key
 from .keywords import frame_terms, in_passing, reads_as_keywords
 from .near import rows as near_rows
@@ -362,10 +361,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 defines = asks_what_it_is(query)  # "what is a feature flag?": not even words
                 named = named_terms(query)  # "… in Node.js?": nor a memory holding nothing of a thing it names
-                thing = asks_what_a_thing_is(query)  # "what is p99 latency?": nor one whose head does not say it
+                thing = subject_share(query)  # "what is p99 latency?": nor one whose head does not say it
                 found = {i: relevance.replaced(ev, general=True,
                                                defines=defines or lacks_named(named, {*ev.shared, *ev.matched})
-                                               or thing and not_its_subject(ev.head))
+                                               or thing is not None and not_its_subject(ev.head, thing))
                          for i, ev in found.items()}
             pointed = frozenset() if explicit else pointed_terms(query)  # "the diff above": a thing of the chat
             if pointed:
