@@ -61,7 +61,7 @@ _RESULTS = {
                                "TeamTrust"),
     "memdir.operations.relocate": ("LayerMove", "OrphanLayer"),
     "memdir.operations.sync": ("SyncInit", "SyncReport", "SyncStatus"),
-    "memdir.operations.sync_conflicts": ("SyncConflict",),
+    "memdir.operations.contested": ("SyncConflict",),
     "memdir.importing.run": ("ImportReport",),
     "memdir.importing.export": ("ExportReport",),
     "memdir.search.ranking": ("SearchResult",),

@@ -89,10 +89,10 @@ from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
     from .consolidation.proposals import ConsolidationReport
+    from .operations.contested import SyncConflict
     from .operations.findings import FindingsDropped, FindingsResult
     from .operations.relocate import LayerMove, OrphanLayer
     from .operations.sync import SyncInit, SyncReport, SyncStatus
-    from .operations.sync_conflicts import SyncConflict
     from .search.hits import SearchResult
     from .search.recall import RecallResult
 

@@ -5,7 +5,7 @@ the part that touches the live layers: which layers travel (:func:`targets`), wh
 as repository files (:func:`live`), the export of this machine's changes (:func:`export`), the import
 of what a merge brought (:func:`import_changes`), a layer seen for the first time (:func:`adopt`), and
 which side of a conflict it holds back is this machine's (:func:`_side_of`; the conflicts held, as a person
-settles them: :mod:`memdir.operations.sync_conflicts`).
+settles them: :mod:`memdir.operations.contested`).
 
 **What this machine's layer last matched.** Each synced layer has its own base: the commit of the
 sync repository its live files last matched (``bases`` in the state file, one per repository
@@ -21,7 +21,7 @@ one (a ``git revert`` of the forget), is put back, never lifted everywhere.
 **Which side is this machine's.** git's conflict markers say ``ours`` for the machine that ran the
 merge, which is the other machine once the conflicted file travels. Each conflict held records the
 marker label that is this machine's (``side``), so ``ours`` in ``memdir sync resolve`` always means
-this machine's value (:func:`memdir.operations.sync_conflicts.conflict_of` shows both per field).
+this machine's value (:func:`memdir.operations.contested.conflict_of` shows both per field).
 """
 
 from __future__ import annotations

@@ -77,9 +77,9 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..vocabulary import SYNC_CONFLICT_EXIT, SYNC_LAYERS, SYNC_OFFLINE_EXIT
 from . import carry as transfer
-from . import sync_conflicts
+from . import contested
 from .carry import Change, NotSynced
-from .sync_conflicts import SyncConflict
+from .contested import SyncConflict
 from .team import Resolved, register_driver
 
 USER = transfer.USER
@@ -273,7 +273,7 @@ def _stamp() -> str:
 
 def _sync(session: Session, repo: Path) -> SyncReport:
     state = sync_repo.read_state(repo)
-    held = sync_conflicts.held_of(state)
+    held = contested.held_of(state)
     bases: dict[str, str] = {k: v for k, v in (state.get("bases") or {}).items() if isinstance(v, str)}
     notes = sync_repo.recover(repo)
     sync_repo.force_attributes(repo)  # a pushed .gitattributes never turns the field merge off here
@@ -338,7 +338,7 @@ def _sync(session: Session, repo: Path) -> SyncReport:
                 notes.append(f"the remote refused the push ({exc}); the local commit waits for the next sync")
             break
     git.run(repo, "update-ref", sync_repo.SYNCED_REF, "HEAD")
-    conflicts = tuple(sync_conflicts.conflict_of(repo, path, held) for path in sorted(held))
+    conflicts = tuple(contested.conflict_of(repo, path, held) for path in sorted(held))
     outcome = "offline" if offline else ("conflicts" if held else "synced")
     stamp = _stamp()
     previous = sync_repo.read_state(repo)
@@ -413,8 +413,8 @@ def status(session: Session) -> SyncStatus:
             ahead = int(git.run(repo, "rev-list", "--count", "HEAD").strip() or 0)
     except (StoreError, ValueError, IndexError):
         pass
-    held = sync_conflicts.held_of(state)
-    conflicts = tuple(sync_conflicts.conflict_of(repo, path, held) for path in sorted(held))
+    held = contested.held_of(state)
+    conflicts = tuple(contested.conflict_of(repo, path, held) for path in sorted(held))
     not_synced = tuple(NotSynced(**item) if isinstance(item, dict) else NotSynced(str(item), "", "")
                        for item in state.get("not_synced") or ())
     return SyncStatus(True, str(repo), origin_url(repo), sync_repo.layers_of(repo), ahead, behind,
@@ -426,7 +426,7 @@ def _unsent(session: Session, repo: Path, state: dict) -> int:
     """Files changed here that the remote (as last fetched) does not have: live memory files and tombstones
     that differ from HEAD (since their layer's base), and files changed by commits not pushed."""
     bases = state.get("bases") or {}
-    held = sync_conflicts.held_of(state)
+    held = contested.held_of(state)
     head = sync_repo.rev(repo, "HEAD")
     tree = sync_repo.tree(repo, head)
     paths: set[str] = set()
@@ -486,7 +486,7 @@ def conflicted(session: Session) -> set[tuple[str, str]]:
         state = sync_repo.read_state(repo) if (sync_repo.git_dir(repo) / "HEAD").is_file() else {}
     except (StoreError, OSError):
         return set()
-    return {tuple(transfer.label(path).split(":", 1)) for path in sync_conflicts.held_of(state)
+    return {tuple(transfer.label(path).split(":", 1)) for path in contested.held_of(state)
             if ":" in transfer.label(path)}
 
 
@@ -494,7 +494,7 @@ def show_conflict(session: Session, name: str, scope: str = "user") -> SyncConfl
     """The sync conflict of memory ``name`` in ``scope``: each conflicting field with this machine's value and
     the other machine's. Raises :class:`NotFound` (no such conflict)."""
     repo, path, held, _ = _held_path(session, name, scope)
-    return sync_conflicts.conflict_of(repo, path, held)
+    return contested.conflict_of(repo, path, held)
 
 
 def _held_path(session: Session, name: str, scope: str):
@@ -502,7 +502,7 @@ def _held_path(session: Session, name: str, scope: str):
         raise InvalidInput(f"{{argument}} must be user or project (got {scope!r})", argument="scope")
     repo = sync_repo.configured(session.home)
     key = normalize_name(name).name
-    held = sync_conflicts.held_of(sync_repo.read_state(repo))
+    held = contested.held_of(sync_repo.read_state(repo))
     found, _ = transfer.targets(session, repo)
     target = next((t for t in found if t.scope == scope), None)
     path = f"{target.prefix}/{key}.md" if target is not None else None
@@ -516,7 +516,7 @@ def resolve(session: Session, name: str, scope: str = "user", side: str | None =
     """Settle a sync conflict of memory ``name`` in the ``scope`` layer (``user`` | ``project``): each
     conflicting field takes ``fields``' side (``{"description": "theirs"}``; ``body`` is the body), the
     others ``side``; ``ours`` is always this machine's value and ``theirs`` the other machine's, whichever
-    machine's merge wrote the markers (:func:`memdir.operations.sync_conflicts.marker_side`). Written through
+    machine's merge wrote the markers (:func:`memdir.operations.contested.marker_side`). Written through
     the gateway as a ``resolve`` event, and pushed by the next sync. A person only. Raises :class:`NotFound`
     (no such conflict), :class:`InvalidInput` (a field left without a side: the conflicting fields named, with
     both values), :class:`Refused`."""
@@ -530,14 +530,14 @@ def resolve(session: Session, name: str, scope: str = "user", side: str | None =
                       "version meanwhile and takes the resolved one at its next sync)")
     data = sync_repo.show(repo, "HEAD", path) or b""
     if side is None and not fields:
-        shown = sync_conflicts.conflict_of(repo, path, held)
+        shown = contested.conflict_of(repo, path, held)
         both = "; ".join(f"{f.field or 'several fields at once'}: this machine {f.this_machine!r}, other machine "
                          f"{f.other_machine!r}" for f in shown.fields)
         raise InvalidInput(f"{key} conflicts in {both}; choose: memdir sync resolve {key} --scope {scope} "
                            "--field FIELD=ours|theirs (ours: this machine's value), or --ours|--theirs (every field)")
-    marked = {f: sync_conflicts.marker_side(held, path, s) for f, s in (fields or {}).items()}
+    marked = {f: contested.marker_side(held, path, s) for f, s in (fields or {}).items()}
     try:
-        chosen = merge_rules.resolve_fields(data, marked, sync_conflicts.marker_side(held, path, side) if side else None)
+        chosen = merge_rules.resolve_fields(data, marked, contested.marker_side(held, path, side) if side else None)
     except ValueError as exc:
         raise InvalidInput(f"cannot resolve {key}: {exc}; nothing was changed") from None
     _, digests = transfer.live(target)

@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..operations.sync import SyncInit, SyncReport, SyncStatus
     from ..operations.carry import Change
-    from ..operations.sync_conflicts import SyncConflict
+    from ..operations.contested import SyncConflict
     from ..operations.team import Resolved
 
 
