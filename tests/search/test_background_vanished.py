@@ -95,3 +95,32 @@ def test_a_build_does_not_make_again_a_home_removed_under_it(tmp_path):
     assert build.returncode == 0, (out, err)  # quietly: nothing to build
     assert not home.exists()  # nor its index, its layers, its logs
     assert (root / ".claude" / "memory" / "db-port.md").is_file()  # control: what stayed is as it was
+
+
+def test_an_index_file_removed_while_a_build_opens_it_is_gone_not_a_failure(tmp_path, monkeypatch):
+    """Clean-clone CI (int35): the home was being removed (``rm -rf``: its files first, then the directory) while the
+    build opened the index; the file it had just made was gone at its chmod, and the build exited 1 ("cannot open
+    the search index … No such file or directory") though its home was going. In a background job that is
+    :class:`~memdir.files.background.Gone` (the build exits 0); in a person's own process it stays the error it was
+    (control)."""
+    from memdir.errors import StoreError
+    from memdir.files import background
+    from memdir.search import index
+
+    def removed(path, mode):
+        raise FileNotFoundError(2, "No such file or directory", os.fspath(path))
+
+    monkeypatch.setattr(index.os, "chmod", removed)
+    home = tmp_path / "home"
+    home.mkdir()
+    with background.scope():
+        try:
+            index.connect(home)
+        except StoreError as exc:
+            in_background = exc
+    try:
+        index.connect(tmp_path / "home")
+    except StoreError as exc:
+        in_person = exc
+    assert type(in_background) is background.Gone and "was removed while it was opened" in str(in_background)
+    assert type(in_person) is StoreError and str(in_person).startswith("cannot open the search index")

@@ -146,6 +146,8 @@ def connect(home: Path) -> sqlite3.Connection:
             if exc.errno in (errno.EISDIR, errno.ELOOP) and attempt == 1:  # a directory or a link where it goes
                 set_aside(home, "not a file: " + ("a directory" if exc.errno == errno.EISDIR else "a symbolic link"))
                 continue
+            if exc.errno == errno.ENOENT and background.active():  # removed under a build (rm -rf of the home)
+                raise background.Gone(f"the search index {path} was removed while it was opened: {exc}") from None
             if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT):
                 raise StoreError(f"cannot open the search index {path}: {exc}") from None
             if path.exists():  # a read-only home or file, a full disk: the index is there, read it as it is

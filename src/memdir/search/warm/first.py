@@ -99,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         indexed, embedded = build(args[0], args[1])
     except Exception as exc:  # noqa: BLE001 - a background job: the log says why; the first search builds it
-        if not os.path.isdir(args[0]):  # the home removed under it (a test's tmp_path, a person's rm): nothing to do
+        # The home removed under it (a test's tmp_path, a person's rm; Gone: one of its files went while the rest
+        # was being removed): nothing to do.
+        if isinstance(exc, background.Gone) or not os.path.isdir(args[0]):
             return 0
         print(f"first session: index not built: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         return 1
