@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from ..errors import InvalidInput
@@ -231,11 +231,19 @@ def parse_time(value: Any, *, end_of_day: bool = False) -> datetime | None:
     the next local day, so the fact holds through the day's last second.
     ``TZ=America/Los_Angeles`` and ``2025-03-31`` as ``valid_until`` give
     ``2025-04-01T07:00:00Z``, not ``2025-03-31T00:00:00Z`` (expired at 17:00
-    the day before, local time)."""
+    the day before, local time).
+
+    A time that has no UTC instant (``0001-01-01T00:00:00+14:00``, or
+    ``9999-12-31T23:59`` read in a zone west of UTC) reads as None, as any
+    other time that does not read: every reader converts to UTC.
+    """
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.astimezone()
+        try:
+            return _in_utc_range(value if value.tzinfo else value.astimezone())
+        except (OverflowError, ValueError, OSError):
+            return None
     text = str(value).strip()
     if not text:
         return None
@@ -254,9 +262,20 @@ def parse_time(value: Any, *, end_of_day: bool = False) -> datetime | None:
         parsed = datetime.fromisoformat(text.replace(" ", "T", 1) if "T" not in text else text)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and end_of_day:
             parsed += timedelta(days=1)  # naive: the next local midnight, whatever DST does that night
-        return parsed if parsed.tzinfo else parsed.astimezone()
+        return _in_utc_range(parsed if parsed.tzinfo else parsed.astimezone())
     except (ValueError, OverflowError, OSError):
         return None
+
+
+def _in_utc_range(moment: datetime) -> datetime | None:
+    """``moment`` when it has a UTC instant, else None (break36: a hand-edited
+    ``created: 0001-01-01T00:00:00+14:00`` raised OverflowError out of list,
+    search and doctor, where every reader turns times into UTC days)."""
+    try:
+        moment.astimezone(UTC)
+    except (OverflowError, ValueError, OSError):
+        return None
+    return moment
 
 
 # ---------------------------------------------------------------- serialize
