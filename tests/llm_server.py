@@ -3,13 +3,15 @@ Messages API is tests/messages_server.py).
 
 Replies are queued: a string is the assistant's content; a dict may give
 ``content`` or ``message`` (a whole assistant message, e.g. with ``tool_calls``), ``status`` (an HTTP error code), ``sleep`` (seconds before
-answering), ``finish_reason`` and ``before`` (a callable run when the request
+answering), ``drip`` (seconds between the answer's bytes, each sent alone), ``pad`` (bytes of
+whitespace before the answer's JSON), ``finish_reason`` and ``before`` (a callable run when the request
 arrives, e.g. another process writing). Every request body is recorded with
 its headers, so tests can read the prompt the product sent.
 """
 
 from __future__ import annotations
 
+import json
 import time
 
 from tests.scripted_http import ScriptedHandler, ScriptedServer
@@ -44,14 +46,31 @@ class ChatServer(ScriptedServer):
                     if reply.get("status"):
                         self.send_json(error, reply["status"])
                     else:
-                        self.send_json({
+                        answer = {
                             "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
                             "model": body.get("model", "test-model"),
                             "choices": [{"index": 0, "finish_reason": finish, "message": message}],
                             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                        })
+                        }
+                        if reply.get("drip") or reply.get("pad"):
+                            self.send_slowly(b" " * reply.get("pad", 0) + json.dumps(answer).encode(),
+                                             reply.get("drip", 0))
+                        else:
+                            self.send_json(answer)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout test)
+
+            def send_slowly(self, payload: bytes, drip: float) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                if not drip:
+                    self.wfile.write(payload)
+                for index in range(len(payload) if drip else 0):
+                    self.wfile.write(payload[index:index + 1])
+                    self.wfile.flush()
+                    time.sleep(drip)
 
         super().__init__(Handler, "/v1")
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
+import time
 from urllib.parse import urlparse
 
 from ...errors import InvalidInput, ModelError
@@ -32,6 +34,10 @@ from ...text.printable import one_line
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 
 KEY_VARIABLES = ("DEEPSEEK_API_KEY", "OPENAI_API_KEY")
+MAX_REPLY = 1_000_000
+"""Bytes of an endpoint's answer read at most (the command extractor's cap on its stdout): ``llm_max_tokens``
+(≤ 8,192) tokens of JSON fit with room; past it the endpoint has gone wrong, and reading on fills memory
+(break36: a 300 MB answer took 1 GB)."""
 _THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.S | re.I)
 _THINK_OPEN = re.compile(r"\A\s*<think(?:ing)?>", re.I)
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n?(.*?)```", re.S)
@@ -269,6 +275,31 @@ def tool_arguments(calls) -> str:
     return "\n".join(texts)
 
 
+def completion_text(body: bytes) -> tuple[str, str | None]:
+    """``(reply text, finish_reason)`` of a chat-completions answer's JSON ``body``: the first choice's content
+    (its text parts joined when it is a list), else its tool calls' arguments (:func:`tool_arguments`; an
+    endpoint that answers with a tool call: forced JSON, a proxy). Raises :class:`ModelError` when ``body`` is
+    not such an answer."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise ModelError("the model endpoint's answer is not JSON") from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ModelError("the model returned no choices")
+    message = choices[0].get("message")
+    message = message if isinstance(message, dict) else {}
+    content = message.get("content")
+    if isinstance(content, list):
+        content = "".join(part.get("text") or "" for part in content if isinstance(part, dict)
+                          and isinstance(part.get("text"), str))
+    text = content if isinstance(content, str) else ""
+    if not text.strip():
+        text = tool_arguments(message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else None)
+    finish = choices[0].get("finish_reason")
+    return text, finish if isinstance(finish, str) else None
+
+
 # ---------------------------------------------------------------- the extractor
 
 
@@ -295,7 +326,8 @@ class LLMExtractor:
         self._key = api_key_value or api_key(settings)
 
     def complete(self, messages: list[dict]) -> tuple[str, str | None]:
-        """One chat completion: ``(reply text, finish_reason)``. Raises :class:`ModelError`."""
+        """One chat completion: ``(reply text, finish_reason)``, the whole call (its answer read included) within
+        ``llm_timeout`` seconds and :data:`MAX_REPLY` bytes. Raises :class:`ModelError`."""
         key = self._key
         if not key:
             if not _is_local(self.base_url):
@@ -308,9 +340,27 @@ class LLMExtractor:
 
             raise ModelError(f"the llm extractor needs the openai package: {install_command('llm')}") from None
         client = openai.OpenAI(base_url=self.base_url, api_key=key, timeout=self.timeout, max_retries=0)
+        outcome: dict = {}
+
+        def call() -> None:
+            try:
+                outcome["reply"] = self._ask(client, messages, time.monotonic() + self.timeout)
+            except Exception as exc:  # noqa: BLE001 - handed to the caller's thread, which maps it below
+                outcome["error"] = exc
+
+        # llm_timeout bounds the whole call: the client's timeout is per read, so an endpoint sending a byte
+        # every few seconds held a session-end consolidation, and every queue drain after it, for hours (break36).
+        worker = threading.Thread(target=call, name="memdir-llm-call", daemon=True)
+        worker.start()
+        worker.join(self.timeout)
+        if worker.is_alive():
+            client.close()  # the abandoned call ends at its next read (its deadline passed)
+            raise ModelError(f"the model did not answer within {self.timeout:g} s ({self.base_url})")
         try:
-            response = client.chat.completions.create(model=self.model, messages=messages,
-                                                      max_tokens=self.max_tokens, temperature=0)
+            if "error" in outcome:
+                raise outcome["error"]
+        except ModelError:
+            raise
         except openai.APITimeoutError:
             raise ModelError(f"the model did not answer within {self.timeout:g} s ({self.base_url})") from None
         except openai.APIStatusError as exc:
@@ -319,14 +369,23 @@ class LLMExtractor:
             raise ModelError(f"cannot reach {self.base_url}: {exc}") from None
         except openai.OpenAIError as exc:
             raise ModelError(f"model call failed: {exc}") from None
-        choices = getattr(response, "choices", None) or []
-        if not choices:
-            raise ModelError("the model returned no choices")
-        message = choices[0].message
-        text = getattr(message, "content", None) or ""
-        if not text.strip():  # an endpoint that answers with a tool call (forced JSON, a proxy): its arguments
-            text = tool_arguments(getattr(message, "tool_calls", None))
-        return text, getattr(choices[0], "finish_reason", None)
+        except Exception as exc:  # noqa: BLE001 - the connection broke while the answer was read (its client's types)
+            raise ModelError(f"the model's answer was cut off ({type(exc).__name__}; {self.base_url})") from None
+        return outcome["reply"]
+
+    def _ask(self, client, messages: list[dict], deadline: float) -> tuple[str, str | None]:
+        """The call itself, its answer read whole by :data:`MAX_REPLY` and ``deadline`` (``time.monotonic``)."""
+        body = bytearray()
+        with client.chat.completions.with_streaming_response.create(
+                model=self.model, messages=messages, max_tokens=self.max_tokens, temperature=0) as response:
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > MAX_REPLY:
+                    raise ModelError(f"the model's answer passed {MAX_REPLY:,} bytes and was not read further "
+                                     f"({self.base_url})")
+                if time.monotonic() > deadline:
+                    raise ModelError(f"the model did not answer within {self.timeout:g} s ({self.base_url})")
+        return completion_text(bytes(body))
 
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
         """Ask the model; return its proposals (the caller caps how many apply)."""
@@ -343,5 +402,5 @@ class LLMExtractor:
         return ExtractionResult(proposals, raw=text, model=self.model, invalid=invalid)
 
 
-__all__ = ["SYSTEM_PROMPT", "LLMExtractor", "api_key", "build_messages", "key_variables", "missing_key", "parse_reply",
-           "read_proposals", "tool_arguments"]
+__all__ = ["MAX_REPLY", "SYSTEM_PROMPT", "LLMExtractor", "api_key", "build_messages", "completion_text",
+           "key_variables", "missing_key", "parse_reply", "read_proposals", "tool_arguments"]
