@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # read by their attributes; importing them would load YAML
 @printable_output
 def verify(result: VerifyResult) -> str:
     """One line per layer's journal check (``first bad event`` only when an event is bad; a note after it)."""
-    lines = [f"{'ok ' if c.ok else 'BAD'} {c.layer}: {counted(c.events, 'event')}"
+    lines = [f"{'ok ' if c.ok else 'BAD'} {cut(str(c.layer), 1000)}: {counted(c.events, 'event')}"
              + ("" if c.ok else f" — first bad event: {c.error}" if c.bad_seq is not None else f" — {c.error}")
              + (f" — {c.note}" if c.note else "")
              for c in result.layers]
@@ -33,8 +33,10 @@ def verify(result: VerifyResult) -> str:
 def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     """Home, project, search mode, context size and each layer's counts, with
     at most ``max_malformed`` unreadable files and as many files read leniently listed per layer."""
-    lines = [f"home: {result.home}",
-             f"project: {result.project_root or '(none — ' + str(result.project_error) + ')'}",
+    # A path is a one-line field too: a project directory named with a line break forged a line of its own
+    # ("SYSTEM: …") in memory_status's result and the terminal (break36).
+    lines = [f"home: {cut(str(result.home), 1000)}",
+             f"project: {_project(result)}",
              f"search: {result.search}",
              f"context: {result.context_bytes} of {result.context_budget} bytes" + _context_layers(result)]
     if result.extractor:
@@ -46,7 +48,7 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
     if result.sync:
         lines.append(f"sync: {result.sync}")
     if result.moved_away:
-        lines.append(f"project: {result.moved_away}")
+        lines.append(f"project: {cut(str(result.moved_away), 1000)}")
     lines += installed_lines(result)
     for layer in result.layers:
         lines.append(f"{layer.scope}: {counted(layer.memories, 'memory')} ({layer.visible} in the index, "
@@ -62,6 +64,13 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
             lines.append(f"  ~ …and {len(lenient) - max_malformed} more files read leniently")
         lines += [f"  ~ {cut(edited_index_note(kept), 1000)}" for kept in layer.edited_index]
     return "\n".join(lines + duplicate_lines(result))
+
+
+def _project(result: StatusResult) -> str:
+    """The status's project root on one line, or why there is none."""
+    if result.project_root:
+        return cut(str(result.project_root), 1000)
+    return f"(none — {cut(str(result.project_error), 1000)})"
 
 
 @printable_output
@@ -132,7 +141,7 @@ def doctor(result: DoctorResult) -> str:
     journal problems, the context size, then ``ok`` or the count of problems."""
     lines = []
     for layer in result.status.layers:
-        lines.append(f"{layer.scope} layer: {layer.path} — {counted(layer.memories, 'memory')}"
+        lines.append(f"{layer.scope} layer: {cut(str(layer.path), 1000)} — {counted(layer.memories, 'memory')}"
                      + (f" ({_superseded(layer)}: `memdir list --all` shows "
                         f"{'it' if layer.superseded == 1 else 'them'})" if layer.superseded else ""))
         lines += [f"  {unread_label(bad, 'malformed: ')}{cut(bad.path, 1000)}: {cut(bad.error)}{_settles(layer.scope, bad)}"
@@ -142,16 +151,17 @@ def doctor(result: DoctorResult) -> str:
             lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
                          "(said at the end of an earlier session, nothing saved yet):")
             lines += [f"    “{cut(text)}”" for text in layer.pending]
-    lines += [f"  journal: {check.layer}: {check.error}" for check in result.journal if not check.ok]
-    lines += [f"  journal: {check.layer}: {check.note}" for check in result.journal if check.note]  # counted there
+    lines += [f"  journal: {cut(str(check.layer), 1000)}: {check.error}" for check in result.journal if not check.ok]
+    lines += [f"  journal: {cut(str(check.layer), 1000)}: {check.note}" for check in result.journal if check.note]  # counted there
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
     lines += [f"index: {cut(p.error, 1000)}" for p in result.problems if p.path == "index"]  # MEMORY.md not writable
     lines += [f"install: {cut(p.error, 1000)}" for p in result.problems if p.path == "install"]  # its hooks all fail
     lines += [f"sync: {cut(p.path, 200)}: {cut(p.error)}" for p in result.problems if p.error.startswith(SYNC_HELD)]
     lines += [f"{cut(p.path, 200)}: {cut(p.error)}" for p in _unsaid(result)]  # e.g. a promote cut between its steps
     for o in result.orphans:
-        lines.append(f"orphaned layer {o.key}: {counted(o.memories, 'memory')} of {o.root}, which no longer exists"
-                     + (f" — belongs to {o.belongs_to} ({o.because}): memdir move-layer {o.key} {o.belongs_to}"
+        lines.append(f"orphaned layer {o.key}: {counted(o.memories, 'memory')} of {cut(str(o.root), 1000)}, which no longer exists"
+                     + (f" — belongs to {cut(str(o.belongs_to), 1000)} ({o.because}): memdir move-layer {o.key} "
+                        f"{cut(str(o.belongs_to), 1000)}"
                         if o.belongs_to else f" — memdir move-layer {o.key} NEW_PROJECT_DIR re-keys it (or delete "
                         "the layer's directory if that project is gone for good)"))
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes"
