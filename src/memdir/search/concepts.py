@@ -11,7 +11,11 @@ the same concept.
 Recall (:func:`memdir.search.ranking.ranked`, a prompt at the threshold) scores such a memory also as if its head held
 the stand-ins (:func:`lifted`: its head coverage, coverage and matched weight as a found term's share would move them)
 and keeps the larger score; its bar (:func:`memdir.search.relevance.bar`) is still read on the words it holds, and
-nothing is made complete or stated by a stand-in. Chosen by pooled 2-fold cross-validation on the fit data
+nothing is made complete or stated by a stand-in, but for a general question (:attr:`~memdir.search.relevance.
+Evidence.general`) whose words the memory shares none of and meets by their concept alone: its general-question bar is
+read on the words so met ("怎么部署到预发布环境？" and an English note on staging deploys; hits36). A CJK bigram no
+memory holds is soft (a straddle, mostly), but one of a form the prompt holds whole is a word and stands in at the
+weight the query gives it (機能フラグ of a Japanese prompt beside a note titled "Feature flags …"). Chosen by pooled 2-fold cross-validation on the fit data
 (evals/recall/lexicon_cv.py, 2026-12-06 recall34; head coverage headcov35): see that script for the figures.
 
 The forms' terms are read once, when the lexicon changes, into :mod:`memdir.search.conceptterms` (reading the ≈ 750
@@ -180,7 +184,8 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     if not wanted:
         return {}
     weights = weighing.term_weights(terms, counts, total)
-    soft = weighing.soft_terms(terms, counts)
+    soft = weighing.soft_terms(terms)  # a CJK bigram no memory holds is soft (a straddle, mostly), but one of a form
+    # the prompt holds whole is a word: 機能フラグ of a Japanese prompt stands in at its softened weight
     wanted = {t: cs for t, cs in wanted.items() if weights.get(t, 0) > 0 and t not in soft
               and not weighing.is_generic(t)}
     out = {}

@@ -391,6 +391,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             up = concepts.lifted(ev, lifts.get(doc_id, {}), search=explicit)  # never lower; its bar its own words'
             value = max(value, relevance.score(concepts.lifted(up, products.get(doc_id, {}), search=True,
                                                                complete=False)))
+            if ev.general and not ev.defines and not ev.shared and relevance.general_held(up):  # a general
+                ev = relevance.replaced(ev, general=False)  # question's whose words it meets by their concept alone
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key
