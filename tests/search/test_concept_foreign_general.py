@@ -48,3 +48,14 @@ def test_a_general_question_met_by_its_concept_alone_is_recalled(evalstore):
     # controls in the same store: a general question whose memory shares its words keeps the general rule's bar
     assert recalled(evalstore, "how do I set an expiry on a Redis key?") == []
     assert "redis-sessions" not in recalled(evalstore, "Redis 的过期时间怎么设置？")
+
+
+@needs_vectors
+def test_a_memory_meeting_the_words_by_their_concept_alone_is_barred_on_them(evalstore):
+    # the Chinese note on production release days (生产环境发布) shares no word with the prompt; it meets "production
+    # release" by its concepts, and standing first among its script's memories it is agreed on the words so met
+    assert recalled(evalstore, "schedule the production release for Friday evening") == ["zh-deploy"]
+    # controls in the same store: prompts whose words the note meets by the same concepts (production; production
+    # release, asked in general) but that it does not answer recall nothing
+    assert recalled(evalstore, "is the production database backed up every night?") == []
+    assert recalled(evalstore, "what does a production release checklist usually contain?") == []

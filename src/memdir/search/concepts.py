@@ -11,9 +11,12 @@ the same concept.
 Recall (:func:`memdir.search.ranking.ranked`, a prompt at the threshold) scores such a memory also as if its head held
 the stand-ins (:func:`lifted`: its head coverage, coverage and matched weight as a found term's share would move them)
 and keeps the larger score; its bar (:func:`memdir.search.relevance.bar`) is still read on the words it holds, and
-nothing is made complete or stated by a stand-in, but for a general question (:attr:`~memdir.search.relevance.
-Evidence.general`) whose words the memory shares none of and meets by their concept alone: its general-question bar is
-read on the words so met ("怎么部署到预发布环境？" and an English note on staging deploys; hits36). A CJK bigram no
+nothing is made complete or stated by a stand-in, but for a memory sharing no word with the prompt that meets its
+words by their concept alone (most often one written in another language): its bar is the lower of the one read on its
+own words and the one read on the words so met (the stand-ins its shared words: "schedule the production release for
+Friday evening" and a Chinese note titled 生产环境发布…, agreed there), and a general question's bar
+(:attr:`~memdir.search.relevance.Evidence.general`) is read on the words so met ("怎么部署到预发布环境？" and an
+English note on staging deploys; hits36). A CJK bigram no
 memory holds is soft (a straddle, mostly), but one of a form the prompt holds whole is a word and stands in at the
 weight the query gives it (機能フラグ of a Japanese prompt beside a note titled "Feature flags …"). Chosen by pooled 2-fold cross-validation on the fit data
 (evals/recall/lexicon_cv.py, 2026-12-06 recall34; head coverage headcov35): see that script for the figures.

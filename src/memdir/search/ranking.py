@@ -391,8 +391,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             up = concepts.lifted(ev, lifts.get(doc_id, {}), search=explicit)  # never lower; its bar its own words'
             value = max(value, relevance.score(concepts.lifted(up, products.get(doc_id, {}), search=True,
                                                                complete=False)))
-            if ev.general and not ev.defines and not ev.shared and relevance.general_held(up):  # a general
-                ev = relevance.replaced(ev, general=False)  # question's whose words it meets by their concept alone
+            if not ev.shared and doc_id in lifts:  # a memory meeting the prompt's words by their concept alone:
+                met = relevance.replaced(up, shared=tuple(sorted(lifts[doc_id])))  # its bar read on the words so
+                if ev.general and not ev.defines and relevance.general_held(up):  # met too (a general question's
+                    ev = relevance.replaced(ev, general=False)  # too), whichever bar is the lower
+                ev = met if relevance.bar(met, min_score) < relevance.bar(ev, min_score) else ev
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key
