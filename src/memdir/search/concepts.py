@@ -177,6 +177,25 @@ def lifted(evidence, got: dict[str, float], search: bool = False, complete: bool
                     missing=math.log1p(max(0.0, whole - matched - extra)), **more)
 
 
+def barred(evidence, up, got: dict[str, float], min_score: float):
+    """The evidence a prompt's memory of ``evidence`` (:class:`memdir.search.relevance.Evidence`, its own words) is
+    barred on (:func:`memdir.search.relevance.bar` at ``min_score``) when it meets the stand-ins ``got`` (:func:`met`)
+    and ``up`` is ``evidence`` so lifted (:func:`lifted`): ``evidence`` itself when it shares a word with the prompt;
+    else (the concept is all it meets: a note in another language, mostly) the one of lower bar of ``evidence`` and
+    ``up`` with the stand-ins as its shared words ("schedule the production release for Friday evening" and a Chinese
+    note titled 生产环境发布…: agreed there), and a general question (:attr:`~memdir.search.relevance.Evidence.general`)
+    is read on the words so met (:func:`memdir.search.relevance.general_held` of ``up``: "怎么部署到预发布环境？" and an
+    English note on staging deploys). Recall's only: an explicit search lists a memory sharing a word at any score."""
+    from .relevance import bar, general_held, replaced
+
+    if evidence.shared or not got:
+        return evidence
+    if evidence.general and not evidence.defines and general_held(up):
+        evidence = replaced(evidence, general=False)
+    met_so = replaced(up, shared=tuple(sorted(got)))
+    return met_so if bar(met_so, min_score) < bar(evidence, min_score) else evidence
+
+
 def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, int],
         total: int) -> dict[int, dict[str, float]]:
     """``{row id: {stand-in: its weight in the query}}`` for each memory of ``heads`` (row id → its head's indexed
@@ -199,5 +218,5 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     return out
 
 
-__all__ = ["asked", "instances_met", "kinds_asked", "lifted", "met", "other_terms", "read_forms", "stand_ins",
+__all__ = ["asked", "barred", "instances_met", "kinds_asked", "lifted", "met", "other_terms", "read_forms", "stand_ins",
            "write", "written"]
