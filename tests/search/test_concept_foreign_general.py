@@ -59,3 +59,18 @@ def test_a_memory_meeting_the_words_by_their_concept_alone_is_barred_on_them(eva
     # release, asked in general) but that it does not answer recall nothing
     assert recalled(evalstore, "is the production database backed up every night?") == []
     assert recalled(evalstore, "what does a production release checklist usually contain?") == []
+
+
+def test_behind_a_toggle_is_a_feature_flag(isolated_home, project, monkeypatch):
+    # "behind a toggle" is how a change gated by a feature flag is written; "toggle" alone is a UI switch (lexicon)
+    from memdir import Memory
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    mem = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    mem.write("feature-flags", "Feature flags are read from LaunchDarkly; the local fallback is flags.yaml", "project",
+              "New flags must default to off in flags.yaml and be removed within two releases after full rollout.")
+    mem.write("pg-port", "Dev PostgreSQL listens on 5433", "project", "Not the default 5432: set PGPORT=5433.")
+    assert recalled(mem, "put the new onboarding screen behind a toggle") == ["feature-flags"]
+    # controls in the same store: a toggle that is a UI switch recalls nothing, another memory's words recall it
+    assert recalled(mem, "add a dark mode toggle to the settings page") == []
+    assert recalled(mem, "which port does the dev postgres listen on?") == ["pg-port"]
