@@ -11,7 +11,14 @@ the same concept.
 Recall (:func:`memdir.search.ranking.ranked`, a prompt at the threshold) scores such a memory also as if its head held
 the stand-ins (:func:`lifted`: its head coverage, coverage and matched weight as a found term's share would move them)
 and keeps the larger score; its bar (:func:`memdir.search.relevance.bar`) is still read on the words it holds, and
-nothing is made complete or stated by a stand-in. Chosen by pooled 2-fold cross-validation on the fit data
+nothing is made complete or stated by a stand-in, but for a memory sharing no word with the prompt that meets its
+words by their concept alone (most often one written in another language): its bar is the lower of the one read on its
+own words and the one read on the words so met (the stand-ins its shared words: "schedule the production release for
+Friday evening" and a Chinese note titled 生产环境发布…, agreed there), and a general question's bar
+(:attr:`~memdir.search.relevance.Evidence.general`) is read on the words so met ("怎么部署到预发布环境？" and an
+English note on staging deploys; hits36). A CJK bigram no
+memory holds is soft (a straddle, mostly), but one of a form the prompt holds whole is a word and stands in at the
+weight the query gives it (機能フラグ of a Japanese prompt beside a note titled "Feature flags …"). Chosen by pooled 2-fold cross-validation on the fit data
 (evals/recall/lexicon_cv.py, 2026-12-06 recall34; head coverage headcov35): see that script for the figures.
 
 The forms' terms are read once, when the lexicon changes, into :mod:`memdir.search.conceptterms` (reading the ≈ 750
@@ -170,6 +177,25 @@ def lifted(evidence, got: dict[str, float], search: bool = False, complete: bool
                     missing=math.log1p(max(0.0, whole - matched - extra)), **more)
 
 
+def barred(evidence, up, got: dict[str, float], min_score: float):
+    """The evidence a prompt's memory of ``evidence`` (:class:`memdir.search.relevance.Evidence`, its own words) is
+    barred on (:func:`memdir.search.relevance.bar` at ``min_score``) when it meets the stand-ins ``got`` (:func:`met`)
+    and ``up`` is ``evidence`` so lifted (:func:`lifted`): ``evidence`` itself when it shares a word with the prompt;
+    else (the concept is all it meets: a note in another language, mostly) the one of lower bar of ``evidence`` and
+    ``up`` with the stand-ins as its shared words ("schedule the production release for Friday evening" and a Chinese
+    note titled 生产环境发布…: agreed there), and a general question (:attr:`~memdir.search.relevance.Evidence.general`)
+    is read on the words so met (:func:`memdir.search.relevance.general_held` of ``up``: "怎么部署到预发布环境？" and an
+    English note on staging deploys). Recall's only: an explicit search lists a memory sharing a word at any score."""
+    from .relevance import bar, general_held, replaced
+
+    if evidence.shared or not got:
+        return evidence
+    if evidence.general and not evidence.defines and general_held(up):
+        evidence = replaced(evidence, general=False)
+    met_so = replaced(up, shared=tuple(sorted(got)))
+    return met_so if bar(met_so, min_score) < bar(evidence, min_score) else evidence
+
+
 def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, int],
         total: int) -> dict[int, dict[str, float]]:
     """``{row id: {stand-in: its weight in the query}}`` for each memory of ``heads`` (row id → its head's indexed
@@ -180,7 +206,8 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     if not wanted:
         return {}
     weights = weighing.term_weights(terms, counts, total)
-    soft = weighing.soft_terms(terms, counts)
+    soft = weighing.soft_terms(terms)  # a CJK bigram no memory holds is soft (a straddle, mostly), but one of a form
+    # the prompt holds whole is a word: 機能フラグ of a Japanese prompt stands in at its softened weight
     wanted = {t: cs for t, cs in wanted.items() if weights.get(t, 0) > 0 and t not in soft
               and not weighing.is_generic(t)}
     out = {}
@@ -191,5 +218,5 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     return out
 
 
-__all__ = ["asked", "instances_met", "kinds_asked", "lifted", "met", "other_terms", "read_forms", "stand_ins",
+__all__ = ["asked", "barred", "instances_met", "kinds_asked", "lifted", "met", "other_terms", "read_forms", "stand_ins",
            "write", "written"]

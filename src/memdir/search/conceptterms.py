@@ -10,7 +10,7 @@ FORMS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (('stage',), ('pre', 'preproduction', 'production'), ('preprod',), ('environ', 'stage'), ('发布', '预发'), ('发环', '环境', '预发'), ('ジン', 'ステ', 'テー', 'ング', 'ージ'), ('스테', '이징', '테이')),
     (('releas',), ('new', 'version'), ('publish', 'version'), ('bump', 'version'), ('veroeffentlichung', 'veroffentlichung'), ('发版',), ('发布', '本发', '版本'), ('リリ', 'リー', 'ース'), ('리스', '릴리'), ('리즈', '릴리')),
     (('git', 'tag'), ('tag', 'version'), ('releas', 'tag'), ('打标', '标签'), ('グ付', 'タグ', '付け'), ('태그',)),
-    (('featur', 'flag'), ('featur', 'toggl'), ('dark', 'launch'), ('kill', 'switch'), ('featur', 'featureflag', 'flag'), ('funktionsschalt',), ('功能', '开关', '能开'), ('开关', '性开', '特性'), ('功能', '标志', '能标'), ('フラ', 'ラグ', '機能', '能フ'), ('ィー', 'チャ', 'フィ', 'フラ', 'ャー', 'ラグ', 'ーチ', 'ーフ'), ('기능', '래그', '플래'), ('래그', '플래', '피처')),
+    (('featur', 'flag'), ('featur', 'toggl'), ('behind', 'toggl'), ('dark', 'launch'), ('kill', 'switch'), ('featur', 'featureflag', 'flag'), ('funktionsschalt',), ('功能', '开关', '能开'), ('开关', '性开', '特性'), ('功能', '标志', '能标'), ('フラ', 'ラグ', '機能', '能フ'), ('ィー', 'チャ', 'フィ', 'フラ', 'ャー', 'ラグ', 'ーチ', 'ーフ'), ('기능', '래그', '플래'), ('래그', '플래', '피처')),
     (('hotfix',), ('patch', 'releas'), ('notfix',), ('修复', '热修'), ('修复', '急修', '紧急'), ('ィッ', 'クス', 'ック', 'ット', 'トフ', 'フィ', 'ホッ'), ('픽스', '핫픽')),
     (('rollback',), ('deploy', 'revert'), ('zuruckrollen', 'zurueckrollen'), ('回滚',), ('ック', 'バッ', 'ルバ', 'ロー', 'ール'), ('り戻', '切り', '戻し'), ('롤백',)),
     (('code', 'freez'), ('freez', 'merg'), ('freez', 'releas'), ('deploy', 'freez'), ('封版',), ('代码', '冻结', '码冻'), ('コー', 'ドフ', 'フリ', 'リー', 'ーズ', 'ード'), ('리즈', '코드', '프리')),

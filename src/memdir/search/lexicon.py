@@ -30,7 +30,7 @@ CONCEPTS: tuple[tuple[str, ...], ...] = (
     ("release", "new version", "publish a version", "version bump", "veröffentlichung", "发版", "版本发布",
      "リリース", "릴리스", "릴리즈"),
     ("git tag", "version tag", "release tag", "打标签", "タグ付け", "태그"),
-    ("feature flag", "feature toggle", "dark launch", "kill switch", "feature-flag", "funktionsschalter",
+    ("feature flag", "feature toggle", "behind a toggle", "dark launch", "kill switch", "feature-flag", "funktionsschalter",
      "功能开关", "特性开关", "功能标志", "機能フラグ", "フィーチャーフラグ", "기능 플래그", "피처 플래그"),
     ("hotfix", "patch release", "notfix", "热修复", "紧急修复", "ホットフィックス", "핫픽스"),
     ("rollback", "revert a deploy", "zurückrollen", "回滚", "ロールバック", "切り戻し", "롤백"),

@@ -507,7 +507,7 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     the words of a thing of the conversation (:attr:`Evidence.pointed`: "summarise the diff above" and the note that
     the user reads the diff, false33); ``math.inf`` too for a query
     asking in general (:attr:`Evidence.general`) when the memory's words alone (:func:`lexical`) do not reach the
-    threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight ("how do I format Python code?" and
+    threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight (:func:`general_held`) ("how do I format Python code?" and
     the note on ruff: general9), whatever script the memory is written in: "how do I crop an image to a
     square with Pillow?" is not the note on Pillow's memory limit (recall8), nor, whatever its words, a memory on
     what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too for a memory holding a
@@ -524,8 +524,7 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
         return math.inf
     if min_score == THRESHOLD and (evidence.pointed or thin(evidence) or outranked(evidence)):
         return math.inf
-    if min_score == THRESHOLD and evidence.general and (
-            evidence.defines or lexical(evidence) < THRESHOLD and evidence.coverage < GENERAL_COVERAGE):
+    if min_score == THRESHOLD and evidence.general and (evidence.defines or not general_held(evidence)):
         return math.inf
     if min_score == THRESHOLD and by_meaning(evidence):  # a foreign prompt's nearest, standing out: meaning alone
         return 0.0
@@ -540,6 +539,13 @@ def returned(evidence: Evidence, value: float, min_score: float = THRESHOLD, exp
     """True when a memory scoring ``value`` on ``evidence`` is returned: at its :func:`bar`, or, in an explicit
     search, sharing a content word with the query (:attr:`Evidence.shared`: listed at its low score)."""
     return explicit and bool(evidence.shared) or value >= bar(evidence, min_score)  # the cheaper test first
+
+
+def general_held(evidence: Evidence) -> bool:
+    """True when a memory of ``evidence`` holds enough of a question asking in general (:attr:`Evidence.general`)
+    to be the project's answer to it: its words alone (:func:`lexical`) reach :data:`THRESHOLD` or it holds
+    :data:`GENERAL_COVERAGE` of the query's weight (:func:`bar`)."""
+    return lexical(evidence) >= THRESHOLD or evidence.coverage >= GENERAL_COVERAGE
 
 
 def lexical(evidence: Evidence) -> float:
@@ -557,5 +563,5 @@ __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CRO
            "GENERAL_COVERAGE", "HYBRID", "KIN_TIE", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS",
            "NEAREST_COVERAGE", "NEAREST_LEAD", "NEAREST_THRESHOLD", "Prefixes", "SOLO_COSINE", "STRONG",
            "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
-           "best_passage", "best_window", "compares", "crossed", "evidence", "kin_near", "lexical", "median", "nearest_held",
+           "best_passage", "best_window", "compares", "crossed", "evidence", "general_held", "kin_near", "lexical", "median", "nearest_held",
            "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine"]
