@@ -10,7 +10,9 @@ times each again by ``time.thread_time``. The second pass finds every query's ve
 (:mod:`memdir.search.dense`), so what is timed is the search's own work on the server's thread: SQL, evidence,
 ranking, rendering (the query's embedding is another benchmark's, ``bench_query_embedding.py``). CPU time of the
 thread, not wall time, so a loaded machine inflates it little; the trees run in turn, ``--rounds`` times, and a
-query's figure is its least over the rounds. Prints one JSON line per tree (mean and p50 ms per call) and one with
+query's figure is its least over the rounds. ``--dir``: a home this script (or ``profile_mcp_search.py``) built
+there, never a copy moved from elsewhere (its layer is keyed by its path: a moved one is indexed anew, unembedded).
+Prints one JSON line per tree (mean and p50 ms per call) and one with
 each tree's mean against the first's.
 """
 
@@ -30,7 +32,8 @@ HERE = Path(__file__).resolve().parent
 def _one(src: Path, base: Path, notes: int, k: int) -> list[float]:
     """In this process (a child): each query's thread CPU seconds, ``src``'s tree imported."""
     sys.path.insert(0, str(HERE))
-    from profile_mcp_search import build  # puts this tree's src on the path: the asked one goes first, below
+    # profile_mcp_search puts this tree's src on the path: the asked one goes first, below
+    from profile_mcp_search import build
 
     sys.path.insert(0, str(src.resolve()))
     home, project, queries = build(base, notes, True)
