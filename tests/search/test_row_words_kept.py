@@ -113,3 +113,30 @@ def test_a_kept_texts_best_sentence_follows_each_querys_terms():
     assert ties._sentences.cache_info().hits == 1
     ties._sentences.cache_clear()
     assert ties.best_sentence(text, Prefixes({"queue": 1.0}), {"queue"}) == queue  # as computed afresh
+
+
+def test_a_kept_row_reads_two_terms_at_one_position_as_read_body_does():
+    # "time out" is the compound timeout, and time is a term of the query too: its first word's position holds
+    # both (the compound's and the word's own, and the part it implies): the hits are sorted by term there too
+    weights = {"timeout": 2.0, "time": 1.0, "staging": 1.5}
+    body = "staging saw a time out and the time out came back to staging"
+    prefixes = Prefixes(weights, {"timeout": ("time", "out")}, {})
+    row = rowwords.Row("name", None, "description", body, "raw", "called")
+    fresh = read_body(body, Prefixes(weights, {"timeout": ("time", "out")}, {}))
+    row.read(prefixes)  # the first reading reads the text itself
+    kept = row.read(prefixes)  # then by positions
+    positions = [p for p, _ in kept.hits]
+    assert len(positions) > len(set(positions))  # the case itself: one position holds two terms
+    assert kept.hits == fresh.hits
+    assert kept.hits[:4] == [(0, "staging"), (3, "time"), (3, "time"), (3, "timeout")]
+
+
+def test_occurrences_are_a_bodys_own_hits_only_for_the_weights_it_was_read_with():
+    from memdir.search.windows import occurrences
+
+    weights = {"staging": 1.0, "port": 2.0}
+    body = rowwords.Row("name", None, "description", "the staging port is 5433 on staging", "raw", "called")
+    read = body.read(Prefixes(weights))
+    assert occurrences(read, weights) == [(1, "staging"), (2, "port"), (6, "staging")]
+    assert occurrences(read, {"port": 2.0}) == [(2, "port")]  # other weights: only their terms (control)
+    assert occurrences(read, dict(weights)) == [(1, "staging"), (2, "port"), (6, "staging")]  # equal, not the same

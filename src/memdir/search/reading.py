@@ -222,6 +222,7 @@ def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> l
                     extend(zip(places[starts[i]:starts[i + 1]], repeat(term)))
                 i += 1
     written = set()  # (position, term): a compound written whole, then its parts (as in read_body)
+    alone = len(found)  # the hits so far hold one term per position: a word reads as one term
     for parts, term in phrases:
         later = [at(word) for word in parts[1:]]
         for p in at(parts[0]):
@@ -232,8 +233,13 @@ def read_places(words: tuple[str, ...], starts, places, prefixes: Prefixes) -> l
                     found.append((p, term))
     if prefixes.implying and not prefixes.implying.isdisjoint(map(itemgetter(1), found)):  # none: no pass over hits
         found += [(p, also) for p, term in list(found) if (p, term) not in written for also in prefixes.implied(term)]
-    found.sort()
+    # Positions all distinct (no compound's hit, nothing implied beside a word's own): by position alone, the same
+    # order as by (position, term) and a third of its time (≈ 100 bodies a search); else two terms may share one.
+    found.sort(key=None if len(found) > alone else _position)
     return found
+
+
+_position = itemgetter(0)
 
 
 class BodyTerms:
@@ -246,6 +252,11 @@ class BodyTerms:
 
     def __init__(self, hits: list[tuple[int, str]], text, prefixes: Prefixes):
         self.hits, self._text, self._prefixes = hits, text, prefixes
+
+    def read_with(self, weights: dict[str, float]) -> bool:
+        """True when this body was read with ``weights`` themselves (the same object): then every hit's term is one
+        of theirs (a compound's, a term's start's and what a compound implies are the query's terms too)."""
+        return self._prefixes.weights is weights
 
     def tokens(self) -> list[str]:
         """Every token read as the query's terms, as :class:`Prefixes` gives them."""

@@ -28,8 +28,9 @@ def occurrences(body_tokens: list[str], weights: dict[str, float]) -> list[tuple
     last = _last
     if last[0] is body_tokens and last[1] is weights:
         return last[2]
-    if isinstance(body_tokens, BodyTerms):  # read already: those of these weights' terms
-        hits = [hit for hit in body_tokens.hits if hit[1] in weights]
+    if isinstance(body_tokens, BodyTerms):  # read already: those of these weights' terms (all, read with them)
+        hits = body_tokens.hits if body_tokens.read_with(weights) else [hit for hit in body_tokens.hits
+                                                                         if hit[1] in weights]
     else:
         hits = [(i, tok) for i, tok in enumerate(body_tokens) if tok in weights] \
             if not weights.keys().isdisjoint(body_tokens) else []
