@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,6 +38,28 @@ def _session_start(home: Path, project: Path, session_id: str) -> str:
     out = hooks.session_start({"cwd": str(project), "session_id": session_id,
                                "hook_event_name": "SessionStart"}, home)
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+def _settle(home: Path, limit: float = 60.0) -> None:
+    """Wait, at most ``limit`` seconds, for the background work the session-start hooks started in ``home`` (the
+    first-session build that indexes and embeds, and the warm search process it launches; each recorded in
+    ``warm.starting`` as it starts), asking the warm process to stop, so the temporary home can be removed:
+    before, `make demo` ended in rmtree's "Directory not empty" (the build still writing) and left one warm
+    process per run, serving a home that was gone."""
+    from memdir import runtime
+    from memdir.search import warm
+
+    seen: set[int] = set()
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            seen.add(int((home / runtime.START_FILE).read_text().split()[0]))
+        except (OSError, ValueError, IndexError):
+            pass
+        if not any(runtime.alive(pid) for pid in seen):
+            return
+        warm.stop(home)
+        time.sleep(0.1)
 
 
 def run(home: Path) -> None:
@@ -101,6 +124,7 @@ def run(home: Path) -> None:
     print("\n== the SessionStart after that: the saved finding is no longer pending"
           + (" (what the agent ignored is shown once more, then expires)" if "<memory_pending>" in after else ""))
     print(after)
+    _settle(home / "memdir")
 
 
 if __name__ == "__main__":

@@ -23,16 +23,24 @@ def test_cli_list_json(project, isolated_home):
 
 
 @pytest.mark.slow
-def test_the_demo_runs_end_to_end():
-    """`make demo` as a person runs it: every step prints what it should."""
+def test_the_demo_runs_end_to_end(tmp_path):
+    """`make demo` as a person runs it: every step prints what it should, and it leaves neither its temporary
+    home nor a process serving it (newuser36: it ended in rmtree's "Directory not empty" while the first-session
+    build its last session start began still wrote there, and left that home's warm process running)."""
+    import os
     import subprocess
     import sys
 
-    from tests.conftest import REPO
+    from tests.conftest import REPO, _processes
 
+    temp = tmp_path / "tmp"
+    temp.mkdir()
     done = subprocess.run([sys.executable, str(REPO / "examples" / "demo.py")], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, env={**os.environ, "TMPDIR": str(temp)})
     assert done.returncode == 0, done.stderr
+    assert "home-consolidate" in done.stdout  # control: the part that starts the background work ran
+    assert [p.name for p in temp.iterdir() if p.name.startswith("memdir-demo-")] == []  # its home is gone
+    assert [argv for _, argv in _processes() if any(str(temp).encode() in arg for arg in argv)] == []
     out = done.stdout
     assert "blog's memory in shop-api's context? no (isolated)" in out
     assert "blog's memory in blog's context?     yes" in out

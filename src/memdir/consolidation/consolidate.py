@@ -433,6 +433,10 @@ def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] |
     hold — a correction made of the saved memory's words is still proposed), or whose name, title or description
     names the whole topic of a vague request (:func:`memdir.prompt.pending.requested`: "Remember the search service
     facts" and ``search-service``); None when none does.
+    A sentence of several facts the agent saved as several memories in that session ("dev postgres is on 5433,
+    staging deploys need the VPN, and I prefer pnpm" → ``db-port``, ``deploy-vpn``, ``pnpm``) is held by them
+    together: those of them that share a content word with it cover it and it corrects none of what they say
+    together (then ``scope`` and ``name`` list each, joined by ``+``).
     What the agent (or a person) saved during the session is neither asked for again nor proposed again; a memory
     written after the session (an old transcript ingested later) is not counted: against a whole store the loose
     rule would drop findings that only share words."""
@@ -440,13 +444,20 @@ def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] |
 
     if during is None:
         return None
-    return next(((scope, record.name) for scope, entries in snap.entries.items()
-                 for record in (entry.record for entry in entries.values())
-                 if _written_since(record, during[0]) and record.updated <= during[1]
-                 and ((pending.covers(text, held := f"{record.name} {record.description} {record.body}")
-                       and not pending.corrects(text, held))
-                      or pending.requested(text, f"{record.name} {record.title or ''} {record.description}"))),
-                None)
+    written = [(scope, entry.record) for scope, entries in snap.entries.items() for entry in entries.values()
+               if _written_since(entry.record, during[0]) and entry.record.updated <= during[1]]
+    for scope, record in written:
+        held = pending.memory_text(record.name, record.description, record.body)
+        if ((pending.covers(text, held) and not pending.corrects(text, held))
+                or pending.requested(text, pending.memory_text(record.name, record.title, record.description))):
+            return scope, record.name
+    sharing = [(scope, record, held) for scope, record in written
+               if pending.shares(text, held := pending.memory_text(record.name, record.description, record.body))]
+    together = "\n".join(held for _, _, held in sharing)
+    if len(sharing) > 1 and pending.covers(text, together) and not pending.corrects(text, together):
+        return ("+".join(dict.fromkeys(scope for scope, _, _ in sharing)),
+                "+".join(record.name for _, record, _ in sharing))
+    return None
 
 
 def _written_since(record, since: datetime) -> bool:

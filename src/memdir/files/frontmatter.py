@@ -195,8 +195,36 @@ def read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, .
         lines = read_lines(front)
         if not lines:
             raise
-        return lines, {}, (), True
+        return lines, _line_sources(front, lines), (), True
     return nodes, sources, twice, False
+
+
+def _line_sources(front: str, read: dict[str, Any]) -> dict[str, str]:
+    """The source text of each top-level key :func:`read_lines` read from a line that is YAML alone (``tags:
+    [cache, events]``, indented with a tab or not), as ``read_yaml``'s sources: the line, unindented, so a write
+    of the memory keeps that field as the person wrote it (a list stays a list) rather than the plain text the
+    fallback read (``tags: '[cache]'``, newuser36). A key read twice, or from a line YAML does not read alone,
+    has none (its text is kept as the fallback read it)."""
+    sources: dict[str, str] = {}
+    seen: set[str] = set()
+    parent = False
+    for line in front.split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        key, sep, value = line.strip().partition(":")
+        key = key.strip()
+        if not sep or not key:
+            continue
+        if line[:1] in (" ", "\t") and parent:
+            continue  # nested under the key above (read_lines' one level)
+        parent = not value.strip()
+        if key in seen:
+            sources.pop(key, None)
+            continue
+        seen.add(key)
+        if not parent and isinstance(read.get(key), str) and _composes(line.strip()):
+            sources[key] = line.strip() + "\n"
+    return sources
 
 
 def fallback_fix(front: str) -> str:

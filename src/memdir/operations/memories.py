@@ -186,8 +186,8 @@ def _said(session: Session, scope: str, change: MemoryChange, result: WriteResul
     if notes or skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *skipped))
     if result.status == "active" and result.operation != "unchanged":
-        _expire_pending(session, f"{result.name} {change.description or ''} {change.body or ''}",
-                        f"{result.name} {change.title or ''} {change.description or ''}")
+        _expire_pending(session, pending.memory_text(result.name, change.description, change.body),
+                        pending.memory_text(result.name, change.title, change.description))
     return result
 
 
@@ -228,9 +228,11 @@ def _timed(change: MemoryChange, notes: list[str] | None = None) -> MemoryChange
                    valid_until=time_arg(change.valid_until, "valid_until", notes))
 
 
-def _expire_pending(session: Session, memory_text: str, head_text: str) -> None:
+def _expire_pending(session: Session, memory_text: str, head_text: str, *, forgotten: bool = False) -> None:
     """A write that covers a pending finding of this project ends it (:mod:`memdir.prompt.pending`; ``memory_text``:
-    its name, description and body; ``head_text``: its name, title and description, for a vague request)."""
+    its name, description and body; ``head_text``: its name, title and description, for a vague request); so does
+    a delete or forget that tombstoned a value the finding holds (``forgotten``; ``head_text``: its description:
+    :func:`memdir.prompt.pending.drop_forgotten`)."""
     if session.project_root is None:
         return
     project_dir = session.layer_dir("project")
@@ -241,7 +243,7 @@ def _expire_pending(session: Session, memory_text: str, head_text: str) -> None:
         return  # a project layer this user cannot read: nothing of it to expire
     try:
         with session.layer("project").locked():
-            pending.expire_covered(project_dir, memory_text, head_text)
+            (pending.drop_forgotten if forgotten else pending.expire_covered)(project_dir, memory_text, head_text)
     except (StoreError, LockTimeout):
         pass  # the write is done; a pending item it covered then just expires by its showings
 
@@ -418,8 +420,9 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                                   session.actor, None if indexed is None else
                                   (lambda directory: indexed(session.home_path, directory)))
     try:  # the action says "forget"
-        return gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
-                              reason=reason, holders=holders, expect_digest=_as_read(layer, entry, expect_digest, action))
+        result = gateway.delete(layer, entry.record.name, actor=session.actor, session=session.id, action=action,
+                                reason=reason, holders=holders,
+                                expect_digest=_as_read(layer, entry, expect_digest, action))
     except Conflict as exc:
         if expect_digest is not NO_CHECK:
             if isinstance(expect_digest, str):  # None: "there was none when read", no digest to judge
@@ -430,6 +433,11 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
         raise Conflict(f"memory {entry.record.name!r} was written again while it was being "
                        f"{'forgotten' if forget else 'deleted'}; the newer version was kept and nothing was "
                        f"tombstoned: read it again to see it, and {action} it again to {action} that too", memory=entry.record.name, current=exc.current) from None
+    if result.tombstone is not None:  # the value is refused from now on: no pending finding asks for it again
+        record = entry.record
+        _expire_pending(session, pending.memory_text(record.name, record.description, record.body),
+                        record.description, forgotten=True)
+    return result
 
 
 def _as_read(layer: Layer, entry: Entry, expect_digest: str | None | bool, action: str) -> str | None:

@@ -343,11 +343,25 @@ def _beside(text: str, stems: set[str]) -> dict[tuple[str, int], set[str]]:
                 continue
             first, second = sorted((spans[at], spans[at + side]), key=lambda span: span[1])
             near = spans[at + side][0]
-            if lower[first[2]:second[1]].strip():  # punctuation between ("Remember: dev"): not beside it
+            if lower[first[2]:second[1]].strip(" \t"):  # punctuation or a line end between: not beside it
                 continue
             if near not in stop and (len(near) > 2 or not near.isascii()) and near[:5] not in stems:
                 found.setdefault((word[:5], side), set()).add(near[:5])
     return found
+
+
+def memory_text(*fields: str | None) -> str:
+    """A memory's fields (name, description, body; title, …) as the one text :func:`covers`, :func:`corrects`
+    and :func:`requested` read: one field a line, so the last word of one field is never read as standing
+    beside the first of the next (a description ending "over npm" and a body starting "Use pnpm" are not
+    "npm use", which read "Always use pnpm" as a correction of the memory that saved it)."""
+    return "\n".join(field for field in fields if field)
+
+
+def shares(item_text: str, memory_text: str) -> bool:
+    """Whether ``memory_text`` holds one of the item's content words at least (compared as :func:`covers` does):
+    a memory that may hold part of a finding of several facts."""
+    return bool(_stems(item_text) & _stems(memory_text))
 
 
 def covers(item_text: str, memory_text: str) -> bool:
@@ -456,6 +470,20 @@ def expire_covered(layer_dir: Path, memory_text: str, head_text: str = "") -> li
     return gone
 
 
+def drop_forgotten(layer_dir: Path, memory_text: str, head_text: str) -> list[dict]:
+    """Drop the items that would ask the agent to save a value just deleted or forgotten (call with the layer
+    lock held): those ``memory_text`` (the memory's name, description and body) covers, and those that hold
+    ``head_text`` (its description: the fact itself) among other facts — "dev postgres is on 5433, staging
+    deploys need the VPN" once ``deploy-vpn`` is forgotten. A tombstone refuses only the value as written,
+    so a finding quoting it in other words would bring it back through the next session's ``memory_write``.
+    Returns the dropped items."""
+    items = load(layer_dir)
+    gone = [i for i in items if covers(i["text"], memory_text) or covers(head_text, i["text"])]
+    if gone:
+        _save(layer_dir, [i for i in items if i not in gone])
+    return gone
+
+
 def drop(layer_dir: Path, ids) -> list[dict]:
     """Drop the items whose ``id`` is in ``ids`` (a person said "not this": `memdir review --drop`; call with
     the layer lock held). Returns the dropped items, ``[]`` when none of ``ids`` is kept. Raises
@@ -469,5 +497,5 @@ def drop(layer_dir: Path, ids) -> list[dict]:
 
 
 __all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "TOPIC_WORDS", "active", "add", "corrects", "covers",
-           "drop", "expire_covered", "load", "mark_shown", "pending_block", "render", "request_topic", "requested",
-           "session_pending", "showings", "with_pending"]
+           "drop", "drop_forgotten", "expire_covered", "load", "mark_shown", "memory_text", "pending_block", "render", "request_topic",
+           "requested", "session_pending", "shares", "showings", "with_pending"]

@@ -1,0 +1,59 @@
+"""What the agent saved during a session is not asked for again at the next start (newuser36, the real Claude Code:
+the model saved ``db-port``, ``deploy-vpn`` and ``pnpm`` while the person said them, and the next session's
+``<memory_pending>`` still said "nothing was saved from them" and asked for both sentences again).
+
+Two causes, each with its control: a sentence of several facts saved as several memories was held by no one
+of them (each holds a third of its words: now they hold it together), and a memory's description and body
+were joined by a space, so "…over npm" + "Use pnpm…" read "npm use" beside "always use", a correction
+(now one field a line: ``pending.memory_text``)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memdir import Memory
+from memdir.prompt import pending
+from tests.consolidation.test_consolidate import cc_transcript
+
+SAVED = [("db-port", "project", "Dev PostgreSQL listens on 5433, not 5432",
+          "**Why:** 5432 clashes with the system postgres.\n**How to apply:** DATABASE_URL uses port 5433."),
+         ("deploy-vpn", "project", "Staging deploys need the corporate VPN",
+          "Run `make deploy-staging` only with the VPN up; otherwise it hangs at the ssh step."),
+         ("pnpm", "user", "User prefers pnpm over npm", "Use pnpm for every JS install.")]
+
+
+def _pending_after(tmp_path, agent, said: str) -> list[str]:
+    """The person says ``said``; the agent saves :data:`SAVED` with memory_write; the session's end is
+    consolidated with the agent extractor. Returns the pending findings' texts after it."""
+    for name, kind, description, body in SAVED:
+        agent.call_tool("memory_write", {"name": name, "type": kind, "description": description, "body": body})
+    at = agent.read("pnpm", count=False).record.updated
+    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    path = cc_transcript(tmp_path / "t.jsonl", ("user", said, stamp(-30)), ("assistant", "Saved.", stamp(5)))
+    agent.consolidate(path, mode="always", extractor="agent")
+    return [item["text"] for item in pending.load(agent.session.layer_path("project"))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("said, kept", [
+    ("Remember: dev postgres is on 5433, staging deploys need the VPN, and I prefer pnpm.", []),  # held together
+    ("Always use pnpm from now on.", []),  # held by pnpm: its fields are no longer read as one sentence
+    # controls: a fact none of them saved, and a correction of what pnpm's body says, stay pending
+    ("Remember: dev postgres is on 5433, staging deploys need the VPN, and the API key rotates every 90 days.",
+     ["Remember: dev postgres is on 5433, staging deploys need the VPN, and the API key rotates every 90 days."]),
+    ("Always use bun for every JS install.", ["Always use bun for every JS install."]),
+])
+def test_what_the_session_saved_is_not_pending(tmp_path, isolated_home, project, said, kept):
+    agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    assert _pending_after(tmp_path, agent, said) == kept
+
+
+def test_fields_are_not_read_as_one_sentence():
+    """The cause of the second case, in the rule's own module; control: within one field the words still stand
+    beside each other, so a changed value there is a correction."""
+    fields = ("pnpm", "User prefers pnpm over npm", "Use pnpm for every JS install.")
+    assert pending.corrects("Always use pnpm from now on.", " ".join(fields))  # the old joined text: a "correction"
+    assert not pending.corrects("Always use pnpm from now on.", pending.memory_text(*fields))
+    assert pending.corrects("Use bun for every JS install.", pending.memory_text(*fields))  # control
