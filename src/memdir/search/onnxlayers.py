@@ -14,6 +14,24 @@ queries, so stored vectors, ``MODEL_ID`` and the ranking's coefficients stay.
 Measured side by side on a loaded 2-core machine, one intra-op thread:
 ``benchmarks/bench_query_embedding.py``.
 
+Since :data:`GRAPH_VERSION` 3 three of each layer's four products (query/key/value, attention output, the
+feed-forward's first: :data:`INT8_PRODUCTS`) run as int8 × int8 in ``DynamicQuantizeMatMul`` (MLAS's
+u8s8 kernel, ≈ 2.4× faster than ``MatMulNBits`` for a 12 × 384 × 1,536 product here). That kernel quantizes
+its input with one scale for the whole matrix, so a channel carrying a transformer's outliers would swamp
+the rest (cosine 0.994 to numpy's vectors, unsmoothed): SmoothQuant (Xiao et al., ICML 2023) divides each
+input channel by a factor folded into the weights' rows (:func:`int8_weights`), the factors set from the
+channels' ranges over windows of random token ids (:func:`activation_ranges`: no text shipped, ≈ 1 s of numpy
+once per build). The weights are the 4-bit ones re-rounded to int8 per output column (within half an int8
+step). The feed-forward's second product (GELU's output, whose outliers smoothing did not tame: cosine
+≥ 0.998 with it in int8) keeps the 4-bit weights. Measured in one run (``benchmarks/ab_query_graph.py``, the
+MCP benchmark's 194 queries interleaved, load 30 on 2 cores): CPU p50/p95 6.15/9.83 → 4.76/6.95 ms; cosine to
+numpy's ≥ 0.99973 (queries) and ≥ 0.99963 (694 recall fit prompts), to version 2's ≥ 0.99955; the recall
+evaluation's fit folds and the search evaluation answered the same (a second run at load 46: 6.49/10.06 →
+5.02/7.06 ms). A process finding the graph cached holds 2 MB more (RSS after its first query 242 → 244 MB;
+the file 13.5 → 19 MB); the build, once per model file and graph version, costs the calibration's numpy
+passes (0.6 → 10 s at load 30, 2 → 41 s at load 46). Stored vectors and ``MODEL_ID`` stay (memories are
+embedded by numpy's layers, never here).
+
 Only one window's layers and the mean over its tokens run here
 (:attr:`Encoder.layers_one`); the tokenizer, the word rows, the windows of a
 long text, their average and the normalization stay in
