@@ -26,10 +26,10 @@ step). The feed-forward's second product (GELU's output, whose outliers smoothin
 ≥ 0.998 with it in int8) keeps the 4-bit weights. Measured in one run (``benchmarks/ab_query_graph.py``, the
 MCP benchmark's 194 queries interleaved, load 30 on 2 cores): CPU p50/p95 6.15/9.83 → 4.76/6.95 ms; cosine to
 numpy's ≥ 0.99973 (queries) and ≥ 0.99963 (694 recall fit prompts), to version 2's ≥ 0.99955; the recall
-evaluation's fit folds and the search evaluation answered the same (a second run at load 46: 6.49/10.06 →
-5.02/7.06 ms). A process finding the graph cached holds 2 MB more (RSS after its first query 242 → 244 MB;
+evaluation's fit folds and the search evaluation answered the same (again at load 46: 6.49/10.06 → 5.02/7.06
+ms; at load 2.7: 6.15/9.82 → 4.68/6.80 ms CPU, wall p50 7.90 → 5.98 ms). A process finding the graph cached holds 2 MB more (RSS after its first query 242 → 244 MB;
 the file 13.5 → 19 MB); the build, once per model file and graph version, costs the calibration's numpy
-passes (0.6 → 10 s at load 30, 2 → 41 s at load 46). Stored vectors and ``MODEL_ID`` stay (memories are
+passes (0.2 → 2.3 s at load 2.7, 0.6 → 10 s at load 30, 2 → 41 s at load 46). Stored vectors and ``MODEL_ID`` stay (memories are
 embedded by numpy's layers, never here).
 
 Only one window's layers and the mean over its tokens run here
