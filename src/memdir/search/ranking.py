@@ -387,6 +387,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
         if ev is None:
             continue
         value = relevance.score(ev)
+        if doc_id in lifts:  # a concept its head names is a word held (relevance.crowded)
+            ev = relevance.replaced(ev, stand_in=True)
         if doc_id in lifts or doc_id in products:  # its head names the prompt's concept otherwise: scored so too
             up = concepts.lifted(ev, lifts.get(doc_id, {}), search=explicit)  # never lower; its bar its own words
             value = max(value, relevance.score(concepts.lifted(up, products.get(doc_id, {}), search=True,

@@ -137,6 +137,16 @@ GENERAL_COVERAGE = 0.6
 # A memory stating what the store knows of the query (held ≥ STRONG) is exempt: no change on the fit data, and a
 # question after a pasted log ("Why is kafka retention dropping events?") is the note on Kafka retention's.
 THIN_COVERAGE, LONG_QUERY, THIN_SHARED = 0.25, 3.95, 3
+# A prompt of query weight CROWDED_QUERY or more (a long task or question) of which a memory of its own script holds at
+# most THIN_COVERAGE, standing less than CROWDED_GAP above the prompt's median cosine and not the nearest by
+# CROWDED_LEAD (:func:`crowded`) is not that memory's: such a prompt's cosines crowd high (median 0.80-0.82 against
+# 0.76-0.79 for short ones) and the hybrid model, which reads the raw cosine and rewards what a long prompt misses, put
+# "hey so the react build takes like 4 minutes now, webpack 5…" over the bar for two notes at gap 0.036-0.038, lead
+# -0.002/+0.002. Chosen by pooled 2-fold cross-validation on every fit set (evals/recall/false36.py, 2026-12-06) over
+# query 3.4-3.8 x coverage 0.15-0.25 x gap 0.03-0.06 x lead 0-0.02: fold 1's best (fewest false recalls, no hit lost)
+# reads on fold 0 (hits, false) (0, -2), fold 0's best (lead 0.02) reads (-1, -2) on fold 1; kept at the lead both keep
+# every hit (0.01), query 3.5 (3.4-3.7 read the same) and gap 0.05 (0.06 reads the same).
+CROWDED_QUERY, CROWDED_GAP, CROWDED_LEAD = 3.5, 0.05, 0.01
 # A memory only the lexical model returns while another memory is nearer in meaning (:func:`outranked`) is not
 # returned at the threshold: kept by pooled 2-fold cross-validation on the fit data (evals/recall/neg.py, 2026-12-03
 # recall13): any lead bar from 0 to −0.03 gives the same on each fold, false recalls −2 (fold 0) and −1 (fold 1), no
@@ -175,7 +185,10 @@ class Evidence:
     (:func:`memdir.search.foreign.reads_foreign`, recall only): then its nearest memory standing out is returned by
     meaning alone (:func:`memdir.search.foreign.by_meaning`, :func:`bar`); ``pointed`` True when every content term the
     memory shares with the prompt is written only where the prompt points at the conversation itself ("the diff above":
-    :func:`memdir.search.conversation.pointed_terms`, recall only): then it is not returned at the threshold."""
+    :func:`memdir.search.conversation.pointed_terms`, recall only): then it is not returned at the threshold;
+    ``stand_in`` True when the memory's head meets a concept of the prompt by another form ("build agent" and the
+    note on the CI runner: :func:`memdir.search.concepts.met`, recall only): a word held, so it is never
+    :func:`crowded` out."""
 
     coverage: float
     head: float
@@ -197,6 +210,7 @@ class Evidence:
     defines: bool = False
     foreign: bool = False
     pointed: bool = False
+    stand_in: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""
@@ -494,6 +508,22 @@ def thin(ev: Evidence) -> bool:
     return ev.query >= LONG_QUERY and ev.coverage <= THIN_COVERAGE and len(ev.shared) <= THIN_SHARED
 
 
+def crowded(ev: Evidence) -> bool:
+    """True when meaning does not lift a thin share of a long prompt out of the crowd: the prompt weighs at least
+    :data:`CROWDED_QUERY` (:attr:`Evidence.query`), the memory holds at most :data:`THIN_COVERAGE` of it (head and best
+    passage), stands less than :data:`CROWDED_GAP` above the prompt's median cosine (:attr:`Evidence.gap`) and is not
+    the nearest by :data:`CROWDED_LEAD` (:attr:`Evidence.lead`): "write a SQL query that returns the top 5 customers by
+    revenue…" and the note on committing in multi-session work (coverage 0.11, gap 0.040, lead 0.006). A memory
+    with no cosine, one written in another script than the prompt (:attr:`Evidence.kin` set: the language lowers its
+    gap), one whose head names a concept of the prompt by another form (:attr:`Evidence.stand_in`: "the build agent
+    seems offline…" and the note on the CI runner) or stating the query in one place (:func:`stated`) is never
+    crowded out, nor one sharing more than :data:`THIN_SHARED` of its core words (a number not counted: "5" is no
+    topic), as :func:`thin` (a pasted handler holding six of a note's words, in a store where they are a thin share)."""
+    return ev.cosine is not None and ev.kin is None and not ev.stand_in and ev.query >= CROWDED_QUERY and \
+        ev.coverage <= THIN_COVERAGE and ev.gap < CROWDED_GAP and ev.lead < CROWDED_LEAD and not stated(ev) and \
+        sum(not t.isdigit() for t in ev.shared) <= THIN_SHARED
+
+
 def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     """The score a memory of ``evidence`` must reach when the caller asks for ``min_score``. At the relevance
     threshold (``min_score`` is :data:`THRESHOLD`): :data:`CROSSED_THRESHOLD` when :func:`crossed` holds (a memory in
@@ -511,7 +541,8 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     the note on ruff: general9), whatever script the memory is written in: "how do I crop an image to a
     square with Pillow?" is not the note on Pillow's memory limit (recall8), nor, whatever its words, a memory on
     what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too for a memory holding a
-    thin share of a long query (:func:`thin`: neg11) and for one the words alone carry while another memory is nearer
+    thin share of a long query (:func:`thin`: neg11), for one meaning leaves in the crowd of a long prompt
+    (:func:`crowded`: false36) and for one the words alone carry while another memory is nearer
     in meaning (:func:`outranked`: recall13). Past those, 0 (any score) for the nearest memory of a prompt in a
     language the store's words cannot hold (:func:`memdir.search.foreign.by_meaning`: cross28). Else ``min_score``. The one rule of search, MCP and recall alike.
 
@@ -522,7 +553,7 @@ def bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     on fold 1, chosen on fold 1 it reads 0/0 on fold 0."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
-    if min_score == THRESHOLD and (evidence.pointed or thin(evidence) or outranked(evidence)):
+    if min_score == THRESHOLD and (evidence.pointed or thin(evidence) or outranked(evidence) or crowded(evidence)):
         return math.inf
     if min_score == THRESHOLD and evidence.general and (evidence.defines or not general_held(evidence)):
         return math.inf
@@ -559,9 +590,11 @@ def stated(evidence: Evidence) -> bool:
     return evidence.held >= STRONG
 
 
-__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "Evidence",
+__all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "CROWDED_GAP",
+           "CROWDED_LEAD", "CROWDED_QUERY", "Evidence",
            "GENERAL_COVERAGE", "HYBRID", "KIN_TIE", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS",
            "NEAREST_COVERAGE", "NEAREST_LEAD", "NEAREST_THRESHOLD", "Prefixes", "SOLO_COSINE", "STRONG",
            "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
-           "best_passage", "best_window", "compares", "crossed", "evidence", "general_held", "kin_near", "lexical", "median", "nearest_held",
+           "best_passage", "best_window", "compares", "crossed", "crowded", "evidence", "general_held", "kin_near", "lexical", "median",
+           "nearest_held",
            "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine"]
