@@ -265,7 +265,7 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
     linked, truncated = _links(session, entry.record)
     return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
                       successor(entry.record, layer.lookup, layer.tombstones),
-                      same_name_elsewhere(session, layer.scope, entry.record.name))
+                      same_name_elsewhere(session, layer.scope, entry.record.name, scope))
 
 
 def count_given(session: Session, given: dict[str, int]) -> int:
