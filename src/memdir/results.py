@@ -140,7 +140,9 @@ class Link(Result):
 class ReadResult(Result):
     """A memory's full text (``record``), the ``scope`` it was found in, up to 3 memories it links to
     (``truncated``: more than those), the SHA-256 ``digest`` of its file as read (what a compare-and-set expects),
-    and for a superseded memory where its chain of successors ends (:func:`memdir.layer.succession.successor`)."""
+    for a superseded memory where its chain of successors ends (:func:`memdir.layer.succession.successor`), and
+    ``also_in``: the session's other scopes holding a memory of the same name
+    (:func:`memdir.operations.lookup.same_name_elsewhere`)."""
 
     record: MemoryRecord
     scope: str
@@ -148,6 +150,7 @@ class ReadResult(Result):
     digest: str | None = None
     truncated: bool = False
     successor: Successor | None = None
+    also_in: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         r = self.record
@@ -157,7 +160,7 @@ class ReadResult(Result):
                 "created": format_time(r.created) if r.created else None,
                 "updated": format_time(r.updated) if r.updated else None, "reads": r.reads,
                 "linked": [link.to_dict() for link in self.linked], "truncated": self.truncated, "digest": self.digest,
-                "successor": self.successor.to_dict() if self.successor else None}
+                "successor": self.successor.to_dict() if self.successor else None, "also_in": list(self.also_in)}
 
 
 @dataclass(frozen=True)
@@ -234,7 +237,8 @@ class HistoryResult(Result):
     ``damaged``: why the journal these were read from may miss one or show one wrong
     (:func:`memdir.layer.history.damage`: a line cut, garbled or changed), one sentence each; ``earlier``: the
     versions it had under the names it was renamed from, oldest first, each with that ``name`` and its number
-    there (:func:`memdir.layer.history.earlier_versions`: ``show``/``restore`` that name and number)."""
+    there (:func:`memdir.layer.history.earlier_versions`: ``show``/``restore`` that name and number); ``also_in``:
+    the session's other scopes holding a memory of the same name (:func:`memdir.operations.lookup.same_name_elsewhere`)."""
 
     name: str
     scope: str
@@ -242,6 +246,7 @@ class HistoryResult(Result):
     commits: tuple = ()
     damaged: tuple[str, ...] = ()
     earlier: tuple[HistoryEntry, ...] = ()
+    also_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

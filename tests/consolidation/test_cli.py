@@ -111,7 +111,7 @@ def test_ingest_claude_code_transcripts_of_this_project(tmp_path, project):
     env = {"CLAUDE_CONFIG_DIR": str(config)}
     done = run_cli("ingest", "--claude-code", "--project", project, env=env)
     assert done.returncode == 0, done.stderr
-    assert "1 transcript(s)" in done.stdout and "1 ok" in done.stdout
+    assert "1 transcript(s)" in done.stdout and ": 1 consolidated into memories; 1 change(s)" in done.stdout
     assert done.stderr == ""  # a log (stderr not a terminal) gets no bar frames: before, 0% and 100% lines
     assert names(project) == ["fixtures-live-tests-data"]
     assert names(other) == []  # another project's session is not read without --all

@@ -152,6 +152,11 @@ def test_ingest_codex_and_gemini_sessions_of_this_project(tmp_path, project, iso
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["counts"] == {"ok": 1}
     assert names(project) == ["deploy-tuesdays-never-fridays", "staging-deploy-needs-vpn"]
+    # again, as a person reads it: the session was consolidated before, said so (newuser36: "1 seen")
+    again = run_cli("ingest", "--codex", "--project", project, "--extractor", "rules", env=env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip().endswith(": 1 consolidated before, skipped (`memdir consolidate --force FILE` "
+                                         "consolidates one again); 0 change(s)"), again.stdout
     shutil.rmtree(project.parent.parent / "memhome")  # the same two facts, from Gemini CLI's session this time
     done = run_cli("ingest", "--gemini", "--project", project, "--extractor", "rules", "--json", env=env)
     assert done.returncode == 0, done.stderr

@@ -345,9 +345,10 @@ def serialize(record: MemoryRecord) -> str:
 # ---------------------------------------------------------------- parse
 
 
-def _type_from_stem(stem: str) -> str:
+def type_from_stem(stem: str) -> str:
     """Claude Code names files ``feedback_x.md``, ``project_y.md``…: with no
-    ``type`` key, the prefix is what a person reads; else ``reference`` (seed)."""
+    ``type`` key, the prefix is what a person reads; else ``reference`` (seed).
+    The one rule of it, for :func:`parse` and the importers' forgiving reader."""
     head = re.split(r"[_\-]", stem.lower(), maxsplit=1)[0]
     return head if head in TYPES else "reference"
 
@@ -424,8 +425,10 @@ def parse(text: str, stem: str) -> ParsedFile:
         description = one_line(first_heading(body))
         if not description:
             raise MalformedMemory("no frontmatter and no text to describe it")
-        return ParsedFile(MemoryRecord(name=name, description=description[:500], body=body, title=normalized.title,
-                                       file_stem=None if stem == name else stem), no_frontmatter=True)
+        # Claude Code adds no frontmatter to a file that has none: its type is in its name (project_x.md)
+        return ParsedFile(MemoryRecord(name=name, description=description[:500], type=type_from_stem(stem), body=body,
+                                       title=normalized.title, file_stem=None if stem == name else stem),
+                          no_frontmatter=True)
     front, body = parts
     data, sources, twice, fallback = _read_front(front)
     meta = data.get("metadata")
@@ -444,7 +447,7 @@ def parse(text: str, stem: str) -> ParsedFile:
     type_written = one_line(text_of(data.get("type")) or text_of(meta_map.get("type")))
     type_text = type_written.lower() if type_written.lower() in TYPES else type_written
     if not type_text:
-        type_text = _type_from_stem(stem)
+        type_text = type_from_stem(stem)
     elif type_text not in TYPES:
         notes.append(f"type {type_text!r} is not one of {', '.join(TYPES)}: kept, ordered as reference")
     status_written = one_line(text_of(data.get("status")) or text_of(meta_map.get("status")))

@@ -40,7 +40,7 @@ from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
 from ..files.fsio import DIRECTORY, MISSING, foreign_text, not_utf8, read_foreign
 from ..files.layout import is_memory_file_name
-from ..files.memfile import TYPES, MalformedMemory, parse, parse_time
+from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, type_from_stem
 from ..text.names import normalize_name, spelled_name
 from ..text.printable import trimmed_body
 from .folders import walk
@@ -205,7 +205,8 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     except MalformedMemory as exc:
         return Skip(source, str(exc))
     meta = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
-    kind = str(front.get("type") or meta.get("type") or "reference").strip().lower()
+    # no type written (Claude Code adds no frontmatter to a file that has none): its file name's, as parse reads it
+    kind = str(front.get("type") or meta.get("type") or type_from_stem(stem)).strip().lower()
     extra = {}
     if kind not in TYPES:
         extra["original_type"] = kind

@@ -318,6 +318,25 @@ def rename_missing(rename_from: str, looked: tuple[str, ...]) -> NotFound:
     return NotFound(f"cannot rename {asked_name(rename_from)}: no such memory in the {where} layer")
 
 
+def same_name_elsewhere(session: Session, scope: str, name: str, asked: str | None) -> tuple[str, ...]:
+    """The other scopes of ``session`` (context order: user, team, project) whose layer holds a memory by the
+    name ``name`` (:func:`held_name`), when a read or a history shows the one in ``scope``: a project memory and
+    a personal one may share a name, and a read without a scope shows the user layer's alone (newuser36: the
+    other went unmentioned). ``asked``: the scope the caller asked for; None when :func:`find` looked through the
+    layers in order and stopped at ``scope``, so those before it are not read again (a read stays one file's
+    work). A layer that cannot be read is left out. () when none."""
+    order = session.scopes()
+    skipped = order[:order.index(scope)] if asked is None and scope in order else ()
+    found = []
+    for other in order:
+        try:
+            if other != scope and other not in skipped and held_name(session.layer(other), name) is not None:
+                found.append(other)
+        except (StoreError, OSError):
+            continue
+    return tuple(found)
+
+
 def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> NotFound:
     """``exc`` (a rename from ``rename_from`` refused as missing in ``scope``), told which other layer of
     ``session`` holds it: ``('nb' is in the project layer)``, with ``elsewhere="project"`` (each interface
@@ -334,5 +353,6 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
 
 
 __all__ = ["Guard", "deleted", "find", "guard", "held_name", "history_name", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
+           "same_name_elsewhere",
            "spelled_as_other",
            "unsearched", "writable"]

@@ -59,6 +59,7 @@ from .lookup import (
     refuse_ambiguous,
     rename_missing,
     renamed_elsewhere,
+    same_name_elsewhere,
     writable,
 )
 
@@ -265,7 +266,8 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
             pass  # counting a read is best-effort (seed §A8)
     linked, truncated = _links(session, entry.record)
     return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
-                      successor(entry.record, layer.lookup, layer.tombstones))
+                      successor(entry.record, layer.lookup, layer.tombstones),
+                      same_name_elsewhere(session, layer.scope, entry.record.name, scope))
 
 
 def count_given(session: Session, given: dict[str, int]) -> int:

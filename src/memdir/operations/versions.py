@@ -21,7 +21,13 @@ from ..results import HistoryResult, RestoreResult, VersionResult
 from ..session import Session
 from ..text.names import asked_name, normalize_name
 from . import team as teamops
-from .lookup import guard, history_name, spelled_as_other, unsearched
+from .lookup import (
+    guard,
+    history_name,
+    same_name_elsewhere,
+    spelled_as_other,
+    unsearched,
+)
 
 
 def _sync(session: Session, scope: str | None, name: str | None = None) -> list[Layer]:
@@ -89,8 +95,9 @@ def history(session: Session, name: str, scope: str | None = None) -> HistoryRes
                 other.refresh_index()
         layer, stored, versions = _history_layer(session, name, scope)
     commits = teamops.commits(session, layer, stored) if layer.scope == "team" else ()
+    also = same_name_elsewhere(session, layer.scope, stored, layer.scope)  # every other layer read: no hot path
     return HistoryResult(stored, layer.scope, tuple(versions), commits, layer_damage(layer, stored),
-                         tuple(earlier_versions(layer, stored)))
+                         tuple(earlier_versions(layer, stored)), also)
 
 
 def show(session: Session, name: str, version: int | str, scope: str | None = None) -> VersionResult:

@@ -103,12 +103,30 @@ def drain(rows) -> str:
     return "\n".join(lines) or "queue is empty"
 
 
+# What became of a transcript, per a run's status, as an ingest's counts say it (``--json`` keeps the status
+# words). newuser36: "1 seen" did not say the session had been consolidated before and was skipped.
+_INGESTED = {
+    "ok": "consolidated into memories",
+    "partial": "partly consolidated (some changes skipped)",
+    "noop": "read, nothing new to remember",
+    "pending": "read, findings kept for the next session's agent",
+    "gated": "read, nothing durable said",
+    "empty": "unreadable or empty",
+    "seen": "consolidated before, skipped (`memdir consolidate --force FILE` consolidates one again)",
+    "off": "not read: consolidation is off",
+    "dry-run": "read in a dry run, nothing written",
+    "failed": "failed (the extractor)",
+    "error": "could not be consolidated",
+}
+
+
 @printable_output
 def ingest(result) -> str:
-    """An ingest of past transcripts: the counts, then each that failed."""
+    """An ingest of past transcripts: the counts (each status said as what became of those transcripts:
+    :data:`_INGESTED`), then each that failed."""
     where = result.project or "every project"
     text = (f"{len(result.transcripts)} transcript(s) for {where} under {result.projects_dir}: "
-            + (", ".join(f"{v} {k}" for k, v in sorted(result.counts.items())) or "none")
+            + (", ".join(f"{v} {_INGESTED.get(k, k)}" for k, v in sorted(result.counts.items())) or "none")
             + f"; {result.changes} change(s)")
     for row in result.transcripts:
         if row.status in ("failed", "error", "partial"):

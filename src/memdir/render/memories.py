@@ -238,6 +238,8 @@ def _read_text(result: ReadResult, offset: int, end: int, more: str, digest: str
         head.append(f"status: {r.status}{by}")
     if digest:
         head.append(f"digest: {digest}")
+    if result.also_in and offset == 0:
+        head.append(f"also: {_same_name(r.name, result.also_in)}")
     if offset or end < total:
         head.append(f"body: characters {offset}–{end} of {total}")
     # Escaped before it is quoted (the recall block's order): a tag that spans lines cannot take a quote mark in.
@@ -250,6 +252,14 @@ def _read_text(result: ReadResult, offset: int, end: int, more: str, digest: str
         text += "\n\nLinked memories:\n" + "\n".join([f"- {link.name} — {cut(link.description)}"
                                                       for link in result.linked] + more_links)
     return text
+
+
+def _same_name(name: str, scopes: tuple[str, ...]) -> str:
+    """The line telling that other layers (``scopes``) hold a memory named ``name`` too, and how to reach each:
+    ``another memory named deploy-notes is in the user layer (scope user)``."""
+    where = " and ".join(f"the {scope} layer (scope {scope})" for scope in scopes)
+    return f"another memory named {name} is in {where}" if len(scopes) == 1 else \
+        f"other memories named {name} are in {where}"
 
 
 @printable_output
@@ -320,6 +330,8 @@ def history(result: HistoryResult, *, limit: int | None = None) -> str:
                      + (" (restore one with --commit ID):" if result.commits else "."))
         lines += [f"{c.commit[:12]}  {c.date}  {cut(c.author, 80)}  — {cut(c.message, 120)}" for c in result.commits]
     lines += [f"! damaged: {why}" for why in result.damaged]
+    if result.also_in:
+        lines.append(f"also: {_same_name(result.name, result.also_in)}")
     return "\n".join(lines)
 
 

@@ -98,20 +98,18 @@ def run(home: Path) -> int:
     until none is left, so memories written meanwhile are embedded too, and
     marks the index's passages done (:func:`memdir.search.passagevectors.mark_passages_done`); then (with
     :data:`memdir.search.sentencestore.EMBED_SENTENCES`) every sentence a tie may pick, :data:`PASSAGE_ROUND`
-    memories at a time (:func:`memdir.search.sentencestore.fill`)."""
-    from filelock import Timeout
-
+    memories at a time (:func:`memdir.search.sentencestore.fill`). Raises
+    :class:`memdir.files.background.Gone` when ``home`` is not there or went while the lock was taken (none is made:
+    :func:`memdir.files.background.lock`)."""
     from . import passagevectors, sentencestore, vectors
     from .index import connect
 
     vectors.importable()  # before numpy loads: one BLAS thread per call (vectors.threads() share the batch)
-    background.require(home)  # a background job: filelock would make the home a vanished one was (parents=True)
-    lock = _lock(home)
-    try:
-        # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting
-        # then gave up with nothing embedded. A real embedder holds it far longer than this.
-        lock.acquire(timeout=PROBE_WAIT)
-    except Timeout:
+    # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting
+    # then gave up with nothing embedded. A real embedder holds it far longer than this. background.lock makes
+    # no home (filelock's acquire would make one removed meanwhile): Gone, which the job's catch ends quietly.
+    lock = background.lock(home, LOCK_FILE, PROBE_WAIT)
+    if lock is None:
         return 0
     total = 0
     try:

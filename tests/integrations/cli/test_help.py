@@ -63,7 +63,9 @@ def test_scope_help_names_every_clients_files_for_install_and_uninstall():
                       "codex ~/.codex/config.toml, ~/.codex/hooks.json | .codex/config.toml, .codex/hooks.json",
                       "gemini ~/.gemini/settings.json | .gemini/settings.json",
                       "cursor ~/.cursor/mcp.json, ~/.cursor/hooks.json | .cursor/mcp.json, .cursor/hooks.json",
-                      ("opencode ~/.config/opencode/opencode.json, ~/.config/opencode/memdir.md | opencode.json, "
+                      # newuser36: the file install edits may be OpenCode's config.json or opencode.jsonc
+                      ("opencode ~/.config/opencode/opencode.json (or the config.json or opencode.jsonc there, when "
+                       "OpenCode reads that one last), ~/.config/opencode/memdir.md | opencode.json, "
                        ".opencode/memdir.md")):
             assert files in text, (command, files, text)
 

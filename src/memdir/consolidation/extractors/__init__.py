@@ -53,18 +53,20 @@ def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, s
     if (settings.extractor_command or "").strip():
         return "command", "auto: extractor_command is set"
     if under_hooks:
-        return "agent", "auto: a hook queued it at the session's end; the next session's agent saves"
+        return "agent", "auto: the next session's agent saves"
     return "rules", f"auto: no API key ({read}), no extractor_command, not queued at a session's end by a hook"
 
 
 def describe(settings, environ=None) -> str:
-    """One line for ``memdir doctor``: the extractor in effect for a
-    transcript given on the command line and for one the hooks queue."""
+    """What ``memdir doctor`` and ``status`` say of the extractor in effect: for a transcript given on the
+    command line, and, when it differs, on a second line (indented) for one the hooks queue. Each line under
+    about 140 characters (newuser36: the two in one line made a doctor line of 314)."""
     here, why = choose(settings, environ=environ)
     hooked, hooked_why = choose(settings, under_hooks=True, environ=environ)
     if hooked == here:
         return f"{here} ({why})"
-    return f"{here} ({why}); for sessions a hook queues at their end (Claude Code, Gemini CLI; not Codex's Stop, each turn): {hooked} ({hooked_why})"
+    return (f"{here} ({why})\n  queued by a hook at a session's end (Claude Code, Gemini CLI; not Codex's Stop, each "
+            f"turn): {hooked} ({hooked_why})")
 
 
 def in_effect(settings) -> str:

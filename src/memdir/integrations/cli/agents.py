@@ -146,8 +146,11 @@ def _files_by_client(clients) -> str:
 
     parts = []
     for client in clients:
-        targets = installer(client).targets
-        user = ", ".join(str(p) for p in targets("user", Path("~"), None))
+        module = installer(client)
+        note = getattr(module, "USER_FILES_NOTE", "")  # the user file may be another (opencode: global_config)
+        user = ", ".join(str(p) + (f" ({note})" if note and not i else "")
+                         for i, p in enumerate(module.targets("user", Path("~"), None)))
+        targets = module.targets
         project = ", ".join(str(p) for p in targets("project", None, Path("")))
         parts.append(f"{client} {user} | {project}")
     return "; ".join(parts) + " (~/.codex is $CODEX_HOME and ~/.config is $XDG_CONFIG_HOME when set)"

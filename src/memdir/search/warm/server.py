@@ -302,52 +302,6 @@ def serve(home: Path, settings, hooks=None) -> WarmServer | None:
     return WarmServer(home, hooks=hooks).start()
 
 
-class _Flock:
-    """An exclusive ``flock`` held on an open lock file (its descriptor ``fd``) until :meth:`release`."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def release(self) -> None:
-        """Unlock and close the lock file (never removed: another process may be waiting on it)."""
-        os.close(self.fd)  # closing the descriptor drops its flock
-
-
-def _own_lock(home):
-    """The standalone process's lock of ``home`` (a :class:`~pathlib.Path`; the lock file
-    :data:`memdir.search.warm.LOCK_FILE`), waited for up to :data:`memdir.search.warm.LOCK_WAIT` seconds: a
-    :class:`_Flock`, or filelock's lock (both ``release()``); None when another process holds it or ``home`` is
-    gone. The process runs on its own, so it makes no directory (:mod:`memdir.files.background`): the lock file is
-    opened with ``O_CREAT`` in ``home`` as it is, which fails when ``home`` was removed — filelock's acquire makes
-    the lock file's parents (``mkdir(parents=True)``), so a home removed after the caller's check came back. The
-    same ``flock`` filelock takes on POSIX; where there is no ``fcntl`` (Windows), filelock's lock."""
-    try:
-        import fcntl
-    except ImportError:  # no flock: filelock's lock (a home removed after main's check may come back there)
-        from filelock import FileLock, Timeout
-
-        lock = FileLock(str(home / warm.LOCK_FILE), mode=0o600)
-        try:
-            lock.acquire(timeout=warm.LOCK_WAIT)
-        except (Timeout, OSError):
-            return None
-        return lock
-    try:  # O_CREAT makes the file in a directory that is there, never the directory
-        fd = os.open(home / warm.LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    except OSError:
-        return None
-    deadline = time.monotonic() + warm.LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return _Flock(fd)
-        except OSError:  # held: another warm process of this home is starting or running
-            if time.monotonic() >= deadline:
-                os.close(fd)
-                return None
-            time.sleep(0.05)
-
-
 def main(argv: list[str] | None = None, hooks=None) -> int:
     """``python -m memdir.search.warm HOME [--idle SECONDS]``: a standalone
     warm process for ``HOME`` (see the module docstring), serving ``hooks``
@@ -370,7 +324,13 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
         print("usage: python -m memdir.search.warm HOME [--idle SECONDS]" + ("" if asked or home is None else
               f": HOME {home} is not a directory"), file=sys.stderr)
         return 0 if asked else 2
-    lock = _own_lock(home)
+    from ...errors import StoreError
+    from ...files import background
+
+    try:  # filelock's lock, never making a home removed meanwhile (background.lock), waited for up to LOCK_WAIT s
+        lock = background.lock(home, warm.LOCK_FILE, warm.LOCK_WAIT)
+    except (StoreError, OSError):  # the home went (Gone), or it takes no lock file: nothing to serve
+        lock = None
     if lock is None:
         return 0  # another warm process of this home is starting or running, or the home went
     started = time.monotonic()
