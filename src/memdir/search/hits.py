@@ -20,8 +20,8 @@ SNIPPET_CHARS = 160
 
 @dataclass(frozen=True)
 class SearchResult:
-    """One hit: ``snippet`` ≤ :data:`SNIPPET_CHARS` characters of the body (or
-    description) from the passage holding the query's words (:func:`snippet`); ``score`` the calibrated relevance in
+    """One hit: ``snippet`` ≤ :data:`SNIPPET_CHARS` characters of the body from the passage holding the
+    query's words (:func:`snippet`), empty for a memory whose body is empty or only its description again; ``score`` the calibrated relevance in
     [0, 1] (:mod:`memdir.search.relevance`); ``why`` what it rests on:
     ``terms`` (query terms found in the head or best passage) and ``cosine``
     (dense similarity, or None without a vector)."""

@@ -238,8 +238,8 @@ def _with_cosines(found: dict[int, relevance.Evidence], cosines: dict[int, float
 
 
 def _result(hit: Hit, scope_of: dict[str, str], terms: list[str], words: dict[str, str]) -> SearchResult:
-    m = hit.memory
-    text = snippet(m.body or m.description, terms)
+    m = hit.memory  # a body that says no more than the description has no snippet: its line would say it twice
+    text = snippet(m.body, terms) if m.body and m.body.strip() != m.description.strip() else ""
     return SearchResult(name=m.name, scope=scope_of.get(m.layer, m.layer), type=m.type,
                         description=escape_fence_tags(m.description), snippet=escape_fence_tags(text),
                         score=round(hit.score, 4), title=m.title, pinned=bool(m.pinned), why=hit.why(words))
