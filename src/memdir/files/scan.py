@@ -24,6 +24,11 @@ files included.
   and never opened: it names no memory, and nothing derived (the manifest, the search index) can key it.
 * A file that does not parse is listed in :attr:`Scan.malformed` with the
   reason and skipped; it never breaks the rest.
+* An **empty** file (no bytes, or only white space: :func:`blank`) is an edit in progress — an editor
+  that saves in place truncates the file, then writes it — not a memory's new text: it is listed as
+  ``file is empty`` like any unreadable file, and it is neither a version (never journaled: it holds no
+  text to keep) nor a deletion; the memory's last version stays its current one
+  (:meth:`memdir.layer.transaction.Transaction.fresh`), so a write over it is an update of it.
 * A file over the size ceiling (the ``max_file_bytes`` setting, default
   256 KiB) is listed as too large without being read: never parsed,
   indexed or versioned whole.
@@ -118,6 +123,19 @@ def bytes_digest(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> str | N
     followed); None when it is gone, unreadable or over ``max_bytes``."""
     data = read_foreign(path, max_bytes, follow=False).data
     return None if data is None else digest(data)
+
+
+def blank(data: bytes) -> bool:
+    """Whether a memory file's bytes ``data`` hold no text at all (nothing, or only white space after a
+    byte order mark): an edit in progress (see the module docstring), never a version of a memory. The
+    parser's "file is empty" (:func:`memdir.files.memfile.parse`) reads the same bytes so; bytes that are
+    not UTF-8 are not blank."""
+    if data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    try:
+        return not data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return False
 
 
 def load(path: Path, key: tuple[int, int, int] | None = None,
@@ -409,4 +427,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "bytes_digest", "count_files", "glance", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]
+__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "blank", "bytes_digest", "count_files", "glance", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]

@@ -48,6 +48,7 @@ from ..files.fsio import (
     side_of,
 )
 from ..files.memfile import MalformedMemory, declared_name, parse
+from ..files.scan import blank
 from .held import held_names
 from .journal import Event, Journal
 from .leftovers import listed
@@ -57,10 +58,11 @@ COMPLETED = "interrupted write, completed"  # the reason of a write's journal li
 
 def preserve(journal: Journal, name: str, path: Path, session: str | None) -> Event | None:
     """Journal the bytes ``path`` holds now as an ``external-edit`` of ``name``
-    when they are not the journal's latest version of that name (its reason names a file with an unresolved
+    when they are not the journal's latest version of that name, nor blank (an edit in progress:
+    :func:`memdir.files.scan.blank`) (its reason names a file with an unresolved
     merge conflict as one); the event, or None when there was nothing to keep. Raises :class:`StoreError`."""
     data = read_bytes(path, follow=False)  # a symlink's outside target is never copied into objects/
-    if data is None:
+    if data is None or blank(data):  # an edit in progress holds no text to keep (memdir.files.scan.blank)
         return None
     key = digest(data)
     head = journal.head(name)
@@ -202,7 +204,7 @@ def late_edit(journal: Journal, name: str, step: Staged, known: set, session: st
     saved the file between memdir's read and its replace (in place, or by a rename before the
     backup link). Call before the change's own journal line. The event, or None."""
     data = step.old if step.keep is None else read_bytes(step.keep, follow=False)
-    if data is None:
+    if data is None or blank(data):  # an editor's truncation caught mid-save: no text, nothing to keep
         return None
     key = digest(data)
     if key in known:

@@ -14,9 +14,10 @@ from contextlib import contextmanager
 
 from ..errors import Conflict, NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
+from ..files.fsio import read_bytes
 from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
-from ..files.scan import Entry, FileState, Scan, stat_key
+from ..files.scan import Entry, FileState, Scan, blank, stat_key
 from . import commit
 from .journal import AHEAD_BOUND, Event
 
@@ -92,9 +93,13 @@ class Transaction:
         the scan's; otherwise the file is stat'ed (read again when it changed
         since it was last read) and its bytes compared with the journal's last
         version of ``name``: a file edited in place since is journaled first, by
-        the whole sweep (:meth:`require_full`)."""
+        the whole sweep (:meth:`require_full`). A memory whose file is blank now (an editor saving in
+        place, between its truncation and its write: :func:`memdir.files.scan.blank`) is its last version,
+        from the journal (:meth:`in_progress`): a write over it updates it."""
         entry = self.scan.entries.get(name)
-        if self.full or entry is None:
+        if entry is None:
+            return self.in_progress(name)
+        if self.full:
             return entry
         layer = self.layer
         try:
@@ -114,7 +119,31 @@ class Transaction:
         if st is not None and entry.digest == layer.journal.head(name):
             return entry
         self.require_full()  # it changed under us: do the whole sweep now
-        return self.scan.entries.get(name)
+        return self.scan.entries.get(name) or self.in_progress(name)
+
+    def in_progress(self, name: str) -> Entry | None:
+        """The last version of ``name`` (journaled, not deleted) when its file ``<name>.md`` is blank now — an
+        edit in progress, not its new text nor its deletion (:mod:`memdir.files.scan`) — as an entry of that
+        file with the version's digest; None otherwise (no such file, text in it, no version, a version
+        memdir cannot read back)."""
+        head = self.layer.journal.head(name)
+        if head is None:
+            return None
+        path = self.layer.path / f"{name}.md"
+        try:
+            if os.lstat(path).st_size > 4096:  # no editor's truncation leaves that much white space
+                return None
+        except OSError:
+            return None
+        data = read_bytes(path, follow=False)
+        if data is None or not blank(data):
+            return None
+        try:
+            parsed = parse(self.layer.journal.get_object(head).decode("utf-8"), name)
+        except (MalformedMemory, UnicodeDecodeError, NotFound, StoreError):
+            return None
+        entry = Entry(parsed.record, path, head, parsed.fallback, parsed.no_frontmatter, parsed.notes)
+        return self.layer.usage.with_usage(entry)
 
     def require_full(self) -> None:
         """Sweep every file and journal hand edits now (for operations over the whole layer)."""
