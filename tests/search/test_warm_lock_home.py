@@ -1,5 +1,5 @@
 """The lock a job that runs on its own takes (a standalone warm process's ``warm.lock``, the embedder's
-``embed.lock``) makes no removed home: :func:`memdir.files.background.lock`, filelock's lock plus the check that
+``embed.lock``) makes no removed home: :func:`memdir.layer.joblock.lock`, filelock's lock plus the check that
 the home is there. filelock's acquire makes the lock file's parents (``mkdir(parents=True)``), so a home removed
 between the check and the acquire came back with a lock file in it; the home is now compared before and after,
 and what the acquire made is taken back. (Before, the warm process had a private ``flock`` path of its own beside
@@ -16,12 +16,13 @@ import time
 import pytest
 
 from memdir.files import background
+from memdir.layer import joblock
 from memdir.search import embedder, warm
 
-ASK = ("import sys; import filelock; from memdir.files import background\n"
+ASK = ("import sys; import filelock; from memdir.files import background; from memdir.layer import joblock\n"
        "print('ready', flush=True)\n"
        "try:\n"
-       "    lock = background.lock(sys.argv[1], sys.argv[2], float(sys.argv[3]))\n"
+       "    lock = joblock.lock(sys.argv[1], sys.argv[2], float(sys.argv[3]))\n"
        "    print(lock is not None)\n"
        "except background.Gone as exc:\n"
        "    print('Gone:', exc)\n")
@@ -41,7 +42,7 @@ def _answer(process: subprocess.Popen) -> str:
 
 def _past_its_check(process: subprocess.Popen) -> None:
     """Return once ``process`` has checked the home and waits for the lock: it says ``ready`` just before
-    :func:`background.lock` (filelock already imported: the check is the next thing it does), given a second."""
+    :func:`joblock.lock` (filelock already imported: the check is the next thing it does), given a second."""
     assert process.stdout.readline().strip() == "ready", process.communicate()
     time.sleep(1.0)
 
@@ -50,11 +51,11 @@ def test_the_lock_of_a_removed_home_makes_no_home(tmp_path):
     home = tmp_path / "home"  # removed after the process's own check: it is not there when the lock is taken
     before = sorted(tmp_path.iterdir())
     with pytest.raises(background.Gone):
-        background.lock(home, warm.LOCK_FILE, 0.1)
+        joblock.lock(home, warm.LOCK_FILE, 0.1)
     assert not home.exists() and sorted(tmp_path.iterdir()) == before
     # control: a home that is there gets its lock file, 0600
     home.mkdir()
-    lock = background.lock(home, warm.LOCK_FILE, 0.1)
+    lock = joblock.lock(home, warm.LOCK_FILE, 0.1)
     assert lock is not None and oct((home / warm.LOCK_FILE).stat().st_mode & 0o777) == "0o600"
     lock.release()
 
@@ -62,7 +63,7 @@ def test_the_lock_of_a_removed_home_makes_no_home(tmp_path):
 def test_the_lock_of_a_home_that_is_there_is_held_alone_until_released(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    lock = background.lock(home, warm.LOCK_FILE, 0.1)
+    lock = joblock.lock(home, warm.LOCK_FILE, 0.1)
     assert lock is not None and (home / warm.LOCK_FILE).is_file()
     assert _answer(_ask(home)) == "False"  # another warm process of the home waits, then gives up
     lock.release()
@@ -76,7 +77,7 @@ def test_a_home_removed_while_its_lock_is_waited_for_is_not_made_again(tmp_path,
     is let go. It gets Gone, and the home stays removed (filelock's acquire made it again, or failed to open)."""
     home = tmp_path / "home"
     home.mkdir()
-    held = background.lock(home, name, 0.1)
+    held = joblock.lock(home, name, 0.1)
     waiting = _ask(home, wait=WAIT, name=name)
     _past_its_check(waiting)
     shutil.rmtree(home)
@@ -86,7 +87,7 @@ def test_a_home_removed_while_its_lock_is_waited_for_is_not_made_again(tmp_path,
     assert not home.exists()
     # control: the same wait with the home left there ends with the lock, and the home kept
     home.mkdir()
-    held = background.lock(home, name, 0.1)
+    held = joblock.lock(home, name, 0.1)
     waiting = _ask(home, wait=WAIT, name=name)
     _past_its_check(waiting)
     held.release()
@@ -110,7 +111,7 @@ def test_what_someone_put_in_the_home_made_again_is_kept(tmp_path, monkeypatch):
 
     monkeypatch.setattr(FileLock, "acquire", removed_then_made)
     with pytest.raises(background.Gone):
-        background.lock(home, warm.LOCK_FILE, 0.1)
+        joblock.lock(home, warm.LOCK_FILE, 0.1)
     assert sorted(p.name for p in home.iterdir()) == ["notes.md"]
 
 

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from ..files import background
+from ..layer import joblock
 from ..paths import EMBED_LOG
 from ..session import Session
 from ..text.plural import counted
@@ -100,15 +101,15 @@ def run(home: Path) -> int:
     :data:`memdir.search.sentencestore.EMBED_SENTENCES`) every sentence a tie may pick, :data:`PASSAGE_ROUND`
     memories at a time (:func:`memdir.search.sentencestore.fill`). Raises
     :class:`memdir.files.background.Gone` when ``home`` is not there or went while the lock was taken (none is made:
-    :func:`memdir.files.background.lock`)."""
+    :func:`memdir.layer.joblock.lock`)."""
     from . import passagevectors, sentencestore, vectors
     from .index import connect
 
     vectors.importable()  # before numpy loads: one BLAS thread per call (vectors.threads() share the batch)
     # Not 0: `memdir status` asks running(), which holds the lock for an instant; an embedder starting
-    # then gave up with nothing embedded. A real embedder holds it far longer than this. background.lock makes
+    # then gave up with nothing embedded. A real embedder holds it far longer than this. joblock.lock makes
     # no home (filelock's acquire would make one removed meanwhile): Gone, which the job's catch ends quietly.
-    lock = background.lock(home, LOCK_FILE, PROBE_WAIT)
+    lock = joblock.lock(home, LOCK_FILE, PROBE_WAIT)
     if lock is None:
         return 0
     total = 0

@@ -325,10 +325,10 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
               f": HOME {home} is not a directory"), file=sys.stderr)
         return 0 if asked else 2
     from ...errors import StoreError
-    from ...files import background
+    from ...layer import joblock
 
-    try:  # filelock's lock, never making a home removed meanwhile (background.lock), waited for up to LOCK_WAIT s
-        lock = background.lock(home, warm.LOCK_FILE, warm.LOCK_WAIT)
+    try:  # filelock's lock, never making a home removed meanwhile (joblock.lock), waited for up to LOCK_WAIT s
+        lock = joblock.lock(home, warm.LOCK_FILE, warm.LOCK_WAIT)
     except (StoreError, OSError):  # the home went (Gone), or it takes no lock file: nothing to serve
         lock = None
     if lock is None:
