@@ -11,7 +11,7 @@ import random
 from bisect import bisect_left
 from dataclasses import asdict
 
-from memdir.search import relevance, windows
+from memdir.search import evidence, windows
 from memdir.search.hits import SearchResult
 
 
@@ -94,10 +94,10 @@ def test_a_body_with_one_core_term_holds_the_query_only_in_its_head():
     weights = {"kafka": 2.0, "retention": 3.0}
     core = set(weights)
     body = ["retention", "retention", "is", "what", "we", "set"]  # one core term in the body: not the query stated
-    assert relevance._held(weights, set(), body, core, None) == 0.0
-    assert relevance._held(weights, {"kafka", "retention"}, body, core, None) == 1.0  # control: the head states it
+    assert evidence._held(weights, set(), body, core, None) == 0.0
+    assert evidence._held(weights, {"kafka", "retention"}, body, core, None) == 1.0  # control: the head states it
     both = ["kafka", "retention", "is", "what", "we", "set"]  # control: a body sentence holding both states it
-    assert relevance._held(weights, set(), both, core, None) == 1.0
+    assert evidence._held(weights, set(), both, core, None) == 1.0
 
 
 def test_a_search_result_s_json_form_is_what_asdict_gives():

@@ -9,7 +9,9 @@ extractors themselves: ``rules`` (offline, with ``persona``, ``subjects``,
 ``wording``, ``dates``), ``llm`` (any OpenAI-compatible model), ``command``
 (a command the person configures) and ``agent`` (findings left pending for
 the next session's agent)), ``consolidate`` (one run: snapshot, extract
-without a lock, apply under compare-and-set, receipt), ``queue`` (what the
+without a lock, apply under compare-and-set, receipt), ``applying`` (the
+snapshot, and one proposal applied under its layer's lock, compare-and-set
+against it), ``queue`` (what the
 hooks queue and a detached drain consolidates) and ``ingest`` (past Claude
 Code sessions).
 

@@ -12,7 +12,7 @@ One run, in order:
    minute and other writers must not wait for it; the call and its answer are
    journaled before anything is applied (:mod:`memdir.consolidation.intent`), so
    a rerun after a kill applies that answer again instead of calling the model;
-5. apply the proposals, at most ``consolidation_max_proposals`` changes, each
+5. apply the proposals (:mod:`memdir.consolidation.applying`), at most ``consolidation_max_proposals`` changes, each
    under its layer's lock and compare-and-set against the snapshot: a target
    whose digest moved (edited, pinned, deleted, created meanwhile) is skipped
    and reported, never overwritten;
@@ -33,37 +33,21 @@ memory a person or the agent wrote is left to a person.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import (
-    Conflict,
-    InvalidInput,
-    LockTimeout,
-    ModelError,
-    NotFound,
-    Refused,
-    ScopeError,
-    StoreError,
-    TombstoneRefused,
-)
+from ..errors import LockTimeout, ModelError, StoreError
 from ..files.fsio import read_foreign
 from ..gateway.changes import receipt
-from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, prepare
-from ..gateway.naming import name_taken
-from ..layer.succession import successor, superseded_refusal
-from ..operations.lookup import guard
-from ..operations.memories import delete, write
 from ..session import Session
-from ..text.names import normalize_name, same_name
 from ..text.redact import redact
-from ..tombstones.match import Tombstone, outcome
 from ..tombstones.match import match as match_tombstone
+from ..tombstones.match import outcome
 from . import intent
+from .applying import Snapshot, apply_proposal, snapshot
 from .extractors import resolve_extractor
-from .extractors.subjects import drifts
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS,
     ConsolidationReport,
@@ -140,50 +124,7 @@ def workspace_text(root: Path | None, limit: int = WORKSPACE_LIMIT) -> str:
     return "\n\n".join(parts)
 
 
-def _own(layer, entry) -> bool:
-    """True when consolidation wrote this memory and no one else touched it since."""
-    record = entry.record
-    if record.origin != "extracted" or record.status not in ("active", "candidate"):
-        return False
-    from ..layer.history import history as layer_history
-
-    history = layer_history(layer, record.name)
-    return bool(history) and history[-1].actor == "extracted"
-
-
-def _candidate_name(target: str, taken: dict, layer) -> tuple[str, str | None]:
-    """The name of the candidate proposing a change to ``target`` (:func:`candidate_name`) and its
-    current digest (None: new). Reuses consolidation's own pending candidate."""
-    def other(name: str) -> bool:
-        entry = taken.get(name)
-        return entry is not None and not (dict(entry.record.extra).get("candidate_for") == target
-                                          and _own(layer, entry))
-
-    name = candidate_name(target, other)
-    return name, taken[name].digest if name in taken else None
-
-
-# ---------------------------------------------------------------- snapshot and receipts
-
-
-@dataclass
-class _Snapshot:
-    entries: dict            # scope -> {name: Entry}
-    stones: list[Tombstone]
-    skipped: tuple[str, ...] = ()  # layers whose tombstones could not be read (lookup.guard), a warning each
-
-    def find(self, name: str, scope: str | None) -> tuple[str, Any] | None:
-        scopes = [scope] if scope in self.entries else list(self.entries)
-        for s in scopes:
-            if name in self.entries[s]:
-                return s, self.entries[s][name]
-        return None
-
-
-def _snapshot(session: Session) -> _Snapshot:
-    entries = {layer.scope: dict(layer.scan().entries.items()) for layer in session.layers()}  # a file gone: left out
-    stones = guard(session)  # every layer's: a proposal's layer is chosen after
-    return _Snapshot(entries, list(stones), stones.skipped)
+# ---------------------------------------------------------------- receipts
 
 
 def _receipt_scope(session: Session) -> str | None:
@@ -216,180 +157,10 @@ def _journal(session: Session, report: ConsolidationReport) -> ConsolidationRepo
     return replace(report, receipt=Receipt(scope, event.seq))
 
 
-# ---------------------------------------------------------------- applying
+# ---------------------------------------------------------------- what the session saved
 
 
-def _superseded_so(writer: Session, entries: dict, p: Proposal, found) -> str | None:
-    """The name of the live successor (``found``: :func:`successor` of the proposal's superseded target)
-    that holds what the supersede ``p`` says — its description, and its body when ``p`` gives one, as
-    the gateway would write them (:func:`prepare`) — else None: a rerun of a supersede already made."""
-    entry = entries.get(found.name) if found is not None else None
-    if entry is None or entry.record.status != "active":
-        return None
-    try:
-        _, desc, _, body, *_ = prepare(writer.settings, p.name or found.name, p.description, p.type, p.body, p.title,
-                                       actor="extracted")
-    except InvalidInput:
-        return None
-    same = entry.record.description == desc and (p.body is None or entry.record.body == body)
-    return found.name if same else None
-
-
-def _apply(writer: Session, snap: _Snapshot, index: int, p: Proposal, dry_run: bool) -> Outcome:
-    settings = writer.settings
-    scopes = writer.scopes()
-    fail = lambda result, detail, **kw: Outcome(index, p.action, result, detail=detail, **kw)  # noqa: E731
-    try:
-        target = normalize_name(p.target).name if p.target else None
-        named = normalize_name(p.name) if p.name else None
-    except InvalidInput as exc:
-        return fail("invalid", str(exc))
-    name = named.name if named else None
-    # A name of no Latin letters (本番バックアップ) becomes m-<hash>: its spelling is the title, as for a person's write.
-    title = p.title or (named.title if named else None)
-    action = p.action
-    entry = None
-    if action == "create":
-        scope = p.scope or ("user" if p.type == "user" else "project")
-        if scope not in scopes:
-            scope = next((s for s in scopes if s != scope), None) if (scope == "user" or p.type == "user") else None
-        if scope is None:
-            return fail("refused", "no usable layer: the project scope needs a project root", name=name)
-        if name in snap.entries.get(scope, {}):
-            # An exact name that already exists: the proposal updates it (never a similarity guess),
-            # unless it is another name that only normalizes alike (C# tips over C++ tips).
-            action, target, entry = "update", name, snap.entries[scope][name]
-            if not same_name(p.name, entry.record.name, entry.record.title):
-                return fail("refused", name_taken(p.name, entry.record.name, entry.record.title,
-                                                  snap.entries[scope]), name=name, scope=scope)
-    else:
-        found = snap.find(target, p.scope)
-        if found is None:
-            return fail("not-found", f"no memory named {target!r}", target=target)
-        scope, entry = found
-        if action != "forget" and entry.record.status == "superseded":  # the successor is what to change
-            try:
-                found = successor(entry.record, snap.entries[scope].get, writer.layer(scope).tombstones)
-            except StoreError as exc:
-                return fail("skipped-unreadable", str(exc), target=target, scope=scope)
-            if action == "supersede" and (held := _superseded_so(writer, snap.entries[scope], p, found)):
-                return fail(("would-" if dry_run else "") + "unchanged",
-                            f"already superseded: {held!r} holds this change", name=held, target=target, scope=scope)
-            return fail("refused", superseded_refusal(entry.record, found, scope=scope), target=target, scope=scope)
-    layer = writer.layer(scope)
-    if action != "forget":
-        try:
-            _, desc, kind, body, title, counts, warnings = prepare(settings, name or target, p.description,
-                                                                   p.type, p.body, title, actor="extracted")
-        except InvalidInput as exc:
-            return fail("invalid", str(exc), name=name, target=target, scope=scope)
-        old = entry.record if entry is not None else None
-        if old is not None and None in (kind, body):  # what a proposal leaves out keeps the memory's
-            desc, kind, body = inherit(old, desc, kind, body)
-        if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
-            return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",
-                        name=target, target=target, scope=scope)
-        same = next((e.record.name for e in snap.entries.get(scope, {}).values()
-                     if (e.record.description, e.record.body) == (desc, body)), None)
-        if same is not None and action == "create":
-            return fail(("would-" if dry_run else "") + "unchanged", f"identical to {same!r}", name=same,
-                        scope=scope)
-        found = match_tombstone(snap.stones, desc, body, name=name or target, actor="extracted", title=title)
-        if found is not None:
-            return fail("refused-tombstone", outcome(*found), name=name or target, target=target, scope=scope)
-    else:
-        counts, warnings = {}, []
-    notes = tuple(warnings) + ((f"{sum(counts.values())} secret(s) redacted",) if counts else ())
-    if action != "forget":
-        notes += snap.skipped  # checked without the tombstones of a layer that could not be read
-    own = entry is not None and _own(layer, entry)
-    drift = None
-    if action == "update" and own:
-        drift = drifts(entry.record.description, entry.record.body, desc, body)
-    if action == "forget" and not own:
-        return fail("needs-review", f"{target!r} was written by {entry.record.origin or 'a person'}; "
-                    f"only a person forgets it (memdir forget {target})", target=target, scope=scope)
-    # A change to what a person or the agent wrote, or an update that drifts off the memory's topic, waits for review.
-    candidate = action in ("update", "supersede") and (not own or drift is not None)
-    if action == "supersede" and own:
-        # The successor's name, unless the proposal gives one: the first -v2[-N] no memory of the layer holds.
-        name = name if name and name != target else free_name(target, "v2", snap.entries.get(scope, {}).__contains__)
-    planned = {"create": "created", "update": "updated", "supersede": "superseded", "forget": "forgotten"}[action]
-    if candidate:
-        planned = "candidate"
-    if dry_run:
-        verb = {"created": "create", "updated": "update", "superseded": "supersede", "forgotten": "forget",
-                "candidate": "candidate"}[planned]
-        shown = name if action != "update" else target
-        if candidate:  # the name the real run gives the candidate, from the same rule
-            shown = _candidate_name(target, layer.scan().entries, layer)[0]
-        return Outcome(index, p.action, "would-" + verb, name=shown, target=target, scope=scope,
-                       detail=drift or "", warnings=notes)
-    reason = "consolidation" + (f": {p.evidence[:120]}" if p.evidence else "")
-    try:
-        # Holding the layer lock across check and write makes the re-check and
-        # the write one step (the lock is re-entrant for the gateway inside).
-        with layer.locked():
-            current = layer.scan().entries
-            if target is not None:
-                now = current.get(target)
-                if now is None or now.digest != entry.digest:
-                    return fail("skipped-changed", f"{target!r} changed since the snapshot; not overwritten",
-                                target=target, scope=scope)
-            if action == "create" and name in current:
-                return fail("skipped-changed", f"{name!r} was created meanwhile; not overwritten",
-                            name=name, scope=scope)
-            if candidate:
-                cname, cdigest = _candidate_name(target, current, layer)
-                # The candidate is a new file: it is given the prepared body, which is the target's when
-                # the proposal leaves it out (the gateway would give a new file an empty one).
-                done = write(writer, MemoryChange(cname, p.description, kind, body, title=p.title,
-                                                  importance=p.importance, status="candidate", reason=reason,
-                                                  expect_digest=cdigest,
-                                                  extra={"candidate_for": target, "candidate_action": action}), scope)
-                if done.operation == "dismissed":  # a person dismissed this very proposal before
-                    return fail("skipped-dismissed", "; ".join(done.warnings), name=cname, target=target, scope=scope)
-                if done.operation == "unchanged":  # a run killed before its receipt made it: no change counted twice
-                    return fail("unchanged", f"already proposed: {cname!r} holds this change and waits for review",
-                                name=cname, target=target, scope=scope)
-                return Outcome(index, p.action, "candidate", name=cname, target=target, scope=scope,
-                               detail=(f"{drift}; " if drift else "") + f"waits for review (memdir approve {cname})",
-                               warnings=notes)
-            if action == "create":
-                done = write(writer, MemoryChange(name, p.description, kind, p.body, title=title,
-                                                  importance=p.importance, reason=reason, expect_digest=None), scope)
-                if done.operation == "dismissed":  # proposed for the team: a person dismissed this one before
-                    return fail("skipped-dismissed", "; ".join(done.warnings), name=name, scope=scope)
-                return Outcome(index, p.action, "created", name=name, scope=scope, warnings=notes)
-            if action == "update":
-                write(writer, MemoryChange(target, p.description, kind, p.body, title=p.title, importance=p.importance,
-                                           reason=reason, expect_digest=entry.digest), scope)
-                return Outcome(index, p.action, "updated", name=target, target=target, scope=scope, warnings=notes)
-            if action == "supersede":
-                if name in current:
-                    return fail("skipped-changed", f"{name!r} already exists", name=name, target=target, scope=scope)
-                write(writer, MemoryChange(name, p.description, kind, p.body, title=p.title, importance=p.importance,
-                                           supersedes=target, reason=reason, expect_digest=None), scope)
-                return Outcome(index, p.action, "superseded", name=name, target=target, scope=scope,
-                               warnings=notes)
-            delete(writer, target, scope, reason=reason, forget=True)
-            return Outcome(index, p.action, "forgotten", target=target, scope=scope)
-    except Conflict as exc:
-        return fail("skipped-changed", str(exc), name=name, target=target, scope=scope)
-    except TombstoneRefused as exc:
-        return fail("refused-tombstone", outcome(exc.stone, exc.why), name=name or target, target=target,
-                    scope=scope)
-    except LockTimeout as exc:
-        return fail("skipped-locked", str(exc), name=name, target=target, scope=scope)
-    except StoreError as exc:  # the layer (its tombstones, a file) cannot be read: this proposal waits, not the run
-        return fail("skipped-unreadable", str(exc), name=name, target=target, scope=scope)
-    except Refused as exc:  # a superseded target: the successor is named in the detail
-        return fail("refused", str(exc), name=name, target=target, scope=scope)
-    except (InvalidInput, NotFound, ScopeError) as exc:
-        return fail("invalid", str(exc), name=name, target=target, scope=scope)
-
-
-def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes: list,
+def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: list,
                   during: tuple | None = None) -> tuple[str, ...]:
     """Keep the agent extractor's findings as pending in the project layer
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
@@ -425,7 +196,7 @@ def _keep_pending(writer: Session, snap: _Snapshot, found, dry_run: bool, notes:
     return tuple(item["text"] for item in added)
 
 
-def _held(snap: _Snapshot, text: str, during: tuple | None) -> tuple[str, str] | None:
+def _held(snap: Snapshot, text: str, during: tuple | None) -> tuple[str, str] | None:
     """``(scope, name)`` of a live memory of ``snap`` written or changed ``during`` the session (``(first, last)``
     turn times of the transcript, to the second; None: unknown) that covers ``text``
     (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a pending finding) and that ``text`` does
@@ -492,7 +263,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     :mod:`memdir.consolidation.extractors`).
 
     Returns a :class:`ConsolidationReport`; an extractor failure is reported
-    (status ``failed``, journaled), not raised. Raises :class:`InvalidInput`
+    (status ``failed``, journaled), not raised. Raises :class:`~memdir.errors.InvalidInput`
     for an unreadable transcript or bad option.
     """
     from ..layer.journal import now_utc
@@ -516,7 +287,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
         return _journal(writer, replace(report, status="gated"))  # a dry run journals nothing
     chosen = resolve_extractor(extractor, settings, under_hooks=under_hooks)
     report = replace(report, extractor=chosen.name, model=chosen.model)
-    snap = _snapshot(writer)
+    snap = snapshot(writer)
     existing = tuple(
         ExistingMemory(scope, e.record.name, e.record.type, e.record.description, e.record.origin,
                        e.record.status, e.record.pinned, e.record.body)
@@ -565,7 +336,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
                                     name=held[1], target=proposal.target, scope=held[0],
                                     detail=f"memory {held[1]!r} ({held[0]}), written during the session, holds it"))
             continue
-        outcome = _apply(writer, snap, index, proposal, dry_run)
+        outcome = apply_proposal(writer, snap, index, proposal, dry_run)
         outcomes.append(outcome)
         if outcome.applied or (dry_run and outcome.result.startswith("would-")
                                and outcome.result != "would-unchanged"):
