@@ -132,7 +132,7 @@ def test_layer_norm_as_ufunc_calls_gives_the_plain_formulas_floats(engines):
     activations of English, German and Japanese queries, and on a layer's output (the second norm)."""
     import numpy as np
 
-    from memdir.search.encoder import dequantize
+    from memdir.search.encoder import _dequantize
 
     ours, _ = engines
 
@@ -144,7 +144,7 @@ def test_layer_norm_as_ufunc_calls_gives_the_plain_formulas_floats(engines):
     for text in ["which port does the dev postgres listen on", "Die Datenbank läuft auf Port 5433",
                  "東京の事務所は新宿にあります"]:
         window = [ours.tokenizer.bos, *ours.tokens(text, True), ours.tokenizer.eos]
-        raw = dequantize(ours.word[np.asarray(window)].reshape(-1), len(window), ours.H)
+        raw = _dequantize(ours.word[np.asarray(window)].reshape(-1), len(window), ours.H)
         raw += ours.position[:len(window)]
         raw += ours.token_type
         for weights in (ours.embed_norm, ours.blocks[5]["norm2"]):
@@ -164,7 +164,7 @@ def test_softmax_as_ufunc_calls_gives_the_method_forms_floats(engines):
     with and without a mask."""
     import numpy as np
 
-    from memdir.search.encoder import dequantize
+    from memdir.search.encoder import _dequantize
 
     ours, _ = engines
     texts = ["Die Datenbank läuft auf Port 5433", "東京の事務所は新宿にあります"]
@@ -180,7 +180,7 @@ def test_softmax_as_ufunc_calls_gives_the_method_forms_floats(engines):
         return scores / scores.sum(axis=-1, keepdims=True)
 
     for window in windows:
-        emb = dequantize(ours.word[np.asarray(window[:n])].reshape(-1), n, ours.H) + ours.position[:n]
+        emb = _dequantize(ours.word[np.asarray(window[:n])].reshape(-1), n, ours.H) + ours.position[:n]
         emb = ours._norm(emb + ours.token_type, ours.embed_norm)
         split = (emb @ ours.blocks[0]["qkv"]).reshape(n, 3, 12, 32).transpose(1, 2, 0, 3)
         raw = (split[0] @ split[1].transpose(0, 2, 1))[None]  # (1, heads, n, n)

@@ -73,7 +73,7 @@ def test_kept_word_rows_are_the_rows_expanded_together(encoder):
 
     window = [encoder.tokenizer.bos, *encoder.tokens("Dev PostgreSQL listens on 5433", query=True),
               encoder.tokenizer.eos]
-    rows = module.dequantize(encoder.word[np.asarray(window, dtype=np.int64)].reshape(-1), len(window), encoder.H)
+    rows = module._dequantize(encoder.word[np.asarray(window, dtype=np.int64)].reshape(-1), len(window), encoder.H)
     rows += encoder.position[:len(window)]
     rows += encoder.token_type
     expected = encoder._norm(rows, encoder.embed_norm)

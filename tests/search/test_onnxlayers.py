@@ -82,7 +82,7 @@ def test_nbits_layout_holds_the_model_files_weights(model):
     times the scales gives the encoder's dequantized weights exactly."""
     import numpy as np
 
-    from memdir.search.encoder import dequantize
+    from memdir.search.encoder import _dequantize
 
     encoder, _ = model
     packed, scales = onnxlayers._nbits(encoder, ["l3.ao.w"], encoder.H, encoder.H)
@@ -94,7 +94,7 @@ def test_nbits_layout_holds_the_model_files_weights(model):
         nibbles[:, :, 1::2] = blobs >> 4
         return ((nibbles - 8).astype(np.float32) * scales.reshape(384, 12, 1)).reshape(384, 384)
 
-    expected = dequantize(encoder.tensors["l3.ao.w"], 384, 384)
+    expected = _dequantize(encoder.tensors["l3.ao.w"], 384, 384)
     assert np.array_equal(as_matrix(packed), expected)
     # Control: the file's Q4_0 bytes as they are (weight j low, j + 16 high) read as MatMulNBits's are another
     # matrix: the repacking is needed.
@@ -108,10 +108,10 @@ def test_int8_weights_hold_the_model_files_weights(model):
     bound): relative error ≤ 1.5 % (1.1 % measured; the 4-bit step itself is ≈ 1/8 of a block's range)."""
     import numpy as np
 
-    from memdir.search.encoder import dequantize
+    from memdir.search.encoder import _dequantize
 
     encoder, _ = model
-    weights = dequantize(encoder.tensors["l3.ao.w"], 384, 384).T  # (in, out), as x @ weights
+    weights = _dequantize(encoder.tensors["l3.ao.w"], 384, 384).T  # (in, out), as x @ weights
     top = onnxlayers.activation_ranges(encoder, windows=8)["l3.ao"]
     smooth, quantized, scales = onnxlayers.int8_weights(weights, top)
     assert quantized.dtype == np.int8 and quantized.shape == (384, 384) and scales.shape == (384,)

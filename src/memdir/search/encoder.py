@@ -79,7 +79,7 @@ def unpack_q4(blocks: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.
     return np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=2), scale
 
 
-def dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
+def _dequantize(blocks: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Q4_0 bytes (``rows × cols / 32`` blocks of 18 bytes) → float32 ``(rows, cols)``."""
     nibbles, scale = unpack_q4(blocks, rows, cols)
     weights = (nibbles.astype(np.int8) - 8).astype(np.float32) * scale
@@ -223,7 +223,7 @@ class Encoder:
             return tensors[name].view("<f4").astype(np.float32)
 
         def matrix(name, rows, cols):  # stored (out, in); kept transposed for x @ W
-            return np.ascontiguousarray(dequantize(tensors[name], rows, cols).T)
+            return np.ascontiguousarray(_dequantize(tensors[name], rows, cols).T)
 
         self.word = tensors["emb.word"].reshape(-1, H // QK, BLOCK_BYTES)
         self.position = floats("emb.pos").reshape(-1, H)
@@ -305,7 +305,7 @@ class Encoder:
             if row is None:
                 if len(rows) >= ROWS_KEPT:
                     rows.clear()
-                row = rows[token] = dequantize(self.word[token].reshape(-1), 1, self.H)[0]
+                row = rows[token] = _dequantize(self.word[token].reshape(-1), 1, self.H)[0]
             kept.append(row)
         x = np.stack(kept)
         x += self.position[:n]
@@ -375,7 +375,7 @@ class Encoder:
         longest = int(lengths.max())
         ids = np.concatenate([np.asarray(w, dtype=np.int64) for w in windows])
         positions = np.concatenate([np.arange(n) for n in lengths])
-        x = dequantize(self.word[ids].reshape(-1), len(ids), H)
+        x = _dequantize(self.word[ids].reshape(-1), len(ids), H)
         x += self.position[positions]
         x += self.token_type
         self._norm(x, self.embed_norm)
@@ -488,4 +488,4 @@ class Encoder:
         return out
 
 
-__all__ = ["Encoder", "Tokenizer", "dequantize", "package_file", "unpack_q4"]
+__all__ = ["Encoder", "Tokenizer", "package_file", "unpack_q4"]

@@ -100,7 +100,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .encoder import QK, Encoder, dequantize, unpack_q4
+from .encoder import QK, Encoder, _dequantize, unpack_q4
 
 GRAPH_VERSION = 3  # bump when the graph built here changes: the cached file's name changes with it
 ACCURACY = 4  # MatMulNBits accuracy_level: activations quantized to int8 per block of 32 for the products
@@ -259,7 +259,7 @@ def graph_bytes(encoder: Encoder) -> bytes:
     def product(x: str, prefix: str, names: list[str], rows: int, cols: int, bias: str = "") -> str:
         kind = prefix.split(".")[1]
         if kind in INT8_PRODUCTS:  # ≈ 2.4× faster than MatMulNBits; one scale for all the input's tokens
-            weights = np.concatenate([dequantize(encoder.tensors[n], rows, cols) for n in names]).T
+            weights = np.concatenate([_dequantize(encoder.tensors[n], rows, cols) for n in names]).T
             smooth, quantized, scales = int8_weights(weights, ranges[prefix[:-1]])
             tamed = g.node("Mul", [x, g.const(prefix + "smooth", (1.0 / smooth).astype(np.float32))], prefix + "tamed")
             return g.node("DynamicQuantizeMatMul", [tamed, g.const(prefix + "W8", quantized),
