@@ -27,8 +27,7 @@ row: 3.5 ms), the rest numpy's per-call cost of ≈ 50 small operations per
 layer; tokenizing, the word rows and pooling ≈ 0.2 ms. The 4-bit weights are
 never expanded per query. With ONNX Runtime installed a one-window query's
 layers run there instead (:mod:`memdir.search.onnxlayers`: the 4-bit weights
-themselves, 6–7 ms against 17–24 on the same loaded machine; three products of each layer in int8 since,
-≈ 4.8 ms).
+themselves, 6–7 ms against 17–24 on the same loaded machine).
 
 The tokenizer is XLM-RoBERTa's SentencePiece unigram model as the engine
 runs it (:class:`Tokenizer`): the model file's normalization map, runs of
@@ -323,41 +322,28 @@ class Encoder:
         """:meth:`forward_one` by numpy's :meth:`layers` whatever :attr:`layers_one` is (a memory's vector)."""
         return self.layers(self.embedded(window))
 
-    def layers(self, x: np.ndarray, probe=None) -> np.ndarray:
+    def layers(self, x: np.ndarray) -> np.ndarray:
         """The twelve layers over one window's :meth:`embedded` ``x`` (overwritten), then the mean
         over its tokens, shape ``(384,)``: :meth:`forward`'s products in the same order, with none of
         the batch's bookkeeping (no grid, mask, slices or scatter) and a third fewer numpy calls, each
         of which a worker thread must take the GIL back for while a search's lexical side runs
-        (:mod:`memdir.search.dense`). ``probe(name, x)``, when given, is shown the input of each
-        layer's products before they run (``l<layer>.qkv``, ``.ao``, ``.fi``, ``.fo``; ``.fo``'s is twice
-        GELU's output, as :meth:`_gelu` gives it), float32 ``(tokens, width)``, not to be changed:
-        :mod:`memdir.search.onnxlayers` measures the activations' ranges with it."""
+        (:mod:`memdir.search.dense`)."""
         H, heads = self.H, self.heads
         n, size = len(x), H // heads
         scale = np.float32(1.0 / np.sqrt(size))
-        for layer, block in enumerate(self.blocks):
-            if probe is not None:
-                probe(f"l{layer}.qkv", x)
+        for block in self.blocks:
             qkv = x @ block["qkv"]
             qkv += block["qkv_b"]
             split = qkv.reshape(n, 3, heads, size).transpose(1, 2, 0, 3)  # (q/k/v, head, token, size)
             scores = split[0] @ split[1].transpose(0, 2, 1)
             self._softmax(scores, scale)
-            context = (scores @ split[2]).transpose(1, 0, 2).reshape(n, H)
-            if probe is not None:
-                probe(f"l{layer}.ao", context)
-            attended = context @ block["out"]
+            attended = (scores @ split[2]).transpose(1, 0, 2).reshape(n, H) @ block["out"]
             attended += block["out_b"]
             x += attended
             self._norm(x, block["norm1"])
-            if probe is not None:
-                probe(f"l{layer}.fi", x)
             part = x @ block["up"]
             part += block["up_b"]
-            gelu = self._gelu(part)
-            if probe is not None:
-                probe(f"l{layer}.fo", gelu)
-            out = gelu @ block["down"]
+            out = self._gelu(part) @ block["down"]
             out += block["down_b"]
             x += out
             self._norm(x, block["norm2"])

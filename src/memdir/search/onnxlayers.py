@@ -14,24 +14,6 @@ queries, so stored vectors, ``MODEL_ID`` and the ranking's coefficients stay.
 Measured side by side on a loaded 2-core machine, one intra-op thread:
 ``benchmarks/bench_query_embedding.py``.
 
-Since :data:`GRAPH_VERSION` 3 three of each layer's four products (query/key/value, attention output, the
-feed-forward's first: :data:`INT8_PRODUCTS`) run as int8 × int8 in ``DynamicQuantizeMatMul`` (MLAS's
-u8s8 kernel, ≈ 2.4× faster than ``MatMulNBits`` for a 12 × 384 × 1,536 product here). That kernel quantizes
-its input with one scale for the whole matrix, so a channel carrying a transformer's outliers would swamp
-the rest (cosine 0.994 to numpy's vectors, unsmoothed): SmoothQuant (Xiao et al., ICML 2023) divides each
-input channel by a factor folded into the weights' rows (:func:`int8_weights`), the factors set from the
-channels' ranges over windows of random token ids (:func:`activation_ranges`: no text shipped, ≈ 1 s of numpy
-once per build). The weights are the 4-bit ones re-rounded to int8 per output column (within half an int8
-step). The feed-forward's second product (GELU's output, whose outliers smoothing did not tame: cosine
-≥ 0.998 with it in int8) keeps the 4-bit weights. Measured in one run (``benchmarks/ab_query_graph.py``, the
-MCP benchmark's 194 queries interleaved, load 30 on 2 cores): CPU p50/p95 6.15/9.83 → 4.76/6.95 ms; cosine to
-numpy's ≥ 0.99973 (queries) and ≥ 0.99963 (694 recall fit prompts), to version 2's ≥ 0.99955; the recall
-evaluation's fit folds and the search evaluation answered the same (again at load 46: 6.49/10.06 → 5.02/7.06
-ms; at load 2.7: 6.15/9.82 → 4.68/6.80 ms CPU, wall p50 7.90 → 5.98 ms). A process finding the graph cached holds 2 MB more (RSS after its first query 242 → 244 MB;
-the file 13.5 → 19 MB); the build, once per model file and graph version, costs the calibration's numpy
-passes (0.2 → 2.3 s at load 2.7, 0.6 → 10 s at load 30, 2 → 41 s at load 46). Stored vectors and ``MODEL_ID`` stay (memories are
-embedded by numpy's layers, never here).
-
 Only one window's layers and the mean over its tokens run here
 (:attr:`Encoder.layers_one`); the tokenizer, the word rows, the windows of a
 long text, their average and the normalization stay in
@@ -100,18 +82,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .encoder import QK, Encoder, _dequantize, unpack_q4
+from .encoder import QK, Encoder, unpack_q4
 
-GRAPH_VERSION = 3  # bump when the graph built here changes: the cached file's name changes with it
+GRAPH_VERSION = 2  # bump when the graph built here changes: the cached file's name changes with it
 ACCURACY = 4  # MatMulNBits accuracy_level: activations quantized to int8 per block of 32 for the products
 THREADS = 1  # intra-op threads: the machine's cores are shared with the search's lexical side
-INT8_PRODUCTS = ("qkv", "ao", "fi")  # each layer's products run as int8 × int8 (_int8_product); "fo" stays 4-bit
-SMOOTHING = 0.7  # how much of an input channel's range moves into the weights (SmoothQuant's alpha)
-CALIBRATION_WINDOWS = 64  # windows of random token ids whose activations set the smoothing (activation_ranges)
-CALIBRATION_SEED = 2026
 
 # ONNX TensorProto data types and AttributeProto types used here
-_FLOAT, _UINT8, _INT8, _INT64 = 1, 2, 3, 7
+_FLOAT, _UINT8, _INT64 = 1, 2, 7
 _ATTR_FLOAT, _ATTR_INT, _ATTR_INTS = 1, 2, 7
 
 
@@ -141,8 +119,7 @@ def _int_field(number: int, value: int) -> bytes:
 
 
 def _tensor(name: str, array: np.ndarray) -> bytes:
-    kind = {np.dtype(np.float32): _FLOAT, np.dtype(np.uint8): _UINT8, np.dtype(np.int8): _INT8,
-            np.dtype(np.int64): _INT64}[array.dtype]
+    kind = {np.dtype(np.float32): _FLOAT, np.dtype(np.uint8): _UINT8, np.dtype(np.int64): _INT64}[array.dtype]
     dims = b"".join(_int_field(1, d) for d in array.shape)
     return dims + _int_field(2, kind) + _field(8, name) + _field(9, np.ascontiguousarray(array).astype(
         array.dtype.newbyteorder("<"), copy=False).tobytes())
@@ -203,52 +180,13 @@ def _nbits(encoder: Encoder, names: list[str], rows: int, cols: int) -> tuple[np
     return (nibbles[:, :, 0::2] | (nibbles[:, :, 1::2] << 4)).astype(np.uint8), scales
 
 
-def activation_ranges(encoder: Encoder, windows: int = CALIBRATION_WINDOWS,
-                      seed: int = CALIBRATION_SEED) -> dict[str, np.ndarray]:
-    """``{product: float32 (width,)}``: the largest magnitude each input channel of each layer's products
-    (``l<layer>.qkv``, ``.ao``, ``.fi``, ``.fo``: :meth:`Encoder.layers`'s ``probe``) takes over ``windows``
-    windows of 8–64 token ids drawn at random from the vocabulary (``seed``): no text is needed, and the
-    channels that carry a transformer's outliers carry them whatever the words. Deterministic for a model file;
-    ≈ 1 s of numpy."""
-    rng = np.random.default_rng(seed)
-    vocabulary = encoder.word.shape[0]
-    ranges: dict[str, np.ndarray] = {}
-
-    def probe(name: str, x: np.ndarray) -> None:
-        top = np.abs(x).max(axis=0)
-        ranges[name] = top if name not in ranges else np.maximum(ranges[name], top)
-
-    for _ in range(windows):
-        ids = rng.integers(5, vocabulary, size=int(rng.integers(8, 65))).tolist()
-        encoder.layers(encoder.embedded([encoder.tokenizer.bos, *ids, encoder.tokenizer.eos]), probe)
-    return ranges
-
-
-def int8_weights(weights: np.ndarray, top: np.ndarray, alpha: float = SMOOTHING) -> tuple:
-    """``(smooth, quantized, scales)`` for a product ``x @ weights`` (float32 ``(K, N)``) whose input channels
-    reach ``top`` (``(K,)``, :func:`activation_ranges`): ``x / smooth`` has its outlier channels tamed and
-    ``weights * smooth[:, None]`` carries them (SmoothQuant, Xiao et al., ICML 2023: ``smooth = top^alpha /
-    max|row|^(1 - alpha)``), stored as int8 per output column: ``weights * smooth[:, None] ≈ quantized *
-    scales``, ``quantized`` int8 ``(K, N)`` in −127…127, ``scales`` float32 ``(N,)``. The product is then
-    ``(x / smooth) @ (quantized * scales)`` up to rounding."""
-    rows = np.abs(weights).max(axis=1)
-    smooth = (np.maximum(top, 1e-5) ** alpha / np.maximum(rows, 1e-5) ** (1 - alpha)).astype(np.float32)
-    moved = weights * smooth[:, None]
-    scales = np.abs(moved).max(axis=0) / 127
-    scales = np.where(scales > 0, scales, 1.0).astype(np.float32)
-    return smooth, np.round(moved / scales).astype(np.int8), scales
-
-
 def graph_bytes(encoder: Encoder) -> bytes:
     """The ONNX model of :meth:`Encoder.layers`: input ``x`` float32 ``(n, 384)`` (one window's
     :meth:`Encoder.embedded`), output ``mean`` float32 ``(384,)``, the mean of the last hidden states.
     Weights are the model file's 4-bit blocks (:func:`_nbits`); biases and norms the encoder's floats.
     GELU is the tanh form (``FastGelu``), as :meth:`Encoder._gelu`; each residual sum is an ``Add`` before
-    a ``LayerNormalization`` (faster here than ``SkipLayerNormalization``; see the module docstring).
-    The products of :data:`INT8_PRODUCTS` are int8 instead (``DynamicQuantizeMatMul``, :func:`int8_weights`
-    smoothed by :func:`activation_ranges`: ≈ 1 s of numpy at a build)."""
+    a ``LayerNormalization`` (faster here than ``SkipLayerNormalization``; see the module docstring)."""
     H, FF, heads = encoder.H, encoder.FF, encoder.heads
-    ranges = activation_ranges(encoder)
     size = H // heads
     g = _Graph()
     g.const("qkv_shape", np.array([-1, 3 * heads, size], dtype=np.int64))
@@ -257,14 +195,6 @@ def graph_bytes(encoder: Encoder) -> bytes:
     g.const("tokens_axis", np.array([0], dtype=np.int64))
 
     def product(x: str, prefix: str, names: list[str], rows: int, cols: int, bias: str = "") -> str:
-        kind = prefix.split(".")[1]
-        if kind in INT8_PRODUCTS:  # ≈ 2.4× faster than MatMulNBits; one scale for all the input's tokens
-            weights = np.concatenate([_dequantize(encoder.tensors[n], rows, cols) for n in names]).T
-            smooth, quantized, scales = int8_weights(weights, ranges[prefix[:-1]])
-            tamed = g.node("Mul", [x, g.const(prefix + "smooth", (1.0 / smooth).astype(np.float32))], prefix + "tamed")
-            return g.node("DynamicQuantizeMatMul", [tamed, g.const(prefix + "W8", quantized),
-                                                    g.const(prefix + "W8s", scales), "", bias], prefix + "out",
-                          "com.microsoft")
         weights, scales = _nbits(encoder, names, rows, cols)
         inputs = [x, g.const(prefix + "B", weights), g.const(prefix + "S", scales)]
         if bias:
