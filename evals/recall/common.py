@@ -114,6 +114,16 @@ TTL in redis is correct") or in mid-prompt after a task ("bump the version and m
 pushed"), beside 24 framed ones of the same look that no memory answers ("make sure the tests pass", "double-check
 your math", "double-check the frontend dev server port"), ordered need, need, none, none, so that each of
 ``run.py``'s two folds holds 12 of each.
+
+``mixed.jsonl``: training data only, like ``framed`` (every line ``fit``), written on 2026-12-06 (hits37) from the
+memories of ``memories/`` alone and committed before memdir ran on it or any rule was changed, as a check that rules
+fitted on the other sets generalize: 24 prompts a memory bears on (lexical, paraphrase and task: "who do I ping when
+the nightly sales batch fails?" → ``ja-batch``, "install the httpx package" → ``python-installs``, "store the
+order's created time as local Berlin time" → ``timezone-utc``) beside 24 that need none, some sharing a word or a
+shape with a memory ("page through the search results 50 at a time", "who should I ask about the marketing
+budget?", "install the lodash package in the frontend": a JavaScript package, not the note on Python installs),
+ordered need, need, none, none, so that each of ``run.py``'s two folds holds 12 of each. Fold 0 is its half A (tuned
+on), fold 1 its half B, read once after tuning as hits37's generalization figure.
 """
 
 from __future__ import annotations
@@ -132,10 +142,10 @@ sys.path.insert(0, str(REPO / "src"))
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
         "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl",
-        "shop": "shop.jsonl", "framed": "framed.jsonl"}
+        "shop": "shop.jsonl", "framed": "framed.jsonl", "mixed": "mixed.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
 STORES = {"shop": "shop"}  # sets run on a store of their own: the memory files of that folder of HERE alone
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop", "framed"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop", "framed", "mixed"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -175,7 +185,7 @@ def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos`` and ``framed``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos``, ``framed`` and ``mixed``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY and which not in STORES
             for row in prompts("fit", which)]
 
