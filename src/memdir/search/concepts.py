@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 from . import weighing
 from .conceptterms import FORMS
@@ -90,6 +91,27 @@ def asked(terms) -> dict[str, tuple[int, ...]]:
     return {t: tuple(sorted(cs)) for t, cs in out.items()}
 
 
+# A question asking whom to reach ("who should I page?", "who do we escalate to?", "who gets paged?"): its verb names
+# the on-call concept (the concepts of the form "on-call"), though "page", "ping" or "call" alone name other things
+# ("page through the results", "the landing page", "call the API"): the verb stands in only in this shape (hits37).
+_WHOM = re.compile(r"\bwho(?:m)?(?:\s+(?:should|do|can|must|would|could|shall)\s+(?:i|we)|\s+to|\s+gets)"
+                   r"\s+(page[ds]?|ping(?:ed)?|escalate[ds]?|call(?:ed)?|wake|alert(?:ed)?)\b", re.IGNORECASE)
+
+
+def whom(query: str, terms) -> dict[str, tuple[int, ...]]:
+    """``{term: the on-call concepts}`` (:func:`asked`'s form) for the verb of a question asking whom to reach
+    (:data:`_WHOM`: "who should I page?" → ``{"page": …}``) when it is among the prompt's ``terms``; ``{}`` for any
+    other prompt ("page through the results")."""
+    from .tokenize import query_terms
+
+    found = _WHOM.search(query)
+    if not found:
+        return {}
+    oncall = tuple(c for c, forms in enumerate(FORMS) if ("call", "oncal") in forms)
+    present = set(terms)
+    return {t: oncall for t in query_terms(found.group(1)) if t in present and oncall}
+
+
 def stand_ins(wanted: dict[str, tuple[int, ...]], held) -> set[str]:
     """The terms of ``wanted`` (:func:`asked`) that a text holding the terms ``held`` (a set) does not hold but meets
     by another form of one of their concepts."""
@@ -108,6 +130,34 @@ def _kinds() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], 
         return tuple(dict.fromkeys(tuple(sorted(set(query_terms(f)))) for f in forms if query_terms(f)))
 
     return tuple((read(forms), read(products)) for forms, products in KINDS)
+
+
+@functools.cache
+def _tasks() -> tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]:
+    """Each entry of :data:`~memdir.search.lexicon.TASKS` as ``(its kind's index in KINDS, its tasks' terms)``."""
+    from .lexicon import KINDS, TASKS
+    from .tokenize import query_terms
+
+    firsts = [forms[0] for forms, _ in KINDS]
+    return tuple((firsts.index(kind), tuple(dict.fromkeys(tuple(sorted(set(query_terms(t)))) for t in tasks)))
+                 for kind, tasks in TASKS)
+
+
+def kinds_tasked(terms) -> dict[int, frozenset[str]]:
+    """``{kind: the query terms of the task}`` (:func:`kinds_asked`' form) for each kind of
+    :data:`~memdir.search.lexicon.TASKS` one of whose tasks a prompt's ``terms`` hold whole ("install the lodash
+    package": ``instal``, ``packag``) while naming none of its products (where "npm install lodash" names one, its
+    words meet the memory); ``{}`` when none. Recall's kinds (:func:`instances_met`): the memory whose head names a
+    product of the kind ("User prefers pnpm over npm") is scored as if its head held the task's words."""
+    present = set(terms)
+    out = {}
+    for k, tasks in _tasks():
+        if any(present.issuperset(product) for product in _kinds()[k][1]):
+            continue
+        named = set().union(*(task for task in tasks if present.issuperset(task)))
+        if named:
+            out[k] = frozenset(named)
+    return out
 
 
 def kinds_asked(terms) -> dict[int, frozenset[str]]:
@@ -130,6 +180,19 @@ def other_terms(terms, kinds: dict[int, frozenset[str]]) -> list[str]:
     present = set(terms)
     concepts = {c for cs in asked(terms).values() for c in cs}
     found = [t for c in sorted(concepts) for form in FORMS[c] for t in form]
+    found += [t for k in sorted(kinds) for product in _kinds()[k][1] for t in product]
+    return [t for t in dict.fromkeys(found) if t not in present]
+
+
+def recall_terms(query: str, terms, kinds: dict[int, frozenset[str]]) -> list[str]:
+    """What a prompt's recall also looks for in the index beside its ``terms``: the terms of the forms of the concept a
+    question asking whom to reach names (:func:`whom`: "on-call", "alert" for "who should I page?") and of the products
+    of each kind its task needs (``kinds``, :func:`kinds_tasked`: "pnpm", "uv" for "install the lodash package"), so
+    that the memory whose head names them is a candidate though it shares no word with the prompt and no cosine brings
+    it (vectors off); ``[]`` for any other prompt. Only a head holding a whole form or product is scored so
+    (:func:`met`, :func:`instances_met`)."""
+    present = set(terms)
+    found = [t for cs in whom(query, terms).values() for c in cs for form in FORMS[c] for t in form]
     found += [t for k in sorted(kinds) for product in _kinds()[k][1] for t in product]
     return [t for t in dict.fromkeys(found) if t not in present]
 
@@ -197,12 +260,12 @@ def barred(evidence, up, got: dict[str, float], min_score: float):
 
 
 def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, int],
-        total: int) -> dict[int, dict[str, float]]:
+        total: int, query: str = "") -> dict[int, dict[str, float]]:
     """``{row id: {stand-in: its weight in the query}}`` for each memory of ``heads`` (row id → its head's indexed
     terms: name, title, description) that meets a core term of the query ``terms`` (weighted, not soft, not generic:
     :mod:`memdir.search.weighing`; ``counts`` and ``total`` as there) by another form of its concept; memories meeting
-    none are left out."""
-    wanted = asked(terms)
+    none are left out. ``query``: the prompt, for a question asking whom to reach (:func:`whom`)."""
+    wanted = {**asked(terms), **{t: cs for t, cs in whom(query, terms).items() if t not in asked(terms)}}
     if not wanted:
         return {}
     weights = weighing.term_weights(terms, counts, total)
@@ -218,5 +281,5 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     return out
 
 
-__all__ = ["asked", "barred", "instances_met", "kinds_asked", "lifted", "met", "other_terms", "read_forms", "stand_ins",
-           "write", "written"]
+__all__ = ["asked", "barred", "instances_met", "kinds_asked", "kinds_tasked", "lifted", "met", "other_terms", "read_forms", "recall_terms", "stand_ins",
+           "whom", "write", "written"]

@@ -319,8 +319,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 first = [have[i] for i, _ in near if i in have]
                 placed = {n.id for n in first}
                 lexical = (first + [m for m in lexical if m.id not in placed])[:pool]
-            kinds = concepts.kinds_asked(terms) if explicit else {}  # "package manager": also its products' memories
-            others = concepts.other_terms(terms, kinds) if explicit else []  # and a concept's other names: 部署
+            kinds = concepts.kinds_asked(terms) if explicit else concepts.kinds_tasked(terms)  # "package manager",
+            # and a prompt's "install the lodash package": also the kind's products' memories (pnpm)
+            others = concepts.other_terms(terms, kinds) if explicit else concepts.recall_terms(query, terms, kinds)
+            # and a concept's other names (部署), a prompt's only where it asks whom to page or installs a package
             if others:
                 have = {memory.id for memory in lexical}
                 lexical += [m for m in _bm25_rows(conn, others, where, pool, None, {}, seen) if m.id not in have]
@@ -374,7 +376,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}
             heads = {i: row.head for i, row in rowwords.rows(conn, list(found)).items()} if min_score >= \
                 relevance.THRESHOLD and (not explicit or kinds or concepts.asked(terms)) else {}
-            lifts = concepts.met(heads, terms, counts, total) if heads else {}  # "toggle": feature flags; 部署: deploy
+            lifts = concepts.met(heads, terms, counts, total, query) if heads else {}  # "toggle": feature flags; 部署: deploy
             products = concepts.instances_met(heads, kinds, weighing.term_weights(terms, counts, total)) if kinds \
                 else {}  # a search's kind ("package manager"): a memory whose head names one of its products (pnpm)
         finally:
