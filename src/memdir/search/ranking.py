@@ -393,10 +393,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             ev = relevance.replaced(ev, stand_in=True)
         if doc_id in lifts or doc_id in products:  # its head names the prompt's concept otherwise: scored so too
             up = concepts.lifted(ev, lifts.get(doc_id, {}), search=explicit)  # never lower; its bar its own words
-            value = max(value, relevance.score(concepts.lifted(up, products.get(doc_id, {}), search=True,
-                                                               complete=False)))
-            if not explicit and doc_id in lifts:  # a prompt's words met by their concept alone: barred on them too
-                ev = concepts.barred(ev, up, lifts[doc_id], min_score)
+            both = concepts.lifted(up, products.get(doc_id, {}), search=True, complete=False)
+            value = max(value, relevance.score(both))
+            if not explicit:  # a prompt's words met by their concept (or its task's kind) alone: barred on them too
+                ev = concepts.barred(ev, both, {**lifts.get(doc_id, {}), **products.get(doc_id, {})}, min_score)
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key
