@@ -180,7 +180,10 @@ KINDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 # word of one in the prompt (in any order). Only where the task's words say the kind is the tool: "install" alone is
 # also an editor's extension or a CLI ("install the 1Password CLI"), "package" alone also what a release publishes.
 TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("package manager", ("install package", "install dependency", "add package", "add dependency")),
+    ("package manager", ("install package", "install dependency", "add package", "add dependency",
+                         "installiere paket", "paket installieren", "paket abhängigkeit", "安装依赖", "添加依赖",
+                         "项目 依赖", "依存関係 入れ", "依存関係 追加", "パッケージ インストール", "패키지 설치",
+                         "의존성 추가")),
 )
 
 __all__ = ["CONCEPTS", "KINDS", "TASKS"]
