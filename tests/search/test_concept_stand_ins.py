@@ -51,6 +51,20 @@ def test_a_concept_met_only_in_a_body_lifts_nothing():
     assert concepts.stand_ins(wanted, set(query_terms("The nightly batch job runs at 02:00 UTC"))) == {"cron"}
 
 
+def test_met_reads_only_heads_holding_a_whole_form():
+    # met skips a head holding no word of any form; one holding a word of a form but not all of it is read and meets
+    # nothing ("batch" without "job"); the control holding a whole form ("batch job") meets "cron" at its weight
+    from memdir.search import weighing
+
+    terms = query_terms("when does the cron job run?")
+    counts = dict.fromkeys(terms, 1)
+    heads = {1: tuple(query_terms("nightly batch job runs at 02:00")), 2: tuple(query_terms("batch size for uploads")),
+             3: tuple(query_terms("The sales report lives in Metabase"))}
+    weight = weighing.term_weights(terms, counts, 10)["cron"]
+    assert weight > 0
+    assert concepts.met(heads, terms, counts, 10) == {1: {"cron": weight}}
+
+
 def test_a_word_the_memory_holds_is_not_counted_twice(store):
     import math
 

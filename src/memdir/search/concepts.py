@@ -274,7 +274,12 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     wanted = {t: cs for t, cs in wanted.items() if weights.get(t, 0) > 0 and t not in soft
               and not weighing.is_generic(t)}
     out = {}
+    forms = [form for cs in wanted.values() for c in cs for form in FORMS[c]]
+    # A head holding no word of any of their forms meets none (a form is met whole): most heads, not read further
+    words = frozenset(t for form in forms for t in form) if all(forms) else None
     for rowid, head in heads.items():
+        if words is not None and words.isdisjoint(head):
+            continue
         got = stand_ins(wanted, set(head)) if wanted else set()
         if got:
             out[rowid] = {t: weights[t] for t in got}

@@ -453,8 +453,9 @@ def _ties_broken(session: Session, query: str, hits: list[Hit], terms: list[str]
     (:func:`memdir.search.warm.tie_cosines`: the same numbers); none answering, it embeds them itself."""
     from . import sentencestore, ties, vectors, warm
 
-    remote = ties.tied(hits) >= 2 and warm.nearby(session.home)  # nothing imported: the warm process embeds
-    if ties.tied(hits) < 2 or not (vectors.wanted if remote else vectors.enabled)(session.settings):
+    tie = ties.tied(hits[:2]) == 2  # the first two alone say whether a tie heads them (broken counts it whole)
+    remote = tie and warm.nearby(session.home)  # nothing imported: the warm process embeds
+    if not tie or not (vectors.wanted if remote else vectors.enabled)(session.settings):
         return hits
     weights = weighing.term_weights(terms, counts, total, joined=joined_parts(compounds, terms))
     read = relevance.Prefixes(weights, compounds, spelling.starts(terms, _forms(query)))
