@@ -127,6 +127,18 @@ on), fold 1 its half B, read once after tuning as hits37's generalization figure
 needing none]`` before -> after hits37's rules (concepts.whom, lexicon.TASKS): half A vectors on [12, 12, 1, 12] ->
 [12, 12, 1, 12], off [6, 12, 0, 12] -> [6, 12, 0, 12]; half B on [8, 12, 2, 12] -> [9, 12, 2, 12] ("install the httpx
 package"), off [7, 12, 0, 12] -> [7, 12, 0, 12].
+
+``stray.jsonl`` and ``stray2.jsonl``: training data only, like ``framed`` (every line ``fit``), written on 2026-12-06
+(false37) from the memories of ``memories/`` alone and committed before memdir ran on them, because the fit halves of
+``prompts`` and ``tasks`` show no false recall while their held-out halves do: 48 prompts of a coding agent's shape
+that need no memory but share one incidental word, number or generic tech word with one ("write a regex that matches
+semantic version strings like 1.4.2" and the release note's ``v1.4.2``, "port the date parsing helper from moment.js"
+and the dev database's port, "add a `--dry-run` flag"), ask something else in a memory's domain ("ruff reports F401
+…", "gofmt says my file is fine but golangci-lint …"), paste an error or log line, or are general requests in German,
+Japanese, Chinese and Korean; beside 24 of the same look that a memory bears on. Split at random (seed 37) into two
+halves of 24 and 12 each, ordered need, need, none, none, none, none so that each of ``run.py``'s two folds holds half
+of each: rules are tuned on ``stray`` (with the other fit sets), ``stray2`` was run once, untouched, as the
+generalization figure (false37.py).
 """
 
 from __future__ import annotations
@@ -145,10 +157,12 @@ sys.path.insert(0, str(REPO / "src"))
 SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.jsonl", "near": "near.jsonl",
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
         "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl",
-        "shop": "shop.jsonl", "framed": "framed.jsonl", "mixed": "mixed.jsonl"}
+        "shop": "shop.jsonl", "framed": "framed.jsonl", "mixed": "mixed.jsonl",
+        "stray": "stray.jsonl", "stray2": "stray2.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
 STORES = {"shop": "shop"}  # sets run on a store of their own: the memory files of that folder of HERE alone
-FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop", "framed", "mixed"})  # sets whose every line is fit: training data with no held-out half
+FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop", "framed", "mixed",
+                      "stray", "stray2"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:
@@ -188,7 +202,7 @@ def tally(folds: list[list[int]], fold: int, expect: list[str], names: list[str]
 
 def fit_rows() -> list[dict]:
     """Every prompt a parameter may be fitted on: the ``fit`` halves of ``prompts`` and ``tasks`` and
-    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos``, ``framed`` and ``mixed``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
+    all of ``near``, ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos``, ``framed``, ``mixed``, ``stray`` and ``stray2``, never a held-out line and never a line of a :data:`HELDOUT_ONLY` set (``fresh``)."""
     return [row for which in SETS if which not in HELDOUT_ONLY and which not in STORES
             for row in prompts("fit", which)]
 

@@ -68,7 +68,11 @@ class Evidence:
     conversation itself ("the diff above": :func:`memdir.search.conversation.pointed_terms`, recall only): then it
     is not returned at the threshold; ``stand_in`` True when the memory's head meets a concept of the prompt by
     another form ("build agent" and the note on the CI runner: :func:`memdir.search.concepts.met`, recall only): a
-    word held, so it is never :func:`~memdir.search.relevance.crowded` out."""
+    word held, so it is never :func:`~memdir.search.relevance.crowded` out; ``common`` True for a memory written in
+    another script than the prompt whose shared words (a number not counted) are held as well by at least
+    :data:`~memdir.search.relevance.COMMON_NEARER` memories of the prompt's script nearer to it in meaning
+    (:func:`memdir.search.relevance.commonly_held`, recall only): "api" in a Japanese note and an English prompt about
+    "the api pods" (:func:`~memdir.search.relevance.loaned`)."""
 
     coverage: float
     head: float
@@ -91,6 +95,7 @@ class Evidence:
     foreign: bool = False
     pointed: bool = False
     stand_in: bool = False
+    common: bool = False
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""

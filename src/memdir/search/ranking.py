@@ -356,6 +356,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                    compounds | own, capitals, forms, typed, unheld, named, readings))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
+            if standing and not explicit:  # another script's note sharing the store's common words (relevance.loaned)
+                found = relevance.commonly_held(found)
             if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
                 found = {i: relevance.replaced(ev, complete=0.0) if in_passing(ev, asks) else ev for i, ev in found.items()}
             if compared:
