@@ -349,6 +349,33 @@ def strip_server(doc, record=None):
     return _checked(tomlkit.dumps(doc), expected)
 
 
+def strip_trust(doc, hooks: Path):
+    """The TOML ``doc`` (a user's ``config.toml``) without Codex's trust records of memdir's hooks in ``hooks``
+    (the ``hooks.json`` beside it, still holding them: :func:`.hooktrust.keys`), and without a ``[hooks.state]``
+    or ``[hooks]`` table that taking them out left empty. The person's own records stay."""
+    from .hooktrust import keys
+
+    table = doc.get("hooks")
+    state = table.get("state") if hasattr(table, "get") else None
+    gone = [key for key in keys(hooks, _ours) if hasattr(state, "get") and key in state]
+    if not gone:
+        return doc
+    for key in gone:
+        del state[key]
+    if not state:
+        del table["state"]
+        if not table:
+            del doc["hooks"]
+    return doc
+
+
+def _strip(path: Path):
+    """The ``remove`` of the Codex ``config.toml`` at ``path``: memdir's server (:func:`strip_server`) and, in
+    the user's file, Codex's trust records of memdir's hooks in the ``hooks.json`` beside it (:func:`strip_trust`:
+    Codex keeps them only there, so a project's remain in the user's file)."""
+    return lambda doc, record=None: strip_trust(strip_server(doc, record), path.parent / "hooks.json")
+
+
 def _keep(doc) -> dict:
     return {"mcp_servers_before": doc.get("mcp_servers") is not None}
 
@@ -374,7 +401,7 @@ def _edits(scope, user_home, project, home, python, portable, memdir_home) -> li
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Codex file, by its name."""
     if path.suffix == ".toml":
-        return edits.Edit(path, edits.TOML, add, strip_server, _keep,
+        return edits.Edit(path, edits.TOML, add, _strip(path), _keep,
                           lambda d: entries.foreign_entry(d, "mcp_servers", SERVER_NAME), _wrote)
     return edits.Edit(path, edits.JSON, add, lambda d, record: entries.strip_groups(d, _ours))
 
@@ -404,5 +431,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled", "unseen",
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "strip_trust", "edit_for", "problems", "doubled", "unseen",
            "HOOK_EVENTS", "CLIENT"]
