@@ -218,9 +218,13 @@ def said_line(text: str) -> str:
     ``…(N characters cut)…``, then the line over :data:`LINE_CHARS` the same, so the reason after a value
     (``'/aaa…' cannot be examined: File name too long``) stays in view. The one rule of every error line a
     hook writes to stderr and of the CLI's (a 100 KB ``cwd`` or argument printed whole buried the error it
-    was part of). Pure, no ``re``."""
+    was part of). A message of several lines is cut line by line: the diff an install prints for a person to
+    apply by hand (a settings file with comments, 2,500 characters for Gemini CLI's entries) stays whole, where
+    one cut in its middle named neither the hooks nor the server to add (newuser37). Pure, no ``re``."""
     if len(text) <= WORD_CHARS:
         return text
+    if "\n" in text:
+        return "\n".join(said_line(line) for line in text.split("\n"))
     return _middle_cut(" ".join(_middle_cut(word, WORD_CHARS) for word in text.split(" ")), LINE_CHARS)
 
 

@@ -40,3 +40,12 @@ def test_said_line_cuts_each_long_word_then_the_line():
     line = said_line(many)
     assert line.startswith("word word ") and line.endswith(" word word")
     assert len(line) == LINE_CHARS + len(f"…({len(many) - LINE_CHARS + 1} characters cut)…") - 1
+
+
+def test_said_line_cuts_a_message_of_several_lines_line_by_line():
+    """newuser37: an install's refusal carries a diff to apply by hand; each of its lines is short and stays, while
+    a long word on one of them is still cut (control)."""
+    diff = "\n".join(f'+    "hook-{n}": "memdir.hooks gemini Event{n}",' for n in range(60))
+    assert len(diff) > LINE_CHARS and said_line(f"refused; add by hand:\n{diff}") == f"refused; add by hand:\n{diff}"
+    word = "c" * 5000
+    assert said_line(f"refused:\n{word}\n+ end") == f"refused:\n{'c' * 133}…(4801 characters cut)…{'c' * 66}\n+ end"

@@ -84,3 +84,50 @@ def test_doctor_says_which_hooks_codex_does_not_run_as_codex_itself_does(tmp_pat
     assert _trust_lines(project) == [(
         f"codex: Codex does not run 2 of memdir's hooks in {hooks}: SessionStart (turned off), Stop (changed since "
         f"you trusted it) (its record: {config}); start `codex` and review them in /hooks")]
+
+
+MINE = """# my codex config, by hand
+model = "gpt-5.5"  # the one I use
+
+[mcp_servers.other]
+command = "other-mcp"
+"""
+
+
+def _trust_all(env, project, config) -> list[str]:
+    """What Codex's /hooks review writes once the person approves every hook the real Codex lists; the keys."""
+    doc = tomlkit.parse(config.read_text())
+    state = doc.setdefault("hooks", tomlkit.table()).setdefault("state", tomlkit.table())
+    listed = _listed(env, project)
+    for key, hook in listed.items():
+        state[key] = {"trusted_hash": hook["currentHash"]}
+    config.write_text(tomlkit.dumps(doc))
+    return sorted(listed)
+
+
+@pytest.mark.slow
+def test_uninstall_takes_codexs_trust_records_of_memdirs_hooks_out_with_them(tmp_path, isolated_home, project):
+    """newuser37: after the person approved memdir's hooks in Codex's /hooks, `memdir uninstall codex` left five
+    `[hooks.state."…/hooks.json:…"]` tables in ~/.codex/config.toml for hooks no longer there: the file was not
+    as it was before install. Now it is, byte for byte; control: a record of the person's own (another hooks.json)
+    and a line they changed after install stay, while memdir's records go."""
+    env = client_env(tmp_path / "userhome", isolated_home)
+    config = tmp_path / "userhome" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(MINE)
+    assert run_cli("install", "codex").returncode == 0
+    keys = _trust_all(env, project, config)
+    assert len(keys) == 5 and config.read_text().count("trusted_hash") == 5  # Codex's own keys, recorded
+    assert run_cli("uninstall", "codex").returncode == 0
+    assert config.read_text() == MINE
+
+    assert run_cli("install", "codex").returncode == 0
+    assert _trust_all(env, project, config) == keys
+    mine = tmp_path / "elsewhere" / "hooks.json"
+    doc = tomlkit.parse(config.read_text().replace('model = "gpt-5.5"', 'model = "gpt-5.4"'))
+    doc["hooks"]["state"][f"{mine}:stop:0:0"] = {"trusted_hash": "sha256:" + "0" * 64}
+    config.write_text(tomlkit.dumps(doc))
+    assert run_cli("uninstall", "codex").returncode == 0
+    left = tomlkit.parse(config.read_text()).unwrap()
+    assert left["hooks"] == {"state": {f"{mine}:stop:0:0": {"trusted_hash": "sha256:" + "0" * 64}}}
+    assert left["model"] == "gpt-5.4" and "memdir" not in left["mcp_servers"] and "other" in left["mcp_servers"]

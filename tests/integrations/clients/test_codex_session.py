@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+import tomllib
 
 import pytest
 
@@ -427,3 +428,66 @@ def test_a_fact_the_person_pointed_back_at_and_the_agent_saved_is_not_proposed_a
     saved = Memory.open(home=isolated_home, project=other, actor="human").list().memories
     assert [(m.origin, m.description) for m in saved] == [
         ("extracted", "We deploy only on Fridays, the release train leaves at 14:00 UTC.")]
+
+
+class Deletes(ScriptedModel):
+    """The scripted model: search the tools for memdir's, call its memory_delete of db-port, end the turn."""
+
+    def __call__(self, body: dict):
+        items = body.get("input") or []
+        last = items[-1] if items else {}
+        if last.get("type") == "function_call_output" and _called(items, last.get("call_id")) == "memory_delete":
+            return "Deleted."
+        if last.get("type") == "tool_search_output":
+            if "memory_delete" in _found(last, "mcp__memdir"):
+                return {"function_call": "memory_delete", "namespace": "mcp__memdir", "arguments": {"name": "db-port"}}
+            self.waits += 1
+            return ({"function_call": "exec_command", "arguments": {"cmd": "sleep 0.5"}} if self.waits <= WAITS
+                    else "memdir's tools never appeared.")
+        return {"tool_search": {"query": "memdir memory delete"}}
+
+
+def _delete_output(server) -> str:
+    answered = server.requests[-1]["input"]
+    return json.dumps([i for i in answered if i.get("type") == "function_call_output"
+                       and _called(answered, i.get("call_id")) == "memory_delete"])
+
+
+@pytest.mark.slow
+def test_codex_exec_runs_memdirs_delete_only_once_approved_and_a_new_install_keeps_the_approval(
+        tmp_path, isolated_home, project):
+    """newuser37: the README said `codex exec` runs memdir's tools as it is; Codex 0.171 asks before a tool marked
+    destructive, so `codex exec` refused memory_delete (the forget the context block's guidance asks for) and said
+    only "requires approval" to the model. Install now says so and how to approve it; and a new install (as after
+    an upgrade) dropped that approval from memdir's entry in config.toml: it keeps it. Control: once approved, the
+    same session deletes the memory."""
+    exe, env, codex_home = _setup(tmp_path, isolated_home, project)
+    note = run_cli("install", "codex", "--dry-run", env={"HOME": str(tmp_path / "userhome"),
+                                                         "CODEX_HOME": str(codex_home)}).stdout
+    assert ("note: Codex asks you before memdir's tools that delete (memory_delete, memory_prune, memory_delete_all) "
+            "run; `codex exec` refuses them unless approved ahead in config.toml, per tool: "
+            '[mcp_servers.memdir.tools.memory_delete] approval_mode = "approve"') in note
+    store = Memory.open(home=isolated_home, project=project, actor="human")
+    with ResponsesServer(Deletes()) as server:
+        done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "requires approval" in _delete_output(server)
+    assert "db-port" in [m.name for m in store.list().memories]  # refused: still there
+
+    config = codex_home / "config.toml"
+    installed = config.read_text()
+    args = tomllib.loads(installed)["mcp_servers"]["memdir"]["args"]
+    assert args[:3] == ["-m", "memdir.cli", "mcp"]
+    # the person approves memory_delete in memdir's entry; the entry is an older memdir's (an upgrade rewrites it)
+    config.write_text(installed.replace('"memdir.cli", "mcp"', '"memdir.cli", "mcp", "-v"')
+                      + '\n[mcp_servers.memdir.tools.memory_delete]\napproval_mode = "approve"\n')
+    again = run_cli("install", "codex", env={"HOME": str(tmp_path / "userhome"), "CODEX_HOME": str(codex_home)})
+    assert again.returncode == 0 and f"updated: {config}" in again.stdout, again.stdout + again.stderr
+    entry = tomllib.loads(config.read_text())["mcp_servers"]["memdir"]
+    assert entry["args"] == args and entry["tools"] == {
+        "memory_delete": {"approval_mode": "approve"}}
+    with ResponsesServer(Deletes()) as server:
+        done = _run_codex(exe, env, project, server, "--dangerously-bypass-hook-trust")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Deleted memory: db-port (project)" in _delete_output(server)
+    assert "db-port" not in [m.name for m in store.list().memories]

@@ -224,3 +224,25 @@ def test_a_gemini_settings_file_with_a_comment_is_refused_in_words_naming_no_oth
     assert "memdir" in json.loads(settings.read_text())["mcpServers"]
     assert run_cli("uninstall", "gemini").returncode == 0
     assert settings.read_text(encoding="utf-8") == plain
+
+
+def test_the_entries_to_add_by_hand_to_a_commented_gemini_settings_file_are_printed_whole(tmp_path, isolated_home):
+    """newuser37: the refusal's diff for Gemini CLI (five hooks and the server, about 2,500 characters) was cut in
+    its middle like a one-line error (`…(1166 characters cut)…`): it named the hooks of SessionStart and AfterTool
+    only, so a person could not add the others by hand. Control: the same entries are what install writes to the
+    settings once the comment is gone."""
+    from memdir.integrations.clients import gemini
+
+    settings = tmp_path / "userhome" / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(GEMINI_JSONC, encoding="utf-8")
+    done = run_cli("install", "gemini")
+    assert done.returncode == 1 and "characters cut" not in done.stderr, done.stderr
+    said = [event for event in gemini.HOOK_EVENTS if f'+            "name": "memdir-{event}",' in done.stderr]
+    assert said == list(gemini.HOOK_EVENTS) and len(said) == 5, done.stderr
+    assert '+        "memdir.cli",' in done.stderr and '+        "--hooks"' in done.stderr
+    settings.write_text(GEMINI_JSONC.replace("  // API key auth, for the work account\n", ""), encoding="utf-8")
+    assert run_cli("install", "gemini").returncode == 0
+    written = json.loads(settings.read_text())
+    assert [group["hooks"][0]["name"] for groups in written["hooks"].values() for group in groups] == [
+        f"memdir-{event}" for event in said]

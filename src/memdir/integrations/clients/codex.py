@@ -59,6 +59,19 @@ NOTE = ("Codex runs a new hook only once you trust it: start `codex` and approve
         "(automation: `codex exec --dangerously-bypass-hook-trust`)")
 
 
+def approval_note() -> str:
+    """What install says of memdir's destructive tools (``destructiveHint``, :mod:`memdir.tools.specs`): Codex 0.171
+    asks the person before each call, so ``codex exec`` (approval policy never) refuses them ("MCP tool call
+    requires approval, but approval policy is never": newuser37, a forget the context block's guidance asks for
+    failed), unless the person approves a tool for good in config.toml."""
+    from ...tools import tool_specs
+
+    names = [spec.name for spec in tool_specs() if spec.destructive]
+    return (f"Codex asks you before memdir's tools that delete ({', '.join(names)}) run; `codex exec` refuses them "
+            f"unless approved ahead in config.toml, per tool: [mcp_servers.{SERVER_NAME}.tools.{names[0]}] "
+            'approval_mode = "approve"')
+
+
 def targets(scope: str, user_home: Path | None = None, project: Path | None = None) -> tuple[Path, Path]:
     """``(config.toml, hooks.json)`` of ``scope``. Raises :class:`InvalidInput`."""
     if scope == "user":
@@ -121,7 +134,10 @@ def merge_server(doc, argv: list[str], limit=..., named: bool = False, written: 
     ours = entry is not None and entries.is_our_server(_plain(entry))  # a person's own entry's env is not carried
     before = _plain(entry.get("env")) if ours and hasattr(entry.get("env"), "get") else None
     env = entry_env(limit, named, before, written)
-    wanted = {"command": argv[0], "args": argv[1:], **({"env": env} if env else {})}
+    # the person's own keys of memdir's entry (a tool's approval_mode, startup_timeout_sec) stay (newuser37: a
+    # new install, as after an upgrade, dropped the [mcp_servers.memdir.tools.memory_delete] approval)
+    own = {key: value for key, value in _plain(entry).items() if key not in ("command", "args", "env")} if ours else {}
+    wanted = {"command": argv[0], "args": argv[1:], **({"env": env} if env else {}), **own}
     if entry is not None and getattr(entry, "unwrap", lambda: entry)() == wanted:
         return doc
     expected = doc.unwrap()
@@ -349,6 +365,33 @@ def strip_server(doc, record=None):
     return _checked(tomlkit.dumps(doc), expected)
 
 
+def strip_trust(doc, hooks: Path):
+    """The TOML ``doc`` (a user's ``config.toml``) without Codex's trust records of memdir's hooks in ``hooks``
+    (the ``hooks.json`` beside it, still holding them: :func:`.hooktrust.keys`), and without a ``[hooks.state]``
+    or ``[hooks]`` table that taking them out left empty. The person's own records stay."""
+    from .hooktrust import keys
+
+    table = doc.get("hooks")
+    state = table.get("state") if hasattr(table, "get") else None
+    gone = [key for key in keys(hooks, _ours) if hasattr(state, "get") and key in state]
+    if not gone:
+        return doc
+    for key in gone:
+        del state[key]
+    if not state:
+        del table["state"]
+        if not table:
+            del doc["hooks"]
+    return doc
+
+
+def _strip(path: Path):
+    """The ``remove`` of the Codex ``config.toml`` at ``path``: memdir's server (:func:`strip_server`) and, in
+    the user's file, Codex's trust records of memdir's hooks in the ``hooks.json`` beside it (:func:`strip_trust`:
+    Codex keeps them only there, so a project's remain in the user's file)."""
+    return lambda doc, record=None: strip_trust(strip_server(doc, record), path.parent / "hooks.json")
+
+
 def _keep(doc) -> dict:
     return {"mcp_servers_before": doc.get("mcp_servers") is not None}
 
@@ -374,7 +417,7 @@ def _edits(scope, user_home, project, home, python, portable, memdir_home) -> li
 def edit_for(path: Path, add=None) -> edits.Edit:
     """The edit of one Codex file, by its name."""
     if path.suffix == ".toml":
-        return edits.Edit(path, edits.TOML, add, strip_server, _keep,
+        return edits.Edit(path, edits.TOML, add, _strip(path), _keep,
                           lambda d: entries.foreign_entry(d, "mcp_servers", SERVER_NAME), _wrote)
     return edits.Edit(path, edits.JSON, add, lambda d, record: entries.strip_groups(d, _ours))
 
@@ -384,7 +427,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
             force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Codex in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
-    notes = [NOTE]
+    notes = [NOTE, approval_note()]
     if portable:
         edits.check_on_path("Codex")
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
@@ -404,5 +447,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "edit_for", "problems", "doubled", "unseen",
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "strip_trust", "edit_for", "problems", "doubled", "unseen",
            "HOOK_EVENTS", "CLIENT"]

@@ -55,23 +55,43 @@ def states(hooks_json: Path, user_config: Path, ours) -> list[tuple[str, str]]:
         recorded = {}
     recorded = recorded if isinstance(recorded, dict) else {}
     out = []
+    for key, event, group, hook in _placed(hooks_json, groups_by_event, ours):
+        state = recorded.get(key)
+        state = state if isinstance(state, dict) else {}
+        timeout = hook.get("timeout") if isinstance(hook.get("timeout"), int) else None
+        current = hook_hash(event, group.get("matcher"), hook.get("command"), timeout)
+        if state.get("enabled") is False:
+            out.append((event, DISABLED))
+        elif state.get("trusted_hash") is None:
+            out.append((event, UNTRUSTED))
+        else:
+            out.append((event, TRUSTED if state.get("trusted_hash") == current else MODIFIED))
+    return out
+
+
+def _placed(hooks_json: Path, groups_by_event, ours) -> list[tuple[str, str, dict, dict]]:
+    """``[(key, event, group, hook)]`` of each hook of the parsed ``hooks.json`` (its ``hooks`` object) that
+    ``ours(hook)`` says is memdir's, in file order; ``key`` is where Codex records its trust."""
+    out = []
     for event, groups in groups_by_event.items() if isinstance(groups_by_event, dict) else ():
         for g, group in enumerate(groups if isinstance(groups, list) else ()):
             hooks = group.get("hooks") if isinstance(group, dict) else None
             for h, hook in enumerate(hooks if isinstance(hooks, list) else ()):
-                if not ours(hook):
-                    continue
-                state = recorded.get(f"{hooks_json}:{snake(event)}:{g}:{h}")
-                state = state if isinstance(state, dict) else {}
-                timeout = hook.get("timeout") if isinstance(hook.get("timeout"), int) else None
-                current = hook_hash(event, group.get("matcher"), hook.get("command"), timeout)
-                if state.get("enabled") is False:
-                    out.append((event, DISABLED))
-                elif state.get("trusted_hash") is None:
-                    out.append((event, UNTRUSTED))
-                else:
-                    out.append((event, TRUSTED if state.get("trusted_hash") == current else MODIFIED))
+                if ours(hook):
+                    out.append((f"{hooks_json}:{snake(event)}:{g}:{h}", event, group, hook))
     return out
 
 
-__all__ = ["DISABLED", "MODIFIED", "TRUSTED", "UNTRUSTED", "hook_hash", "snake", "states"]
+def keys(hooks_json: Path, ours) -> list[str]:
+    """The keys under which Codex records its trust in each of memdir's hooks of ``hooks_json`` (``ours(hook)``
+    says which), in file order; ``[]`` when the file cannot be read or parsed. Uninstall takes those records out
+    of the user's ``config.toml`` with the hooks (newuser37: five ``[hooks.state."…"]`` tables for hooks no longer
+    there were left behind once the person had approved memdir's hooks in /hooks)."""
+    try:
+        groups_by_event = json.loads(hooks_json.read_text(encoding="utf-8")).get("hooks") or {}
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [key for key, _, _, _ in _placed(hooks_json, groups_by_event, ours)]
+
+
+__all__ = ["DISABLED", "MODIFIED", "TRUSTED", "UNTRUSTED", "hook_hash", "keys", "snake", "states"]
