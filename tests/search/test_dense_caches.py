@@ -12,7 +12,7 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.search import ranking, vectors
+from memdir.search import ranking, vectors, visible
 from memdir.search.index import layer_key
 from memdir.search.sync import sync
 
@@ -58,7 +58,7 @@ def dense(mem, include_muted: bool = False, **filters) -> dict[str, float]:
     keys = [layer_key(mem.home, layer.path) for layer in layers]
     conn = sync(mem.home, layers)
     names = dict(conn.execute("SELECT id, name FROM docs"))
-    where = ranking._where(keys, include_muted, time.time(), ranking.Filters.parse(**filters))
+    where = visible.where_clause(keys, include_muted, time.time(), ranking.Filters.parse(**filters))
     cosines = ranking._dense(conn, mem.session, QUERY, keys, where, True)
     return {names[i]: c for i, c in cosines.items()}
 

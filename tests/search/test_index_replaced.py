@@ -85,7 +85,7 @@ def test_two_rebuilds_never_share_a_generation_nor_a_matrix(isolated_home, proje
     import time
 
     np = pytest.importorskip("numpy")
-    from memdir.search import ranking, vectors
+    from memdir.search import ranking, vectors, visible
     from memdir.search.index import layer_key
     from memdir.search.sync import sync
     if not vectors.importable():
@@ -109,7 +109,7 @@ def test_two_rebuilds_never_share_a_generation_nor_a_matrix(isolated_home, proje
     def dense():
         conn = sync(isolated_home, mem.session.layers())
         names = dict(conn.execute("SELECT id, name FROM docs"))
-        where = ranking._where(keys, False, time.time(), ranking.Filters.parse())
+        where = visible.where_clause(keys, False, time.time(), ranking.Filters.parse())
         return {names[i]: round(c, 3) for i, c in ranking._dense(conn, mem.session, "zzqx", keys, where, True).items()}
 
     reindex()

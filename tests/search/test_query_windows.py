@@ -11,7 +11,7 @@ import time
 import pytest
 
 from memdir import Memory
-from memdir.search import dense, querywindows, ranking, vectors, warmanswer
+from memdir.search import dense, querywindows, ranking, vectors, visible, warmanswer
 from memdir.search.index import layer_key
 from memdir.search.recall import recall_result
 from memdir.search.sync import sync
@@ -70,7 +70,7 @@ def _dense(mem, query: str, windows: bool = True) -> dict[str, float]:
     keys = [layer_key(mem.home, layer.path) for layer in layers]
     conn = sync(mem.home, layers)
     names = dict(conn.execute("SELECT id, name FROM docs"))
-    where = ranking._where(keys, False, time.time(), ranking.Filters.parse())
+    where = visible.where_clause(keys, False, time.time(), ranking.Filters.parse())
     return {names[i]: round(c, 4) for i, c in ranking._dense(conn, mem.session, query, keys, where, True,
                                                                           windows=windows).items()}
 

@@ -1,4 +1,4 @@
-"""A candidate's docs columns are kept per index generation (memdir.search.ranking._columns, issue 28: a search read
+"""A candidate's docs columns are kept per index generation (memdir.search.visible.columns, issue 28: a search read
 ~100 rows' bodies again each time). Faster, never different: a second search reads no row it read, and a memory
 rewritten by another process (a real subprocess, which syncs the index itself, so this process's sync finds its
 layer as it left it and only the generation tells the change) shows its new text at once, under the same row id."""
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import textwrap
 
-from memdir.search import index, ranking
+from memdir.search import index, visible
 
 from ..conftest import indexed_store, traced
 
@@ -28,7 +28,7 @@ def test_rows_are_read_once_and_a_rewrite_by_another_process_is_seen(isolated_ho
     monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
     mem = indexed_store(isolated_home, project, NOTES)
     conn = index.connect(isolated_home)
-    ranking._ROWS.clear()
+    visible.ROWS.clear()
     first, reads = _columns_read(conn, lambda: mem.search("lighthouse rota"))
     assert [(r.name, r.description) for r in first] == [("lighthouse-rota", "Lighthouse keeper rota")]
     assert "Morag" in first[0].snippet and len(reads) >= 1  # read from docs the first time

@@ -1,5 +1,5 @@
 """What a query may see is decided per row (issue 28, search speed): the rows visible at any time are kept per index
-generation (:func:`memdir.search.ranking._shown`), and only rows with ``valid_from``/``valid_until`` are checked
+generation (:func:`memdir.search.visible.shown_rows`), and only rows with ``valid_from``/``valid_until`` are checked
 against the query's time. Real memory files and a real SQLite FTS5 index."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memdir import Memory
-from memdir.search import ranking
+from memdir.search import ranking, visible
 
 
 @pytest.fixture
@@ -51,10 +51,10 @@ def test_visible_answers_as_the_clause_does(bm25):
     bm25.write("other", "okapi muted", "project", "okapi muted", disabled=True)
     conn = ranking.sync(bm25.session.home, bm25.session.layers(None), bm25.session.id)
     layers = [ranking.layer_key(bm25.session.home, layer.path) for layer in bm25.session.layers(None)]
-    where = ranking._where(layers, False, time.time(), ranking.Filters())
+    where = visible.where_clause(layers, False, time.time(), ranking.Filters())
     ids = [(row[0], float(-i)) for i, row in enumerate(conn.execute("SELECT id FROM docs ORDER BY name"))]
-    by_clause = ranking._visible(conn, ids, where)
-    kept = ranking._visible(conn, ids, where, ranking._shown(conn, layers, False, ranking.Filters()))
+    by_clause = visible.keep_visible(conn, ids, where)
+    kept = visible.keep_visible(conn, ids, where, visible.shown_rows(conn, layers, False, ranking.Filters()))
     assert kept == by_clause and len(kept) == 2  # plain and bounded, in the order given
     named = dict(conn.execute("SELECT id, name FROM docs"))
     assert [named[i] for i, _ in kept] == ["bounded", "plain"]

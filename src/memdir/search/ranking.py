@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import fields
 
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import concepts, dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, weighing
+from . import concepts, dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, visible, weighing
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
@@ -44,12 +43,12 @@ from .keywords import frame_terms, in_passing, reads_as_keywords
 from .near import rows as near_rows
 from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
-from .tokenize import MAX_QUERY_CHARS, acronyms, fts_query, query_terms, query_tokens, word_forms
+from .tokenize import MAX_QUERY_CHARS, acronyms, query_terms, query_tokens, word_forms
+from .visible import FIELD_WEIGHTS
 from .why import written
 
 _dense = dense.cosines  # the dense side (a seam the tests replace)
 
-FIELD_WEIGHTS = (3.0, 3.0, 2.0, 1.0)  # name, title, description, body
 MAX_K = 50
 MAX_OFFSET = 1000
 POOL_MIN = 50  # rows taken from each ranker before scoring
@@ -60,108 +59,6 @@ RESULTS_MAX_BYTES = 16384  # all results of one search together, UTF-8 JSON
 # ---------------------------------------------------------------- ranking
 
 
-_SHOWN = "d.status = 'active' AND (? OR d.disabled = 0)"  # what hides a memory at any time
-_VISIBLE = _SHOWN + " AND (d.valid_until IS NULL OR d.valid_until > ?) AND (d.valid_from IS NULL OR d.valid_from <= ?)"
-# Every column of IndexedMemory but bm25, which each query computes.
-_COLUMNS = ", ".join(f"d.{column.name}" for column in fields(IndexedMemory) if column.name != "bm25")
-
-
-def _where(layers: list[str], include_muted: bool, now: float, filters: Filters) -> tuple[str, list]:
-    extra, extra_args = filters.sql()
-    marks = ",".join("?" * len(layers))
-    return (f"d.layer IN ({marks}) AND {_VISIBLE}{extra}", [*layers, int(include_muted), now, now, *extra_args])
-
-
-def _shown(conn, layers: list[str], include_muted: bool, filters: Filters) -> tuple[frozenset[int], frozenset[int]]:
-    """``(always, bounded)``: the rows of ``layers`` that :func:`_where`'s clause keeps at any time (no
-    ``valid_from`` nor ``valid_until``), and those it keeps only between their bounds; every other row it hides.
-    Kept per index generation (:mod:`memdir.search.memo`): a search checks ≈ 300 ranked ids against them, in
-    place of a query over ``docs`` per list (0.5 ms of a 1,000-note search)."""
-    extra, extra_args = filters.sql()
-    clause = f"d.layer IN ({','.join('?' * len(layers))}) AND {_SHOWN}{extra}"
-    args = (*layers, int(include_muted), *extra_args)
-
-    def compute():
-        always, bounded = set(), set()
-        for rowid, timeless in conn.execute(f"SELECT d.id, d.valid_from IS NULL AND d.valid_until IS NULL"
-                                            f" FROM docs d WHERE {clause}", args):
-            (always if timeless else bounded).add(rowid)
-        return frozenset(always), frozenset(bounded)
-
-    return _SHOWN_ROWS.get(conn, memo.generation(conn), (clause, args), compute)
-
-
-_SHOWN_ROWS = memo.Kept(16)  # (clause, arguments) -> _shown's answer
-
-
-def _bm25_rows(conn, terms: list[str], where: tuple[str, list], limit: int,
-               compounds: dict[str, tuple[str, str]] | None = None, starts: dict | None = None,
-               shown: tuple[frozenset[int], frozenset[int]] | None = None) -> list[IndexedMemory]:
-    """The ``limit`` best visible rows for ``terms`` (``starts`` as :func:`fts_query` takes them). First the FTS5
-    ranking alone (its best ``4·limit`` rows, then filtered against ``docs``), because joining every matching row
-    costs more than ranking it; when the filter leaves too few and FTS had more, the full join decides. ``shown``:
-    :func:`_shown` of ``where``'s rows, for :func:`_visible`."""
-    if not terms:
-        return []
-    match = fts_query(terms, compounds, starts)
-    clause, args = where
-    weights = ", ".join(str(w) for w in FIELD_WEIGHTS)
-    wide = 4 * limit
-    ranked_ids = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS rel FROM fts WHERE fts MATCH ?"
-                              f" ORDER BY rel DESC LIMIT ?", (match, wide)).fetchall()
-    if ranked_ids:
-        kept = _visible(conn, ranked_ids, where, shown)
-        if len(kept) >= limit or len(ranked_ids) < wide:
-            return _load(conn, kept[:limit])
-    sql = (f"SELECT {_COLUMNS}, -bm25(fts, {weights}) AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
-           f" WHERE fts MATCH ? AND {clause} ORDER BY rel DESC LIMIT ?")
-    return [IndexedMemory(*row) for row in conn.execute(sql, (match, *args, limit))]
-
-
-def _visible(conn, ranked: list[tuple[int, float]], where: tuple[str, list],
-             shown: tuple[frozenset[int], frozenset[int]] | None = None) -> list[tuple[int, float]]:
-    """``ranked`` (``(row id, bm25)`` in rank order) without the rows ``where`` hides.
-    ``shown`` (:func:`_shown` of the same rows): only the rows it has between bounds are asked of the index.
-    Each row is found by its id (``NOT INDEXED``: through the layer index SQLite
-    looked each id up twice, 0.48 against 0.22 ms for 200 ids)."""
-    clause, args = where
-    if shown is not None:
-        always, bounded = shown
-        asked = {i for i, _ in ranked if i in bounded}
-        if asked:  # their bounds against the query's time, as the clause reads them
-            asked = {i for i, _ in _visible(conn, [(i, 0.0) for i in asked], where)}
-        return [(i, rel) for i, rel in ranked if i in always or i in asked]
-    ids = [i for i, _ in ranked]
-    shown = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d NOT INDEXED WHERE d.id IN"
-                                        f" ({','.join('?' * len(ids))}) AND {clause}", (*ids, *args))}
-    return [(i, rel) for i, rel in ranked if i in shown]
-
-
-def _load(conn, ranked: list[tuple[int, float]]) -> list[IndexedMemory]:
-    """The :class:`IndexedMemory` of each ``(row id, bm25)``, in that order
-    (read only for the rows kept: bodies are most of a row)."""
-    if not ranked:
-        return []
-    rows = _columns(conn, [i for i, _ in ranked])
-    return [IndexedMemory(*rows[i], rel) for i, rel in ranked if i in rows]
-
-
-def _rows_by_id(conn, ids: list[int]) -> dict[int, IndexedMemory]:
-    rows = _columns(conn, ids)
-    return {i: IndexedMemory(*rows[i], 0.0) for i in sorted(rows)}  # by id, as SQLite read an id list
-
-
-def _columns(conn, ids: list[int]) -> dict[int, tuple]:
-    """``{row id: its columns of IndexedMemory but bm25}`` for each of ``ids`` that ``docs`` holds (in the caller's
-    transaction), kept per connection and index generation (:mod:`memdir.search.memo`: every change to ``docs``
-    bumps it): a search loads ≈ 100 rows, most of them rows an earlier search loaded (0.6 ms of SQL at 1,000 notes)."""
-    if not ids:
-        return {}
-    return _ROWS.many(conn, memo.generation(conn), ids, lambda missing: {r[0]: r for r in conn.execute(
-        f"SELECT {_COLUMNS} FROM docs d WHERE d.id IN ({','.join('?' * len(missing))})", missing)})
-
-
-_ROWS = memo.Kept(4096)  # row id -> its columns (≈ 2 KB a row at 1.6 KB of text: ≈ 8 MB at most)
 
 
 def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: dict[str, int], total: int,
@@ -295,7 +192,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
     # no memory need hold "double" of "double-check the db port" (a typed search keeps "check constraint"'s words)
     spellings = acronyms(query)  # "IT": a content word for the memories writing it so
     now = time.time()
-    where = _where(layers, include_muted, now, filters or Filters())
+    where = visible.where_clause(layers, include_muted, now, filters or Filters())
     try:
         conn.execute("BEGIN")  # one snapshot for every read below: a concurrent sync may renumber rows
         try:
@@ -307,15 +204,15 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             add_phrase_freq(conn, compounds, counts, total)
             terms, counts = read_near(conn, terms, counts, total, forms)  # postgresql: Postgres; paginaton, conect
             begun, narrow = spelling.starts(terms, forms), discriminating(terms, total, counts)
-            seen = _shown(conn, layers, include_muted, filters or Filters())
-            lexical = _bm25_rows(conn, narrow, where, pool, compounds, begun, seen)
+            seen = visible.shown_rows(conn, layers, include_muted, filters or Filters())
+            lexical = visible.bm25_rows(conn, narrow, where, pool, compounds, begun, seen)
             if explicit and len(lexical) < pool and len(narrow) < len(terms):
-                lexical = _bm25_rows(conn, terms, where, pool, compounds, begun, seen)  # every memory sharing a term
+                lexical = visible.bm25_rows(conn, terms, where, pool, compounds, begun, seen)  # every memory sharing a term
             if explicit:  # the sentences holding the query first, then BM25's best: one pool of rows in all
                 have = {memory.id: memory for memory in lexical}
                 near = near_rows(conn, terms, pool, ", ".join(str(w) for w in FIELD_WEIGHTS),
-                                 lambda ranked: _visible(conn, ranked, where, seen), compounds, counts, begun)
-                have.update((m.id, m) for m in _load(conn, [row for row in near if row[0] not in have]))
+                                 lambda ranked: visible.keep_visible(conn, ranked, where, seen), compounds, counts, begun)
+                have.update((m.id, m) for m in visible.load(conn, [row for row in near if row[0] not in have]))
                 first = [have[i] for i, _ in near if i in have]
                 placed = {n.id for n in first}
                 lexical = (first + [m for m in lexical if m.id not in placed])[:pool]
@@ -325,11 +222,11 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             # and a concept's other names (部署), a prompt's only where it asks whom to page or installs a package
             if others:
                 have = {memory.id for memory in lexical}
-                lexical += [m for m in _bm25_rows(conn, others, where, pool, None, {}, seen) if m.id not in have]
+                lexical += [m for m in visible.bm25_rows(conn, others, where, pool, None, {}, seen) if m.id not in have]
             capitals = in_capitals(conn, spellings) if spellings else {}
             if capitals:  # a memory writing the query's acronym in capitals is a candidate, whatever BM25 says
                 have = {memory.id for memory in lexical}
-                lexical += _load(conn, _visible(conn, [(i, 0.0) for i in capitals if i not in have], where,
+                lexical += visible.load(conn, visible.keep_visible(conn, [(i, 0.0) for i in capitals if i not in have], where,
                                                 seen))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             named = weighing.named_fillers(query_tokens(query)) & {t for t in terms if counts.get(t, 0)}  # "the go …"
@@ -351,7 +248,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest = sorted(cosines, key=cosines.__getitem__, reverse=True)[:pool]
             standing = scripts.kin(cosines, scripts.of_rows(conn), query) if cosines else {}  # another script's
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
-            rows.update(_rows_by_id(conn, [i for i in nearest if i not in rows]))
+            rows.update(visible.rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
                                    compounds | own, capitals, forms, typed, unheld, named, readings))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
