@@ -79,7 +79,12 @@ class HandsOver:
                      int(self._index.deadline.timestamp() * 1e9) if self._index.deadline else 0)
         stamps.usage = self._index_usage  # the read counts the keys were made with
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
-        self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
+        # the lasts rows (memdir.layer.lasts): this transaction's events folded in, or counted from the whole journal
+        # when the rows are not every name's yet (a new manifest, one an older memdir wrote: once per layer)
+        count = whole or not self._lasts_whole
+        self._lasts_whole = self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every,
+                                               events=self.journal.events() if count else tx.events,
+                                               events_from=None if count else tx.journal_from)
         self._manifest_trusted = self.manifest.exists()
         self._record_judged(saved_all=whole or tx.full or tx.judged_again)
         if whole or tx.full:
@@ -127,6 +132,7 @@ class HandsOver:
     def _take(self, saved, stamps: Stamps) -> None:
         self.journal.prime_heads(saved.heads, stamps.journal)
         self._manifest_trusted = True
+        self._lasts_whole = saved.lasts_whole
         if saved.index is None or self._index.built:
             return
         keys, deadline_ns = saved.index

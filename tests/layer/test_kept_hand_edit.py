@@ -1,0 +1,159 @@
+"""A write that replaces a person's hand edit nobody read since it was made says so, naming the version that
+keeps it (:mod:`memdir.layer.lasts`), from the manifest's row of the memory — no journal read. The person
+saves with a real process; the agent writes over the MCP SDK client, the memory tool, or the CLI in a
+subprocess. Controls in each setup: the agent reads the memory first (no sentence), a plain update over an
+agent's version (no sentence), and the sentence where it must appear."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import anyio
+from mcp import Client
+
+from memdir import Memory
+from memdir.files.fsio import digest
+from memdir.files.layout import MANIFEST_FILE
+from memdir.integrations.mcp.server import MemoryServer, build_server
+
+SAVE = "import sys; open(sys.argv[1], 'wb').write(sys.argv[2].encode('utf-8'))"  # a person's save, in place
+BY_HAND = "---\ndescription: The database port\ntype: project\n---\nThe database listens on 6543 (saved by hand).\n"
+CREATE = {"name": "db-port", "description": "The database port", "type": "project",
+          "body": "The database listens on 5432."}
+
+
+def _text(result) -> str:
+    return result.content[0].text
+
+
+def _save(path, text: str) -> None:
+    subprocess.run([sys.executable, "-c", SAVE, str(path), text], check=True, timeout=60)
+
+
+def _sentence(version: int, made: str) -> str:
+    return (f"This replaced a hand edit made at {made} that had not been read since; it is kept as version "
+            f"{version}: `memdir history db-port` lists it, `memdir restore db-port --version {version}` brings it back.")
+
+
+def _made(person: Memory, version: int) -> str:
+    """The journal time of ``version`` of db-port in whole seconds, as the sentence says it."""
+    ts = person.history("db-port").versions[version - 1].ts
+    return ts.split(".")[0].rstrip("Z") + "Z"
+
+
+def _run(tmp_path, steps):
+    """``steps(call, path, person)`` against a real MCP server over the SDK client; the person's facade."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    state = MemoryServer(home=home, project=project)
+    person = Memory.open(home, project, actor="human")
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            call = client.call_tool
+            assert _text(await call("memory_write", CREATE)) == "Memory created: db-port (project)"
+            path = person.session.layer_dir("project") / "db-port.md"
+            await steps(call, path, person)
+
+    anyio.run(main)
+    return person
+
+
+def test_a_write_over_an_unread_hand_edit_names_the_version_that_keeps_it(tmp_path):
+    said = []
+
+    async def steps(call, path, person):
+        _save(path, BY_HAND)
+        said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})))
+
+    person = _run(tmp_path, steps)
+    versions = person.history("db-port").versions
+    assert [(v.version, v.action) for v in versions] == [(1, "create"), (2, "external-edit"), (3, "update")]
+    assert said == [f"Memory updated: db-port (project)\n{_sentence(2, _made(person, 2))}"]
+    assert versions[1].digest == digest(BY_HAND.encode())  # the person's save, whole, kept as version 2
+
+
+def test_no_sentence_when_the_agent_read_the_hand_edit_first_nor_over_an_agents_version(tmp_path):
+    said = []
+
+    async def steps(call, path, person):
+        said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 5433."})))
+        _save(path, BY_HAND)
+        read = _text(await call("memory_read", {"name": "db-port"}))
+        assert "6543 (saved by hand)" in read  # the agent saw the person's text
+        said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})))
+        time.sleep(1.1)  # reads are counted in whole seconds: an edit in the read's second counts as read
+        _save(path, BY_HAND.replace("6543", "6544"))  # in the same setup, unread: the sentence must appear
+        said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 7001."})))
+
+    person = _run(tmp_path, steps)
+    versions = person.history("db-port").versions
+    assert [(v.version, v.action) for v in versions] == [
+        (1, "create"), (2, "update"), (3, "external-edit"), (4, "update"), (5, "external-edit"), (6, "update")]
+    assert said == ["Memory updated: db-port (project)",  # over the agent's own version
+                    "Memory updated: db-port (project)",  # over a hand edit the agent read
+                    f"Memory updated: db-port (project)\n{_sentence(5, _made(person, 5))}"]
+
+
+def test_versions_are_counted_through_a_delete_and_the_memory_tool_says_it_too(tmp_path):
+    from memdir.session import open_session
+    from memdir.tools.memory_directory import run
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    agent = Memory.open(home, project, actor="agent")
+    person = Memory.open(home, project, actor="human")
+    agent.write("db-port", "The database port", "project", "The database listens on 5432.")
+    deleted = agent.delete("db-port")
+    person.lift_tombstone(deleted.tombstone, scope="project")
+    agent.write("db-port", "The database port", "project", "The database listens on 5555.")
+    path = person.session.layer_dir("project") / "db-port.md"
+    _save(path, BY_HAND)
+    tool = open_session(home, project, actor="agent")
+    said = [run(tool, {"command": "str_replace", "path": "/memories/project/db-port.md",
+                       "old_str": "6543", "new_str": "7002"}).text]
+    _save(path, BY_HAND.replace("6543", "6545"))  # control: viewed first, then replaced: no sentence
+    assert "6545" in run(tool, {"command": "view", "path": "/memories/project/db-port.md"}).text
+    said.append(run(tool, {"command": "str_replace", "path": "/memories/project/db-port.md",
+                           "old_str": "6545", "new_str": "7003"}).text)
+    versions = person.history("db-port").versions
+    assert [v.action for v in versions] == ["create", "delete", "create", "external-edit", "update",
+                                            "external-edit", "update"]
+    assert said[0].startswith("The memory file has been edited.")
+    assert said[0].endswith(f"note: {_sentence(4, _made(person, 4))}")  # counted through the delete, as history
+    assert said[1].startswith("The memory file has been edited.") and "note:" not in said[1]
+
+
+def _memdir(home, project, *args) -> str:
+    done = subprocess.run([sys.executable, "-m", "memdir", "--home", str(home), "--project", str(project), *args],
+                          capture_output=True, text=True, timeout=120, cwd=project)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_manifest_without_the_rows_says_nothing_then_counts_them_once_and_the_cli_says_it(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    person = Memory.open(home, project, actor="human")
+    _memdir(home, project, "write", "db-port", "--description", "The database port", "--body", "On 5432.")
+    layer_dir = person.session.layer_dir("project")
+    manifest = layer_dir / ".memdir" / MANIFEST_FILE
+    conn = sqlite3.connect(manifest)  # as an older memdir left it: no lasts rows
+    conn.execute("DROP TABLE lasts")
+    conn.execute("DELETE FROM meta WHERE key = 'lasts'")
+    conn.commit()
+    conn.close()
+    _save(layer_dir / "db-port.md", BY_HAND)
+    old = _memdir(home, project, "write", "db-port", "--body", "On 7000.")
+    assert "hand edit" not in old and old.startswith("Memory updated: db-port (project)")  # unknown: nothing said
+    assert [v.action for v in person.history("db-port").versions] == ["create", "external-edit", "update"]
+    rows = sqlite3.connect(manifest).execute("SELECT versions, hand IS NULL FROM lasts WHERE name = 'db-port'")
+    assert rows.fetchall() == [(3, 1)]  # counted from the journal by that write's save, once
+    _save(layer_dir / "db-port.md", BY_HAND.replace("6543", "6546"))
+    new = _memdir(home, project, "write", "db-port", "--body", "On 7001.")
+    assert new == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}\n"
+    assert os.path.exists(manifest)
