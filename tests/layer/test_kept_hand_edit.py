@@ -10,7 +10,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 
 import anyio
 from mcp import Client
@@ -86,7 +85,7 @@ def test_no_sentence_when_the_agent_read_the_hand_edit_first_nor_over_an_agents_
         read = _text(await call("memory_read", {"name": "db-port"}))
         assert "6543 (saved by hand)" in read  # the agent saw the person's text
         said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})))
-        time.sleep(1.1)  # reads are counted in whole seconds: an edit in the read's second counts as read
+        await anyio.sleep(1.1)  # reads are counted in whole seconds: an edit in the read's second counts as read
         _save(path, BY_HAND.replace("6543", "6544"))  # in the same setup, unread: the sentence must appear
         said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 7001."})))
 
@@ -130,7 +129,7 @@ def test_versions_are_counted_through_a_delete_and_the_memory_tool_says_it_too(t
 
 def _memdir(home, project, *args) -> str:
     done = subprocess.run([sys.executable, "-m", "memdir", "--home", str(home), "--project", str(project), *args],
-                          capture_output=True, text=True, timeout=120, cwd=project)
+                          capture_output=True, text=True, timeout=120, cwd=project, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -157,3 +156,30 @@ def test_a_manifest_without_the_rows_says_nothing_then_counts_them_once_and_the_
     new = _memdir(home, project, "write", "db-port", "--body", "On 7001.")
     assert new == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}\n"
     assert os.path.exists(manifest)
+
+
+def test_the_rows_kept_step_by_step_equal_a_count_of_the_whole_journal(tmp_path):
+    """The rows each transaction folds its events into (two processes writing in turn, hand edits, a delete, a
+    sweep of a hand-placed file) are what a count of the whole journal gives, name by name."""
+    from memdir.layer.lasts import Last, from_events
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    agent = Memory.open(home, project, actor="agent")
+    agent.write("db-port", "The database port", "project", "On 5432.")
+    agent.write("cache-ttl", "The cache lifetime", "project", "Sixty seconds.")
+    layer_dir = agent.session.layer_dir("project")
+    _memdir(home, project, "write", "db-port", "--body", "On 5433.")  # another process, in turn
+    _save(layer_dir / "db-port.md", BY_HAND)
+    (layer_dir / "queue-size.md").write_text("---\ndescription: The queue size\ntype: project\n---\n64.\n")
+    agent.write("cache-ttl", body="Ninety seconds.")  # its transaction sweeps: the hand edit, the new file
+    agent.delete("cache-ttl")
+    _memdir(home, project, "write", "queue-size", "--body", "128.")
+    layer = agent.session.layer("project")
+    rows = sqlite3.connect(layer_dir / ".memdir" / MANIFEST_FILE).execute("SELECT * FROM lasts").fetchall()
+    counted = from_events(layer.journal.events())
+    assert {name: Last(*rest) for name, *rest in rows} == counted
+    assert [v.action for v in agent.history("db-port").versions] == ["create", "update", "external-edit"]
+    assert counted["db-port"].versions == 3 and counted["db-port"].hand is not None  # its last: the hand edit
+    assert counted["queue-size"].versions == 2 and counted["queue-size"].hand is None  # placed by hand, then written
+    assert counted["cache-ttl"] == Last(3, None, None)  # created, updated, deleted

@@ -152,7 +152,7 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 
 def kept_edit(tx: Transaction, name: str) -> KeptEdit | None:
     """The hand edit a write of ``name`` in ``tx`` replaced unseen, kept in history
-    (:attr:`memdir.layer.transaction.Transaction.replaced_edits`); None: none, or not known."""
+    (``replaced_edits`` of :class:`memdir.layer.transaction.Transaction`); None: none, or not known."""
     found = tx.replaced_edits.get(name)
     return KeptEdit(*found) if found is not None else None
 

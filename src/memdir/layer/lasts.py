@@ -10,7 +10,7 @@ last and, when the last is a hand edit, that edit's journal time — one row per
 the one write gateway's transactions (:meth:`memdir.layer.handover.HandsOver._save_manifest`: the
 events of each transaction folded over the rows with :func:`step`; a whole save counts them from the
 journal, :func:`from_events`). A row is trusted only for the head it names (its ``digest``) and only
-while the manifest's rows are of the journal the transaction began with (:meth:`memdir.layer.lookups.Lookups.last`);
+while the manifest's rows are of the journal the transaction began with (:meth:`memdir.layer.manifest.Manifest.last`);
 anything else — an older manifest without the rows, another process's unsaved events — is unknown,
 and unknown says nothing.
 
@@ -93,4 +93,4 @@ def unseen_edit(last: Last | None, replaced: str | None, last_read: datetime | N
     return last.versions, format_time(edited.replace(microsecond=0))
 
 
-__all__ = ["HAND_EDIT", "Last", "NONE", "folded", "from_events", "step", "unseen_edit"]
+__all__ = ["HAND_EDIT", "NONE", "Last", "folded", "from_events", "step", "unseen_edit"]
