@@ -11,7 +11,9 @@ updates of distinct memories: each first over its hand edit (``over_hand``: this
 then again over the agent's own version (``over_agent``). The first write of a side (untimed in the
 rest) is reported apart: this tree counts the rows from the journal there, once, for a manifest an older
 memdir wrote. Prints one JSON line per size and side: p50/p95 ms per kind, the first write, and whether
-this tree's answers over a hand edit named the version. Linux; load shown (``os.getloadavg``).
+this tree's answers over a hand edit named the version, and the median bytes the server read per write
+(``rchar``: a journal read grows it with the store) and its mean CPU time per write (user + system: less
+moved by other processes' load than the round trip). Linux; load shown (``os.getloadavg``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,30 @@ def build(base: Path, size: int, src: Path) -> tuple[Path, Path]:
     return home, project
 
 
+def _children() -> set[int]:
+    found = set()
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children", encoding="ascii") as file:
+                found |= {int(pid) for pid in file.read().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _read_bytes(pid: int) -> int:
+    """Bytes process ``pid`` read so far (``rchar`` of ``/proc/PID/io``: files, pipes, SQLite pages)."""
+    with open(f"/proc/{pid}/io", encoding="ascii") as file:
+        return next(int(line.split()[1]) for line in file if line.startswith("rchar:"))
+
+
+def _cpu_ms(pid: int) -> float:
+    """User + system CPU ms of process ``pid`` so far (``/proc/PID/stat`` fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 async def _side(stack, home: Path, project: Path, src: Path):
     from mcp import Client, StdioServerParameters
 
@@ -75,8 +101,15 @@ def run(size: int, writes: int, sources: dict[str, Path], base: Path) -> list[di
     async def main() -> list[dict]:
         out = []
         async with AsyncExitStack() as stack:
-            clients = {side: await _side(stack, homes[side], project, src) for side, src in sources.items()}
+            clients, pids, seen = {}, {}, _children()
+            for side, src in sources.items():
+                clients[side] = await _side(stack, homes[side], project, src)
+                started = _children() - seen
+                seen |= started
+                pids[side] = max(started)
             first, times, named = {}, {s: {"over_hand": [], "over_agent": []} for s in sources}, {s: 0 for s in sources}
+            reads = {s: {"over_hand": [], "over_agent": []} for s in sources}
+            cpus = {s: {"over_hand": [], "over_agent": []} for s in sources}
             for side, client in clients.items():  # the first write: a manifest an older tree wrote (this tree counts)
                 began = time.perf_counter()
                 await client.call_tool("memory_write", {"name": f"note-{size - 1:05d}", "body": "Warm up."})
@@ -84,9 +117,11 @@ def run(size: int, writes: int, sources: dict[str, Path], base: Path) -> list[di
             for i in range(writes):
                 for side in (list(sources) if i % 2 == 0 else list(sources)[::-1]):
                     for kind, body in (("over_hand", f"Changed {i}."), ("over_agent", f"Changed again {i}.")):
-                        began = time.perf_counter()
+                        began, read, cpu = time.perf_counter(), _read_bytes(pids[side]), _cpu_ms(pids[side])
                         r = await clients[side].call_tool("memory_write", {"name": f"note-{i:05d}", "body": body})
                         times[side][kind].append((time.perf_counter() - began) * 1000)
+                        reads[side][kind].append(_read_bytes(pids[side]) - read)
+                        cpus[side][kind].append(_cpu_ms(pids[side]) - cpu)
                         named[side] += kind == "over_hand" and "kept as version 1" in r.content[0].text
             for side in sources:
                 row = {"memories": size, "side": side, "writes": writes, "first_write_ms": round(first[side], 1),
@@ -95,6 +130,8 @@ def run(size: int, writes: int, sources: dict[str, Path], base: Path) -> list[di
                     values.sort()
                     row[f"{kind}_p50_ms"] = round(statistics.median(values), 2)
                     row[f"{kind}_p95_ms"] = round(values[min(len(values) - 1, int(0.95 * len(values)))], 2)
+                    row[f"{kind}_read_kb"] = round(statistics.median(reads[side][kind]) / 1024, 1)
+                    row[f"{kind}_cpu_ms"] = round(statistics.mean(cpus[side][kind]), 1)  # mean: 10 ms ticks
                 out.append(row)
         return out
 

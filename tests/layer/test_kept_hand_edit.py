@@ -6,7 +6,6 @@ agent's version (no sentence), and the sentence where it must appear."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
 import sys
@@ -134,7 +133,7 @@ def _memdir(home, project, *args) -> str:
     return done.stdout
 
 
-def test_a_manifest_without_the_rows_says_nothing_then_counts_them_once_and_the_cli_says_it(tmp_path):
+def test_a_manifest_without_the_rows_counts_them_once_from_the_journal_and_the_cli_says_it(tmp_path):
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
     person = Memory.open(home, project, actor="human")
@@ -147,15 +146,13 @@ def test_a_manifest_without_the_rows_says_nothing_then_counts_them_once_and_the_
     conn.commit()
     conn.close()
     _save(layer_dir / "db-port.md", BY_HAND)
-    old = _memdir(home, project, "write", "db-port", "--body", "On 7000.")
-    assert "hand edit" not in old and old.startswith("Memory updated: db-port (project)")  # unknown: nothing said
+    said = _memdir(home, project, "write", "db-port", "--body", "On 7000.")
     assert [v.action for v in person.history("db-port").versions] == ["create", "external-edit", "update"]
+    assert said == f"Memory updated: db-port (project)\n{_sentence(2, _made(person, 2))}\n"  # counted by its save
     rows = sqlite3.connect(manifest).execute("SELECT versions, hand IS NULL FROM lasts WHERE name = 'db-port'")
-    assert rows.fetchall() == [(3, 1)]  # counted from the journal by that write's save, once
-    _save(layer_dir / "db-port.md", BY_HAND.replace("6543", "6546"))
-    new = _memdir(home, project, "write", "db-port", "--body", "On 7001.")
-    assert new == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}\n"
-    assert os.path.exists(manifest)
+    assert rows.fetchall() == [(3, 1)]  # kept from then on
+    again = _memdir(home, project, "write", "db-port", "--body", "On 7001.")
+    assert again == "Memory updated: db-port (project)\n"  # control: over the CLI's own version
 
 
 def test_the_rows_kept_step_by_step_equal_a_count_of_the_whole_journal(tmp_path):
@@ -183,3 +180,27 @@ def test_the_rows_kept_step_by_step_equal_a_count_of_the_whole_journal(tmp_path)
     assert counted["db-port"].versions == 3 and counted["db-port"].hand is not None  # its last: the hand edit
     assert counted["queue-size"].versions == 2 and counted["queue-size"].hand is None  # placed by hand, then written
     assert counted["cache-ttl"] == Last(3, None, None)  # created, updated, deleted
+
+
+def test_rows_of_another_journal_are_counted_anew_by_the_save_that_finds_them(tmp_path):
+    """A manifest whose rows are not of the journal a write began with (a process's events never saved there,
+    as a stamp set aside here) is not folded into: its save counts the rows anew from the journal, and the
+    write over a hand edit names its version all the same."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    agent = Memory.open(home, project, actor="agent")
+    agent.write("db-port", "The database port", "project", "On 5432.")
+    layer_dir = agent.session.layer_dir("project")
+    manifest = layer_dir / ".memdir" / MANIFEST_FILE
+    with sqlite3.connect(manifest) as conn:
+        conn.execute("UPDATE meta SET value = '1:1' WHERE key = 'journal'")
+    _save(layer_dir / "db-port.md", BY_HAND)
+    first = agent.write("db-port", body="On 7000.").kept_edit
+    assert (first.version, first.made) == (2, _made(agent, 2))
+    assert sqlite3.connect(manifest).execute("SELECT versions FROM lasts").fetchall() == [(3,)]
+    assert agent.write("db-port", body="On 7001.").kept_edit is None  # control: over the agent's own version
+    _save(layer_dir / "db-port.md", BY_HAND.replace("6543", "6547"))
+    kept = agent.write("db-port", body="On 7002.").kept_edit
+    assert [v.action for v in agent.history("db-port").versions] == [
+        "create", "external-edit", "update", "update", "external-edit", "update"]
+    assert (kept.version, kept.made) == (5, _made(agent, 5))

@@ -151,8 +151,9 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 
 
 def kept_edit(tx: Transaction, name: str) -> KeptEdit | None:
-    """The hand edit a write of ``name`` in ``tx`` replaced unseen, kept in history
-    (``replaced_edits`` of :class:`memdir.layer.transaction.Transaction`); None: none, or not known."""
+    """The hand edit a write of ``name`` in ``tx`` replaced unseen, kept in history (``replaced_edits`` of
+    :class:`memdir.layer.transaction.Transaction`, found when its manifest is saved: ask once the
+    transaction has ended); None: none, or not known."""
     found = tx.replaced_edits.get(name)
     return KeptEdit(*found) if found is not None else None
 
@@ -219,12 +220,16 @@ def write_batch(layer: Layer, writes: Sequence[BatchWrite], *, actor: str, sessi
                 settle(exc)
                 continue
             if value.operation not in ("unchanged", "dismissed"):
-                value = replace(value, warnings=(*value.warnings, *tx.warnings[mark:]),
-                                kept_edit=kept_edit(tx, value.name))
+                value = replace(value, warnings=(*value.warnings, *tx.warnings[mark:]))
             settle(value)
         looped = len(tx.warnings)
     _shared(results, first, tx.warnings[:begun], "first")
     _shared(results, first, tx.warnings[looped:], "last")  # MEMORY.md's, the anchor's: after the writes
+    last_of = {results[i].name: i for i in range(first, len(results)) if isinstance(results[i], WriteResult)
+               and results[i].operation not in ("unchanged", "dismissed")}
+    for name, i in last_of.items():  # found when the batch's manifest was saved: told by a name's last write
+        if (kept := kept_edit(tx, name)) is not None:
+            results[i] = replace(results[i], kept_edit=kept)
     return results
 
 

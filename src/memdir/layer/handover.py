@@ -20,6 +20,7 @@ from ..files.outline import read_outline
 from ..files.scan import Scan
 from ..files.sweeps import since, sweep_can_wait
 from .journal import records_bytes
+from .lasts import unseen_edit
 from .manifest import Manifest, Stamps, stat3
 from .rows import Names, malformed_of
 
@@ -80,11 +81,15 @@ class HandsOver:
         stamps.usage = self._index_usage  # the read counts the keys were made with
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
         # the lasts rows (memdir.layer.lasts): this transaction's events folded in, or counted from the whole journal
-        # when the rows are not every name's yet (a new manifest, one an older memdir wrote: once per layer)
-        count = whole or not self._lasts_whole
-        self._lasts_whole = self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every,
-                                               events=self.journal.events() if count else tx.events,
-                                               events_from=None if count else tx.journal_from)
+        # when they are not every name's (a new manifest, one an older memdir wrote: once) — and the hand edits
+        # the transaction's writes replaced, said when no read was counted since (lasts.unseen_edit)
+        replaced = self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every,
+                                      events=tx.events, events_from=tx.journal_from, journal=self._all_events)
+        if replaced:
+            counts = self.usage.counts()
+            for name, last in replaced.items():
+                if (found := unseen_edit(last, (counts.get(name) or (0, None))[1])) is not None:
+                    tx.replaced_edits[name] = found
         self._manifest_trusted = self.manifest.exists()
         self._record_judged(saved_all=whole or tx.full or tx.judged_again)
         if whole or tx.full:
@@ -95,6 +100,13 @@ class HandsOver:
                     self._saved_files.pop(filename, None)
                 else:
                     self._saved_files[filename] = state
+
+    def _all_events(self) -> list | None:
+        """The journal's events, for the manifest's ``lasts`` rows counted anew; None when it cannot be read."""
+        try:
+            return self.journal.events()
+        except StoreError:
+            return None
 
     def _restore(self) -> Scan | None:
         """In a process that has not scanned this layer yet: the manifest's state taken up as
@@ -132,7 +144,6 @@ class HandsOver:
     def _take(self, saved, stamps: Stamps) -> None:
         self.journal.prime_heads(saved.heads, stamps.journal)
         self._manifest_trusted = True
-        self._lasts_whole = saved.lasts_whole
         if saved.index is None or self._index.built:
             return
         keys, deadline_ns = saved.index

@@ -9,10 +9,12 @@ content versions it has (history's numbering, :func:`memdir.layer.history.histor
 last and, when the last is a hand edit, that edit's journal time — one row per name, kept in step by
 the one write gateway's transactions (:meth:`memdir.layer.handover.HandsOver._save_manifest`: the
 events of each transaction folded over the rows with :func:`step`; a whole save counts them from the
-journal, :func:`from_events`). A row is trusted only for the head it names (its ``digest``) and only
-while the manifest's rows are of the journal the transaction began with (:meth:`memdir.layer.manifest.Manifest.last`);
-anything else — an older manifest without the rows, another process's unsaved events — is unknown,
-and unknown says nothing.
+journal, :func:`from_events`). The question is asked where the rows are written, in the
+save that ends the write's transaction (:func:`memdir.layer.manifest._save_lasts`, the connection it
+opens anyway: no other read), of the write's own journal line: the memory's row before it names a hand
+edit whose digest is the line's ``before``. Rows are trusted only while the manifest's are of the journal
+the transaction began with; otherwise — another process's events never saved there — they are counted
+anew from the journal, as for an older manifest without them (once), and that count answers too.
 
 **Read** (the simplest honest rule): the memory's last counted read (``last_read`` of the usage file,
 :mod:`memdir.layer.usage`: an agent's ``memory_read`` or memory-tool ``view``, a person's ``memdir read``,
@@ -26,7 +28,7 @@ silences the sentence too — it can leave a true sentence unsaid, never say a f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import NamedTuple
 
@@ -61,29 +63,36 @@ def step(last: Last | None, event: Event) -> Last | None:
 
 def from_events(events: Iterable[Event]) -> dict[str, Last]:
     """Every memory's :class:`Last` from a whole journal's events, oldest first."""
-    lasts: dict[str, Last] = {}
-    for event in events:
-        if event.name is not None and changes_content(event):
-            lasts[event.name] = step(lasts.get(event.name, NONE), event)
-    return lasts
+    return fold({}, events)[0]
 
 
-def folded(base: dict[str, Last | None], events: Iterable[Event]) -> dict[str, Last | None]:
-    """``base`` (name → its :class:`Last` before ``events``; None: unknown) with ``events`` folded in, for
-    the names they change."""
+def fold(base: Mapping[str, Last | None], events: Iterable[Event], default: Last | None = NONE,
+         since_seq: int = 0) -> tuple[dict[str, Last | None], dict[str, Last]]:
+    """``base`` (name → its :class:`Last` before ``events``; None: unknown; a name missing: ``default``) with
+    ``events`` folded in, for the names they change; and, for each name whose last write among the events
+    from seq ``since_seq`` on (a version of its text, not a hand edit nor a deletion) replaced a hand edit
+    (its ``before`` the hand edit's digest), that hand edit's :class:`Last`."""
     out: dict[str, Last | None] = {}
+    replaced: dict[str, Last] = {}
     for event in events:
-        if event.name is not None and changes_content(event):
-            out[event.name] = step(out[event.name] if event.name in out else base.get(event.name), event)
-    return out
+        name = event.name
+        if name is None or not changes_content(event):
+            continue
+        last = out[name] if name in out else base.get(name, default)
+        if event.seq >= since_seq and event.action != HAND_EDIT and event.after is not None:
+            if last is not None and last.hand is not None and last.digest == event.before:
+                replaced[name] = last
+            else:
+                replaced.pop(name, None)
+        out[name] = step(last, event)
+    return out, replaced
 
 
-def unseen_edit(last: Last | None, replaced: str | None, last_read: datetime | None) -> tuple[int, str] | None:
-    """``(version, journal time)`` of the hand edit a write replaces when the memory's current version
-    ``last`` is a hand edit whose bytes are ``replaced`` (the head the write replaced) and no read was
-    counted since (``last_read``: the memory's, in whole seconds; see the module docstring); else None —
-    also when ``last`` is unknown. The time is ISO-8601 UTC in whole seconds (``2026-12-06T21:40:03Z``)."""
-    if last is None or last.hand is None or replaced is None or last.digest != replaced:
+def unseen_edit(last: Last, last_read: datetime | None) -> tuple[int, str] | None:
+    """``(version, journal time)`` of the hand edit ``last`` a write replaced (:func:`fold`) when no read
+    of the memory was counted since (``last_read``: the memory's, in whole seconds; see the module
+    docstring); else None. The time is ISO-8601 UTC in whole seconds (``2026-12-06T21:40:03Z``)."""
+    if last.hand is None:
         return None
     edited = parse_time(last.hand)
     if edited is None:
@@ -93,4 +102,4 @@ def unseen_edit(last: Last | None, replaced: str | None, last_read: datetime | N
     return last.versions, format_time(edited.replace(microsecond=0))
 
 
-__all__ = ["HAND_EDIT", "NONE", "Last", "folded", "from_events", "step", "unseen_edit"]
+__all__ = ["HAND_EDIT", "NONE", "Last", "fold", "from_events", "step", "unseen_edit"]

@@ -86,7 +86,6 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         self._synced_journal: tuple[int, int] | None = None  # journal (size, mtime) after our last transaction
         self._swept_at = float("-inf")
         self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
-        self._lasts_whole = False  # its lasts rows are every name's (memdir.layer.lasts)
         self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
         self._saved_files: dict[str, FileState] | Rows = {}  # the files as the manifest holds them
         self._learned: set[str] = set()  # files parsed on demand since the last save (their text digests)

@@ -13,8 +13,8 @@ safe to delete — holds, as of the end of the last transaction:
   so the journal is not re-read;
 * ``lasts``: each name's :class:`memdir.layer.lasts.Last` (its content versions counted, the last one's
   digest and, for a hand edit, its time), so a write tells a hand edit it replaces without reading the
-  journal (:mod:`memdir.layer.lasts`); whole only once a save counted them from the journal (``meta``
-  ``lasts``: an older manifest has none, and says nothing until then);
+  journal (:mod:`memdir.layer.lasts`); whole once a save counted them from the journal (``meta``
+  ``lasts``: an older manifest has none, and its next save counts them);
 * ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
   one changed memory moves one line, and every memory's :class:`memdir.layer.index.Facts` (what its
   line's place depends on, and the line), so a new day, or reads counted since, order the lines again
@@ -50,7 +50,7 @@ from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
 from .events import Event, changes_content
 from .index import Facts
-from .lasts import NONE, Last, folded, from_events
+from .lasts import Last, fold
 from .lookups import Heads, Lookups
 from .rows import Rows
 
@@ -95,7 +95,6 @@ class Saved:
     swept_ns: int
     index: tuple[dict[str, tuple], int] | None = None
     usage_same: bool = True
-    lasts_whole: bool = False  # its lasts rows are every name's (memdir.layer.lasts)
     index_key: tuple | None = field(default=None, repr=False)
 
 
@@ -274,7 +273,7 @@ class Manifest(Lookups):
                     keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index,
-                             meta.get("usage") == _text(stamps.usage), meta.get("lasts") == "1")
+                             meta.get("usage") == _text(stamps.usage))
             finally:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
@@ -305,23 +304,6 @@ class Manifest(Lookups):
         as its own (:func:`memdir.search.sync.sync_layer`). No I/O."""
         return _saved_sweeps.get(self.path)
 
-    def last(self, name: str, journal: tuple[int, int] | None) -> Last | None:
-        """Memory ``name``'s :class:`memdir.layer.lasts.Last` as the ``lasts`` rows keep it, when they are
-        every name's and of the journal whose stat key is ``journal`` (the one a transaction began with:
-        none of another process's events missed); None — unknown — otherwise, or when the manifest cannot
-        be read (an older one has no such rows). One indexed row read; never raises."""
-        if journal is None or not self.exists():
-            return None
-        rows = self._read("SELECT m.value, w.value, r.name, r.versions, r.digest, r.hand FROM meta m "
-                          "LEFT JOIN meta w ON w.key = 'lasts' LEFT JOIN lasts r ON r.name = ? "
-                          "WHERE m.key = 'journal'", (name,))
-        if not rows or rows[0][0] != _text(journal) or rows[0][1] != "1":
-            return None
-        found, versions, digest, hand = rows[0][2:]
-        if found is None:
-            return NONE
-        return None if versions is None else Last(versions, digest, hand)
-
     def load_facts(self) -> dict[str, Facts]:
         """Every memory's :class:`memdir.layer.index.Facts` as last recorded (name → facts; a memory
         with none recorded is missing). Never raises: {} when there is no manifest."""
@@ -343,26 +325,29 @@ class Manifest(Lookups):
     def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
              index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
              *, whole: bool, whole_index: bool = False, events: list[Event] | None = None,
-             events_from: tuple[int, int] | None = None) -> bool:
+             events_from: tuple[int, int] | None = None,
+             journal: Callable[[], list[Event] | None] | None = None) -> dict[str, Last]:
         """Record the files, heads and index keys and facts given (``whole``: they are all of them;
         ``whole_index``: the index keys and facts are; else only what changed — None: gone) and the
         stamps. ``swept_ns`` None keeps the recorded sweep time. ``index`` None: no index keys are
-        trusted. ``events``: the journal's events the ``lasts`` rows take in — with ``events_from`` None
-        the whole journal's (every row counted anew), else those appended since the journal's stat key
-        ``events_from`` (:func:`_save_lasts`). Failing is harmless (the next
+        trusted. ``events``: the transaction's journal events, appended after the journal's stat key
+        ``events_from``, which the ``lasts`` rows take in; ``journal()`` gives the whole journal's, for rows
+        counted anew (:func:`_save_lasts`). Failing is harmless (the next
         process sweeps): errors are swallowed, the file removed; a file that is not a manifest
-        is replaced (only with ``whole``: the rest would be missing). Returns whether the ``lasts`` rows
-        are every name's now (False: the next save should count them from the journal)."""
+        is replaced (only with ``whole``: the rest would be missing). Returns the hand edits the
+        transaction's writes replaced (name → the edit's :class:`memdir.layer.lasts.Last`; {}: none, or not
+        known)."""
+        lasts = (events, events_from, journal)
         for attempt in (1, 2):
-            lasts_whole = self._save(stamps, files, heads, index, swept_ns, whole, whole_index, events, events_from)
-            if lasts_whole is not None:
-                return lasts_whole
+            replaced = self._save(stamps, files, heads, index, swept_ns, whole, whole_index, lasts)
+            if replaced is not None:
+                return replaced
             self.drop()
             if not whole:
-                return False
-        return False
+                return {}
+        return {}
 
-    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index, events, events_from) -> bool | None:
+    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index, lasts) -> dict[str, Last] | None:
         now = _now_ns()
         try:
             conn = self._connect()
@@ -380,7 +365,7 @@ class Manifest(Lookups):
                                  [(f, s.key[0], s.key[1] if now - s.key[1] > RACY_NS else 0, s.key[2], s.digest,
                                    s.name, s.error, s.text, _notes_text(s.notes))
                                   for f, s in files.items() if s is not None])
-                lasts_whole = _save_lasts(conn, events, events_from, whole)
+                replaced = _save_lasts(conn, *lasts, whole)
                 conn.executemany("DELETE FROM heads WHERE name = ?", [(n,) for n, d in heads.items() if d is None])
                 conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
                                  [(n, d) for n, d in heads.items() if d is not None])
@@ -407,7 +392,7 @@ class Manifest(Lookups):
                 conn.close()
         except (sqlite3.Error, OSError):
             return None
-        return lasts_whole
+        return replaced
 
     def drop(self) -> None:
         """Remove the manifest (the next transaction sweeps every file)."""
@@ -418,36 +403,36 @@ class Manifest(Lookups):
 
 
 def _save_lasts(conn: sqlite3.Connection, events: list[Event] | None, since: tuple[int, int] | None,
-                whole: bool) -> bool:
-    """Keep the ``lasts`` rows (:mod:`memdir.layer.lasts`) in step with ``events``; whether they are every
-    name's after. ``since`` None: ``events`` are the whole journal's, the rows counted anew. Else they
-    were appended after the journal's stat key ``since``: folded over the rows of their names when the
-    rows are whole and of that journal (the manifest's ``journal`` stamp is ``since``: no event of another
-    process's missed); otherwise those names' rows become unknown (versions NULL), the rest stay. Runs
-    inside :meth:`Manifest._save`'s transaction, before its ``meta`` is rewritten."""
-    if events is not None and since is None:
-        conn.execute("DELETE FROM lasts")
-        rows: dict[str, Last | None] = dict(from_events(events))
-    else:
-        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('journal', 'lasts')"))
-        if whole or events is None or meta.get("lasts") != "1":
-            if whole or events is None:  # rows of a journal this save does not follow: none kept
-                conn.execute("DELETE FROM lasts")
-            conn.execute("DELETE FROM meta WHERE key = 'lasts'")
-            return False
+                journal: Callable[[], list[Event] | None] | None, whole: bool) -> dict[str, Last]:
+    """Keep the ``lasts`` rows (:mod:`memdir.layer.lasts`) in step with the transaction's ``events``
+    (appended after the journal's stat key ``since``) and return the hand edits its writes replaced
+    (:func:`memdir.layer.lasts.fold`). Folded over the rows of their names (one indexed read, in this
+    connection) when the rows are every name's and of that journal (the manifest's ``journal`` stamp is
+    ``since``: no event of another process's missed); otherwise, and for a ``whole`` save, counted anew
+    from ``journal()`` (the whole journal's events: once for a manifest an older memdir wrote); without
+    it the rows go (unknown: nothing said). Runs inside :meth:`Manifest._save`'s transaction, before its
+    ``meta`` is rewritten."""
+    events = events or []
+    meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('journal', 'lasts')"))
+    if not whole and since is not None and meta.get("lasts") == "1" and meta.get("journal") == _text(since):
         names = sorted({e.name for e in events if e.name is not None and changes_content(e)})
         base: dict[str, Last | None] = {}
-        if names and meta.get("journal") == _text(since):
-            base = dict.fromkeys(names, NONE)
-            for start in range(0, len(names), 500):
-                part = names[start:start + 500]
-                base.update((r[0], None if r[1] is None else Last(r[1], r[2], r[3])) for r in conn.execute(
-                    f"SELECT name, versions, digest, hand FROM lasts WHERE name IN ({','.join('?' * len(part))})", part))
-        rows = folded(base, events)
+        for start in range(0, len(names), 500):
+            part = names[start:start + 500]
+            base.update((r[0], None if r[1] is None else Last(r[1], r[2], r[3])) for r in conn.execute(
+                f"SELECT name, versions, digest, hand FROM lasts WHERE name IN ({','.join('?' * len(part))})", part))
+        rows, replaced = fold(base, events)
+    else:
+        conn.execute("DELETE FROM lasts")
+        conn.execute("DELETE FROM meta WHERE key = 'lasts'")
+        every = journal() if journal is not None else None
+        if every is None:
+            return {}
+        rows, replaced = fold({}, every, since_seq=events[0].seq if events else 1 << 62)
     conn.executemany("INSERT OR REPLACE INTO lasts VALUES (?,?,?,?)",
                      [(n, *(last if last is not None else (None, None, None))) for n, last in rows.items()])
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('lasts', '1')")
-    return True
+    return replaced
 
 
 def _with_recorded_text(conn: sqlite3.Connection, files: dict[str, FileState | None]) -> dict[str, FileState | None]:

@@ -18,7 +18,7 @@ from ..files.fsio import read_bytes
 from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
 from ..files.scan import Entry, FileState, Scan, blank, stat_key
-from . import commit, lasts
+from . import commit
 from .journal import AHEAD_BOUND, Event
 
 
@@ -87,10 +87,9 @@ class Transaction:
         self.events: list[Event] = []
         self.warnings: list[str] = []
         self.unsynced: list | None = None  # inside batched(): the files written, synced when it ends
-        # a hand edit a write replaced that no read saw since (memdir.layer.lasts): name → (its version, its time)
+        # a hand edit a write replaced that no read saw since, found when the transaction's manifest is saved
+        # (memdir.layer.lasts): name → (its version, its time)
         self.replaced_edits: dict[str, tuple[int, str]] = {}
-        self._named: dict[str, list[Event]] = {}  # this transaction's events by name, up to events[_named_upto]
-        self._named_upto = 0
         try:  # the journal as the transaction found it: what the manifest's lasts rows must be of (.lasts)
             self.journal_from = layer.journal.stat_key()
         except StoreError:
@@ -240,24 +239,6 @@ class Transaction:
                        "only by case, and macOS and Windows take the two for one file (a write there would replace "
                        f"it, a clone there keeps only one); rename or remove {twins[0]} first, or choose another name")
 
-    def _note_unseen_edit(self, name: str, before: str) -> None:
-        """Note in :attr:`replaced_edits` the hand edit a write of ``name`` replaces (its bytes ``before``)
-        when no read of the memory was counted since it was made (:func:`memdir.layer.lasts.unseen_edit`):
-        the manifest's row of ``name`` as of the journal the transaction began with, this transaction's
-        events of ``name`` folded in — one indexed row, no journal read. Unknown says nothing."""
-        for event in self.events[self._named_upto:]:  # each event looked at once (a batch of 10,000 writes)
-            if event.name is not None:
-                self._named.setdefault(event.name, []).append(event)
-        self._named_upto = len(self.events)
-        known = self.layer.manifest.last(name, self.journal_from)
-        known = lasts.folded({name: known}, self._named.get(name, ())).get(name, known)
-        count = self.layer.usage.counts().get(name)
-        found = lasts.unseen_edit(known, before, count[1] if count is not None else None)
-        if found is not None:
-            self.replaced_edits[name] = found
-        else:
-            self.replaced_edits.pop(name, None)
-
     def apply(self, name: str, record: MemoryRecord | None, action: str, *,
               reason: str | None = None, data: dict | None = None, raw: bytes | None = None,
               reindex: bool = True, move: bool = True, dated: bool = False) -> Event:
@@ -316,8 +297,6 @@ class Transaction:
                 self.warnings.append("the file was edited while memdir changed it; that text was kept as a "
                                      "version first (its history lists it)")
                 before = late.after
-            if record is not None and before is not None:
-                self._note_unseen_edit(name, before)
             event = journal.append(self.actor, action, name, before, after, reason=reason,
                                    session=self.session, data=data)
         except BaseException:
