@@ -164,12 +164,23 @@ class ReadResult(Result):
 
 
 @dataclass(frozen=True)
+class KeptEdit(Result):
+    """A person's hand edit a write replaced, that no read of the memory had seen since it was made
+    (:func:`memdir.layer.lasts.unseen_edit`): kept as ``version`` of the memory's history, journaled at
+    ``made`` (ISO-8601 UTC)."""
+
+    version: int
+    made: str
+
+
+@dataclass(frozen=True)
 class WriteResult(Result):
     """What a write did: ``operation`` is created | updated | renamed | reactivated
     (a superseded memory made active again) | unchanged | dismissed (a proposal a person dismissed
     before, byte for byte: not proposed again, the warning says so); ``redactions``
     counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
-    are the memory's now; ``digest`` is its file's SHA-256."""
+    are the memory's now; ``digest`` is its file's SHA-256; ``kept_edit``: the hand edit it replaced that
+    no read had seen, kept in history (None: none, or not known)."""
 
     name: str
     scope: str
@@ -180,6 +191,7 @@ class WriteResult(Result):
     status: str = "active"
     pinned: bool = False
     digest: str | None = None
+    kept_edit: KeptEdit | None = None
 
 
 @dataclass(frozen=True)

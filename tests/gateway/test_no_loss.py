@@ -59,8 +59,13 @@ def test_cli_write_over_a_hand_written_file_keeps_its_bytes(mem, project, data):
     if data is FOREIGN:  # replaced unread: it says where the old text went
         assert "was kept as a version first (its history lists it)" in out.stderr
     else:  # read leniently (foreign vocabulary): an update of that memory, its hand edit journaled first
-        assert out.stdout == "Memory updated: research-notes (project)\n"
-        assert [v.action for v in history(mem.session.layer("project"), "research-notes")][-2:] == ["external-edit", "update"]
+        versions = history(mem.session.layer("project"), "research-notes")
+        assert [v.action for v in versions][-2:] == ["external-edit", "update"]
+        made = versions[-2].ts.split(".")[0].rstrip("Z") + "Z"  # the hand-written file, never read: said (layer.lasts)
+        assert out.stdout == (f"Memory updated: research-notes (project)\nThis replaced a hand edit made at {made} that "
+                              f"had not been read since; it is kept as version {versions[-2].version}: `memdir history "
+                              "research-notes` lists it, `memdir restore research-notes --version "
+                              f"{versions[-2].version}` brings it back.\n")
 
 
 def test_agent_tool_write_over_an_unreadable_file_keeps_its_bytes(mem):

@@ -20,7 +20,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..layer.transaction import Transaction
-from ..results import WriteResult
+from ..results import KeptEdit, WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import unchanged
@@ -147,7 +147,15 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     with layer.transaction(actor, session) as tx:
         done = _write_in(tx, change, prepared, actor=actor, guard=guard, action=action, times=times)
     return done if done.operation in ("unchanged", "dismissed") else replace(
-        done, warnings=(*done.warnings, *tx.warnings))
+        done, warnings=(*done.warnings, *tx.warnings), kept_edit=kept_edit(tx, done.name))
+
+
+def kept_edit(tx: Transaction, name: str) -> KeptEdit | None:
+    """The hand edit a write of ``name`` in ``tx`` replaced unseen, kept in history (``replaced_edits`` of
+    :class:`memdir.layer.transaction.Transaction`, found when its manifest is saved: ask once the
+    transaction has ended); None: none, or not known."""
+    found = tx.replaced_edits.get(name)
+    return KeptEdit(*found) if found is not None else None
 
 
 @dataclass(frozen=True)
@@ -217,6 +225,11 @@ def write_batch(layer: Layer, writes: Sequence[BatchWrite], *, actor: str, sessi
         looped = len(tx.warnings)
     _shared(results, first, tx.warnings[:begun], "first")
     _shared(results, first, tx.warnings[looped:], "last")  # MEMORY.md's, the anchor's: after the writes
+    last_of = {results[i].name: i for i in range(first, len(results)) if isinstance(results[i], WriteResult)
+               and results[i].operation not in ("unchanged", "dismissed")}
+    for name, i in last_of.items():  # found when the batch's manifest was saved: told by a name's last write
+        if (kept := kept_edit(tx, name)) is not None:
+            results[i] = replace(results[i], kept_edit=kept)
     return results
 
 

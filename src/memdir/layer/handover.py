@@ -20,6 +20,7 @@ from ..files.outline import read_outline
 from ..files.scan import Scan
 from ..files.sweeps import since, sweep_can_wait
 from .journal import records_bytes
+from .lasts import unseen_edit
 from .manifest import Manifest, Stamps, stat3
 from .rows import Names, malformed_of
 
@@ -79,7 +80,16 @@ class HandsOver:
                      int(self._index.deadline.timestamp() * 1e9) if self._index.deadline else 0)
         stamps.usage = self._index_usage  # the read counts the keys were made with
         swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
-        self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every)
+        # the lasts rows (memdir.layer.lasts): this transaction's events folded in, or counted from the whole journal
+        # when they are not every name's (a new manifest, one an older memdir wrote: once) — and the hand edits
+        # the transaction's writes replaced, said when no read was counted since (lasts.unseen_edit)
+        replaced = self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every,
+                                      events=tx.events, events_from=tx.journal_from, journal=self._all_events)
+        if replaced:
+            counts = self.usage.counts()
+            for name, last in replaced.items():
+                if (found := unseen_edit(last, (counts.get(name) or (0, None))[1])) is not None:
+                    tx.replaced_edits[name] = found
         self._manifest_trusted = self.manifest.exists()
         self._record_judged(saved_all=whole or tx.full or tx.judged_again)
         if whole or tx.full:
@@ -90,6 +100,13 @@ class HandsOver:
                     self._saved_files.pop(filename, None)
                 else:
                     self._saved_files[filename] = state
+
+    def _all_events(self) -> list | None:
+        """The journal's events, for the manifest's ``lasts`` rows counted anew; None when it cannot be read."""
+        try:
+            return self.journal.events()
+        except StoreError:
+            return None
 
     def _restore(self) -> Scan | None:
         """In a process that has not scanned this layer yet: the manifest's state taken up as

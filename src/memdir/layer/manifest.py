@@ -11,6 +11,10 @@ safe to delete — holds, as of the end of the last transaction:
   files holding a name: :meth:`Manifest.files_holding`, for the search index's sync);
 * ``heads``: the journal's last recorded version of each name (:meth:`memdir.layer.journal.Journal.heads`),
   so the journal is not re-read;
+* ``lasts``: each name's :class:`memdir.layer.lasts.Last` (its content versions counted, the last one's
+  digest and, for a hand edit, its time), so a write tells a hand edit it replaces without reading the
+  journal (:mod:`memdir.layer.lasts`); whole once a save counted them from the journal (``meta``
+  ``lasts``: an older manifest has none, and its next save counts them);
 * ``idx``: the sort key of each line of ``MEMORY.md`` (:class:`memdir.layer.index.IndexBuilder`), so
   one changed memory moves one line, and every memory's :class:`memdir.layer.index.Facts` (what its
   line's place depends on, and the line), so a new day, or reads counted since, order the lines again
@@ -44,7 +48,9 @@ from pathlib import Path
 
 from ..files.layout import MANIFEST_FILE
 from ..files.scan import FileState
+from .events import Event, changes_content
 from .index import Facts
+from .lasts import Last, fold
 from .lookups import Heads, Lookups
 from .rows import Rows
 
@@ -56,6 +62,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 CREATE TABLE IF NOT EXISTS files (file TEXT PRIMARY KEY, size INTEGER, ctime_ns INTEGER, ino INTEGER,
                                   digest TEXT, name TEXT, error TEXT, text TEXT, notes TEXT);
 CREATE TABLE IF NOT EXISTS heads (name TEXT PRIMARY KEY, digest TEXT);
+CREATE TABLE IF NOT EXISTS lasts (name TEXT PRIMARY KEY, versions INTEGER, digest TEXT, hand TEXT);
 CREATE TABLE IF NOT EXISTS idx (name TEXT PRIMARY KEY, unpinned INTEGER, score REAL, facts TEXT);
 CREATE INDEX IF NOT EXISTS files_text ON files (text);
 CREATE INDEX IF NOT EXISTS files_name ON files (name);
@@ -317,21 +324,30 @@ class Manifest(Lookups):
 
     def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
              index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
-             *, whole: bool, whole_index: bool = False) -> None:
+             *, whole: bool, whole_index: bool = False, events: list[Event] | None = None,
+             events_from: tuple[int, int] | None = None,
+             journal: Callable[[], list[Event] | None] | None = None) -> dict[str, Last]:
         """Record the files, heads and index keys and facts given (``whole``: they are all of them;
         ``whole_index``: the index keys and facts are; else only what changed — None: gone) and the
         stamps. ``swept_ns`` None keeps the recorded sweep time. ``index`` None: no index keys are
-        trusted. Failing is harmless (the next
+        trusted. ``events``: the transaction's journal events, appended after the journal's stat key
+        ``events_from``, which the ``lasts`` rows take in; ``journal()`` gives the whole journal's, for rows
+        counted anew (:func:`_save_lasts`). Failing is harmless (the next
         process sweeps): errors are swallowed, the file removed; a file that is not a manifest
-        is replaced (only with ``whole``: the rest would be missing)."""
+        is replaced (only with ``whole``: the rest would be missing). Returns the hand edits the
+        transaction's writes replaced (name → the edit's :class:`memdir.layer.lasts.Last`; {}: none, or not
+        known)."""
+        lasts = (events, events_from, journal)
         for attempt in (1, 2):
-            if self._save(stamps, files, heads, index, swept_ns, whole, whole_index):
-                return
+            replaced = self._save(stamps, files, heads, index, swept_ns, whole, whole_index, lasts)
+            if replaced is not None:
+                return replaced
             self.drop()
             if not whole:
-                return
+                return {}
+        return {}
 
-    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index) -> bool:
+    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index, lasts) -> dict[str, Last] | None:
         now = _now_ns()
         try:
             conn = self._connect()
@@ -349,6 +365,7 @@ class Manifest(Lookups):
                                  [(f, s.key[0], s.key[1] if now - s.key[1] > RACY_NS else 0, s.key[2], s.digest,
                                    s.name, s.error, s.text, _notes_text(s.notes))
                                   for f, s in files.items() if s is not None])
+                replaced = _save_lasts(conn, *lasts, whole)
                 conn.executemany("DELETE FROM heads WHERE name = ?", [(n,) for n, d in heads.items() if d is None])
                 conn.executemany("INSERT OR REPLACE INTO heads VALUES (?,?)",
                                  [(n, d) for n, d in heads.items() if d is not None])
@@ -374,8 +391,8 @@ class Manifest(Lookups):
             finally:
                 conn.close()
         except (sqlite3.Error, OSError):
-            return False
-        return True
+            return None
+        return replaced
 
     def drop(self) -> None:
         """Remove the manifest (the next transaction sweeps every file)."""
@@ -383,6 +400,39 @@ class Manifest(Lookups):
             os.unlink(self.path)
         except OSError:
             pass
+
+
+def _save_lasts(conn: sqlite3.Connection, events: list[Event] | None, since: tuple[int, int] | None,
+                journal: Callable[[], list[Event] | None] | None, whole: bool) -> dict[str, Last]:
+    """Keep the ``lasts`` rows (:mod:`memdir.layer.lasts`) in step with the transaction's ``events``
+    (appended after the journal's stat key ``since``) and return the hand edits its writes replaced
+    (:func:`memdir.layer.lasts.fold`). Folded over the rows of their names (one indexed read, in this
+    connection) when the rows are every name's and of that journal (the manifest's ``journal`` stamp is
+    ``since``: no event of another process's missed); otherwise, and for a ``whole`` save, counted anew
+    from ``journal()`` (the whole journal's events: once for a manifest an older memdir wrote); without
+    it the rows go (unknown: nothing said). Runs inside :meth:`Manifest._save`'s transaction, before its
+    ``meta`` is rewritten."""
+    events = events or []
+    meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('journal', 'lasts')"))
+    if not whole and since is not None and meta.get("lasts") == "1" and meta.get("journal") == _text(since):
+        names = sorted({e.name for e in events if e.name is not None and changes_content(e)})
+        base: dict[str, Last | None] = {}
+        for start in range(0, len(names), 500):
+            part = names[start:start + 500]
+            base.update((r[0], None if r[1] is None else Last(r[1], r[2], r[3])) for r in conn.execute(
+                f"SELECT name, versions, digest, hand FROM lasts WHERE name IN ({','.join('?' * len(part))})", part))
+        rows, replaced = fold(base, events)
+    else:
+        conn.execute("DELETE FROM lasts")
+        conn.execute("DELETE FROM meta WHERE key = 'lasts'")
+        every = journal() if journal is not None else None
+        if every is None:
+            return {}
+        rows, replaced = fold({}, every, since_seq=events[0].seq if events else 1 << 62)
+    conn.executemany("INSERT OR REPLACE INTO lasts VALUES (?,?,?,?)",
+                     [(n, *(last if last is not None else (None, None, None))) for n, last in rows.items()])
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('lasts', '1')")
+    return replaced
 
 
 def _with_recorded_text(conn: sqlite3.Connection, files: dict[str, FileState | None]) -> dict[str, FileState | None]:

@@ -87,6 +87,13 @@ class Transaction:
         self.events: list[Event] = []
         self.warnings: list[str] = []
         self.unsynced: list | None = None  # inside batched(): the files written, synced when it ends
+        # a hand edit a write replaced that no read saw since, found when the transaction's manifest is saved
+        # (memdir.layer.lasts): name → (its version, its time)
+        self.replaced_edits: dict[str, tuple[int, str]] = {}
+        try:  # the journal as the transaction found it: what the manifest's lasts rows must be of (.lasts)
+            self.journal_from = layer.journal.stat_key()
+        except StoreError:
+            self.journal_from = None
 
     def fresh(self, name: str) -> Entry | None:
         """The entry of ``name`` as it is on disk now. After a full sweep that is

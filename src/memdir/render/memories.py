@@ -163,7 +163,21 @@ def write(result: WriteResult, *, title: str | None = None) -> str:
     if result.redactions:
         kinds = ", ".join(f"{k}×{v}" for k, v in sorted(result.redaction_kinds.items()))
         text += f"\n{result.redactions} secret(s) were redacted before saving ({kinds})."
+    if kept := kept_edit(result):
+        text += "\n" + kept
     return text
+
+
+@printable_output
+def kept_edit(result: WriteResult) -> str:
+    """The sentence naming the hand edit a write replaced that no read had seen since it was made, and the
+    version that keeps it (:func:`memdir.layer.lasts.unseen_edit`); "" when there is none."""
+    kept = result.kept_edit
+    if kept is None:
+        return ""
+    return (f"This replaced a hand edit made at {kept.made} that had not been read since; it is kept as version "
+            f"{kept.version}: `memdir history {result.name}` lists it, `memdir restore {result.name} --version "
+            f"{kept.version}` brings it back.")
 
 
 @printable_output

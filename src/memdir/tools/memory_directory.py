@@ -46,6 +46,7 @@ from ..gateway.fields import MemoryChange, body_limit
 from ..layer.succession import successor
 from ..operations import memories as operations
 from ..operations.lookup import deleted
+from ..render.memories import kept_edit
 from ..session import Session
 from ..text.names import normalize_name
 from ..text.printable import breaks_shown, visible
@@ -278,7 +279,8 @@ def _create(session: Session, command: dict) -> str:
 
 
 def _notes(result) -> list[str]:
-    notes = [f"note: {warning}" for warning in result.warnings]
+    notes = [f"note: {kept}"] if (kept := kept_edit(result)) else []
+    notes += [f"note: {warning}" for warning in result.warnings]
     if result.redactions:
         notes.append(f"note: {result.redactions} secret(s) were redacted before saving")
     return notes
