@@ -44,7 +44,7 @@ def test_fit_never_reads_fresh(common):
     fitted = common.fit_rows()
     assert len(fitted) == len(common.prompts("fit", "prompts")) + len(common.prompts("fit", "tasks")) \
         + sum(len(common.prompts("all", name)) for name in ("near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos",
-                                                               "framed")) > 0
+                                                               "framed", "mixed", "stray", "stray2")) > 0
     # (the training sets: every line of them is fit)
     shared = fresh & {r["prompt"] for r in fitted}
     assert shared == set()  # (only the shared prompts are shown on failure, never the fitted ones)
