@@ -185,7 +185,7 @@ class HoldsBack:
             passes = sieve(f"{record.name}\n{record.title or ''}\n{record.description}\n{record.body}")
             among = [*named.get(record.name, ()),
                      *(stone for stone, runs in runs_of if stone.name != record.name and passes(runs))]
-            if bodies and (hits := bodies.get(body_digest(record.body) or "")):
+            if bodies and (hits := bodies.get(body_digest(record.description, record.body) or "")):
                 among += [stone for stone in hits if stone not in among]
             hit = match(among, record.description, record.body, title=record.title) if among else None
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)

@@ -134,11 +134,16 @@ def _words_digest(description: str, body: str) -> str:
     return _digest(" ".join(words(f"{description}\n{body}")))
 
 
-def body_digest(body: str) -> str | None:
-    """The digest of ``body``'s word sequence alone (rule 5 of the module docstring), or None when it holds fewer
-    than :data:`MIN_BODY_WORDS` content words (fillers aside): such a body is not specific enough to forget on its
-    own. A body is never kept in clear by a tombstone, only this digest."""
-    seq = words(body)
+def body_digest(description: str, body: str) -> str | None:
+    """The digest of ``body``'s word sequence alone (rule 5 of the module docstring), a first line restating
+    ``description`` (the memory's own) left out — a file written whole (the memory tool's ``create``, a file
+    without frontmatter) starts its body with the description line, and the forgotten text under a new first line
+    is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` content words (fillers aside): such
+    a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
+    digest."""
+    seq, own = words(body), words(description)
+    if own and words(body.split("\n", 1)[0]) == own:
+        seq = seq[len(own):]
     if sum(1 for w in seq if w not in _FILLER) < MIN_BODY_WORDS:
         return None
     return _digest(" ".join(seq))
@@ -180,6 +185,31 @@ def needed_runs(description: str) -> frozenset[str] | None:
     if not chosen or not all(w.isascii() for w in chosen):
         return None
     return frozenset(run for w in chosen for run in re.findall(r"[a-z0-9]+", w)) or None
+
+
+def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None:
+    """The runs of ASCII letters and digits a value matching the tombstone of ``description`` + ``body`` holds, as
+    alternatives: :func:`needed_runs` of the description, and, when the body is specific enough to be forgotten on
+    its own (:func:`body_digest`, rule 5), those of the body read as a description (a value holding the forgotten
+    body holds all its words). A text holding none of the alternatives holds no such value (:func:`holds_any`). For
+    a value in hand (a delete looking for another memory that holds it): a tombstone keeps no body in clear, so a
+    tombstone's sieve is :func:`needed_runs` and its body a digest looked up (:func:`by_body`). None when it cannot
+    say."""
+    runs = needed_runs(description)
+    if runs is None:
+        return None
+    if body_digest(description, body) is None:
+        return (runs,)
+    in_body = needed_runs(body)
+    return None if in_body is None else (runs, in_body)
+
+
+def holds_any(text: str, alternatives: tuple[frozenset[str], ...] | None) -> bool:
+    """Whether ``text`` holds every run of one of ``alternatives`` (:func:`value_runs`; None: it may)."""
+    if alternatives is None:
+        return True
+    passes = sieve(text)
+    return any(passes(runs) for runs in alternatives)
 
 
 _NOT_RUN = re.compile(r"[^a-z0-9]+")
@@ -256,7 +286,7 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
                      reason=reason, ts=now, words_digest=_words_digest(description, body), action=action,
-                     body_digest=body_digest(body))
+                     body_digest=body_digest(description, body))
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -348,7 +378,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     for stone in stones:
         if stone.words_digest is not None and stone.words_digest == seq_digest:
             return stone, "the same words"
-    own_body = body_digest(body) if any(stone.body_digest is not None for stone in stones) else None
+    own_body = body_digest(description, body) if any(stone.body_digest is not None for stone in stones) else None
     if own_body is not None:
         for stone in stones:
             if stone.body_digest == own_body:
@@ -479,4 +509,4 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
 
 
 __all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "by_body", "caution", "check", "forgotten_by",
-           "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "sieve", "value_of", "words"]
+           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]
