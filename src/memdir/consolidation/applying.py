@@ -25,7 +25,14 @@ from ..errors import (
     StoreError,
     TombstoneRefused,
 )
-from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, prepare, uncut_body
+from ..gateway.fields import (
+    MemoryChange,
+    candidate_name,
+    free_name,
+    inherit,
+    prepare,
+    uncut_body,
+)
 from ..gateway.naming import name_taken
 from ..layer.succession import successor, superseded_refusal
 from ..operations.lookup import guard

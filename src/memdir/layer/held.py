@@ -50,7 +50,14 @@ from ..files.layout import (
 from ..files.scan import HELD, FileState, Malformed, settle
 from ..files.scan import load as load_file
 from ..text.names import normalize_name
-from ..tombstones.match import body_digest, by_body, lift_command, match, needed_runs, sieve
+from ..tombstones.match import (
+    body_digest,
+    by_body,
+    lift_command,
+    match,
+    needed_runs,
+    sieve,
+)
 from .drift import settle_tombstones
 
 
