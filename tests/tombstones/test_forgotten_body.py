@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 from dataclasses import replace
 
@@ -56,6 +57,17 @@ def test_the_rule_reads_the_body_alone_and_only_a_specific_one():
     # the tombstone keeps no body word in clear
     kept = json.dumps(stone.stored())
     assert "nightly" not in kept and "pg-bill-02" not in kept and OLD in kept
+
+
+def test_plain_ascii_words_are_read_as_the_normalization_reads_them():
+    from memdir.tombstones.match import _plain_words, words  # the fast reading body_digest takes
+
+    rng = random.Random(37)
+    letters = [chr(c) for c in range(32, 127)] + ["\n", "\t", "\r"] * 3 + list("aeiou  <>-+#=!") * 4
+    texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 40))) for _ in range(20000)]
+    assert [t for t in texts if _plain_words(t) != words(t)] == []
+    assert _plain_words("Use C++ >= 17\tnot\x00C") == words("Use C++ >= 17\tnot\x00C") == (
+        "use", "c", "++", ">=", "17", "not", "c")  # a control character: read by the normalization itself
 
 
 def _layer_stones(home, project) -> list[dict]:

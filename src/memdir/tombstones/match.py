@@ -134,6 +134,21 @@ def _words_digest(description: str, body: str) -> str:
     return _digest(" ".join(words(f"{description}\n{body}")))
 
 
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BLANK_RUN = re.compile(r"\s+")
+
+
+def _plain_words(text: str) -> tuple[str, ...]:
+    """:func:`words` of ``text``, read without :func:`normalize_value` when ``text`` is ASCII without control
+    characters (but tab and line breaks): lower-cased, blanks collapsed, which is all the normalization does to
+    such text (tests/tombstones/test_forgotten_body.py checks it on random text); the held-back check reads every
+    file's body (:func:`body_digest`), and the normalization took 9 in 10 parts of the time of a 1,600-character
+    body's words."""
+    if text.isascii() and not _CONTROLS.search(text):
+        return tuple(_words_pattern().findall(_BLANK_RUN.sub(" ", text.lower()).strip()))
+    return words(text)
+
+
 def body_digest(description: str, body: str) -> str | None:
     """The digest of ``body``'s word sequence alone (rule 5 of the module docstring), a first line restating
     ``description`` (the memory's own) left out — a file written whole (the memory tool's ``create``, a file
@@ -141,8 +156,8 @@ def body_digest(description: str, body: str) -> str | None:
     is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` content words (fillers aside): such
     a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
     digest."""
-    seq, own = words(body), words(description)
-    if own and words(body.split("\n", 1)[0]) == own:
+    seq, own = _plain_words(body), _plain_words(description)
+    if own and _plain_words(body.split("\n", 1)[0]) == own:
         seq = seq[len(own):]
     if sum(1 for w in seq if w not in _FILLER) < MIN_BODY_WORDS:
         return None
