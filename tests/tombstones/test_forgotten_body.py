@@ -19,7 +19,7 @@ from memdir import Memory
 from memdir.consolidation.proposals import ExtractionResult, Proposal
 from memdir.errors import TombstoneRefused
 from memdir.paths import project_layer_dir
-from memdir.tombstones.match import MIN_BODY_WORDS, body_digest, make, match
+from memdir.tombstones.match import MIN_BODY_WORDS, body_digest, make, match, plain_words, words
 from memdir.tombstones.stones import TombstoneDir, TombstoneFile
 from memdir.tools.memory_directory import run as memory_tool
 from tests.conftest import run_cli
@@ -59,14 +59,12 @@ def test_the_rule_reads_the_body_alone_and_only_a_specific_one():
     assert "nightly" not in kept and "pg-bill-02" not in kept and OLD in kept
 
 
-def test_plain_ascii_words_are_read_as_the_normalization_reads_them():
-    from memdir.tombstones.match import _plain_words, words  # the fast reading body_digest takes
-
+def test_plain_ascii_words_are_read_as_the_normalization_reads_them():  # plain_words: body_digest's fast reading
     rng = random.Random(37)
     letters = [chr(c) for c in range(32, 127)] + ["\n", "\t", "\r"] * 3 + list("aeiou  <>-+#=!") * 4
     texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 40))) for _ in range(20000)]
-    assert [t for t in texts if _plain_words(t) != words(t)] == []
-    assert _plain_words("Use C++ >= 17\tnot\x00C") == words("Use C++ >= 17\tnot\x00C") == (
+    assert [t for t in texts if plain_words(t) != words(t)] == []
+    assert plain_words("Use C++ >= 17\tnot\x00C") == words("Use C++ >= 17\tnot\x00C") == (
         "use", "c", "++", ">=", "17", "not", "c")  # a control character: read by the normalization itself
 
 

@@ -138,7 +138,7 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BLANK_RUN = re.compile(r"\s+")
 
 
-def _plain_words(text: str) -> tuple[str, ...]:
+def plain_words(text: str) -> tuple[str, ...]:
     """:func:`words` of ``text``, read without :func:`normalize_value` when ``text`` is ASCII without control
     characters (but tab and line breaks): lower-cased, blanks collapsed, which is all the normalization does to
     such text (tests/tombstones/test_forgotten_body.py checks it on random text); the held-back check reads every
@@ -156,8 +156,8 @@ def body_digest(description: str, body: str) -> str | None:
     is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` content words (fillers aside): such
     a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
     digest."""
-    seq, own = _plain_words(body), _plain_words(description)
-    if own and _plain_words(body.split("\n", 1)[0]) == own:
+    seq, own = plain_words(body), plain_words(description)
+    if own and plain_words(body.split("\n", 1)[0]) == own:
         seq = seq[len(own):]
     if sum(1 for w in seq if w not in _FILLER) < MIN_BODY_WORDS:
         return None
@@ -524,4 +524,4 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
 
 
 __all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "by_body", "caution", "check", "forgotten_by",
-           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]
+           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]
