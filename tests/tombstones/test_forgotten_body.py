@@ -19,7 +19,14 @@ from memdir import Memory
 from memdir.consolidation.proposals import ExtractionResult, Proposal
 from memdir.errors import TombstoneRefused
 from memdir.paths import project_layer_dir
-from memdir.tombstones.match import MIN_BODY_WORDS, body_digest, make, match, plain_words, words
+from memdir.tombstones.match import (
+    MIN_BODY_WORDS,
+    body_digest,
+    make,
+    match,
+    plain_words,
+    words,
+)
 from memdir.tombstones.stones import TombstoneDir, TombstoneFile
 from memdir.tools.memory_directory import run as memory_tool
 from tests.conftest import run_cli
