@@ -9,6 +9,9 @@ T tombstones (T memories written and forgotten through each tree's own code). On
 and per size each tree's median over the first tree's.
 
     python benchmarks/bench_held_names.py --src /work/main/src --src src --sizes 2000 --stones 100 --repeat 5
+
+``--long-bodies``: each forgotten memory's body is a sentence of ten content words, so a tree that keeps a
+digest of a body alone (memdir.tombstones.match.body_digest) has one per tombstone to look each file up in.
 """
 
 from __future__ import annotations
@@ -32,9 +35,12 @@ SEED = textwrap.dedent("""
     import sys
     from memdir import Memory
     mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")
+    long = sys.argv[4] == "long"
     for i in range(int(sys.argv[3])):
+        body = (f"Queue {i} was checked by the platform team after the outage of week {i} in staging."
+                if long else f"Checked for queue {i}.")
         mem.write(f"gone-{i:04d}", f"Forgotten fact {i}: the staging queue {i} drains at {i} per second", "project",
-                  f"Checked for queue {i}.", scope="project")
+                  body, scope="project")
         mem.forget(f"gone-{i:04d}", scope="project")
 """)
 
@@ -59,6 +65,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="2000", help="comma-separated memory counts")
     parser.add_argument("--stones", type=int, default=100, help="tombstones in the layer")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--long-bodies", action="store_true", help="forgotten bodies long enough for a digest")
     args = parser.parse_args()
     srcs = [p.resolve() for p in (args.src or [Path("src")])]
     with tempfile.TemporaryDirectory() as work:
@@ -69,7 +76,8 @@ def main() -> None:
             homes = {}
             for n, src in enumerate(srcs):
                 home = work / f"home-{size}-{n}"
-                subprocess.run([sys.executable, "-c", SEED, str(home), str(project), str(args.stones)],
+                subprocess.run([sys.executable, "-c", SEED, str(home), str(project), str(args.stones),
+                                "long" if args.long_bodies else "short"],
                                env=_env(src, home), check=True)
                 layer_dir = next(home.glob("projects/*"))
                 write_corpus(work / f"notes-{size}-{n}", size)
@@ -90,7 +98,7 @@ def main() -> None:
             base = statistics.median(t[0] for t in times[srcs[0]])
             for src in srcs:
                 scan_med = statistics.median(t[0] for t in times[src])
-                print(json.dumps({"src": str(src), "size": size, "stones": args.stones,
+                print(json.dumps({"src": str(src), "size": size, "stones": args.stones, "long_bodies": args.long_bodies,
                                   "entries": times[src][0][2], "scan_s": round(scan_med, 4),
                                   "process_s": round(statistics.median(t[1] for t in times[src]), 4),
                                   "ratio_scan_over_first": round(scan_med / base, 3)}), flush=True)

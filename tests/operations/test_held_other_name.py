@@ -16,6 +16,8 @@ from tests.conftest import run_cli
 
 FORGOTTEN, KEPT, OTHER = "Dev PostgreSQL listens on 5433", "CI runs on GitHub Actions", "Dev Redis listens on 6380"
 BODY = "Checked on 2026-11-02.\nThe system cluster keeps 5432.\n"
+# The control's body: the forgotten BODY under another description is the forgotten body (tombstones' rule 5).
+OTHER_BODY = "Checked on 2026-11-02.\nThe cache cluster keeps 6379.\n"
 
 # What the agent's file tool does: a plain process writing a Markdown file into the layer's directory.
 WRITER = """
@@ -63,7 +65,7 @@ def test_a_forgotten_value_put_back_under_another_name_is_held_back_until_settle
     refused = _cli(person, "write", "db-copy", "-d", FORGOTTEN, "--body", BODY, "--scope", scope)
     assert refused.returncode == 1 and stone.id in refused.stderr  # the gateway's door is shut ...
     _put(layer_dir, "db-copy", FORGOTTEN, BODY)  # ... the file system's was open
-    _put(layer_dir, "redis-port", OTHER, BODY)
+    _put(layer_dir, "redis-port", OTHER, OTHER_BODY)
     assert _seen(person, scope) == {"db-copy": NONE, "redis-port": ALL}
     doctor = _cli(person, "doctor")
     assert f"db-copy.md: held back: it holds a value forgotten as 'db-port' (the same value; tombstone {stone.id}" \
@@ -84,7 +86,7 @@ def test_a_lift_releases_the_copy_and_a_copy_made_before_the_forget_keeps_the_va
     [stone] = person.tombstones(scope="project").tombstones
     layer_dir = person.session.layer("project").path
     _put(layer_dir, "db-copy", FORGOTTEN, BODY)
-    _put(layer_dir, "redis-port", OTHER, BODY)
+    _put(layer_dir, "redis-port", OTHER, OTHER_BODY)
     assert _seen(person, "project") == {"db-copy": NONE, "redis-port": ALL}
     lifted = _cli(person, "tombstone", "lift", stone.id, "--scope", "project")
     assert lifted.returncode == 0, lifted.stderr

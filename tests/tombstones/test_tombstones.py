@@ -28,7 +28,9 @@ CASES = [
     (("On 5433 the dev PostgreSQL listens", ""), "the forgotten fact reworded"),
     (("Dev PostgreSQL listens on 5433", "Another body altogether."), "the forgotten fact restated"),
     # corrections and other facts are accepted
-    (("Dev PostgreSQL listens on 5434", FORGOTTEN[1]), None),
+    # the forgotten body (six content words or more) is a fact of its own, under any description (rule 5)
+    (("Dev PostgreSQL listens on 5434", FORGOTTEN[1]), "the forgotten body"),
+    (("Dev PostgreSQL listens on 5434", "Moved again on 2026-11-20."), None),
     (("Dev PostgreSQL listens on 5434, not 5433", ""), None),
     (("Dev PostgreSQL no longer listens on 5433", ""), None),
     (("Dev MySQL listens on 5433", ""), None),

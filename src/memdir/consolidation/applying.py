@@ -25,7 +25,14 @@ from ..errors import (
     StoreError,
     TombstoneRefused,
 )
-from ..gateway.fields import MemoryChange, candidate_name, free_name, inherit, prepare
+from ..gateway.fields import (
+    MemoryChange,
+    candidate_name,
+    free_name,
+    inherit,
+    prepare,
+    uncut_body,
+)
 from ..gateway.naming import name_taken
 from ..layer.succession import successor, superseded_refusal
 from ..operations.lookup import guard
@@ -170,6 +177,9 @@ def apply_proposal(writer: Session, snap: Snapshot, index: int, p: Proposal, dry
             return fail(("would-" if dry_run else "") + "unchanged", f"identical to {same!r}", name=same,
                         scope=scope)
         found = match_tombstone(snap.stones, desc, body, name=name or target, actor="extracted", title=title)
+        whole = uncut_body(settings, p.body, "extracted")  # a forgotten body over the limit, cut, would pass
+        if found is None and whole is not None:
+            found = match_tombstone(snap.stones, desc, whole, name=name or target, actor="extracted", title=title)
         if found is not None:
             return fail("refused-tombstone", outcome(*found), name=name or target, target=target, scope=scope)
     else:

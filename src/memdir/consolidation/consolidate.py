@@ -171,7 +171,9 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
 
     texts = []
     for item in found:
-        hit = match_tombstone(snap.stones, item[1], "", actor="extracted")
+        # read as a description, then as a body (a forgotten memory's text offered again as a finding)
+        hit = match_tombstone(snap.stones, item[1], "", actor="extracted") \
+            or match_tombstone(snap.stones, item[1], item[1], actor="extracted")
         held = _held(snap, item[1], during)
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")

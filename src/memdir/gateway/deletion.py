@@ -19,7 +19,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..results import DeleteResult, PruneCandidate
 from ..text.names import asked_name, normalize_name
-from ..tombstones.match import Tombstone, holds_runs, make, match, needed_runs
+from ..tombstones.match import Tombstone, holds_any, make, match, value_runs
 from .compare import NO_CHECK, unchanged
 from .fields import reason_text
 from .forgotten import delete_held
@@ -68,13 +68,14 @@ def holders_of(layers, record: MemoryRecord, actor: str, indexed=None) -> list[t
     """``(scope, record)`` of the memories of ``layers`` (the session's others) whose value the tombstone of
     ``record`` may match: :func:`holder`'s ``holders``. Each layer is glanced at
     (:meth:`memdir.layer.layer.Layer.glance`: nothing taken in) and a file is parsed only when neither the search
-    index's text of it nor its bytes rule it out (:func:`memdir.tombstones.match.holds_runs`): ``indexed(layer
+    index's text of it nor its bytes rule it out (:func:`memdir.tombstones.match.holds_any`: the description's runs,
+    or the body's when the tombstone would forget the body on its own): ``indexed(layer
     directory)`` (:attr:`memdir.session.Session.indexed` of the home; None: no index) gives a layer's texts, and a file whose stat key is
     still the one indexed and whose text lacks a run is passed over unread; any other file (not indexed, changed
     since, or whose text holds the runs) is read, and the file is the truth (:func:`may_hold_value`). A forget
     of one memory so reads only the few files that may hold its value, not every file of another layer
     (issue 28 §7). An unreadable layer holds nothing this delete can see."""
-    runs = needed_runs(make(record.name, record.description, record.body, actor, None).description)
+    runs = value_runs(make(record.name, record.description, record.body, actor, None).description, record.body)
     out: list[tuple[str, MemoryRecord]] = []
     for other in layers:
         try:
@@ -92,9 +93,10 @@ def holders_of(layers, record: MemoryRecord, actor: str, indexed=None) -> list[t
     return out
 
 
-def _may_hold_indexed(directory, filename: str, found, texts, runs: frozenset[str]) -> bool:
+def _may_hold_indexed(directory, filename: str, found, texts, runs: tuple[frozenset[str], ...]) -> bool:
     """False when ``texts`` (:func:`memdir.search.filetexts.layer_texts` of the layer at ``directory``, or None)
-    holds the memory of ``filename`` under the stat key the file has now and that text lacks one of ``runs``;
+    holds the memory of ``filename`` under the stat key the file has now and that text holds none of ``runs``
+    (alternatives: :func:`memdir.tombstones.match.value_runs`);
     True otherwise (no index, a file it never read, changed since, or a text holding them: the bytes judge)."""
     known = texts.get(filename) if texts else None
     if known is None or known[1] is None:
@@ -107,18 +109,18 @@ def _may_hold_indexed(directory, filename: str, found, texts, runs: frozenset[st
             key = stat_key(os.lstat(os.path.join(directory, filename)))
         except OSError:
             return True
-    return tuple(known[0]) != tuple(key) or holds_runs(known[1], runs)
+    return tuple(known[0]) != tuple(key) or holds_any(known[1], runs)
 
 
-def may_hold_value(path, runs: frozenset[str], limit: int) -> bool:
-    """Whether the memory file at ``path`` (a :class:`~pathlib.Path`, read up to ``limit`` bytes) may hold a value holding every run of ``runs``
-    (:func:`memdir.tombstones.match.needed_runs`), without parsing it: False only for a file whose every
-    letter is known from its bytes (:func:`memdir.files.memfile.plain_text`) and whose letters and digits,
-    run together, lack one of them (:func:`memdir.tombstones.match.holds_runs`). True when it cannot be read
+def may_hold_value(path, runs: tuple[frozenset[str], ...], limit: int) -> bool:
+    """Whether the memory file at ``path`` (a :class:`~pathlib.Path`, read up to ``limit`` bytes) may hold a value holding every run of
+    one of ``runs`` (alternatives: :func:`memdir.tombstones.match.value_runs`), without parsing it: False only for a file
+    whose every letter is known from its bytes (:func:`memdir.files.memfile.plain_text`) and whose letters and
+    digits, run together, lack one of each (:func:`memdir.tombstones.match.holds_any`). True when it cannot be read
     (the parse then says what it holds)."""
     data = read_foreign(path, limit, follow=False).data
     text = None if data is None else plain_text(data, path.name[:-3])
-    return text is None or holds_runs(text, runs)
+    return text is None or holds_any(text, runs)
 
 
 def delete_tombstoned(tx, key: str, record: MemoryRecord, action: str, reason: str | None) -> Tombstone:

@@ -406,6 +406,19 @@ def body_limit(settings: Settings, actor: str) -> int | None:
     return settings.limit_body if actor in MODEL_ACTORS else None
 
 
+def uncut_body(settings: Settings, body, actor: str) -> str | None:
+    """``body`` as :func:`prepare` keeps it (printable, secrets redacted) but whole, when the body limit
+    (:func:`body_limit`: a model's write) cuts it; None when nothing is cut. What the tombstone check reads
+    beside the cut body (:func:`memdir.gateway.forgotten.check_forgotten`): a forgotten body longer than the
+    limit, written again under a new description, is still the forgotten body, where its first
+    ``limit_body`` characters are not."""
+    limit = body_limit(settings, actor)
+    if limit is None or not isinstance(body, str) or len(body) <= limit:
+        return None
+    text = trimmed_body(_printable(body, "body", [], one_line=False))
+    return trimmed_body(sanitize(text, {})) if len(text) > limit else None
+
+
 def prepare(settings: Settings, name: str, description: str | None, type: str | None, body: str | None,
             title: str | None, *, actor: str) -> tuple[str, str | None, str | None, str | None, str | None, dict,
                                                        list[str]]:

@@ -33,7 +33,7 @@ class Guard(list):
 
 
 def check_forgotten(tx, entry, description: str, body: str, name: str, guard: list[Tombstone] = (),
-                    title: str | None = None) -> None:
+                    title: str | None = None, whole: str | None = None) -> None:
     """The tombstone check of a write of ``description`` + ``body`` (and ``title``, read as a description:
     :func:`memdir.tombstones.match.match`) as memory ``name`` in transaction ``tx``
     over the memory of ``entry`` (a scan entry or None); ``guard``: the session's other layers' tombstones
@@ -49,6 +49,8 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
     * anyone: a forgotten fact with a qualifier (:func:`memdir.tombstones.match.qualified`: "Test database
       port is 5433") is another fact, written with a warning naming the tombstone.
 
+    ``whole``: the body given before the body limit cut it (:func:`memdir.gateway.fields.uncut_body`), refused as
+    ``body`` is: a forgotten body cut to the limit is not the forgotten body, and would pass.
     Warnings go to ``tx.warnings``. Raises :class:`TombstoneRefused` (told why a superseded memory holds the
     value: :func:`memdir.layer.succession.explain_tombstone`)."""
     own = tx.layer.tombstones()
@@ -58,6 +60,8 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
         binding, others = [*own, *guard], []
     try:
         refuse_forgotten(binding, description, body, name=name, actor=tx.actor, title=title)
+        if whole is not None:
+            refuse_forgotten(binding, description, whole, name=name, actor=tx.actor, title=title)
     except TombstoneRefused as exc:
         raise explain_tombstone(exc, entry, tx) from None
     found = match(others, description, body, title=title)

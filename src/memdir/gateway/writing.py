@@ -36,6 +36,7 @@ from .fields import (
     reason_text,
     recarried,
     sanitize_extra,
+    uncut_body,
 )
 from .forgotten import check_forgotten
 from .naming import (
@@ -105,7 +106,7 @@ def _refuse_into_nothing(layer: Layer, change: MemoryChange, prepared: _Prepared
     check_valid_time(record, change.valid_from, change.valid_until, now, [])
     check_readable(record, layer.settings.max_file_bytes)
     unmade = _Unmade(layer, actor)
-    check_forgotten(unmade, None, description, body, name, guard, title)
+    check_forgotten(unmade, None, description, body, name, guard, title, prepared.whole_body)
     check_duplicate(unmade, name, description, body, None, guard, ())
 
 
@@ -268,6 +269,7 @@ class _Prepared:
     extra: dict
     old_name: str | None
     reason: str | None
+    whole_body: str | None = None  # the body given, uncut, when the body limit cut it (fields.uncut_body)
 
 
 def _prepare(layer: Layer, change: MemoryChange, actor: str) -> _Prepared:
@@ -279,7 +281,8 @@ def _prepare(layer: Layer, change: MemoryChange, actor: str) -> _Prepared:
     # Known keys are the gateway's to set: a payload cannot smuggle origin or status in.
     extra = sanitize_extra({k: v for k, v in change.extra if k not in _RESERVED_KEYS}, counts)
     old_name = normalize_name(change.supersedes).name if change.supersedes else None
-    return _Prepared(name, description, type, body, title, counts, tuple(warnings), extra, old_name, reason)
+    return _Prepared(name, description, type, body, title, counts, tuple(warnings), extra, old_name, reason,
+                     uncut_body(layer.settings, change.body, actor))
 
 
 def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, actor: str, guard, action: str | None,
@@ -342,7 +345,8 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
                      layer.settings.limit_description, warnings,
                      written=lambda: last_written_body(layer, old.name, old.description))
     # the title given (an inherited one was checked when it was written)
-    check_forgotten(tx, source, description, body, name, guard, title)  # told why when source's successor left it
+    # told why when source's successor left it; the body given is checked uncut too (fields.uncut_body)
+    check_forgotten(tx, source, description, body, name, guard, title, prepared.whole_body)
     if given_title is None:  # an update keeps its title; a rename takes its new name's unless a person set one
         title = inherited_title(asked, name, title, old, rename_from is not None, warnings)
     if existing is not None:  # C# tips over C++ tips is refused; Café Notes for café-notes is said

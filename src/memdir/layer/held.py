@@ -50,7 +50,14 @@ from ..files.layout import (
 from ..files.scan import HELD, FileState, Malformed, settle
 from ..files.scan import load as load_file
 from ..text.names import normalize_name
-from ..tombstones.match import lift_command, match, needed_runs, sieve
+from ..tombstones.match import (
+    body_digest,
+    by_body,
+    lift_command,
+    match,
+    needed_runs,
+    sieve,
+)
 from .drift import settle_tombstones
 
 
@@ -174,7 +181,10 @@ class HoldsBack:
         # Another name's tombstone is matched only when the file's text holds its runs (needed_runs: a cheap
         # sieve no match passes by): matching each file against every tombstone made a cold scan of 2,000
         # files with 60 tombstones 2.7 times as long (benchmarks/bench_held_names.py).
+        # The sieve reads the description's words alone (a tombstone keeps no body in clear): a tombstone that
+        # forgets a body (its body digest: memdir.tombstones.match.body_digest) is looked up by the file's.
         runs_of = [(stone, needed_runs(stone.description)) for stone in stones]
+        bodies = by_body(stones)
 
         def hold(record) -> str | None:
             if record.status != "active":
@@ -182,6 +192,8 @@ class HoldsBack:
             passes = sieve(f"{record.name}\n{record.title or ''}\n{record.description}\n{record.body}")
             among = [*named.get(record.name, ()),
                      *(stone for stone, runs in runs_of if stone.name != record.name and passes(runs))]
+            if bodies and (hits := bodies.get(body_digest(record.description, record.body) or "")):
+                among += [stone for stone in hits if stone not in among]
             hit = match(among, record.description, record.body, title=record.title) if among else None
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)
 

@@ -34,6 +34,11 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    trading places (``Frontend depends on backend API`` → ``Backend API depends on frontend``) is
    still another fact.
 
+5. **the forgotten body**: the new body's word sequence is the forgotten body's, under any description
+   (a forgotten fact's text brought back under a new one-line summary) — kept only for a body of at
+   least :data:`MIN_BODY_WORDS` content words (:func:`body_digest`), so a short generic body (``yes``,
+   ``See the runbook.``) forgets nothing on its own and the next memory may say it again.
+
 A **qualified** fact is not the forgotten one either: the forgotten
 description with one or two words put right before it, nothing between them
 (``Test database port is 5433`` after forgetting ``Database port is 5433``),
@@ -53,7 +58,9 @@ Words: NFKC, case-folded runs of letters and digits; each CJK character is a
 word of its own; and the signs that change a fact (``>=``, ``C++``, ``C#``,
 ``UTC+3``, ``-1``) — so a correction that changes only a sign is accepted,
 while list, heading and quote markup still add no word. The tombstone keeps the forgotten description in clear (to
-show a person what was forgotten) and only digests of the full value.
+show a person what was forgotten) and only digests of the full value and of the body's words (rule 5): a body's
+words are never kept in clear, so the held-back sieve (:func:`needed_runs`) reads the description's words alone and
+the body's rule is a digest looked up (:func:`body_digest`, :func:`by_body`).
 
 What a refusal says is here too, in one place: :func:`refusal` (the message a
 person reads), :func:`caution` (the warning of a write let through beside a
@@ -81,6 +88,9 @@ from ..vocabulary import CJK_RANGES
 from ..text.values import normalize_value, value_of
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
+# Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
+# not npm." say too little to forget on their own; a body that states a fact in a sentence or more is specific.
+MIN_BODY_WORDS = 6
 NEGATION_REACH = 3  # words before a restated fact in which a negation makes it a correction
 # Words right after a quoted fact that retract it ("… listens on 5433 no longer").
 _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated obsolete".split())
@@ -124,6 +134,46 @@ def _words_digest(description: str, body: str) -> str:
     return _digest(" ".join(words(f"{description}\n{body}")))
 
 
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BLANK_RUN = re.compile(r"\s+")
+
+
+def plain_words(text: str) -> tuple[str, ...]:
+    """:func:`words` of ``text``, read without :func:`normalize_value` when ``text`` is ASCII without control
+    characters (but tab and line breaks): lower-cased, blanks collapsed, which is all the normalization does to
+    such text (tests/tombstones/test_forgotten_body.py checks it on random text); the held-back check reads every
+    file's body (:func:`body_digest`), and the normalization took 9 in 10 parts of the time of a 1,600-character
+    body's words."""
+    if text.isascii() and not _CONTROLS.search(text):
+        return tuple(_words_pattern().findall(_BLANK_RUN.sub(" ", text.lower()).strip()))
+    return words(text)
+
+
+def body_digest(description: str, body: str) -> str | None:
+    """The digest of ``body``'s word sequence alone (rule 5 of the module docstring), a first line restating
+    ``description`` (the memory's own) left out — a file written whole (the memory tool's ``create``, a file
+    without frontmatter) starts its body with the description line, and the forgotten text under a new first line
+    is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` content words (fillers aside): such
+    a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
+    digest."""
+    seq, own = plain_words(body), plain_words(description)
+    if own and plain_words(body.split("\n", 1)[0]) == own:
+        seq = seq[len(own):]
+    if sum(1 for w in seq if w not in _FILLER) < MIN_BODY_WORDS:
+        return None
+    return _digest(" ".join(seq))
+
+
+def by_body(stones) -> dict[str, list]:
+    """``stones`` that keep a body digest, by it (rule 5): what a file's body is looked up in, a dict lookup where
+    the description's rules need a sieve (:func:`needed_runs`)."""
+    out: dict[str, list] = {}
+    for stone in stones:
+        if stone.body_digest is not None:
+            out.setdefault(stone.body_digest, []).append(stone)
+    return out
+
+
 def _joined(seq) -> str:
     return "\x1f" + "\x1f".join(seq) + "\x1f"
 
@@ -150,6 +200,31 @@ def needed_runs(description: str) -> frozenset[str] | None:
     if not chosen or not all(w.isascii() for w in chosen):
         return None
     return frozenset(run for w in chosen for run in re.findall(r"[a-z0-9]+", w)) or None
+
+
+def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None:
+    """The runs of ASCII letters and digits a value matching the tombstone of ``description`` + ``body`` holds, as
+    alternatives: :func:`needed_runs` of the description, and, when the body is specific enough to be forgotten on
+    its own (:func:`body_digest`, rule 5), those of the body read as a description (a value holding the forgotten
+    body holds all its words). A text holding none of the alternatives holds no such value (:func:`holds_any`). For
+    a value in hand (a delete looking for another memory that holds it): a tombstone keeps no body in clear, so a
+    tombstone's sieve is :func:`needed_runs` and its body a digest looked up (:func:`by_body`). None when it cannot
+    say."""
+    runs = needed_runs(description)
+    if runs is None:
+        return None
+    if body_digest(description, body) is None:
+        return (runs,)
+    in_body = needed_runs(body)
+    return None if in_body is None else (runs, in_body)
+
+
+def holds_any(text: str, alternatives: tuple[frozenset[str], ...] | None) -> bool:
+    """Whether ``text`` holds every run of one of ``alternatives`` (:func:`value_runs`; None: it may)."""
+    if alternatives is None:
+        return True
+    passes = sieve(text)
+    return any(passes(runs) for runs in alternatives)
 
 
 _NOT_RUN = re.compile(r"[^a-z0-9]+")
@@ -184,7 +259,9 @@ class Tombstone:
     it was read from (``user``, ``project``, ``team``; None for one not read from a layer), never stored: the
     ``--scope`` of the command that lifts it (:func:`lift_command`), since one value forgotten in two layers
     is one id in each. ``action``: the journal's action of the change that made it (``delete``, ``forget``,
-    ``prune``, ``clear``), so a listing says the act as the journal does; None when not known."""
+    ``prune``, ``clear``), so a listing says the act as the journal does; None when not known. ``body_digest``:
+    of the body's words alone (:func:`body_digest`; rule 5), None for a body too short to be specific and for
+    tombstones written before it existed (those match by the rules 1 to 4 as they always did)."""
 
     id: str
     name: str
@@ -198,15 +275,17 @@ class Tombstone:
     file: str | None = field(default=None, compare=False)  # a team tombstone's file (git knows who and when)
     scope: str | None = field(default=None, compare=False)
     action: str | None = field(default=None, compare=False)  # the journal's word for the act: delete, forget, …
+    body_digest: str | None = None
     # A team tombstone this machine read whose file has left the repository with no lift here (a `git revert` of
     # the forget, a teammate's lift, a branch without it): still in force here (TombstoneDir.all), never stored.
     vanished: bool = field(default=False, compare=False)
 
     def stored(self) -> dict:
         """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
-        :attr:`vanished`, and :attr:`action` only when known (a tombstone made before it was kept has none)."""
+        :attr:`vanished`, and :attr:`action` and :attr:`body_digest` only when known (a tombstone made before
+        they were kept has none; a short body has no digest of its own)."""
         return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
-                and (k != "action" or v is not None)}
+                and (k not in ("action", "body_digest") or v is not None)}
 
 
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
@@ -221,7 +300,8 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     key = _digest(value_of(description, body))
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
-                     reason=reason, ts=now, words_digest=_words_digest(description, body), action=action)
+                     reason=reason, ts=now, words_digest=_words_digest(description, body), action=action,
+                     body_digest=body_digest(description, body))
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -313,6 +393,11 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     for stone in stones:
         if stone.words_digest is not None and stone.words_digest == seq_digest:
             return stone, "the same words"
+    own_body = body_digest(description, body) if any(stone.body_digest is not None for stone in stones) else None
+    if own_body is not None:
+        for stone in stones:
+            if stone.body_digest == own_body:
+                return stone, "the forgotten body"
     squeezed = "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
@@ -438,5 +523,5 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["ID_FORM", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "caution", "check", "forgotten_by",
-           "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "qualified", "refusal", "sieve", "value_of", "words"]
+__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "by_body", "caution", "check", "forgotten_by",
+           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]

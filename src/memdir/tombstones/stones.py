@@ -158,7 +158,7 @@ class TombstoneFile:
 # (else empty) and those that may be null. A file written by hand or cut by a merge may break any of them.
 _REQUIRED = ("id", "name", "digest")
 _TEXT = ("description", "actor", "ts")
-_NULLABLE = ("reason", "words_digest", "action")
+_NULLABLE = ("reason", "words_digest", "action", "body_digest")
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
                float: "a number", type(None): "null"}
 
@@ -193,8 +193,8 @@ def _load(path: Path, empty: bytes, *, foreign: bool = False) -> object:
 
 def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> Tombstone:
     """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
-    ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason`` and ``words_digest`` (text
-    or null). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
+    ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason``, ``words_digest``, ``action`` and
+    ``body_digest`` (text or null; absent from a file written before they were kept: None). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
     read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
     there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
@@ -213,7 +213,7 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
-                     team=team, scope=scope, action=item.get("action"))
+                     team=team, scope=scope, action=item.get("action"), body_digest=item.get("body_digest"))
 
 
 class TombstoneDir:
