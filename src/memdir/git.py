@@ -35,6 +35,11 @@ LOCAL_ENV_VARS = frozenset({
     "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX",
     "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
 })
+# A repository's own `.git/config` can name a program git runs while it only reads: `core.fsmonitor`
+# runs at every `status` and `ls-files`. A folder that arrives with its `.git` (an archive, a shared disk)
+# is not the person's, so memdir's reads (`memdir import dir` of it, `team status`, `doctor`) would run its
+# program (break37). Git's `-c` outranks every config file.
+NO_PROGRAMS = ("-c", "core.fsmonitor=false")
 _SEP = "\x1f"
 
 
@@ -50,14 +55,14 @@ def environment() -> dict[str, str]:
 
 
 def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT, group: bool = False) -> str | bytes:
-    """The output of ``git -C where ARGS`` (text, undecodable bytes replaced;
+    """The output of ``git -C where -c core.fsmonitor=false ARGS`` (text, undecodable bytes replaced;
     bytes with ``binary``), run with :func:`environment` and at most
     ``timeout`` seconds (:data:`TIMEOUT` unless a caller scales it to its work). ``where`` is a work tree or a git directory.
     ``group``: git in a process group of its own, killed whole on a timeout (a merge: no merge driver it
     started goes on writing after; not for a fetch or push, whose ssh may ask the person's terminal).
     Raises :class:`StoreError`: git missing, timed out (the error's ``timed_out`` is True), or exited non-zero
     (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
-    argv = ["git", "-C", str(where), *args]
+    argv = ["git", "-C", str(where), *NO_PROGRAMS, *args]
     try:
         done = _run_group(argv, timeout) if group else subprocess.run(argv, capture_output=True, timeout=timeout,
                                                                       env=environment())
@@ -173,7 +178,7 @@ def status(root: Path, path: Path) -> list[Change]:
     """What ``git status`` says of ``path`` (a directory in the repository at
     ``root``): every changed, new, deleted or conflicted file, ignored files
     left out. Raises :class:`StoreError`."""
-    out = run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", str(path))
+    out = run(root, *no_filters(root), "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", str(path))
     changes = []
     items = out.split("\0")
     i = 0
@@ -187,6 +192,20 @@ def status(root: Path, path: Path) -> list[Change]:
             i += 1  # the rename's source path follows
         changes.append(Change(rel, _state(code), code))
     return changes
+
+
+def no_filters(root: Path) -> tuple[str, ...]:
+    """``-c`` options that turn off every filter driver the repository's config names (``filter.<name>.clean``,
+    ``.process``; ``.required`` false, so an emptied one is no error): ``git status`` runs a file's clean filter
+    to compare a file whose stat changed, and a ``.git/config`` that came with the folder names that program
+    (a ``.gitattributes`` line, committed, picks it). Reading the config runs nothing."""
+    try:
+        out = run(root, "config", "-z", "--get-regexp", r"^filter\.")
+    except StoreError:
+        return ()  # none configured (git exits 1), or no config to read
+    names = {item.split("\n", 1)[0][len("filter."):].rpartition(".")[0] for item in out.split("\0") if item}
+    return tuple(option for name in sorted(names - {""}) for option in
+                 ("-c", f"filter.{name}.clean=", "-c", f"filter.{name}.process=", "-c", f"filter.{name}.required=false"))
 
 
 def log(root: Path, path: Path) -> list[Commit]:

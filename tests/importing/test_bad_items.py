@@ -67,3 +67,32 @@ def test_claude_mem_rows_of_odd_types_are_skipped_or_read_and_the_rest_imported(
     assert any(o.source == "1 observations of other projects" for o in report.outcomes)
     cli = run_cli("--project", project, "import", "claude-mem", db)
     assert "Traceback" not in cli.stderr and cli.returncode == 0, cli.stderr
+
+
+def test_a_claude_mem_view_without_end_is_skipped_and_its_tables_still_read(tmp_path, project, person):
+    """break37: ``observations`` as a recursive view (rows computed without end) held ``memdir import claude-mem``
+    until it was killed (40 s, memory growing); a view or virtual table is now skipped and named, and the
+    database's real tables are read (the directive is the control)."""
+    db = tmp_path / "claude-mem.db"
+    connection = sqlite3.connect(db)
+    connection.executescript(
+        "CREATE VIEW observations AS WITH RECURSIVE r(id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM r) "
+        f"SELECT id, '{project.name}' AS project, 'decision' AS type, 'title ' || id AS title, 'n' AS narrative "
+        "FROM r;"
+        "CREATE VIRTUAL TABLE session_summaries USING fts5(id, project, request, learned);"
+        "CREATE TABLE directives (id INTEGER PRIMARY KEY, scope TEXT, project TEXT, content TEXT, status TEXT);"
+        "INSERT INTO directives VALUES (1, 'global', NULL, 'Always answer in British English.', 'active');")
+    connection.execute("INSERT INTO session_summaries VALUES (1, ?, 'r', 'Lesson: retries need jitter.')",
+                       (project.name,))
+    connection.commit()
+    connection.close()
+
+    report = person.import_from("claude-mem", str(db))
+
+    by_source = {o.source: o for o in report.outcomes}
+    assert by_source[f"observations of {db}"].result == "skipped"
+    assert by_source[f"observations of {db}"].detail == "a view or virtual table, not claude-mem's table: not read"
+    assert by_source[f"session_summaries of {db}"].result == "skipped"
+    assert by_source["directive 1"].result == "imported"  # control: the real table
+    assert person.read("always-answer-in-british-english").record.body == "Always answer in British English."
+    assert len(report.outcomes) == 3

@@ -78,9 +78,16 @@ def _open(db: Path) -> tuple[sqlite3.Connection, tempfile.TemporaryDirectory | N
     return connection, copy
 
 
-def _rows(connection: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[dict]:
+def _rows(connection: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[dict] | None:
     """Every row of ``table`` (ordered by ``id``) as a dict of the ``wanted`` columns, a column this
-    database's version lacks given as None; ``[]`` when the table is missing."""
+    database's version lacks given as None; ``[]`` when the table is missing; None when ``table`` is not
+    a stored table but a view or a virtual table: claude-mem makes neither, and their rows are computed,
+    without end (a recursive view never finished reading and filled memory, break37), where a table's
+    rows are what the file holds."""
+    kind = connection.execute("SELECT type, sql FROM sqlite_master WHERE name = ? COLLATE NOCASE",
+                              (table,)).fetchone()
+    if kind is not None and (kind[0] != "table" or str(kind[1] or "").lstrip().upper().startswith("CREATE VIRTUAL")):
+        return None
     have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
     if not have:
         return []
@@ -206,13 +213,17 @@ def read_claude_mem(db: Path, root: Path) -> list[Item | Skip]:
                                                             "learned"))
         directives = _rows(connection, "directives", ("id", "scope", "project", "content", "status"))
         connection.rollback()
+        computed = [name for name, rows in (("observations", observations), ("session_summaries", summaries),
+                                            ("directives", directives)) if rows is None]
+        observations, summaries, directives = observations or [], summaries or [], directives or []
     except sqlite3.Error as exc:
         raise InvalidInput(f"cannot read {str(db)!r} as claude-mem's database: {exc}") from None
     finally:
         connection.close()
         if copy is not None:
             copy.cleanup()
-    out: list[Item | Skip] = []
+    out: list[Item | Skip] = [Skip(f"{name} of {db}", "a view or virtual table, not claude-mem's table: not read")
+                              for name in computed]
     counted: dict[tuple[str, str], int] = {}
 
     def count(source: str, why: str) -> None:

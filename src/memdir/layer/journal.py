@@ -96,8 +96,13 @@ class Journal:
 
     def repair(self) -> int:
         """Cut a torn last line off (kept in ``journal.torn``); return bytes cut.
-        Call under the layer lock."""
+        Call under the layer lock. Raises :class:`StoreError` when the journal is not a regular file (a FIFO,
+        a device, a symlink): opening a FIFO waits for a writer that never comes, and every change and history
+        of the layer waited with it, the lock held (break37)."""
         try:
+            if not stat.S_ISREG(os.lstat(self.path).st_mode):
+                raise StoreError(f"{self.path} is not a regular file; memdir keeps the layer's journal there "
+                                 "(nothing was changed): put the journal back from a backup, then memdir verify")
             with open(self.path, "rb") as whole:  # read first: a sound journal is not opened for writing here
                 size = whole.seek(0, os.SEEK_END)
                 if size == 0:
