@@ -30,6 +30,10 @@ import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+from compare_basic_memory import (
+    _children_now as _children,  # the processes this one started
+)
+
 HERE = Path(__file__).resolve().parent
 TREE = HERE.parent / "src"
 
@@ -53,17 +57,6 @@ def build(base: Path, size: int, src: Path) -> tuple[Path, Path]:
     subprocess.run([sys.executable, "-c", take_up, str(home), str(project)], env=env, check=True,
                    capture_output=True, text=True)
     return home, project
-
-
-def _children() -> set[int]:
-    found = set()
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/children", encoding="ascii") as file:
-                found |= {int(pid) for pid in file.read().split()}
-        except OSError:
-            pass
-    return found
 
 
 def _read_bytes(pid: int) -> int:

@@ -225,13 +225,14 @@ def bare(rows):
     return {f"bare foreign-exempt={f}": make(f) for f in (False, True)}
 
 
-def cv(rows: list[dict]) -> None:
-    """Each family: the setting each fold chooses (no hit lost there, fewest false recalls, then fewest unneeded
-    memories; of equals the first listed) and its read on the other fold; then every setting, per fold."""
+def cv(rows: list[dict], families=None, every: bool = True) -> None:
+    """Each family of ``families`` (default this file's: crowded, median, kinlead, bare): the setting each fold
+    chooses (no hit lost there, fewest false recalls, then fewest unneeded memories; of equals the first listed) and
+    its read on the other fold; then, when ``every``, every setting, per fold."""
     before, names = replay(rows)
     un = [unneeded(rows, names, f) for f in (0, 1)]
     print("pooled", before, "unneeded", un)
-    for family in (crowded, median, kinlead, bare):
+    for family in families or (crowded, median, kinlead, bare):
         results = {"none": [(0, 0, 0), (0, 0, 0)]}
         for label, change in family(rows).items():
             f, got = replay(rows, change)
@@ -242,8 +243,9 @@ def cv(rows: list[dict]) -> None:
             label = min(keeping, key=lambda lab: (keeping[lab][a][1], keeping[lab][a][2]))
             d = results[label]
             print(f"{family.__name__}: chosen on fold {a} {label} {d[a]}, read on fold {1 - a} {d[1 - a]}")
-        for label, d in results.items():
-            print(f"  {label} {d[0]} {d[1]}")
+        if every:
+            for label, d in results.items():
+                print(f"  {label} {d[0]} {d[1]}")
 
 
 if __name__ == "__main__":

@@ -78,7 +78,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent.parent / "src"))
 
-from false36 import carrier, listed, prepared, replay, unneeded
+from false36 import carrier, listed, prepared
+from false36 import cv as cross_checked
 from neg import load
 
 from memdir.search import relevance as R
@@ -132,25 +133,8 @@ FAMILIES = [tied, common]
 
 
 def cv(rows: list[dict]) -> None:
-    """Each family: the setting each fold chooses (no hit lost there, fewest false recalls, then fewest unneeded
-    memories; of equals the first listed) and its read on the other fold."""
-    before, names = replay(rows)
-    un = [unneeded(rows, names, f) for f in (0, 1)]
-    print("pooled", before, "unneeded", un)
-    for family in FAMILIES:
-        results = {"none": [(0, 0, 0), (0, 0, 0)]}
-        for label, change in family(rows).items():
-            f, got = replay(rows, change)
-            results[label] = [(f[i][0] - before[i][0], f[i][2] - before[i][2], unneeded(rows, got, i) - un[i])
-                              for i in (0, 1)]
-        for a in (0, 1):
-            keeping = {label: d for label, d in results.items() if d[a][0] >= 0}
-            label = min(keeping, key=lambda lab: (keeping[lab][a][1], keeping[lab][a][2]))
-            d = results[label]
-            print(f"{family.__name__}: chosen on fold {a} {label} {d[a]}, read on fold {1 - a} {d[1 - a]}")
-        if "--all" in sys.argv:
-            for label, d in results.items():
-                print(f"  {label} {d[0]} {d[1]}")
+    """:func:`false36.cv` over this file's families (every setting with ``--all``)."""
+    cross_checked(rows, FAMILIES, "--all" in sys.argv)
 
 
 def dump(path: str) -> None:
