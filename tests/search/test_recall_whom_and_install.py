@@ -85,3 +85,8 @@ def test_kinds_tasked_reads_the_task_and_leaves_a_named_product_to_words():
     assert concepts.kinds_tasked(query_terms("add the date-fns dependency")) == {kind: frozenset({"add", "depend"})}
     assert concepts.kinds_tasked(query_terms("npm install the lodash package")) == {}  # names npm
     assert concepts.kinds_tasked(query_terms("install the 1Password CLI")) == {}
+    # tasks written in other scripts are read for a prompt written in them (the prompt passed beside its terms)
+    for prompt, terms in (("帮我安装依赖", {"安装", "装依", "依赖"}),
+                          ("Füge die Paket-Abhängigkeit hinzu", {"paket", "abhaengigkeit", "abhangigkeit"})):
+        assert concepts.kinds_tasked(query_terms(prompt), prompt) == {kind: frozenset(terms)}, prompt
+    assert concepts.kinds_tasked(query_terms("帮我写一个函数"), "帮我写一个函数") == {}  # control: no task

@@ -133,29 +133,32 @@ def _kinds() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], 
 
 
 @functools.cache
-def _tasks() -> tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]:
-    """Each entry of :data:`~memdir.search.lexicon.TASKS` as ``(its kind's index in KINDS, its tasks' terms)``."""
+def _tasks(wide: bool) -> tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]:
+    """Each entry of :data:`~memdir.search.lexicon.TASKS` as ``(its kind's index in KINDS, its tasks' terms)``; only
+    the tasks written in ASCII unless ``wide``: reading the others compiles the tokenizer's wide character classes
+    (≈ 20 ms and 180 M instructions a fresh prompt hook), and a prompt written in ASCII cannot hold their terms."""
     from .lexicon import KINDS, TASKS
     from .tokenize import query_terms
 
     firsts = [forms[0] for forms, _ in KINDS]
-    return tuple((firsts.index(kind), tuple(dict.fromkeys(tuple(sorted(set(query_terms(t)))) for t in tasks)))
+    return tuple((firsts.index(kind), tuple(dict.fromkeys(tuple(sorted(set(query_terms(t)))) for t in tasks
+                                                          if wide or t.isascii())))
                  for kind, tasks in TASKS)
 
 
-def kinds_tasked(terms) -> dict[int, frozenset[str]]:
+def kinds_tasked(terms, query: str = "") -> dict[int, frozenset[str]]:
     """``{kind: the query terms of the task}`` (:func:`kinds_asked`' form) for each kind of
     :data:`~memdir.search.lexicon.TASKS` one of whose tasks a prompt's ``terms`` hold whole ("install the lodash
     package": ``instal``, ``packag``) while naming none of its products (where "npm install lodash" names one, its
-    words meet the memory); ``{}`` when none. Recall's kinds (:func:`instances_met`): the memory whose head names a
-    product of the kind ("User prefers pnpm over npm") is scored as if its head held the task's words."""
+    words meet the memory); ``{}`` when none. ``query``: the prompt whose terms they are; the tasks written in other
+    than ASCII are read only for a prompt that is not ASCII (:func:`_tasks`). Recall's kinds
+    (:func:`instances_met`): the memory whose head names a product of the kind ("User prefers pnpm over npm") is
+    scored as if its head held the task's words."""
     present = set(terms)
     out = {}
-    for k, tasks in _tasks():
-        if any(present.issuperset(product) for product in _kinds()[k][1]):
-            continue
+    for k, tasks in _tasks(not query.isascii()):
         named = set().union(*(task for task in tasks if present.issuperset(task)))
-        if named:
+        if named and not any(present.issuperset(product) for product in _kinds()[k][1]):
             out[k] = frozenset(named)
     return out
 

@@ -216,7 +216,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 first = [have[i] for i, _ in near if i in have]
                 placed = {n.id for n in first}
                 lexical = (first + [m for m in lexical if m.id not in placed])[:pool]
-            kinds = concepts.kinds_asked(terms) if explicit else concepts.kinds_tasked(terms)  # "package manager",
+            kinds = concepts.kinds_asked(terms) if explicit else concepts.kinds_tasked(terms, query)  # "package manager",
             # and a prompt's "install the lodash package": also the kind's products' memories (pnpm)
             others = concepts.other_terms(terms, kinds) if explicit else concepts.recall_terms(query, terms, kinds)
             # and a concept's other names (部署), a prompt's only where it asks whom to page or installs a package
