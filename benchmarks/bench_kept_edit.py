@@ -4,14 +4,18 @@
 
 A write that replaces a hand edit no read saw says so (:mod:`memdir.layer.lasts`) from the manifest's row
 of the memory; this checks that costs the MCP write path nothing that grows with the store. For each size a
-home is built once (N memory files placed by hand, taken up by one scan of ``--other``'s tree: a journal
-of N hand edits), copied once per side, and one ``memdir mcp`` server per side (this tree's ``src`` and
+home is built per side (N memory files placed by hand, taken up by one scan of ``--other``'s tree: a journal
+of N hand edits), and one ``memdir mcp`` server per side (this tree's ``src`` and
 ``--other``'s; by default ``--ref`` main, checked out apart by ``git archive``) gets, alternately, ``--writes``
 updates of distinct memories: each first over its hand edit (``over_hand``: this tree says the sentence),
 then again over the agent's own version (``over_agent``). The first write of a side (untimed in the
 rest) is reported apart: this tree counts the rows from the journal there, once, for a manifest an older
-memdir wrote. Prints one JSON line per size and side: p50/p95 ms per kind, the first write, and whether
-this tree's answers over a hand edit named the version, and the median bytes the server read per write
+memdir wrote. ``--copy`` builds one home and copies it per side instead, as before: a copy gives every file
+and ``MEMORY.md`` a new inode and ctime, so the manifest's index keys and file rows no longer hold and that
+first write renders ``MEMORY.md`` from every file parsed (~3.4 s at 10,000 memories, quiet) — a restored
+or copied home's first write, not a session start's. Prints one JSON line per size and side: p50/p95 ms
+per kind, the first write, and whether this tree's answers over a hand edit named the version, and the
+median bytes the server read per write
 (``rchar``: a journal read grows it with the store) and its mean CPU time per write (user + system: less
 moved by other processes' load than the round trip). Linux; load shown (``os.getloadavg``).
 """
@@ -38,10 +42,11 @@ HERE = Path(__file__).resolve().parent
 TREE = HERE.parent / "src"
 
 
-def build(base: Path, size: int, src: Path) -> tuple[Path, Path]:
-    """A home whose project layer holds ``size`` memories placed by hand and taken up (one scan by ``src``)."""
-    home, project = base / "home", base / "project"
-    project.mkdir(parents=True)
+def build(base: Path, size: int, src: Path, project: Path | None = None) -> tuple[Path, Path]:
+    """A home whose project layer holds ``size`` memories placed by hand and taken up (one scan by ``src``);
+    ``project``: the project directory (made when missing; default ``base/project``)."""
+    home, project = base / "home", project or base / "project"
+    project.mkdir(parents=True, exist_ok=True)
     code = ("import sys; from memdir import Memory; m = Memory.open(sys.argv[1], sys.argv[2], actor='human');"
             "print(m.session.layer_dir('project'))")
     env = dict(os.environ, PYTHONPATH=str(src))
@@ -82,14 +87,19 @@ async def _side(stack, home: Path, project: Path, src: Path):
     return client
 
 
-def run(size: int, writes: int, sources: dict[str, Path], base: Path) -> list[dict]:
+def run(size: int, writes: int, sources: dict[str, Path], base: Path, copy: bool = False) -> list[dict]:
     import anyio
 
-    home, project = build(base / "built", size, sources["other"])
     homes = {}
-    for side in sources:
-        homes[side] = base / side / "home"
-        shutil.copytree(home, homes[side], symlinks=True)
+    if copy:  # one home copied per side: every file and MEMORY.md gets a new inode and ctime (see the docstring)
+        home, project = build(base / "built", size, sources["other"])
+        for side in sources:
+            homes[side] = base / side / "home"
+            shutil.copytree(home, homes[side], symlinks=True)
+    else:  # one home built per side (one project: its layer's directory name is the project's)
+        project = base / "project"
+        for side in sources:
+            homes[side], _ = build(base / side, size, sources["other"], project)
 
     async def main() -> list[dict]:
         out = []
@@ -117,7 +127,7 @@ def run(size: int, writes: int, sources: dict[str, Path], base: Path) -> list[di
                         cpus[side][kind].append(_cpu_ms(pids[side]) - cpu)
                         named[side] += kind == "over_hand" and "kept as version 1" in r.content[0].text
             for side in sources:
-                row = {"memories": size, "side": side, "writes": writes, "first_write_ms": round(first[side], 1),
+                row = {"memories": size, "side": side, "writes": writes, "first_write_ms": round(first[side], 1), "copied": copy,
                        "over_hand_named_version": named[side], "load": [round(x, 2) for x in os.getloadavg()]}
                 for kind, values in times[side].items():
                     values.sort()
@@ -137,6 +147,9 @@ def main() -> None:
     parser.add_argument("--ref", default="main")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--writes", type=int, default=20)
+    parser.add_argument("--copy", action="store_true",
+                        help="build one home and copy it per side (a restored or copied home: the first write "
+                             "then parses every file)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         other = args.other
@@ -149,7 +162,7 @@ def main() -> None:
             other = tree / "src"
         sources = {"other": other.resolve(), "tree": TREE}
         for size in args.sizes:
-            for row in run(size, args.writes, sources, Path(tmp) / f"n{size}"):
+            for row in run(size, args.writes, sources, Path(tmp) / f"n{size}", args.copy):
                 row["side"] = args.ref if row["side"] == "other" and args.other is None else row["side"]
                 print(json.dumps(row), flush=True)
 
