@@ -61,6 +61,11 @@ def test_the_rule_reads_the_body_alone_and_only_a_specific_one():
     five = "Use pnpm, not npm, in this repo."  # use, pnpm, not, npm, repo: five content words
     assert body_digest("", five) is None and body_digest("", five + " Faster installs.") is not None
     assert MIN_BODY_WORDS == 6
+    # different words count: a word said again is not more specific (a test's writer wrote "body " * n bodies,
+    # and deleting one refused the same body under another name; test_leftovers' SIGKILLed writers)
+    assert body_digest("", "body " * 49) is None
+    assert body_digest("", "deploy deploy the billing service after the freeze") is None  # six words, five different
+    assert body_digest("", "deploy the billing service on fridays after the freeze") is not None  # control: six
     # the tombstone keeps no body word in clear
     kept = json.dumps(stone.stored())
     assert "nightly" not in kept and "pg-bill-02" not in kept and OLD in kept

@@ -36,7 +36,7 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
 
 5. **the forgotten body**: the new body's word sequence is the forgotten body's, under any description
    (a forgotten fact's text brought back under a new one-line summary) — kept only for a body of at
-   least :data:`MIN_BODY_WORDS` content words (:func:`body_digest`), so a short generic body (``yes``,
+   least :data:`MIN_BODY_WORDS` different content words (:func:`body_digest`), so a short generic body (``yes``,
    ``See the runbook.``) forgets nothing on its own and the next memory may say it again.
 
 A **qualified** fact is not the forgotten one either: the forgotten
@@ -153,13 +153,13 @@ def body_digest(description: str, body: str) -> str | None:
     """The digest of ``body``'s word sequence alone (rule 5 of the module docstring), a first line restating
     ``description`` (the memory's own) left out — a file written whole (the memory tool's ``create``, a file
     without frontmatter) starts its body with the description line, and the forgotten text under a new first line
-    is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` content words (fillers aside): such
-    a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
+    is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` different content words (fillers aside;
+    ``body body body …`` holds one): such a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
     digest."""
     seq, own = plain_words(body), plain_words(description)
     if own and plain_words(body.split("\n", 1)[0]) == own:
         seq = seq[len(own):]
-    if sum(1 for w in seq if w not in _FILLER) < MIN_BODY_WORDS:
+    if len({w for w in seq if w not in _FILLER}) < MIN_BODY_WORDS:
         return None
     return _digest(" ".join(seq))
 
