@@ -16,7 +16,7 @@ def test_write_json_shape_and_body_from_stdin(project):
     written = json.loads(out.stdout)
     assert written == {"name": "db-port", "scope": "project", "operation": "created", "redactions": 1,
                        "redaction_kinds": {"aws-key": 1}, "warnings": [], "status": "active", "pinned": False,
-                       "digest": written["digest"]}
+                       "kept_edit": None, "digest": written["digest"]}  # kept_edit: no hand edit was replaced
     assert len(written["digest"]) == 64
     read = run_cli("--project", project, "read", "db-port", "--json")
     data = json.loads(read.stdout)
