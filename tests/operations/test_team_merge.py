@@ -253,7 +253,7 @@ def test_a_rename_in_one_clone_and_an_edit_in_the_other_wait_for_a_person(clones
 
 @pytest.mark.slow
 def test_a_forgotten_memory_changed_into_another_fact_on_the_other_side_is_said_to_be_in_use(clones):
-    """trial35: A forgets db-port while B changes its description into another fact (a new port): git stops on
+    """trial35: A forgets db-port while B changes it into another fact (a new port and body): git stops on
     modify/delete and leaves B's file, whose value no tombstone matches, so it is no held-back file: the context
     block shows it. `team status` said "held back until settled" (and to lift the tombstone to keep it); now it
     says the agent sees it and that `git add` keeps it. Control: the body-only change of the test above is held
@@ -265,7 +265,9 @@ def test_a_forgotten_memory_changed_into_another_fact_on_the_other_side_is_said_
     a.push()
     stone = next(s.id for s in a.memory().tombstones().tombstones if s.name == "db-port")
     time.sleep(1.1)
-    b.memory().write("db-port", "Dev PostgreSQL listens on 5434 since December", scope="team")
+    # a new fact in description and body: a body kept word for word would still be the forgotten one (tomb37's rule 5)
+    b.memory().write("db-port", "Dev PostgreSQL listens on 5434 since December", scope="team",
+                     body="Moved on 2026-12-01.\nThe dev cluster now keeps 5434.\nAsk in #platform first.\n")
     b.commit_all("B's change")
     pulled = b.pull(check=False)
     assert "modify/delete" in pulled.stdout + pulled.stderr
