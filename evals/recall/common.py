@@ -139,6 +139,22 @@ Japanese, Chinese and Korean; beside 24 of the same look that a memory bears on.
 halves of 24 and 12 each, ordered need, need, none, none, none, none so that each of ``run.py``'s two folds holds half
 of each: rules are tuned on ``stray`` (with the other fit sets), ``stray2`` was run once, untouched, as the
 generalization figure (false37.py).
+
+``wide.jsonl``: training data only, like ``shop`` (every line ``fit``) and on a store of its own (:data:`STORES`), written
+on 2026-12-07 (wide38) with the 105 memories of ``wide/`` and committed, memories and prompts, before memdir ever ran on
+them, because the recall rules were fitted for many sessions on sets that all share the 35 memories of ``memories/``.
+``wide/`` is one developer's long-term memory across four projects — ``ledger`` (Django billing), ``atlas`` (React
+Native app), ``tern`` (Go Kafka → ClickHouse ingest), ``quill`` (a Rust CLI side project) — plus company infrastructure
+(VPN, Vault, bastion, incident process, Linear) and personal feedback: 73 project, 16 feedback, 14 reference and 2 user
+memories, 15 of them in German, Chinese, Japanese, Korean, Spanish or French, with overlapping topics on purpose (three
+logging notes, four deploy or release notes, four on tests, three on on-call, two on ports, two on migrations, two on
+answer style) so that false recall is tested honestly. 172 prompts: 86 needing a memory (32 ``lexical``, four of them
+not in English; 26 ``paraphrase`` sharing (almost) no content word with it, some across languages; 28 ``task``; four name two
+memories) and 86 needing none (chat in seven languages, general questions, on-topic-sounding questions no memory answers
+— "what's the Redis Sentinel port for ledger in prod?", "who's the product manager for payouts?" —, general tasks and
+pasted errors), each fold of ``run.py`` holding 16 lexical, 13 paraphrase, 14 task and 43 none. Like ``mixed``, fold 0
+may be tuned on and fold 1 is read once, after tuning, as the generalization figure; :func:`fit_rows` (one store)
+leaves it out, as it does ``shop``.
 """
 
 from __future__ import annotations
@@ -158,11 +174,11 @@ SETS = {"prompts": "prompts.jsonl", "tasks": "tasks.jsonl", "fresh": "fresh.json
         "gaps": "gaps.jsonl", "trial": "trial.jsonl", "probe": "probe.jsonl", "pasted": "pasted.jsonl",
         "short": "short.jsonl", "asked": "asked.jsonl", "typos": "typos.jsonl",
         "shop": "shop.jsonl", "framed": "framed.jsonl", "mixed": "mixed.jsonl",
-        "stray": "stray.jsonl", "stray2": "stray2.jsonl"}
+        "stray": "stray.jsonl", "stray2": "stray2.jsonl", "wide": "wide.jsonl"}
 HELDOUT_ONLY = frozenset({"fresh"})  # sets whose every line is held out: nothing of them is ever fitted on
-STORES = {"shop": "shop"}  # sets run on a store of their own: the memory files of that folder of HERE alone
+STORES = {"shop": "shop", "wide": "wide"}  # sets run on a store of their own: the memory files of that folder of HERE alone
 FIT_ONLY = frozenset({"near", "gaps", "trial", "probe", "pasted", "short", "asked", "typos", "shop", "framed", "mixed",
-                      "stray", "stray2"})  # sets whose every line is fit: training data with no held-out half
+                      "stray", "stray2", "wide"})  # sets whose every line is fit: training data with no held-out half
 
 
 def prompts(split: str = "all", which: str = "prompts") -> list[dict]:

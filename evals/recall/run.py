@@ -1,6 +1,6 @@
 """Recall evaluation: does per-prompt recall find the memory a prompt needs, and nothing when none fits?
 
-    python evals/recall/run.py [--set prompts|tasks|near|gaps|trial|probe|pasted|short|asked|typos|shop|framed|mixed|stray|stray2|fresh] [--split heldout|fit|all] [--vectors on|off]
+    python evals/recall/run.py [--set prompts|tasks|near|gaps|trial|probe|pasted|short|asked|typos|shop|framed|mixed|stray|stray2|wide|fresh] [--split heldout|fit|all] [--vectors on|off]
                                [--path in-process|warm] [--k 3] [--details]
 
 Runs :func:`memdir.search.recall.recall_result` (the UserPromptSubmit hook's
@@ -8,7 +8,7 @@ recall, vectors as given) for each labelled prompt of the split
 (default ``heldout``: the half no parameter was fitted on; see ``common.py``)
 and prints one JSON line. ``--set fresh`` is the blind set: every line of it
 is held out (its ``fit`` split is empty, so ``--split fit`` exits with an
-error); ``--set near`` (and ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos``, ``shop``, ``framed``, ``mixed``, ``stray``, ``stray2``) is training data whose every line is ``fit`` (its
+error); ``--set near`` (and ``gaps``, ``trial``, ``probe``, ``pasted``, ``short``, ``asked``, ``typos``, ``shop``, ``framed``, ``mixed``, ``stray``, ``stray2``, ``wide``) is training data whose every line is ``fit`` (its
 ``heldout`` split is empty, so run it with ``--split fit``). ``--path in-process`` (the default) embeds the query in this
 process, as an MCP server or the CLI does; ``--path warm``
 is the prompt hook's path with no MCP server running: the query's cosines
