@@ -154,7 +154,9 @@ memories) and 86 needing none (chat in seven languages, general questions, on-to
 — "what's the Redis Sentinel port for ledger in prod?", "who's the product manager for payouts?" —, general tasks and
 pasted errors), each fold of ``run.py`` holding 16 lexical, 13 paraphrase, 14 task and 43 none. Like ``mixed``, fold 0
 may be tuned on and fold 1 is read once, after tuning, as the generalization figure; :func:`fit_rows` (one store)
-leaves it out, as it does ``shop``.
+leaves it out, as it does ``shop``. First run (main at 6c47fdae, 2026-12-07), ``[hits, needing, false recalls,
+needing none]``: vectors on fold 0 [25, 43, 8, 43], fold 1 [24, 43, 6, 43]; off fold 0 [17, 43, 3, 43], fold 1
+[20, 43, 2, 43]; paraphrase hit rate 0.19 on, 0.04 off; task 0.46 on, 0.32 off.
 """
 
 from __future__ import annotations
