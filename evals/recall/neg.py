@@ -262,19 +262,24 @@ def dump(out: Path, whole: bool, vectors: str = "on", extra=None) -> None:
                 continue
             for i, row in enumerate(prompts("fit", which)):
                 hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50)
-                cands = []
-                for h in hits:
-                    ev = h.evidence
-                    body, desc = (h.memory.body or "").strip(), h.memory.description.strip()
-                    d = {k: v for k, v in asdict(ev).items()}
-                    cands.append({"name": h.memory.name, "type": h.memory.type, "score": relevance.score(ev),
-                                  "shown": h.score,
-                                  "bar": relevance.bar(ev), "lexical": relevance.lexical(ev),
-                                  "agreed": relevance.agreed(ev), "crossed": relevance.crossed(ev),
-                                  "body": bool(body) and " ".join(body.split()) != " ".join(desc.split()),
-                                  "returned": real(ev, relevance.score(ev)), "ev": d, **(extra(h) if extra else {})})
+                cands = [candidate(h, real, extra) for h in hits]
                 sink.write(json.dumps({"set": which, "fold": i % 2, "prompt": row["prompt"], "expect": row["expect"],
                                        "kind": row["kind"], "cands": cands}, ensure_ascii=False) + "\n")
+
+
+def candidate(h, real, extra=None) -> dict:
+    """One ranked hit ``h`` as :func:`dump` writes it: its name, type, scores, bar, the rules' say, whether its body
+    says more than its description, recall's own decision (``real``: :func:`memdir.search.relevance.returned` as it
+    was before :func:`dump` let every candidate through) and its evidence (``ev``); ``extra(h)``: more fields."""
+    from memdir.search import relevance
+
+    ev = h.evidence
+    body, desc = (h.memory.body or "").strip(), h.memory.description.strip()
+    return {"name": h.memory.name, "type": h.memory.type, "score": relevance.score(ev), "shown": h.score,
+            "bar": relevance.bar(ev), "lexical": relevance.lexical(ev),
+            "agreed": relevance.agreed(ev), "crossed": relevance.crossed(ev),
+            "body": bool(body) and " ".join(body.split()) != " ".join(desc.split()),
+            "returned": real(ev, relevance.score(ev)), "ev": dict(asdict(ev).items()), **(extra(h) if extra else {})}
 
 
 def chosen(row: dict, keep, k: int = 3) -> list[str]:

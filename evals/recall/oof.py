@@ -191,29 +191,39 @@ def lower(F: float, L: float, C: float):
     return keep
 
 
-def sentence_cosines(rows: list[dict]) -> None:
-    """Give each candidate ``sc``, ``slead``, ``sgap``: its memory's best sentence cosine (the description and each
-    body sentence embedded as passages), its lead over the other memories' best and its gap over their median."""
+def memory_sentences(paths) -> tuple[list[str], list[str]]:
+    """``(sentences, owners)``: the description and each body sentence (split after ``.!?。！？`` and at line breaks,
+    ``**`` and extra whitespace gone, longer than 3 characters) of each memory file of ``paths``, and the name of the
+    memory each is of."""
     import re
-    import statistics
-    import tempfile
-    from pathlib import Path
-
-    from common import place_memories
 
     from memdir.files.memfile import parse
-    from memdir.search import vectors
 
-    tmp = Path(tempfile.mkdtemp())
-    place_memories(tmp)
     sents, owner = [], []
-    for p in sorted(tmp.glob("*.md")):
+    for p in paths:
         rec = parse(p.read_text(encoding="utf-8"), p.stem).record
         for part in [rec.description, *re.split(r"(?<=[.!?。！？])\s+|\n+", rec.body or "")]:
             text = " ".join(part.replace("**", "").split())
             if len(text) > 3:
                 sents.append(text)
                 owner.append(rec.name)
+    return sents, owner
+
+
+def sentence_cosines(rows: list[dict]) -> None:
+    """Give each candidate ``sc``, ``slead``, ``sgap``: its memory's best sentence cosine (the description and each
+    body sentence embedded as passages), its lead over the other memories' best and its gap over their median."""
+    import statistics
+    import tempfile
+    from pathlib import Path
+
+    from common import place_memories
+
+    from memdir.search import vectors
+
+    tmp = Path(tempfile.mkdtemp())
+    place_memories(tmp)
+    sents, owner = memory_sentences(sorted(tmp.glob("*.md")))
     cos = vectors.embed([vectors.query_text(r["prompt"]) for r in rows], query=True) @ vectors.embed(sents).T
     names = sorted(set(owner))
     at = {n: [i for i, o in enumerate(owner) if o == n] for n in names}
