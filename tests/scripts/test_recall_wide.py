@@ -55,3 +55,23 @@ def test_every_name_wide_expects_is_a_memory_of_its_own_store(common, tmp_path):
     shared_names = {m.name for m in shared.list(include_all=True).memories}
     assert "tern-kafka" not in shared_names and "pg-port" in shared_names
 
+
+
+def test_dense38_standing_ranks_a_memory_among_all_with_its_unclipped_gap_and_lead(monkeypatch):
+    import importlib.util
+    import sys
+
+    from tests.search.evalstore import EVALS
+
+    monkeypatch.setattr(sys, "path", list(sys.path))  # dense38 puts evals/recall on it: taken back after the test
+    spec = importlib.util.spec_from_file_location("recall_eval_dense38", EVALS / "dense38.py")
+    dense38 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dense38)
+    cos = {"a": 0.9, "b": 0.85, "c": 0.8, "d": 0.6}  # median 0.825
+    first, last = dense38.standing(cos, "a"), dense38.standing(cos, "d")
+    assert first["rank"] == 1 and first["cos"] == 0.9
+    assert abs(first["gap"] - 0.075) < 1e-9 and abs(first["lead"] - 0.05) < 1e-9  # over the second
+    assert last["rank"] == 4 and abs(last["gap"] + 0.225) < 1e-9
+    assert abs(last["lead"] + 0.3) < 1e-9  # behind the nearest, not clipped at -0.1 as Evidence.lead is
+    row = {"expect": ["c", "b"], "cos": {"head": cos, "sent": {**cos, "c": 0.95}}}
+    assert dense38.needed(row) == "b" and dense38.needed(row, "sent") == "c"  # the nearer of two needed, per way
