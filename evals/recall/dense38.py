@@ -4,6 +4,7 @@
     python evals/recall/dense38.py dump DUMP.jsonl [--fold 0]   # wide's fold rows: recall's names, candidates, cosines
     python evals/recall/dense38.py table DUMP.jsonl             # the needed memory's rank, cosine, gap, lead, score, bar
     python evals/recall/dense38.py cover DUMP.jsonl             # its rank by head, best sentence, best passage
+    python evals/recall/dense38.py hub DUMP.jsonl               # its rank with each memory's nearness to all taken out
 
 ``dump`` builds ``wide/``'s store (105 memories, vectors on), and for each row of ``wide.jsonl`` in the fold (row *i*
 in fold *i* mod 2, as ``run.py --split fit`` counts; fold 0 unless told) writes what recall returned
@@ -21,7 +22,42 @@ is the head's cosine to the whole prompt alone, no query window.
 105 (1 = nearest), cosine, gap above the prompt's median, lead over the nearest other memory (not clipped), its score
 against its bar, and the outcome; then the same summarized for hits and misses by kind, and for each memory recalled
 for a row needing none, what carried it (:func:`false36.carrier`). ``cover`` ranks the needed memory by each cosine and
-by the best of head and sentence.
+by the best of head and sentence; ``hub`` by the head's cosine less each memory's mean cosine to ``generic.txt``.
+
+Fold 0 only (fold 1 not read: no change was chosen), int38 at 40d02332, vectors on; the dump's tally is ``run.py``'s,
+[25, 43, 8, 43]. The needed memory by recall's cosine (head, best of whole prompt and query windows), quartiles:
+
+    rows            n  rank 1  top 3  rank > 10  median rank  gap                    lead
+    hits           25     24     24        0         1       0.067/0.090/0.098      +0.013/+0.030/+0.046
+    misses         18      2      6        7         8.5     0.010/0.032/0.035      -0.036/-0.025/-0.005
+      paraphrase   11      0      3        7        21       0.005/0.011/0.032      -0.039/-0.033/-0.021
+      task          7      2      3        0         4       0.032/0.033/0.052      -0.020/-0.007/+0.007
+    none's nearest 43      -      -        -         -       0.036/0.043/0.059      +0.002/+0.004/+0.010
+    false recalls  10 memories on 8 rows: 7 rank 1, gap 0.055/0.068/0.076, lead -0.011/+0.007/+0.021
+
+Every hit but one (tern-backfill by its words, rank 9) is the nearest memory; 16 of 18 misses are not. The failure is
+the embedder's ranking: the 11 paraphrase misses rank 2nd-97th (7 beyond 10th), and no miss near the top stands out
+of the rows needing none: the four ranked 2nd-3rd (bastion, atlas-push, atlas-i18n, atlas-storage) have a lead ≤ 0
+and 28-40 of the 43 rows needing none have a nearest memory at least as far out. The two misses ranked first,
+"add some logging to the payout reconciliation task" (ledger-logging: gap 0.052, lead +0.012, score 0.45 under 0.5)
+and "commit this with a good message" (commit-style: 0.060, +0.007, 0.17 under the nearest bar 0.30), are matched or
+passed by the nearest memory of 5 and 6 rows needing none: a bar letting them through gains at most 2 hits at the
+price of about as many false recalls, so no rule is tuned. The false recalls are the nearest memory on a near-topic
+question it does not answer ("what's the max message size on our Kafka brokers?" and tern-kafka: gap 0.076, lead
++0.021; "what's the Redis Sentinel port for ledger in prod?" and ledger-dev-ports by its words), carried by the hybrid
+model (5), the lexical (3) or, twice, the Chinese note tern-backfill by its standing among its script's notes alone
+(24th and 11th of all; ``loaned`` does not hold: fewer than 3 nearer English notes share "order"); meaning puts them
+where it puts the hits.
+
+What a memory's embedding covers does not explain it (``cover``; rank 1 / top 3 / beyond 10 / median rank of the
+needed memory): paraphrase by the head 2/5/7/14, by its best sentence 1/3/6/10, its best passage (head and body
+windows) 2/4/8/16, the best of head and sentence 1/4/6/10; every prompt 26/30/7/1 by the head, 18/28/6/2 by sentence,
+27/30/9/1 by passage. The memories are short (10-100 words), so the head holds nearly all of each. The whole prompt
+without query windows places paraphrases nearer (2/6/5, median rank 4) but no more of them first, and tasks 8 first
+against 9. Taking each memory's nearness to every prompt out (``hub``: terse-replies is the nearest memory of 11 of
+the 86 rows and of 6 of the 11 paraphrase misses; mean generic cosine 0.815 against a median 0.787) places
+paraphrases 4/6/4, median rank 6, at a = 1, but their gap (median 0.036) and lead (-0.020) stay under the rows needing
+none's nearest (0.045, +0.007): still nothing a bar can take.
 """
 
 from __future__ import annotations
@@ -208,7 +244,7 @@ def cover(rows: list[dict]) -> None:
             _summary(kind, by_kind.get(kind, []))
         _summary("none rows' nearest", [standing(cos_of(row), max(cos_of(row), key=cos_of(row).get))
                                         for row in rows if not row["expect"]])
-    print("\nparaphrase rows: the needed memory's rank head -> sent -> pass")
+    print(f"\nparaphrase rows: the needed memory's rank by {', '.join(WAYS)}")
     for row in rows:
         if row["kind"] == "paraphrase":
             name = needed(row)
@@ -216,10 +252,40 @@ def cover(rows: list[dict]) -> None:
             print(f"  {ranks} {name[:24]:24s} {row['prompt'][:80]!r}")
 
 
+def hub(rows: list[dict]) -> None:
+    """The needed memory's rank by the head's cosine less ``a`` × the memory's mean cosine to the generic prompts
+    (:func:`meaning.generic_prompts`, embedded as queries; each memory's head as the index embeds it,
+    :func:`memdir.search.vectors.memory_text`): does taking out how near a memory is to every prompt place it?"""
+    from meaning import generic_prompts
+
+    from memdir.files.memfile import parse
+    from memdir.search import vectors
+
+    recs = [parse(p.read_text(encoding="utf-8"), p.stem).record for p in sorted((HERE / "wide").glob("*.md"))]
+    M = vectors.embed([vectors.memory_text(r.title, r.description, r.body or "") for r in recs])
+    G = vectors.embed([vectors.query_text(g) for g in generic_prompts()], query=True)
+    mean = dict(zip([r.name for r in recs], (G @ M.T).mean(0).tolist()))
+    top = sorted(mean, key=mean.get, reverse=True)
+    print("nearest the generic prompts:", [(n, round(mean[n], 3)) for n in top[:5]], "median",
+          round(statistics.median(mean.values()), 3))
+    for a in (0.0, 0.5, 1.0):
+        print(f"-- head cosine - {a} x mean generic cosine")
+        by_kind: dict[str, list[dict]] = {}
+        for row in rows:
+            cos = {n: c - a * mean[n] for n, c in row["cos"]["head"].items()}
+            if row["expect"]:
+                st = standing(cos, max(row["expect"], key=cos.get))
+                by_kind.setdefault(row["kind"], []).append(st)
+            else:
+                by_kind.setdefault("none rows' nearest", []).append(standing(cos, max(cos, key=cos.get)))
+        for kind in ("lexical", "paraphrase", "task", "none rows' nearest"):
+            _summary(kind, by_kind.get(kind, []))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("dump", "table", "cover"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("dump", "table", "cover", "hub"):
         sys.exit(__doc__.split("\n\n")[1])
     if sys.argv[1] == "dump":
         fold = int(sys.argv[sys.argv.index("--fold") + 1]) if "--fold" in sys.argv else 0
         sys.exit(dump(Path(sys.argv[2]), fold))
-    (table if sys.argv[1] == "table" else cover)(load(sys.argv[2]))
+    {"table": table, "cover": cover, "hub": hub}[sys.argv[1]](load(sys.argv[2]))
