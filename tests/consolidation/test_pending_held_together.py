@@ -57,3 +57,34 @@ def test_fields_are_not_read_as_one_sentence():
     assert pending.corrects("Always use pnpm from now on.", " ".join(fields))  # the old joined text: a "correction"
     assert not pending.corrects("Always use pnpm from now on.", pending.memory_text(*fields))
     assert pending.corrects("Use bun for every JS install.", pending.memory_text(*fields))  # control
+
+
+# newuser38, the real Claude Code 2.1.332: the person said one sentence of three facts, the model saved three memories
+# in that session, and the next start's <memory_pending> still said "nothing was saved from them" — twice. Two words
+# read as a correction: the "not" of "uv not pip here" reached across the comma to "dev" (a new clause), and "like
+# terse answers" against "prefers terse answers" read as another value beside "terse".
+SAID_38 = "Remember: use uv not pip here, dev db is on 5433, and I use neovim and like terse answers."
+SAVED_38 = [("python-installs", "feedback", "Use uv for Python installs in this service, never pip",
+             "**Why:** pip breaks uv.lock.\n**How to apply:** uv add / uv sync in pysvc."),
+            ("dev-db-port", "project", "Dev PostgreSQL of pysvc listens on 5433",
+             "Moved from 5432 on 2026-11-02 because of a clash with the system Postgres."),
+            ("editor", "user", "The user edits in Neovim and prefers terse answers",
+             "Terse answers, no preamble; Neovim keybindings when suggesting editor actions.")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("said, kept", [
+    (SAID_38, []),  # held by the three memories together
+    # control: the same sentence with a value none of them holds stays pending
+    (SAID_38.replace("5433", "6543"), [SAID_38.replace("5433", "6543")]),
+])
+def test_a_sentence_of_three_facts_saved_as_three_memories_is_not_pending(tmp_path, isolated_home, project,
+                                                                           said, kept):
+    agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    for name, kind, description, body in SAVED_38:
+        agent.call_tool("memory_write", {"name": name, "type": kind, "description": description, "body": body})
+    at = agent.read("editor", count=False).record.updated
+    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    path = cc_transcript(tmp_path / "t.jsonl", ("user", said, stamp(-30)), ("assistant", "Saved.", stamp(5)))
+    agent.consolidate(path, mode="always", extractor="agent")
+    assert [item["text"] for item in pending.load(agent.session.layer_path("project"))] == kept

@@ -36,3 +36,19 @@ def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it
                                      "description": "Never deploy on Fridays",
                                      "body": "Why: said by the user.\nHow to apply: wait for Monday."})
     assert pending.load(layer) == []  # the control: saving the finding ends it
+
+
+@pytest.mark.parametrize("finding, memory, corrected", [
+    # a negation ends at its clause: "not pip here" turns nothing after the comma (newuser38)
+    ("Use uv not pip here, dev db is on 5433.", "Dev PostgreSQL listens on 5433\nUse uv, never pip", False),
+    ("Use uv not pip here; dev db is on 5433.", "Dev PostgreSQL listens on 5433\nUse uv, never pip", False),
+    # control: within its clause it still turns the word around
+    ("Use uv not pip here, not dev db on 5433.", "Dev PostgreSQL listens on 5433\nUse uv, never pip", True),
+    ("Dev db is not on 5433.", "Dev PostgreSQL listens on 5433", True),
+    # "like" and "prefer" say the same stance beside a word; "hate" says another (control)
+    ("I like terse answers.", "The user prefers terse answers", False),
+    ("I use neovim and like terse answers.", "The user uses Neovim and likes terse answers", False),
+    ("I hate terse answers.", "The user prefers terse answers", True),
+])
+def test_a_correction_is_read_within_its_clause_and_a_liking_is_a_preference(finding, memory, corrected):
+    assert pending.corrects(finding, memory) is corrected

@@ -262,9 +262,14 @@ def _stems(text: str) -> set[str]:
 
 def _negated(text: str, stems: set[str]) -> bool:
     """Whether a negation (:data:`memdir.text.words.NEGATIONS`) of ``text`` turns around one of ``stems``:
-    the stem is among the :data:`NEGATION_REACH` words after it ("never deploy", "don't ever deploy",
-    "不部署", "Fridays: no deploys")."""
+    the stem is among the :data:`NEGATION_REACH` words after it in its clause ("never deploy", "don't ever deploy",
+    "不部署", "Fridays: no deploys"; not "dev" in "not pip here, dev db is on 5433")."""
     return bool(_turned(text, stems))
+
+
+# What ends the clause a negation turns around: a comma, a sentence's end, a line (one field a line:
+# memory_text), in Latin and CJK punctuation.
+_CLAUSE_END = frozenset(",;.!?\n，、。；！？")
 
 
 def _turned(text: str, stems: set[str]) -> set[str]:
@@ -273,11 +278,18 @@ def _turned(text: str, stems: set[str]) -> set[str]:
 
     from ..text.words import NEGATIONS
 
-    found = [w.lower() for w in re.findall(_WORD, text)]
+    spans = list(re.finditer(_WORD, text))
+    found = [m.group().lower() for m in spans]
     turned: set[str] = set()
     for at, word in enumerate(found):
-        if word in NEGATIONS:
-            turned.update(w[:5] for w in found[at + 1:at + 1 + NEGATION_REACH] if w[:5] in stems)
+        if word not in NEGATIONS:
+            continue
+        for after in range(at + 1, min(at + 1 + NEGATION_REACH, len(found))):
+            # a negation ends at its clause (newuser38: "uv not pip here, dev db is on 5433" does not turn "dev")
+            if _CLAUSE_END.intersection(text[spans[after - 1].end():spans[after].start()]):
+                break
+            if found[after][:5] in stems:
+                turned.add(found[after][:5])
     return turned
 
 
@@ -321,8 +333,24 @@ def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str]
     words of its own ("we deploy the app on Tuesday" against "deploys on Tuesday", "Remember: backups run
     weekly") corrects nothing."""
     item_sides, memory_sides = _beside(item_text, shared), _beside(memory_text, shared)
+    item, memory = _stance(item), _stance(memory)
     return any(theirs - item and ours - memory for key, ours in item_sides.items()
                if (theirs := memory_sides.get(key)))
+
+
+# Verbs of liking (their first five letters, as _stems reads them: "like", "likes", "prefers", "wanted"), read as
+# one word beside a value (newuser38: "I like terse answers" saved as "prefers terse answers" or "likes terse
+# answers" is no other value); "hate", "dislike" say another stance and stay themselves.
+_STANCE = frozenset(("like", "likes", "liked", "love", "loves", "loved", "prefe", "want", "wants", "wante", "favor",
+                     "favou"))
+_PREFER = "prefe"
+
+
+def _stance(stems: set[str]) -> set[str]:
+    """``stems`` as :func:`_replaced` compares them: each verb of liking (:data:`_STANCE`) read as one, and a
+    final "s" dropped, so a short word's third person or plural is the word itself ("uses" and "use", whose
+    first five letters differ)."""
+    return {_PREFER if stem in _STANCE else stem.rstrip("s") or stem for stem in stems}
 
 
 def _beside(text: str, stems: set[str]) -> dict[tuple[str, int], set[str]]:
@@ -346,7 +374,7 @@ def _beside(text: str, stems: set[str]) -> dict[tuple[str, int], set[str]]:
             if lower[first[2]:second[1]].strip(" \t"):  # punctuation or a line end between: not beside it
                 continue
             if near not in stop and (len(near) > 2 or not near.isascii()) and near[:5] not in stems:
-                found.setdefault((word[:5], side), set()).add(near[:5])
+                found.setdefault((word[:5], side), set()).update(_stance({near[:5]}))
     return found
 
 
