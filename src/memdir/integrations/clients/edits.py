@@ -151,7 +151,11 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
         try:
             raw, data = read(edit.path, edit.fmt)
         except JsoncFile as exc:
-            raise by_hand(exc, edit.add(copy_of(exc.data)), "Add memdir's entries") from None
+            changed = edit.add(copy_of(exc.data))
+            if edit.fmt.plain(changed) == edit.fmt.plain(exc.data):  # the person added memdir's entries by hand
+                unchanged.append(edit.path)
+                continue
+            raise by_hand(exc, changed, "Add memdir's entries", _then("install", edit.path, edits)) from None
         previous = edit.foreign(data) if edit.foreign else None
         if previous is not None and not force:
             raise InstallError(f"{edit.path} already has a server named memdir that memdir did not write "
@@ -179,6 +183,20 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
     return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes), client=client)
 
 
+def _then(action: str, path: Path, edits: list[Edit]) -> str:
+    """What the refusal of a JSONC ``path`` (:func:`formats.by_hand`) tells the person to do after the change by
+    hand: run the same command again, which writes (or removes) the run's other files — memdir's own, such as the
+    instructions file the settings entry names (newuser38: OpenCode's by-hand diff named a memdir.md no run ever
+    created) — and leaves a settings file that already holds (or no longer holds) memdir's entries as it is.
+    ``""`` when the run has no other file."""
+    rest = list(dict.fromkeys(str(edit.path) for edit in edits if edit.path != path))
+    if not rest:
+        return ""
+    does = "writes memdir's part of" if action == "install" else "takes memdir's part out of"
+    return (f"Then run the same `memdir {action}` again: it {does} {', '.join(rest)} and leaves {path.name} as "
+            f"you made it (nothing was written this time)")
+
+
 def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_home: Path) -> Plan:
     """Compute the uninstall of ``edits`` (one per file; a later one for the
     same path is ignored) without writing. A file memdir cannot take its part
@@ -199,7 +217,7 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             if stripped == exc.data:  # nothing of memdir's in it
                 unchanged.append(path)
                 continue
-            raise by_hand(exc, stripped, "Remove memdir's entries") from None
+            raise by_hand(exc, stripped, "Remove memdir's entries", _then("uninstall", path, edits)) from None
         if raw is None:
             if record is not None:  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))
