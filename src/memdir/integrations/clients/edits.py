@@ -66,6 +66,7 @@ class FileChange:
     record: dict = field(default_factory=dict, compare=False)  # what the edit keeps in the manifest
     fresh: dict = field(default_factory=dict, compare=False)  # what the manifest takes anew at each install
     restored: bool = False
+    recorded: bool = True  # a file install recorded: uninstall drops its manifest record (False: see Edit.recorded)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,10 @@ class Edit:
     foreign: Callable | None = None
     # after-data -> dict the manifest record takes at every install, replacing the last install's (what memdir wrote)
     wrote: Callable | None = None
+    # False: a file install never wrote, from which uninstall only takes traces of memdir's files out (Codex's trust
+    # records of a project's hooks, kept in the user's config.toml): its manifest record, if the file is one another
+    # scope's install wrote, neither guides nor is dropped by this uninstall
+    recorded: bool = True
 
 
 # ---------------------------------------------------------------- plan
@@ -209,7 +214,7 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
         if path in seen:
             continue
         seen.add(path)
-        record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else None
+        record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) and edit.recorded else None
         try:
             raw, data = read(path, edit.fmt)
         except JsoncFile as exc:
@@ -238,7 +243,8 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
                          "delete the block (or the file) by hand if you do not need it")
             continue
         original = read_bytes(Path(record["backup"])) if record and record.get("backup") else None
-        changes.append(FileChange(path, raw, after, diff(path, raw, after), restored=after is not None and after == original))
+        changes.append(FileChange(path, raw, after, diff(path, raw, after), restored=after is not None and after == original,
+                                  recorded=edit.recorded))
     return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged), notes=tuple(notes),
                 client=client)
 
@@ -368,7 +374,7 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
                 "backup": first["backup"] if "backup" in first else (str(backup) if backup else None),
                 "created_dirs": first.get("created_dirs", created_dirs),
                 "installed_sha256": hashlib.sha256(change.after or b"").hexdigest(), **change.fresh}
-        else:
+        elif change.recorded:
             manifest.pop(str(path), None)
         done.append(replace(change, backup=backup))
     for folder in sorted(emptied, key=lambda f: -len(Path(f).parts)):  # deepest first
