@@ -27,9 +27,9 @@ def _session(tmp_path, agent, deleted: str, *, said_after: bool = True) -> tuple
         agent.call_tool("memory_write", {"name": name, "description": description, "type": "project", "body": body})
     assert f"Deleted memory: {deleted} (project)" in agent.call_tool("memory_delete", {"name": deleted})
     at = agent.session.layer("project").tombstones()[0].ts
-    at = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    at = datetime.fromisoformat(at)
     first = -30 if said_after else 90
-    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731
+    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     path = cc_transcript(tmp_path / "t.jsonl", ("user", SAID, stamp(first)), ("assistant", "Done.", stamp(120)))
     report = agent.consolidate(path, mode="always", extractor="agent")
     return [item["text"] for item in pending.load(agent.session.layer_path("project"))], report.notes
@@ -40,9 +40,9 @@ def test_a_memory_deleted_in_the_session_is_not_kept_as_a_pending_finding(tmp_pa
     agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
     kept, notes = _session(tmp_path, agent, VPN[0])
     assert kept == []  # before: [SAID]
-    assert [n for n in notes if n.startswith("pending finding not kept")] == [
+    assert [n for n in notes if n.startswith("pending finding not kept")] == [(
         f"pending finding not kept ({SAID[:60]}): memory 'deploy-vpn' holding it was forgotten during the session "
-        f"({agent.session.layer('project').tombstones()[0].id})"]
+        f"({agent.session.layer('project').tombstones()[0].id})")]
 
 
 @pytest.mark.slow

@@ -251,7 +251,7 @@ def _forgotten(snap: Snapshot, text: str, during: tuple | None):
         return None
     for stone in snap.stones:
         try:
-            made = datetime.fromisoformat(stone.ts.replace("Z", "+00:00")) if stone.ts else None
+            made = datetime.fromisoformat(stone.ts) if stone.ts else None
             recent = made is not None and made >= during[0].replace(microsecond=0)
         except (TypeError, ValueError, AttributeError):  # a team tombstone keeps no time; one without a zone
             recent = False
