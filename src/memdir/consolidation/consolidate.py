@@ -166,7 +166,8 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
     (noted), and so are those a live memory written ``during`` the session
     covers (:func:`_held`): the agent saved it before the session's end queued
-    the transcript. Returns the texts kept (in a dry run: that would be kept)."""
+    the transcript; and those a forget made since the session began holds (:func:`_forgotten`). Returns the
+    texts kept (in a dry run: that would be kept)."""
     from ..prompt import pending
 
     texts = []
