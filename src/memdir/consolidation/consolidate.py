@@ -166,7 +166,8 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
     (noted), and so are those a live memory written ``during`` the session
     covers (:func:`_held`): the agent saved it before the session's end queued
-    the transcript. Returns the texts kept (in a dry run: that would be kept)."""
+    the transcript; and those a forget made since the session began holds (:func:`_forgotten`). Returns the
+    texts kept (in a dry run: that would be kept)."""
     from ..prompt import pending
 
     texts = []
@@ -175,8 +176,12 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted") \
             or match_tombstone(snap.stones, item[1], item[1], actor="extracted")
         held = _held(snap, item[1], during)
+        gone = _forgotten(snap, item[1], during) if hit is None else None
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
+        elif gone is not None:  # newuser38: saved, then deleted in the session, then kept as a finding at its end
+            notes.append(f"pending finding not kept ({item[1][:60]}): memory {gone.name!r} holding it was "
+                         f"forgotten during the session ({gone.id})")
         elif held is not None:  # trial22: saved during the session, then asked for again at the next start
             notes.append(f"pending finding not kept ({item[1][:60]}): memory {held[1]!r} ({held[0]}) holds it")
         else:
@@ -230,6 +235,30 @@ def _held(snap: Snapshot, text: str, during: tuple | None) -> tuple[str, str] | 
     if len(sharing) > 1 and pending.covers(text, together) and not pending.corrects(text, together):
         return ("+".join(dict.fromkeys(scope for scope, _, _ in sharing)),
                 "+".join(record.name for _, record, _ in sharing))
+    return None
+
+
+def _forgotten(snap: Snapshot, text: str, during: tuple | None):
+    """The tombstone of ``snap`` made since the session's first turn (``during``: ``(first, last)`` turn times;
+    None: unknown, so none) whose forgotten value holds the finding ``text``
+    (:func:`memdir.prompt.pending.forgotten_by`, the rule that drops a finding already pending at a forget); None
+    when none. A forget after the person said it — in the session, or after its last turn and before this run —
+    would have dropped the finding had it been pending then, so it is not kept now; an older tombstone is judged
+    by :func:`memdir.tombstones.match.match` alone (the loose rule against every forgotten fact would drop
+    findings that only share words)."""
+    from ..prompt import pending
+
+    if during is None:
+        return None
+    for stone in snap.stones:
+        try:
+            made = datetime.fromisoformat(stone.ts) if stone.ts else None
+            recent = made is not None and made >= during[0].replace(microsecond=0)
+        except (TypeError, ValueError, AttributeError):  # a team tombstone keeps no time; one without a zone
+            recent = False
+        if recent and pending.forgotten_by(text, pending.memory_text(stone.name, stone.description),
+                                           stone.description):
+            return stone
     return None
 
 

@@ -506,10 +506,20 @@ def drop_forgotten(layer_dir: Path, memory_text: str, head_text: str) -> list[di
     so a finding quoting it in other words would bring it back through the next session's ``memory_write``.
     Returns the dropped items."""
     items = load(layer_dir)
-    gone = [i for i in items if covers(i["text"], memory_text) or covers(head_text, i["text"])]
+    gone = [i for i in items if forgotten_by(i["text"], memory_text, head_text)]
     if gone:
         _save(layer_dir, [i for i in items if i not in gone])
     return gone
+
+
+def forgotten_by(item_text: str, memory_text: str, head_text: str) -> bool:
+    """Whether a finding ``item_text`` asks to save again a value deleted or forgotten: ``memory_text`` (the
+    memory's name, description and body; a tombstone keeps no body in clear, so of one: its name and description)
+    covers it, or it holds ``head_text`` (the forgotten description) among other facts. The one rule for a
+    finding pending at the forget (:func:`drop_forgotten`) and for one a session's end would keep after a forget
+    made during that session (:mod:`memdir.consolidation.consolidate`; newuser38: Gemini CLI's SessionEnd kept
+    one)."""
+    return covers(item_text, memory_text) or covers(head_text, item_text)
 
 
 def drop(layer_dir: Path, ids) -> list[dict]:
@@ -525,5 +535,5 @@ def drop(layer_dir: Path, ids) -> list[dict]:
 
 
 __all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "TOPIC_WORDS", "active", "add", "corrects", "covers",
-           "drop", "drop_forgotten", "expire_covered", "load", "mark_shown", "memory_text", "pending_block", "render", "request_topic",
+           "drop", "drop_forgotten", "expire_covered", "forgotten_by", "load", "mark_shown", "memory_text", "pending_block", "render", "request_topic",
            "requested", "session_pending", "shares", "showings", "with_pending"]

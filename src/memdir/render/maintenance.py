@@ -76,7 +76,12 @@ def _project(result: StatusResult) -> str:
 @printable_output
 def installed_lines(result: StatusResult) -> list[str]:
     """``installed: codex (user scope): ~/.codex/config.toml`` per client and scope memdir is installed
-    into (``result.clients``); none when it is in none the status was told of."""
+    into (``result.clients``); when it is in none, one line saying so and how to install it (newuser38: no
+    ``installed:`` line at all left a person not knowing whether memdir was in any client)."""
+    if not result.clients:
+        from ..operations.installed import CLIENTS
+
+        return [f"installed: in no client — `memdir install {CLIENTS[0]}` (or {', '.join(CLIENTS[1:])}) adds it"]
     return [f"installed: {c.client} ({c.scope} scope): {', '.join(cut(f, 1000) for f in c.files)}"
             for c in result.clients]
 

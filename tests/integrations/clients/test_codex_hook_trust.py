@@ -131,3 +131,47 @@ def test_uninstall_takes_codexs_trust_records_of_memdirs_hooks_out_with_them(tmp
     left = tomlkit.parse(config.read_text()).unwrap()
     assert left["hooks"] == {"state": {f"{mine}:stop:0:0": {"trusted_hash": "sha256:" + "0" * 64}}}
     assert left["model"] == "gpt-5.4" and "memdir" not in left["mcp_servers"] and "other" in left["mcp_servers"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [("--scope", "project"), ()])  # that scope, and every recorded install
+def test_a_project_uninstall_takes_its_trust_records_out_of_the_users_config(tmp_path, isolated_home, project, how):
+    """newuser38: Codex keeps its trust in a project's hooks in the user's ~/.codex/config.toml too; after
+    `memdir uninstall codex --scope project` the five `[hooks.state."<project>/.codex/hooks.json:…"]` tables stayed
+    there. Now the user's file is byte for byte as before install; control: another project's record of memdir's
+    hooks (installed there too) stays, and so does the project's trust line."""
+    import os
+    import sys
+
+    user_home = tmp_path / "userhome"
+    path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")  # `memdir` for project scope
+    env = client_env(user_home, isolated_home, PATH=path)
+    config = user_home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    for where in (project, other):
+        done = run_cli("--project", where, "install", "codex", "--scope", "project",
+                       env={"PATH": path, "HOME": str(user_home)}, cwd=where)
+        assert done.returncode == 0, done.stderr
+    before = MINE + "".join(f'\n[projects."{where}"]\ntrust_level = "trusted"\n' for where in (project, other))
+    config.write_text(before)
+    keys = _trust_all(env, project, config)
+    theirs = _trust_all(env, other, config)
+    assert len(keys) == 5 and all(k.startswith(f"{project / '.codex' / 'hooks.json'}:") for k in keys)
+    assert len(theirs) == 5 and config.read_text().count("trusted_hash") == 10  # both projects' records, Codex's keys
+    with_other = tomlkit.parse(before)
+    with_other["hooks"] = {"state": {k: tomlkit.parse(config.read_text())["hooks"]["state"][k].unwrap()
+                                     for k in theirs}}
+    args = ("--project", project, "uninstall", "codex", *how)
+    done = run_cli(*args, env={"PATH": path, "HOME": str(user_home)}, cwd=project)
+    assert done.returncode == 0, done.stderr
+    if how:
+        assert tomlkit.parse(config.read_text()).unwrap() == with_other.unwrap()  # the other project's stay
+        assert sorted(tomlkit.parse(config.read_text())["hooks"]["state"]) == theirs
+        assert not (project / ".codex").exists() and (other / ".codex" / "hooks.json").exists()
+        done = run_cli("--project", other, "uninstall", "codex", "--scope", "project",
+                       env={"PATH": path, "HOME": str(user_home)}, cwd=other)
+        assert done.returncode == 0, done.stderr
+    assert config.read_text() == before  # byte for byte, the trust lines of both projects with it
+    assert not (other / ".codex").exists()

@@ -353,3 +353,45 @@ def test_a_gemini_chat_consolidates_the_persons_words_not_the_recall_block_it_ho
     again = Memory.open(home=isolated_home, project=project, search_vectors="off").consolidate(
         chats[0], extractor="agent")
     assert again.pending == () and pending.waiting(layer) == (FINDING,)  # consolidated once: nothing added
+
+
+def _saves_then_deletes(body: dict):
+    """The scripted model: memory_write of :data:`DEPLOY`, then (its answer back) memory_delete of it, then "Done."."""
+    contents = body.get("contents") or []
+    offered = [d.get("name") for t in body.get("tools") or [] for d in t.get("functionDeclarations") or []]
+    if "mcp_memdir_memory_write" not in offered:
+        return "ok"
+    answered = json.dumps(contents).count("functionResponse")
+    steps = [{"function_call": "mcp_memdir_memory_write", "args": DEPLOY},
+             {"function_call": "mcp_memdir_memory_delete", "args": {"name": DEPLOY["name"]}}, "Done."]
+    return steps[answered] if answered < len(steps) else "ok"
+
+
+@pytest.mark.slow
+def test_a_memory_deleted_in_the_gemini_session_is_no_pending_finding_at_its_end(tmp_path, isolated_home, project):
+    """newuser38: the person asked to remember a fact, the agent saved it, then deleted it in the same session;
+    Gemini CLI's SessionEnd consolidation kept the person's sentence as a pending finding, so the next session's
+    <memory_pending> asked the agent to save again what was just forgotten. Control: another fact the person said
+    in that session is pending."""
+    exe = binary("gemini")
+    user_home = _installed(tmp_path, isolated_home, project)
+    said = "Remember that we deploy on Fridays only."
+    with GeminiServer(_saves_then_deletes) as server:
+        env = client_env(user_home, isolated_home, GEMINI_API_KEY="dummy", GOOGLE_GEMINI_BASE_URL=server.url,
+                         GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project), MEMDIR_SEARCH_VECTORS="off")
+        done = subprocess.run([exe, "-p", f"{said} {FINDING}", "-m", MODEL, "--allowed-mcp-server-names", "memdir",
+                               "--approval-mode", "yolo"], capture_output=True, text=True, env=env, cwd=project,
+                              timeout=180, stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("Done."), done.stdout
+    store = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    assert [t.name for t in store.session.layer("project").tombstones()] == ["deploy-day"]  # saved, then deleted
+    from filelock import FileLock
+
+    from memdir.consolidation import queue
+    from memdir.prompt import pending
+
+    with FileLock(str(queue.queue_path(isolated_home).parent / "drain.lock"), timeout=120):
+        pass
+    queue.drain(isolated_home)
+    assert pending.waiting(store.session.layer_path("project")) == (FINDING,)  # before: also the deleted fact

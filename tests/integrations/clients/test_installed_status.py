@@ -45,14 +45,18 @@ def test_status_lists_each_installed_client_with_scope_and_files(tmp_path, proje
     assert "installed: codex" not in text and "installed: claude-code (project scope): " in text
 
 
-def test_status_lists_no_client_before_any_install(project):
+def test_status_says_it_is_in_no_client_before_any_install(project):
     status = run_cli("--project", project, "status", "--json")
     assert status.returncode == 0, status.stderr
-    assert json.loads(status.stdout)["clients"] == []
-    assert "installed:" not in run_cli("--project", project, "status").stdout
+    assert json.loads(status.stdout)["clients"] == []  # the key, with an empty list
+    none = "installed: in no client — `memdir install claude-code` (or codex, gemini, cursor, opencode) adds it"
+    text = run_cli("--project", project, "status").stdout.splitlines()
+    assert [line for line in text if line.startswith("installed:")] == [none]  # newuser38: no line at all
     assert run_cli("install", "gemini").returncode == 0  # control: the same setup lists one once installed
     assert [c["client"] for c in json.loads(run_cli("--project", project, "status", "--json").stdout)["clients"]] \
         == ["gemini"]
+    text = run_cli("--project", project, "status").stdout.splitlines()
+    assert [line.split(" (")[0] for line in text if line.startswith("installed:")] == ["installed: gemini"]
 
 
 def test_the_python_api_lists_the_clients_the_cli_lists(tmp_path, project, isolated_home):

@@ -368,7 +368,10 @@ def strip_server(doc, record=None):
 def strip_trust(doc, hooks: Path):
     """The TOML ``doc`` (a user's ``config.toml``) without Codex's trust records of memdir's hooks in ``hooks``
     (the ``hooks.json`` beside it, still holding them: :func:`.hooktrust.keys`), and without a ``[hooks.state]``
-    or ``[hooks]`` table that taking them out left empty. The person's own records stay."""
+    or ``[hooks]`` table that taking them out left empty, nor the blank line left at the end. The person's own
+    records stay."""
+    import tomlkit
+
     from .hooktrust import keys
 
     table = doc.get("hooks")
@@ -382,14 +385,33 @@ def strip_trust(doc, hooks: Path):
         del table["state"]
         if not table:
             del doc["hooks"]
+    text = tomlkit.dumps(doc)
+    # Codex appends a record as a table after a blank line; the blank line left at the end once it goes was its
+    # (newuser38: a project's uninstall left the user's file one "\n" longer than before install)
+    return tomlkit.parse(text.rstrip("\n") + "\n") if text.endswith("\n\n") else doc
+
+
+def _strip(path: Path, projects: tuple[Path, ...] = ()):
+    """The ``remove`` of the Codex ``config.toml`` at ``path``: memdir's server (:func:`strip_server`) and, in
+    the user's file, Codex's trust records of memdir's hooks in the ``hooks.json`` beside it and in the
+    ``projects`` hooks.json files uninstalled with it (:func:`strip_trust`: Codex keeps them only there)."""
+    return lambda doc, record=None: _untrusted(strip_server(doc, record), (path.parent / "hooks.json", *projects))
+
+
+def _untrusted(doc, hooks_files):
+    """``doc`` (the user's ``config.toml``) without Codex's trust records of memdir's hooks in ``hooks_files``."""
+    for hooks in hooks_files:
+        doc = strip_trust(doc, hooks)
     return doc
 
 
-def _strip(path: Path):
-    """The ``remove`` of the Codex ``config.toml`` at ``path``: memdir's server (:func:`strip_server`) and, in
-    the user's file, Codex's trust records of memdir's hooks in the ``hooks.json`` beside it (:func:`strip_trust`:
-    Codex keeps them only there, so a project's remain in the user's file)."""
-    return lambda doc, record=None: strip_trust(strip_server(doc, record), path.parent / "hooks.json")
+def _trust_edit(user_config: Path, projects: tuple[Path, ...]) -> edits.Edit:
+    """The edit a project-scope uninstall makes to the user's ``config.toml``, which it never wrote: Codex's trust
+    records of memdir's hooks in the ``projects`` hooks.json files out (newuser38: a project's uninstall left its
+    ``[hooks.state."<project>/.codex/hooks.json:…"]`` tables there); another project's records, a user-scope
+    install's entry and its manifest record stay (:attr:`edits.Edit.recorded` False)."""
+    return edits.Edit(user_config, edits.TOML, None, lambda doc, record=None: _untrusted(doc, projects),
+                      recorded=False)
 
 
 def _keep(doc) -> dict:
@@ -442,9 +464,23 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
               project: Path | None = None) -> edits.Plan:
-    """Remove what :func:`install` added (every recorded scope when ``scope`` is None)."""
+    """Remove what :func:`install` added (every recorded scope when ``scope`` is None), and Codex's trust records of
+    memdir's hooks in each hooks.json uninstalled (kept in the user's ``config.toml`` for a project's too)."""
     paths = targets(scope or "user", user_home, project)
-    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+    user_config = targets("user", user_home)[0]
+    if scope == "project":
+        projects: tuple[Path, ...] = (paths[1],)
+    elif scope is None:
+        projects = tuple(Path(p) for p, r in edits.read_manifest(memdir_home, CLIENT).items()
+                         if Path(p).name == "hooks.json" and isinstance(r, dict) and r.get("scope") == "project")
+    else:
+        projects = ()
+    scoped = [edit_for(p) for p in paths]
+    if scope is None:  # the user's config.toml is uninstalled too: one edit takes every record out
+        scoped[0] = replace(scoped[0], remove=_strip(paths[0], projects))
+    elif projects:
+        scoped.append(_trust_edit(user_config, projects))
+    return edits.run_uninstall(CLIENT, scope, memdir_home, scoped, edit_for, dry_run=dry_run)
 
 
 __all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "strip_trust", "edit_for", "problems", "doubled", "unseen",

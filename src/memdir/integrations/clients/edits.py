@@ -66,6 +66,7 @@ class FileChange:
     record: dict = field(default_factory=dict, compare=False)  # what the edit keeps in the manifest
     fresh: dict = field(default_factory=dict, compare=False)  # what the manifest takes anew at each install
     restored: bool = False
+    recorded: bool = True  # a file install recorded: uninstall drops its manifest record (False: see Edit.recorded)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,10 @@ class Edit:
     foreign: Callable | None = None
     # after-data -> dict the manifest record takes at every install, replacing the last install's (what memdir wrote)
     wrote: Callable | None = None
+    # False: a file install never wrote, from which uninstall only takes traces of memdir's files out (Codex's trust
+    # records of a project's hooks, kept in the user's config.toml): its manifest record, if the file is one another
+    # scope's install wrote, neither guides nor is dropped by this uninstall
+    recorded: bool = True
 
 
 # ---------------------------------------------------------------- plan
@@ -151,7 +156,11 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
         try:
             raw, data = read(edit.path, edit.fmt)
         except JsoncFile as exc:
-            raise by_hand(exc, edit.add(copy_of(exc.data)), "Add memdir's entries") from None
+            changed = edit.add(copy_of(exc.data))
+            if edit.fmt.plain(changed) == edit.fmt.plain(exc.data):  # the person added memdir's entries by hand
+                unchanged.append(edit.path)
+                continue
+            raise by_hand(exc, changed, "Add memdir's entries", _then("install", edit.path, edits)) from None
         previous = edit.foreign(data) if edit.foreign else None
         if previous is not None and not force:
             raise InstallError(f"{edit.path} already has a server named memdir that memdir did not write "
@@ -179,6 +188,20 @@ def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, .
     return Plan("install", scope, tuple(changes), tuple(unchanged), notes=tuple(notes), client=client)
 
 
+def _then(action: str, path: Path, edits: list[Edit]) -> str:
+    """What the refusal of a JSONC ``path`` (:func:`formats.by_hand`) tells the person to do after the change by
+    hand: run the same command again, which writes (or removes) the run's other files — memdir's own, such as the
+    instructions file the settings entry names (newuser38: OpenCode's by-hand diff named a memdir.md no run ever
+    created) — and leaves a settings file that already holds (or no longer holds) memdir's entries as it is.
+    ``""`` when the run has no other file."""
+    rest = list(dict.fromkeys(str(edit.path) for edit in edits if edit.path != path))
+    if not rest:
+        return ""
+    does = "writes memdir's part of" if action == "install" else "takes memdir's part out of"
+    return (f"Then run the same `memdir {action}` again: it {does} {', '.join(rest)} and leaves {path.name} as "
+            f"you made it (nothing was written this time)")
+
+
 def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_home: Path) -> Plan:
     """Compute the uninstall of ``edits`` (one per file; a later one for the
     same path is ignored) without writing. A file memdir cannot take its part
@@ -191,7 +214,7 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
         if path in seen:
             continue
         seen.add(path)
-        record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) else None
+        record = manifest.get(str(path)) if isinstance(manifest.get(str(path)), dict) and edit.recorded else None
         try:
             raw, data = read(path, edit.fmt)
         except JsoncFile as exc:
@@ -199,7 +222,7 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             if stripped == exc.data:  # nothing of memdir's in it
                 unchanged.append(path)
                 continue
-            raise by_hand(exc, stripped, "Remove memdir's entries") from None
+            raise by_hand(exc, stripped, "Remove memdir's entries", _then("uninstall", path, edits)) from None
         if raw is None:
             if record is not None:  # deleted by hand: forget it, clear the dirs install made
                 changes.append(FileChange(path, None, None, ""))
@@ -220,7 +243,8 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
                          "delete the block (or the file) by hand if you do not need it")
             continue
         original = read_bytes(Path(record["backup"])) if record and record.get("backup") else None
-        changes.append(FileChange(path, raw, after, diff(path, raw, after), restored=after is not None and after == original))
+        changes.append(FileChange(path, raw, after, diff(path, raw, after), restored=after is not None and after == original,
+                                  recorded=edit.recorded))
     return Plan("uninstall", scope or "every recorded", tuple(changes), tuple(unchanged), notes=tuple(notes),
                 client=client)
 
@@ -350,7 +374,7 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
                 "backup": first["backup"] if "backup" in first else (str(backup) if backup else None),
                 "created_dirs": first.get("created_dirs", created_dirs),
                 "installed_sha256": hashlib.sha256(change.after or b"").hexdigest(), **change.fresh}
-        else:
+        elif change.recorded:
             manifest.pop(str(path), None)
         done.append(replace(change, backup=backup))
     for folder in sorted(emptied, key=lambda f: -len(Path(f).parts)):  # deepest first

@@ -101,11 +101,11 @@ class JsoncFile(InstallError):
         self.path, self.data = path, data
 
 
-def by_hand(exc: JsoncFile, changed, verb: str) -> InstallError:
+def by_hand(exc: JsoncFile, changed, verb: str, then: str = "") -> InstallError:
     """The refusal to edit the JSONC file of ``exc``, with the change to make by hand: ``changed`` (its data
     after memdir's edit) shown as a diff of the settings as plain JSON. It names no client: every client's JSON
     settings file is refused alike (trial35: a Gemini CLI settings.json with a comment was said to be a file
-    "which OpenCode accepts")."""
+    "which OpenCode accepts"). ``then``: what to do once that is done, after the diff (the run's other files)."""
     import difflib
 
     before = json.dumps(exc.data, indent=2, ensure_ascii=False).splitlines(keepends=True)
@@ -113,7 +113,7 @@ def by_hand(exc: JsoncFile, changed, verb: str) -> InstallError:
     lines = "".join(difflib.unified_diff(before, after, "now", "with memdir", n=1))
     return InstallError(f"{exc}; memdir edits only plain JSON, so that uninstall "
                         f"gives back exactly your text and no comment is lost; memdir left it untouched. "
-                        f"{verb} by hand (keeping your comments):\n{lines}")
+                        f"{verb} by hand (keeping your comments):\n{lines}" + (f"\n{then}" if then else ""))
 
 
 class _Unfaithful(ValueError):
