@@ -149,7 +149,11 @@ class HandsOver:
         keys, deadline_ns = saved.index
         target = self.meta.parent / INDEX_FILE
         try:  # its outline, when it describes the file as it is: no line read but the first and the last
-            text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
+            if saved.index_copied:  # a copied home's: taken up only when its text is the one the keys order
+                if (text := self._copied_index(target, keys)) is None:
+                    return
+            else:
+                text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
             deadline = datetime.fromtimestamp(deadline_ns / 1e9, UTC) if deadline_ns else None
             if self._index.restore(keys, text, deadline):
                 self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
@@ -158,6 +162,27 @@ class HandsOver:
                     self._index_written = (written, *(index_state(target) if written else text.state))
         except (OSError, UnicodeDecodeError, ValueError, OverflowError):
             return
+
+    def _copied_index(self, target, keys: dict[str, tuple]) -> str | None:
+        """The text of ``MEMORY.md`` at ``target`` when it is, byte for byte, the lines of the manifest's
+        :class:`memdir.layer.index.Facts` in the order of its ``keys`` (name → ``(unpinned, -score,
+        name)``) — what memdir last wrote there — else None. Asked when the file's size and mtime are the
+        recorded ones but its inode or ctime are not (a copied or restored home:
+        :attr:`memdir.layer.manifest.Saved.index_copied`): the stat cannot tell that copy from a hand
+        edit that kept size and mtime, its text can. One read of the file and of the facts (no memory
+        file read: each is checked by its digest by the sweep that follows, and parsed only when its bytes
+        changed), instead of every file parsed to render the index again."""
+        if not keys:
+            return None
+        facts = self.manifest.load_facts()
+        try:
+            expected = "".join(facts[key[2]].line + "\n" for key in sorted(keys.values()))
+            fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with open(fd, "rb") as file:
+                data = file.read(len(expected.encode("utf-8")) + 1)
+        except (KeyError, OSError):
+            return None
+        return expected if data == expected.encode("utf-8") else None
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:

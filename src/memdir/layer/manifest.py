@@ -96,6 +96,7 @@ class Saved:
     index: tuple[dict[str, tuple], int] | None = None
     usage_same: bool = True
     index_key: tuple | None = field(default=None, repr=False)
+    index_copied: bool = False  # MEMORY.md of the size and mtime recorded, another inode or ctime: see _copied
 
 
 def stat3(path: Path) -> tuple[int, int, int] | None:
@@ -266,14 +267,15 @@ class Manifest(Lookups):
                     return None
                 found = Rows([], self, conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]) if files else Rows([])
                 heads = Heads(self)
-                index = None
-                if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
+                index, recorded = None, meta.get("index")
+                copied = recorded != _text(stamps.index) and _copied(recorded, stamps.index)
+                if meta.get("deadline") is not None and (recorded == _text(stamps.index) or copied):
                     order = conn.execute("SELECT unpinned, score, name FROM idx WHERE score IS NOT NULL "
                                          "ORDER BY unpinned, score, name").fetchall()
                     keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index,
-                             meta.get("usage") == _text(stamps.usage))
+                             meta.get("usage") == _text(stamps.usage), index_copied=copied and index is not None)
             finally:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
@@ -459,6 +461,18 @@ def _with_recorded_text(conn: sqlite3.Connection, files: dict[str, FileState | N
         if row is not None and row[0] == state.digest:
             kept[filename] = state._replace(text=row[1], notes=_notes(row[2]))
     return kept
+
+
+def _copied(recorded: str | None, now: tuple | None) -> bool:
+    """Whether ``MEMORY.md``'s stat ``now`` (:func:`memdir.files.layout.index_state`) differs from the
+    ``recorded`` one only by its inode and ctime, as after a copy of the home that kept times
+    (``shutil.copytree``, ``cp -a`` onto another disk, a backup restored): the index keys are then
+    given (:attr:`Saved.index_copied`) only to be taken up once ``MEMORY.md``'s text is found to be the
+    one they order, line for line (:meth:`memdir.layer.handover.HandsOver._take`): a hand edit that kept
+    size and mtime is then seen, as its ctime shows it otherwise. Anything else moved: False."""
+    if recorded is None or now is None:
+        return False
+    return recorded.split(":")[:2] == [str(now[0]), str(now[1])]
 
 
 def _notes_text(notes: tuple[str, ...]) -> str | None:
