@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from memdir import Memory
+from memdir.files.outline import read_outline
 from memdir.layer.history import history
 from tests.seeded import counted_parses, seeded
 
@@ -68,6 +69,10 @@ def test_a_copied_homes_first_write_parses_only_the_changed_files_and_sees_a_han
     assert "— seeded fact 12\n" not in index
     assert "— seeded fact 11\n" in index  # control: an unchanged memory's line is there, as it was
     assert index.count("\n") == SIZE
+    # the outline describes the copy's MEMORY.md: the next fresh process reads its first and last lines, not all
+    outline = read_outline(layer_dir / "MEMORY.md", layer_dir / ".memdir")
+    assert outline is not None and outline.count == SIZE
+    assert [outline.line(i) for i in range(SIZE)] == index.splitlines()
     versions = history(mem.session.layer("project"), "seed-0012")
     assert versions[-1].action == "external-edit"  # journaled as a person's edit
     monkeypatch.undo()
@@ -89,3 +94,14 @@ def test_a_copied_home_whose_index_was_edited_keeping_size_and_mtime_renders_it_
     assert "— seeded fact 30, corrected\n" in index
     monkeypatch.undo()
     assert index == _rebuilt(copy, project)
+
+
+def test_a_copied_homes_index_gets_an_outline_of_its_own_when_first_taken_up(tmp_path):
+    copy, project, layer_dir = _copied(tmp_path)
+    index, meta = layer_dir / "MEMORY.md", layer_dir / ".memdir"
+    assert read_outline(index, meta) is None  # the outline copied with it describes the original's inode and ctime
+    layer = Memory.open(home=copy, project=project, actor="human").session.layer("project")
+    assert layer.lookup("seed-0005").record.description == "seeded fact 5"  # a lookup: the manifest taken up
+    outline = read_outline(index, meta)  # now written for the copy's stat: later processes read two lines, not all
+    assert outline is not None and outline.count == SIZE
+    assert [outline.line(i) for i in range(SIZE)] == index.read_text(encoding="utf-8").splitlines()

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from ..errors import StoreError
 from ..files.layout import INDEX_FILE, index_state, judged
-from ..files.outline import read_outline
+from ..files.outline import read_outline, write_outline
 from ..files.scan import Scan
 from ..files.sweeps import since, sweep_can_wait
 from .journal import records_bytes
@@ -164,25 +164,33 @@ class HandsOver:
             return
 
     def _copied_index(self, target, keys: dict[str, tuple]) -> str | None:
-        """The text of ``MEMORY.md`` at ``target`` when it is, byte for byte, the lines of the manifest's
-        :class:`memdir.layer.index.Facts` in the order of its ``keys`` (name → ``(unpinned, -score,
-        name)``) — what memdir last wrote there — else None. Asked when the file's size and mtime are the
-        recorded ones but its inode or ctime are not (a copied or restored home:
-        :attr:`memdir.layer.manifest.Saved.index_copied`): the stat cannot tell that copy from a hand
-        edit that kept size and mtime, its text can. One read of the file and of the facts (no memory
-        file read: each is checked by its digest by the sweep that follows, and parsed only when its bytes
-        changed), instead of every file parsed to render the index again."""
-        if not keys:
+        """The text of ``MEMORY.md`` at ``target`` when it is, byte for byte, the lines the manifest keeps
+        in the order of its ``keys`` (name → ``(unpinned, -score, name)``;
+        :meth:`memdir.layer.manifest.Manifest.index_lines`) — what memdir last wrote there — else None.
+        Asked when the file's size and mtime are the recorded ones but its inode or ctime are not (a
+        copied or restored home: :attr:`memdir.layer.manifest.Saved.index_copied`): the stat cannot tell
+        that copy from a hand edit that kept size and mtime, its text can. One read of the file and one
+        query (no memory file read: the sweep checks each by its digest and parses only those whose
+        bytes changed), instead of every file parsed to render the index again; the file's outline is
+        written for its new stat (:func:`memdir.files.outline.write_outline`)."""
+        lines = self.manifest.index_lines() if keys else None
+        if not lines or len(lines) != len(keys):
             return None
-        facts = self.manifest.load_facts()
+        expected = "\n".join(lines) + "\n"
+        wanted = expected.encode("utf-8")
         try:
-            expected = "".join(facts[key[2]].line + "\n" for key in sorted(keys.values()))
-            fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with open(fd, "rb") as file:
-                data = file.read(len(expected.encode("utf-8")) + 1)
-        except (KeyError, OSError):
+            with open(os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as file:
+                st = os.fstat(file.fileno())
+                data = file.read(len(wanted) + 1)
+                same = data == wanted and index_state(os.fstat(file.fileno())) == index_state(st)
+        except OSError:
             return None
-        return expected if data == expected.encode("utf-8") else None
+        if not same:
+            return None
+        # Its outline, for the copy's stat: the outline copied with it describes the file it was copied from, and
+        # until the text changes every fresh process (a write, the context block) would read the whole file.
+        write_outline(self.meta, expected, st, wanted)
+        return expected
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:

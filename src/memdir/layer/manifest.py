@@ -324,6 +324,17 @@ class Manifest(Lookups):
         except (sqlite3.Error, OSError, ValueError, TypeError):
             return {}
 
+    def index_lines(self) -> list[str] | None:
+        """The line of each memory in ``MEMORY.md`` as the manifest keeps it (its :class:`Facts`'
+        ``line``), in the order of the index keys :meth:`load` gives — the text memdir last wrote there,
+        line by line; read in SQLite (``json_extract``), no facts parsed. None when one has no line kept
+        or the manifest cannot be read."""
+        rows = self._read(f"SELECT json_extract(facts, '$[{_LINE_AT}]') FROM idx WHERE score IS NOT NULL "
+                          "ORDER BY unpinned, score, name")
+        if rows is None or any(not isinstance(row[0], str) for row in rows):
+            return None
+        return [row[0] for row in rows]
+
     def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
              index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
              *, whole: bool, whole_index: bool = False, events: list[Event] | None = None,
@@ -481,6 +492,9 @@ def _notes_text(notes: tuple[str, ...]) -> str | None:
 
 def _notes(text: str | None) -> tuple[str, ...]:
     return tuple(json.loads(text)) if text else ()
+
+
+_LINE_AT = 10  # where _facts_text puts a memory's index line in its JSON array (Facts.line: facts[11])
 
 
 def _facts_text(facts: Facts) -> str:
