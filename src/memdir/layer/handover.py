@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from ..errors import StoreError
 from ..files.layout import INDEX_FILE, index_state, judged
-from ..files.outline import read_outline
+from ..files.outline import read_outline, write_outline
 from ..files.scan import Scan
 from ..files.sweeps import since, sweep_can_wait
 from .journal import records_bytes
@@ -149,7 +149,11 @@ class HandsOver:
         keys, deadline_ns = saved.index
         target = self.meta.parent / INDEX_FILE
         try:  # its outline, when it describes the file as it is: no line read but the first and the last
-            text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
+            if saved.index_copied:  # a copied home's: taken up only when its text is the one the keys order
+                if (text := self._copied_index(target, keys)) is None:
+                    return
+            else:
+                text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
             deadline = datetime.fromtimestamp(deadline_ns / 1e9, UTC) if deadline_ns else None
             if self._index.restore(keys, text, deadline):
                 self._index_usage = stamps.usage if saved.usage_same else None  # None: reads counted since
@@ -158,6 +162,35 @@ class HandsOver:
                     self._index_written = (written, *(index_state(target) if written else text.state))
         except (OSError, UnicodeDecodeError, ValueError, OverflowError):
             return
+
+    def _copied_index(self, target, keys: dict[str, tuple]) -> str | None:
+        """The text of ``MEMORY.md`` at ``target`` when it is, byte for byte, the lines the manifest keeps
+        in the order of its ``keys`` (name → ``(unpinned, -score, name)``;
+        :meth:`memdir.layer.manifest.Manifest.index_lines`) — what memdir last wrote there — else None.
+        Asked when the file's size and mtime are the recorded ones but its inode or ctime are not (a
+        copied or restored home: :attr:`memdir.layer.manifest.Saved.index_copied`): the stat cannot tell
+        that copy from a hand edit that kept size and mtime, its text can. One read of the file and one
+        query (no memory file read: the sweep checks each by its digest and parses only those whose
+        bytes changed), instead of every file parsed to render the index again; the file's outline is
+        written for its new stat (:func:`memdir.files.outline.write_outline`)."""
+        lines = self.manifest.index_lines() if keys else None
+        if not lines or len(lines) != len(keys):
+            return None
+        expected = "\n".join(lines) + "\n"
+        wanted = expected.encode("utf-8")
+        try:
+            with open(os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as file:
+                st = os.fstat(file.fileno())
+                data = file.read(len(wanted) + 1)
+                same = data == wanted and index_state(os.fstat(file.fileno())) == index_state(st)
+        except OSError:
+            return None
+        if not same:
+            return None
+        # Its outline, for the copy's stat: the outline copied with it describes the file it was copied from, and
+        # until the text changes every fresh process (a write, the context block) would read the whole file.
+        write_outline(self.meta, expected, st, wanted)
+        return expected
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:

@@ -96,6 +96,7 @@ class Saved:
     index: tuple[dict[str, tuple], int] | None = None
     usage_same: bool = True
     index_key: tuple | None = field(default=None, repr=False)
+    index_copied: bool = False  # MEMORY.md of the size and mtime recorded, another inode or ctime: see _copied
 
 
 def stat3(path: Path) -> tuple[int, int, int] | None:
@@ -266,14 +267,15 @@ class Manifest(Lookups):
                     return None
                 found = Rows([], self, conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]) if files else Rows([])
                 heads = Heads(self)
-                index = None
-                if meta.get("deadline") is not None and meta.get("index") == _text(stamps.index):
+                index, recorded = None, meta.get("index")
+                copied = recorded != _text(stamps.index) and _copied(recorded, stamps.index)
+                if meta.get("deadline") is not None and (recorded == _text(stamps.index) or copied):
                     order = conn.execute("SELECT unpinned, score, name FROM idx WHERE score IS NOT NULL "
                                          "ORDER BY unpinned, score, name").fetchall()
                     keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index,
-                             meta.get("usage") == _text(stamps.usage))
+                             meta.get("usage") == _text(stamps.usage), index_copied=copied and index is not None)
             finally:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):
@@ -321,6 +323,17 @@ class Manifest(Lookups):
             return {name: _facts(name, value) for (name, _), value in zip(rows, values)}
         except (sqlite3.Error, OSError, ValueError, TypeError):
             return {}
+
+    def index_lines(self) -> list[str] | None:
+        """The line of each memory in ``MEMORY.md`` as the manifest keeps it (its :class:`Facts`'
+        ``line``), in the order of the index keys :meth:`load` gives — the text memdir last wrote there,
+        line by line; read in SQLite (``json_extract``), no facts parsed. None when one has no line kept
+        or the manifest cannot be read."""
+        rows = self._read(f"SELECT json_extract(facts, '$[{_LINE_AT}]') FROM idx WHERE score IS NOT NULL "
+                          "ORDER BY unpinned, score, name")
+        if rows is None or any(not isinstance(row[0], str) for row in rows):
+            return None
+        return [row[0] for row in rows]
 
     def save(self, stamps: Stamps, files: dict[str, FileState | None], heads: dict[str, str | None],
              index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
@@ -461,12 +474,27 @@ def _with_recorded_text(conn: sqlite3.Connection, files: dict[str, FileState | N
     return kept
 
 
+def _copied(recorded: str | None, now: tuple | None) -> bool:
+    """Whether ``MEMORY.md``'s stat ``now`` (:func:`memdir.files.layout.index_state`) differs from the
+    ``recorded`` one only by its inode and ctime, as after a copy of the home that kept times
+    (``shutil.copytree``, ``cp -a`` onto another disk, a backup restored): the index keys are then
+    given (:attr:`Saved.index_copied`) only to be taken up once ``MEMORY.md``'s text is found to be the
+    one they order, line for line (:meth:`memdir.layer.handover.HandsOver._take`): a hand edit that kept
+    size and mtime is then seen, as its ctime shows it otherwise. Anything else moved: False."""
+    if recorded is None or now is None:
+        return False
+    return recorded.split(":")[:2] == [str(now[0]), str(now[1])]
+
+
 def _notes_text(notes: tuple[str, ...]) -> str | None:
     return json.dumps(list(notes), ensure_ascii=False) if notes else None
 
 
 def _notes(text: str | None) -> tuple[str, ...]:
     return tuple(json.loads(text)) if text else ()
+
+
+_LINE_AT = 10  # where _facts_text puts a memory's index line in its JSON array (Facts.line: facts[11])
 
 
 def _facts_text(facts: Facts) -> str:
