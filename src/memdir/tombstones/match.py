@@ -164,6 +164,39 @@ def body_digest(description: str, body: str) -> str | None:
     return _digest(" ".join(seq))
 
 
+def body_keys(description: str, body: str) -> dict[str, tuple[str, ...] | None]:
+    """The body digests (:func:`body_digest`'s) a value may hold a forgotten body under (rule 5), each with the words a
+    tombstone's forgotten description must be for it to count (None: any): the body read as :func:`body_digest`
+    reads it; the body whole, a first line restating its own description kept (the forgotten body word for word
+    under its own first line as description); the description and body together (the forgotten text split into
+    a one-line summary, its first line, and the rest); and the body after its first line, for a tombstone whose
+    forgotten description is that line (the body of a file written whole, its first line its description,
+    brought back under another) — each of these came back before (break38). A digest is of a word sequence: only
+    a value holding the forgotten body's words, in order and nothing else, has one equal to a tombstone's."""
+    seq = plain_words(body)
+    keys: dict[str, tuple[str, ...] | None] = {}
+    first, _, rest = body.partition("\n")
+    if rest:
+        keys[_digest(" ".join(plain_words(rest)))] = plain_words(first)
+    own = body_digest(description, body)
+    for key in (own, _digest(" ".join(seq)), _digest(" ".join(plain_words(description) + seq))):
+        if key is not None:
+            keys[key] = None
+    return keys
+
+
+def forgotten_body(stones, description: str, body: str):
+    """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`),
+    or None."""
+    keys = body_keys(description, body)
+    for stone in stones:
+        if stone.body_digest is not None and stone.body_digest in keys:
+            need = keys[stone.body_digest]
+            if need is None or plain_words(stone.description) == need:
+                return stone
+    return None
+
+
 def by_body(stones) -> dict[str, list]:
     """``stones`` that keep a body digest, by it (rule 5): what a file's body is looked up in, a dict lookup where
     the description's rules need a sieve (:func:`needed_runs`)."""
@@ -393,11 +426,10 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     for stone in stones:
         if stone.words_digest is not None and stone.words_digest == seq_digest:
             return stone, "the same words"
-    own_body = body_digest(description, body) if any(stone.body_digest is not None for stone in stones) else None
-    if own_body is not None:
-        for stone in stones:
-            if stone.body_digest == own_body:
-                return stone, "the forgotten body"
+    if any(stone.body_digest is not None for stone in stones):
+        stone = forgotten_body(stones, description, body)
+        if stone is not None:
+            return stone, "the forgotten body"
     squeezed = "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
@@ -523,5 +555,5 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "by_body", "caution", "check", "forgotten_by",
+__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "body_keys", "by_body", "caution", "check", "forgotten_body", "forgotten_by",
            "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]
