@@ -35,7 +35,8 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    still another fact.
 
 5. **the forgotten body**: the new body's word sequence is the forgotten body's, under any description
-   (a forgotten fact's text brought back under a new one-line summary) — kept only for a body of at
+   (a forgotten fact's text brought back under a new one-line summary, its own first line included, or split
+   into a summary and the rest: :func:`body_keys`) — kept only for a body of at
    least :data:`MIN_BODY_WORDS` different content words (:func:`body_digest`), so a short generic body (``yes``,
    ``See the runbook.``) forgets nothing on its own and the next memory may say it again.
 
