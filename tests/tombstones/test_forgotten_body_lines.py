@@ -54,3 +54,16 @@ def test_the_cli_refuses_each_way_back_and_a_copied_file_is_held(isolated_home, 
     (layer / "kept.md").write_text(f"---\nname: kept\ndescription: {LINE}\ntype: project\n---\n{OTHER}\n")
     names = [m.name for m in Memory.open(home=isolated_home, project=project, actor="human").list().memories]
     assert "copied" not in names and "kept" in names and "vpn-other" in names
+
+
+def test_a_forget_sees_another_layer_holding_the_body_of_a_file_written_whole(isolated_home, project):
+    """The delete's sieve read the body with its first line (its own description): a user-layer memory holding the
+    body after that line was passed over unread, and the forget tombstoned a body the user layer still held."""
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    person.write("personal-ops", "Personal reminders", "user", REST, scope="user")
+    person.write("staging-access", "Staging access", "project", f"Staging access\n{REST}")
+    done = person.forget("staging-access", scope="project")
+    assert (done.tombstone, done.kept_by) == (None, "user:personal-ops")
+    person.write("prod-access", "Prod access", "project", f"Prod access\n{OTHER}")  # control: nothing holds it
+    control = person.forget("prod-access", scope="project")
+    assert control.kept_by is None and control.tombstone is not None

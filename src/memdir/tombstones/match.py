@@ -239,8 +239,9 @@ def needed_runs(description: str) -> frozenset[str] | None:
 def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None:
     """The runs of ASCII letters and digits a value matching the tombstone of ``description`` + ``body`` holds, as
     alternatives: :func:`needed_runs` of the description, and, when the body is specific enough to be forgotten on
-    its own (:func:`body_digest`, rule 5), those of the body read as a description (a value holding the forgotten
-    body holds all its words). A text holding none of the alternatives holds no such value (:func:`holds_any`). For
+    its own (:func:`body_digest`, rule 5), those of the body read as a description, a first line restating
+    ``description`` left out as :func:`body_digest` leaves it (a value holding the forgotten body holds all its
+    words). A text holding none of the alternatives holds no such value (:func:`holds_any`). For
     a value in hand (a delete looking for another memory that holds it): a tombstone keeps no body in clear, so a
     tombstone's sieve is :func:`needed_runs` and its body a digest looked up (:func:`by_body`). None when it cannot
     say."""
@@ -249,6 +250,9 @@ def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None
         return None
     if body_digest(description, body) is None:
         return (runs,)
+    first, _, rest = body.partition("\n")
+    if rest and plain_words(first) == plain_words(description):  # the body as body_digest reads it (break38)
+        body = rest
     in_body = needed_runs(body)
     return None if in_body is None else (runs, in_body)
 
