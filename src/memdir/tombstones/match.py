@@ -174,15 +174,15 @@ def body_keys(description: str, body: str) -> dict[str, tuple[str, ...] | None]:
     forgotten description is that line (the body of a file written whole, its first line its description,
     brought back under another) — each of these came back before (break38). A digest is of a word sequence: only
     a value holding the forgotten body's words, in order and nothing else, has one equal to a tombstone's."""
-    seq = plain_words(body)
+    seq, own = plain_words(body), plain_words(description)
     keys: dict[str, tuple[str, ...] | None] = {}
-    first, _, rest = body.partition("\n")
-    if rest:
-        keys[_digest(" ".join(plain_words(rest)))] = plain_words(first)
-    own = body_digest(description, body)
-    for key in (own, _digest(" ".join(seq)), _digest(" ".join(plain_words(description) + seq))):
-        if key is not None:
-            keys[key] = None
+    if "\n" in body and (first := plain_words(body.split("\n", 1)[0])):
+        if first == own:  # body_digest's reading
+            keys[_digest(" ".join(seq[len(own):]))] = None
+        elif seq[:len(first)] == first:  # the line a tombstone's description may be
+            keys[_digest(" ".join(seq[len(first):]))] = first
+    keys[_digest(" ".join(seq))] = None
+    keys[_digest(" ".join(own + seq))] = None
     return keys
 
 
