@@ -139,15 +139,44 @@ def git_tops(start: str) -> tuple[str, str] | None:
                 common = common_dir(gitdir) if gitdir is not None else None
             except (OSError, ValueError):  # unreadable, or naming a path with a NUL: no directory it can name
                 return candidate, candidate
-            if common is None:  # no linked worktree: this checkout is the top
+            if common is None or not _linked(gitdir, common, dotgit):  # no linked worktree (or a planted one)
                 return candidate, candidate
             if os.path.basename(common) == ".git":
                 return os.path.dirname(common), candidate
-            return _core_worktree(common) or common, candidate
+            owner = _core_worktree(common)
+            return (owner if owner is not None and _git_dir_is(owner, common) else common), candidate
         parent = os.path.dirname(candidate)
         if parent == candidate:
             return None
         candidate = parent
+
+
+def _linked(gitdir: str, common: str, dotgit: str) -> bool:
+    """Whether ``gitdir`` (named by the ``.git`` file ``dotgit``) is a linked worktree's git directory of the
+    repository whose common directory is ``common``: one of ``common``'s ``worktrees/``, naming ``dotgit`` back in
+    its ``gitdir`` file — what ``git worktree add`` writes. A ``.git`` file and git directory planted in a
+    downloaded tree (a tarball: git never checks a ``.git`` out), whose ``commondir`` names another repository,
+    made that tree the other project's (break38); a worktree moved without ``git worktree repair`` no longer
+    names itself back and is a checkout of its own. Never raises."""
+    try:
+        real = os.path.realpath(gitdir)
+        if os.path.dirname(real) != os.path.join(os.path.realpath(common), "worktrees"):
+            return False
+        back = _read_git_text(os.path.join(real, "gitdir")).strip()
+        return bool(back) and os.path.realpath(os.path.join(real, pure_path(back))) == os.path.realpath(dotgit)
+    except (OSError, ValueError):
+        return False
+
+
+def _git_dir_is(checkout: str, common: str) -> bool:
+    """Whether ``checkout``'s own git directory is ``common`` (a submodule checkout's ``.git`` file naming
+    ``<super>/.git/modules/sm``): a ``core.worktree`` naming another repository's checkout names no top. Never
+    raises."""
+    try:
+        found = git_dir(checkout)
+    except (OSError, ValueError):
+        return False
+    return found is not None and os.path.realpath(found) == os.path.realpath(common)
 
 
 def _core_worktree(git_dir: str) -> str | None:

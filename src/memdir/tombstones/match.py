@@ -35,7 +35,8 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    still another fact.
 
 5. **the forgotten body**: the new body's word sequence is the forgotten body's, under any description
-   (a forgotten fact's text brought back under a new one-line summary) — kept only for a body of at
+   (a forgotten fact's text brought back under a new one-line summary, its own first line included, or split
+   into a summary and the rest: :func:`body_keys`) — kept only for a body of at
    least :data:`MIN_BODY_WORDS` different content words (:func:`body_digest`), so a short generic body (``yes``,
    ``See the runbook.``) forgets nothing on its own and the next memory may say it again.
 
@@ -164,6 +165,39 @@ def body_digest(description: str, body: str) -> str | None:
     return _digest(" ".join(seq))
 
 
+def body_keys(description: str, body: str) -> dict[str, tuple[str, ...] | None]:
+    """The body digests (:func:`body_digest`'s) a value may hold a forgotten body under (rule 5), each with the words a
+    tombstone's forgotten description must be for it to count (None: any): the body read as :func:`body_digest`
+    reads it; the body whole, a first line restating its own description kept (the forgotten body word for word
+    under its own first line as description); the description and body together (the forgotten text split into
+    a one-line summary, its first line, and the rest); and the body after its first line, for a tombstone whose
+    forgotten description is that line (the body of a file written whole, its first line its description,
+    brought back under another) — each of these came back before (break38). A digest is of a word sequence: only
+    a value holding the forgotten body's words, in order and nothing else, has one equal to a tombstone's."""
+    seq, own = plain_words(body), plain_words(description)
+    keys: dict[str, tuple[str, ...] | None] = {}
+    if "\n" in body and (first := plain_words(body.split("\n", 1)[0])):
+        if first == own:  # body_digest's reading
+            keys[_digest(" ".join(seq[len(own):]))] = None
+        elif seq[:len(first)] == first:  # the line a tombstone's description may be
+            keys[_digest(" ".join(seq[len(first):]))] = first
+    keys[_digest(" ".join(seq))] = None
+    keys[_digest(" ".join(own + seq))] = None
+    return keys
+
+
+def forgotten_body(stones, description: str, body: str):
+    """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`),
+    or None."""
+    keys = body_keys(description, body)
+    for stone in stones:
+        if stone.body_digest is not None and stone.body_digest in keys:
+            need = keys[stone.body_digest]
+            if need is None or plain_words(stone.description) == need:
+                return stone
+    return None
+
+
 def by_body(stones) -> dict[str, list]:
     """``stones`` that keep a body digest, by it (rule 5): what a file's body is looked up in, a dict lookup where
     the description's rules need a sieve (:func:`needed_runs`)."""
@@ -205,8 +239,9 @@ def needed_runs(description: str) -> frozenset[str] | None:
 def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None:
     """The runs of ASCII letters and digits a value matching the tombstone of ``description`` + ``body`` holds, as
     alternatives: :func:`needed_runs` of the description, and, when the body is specific enough to be forgotten on
-    its own (:func:`body_digest`, rule 5), those of the body read as a description (a value holding the forgotten
-    body holds all its words). A text holding none of the alternatives holds no such value (:func:`holds_any`). For
+    its own (:func:`body_digest`, rule 5), those of the body read as a description, a first line restating
+    ``description`` left out as :func:`body_digest` leaves it (a value holding the forgotten body holds all its
+    words). A text holding none of the alternatives holds no such value (:func:`holds_any`). For
     a value in hand (a delete looking for another memory that holds it): a tombstone keeps no body in clear, so a
     tombstone's sieve is :func:`needed_runs` and its body a digest looked up (:func:`by_body`). None when it cannot
     say."""
@@ -215,6 +250,9 @@ def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None
         return None
     if body_digest(description, body) is None:
         return (runs,)
+    first, _, rest = body.partition("\n")
+    if rest and plain_words(first) == plain_words(description):  # the body as body_digest reads it (break38)
+        body = rest
     in_body = needed_runs(body)
     return None if in_body is None else (runs, in_body)
 
@@ -393,11 +431,10 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     for stone in stones:
         if stone.words_digest is not None and stone.words_digest == seq_digest:
             return stone, "the same words"
-    own_body = body_digest(description, body) if any(stone.body_digest is not None for stone in stones) else None
-    if own_body is not None:
-        for stone in stones:
-            if stone.body_digest == own_body:
-                return stone, "the forgotten body"
+    if any(stone.body_digest is not None for stone in stones):
+        stone = forgotten_body(stones, description, body)
+        if stone is not None:
+            return stone, "the forgotten body"
     squeezed = "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
@@ -523,5 +560,5 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "by_body", "caution", "check", "forgotten_by",
+__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "body_keys", "by_body", "caution", "check", "forgotten_body", "forgotten_by",
            "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]
