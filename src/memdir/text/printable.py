@@ -116,17 +116,16 @@ def _kind(ch: str) -> int:
     return kind
 
 
-# The printable characters below U+E0100 the rule does not keep as they are (str.isprintable says True for all
-# of them); the ideographic selectors U+E0100-U+E01EF are ruled out by the text's greatest character.
-_PRINTABLE_UNSAFE = frozenset(IGNORABLE + JOINERS + "\u180b\u180c\u180d\u180f\ufe00\ufe01\ufe02\ufe03\ufe04\ufe05"
-                              "\ufe06\ufe07\ufe08\ufe09\ufe0a\ufe0b\ufe0c\ufe0d\ufe0e\ufe0f")
+# The printable characters the rule does not keep as they are (str.isprintable says True for all of them).
+_PRINTABLE_UNSAFE = frozenset(IGNORABLE + JOINERS + "\u180b\u180c\u180d\u180f" + "".join(map(chr, range(0xFE00, 0xFE10)))
+                              + "".join(map(chr, range(0xE0100, 0xE01F0))))
 
 
 def _clean(text: str, body: bool) -> bool:
     """True when :func:`unhidden` leaves ``text`` as it is for its field (no joiner or selector at all:
     whether one stays depends on its neighbours), tab and newline allowed."""
-    flat = text.replace("\n", "").replace("\t", "") if "\n" in text or "\t" in text else text
-    if flat.isprintable() and (flat.isascii() or max(flat) < "\U000e0100"):
+    flat = text.replace("\n", "").replace("\t", "")
+    if flat.isprintable():  # one C-level scan: no Cc, Cf, Cs, Co, Cn, Zl, Zp; only printable ignorables to rule out
         return flat.isascii() or _PRINTABLE_UNSAFE.isdisjoint(flat)
     return all(_kind(c) == _KEEP or (body and _kind(c) == _PRIVATE) for c in set(flat))
 
