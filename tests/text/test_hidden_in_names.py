@@ -75,7 +75,7 @@ def test_a_memory_stored_when_a_format_control_was_a_separator_is_found(mem):
     raw = "sho\U0001bca0rt"
     assert normalize_name(raw).name == "short" and "sho-rt" in legacy_names(raw)
     (layer.path / "sho-rt.md").write_text(
-        f"---\nname: sho-rt\ntitle: \"sho\\U0001BCA0rt\"\ndescription: old notes\ntype: project\n---\n", encoding="utf-8")
+        "---\nname: sho-rt\ntitle: \"sho\\U0001BCA0rt\"\ndescription: old notes\ntype: project\n---\n", encoding="utf-8")
     assert mem.read(raw).record.name == "sho-rt" and mem.read(raw).record.description == "old notes"
     with pytest.raises(NotFound):
         mem.read("shot")  # control: another name is not the older memory's

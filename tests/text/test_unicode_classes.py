@@ -15,7 +15,14 @@ import unicodedata
 
 import pytest
 
-from memdir.text.printable import LINE_BREAKS, are_clean_lines, is_clean_line, one_line, printable, visible
+from memdir.text.printable import (
+    LINE_BREAKS,
+    are_clean_lines,
+    is_clean_line,
+    one_line,
+    printable,
+    visible,
+)
 
 # Default_Ignorable_Code_Point, DerivedCoreProperties.txt (Unicode 15.1.0), reserved code points included.
 DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
@@ -66,7 +73,7 @@ def test_one_line_fields_hide_every_format_control_ignorable_unassigned_and_priv
 
 @pytest.mark.slow
 def test_bodies_hide_the_same_but_keep_private_use():
-    given, wanted, counts = _walk(body=True)
+    given, wanted, _counts = _walk(body=True)
     assert printable(given) == wanted
     assert _expected(0xE000, True) == "kept" and "x \ue000 " in wanted  # control: a body keeps private use
     assert _expected(0x1BCA0, True) == "hidden" and "x \U0001bca0 " in given and "x  x" in wanted

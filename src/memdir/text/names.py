@@ -86,7 +86,16 @@ from ..errors import InvalidName
 from ..paths import sha256
 from .fence import escape_fence_tags
 from .fold import fold
-from .printable import BIDI_CONTROLS, INVISIBLE, JOINERS, TAGS, clipped, one_line, unhidden, visible
+from .printable import (
+    BIDI_CONTROLS,
+    INVISIBLE,
+    JOINERS,
+    TAGS,
+    clipped,
+    one_line,
+    unhidden,
+    visible,
+)
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
