@@ -5,6 +5,8 @@ of the name's identity; controls and line breaks refused on every path (the cont
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memdir.errors import InvalidName, NotFound
@@ -40,6 +42,43 @@ def test_the_write_says_which_character_went():
 def test_controls_and_line_breaks_are_refused(control):
     with pytest.raises(InvalidName, match="control characters or line breaks"):
         normalize_name(f"deploy{control}notes")
+
+
+@pytest.mark.parametrize("control", ["\n", "\r\n", "\t", "\x00", "\x0b", "\x85", "\u2029"])
+def test_a_control_at_either_end_is_refused_as_one_in_the_middle(control):
+    """text38: ``seed\\n`` was trimmed to ``seed`` before its controls were looked for (a panel URL's seed%0a)."""
+    for raw in (f"seed{control}", f"{control}seed", f"seed{control} "):
+        with pytest.raises(InvalidName, match=r"must not contain control characters or line breaks \(got "):
+            normalize_name(raw)
+    assert normalize_name(" seed  ").name == "seed"  # control: spaces around a name are trimmed
+
+
+@pytest.mark.parametrize("char, what", [("\u0378", "U+0378 (unassigned)"), ("\ue000", "U+E000 (a private-use character)"),
+                                        ("\U000f0000", "U+F0000 (a private-use character)")])
+def test_a_character_memdir_cannot_name_is_refused(char, what):
+    with pytest.raises(InvalidName, match=rf"memory name holds {re.escape(what)}, which this memdir cannot name"):
+        normalize_name(f"deploy{char}notes")
+    assert normalize_name("deploy\u00e9notes").name == "deployenotes"  # control: an assigned letter
+
+
+@pytest.mark.parametrize("hidden", ["\U0001bca0", "\U0001bca3", "\U00013430", "\U00013438", "\u180e", "\ufe00",
+                                    "\U000e0100", "\u115f", "\u034f"])
+def test_format_characters_of_every_kind_are_dropped_from_a_name(hidden):
+    assert normalize_name(f"deploy{hidden}notes").name == "deploynotes"
+    assert hidden_note(f"deploy{hidden}notes").startswith(f"U+{ord(hidden):04X} ")
+
+
+def test_a_memory_stored_when_a_format_control_was_a_separator_is_found(mem):
+    """Before text38 U+1BCA0 was no hidden character: a slug read it as a separator (sho-rt)."""
+    mem.write("seed", description="makes the layer's directory")
+    layer = mem.session.layer("project")
+    raw = "sho\U0001bca0rt"
+    assert normalize_name(raw).name == "short" and "sho-rt" in legacy_names(raw)
+    (layer.path / "sho-rt.md").write_text(
+        "---\nname: sho-rt\ntitle: \"sho\\U0001BCA0rt\"\ndescription: old notes\ntype: project\n---\n", encoding="utf-8")
+    assert mem.read(raw).record.name == "sho-rt" and mem.read(raw).record.description == "old notes"
+    with pytest.raises(NotFound):
+        mem.read("shot")  # control: another name is not the older memory's
 
 
 def test_joiners_a_script_uses_are_kept_and_no_part_of_the_identity():

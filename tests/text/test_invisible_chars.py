@@ -2,7 +2,8 @@
 marks (U+200E, U+200F, U+061C), zero-width space (U+200B), word joiner
 (U+2060) and BOM are dropped from names, titles and descriptions at write and
 by every renderer, so memories that look alike are one memory; joiners a
-script needs (ZWJ) stay, and bodies keep them."""
+script needs (ZWJ) stay. Bodies drop them too since text38 (a run of zero-width characters is
+what zero-width steganography hides bits in), keeping the joiners a script needs."""
 
 from __future__ import annotations
 
@@ -44,7 +45,10 @@ def test_a_hand_edited_title_shows_without_its_hidden_characters(mem, project):
 
 def test_joiners_and_bodies_keep_what_scripts_need():
     assert one_line("日本語\u200dの") == "日本語\u200dの" and one_line("می\u200cخواهم") == "می\u200cخواهم"
-    assert printable("a\u200bb") == "a\u200bb"  # a body keeps a zero-width space (Thai, Khmer line breaking)
+    # A body drops a zero-width space (text38: Thai reads the same without its line-break hints, and a run of
+    # them carries hidden bits), and keeps a ZWNJ in a Persian word and a ZWJ in an emoji sequence.
+    assert printable("a\u200bb\u200b\u2060\u200bc") == "abc"
+    assert printable("می\u200cخواهم 👩\u200d💻") == "می\u200cخواهم 👩\u200d💻"
 
 
 @pytest.mark.slow

@@ -92,7 +92,7 @@ def _seen(ch: str) -> str:
         return ch
     import unicodedata  # late: text of ASCII and common punctuation never needs it
 
-    if unicodedata.category(ch) in ("Cf", "Mn", "Me"):
+    if unicodedata.category(ch) in ("Cf", "Cn", "Mn", "Me"):  # Cn: perhaps a later Unicode's format control
         return ""
     from .lookalike import ascii_image  # late: ASCII text (most of it) never needs the table
 

@@ -37,9 +37,11 @@ Rules (seed-behaviour §A3, with DESIGN §3's fixes):
 one rule, every path alike — the CLI, the MCP tools, the memory tool, the panel, imports and
 consolidation all normalize a name here, reads and writes (names26):
 
-* **Dropped**: every character :mod:`memdir.text.printable` says shows as nothing — the zero-width space,
-  word joiner, BOM, soft hyphen, LRM/RLM/ALM marks, the Hangul fillers … (:data:`INVISIBLE`), the bidi
-  embeddings, overrides and isolates (:data:`BIDI_CONTROLS`) and the tag characters (:data:`TAGS`). A
+* **Dropped**: every character :mod:`memdir.text.printable` says is hidden in a one-line field
+  (:func:`memdir.text.printable.unhidden`, by Unicode class: every format character, Cf — the zero-width
+  space, word joiner, BOM, soft hyphen, LRM/RLM/ALM marks, the bidi embeddings, overrides and isolates, the
+  tag characters, the shorthand and Egyptian hieroglyph format controls — and every other default
+  ignorable: the Hangul fillers, a variation selector that draws nothing; text38). A
   person reads ``deploy\\u200bnotes`` as ``deploynotes``, so that is its name: a read of either spelling
   finds the memory, and a write says what it dropped (:func:`hidden_note`). Before, a zero-width
   character was dropped with a warning that called it a "control or bidi character" while a bidi
@@ -59,7 +61,13 @@ consolidation all normalize a name here, reads and writes (names26):
   Persian keyboards differ — are one name, as spaces are no part of one. A memory stored before under
   the spelling that counted them is still found (:func:`legacy_names`).
 * **Controls** (C0, DEL, C1) and **line breaks** (U+2028, U+2029 too) are refused, as before: they show as
-  something broken, not as nothing — a name that holds one is not text a person meant as a name.
+  something broken, not as nothing — a name that holds one is not text a person meant as a name. Leading
+  and trailing ones too (``seed\n`` is refused as ``seed\x00`` is, not read as ``seed``: text38).
+* **Characters memdir cannot name** are refused: unassigned in this Python's Unicode (Cn: perhaps a later
+  Unicode's format control — U+13439 is one in Unicode 15, unassigned in Python 3.11's 14 — or a letter
+  whose slug would change once Python knows it) and private use (Co). A memory stored under a name that
+  held a format character outside printable's list of then (U+1BCA0, a separator of its slug then) is
+  still found by that name (:func:`legacy_names`).
 
 Two raw names that normalize to one file name are **the same name** only when
 they are spelled alike (:func:`spelling`: differing in case, accents, spaces,
@@ -78,18 +86,26 @@ from ..errors import InvalidName
 from ..paths import sha256
 from .fence import escape_fence_tags
 from .fold import fold
-from .printable import BIDI_CONTROLS, INVISIBLE, TAGS, clipped, one_line, visible
+from .printable import (
+    BIDI_CONTROLS,
+    INVISIBLE,
+    JOINERS,
+    TAGS,
+    clipped,
+    one_line,
+    unhidden,
+    visible,
+)
 
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, line/paragraph separators: refused
-# What shows as nothing (printable's one list: INVISIBLE, the bidi controls, the tag characters): never part
-# of a name, dropped on every path (the module docstring).
+# What showed as nothing before text38 (printable's list then: INVISIBLE, the bidi controls, the tag characters);
+# today every hidden character of printable's rule (printable.unhidden) is dropped, on every path.
 _HIDDEN = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}{TAGS}]")
 # The interlinear annotation marks, hidden since left27: before, a name's slug read them as a separator.
 _ANNOTATION_BEFORE = re.compile("[\ufff9-\ufffb]")
-JOINERS = "\u200c\u200d"  # ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER
 _JOINER = re.compile(f"[{JOINERS}]")
 _MD_SUFFIX = re.compile(r"\.md\Z", re.I)
 _DASHES = "\u2010-\u2015\u2212"  # hyphen, non-breaking hyphen, figure, en and em dash, bar, minus: a "-" typeset
@@ -125,13 +141,23 @@ def normalize_name(raw: str) -> NormalizedName:
     """
     if not isinstance(raw, str):
         raise InvalidName(f"memory name must be a string (got {type(raw).__name__})")
+    # Checked on the name as given, before it is trimmed: "seed\n" is refused as "seed\x00" is (a panel URL's
+    # seed%0a read as seed, text38), not read as another name.
+    if _CONTROL.search(raw):
+        raise InvalidName(f"memory name must not contain control characters or line breaks (got {raw!r})")
+    if any("\ud800" <= c <= "\udfff" for c in raw):
+        raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
+    unknown = _unknown(raw)
+    if unknown:
+        raise InvalidName(f"memory name holds {unknown}, which this memdir cannot name (got {raw!r})")
     text = raw_name(raw)
     if not text or not _unmarked(text).strip():  # combining marks alone ("\u0301\u0301") draw nothing of their own
         raise InvalidName("memory name is empty")
-    if _CONTROL.search(text):
-        raise InvalidName(f"memory name must not contain control characters or line breaks (got {raw!r})")
-    if any("\ud800" <= c <= "\udfff" for c in text):
-        raise InvalidName(f"memory name is not valid Unicode text (undecodable bytes? got {raw!r})")
+    return _named(text, raw)
+
+
+def _named(text: str, raw: str) -> NormalizedName:
+    """The normalized name of ``text`` (``raw`` as :func:`raw_name` gives it, non-empty)."""
     folded = fold(text)  # as search folds: Café → cafe, Łódź → lodz, ЗАМЕТКИ → заметки
     slug = _slug(folded)
     title = None
@@ -146,6 +172,19 @@ def normalize_name(raw: str) -> NormalizedName:
         )
     assert _VALID.match(slug), slug
     return NormalizedName(slug, title)
+
+
+def _unknown(raw: str) -> str:
+    """``""``, or what makes ``raw`` no name memdir can spell: a character unassigned in this Python's Unicode
+    (Cn: a later Unicode's format control, or a letter whose name would change once Python knows it) or of
+    private use (Co: a glyph of a private font, one reader's letter and another's box)."""
+    if raw.isascii() or raw.isprintable():  # every Cn and Co is not printable
+        return ""
+    for c in raw:
+        category = unicodedata.category(c)
+        if category in ("Cn", "Co"):
+            return f"U+{ord(c):04X} ({'unassigned' if category == 'Cn' else 'a private-use character'})"
+    return ""
 
 
 def _unmarked(text: str) -> str:
@@ -234,6 +273,11 @@ def legacy_names(raw: str) -> tuple[str, ...]:
         found += [_hashed(_SPELLING_IGNORED.sub("", older_fold)), _hashed(_HYPHENS_BEFORE.sub("", older_fold))]
     if _ANNOTATION_BEFORE.search(raw):  # before left27 they were not hidden: a separator (deploy-notes)
         found.append(normalize_name(_ANNOTATION_BEFORE.sub("-", raw)).name)
+    nfc = unicodedata.normalize("NFC", raw)
+    if not raw.isascii() and _older_visible_text(nfc) != _visible_text(nfc):  # before text38: a format character
+        older_text = _MD_SUFFIX.sub("", escape_fence_tags(_older_visible_text(nfc)).strip()).strip()  # a separator
+        if older_text and _unmarked(older_text).strip():
+            found.append(_named(older_text, raw).name)
     if _JOINER.search(raw):  # before names26 a ZWJ/ZWNJ was part of a name: deploy\u200dnotes was deploy-notes
         before = _MD_SUFFIX.sub("", escape_fence_tags(_HIDDEN.sub("", unicodedata.normalize("NFC", raw))).strip())
         folded = fold(before.strip())
@@ -243,18 +287,24 @@ def legacy_names(raw: str) -> tuple[str, ...]:
 
 
 def _joins(before: str, after: str) -> bool:
-    """True when a ZWJ or ZWNJ between ``before`` and ``after`` (one character each, ``""`` at an end) is one a
-    script joins with (the module docstring): both are letters, marks or symbols (an emoji, its variation
-    selector), neither ASCII nor a Latin letter."""
+    """The joiners' rule of :func:`_older_visible_text` (frozen: today's is
+    :func:`memdir.text.printable.unhidden`'s): True when a ZWJ or ZWNJ between ``before`` and ``after`` is one a
+    script joins with — both letters, marks or symbols, neither ASCII nor a Latin letter."""
     return all(c and not c.isascii() and unicodedata.category(c)[0] in "LMS"
                and not unicodedata.name(c, "").startswith("LATIN") for c in (before, after))
 
 
 def _visible_text(text: str) -> str:
-    """``text`` (NFC) without what shows as nothing (the module docstring): the hidden characters, and a ZWJ or
-    ZWNJ where no script joins with it."""
+    """``text`` (NFC) without what shows as nothing (the module docstring): one-line fields' rule,
+    :func:`memdir.text.printable.unhidden` (a ZWJ or ZWNJ kept only where a script joins with it)."""
     if text.isascii():  # the common name: nothing hidden, no joiner
         return text
+    return unhidden(text)
+
+
+def _older_visible_text(text: str) -> str:
+    """:func:`_visible_text` before text38: the characters of printable's list then, and a ZWJ or ZWNJ where no
+    script joins with it (a shorthand format control, U+1BCA0, was a separator of a name's slug)."""
     text = _HIDDEN.sub("", text)
     if _JOINER.search(text) is None:
         return text

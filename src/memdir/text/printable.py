@@ -1,27 +1,47 @@
 """What stored text may carry to a terminal or a prompt (DESIGN §3, §1.5).
 
 Two rules, applied at write time by the gateway (with a warning) and again
-by every renderer — ``MEMORY.md``, the context block, the tools' and the
+by every renderer — ``MEMORY.md``, the context block, the recall block, the tools' and the
 CLI's text — so a hand-edited file is held to them too:
 
 * **One-line fields** (name, title, description, and anything shown on one
-  line) hold no invisible character (:data:`INVISIBLE`) and never a line break of any kind a common reader splits on:
+  line) never hold a line break of any kind a common reader splits on:
   ``\\r \\n \\v \\f``, the file/group/record separators ``\\x1c``–``\\x1e``
   (Python's ``str.splitlines``), U+0085 NEL, U+2028 LINE SEPARATOR and
   U+2029 PARAGRAPH SEPARATOR. :func:`one_line` collapses each run of them,
   with the spaces around it, into one space.
-* **Nothing rendered carries a control character or a bidi override**:
-  terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL`` terminated on
-  its line) are dropped whole, an unterminated string introducer alone, every other C0 control but tab and newline, DEL, every C1 control,
-  and the bidi embeddings, overrides and isolates (U+202A–U+202E,
-  U+2066–U+2069: "Trojan Source", CVE-2021-42574) and the Unicode tag
-  characters (:data:`TAGS`, "ASCII smuggling"). Bodies keep tabs and
-  newlines; their other line breaks become ``\\n`` (:func:`printable`).
+* **Nothing rendered carries a hidden character** (:func:`unhidden`, decided by Unicode's classes, never
+  by a list of characters found one at a time): terminal escape sequences (``ESC [ 31 m``, ``ESC ] … BEL``
+  terminated on its line) are dropped whole, an unterminated string introducer alone, then every
+  character of General_Category **Cc** (controls: C0 but tab and newline, DEL, C1), **Cf** (format: the
+  bidi embeddings, overrides, isolates and marks — "Trojan Source", CVE-2021-42574 —, zero-width space,
+  word joiner, BOM, soft hyphen, the tag characters U+E0000–U+E007F — "ASCII smuggling" —, the shorthand
+  format controls U+1BCA0–U+1BCA3, the Egyptian hieroglyph format controls U+13430–…), **Cs** (a lone
+  surrogate: no character), **Cn** (unassigned in this Python's Unicode, ``unicodedata.unidata_version``:
+  a later Unicode may have made it a format control — Unicode 15's U+13439–U+1343F are — and the model
+  reading it may know it; a newer emoji is lost with it until Python knows it), **Zl**/**Zp** (line
+  breaks, above), and every other Default_Ignorable_Code_Point (:data:`IGNORABLE`: the combining
+  grapheme joiner, the Hangul fillers, Khmer's inherent vowels, the variation selectors) — except where
+  a script needs one, which stays (:func:`unhidden`): a **ZWJ or ZWNJ** between two characters a script
+  joins with (letters, marks or symbols other than ASCII and Latin: a Persian plural ``یادداشت\\u200cها``,
+  an Indic half form ``क्\\u200dष``, an emoji sequence 👩\\u200d💻), and **one variation selector** after the
+  character it draws (U+FE0E/U+FE0F after any visible character, ``❤\\ufe0f``, ``1\\ufe0f\\u20e3``; U+FE00–
+  U+FE0D after one beyond ASCII; U+E0100–U+E01EF after a CJK ideograph; Mongolian's U+180B–U+180F after
+  a Mongolian letter). A run of selectors or joiners is what "emoji smuggling" hides bytes in (256
+  selectors, a byte each): at most one per visible character is left, so a hidden payload needs as many
+  characters shown as it has pieces. **Co** (private use: a glyph of a private font, or a box) is
+  dropped from one-line fields — a name or description a reader tells apart by what it shows — and
+  kept in bodies (a Powerline prompt pasted in a code block). Bodies keep tabs and newlines; their other
+  line breaks become ``\\n`` (:func:`printable`). Spaces of every width (Zs) stay.
+* Names apply the one-line rule and refuse what it cannot name (Cn, Co, Cs, a control anywhere, leading
+  and trailing ones too): :func:`memdir.text.names.normalize_name`.
 
-Pure functions with no imports beyond ``re``: the hot path (the context
-block on every hook) uses them. The patterns are kept as text and compiled on
-first use (``re``'s own cache): compiling them all costs more than a context
-block of clean lines, which needs none (:func:`are_clean_lines`).
+Pure functions with no imports beyond ``re`` and ``unicodedata``, each loaded only when a text needs
+it: the hot path (the context block on every hook) uses them. The patterns are kept as text and
+compiled on first use (``re``'s own cache): compiling them all costs more than a context block of
+clean lines, which needs none (:func:`are_clean_lines`: ``str.isprintable``, false for every Cc, Cf,
+Cs, Co, Cn, Zl, Zp and Zs but the space, and one set of the few printable ignorables). A character's
+class is looked up once per process (:func:`_kind`), so no table of the 1,114,112 code points is built.
 """
 
 from __future__ import annotations
@@ -58,52 +78,159 @@ _ESCAPE = (
 _BREAKS = f"[ \t]*[{LINE_BREAKS}]+[ \t]*"
 _BODY_BREAKS = "\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]"
 _OTHER_BREAKS = "[\v\f\x1c\x1d\x1e\x85\u2028\u2029]"  # a body's line breaks that are no system's line end
-# Controls a body may not keep (tab and newline stay), DEL, C1, bidi controls.
-_CONTROLS = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}]"
-_LINE_CONTROLS = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
-# Anything either rule would change: one C-level search decides the fast path.
-_UNSAFE = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{LINE_BREAKS}{BIDI_CONTROLS}{INVISIBLE}{TAGS}]"
-_UNSAFE_BODY = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{TAGS}\u2028\u2029]"
+
+# Default_Ignorable_Code_Point characters outside the C categories (the Cf and Cn ones are hidden by
+# category): the combining grapheme joiner, the Hangul fillers, Khmer's inherent vowels. Dropped
+# everywhere: they draw nothing (Hangul filler names are how a chat app shows a "blank" name).
+IGNORABLE = "\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"
+JOINERS = "\u200c\u200d"  # ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER: kept where a script joins with them
+# Kinds of character (:func:`_kind`).
+_KEEP, _DROP, _PRIVATE, _JOINER, _SELECTOR = range(5)
+_KINDS: dict[str, int] = {"\t": _KEEP, "\n": _KEEP}  # each character's kind, looked up once per process
+
+
+def _is_selector(ch: str) -> bool:
+    """A variation selector, or a Mongolian free variation selector or vowel separator (U+180B–U+180F)."""
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef" or "\u180b" <= ch <= "\u180f"
+
+
+def _kind(ch: str) -> int:
+    """What the module docstring's rule does with ``ch`` (one character): kept, dropped, dropped from
+    one-line fields only (private use), or kept by its context (a joiner, a selector)."""
+    kind = _KINDS.get(ch)
+    if kind is None:
+        if ch in JOINERS:
+            kind = _JOINER
+        elif _is_selector(ch):
+            kind = _SELECTOR
+        elif ch in IGNORABLE:
+            kind = _DROP
+        elif ch.isprintable():
+            kind = _KEEP
+        else:
+            import unicodedata  # late: printable text (most of it) never needs it
+
+            category = unicodedata.category(ch)
+            kind = _KEEP if category == "Zs" else _PRIVATE if category == "Co" else _DROP  # Cc Cf Cs Cn Zl Zp
+        _KINDS[ch] = kind
+    return kind
+
+
+# The printable characters the rule does not keep as they are (str.isprintable says True for all of them).
+_PRINTABLE_UNSAFE = frozenset(IGNORABLE + JOINERS + "\u180b\u180c\u180d\u180f" + "".join(map(chr, range(0xFE00, 0xFE10)))
+                              + "".join(map(chr, range(0xE0100, 0xE01F0))))
+
+
+def _clean(text: str, body: bool) -> bool:
+    """True when :func:`unhidden` leaves ``text`` as it is for its field (no joiner or selector at all:
+    whether one stays depends on its neighbours), tab and newline allowed."""
+    flat = text.replace("\n", "").replace("\t", "")
+    if flat.isprintable():  # one C-level scan: no Cc, Cf, Cs, Co, Cn, Zl, Zp; only printable ignorables to rule out
+        return flat.isascii() or _PRINTABLE_UNSAFE.isdisjoint(flat)
+    return all(_kind(c) == _KEEP or (body and _kind(c) == _PRIVATE) for c in set(flat))
 
 
 def is_clean_line(text: str) -> bool:
-    """True when ``text`` holds no line break, control or bidi control."""
-    import re
-
-    return re.search(_UNSAFE, text) is None
-
-
-# The characters is_clean_line refuses that str.isprintable() accepts (fillers, joiners).
-_PRINTABLE_UNSAFE = frozenset(c for c in {*INVISIBLE, *LINE_BREAKS, *BIDI_CONTROLS} if c.isprintable())
+    """True when ``text`` holds no line break and nothing :func:`unhidden` would change."""
+    return "\n" not in text and _clean(text, False)  # every other line break is a Cc, Zl or Zp
 
 
 def are_clean_lines(text: str) -> bool:
     """True when every ``\n``-separated line of ``text`` is clean (:func:`is_clean_line`), so
-    :func:`one_line` of each is the line stripped. The same answer as the regular expression, in
-    C-level scans for the common text (a 2 MB ``MEMORY.md`` in a few milliseconds)."""
-    flat = text.replace("\n", "").replace("\t", "")
-    if flat.isprintable():  # no control, break, bidi or tag character; only printable ones to rule out
-        return flat.isascii() or _PRINTABLE_UNSAFE.isdisjoint(flat)  # every one of those is beyond ASCII
-    import re
+    :func:`one_line` of each is the line stripped. The same answer, in C-level scans for the common
+    text (a 2 MB ``MEMORY.md`` in a few milliseconds)."""
+    return _clean(text, False)
 
-    return re.search(_UNSAFE, text.replace("\n", " ")) is None
+
+def _joins(before: str, after: str) -> bool:
+    """True when a ZWJ or ZWNJ between ``before`` and ``after`` (one character each, ``""`` at an end) is one a
+    script joins with: both are letters, marks or symbols (an emoji, its variation selector), neither ASCII
+    nor a Latin letter."""
+    import unicodedata
+
+    return all(c and not c.isascii() and unicodedata.category(c)[0] in "LMS"
+               and not unicodedata.name(c, "").startswith("LATIN") for c in (before, after))
+
+
+def _takes(base: str, selector: str) -> bool:
+    """True when ``selector`` (:func:`_is_selector`) right after ``base`` is one that draws it: U+FE0E/U+FE0F
+    after any visible character, U+FE00–U+FE0D after one beyond ASCII, an ideographic selector after a CJK
+    ideograph, Mongolian's after a Mongolian letter; never after a space, a joiner or another selector."""
+    if not base or base.isspace() or _kind(base) != _KEEP:
+        return False
+    if selector in "\ufe0e\ufe0f":
+        return True
+    if selector < "\ufe00":  # Mongolian
+        return "\u1820" <= base <= "\u18af"
+    if selector <= "\ufe0f":
+        return not base.isascii()
+    import unicodedata
+
+    return unicodedata.name(base, "").startswith("CJK ")
+
+
+def unhidden(text: str, body: bool = False, shown=None) -> str:
+    """``text`` without the hidden characters of the module docstring's rule — one-line fields' (``body``
+    False: private use dropped too) or a body's (tab and newline kept in both) —, each dropped character
+    replaced by ``shown(ch)`` when given (:func:`visible`'s escapes). A joiner or selector is judged by its
+    neighbours once the other hidden characters are gone: a selector is kept right after a character that
+    takes it, a joiner between two a script joins (its left one a selector kept there, as in ``❤\ufe0f\u200d🔥``);
+    a run of joiners joins nothing and goes whole. Line breaks other than ``\n`` are the callers'
+    (:func:`one_line`, :func:`printable`). Pure; text it keeps whole is returned as it is."""
+    drop, context = [], []
+    for c in set(text):
+        kind = _kind(c)
+        if kind == _DROP or (kind == _PRIVATE and not body):
+            drop.append(c)
+        elif kind == _JOINER or kind == _SELECTOR:
+            context.append(c)
+    if drop:  # str.translate: C-level, however many there are
+        text = text.translate({ord(c): shown(c) if shown else None for c in drop})
+    if not context:
+        return text
+    places = []  # where each joiner and selector stands, found by str.find, not a walk one character at a time
+    for c in context:
+        index = text.find(c)
+        while index >= 0:
+            places.append(index)
+            index = text.find(c, index + 1)
+    places.sort()
+    kept: set[int] = set()
+    out, last = [], 0
+    for index in places:
+        c, before, after = text[index], text[index - 1:index], text[index + 1:index + 2]
+        if _kind(c) == _SELECTOR:
+            keep = _takes(before, c)
+        else:
+            left = bool(before) and (_kind(before) == _KEEP or (index - 1 in kept and _kind(before) == _SELECTOR))
+            keep = left and bool(after) and _kind(after) == _KEEP and _joins(before, after)
+        if keep:
+            kept.add(index)
+            continue
+        out.append(text[last:index])
+        if shown is not None:
+            out.append(shown(c))
+        last = index + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 def one_line(text: str | None) -> str:
     """``text`` safe to show on one line: every run of line breaks (and the
-    spaces and tabs around it) becomes one space, escape sequences, other
-    controls and bidi controls are dropped, ends are stripped. ``None`` → ``""``."""
+    spaces and tabs around it) becomes one space, escape sequences and hidden characters
+    (:func:`unhidden`) are dropped, ends are stripped. ``None`` → ``""``."""
     if not text:
         return ""
     if text.isascii() and text.isprintable():  # printable ASCII: no control or break; the common case,
         return text.strip()  # without loading re
+    if is_clean_line(text):
+        return text.strip()
     import re
 
-    if re.search(_UNSAFE, text) is None:
-        return text.strip()
-    text = re.sub(_ESCAPE, "", text)
+    if "\x1b" in text or not text.isascii():
+        text = re.sub(_ESCAPE, "", text)
     text = re.sub(_BREAKS, " ", text)
-    return re.sub(_LINE_CONTROLS, "", text).strip()
+    return unhidden(text).strip()
 
 
 LINE_BYTES = 300
@@ -153,19 +280,19 @@ def display_title(title: str | None, name: str) -> str:
 
 def printable(text: str | None) -> str:
     """Multi-line ``text`` safe for a terminal or a prompt: every line break
-    becomes ``\\n``, escape sequences, other controls (tab and newline stay)
-    and bidi controls are dropped. ``None`` → ``""``."""
+    becomes ``\\n``, escape sequences and hidden characters (:func:`unhidden` for a body: tab and newline
+    stay, private use too) are dropped. ``None`` → ``""``."""
     if not text:
         return ""
     if text.isascii() and text.isprintable():  # as one_line's
         return text
+    if _clean(text, True):
+        return text
     import re
 
-    if re.search(_UNSAFE_BODY, text) is None:
-        return text
     text = re.sub(_ESCAPE, "", text)
     text = re.sub(_BODY_BREAKS, "\n", text)
-    return re.sub(_CONTROLS, "", text)
+    return unhidden(text, body=True)
 
 
 def newlines(text: str) -> str:
@@ -285,28 +412,28 @@ def _escape(char: str) -> str:
 
 def visible(text: str | None) -> str:
     """``text`` on one line with nothing hidden: every character :func:`one_line` would drop or break
-    on (controls, line breaks, bidi controls, :data:`INVISIBLE`, tags) shown as its escape
+    on (controls, line breaks, hidden characters: :func:`unhidden`) shown as its escape
     (``\\u200b``, ``\\x1b``, ``\\n``), so what a person typed is echoed as typed (a search query
     that found nothing must not look like a word that should have). ``None`` → ``""``."""
     if not text:
         return ""
-    import re
-
-    if re.search(_UNSAFE, text) is None:
+    if is_clean_line(text):
         return text
-    return re.sub(_UNSAFE, lambda m: _escape(m.group()), text)
+    if any(c in LINE_BREAKS for c in text):
+        text = "".join(_escape(c) if c in LINE_BREAKS else c for c in text)
+    return unhidden(text.replace("\t", "\\t") if "\t" in text else text, shown=_escape)
 
 
 def clean_line(text: str) -> tuple[str, int, int]:
     """``(one_line(text), line breaks collapsed, other characters removed)``:
     the gateway's form, so a write can say what it changed."""
+    if is_clean_line(text):
+        return text.strip(), 0, 0
     import re
 
-    if re.search(_UNSAFE, text) is None:
-        return text.strip(), 0, 0
     breaks = sum(1 for _ in re.finditer(f"[{LINE_BREAKS}]+", text.strip()))
-    removed = sum(1 for c in text if c not in LINE_BREAKS and re.match(_LINE_CONTROLS, c))
-    return one_line(text), breaks, removed
+    unbroken = "".join(c for c in text if c not in LINE_BREAKS)
+    return one_line(text), breaks, len(unbroken) - len(unhidden(unbroken))
 
 
 def clean_body(text: str) -> tuple[str, int, int]:
@@ -322,12 +449,13 @@ def clean_body(text: str) -> tuple[str, int, int]:
     import re
 
     breaks = len(re.findall(_OTHER_BREAKS, text))
-    removed = len(re.findall(_UNSAFE_BODY, text)) - breaks - text.count("\r")
+    normal = re.sub(_BODY_BREAKS, "\n", text)
+    removed = len(normal) - len(unhidden(normal, body=True))
     if len(cleaned) < len(text):  # something went: an escape's text after its ESC, at least one
         removed = max(1, removed)
     return cleaned, breaks, removed
 
 
-__all__ = ["BIDI_CONTROLS", "INVISIBLE", "LINE_BREAKS", "LINE_CHARS", "VARIATION_SELECTORS", "WORD_CHARS", "clean_body",
+__all__ = ["BIDI_CONTROLS", "IGNORABLE", "INVISIBLE", "JOINERS", "LINE_BREAKS", "LINE_CHARS", "VARIATION_SELECTORS", "WORD_CHARS", "clean_body",
            "clean_line", "display_title", "is_clean_line", "one_line", "printable", "said_line", "trimmed_body",
-           "utf8_prefix", "visible", "well_formed", "without_hidden"]
+           "unhidden", "utf8_prefix", "visible", "well_formed", "without_hidden"]

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -152,6 +153,27 @@ def test_numbers_in_the_address_are_ascii_digits(panel, url):
     for version in ("1", "v1"):  # control: as `memdir history` prints it too (trial29)
         code, reply, _ = panel.request("GET", f"{url}/versions/{version}")
         assert code == 200 and "Moved on 2026-11-02." in json.dumps(reply)
+
+
+def test_a_name_with_a_control_at_its_end_is_refused_as_one_in_its_middle(panel, url, isolated_home, project):
+    """text38: ``db-port%0a`` in the address was read as ``db-port`` (the name trimmed before its controls
+    were looked for) while ``db-port%00`` was refused: both are refused alike, on the API and the page."""
+    base = url.rsplit("/", 1)[0]
+    page = f"/layer/{project_key(project.resolve())}:project/m"
+    for end in ("%0a", "%0d", "%0d%0a", "%09", "%00", "%c2%85", "%e2%80%a8", "%0a%20"):
+        code, reply, _ = panel.request("GET", f"{base}/db-port{end}")
+        shown = repr("db-port" + urllib.parse.unquote(end))
+        assert (code, reply["kind"]) == (400, "InvalidName"), end
+        assert reply["error"] == f"memory name must not contain control characters or line breaks (got {shown})"
+        code, _, html = panel.request("GET", f"{page}/db-port{end}")
+        assert code == 400 and b"memory name must not contain control characters" in html, end
+    # A format character is no control: it shows as nothing and is dropped (a read of db\u2060-port is db-port).
+    code, reply, _ = panel.request("GET", f"{base}/db%E2%81%A0-port")
+    assert code == 200 and reply["body"] == "Moved on 2026-11-02."
+    code, reply, _ = panel.request("GET", f"{base}/db-port")  # control: the name as it is
+    assert code == 200 and reply["body"] == "Moved on 2026-11-02."
+    code, _, html = panel.request("GET", f"{page}/db-port")
+    assert code == 200 and b"Moved on 2026-11-02." in html
 
 
 def test_concurrent_edits_with_one_version_one_wins_the_rest_conflict(panel, url, isolated_home):

@@ -7,9 +7,16 @@ from __future__ import annotations
 import sys
 
 from ...errors import InvalidInput
-from ...text.printable import BIDI_CONTROLS
+from ...text.printable import unhidden
 
-_UNSAFE_JSON = f"[\x7f-\x9f\u2028\u2029{BIDI_CONTROLS}]"  # compiled at its first use: never on the hot path
+
+def _json_escape(char: str) -> str:
+    """``char`` as a JSON string escape (a character beyond the BMP as its UTF-16 pair, as JSON spells it)."""
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
 
 
 class UsageError(Exception):
@@ -47,12 +54,12 @@ def emit(args, data, text: str | None = None) -> None:
     :class:`OutputLost` when stdout cannot take it."""
     if getattr(args, "json", False):
         import json
-        import re  # here: `memdir context` without --json (the hot path) loads no re
-
         payload = data.to_dict() if hasattr(data, "to_dict") else data
         text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
-        # JSON escapes C0 controls itself; C1, bidi controls and U+2028/2029 are escaped too (same JSON).
-        _write(re.sub(_UNSAFE_JSON, lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+        # JSON escapes C0 controls itself; every other character a body may not show (printable.unhidden: C1,
+        # bidi and other format controls, U+2028/2029, tags, a run of variation selectors) is escaped too: the
+        # same JSON, nothing hidden in what an agent reads.
+        _write(unhidden(text, body=True, shown=_json_escape) + "\n")
     elif text is not None:
         _write(text if text.endswith("\n") or not text else text + "\n")
 
