@@ -31,6 +31,9 @@ DEFAULT_IGNORABLE = [(0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x11
                      (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)]
 IGNORABLE = frozenset(cp for lo, hi in DEFAULT_IGNORABLE for cp in range(lo, hi + 1))
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Cn", "Zl", "Zp"}
+# emoji-data.txt: Extended_Pictographic holds these blocks' unassigned code points as well ("reserved"), so a
+# later Unicode adds only pictographs there; unassigned in this Python, they are newer emoji, kept.
+PICTOGRAPHIC_RESERVED = [(0x1F000, 0x1FAFF), (0x1FC00, 0x1FFFD)]
 # C0 and C1 are walked one at a time (test_controls_one_by_one): an escape sequence's introducer takes the
 # characters after it with it, as it should, which a walk of all code points in one text cannot hold apart.
 FIRST = 0xA0
@@ -42,6 +45,8 @@ def _expected(cp: int, body: bool) -> str:
     if ch in LINE_BREAKS:
         return "break"
     category = unicodedata.category(ch)
+    if category == "Cn" and any(lo <= cp <= hi for lo, hi in PICTOGRAPHIC_RESERVED):
+        return "kept"
     if category in HIDDEN_CATEGORIES or cp in IGNORABLE or (category == "Co" and not body):
         return "hidden"
     return "kept"
@@ -77,6 +82,16 @@ def test_bodies_hide_the_same_but_keep_private_use():
     assert printable(given) == wanted
     assert _expected(0xE000, True) == "kept" and "x \ue000 " in wanted  # control: a body keeps private use
     assert _expected(0x1BCA0, True) == "hidden" and "x \U0001bca0 " in given and "x  x" in wanted
+
+
+def test_a_newer_emoji_than_python_knows_is_kept_and_a_newer_format_control_is_not():
+    """🩵 (U+1FA75, Unicode 15) is unassigned in Python 3.11's Unicode 14: it stays in a body and a description
+    (a person's text, and visible); U+13439 (Unicode 15's Egyptian format control, unassigned here too) goes."""
+    assert unicodedata.category("\U0001fa75") == "Cn" or unicodedata.unidata_version >= "15"
+    assert printable("light blue \U0001fa75 heart") == "light blue \U0001fa75 heart"
+    assert one_line("light blue \U0001fa75") == "light blue \U0001fa75" and is_clean_line("\U0001fa75")
+    if unicodedata.category("\U00013439") == "Cn":
+        assert printable("a\U00013439b") == "ab" and one_line("a\U00013439b") == "ab"
 
 
 @pytest.mark.slow

@@ -19,7 +19,8 @@ CLI's text — so a hand-edited file is held to them too:
   format controls U+1BCA0–U+1BCA3, the Egyptian hieroglyph format controls U+13430–…), **Cs** (a lone
   surrogate: no character), **Cn** (unassigned in this Python's Unicode, ``unicodedata.unidata_version``:
   a later Unicode may have made it a format control — Unicode 15's U+13439–U+1343F are — and the model
-  reading it may know it; a newer emoji is lost with it until Python knows it), **Zl**/**Zp** (line
+  reading it may know it; but not in the blocks reserved for pictographs, where a later Unicode adds only
+  emoji: a newer emoji than this Python knows stays, :func:`_is_pictographic`), **Zl**/**Zp** (line
   breaks, above), and every other Default_Ignorable_Code_Point (:data:`IGNORABLE`: the combining
   grapheme joiner, the Hangul fillers, Khmer's inherent vowels, the variation selectors) — except where
   a script needs one, which stays (:func:`unhidden`): a **ZWJ or ZWNJ** between two characters a script
@@ -94,6 +95,13 @@ def _is_selector(ch: str) -> bool:
     return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef" or "\u180b" <= ch <= "\u180f"
 
 
+def _is_pictographic(ch: str) -> bool:
+    """True for a code point of the blocks Unicode reserves for pictographs (U+1F000–U+1FAFF, U+1FC00–U+1FFFD:
+    Extended_Pictographic in emoji-data.txt holds their unassigned code points too, so a later Unicode puts
+    only emoji there, never a format control): a Unicode 15 or 16 emoji (🩵 U+1FA75) on a Python that knows 14."""
+    return "\U0001f000" <= ch <= "\U0001faff" or "\U0001fc00" <= ch <= "\U0001fffd"
+
+
 def _kind(ch: str) -> int:
     """What the module docstring's rule does with ``ch`` (one character): kept, dropped, dropped from
     one-line fields only (private use), or kept by its context (a joiner, a selector)."""
@@ -111,7 +119,10 @@ def _kind(ch: str) -> int:
             import unicodedata  # late: printable text (most of it) never needs it
 
             category = unicodedata.category(ch)
-            kind = _KEEP if category == "Zs" else _PRIVATE if category == "Co" else _DROP  # Cc Cf Cs Cn Zl Zp
+            if category == "Cn" and _is_pictographic(ch):
+                kind = _KEEP  # a newer emoji than this Python knows: Unicode reserves these for pictographs
+            else:
+                kind = _KEEP if category == "Zs" else _PRIVATE if category == "Co" else _DROP  # Cc Cf Cs Cn Zl Zp
         _KINDS[ch] = kind
     return kind
 
