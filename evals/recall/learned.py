@@ -1,7 +1,7 @@
 """One learned decision over recall's evidence instead of the rule pile? Fold against fold (learn38, 2026-12-07).
 
     python evals/recall/learned.py dump DUMP.jsonl --vectors on|off   # every fit row's candidates and today's recall
-    python evals/recall/learned.py cv DUMP_ON.jsonl DUMP_OFF.jsonl    # learned decisions, fold 0 -> 1 and 1 -> 0
+    python evals/recall/learned.py cv DUMP_ON.jsonl DUMP_OFF.jsonl [MODEL ...]  # fold 0 -> 1 and 1 -> 0
 
 ``dump`` runs every row of :func:`common.fit_rows` on the evaluation store and ``shop`` (a set of
 :data:`common.STORES`) on its own, as ``run.py --split fit`` does (fit row *i* of each set in fold *i* mod 2; never a
@@ -28,7 +28,49 @@ Printed per model and direction: ``[hits, needing, false recalls, needing none]`
 on and off, today's rules on the same rows, and hits by kind (lexical, paraphrase, task); then the held-back fold's
 curve (hits, false) over thresholds, so an operating point that dominates today's would show even if the training
 fold chose another. Today's rules were chosen on both folds (in-sample on either); the learned decision is read
-strictly out of fold — the comparison favours the rules.
+strictly out of fold — the comparison favours the rules. Two gates on today's recall are read too: ``veto`` (drop a
+memory today's recall gives under a learned probability chosen on the training fold: fewest false recalls there with
+no hit lost) and ``admit`` (add memories today's recall leaves at or above one: most hits there with no more false
+recalls).
+
+2026-12-07 (learn38), main at 6c47fdae, one dump per mode (814 rows: the 780 of ``fit_rows`` and shop's 34, on the
+stores ``run.py`` builds; ``base`` equals ``run.py --split fit`` exactly, checked on stray off and shop on and off), 43.6
+candidates per row. ``hits/false`` of the held-back fold (read fold 1 after training on fold 0: needing 207, none
+199; read fold 0 after fold 1: needing 215, none 193), vectors on | off:
+
+==============  ======================  ======================
+model           fold 0 -> read fold 1   fold 1 -> read fold 0
+==============  ======================  ======================
+rules (today)   179/16 | 129/3          188/34 | 130/13
+logit           175/31 | 144/9          186/33 | 142/16
+logit-l2-10     178/30 | 140/10         184/24 | 140/17
+logit+x         182/32 | 149/13         190/34 | 131/12
+gbt2            162/28 | 148/13         170/30 | 119/6
+gbt3            166/28 | 148/10         168/28 | 132/8
+logit veto      176/15 | 129/3          188/34 | 130/13 (t 0: none)
+logit-l2 veto   177/15 | 128/3          188/33 | 130/13
+logit+x veto    179/14 | 128/3          186/32 | 130/13
+gbt2 veto       179/16 | 128/3          187/32 | 130/13
+gbt3 veto       176/14 | 123/3          183/30 | 130/13
+logit admit     180/18 | 139/6          189/34 | 147/18
+logit-l2 admit  180/18 | 135/5          189/34 | 144/17
+logit+x admit   180/21 | 141/9          190/35 | 142/16
+gbt2 admit      182/21 | 145/6          188/34 | 137/13
+gbt3 admit      182/21 | 147/8          188/36 | 136/13
+==============  ======================  ======================
+
+No model and no gate beats today's rules on the held-back fold in both directions (more hits at no more false
+recalls, or fewer false at no fewer hits, vectors on and off): so nothing is wired. Full replacements gain 12-16 false
+recalls (hits −17 to +3) with vectors on reading fold 1; the curves (``cv`` prints them) sit under the rules' point
+there at every threshold (logit+x on fold 1 at 0.5: 163/16 against 179/16). In sample they look better than the rules
+(gbt3 199/34 against 188/34 on fold 0, logit+x 193/34): the gap is overfitting to ~400 rows of a fold, worst for the
+trees. The vetoes cut 0-4 false recalls with vectors on and cost 0-5 hits (off: nothing cut, 0-6 hits lost); only
+logit+x's on fold 1 (0, −2) is clean, and it reads (−2, −2) the other way; with vectors off the admits add 6-18 hits for 0-6 more false recalls on both folds (gbt2: +16/+3, +7/0) — a trade,
+not a gain at equal false recall, and the rules' vectors-off false rate on fold 1 (3 of 199) is where any such admit
+would have to hold. Kinds (vectors on, logit+x, fold 1 read): paraphrase 32/43 against the rules' 33/43, task 76/89
+against 73/89. What this says: the evidence the decision computes does not carry more than the rules already take from
+it; the held-out and blind gaps of issue 28 are not a matter of how the features are combined, so the next lever is new
+evidence (what the prompt asks of the memory), not a refit.
 """
 
 from __future__ import annotations
