@@ -248,23 +248,36 @@ def dump(out: Path, whole: bool, vectors: str = "on", extra=None) -> None:
     ``cands``, recall's ranked pool of 50 with each candidate's evidence and recall's own decision (``returned``;
     every candidate is kept while ranking). ``whole``: the query's windows off; ``extra(hit)``: more fields of a
     candidate (:func:`thesaurus.dump`)."""
-    from memdir.search import querywindows, relevance
-    from memdir.search.ranking import ranked
+    from memdir.search import querywindows
 
     if whole:
         querywindows.windows = lambda text: []
-    real = relevance.returned
-    relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
     with tempfile.TemporaryDirectory() as tmp, out.open("w", encoding="utf-8") as sink:
         mem = build_store(Path(tmp), vectors)
         for which in SETS:
             if which in HELDOUT_ONLY | set(STORES):
                 continue
             for i, row in enumerate(prompts("fit", which)):
-                hits, _terms, _scope = ranked(mem.session, row["prompt"], pool=50)
-                cands = [candidate(h, real, extra) for h in hits]
                 sink.write(json.dumps({"set": which, "fold": i % 2, "prompt": row["prompt"], "expect": row["expect"],
-                                       "kind": row["kind"], "cands": cands}, ensure_ascii=False) + "\n")
+                                       "kind": row["kind"], "cands": candidates(mem.session, row["prompt"], extra)},
+                                      ensure_ascii=False) + "\n")
+
+
+def candidates(session, prompt: str, extra=None, embed_query: bool = True) -> list[dict]:
+    """Recall's ranked pool of 50 for ``prompt`` (:func:`memdir.search.ranking.ranked` as recall calls it, with
+    :func:`memdir.search.relevance.returned` let through so every candidate is kept), each candidate's evidence,
+    scores, bar and recall's own decision on it (``returned``, read without the concepts' lift); ``extra(hit)``:
+    more fields of a candidate."""
+    from memdir.search import relevance
+    from memdir.search.ranking import ranked
+
+    real = relevance.returned
+    relevance.returned = lambda ev, value, min_score=relevance.THRESHOLD, explicit=False: True
+    try:
+        hits, _terms, _scope = ranked(session, prompt, pool=50, embed_query=embed_query)
+    finally:
+        relevance.returned = real
+    return [candidate(h, real, extra) for h in hits]
 
 
 def candidate(h, real, extra=None) -> dict:
