@@ -1,7 +1,8 @@
 """A tool result never carries a lone surrogate (left32): ``memory_search`` echoed its query, and a query
 holding ``"\\ud800"`` (valid JSON) came back with it to an in-memory MCP client, where stdio's encoder would
 have refused the whole reply. The rule is :func:`memdir.text.printable.well_formed`, applied where every tool
-result is worded (:func:`memdir.tools.handlers.run_tool`)."""
+result is worded (:func:`memdir.tools.handlers.run_tool`). Since text38 an echo (:func:`memdir.text.printable.visible`)
+shows a lone surrogate as its escape ``\\ud800``, as it shows every hidden character, before that rule sees it."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def test_a_tool_result_echoing_a_lone_surrogate_replaces_it(isolated_home, proje
             return lone.content[0].text, plain.content[0].text
 
     lone, plain = anyio.run(main)
-    assert lone.splitlines()[0] == "1 result(s) for 'postgresql\ufffd':"
+    assert lone.splitlines()[0] == "1 result(s) for 'postgresql\\ud800':"  # echoed as typed, escaped
     assert _surrogates(lone) == []
     assert lone.encode("utf-8")  # what stdio would send
     # Control: the same search without the surrogate finds the same memory, its query said as given.
@@ -47,7 +48,8 @@ def test_the_memory_tool_words_its_results_by_the_same_rule(mem):
     from memdir.tools.memory_directory import run
 
     lone = run(mem.session, {"command": "view", "path": "/memories/\ud800"})
-    assert (lone.is_error, lone.text) == (True, ("The path /memories/\ufffd does not exist. Please provide a valid "
+    assert (lone.is_error, lone.text) == (True, ("The path /memories/\\ud800 does not exist. Please provide a valid "
                                                  "path. The layers are /memories/user, /memories/project."))
     plain = run(mem.session, {"command": "view", "path": "/memories/nope"})  # control: the same words
-    assert plain.text == lone.text.replace("\ufffd", "nope")
+    assert _surrogates(lone.text) == []
+    assert plain.text == lone.text.replace("\\ud800", "nope")
