@@ -45,6 +45,8 @@ def _expected(cp: int, body: bool) -> str:
     if ch in LINE_BREAKS:
         return "break"
     category = unicodedata.category(ch)
+    if category == "Cs":
+        return "escaped"  # no character: shown as its escape (a file name's byte that is not UTF-8)
     if category == "Cn" and any(lo <= cp <= hi for lo, hi in PICTOGRAPHIC_RESERVED):
         return "kept"
     if category in HIDDEN_CATEGORIES or cp in IGNORABLE or (category == "Co" and not body):
@@ -54,13 +56,13 @@ def _expected(cp: int, body: bool) -> str:
 
 def _walk(body: bool) -> tuple[str, str, dict[str, int]]:
     """(text of every code point from FIRST between spaces, what the rule must leave of it, counts)."""
-    given, wanted, counts = [], [], {"break": 0, "hidden": 0, "kept": 0}
+    given, wanted, counts = [], [], {"break": 0, "hidden": 0, "kept": 0, "escaped": 0}
     for cp in range(FIRST, 0x110000):
         kind = _expected(cp, body)
         counts[kind] += 1
         given.append(f"x {chr(cp)} ")
-        wanted.append("x  " if kind == "hidden" else ("x \n " if body else "x ") if kind == "break"
-                      else f"x {chr(cp)} ")
+        wanted.append("x  " if kind == "hidden" else f"x \\u{cp:04x} " if kind == "escaped"
+                      else ("x \n " if body else "x ") if kind == "break" else f"x {chr(cp)} ")
     return "".join(given), "".join(wanted), counts
 
 
