@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .printable import newlines
+from .printable import newlines, places_of
 
 # Each pattern is compiled at its first use (re's cache; re itself is imported then), never at import: the
 # context's hot path imports this module, and an index line of ASCII without "<" needs only _INST and
@@ -115,13 +115,7 @@ def _view(text: str) -> tuple[str, list[int] | None]:
     changed = {ch for ch in set(text).difference(_ASCII) if _seen(ch) != ch}
     if not changed:  # the common case: accents, dashes, other scripts read as written
         return text, None
-    places = []  # where each changed character stands, found by str.find (not a walk one character at a time)
-    for ch in changed:
-        index = text.find(ch)
-        while index >= 0:
-            places.append(index)
-            index = text.find(ch, index + 1)
-    places.sort()
+    places = places_of(text, changed)  # where each changed character stands
     view, source, last = [], [], 0
     for index in places:
         view.append(text[last:index])
