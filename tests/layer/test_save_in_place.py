@@ -127,3 +127,24 @@ def test_a_file_a_person_deletes_is_still_a_deletion(tmp_path):
     assert [(v.version, v.action) for v in fresh.history("db-port").versions] == [
         (1, "create"), (2, "external-delete"), (3, "create")]
     assert [(v.version, v.action) for v in fresh.history("deploy-day").versions] == [(1, "create"), (2, "update")]
+
+
+def test_a_write_of_the_last_versions_text_over_an_emptied_file_puts_it_back(tmp_path):
+    """break38: a person emptied db-port.md, and the agent's write of the very text of its last version answered
+    "unchanged" and left the file empty (the last version stood in for the blank file and equalled the write)."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    agent = Memory.open(home, project, actor="agent")
+    agent.write("db-port", "The database port", "project", "The database listens on 5432.")
+    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.")
+    layer = agent.session.layer_dir("project")
+    (layer / "db-port.md").write_bytes(b"")
+    fresh = Memory.open(home, project, actor="agent")
+    again = fresh.write("db-port", "The database port", "project", "The database listens on 5432.")
+    assert again.operation == "updated"
+    assert "The database listens on 5432." in (layer / "db-port.md").read_text(encoding="utf-8")
+    assert fresh.read("db-port").record.body.strip() == "The database listens on 5432."
+    # Control: the same write over a file that holds its text changes nothing, as before.
+    same = fresh.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.")
+    assert same.operation == "unchanged"
+    assert [(v.version, v.action) for v in fresh.history("db-port").versions] == [(1, "create"), (2, "update")]

@@ -59,6 +59,7 @@ from .fsio import (
     MISSING,
     NOT_REGULAR,
     digest,
+    read_bytes,
     read_foreign,
     side_of,
 )
@@ -123,6 +124,19 @@ def bytes_digest(path: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> str | N
     followed); None when it is gone, unreadable or over ``max_bytes``."""
     data = read_foreign(path, max_bytes, follow=False).data
     return None if data is None else digest(data)
+
+
+def blank_file(path) -> bool:
+    """Whether the memory file at ``path`` is blank now (:func:`blank`): an edit in progress, read without
+    following a symlink; False for a missing or unreadable file and for one over 4 KiB (no editor's
+    truncation leaves that much white space)."""
+    try:
+        if os.lstat(path).st_size > 4096:
+            return False
+    except OSError:
+        return False
+    data = read_bytes(path, follow=False)
+    return data is not None and blank(data)
 
 
 def blank(data: bytes) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import Conflict, InvalidInput, MemdirError, NotFound
 from ..files.memfile import MemoryRecord
-from ..files.scan import Scan
+from ..files.scan import Scan, blank_file
 from ..layer import dismissals
 from ..layer.history import last_written_body
 from ..layer.interrupted import retire
@@ -391,7 +391,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
     if dated:  # the source's own times: an export comes back as it was
         record = record.with_(created=times[0] or record.created, updated=times[1] or record.updated)
     check_valid_time(record, valid_from, valid_until, edge, warnings)
-    if old is not None and record.with_(updated=old.updated, created=old.created) == old:
+    # the same text as its last version is no change, unless its file is blank now (an edit in progress, or a
+    # person's emptied file: Transaction.in_progress stood the last version in): then the write puts it back
+    if old is not None and record.with_(updated=old.updated, created=old.created) == old \
+            and not blank_file(source.path):
         return WriteResult(name, layer.scope, "unchanged", sum(counts.values()), counts,
                            tuple(warnings), old.status, old.pinned, existing.digest)
     check_readable(record, layer.settings.max_file_bytes)  # first: the copy check reads a 13 MB body for 50 s

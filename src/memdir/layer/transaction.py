@@ -14,10 +14,9 @@ from contextlib import contextmanager
 
 from ..errors import Conflict, NotFound, StoreError
 from ..files.conflicts import refuse_markers, refuse_overwrite
-from ..files.fsio import read_bytes
 from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, serialize, text_digest
-from ..files.scan import Entry, FileState, Scan, blank, stat_key
+from ..files.scan import Entry, FileState, Scan, blank_file, stat_key
 from . import commit
 from .journal import AHEAD_BOUND, Event
 
@@ -137,13 +136,7 @@ class Transaction:
         if head is None:
             return None
         path = self.layer.path / f"{name}.md"
-        try:
-            if os.lstat(path).st_size > 4096:  # no editor's truncation leaves that much white space
-                return None
-        except OSError:
-            return None
-        data = read_bytes(path, follow=False)
-        if data is None or not blank(data):
+        if not blank_file(path):
             return None
         try:
             parsed = parse(self.layer.journal.get_object(head).decode("utf-8"), name)
