@@ -207,10 +207,8 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
     notes = [TOOLS_NOTE]
     if portable:
         check_on_path()
-        if home:
-            notes.append(f"the project's files name no home; this home ({home}) is not the default, so give "
-                         "Claude Code MEMDIR_HOME in its environment, or install with --scope user")
-            home = None
+        notes += edits.unnamed_home("Claude Code", home)
+        home = None
     _, current = read_settings(settings_path)
     _, user = read_settings(targets("user", user_home)[0]) if scope == "project" else (None, current)
     on = auto_memory_on(current) and auto_memory_on(user)

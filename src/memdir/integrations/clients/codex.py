@@ -453,6 +453,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     if portable:
         edits.check_on_path("Codex")
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
+        notes += edits.unnamed_home("Codex", home)
         home = None
     changes = _edits(scope, user_home, project, home, python, portable, memdir_home)
     plan = edits.run_install(CLIENT, scope, memdir_home, changes,

@@ -92,6 +92,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
             force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Cursor in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
+    unnamed = edits.unnamed_home("Cursor", home) if portable else ()
     if portable:
         edits.check_on_path("Cursor")
         home = None
@@ -102,7 +103,8 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edit_for(mcp, lambda d: d if (d.get("mcpServers") or {}).get(SERVER_NAME) == server
                  else entries.set_entry(d, "mcpServers", SERVER_NAME, server)),
         edit_for(hooks, lambda d: merge_hooks(d, home, python, portable))], dry_run=dry_run,
-        notes=("Cursor's prompt hook cannot add context: no per-prompt recall (the agent uses memory_search)",),
+        notes=("Cursor's prompt hook cannot add context: no per-prompt recall (the agent uses memory_search)",
+               *unnamed),
         force=force)
 
 

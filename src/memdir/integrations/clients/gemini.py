@@ -162,7 +162,8 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     notes: tuple[str, ...] = (TOOLS_NOTE, TRUST_NOTE)
     if portable:
         edits.check_on_path("Gemini CLI")
-        notes += ("Gemini CLI runs a project's hooks once you trust them when it asks",)
+        notes += ("Gemini CLI runs a project's hooks once you trust them when it asks",
+                  *edits.unnamed_home("Gemini CLI", home))
         home = None
     (settings,) = targets(scope, user_home, project)
     return edits.run_install(CLIENT, scope, memdir_home,

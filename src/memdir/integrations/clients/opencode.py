@@ -157,6 +157,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
             force: bool = False) -> edits.Plan:
     """Register memdir's server and instructions with OpenCode in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
+    unnamed = edits.unnamed_home("OpenCode", home) if portable else ()
     if portable:
         edits.check_on_path("OpenCode")
         home = None
@@ -167,7 +168,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edit_for(config, lambda d: merge(d, argv, reference, _references(config)), reference),
         edit_for(instructions, lambda text: edits.with_block(text, INSTRUCTIONS))], dry_run=dry_run,
         notes=("OpenCode has no command hooks: the index comes from memory_list (its instructions say so); "
-               "no per-prompt recall or session-end consolidation",), force=force)
+               "no per-prompt recall or session-end consolidation", *unnamed), force=force)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
