@@ -19,6 +19,7 @@ hooks before it runs them.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InvalidInput
@@ -154,6 +155,43 @@ def unseen(project: Path, user_home: Path | None = None) -> str:
             f'"{project}": "TRUST_FOLDER" to {rules} (automation: GEMINI_CLI_TRUST_WORKSPACE=true)')
 
 
+def _hooked(path: Path) -> bool:
+    """Whether the settings.json at ``path`` holds one of memdir's hooks (a file that cannot be read holds none)."""
+    try:
+        data = edits.read(path, edits.JSON)[1]
+    except edits.InstallError:
+        return False
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    groups = [g for v in hooks.values() if isinstance(v, list) for g in v] if isinstance(hooks, dict) else []
+    return any(_ours(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+
+
+def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
+    """One line for each project ``settings.json`` install recorded (``recorded``: {path: record}) that holds
+    memdir's hooks while the user's does too: Gemini CLI 0.61 concatenates the hook lists of its settings files
+    (``mergeStrategy: concat`` for every event) and runs both in that project, as Claude Code and Codex do
+    (newuser39: one context block reached the model, the hooks' guard
+    :mod:`memdir.integrations.claude_code.once` keeping the second quiet). ``assume``: a file taken to hold them
+    (what a dry run would add)."""
+    (user,) = targets("user", user_home)
+    if not (user == assume or _hooked(user)):
+        return []
+    projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == "settings.json" and Path(p) != user
+                       and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
+    from ..claude_code.once import BOTH_RUN
+
+    return [f"{CLIENT}: memdir's hooks are registered twice, in {user} (user scope) and {path} (project scope): "
+            f"Gemini CLI runs both in that project; {BOTH_RUN} (memdir uninstall {CLIENT} --scope user, or --scope "
+            "project)" for path in projects if path == assume or _hooked(path)]
+
+
+def problems(memdir_home: Path) -> list[str]:
+    """What ``memdir doctor`` says of Gemini CLI beyond a missing file (:func:`memdir.integrations.clients.edits.problems`):
+    :func:`doubled` of the files install recorded."""
+    return doubled({Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
+                    if isinstance(record, dict)})
+
+
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
             project: Path | None = None, home: str | None = None, python: str | None = None,
             force: bool = False) -> edits.Plan:
@@ -166,9 +204,12 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
                   *edits.unnamed_home("Gemini CLI", home))
         home = None
     (settings,) = targets(scope, user_home, project)
-    return edits.run_install(CLIENT, scope, memdir_home,
+    plan = edits.run_install(CLIENT, scope, memdir_home,
                              [edit_for(settings, lambda d: merge(d, home, python, portable))],
                              dry_run=dry_run, notes=notes, force=force)
+    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
+    twice = doubled(recorded, user_home, settings)
+    return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
@@ -178,5 +219,6 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
 
 
-__all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "folder_trusted", "unseen", "HOOK_EVENTS",
+__all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "folder_trusted", "unseen", "doubled", "problems",
+           "HOOK_EVENTS",
            "CLIENT"]

@@ -1,0 +1,68 @@
+"""memdir installed for Gemini CLI in both scopes (``~/.gemini/settings.json`` and a project's
+``.gemini/settings.json``): Gemini CLI 0.61 concatenates the hook lists of its settings files, so it runs memdir's
+hooks of both in that project, as Claude Code and Codex do (newuser39, real Gemini CLI: the hooks' guard kept it to
+one context block). Install and ``memdir doctor`` said so for Claude Code and Codex, never for Gemini CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memdir import Memory
+from tests.conftest import run_cli
+from tests.gemini_server import GeminiServer, request_text
+from tests.integrations.clients.realclients import binary, client_env
+
+TWICE = "gemini: memdir's hooks are registered twice, in {user} (user scope) and {project} (project scope): " \
+        "Gemini CLI runs both in that project"
+
+
+def _env(tmp_path):
+    return {"HOME": str(tmp_path / "userhome"),
+            "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")}
+
+
+def test_install_and_doctor_say_when_gemini_runs_memdirs_hooks_of_both_scopes(tmp_path, isolated_home, project):
+    env = _env(tmp_path)
+    user = tmp_path / "userhome" / ".gemini" / "settings.json"
+    mine = project / ".gemini" / "settings.json"
+    twice = TWICE.format(user=user, project=mine)
+    alone = run_cli("--project", project, "install", "gemini", "--scope", "project", env=env)
+    assert alone.returncode == 0, alone.stderr
+    assert "registered twice" not in alone.stdout  # control: the project's hooks alone run once
+    assert "registered twice" not in run_cli("--project", project, "doctor", env=env).stdout
+    done = run_cli("--project", project, "install", "gemini", "--scope", "user", env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"note: {twice}" in done.stdout
+    doctor = run_cli("--project", project, "doctor", env=env)
+    assert f"note: {twice}" in doctor.stdout, doctor.stdout
+    assert run_cli("--project", project, "uninstall", "gemini", "--scope", "project", env=env).returncode == 0
+    assert "registered twice" not in run_cli("--project", project, "doctor", env=env).stdout  # one scope left
+
+
+@pytest.mark.slow
+def test_a_gemini_session_with_memdir_in_both_scopes_gets_each_block_once(tmp_path, isolated_home, project):
+    exe = binary("gemini")
+    env = _env(tmp_path)
+    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
+        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
+    settings = tmp_path / "userhome" / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    for scope in ("user", "project"):
+        assert run_cli("--project", project, "install", "gemini", "--scope", scope, env=env).returncode == 0
+    with GeminiServer(lambda body: "ok") as server:
+        run_env = client_env(tmp_path / "userhome", isolated_home, GEMINI_API_KEY="dummy",
+                             GOOGLE_GEMINI_BASE_URL=server.url, GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project),
+                             MEMDIR_SEARCH_VECTORS="off", PATH=env["PATH"])
+        done = subprocess.run([exe, "-p", "Which port does the dev PostgreSQL use?", "-m", "gemini-2.5-flash"],
+                              capture_output=True, text=True, env=run_env, cwd=project, timeout=180,
+                              stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = request_text(next(b for p, b in server.requests if "gemini-2.5-flash:stream" in p))
+    assert sent.count("&lt;memory_context&gt;") == 1 and "db-port" in sent  # the context block, once
+    assert sent.count("&lt;memory_recall&gt;") == 1 and sent.count("Moved on 2026-11-02.") == 1  # the recall, once
