@@ -32,6 +32,7 @@ transcript by hand).
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
@@ -164,11 +165,14 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     config, instructions = targets(scope, user_home, project)
     argv = entries.server_argv(home, python, portable)
     reference = _reference(scope, instructions)
-    return edits.run_install(CLIENT, scope, memdir_home, [
+    plan = edits.run_install(CLIENT, scope, memdir_home, [
         edit_for(config, lambda d: merge(d, argv, reference, _references(config)), reference),
         edit_for(instructions, lambda text: edits.with_block(text, INSTRUCTIONS))], dry_run=dry_run,
         notes=("OpenCode has no command hooks: the index comes from memory_list (its instructions say so); "
                "no per-prompt recall or session-end consolidation", *unnamed), force=force)
+    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
+    twice = doubled(recorded, user_home, instructions)
+    return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
@@ -181,6 +185,31 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
         base = _global_dir(user_home)
         paths += [base / name for name in GLOBAL_FILES if str(base / name) in recorded]
     return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+
+
+def _guided(path: Path) -> bool:
+    """Whether the instructions file at ``path`` holds memdir's block (a file that cannot be read holds none)."""
+    try:
+        return edits.BLOCK_BEGIN in path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
+    """One line for each project ``.opencode/memdir.md`` install recorded (``recorded``: {path: record}) that holds
+    memdir's guidance while the user's ``memdir.md`` does too: OpenCode 1.18.33 adds a project's instructions to the
+    global list, so its model reads the guidance twice in that project (newuser39: two "Instructions from" of
+    memdir.md, the block twice in the system prompt). ``assume``: a file taken to hold it (what a dry run would
+    add)."""
+    user = targets("user", user_home)[1]
+    if not (user == assume or _guided(user)):
+        return []
+    projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == "memdir.md" and Path(p) != user
+                       and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
+    return [f"{CLIENT}: memdir's instructions are listed twice, in {user} (user scope) and {path} (project scope): "
+            f"OpenCode adds a project's instructions to the global ones, so its model reads memdir's guidance twice "
+            f"in that project; keep one (memdir uninstall {CLIENT} --scope user, or --scope project)"
+            for path in projects if path == assume or _guided(path)]
 
 
 def problems(memdir_home: Path) -> list[str]:
@@ -206,7 +235,7 @@ def problems(memdir_home: Path) -> list[str]:
             out.append(f"{CLIENT}: OpenCode takes its instructions list from {used}, which replaces the one memdir "
                        f"wrote into {path}: memdir's guidance no longer reaches the model; run "
                        f"`memdir install {CLIENT}` again (it adds memdir's entry to {used.name})")
-    return out
+    return out + doubled({Path(p): r for p, r in edits.read_manifest(memdir_home, CLIENT).items()})
 
 
-__all__ = ["install", "uninstall", "targets", "global_config", "problems", "merge", "strip", "edit_for", "INSTRUCTIONS", "CLIENT"]
+__all__ = ["install", "uninstall", "targets", "global_config", "problems", "doubled", "merge", "strip", "edit_for", "INSTRUCTIONS", "CLIENT"]
