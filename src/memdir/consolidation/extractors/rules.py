@@ -256,6 +256,13 @@ def _kind_of(statement: str) -> str:
 _SECRET_VALUE = re.compile(rf"(?:\bis|\bare|[:=])\s*{PLACEHOLDER_PATTERN}\W*$|^\W*{PLACEHOLDER_PATTERN}\W*$")
 
 
+def secret_value_only(statement: str) -> bool:
+    """Whether what ``statement`` says is a secret's value, redacted ("the deploy token is [REDACTED:…]"):
+    nothing is left to keep. The one test of every extractor that keeps the person's sentences (the rules'
+    proposals, the agent's pending findings)."""
+    return _SECRET_VALUE.search(statement) is not None
+
+
 def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
     """``(kind, statement)`` for sentence ``i`` of a turn's sentences: an
     explicit request to write something down (with its content), else
@@ -269,7 +276,7 @@ def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
         found = _kind_of(content), content
     else:
         found = classify(said[i])
-    if found is None or _SECRET_VALUE.search(found[1]):
+    if found is None or secret_value_only(found[1]):
         return None
     kind, statement = found
     if statement.endswith((";", "；")) and i + 1 < len(said):
@@ -422,5 +429,5 @@ class RulesExtractor:
         return ExtractionResult(proposals, notes=notes)
 
 
-__all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "statement_of",
+__all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "secret_value_only", "statement_of",
            "strip_filler", "turn_statements", "write_down"]
