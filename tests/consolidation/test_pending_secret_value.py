@@ -28,3 +28,23 @@ def test_a_redacted_secret_takes_no_pending_place_from_the_persons_findings(mem,
     assert "“Merke dir: wir deployen nur dienstags.”" in block
     assert "REDACTED" not in block and "password" not in block and "OpenAI" not in block
     assert "Tr0ub4dor" not in context and "sk-proj-" not in context
+
+
+def test_no_secret_of_a_transcript_becomes_a_memory_with_the_rules_extractor(mem, tmp_path):
+    said = ["Remember the jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5",
+            "Merke dir: das Passwort für staging ist Zx9kLm2Qp77",
+            "记住：数据库密码是 Zx9!kLm2Qp",
+            "Remember that the slack webhook is https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXX",
+            "Remember that the dev postgres listens on 5433."]
+    turns = [{"role": "user", "content": text} for text in said]
+    report = mem.consolidate(turns, extractor="rules", mode="always")
+    assert report.redactions == 4
+    kept = {m.name: m.description for m in mem.list().memories}
+    assert kept["dev-postgres-listens-5433"] == "The dev postgres listens on 5433."  # control: the fact is kept
+    files = "".join(p.read_text() for p in mem.session.layer("project").path.glob("*.md"))
+    files += "".join(p.read_text() for p in mem.session.layer("user").path.glob("*.md"))
+    assert "5433" in files
+    for secret in ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", "Zx9kLm2Qp77", "Zx9!kLm2Qp", "T00000000/B00000000"):
+        assert secret not in files, secret
+    # a sentence that kept only a redacted value is no memory (数据库密码是 [REDACTED:password])
+    assert not any("密码" in description for description in kept.values()), kept

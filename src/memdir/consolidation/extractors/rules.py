@@ -253,7 +253,10 @@ def _kind_of(statement: str) -> str:
     return "feedback" if inner & {"rule", "correction", "constraint"} else "project"
 
 
-_SECRET_VALUE = re.compile(rf"(?:\bis|\bare|[:=])\s*{PLACEHOLDER_PATTERN}\W*$|^\W*{PLACEHOLDER_PATTERN}\W*$")
+# The verbs redact's stated secrets hold (English, German, French, Spanish, Portuguese, Chinese, Japanese):
+# "数据库密码是 [REDACTED:password]" keeps as little as "the password is [REDACTED:password]".
+_SECRET_VALUE = re.compile(rf"(?:\b(?:is|are|was|ist|war|est|es|é)|[:=：是为は])\s*{PLACEHOLDER_PATTERN}\W*$"
+                           rf"|^\W*{PLACEHOLDER_PATTERN}\W*$")
 
 
 def secret_value_only(statement: str) -> bool:
