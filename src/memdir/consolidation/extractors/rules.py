@@ -101,10 +101,12 @@ _TASK_ONLY = re.compile(
 _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
-_USER_SUBJECT = re.compile(r"^(?:i\b|i'm\b|i'd\b|i've\b|my\b|我)", _I)
+# 我 is "I", 我们/我們 "we": "我们的发布分支是 release/2026" (our release branch) is the project's, never the person's
+# (break39: it was saved in the user layer, shown in every project).
+_USER_SUBJECT = re.compile(r"^(?:i\b|i'm\b|i'd\b|i've\b|my\b|我(?![们們]))", _I)
 # A preference that is the person's own taste, and one about how the work is done (to the agent, the code).
 _OWN_TASTE = re.compile(r"\bmy (?:all[- ]time )?favou?rite\b|\bi (?:\w+ )?(?:like|love|enjoy|prefer|hate)\b"
-                        r"|\bi'?m (?:really )?into\b|我", _I)
+                        r"|\bi'?m (?:really )?into\b|我(?![们們])", _I)
 _TO_THE_WORK = re.compile(r"\b(?:you|your|u|please|pls|use|using|code|commits?|tests?|answers?|replies|docs?)\b", _I)
 _HERE = re.compile(r"\b(?:this|the) (?:project|repo|repository|codebase|code base)\b|\bhere\b|本项目|这个项目", _I)
 _PREFERENCE_VERBS = frozenset({"enjoy", "prefer", "hate", "dislike", "stand", "fan", "favorite", "favourite"})
