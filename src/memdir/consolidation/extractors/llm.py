@@ -29,7 +29,7 @@ import time
 from urllib.parse import urlparse
 
 from ...errors import InvalidInput, ModelError
-from ...text.fence import escape_stored
+from ...text.fence import escape_stored, escape_tag
 from ...text.printable import newlines, one_line
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 
@@ -123,7 +123,9 @@ def _is_local(url: str) -> bool:
 
 
 def _fence_safe(text: str) -> str:
-    return re.sub(r"<\s*/?\s*transcript\b[^>]*>", lambda m: m.group(0).replace("<", "&lt;"), text, flags=re.I)
+    """``text`` holding no ``<transcript>`` tag, also in disguise (a full-width ``＜/transcript＞``, a zero-width
+    space inside: :func:`memdir.text.fence.escape_tag`)."""
+    return escape_tag(text, "transcript")
 
 
 def _stored(text: str | None) -> str:
