@@ -21,7 +21,7 @@ from tests.conftest import run_cli
 def _start(client: str, project, session_id: str) -> str:
     payload = {"session_id": session_id, "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"}
     done = subprocess.run([sys.executable, "-m", "memdir.hooks", client, "SessionStart"], input=json.dumps(payload),
-                          capture_output=True, text=True, env=dict(os.environ), timeout=60)
+                          capture_output=True, text=True, env=dict(os.environ), timeout=60, check=False)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
