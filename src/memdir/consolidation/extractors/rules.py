@@ -256,13 +256,13 @@ def _kind_of(statement: str) -> str:
 
 
 # The verbs redact's stated secrets hold (English, German, French, Spanish, Portuguese, Chinese, Japanese):
-# "数据库密码是 [REDACTED:password]" keeps as little as "the password is [REDACTED:password]".
+# "数据库密码是 <placeholder>" keeps as little as "the password is <placeholder>".
 _SECRET_VALUE = re.compile(rf"(?:\b(?:is|are|was|ist|war|est|es|é)|[:=：是为は])\s*{PLACEHOLDER_PATTERN}\W*$"
                            rf"|^\W*{PLACEHOLDER_PATTERN}\W*$")
 
 
 def secret_value_only(statement: str) -> bool:
-    """Whether what ``statement`` says is a secret's value, redacted ("the deploy token is [REDACTED:…]"):
+    """Whether what ``statement`` says is a secret's value, redacted ("the deploy token is [REDACTED]"):
     nothing is left to keep. The one test of every extractor that keeps the person's sentences (the rules'
     proposals, the agent's pending findings)."""
     return _SECRET_VALUE.search(statement) is not None
