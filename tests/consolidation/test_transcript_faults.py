@@ -100,7 +100,7 @@ def test_a_huge_line_is_cut_to_the_bound_and_the_others_kept():
     lines.insert(1, json.dumps({"type": "user", "message": {"role": "user", "content": huge}}))
     t = read_transcript("\n".join(lines) + "\n")
     assert [x.role for x in t.turns] == ["user", "user", "assistant", "user"]
-    assert t.turns[1].text == huge[:USER_LIMIT] + "…" and t.turns[1].cut
+    assert t.turns[1].text == huge[:USER_LIMIT // 2] + "\n…\n" + "x" * (USER_LIMIT // 2) and t.turns[1].cut
     assert [(x.role, x.text) for x in t.turns if not x.cut] == SAID and t.malformed == 0
 
 

@@ -141,8 +141,9 @@ def test_bounds_per_message_and_total_newest_kept():
     turns = [Turn("user", "u" * 2500), Turn("assistant", "a" * 800)]
     kept, dropped = bound(turns)
     assert dropped == 0
-    assert kept[0].text == "u" * USER_LIMIT + "…" and kept[0].cut
-    assert kept[1].text == "a" * ASSISTANT_LIMIT + "…" and kept[1].cut
+    # the start and the end of each, "…" between (transcripts.cut_message)
+    assert kept[0].text == "u" * (USER_LIMIT // 2) + "\n…\n" + "u" * (USER_LIMIT // 2) and kept[0].cut
+    assert kept[1].text == "a" * (ASSISTANT_LIMIT // 2) + "\n…\n" + "a" * (ASSISTANT_LIMIT // 2) and kept[1].cut
     many = [Turn("user", f"{i:04d} " + "x" * 995) for i in range(40)]  # 40 lines of 1006 chars
     kept, dropped = bound(many)
     size = sum(len(t.line()) for t in kept) + 2 * (len(kept) - 1)

@@ -105,6 +105,11 @@ def load(layer_dir: Path) -> list[dict]:
                 item["ts"] = float(item.get("ts") or 0)
             except (TypeError, ValueError):
                 item["ts"] = 0.0  # a hand-edited time: the item counts as expired
+            if not 0 <= item["ts"] <= _now() + MAX_AGE_DAYS * 86400:
+                # NaN, Infinity, 1e20, a negative time (hand-edited): expired too. 1e20 was shown (never older
+                # than 30 days) and its day (time.gmtime) raised OverflowError: every session start of the project
+                # injected nothing, and `memdir status` failed (break39).
+                item["ts"] = 0.0
             good.append(item)
     return good
 
@@ -145,6 +150,12 @@ def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
     return tuple(item["text"] for item in active(layer_dir))
 
 
+def _is_day(value) -> bool:
+    """Whether ``value`` is a day as a finding keeps it: ``YYYY-MM-DD``, ASCII digits."""
+    return (isinstance(value, str) and len(value) == 10 and value[4] == value[7] == "-"
+            and (value[:4] + value[5:7] + value[8:]).isdigit() and value.isascii())
+
+
 def render(items: list[dict]) -> str:
     """The fenced block for ``items`` (pure); ``""`` for none. Stored text is
     escaped like the context block (fence tags, ``{{``), on one line, without
@@ -153,7 +164,10 @@ def render(items: list[dict]) -> str:
         return ""
     lines = [OPEN, NOTE]
     for item in items:
-        day = str(item.get("said") or time.strftime("%Y-%m-%d", time.gmtime(float(item.get("ts") or 0))))[:10]
+        said = item.get("said")
+        # The day it was said, as the findings keep it (YYYY-MM-DD); any other value (a hand-edited "<|im_end|>",
+        # "<system>", "[INST]" stood unescaped before the quote: break39) gives way to the day of its time.
+        day = said if _is_day(said) else time.strftime("%Y-%m-%d", time.gmtime(float(item.get("ts") or 0)))
         text = " ".join(one_line(f"{day} {item['text']}").split())[:MAX_TEXT + 11]  # store.printable's rule
         day, _, text = text.partition(" ")
         lines.append(f"- ({day}) “{escape_stored(text)}”")

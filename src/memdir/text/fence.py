@@ -192,6 +192,14 @@ def escape_fence_tags(text: str) -> str:
     return _escape(text, (_FENCE_TAG,), False)
 
 
+def escape_tag(text: str, name: str) -> str:
+    """Escape every ``<name>`` / ``</name>`` tag (any case, spaces, attributes, one left open to the end; also in
+    disguise: the module docstring) as ``&lt;…&gt;``: a fence of a prompt's own that stored or quoted text is put
+    in (the extraction prompt's ``<transcript>``: :mod:`memdir.consolidation.extractors.llm`). ``name``: a tag
+    name of ASCII letters, digits, ``_`` and ``-``."""
+    return _escape(text, (rf"(?i)<\s*/?\s*{name}(?![\w-])[^>]*(?:>|\Z)",), False)
+
+
 _TEMPLATE_OPENERS = ("{{", "{%", "{#")  # a template's expression, statement and comment (Jinja, Django, Liquid, Mustache)
 
 

@@ -4,9 +4,12 @@ Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
 order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
 plus memdir's adds: PEM/OpenSSH private-key blocks, Stripe secret and
 restricted keys (``sk_live_…``, ``rk_test_…``; not the publishable ``pk_…``),
+a bare JSON Web Token (``eyJ….eyJ….…``), a Bearer token of 20+ characters holding a digit and a letter,
+an incoming-webhook URL (Slack, Discord: whoever holds it may post),
 the password part of connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
-secret stated in words (``the password is hunter2-Xk9``, ``密码是…``; the value
-must hold a digit or a symbol), an environment or configuration assignment
+secret stated in words (``the password is hunter2-Xk9``, ``the password for staging is …`` — up to three
+words of what it is for — ``Das Passwort für staging ist …``, ``le mot de passe est …``,
+``la contraseña es …``, ``密码是…``, ``パスワードは…``; the value must hold a digit or a symbol), an environment or configuration assignment
 to a secret-named key (``export DB_PASSWORD=…``, ``SECRET_KEY='…'``,
 ``DEPLOY_TOKEN: …``; the key is kept, the value goes; a full stop ending
 the sentence, before a space or the end, is not part of the value) and the ``-p<password>``
@@ -58,7 +61,15 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
     ("stripe-key", re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
     ("bearer", re.compile(
         r"\bbearer\s+(?:eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){0,2}"
-        r"|[A-Za-z0-9_-]{16,}[=+/][A-Za-z0-9_\-=/+]{10,})", _A | re.I)),
+        r"|[A-Za-z0-9_-]{16,}[=+/][A-Za-z0-9_\-=/+]{10,}"
+        # an opaque token: 20+ characters holding a digit and a letter ("Bearer abcdef0123456789abcdef01…")
+        r"|(?=[A-Za-z0-9._~-]*\d)(?=[A-Za-z0-9._~-]*[A-Za-z])[A-Za-z0-9._~-]{20,})", _A | re.I)),
+    # A JSON Web Token without "Bearer" before it: three base64url parts, the first two JSON objects ("eyJ").
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _A)),
+    # An incoming-webhook URL is its own credential: whoever holds it may post.
+    ("webhook-url", re.compile(
+        r"\bhttps?://(?:hooks\.slack\.com/(?:services|workflows|triggers)/"
+        r"|(?:(?:canary\.|ptb\.)?discord(?:app)?\.com)/api/webhooks/)[A-Za-z0-9/_-]{8,}", _A)),
     ("slack-token", re.compile(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
     ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
     ("uri-password", re.compile(
@@ -69,8 +80,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
 # The value must look like a secret (a digit or a symbol in it), so "the token is
 # stored in the vault" stays as it is.
 _STATED = re.compile(
-    r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|pw|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token)"
-    r"\s*(?:is|was|=|:|：)\s*[\"'`]?|(?:密码|口令|密钥|令牌)\s*(?:是|为|:|：|=)\s*)"
+    r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|pw|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token"
+    r"|passwort|kennwort|mot de passe|contrase(?:ñ|n)a|senha)"
+    # what the secret is for, between the word and the verb: "the password for staging is …" (up to 3 words)
+    r"(?:\s+(?:for|of|on|to|in|at|für|zum|zur|de|du|pour|para|del)(?:\s+(?!(?:is|was|ist|war|est|es|é)\b)"
+    r"[^\s:=：]+){1,3}?)?"
+    r"\s*(?:is|was|ist|war|est|es|é|=|:|：)\s*[\"'`]?|(?:密码|口令|密钥|令牌|パスワード)\s*(?:是|为|は|:|：|=)\s*)"
     r"(?P<value>(?=[^\s\"'`，。；]*[\d!@#$%^&*+=/_~-])[^\s\"'`，。；]{6,})",
     re.I,
 )

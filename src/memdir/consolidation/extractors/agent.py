@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..gate import confirmed_suggestion, said_rules, sentences
 from ..proposals import ExtractionContext, ExtractionResult
-from .rules import is_task_only, strip_filler, write_down
+from .rules import is_task_only, secret_value_only, strip_filler, write_down
 from .wording import content_words
 
 MAX_FINDINGS = 3
@@ -64,6 +64,9 @@ class AgentExtractor:
                         notes.append(f"turn {index}: about this session only: {sentence[:80]}")
                         continue
                     text = strip_filler(sentence)
+                if secret_value_only(text):  # a redacted secret: nothing to save, and it took a real finding's place
+                    notes.append(f"turn {index}: a secret's value, redacted: not kept")
+                    continue
                 words = content_words(text)
                 if not words or any(text in f[3] for f in found):
                     continue

@@ -101,10 +101,12 @@ _TASK_ONLY = re.compile(
 _INSTEAD = re.compile(
     r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
-_USER_SUBJECT = re.compile(r"^(?:i\b|i'm\b|i'd\b|i've\b|my\b|我)", _I)
+# 我 is "I", 我们/我們 "we": "我们的发布分支是 release/2026" (our release branch) is the project's, never the person's
+# (break39: it was saved in the user layer, shown in every project).
+_USER_SUBJECT = re.compile(r"^(?:i\b|i'm\b|i'd\b|i've\b|my\b|我(?![们們]))", _I)
 # A preference that is the person's own taste, and one about how the work is done (to the agent, the code).
 _OWN_TASTE = re.compile(r"\bmy (?:all[- ]time )?favou?rite\b|\bi (?:\w+ )?(?:like|love|enjoy|prefer|hate)\b"
-                        r"|\bi'?m (?:really )?into\b|我", _I)
+                        r"|\bi'?m (?:really )?into\b|我(?![们們])", _I)
 _TO_THE_WORK = re.compile(r"\b(?:you|your|u|please|pls|use|using|code|commits?|tests?|answers?|replies|docs?)\b", _I)
 _HERE = re.compile(r"\b(?:this|the) (?:project|repo|repository|codebase|code base)\b|\bhere\b|本项目|这个项目", _I)
 _PREFERENCE_VERBS = frozenset({"enjoy", "prefer", "hate", "dislike", "stand", "fan", "favorite", "favourite"})
@@ -253,7 +255,17 @@ def _kind_of(statement: str) -> str:
     return "feedback" if inner & {"rule", "correction", "constraint"} else "project"
 
 
-_SECRET_VALUE = re.compile(rf"(?:\bis|\bare|[:=])\s*{PLACEHOLDER_PATTERN}\W*$|^\W*{PLACEHOLDER_PATTERN}\W*$")
+# The verbs redact's stated secrets hold (English, German, French, Spanish, Portuguese, Chinese, Japanese):
+# "数据库密码是 <placeholder>" keeps as little as "the password is <placeholder>".
+_SECRET_VALUE = re.compile(rf"(?:\b(?:is|are|was|ist|war|est|es|é)|[:=：是为は])\s*{PLACEHOLDER_PATTERN}\W*$"
+                           rf"|^\W*{PLACEHOLDER_PATTERN}\W*$")
+
+
+def secret_value_only(statement: str) -> bool:
+    """Whether what ``statement`` says is a secret's value, redacted ("the deploy token is [REDACTED]"):
+    nothing is left to keep. The one test of every extractor that keeps the person's sentences (the rules'
+    proposals, the agent's pending findings)."""
+    return _SECRET_VALUE.search(statement) is not None
 
 
 def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
@@ -269,7 +281,7 @@ def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
         found = _kind_of(content), content
     else:
         found = classify(said[i])
-    if found is None or _SECRET_VALUE.search(found[1]):
+    if found is None or secret_value_only(found[1]):
         return None
     kind, statement = found
     if statement.endswith((";", "；")) and i + 1 < len(said):
@@ -422,5 +434,5 @@ class RulesExtractor:
         return ExtractionResult(proposals, notes=notes)
 
 
-__all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "statement_of",
+__all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "secret_value_only", "statement_of",
            "strip_filler", "turn_statements", "write_down"]

@@ -49,7 +49,7 @@ messages that a harness wrote (Stop hook feedback, interruptions, slash
 command echoes) are dropped whole.
 
 Bounds follow the seed's consolidation buffer (§A11): user text 2,000
-characters and assistant text 500 per message (cut with ``…``), at most 24,000
+characters and assistant text 500 per message (cut in the middle, ``…`` between its start and its end), at most 24,000
 characters in all (messages joined as ``ROLE: text`` lines with a blank line
 between), newest kept.
 """
@@ -90,9 +90,26 @@ _JSONL_READERS = {"claude-code": parse_claude_code, "codex": parse_codex, "gemin
 # ---------------------------------------------------------------- bounds
 
 
+def cut_message(text: str, limit: int) -> str:
+    """``text`` (stripped) within ``limit`` code points and a marker: when longer, its start and its end —
+    ``limit - limit // 2`` characters of the start, then ``\n…\n``, then at most ``limit // 2`` of the end,
+    from the first line that begins in them (a whole line when there is one). A person pastes a long trace and
+    says "Remember that …" after it; the end is where that is, and the assistant's closing proposal ("Shall I
+    always …?") that a bare yes confirms: a cut keeping the start alone lost both (break39)."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    tail = text[len(text) - limit // 2:] if limit // 2 else ""
+    line = tail.find("\n")
+    if 0 <= line < len(tail) - 1:
+        tail = tail[line + 1:]
+    return text[:limit - limit // 2].rstrip() + "\n…" + ("\n" + tail.strip() if tail.strip() else "")
+
+
 def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
           total_limit: int = TOTAL_LIMIT) -> tuple[list[Turn], int]:
-    """Cut each message to its role's limit (``…`` appended), then drop the
+    """Cut each message to its role's limit (its start and its end kept, ``…`` between them:
+    :func:`cut_message`), then drop the
     oldest messages until the ``ROLE: text`` lines joined by blank lines fit
     ``total_limit`` characters (one message is always kept). Returns the kept
     turns and how many were dropped. Limits are code points."""
@@ -101,7 +118,7 @@ def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int 
         limit = user_limit if turn.role == "user" else assistant_limit
         text = turn.text.strip()
         if len(text) > limit:
-            cut.append(Turn(turn.role, text[:limit].rstrip() + "…", turn.ts, True))
+            cut.append(Turn(turn.role, cut_message(text, limit), turn.ts, True))
         else:
             cut.append(Turn(turn.role, text, turn.ts, turn.cut))
     total = sum(len(t.line()) for t in cut) + 2 * max(0, len(cut) - 1)
@@ -288,4 +305,4 @@ def _parse(source) -> tuple[list[Turn], dict, str]:
 
 __all__ = ["Turn", "Transcript", "TranscriptSummary", "read_transcript", "parse_claude_code", "parse_codex", "parse_gemini",
            "parse_messages", "parse_plain",
-           "bound", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT", "MAX_TRANSCRIPT_BYTES"]
+           "bound", "cut_message", "strip_injected", "USER_LIMIT", "ASSISTANT_LIMIT", "TOTAL_LIMIT", "MAX_TRANSCRIPT_BYTES"]
