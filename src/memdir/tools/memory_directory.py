@@ -357,7 +357,7 @@ def _rename(session: Session, command: dict) -> str:
         stale = _superseded(session, where)
         if stale is not None:
             raise (NotFound if where is old else InvalidInput)(_stale(session, where, stale, doing))
-    if layer.scan().entries.get(new.name) is not None:
+    if new.name != old.name and layer.scan().entries.get(new.name) is not None:  # the same name: the gateway says so
         raise InvalidInput(f"The destination {new.path} already exists")
     result = operations.write(session, MemoryChange(new.written, rename_from=old.name), old.scope)
     return "\n".join([f"Successfully renamed {old.path} to {Place(new.path, result.scope, result.name).canonical()}",
