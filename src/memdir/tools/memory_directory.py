@@ -224,6 +224,9 @@ def _view(session: Session, command: dict) -> str:
         if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
             raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
                                "(end -1: to the last line)")
+        if span[0] > len(lines):  # an empty view would read as an empty file
+            raise InvalidInput(f"view_range {span} starts past the end of {where.path}: it has {len(lines)} "
+                               f"line{'s' if len(lines) != 1 else ''} (view_range [1, -1] shows them all)")
         first = span[0]
         shown = lines[first - 1: len(lines) if span[1] == -1 else span[1]]
     numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{breaks_shown(line)}" for i, line in enumerate(shown)]
