@@ -52,7 +52,7 @@ from ..text.names import normalize_name
 from ..text.printable import breaks_shown, visible
 from ..vocabulary import SCOPES, TYPES
 from .handlers import ToolOutput, answer
-from .specs import MAX_LIST, as_json_type
+from .specs import MAX_LIST, NOT_SAID, as_json_type, said_type, too_many_digits
 
 ROOT = "/memories"
 SUFFIX = ".md"
@@ -145,7 +145,7 @@ def _field(command: dict, key: str, kind: type):
         raise InvalidInput(f"{command['command']}: {key} is required ({said})")
     read = as_json_type(schema_type, value)
     if read is None:
-        raise InvalidInput(f"{command['command']}: {key} must be {said}, got {type(value).__name__}")
+        raise InvalidInput(f"{command['command']}: {key} must be {said}, got {said_type(value)}")
     return read
 
 
@@ -218,8 +218,8 @@ def _view(session: Session, command: dict) -> str:
     if span is not None:
         read = [as_json_type("integer", n) for n in span] if isinstance(span, list) else []
         if len(read) != 2 or None in read:  # True is no line number
-            raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line), "
-                               f"got {visible(repr(span))}")
+            given = NOT_SAID if isinstance(span, list) and any(map(too_many_digits, span)) else visible(repr(span))
+            raise InvalidInput(f"view_range must be two line numbers [start, end] (end -1: to the last line), got {given}")
         span = read
         if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
             raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
