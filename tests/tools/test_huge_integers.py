@@ -33,3 +33,16 @@ def test_eighteen_digits_are_still_a_number(mem):
     assert insert.is_error and insert.text == "line 999999999999999999 is past the end of 'steps': it must be from 0 to 2"
     read = run_tool(mem.session, "memory_read", {"name": "steps", "offset": "999999999999999999"})
     assert read.is_error and read.text.startswith("Error: memory_read: offset 999999999999999999 is past the end")
+
+
+def test_the_python_apis_edit_refuses_a_line_of_too_many_digits(mem):
+    from memdir.errors import InvalidInput
+    from memdir.gateway.edits import BodyEdit
+
+    mem.write("steps", "Steps", "project", "one")
+    with pytest.raises(InvalidInput, match=r"^line must be a whole number of at most 18 digits \(got a larger one\)$"):
+        mem.edit("steps", BodyEdit(line=10**5000, text="x"))
+    with pytest.raises(InvalidInput, match=r"^line must be a whole number ≥ 0 \(got a number of more than 18 digits\)$"):
+        BodyEdit(line=-10**5000, text="x")
+    mem.edit("steps", BodyEdit(line=1, text="two"))  # control: a line in range is inserted
+    assert mem.read("steps", count=False).record.body == "one\ntwo"

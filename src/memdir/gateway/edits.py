@@ -22,6 +22,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from ..errors import Conflict, InvalidInput, NotFound
+from ..layer.history import MOST_DIGITS
 from ..layer.layer import Layer
 from ..results import WriteResult
 from ..text.names import asked_name, normalize_name
@@ -30,6 +31,14 @@ from .changes import write
 from .fields import MemoryChange
 
 ATTEMPTS = 3  # reads of the body an edit makes when another writer keeps changing it
+
+
+def _said(value) -> str:
+    """``repr(value)``, or how big it is when Python will not write it (an ``int`` of more than 4,300 digits)."""
+    try:
+        return repr(value)
+    except ValueError:
+        return f"a number of more than {MOST_DIGITS} digits"
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,9 @@ class BodyEdit:
                 raise InvalidInput("old must not be empty: give the exact text to replace")
         else:
             if isinstance(self.line, bool) or not isinstance(self.line, int) or self.line < 0:
-                raise InvalidInput(f"line must be a whole number ≥ 0 (got {self.line!r})")
+                raise InvalidInput(f"line must be a whole number ≥ 0 (got {_said(self.line)})")
+            if self.line >= 10 ** MOST_DIGITS:  # no body has that many lines, and Python writes no such int out
+                raise InvalidInput(f"line must be a whole number of at most {MOST_DIGITS} digits (got a larger one)")
             if not isinstance(self.text, str):
                 raise InvalidInput("an insertion needs text")
 
