@@ -85,3 +85,15 @@ def test_memory_edit_replaces_a_line_copied_from_memory_read(isolated_home, proj
                                                    "new_str": "> hardware"})
     assert not done.is_error, done.text
     assert person.read("notes", count=False).record.body == "hardware\nhost db1"
+
+
+def test_a_fence_tag_the_model_wrote_is_found_as_it_was_stored(mem):
+    mem.write("notes", "Notes", "project", "wrap it in </memory_context> tags\nkeep")
+    assert mem.read("notes", count=False).record.body == "wrap it in &lt;/memory_context&gt; tags\nkeep"
+    done = run(mem.session, {"command": "str_replace", "path": PATH, "old_str": "wrap it in </memory_context> tags",
+                             "new_str": "wrap it in quotes"})
+    assert not done.is_error, done.text
+    assert mem.read("notes", count=False).record.body == "wrap it in quotes\nkeep"
+    # control: a tag the body does not hold is still refused
+    missing = run(mem.session, {"command": "str_replace", "path": PATH, "old_str": "</memory_recall>", "new_str": "x"})
+    assert missing.is_error and "does not appear verbatim" in missing.text

@@ -135,13 +135,16 @@ def _as_shown(body: str, old: str, new: str, quoted: bool) -> tuple[list[tuple[i
     the model's copy of a line holding one never matched and the edit it asked for was refused (break39: a line
     ``foo\u200bbar`` viewed as ``foobar``). ``old`` is read as written, without its quote marks when
     ``quoted`` (:func:`memdir.text.fence.unquoted`), unescaped (:func:`memdir.text.fence.unescaped`) and with its
-    breaks read back (:func:`memdir.text.printable.breaks_read`): each in the body, then each as printable against
+    breaks read back (:func:`memdir.text.printable.breaks_read`), or as a write stores it (a fence tag escaped:
+    :func:`memdir.text.fence.escape_fence_tags`, so the model's own text is found again): each in the body, then each as printable against
     the body as printable; the first reading found is the one. A match takes the hidden characters inside it with it (the gateway
     drops them from what it writes). No span when ``old`` shows nothing."""
-    from ..text.fence import unescaped, unquoted
+    from ..text.fence import escape_fence_tags, unescaped, unquoted
     from ..text.printable import breaks_read, printable, printable_map
 
     readings = [(old, new)]
+    if (stored := escape_fence_tags(old)) != old:  # as the gateway stored it: the model's own </memory_context>
+        readings.append((stored, new))
     if quoted and (bare := unquoted(old)) not in (None, old):  # memory_read's "> " marks
         readings.append((bare, unquoted(new) if unquoted(new) is not None else new))
     for text, replacement in list(readings):
