@@ -12,6 +12,7 @@ like are refused by name.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -339,7 +340,7 @@ def too_many_digits(value) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     if isinstance(value, float):
-        return value == value and abs(value) >= 10.0 ** MOST_DIGITS  # inf too; nan is no number at all
+        return not math.isnan(value) and abs(value) >= 10.0 ** MOST_DIGITS  # inf too; nan is no number at all
     return abs(value) >= 10 ** MOST_DIGITS
 
 
