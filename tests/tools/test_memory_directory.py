@@ -150,6 +150,17 @@ def test_view_range_must_be_a_range_from_line_one(mem):
         assert out.is_error and f"view_range {bad} is not a range of lines" in out.text
 
 
+def test_a_view_range_past_the_last_line_says_how_many_lines_there_are(mem):
+    # break39: [100, 200] of a 4-line file answered the header alone, which reads as an empty file
+    go(mem, command="create", path="/memories/project/steps.md", file_text="Steps\none\ntwo\nthree")
+    for past in ([5, -1], [100, 200]):
+        out = go(mem, command="view", path="/memories/project/steps.md", view_range=past)
+        assert out.is_error and out.text == (f"view_range {past} starts past the end of /memories/project/steps.md: "
+                                             "it has 4 lines (view_range [1, -1] shows them all)")
+    last = go(mem, command="view", path="/memories/project/steps.md", view_range=[4, 10])  # control: the last line
+    assert not last.is_error and last.text.splitlines()[1:] == ["     4\tthree"]
+
+
 def test_an_agents_edit_of_a_team_memory_says_it_waits_for_review(tmp_path):
     from tests.teamgit import shared_repository
 

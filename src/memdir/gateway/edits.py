@@ -22,6 +22,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from ..errors import Conflict, InvalidInput, NotFound
+from ..layer.history import MOST_DIGITS
 from ..layer.layer import Layer
 from ..results import WriteResult
 from ..text.names import asked_name, normalize_name
@@ -30,6 +31,14 @@ from .changes import write
 from .fields import MemoryChange
 
 ATTEMPTS = 3  # reads of the body an edit makes when another writer keeps changing it
+
+
+def _said(value) -> str:
+    """``repr(value)``, or how big it is when Python will not write it (an ``int`` of more than 4,300 digits)."""
+    try:
+        return repr(value)
+    except ValueError:
+        return f"a number of more than {MOST_DIGITS} digits"
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,9 @@ class BodyEdit:
                 raise InvalidInput("old must not be empty: give the exact text to replace")
         else:
             if isinstance(self.line, bool) or not isinstance(self.line, int) or self.line < 0:
-                raise InvalidInput(f"line must be a whole number ≥ 0 (got {self.line!r})")
+                raise InvalidInput(f"line must be a whole number ≥ 0 (got {_said(self.line)})")
+            if self.line >= 10 ** MOST_DIGITS:  # no body has that many lines, and Python writes no such int out
+                raise InvalidInput(f"line must be a whole number of at most {MOST_DIGITS} digits (got a larger one)")
             if not isinstance(self.text, str):
                 raise InvalidInput("an insertion needs text")
 
@@ -92,17 +103,81 @@ class BodyEdit:
             # One text in two Unicode forms (a macOS client's decomposed é, another's composed one): the edit is
             # read and made on the composed form of each, which is the same text (break13).
             body, old, new = (unicodedata.normalize("NFC", text) for text in (body, old, new))
-        starts, at = [], body.find(old)
-        while at != -1:
-            starts.append(at)
-            at = body.find(old, at + 1)
-        if not starts:
+        spans = [(at, at + len(old)) for at in _starts(body, old)]
+        if not spans:
+            spans, new = _as_shown(body, old, new, self.quoted)
+        if not spans:
             raise InvalidInput(f"no replacement was made: the old text does not appear verbatim in {name!r}")
-        if len(starts) > 1:
-            lines = ", ".join(str(body.count("\n", 0, at) + 1) for at in starts)
-            raise InvalidInput(f"no replacement was made: the old text appears {len(starts)} times in {name!r} "
+        if len(spans) > 1:
+            lines = ", ".join(str(body.count("\n", 0, at) + 1) for at, _ in spans)
+            raise InvalidInput(f"no replacement was made: the old text appears {len(spans)} times in {name!r} "
                                f"(at lines {lines}); give more of the surrounding text so it is unique")
-        return body[: starts[0]] + new + body[starts[0] + len(old):], body.count("\n", 0, starts[0]) + 1
+        (start, end), = spans
+        return body[:start] + new + body[end:], body.count("\n", 0, start) + 1
+
+
+def _starts(body: str, text: str) -> list[int]:
+    """Where each occurrence of ``text`` in ``body`` starts (overlapping ones too)."""
+    starts, at = [], body.find(text)
+    while at != -1:
+        starts.append(at)
+        at = body.find(text, at + 1)
+    return starts
+
+
+def _as_shown(body: str, old: str, new: str, quoted: bool) -> tuple[list[tuple[int, int]], str]:
+    """``(spans, new)`` for an ``old`` that is not in ``body`` verbatim but is a copy of the body as a tool showed
+    it: every span ``(start, end)`` of ``body`` that reads as ``old`` there, and ``new`` read the same way. A view
+    (the memory tool's ``view``, ``memory_read``) shows a body printable (:func:`memdir.text.printable.printable`:
+    a zero-width space, a soft hyphen, a bidi mark or an escape sequence a person's file holds is not shown) and
+    read as data (:func:`memdir.text.fence.escape_stored`: ``{{`` as ``{ {``, a fence tag as ``&lt;…&gt;``), the
+    memory tool's a line break other than ``\n`` as its escape (:func:`memdir.text.printable.breaks_shown`), so
+    the model's copy of a line holding one never matched and the edit it asked for was refused (break39: a line
+    ``foo\u200bbar`` viewed as ``foobar``). ``old`` is read as written, without its quote marks when
+    ``quoted`` (:func:`memdir.text.fence.unquoted`), unescaped (:func:`memdir.text.fence.unescaped`) and with its
+    breaks read back (:func:`memdir.text.printable.breaks_read`), or as a write stores it (a fence tag escaped:
+    :func:`memdir.text.fence.escape_fence_tags`, so the model's own text is found again): each in the body, then each as printable against
+    the body as printable; the first reading found is the one. A match takes the hidden characters inside it with it (the gateway
+    drops them from what it writes). No span when ``old`` shows nothing."""
+    from ..text.fence import escape_fence_tags, unescaped, unquoted
+    from ..text.printable import breaks_read, printable, printable_map
+
+    readings = [(old, new)]
+    if (stored := escape_fence_tags(old)) != old:  # as the gateway stored it: the model's own </memory_context>
+        readings.append((stored, new))
+    if quoted and (bare := unquoted(old)) not in (None, old):  # memory_read's "> " marks
+        readings.append((bare, unquoted(new) if unquoted(new) is not None else new))
+    for text, replacement in list(readings):
+        if (reading := unescaped(text)) is not None:
+            readings.append((reading, unescaped(replacement) or replacement))
+    for text, replacement in list(readings):
+        if (reading := breaks_read(text)) != text:  # the memory tool's view shows a body's U+2028 as \u2028
+            readings.append((reading, breaks_read(replacement)))
+    for text, replacement in readings[1:]:
+        if starts := _starts(body, text):
+            return [(at, at + len(text)) for at in starts], replacement
+    shown, where = printable_map(body)
+    if where is None:
+        return [], new
+    for text, replacement in readings:
+        piece = printable(text)
+        if not piece or (piece == text and shown == body):
+            continue
+        if starts := _starts(shown, piece):
+            ends = [where[at + len(piece) - 1] for at in starts]
+            return [(where[at], end + (2 if body.startswith("\r\n", end) else 1))
+                    for at, end in zip(starts, ends)], replacement
+    return [], new
+    for text, replacement in ((old, new), (reading, reading and (unescaped(new) or new))):
+        piece = printable(text) if text else ""
+        if not piece or (text == old and piece == old and shown == body):
+            continue
+        starts = _starts(shown, piece)
+        if starts:
+            last = [at + len(piece) - 1 for at in starts]
+            return [(where[at], where[end] + (2 if body.startswith("\r\n", where[end]) else 1))
+                    for at, end in zip(starts, last)], replacement
+    return [], new
 
 
 def _lines_of(body: str, text: str) -> list[int]:

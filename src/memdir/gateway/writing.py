@@ -313,7 +313,9 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         if source is None:
             raise _no_such(layer, "rename", rename_from)
         if source.record.name == name:
-            raise InvalidInput(f"{rename_from!r} is already called {name!r}: a rename needs a different new name")
+            same = "" if asked == name else (f" ({asked!r} is that name: a name is stored lowercase, in a-z, 0-9 and -, "
+                                             "so a rename of its case or accents alone changes nothing)")
+            raise InvalidInput(f"{rename_from!r} is already called {name!r}{same}: a rename needs a different new name")
         held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
         taken = tx.fresh(held if held != source.record.name else name)
         if taken is not None and taken.record.status == "superseded":  # its history keeps the name

@@ -209,5 +209,5 @@ def records_as_of(layer: Layer, moment: datetime) -> list[MemoryRecord]:
 
 
 __all__ = [
-    "HistoryEntry", "damage", "earlier_versions", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes",
+    "MOST_DIGITS", "HistoryEntry", "damage", "earlier_versions", "history", "last_written_body", "numbered_events", "records_as_of", "version_bytes",
     "version_number"]

@@ -316,6 +316,31 @@ def printable(text: str | None) -> str:
     return unhidden(text, body=True)
 
 
+def printable_map(text: str) -> tuple[str, list[int] | None]:
+    """``(printable(text), where)``: ``where[j]`` is the index in ``text`` of the character ``printable(text)[j]``
+    stands for (a line break shown as ``\n``: its first character, ``\r`` of ``\r\n``), so a piece of the text as
+    shown (what a tool's view of a body showed a model, hidden characters and escape sequences gone) can be found
+    in the text as stored (:mod:`memdir.gateway.edits`). ``where`` is None when the two cannot be aligned (a
+    surrogate, which :func:`printable` shows as its escape). Pure."""
+    shown = printable(text)
+    if shown == text:
+        return shown, list(range(len(text)))
+    import re
+
+    gone = set()  # escape sequences go whole, their printable tail too (ESC[31m): never aligned with shown text
+    for match in re.finditer(_ESCAPE, text):
+        gone.update(range(match.start(), match.end()))
+    where, at = [], 0
+    for char in shown:  # what printable drops is only deleted, so the shown text is a subsequence of the rest
+        while at < len(text) and (at in gone or not (text[at] == char or (char == "\n" and text[at] in LINE_BREAKS))):
+            at += 1
+        if at == len(text):
+            return shown, None
+        where.append(at)
+        at += 2 if char == "\n" and text.startswith("\r\n", at) else 1
+    return shown, where
+
+
 def newlines(text: str) -> str:
     """``text`` with every line break a common reader splits on (:data:`LINE_BREAKS`; ``\r\n`` as one) as
     ``\n``, nothing else changed: where text is set apart line by line (:func:`memdir.text.fence.quoted`),
@@ -339,6 +364,18 @@ def breaks_shown(line: str) -> str:
     import re
 
     return re.sub(f"[{LINE_BREAKS}]", lambda m: _escape(m.group()), line)
+
+
+def breaks_read(text: str) -> str:
+    """``text`` with each escape :func:`breaks_shown` writes for a line break (``\\u2028``, ``\\r``, ``\\x0c`` …)
+    read back as the break: a line copied from a view that showed one, as the body holds it. Pure; text holding
+    no backslash comes back as it is."""
+    if "\\" not in text:
+        return text
+    import re
+
+    breaks = {_escape(c): c for c in LINE_BREAKS if c != "\n"}
+    return re.sub("|".join(re.escape(e) for e in breaks), lambda m: breaks[m.group()], text)
 
 
 def well_formed(text: str) -> str:
@@ -477,6 +514,6 @@ def clean_body(text: str) -> tuple[str, int, int]:
     return cleaned, breaks, removed
 
 
-__all__ = ["BIDI_CONTROLS", "IGNORABLE", "INVISIBLE", "JOINERS", "LINE_BREAKS", "LINE_CHARS", "VARIATION_SELECTORS", "WORD_CHARS", "clean_body",
-           "clean_line", "display_title", "is_clean_line", "one_line", "places_of", "printable", "said_line", "trimmed_body",
+__all__ = ["BIDI_CONTROLS", "IGNORABLE", "INVISIBLE", "JOINERS", "LINE_BREAKS", "LINE_CHARS", "VARIATION_SELECTORS", "WORD_CHARS", "breaks_read", "clean_body",
+           "clean_line", "display_title", "is_clean_line", "one_line", "places_of", "printable", "printable_map", "said_line", "trimmed_body",
            "unhidden", "utf8_prefix", "visible", "well_formed", "without_hidden"]

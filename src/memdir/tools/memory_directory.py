@@ -52,7 +52,7 @@ from ..text.names import normalize_name
 from ..text.printable import breaks_shown, visible
 from ..vocabulary import SCOPES, TYPES
 from .handlers import ToolOutput, answer
-from .specs import MAX_LIST, as_json_type
+from .specs import MAX_LIST, NOT_SAID, as_json_type, said_type, too_many_digits
 
 ROOT = "/memories"
 SUFFIX = ".md"
@@ -145,7 +145,7 @@ def _field(command: dict, key: str, kind: type):
         raise InvalidInput(f"{command['command']}: {key} is required ({said})")
     read = as_json_type(schema_type, value)
     if read is None:
-        raise InvalidInput(f"{command['command']}: {key} must be {said}, got {type(value).__name__}")
+        raise InvalidInput(f"{command['command']}: {key} must be {said}, got {said_type(value)}")
     return read
 
 
@@ -218,12 +218,15 @@ def _view(session: Session, command: dict) -> str:
     if span is not None:
         read = [as_json_type("integer", n) for n in span] if isinstance(span, list) else []
         if len(read) != 2 or None in read:  # True is no line number
-            raise InvalidInput("view_range must be two line numbers [start, end] (end -1: to the last line), "
-                               f"got {visible(repr(span))}")
+            given = NOT_SAID if isinstance(span, list) and any(map(too_many_digits, span)) else visible(repr(span))
+            raise InvalidInput(f"view_range must be two line numbers [start, end] (end -1: to the last line), got {given}")
         span = read
         if span[0] < 1 or (span[1] < span[0] and span[1] != -1):
             raise InvalidInput(f"view_range {span} is not a range of lines: [start, end] from line 1, end ≥ start "
                                "(end -1: to the last line)")
+        if span[0] > len(lines):  # an empty view would read as an empty file
+            raise InvalidInput(f"view_range {span} starts past the end of {where.path}: it has {len(lines)} "
+                               f"line{'s' if len(lines) != 1 else ''} (view_range [1, -1] shows them all)")
         first = span[0]
         shown = lines[first - 1: len(lines) if span[1] == -1 else span[1]]
     numbered = [f"{str(first + i).rjust(NUMBER_WIDTH)}\t{breaks_shown(line)}" for i, line in enumerate(shown)]
@@ -357,7 +360,7 @@ def _rename(session: Session, command: dict) -> str:
         stale = _superseded(session, where)
         if stale is not None:
             raise (NotFound if where is old else InvalidInput)(_stale(session, where, stale, doing))
-    if layer.scan().entries.get(new.name) is not None:
+    if new.name != old.name and layer.scan().entries.get(new.name) is not None:  # the same name: the gateway says so
         raise InvalidInput(f"The destination {new.path} already exists")
     result = operations.write(session, MemoryChange(new.written, rename_from=old.name), old.scope)
     return "\n".join([f"Successfully renamed {old.path} to {Place(new.path, result.scope, result.name).canonical()}",

@@ -12,10 +12,12 @@ like are refused by name.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
+from ..layer.history import MOST_DIGITS
 from ..settings import Settings
 from ..vocabulary import ORIGINS, SCOPES, TYPES
 
@@ -295,7 +297,7 @@ def check_arguments(spec: ToolSpec, arguments) -> dict:
     return out
 
 
-_INTEGER_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
+_INTEGER_TEXT = re.compile(rf"[+-]?[0-9]{{1,{MOST_DIGITS}}}")
 _BOOLEAN_TEXT = {"true": True, "false": False}
 
 
@@ -306,11 +308,12 @@ def as_json_type(kind: str | None, value):
     integer, and ``"true"`` / ``"false"`` (any case) that boolean: models quote scalars, a refusal costs the call
     and may lose the memory it carried, and pydantic's lax mode, which most MCP servers validate with, reads them
     alike. A boolean is never an integer (``True`` is no line number), a number never a boolean, and nothing else
-    is converted (``"٥"``, ``"1_0"``, ``"yes"``, ``1.5`` are refused)."""
+    is converted (``"٥"``, ``"1_0"``, ``"yes"``, ``1.5`` are refused), nor a number of more than
+    :data:`MOST_DIGITS` digits (:func:`too_many_digits`)."""
     if kind == "string":
         return value if isinstance(value, str) else None
     if kind == "integer":
-        if isinstance(value, bool):
+        if isinstance(value, bool) or too_many_digits(value):
             return None
         if isinstance(value, int):
             return value
@@ -326,15 +329,55 @@ def as_json_type(kind: str | None, value):
     return value
 
 
+# MOST_DIGITS: a version's digits at most (memdir.layer.history), every integer argument's (_INTEGER_TEXT too)
+NOT_SAID = f"a number of more than {MOST_DIGITS} digits"
+
+
+def too_many_digits(value) -> bool:
+    """True for a whole number (``int``, or an integral ``float``: ``1e300``) of more than :data:`MOST_DIGITS`
+    digits: no line, offset or count is that large, and a refusal must not write it out (Python refuses to
+    write an ``int`` of more than 4,300 digits: ``ValueError``, a traceback in place of the answer; break39)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, float):
+        return not math.isnan(value) and abs(value) >= 10.0 ** MOST_DIGITS  # inf too; nan is no number at all
+    return abs(value) >= 10 ** MOST_DIGITS
+
+
+def said_type(value) -> str:
+    """How a refusal names what it was given instead of the type asked: :data:`NOT_SAID` for a number of too
+    many digits, else the type's name (``str``, ``float``)."""
+    return NOT_SAID if too_many_digits(value) else type(value).__name__
+
+
 def _typed(tool: str, key: str, kind: str | None, value):
     """``value`` read as JSON type ``kind`` (:func:`as_json_type`); raises :class:`InvalidInput` naming ``tool``,
     ``key``, ``kind`` and the type sent when it is not one."""
     read = as_json_type(kind, value)
     if read is None:
         article = "an" if kind[:1] in "aeiou" else "a"
-        raise InvalidInput(f"{tool}: {key!r} must be {article} {kind}, got {type(value).__name__}")
+        raise InvalidInput(f"{tool}: {key!r} must be {article} {kind}, got {said_type(value)}")
     return read
 
 
-__all__ = ["DEFAULT_LIST", "DEFAULT_SEARCH", "EDIT_MODES", "MAX_HISTORY", "MAX_LIST", "MAX_OUTPUT", "MAX_SEARCH", "READ_CHUNK",
-           "TOOL_NAMES", "ToolSpec", "as_json_type", "check_arguments", "get_tool", "instructions", "tool_schemas", "tool_specs"]
+__all__ = [
+    "DEFAULT_LIST",
+    "DEFAULT_SEARCH",
+    "EDIT_MODES",
+    "MAX_HISTORY",
+    "MAX_LIST",
+    "MAX_OUTPUT",
+    "MAX_SEARCH",
+    "NOT_SAID",
+    "READ_CHUNK",
+    "TOOL_NAMES",
+    "ToolSpec",
+    "as_json_type",
+    "check_arguments",
+    "get_tool",
+    "instructions",
+    "said_type",
+    "too_many_digits",
+    "tool_schemas",
+    "tool_specs",
+]
