@@ -135,3 +135,38 @@ def test_the_driver_writes_over_ours_and_keeps_both_sides_when_git_cannot_merge(
     assert merged.conflicts == ("file",)
     data = paths[1].read_bytes()
     assert has_conflict(data) and b"line 2\n" in data and b"line II\n" in data  # never ours alone
+
+
+FENCED = BASE.replace("line one\nline two\nline three\n", "Build it:\n\n```sh\nmake build\n```\n")
+
+
+def test_a_body_conflict_inside_a_fenced_code_block_is_one_hunk_of_the_bodies_that_reads_as_a_conflict():
+    """break39: both sides changed the line of a body's code block; git's hunk fell inside the fence, where
+    markers read as text, so the file passed for a settled memory (listed, injected, `team status`: "settled,
+    not yet added"). The body is one hunk of the two bodies whole now, outside every fence."""
+    ours, theirs = edit(FENCED, ("make build", "make build-all")), edit(FENCED, ("make build", "make build-fast"))
+    merged = merge(FENCED.encode(), ours, theirs)
+    assert merged.conflicts == ("body",) and has_conflict(merged.data)
+    assert merged.data.decode().endswith("---\n<<<<<<< ours (body)\n\nBuild it:\n\n```sh\nmake build-all\n```\n"
+                                          "=======\n\nBuild it:\n\n```sh\nmake build-fast\n```\n>>>>>>> theirs (body)\n")
+    assert conflicting_fields(merged.data) == ["body"]
+    settled = resolve_fields(merged.data, {"body": "theirs"})
+    assert parse(settled.decode(), "db-port").record.body == "Build it:\n\n```sh\nmake build-fast\n```"
+    # control: a conflict outside the code block keeps git's own hunk of the lines both changed
+    prose = merge(FENCED.encode(), edit(FENCED, ("Build it:", "Build it (A):")), edit(FENCED, ("Build it:", "Build (B):")))
+    assert prose.conflicts == ("body",) and "<<<<<<< ours\nBuild it (A):\n=======\nBuild (B):\n>>>>>>> theirs\n" \
+        in prose.data.decode() and "(body)" not in prose.data.decode()
+
+
+def test_markers_a_fence_in_the_frontmatter_would_hide_are_the_two_sides_whole():
+    """A fence opener in a block scalar of the frontmatter reads as a fence to the marker scan, so any hunk
+    after it (a key's, the body's) would read as text: the merge is the two files whole in one hunk."""
+    base = BASE.replace("name: db-port\n", "name: db-port\nnotes: |\n  ```\n")
+    ours = edit(base, ("listens on 5433", "listens on 5434"))
+    theirs = edit(base, ("listens on 5433", "listens on 6543"))
+    merged = merge(base.encode(), ours, theirs)
+    assert merged.conflicts == ("file",) and has_conflict(merged.data)
+    assert merged.data == b"<<<<<<< ours\n" + ours + b"=======\n" + theirs + b">>>>>>> theirs\n"
+    # control: the same base with a change of different keys merges cleanly, field by field
+    clean = merge(base.encode(), ours, edit(base, ("type: project", "type: reference")))
+    assert clean.conflicts == () and b"listens on 5434" in clean.data and b"type: reference" in clean.data

@@ -287,3 +287,24 @@ def test_a_forgotten_memory_changed_into_another_fact_on_the_other_side_is_said_
             "settle the merge: `memdir team status` says how") in said.stdout, said.stdout
     git(b.root, "add", ".claude/memory/db-port.md")  # control: settled (the changed text kept), nothing to say
     assert "modify/delete" not in run_cli("doctor", "--project", b.root, env={"MEMDIR_HOME": str(b.home)}).stdout
+
+
+@pytest.mark.slow
+def test_both_changing_a_line_of_a_code_block_is_a_conflict_held_back_not_settled(clones):
+    """break39: git's hunk inside the body's fenced code block read as text — the file was listed and
+    injected with both sides and the markers, and `team status` said "settled, not yet added"."""
+    a, b = clones
+    fenced = "Build it:\n\n```sh\nmake build\n```\n"
+    pulled = _diverge(a, b, {"body": fenced.replace("make build", "make build-fast")},
+                      {"body": fenced.replace("make build", "make build-all")})
+    assert pulled.returncode != 0
+    text = (b.team_dir / "db-port.md").read_text()
+    assert "<<<<<<< ours (body)\n" in text and "make build-all" in text and "make build-fast" in text
+    mem = b.memory()
+    assert "CI runs on GitHub Actions" in team_section(mem.context())  # control: the rest is injected
+    assert "db-port" not in mem.context() and "make build" not in mem.context()
+    status = mem.team_status()
+    assert [p for p in status.conflicts if p.endswith("db-port.md")] and status.settled == ()
+    mem.team_resolve("db-port", fields={"body": "ours"})
+    assert mem.read("db-port", count=False).record.body == fenced.replace("make build", "make build-all").strip()
+    assert mem.team_status().settled == (".claude/memory/db-port.md",)  # now settled: `git add` it

@@ -111,7 +111,10 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
         body = merged.decode("utf-8", "surrogateescape")
         if count:
             conflicts.append(BODY)
-    return Merged(f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape"), tuple(conflicts))
+            if not has_conflict(f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")):
+                body = _hunk(our_body, their_body, f" ({BODY})")  # git's hunks fell inside a fenced code block
+    data = f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")
+    return _shown(Merged(data, tuple(conflicts)), ours, theirs)
 
 
 _CONFLICT = object()
@@ -214,7 +217,31 @@ def _split(data: bytes) -> tuple[dict[str, str], str] | None:
 
 def _whole(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     merged, count = merge_file(ours, base, theirs)
-    return Merged(merged, ("file",) if count else ())
+    return _shown(Merged(merged, ("file",) if count else ()), ours, theirs)
+
+
+def _hunk(ours, theirs, label: str = ""):
+    """One conflict hunk of the two sides whole (both str or both bytes), each ending its last line."""
+    text = isinstance(ours, str)
+    nl = "\n" if text else b"\n"
+    mine, other = (side if side.endswith(nl) or not side else side + nl for side in (ours, theirs))
+    hunk = f"<<<<<<< ours{label}\n{{}}=======\n{{}}>>>>>>> theirs{label}\n"
+    if text:
+        return hunk.format(mine, other)
+    start, middle, end = (part.encode("utf-8") for part in hunk.split("{}"))
+    return start + mine + middle + other + end
+
+
+def _shown(merged: Merged, ours: bytes, theirs: bytes) -> Merged:
+    """``merged`` when it has no conflict or its markers read as a conflict
+    (:func:`memdir.files.conflicts.has_conflict`); else the two sides whole in one
+    hunk. Markers git wrote inside what reads as fenced code (a body's code block
+    both sides changed, a fence opened in the frontmatter) read as text: the file
+    would pass for a settled memory, be injected and called settled by ``team status``
+    while git holds it unmerged, and be committed with the markers in it."""
+    if not merged.conflicts or has_conflict(merged.data):
+        return merged
+    return Merged(_hunk(ours, theirs), ("file",))
 
 
 def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
@@ -229,8 +256,7 @@ def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
     try:
         merged = merge(*data)
     except (StoreError, ValueError, RecursionError):
-        mine, other = (side if side.endswith(b"\n") or not side else side + b"\n" for side in data[1:])
-        merged = Merged(b"<<<<<<< ours\n" + mine + b"=======\n" + other + b">>>>>>> theirs\n", ("file",))
+        merged = Merged(_hunk(data[1], data[2]), ("file",))
     try:
         Path(ours).write_bytes(merged.data)
     except OSError as exc:
