@@ -170,3 +170,20 @@ def test_markers_a_fence_in_the_frontmatter_would_hide_are_the_two_sides_whole()
     # control: the same base with a change of different keys merges cleanly, field by field
     clean = merge(base.encode(), ours, edit(base, ("type: project", "type: reference")))
     assert clean.conflicts == () and b"listens on 5434" in clean.data and b"type: reference" in clean.data
+
+
+def test_the_program_a_registered_driver_runs_is_named_when_it_is_not_there(tmp_path):
+    tool = tmp_path / "bin" / "python3"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    args = " -m memdir merge-file %O %A %B %P"
+    assert merge_mod.missing_program(f"{tool}{args}", tmp_path) is None  # control: it is there
+    assert merge_mod.missing_program(f"'{tmp_path}/gone dir/python3'{args}", tmp_path) == f"{tmp_path}/gone dir/python3"
+    assert merge_mod.missing_program(f"bin/python3{args}", tmp_path) is None  # relative to the clone's top
+    assert merge_mod.missing_program(f"venv/python3{args}", tmp_path) == "venv/python3"
+    tool.chmod(0o644)
+    assert merge_mod.missing_program(f"{tool}{args}", tmp_path) == str(tool)  # not executable
+    assert merge_mod.missing_program("sh -c 'memdir merge-file'", tmp_path) is None  # on PATH
+    assert merge_mod.missing_program("no-such-program-b39 merge-file %O %A %B %P", tmp_path) == "no-such-program-b39"
+    assert merge_mod.missing_program("X=1 memdir merge-file", tmp_path) is None  # git alone judges

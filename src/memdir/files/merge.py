@@ -34,8 +34,10 @@ team directory's ``.gitattributes``, :func:`driver_command` in the clone's
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -70,6 +72,26 @@ def driver_command(program: str) -> str:
     """The ``merge.memdir.driver`` value that runs the driver with ``program``
     (a command line, e.g. this Python's ``python -m memdir``)."""
     return f"{program} {DRIVER_ARGS}"
+
+
+def missing_program(command: str, root: str | os.PathLike) -> str | None:
+    """The program a registered driver ``command`` runs when it is not there (an absolute or relative path
+    that is no executable file: a virtualenv removed or rebuilt elsewhere; a bare name on no ``PATH``
+    directory), else None — also for a command this cannot read (quoting, a leading ``VAR=value``), which
+    git alone judges. git runs a driver it cannot start all the same and takes its failure for a conflict,
+    leaving ``%A`` — ours alone, no marker — in the work tree: a file that passes for settled, whose
+    ``git add`` drops the other side's text. ``root``: the clone's top, where git runs drivers."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or "=" in words[0]:
+        return None
+    program = words[0]
+    if "/" in program or os.sep in program:
+        path = os.path.join(os.fspath(root), os.path.expanduser(program))
+        return None if os.path.isfile(path) and os.access(path, os.X_OK) else program
+    return None if shutil.which(program) else program
 
 
 def python_program(executable: str) -> str:
@@ -350,4 +372,4 @@ def _fields(parts: list) -> list[tuple[str | None, bytes | Hunk]]:
 
 
 __all__ = ["ATTRIBUTE", "BODY", "DRIVER", "DRIVER_ARGS", "DRIVER_LINE", "MAX_BYTES", "Merged", "conflict_hunks", "conflicting_fields",
-           "driver_command", "hunk_value", "merge", "merge_paths", "python_program", "resolve_fields"]
+           "driver_command", "hunk_value", "merge", "merge_paths", "missing_program", "python_program", "resolve_fields"]

@@ -153,8 +153,8 @@ def register_driver(root) -> tuple[str | None, bool, str | None]:
     Returns (the command, whether it was set now, why it could not be)."""
     key = f"merge.{merge_rules.DRIVER}"
     there = git.local_config(root, f"{key}.driver")
-    if there:
-        return there, False, None
+    if there and not merge_rules.missing_program(there, root):
+        return there, False, None  # a driver whose program is gone is registered again (break39)
     command = merge_rules.driver_command(merge_rules.python_program(sys.executable))
     try:
         git.set_local_config(root, f"{key}.name", "memdir: memory files merged field by field")
@@ -192,10 +192,17 @@ def merge_driver_missing(session: Session) -> str:
     team layer or no git clone to register it in. Runs ``git config`` once."""
     if not session.has_team() or git_dir_of(session.project_root) is None:
         return ""
-    if not git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver"):
+    command = git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver")
+    if not command:
         return ("this clone has no merge driver for team memory files (git takes it only from the clone's own "
                 "config), so two people's edits of one memory conflict on `updated:`; run "
                 f"`{MERGE_DRIVER_FIX}` here once to register it")
+    gone = merge_rules.missing_program(command, session.project_root)
+    if gone:
+        return (f"the merge driver registered in this clone runs {gone}, which is not there any more (git then "
+                "leaves only this clone's side in a memory file both sides changed, without conflict markers: "
+                f"`git add` would drop the other side's text); run `{MERGE_DRIVER_FIX}` here once to register "
+                "it again")
     # The driver is registered but the tree no longer names it (a commit removed the team directory's
     # .gitattributes, or another line overrides it): git merges memory files line by line all the same.
     probe = Path(session.layer_path("team")) / "memory.md"
