@@ -187,3 +187,13 @@ def test_the_program_a_registered_driver_runs_is_named_when_it_is_not_there(tmp_
     assert merge_mod.missing_program("sh -c 'memdir merge-file'", tmp_path) is None  # on PATH
     assert merge_mod.missing_program("no-such-program-b39 merge-file %O %A %B %P", tmp_path) == "no-such-program-b39"
     assert merge_mod.missing_program("X=1 memdir merge-file", tmp_path) is None  # git alone judges
+
+
+def test_fenced_markers_are_told_apart_from_markers_that_count_and_from_none():
+    from memdir.files.conflicts import fenced_markers
+
+    hunk = "<<<<<<< HEAD\nmake a\n=======\nmake b\n>>>>>>> theirs\n"
+    assert fenced_markers(f"Build:\n```sh\n{hunk}```\n".encode()) and not has_conflict(f"```sh\n{hunk}```\n".encode())
+    assert not fenced_markers(b"Build:\n```sh\nmake a\n```\n")  # control: a code block without markers
+    assert not fenced_markers(b"```\n<<<<<<< HEAD\nonly an opener\n```\n")  # no closing marker: no hunk
+    assert fenced_markers(hunk.encode()) and has_conflict(hunk.encode())  # outside a fence: both say so

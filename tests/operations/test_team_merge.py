@@ -308,3 +308,35 @@ def test_both_changing_a_line_of_a_code_block_is_a_conflict_held_back_not_settle
     mem.team_resolve("db-port", fields={"body": "ours"})
     assert mem.read("db-port", count=False).record.body == fenced.replace("make build", "make build-all").strip()
     assert mem.team_status().settled == (".claude/memory/db-port.md",)  # now settled: `git add` it
+
+
+@pytest.mark.slow
+def test_git_s_own_hunk_inside_a_code_block_is_not_called_settled_by_team_status(clones):
+    """break39: a clone without the driver (a teammate's hand edit, git's line merge) gets the hunk inside the
+    fence, where markers read as text; `team status` said "settled, not yet added", inviting a `git add` of
+    both sides and the markers. Now it names the hunk in the code block; settled once the person edits it."""
+    a, b = clones
+    git(b.root, "config", "--local", "--remove-section", "merge.memdir")
+    fenced = "Build it:\n\n```sh\nmake build\n```\n"
+    a.memory().write("db-port", body=fenced, scope="team")
+    a.commit_all("A's code block")
+    a.push()
+    b.pull()
+    a.memory().write("db-port", body=fenced.replace("make build", "make build-fast"), scope="team")
+    a.commit_all("A's change")
+    a.push()
+    path = b.team_dir / "db-port.md"
+    path.write_text(path.read_text().replace("make build\n", "make build-all\n"))  # by hand: `updated:` unmoved
+    b.commit_all("B's hand edit")
+    assert b.pull(check=False).returncode != 0
+    text = path.read_text()
+    assert "```sh\n<<<<<<< HEAD\nmake build-all\n=======\nmake build-fast\n>>>>>>> " in text
+    status = b.memory().team_status()
+    assert status.fenced == (".claude/memory/db-port.md",) and status.settled == () and status.conflicts == ()
+    out = run_cli("team", "status", "--project", b.root, env={"MEMDIR_HOME": str(b.home)}).stdout
+    assert "unresolved merge conflict inside a code block: .claude/memory/db-port.md" in out
+    assert "settled, not yet added" not in out
+    path.write_text(text.replace("<<<<<<< HEAD\nmake build-all\n=======\n", "").split(">>>>>>> ")[0] + "```\n")
+    settled = b.memory().team_status()  # control: edited to keep one side, it is settled, to add
+    assert settled.settled == (".claude/memory/db-port.md",) and settled.fenced == ()
+    assert b.memory().read("db-port", count=False).record.body == fenced.replace("make build", "make build-fast").strip()

@@ -27,7 +27,8 @@ from ..errors import (
     StoreError,
 )
 from ..files import merge as merge_rules
-from ..files.conflicts import CONFLICT
+from ..files.conflicts import CONFLICT, fenced_markers
+from ..files.fsio import read_bytes
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
@@ -90,6 +91,7 @@ class TeamStatus(Result):
     deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "", held back) per memory file git left unmerged
     unlifted: tuple = ()  # Unlifted: a team tombstone read here that git took away, no person lifting it here
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
+    fenced: tuple[str, ...] = ()  # paths git still calls conflicted whose markers lie in fenced code: not settled
 
 
 @dataclass(frozen=True)
@@ -266,10 +268,23 @@ def status(session: Session) -> TeamStatus:
     one_side = deleted_on_one_side(layer, changes)
     # a conflict settled in the file (memdir team resolve, an editor) is still git's until it is added: say so
     marked = {Path(path).resolve() for path in conflicts}
-    settled = tuple(c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
-                    and (Path(session.checkout_path) / c.path).resolve() not in marked)
+    unmarked = [c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
+                and (Path(session.checkout_path) / c.path).resolve() not in marked]
+    # git's own line merge (no driver) leaves a code block's hunk inside the fence, where markers read as text
+    fenced = tuple(path for path in unmarked if _fenced(Path(session.checkout_path) / path))
+    settled = tuple(path for path in unmarked if path not in fenced)
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      one_side, unlifted(session), settled)
+                      one_side, unlifted(session), settled, fenced)
+
+
+def _fenced(path: Path) -> bool:
+    """Whether the file at ``path`` holds conflict markers inside fenced code
+    (:func:`memdir.files.conflicts.fenced_markers`); never through a link, False when it does not read."""
+    try:
+        data = read_bytes(path, merge_rules.MAX_BYTES, follow=False)
+    except StoreError:
+        return False
+    return fenced_markers(data or b"")
 
 
 def unlifted(session: Session) -> tuple[Unlifted, ...]:

@@ -93,6 +93,10 @@ def team_status(result: TeamStatus) -> str:
                          f"the deletion, or `git add` it to keep the changed text")
     lines += [f"  settled, not yet added: {cut(path, 200)} — `git add` it, then commit the merge"
               for path in result.settled]
+    lines += [f"  unresolved merge conflict inside a code block: {cut(path, 200)} — git's markers lie in fenced "
+              "code, where they read as text, so the agent sees both sides: edit the file to keep one, then `git "
+              "add` it (memdir's merge driver keeps such hunks outside the fence: `memdir team trust` registers it)"
+              for path in result.fenced]
     lines += [f"  tombstone removed, not lifted here: {gone.said}" for gone in result.unlifted]
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
