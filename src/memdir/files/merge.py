@@ -266,6 +266,15 @@ def _shown(merged: Merged, ours: bytes, theirs: bytes) -> Merged:
     return Merged(_hunk(ours, theirs), ("file",))
 
 
+def merge_sides(base: bytes, ours: bytes, theirs: bytes) -> Merged:
+    """:func:`merge`, or when even git cannot merge, both sides in one conflict hunk (never ours alone: a
+    file without markers would pass for settled). Never raises."""
+    try:
+        return merge(base, ours, theirs)
+    except (StoreError, ValueError, RecursionError):
+        return Merged(_hunk(ours, theirs), ("file",))
+
+
 def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
     """The driver: merge the files git names (``%O %A %B``) and write the
     result over ``ours``, as git expects. A side over :data:`MAX_BYTES` is
@@ -275,10 +284,7 @@ def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
     data = [read_bytes(path) for path in (base, ours, theirs)]
     if any(side is None for side in data):
         raise StoreError("the merge driver was given a path that is not a regular file")
-    try:
-        merged = merge(*data)
-    except (StoreError, ValueError, RecursionError):
-        merged = Merged(_hunk(data[1], data[2]), ("file",))
+    merged = merge_sides(*data)
     try:
         Path(ours).write_bytes(merged.data)
     except OSError as exc:
@@ -372,4 +378,4 @@ def _fields(parts: list) -> list[tuple[str | None, bytes | Hunk]]:
 
 
 __all__ = ["ATTRIBUTE", "BODY", "DRIVER", "DRIVER_ARGS", "DRIVER_LINE", "MAX_BYTES", "Merged", "conflict_hunks", "conflicting_fields",
-           "driver_command", "hunk_value", "merge", "merge_paths", "missing_program", "python_program", "resolve_fields"]
+           "driver_command", "hunk_value", "merge", "merge_paths", "merge_sides", "missing_program", "python_program", "resolve_fields"]
