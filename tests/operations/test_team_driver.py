@@ -127,3 +127,23 @@ def test_a_driver_whose_program_is_gone_is_said_and_registered_again_by_team_tru
     kept = cli(b, "team", "trust")
     assert git(b.root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip() == \
         "env memdir merge-file %O %A %B %P", kept.stdout  # a driver that runs is kept as it is
+
+
+@pytest.mark.parametrize("line, value", [("db-port.md merge=binary", "binary"), ("db-port.md -merge", "unset"),
+                                          ("db-*.md merge=union", "union")])
+def test_a_gitattributes_line_overriding_the_driver_for_one_file_is_said(tmp_path, line, value):
+    """break39: a committed line for one file (`db-port.md merge=binary`) took memdir's driver away from it
+    alone: a pull of two edits kept one side without markers (`team status`: "settled, not yet added") or,
+    with `union`, joined both descriptions unsaid. Status and doctor probed only a made-up `memory.md`."""
+    a, _ = shared_repository(tmp_path, trust=False)
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    assert "merge driver" not in cli(a, "team", "status").stdout  # control: the driver applies to every file
+    attributes = a.team_dir / ".gitattributes"
+    attributes.write_text(attributes.read_text() + line + "\n")
+    said = (f"git does not merge 1 team memory file(s) with memdir's driver (db-port.md: merge is {value!r}, "
+            "set by a .gitattributes line for them)")
+    for args in (("team", "status"), ("doctor",)):
+        out = cli(a, *args)
+        note = next((text for text in out.stdout.splitlines() if said in text), "")
+        assert note and "ci.md" not in note, out.stdout  # the file the line names, not the others

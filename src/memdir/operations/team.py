@@ -12,6 +12,7 @@ A promote or approval cut between its write and its removal: :mod:`memdir.operat
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,14 +208,38 @@ def merge_driver_missing(session: Session) -> str:
                 "it again")
     # The driver is registered but the tree no longer names it (a commit removed the team directory's
     # .gitattributes, or another line overrides it): git merges memory files line by line all the same.
-    probe = Path(session.layer_path("team")) / "memory.md"
-    found = git.attribute(session.project_root, probe, "merge")
-    if found is None or found == merge_rules.DRIVER:
+    # A line for one file (`db.md merge=binary`, `-merge`, `merge=union`) overrides it for that file alone:
+    # git then keeps one side without markers, or joins both sides' lines with no conflict said (break39).
+    team = Path(session.layer_path("team"))
+    probe = team / "memory.md"
+    files = [probe, *_memory_files(team)]
+    found = git.attributes(session.project_root, files, "merge") or {}
+    odd = [(path, found.get(str(path))) for path in files if found.get(str(path)) not in (None, merge_rules.DRIVER)]
+    if not odd:
         return ""
-    return (f"git does not merge team memory files with memdir's driver (merge is {found!r} for them: the team "
-            f"directory's .gitattributes lacks `{merge_rules.ATTRIBUTE}` or another line overrides it), so two "
-            f"people's edits of one memory conflict on `updated:`; run `{TEAM_ATTRIBUTE_FIX}` to add the line "
-            "back, then commit .gitattributes")
+    path, value = odd[0]
+    if path == probe:
+        return (f"git does not merge team memory files with memdir's driver (merge is {value!r} for them: the "
+                f"team directory's .gitattributes lacks `{merge_rules.ATTRIBUTE}` or another line overrides it), "
+                f"so two people's edits of one memory conflict on `updated:`; run `{TEAM_ATTRIBUTE_FIX}` to add "
+                "the line back, then commit .gitattributes")
+    names = ", ".join(p.name for p, _ in odd[:5]) + (f" and {len(odd) - 5} more" if len(odd) > 5 else "")
+    return (f"git does not merge {len(odd)} team memory file(s) with memdir's driver ({names}: merge is "
+            f"{value!r}, set by a .gitattributes line for them), so a merge of two people's edits keeps one side "
+            "without conflict markers or joins both unsaid; remove that line (`git check-attr merge -- FILE` "
+            "names its value), then commit .gitattributes")
+
+
+MAX_PROBED = 5000  # the team memory files whose merge attribute status and doctor ask git for, at most
+
+
+def _memory_files(team: Path) -> list[Path]:
+    """The team directory's ``*.md`` files (at most :data:`MAX_PROBED`), sorted; [] when it does not list."""
+    try:
+        names = sorted(name for name in os.listdir(team) if name.endswith(".md"))
+    except OSError:
+        return []
+    return [team / name for name in names[:MAX_PROBED]]
 
 
 def trust(session: Session) -> TeamTrust:
