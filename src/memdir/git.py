@@ -168,17 +168,22 @@ def _state(code: str) -> str:
         return "conflicted"
     if code == "??":
         return "untracked"
+    if code == "!!":
+        return "ignored"
     for letter, state in (("R", "renamed"), ("D", "deleted"), ("A", "added"), ("M", "modified")):
         if letter in code:
             return state
     return "modified"
 
 
-def status(root: Path, path: Path) -> list[Change]:
+def status(root: Path, path: Path, ignored: bool = False) -> list[Change]:
     """What ``git status`` says of ``path`` (a directory in the repository at
-    ``root``): every changed, new, deleted or conflicted file, ignored files
-    left out. Raises :class:`StoreError`."""
-    out = run(root, *no_filters(root), "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", str(path))
+    ``root``): every changed, new, deleted or conflicted file, and with ``ignored``
+    each file a ``.gitignore`` line (or ``info/exclude``) keeps out of git (state
+    ``ignored``, code ``!!``). Raises :class:`StoreError`."""
+    listing = ("--ignored=matching",) if ignored else ()
+    out = run(root, *no_filters(root), "status", "--porcelain=v1", "-z", "--untracked-files=all", *listing, "--",
+              str(path))
     changes = []
     items = out.split("\0")
     i = 0

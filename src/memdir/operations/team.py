@@ -93,6 +93,7 @@ class TeamStatus(Result):
     unlifted: tuple = ()  # Unlifted: a team tombstone read here that git took away, no person lifting it here
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
     fenced: tuple[str, ...] = ()  # paths git still calls conflicted whose markers lie in fenced code: not settled
+    ignored: tuple[str, ...] = ()  # memory and tombstone files git ignores (shared_file): never committed
 
 
 @dataclass(frozen=True)
@@ -283,9 +284,11 @@ def status(session: Session) -> TeamStatus:
     session.check_scope("team")
     layer = _team(session)
     try:
-        changes, git_error = git.status(Path(session.checkout_path), layer.path), None
+        changes, git_error = git.status(Path(session.checkout_path), layer.path, ignored=True), None
     except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
         changes, git_error = [], str(exc)
+    ignored = tuple(c.path for c in changes if c.state == "ignored" and shared_file(c.path))
+    changes = [c for c in changes if c.state != "ignored"]
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
     pending = (*pending, *sorted(name for name, entry in layer.scan().entries.items()  # candidates in the directory
@@ -299,7 +302,16 @@ def status(session: Session) -> TeamStatus:
     fenced = tuple(path for path in unmarked if _fenced(Path(session.checkout_path) / path))
     settled = tuple(path for path in unmarked if path not in fenced)
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      one_side, unlifted(session), settled, fenced)
+                      one_side, unlifted(session), settled, fenced, ignored)
+
+
+def shared_file(path: str) -> bool:
+    """Whether the team directory's file ``path`` (``/``-separated) is one teammates get by git: a memory file
+    (``MEMORY.md`` is derived, ignored on purpose) or a tombstone. A ``.gitignore`` line matching one
+    (``.claude/`` ignored whole, ``*.md``) keeps it out of every commit: a team write never reaches the
+    team, a forget's tombstone never binds another clone (break39: `team status` said "Nothing to commit")."""
+    parent, _, name = path.rpartition("/")
+    return (name.endswith(".md") and name != "MEMORY.md") or (parent.endswith("tombstones") and name.endswith(".json"))
 
 
 def _fenced(path: Path) -> bool:
