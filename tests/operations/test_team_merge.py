@@ -53,12 +53,14 @@ def test_team_init_registers_the_driver_in_gitattributes_and_this_clone_s_config
     # An older directory adopted: the attribute is added, its own lines kept; a driver already set is kept.
     attributes = root / ".claude" / "memory" / ".gitattributes"
     attributes.write_text("*.json -diff\n", encoding="utf-8")
-    git(root, "config", "--local", "merge.memdir.driver", "memdir merge-file %O %A %B %P")
+    # a driver whose program is found (`env`, on every PATH) is kept; one whose program is gone is replaced
+    # (tests/operations/test_team_driver.py: break39)
+    git(root, "config", "--local", "merge.memdir.driver", "env memdir merge-file %O %A %B %P")
     again = run_cli("--home", home, "--project", root, "team", "init")
     assert attributes.read_text().splitlines()[0] == "*.json -diff" and "*.md merge=memdir" in attributes.read_text()
     assert git(root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip() == \
-        "memdir merge-file %O %A %B %P"
-    assert "merge.memdir.driver = memdir merge-file %O %A %B %P" in again.stdout
+        "env memdir merge-file %O %A %B %P"
+    assert "merge.memdir.driver = env memdir merge-file %O %A %B %P" in again.stdout
 
 
 @pytest.mark.slow
