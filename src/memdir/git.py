@@ -168,17 +168,22 @@ def _state(code: str) -> str:
         return "conflicted"
     if code == "??":
         return "untracked"
+    if code == "!!":
+        return "ignored"
     for letter, state in (("R", "renamed"), ("D", "deleted"), ("A", "added"), ("M", "modified")):
         if letter in code:
             return state
     return "modified"
 
 
-def status(root: Path, path: Path) -> list[Change]:
+def status(root: Path, path: Path, ignored: bool = False) -> list[Change]:
     """What ``git status`` says of ``path`` (a directory in the repository at
-    ``root``): every changed, new, deleted or conflicted file, ignored files
-    left out. Raises :class:`StoreError`."""
-    out = run(root, *no_filters(root), "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", str(path))
+    ``root``): every changed, new, deleted or conflicted file, and with ``ignored``
+    each file a ``.gitignore`` line (or ``info/exclude``) keeps out of git (state
+    ``ignored``, code ``!!``). Raises :class:`StoreError`."""
+    listing = ("--ignored=matching",) if ignored else ()
+    out = run(root, *no_filters(root), "status", "--porcelain=v1", "-z", "--untracked-files=all", *listing, "--",
+              str(path))
     changes = []
     items = out.split("\0")
     i = 0
@@ -344,6 +349,19 @@ def attribute(root: Path, path: Path, name: str) -> str | None:
     return said_line.rsplit(": ", 1)[-1] if said_line else None
 
 
+def attributes(root: Path, paths: list[Path], name: str) -> dict[str, str] | None:
+    """:func:`attribute` for each of ``paths`` at once (one ``git check-attr``): the value by the path as
+    given; None when git cannot say."""
+    if not paths:
+        return {}
+    try:
+        said_out = run(root, "check-attr", "-z", name, "--", *map(str, paths))
+    except StoreError:
+        return None
+    fields = said_out.split("\0")
+    return {fields[i]: fields[i + 2] for i in range(0, len(fields) - 2, 3)}
+
+
 def set_local_config(root: Path, key: str, value: str) -> None:
     """Set ``key`` to ``value`` in the local config (``.git/config``) of the
     clone at ``root``: this clone only, never committed or pushed. Raises
@@ -352,6 +370,6 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 
 __all__ = [
-    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "environment", "identity", "ignored", "local_config", "log",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "attributes", "environment", "identity", "ignored", "local_config", "log",
     "merge_file", "replaying", "run", "said", "set_local_config", "show", "status",
 ]

@@ -135,3 +135,65 @@ def test_the_driver_writes_over_ours_and_keeps_both_sides_when_git_cannot_merge(
     assert merged.conflicts == ("file",)
     data = paths[1].read_bytes()
     assert has_conflict(data) and b"line 2\n" in data and b"line II\n" in data  # never ours alone
+
+
+FENCED = BASE.replace("line one\nline two\nline three\n", "Build it:\n\n```sh\nmake build\n```\n")
+
+
+def test_a_body_conflict_inside_a_fenced_code_block_is_one_hunk_of_the_bodies_that_reads_as_a_conflict():
+    """break39: both sides changed the line of a body's code block; git's hunk fell inside the fence, where
+    markers read as text, so the file passed for a settled memory (listed, injected, `team status`: "settled,
+    not yet added"). The body is one hunk of the two bodies whole now, outside every fence."""
+    ours, theirs = edit(FENCED, ("make build", "make build-all")), edit(FENCED, ("make build", "make build-fast"))
+    merged = merge(FENCED.encode(), ours, theirs)
+    assert merged.conflicts == ("body",) and has_conflict(merged.data)
+    assert merged.data.decode().endswith("---\n<<<<<<< ours (body)\n\nBuild it:\n\n```sh\nmake build-all\n```\n"
+                                          "=======\n\nBuild it:\n\n```sh\nmake build-fast\n```\n>>>>>>> theirs (body)\n")
+    assert conflicting_fields(merged.data) == ["body"]
+    settled = resolve_fields(merged.data, {"body": "theirs"})
+    assert parse(settled.decode(), "db-port").record.body == "Build it:\n\n```sh\nmake build-fast\n```"
+    # control: a conflict outside the code block keeps git's own hunk of the lines both changed
+    prose = merge(FENCED.encode(), edit(FENCED, ("Build it:", "Build it (A):")), edit(FENCED, ("Build it:", "Build (B):")))
+    assert prose.conflicts == ("body",) and "<<<<<<< ours\nBuild it (A):\n=======\nBuild (B):\n>>>>>>> theirs\n" \
+        in prose.data.decode() and "(body)" not in prose.data.decode()
+
+
+def test_markers_a_fence_in_the_frontmatter_would_hide_are_the_two_sides_whole():
+    """A fence opener in a block scalar of the frontmatter reads as a fence to the marker scan, so any hunk
+    after it (a key's, the body's) would read as text: the merge is the two files whole in one hunk."""
+    base = BASE.replace("name: db-port\n", "name: db-port\nnotes: |\n  ```\n")
+    ours = edit(base, ("listens on 5433", "listens on 5434"))
+    theirs = edit(base, ("listens on 5433", "listens on 6543"))
+    merged = merge(base.encode(), ours, theirs)
+    assert merged.conflicts == ("file",) and has_conflict(merged.data)
+    assert merged.data == b"<<<<<<< ours\n" + ours + b"=======\n" + theirs + b">>>>>>> theirs\n"
+    # control: the same base with a change of different keys merges cleanly, field by field
+    clean = merge(base.encode(), ours, edit(base, ("type: project", "type: reference")))
+    assert clean.conflicts == () and b"listens on 5434" in clean.data and b"type: reference" in clean.data
+
+
+def test_the_program_a_registered_driver_runs_is_named_when_it_is_not_there(tmp_path):
+    tool = tmp_path / "bin" / "python3"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    args = " -m memdir merge-file %O %A %B %P"
+    assert merge_mod.missing_program(f"{tool}{args}", tmp_path) is None  # control: it is there
+    assert merge_mod.missing_program(f"'{tmp_path}/gone dir/python3'{args}", tmp_path) == f"{tmp_path}/gone dir/python3"
+    assert merge_mod.missing_program(f"bin/python3{args}", tmp_path) is None  # relative to the clone's top
+    assert merge_mod.missing_program(f"venv/python3{args}", tmp_path) == "venv/python3"
+    tool.chmod(0o644)
+    assert merge_mod.missing_program(f"{tool}{args}", tmp_path) == str(tool)  # not executable
+    assert merge_mod.missing_program("sh -c 'memdir merge-file'", tmp_path) is None  # on PATH
+    assert merge_mod.missing_program("no-such-program-b39 merge-file %O %A %B %P", tmp_path) == "no-such-program-b39"
+    assert merge_mod.missing_program("X=1 memdir merge-file", tmp_path) is None  # git alone judges
+
+
+def test_fenced_markers_are_told_apart_from_markers_that_count_and_from_none():
+    from memdir.files.conflicts import fenced_markers
+
+    hunk = "<<<<<<< HEAD\nmake a\n=======\nmake b\n>>>>>>> theirs\n"
+    assert fenced_markers(f"Build:\n```sh\n{hunk}```\n".encode()) and not has_conflict(f"```sh\n{hunk}```\n".encode())
+    assert not fenced_markers(b"Build:\n```sh\nmake a\n```\n")  # control: a code block without markers
+    assert not fenced_markers(b"```\n<<<<<<< HEAD\nonly an opener\n```\n")  # no closing marker: no hunk
+    assert fenced_markers(hunk.encode()) and has_conflict(hunk.encode())  # outside a fence: both say so

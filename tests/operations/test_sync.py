@@ -599,3 +599,34 @@ def test_a_change_sent_by_this_run_is_not_reported_as_one_that_waited(world):
     moved.rename(remote)
     back = a.sync()
     assert back.delivered == ("user/offline-pref.md",) and back.pushed
+
+
+def test_a_sync_whose_merge_driver_cannot_run_keeps_the_other_machine_s_text(world):
+    """break39: B's sync repository named a driver whose Python was gone; git took its failure for a conflict
+    and left B's side alone, without markers, which the sync committed and pushed: A's description was dropped,
+    and no conflict was said. Now such a file is merged here, field by field, as the driver would."""
+    a, b, remote = world
+    both(a, b, remote)
+    a.mem().write("font", "Prefers JetBrains Mono", "user", "Size 13.", scope="user")
+    a.sync()
+    b.sync()
+    git(b.home / "sync", "config", "merge.memdir.driver", "/gone/venv/bin/python3 -m memdir merge-file %O %A %B %P")
+    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+    report = b.sync()
+    assert labels(report.conflicts) == ["user:font"]
+    assert "Prefers Iosevka" in b.mem("agent").context() and "<<<<<<<" not in b.mem("agent").context()
+    done = b.cli("sync", "resolve", "font", "--field", "description=theirs")
+    assert done.returncode == 0, done.stderr
+    assert b.mem().read("font", scope="user").record.description == "Prefers Fira Code"  # A's text, kept
+    # control: different fields changed on each machine merge cleanly with the dead driver all the same
+    time.sleep(1.1)
+    b.sync()
+    a.sync()
+    a.mem().write("font", "Prefers Fira Code, ligatures on", "user", scope="user")
+    b.mem().write("font", body="Size 14.", scope="user")
+    a.sync()
+    assert b.sync().conflicts == ()
+    font = b.mem().read("font", scope="user").record
+    assert (font.description, font.body) == ("Prefers Fira Code, ligatures on", "Size 14.")

@@ -101,3 +101,49 @@ def test_a_pulled_commit_that_removes_the_gitattributes_line_is_said_with_the_co
     assert again.returncode == 0, again.stderr
     assert "*.md merge=memdir" in (b.team_dir / ".gitattributes").read_text().splitlines()
     assert UNNAMED not in cli(b, "doctor").stdout
+
+
+GONE = "the merge driver registered in this clone runs /gone/venv/bin/python3, which is not there any more"
+
+
+def test_a_driver_whose_program_is_gone_is_said_and_registered_again_by_team_trust(tmp_path):
+    """break39: the clone's driver named a virtualenv's Python that was removed; git ran it, took its failure
+    for a conflict and left B's side alone in the file, without markers — `team status` called it "settled,
+    not yet added", and `git add` dropped A's text. Status and doctor said nothing; `team trust` kept the
+    dead driver. Now both name the missing program and `team trust` registers the driver again."""
+    _, b = shared_repository(tmp_path)
+    for args in (("team", "status"), ("doctor",)):
+        assert "merge driver" not in cli(b, *args).stdout  # control: the driver team trust registered runs
+    git(b.root, "config", "--local", "merge.memdir.driver", "/gone/venv/bin/python3 -m memdir merge-file %O %A %B %P")
+    for args in (("team", "status"), ("doctor",), ("status",)):
+        out = cli(b, *args)
+        assert GONE in out.stdout and "run `memdir team trust` here once to register it again" in out.stdout, out.stdout
+    trusted = cli(b, "team", "trust")
+    assert trusted.returncode == 0, trusted.stderr
+    driver = git(b.root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip()
+    assert driver.endswith(" -m memdir merge-file %O %A %B %P") and not driver.startswith("/gone/")
+    assert "merge driver" not in cli(b, "team", "status").stdout
+    git(b.root, "config", "--local", "merge.memdir.driver", "env memdir merge-file %O %A %B %P")  # a name on PATH
+    kept = cli(b, "team", "trust")
+    assert git(b.root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip() == \
+        "env memdir merge-file %O %A %B %P", kept.stdout  # a driver that runs is kept as it is
+
+
+@pytest.mark.parametrize("line, value", [("db-port.md merge=binary", "binary"), ("db-port.md -merge", "unset"),
+                                          ("db-*.md merge=union", "union")])
+def test_a_gitattributes_line_overriding_the_driver_for_one_file_is_said(tmp_path, line, value):
+    """break39: a committed line for one file (`db-port.md merge=binary`) took memdir's driver away from it
+    alone: a pull of two edits kept one side without markers (`team status`: "settled, not yet added") or,
+    with `union`, joined both descriptions unsaid. Status and doctor probed only a made-up `memory.md`."""
+    a, _ = shared_repository(tmp_path, trust=False)
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    assert "merge driver" not in cli(a, "team", "status").stdout  # control: the driver applies to every file
+    attributes = a.team_dir / ".gitattributes"
+    attributes.write_text(attributes.read_text() + line + "\n")
+    said = (f"git does not merge 1 team memory file(s) with memdir's driver (db-port.md: merge is {value!r}, "
+            "set by a .gitattributes line for them)")
+    for args in (("team", "status"), ("doctor",)):
+        out = cli(a, *args)
+        note = next((text for text in out.stdout.splitlines() if said in text), "")
+        assert note and "ci.md" not in note, out.stdout  # the file the line names, not the others

@@ -53,12 +53,14 @@ def test_team_init_registers_the_driver_in_gitattributes_and_this_clone_s_config
     # An older directory adopted: the attribute is added, its own lines kept; a driver already set is kept.
     attributes = root / ".claude" / "memory" / ".gitattributes"
     attributes.write_text("*.json -diff\n", encoding="utf-8")
-    git(root, "config", "--local", "merge.memdir.driver", "memdir merge-file %O %A %B %P")
+    # a driver whose program is found (`env`, on every PATH) is kept; one whose program is gone is replaced
+    # (tests/operations/test_team_driver.py: break39)
+    git(root, "config", "--local", "merge.memdir.driver", "env memdir merge-file %O %A %B %P")
     again = run_cli("--home", home, "--project", root, "team", "init")
     assert attributes.read_text().splitlines()[0] == "*.json -diff" and "*.md merge=memdir" in attributes.read_text()
     assert git(root, "config", "--local", "--get", "merge.memdir.driver").stdout.strip() == \
-        "memdir merge-file %O %A %B %P"
-    assert "merge.memdir.driver = memdir merge-file %O %A %B %P" in again.stdout
+        "env memdir merge-file %O %A %B %P"
+    assert "merge.memdir.driver = env memdir merge-file %O %A %B %P" in again.stdout
 
 
 @pytest.mark.slow
@@ -287,3 +289,56 @@ def test_a_forgotten_memory_changed_into_another_fact_on_the_other_side_is_said_
             "settle the merge: `memdir team status` says how") in said.stdout, said.stdout
     git(b.root, "add", ".claude/memory/db-port.md")  # control: settled (the changed text kept), nothing to say
     assert "modify/delete" not in run_cli("doctor", "--project", b.root, env={"MEMDIR_HOME": str(b.home)}).stdout
+
+
+@pytest.mark.slow
+def test_both_changing_a_line_of_a_code_block_is_a_conflict_held_back_not_settled(clones):
+    """break39: git's hunk inside the body's fenced code block read as text — the file was listed and
+    injected with both sides and the markers, and `team status` said "settled, not yet added"."""
+    a, b = clones
+    fenced = "Build it:\n\n```sh\nmake build\n```\n"
+    pulled = _diverge(a, b, {"body": fenced.replace("make build", "make build-fast")},
+                      {"body": fenced.replace("make build", "make build-all")})
+    assert pulled.returncode != 0
+    text = (b.team_dir / "db-port.md").read_text()
+    assert "<<<<<<< ours (body)\n" in text and "make build-all" in text and "make build-fast" in text
+    mem = b.memory()
+    assert "CI runs on GitHub Actions" in team_section(mem.context())  # control: the rest is injected
+    assert "db-port" not in mem.context() and "make build" not in mem.context()
+    status = mem.team_status()
+    assert [p for p in status.conflicts if p.endswith("db-port.md")] and status.settled == ()
+    mem.team_resolve("db-port", fields={"body": "ours"})
+    assert mem.read("db-port", count=False).record.body == fenced.replace("make build", "make build-all").strip()
+    assert mem.team_status().settled == (".claude/memory/db-port.md",)  # now settled: `git add` it
+
+
+@pytest.mark.slow
+def test_git_s_own_hunk_inside_a_code_block_is_not_called_settled_by_team_status(clones):
+    """break39: a clone without the driver (a teammate's hand edit, git's line merge) gets the hunk inside the
+    fence, where markers read as text; `team status` said "settled, not yet added", inviting a `git add` of
+    both sides and the markers. Now it names the hunk in the code block; settled once the person edits it."""
+    a, b = clones
+    git(b.root, "config", "--local", "--remove-section", "merge.memdir")
+    fenced = "Build it:\n\n```sh\nmake build\n```\n"
+    a.memory().write("db-port", body=fenced, scope="team")
+    a.commit_all("A's code block")
+    a.push()
+    b.pull()
+    a.memory().write("db-port", body=fenced.replace("make build", "make build-fast"), scope="team")
+    a.commit_all("A's change")
+    a.push()
+    path = b.team_dir / "db-port.md"
+    path.write_text(path.read_text().replace("make build\n", "make build-all\n"))  # by hand: `updated:` unmoved
+    b.commit_all("B's hand edit")
+    assert b.pull(check=False).returncode != 0
+    text = path.read_text()
+    assert "```sh\n<<<<<<< HEAD\nmake build-all\n=======\nmake build-fast\n>>>>>>> " in text
+    status = b.memory().team_status()
+    assert status.fenced == (".claude/memory/db-port.md",) and status.settled == () and status.conflicts == ()
+    out = run_cli("team", "status", "--project", b.root, env={"MEMDIR_HOME": str(b.home)}).stdout
+    assert "unresolved merge conflict inside a code block: .claude/memory/db-port.md" in out
+    assert "settled, not yet added" not in out
+    path.write_text(text.replace("<<<<<<< HEAD\nmake build-all\n=======\n", "").split(">>>>>>> ")[0] + "```\n")
+    settled = b.memory().team_status()  # control: edited to keep one side, it is settled, to add
+    assert settled.settled == (".claude/memory/db-port.md",) and settled.fenced == ()
+    assert b.memory().read("db-port", count=False).record.body == fenced.replace("make build", "make build-fast").strip()

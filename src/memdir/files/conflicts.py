@@ -65,6 +65,18 @@ def has_conflict(data: bytes) -> bool:
     return any(kind in (b"<", b">") for _, kind in _lines(data))
 
 
+def fenced_markers(data: bytes) -> bool:
+    """True when ``data`` holds an opening and a closing conflict marker line inside fenced code, where
+    :func:`has_conflict` reads them as text: what git's own line merge leaves when both sides changed a
+    line of a code block (a clone without memdir's driver). The scan cannot tell that from a memory that
+    shows markers in a code block; git's index can: a file git still calls conflicted that holds such
+    lines is no settled merge (``memdir team status``)."""
+    if b"<<<<<<<" not in data or b">>>>>>>" not in data:
+        return False
+    kinds = {match.group(1)[:1] for match in map(_MARKER.match, data.splitlines(keepends=True)) if match}
+    return {b"<", b">"} <= kinds
+
+
 class Hunk(NamedTuple):
     """One conflict hunk: the lines of each side (``base`` None without a
     ``|||||||`` section), marker lines left out."""
@@ -158,5 +170,5 @@ def refuse_markers(payload: bytes, name: str) -> bytes:
     return payload
 
 
-__all__ = ["CONFLICT", "Hunk", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve", "segments",
+__all__ = ["CONFLICT", "Hunk", "fenced_markers", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve", "segments",
            "unsettled"]

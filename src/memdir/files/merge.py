@@ -34,8 +34,10 @@ team directory's ``.gitattributes``, :func:`driver_command` in the clone's
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -70,6 +72,26 @@ def driver_command(program: str) -> str:
     """The ``merge.memdir.driver`` value that runs the driver with ``program``
     (a command line, e.g. this Python's ``python -m memdir``)."""
     return f"{program} {DRIVER_ARGS}"
+
+
+def missing_program(command: str, root: str | os.PathLike) -> str | None:
+    """The program a registered driver ``command`` runs when it is not there (an absolute or relative path
+    that is no executable file: a virtualenv removed or rebuilt elsewhere; a bare name on no ``PATH``
+    directory), else None — also for a command this cannot read (quoting, a leading ``VAR=value``), which
+    git alone judges. git runs a driver it cannot start all the same and takes its failure for a conflict,
+    leaving ``%A`` — ours alone, no marker — in the work tree: a file that passes for settled, whose
+    ``git add`` drops the other side's text. ``root``: the clone's top, where git runs drivers."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or "=" in words[0]:
+        return None
+    program = words[0]
+    if "/" in program or os.sep in program:
+        path = os.path.join(os.fspath(root), os.path.expanduser(program))
+        return None if os.path.isfile(path) and os.access(path, os.X_OK) else program
+    return None if shutil.which(program) else program
 
 
 def python_program(executable: str) -> str:
@@ -111,7 +133,10 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
         body = merged.decode("utf-8", "surrogateescape")
         if count:
             conflicts.append(BODY)
-    return Merged(f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape"), tuple(conflicts))
+            if not has_conflict(f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")):
+                body = _hunk(our_body, their_body, f" ({BODY})")  # git's hunks fell inside a fenced code block
+    data = f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")
+    return _shown(Merged(data, tuple(conflicts)), ours, theirs)
 
 
 _CONFLICT = object()
@@ -214,7 +239,40 @@ def _split(data: bytes) -> tuple[dict[str, str], str] | None:
 
 def _whole(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     merged, count = merge_file(ours, base, theirs)
-    return Merged(merged, ("file",) if count else ())
+    return _shown(Merged(merged, ("file",) if count else ()), ours, theirs)
+
+
+def _hunk(ours, theirs, label: str = ""):
+    """One conflict hunk of the two sides whole (both str or both bytes), each ending its last line."""
+    text = isinstance(ours, str)
+    nl = "\n" if text else b"\n"
+    mine, other = (side if side.endswith(nl) or not side else side + nl for side in (ours, theirs))
+    hunk = f"<<<<<<< ours{label}\n{{}}=======\n{{}}>>>>>>> theirs{label}\n"
+    if text:
+        return hunk.format(mine, other)
+    start, middle, end = (part.encode("utf-8") for part in hunk.split("{}"))
+    return start + mine + middle + other + end
+
+
+def _shown(merged: Merged, ours: bytes, theirs: bytes) -> Merged:
+    """``merged`` when it has no conflict or its markers read as a conflict
+    (:func:`memdir.files.conflicts.has_conflict`); else the two sides whole in one
+    hunk. Markers git wrote inside what reads as fenced code (a body's code block
+    both sides changed, a fence opened in the frontmatter) read as text: the file
+    would pass for a settled memory, be injected and called settled by ``team status``
+    while git holds it unmerged, and be committed with the markers in it."""
+    if not merged.conflicts or has_conflict(merged.data):
+        return merged
+    return Merged(_hunk(ours, theirs), ("file",))
+
+
+def merge_sides(base: bytes, ours: bytes, theirs: bytes) -> Merged:
+    """:func:`merge`, or when even git cannot merge, both sides in one conflict hunk (never ours alone: a
+    file without markers would pass for settled). Never raises."""
+    try:
+        return merge(base, ours, theirs)
+    except (StoreError, ValueError, RecursionError):
+        return Merged(_hunk(ours, theirs), ("file",))
 
 
 def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
@@ -226,11 +284,7 @@ def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
     data = [read_bytes(path) for path in (base, ours, theirs)]
     if any(side is None for side in data):
         raise StoreError("the merge driver was given a path that is not a regular file")
-    try:
-        merged = merge(*data)
-    except (StoreError, ValueError, RecursionError):
-        mine, other = (side if side.endswith(b"\n") or not side else side + b"\n" for side in data[1:])
-        merged = Merged(b"<<<<<<< ours\n" + mine + b"=======\n" + other + b">>>>>>> theirs\n", ("file",))
+    merged = merge_sides(*data)
     try:
         Path(ours).write_bytes(merged.data)
     except OSError as exc:
@@ -324,4 +378,4 @@ def _fields(parts: list) -> list[tuple[str | None, bytes | Hunk]]:
 
 
 __all__ = ["ATTRIBUTE", "BODY", "DRIVER", "DRIVER_ARGS", "DRIVER_LINE", "MAX_BYTES", "Merged", "conflict_hunks", "conflicting_fields",
-           "driver_command", "hunk_value", "merge", "merge_paths", "python_program", "resolve_fields"]
+           "driver_command", "hunk_value", "merge", "merge_paths", "merge_sides", "missing_program", "python_program", "resolve_fields"]

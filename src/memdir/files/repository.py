@@ -390,6 +390,7 @@ def merge_remote(repo: Path, notes: list[str]) -> list[str]:
         unmerged = [p for p in _git(repo, "diff", "--name-only", "-z", "--diff-filter=U").split("\0") if p]
         if not unmerged:
             raise
+    merged_here = {path for path in unmerged if path.endswith(".md") and _merge_unmarked(repo, path)}
     for path in unmerged:
         if not path.endswith(".md"):
             try:
@@ -401,8 +402,30 @@ def merge_remote(repo: Path, notes: list[str]) -> list[str]:
         else:
             _git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "--", path)
     _git(repo, "commit", "-q", "--no-edit")
-    notes.append(f"merged with conflicts in {len(unmerged)} file(s)")
-    return [path for path in unmerged if path.endswith(".md")]
+    if len(merged_here) < len(unmerged):
+        notes.append(f"merged with conflicts in {len(unmerged) - len(merged_here)} file(s)")
+    return [path for path in unmerged if path.endswith(".md") and path not in merged_here]
+
+
+def _merge_unmarked(repo: Path, path: str) -> bool:
+    """Merge here, field by field (:func:`memdir.files.merge.merge_sides`), the memory file ``path`` git left
+    unmerged with no conflict that reads: the driver did not run (its program gone: git takes the failure for
+    a conflict and leaves this machine's side alone, which the commit below would send as the merge, the
+    other machine's text dropped) or git's line merge put its hunk inside fenced code. A file both sides
+    still hold only (git's modify/delete is left as it is). True when it merged cleanly (no markers)."""
+    from .conflicts import has_conflict
+
+    target = inside(repo, path)
+    try:
+        data = None if target is None else read_bytes(target, follow=False)
+    except StoreError:
+        return False
+    ours, theirs = show(repo, ":2", path), show(repo, ":3", path)
+    if data is None or has_conflict(data) or ours is None or theirs is None:
+        return False
+    merged = merge_rules.merge_sides(show(repo, ":1", path) or b"", ours, theirs)
+    atomic_write(target, merged.data)
+    return not merged.conflicts
 
 
 def _git_temps(repo: Path) -> set[str]:

@@ -12,6 +12,7 @@ A promote or approval cut between its write and its removal: :mod:`memdir.operat
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,8 @@ from ..errors import (
     StoreError,
 )
 from ..files import merge as merge_rules
-from ..files.conflicts import CONFLICT
+from ..files.conflicts import CONFLICT, fenced_markers
+from ..files.fsio import read_bytes
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
@@ -90,6 +92,8 @@ class TeamStatus(Result):
     deleted_on_one_side: tuple = ()  # (path, name, tombstone id or "", held back) per memory file git left unmerged
     unlifted: tuple = ()  # Unlifted: a team tombstone read here that git took away, no person lifting it here
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
+    fenced: tuple[str, ...] = ()  # paths git still calls conflicted whose markers lie in fenced code: not settled
+    ignored: tuple[str, ...] = ()  # memory and tombstone files git ignores (shared_file): never committed
 
 
 @dataclass(frozen=True)
@@ -153,8 +157,8 @@ def register_driver(root) -> tuple[str | None, bool, str | None]:
     Returns (the command, whether it was set now, why it could not be)."""
     key = f"merge.{merge_rules.DRIVER}"
     there = git.local_config(root, f"{key}.driver")
-    if there:
-        return there, False, None
+    if there and not merge_rules.missing_program(there, root):
+        return there, False, None  # a driver whose program is gone is registered again (break39)
     command = merge_rules.driver_command(merge_rules.python_program(sys.executable))
     try:
         git.set_local_config(root, f"{key}.name", "memdir: memory files merged field by field")
@@ -192,20 +196,51 @@ def merge_driver_missing(session: Session) -> str:
     team layer or no git clone to register it in. Runs ``git config`` once."""
     if not session.has_team() or git_dir_of(session.project_root) is None:
         return ""
-    if not git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver"):
+    command = git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver")
+    if not command:
         return ("this clone has no merge driver for team memory files (git takes it only from the clone's own "
                 "config), so two people's edits of one memory conflict on `updated:`; run "
                 f"`{MERGE_DRIVER_FIX}` here once to register it")
+    gone = merge_rules.missing_program(command, session.project_root)
+    if gone:
+        return (f"the merge driver registered in this clone runs {gone}, which is not there any more (git then "
+                "leaves only this clone's side in a memory file both sides changed, without conflict markers: "
+                f"`git add` would drop the other side's text); run `{MERGE_DRIVER_FIX}` here once to register "
+                "it again")
     # The driver is registered but the tree no longer names it (a commit removed the team directory's
     # .gitattributes, or another line overrides it): git merges memory files line by line all the same.
-    probe = Path(session.layer_path("team")) / "memory.md"
-    found = git.attribute(session.project_root, probe, "merge")
-    if found is None or found == merge_rules.DRIVER:
+    # A line for one file (`db.md merge=binary`, `-merge`, `merge=union`) overrides it for that file alone:
+    # git then keeps one side without markers, or joins both sides' lines with no conflict said (break39).
+    team = Path(session.layer_path("team"))
+    probe = team / "memory.md"
+    files = [probe, *_memory_files(team)]
+    found = git.attributes(session.project_root, files, "merge") or {}
+    odd = [(path, found.get(str(path))) for path in files if found.get(str(path)) not in (None, merge_rules.DRIVER)]
+    if not odd:
         return ""
-    return (f"git does not merge team memory files with memdir's driver (merge is {found!r} for them: the team "
-            f"directory's .gitattributes lacks `{merge_rules.ATTRIBUTE}` or another line overrides it), so two "
-            f"people's edits of one memory conflict on `updated:`; run `{TEAM_ATTRIBUTE_FIX}` to add the line "
-            "back, then commit .gitattributes")
+    path, value = odd[0]
+    if path == probe:
+        return (f"git does not merge team memory files with memdir's driver (merge is {value!r} for them: the "
+                f"team directory's .gitattributes lacks `{merge_rules.ATTRIBUTE}` or another line overrides it), "
+                f"so two people's edits of one memory conflict on `updated:`; run `{TEAM_ATTRIBUTE_FIX}` to add "
+                "the line back, then commit .gitattributes")
+    names = ", ".join(p.name for p, _ in odd[:5]) + (f" and {len(odd) - 5} more" if len(odd) > 5 else "")
+    return (f"git does not merge {len(odd)} team memory file(s) with memdir's driver ({names}: merge is "
+            f"{value!r}, set by a .gitattributes line for them), so a merge of two people's edits keeps one side "
+            "without conflict markers or joins both unsaid; remove that line (`git check-attr merge -- FILE` "
+            "names its value), then commit .gitattributes")
+
+
+MAX_PROBED = 5000  # the team memory files whose merge attribute status and doctor ask git for, at most
+
+
+def _memory_files(team: Path) -> list[Path]:
+    """The team directory's ``*.md`` files (at most :data:`MAX_PROBED`), sorted; [] when it does not list."""
+    try:
+        names = sorted(name for name in os.listdir(team) if name.endswith(".md"))
+    except OSError:
+        return []
+    return [team / name for name in names[:MAX_PROBED]]
 
 
 def trust(session: Session) -> TeamTrust:
@@ -249,9 +284,11 @@ def status(session: Session) -> TeamStatus:
     session.check_scope("team")
     layer = _team(session)
     try:
-        changes, git_error = git.status(Path(session.checkout_path), layer.path), None
+        changes, git_error = git.status(Path(session.checkout_path), layer.path, ignored=True), None
     except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
         changes, git_error = [], str(exc)
+    ignored = tuple(c.path for c in changes if c.state == "ignored" and shared_file(c.path))
+    changes = [c for c in changes if c.state != "ignored"]
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
     pending = (*pending, *sorted(name for name, entry in layer.scan().entries.items()  # candidates in the directory
@@ -259,10 +296,32 @@ def status(session: Session) -> TeamStatus:
     one_side = deleted_on_one_side(layer, changes)
     # a conflict settled in the file (memdir team resolve, an editor) is still git's until it is added: say so
     marked = {Path(path).resolve() for path in conflicts}
-    settled = tuple(c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
-                    and (Path(session.checkout_path) / c.path).resolve() not in marked)
+    unmarked = [c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
+                and (Path(session.checkout_path) / c.path).resolve() not in marked]
+    # git's own line merge (no driver) leaves a code block's hunk inside the fence, where markers read as text
+    fenced = tuple(path for path in unmarked if _fenced(Path(session.checkout_path) / path))
+    settled = tuple(path for path in unmarked if path not in fenced)
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      one_side, unlifted(session), settled)
+                      one_side, unlifted(session), settled, fenced, ignored)
+
+
+def shared_file(path: str) -> bool:
+    """Whether the team directory's file ``path`` (``/``-separated) is one teammates get by git: a memory file
+    (``MEMORY.md`` is derived, ignored on purpose) or a tombstone. A ``.gitignore`` line matching one
+    (``.claude/`` ignored whole, ``*.md``) keeps it out of every commit: a team write never reaches the
+    team, a forget's tombstone never binds another clone (break39: `team status` said "Nothing to commit")."""
+    parent, _, name = path.rpartition("/")
+    return (name.endswith(".md") and name != "MEMORY.md") or (parent.endswith("tombstones") and name.endswith(".json"))
+
+
+def _fenced(path: Path) -> bool:
+    """Whether the file at ``path`` holds conflict markers inside fenced code
+    (:func:`memdir.files.conflicts.fenced_markers`); never through a link, False when it does not read."""
+    try:
+        data = read_bytes(path, merge_rules.MAX_BYTES, follow=False)
+    except StoreError:
+        return False
+    return fenced_markers(data or b"")
 
 
 def unlifted(session: Session) -> tuple[Unlifted, ...]:

@@ -72,7 +72,8 @@ def team_status(result: TeamStatus) -> str:
         lines.append(f"{len(result.changes)} change(s) not committed (git status):")
         lines += [f"  {c.state:<10} {cut(c.path, 200)}" for c in result.changes]
     else:
-        lines.append("Nothing to commit: the team memories match git.")
+        lines.append("Nothing to commit: the team memories match git." if not result.ignored
+                     else "Nothing git would commit: the team files it sees match it.")
     for path in result.conflicts:
         name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
         lines.append(f"  unresolved merge conflict: {cut(path, 200)} — held back from the agent until settled: "
@@ -93,7 +94,17 @@ def team_status(result: TeamStatus) -> str:
                          f"the deletion, or `git add` it to keep the changed text")
     lines += [f"  settled, not yet added: {cut(path, 200)} — `git add` it, then commit the merge"
               for path in result.settled]
+    lines += [f"  unresolved merge conflict inside a code block: {cut(path, 200)} — git's markers lie in fenced "
+              "code, where they read as text, so the agent sees both sides: edit the file to keep one, then `git "
+              "add` it (memdir's merge driver keeps such hunks outside the fence: `memdir team trust` registers it)"
+              for path in result.fenced]
     lines += [f"  tombstone removed, not lifted here: {gone.said}" for gone in result.unlifted]
+    if result.ignored:
+        shown = ", ".join(cut(path, 200) for path in result.ignored[:10])
+        more = f" and {len(result.ignored) - 10} more" if len(result.ignored) > 10 else ""
+        lines.append(f"Ignored by git, so never committed and never shared: {len(result.ignored)} team file(s) "
+                     f"({shown}{more}) — `git check-ignore -v PATH` names the .gitignore line; remove it (or "
+                     "`git add -f` the files)")
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:
