@@ -223,7 +223,7 @@ def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
 def _edited(body, current) -> MemoryChange:
     """The :class:`MemoryChange` the edit form's JSON ``body`` asks of the memory ``current`` (its record)."""
     data = fields(body, EDIT_FIELDS)
-    new_name = data.get("name") or current.name
+    new_name = current.name if data.get("name") is None else data["name"]
     renamed = new_name != current.name
 
     def given(key):  # None: keep; "" was asked to clear
@@ -231,7 +231,9 @@ def _edited(body, current) -> MemoryChange:
         return None if value == "" else value
 
     return MemoryChange(
-        new_name, data.get("description") or None, data.get("type") or None, data.get("body"),
+        # Name, description and type as sent (None keeps them): an emptied one is the write's to refuse by
+        # name (as `memdir write -d ''`), never taken for "keep" — the person would see the old text saved.
+        new_name, data.get("description"), data.get("type"), data.get("body"),
         title=given("title"), importance=given("importance"),
         status="candidate" if current.status == "candidate" else None,
         valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
