@@ -119,14 +119,18 @@ def memory(home: PanelHome, ref: str, name: str, version: int | str | None = Non
     diff = None if diff is None else (version_number(diff[0]), version_number(diff[1]))
     mem, scope = home.resolve(ref)
     try:
-        read = mem.read(name, scope, count=False)
-    except NotFound:
-        read = None
+        read, unread = mem.read(name, scope, count=False), None
+    except NotFound as exc:
+        read, unread = None, exc
     pending = next(iter(_candidates(ref, mem, scope, read.record.name if read else normalize_name(name).name)), None)
     try:
         history = mem.history(read.record.name if read else name, scope)
     except NotFound:
         if pending is None:
+            # Neither a memory nor versions: the read says why (a file there that is no memory — too large,
+            # not UTF-8, conflict markers — with its path; a near name), where "no history" said it never was.
+            if unread is not None:
+                raise unread from None
             raise
         history = HistoryResult(pending.candidate.name, scope, ())  # a new candidate has no versions yet
     key = history.name
