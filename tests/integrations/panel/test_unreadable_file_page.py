@@ -1,4 +1,4 @@
-"""A memory's page (and GET of it) for a file that is there but is no memory — too large, not UTF-8 — says so,
+"""A memory's page (and GET of it) for a file that is there but is no memory — too large, not UTF-8, a link — says so,
 with the path and the reason, as `memdir read` does: it said 'no history for "big"', as if the file had never
 been (break39: the read's answer was dropped for the history's). Real server (`memdir panel`), raw HTTP."""
 
@@ -24,6 +24,7 @@ def layer(isolated_home, project):
     folder = person.session.layer("project").path
     (folder / "big.md").write_text("---\nname: big\ndescription: hand written\ntype: project\n---\n" + "word " * 60_000)
     (folder / "junk.md").write_bytes(b"---\nname: junk\n---\n\xff\xfe binary")
+    (folder / "linked.md").symlink_to("/etc/hostname")  # never followed: said so, not "memory not found"
     return folder
 
 
@@ -43,6 +44,8 @@ def test_a_file_that_is_no_memory_is_named_with_its_reason_on_its_page(panel, la
                "indexed or versioned",
         "junk": f'memory "junk" of the project layer is not read: its file is not a readable memory: '
                 f'{layer / "junk.md"}: file is not valid UTF-8',
+        "linked": f'memory "linked" of the project layer is not read: its file is not a readable memory: '
+                  f'{layer / "linked.md"}: not read: it is a symbolic link (not followed)',
     }
     for name, error in expected.items():
         code, reply, _ = panel.request("GET", f"/api/layers/{ref}/memories/{name}")
