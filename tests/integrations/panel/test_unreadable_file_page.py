@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
-from memdir import Memory  # noqa: E402
-from memdir.paths import project_key  # noqa: E402
-from tests.integrations.panel.test_hostile_http import Panel  # noqa: E402
+from memdir import Memory
+from memdir.paths import project_key
+from tests.integrations.panel.test_hostile_http import Panel
 
 pytestmark = pytest.mark.slow  # a real server process
 
