@@ -5,6 +5,7 @@ parse of every file says. Parses are counted at the one parser of memory files."
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -126,6 +127,30 @@ def test_an_emptied_file_is_a_file_reported_by_read_and_list_alike(person, text,
     tool = handlers.run_tool(person.session, "memory_read", {"name": "emptied"})
     assert tool.is_error and tool.text == f"Error: {message}"
     assert person.read("kept").record.body == "Its body"  # control
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda path: path.mkdir(), "not read: it is a directory"),
+    (lambda path: path.symlink_to("/etc/hostname"), "not read: it is a symbolic link (not followed)"),
+    (lambda path: os.mkfifo(path), "not read: it is not a regular file"),
+])
+def test_a_memory_path_that_is_no_regular_file_is_reported_by_read_and_list_alike(person, make, why):
+    """break39: list said dir.md 'not read: it is a directory' while read (and the panel's page) said
+    'memory not found': such a file is never read, so the reason was in the listing, not the files read."""
+    person.write("kept", "Still a fact", "project", "Its body")
+    path = person.session.layer("project").path / "odd.md"
+    make(path)
+    assert [(m.path, m.error) for m in person.list().malformed] == [(str(path), why)]
+    message = f'memory "odd" of the project layer is not read: its file is not a readable memory: {path}: {why}'
+    with pytest.raises(NotFound) as raised:
+        person.read("odd")
+    assert str(raised.value) == message
+    tool = handlers.run_tool(person.session, "memory_read", {"name": "odd"})
+    assert tool.is_error and tool.text == f"Error: {message}"
+    with pytest.raises(NotFound) as raised:  # control: a name with no file at all is not found
+        person.read("absent")
+    assert str(raised.value).startswith('memory not found: "absent"')
+    assert person.read("kept").record.body == "Its body"
 
 
 def test_a_file_emptied_to_its_frontmatter_is_an_empty_memory_in_read_and_list_alike(person):

@@ -76,13 +76,15 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     where = f"the {scope} layer" if scope else "any layer"
     if other is not None:
         raise NotFound(other_name(name, other))
-    for layer in readable:  # its file is there but is no memory (emptied, git's conflict markers): said as
-        state = layer.scan().files.get(f"{key}.md")  # list says it (path and reason), never "deleted"
-        if state is not None and state.error is not None:
-            path = layer.path / f"{key}.md"
+    for layer in readable:  # its file is there but is no memory (emptied, git's conflict markers, a directory, a
+        found = layer.scan()  # link, a FIFO): said as list says it (path and reason), never "deleted" or "not found"
+        path = layer.path / f"{key}.md"
+        state = found.files.get(f"{key}.md")  # a file read; one never read (not a regular file) is only listed
+        why = next((bad.error for bad in found.malformed if bad.path == str(path)), None)
+        if why is not None:
             raise NotFound(f'memory {asked_name(name, key)} of the {layer.scope} layer is not read: ' + (
-                unsettled(path) if state.error == CONFLICT else f"its file is not a readable memory: {path}: "
-                f"{state.error}"))
+                unsettled(path) if state is not None and state.error == CONFLICT
+                else f"its file is not a readable memory: {path}: {why}"))
     for layer in readable if explain else ():  # each interface names its own way to the versions (NotFound.deleted)
         try:  # deleted under its name, or under an older memdir's name for it (odz-notes of Lodz-notes)
             stored = history_name(layer, name)

@@ -344,21 +344,31 @@ def _over_candidate(edit: MemoryChange, record: MemoryRecord) -> MemoryChange:
     return replace(edit, **keep, pinned=pinned, status="candidate")
 
 
+def _decided(name: str) -> str:
+    return f"candidate {name!r} was already decided or changed meanwhile (approved, rejected or dismissed elsewhere)"
+
+
 @contextmanager
 def _deciding(session: Session, name: str, scope: str | None, digest: str | None) -> Iterator[_Pending]:
     """The candidate ``name`` (:func:`_find_pending`) read again under its layer's lock, held while the
     caller acts on it: the check and the decision are one critical section, so of two processes deciding
     one candidate at once, one decides and the other gets :class:`Conflict` — never a second decision on
     a candidate that is gone or another one of the same name. ``digest``: :func:`_check`. The gateway's
-    transactions re-enter the lock of ``found.layer`` (that object only: act on it)."""
-    found = _find_pending(session, name, scope)
+    transactions re-enter the lock of ``found.layer`` (that object only: act on it). A decision given the
+    ``digest`` of a candidate that is a memory now (approved before this one came: a second tab, a second
+    click) is that same :class:`Conflict`; the text names no command: each adapter adds how to see it again."""
+    try:
+        found = _find_pending(session, name, scope)
+    except InvalidInput:
+        if digest is None:
+            raise
+        raise Conflict(_decided(normalize_name(name).name)) from None
     with found.layer.locked():
         try:
             found = _find_pending(session, name, "team" if found.team else found.layer.scope,
                                   found.layer if found.team else None)
         except (NotFound, InvalidInput):
-            raise Conflict(f"candidate {found.entry.record.name!r} was already decided or changed meanwhile "
-                           "(approved, rejected or dismissed elsewhere); see `memdir review`") from None
+            raise Conflict(_decided(found.entry.record.name)) from None
         _check(found, digest)
         yield found
 

@@ -5,6 +5,7 @@ concurrent edits of one memory carrying the same (then stale) version: one wins,
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import os
@@ -150,6 +151,15 @@ def test_numbers_in_the_address_are_ascii_digits(panel, url):
                                                f"(got {version!r})"), version
     code, reply, _ = panel.request("GET", "/api/journal?limit=%D9%A5")
     assert (code, reply["error"]) == (400, "limit must be an integer (got '\u0665')")
+    # The journal page reads its limit by the API's rule (break39: int() there took these and showed 5, 10, 1
+    # events; 0 showed 200): the same message, in the page.
+    for limit, shown in (("%D9%A5", "'\u0665'"), ("1_0", "'1_0'"), ("%201", "' 1'")):
+        code, _, page = panel.request("GET", f"/journal?limit={limit}")
+        assert code == 400 and f"limit must be an integer (got {shown})" in html.unescape(page.decode()), limit
+    code, _, page = panel.request("GET", "/journal?limit=0")
+    assert code == 400 and "limit must be an integer from 1 to 10000 (got 0)" in page.decode()
+    code, _, page = panel.request("GET", "/journal?limit=1")  # control: ASCII digits, one event shown
+    assert code == 200 and page.decode().count("<tr>") == 2  # the header row and the one event
     for version in ("1", "v1"):  # control: as `memdir history` prints it too (trial29)
         code, reply, _ = panel.request("GET", f"{url}/versions/{version}")
         assert code == 200 and "Moved on 2026-11-02." in json.dumps(reply)

@@ -137,12 +137,12 @@ def _tombstones(home, request, p):
 def _journal(home, request, p):
     q = request.query_params
     page = views.journal(home, q.get("layer", ""), q.get("actor", ""), q.get("action", ""), q.get("name", ""),
-                         _int(q.get("limit", "200"), "limit"), everything=q.get("all", "") not in ("", "0"))
+                         integer(q.get("limit", "200"), "limit"), everything=q.get("all", "") not in ("", "0"))
     return {"entries": [{"ref": ref, **entry.to_dict()} for ref, entry in page.entries], "total": page.total,
             "hidden": page.hidden}
 
 
-def _int(text: str, label: str) -> int:
+def integer(text: str, label: str) -> int:
     """``text`` (a path or query parameter) as an integer: ASCII digits, an optional ``-``, nothing
     else (``int()`` alone would take ``"٥"``, ``"1_0"`` and ``" 1"``, and the error then names a
     number the person never typed). Raises :class:`InvalidInput`."""
@@ -373,4 +373,4 @@ def openapi() -> dict:
             "security": [{"token": []}]}
 
 
-__all__ = ["ROUTES", "STATUS", "error_response", "openapi", "routes", "stale_response"]
+__all__ = ["ROUTES", "STATUS", "error_response", "integer", "openapi", "routes", "stale_response"]

@@ -17,13 +17,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from ...errors import InvalidInput, MemdirError
+from ...errors import MemdirError
 from ...files.memfile import format_time
 from ...render import memories as render
 from ...text.printable import display_title, line_of, one_line, printable
 from ...vocabulary import PIN_MARK, TYPES, kind_label
 from . import views
-from .api import STATUS
+from .api import STATUS, integer
 
 TEMPLATES = Path(__file__).parent / "templates"
 WARN_PERCENT = 80  # the budget bar turns to a warning above this share of the context budget
@@ -40,15 +40,6 @@ def _env() -> Environment:
     env.globals.update(nav=NAV, warn_percent=WARN_PERCENT, types=TYPES, cut=line_of, no_memories=render.no_memories,
                        iso=lambda t: format_time(t) if t else "-")
     return env
-
-
-def _int_or_none(text: str | None, label: str) -> int | None:
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidInput(f"{label} must be a version number (got {text!r})") from None
 
 
 def routes(home, csrf: str) -> list[Route]:
@@ -97,7 +88,7 @@ def routes(home, csrf: str) -> list[Route]:
         filters = {k: q.get(k, "") for k in ("layer", "actor", "action", "name")}
         filters["all"] = q.get("all", "") not in ("", "0")
         data = views.journal(home, filters["layer"], filters["actor"], filters["action"], filters["name"],
-                             _int_or_none(q.get("limit"), "limit") or 200, everything=filters["all"])
+                             integer(q.get("limit") or "200", "limit"), everything=filters["all"])
         return {"title": "Journal", "page": data, "filters": filters}
 
     return [

@@ -119,14 +119,18 @@ def memory(home: PanelHome, ref: str, name: str, version: int | str | None = Non
     diff = None if diff is None else (version_number(diff[0]), version_number(diff[1]))
     mem, scope = home.resolve(ref)
     try:
-        read = mem.read(name, scope, count=False)
-    except NotFound:
-        read = None
+        read, unread = mem.read(name, scope, count=False), None
+    except NotFound as exc:
+        read, unread = None, exc
     pending = next(iter(_candidates(ref, mem, scope, read.record.name if read else normalize_name(name).name)), None)
     try:
         history = mem.history(read.record.name if read else name, scope)
     except NotFound:
         if pending is None:
+            # Neither a memory nor versions: the read says why (a file there that is no memory — too large,
+            # not UTF-8, conflict markers — with its path; a near name), where "no history" said it never was.
+            if unread is not None:
+                raise unread from None
             raise
         history = HistoryResult(pending.candidate.name, scope, ())  # a new candidate has no versions yet
     key = history.name
@@ -223,7 +227,7 @@ def edit(home: PanelHome, ref: str, name: str, body) -> tuple:
 def _edited(body, current) -> MemoryChange:
     """The :class:`MemoryChange` the edit form's JSON ``body`` asks of the memory ``current`` (its record)."""
     data = fields(body, EDIT_FIELDS)
-    new_name = data.get("name") or current.name
+    new_name = current.name if data.get("name") is None else data["name"]
     renamed = new_name != current.name
 
     def given(key):  # None: keep; "" was asked to clear
@@ -231,7 +235,9 @@ def _edited(body, current) -> MemoryChange:
         return None if value == "" else value
 
     return MemoryChange(
-        new_name, data.get("description") or None, data.get("type") or None, data.get("body"),
+        # Name, description and type as sent (None keeps them): an emptied one is the write's to refuse by
+        # name (as `memdir write -d ''`), never taken for "keep" — the person would see the old text saved.
+        new_name, data.get("description"), data.get("type"), data.get("body"),
         title=given("title"), importance=given("importance"),
         status="candidate" if current.status == "candidate" else None,
         valid_from=given("valid_from"), valid_until=given("valid_until"), reason=data.get("reason") or None,
