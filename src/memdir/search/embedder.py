@@ -181,7 +181,7 @@ def search_state(session: Session) -> str:
     if done >= total:
         return mode
     state = "embedding in the background" if running(session.home) else "embedding resumes at the next search"
-    # a changed or renamed memory's earlier vector stands in until its own lands (vectors.similarities): counted
+    # a changed or renamed memory's earlier vector stands in until its own lands (similarity.similarities): counted
     # apart, so these figures and a search's note ("1 of 4 memories has no vector yet") add up (break16)
     earlier = total - done - len(vectors.unembedded(conn, keys))
     standing = f", {earlier} ranked by {'its' if earlier == 1 else 'their'} earlier vector until then" if earlier else ""

@@ -2,7 +2,7 @@
 lack them, embedding them (the background embedder, after every head), and marking the index's passages done.
 
 What a passage is and its text: :func:`memdir.search.vectors.passage_texts`; reading them with the heads:
-:func:`memdir.search.vectors.best_passages`. Imported only off the SessionStart hot path (the embedder, a search
+:func:`memdir.search.similarity.best_passages`. Imported only off the SessionStart hot path (the embedder, a search
 asking whether the passages are stale).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import vectors
 from .index import write_transaction
+from .similarity import PASSAGES_GENERATION
 
 
 def _passage_table(conn) -> None:
@@ -63,7 +64,7 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
             conn.execute("DELETE FROM passage_vectors WHERE id NOT IN (SELECT id FROM docs)")
             # Not the index generation: doc ids do not change, so a warm process's answer stays good.
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, COALESCE((SELECT value FROM meta WHERE key = ?), 0)"
-                         " + 1)", (vectors.PASSAGES_GENERATION, vectors.PASSAGES_GENERATION))
+                         " + 1)", (PASSAGES_GENERATION, PASSAGES_GENERATION))
         done += len(ids)
         pending_rows = []
     return done
