@@ -50,8 +50,8 @@ from .gateway.edits import BodyEdit, EditResult
 from .gateway.fields import MemoryChange
 from .importing import run as imports
 from .importing.export import ExportReport
-from .importing.items import gather
 from .importing.export import export as export_memories
+from .importing.items import gather
 from .importing.run import ImportReport
 from .operations import maintenance, trust, verify, versions
 from .operations import memories as operations

@@ -172,7 +172,9 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     (:func:`memdir.search.warm.exact`); none answering, this process embeds the query as ever. Embedding the query here, a few memories with no
     vector yet (at most :data:`memdir.search.unembedded.INLINE_MAX`) are measured on the spot too
     (:func:`memdir.search.unembedded.cosines`)."""
-    from . import embedder, passagevectors, sentencestore, similarity, unembedded, vectors, warm
+    from . import embedder, passagevectors, sentencestore, unembedded, vectors, warm
+    from .similarity import Visible
+    from .similarity import dropped as dropped_rows
 
     if not vectors.wanted(session.settings):
         return {}
@@ -189,7 +191,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     # A process without the model asks a warm process that listens: the same cosines, to the bit (warm.exact)
     remote = embed_query and pending is None and warm.nearby(session.home)
     if embed_query and not remote and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
-        allowed = similarity.Visible(bool(args[len(layers)]), args[len(layers) + 1])
+        allowed = Visible(bool(args[len(layers)]), args[len(layers) + 1])
     else:
         allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
         if not allowed:
@@ -211,14 +213,14 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     try:
         from . import querywindows
 
-        dropped = similarity.dropped()
+        dropped = dropped_rows()
         query_vecs = query_vectors(query, pending, windows)
         found = querywindows.similarities(conn, session.home, query_vecs, layers, allowed)
         if few:  # the memories written since the vectors were built, a few: measured here, not stored
             found.update(unembedded.cosines(conn, query_vecs, layers, allowed, (embedded, total)))
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
-    if similarity.dropped() > dropped and not started:  # the read dropped a damaged vector: embedded again
+    if dropped_rows() > dropped and not started:  # the read dropped a damaged vector: embedded again
         embedder.schedule(session.home)
     return found
 

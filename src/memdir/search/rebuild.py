@@ -13,7 +13,15 @@ from pathlib import Path
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
 from .damage import is_corrupt
-from .index import CORRUPT_SUFFIX, close_all, db_path, disk_full, explain, remove_file, set_aside
+from .index import (
+    CORRUPT_SUFFIX,
+    close_all,
+    db_path,
+    disk_full,
+    explain,
+    remove_file,
+    set_aside,
+)
 from .schema import create
 
 BUILD_SUFFIX = ".new-"  # index.sqlite.new-<pid>: a rebuild at work (rebuild), or what a killed one left
