@@ -160,7 +160,7 @@ sys.stdin.read()
 def test_a_lock_held_elsewhere_delays_then_leaves_the_record(isolated_home, monkeypatch):
     """Another process holding the lock (a hook stopped mid-change): a change waits LOCK_WAIT, then leaves the
     record as it is (the body given again: the safe side), never raising; once released it records."""
-    monkeypatch.setattr(recalled, "LOCK_WAIT", 0.3)
+    monkeypatch.setattr(sessionfiles, "LOCK_WAIT", 0.3)
     recalled.record(isolated_home, "s1", {"project/a": "d1"}, project=None)
     lock = isolated_home / sessionfiles.SESSIONS_DIR / sessionfiles.LOCK_FILE
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)

@@ -22,7 +22,7 @@ from .index import (
     remove_file,
     set_aside,
 )
-from .schema import create
+from .schema import create as _create
 
 BUILD_SUFFIX = ".new-"  # index.sqlite.new-<pid>: a rebuild at work (rebuild), or what a killed one left
 
@@ -52,7 +52,7 @@ def rebuild(home: Path, fill) -> None:
         remove_file(new, "cannot remove a leftover search index")
         os.close(os.open(new, os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600))
         conn = sqlite3.connect(str(new), isolation_level=None, check_same_thread=False)
-        create(conn)  # a rollback journal while building: new pages need no copy, so less room than WAL
+        _create(conn)  # a rollback journal while building: new pages need no copy, so less room than WAL
         fill(conn)
         if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
             raise sqlite3.OperationalError("could not switch the new index to WAL")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from .vectors import MODEL_ID, VEC_BYTES, sound
+from . import vectors  # read at each call (MODEL_ID may be set)
 
 _matrix_lock = threading.Lock()
 _matrices: dict[tuple, tuple] = {}  # (home, layers) -> (generation, the matrix's arrays)
@@ -76,15 +76,15 @@ def _matrix(conn, home, layers: tuple[str, ...]):
     rows = conn.execute(
         f"SELECT d.id, d.disabled, d.valid_from, d.valid_until, v.vec FROM docs d JOIN vectors v ON v.id = d.id"
         f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND v.model = ? AND length(v.vec) = ?"
-        f" ORDER BY d.id", (*layers, MODEL_ID, VEC_BYTES)).fetchall()  # a damaged blob (NULL, cut) is left out
+        f" ORDER BY d.id", (*layers, vectors.MODEL_ID, vectors.VEC_BYTES)).fetchall()  # a damaged blob (NULL, cut) is left out
     try:
         extra = conn.execute(
             f"SELECT p.id, p.n, p.vec FROM docs d JOIN passage_vectors p ON p.id = d.id AND p.digest = d.digest"
             f" WHERE d.layer IN ({marks}) AND d.status = 'active' AND p.model = ? AND length(p.vec) = ?",
-            (*layers, MODEL_ID, VEC_BYTES)).fetchall()
+            (*layers, vectors.MODEL_ID, vectors.VEC_BYTES)).fetchall()
     except sqlite3.OperationalError:  # no passage table yet (an index no passage was embedded into)
         extra = []
-    heads, passages = sound([r[4] for r in rows]), sound([r[2] for r in extra])
+    heads, passages = vectors.sound([r[4] for r in rows]), vectors.sound([r[2] for r in extra])
     if not heads.all() or not passages.all():  # NaN or inf values: damaged as a cut blob is
         _drop_damaged(conn, [(r[0], r[4]) for r, ok in zip(rows, heads) if not ok],
                       {r[0] for r, ok in zip(extra, passages) if not ok})

@@ -149,7 +149,7 @@ def test_every_client_with_a_prompt_hook_has_its_compaction_in_the_one_table():
 
 
 def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeypatch):
-    monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(sessionfiles, "MAX_SESSIONS", 3)
     for i in range(5):
         assert BODY in _prompt(project, f"old-{i}")
     files = sorted((isolated_home / sessionfiles.SESSIONS_DIR).glob("*.json"))

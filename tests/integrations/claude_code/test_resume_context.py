@@ -177,7 +177,7 @@ def test_start_texts_held_for_sessions_that_never_prompt_are_bounded_by_count(st
     starts through the real hook kept 80 files, bounded by age alone. They are bounded by count too (the newest
     MAX_SESSIONS), counted apart from the session records: control, a session's record and the newest held text
     stay, and that session's next prompt still gets its block."""
-    monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(sessionfiles, "MAX_SESSIONS", 3)
     sessions = store.session.home / sessionfiles.SESSIONS_DIR
     assert "Moved from 5432 on 2026-11-02." in _prompt(project, "kept", "which port does the dev postgresql listen on?")
     records = sorted(p.name for p in sessions.glob("*.json"))
