@@ -173,8 +173,6 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     vector yet (at most :data:`memdir.search.unembedded.INLINE_MAX`) are measured on the spot too
     (:func:`memdir.search.unembedded.cosines`)."""
     from . import embedder, passagevectors, sentencestore, unembedded, vectors, warm
-    from .similarity import Visible
-    from .similarity import dropped as dropped_rows
 
     if not vectors.wanted(session.settings):
         return {}
@@ -191,6 +189,9 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     # A process without the model asks a warm process that listens: the same cosines, to the bit (warm.exact)
     remote = embed_query and pending is None and warm.nearby(session.home)
     if embed_query and not remote and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
+        # imported here: a prompt with vectors off never loads it
+        from .similarity import Visible
+
         allowed = Visible(bool(args[len(layers)]), args[len(layers) + 1])
     else:
         allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
@@ -212,6 +213,7 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         return {}
     try:
         from . import querywindows
+        from .similarity import dropped as dropped_rows
 
         dropped = dropped_rows()
         query_vecs = query_vectors(query, pending, windows)

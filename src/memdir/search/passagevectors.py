@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from . import vectors
 from .index import write_transaction
-from .similarity import PASSAGES_GENERATION
 
 
 def _passage_table(conn) -> None:
@@ -64,7 +63,7 @@ def embed_passages(conn, layers: list[str] | None, *, limit: int | None = None, 
             conn.execute("DELETE FROM passage_vectors WHERE id NOT IN (SELECT id FROM docs)")
             # Not the index generation: doc ids do not change, so a warm process's answer stays good.
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, COALESCE((SELECT value FROM meta WHERE key = ?), 0)"
-                         " + 1)", (PASSAGES_GENERATION, PASSAGES_GENERATION))
+                         " + 1)", (vectors.PASSAGES_GENERATION, vectors.PASSAGES_GENERATION))
         done += len(ids)
         pending_rows = []
     return done

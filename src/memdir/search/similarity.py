@@ -16,9 +16,6 @@ _matrices: dict[tuple, tuple] = {}  # (home, layers) -> (generation, the matrix'
 _dropped = [0]  # damaged vector rows dropped by this process (dropped())
 
 
-PASSAGES_GENERATION = "passages_generation"  # meta key: bumped by each batch of passages (the matrix cache's key)
-
-
 def _drop_damaged(conn, heads: list[tuple[int, bytes]], passages: set[int]) -> None:
     # Found by the one read of every blob: deleted, each head only while it is the blob read (one written
     # meanwhile stays), with every passage row of a memory (row 0 marks its passages done), so pending()
@@ -58,7 +55,7 @@ def dropped() -> int:
 
 def _generation(conn) -> tuple:
     return conn.execute("SELECT (SELECT value FROM meta WHERE key = 'generation'),"
-                        " (SELECT value FROM meta WHERE key = ?)", (PASSAGES_GENERATION,)).fetchone()
+                        " (SELECT value FROM meta WHERE key = ?)", (vectors.PASSAGES_GENERATION,)).fetchone()
 
 
 def _matrix(conn, home, layers: tuple[str, ...]):
@@ -202,4 +199,4 @@ def best_passages(conn, home, query_vec, layers: list[str], allowed=None) -> dic
     return {i: (c, n) for i, c, n in out if allowed is None or i in allowed}
 
 
-__all__ = ["PASSAGES_GENERATION", "Visible", "best_passages", "dropped", "similarities"]
+__all__ = ["Visible", "best_passages", "dropped", "similarities"]

@@ -318,6 +318,9 @@ def unembedded(conn, layers: list[str]) -> list[int]:
         (MODEL_ID, *layers))]
 
 
+PASSAGES_GENERATION = "passages_generation"  # meta key: bumped by each batch of passages (the matrix cache's key)
+
+
 def embed_missing(conn, layers: list[str] | None, *, progress=None, limit: int | None = None,
                   should_stop=None) -> int:
     """Embed the active memories of ``layers`` (every layer of the index when
