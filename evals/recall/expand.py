@@ -287,11 +287,11 @@ class Heads:
 
 
 def patch_heads(heads: Heads, mode: str, spent: list):
-    """Patch :func:`memdir.search.vectors._matrix`: each memory's head vector is its ``query:`` one (``q``) or the
+    """Patch :func:`memdir.search.similarity._matrix`: each memory's head vector is its ``query:`` one (``q``) or the
     normalized mean of the two (``avg``)."""
-    from memdir.search import vectors
+    from memdir.search import similarity
 
-    original = vectors._matrix
+    original = similarity._matrix
 
     def matrix(conn, home, layers):
         ids, disabled, valid_from, valid_until, m, *rest = original(conn, home, layers)
@@ -301,8 +301,8 @@ def patch_heads(heads: Heads, mode: str, spent: list):
             other = other / np.linalg.norm(other, axis=1, keepdims=True)
         return (ids, disabled, valid_from, valid_until, other.astype(np.float32), *rest)
 
-    vectors._matrix = matrix
-    return lambda: setattr(vectors, "_matrix", original)
+    similarity._matrix = matrix
+    return lambda: setattr(similarity, "_matrix", original)
 
 
 def run(mem, rows, details: list | None = None):

@@ -92,7 +92,7 @@ def windowed_cosines(keys: list[str], mix, stride: int = 1, cap: int = 0):
     """A stand-in for :func:`memdir.search.dense.cosines` (``ranking._dense``): each memory's cosine is the whole
     prompt's mixed with its best window's of the variants ``keys`` — ``mix`` ``"max"``: the larger of the two; a
     float *a*: (1 − *a*) · whole + *a* · best window — over every ``stride``-th window, at most ``cap`` (0: all)."""
-    from memdir.search import dense, vectors
+    from memdir.search import dense, similarity, vectors
 
     original, kept = dense.cosines, {}
 
@@ -106,7 +106,7 @@ def windowed_cosines(keys: list[str], mix, stride: int = 1, cap: int = 0):
             return whole
         if tuple(wins) not in kept:
             kept[tuple(wins)] = np.asarray(vectors.embed(wins, query=True), dtype=np.float32)
-        ids, _d, _f, _u, matrix, *_ = vectors._matrix(conn, session.home, tuple(sorted(layers)))
+        ids, _d, _f, _u, matrix, *_ = similarity._matrix(conn, session.home, tuple(sorted(layers)))
         best = dict(zip(ids.tolist(), (matrix @ kept[tuple(wins)].T).max(axis=1).tolist()))
         if mix == "max":
             return {i: max(c, best.get(i, c)) for i, c in whole.items()}
@@ -168,7 +168,7 @@ def main() -> None:
     if args.pipeline:
         pipeline(args.pipeline)
         return
-    from memdir.search import vectors
+    from memdir.search import similarity, vectors
     from memdir.search.index import connect, layer_key
 
     rows = fit_rows()
@@ -177,7 +177,7 @@ def main() -> None:
         session = mem.session
         conn = connect(session.home)
         layers = tuple(sorted(layer_key(session.home, layer.path) for layer in session.layers(None)))
-        ids, _d, _f, _u, matrix, *_ = vectors._matrix(conn, session.home, layers)
+        ids, _d, _f, _u, matrix, *_ = similarity._matrix(conn, session.home, layers)
         name_of = dict(conn.execute("SELECT id, name FROM docs"))
         names = [name_of[i] for i in ids.tolist()]
         results = []

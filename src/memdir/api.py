@@ -51,6 +51,7 @@ from .gateway.fields import MemoryChange
 from .importing import run as imports
 from .importing.export import ExportReport
 from .importing.export import export as export_memories
+from .importing.items import gather
 from .importing.run import ImportReport
 from .operations import maintenance, trust, verify, versions
 from .operations import memories as operations
@@ -302,7 +303,7 @@ class Memory:
         is told of each item (the protocol of :mod:`memdir.render.progress`); ``include`` and
         ``exclude`` are shell patterns for the files of a folder (:mod:`memdir.importing.folders`).
         See :mod:`memdir.importing.run`."""
-        where, items = imports.gather(self.session, kind, path, include=include, exclude=exclude)
+        where, items = gather(self.session, kind, path, include=include, exclude=exclude)
         return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run, progress=progress)
 
     def export(self, directory: str, *, scope: str | None = None, format: str = "memdir",

@@ -48,7 +48,9 @@ def _save(path, text: str) -> None:
     subprocess.run([sys.executable, "-c", SAVE, str(path), text], check=True, timeout=60)
 
 
-def test_a_save_in_place_read_halfway_is_one_hand_edit_and_the_next_write_an_update(tmp_path):
+def _over_mcp(tmp_path, steps) -> Memory:
+    """db-port created by the agent over a real MCP server (the SDK client), then ``await steps(call, path)``
+    (``path``: db-port's file); returns the person's facade on the same home and project."""
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
     state = MemoryServer(home=home, project=project)
@@ -56,26 +58,43 @@ def test_a_save_in_place_read_halfway_is_one_hand_edit_and_the_next_write_an_upd
 
     async def main():
         async with Client(build_server(state)) as client:
-            call = client.call_tool
-            r = await call("memory_write", {"name": "db-port", "description": "The database port",
-                                            "type": "project", "body": "The database listens on 5432."})
+            r = await client.call_tool("memory_write", {"name": "db-port", "description": "The database port",
+                                                        "type": "project", "body": "The database listens on 5432."})
             assert _text(r) == "Memory created: db-port (project)"
-            path = person.session.layer_dir("project") / "db-port.md"
-            editor = _editor(path, BY_HAND)
-            try:
-                assert editor.stdout.readline() == "truncated\n" and path.read_bytes() == b""
-                r = await call("memory_list", {})  # a reader between the two steps: reported, not a version
-                assert _text(r).endswith(f"{path}: file is empty")
-                editor.stdin.write("go\n")
-                editor.stdin.flush()
-                assert editor.wait(timeout=60) == 0
-            finally:
-                editor.kill()
-            r = await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})
-            assert _text(r).startswith("Memory updated: db-port (project)\nThis replaced a hand edit made at ")  # not "created"
-            assert "it is kept as version 2: `memdir history db-port`" in _text(r)  # the person's save (layer.lasts)
+            await steps(client.call_tool, person.session.layer_dir("project") / "db-port.md")
 
     anyio.run(main)
+    return person
+
+
+def _two_memories(tmp_path):
+    """``(home, project, the project layer's directory)`` after the agent wrote db-port ("The database listens on
+    5432.") and deploy-day ("Never on Fridays.")."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    agent = Memory.open(home, project, actor="agent")
+    agent.write("db-port", "The database port", "project", "The database listens on 5432.")
+    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.")
+    return home, project, agent.session.layer_dir("project")
+
+
+def test_a_save_in_place_read_halfway_is_one_hand_edit_and_the_next_write_an_update(tmp_path):
+    async def steps(call, path):
+        editor = _editor(path, BY_HAND)
+        try:
+            assert editor.stdout.readline() == "truncated\n" and path.read_bytes() == b""
+            r = await call("memory_list", {})  # a reader between the two steps: reported, not a version
+            assert _text(r).endswith(f"{path}: file is empty")
+            editor.stdin.write("go\n")
+            editor.stdin.flush()
+            assert editor.wait(timeout=60) == 0
+        finally:
+            editor.kill()
+        r = await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})
+        assert _text(r).startswith("Memory updated: db-port (project)\nThis replaced a hand edit made at ")  # not "created"
+        assert "it is kept as version 2: `memdir history db-port`" in _text(r)  # the person's save (layer.lasts)
+
+    person = _over_mcp(tmp_path, steps)
     versions = person.history("db-port").versions
     assert [(v.version, v.actor, v.action) for v in versions] == [
         (1, "agent", "create"), (2, "human", "external-edit"), (3, "agent", "update")]
@@ -83,27 +102,17 @@ def test_a_save_in_place_read_halfway_is_one_hand_edit_and_the_next_write_an_upd
 
 
 def test_a_write_over_a_file_left_empty_updates_and_the_persons_next_save_is_kept(tmp_path):
-    home, project = tmp_path / "home", tmp_path / "project"
-    project.mkdir()
-    state = MemoryServer(home=home, project=project)
-    person = Memory.open(home, project, actor="human")
+    async def steps(call, path):
+        _save(path, "")  # a person cleared the file and saved, to type it anew
+        r = await call("memory_list", {})
+        assert _text(r).endswith(f"{path}: file is empty")
+        r = await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})
+        assert _text(r) == "Memory updated: db-port (project)"  # was: "Memory created"
+        _save(path, LATER)  # the person's next save
+        r = await call("memory_read", {"name": "db-port"})
+        assert "6000 (typed anew)" in _text(r)
 
-    async def main():
-        async with Client(build_server(state)) as client:
-            call = client.call_tool
-            await call("memory_write", {"name": "db-port", "description": "The database port",
-                                        "type": "project", "body": "The database listens on 5432."})
-            path = person.session.layer_dir("project") / "db-port.md"
-            _save(path, "")  # a person cleared the file and saved, to type it anew
-            r = await call("memory_list", {})
-            assert _text(r).endswith(f"{path}: file is empty")
-            r = await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})
-            assert _text(r) == "Memory updated: db-port (project)"  # was: "Memory created"
-            _save(path, LATER)  # the person's next save
-            r = await call("memory_read", {"name": "db-port"})
-            assert "6000 (typed anew)" in _text(r)
-
-    anyio.run(main)
+    person = _over_mcp(tmp_path, steps)
     versions = person.history("db-port").versions
     assert [(v.version, v.actor, v.action) for v in versions] == [
         (1, "agent", "create"), (2, "agent", "update"), (3, "human", "external-edit")]
@@ -113,12 +122,7 @@ def test_a_write_over_a_file_left_empty_updates_and_the_persons_next_save_is_kep
 
 
 def test_a_file_a_person_deletes_is_still_a_deletion(tmp_path):
-    home, project = tmp_path / "home", tmp_path / "project"
-    project.mkdir()
-    agent = Memory.open(home, project, actor="agent")
-    agent.write("db-port", "The database port", "project", "The database listens on 5432.")
-    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.")
-    layer = agent.session.layer_dir("project")
+    home, project, layer = _two_memories(tmp_path)
     (layer / "db-port.md").unlink()
     (layer / "deploy-day.md").write_bytes(b"\n \n")  # control: blank, an edit in progress
     fresh = Memory.open(home, project, actor="agent")
@@ -132,12 +136,7 @@ def test_a_file_a_person_deletes_is_still_a_deletion(tmp_path):
 def test_a_write_of_the_last_versions_text_over_an_emptied_file_puts_it_back(tmp_path):
     """break38: a person emptied db-port.md, and the agent's write of the very text of its last version answered
     "unchanged" and left the file empty (the last version stood in for the blank file and equalled the write)."""
-    home, project = tmp_path / "home", tmp_path / "project"
-    project.mkdir()
-    agent = Memory.open(home, project, actor="agent")
-    agent.write("db-port", "The database port", "project", "The database listens on 5432.")
-    agent.write("deploy-day", "Deploys happen on Tuesdays", "project", "Never on Fridays.")
-    layer = agent.session.layer_dir("project")
+    home, project, layer = _two_memories(tmp_path)
     (layer / "db-port.md").write_bytes(b"")
     fresh = Memory.open(home, project, actor="agent")
     again = fresh.write("db-port", "The database port", "project", "The database listens on 5432.")

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from memdir.prompt import recalled
+from memdir.prompt import recalled, sessionfiles
 from tests.conftest import run_cli
 
 
@@ -46,7 +46,7 @@ def test_hooks_in_a_new_home_make_nothing_there_until_there_is_something_to_reco
     assert not (tmp_path / "brand-new").exists(), _files(tmp_path / "brand-new")  # before: sessions/, index, embed.*
     # What the session must remember is remembered: the start's block, in the runtime directory's record …
     key = recalled.session_key(recalled.record_id("s-new", os.path.realpath(project)))[:16]
-    spare = runtime / recalled.SESSIONS_DIR / f"{recalled.digest(os.path.realpath(home))}-{key}.json"
+    spare = runtime / sessionfiles.SESSIONS_DIR / f"{recalled.digest(os.path.realpath(home))}-{key}.json"
     assert json.loads(spare.read_text())["start"].split(" ")[1] == recalled.digest(start)
     assert recalled.start_given(home, "s-new", os.path.realpath(project)) == recalled.digest(start)
     # … and each event's claim (two installs of memdir give one block), named by the home
@@ -58,7 +58,7 @@ def test_hooks_in_a_new_home_make_nothing_there_until_there_is_something_to_reco
     assert wrote.returncode == 0, wrote.stderr
     given = _hook("UserPromptSubmit", project, home, prompt="which port does the dev postgresql database listen on?")
     assert "Moved from 5432 on 2026-11-02." in given
-    record = json.loads((home / recalled.SESSIONS_DIR / f"{key}.json").read_text())
+    record = json.loads((home / sessionfiles.SESSIONS_DIR / f"{key}.json").read_text())
     assert list(record["shown"]) == ["project/db-port"]
     assert record["start"].split(" ")[1] == recalled.digest(start)  # the runtime's record went back to the home
     assert not spare.exists()
@@ -73,5 +73,5 @@ def test_a_held_start_in_a_new_home_is_given_by_the_next_prompt(tmp_path, projec
     assert recalled.take_start(home, "s-g", project) == ("", None)  # given once
     home.mkdir(parents=True)  # control: a home that is there holds it itself
     assert recalled.hold_start(home, "s-g", "again", project) is True
-    assert [p.name.endswith(recalled.HELD_SUFFIX) for p in (home / recalled.SESSIONS_DIR).iterdir()] == [True]
+    assert [p.name.endswith(sessionfiles.HELD_SUFFIX) for p in (home / sessionfiles.SESSIONS_DIR).iterdir()] == [True]
     assert recalled.take_start(home, "s-g", project) == ("again", None)

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from memdir.prompt import recalled
+from memdir.prompt import recalled, sessionfiles
 from memdir.search import used
 from tests.search.test_index_survives import PORT_PROMPT, _hook, _made_read_only, _store, fs  # noqa: F401
 
@@ -36,9 +36,9 @@ def test_a_read_only_home_gives_a_body_once_per_session(fs, project, runtime):  
     # before: the full body again (the record could not be saved in the home)
     assert BODY not in second and "db-port" in second, (how, second, err)
     assert STALE not in err, (how, err)  # before: the same warning on every prompt (each hook a new process)
-    assert not (home / recalled.SESSIONS_DIR).exists()  # nothing in the read-only home
-    kept = list((runtime / "memdir" / recalled.SESSIONS_DIR).glob("*.json"))
-    assert (runtime / "memdir" / recalled.SESSIONS_DIR / recalled.LOCK_FILE).is_file()  # the lock, beside it
+    assert not (home / sessionfiles.SESSIONS_DIR).exists()  # nothing in the read-only home
+    kept = list((runtime / "memdir" / sessionfiles.SESSIONS_DIR).glob("*.json"))
+    assert (runtime / "memdir" / sessionfiles.SESSIONS_DIR / sessionfiles.LOCK_FILE).is_file()  # the lock, beside it
     # the session's record in this project: what was shown and the warnings said (keep32: both kept under the
     # session and its project; the warnings had a record of their own, the session's in any project)
     ends = {f"-{recalled.session_key(recalled.record_id('s-ro', os.path.realpath(project)))[:16]}.json"}
@@ -51,14 +51,14 @@ def test_a_read_only_home_gives_a_body_once_per_session(fs, project, runtime):  
 def test_the_record_goes_back_to_the_home_once_it_can_take_it(tmp_path, runtime):
     home = tmp_path / "home"
     home.mkdir()
-    (home / recalled.SESSIONS_DIR).write_text("a file where the directory goes: the home cannot take the record")
+    (home / sessionfiles.SESSIONS_DIR).write_text("a file where the directory goes: the home cannot take the record")
     recalled.record(home, "s1", {"project/db-port": "d1"}, project=None)
-    spare = next((runtime / "memdir" / recalled.SESSIONS_DIR).glob("*.json"))
+    spare = next((runtime / "memdir" / sessionfiles.SESSIONS_DIR).glob("*.json"))
     assert recalled.shown(home, "s1", None) == {"project/db-port": "d1"} and recalled.shown(home, "s2", None) == {}
-    (home / recalled.SESSIONS_DIR).unlink()  # the home can take it again
+    (home / sessionfiles.SESSIONS_DIR).unlink()  # the home can take it again
     recalled.record(home, "s1", {"project/style": "d2"}, project=None)
     assert recalled.shown(home, "s1", None) == {"project/db-port": "d1", "project/style": "d2"}
-    assert not spare.exists() and (home / recalled.SESSIONS_DIR).is_dir()  # merged into the home's record
+    assert not spare.exists() and (home / sessionfiles.SESSIONS_DIR).is_dir()  # merged into the home's record
     recalled.clear(home, "s1", None)
     assert recalled.shown(home, "s1", None) == {}
 

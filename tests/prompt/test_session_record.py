@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from memdir.paths import sha256
-from memdir.prompt import recalled
+from memdir.prompt import recalled, sessionfiles
 from memdir.session import MAX_ID_BYTES, bounded_id
 from tests.conftest import run_prompt_hook
 
@@ -29,7 +29,7 @@ def _context(out: str) -> str:
 
 
 def _files(home) -> list:
-    return sorted((home / recalled.SESSIONS_DIR).glob("*.json"))
+    return sorted((home / sessionfiles.SESSIONS_DIR).glob("*.json"))
 
 
 @pytest.fixture(autouse=True)
@@ -160,9 +160,9 @@ sys.stdin.read()
 def test_a_lock_held_elsewhere_delays_then_leaves_the_record(isolated_home, monkeypatch):
     """Another process holding the lock (a hook stopped mid-change): a change waits LOCK_WAIT, then leaves the
     record as it is (the body given again: the safe side), never raising; once released it records."""
-    monkeypatch.setattr(recalled, "LOCK_WAIT", 0.3)
+    monkeypatch.setattr(sessionfiles, "LOCK_WAIT", 0.3)
     recalled.record(isolated_home, "s1", {"project/a": "d1"}, project=None)
-    lock = isolated_home / recalled.SESSIONS_DIR / recalled.LOCK_FILE
+    lock = isolated_home / sessionfiles.SESSIONS_DIR / sessionfiles.LOCK_FILE
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert holder.stdout.readline() == b"held\n"

@@ -28,6 +28,18 @@ def _run(code: str, namespace: dict) -> None:
     exec(compile(code, str(DOC), "exec"), namespace)
 
 
+def _chat_loop(model: ChatServer, project, monkeypatch) -> dict:
+    """The doc's chat-loop example run against ``model`` (its endpoint, key "test-key", model "fake-model") for
+    ``project``: the namespace it leaves (``ask`` and the rest of its names)."""
+    monkeypatch.setenv("OPENAI_BASE_URL", model.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("MODEL", "fake-model")
+    monkeypatch.setenv("PROJECT_DIR", str(project))
+    namespace: dict = {"__name__": "harness_example"}
+    _run(_example_code(), namespace)
+    return namespace
+
+
 def test_doc_chat_loop_writes_a_memory(isolated_home, project, monkeypatch, person):
     person.write("lang", "Prefers answers in English", "user", "", scope="user")
     with ChatServer() as model:
@@ -36,12 +48,7 @@ def test_doc_chat_loop_writes_a_memory(isolated_home, project, monkeypatch, pers
                 "name": "db-port", "description": "Dev PostgreSQL listens on 5433", "type": "project",
                 "body": "Moved on 2026-11-02."})}}]}},
             "Noted: the dev database is on 5433."]
-        monkeypatch.setenv("OPENAI_BASE_URL", model.url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-        monkeypatch.setenv("MODEL", "fake-model")
-        monkeypatch.setenv("PROJECT_DIR", str(project))
-        namespace: dict = {"__name__": "harness_example"}
-        _run(_example_code(), namespace)
+        namespace = _chat_loop(model, project, monkeypatch)
         history: list[dict] = []
         answer = namespace["ask"](history, "Remember: the dev database now listens on 5433.")
     assert answer == "Noted: the dev database is on 5433."
@@ -72,12 +79,7 @@ def test_doc_session_end_extraction_uses_the_same_endpoint(isolated_home, projec
                                        "description": "Staging deploys need the VPN",
                                        "body": "Staging deploys need the VPN.",
                                        "evidence": "staging deploys need the VPN"}]})]
-        monkeypatch.setenv("OPENAI_BASE_URL", model.url)
-        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-        monkeypatch.setenv("MODEL", "fake-model")
-        monkeypatch.setenv("PROJECT_DIR", str(project))
-        namespace: dict = {"__name__": "harness_example"}
-        _run(_example_code(), namespace)
+        namespace = _chat_loop(model, project, monkeypatch)
         history: list[dict] = []
         namespace["ask"](history, "Remember: the dev database listens on 5433, and staging deploys need the VPN.")
         namespace["history"] = history

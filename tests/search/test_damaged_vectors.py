@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from memdir import Memory
-from memdir.search import embedder, index, vectors
+from memdir.search import embedder, index, similarity, vectors
 from memdir.search.sync import prepare, sync
 
 
@@ -34,12 +34,12 @@ def test_a_damaged_vector_is_no_vector_and_the_others_still_rank(isolated_home, 
         conn.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", (*rows[name], vectors.MODEL_ID, blob))
     conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
     assert vectors.pending(conn, keys) == (4, 6)  # the lengths alone: NaN and inf are not seen before a read
-    cosines = vectors.similarities(conn, isolated_home, unit, keys)
+    cosines = similarity.similarities(conn, isolated_home, unit, keys)
     assert cosines == {rows["good"][0]: pytest.approx(1.0)}  # control: the good one ranks; no NaN/inf one does
     assert vectors.pending(conn, keys) == (1, 6)  # the read dropped the non-finite ones: embedded again
     kept = dict(conn.execute("SELECT id, vec FROM vectors"))
     assert kept[rows["good"][0]] == unit.tobytes() and rows["nan"][0] not in kept and rows["inf"][0] not in kept
-    assert vectors.similarities(conn, isolated_home, unit, keys) == {rows["good"][0]: pytest.approx(1.0)}
+    assert similarity.similarities(conn, isolated_home, unit, keys) == {rows["good"][0]: pytest.approx(1.0)}
     index.close_all()
 
 
@@ -69,7 +69,7 @@ def test_a_non_finite_vector_is_found_again_after_the_background_embed(mem, monk
     keys = [index.layer_key(mem.home, layer.path) for layer in mem.session.layers()]
     ids = dict(conn.execute("SELECT name, id FROM docs"))
     query = vectors.query_vector("which port does the billing cache use?")
-    before = vectors.similarities(conn, mem.home, query, keys)
+    before = similarity.similarities(conn, mem.home, query, keys)
     assert set(before) == {ids["redis-port"], ids["lunch"]} and before[ids["redis-port"]] > before[ids["lunch"]]
     conn.execute("UPDATE vectors SET vec = ? WHERE id = ?",
                  (np.full(384, np.nan, dtype=np.float32).tobytes(), ids["redis-port"]))
@@ -80,9 +80,9 @@ def test_a_non_finite_vector_is_found_again_after_the_background_embed(mem, monk
     assert scheduled == [mem.home]  # the search that dropped the NaN vector started the embedder
     conn = sync(mem.home, mem.session.layers())
     assert vectors.pending(conn, keys) == (1, 2)
-    assert set(vectors.similarities(conn, mem.home, query, keys)) == {ids["lunch"]}  # control: the sound one
+    assert set(similarity.similarities(conn, mem.home, query, keys)) == {ids["lunch"]}  # control: the sound one
     assert embedder.run(mem.home) == 1  # the background embedder: the dropped one alone
-    after = vectors.similarities(conn, mem.home, query, keys)
+    after = similarity.similarities(conn, mem.home, query, keys)
     assert after == {ids["redis-port"]: pytest.approx(before[ids["redis-port"]], abs=1e-5),
                      ids["lunch"]: pytest.approx(before[ids["lunch"]], abs=1e-5)}
     assert vectors.pending(conn, keys) == (2, 2)

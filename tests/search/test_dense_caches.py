@@ -1,5 +1,5 @@
 """The dense side's per-query shortcuts see every change (issue 28, hybrid search speed): the
-visibility of an unfiltered query is read from the cached vector matrix (:class:`vectors.Visible`),
+visibility of an unfiltered query is read from the cached vector matrix (:class:`similarity.Visible`),
 and :func:`vectors.pending` is counted once per index generation.
 
 Real SQLite and real memory files; the vectors are written into the index directly (unit vectors

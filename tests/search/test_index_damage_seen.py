@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from memdir import Memory
-from memdir.search import index, integrity
+from memdir.search import index, integrity, rebuild
 
 TRUE_BODY = "Dev PostgreSQL listens on Port-5433 since the November move."
 FORGED = b"Port-6666"
@@ -174,7 +174,7 @@ def test_status_says_the_index_is_damaged_set_aside_or_being_rebuilt(isolated_ho
     assert json.loads(_cli(project, "status", "--json").stdout)["search"] == "bm25"  # nothing more to say
     working = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        path.with_name(f"{path.name}{index.BUILD_SUFFIX}{working.pid}").write_bytes(b"an index being built")
+        path.with_name(f"{path.name}{rebuild.BUILD_SUFFIX}{working.pid}").write_bytes(b"an index being built")
         rebuilding = json.loads(_cli(project, "status", "--json").stdout)["search"]
     finally:
         working.kill()

@@ -251,15 +251,16 @@ def test_reindex_on_a_full_disk_keeps_the_index_and_says_the_disk_is_full(fs, pr
         filler.unlink()
     else:  # a real SQLITE_FULL in the new index (its page limit), on a disk statvfs calls full
         from memdir.errors import StoreError
+        from memdir.search import rebuild
         from memdir.search.reindex import reindex
 
-        real_create = index._create
+        real_create = rebuild._create
 
         def limited(conn):
             real_create(conn)
             conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0] + 2}")
 
-        monkeypatch.setattr(index, "_create", limited)
+        monkeypatch.setattr(rebuild, "_create", limited)
         real_statvfs = os.statvfs
         monkeypatch.setattr(os, "statvfs", lambda p: os.statvfs_result((4096,) * 4 + (0,) * 6) if
                             str(p).startswith(str(home)) else real_statvfs(p))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memdir.search import embedder, passagevectors, vectors
+from memdir.search import embedder, passagevectors, similarity, vectors
 from memdir.search.index import layer_key
 from memdir.search.sync import prepare, sync
 
@@ -45,21 +45,21 @@ def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem, monkeypatch):
     layers = [layer_key(mem.home, layer.path) for layer in mem.session.layers()]
     ids = dict(conn.execute("SELECT name, id FROM docs"))
     query = vectors.query_vector("What is the port of the staging Redis instance for billing?")
-    heads_before = vectors.best_passages(conn, mem.home, query, layers)
+    heads_before = similarity.best_passages(conn, mem.home, query, layers)
     assert {n for _, n in heads_before.values()} == {0}  # before: each memory's head alone
 
     assert embedder.run(mem.home) == 0  # no head was missing; the passages were
     assert not passagevectors.passages_stale(conn)
-    best = vectors.best_passages(conn, mem.home, query, layers)
+    best = similarity.best_passages(conn, mem.home, query, layers)
     cosine, number = best[ids["billing-notes"]]
     row = conn.execute("SELECT title, description, body FROM docs WHERE name = 'billing-notes'").fetchone()
     texts = vectors.passage_texts(*row)
     assert number > 0 and FACT in texts[number]  # the passage that holds the fact
     assert FACT not in texts[0] and cosine > heads_before[ids["billing-notes"]][0]
     assert best[ids["lunch"]] == (pytest.approx(heads_before[ids["lunch"]][0]), 0)  # control: a short one
-    head_only = vectors.similarities(conn, mem.home, query, layers)
+    head_only = similarity.similarities(conn, mem.home, query, layers)
     assert head_only[ids["billing-notes"]] == pytest.approx(heads_before[ids["billing-notes"]][0])
-    assert vectors.similarities(conn, mem.home, query, layers, passages=True)[ids["billing-notes"]] == \
+    assert similarity.similarities(conn, mem.home, query, layers, passages=True)[ids["billing-notes"]] == \
         pytest.approx(cosine)
 
     # A change makes them stale again; the next run redoes that memory's passages only.
@@ -68,7 +68,7 @@ def test_the_best_passage_finds_a_fact_deep_in_a_long_memory(mem, monkeypatch):
     assert passagevectors.passages_stale(conn)
     assert embedder.run(mem.home) == 1  # its new head
     assert not passagevectors.passages_stale(conn)
-    after = vectors.best_passages(conn, mem.home, query, layers)
+    after = similarity.best_passages(conn, mem.home, query, layers)
     new_id = conn.execute("SELECT id FROM docs WHERE name = 'billing-notes'").fetchone()[0]
     assert after[new_id][0] < cosine  # the fact is gone from every passage
     assert conn.execute("SELECT count(*) FROM passage_vectors WHERE id NOT IN (SELECT id FROM docs)").fetchone() == (0,)

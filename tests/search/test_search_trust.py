@@ -112,21 +112,30 @@ def test_a_compound_is_two_words_only_when_they_stand_together(isolated_home, pr
 
 
 
+FILLER = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
+
+
+def _notes(mem, named: bool = False):
+    """``note(name, body)``: writes a memory file of that body by hand into ``mem``'s project layer, of type project,
+    described "Review notes" (with ``named``: "Review notes <name>")."""
+    layer = mem.session.layer("project").path
+    layer.mkdir(parents=True, exist_ok=True)
+
+    def note(name, body):
+        description = f"Review notes {name}" if named else "Review notes"
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: {description}\ntype: project\n"
+                                          f"---\n\n{body}\n", encoding="utf-8")
+    return note
+
+
 @pytest.mark.slow
 def test_a_question_word_no_memory_holds_does_not_hide_the_sentence_holding_the_rest(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    layer = mem.session.layer("project").path
-    layer.mkdir(parents=True, exist_ok=True)
-    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
-
-    def note(name, body):
-        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes {name}\ntype: project\n"
-                                          f"---\n\n{body}\n", encoding="utf-8")
-
+    note = _notes(mem, named=True)
     for i in range(60):  # more notes holding the question's words, far apart and often, than a search's pool
-        note(f"review-{i:02d}", f"Sandbox and Kafka were slow on day {i}. {filler} Kafka lag grew in sandbox. "
-                                f"{filler} The ledger team was paged; ledger and Kafka recovered.")
-    note("audit-notes", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler}")
+        note(f"review-{i:02d}", f"Sandbox and Kafka were slow on day {i}. {FILLER} Kafka lag grew in sandbox. "
+                                f"{FILLER} The ledger team was paged; ledger and Kafka recovered.")
+    note("audit-notes", f"{FILLER} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {FILLER}")
     found = mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3)  # "hostname": in no memory
     assert names(found)[0] == "audit-notes"
     assert names(found)[1].startswith("review-")  # control: the notes sharing the words are listed after it
@@ -163,30 +172,13 @@ def test_the_best_sentence_is_the_one_holding_most_of_the_query():
 @pytest.mark.slow
 def test_words_side_by_side_come_before_words_that_share_a_sentence_by_chance(isolated_home, project):
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    layer = mem.session.layer("project").path
-    layer.mkdir(parents=True, exist_ok=True)
-    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
-
-    def note(name, body):
-        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes {name}\ntype: project\n"
-                                          f"---\n\n{body}\n", encoding="utf-8")
-
+    note = _notes(mem, named=True)
     for i in range(60):  # more than a search's pool: the three words in one sentence, not side by side
         note(f"review-{i:02d}", f"Sandbox jobs and the Kafka brokers of the ledger team were slow on day {i}.")
-    note("audit-notes", f"{filler} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {filler}")
+    note("audit-notes", f"{FILLER} The sandbox Kafka for ledger is reachable at mq-12.eu.internal. {FILLER}")
     found = names(mem.search("What is the hostname of the sandbox Kafka for ledger?", k=3))
     assert found[0] == "audit-notes"
     assert found[1].startswith("review-")  # control: the notes holding the words apart are listed after it
-
-
-def _notes(mem):
-    layer = mem.session.layer("project").path
-    layer.mkdir(parents=True, exist_ok=True)
-
-    def note(name, body):
-        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: Review notes\ntype: project\n"
-                                          f"---\n\n{body}\n", encoding="utf-8")
-    return note
 
 
 @pytest.mark.slow
@@ -200,12 +192,11 @@ def test_a_question_of_many_terms_finds_its_words_side_by_side(isolated_home, pr
     assert window(['"sandbox"*', '"kafka"*'], 1) == 1
     mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
     note = _notes(mem)
-    filler = ("The team reviewed dashboards, alerts and runbooks for every environment this week. " * 6).strip()
     for i in range(60):  # more than a search's pool: the words in one sentence, not side by side
         note(f"review-{i:02d}", f"The ClickHouse instance jobs in qa and the payments team were slow on day {i}.")
     for i in range(40):  # other notes, so the question's words are not in most of the store
-        note(f"other-{i:02d}", f"Lunch moved to Friday {i}. {filler}")
-    note("audit-notes", f"{filler} The qa ClickHouse instance for payments is owned by Ines. {filler}")
+        note(f"other-{i:02d}", f"Lunch moved to Friday {i}. {FILLER}")
+    note("audit-notes", f"{FILLER} The qa ClickHouse instance for payments is owned by Ines. {FILLER}")
     found = names(mem.search("Who owns the qa ClickHouse instance for payments?", k=3))
     assert found[0] == "audit-notes"
     assert found[1].startswith("review-")  # control: the notes holding the words apart are listed after it

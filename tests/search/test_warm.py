@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memdir import Memory
-from memdir.search import vectors, warm
+from memdir.search import similarity, vectors, warm
 from tests.conftest import wait_until, warm_why
 
 pytestmark = [pytest.mark.slow,  # every test here takes seconds (real processes, a model load)
@@ -229,7 +229,7 @@ def test_warm_cosines_are_the_in_process_ones_at_the_same_generation(short_home,
         _wait_warm(short_home, layers, generation)
         remote = _wait_warm(short_home, layers, generation, "when do the database backups run?")
         conn = sync(mem.home, mem.session.layers())
-        local = vectors.similarities(conn, mem.home, vectors.query_vector("when do the database backups run?"),
+        local = similarity.similarities(conn, mem.home, vectors.query_vector("when do the database backups run?"),
                                      layers)
         assert sorted(remote) == sorted(local) and len(local) == 3
         assert all(abs(remote[i] - local[i]) < 1e-5 for i in local)

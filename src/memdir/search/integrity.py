@@ -8,7 +8,7 @@ values (CRC-32 of every column in :data:`COLUMNS`, written by the sync with
 the row), and the rows a query returns — only those: per hit, never per file —
 are checked (:func:`damaged_rows`) before they are shown. A row that fails is
 re-read from its file (:func:`memdir.search.sync.repair`); ``doctor`` and
-``status`` check every row (:func:`memdir.search.index.check`).
+``status`` check every row (:func:`memdir.search.rebuild.check`).
 
 Standard library only (``zlib``).
 """

@@ -2,7 +2,7 @@
 lack them, embedding them (the background embedder, after every head), and marking the index's passages done.
 
 What a passage is and its text: :func:`memdir.search.vectors.passage_texts`; reading them with the heads:
-:func:`memdir.search.vectors.best_passages`. Imported only off the SessionStart hot path (the embedder, a search
+:func:`memdir.search.similarity.best_passages`. Imported only off the SessionStart hot path (the embedder, a search
 asking whether the passages are stale).
 """
 

@@ -74,16 +74,16 @@ def query_vectors(query: str, with_windows: bool = True):
 
 
 def similarities(conn, home, query_vecs, layers: list[str], allowed=None) -> dict[int, float]:
-    """``{doc id: cosine}`` as :func:`memdir.search.vectors.similarities` gives for one vector, each the largest
+    """``{doc id: cosine}`` as :func:`memdir.search.similarity.similarities` gives for one vector, each the largest
     over the rows of ``query_vecs`` (shape ``(n, 384)``, from :func:`query_vectors`; a ``(384,)`` vector is one
     row). Never embeds."""
-    from . import vectors
+    from . import similarity
 
     if getattr(query_vecs, "ndim", 1) == 1:
-        return vectors.similarities(conn, home, query_vecs, layers, allowed)
-    best = vectors.similarities(conn, home, query_vecs[0], layers, allowed)
+        return similarity.similarities(conn, home, query_vecs, layers, allowed)
+    best = similarity.similarities(conn, home, query_vecs[0], layers, allowed)
     for row in query_vecs[1:]:
-        for i, cosine in vectors.similarities(conn, home, row, layers, allowed).items():
+        for i, cosine in similarity.similarities(conn, home, row, layers, allowed).items():
             if cosine > best.get(i, cosine):
                 best[i] = cosine
     return best

@@ -1,7 +1,7 @@
 """Rebuilding the search index from the memory files (``memdir reindex``; DESIGN §6: the index is derived).
 
 :func:`reindex` reads every file of every layer of the home into a new index, which replaces the old
-one only once complete (:func:`memdir.search.index.rebuild`), then embeds each memory that has no dense
+one only once complete (:func:`memdir.search.rebuild.rebuild`), then embeds each memory that has no dense
 vector yet; :func:`search_mode` names the mode searches run in. Keeping the index in step with the
 files before each query is :mod:`memdir.search.sync`, whose :func:`~memdir.search.sync.sync_layer`
 fills the new index here.
@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..layer.layer import home_layers
 from ..settings import Settings
-from .index import ReadOnly, connect, layer_key, rebuild
+from .index import ReadOnly, connect, layer_key
+from .rebuild import rebuild
 from .sync import forget_sweeps, index_error, sync_layer
 from .tokenize import available, require
 
@@ -51,7 +52,7 @@ class ReindexResult:
 def reindex(home: Path, settings: Settings, *, progress=None, embed_progress=None) -> ReindexResult:
     """Rebuild ``<home>/index.sqlite`` from the memory files of every layer
     — beside the old file, which it replaces only once complete
-    (:func:`memdir.search.index.rebuild`): on a full disk the old index is
+    (:func:`memdir.search.rebuild.rebuild`): on a full disk the old index is
     kept as it was and searches answer from it — then compute dense vectors
     when they are enabled. ``progress(done, total)`` is told of the files
     read, ``embed_progress(done, total)`` of the memories embedded (the

@@ -95,7 +95,7 @@ def _drop_doc(conn: sqlite3.Connection, doc_id: int) -> None:
 def _put_doc(conn: sqlite3.Connection, key: str, entry: Entry, old_id: int | None) -> None:
     """Replace the row of one memory (``old_id``) by ``entry``'s record. The
     old row's vector stays, under the new row, as its stand-in until the
-    background embedder replaces it (:func:`memdir.search.vectors.similarities`):
+    background embedder replaces it (:func:`memdir.search.similarity.similarities`):
     an edit rarely turns what a memory is about, and the memory stays
     findable by meaning meanwhile. A memory new under its name that ``supersedes`` another of the layer
     (a rename: ``memdir write NEW --rename-from OLD``, the memory_write tool's rename, a supersede) takes

@@ -30,15 +30,15 @@ def cosines(conn, query_vecs, layers: list[str], allowed=None, pending: tuple[in
     (:func:`memdir.search.vectors.unembedded`) when they are 1 to :data:`INLINE_MAX` (``pending``: the layers'
     ``(embedded, total)`` of :func:`memdir.search.vectors.pending` when the caller has it), each the largest over
     the rows of ``query_vecs`` (shape ``(n, 384)`` or ``(384,)``, L2-normalized: :func:`memdir.search.querywindows.query_vectors`);
-    ``allowed`` as :func:`memdir.search.vectors.similarities` takes it (a set of ids, a
-    :class:`memdir.search.vectors.Visible`, or None for all). ``{}`` when more are missing or none. Loads the model
+    ``allowed`` as :func:`memdir.search.similarity.similarities` takes it (a set of ids, a
+    :class:`memdir.search.similarity.Visible`, or None for all). ``{}`` when more are missing or none. Loads the model
     when it is not loaded; raises what the embedding engine raises."""
     import numpy as np
 
     from . import vectors
 
     embedded, total = vectors.pending(conn, layers) if pending is None else pending
-    if not 0 < total - embedded <= INLINE_MAX:  # stale vectors stand in (vectors.similarities): not missing
+    if not 0 < total - embedded <= INLINE_MAX:  # stale vectors stand in (similarity.similarities): not missing
         return {}
     missing = vectors.unembedded(conn, layers)
     if not missing or len(missing) > INLINE_MAX:

@@ -23,7 +23,7 @@ def cosines_answer(home: Path, request: dict) -> dict:
     (:mod:`memdir.search.querywindows`: each cosine the best of theirs, as in process; the passages the whole
     query's); a few memories with no vector yet are measured on the spot (:func:`memdir.search.unembedded.cosines`).
     Raises what the index and the engine raise."""
-    from . import querywindows, unembedded, vectors
+    from . import querywindows, similarity, unembedded
     from .index import connect
 
     query, layers = request.get("query"), request.get("layers")
@@ -39,7 +39,7 @@ def cosines_answer(home: Path, request: dict) -> dict:
         cosines = querywindows.similarities(conn, home, query_vecs, layers)
         cosines.update(unembedded.cosines(conn, query_vecs, layers))  # a few written since: on the spot
         query_vec = query_vecs[0]
-        best = vectors.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
+        best = similarity.best_passages(conn, home, query_vec, layers) if request.get("passages") else None
     finally:
         conn.execute("COMMIT")
     answer = {"generation": generation, "ids": list(cosines),

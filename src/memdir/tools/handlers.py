@@ -249,7 +249,7 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`memdir.operations.maintenance.doctor` with the search state and
     the extractor of :func:`status`, a note when the search index was damaged
     (``PRAGMA quick_check``: moved aside, rebuilt by the next search,
-    :func:`memdir.search.index.check`) or held rows that fail their checksum
+    :func:`memdir.search.rebuild.check`) or held rows that fail their checksum
     (read again from their files, :func:`memdir.search.sync.check_rows`), is kept in
     memory (a read-only home: search scans the files) or read as it is (a full
     disk: :func:`memdir.search.index.open_read_only`), one when the warm search
@@ -257,7 +257,8 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     integration (``memdir doctor``: Claude Code hooks registered twice)."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
-    from ..search.index import check, in_memory, read_only_reason
+    from ..search.index import in_memory, read_only_reason
+    from ..search.rebuild import check
     from ..search.sync import check_rows
     from ..search.warmth import why_off
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from memdir.integrations.claude_code import hooks
-from memdir.prompt import recalled
+from memdir.prompt import recalled, sessionfiles
 
 BODY = "Moved from 5432 on 2026-11-02 because the system cluster took it."
 
@@ -149,17 +149,17 @@ def test_every_client_with_a_prompt_hook_has_its_compaction_in_the_one_table():
 
 
 def test_the_record_is_bounded_and_pruned(isolated_home, store, project, monkeypatch):
-    monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(sessionfiles, "MAX_SESSIONS", 3)
     for i in range(5):
         assert BODY in _prompt(project, f"old-{i}")
-    files = sorted((isolated_home / recalled.SESSIONS_DIR).glob("*.json"))
-    assert sorted(p.name for p in (isolated_home / recalled.SESSIONS_DIR).iterdir()) == sorted(
-        [recalled.LOCK_FILE] + [f.name for f in files])  # the session files and their lock, nothing else
+    files = sorted((isolated_home / sessionfiles.SESSIONS_DIR).glob("*.json"))
+    assert sorted(p.name for p in (isolated_home / sessionfiles.SESSIONS_DIR).iterdir()) == sorted(
+        [sessionfiles.LOCK_FILE] + [f.name for f in files])  # the session files and their lock, nothing else
     assert len(files) == 3 and all(oct(f.stat().st_mode & 0o777) == "0o600" for f in files)
     stale = files[0]
     os.utime(stale, (time.time() - 8 * 86400,) * 2)
-    assert recalled.prune(isolated_home) == 1 and not stale.exists()
-    assert len(list((isolated_home / recalled.SESSIONS_DIR).glob("*.json"))) == 2  # control: the recent ones stay
+    assert sessionfiles.prune(isolated_home) == 1 and not stale.exists()
+    assert len(list((isolated_home / sessionfiles.SESSIONS_DIR).glob("*.json"))) == 2  # control: the recent ones stay
     recalled.record(isolated_home, "big", {f"project/m{i}": "x" for i in range(recalled.MAX_SHOWN + 20)}, project=None)
     kept = recalled.shown(isolated_home, "big", None)
     assert len(kept) == recalled.MAX_SHOWN and "project/m0" not in kept and f"project/m{recalled.MAX_SHOWN + 19}" in kept
@@ -169,7 +169,7 @@ def test_a_record_that_cannot_be_written_never_costs_the_block(store, project, i
                                                               monkeypatch):
     from memdir import runtime
 
-    (isolated_home / recalled.SESSIONS_DIR).write_text("not a directory")  # writes in the home fail
+    (isolated_home / sessionfiles.SESSIONS_DIR).write_text("not a directory")  # writes in the home fail
     spare = tmp_path / "run"
     spare.mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(spare))

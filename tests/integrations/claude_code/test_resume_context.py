@@ -13,7 +13,7 @@ import json
 import pytest
 
 from memdir.integrations.claude_code import hooks
-from memdir.prompt import recalled
+from memdir.prompt import recalled, sessionfiles
 from memdir.prompt.start import UNCHANGED
 
 BLOCK = "<memory_context>"
@@ -120,10 +120,10 @@ def test_a_held_start_text_is_taken_once_and_an_old_one_no_prompt_took_is_pruned
     assert recalled.take_start(home, "g-1", "/p") == ("<memory_context>A</memory_context>", None)
     assert recalled.take_start(home, "g-1", "/p") == ("", None)  # given once
     assert recalled.hold_start(home, "old", "x", "/p") and recalled.hold_start(home, "new", "y", "/p")
-    old = os.path.join(home, recalled.SESSIONS_DIR, recalled.session_key("old\0/p")[:16] + recalled.HELD_SUFFIX)
-    stale = time.time() - (recalled.MAX_AGE_DAYS + 1) * 86400
+    old = os.path.join(home, sessionfiles.SESSIONS_DIR, recalled.session_key("old\0/p")[:16] + sessionfiles.HELD_SUFFIX)
+    stale = time.time() - (sessionfiles.MAX_AGE_DAYS + 1) * 86400
     os.utime(old, (stale, stale))
-    assert recalled.prune(home) == 1 and not os.path.exists(old)
+    assert sessionfiles.prune(home) == 1 and not os.path.exists(old)
     assert recalled.take_start(home, "new", "/p") == ("y", None)  # control: the fresh one stays
 
 
@@ -177,14 +177,14 @@ def test_start_texts_held_for_sessions_that_never_prompt_are_bounded_by_count(st
     starts through the real hook kept 80 files, bounded by age alone. They are bounded by count too (the newest
     MAX_SESSIONS), counted apart from the session records: control, a session's record and the newest held text
     stay, and that session's next prompt still gets its block."""
-    monkeypatch.setattr(recalled, "MAX_SESSIONS", 3)
-    sessions = store.session.home / recalled.SESSIONS_DIR
+    monkeypatch.setattr(sessionfiles, "MAX_SESSIONS", 3)
+    sessions = store.session.home / sessionfiles.SESSIONS_DIR
     assert "Moved from 5432 on 2026-11-02." in _prompt(project, "kept", "which port does the dev postgresql listen on?")
     records = sorted(p.name for p in sessions.glob("*.json"))
     assert len(records) == 1
     for i in range(6):
         assert _start(project, f"g-{i}", "startup", "gemini") == ""  # held, never prompted
-    held = sorted(sessions.glob("*" + recalled.HELD_SUFFIX))
+    held = sorted(sessions.glob("*" + sessionfiles.HELD_SUFFIX))
     assert len(held) == 3  # bounded: the oldest three went
     assert sorted(p.name for p in sessions.glob("*.json")) == records  # control: the records are not pushed out
     assert _prompt(project, "g-5", "thanks").count(BLOCK) == 1  # control: the newest held text is still given

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import pytest
 
@@ -64,7 +65,10 @@ def test_tools_and_api_take_v1_as_well(mem):
     assert mem.show("db-port", "v2").version == 2 and "5434" in mem.show("db-port", "v2").text
 
 
-def test_panel_urls_and_restore_body_take_v1(isolated_home, project, mem):
+@contextmanager
+def _panel(isolated_home, project, mem):
+    """db-port in two versions (:func:`_two_versions`) and the panel's app under Starlette's test client, signed
+    in: ``(client, the project layer's ref, db-port's API path)``. Skips without the panel extra or httpx."""
     pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
     pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not installed")
     from starlette.testclient import TestClient
@@ -77,7 +81,11 @@ def test_panel_urls_and_restore_body_take_v1(isolated_home, project, mem):
     app = create_app(isolated_home, token="test-token-0123456789", csrf="test-csrf-0123456789", port=8765)
     with TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False) as client:
         client.cookies.set("memdir_panel_8765", "test-token-0123456789")
-        base = f"/api/layers/{ref}/memories/db-port"
+        yield client, ref, f"/api/layers/{ref}/memories/db-port"
+
+
+def test_panel_urls_and_restore_body_take_v1(isolated_home, project, mem):
+    with _panel(isolated_home, project, mem) as (client, ref, base):
         assert "listens on 5433" in client.get(f"{base}/versions/v1").json()["text"]
         assert "listens on 5434" in client.get(f"{base}/versions/2").json()["text"]  # control
         assert client.get(f"{base}/versions/first").status_code == 400
@@ -127,18 +135,7 @@ def test_a_number_past_18_digits_is_refused_alike_in_every_spelling_and_path(iso
 
 
 def test_the_panel_refuses_a_huge_version_as_the_rest_do(isolated_home, project, mem):
-    pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
-    from starlette.testclient import TestClient
-
-    from memdir.integrations.panel.app import create_app
-    from memdir.paths import project_key
-
-    _two_versions(mem)
-    ref = f"{project_key(project.resolve())}:project"
-    app = create_app(isolated_home, token="test-token-0123456789", csrf="test-csrf-0123456789", port=8765)
-    with TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False) as client:
-        client.cookies.set("memdir_panel_8765", "test-token-0123456789")
-        base = f"/api/layers/{ref}/memories/db-port"
+    with _panel(isolated_home, project, mem) as (client, ref, base):
         for spelled in ("1" * 30, "v" + "1" * 30):
             answer = client.get(f"{base}/versions/{spelled}")
             assert answer.status_code == 400 and TOO_MANY in answer.text, answer.text

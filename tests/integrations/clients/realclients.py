@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.messages_server import MessagesServer
 
 ROOT = Path(__file__).resolve().parents[3]
 BIN = ROOT / ".venv" / "clients" / "node_modules" / ".bin"
@@ -32,3 +36,24 @@ def client_env(user_home: Path, memdir_home: Path, **extra) -> dict:
            if not k.startswith(("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CODEX_", "CLAUDE_", "XDG_"))}
     env.update(HOME=str(user_home), MEMDIR_HOME=str(memdir_home), NO_COLOR="1", CI="1", **extra)
     return env
+
+
+OPENCODE_MODEL = "anthropic/claude-sonnet-4-5"  # in OpenCode's bundled model list: no models.dev fetch needed
+
+
+def opencode_run(exe: str, user_home: Path, memdir_home: Path, cwd: Path, prompt: str, script, *,
+                 timeout: int = 180, **extra) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    """``opencode run`` of ``prompt`` in ``cwd`` against a scripted local Messages API (``script(body)`` answers each
+    request, :class:`tests.messages_server.MessagesServer`), asserting it exits 0: ``(the run, the requests that
+    carried tools)`` — the model's main conversation, whose first ``system`` is the system prompt OpenCode sent."""
+    with MessagesServer(script) as server:
+        provider = {"provider": {"anthropic": {"options": {"baseURL": server.url + "/v1", "apiKey": "dummy"}}}}
+        env = client_env(user_home, memdir_home, PWD=str(cwd), OPENCODE_CONFIG_CONTENT=json.dumps(provider),
+                         OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
+                         OPENCODE_DISABLE_DEFAULT_PLUGINS="1", **extra)
+        done = subprocess.run([exe, "run", "-m", OPENCODE_MODEL, prompt], capture_output=True, text=True, env=env,
+                              cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        main = [b for b in server.requests if b.get("tools")]
+    assert main, server.requests
+    return done, main

@@ -9,43 +9,17 @@ Uninstall likewise: the entries to take out by hand, then, run again, memdir.md 
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
 from tests.conftest import run_cli
-from tests.integrations.clients.realclients import binary, client_env
-from tests.messages_server import MessagesServer
-
-MODEL = "anthropic/claude-sonnet-4-5"  # in OpenCode's bundled model list: no models.dev fetch needed
-
-
-def _system(exe: str, user_home, isolated_home, project) -> str:
-    """The system prompt the real `opencode run` sends the scripted model in ``project``."""
-    with MessagesServer(lambda body: "ok") as server:
-        provider = {"provider": {"anthropic": {"options": {"baseURL": server.url + "/v1", "apiKey": "dummy"}}}}
-        env = client_env(user_home, isolated_home, PWD=str(project), OPENCODE_CONFIG_CONTENT=json.dumps(provider),
-                         OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
-                         OPENCODE_DISABLE_DEFAULT_PLUGINS="1")
-        done = subprocess.run([exe, "run", "-m", MODEL, "Which port does the dev database use?"],
-                              capture_output=True, text=True, env=env, cwd=project, timeout=180,
-                              stdin=subprocess.DEVNULL, check=False)
-        assert done.returncode == 0, done.stdout + done.stderr
-        main = [b for b in server.requests if b.get("tools")]
-    assert main, server.requests
-    return json.dumps(main[0]["system"], ensure_ascii=False)
+from tests.integrations.clients.realclients import opencode_run
 
 
 @pytest.mark.slow
 def test_the_by_hand_entries_of_a_commented_config_and_a_second_install_give_opencode_memdirs_guidance(
-        tmp_path, isolated_home, project):
-    exe = binary("opencode")
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
-    user_home = tmp_path / "userhome"
-    base = user_home / ".config" / "opencode"
-    base.mkdir(parents=True)
-    mine = tmp_path / "style.md"
-    mine.write_text("Answer in plain English (the person's own instructions).\n")
+        isolated_home, project, opencode_user):
+    user_home, base, mine = opencode_user.user_home, opencode_user.base, opencode_user.mine
     original = ('{\n  // my settings, keep this comment\n  "$schema": "https://opencode.ai/config.json",\n'
                 f'  "instructions": [\n    "{mine}", // my style\n  ],\n}}\n')
     config = base / "opencode.jsonc"
@@ -69,7 +43,9 @@ def test_the_by_hand_entries_of_a_commented_config_and_a_second_install_give_ope
     assert done.returncode == 0, done.stderr
     assert config.read_text() == by_hand  # the person's commented file, byte for byte
     assert "# Persistent memory (memdir)" in (base / "memdir.md").read_text()  # the file the entry names
-    system = _system(exe, user_home, isolated_home, project)
+    _done, main = opencode_run(opencode_user.exe, user_home, isolated_home, project,
+                               "Which port does the dev database use?", lambda body: "ok")
+    system = json.dumps(main[0]["system"], ensure_ascii=False)
     assert f"Instructions from: {base / 'memdir.md'}" in system and "# Persistent memory (memdir)" in system
     assert "Answer in plain English (the person's own instructions)." in system  # control: and the person's
 

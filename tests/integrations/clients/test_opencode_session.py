@@ -14,10 +14,8 @@ import pytest
 
 from memdir import Memory
 from tests.conftest import run_cli
-from tests.integrations.clients.realclients import binary, client_env
-from tests.messages_server import MessagesServer, text_of
-
-MODEL = "anthropic/claude-sonnet-4-5"  # in OpenCode's bundled model list: no models.dev fetch needed
+from tests.integrations.clients.realclients import binary, opencode_run
+from tests.messages_server import text_of
 
 
 @pytest.mark.slow
@@ -32,17 +30,8 @@ def test_opencode_reads_the_project_instructions_file_and_lists_memdirs_tools(tm
     assert json.loads((project / "opencode.json").read_text())["instructions"] == [".opencode/memdir.md"]
     workdir = project / "src" / "app"
     workdir.mkdir(parents=True)
-    with MessagesServer(lambda body: "ok") as server:
-        provider = {"provider": {"anthropic": {"options": {"baseURL": server.url + "/v1", "apiKey": "dummy"}}}}
-        env = client_env(user_home, isolated_home, PATH=path, PWD=str(workdir),
-                         OPENCODE_CONFIG_CONTENT=json.dumps(provider), OPENCODE_DISABLE_MODELS_FETCH="1",
-                         OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_DEFAULT_PLUGINS="1")
-        done = subprocess.run([exe, "run", "-m", MODEL, "Which port does the dev database use?"],
-                              capture_output=True, text=True, env=env, cwd=workdir, timeout=120,
-                              stdin=subprocess.DEVNULL)
-        assert done.returncode == 0, done.stdout + done.stderr
-        main = [b for b in server.requests if b.get("tools")]
-    assert main, server.requests
+    _done, main = opencode_run(exe, user_home, isolated_home, workdir, "Which port does the dev database use?",
+                               lambda body: "ok", timeout=120, PATH=path)
     system = json.dumps(main[0]["system"], ensure_ascii=False)
     assert f"Working directory: {workdir}" in system
     assert f"Instructions from: {project / '.opencode' / 'memdir.md'}" in system  # resolved from the subdirectory
@@ -65,33 +54,20 @@ def _script(body: dict):
 
 @pytest.mark.slow
 def test_a_user_scope_session_saves_and_finds_a_memory_and_uninstall_gives_back_opencodes_own_file(
-        tmp_path, isolated_home, project):
+        isolated_home, project, opencode_user):
     """trial18: a person who ran OpenCode once has the opencode.jsonc it wrote; they list an instructions file
     of their own in it. memdir edits that file (OpenCode reads it last: a list in an opencode.json beside it was
     replaced, and memdir's guidance never reached the model), the model gets both instructions, its memory_write
     lands on disk as the agent's, memory_search finds it, and uninstall gives back the file byte for byte."""
-    exe = binary("opencode")
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
-    user_home = tmp_path / "userhome"
-    config = user_home / ".config" / "opencode" / "opencode.jsonc"
-    config.parent.mkdir(parents=True)
-    mine = tmp_path / "style.md"
-    mine.write_text("Answer in plain English (the person's own instructions).\n")
+    user_home, mine = opencode_user.user_home, opencode_user.mine
+    config = opencode_user.base / "opencode.jsonc"
     original = json.dumps({"$schema": "https://opencode.ai/config.json", "instructions": [str(mine)]}, indent=2) + "\n"
     config.write_text(original)
     done = run_cli("install", "opencode", env={"HOME": str(user_home)}, cwd=project)
     assert done.returncode == 0, done.stderr
     assert f"updated: {config}" in done.stdout and not (config.parent / "opencode.json").exists()
-    with MessagesServer(_script) as server:
-        provider = {"provider": {"anthropic": {"options": {"baseURL": server.url + "/v1", "apiKey": "dummy"}}}}
-        env = client_env(user_home, isolated_home, PWD=str(project), OPENCODE_CONFIG_CONTENT=json.dumps(provider),
-                         OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
-                         OPENCODE_DISABLE_DEFAULT_PLUGINS="1")
-        done = subprocess.run([exe, "run", "-m", MODEL, "We use pnpm here, never npm. Remember that."],
-                              capture_output=True, text=True, env=env, cwd=project, timeout=180,
-                              stdin=subprocess.DEVNULL, check=False)
-        assert done.returncode == 0, done.stdout + done.stderr
-        main = [b for b in server.requests if b.get("tools")]
+    done, main = opencode_run(opencode_user.exe, user_home, isolated_home, project,
+                              "We use pnpm here, never npm. Remember that.", _script)
     assert "Saved: pnpm." in done.stdout
     system = json.dumps(main[0]["system"], ensure_ascii=False)
     assert "# Persistent memory (memdir)" in system  # memdir's guidance reached the model

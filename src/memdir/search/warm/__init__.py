@@ -15,9 +15,9 @@ or one of its own — serves them instead:
   ``"passages": true`` to have them) and gets one JSON line back:
   ``{"generation": int, "ids": [doc id, …], "cosines": [float, …]}`` — the
   dense cosine of every memory of those layers that has a current vector
-  (:func:`memdir.search.vectors.similarities`), read from the same
+  (:func:`memdir.search.similarity.similarities`), read from the same
   ``index.sqlite`` — with ``"passages": [[best cosine, passage number], …]``
-  when asked (:func:`memdir.search.vectors.best_passages`).
+  when asked (:func:`memdir.search.similarity.best_passages`).
 * A process that embeds its own query — a fresh ``memdir search`` or ``memdir recall`` (``embed_query``
   True) — asks too when it has no model loaded and the socket exists (:func:`nearby`), and gets the
   answer it would compute itself: ``"exact": true`` (:func:`exact`) has the query embedded as
@@ -360,10 +360,10 @@ def _say_delivered(sock) -> None:
 
 
 def ask(home: Path, query: str, layers: list[str], generation: int, passages: bool = False, windows: bool = False):
-    """``{doc id: cosine}`` (the head's, :func:`memdir.search.vectors.similarities`)
+    """``{doc id: cosine}`` (the head's, :func:`memdir.search.similarity.similarities`)
     from the warm process of ``home`` for ``query`` over ``layers`` at index
     ``generation`` — with ``passages``, ``{doc id: (best cosine, passage
-    number)}`` instead (:func:`memdir.search.vectors.best_passages`); ``windows``: a long prompt's windows too
+    number)}`` instead (:func:`memdir.search.similarity.best_passages`); ``windows``: a long prompt's windows too
     (recall). None when no warm process answers in time or its index is at another generation. Never raises."""
     flags = {name: True for name, on in (("passages", passages), ("windows", windows)) if on}
     answer = request(home, {"query": query, "layers": list(layers), "generation": int(generation), **flags})
