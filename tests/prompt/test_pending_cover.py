@@ -52,3 +52,20 @@ def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it
 ])
 def test_a_correction_is_read_within_its_clause_and_a_liking_is_a_preference(finding, memory, corrected):
     assert pending.corrects(finding, memory) is corrected
+
+
+@pytest.mark.parametrize("stem, read", [
+    # one final "s" that is an ending goes: a short word's third person or plural is the word itself
+    ("uses", "use"), ("loads", "load"), ("runs", "run"), ("likes", "prefe"), ("loves", "prefe"),
+    # an "s" after another, or in a word of three letters, is no ending (rstrip("s") made "pass" "pa")
+    ("pass", "pass"), ("class", "class"), ("less", "less"), ("gas", "gas"), ("bus", "bus"),
+    ("use", "use"),
+])
+def test_a_liking_and_one_final_s_are_read_as_one_word_beside_a_value(stem, read):
+    assert pending._stance({stem}) == {read}
+
+
+def test_words_that_differ_by_an_s_of_their_own_are_two_values():
+    # "pass" and "pas" were one word ("pa") to rstrip("s"): "runs pas" was no other value than "runs pass"
+    assert pending.corrects("The linter runs one pass.", "The linter runs one pas.")
+    assert not pending.corrects("The linter runs one pass.", "The linter run one pass.")  # control: "runs" is "run"

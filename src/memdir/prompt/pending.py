@@ -347,10 +347,16 @@ _PREFER = "prefe"
 
 
 def _stance(stems: set[str]) -> set[str]:
-    """``stems`` as :func:`_replaced` compares them: each verb of liking (:data:`_STANCE`) read as one, and a
-    final "s" dropped, so a short word's third person or plural is the word itself ("uses" and "use", whose
-    first five letters differ)."""
-    return {_PREFER if stem in _STANCE else stem.rstrip("s") or stem for stem in stems}
+    """``stems`` as :func:`_replaced` compares them: each verb of liking (:data:`_STANCE`) read as one, and
+    one final "s" dropped, so a short word's third person or plural is the word itself ("uses" and "use",
+    whose first five letters differ). Only one, and not after another "s" or from a word of three letters,
+    where it is no ending ("pass", "class", "less", "gas": ``rstrip("s")`` made "pass" "pa")."""
+    return {_PREFER if stem in _STANCE else _singular(stem) for stem in stems}
+
+
+def _singular(stem: str) -> str:
+    """``stem`` without one final "s" that is an ending (:func:`_stance`)."""
+    return stem[:-1] if len(stem) > 3 and stem.endswith("s") and not stem.endswith("ss") else stem
 
 
 def _beside(text: str, stems: set[str]) -> dict[tuple[str, int], set[str]]:
