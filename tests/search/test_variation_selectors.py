@@ -79,3 +79,9 @@ def test_an_index_of_schema_18_reads_its_words_again(store):
     assert EMOJI not in conn.execute("SELECT body FROM fts WHERE rowid = ?", (canary,)).fetchone()[0]
     assert [h.name for h in store.search("canary")] == ["canary-pool"]
     assert [h.name for h in store.search("redis")] == ["redis-port"]  # control: the other rows as before
+
+
+def test_a_format_control_no_list_names_is_no_part_of_a_word():
+    # U+1BCA0 (shorthand format control, Cf) was kept by search's list and split "staging" in two
+    assert tokens("stag\U0001bca0ing host") == tokens("staging host") == ["stage", "host"]
+    assert tokens("stag\u2028ing") != tokens("staging")  # control: a line break parts the word
