@@ -456,8 +456,8 @@ def test_a_named_pipe_at_the_socket_path_is_named_once_as_what_it_is(isolated_ho
               "a socket it left; move that file away)")
     assert sockets.cleared(path) == reason and path.is_fifo()  # left where it is
     notes = _warm_notes(mem)
-    assert notes == [f"no warm search process listens for this home: {reason}; a fresh prompt hook recalls by words "
-                     "alone"] and notes[0].count("not a socket") == 1
+    assert notes == [(f"no warm search process listens for this home: {reason}; a fresh prompt hook recalls by words "
+                      "alone")] and notes[0].count("not a socket") == 1
     path.unlink()
     path.write_text("notes\n")  # control: a regular file is named as before
     assert sockets.cleared(path).startswith(f"{path} is a regular file, not a socket, so")

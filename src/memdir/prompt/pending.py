@@ -141,7 +141,7 @@ def active(layer_dir: Path, now: float | None = None) -> list[dict]:
     return _unanswered(layer_dir, items) if items else items
 
 
-def _unanswered(layer_dir: Path, items: list[dict]) -> list[dict]:
+def _unanswered(layer_dir: str | os.PathLike, items: list[dict]) -> list[dict]:
     """``items`` but those a memory changed since each was kept answers (DESIGN §7: a contested change waits for a
     person, and a person's edit of the memory is the person's answer): a memory file of the layer whose mtime is
     after the item's time, that shares a content word with it (:func:`shares`) and covers it or is corrected by it
@@ -186,7 +186,7 @@ def _by_hand(text: str, mtime: float) -> bool:
         return True
     value = found.group(1).strip()
     try:
-        stamp = int(value) / 1000 if value.isdigit() else datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+        stamp = int(value) / 1000 if value.isdigit() else datetime.fromisoformat(value).timestamp()
     except (ValueError, OverflowError, OSError):
         return True
     return mtime > stamp + HAND_GRACE
