@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NotFound, StoreError
-from .gitfiles import common_dir_of, git_dir_of, origin_url
+from .gitfiles import git_dir_of, linked_common_dir, origin_url
 
 TIMEOUT = 30.0  # seconds for one git command
 # What would make git read another repository than the one it runs in: the variables
@@ -125,7 +125,8 @@ def identity(root: Path) -> dict:
         gitdir = git_dir_of(Path(root))
         if gitdir is None:
             return found
-        common = common_dir_of(gitdir)
+        linked = linked_common_dir(Path(root), gitdir)  # never a commondir planted to name another repository
+        common = Path(linked) if linked is not None else None
         if common is not None:  # a linked worktree's: its own git directory, gone once the worktree is removed
             found["worktree"] = str(gitdir)
         gitdir = common or gitdir  # the repository's own

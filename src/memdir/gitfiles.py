@@ -91,6 +91,22 @@ def common_dir_of(git_dir) -> Path | None:
     return None if found is None else Path(found)
 
 
+def linked_common_dir(checkout: str | os.PathLike, gitdir: str | os.PathLike) -> str | None:
+    """The repository's common git directory when ``gitdir`` (what :func:`git_dir` of ``checkout`` found) is a
+    linked worktree's git directory of it (:func:`_linked`: its ``commondir`` names a repository that lists it among
+    its ``worktrees/`` and that names ``checkout``'s ``.git`` back); None otherwise — a main checkout, a
+    submodule, a bare repository, and a ``.git`` file and ``commondir`` planted in a downloaded tree to name another
+    repository (break38): its config, origin and trust mark are never read for this one. The one rule of which
+    ``commondir`` is honoured (:func:`git_tops`, :func:`origin_url`, :func:`memdir.git.identity`, the trust mark).
+    Never raises."""
+    dotgit = os.path.join(pure_path(os.fspath(checkout)), ".git")
+    try:
+        common = common_dir(gitdir) if os.path.isfile(dotgit) else None
+    except (OSError, ValueError):
+        return None
+    return common if common is not None and _linked(os.fspath(gitdir), common, dotgit) else None
+
+
 # Patterns are compiled at their first use (re's cache; re itself is imported then), never at import: the
 # hot path imports this.
 _REMOTE = r'(?ms)^\s*\[remote "origin"\]\s*$(.*?)^\s*\['
@@ -107,7 +123,7 @@ def origin_url(root: Path) -> str | None:
         gitdir = git_dir(root)
         if gitdir is None:
             return None
-        gitdir = common_dir(gitdir) or gitdir  # a linked worktree's: the repository's own
+        gitdir = linked_common_dir(root, gitdir) or gitdir  # a linked worktree's: the repository's own
         with open(os.path.join(gitdir, "config"), "rb") as handle:
             config = handle.read(MAX_GIT_CONFIG_BYTES).decode("utf-8", "replace") + "\n["
     except (OSError, ValueError):
@@ -136,10 +152,10 @@ def git_tops(start: str) -> tuple[str, str] | None:
         if os.path.isfile(dotgit):
             try:
                 gitdir = git_dir(candidate)
-                common = common_dir(gitdir) if gitdir is not None else None
             except (OSError, ValueError):  # unreadable, or naming a path with a NUL: no directory it can name
                 return candidate, candidate
-            if common is None or not _linked(gitdir, common, dotgit):  # no linked worktree (or a planted one)
+            common = linked_common_dir(candidate, gitdir) if gitdir is not None else None
+            if common is None:  # no linked worktree (or a planted one)
                 return candidate, candidate
             if os.path.basename(common) == ".git":
                 return os.path.dirname(common), candidate
@@ -198,5 +214,5 @@ def _core_worktree(git_dir: str) -> str | None:
     return None
 
 
-__all__ = ["MAX_GIT_CONFIG_BYTES", "common_dir", "common_dir_of", "git_dir", "git_dir_of", "git_tops", "origin_url",
-           "pure_path"]
+__all__ = ["MAX_GIT_CONFIG_BYTES", "common_dir", "common_dir_of", "git_dir", "git_dir_of", "git_tops",
+           "linked_common_dir", "origin_url", "pure_path"]

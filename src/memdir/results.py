@@ -527,7 +527,8 @@ class StatusResult(Result):
     (:func:`memdir.operations.installed.installed`: the Python API, the CLI and the MCP tool alike);
     ``moved_away``: when the project layer holds no memory and layers of projects that no longer exist hold
     some, the line saying so and how to bring them here (:func:`memdir.operations.maintenance.moved_note`, the
-    rule ``list`` warns with), else empty."""
+    rule ``list`` warns with), else empty; ``installable``: the clients ``memdir install`` knows, the first the one
+    a person is shown first (:data:`memdir.operations.installed.CLIENTS`), for the line saying memdir is in none."""
 
     home: str
     project_root: str | None
@@ -543,6 +544,7 @@ class StatusResult(Result):
     sync: str = ""  # the sync state in one line (memdir.operations.sync.summary); "" when sync is not set up
     clients: tuple[InstalledClient, ...] = ()
     moved_away: str = ""
+    installable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -212,8 +212,11 @@ def in_the_way(path: str | os.PathLike) -> str | None:
         return None
     if stat.S_ISSOCK(mode):
         return None
+    # each kind by its name: the sentence says "not a socket" itself (a FIFO was "a file that is not a socket,
+    # not a socket")
     kind = ("a regular file" if stat.S_ISREG(mode) else "a directory" if stat.S_ISDIR(mode)
-            else "a symbolic link" if stat.S_ISLNK(mode) else "a file that is not a socket")
+            else "a symbolic link" if stat.S_ISLNK(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a file of another kind")
     return (f"{os.fspath(path)} is {kind}, not a socket, so no warm process can listen there (memdir removes "
             "only a socket it left; move that file away)")
 

@@ -57,3 +57,33 @@ def test_a_planted_git_file_does_not_reach_another_projects_layer(tmp_path, isol
         status = run_cli("status", cwd=planted, env=ENV).stdout
         assert f"project: {root}\n" in status, planted.name
     assert _list(victim) == LINE and os.path.isdir(tmp_path / "real-wt")  # the victim's own still lists it
+
+
+def test_a_planted_commondir_names_no_origin_identity_or_trust_of_another_repository(tmp_path):
+    """break38's leftover: ``origin_url`` and ``git.identity`` still read the ``config`` of the repository a
+    planted ``commondir`` named (and the team trust mark lived there). Control: a real worktree reads its
+    repository's origin and is named a worktree."""
+    from memdir import git
+    from memdir.files.trust import _git_dir
+    from memdir.gitfiles import linked_common_dir, origin_url
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    subprocess.run([*GIT, "-C", str(victim), "init", "-q"], check=True)
+    subprocess.run([*GIT, "-C", str(victim), "commit", "-q", "--allow-empty", "-m", "one"], check=True)
+    subprocess.run([*GIT, "-C", str(victim), "remote", "add", "origin", "https://example.com/victim.git"], check=True)
+    subprocess.run([*GIT, "-C", str(victim), "worktree", "add", "-q", str(tmp_path / "real-wt")], check=True)
+    planted = tmp_path / "download"
+    (planted / "fakegit").mkdir(parents=True)
+    (planted / ".git").write_text("gitdir: fakegit\n")
+    (planted / "fakegit" / "commondir").write_text(f"{victim / '.git'}\n")
+
+    assert origin_url(planted) is None and git.identity(planted) == {}
+    assert _git_dir(planted) == str(planted / "fakegit")  # its own, never the victim's .git
+    assert linked_common_dir(planted, planted / "fakegit") is None
+    real = tmp_path / "real-wt"  # control: a real worktree is the repository's
+    assert origin_url(real) == "https://example.com/victim.git"
+    assert linked_common_dir(real, git.git_dir_of(real)) == str(victim / ".git")
+    found = git.identity(real)
+    assert found["remote"] == "https://example.com/victim.git" and found["worktree"] == str(git.git_dir_of(real))
+    assert _git_dir(real) == str(victim / ".git")

@@ -204,3 +204,27 @@ def test_rows_of_another_journal_are_counted_anew_by_the_save_that_finds_them(tm
     assert [v.action for v in agent.history("db-port").versions] == [
         "create", "external-edit", "update", "update", "external-edit", "update"]
     assert (kept.version, kept.made) == (5, _made(agent, 5))
+
+
+def test_a_batch_writing_one_name_twice_over_a_hand_edit_says_so_once(tmp_path):
+    """break38: a batch writing one name twice over an unread hand edit said nothing (the second write, over the
+    first's version, cancelled what the first replaced). Its last write says it; control: one write of it."""
+    from memdir.gateway.fields import MemoryChange
+    from memdir.gateway.writing import BatchWrite
+    from memdir.operations.memories import write_batch
+    from memdir.render.memories import write as rendered
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    agent = Memory.open(home, project, actor="agent")
+    agent.write(**CREATE)
+    layer_dir = agent.session.layer_dir("project")
+    _save(layer_dir / "db-port.md", BY_HAND)
+    twice = [BatchWrite(MemoryChange("db-port", body=f"On {port}.")) for port in (7000, 7001)]
+    first, last = write_batch(agent.session, twice, "project")
+    assert first.kept_edit is None and (last.kept_edit.version, last.kept_edit.made) == (2, _made(agent, 2))
+    assert rendered(last) == f"Memory updated: db-port (project)\n{_sentence(2, _made(agent, 2))}"
+    assert rendered(first) == "Memory updated: db-port (project)"  # said once, by the name's last write
+    _save(layer_dir / "db-port.md", BY_HAND.replace("6543", "6547"))
+    once, = write_batch(agent.session, twice[:1], "project")
+    assert once.kept_edit.version == 5  # control: one write over a hand edit, as before

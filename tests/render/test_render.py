@@ -3,6 +3,8 @@ model calls print the same text for the same result."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memdir import Memory
@@ -233,6 +235,22 @@ def test_status_names_each_installed_client_once_per_scope_and_says_when_told_of
     assert "\x1b" not in maintenance.status(told)  # a terminal escape in a recorded path never reaches the terminal
     assert told.to_dict()["clients"][1] == {"client": "cursor", "scope": "project",
                                             "files": ["/p/.cursor/mcp.json", "/p/.cursor/hooks\x1b.json"]}
+
+
+def test_the_clients_status_offers_come_with_the_result_not_from_operations(project):
+    from dataclasses import replace
+
+    whole = Memory.open(project=project, search_vectors="off").status()
+    assert whole.installable == ("claude-code", "codex", "gemini", "cursor", "opencode")
+    assert whole.to_dict()["installable"] == list(whole.installable)
+    installed = [line for line in maintenance.status(replace(whole, installable=("codex", "gemini"))).splitlines()
+                 if line.startswith("installed:")]
+    assert installed == ["installed: in no client — `memdir install codex` (or gemini) adds it"]  # the result's list
+    lone = replace(whole, installable=("codex",))
+    assert [line for line in maintenance.status(lone).splitlines() if line.startswith("installed:")] == [
+        "installed: in no client — `memdir install codex` adds it"]
+    source = (Path(maintenance.__file__)).read_text(encoding="utf-8")
+    assert "from ..operations" not in source and "def installed_lines" in source  # control: the renderer is this file
 
 
 def test_a_moved_layer_counts_its_memories_in_agreement():

@@ -75,7 +75,28 @@ def test_an_index_of_schema_18_reads_its_words_again(store):
     conn.execute("PRAGMA user_version = 18")  # 18's terms: the selector inside the word
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 29
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 30
     assert EMOJI not in conn.execute("SELECT body FROM fts WHERE rowid = ?", (canary,)).fetchone()[0]
     assert [h.name for h in store.search("canary")] == ["canary-pool"]
+    assert [h.name for h in store.search("redis")] == ["redis-port"]  # control: the other rows as before
+
+
+def test_a_format_control_no_list_names_is_no_part_of_a_word():
+    # U+1BCA0 (shorthand format control, Cf) was kept by search's list and split "staging" in two
+    assert tokens("stag\U0001bca0ing host") == tokens("staging host") == ["stage", "host"]
+    assert tokens("stag\u2028ing") != tokens("staging")  # control: a line break parts the word
+
+
+def test_an_index_of_schema_29_reads_a_format_control_as_absent_again(store):
+    store.write("deploy-gate", "Deploy gate", "project", "Deploys wait for the gat\U0001bca0ekeeper job.")
+    assert [h.name for h in store.search("gatekeeper")] == ["deploy-gate"]
+    conn = index.connect(store.home)
+    gate = conn.execute("SELECT id FROM docs WHERE name = 'deploy-gate'").fetchone()[0]
+    conn.execute("UPDATE fts SET body = ? WHERE rowid = ?", ("deploy wait for the gat ekeeper job", gate))
+    conn.execute("PRAGMA user_version = 29")  # 29's terms: the control a break between two words
+    index.close_all()
+    conn = index.connect(store.home)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 30
+    assert conn.execute("SELECT body FROM fts WHERE rowid = ?", (gate,)).fetchone()[0] == "deploy wait for the gatekeep job"
+    assert [h.name for h in store.search("gatekeeper")] == ["deploy-gate"]
     assert [h.name for h in store.search("redis")] == ["redis-port"]  # control: the other rows as before

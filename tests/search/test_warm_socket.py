@@ -440,3 +440,24 @@ def test_a_refused_bind_is_said_in_the_log_and_doctor_quotes_it(isolated_home, p
         assert _warm_notes(mem) == []
     finally:
         server.close()
+
+
+def test_a_named_pipe_at_the_socket_path_is_named_once_as_what_it_is(isolated_home, project, runtime, monkeypatch):
+    """A FIFO at the socket path was "a file that is not a socket, not a socket" in doctor's note."""
+    from memdir.search import used, vectors
+
+    monkeypatch.setattr(vectors, "installed", lambda: True)
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    (isolated_home / used.VECTORS_MARK).touch()
+    path = warm.socket_path(isolated_home, create=True)
+    os.mkfifo(path)
+    reason = (f"{path} is a named pipe (FIFO), not a socket, so no warm process can listen there (memdir removes only "
+              "a socket it left; move that file away)")
+    assert sockets.cleared(path) == reason and path.is_fifo()  # left where it is
+    notes = _warm_notes(mem)
+    assert notes == [(f"no warm search process listens for this home: {reason}; a fresh prompt hook recalls by words "
+                      "alone")] and notes[0].count("not a socket") == 1
+    path.unlink()
+    path.write_text("notes\n")  # control: a regular file is named as before
+    assert sockets.cleared(path).startswith(f"{path} is a regular file, not a socket, so")

@@ -109,3 +109,14 @@ def test_visible_shows_what_one_line_would_drop_and_without_hidden_drops_it():
     assert visible("plain query, it's") == "plain query, it's"  # control: nothing to show
     assert without_hidden("stag\u200bing\u202e\u00ad") == "staging"
     assert without_hidden("na\u200dive") == "na\u200dive"  # a joiner a script needs stays, as in names
+
+
+def test_without_hidden_drops_by_class_what_shows_as_nothing_and_keeps_what_parts_words():
+    from memdir.text.printable import without_hidden
+
+    # format controls no list named (shorthand U+1BCA0, Egyptian U+13430, Mongolian vowel separator U+180E)
+    assert without_hidden("stag\U0001bca0ing") == "staging"
+    assert without_hidden("stag\U00013430ing\u180e") == "staging"
+    assert without_hidden("stag\u200bing\ufe0f\U000e0041") == "staging"  # control: the listed ones, as before
+    # what parts two words stays: a line break, a control, ZWJ/ZWNJ, and private use (a body's glyph)
+    assert without_hidden("stag\u2028ing\x85x\u200cy\ue000") == "stag\u2028ing\x85x\u200cy\ue000"

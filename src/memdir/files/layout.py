@@ -439,9 +439,9 @@ def describe_layer(meta_dir: str | os.PathLike, kind: str, root: str | os.PathLi
     if there and root is not None and kind == "team" and os.path.isfile(os.path.join(root, ".git")):
         # a linked worktree's team layer described before memdir kept which (identity's "worktree": what tells
         # doctor its journal is no checkout's once git removed the worktree): described again, once
-        from ..gitfiles import common_dir, git_dir
+        from ..gitfiles import git_dir, linked_common_dir
 
-        linked = (found := git_dir(root)) is not None and common_dir(found) is not None
+        linked = (found := git_dir(root)) is not None and linked_common_dir(root, found) is not None
         there = not linked or "worktree" in (read_layer_info(meta_dir) or {})
     if there and root is not None and kind == "project":
         from ..paths import project_key

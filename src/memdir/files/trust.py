@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 
-from ..gitfiles import common_dir, git_dir, origin_url
+from ..gitfiles import git_dir, linked_common_dir, origin_url
 
 TRUST_FILE = "trust.json"
 MAX_TRUST_BYTES = 64 * 1024
@@ -57,7 +57,7 @@ def read_trust(local: Path) -> dict | None:
 def _git_dir(root: str | os.PathLike) -> str | None:
     """The repository's common git directory at ``root`` (a linked worktree's: the repository's own), or None."""
     gitdir = git_dir(root)
-    return None if gitdir is None else (common_dir(gitdir) or gitdir)
+    return None if gitdir is None else (linked_common_dir(root, gitdir) or gitdir)
 
 
 def clone_mark(root: Path) -> str | None:

@@ -69,9 +69,9 @@ def from_events(events: Iterable[Event]) -> dict[str, Last]:
 def fold(base: Mapping[str, Last | None], events: Iterable[Event], default: Last | None = NONE,
          since_seq: int = 0) -> tuple[dict[str, Last | None], dict[str, Last]]:
     """``base`` (name → its :class:`Last` before ``events``; None: unknown; a name missing: ``default``) with
-    ``events`` folded in, for the names they change; and, for each name whose last write among the events
-    from seq ``since_seq`` on (a version of its text, not a hand edit nor a deletion) replaced a hand edit
-    (its ``before`` the hand edit's digest), that hand edit's :class:`Last`."""
+    ``events`` folded in, for the names they change; and, for each name a write among the events from seq
+    ``since_seq`` on (a version of its text, not a hand edit nor a deletion) replaced a hand edit with (its
+    ``before`` the hand edit's digest), that hand edit's :class:`Last` (the latest, when several were)."""
     out: dict[str, Last | None] = {}
     replaced: dict[str, Last] = {}
     for event in events:
@@ -79,11 +79,11 @@ def fold(base: Mapping[str, Last | None], events: Iterable[Event], default: Last
         if name is None or not changes_content(event):
             continue
         last = out[name] if name in out else base.get(name, default)
-        if event.seq >= since_seq and event.action != HAND_EDIT and event.after is not None:
-            if last is not None and last.hand is not None and last.digest == event.before:
-                replaced[name] = last
-            else:
-                replaced.pop(name, None)
+        # a later write of the name (a batch writing it twice) keeps what an earlier one replaced: the edit is
+        # replaced all the same, and the last write says so (break38: a batch said nothing)
+        if event.seq >= since_seq and event.action != HAND_EDIT and event.after is not None \
+                and last is not None and last.hand is not None and last.digest == event.before:
+            replaced[name] = last
         out[name] = step(last, event)
     return out, replaced
 

@@ -58,7 +58,7 @@ from ..tombstones.stones import unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
 from . import team as teamops
-from .installed import installed
+from .installed import CLIENTS, installed
 from .sync import summary as sync_summary
 from .verify import verify
 
@@ -123,7 +123,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
                         untrusted, tuple(tuple(f"{scope}:{name}" for scope, name in group)
                                          for group in duplicate_groups(everything)),
                         teamops.merge_driver_missing(session), sync_summary(session), installed(session.home),
-                        moved)
+                        moved, CLIENTS)
 
 
 def _memories(layer, full: bool) -> tuple[Scan, list[tuple[str, object, str]]]:

@@ -77,11 +77,14 @@ def _project(result: StatusResult) -> str:
 def installed_lines(result: StatusResult) -> list[str]:
     """``installed: codex (user scope): ~/.codex/config.toml`` per client and scope memdir is installed
     into (``result.clients``); when it is in none, one line saying so and how to install it (newuser38: no
-    ``installed:`` line at all left a person not knowing whether memdir was in any client)."""
+    ``installed:`` line at all left a person not knowing whether memdir was in any client); the clients it
+    names are the result's (``result.installable``)."""
     if not result.clients:
-        from ..operations.installed import CLIENTS
-
-        return [f"installed: in no client — `memdir install {CLIENTS[0]}` (or {', '.join(CLIENTS[1:])}) adds it"]
+        first, *others = result.installable or ("",)
+        if not first:
+            return ["installed: in no client"]
+        return [f"installed: in no client — `memdir install {first}`"
+                + (f" (or {', '.join(others)})" if others else "") + " adds it"]
     return [f"installed: {c.client} ({c.scope} scope): {', '.join(cut(f, 1000) for f in c.files)}"
             for c in result.clients]
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 29  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 30  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -32,15 +32,17 @@ SCHEMA_VERSION = 29  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 28: a filled sentence's vector kept once however many memories hold it (filled_vectors; memory_sentences its keys)
 # 29: a memory's digest kept once for its filled sentences (sentence_marks), not in each memory_sentences row; a
 # tie sentence's vector kept as float16 (filled_vectors, sentence_vectors: search.sentencestore.halved)
-UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28)  # in place
+# 30: what shows as nothing read as absent by Unicode's classes (text.printable.without_hidden: a Cf or Cn no list
+# named, U+1BCA0, U+13430, U+180E), not as a break; 27 to 29 tokenized again in place
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29)  # in place
 FIELDS = ("name", "title", "description", "body")
-RETOKENIZED_BELOW = 26
+RETOKENIZED_BELOW = 30
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
 tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
-READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28)
+READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
 with words broken at their marks, 18 with variation selectors in words and
@@ -49,7 +51,7 @@ holds no 2.3), 21 and 22 with a version's digits as numbers (1.5GB holds 5, v3.2
 after a dot as words of its own (2.3.1.rc1 holds rc1), 24 with one written apart by a space as a word of its own
 (2.3.1 rc1 holds no 2.3.1.rc1), 25 with pkg a word of its own (pkg-manager holds no "package"), 27 with each filled
 sentence's vector in ``memory_sentences`` and 28 with its memory's digest in each of those rows (read as not filled: a
-tie embeds its sentences as before the fill)."""
+tie embeds its sentences as before the fill), and 29 with a format control no list named a break between words."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
@@ -162,9 +164,9 @@ def write_if_free(conn: sqlite3.Connection, work) -> bool:
 
 
 def upgrade(conn: sqlite3.Connection) -> None:
-    """Bring an index of a schema of :data:`UPGRADED` (4 to 25, 27, 28) to the current one in place, its vectors kept
-    (the filled sentences' too, :func:`_share_sentences`): from
-    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 24 the ``fts`` rows
+    """Bring an index of a schema of :data:`UPGRADED` (4 to 25, 27 to 29) to the current one in place, its vectors
+    kept (the filled sentences' too, :func:`_share_sentences`): from
+    4 each ``docs`` row's checksum (:func:`memdir.search.integrity.checksum`); from 4 to 29 the ``fts`` rows
     tokenized again from ``docs`` (:func:`memdir.search.tokenize.document_fields`); from 4 to 15 each row's
     script (:func:`memdir.search.scripts.of_memory` of its stored title, description and body; only rows with a
     character outside ASCII are read, the rest are ``letters``). One write transaction; done already: nothing."""

@@ -442,23 +442,35 @@ def trimmed_body(text: str) -> str:
 # one, "staging\ufe0f" a term of its own that "staging" never met), so only search drops them: a title keeps them
 # (the picture a person chose), as it keeps ZWJ and ZWNJ (which a search reads as a break between words).
 VARIATION_SELECTORS = "\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef"
-# What shows as nothing and joins what it sits in: a search reads text as if it were absent.
-_HIDDEN = f"[{BIDI_CONTROLS}{INVISIBLE}{TAGS}{VARIATION_SELECTORS}]"
+
+
+def _absent(ch: str) -> bool:
+    """Whether a search reads ``ch`` as absent (:func:`without_hidden`): a character :func:`unhidden`'s class rule
+    drops that shows as nothing (Cf, Cn, the ignorables) or a selector — not a control, line break or
+    surrogate, which part words (:func:`_kind` drops those too, but a search must not join "a\nb")."""
+    kind = _kind(ch)
+    if kind == _SELECTOR:
+        return True
+    return kind == _DROP and not (ch < " " or "\x7f" <= ch <= "\x9f" or ch in LINE_BREAKS or "\ud800" <= ch <= "\udfff")
 
 
 def without_hidden(text: str) -> str:
-    """``text`` without the characters that show as nothing (:data:`INVISIBLE`, bidi controls, tags) or choose only
-    how the character before them is drawn (:data:`VARIATION_SELECTORS`): ``stag\u200bing`` and ``staging\ufe0f``
-    → ``staging``, as a person reads it, and without terminal escape sequences, dropped
-    whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` → ``kafka``).
-    The search tokenizer's rule, for documents and queries alike. Pure."""
+    """``text`` without the characters that show as nothing (by :func:`unhidden`'s Unicode class rule: Cf — the
+    bidi controls, zero-width space, tags, the shorthand and hieroglyph format controls —, Cn, the ignorables) or
+    choose only how the character before them is drawn (every selector: :data:`VARIATION_SELECTORS`):
+    ``stag\u200bing`` and ``staging\ufe0f`` → ``staging``, as a person reads it, and without terminal escape
+    sequences, dropped whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` →
+    ``kafka``). Controls, line breaks, ZWJ/ZWNJ (a break between words) and private use stay. The search
+    tokenizer's rule, for documents and queries alike. Pure."""
     if text.isascii() and "\x1b" not in text:
         return text
     import re
 
+    text = re.sub(_ESCAPE, "", text)
     if text.isascii():
-        return re.sub(_ESCAPE, "", text)
-    return re.sub(_HIDDEN, "", re.sub(_ESCAPE, "", text))
+        return text
+    gone = {ord(c): None for c in set(text) if not c.isascii() and _absent(c)}
+    return text.translate(gone) if gone else text
 
 
 def _escape(char: str) -> str:
