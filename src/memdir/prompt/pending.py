@@ -22,8 +22,7 @@ sessions (a showing without a session id counts on its own), after
 five letters, appear in the memory, negated there too when the item negates
 them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."; a vague
 request, "Remember the search service facts", is covered by a memory whose name, title or
-description names its whole topic: :func:`requested`), or once a memory changed after it was kept
-(a person's hand edit) covers it or is corrected by it: the person answered (:func:`active`). Pending items are never memories: they
+description names its whole topic: :func:`requested`). Pending items are never memories: they
 are not in ``MEMORY.md``, the search index or any list.
 
 This module is on the hot path: standard library only (os, re, time; json once a file is there).
@@ -142,59 +141,7 @@ def active(layer_dir: Path, now: float | None = None) -> list[dict]:
         return []
     now = _now() if now is None else now
     shown = showings(layer_dir)
-    items = [i for i in items if len(shown.get(i["id"], ())) < SHOW_LIMIT and now - i["ts"] <= MAX_AGE_DAYS * 86400]
-    return _unanswered(layer_dir, items) if items else items
-
-
-def _unanswered(layer_dir: str | os.PathLike, items: list[dict]) -> list[dict]:
-    """``items`` but those a memory changed since each was kept answers (DESIGN §7: a contested change waits for a
-    person, and a person's edit of the memory is the person's answer): a memory file of the layer whose mtime is
-    after the item's time, that shares a content word with it (:func:`shares`) and covers it or is corrected by it
-    (:func:`covers`, :func:`corrects`), changed by hand (:func:`_by_hand`). newuser38: after a hand correction of the memory 5433 -> 5434, the finding
-    kept asking the agent to save 5433. A write through memdir that covers an item ends it already
-    (:func:`expire_covered`); a hand edit is journaled by no path that reaches here, so its file's time is read.
-    Costs one listing of the layer directory, and reading only the files changed since, when an item waits (rare)."""
-    oldest = min(item["ts"] for item in items)
-    changed: list[tuple[float, str]] = []
-    try:
-        with os.scandir(layer_dir) as entries:
-            for entry in entries:
-                if not entry.name.endswith(".md") or entry.name == "MEMORY.md":
-                    continue
-                state = entry.stat(follow_symlinks=False)
-                if state.st_mtime > oldest and entry.is_file(follow_symlinks=False) and state.st_size <= 1 << 20:
-                    with open(entry.path, "rb") as handle:
-                        changed.append((state.st_mtime, handle.read().decode("utf-8", "replace")))
-    except OSError:
-        return items  # a layer that cannot be read answers nothing
-    if not changed:
-        return items
-    changed = [(when, text) for when, text in changed if _by_hand(text, when)]
-    return [item for item in items
-            if not any(when > item["ts"] and shares(item["text"], text)
-                       and (covers(item["text"], text) or corrects(item["text"], text)) for when, text in changed)]
-
-
-HAND_GRACE = 2.0  # seconds between a memdir write's `updated` and its file's mtime (the write's own rename)
-
-
-def _by_hand(text: str, mtime: float) -> bool:
-    """Whether a memory file's bytes (``text``) were changed after memdir last wrote them: its mtime past its
-    ``updated`` (every write of memdir's sets it) by more than :data:`HAND_GRACE`, or no ``updated`` it states (a
-    file a person placed). An agent's write of the opposite value is no person's answer ("Deploys happen on
-    Fridays" after "never deploy on Fridays": the finding waits)."""
-    import re  # late, as in _stems
-    from datetime import datetime
-
-    found = re.search(r"(?m)^updated:[ \t]*['\"]?([^'\"\n#]+)", text)
-    if found is None:
-        return True
-    value = found.group(1).strip()
-    try:
-        stamp = int(value) / 1000 if value.isdigit() else datetime.fromisoformat(value).timestamp()
-    except (ValueError, OverflowError, OSError):
-        return True
-    return mtime > stamp + HAND_GRACE
+    return [i for i in items if len(shown.get(i["id"], ())) < SHOW_LIMIT and now - i["ts"] <= MAX_AGE_DAYS * 86400]
 
 
 def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
