@@ -439,8 +439,8 @@ def unnamed_home(client: str, home: str | None) -> tuple[str, ...]:
     through MEMDIR_HOME in its environment. Empty when ``home`` is None (the default home: nothing to say)."""
     if not home:
         return ()
-    return (f"the project's files name no home; this home ({home}) is not the default, so give {client} "
-            "MEMDIR_HOME in its environment, or install with --scope user",)
+    return ((f"the project's files name no home; this home ({home}) is not the default, so give {client} "
+             "MEMDIR_HOME in its environment, or install with --scope user"),)
 
 
 def check_on_path(client: str, environ=None) -> str:
