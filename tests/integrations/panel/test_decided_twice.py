@@ -14,7 +14,6 @@ pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip ins
 from memdir import Memory
 from memdir.paths import project_key
 from tests.conftest import run_cli
-from tests.integrations.panel.test_hostile_http import Panel
 
 pytestmark = pytest.mark.slow  # a real server process
 
@@ -26,13 +25,6 @@ def person(isolated_home, project):
     person = Memory.open(home=isolated_home, project=project, actor="human")
     person.as_actor("agent").write("indent", "Indent with tabs", "feedback", "Use tabs.", status="candidate")
     return person
-
-
-@pytest.fixture
-def panel(person, isolated_home):
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
 
 
 def test_a_second_decision_on_an_approved_candidate_is_a_conflict_in_the_panels_words(panel, person, project,

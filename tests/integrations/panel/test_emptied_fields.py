@@ -12,7 +12,6 @@ pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip ins
 
 from memdir import Memory
 from memdir.paths import project_key
-from tests.integrations.panel.test_hostile_http import Panel
 
 pytestmark = pytest.mark.slow  # a real server process
 
@@ -22,13 +21,6 @@ def person(isolated_home, project):
     person = Memory.open(home=isolated_home, project=project, actor="human")
     person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
     return person
-
-
-@pytest.fixture
-def panel(person, isolated_home):
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
 
 
 @pytest.mark.parametrize(("field", "sent", "error", "kind"), [

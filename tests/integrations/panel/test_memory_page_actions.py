@@ -21,7 +21,6 @@ from tests.integrations.panel.test_stale_page import (  # noqa: E402,F401
     STALE,
     actions,
     elsewhere,
-    panel,
     person,
     post,
     ref,

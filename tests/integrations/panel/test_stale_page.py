@@ -20,7 +20,6 @@ pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip ins
 from memdir import Memory  # noqa: E402
 from memdir.paths import project_key  # noqa: E402
 from tests.conftest import run_cli  # noqa: E402
-from tests.integrations.panel.test_hostile_http import Panel  # noqa: E402
 
 pytestmark = pytest.mark.slow  # a real server process
 
@@ -34,13 +33,6 @@ def person(isolated_home, project):
     person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
     person.write("ci-runner", "CI runs on the self-hosted runner", "project", "Label: self-hosted-x64.")
     return person
-
-
-@pytest.fixture
-def panel(person, isolated_home):
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
 
 
 @pytest.fixture

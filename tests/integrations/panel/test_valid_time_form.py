@@ -17,7 +17,6 @@ from memdir import Memory
 from memdir.files.memfile import format_time
 from memdir.paths import project_key
 from tests.integrations.panel.test_browser import browser_page  # noqa: F401  (a fixture)
-from tests.integrations.panel.test_hostile_http import Panel
 
 pytestmark = pytest.mark.slow  # a real server process
 
@@ -31,13 +30,6 @@ def person(isolated_home, project):
     (folder / "maint.md").write_text("---\nname: maint\ndescription: Maintenance window on Fridays\ntype: project\n"
                                      "valid_from: 2026-11-30T12:00:00+02:00\n---\nFridays 18:00-20:00.\n")
     return person
-
-
-@pytest.fixture
-def panel(person, isolated_home):
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
 
 
 def _form_times(panel, page: str) -> dict:

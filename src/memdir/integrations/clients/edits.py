@@ -134,6 +134,39 @@ def read(path: Path, fmt: Format):
     return raw, fmt.load(raw, path)
 
 
+def hooked(path: Path, client: str) -> bool:
+    """Whether the hooks file at ``path`` (a JSON object whose ``hooks`` map each event to groups holding a
+    ``hooks`` list: Codex's hooks.json, Gemini CLI's settings.json) holds one of ``client``'s memdir hooks
+    (:func:`memdir.integrations.clients.entries.is_hook_of`); a file that cannot be read holds none."""
+    from . import entries
+
+    try:
+        data = read(path, JSON)[1]
+    except InstallError:
+        return False
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    groups = [g for v in hooks.values() if isinstance(v, list) for g in v] if isinstance(hooks, dict) else []
+    return any(isinstance(h, dict) and entries.is_hook_of(client, h.get("command"))
+               for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
+
+
+def doubled_hooks(client: str, runs: str, user: Path, recorded: dict, assume: Path | None) -> list[str]:
+    """One line for each project hooks file install recorded (``recorded``: {path: record}; those named as
+    ``user`` is, of scope project) that holds ``client``'s memdir hooks while the user's file ``user`` does too,
+    as the client runs both (``runs``: who, "Codex", "Gemini CLI"). ``assume``: a file taken to hold them (what a
+    dry run would add). The rule of :func:`memdir.integrations.clients.codex.doubled` and
+    :func:`memdir.integrations.clients.gemini.doubled`."""
+    if not (user == assume or hooked(user, client)):
+        return []
+    projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == user.name and Path(p) != user
+                       and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
+    from ..claude_code.once import BOTH_RUN
+
+    return [f"{client}: memdir's hooks are registered twice, in {user} (user scope) and {path} (project scope): "
+            f"{runs} runs both in that project; {BOTH_RUN} (memdir uninstall {client} --scope user, or --scope "
+            "project)" for path in projects if path == assume or hooked(path, client)]
+
+
 def diff(path: Path, before: bytes | None, after: bytes | None) -> str:
     """A unified diff of two versions of ``path`` (``None``: absent). A last line without a line break is
     followed by git's ``\\ No newline at end of file`` line, so it is never glued to the next line of the
@@ -462,4 +495,4 @@ def check_on_path(client: str, environ=None) -> str:
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
            "plan_install", "plan_uninstall", "apply", "check_on_path", "unnamed_home", "run_install", "run_uninstall", "problems",
-           "installed"]
+           "installed", "hooked", "doubled_hooks"]

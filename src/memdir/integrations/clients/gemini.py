@@ -155,17 +155,6 @@ def unseen(project: Path, user_home: Path | None = None) -> str:
             f'"{project}": "TRUST_FOLDER" to {rules} (automation: GEMINI_CLI_TRUST_WORKSPACE=true)')
 
 
-def _hooked(path: Path) -> bool:
-    """Whether the settings.json at ``path`` holds one of memdir's hooks (a file that cannot be read holds none)."""
-    try:
-        data = edits.read(path, edits.JSON)[1]
-    except edits.InstallError:
-        return False
-    hooks = data.get("hooks") if isinstance(data, dict) else None
-    groups = [g for v in hooks.values() if isinstance(v, list) for g in v] if isinstance(hooks, dict) else []
-    return any(_ours(h) for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list) for h in g["hooks"])
-
-
 def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
     """One line for each project ``settings.json`` install recorded (``recorded``: {path: record}) that holds
     memdir's hooks while the user's does too: Gemini CLI 0.61 concatenates the hook lists of its settings files
@@ -174,15 +163,7 @@ def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None =
     :mod:`memdir.integrations.claude_code.once` keeping the second quiet). ``assume``: a file taken to hold them
     (what a dry run would add)."""
     (user,) = targets("user", user_home)
-    if not (user == assume or _hooked(user)):
-        return []
-    projects = sorted({Path(p) for p, r in recorded.items() if Path(p).name == "settings.json" and Path(p) != user
-                       and isinstance(r, dict) and r.get("scope") == "project"} | ({assume} - {None, user}))
-    from ..claude_code.once import BOTH_RUN
-
-    return [f"{CLIENT}: memdir's hooks are registered twice, in {user} (user scope) and {path} (project scope): "
-            f"Gemini CLI runs both in that project; {BOTH_RUN} (memdir uninstall {CLIENT} --scope user, or --scope "
-            "project)" for path in projects if path == assume or _hooked(path)]
+    return edits.doubled_hooks(CLIENT, "Gemini CLI", user, recorded, assume)
 
 
 def problems(memdir_home: Path) -> list[str]:
