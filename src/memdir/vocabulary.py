@@ -22,6 +22,8 @@ IMPORT_SOURCES = ("claude-code", "dsh", "dir", "mcp-memory", "basic-memory", "cl
 # Formats `memdir export` writes (memdir.importing.export).
 EXPORT_FORMATS = ("memdir", "claude-code", "jsonl")
 # Optional fields a write may empty (``clear``) instead of keeping the old value.
+MOST_DIGITS = 18  # a whole number memdir reads (a version, a line, a range, an offset) has at most this many digits
+
 CLEARABLE = frozenset({"title", "importance", "valid_from", "valid_until"})
 # Every action a journal event can have (memdir journal --action filters by one of them).
 JOURNAL_ACTIONS = ("create", "update", "rename", "reactivate", "supersede", "read", "delete", "forget", "prune",

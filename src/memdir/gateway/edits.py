@@ -22,11 +22,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from ..errors import Conflict, InvalidInput, NotFound
-from ..layer.history import MOST_DIGITS
 from ..layer.layer import Layer
 from ..results import WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
+from ..vocabulary import MOST_DIGITS
 from .changes import write
 from .fields import MemoryChange
 

@@ -16,6 +16,9 @@ from ..errors import InvalidInput, NotFound
 from ..files.conflicts import CONFLICT, has_conflict
 from ..files.memfile import MalformedMemory, MemoryRecord, parse, parse_time
 from ..text.names import normalize_name
+from ..vocabulary import (
+    MOST_DIGITS,  # a version has at most this many digits, in any spelling (10**30 is refused)
+)
 from .chain import damaged
 from .journal import Event, changes_content, records_bytes
 from .layer import Layer
@@ -40,7 +43,6 @@ class HistoryEntry:
 
 
 _VERSION_TEXT = re.compile(r"[vV]?([0-9]+)|(-[0-9]+)")
-MOST_DIGITS = 18  # a version has at most this many digits, in any spelling (an int too: 10**30 is refused alike)
 
 
 def version_number(value: int | str) -> int:

@@ -17,9 +17,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
-from ..layer.history import MOST_DIGITS
 from ..settings import Settings
-from ..vocabulary import ORIGINS, SCOPES, TYPES
+from ..vocabulary import MOST_DIGITS, ORIGINS, SCOPES, TYPES
 
 READ_CHUNK = 8000        # characters of a body per memory_read call
 MAX_LIST = 100           # rows per memory_list page
@@ -329,7 +328,7 @@ def as_json_type(kind: str | None, value):
     return value
 
 
-# MOST_DIGITS: a version's digits at most (memdir.layer.history), every integer argument's (_INTEGER_TEXT too)
+# MOST_DIGITS (memdir.vocabulary): a version's digits at most, every integer argument's (_INTEGER_TEXT too)
 NOT_SAID = f"a number of more than {MOST_DIGITS} digits"
 
 
