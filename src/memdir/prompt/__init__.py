@@ -2,7 +2,8 @@
 
 ``context`` (the ``<memory_context>`` block within its byte budget),
 ``pending`` (the agent extractor's findings, the ``<memory_pending>`` block),
-``recalled`` (what recall already injected in a session: each body once).
+``recalled`` (what recall already injected in a session: each body once),
+``shown`` (the digest kept of what was shown: the session start computes it without ``recalled``).
 All on the hooks' hot path: no YAML, no SQLite, no filelock (its import alone ≈ 45 ms): the one lock
 here, the session record's, is a plain ``flock`` (``recalled``).
 

@@ -50,7 +50,9 @@ is best effort: when neither place can be written the record is lost, never
 the recall block (the body is given again, which is safe).
 
 This module is on the hot path: standard library only (os, fcntl; JSON through :mod:`memdir.text.json_c`, which
-loads no :mod:`json` nor its :mod:`re`), its digest without OpenSSL (:func:`memdir.paths.sha256`).
+loads no :mod:`json` nor its :mod:`re`), its digest without OpenSSL (:func:`memdir.paths.sha256`). The digest of
+what was shown is :func:`memdir.prompt.shown.digest` (imported here): ``memdir context`` and the session start
+compute it without loading this module and the record's files.
 """
 
 from __future__ import annotations
@@ -61,15 +63,11 @@ from ..paths import sha256
 from ..text import json_c
 from .delivery import when_delivered
 from .sessionfiles import HELD_SUFFIX, SESSIONS_DIR, locked, save, spare_dir, unlink
+from .shown import digest
 
 MAX_SHOWN = 500     # memories recorded per session; past it the oldest are forgotten (and may come again)
 MAX_GIVINGS = 1000  # givings of one memory not yet counted as reads, kept per session (a bound, never met in use)
 MAX_SAID = 32       # warnings recorded per session (first_time); past it the oldest may be said again
-
-
-def digest(text: str) -> str:
-    """The digest :func:`record` keeps of what was shown: 16 hex of SHA-256 of ``text``."""
-    return sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def session_key(session_id: str) -> str:

@@ -35,7 +35,7 @@ from .context import (
     warning,
 )
 from .pending import with_pending
-from .recalled import digest
+from .shown import digest
 
 # What stands in for a context block the conversation holds already, unchanged (no tag of the block's own).
 UNCHANGED = ("(memdir: the memory context block given earlier in this session is unchanged; its index and "
@@ -110,7 +110,7 @@ def start_layout(session, budget: int, warn=None,
 
 def start_text(session, budget: int, warn=None, note: str | None = None, given: str | None = None,
                resumed: bool = False, findings: bool = True) -> tuple[str, tuple, str | None]:
-    """:func:`start_layout`'s ``(text, per layer)`` and the :func:`~memdir.prompt.recalled.digest` of
+    """:func:`start_layout`'s ``(text, per layer)`` and the :func:`~memdir.prompt.shown.digest` of
     the context block rendered (None when none was). ``given``: the digest of the block the
     session's conversation holds already (:func:`memdir.prompt.recalled.start_given`); a block of
     that digest is not given again: :data:`UNCHANGED` stands in its place (the pending findings
