@@ -48,11 +48,6 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput
 from .gateway.edits import BodyEdit, EditResult
 from .gateway.fields import MemoryChange
-from .importing import run as imports
-from .importing.export import ExportReport
-from .importing.export import export as export_memories
-from .importing.items import gather
-from .importing.run import ImportReport
 from .operations import maintenance, trust, verify, versions
 from .operations import memories as operations
 from .operations import team as teamops
@@ -90,6 +85,8 @@ from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
     from .consolidation.proposals import ConsolidationReport
+    from .importing.export import ExportReport
+    from .importing.run import ImportReport
     from .operations.contested import SyncConflict
     from .operations.findings import FindingsDropped, FindingsResult
     from .operations.relocate import LayerMove, OrphanLayer
@@ -303,6 +300,10 @@ class Memory:
         is told of each item (the protocol of :mod:`memdir.render.progress`); ``include`` and
         ``exclude`` are shell patterns for the files of a folder (:mod:`memdir.importing.folders`).
         See :mod:`memdir.importing.run`."""
+        # imported here, as export's: a write, read or search loads no importer (the importing package)
+        from .importing import run as imports
+        from .importing.items import gather
+
         where, items = gather(self.session, kind, path, include=include, exclude=exclude)
         return imports.run(self.session, kind, where, items, scope=scope, dry_run=dry_run, progress=progress)
 
@@ -311,6 +312,8 @@ class Memory:
         """Write the memories (of ``scope``, else every layer) into the new or empty ``directory`` as
         ``memdir`` files, a ``claude-code`` auto memory folder or ``jsonl``; ``with_history`` adds every
         stored version. See :mod:`memdir.importing.export`."""
+        from .importing.export import export as export_memories
+
         return export_memories(self.session, directory, scope=scope, format=format, with_history=with_history)
 
     def promote(self, name: str) -> Promoted:

@@ -18,8 +18,10 @@ CONSOLE = (
 # Not on the path: contextlib (a class is the sweeps' context manager), heapq.py (its C functions are),
 # the trust module (a repository without a team layer), and the modules of everything else memdir does.
 ABSENT = ("contextlib", "heapq", "memdir.files.trust", "argparse", "yaml", "sqlite3", "hashlib", "unicodedata",
-          "memdir.text.lookalike", "memdir.layer.layer", "memdir.api", "pathlib")
-LOADED = ("memdir.prompt.context", "memdir.files.outline", "re")  # control: what it does use
+          "memdir.text.lookalike", "memdir.layer.layer", "memdir.api", "pathlib",
+          # the session record's modules: the block's digest is prompt.shown's (start imported it from recalled)
+          "memdir.prompt.recalled", "memdir.prompt.sessionfiles", "memdir.prompt.delivery", "memdir.runtime", "fcntl")
+LOADED = ("memdir.prompt.context", "memdir.files.outline", "re", "memdir.prompt.shown")  # control: what it does use
 
 
 def test_context_renders_and_loads_no_module_it_does_not_use(person, project):

@@ -1,0 +1,47 @@
+"""A CLI write in a fresh process loads no importer: the facade (memdir.api) imported the importing package at
+its own import (importing.run, items, sources, folders, outcomes, export: 20 M of the write's ~990 M
+instructions, ``benchmarks/bench_hooks.py --fresh --instructions --commands cli_write``), and through
+operations.maintenance -> prompt.start the session record's modules; an import loads them when asked."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+# `python -m memdir ARGS` as typed (runpy), then the memdir modules the run left loaded (json imported after).
+MODULE = (
+    "import runpy, sys\n"
+    "sys.argv = ['memdir', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('memdir', run_name='__main__', alter_sys=True)\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "sys.stdout.flush()\n"
+    "loaded = sorted(m for m in sys.modules if m.startswith('memdir.'))\n"
+    "import json\n"
+    "print(json.dumps(loaded), file=sys.stderr)\n"
+)
+ABSENT = ("memdir.importing", "memdir.importing.run", "memdir.importing.items", "memdir.prompt.recalled",
+          "memdir.prompt.sessionfiles")
+
+
+def _run(*args) -> tuple[subprocess.CompletedProcess, list[str]]:
+    done = subprocess.run([sys.executable, "-c", MODULE, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done, json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_a_cli_write_loads_no_importer(project, tmp_path):
+    done, loaded = _run("--project", str(project), "write", "db-port", "-d", "Dev PostgreSQL listens on 5433",
+                        "-b", "Moved from 5432.")
+    assert done.stdout == "Memory created: db-port (project)\n"
+    assert [m for m in ABSENT if m in loaded] == []
+    assert {"memdir.api", "memdir.gateway.writing", "memdir.prompt.shown"} <= set(loaded)  # control: the write's own
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "deploy-day.md").write_text("---\nname: deploy-day\ndescription: Deploys happen on Tuesdays\n"
+                                          "type: project\n---\nNever on Fridays.\n")
+    done, loaded = _run("--project", str(project), "import", "dir", str(source))
+    assert "deploy-day" in done.stdout  # control: an import loads its importer when asked
+    assert {"memdir.importing.run", "memdir.importing.items"} <= set(loaded)
