@@ -9,7 +9,8 @@ with ``memory_write`` and ignore the rest, after the context or recall block
 and within the same byte budget (:func:`with_pending`, the one rule).
 
 * ``<layer>/.memdir/pending.json`` — the items ``{"id", "text", "ts",
-  "session", "rule", "said"}``; changed only under the layer lock
+  "session", "rule", "said", "journal"}`` (``journal``: the layer journal's mark when it was kept,
+  :func:`memdir.prompt.answered.mark`); changed only under the layer lock
   (:func:`add`, :func:`expire_covered`, :func:`drop`), always by an atomic replace.
 * ``<layer>/.memdir/pending-shown.jsonl`` — one line ``{"id", "session"}``
   per showing, appended with one ``write`` (O_APPEND) and no lock, so the
@@ -22,7 +23,8 @@ sessions (a showing without a session id counts on its own), after
 five letters, appear in the memory, negated there too when the item negates
 them — a memory "Deploys happen on Fridays" does not cover "Never deploy on Fridays."; a vague
 request, "Remember the search service facts", is covered by a memory whose name, title or
-description names its whole topic: :func:`requested`). Pending items are never memories: they
+description names its whole topic: :func:`requested`), or once an edit of a memory outside memdir answered it
+(:mod:`memdir.prompt.answered`: recorded, not deleted). Pending items are never memories: they
 are not in ``MEMORY.md``, the search index or any list.
 
 This module is on the hot path: standard library only (os, re, time; json once a file is there).
@@ -126,13 +128,19 @@ def showings(layer_dir: Path) -> dict[str, set[str]]:
 
 def active(layer_dir: Path, now: float | None = None) -> list[dict]:
     """The items still to show: not shown in :data:`SHOW_LIMIT` sessions, not
-    older than :data:`MAX_AGE_DAYS`, in the order they were kept."""
+    older than :data:`MAX_AGE_DAYS`, not answered by an edit outside memdir (:func:`memdir.prompt.answered.unanswered`:
+    the journal read from the oldest one's mark, only while one waits), in the order they were kept."""
     items = load(layer_dir)
     if not items:
         return []
     now = _now() if now is None else now
     shown = showings(layer_dir)
-    return [i for i in items if len(shown.get(i["id"], ())) < SHOW_LIMIT and now - i["ts"] <= MAX_AGE_DAYS * 86400]
+    items = [i for i in items if len(shown.get(i["id"], ())) < SHOW_LIMIT and now - i["ts"] <= MAX_AGE_DAYS * 86400]
+    if not items:
+        return items
+    from .answered import unanswered
+
+    return unanswered(layer_dir, items)
 
 
 def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
@@ -206,9 +214,15 @@ def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: 
 def session_pending(session, *, once_per_session: bool = False, mark: bool = True,
                     max_bytes: int | None = None) -> str:
     """:func:`pending_block` of a :class:`~memdir.session.Session`'s
-    project layer; ``""`` without a project."""
+    project layer, its index brought up to date first when findings are kept (so the journal holds an edit
+    outside memdir that answers one: :func:`memdir.prompt.context.bring_up_to_date`); ``""`` without a project."""
     if session.root_path is None:
         return ""
+    if os.path.exists(os.path.join(_dir(session.layer_path("project")), PENDING_FILE)):
+        # a file edited outside memdir journaled first: its edit may answer a finding (memdir.prompt.answered)
+        from .context import bring_up_to_date
+
+        bring_up_to_date(session, "project")
     return pending_block(session.layer_path("project"), session.id, once_per_session=once_per_session, mark=mark,
                          max_bytes=max_bytes)
 
@@ -274,12 +288,16 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
     """Keep ``(rule, text)`` or ``(rule, text, said)`` findings as pending
     (``said``: the ``YYYY-MM-DD`` the person said it; call with the layer
     lock held). Texts already pending are not added twice; expired items are
-    dropped; the newest :data:`MAX_ITEMS` are kept. Returns the new items.
+    dropped; the newest :data:`MAX_ITEMS` are kept; each new item keeps the journal's mark
+    (:func:`memdir.prompt.answered.mark`). Returns the new items.
     Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
     import hashlib
 
+    from .answered import mark
+
     now = _now()
     keep = active(layer_dir, now)
+    journal = mark(layer_dir)
     known = {" ".join(i["text"].lower().split()) for i in keep}
     new = []
     for rule, text, *said in texts:
@@ -290,7 +308,7 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
         known.add(key)
         ident = hashlib.sha256(f"{now}:{text}".encode()).hexdigest()[:12]
         new.append({"id": ident, "text": text, "ts": now, "session": session, "rule": rule,
-                    **({"said": str(said[0])[:10]} if said and said[0] else {})})
+                    **({"said": str(said[0])[:10]} if said and said[0] else {}), **({"journal": journal} if journal else {})})
     if new or len(keep) != len(load(layer_dir)):
         _save(layer_dir, (keep + new)[-MAX_ITEMS:])
     return new
