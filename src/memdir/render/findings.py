@@ -24,6 +24,7 @@ def findings(result) -> str:
     return "\n".join(filter(None, ("\n".join(lines), answered(result))))
 
 
+@printable_output
 def answered(result) -> str:
     """The findings of a :class:`~memdir.operations.findings.FindingsResult` an edit outside memdir answered,
     each with the reason and the journal event of the edit; ``""`` when none."""
