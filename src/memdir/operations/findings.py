@@ -12,10 +12,11 @@ later session start offers them again. Nothing is journaled or tombstoned: a fin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from time import gmtime, strftime
+from time import gmtime, strftime, time
 
 from ..errors import InvalidInput, NotFound
 from ..prompt import pending
+from ..prompt.answered import answered
 from ..results import Result
 from ..session import Session
 
@@ -37,12 +38,28 @@ class Finding(Result):
 
 
 @dataclass(frozen=True)
+class AnsweredFinding(Result):
+    """A finding an edit of a memory outside memdir answered, no longer shown (:mod:`memdir.prompt.answered`):
+    its ``id``, the person's ``text``, the memory edited (``name``), the journal event of that edit (``seq``,
+    ``ts`` ISO-8601 UTC) and the ``reason``, one sentence."""
+
+    id: str
+    text: str
+    name: str
+    seq: int
+    ts: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class FindingsResult(Result):
-    """The project's pending findings still to show, in the order they were kept; ``project``:
-    the project directory, None with no project (then there are none)."""
+    """The project's pending findings still to show, in the order they were kept, and those an edit outside
+    memdir ``answered`` (oldest first); ``project``: the project directory, None with no project (then there
+    are none)."""
 
     project: str | None
     findings: tuple[Finding, ...]
+    answered: tuple[AnsweredFinding, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,13 +76,20 @@ def _finding(item: dict, shown: dict[str, set[str]]) -> Finding:
 
 
 def findings(session: Session) -> FindingsResult:
-    """The pending findings of the session's project still to show (:func:`memdir.prompt.pending.active`);
-    none without a project. Reads two small files; takes no lock."""
+    """The pending findings of the session's project still to show (:func:`memdir.prompt.pending.active`), and
+    those an edit outside memdir answered in the last :data:`~memdir.prompt.pending.MAX_AGE_DAYS` days, with the
+    reason (:func:`memdir.prompt.answered.answered`); none without
+    a project. Reads small files and, while a finding waits, the journal since it was kept; takes no lock."""
     if session.project_root is None:
         return FindingsResult(None, ())
     layer_dir = session.layer_dir("project")
     shown = pending.showings(layer_dir)
-    return FindingsResult(str(session.project_root), tuple(_finding(i, shown) for i in pending.active(layer_dir)))
+    waiting = tuple(_finding(i, shown) for i in pending.active(layer_dir))
+    since = time() - pending.MAX_AGE_DAYS * 86400  # as long as a finding is kept
+    done = tuple(AnsweredFinding(e["id"], str(e.get("text") or ""), str(e.get("name") or ""), _int(e.get("seq")),
+                                 str(e.get("ts") or ""), e["reason"])
+                 for e in answered(layer_dir).values() if _int(e.get("at")) >= since)
+    return FindingsResult(str(session.project_root), waiting, done)
 
 
 def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
@@ -100,8 +124,16 @@ def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> Finding
     return FindingsDropped(tuple(_finding(i, shown) for i in gone), left)
 
 
+def _int(value) -> int:
+    """``value`` as an int (a hand-edited line's anything: 0)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
 def _quoted(ids: list[str]) -> str:
     return ", ".join(i if len(i) <= 40 else f"{i[:40]}…" for i in ids)
 
 
-__all__ = ["ALL", "Finding", "FindingsDropped", "FindingsResult", "drop_findings", "findings"]
+__all__ = ["ALL", "AnsweredFinding", "Finding", "FindingsDropped", "FindingsResult", "drop_findings", "findings"]

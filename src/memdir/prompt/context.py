@@ -498,15 +498,36 @@ def _sections(session, untrusted: bool, warn, *, outline: bool) -> list:
             continue
         try:
             layer_dir, meta_dir = session.layer_path(scope), session.meta_path(scope)
-            # A hook or a CLI command hands a large layer's overdue sweep off (memdir.files.sweeps).
-            on_due = (lambda d=layer_dir, s=scope, m=meta_dir: hand_off_if_large(
-                d, session.home_path, s, session.root_path, meta_of(d, m))) if handing_off() else None
             sections.append((scope, read_index(layer_dir,
                                                lambda _path, scope=scope: session.layer(scope).current_index(),
-                                               meta_dir, outline=outline, on_due=on_due)))
+                                               meta_dir, outline=outline, on_due=_on_due(session, scope))))
         except Exception as exc:  # noqa: BLE001 — one unreadable layer never blanks the others
             (warn or warning)(f"the {scope} layer was left out of the context: {exc}")
     return sections
+
+
+def _on_due(session, scope: str):
+    """:func:`memdir.files.layout.index_is_fresh`'s ``on_due`` for a layer of ``session``: a hook or a CLI command
+    hands a large layer's overdue sweep off (:mod:`memdir.files.sweeps`); None elsewhere."""
+    if not handing_off():
+        return None
+    layer_dir, meta_dir = session.layer_path(scope), session.meta_path(scope)
+    return lambda: hand_off_if_large(layer_dir, session.home_path, scope, session.root_path, meta_of(layer_dir, meta_dir))
+
+
+def bring_up_to_date(session, scope: str) -> bool:
+    """Rebuild the ``scope`` layer's ``MEMORY.md`` when it is out of date, as the context block does first
+    (:func:`read_index`: a file changed outside memdir is journaled as an ``external-edit`` then), without reading
+    the index: for a reader of the journal that runs before the block (the pending findings,
+    :mod:`memdir.prompt.answered`). Whether it was out of date. Cheap when it is not (a few stats); never raises."""
+    try:
+        layer_dir = session.layer_path(scope)
+        stale = not index_is_fresh(layer_dir, time.time_ns(), session.meta_path(scope), _on_due(session, scope))
+        if stale and os.path.isdir(layer_dir):
+            session.layer(scope).current_index()
+        return stale
+    except Exception:  # noqa: BLE001 — the block that follows says what is wrong with the layer
+        return False
 
 
 def warning(message: str) -> None:

@@ -11,15 +11,28 @@ from .memories import cut
 @printable_output
 def findings(result) -> str:
     """The pending findings of a :class:`~memdir.operations.findings.FindingsResult`, each with its id
-    and the command that drops it; ``""`` when there are none."""
+    and the command that drops it, then those an edit outside memdir answered, each with why; ``""`` when
+    there are none."""
     if not result.findings:
-        return ""
+        return answered(result)
     lines = [f"Pending findings of this project ({len(result.findings)}): what you said at the end of an earlier "
              f"session, offered to the next session's agent to save (each until it was shown in {SHOW_LIMIT} "
              "sessions); not memories, nothing to approve:"]
     for f in result.findings:
         lines.append(f"  {f.id}  ({f.said}, shown in {f.shown} of {SHOW_LIMIT}) “{cut(f.text)}”")
     lines.append("  drop a wrong one: memdir review --drop ID (or --drop all)")
+    return "\n".join(filter(None, ("\n".join(lines), answered(result))))
+
+
+@printable_output
+def answered(result) -> str:
+    """The findings of a :class:`~memdir.operations.findings.FindingsResult` an edit outside memdir answered,
+    each with the reason and the journal event of the edit; ``""`` when none."""
+    if not result.answered:
+        return ""
+    lines = [f"Findings answered by an edit outside memdir ({len(result.answered)}), no longer offered to the agent:"]
+    for f in result.answered:
+        lines.append(f"  {f.id}  “{cut(f.text)}” — {f.reason} (journal event {f.seq}, {f.ts[:19]}Z)")
     return "\n".join(lines)
 
 
@@ -34,4 +47,4 @@ def dropped(result) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["dropped", "findings"]
+__all__ = ["answered", "dropped", "findings"]

@@ -204,9 +204,10 @@ def cmd_review(args) -> int:
     result = mem.review(args.scope)
     found = mem.findings() if args.scope in (None, "project") else None
     text = render.review(result)
-    if found is not None and found.findings:
+    if found is not None and (found.findings or found.answered):
         text = f"{text}\n\n{render_findings.findings(found)}"
-    emit(args, {**result.to_dict(), "findings": found.to_dict()["findings"] if found else []}, text)
+    emit(args, {**result.to_dict(), "findings": found.to_dict()["findings"] if found else [],
+                **({"answered_findings": found.to_dict()["answered"]} if found else {})}, text)
     return 0
 
 

@@ -1,0 +1,247 @@
+"""A pending finding a memory's edit outside memdir answered (DESIGN §5, §7; newuser38).
+
+A pending finding (:mod:`memdir.prompt.pending`) waits for the next session's agent to save what the person
+said. When the memory it is about is then changed outside memdir — a person's editor; the layer's journal
+records every such change as an ``external-edit`` once a sweep takes it up (:func:`memdir.layer.commit.sweep`)
+— the change is the answer, and asking the agent to save the finding again would undo it (newuser38: the
+person corrected ``db-port`` 5433 -> 5434 by hand, and every session start still asked to save "dev db is on
+5433"). The one rule, :func:`answer`, reads the journaled bytes before and after such an edit journaled after
+the finding was kept:
+
+* **saved**: the memory after it holds the finding (:func:`~memdir.prompt.coverage.covers`) and the finding
+  corrects nothing of it (:func:`~memdir.prompt.coverage.corrects`);
+* **taken out**: a value the finding states (:func:`~memdir.prompt.coverage._values`: a number, a name) that
+  the memory held before the edit is no longer in it, the memory sharing another content word with the finding.
+
+The journal cannot tell a person's editor from ``git pull``, a checkout or a copy: each is an ``external-edit``
+by ``human``. So the rule is the one safe for both: an edit answers a finding only when it saved the finding's
+value or took that very value out of the memory that held it — never because the memory now holds some other
+value (a pulled ``db-port`` of 5435 leaves a finding "dev db is on 5433" about a memory of 5432 waiting).
+
+Nothing is deleted silently: an answered finding is no longer shown, and one line ``{"id", "text", "name", "seq", "ts", "reason", "at"}`` (``at``: when it was judged, epoch seconds) is appended to ``<layer>/.memdir/pending-answered.jsonl`` (one
+``write``, O_APPEND, no lock, as the showings are), which :func:`answered` reads for ``memdir review`` (the finding's text and the reason, after it left
+``pending.json`` too: the next finding kept prunes what is no longer to show, as it prunes an expired one).
+
+Cost (on the hooks' path only while a finding waits): each finding keeps the journal's size, last line's
+digest and seq when it was kept (:func:`mark`). The journal's bytes after the oldest finding's mark are searched
+for the action's name (:func:`_mentions_edit`: no line parsed, no module imported); only when they name it are
+they parsed by the journal's reader, once for all findings (:meth:`memdir.layer.journal.Journal.events_after`),
+never whole — but for a finding kept by an older memdir (no mark) or a journal rewritten since (``memdir verify
+--repair``'s rechain): then its events are read whole, once. Only an ``external-edit`` after a finding reads
+version objects (two each). The session start brings the project layer's index up to date first
+(:func:`memdir.prompt.context.bring_up_to_date`), so an edit that moved the layer directory is journaled before
+the findings are judged; one made in place is journaled at the next sweep (:mod:`memdir.files.sweeps`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ..files.layout import JOURNAL_FILE, META_DIR
+
+ANSWERED_FILE = "pending-answered.jsonl"
+HAND_EDIT = "external-edit"  # memdir.layer.lasts.HAND_EDIT: the journal's action for a change made outside memdir
+
+
+def _meta(layer_dir) -> str:
+    return os.path.join(layer_dir, META_DIR)
+
+
+def mark(layer_dir) -> list | None:
+    """``[size, digest of its last line, its seq]`` of the layer's journal now (``[0, None, 0]``: none yet),
+    kept in a finding as ``journal`` when it is kept (call with the layer lock held), so :func:`unanswered`
+    reads only the events after it; None when the journal cannot be read."""
+    from pathlib import Path
+
+    from ..errors import StoreError
+    from ..layer.journal import Journal
+
+    journal = Journal(Path(_meta(layer_dir)))
+    try:
+        end = (journal.stat_key() or (0, 0))[0]
+    except StoreError:
+        return None
+    last = journal.last_event() if end else None
+    if end and last is None:
+        return None  # a last line that is no event: no mark to read from
+    return [end, journal.line_digest(end), last.seq if last else 0]
+
+
+def answer(item_text: str, name: str, before: str | None, after: str) -> str | None:
+    """Why an edit outside memdir of the memory ``name`` from the text ``before`` (None: the file was placed
+    new) to ``after`` answers the finding ``item_text`` (see the module docstring), as a person reads it; None
+    when it does not. Texts as :func:`memdir.prompt.coverage.memory_text` joins a memory's fields. Pure."""
+    import re
+
+    from . import coverage as words_of
+
+    if words_of.covers(item_text, after) and not words_of.corrects(item_text, after):
+        return f"{name} was edited outside memdir and now holds it"
+    if not before:
+        return None
+    words = {w[:5] for w in re.findall(words_of._WORD, before.lower())}
+    values = words_of._values(item_text) & words
+    if not values or not (words_of._stems(item_text) & words_of._stems(before)) - values:
+        return None  # the finding states no value the memory held, or shares nothing else with it
+    gone = values - {w[:5] for w in re.findall(words_of._WORD, after.lower())}
+    if not gone:
+        return None
+    said = list(dict.fromkeys(w for w in re.findall(r"[A-Za-z0-9]+", item_text) if w.lower()[:5] in gone))
+    return (f"{name} was edited outside memdir and no longer holds {', '.join(said)}: saving the finding "
+            "would undo that edit")
+
+
+def answered(layer_dir) -> dict[str, dict]:
+    """Finding id → ``{"id", "text", "name", "seq", "ts", "reason", "at"}``: the findings of a layer an edit outside memdir
+    answered, as :func:`unanswered` recorded them (a torn or foreign line is skipped). Never raises."""
+    try:
+        with open(os.path.join(_meta(layer_dir), ANSWERED_FILE), "rb") as handle:
+            raw = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return {}
+    import json
+
+    found: dict[str, dict] = {}
+    for line in raw.splitlines():
+        try:
+            entry = json.loads(line)
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
+                found.setdefault(entry["id"], entry)
+        except ValueError:
+            continue
+    return found
+
+
+def unanswered(layer_dir, items: list[dict]) -> list[dict]:
+    """``items`` (findings still to show, :func:`memdir.prompt.pending.active`) but those an edit outside
+    memdir answered: recorded before (:func:`answered`), or answered by an ``external-edit`` journaled after the
+    finding was kept (:func:`answer`; recorded now, best effort). A layer or journal that cannot be read answers
+    nothing. Reads the journal from the oldest finding's :func:`mark` (see the module docstring for the cost)."""
+    done = answered(layer_dir) if os.path.exists(os.path.join(_meta(layer_dir), ANSWERED_FILE)) else {}
+    items = [item for item in items if item["id"] not in done]
+    if not items:
+        return items
+    edits, marked = _edits_after(layer_dir, items)
+    if not edits:
+        return items
+    new = {}
+    for item in items:
+        for event, before, after in edits:
+            if not _after(event, item, marked):
+                continue
+            reason = answer(item["text"], event.name, before, after)
+            if reason is not None:
+                new[item["id"]] = {"id": item["id"], "text": item["text"], "name": event.name, "seq": event.seq,
+                                   "ts": event.ts, "reason": reason, "at": time.time()}
+                break
+    if new:
+        _record(layer_dir, list(new.values()))
+    return [item for item in items if item["id"] not in new]
+
+
+def _after(event, item: dict, marked: bool) -> bool:
+    """Whether ``event`` was journaled after ``item`` was kept: past its mark's seq (``marked``: the events
+    were read from the marks), else by time."""
+    if marked:
+        return event.seq > item["journal"][2]
+    from ..files.memfile import parse_time
+
+    when = parse_time(event.ts)
+    return when is not None and when.timestamp() > float(item.get("ts") or 0)
+
+
+def _marked(value) -> bool:
+    """Whether ``value`` is a :func:`mark` as a finding keeps it."""
+    return (isinstance(value, list) and len(value) == 3 and type(value[0]) is int and type(value[2]) is int
+            and (value[1] is None or isinstance(value[1], str)))
+
+
+def _edits_after(layer_dir, items: list[dict]) -> tuple[list[tuple], bool]:
+    """``(event, text before, text after)`` of each ``external-edit`` journaled after the oldest of ``items``
+    was kept (``[]`` when none, or the journal cannot be read), and whether they were read from the items'
+    marks (else from the whole journal: an item without one, or a journal rewritten since)."""
+    every = all(_marked(item.get("journal")) for item in items)
+    if every and not _mentions_edit(layer_dir, min(item["journal"][0] for item in items)):
+        return [], True  # the common case: nothing to parse, and the journal's module is not even imported
+    from pathlib import Path
+
+    from ..errors import MemdirError
+    from ..layer.journal import Journal
+
+    journal = Journal(Path(_meta(layer_dir)))
+    events = None
+    if every:
+        end, last, _ = min((item["journal"] for item in items), key=lambda m: m[0])
+        # the events appended since the oldest mark: None when the journal is not the one marked, grown
+        events = journal.events_after(end, last)
+    marked = events is not None
+    if events is None:  # no mark (an older memdir's finding), or the journal was rewritten since
+        try:
+            events = journal.events()
+        except (MemdirError, OSError):
+            return [], False
+    oldest = min(items, key=lambda item: item["journal"][2] if marked else float(item.get("ts") or 0))
+    out = []
+    for event in events:
+        if event.action != HAND_EDIT or not event.name or not event.after or not _after(event, oldest, marked):
+            continue  # no version object read for an event before every finding
+        after = _text(journal, event.name, event.after)
+        if after is not None:
+            out.append((event, _text(journal, event.name, event.before), after))
+    return out, marked
+
+
+def _mentions_edit(layer_dir, end: int) -> bool:
+    """Whether the layer journal's bytes after byte ``end`` (a finding's mark) name :data:`HAND_EDIT` at all: a
+    byte search, no line parsed — a filter before the journal's reader (:mod:`memdir.layer.journal`, whose import
+    costs about as much as this module's hook path) parses the events, which then decide. True when the journal
+    cannot be read so (the reader says what it can); a journal rewritten since the mark (``memdir verify
+    --repair``'s rechain) may hide an edit from it, and its findings wait (the safe side)."""
+    try:
+        with open(os.path.join(_meta(layer_dir), JOURNAL_FILE), "rb") as handle:
+            handle.seek(end)
+            return HAND_EDIT.encode() in handle.read()
+    except (OSError, ValueError):
+        return True
+
+
+def _text(journal, name: str, key: str | None) -> str | None:
+    """The text of a memory's version ``key`` as the finding rules read a memory (its name, description and
+    body: :func:`memdir.prompt.coverage.memory_text`); the bytes as they are when they do not parse; None for
+    no version or a lost object."""
+    if not key:
+        return None
+    from ..errors import MemdirError
+    from ..files.memfile import MalformedMemory, parse
+    from .coverage import memory_text
+
+    try:
+        data = journal.get_object(key).decode("utf-8", "replace")
+    except (MemdirError, OSError):
+        return None
+    try:
+        record = parse(data, name).record
+    except (MalformedMemory, ValueError):
+        return data
+    return memory_text(record.name, record.description, record.body)
+
+
+def _record(layer_dir, entries: list[dict]) -> None:
+    """Append ``entries`` to :data:`ANSWERED_FILE` with one ``write`` (O_APPEND, no lock); a read-only home
+    records nothing (the next reader judges again)."""
+    import json
+
+    data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
+    try:
+        os.makedirs(_meta(layer_dir), exist_ok=True)
+        fd = os.open(os.path.join(_meta(layer_dir), ANSWERED_FILE), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+__all__ = ["ANSWERED_FILE", "answer", "answered", "mark", "unanswered"]
