@@ -3,7 +3,7 @@
 import pytest
 
 from memdir import Memory
-from memdir.prompt import pending
+from memdir.prompt import coverage, pending
 
 
 @pytest.mark.parametrize("finding, memory, covered", [
@@ -62,7 +62,7 @@ def test_a_correction_is_read_within_its_clause_and_a_liking_is_a_preference(fin
     ("use", "use"),
 ])
 def test_a_liking_and_one_final_s_are_read_as_one_word_beside_a_value(stem, read):
-    assert pending._stance({stem}) == {read}
+    assert coverage._stance({stem}) == {read}
 
 
 def test_words_that_differ_by_an_s_of_their_own_are_two_values():

@@ -39,13 +39,9 @@ from ..files.layout import META_DIR
 from ..text.fence import escape_stored
 from ..text.printable import one_line
 from .coverage import (  # noqa: F401  (re-exported: the rule of the words is coverage's)
-    _WORD,
     COVERAGE,
     NEGATION_REACH,
     TOPIC_WORDS,
-    _stance,
-    _stems,
-    _values,
     corrects,
     covers,
     memory_text,
