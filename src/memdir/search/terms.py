@@ -12,7 +12,7 @@ read from the ``docs`` table's text as written.
 
 from __future__ import annotations
 
-from ..text.fold import kana_spellings
+from ..text.fold import script_spellings
 from ..text.words import HEBREW_PREFIXES, HEBREW_REST
 from . import memo, spelling, typos
 from .oneword import PHRASAL_NOUNS
@@ -78,8 +78,9 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
     """Memories holding each term; a term of ``starts`` (:func:`memdir.search.spelling.starts`; None: every
     :func:`~memdir.search.spelling.prefixable` term as it is) counts the memories of every word its start
     stands for (:func:`memdir.search.spelling.begins`; summed, at most ``total``, the memories indexed); a term in
-    kana the memories holding it in the other kana among ``terms`` too (:func:`memdir.text.fold.kana_spellings`:
-    ``かな`` and ``カナ``, :func:`memdir.search.compounds.in_other_kana`; summed, at most ``total``)."""
+    kana (or Arabic or Hebrew letters) the memories holding it in another spelling among ``terms`` too
+    (:func:`memdir.text.fold.script_spellings`: ``かな`` and ``カナ``, ``خادم`` and ``الخادم``,
+    :func:`memdir.search.compounds.in_other_kana`; summed, at most ``total``)."""
     if not terms:
         return {}
     if starts is None:
@@ -100,7 +101,7 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
     asked, written = set(terms), dict(out)  # a kana term is held where its other kana is (かな: カナダ too)
     for term in terms:
         if not term.isascii():
-            out[term] = min(total, written.get(term, 0) + sum(written.get(o, 0) for o in kana_spellings(term) if o in asked))
+            out[term] = min(total, written.get(term, 0) + sum(written.get(o, 0) for o in script_spellings(term) if o in asked))
     return out
 
 
