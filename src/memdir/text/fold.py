@@ -44,7 +44,7 @@ was): hiragana is what Japanese writes its grammar in, and search weighs a query
 
 Arabic and Persian draw two letters with two code points each (Arabic ``ك ي``, Persian ``ک ی``: the key a
 keyboard of either gives), and Arabic writes a noun with or without its article (``خادم``, ``الخادم``: server, the
-server) as Hebrew does (``שרת``, ``השרת``): search reads a query's term in any of these spellings too
+server) as Hebrew does (``שרת``, ``השרת``): search reads a query's term in these spellings too
 (:func:`script_spellings`; break40recall). The index and names keep the text as written.
 
 Other scripts keep their marks: a Devanagari vowel sign or a kana's dakuten is part of the word
@@ -82,12 +82,17 @@ ARABIC_LETTERS = {"\u0643": "\u06a9", "\u064a": "\u06cc"}
 """Arabic letters (``ك`` kaf, ``ي`` yeh) and the Persian letter that is the same letter drawn apart (``ک``, ``ی``)."""
 _ARABIC_OF = {v: k for k, v in ARABIC_LETTERS.items()}
 
-ARTICLES = ("\u0627\u0644", "\u05d4")
-"""The definite articles written joined to their noun: Arabic ``ال``, Hebrew ``ה``."""
+ARABIC_ARTICLE = "\u0627\u0644"
+"""Arabic's definite article ``ال``, written joined to its noun."""
+
+HEBREW_ARTICLE = "\u05d4"
+"""Hebrew's definite article ``ה``, written joined to its noun (one of the prefixes
+:func:`memdir.search.terms.near_forms` takes off a query's word: :data:`memdir.text.words.HEBREW_PREFIXES`)."""
 
 ARTICLE_MIN = 3
-"""Letters at least of a noun :func:`script_spellings` reads with or without its article: a shorter one is mostly
-another word (Hebrew ``הר`` is a mountain, not the article before ``ר``)."""
+"""Letters at least of a noun :func:`script_spellings` reads with its article (or, Arabic, without it): a shorter
+one is mostly another word (Hebrew ``הר`` is a mountain, not the article before ``ר``); Hebrew's own rule is as
+long (:data:`memdir.text.words.HEBREW_REST`)."""
 
 _KATAKANA_FIRST, _KATAKANA_LAST, _KANA_OFFSET = 0x30A1, 0x30F6, 0x60  # ァ..ヶ, each its hiragana 0x60 before
 _HIRAGANA_FIRST, _HIRAGANA_LAST = _KATAKANA_FIRST - _KANA_OFFSET, _KATAKANA_LAST - _KANA_OFFSET  # ぁ..ゖ
@@ -223,9 +228,11 @@ def kana_spellings(term: str) -> tuple[str, ...]:
 def script_spellings(term: str) -> tuple[str, ...]:
     """The other spellings of ``term`` (a folded search term) that search reads as the same term: its other kana
     (:func:`kana_spellings`), its Arabic letters in Persian and its Persian ones in Arabic (:data:`ARABIC_LETTERS`:
-    ``كرمانشاه`` → ``کرمانشاه``), and each of those with its article (:data:`ARTICLES`) taken off or put on
-    (``خادم`` → ``الخادم``, ``השרת`` → ``שרת``; a noun of :data:`ARTICLE_MIN` letters at least, all of the article's
-    script). Those that differ from ``term``, in that order; ``()`` for an ASCII term. Pure."""
+    ``كرمانشاه`` → ``کرمانشاه``), and each of those with Arabic's article (:data:`ARABIC_ARTICLE`) taken off or put
+    on (``خادم`` → ``الخادم``, ``الخادم`` → ``خادم``); a Hebrew word with its article put on (:data:`HEBREW_ARTICLE`:
+    ``שרת`` → ``השרת``; taking Hebrew's prefixes off a query's word is :func:`memdir.search.terms.near_forms`'s). A
+    noun of :data:`ARTICLE_MIN` letters at least, all of the article's script. Those that differ from ``term``, in
+    that order; ``()`` for an ASCII term. Pure."""
     if term.isascii():
         return ()
     found = list(kana_spellings(term))
@@ -233,13 +240,27 @@ def script_spellings(term: str) -> tuple[str, ...]:
     arabic = "".join(_ARABIC_OF.get(c, c) for c in term)
     for form in dict.fromkeys((term, persian, arabic)):
         found.append(form)
-        for article in ARTICLES:
-            script = _hebrew if article == ARTICLES[1] else _arabic
-            bare = form.removeprefix(article)
-            if len(bare) >= ARTICLE_MIN and all(script(c) for c in bare):
-                found.append(article + bare if bare == form else bare)
+        bare = form.removeprefix(ARABIC_ARTICLE)
+        if len(bare) >= ARTICLE_MIN and all(_arabic(c) for c in bare):
+            found.append(ARABIC_ARTICLE + bare if bare == form else bare)
+    if len(term) >= ARTICLE_MIN and all(_hebrew(c) for c in term):
+        found.append(HEBREW_ARTICLE + term)
     return tuple(dict.fromkeys(t for t in found if t != term))
 
 
-__all__ = ["ARABIC_LETTERS", "ARTICLES", "ARTICLE_MIN", "CYRILLIC_SPELLED", "LATIN_SPELLED", "UMLAUTS", "UMLAUT_MIN",
-           "fold", "hiragana", "kana_spellings", "katakana", "script_spellings", "umlauts_spelled"]
+__all__ = [
+    "ARABIC_ARTICLE",
+    "ARABIC_LETTERS",
+    "ARTICLE_MIN",
+    "CYRILLIC_SPELLED",
+    "HEBREW_ARTICLE",
+    "LATIN_SPELLED",
+    "UMLAUTS",
+    "UMLAUT_MIN",
+    "fold",
+    "hiragana",
+    "kana_spellings",
+    "katakana",
+    "script_spellings",
+    "umlauts_spelled",
+]
