@@ -71,3 +71,20 @@ def test_search_folds_accents_both_ways(mem):
     assert "zurich-office" in [h.name for h in mem.search("Zürich")]
     assert [h.name for h in mem.search("cafe laptops")][0] == "cafe-rule"
     assert "berlin-office" not in [h.name for h in mem.search("Zurich")]  # control: no padding
+
+
+@pytest.mark.parametrize("spelling", ["회의록 규칙", unicodedata.normalize("NFD", "회의록 규칙")])
+def test_the_journal_filtered_by_any_spelling_of_a_name_lists_that_memorys_events(mem, spelling):
+    """break40recall: ``memdir journal --name`` (and the panel's journal filter) matched the stored name
+    exactly, so the name a person wrote (회의록 규칙, café-notes) listed "No journal events"."""
+    mem.write("회의록 규칙", "Minutes go to the wiki", "project", "Keep minutes.")
+    mem.write("café-notes", "Coffee notes", "project", "Oat milk.")
+    mem.write("other-rule", "Standups at nine", "project", "Ring twice.")
+    stored = normalize_name("회의록 규칙").name
+    assert stored.startswith("m-")
+    assert [(e.name, e.action) for e in mem.journal(name=spelling).entries] == [(stored, "create")]
+    assert [e.name for e in mem.journal(name=stored).entries] == [stored]  # control: the stored name, as before
+    cafe = unicodedata.normalize("NFD", "Café-Notes")
+    assert [e.name for e in mem.journal(name=cafe).entries] == ["cafe-notes"]
+    assert [e.name for e in mem.journal(name="other").entries] == []  # control: no partial match
+    assert {e.name for e in mem.journal().entries} == {stored, "cafe-notes", "other-rule"}

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import git
-from ..errors import InvalidInput, MemdirError, ScopeError, StoreError
+from ..errors import InvalidInput, InvalidName, MemdirError, ScopeError, StoreError
 from ..files.layout import (
     LAYER_FILE,
     described_root,
@@ -52,6 +52,7 @@ from ..results import (
     StatusResult,
 )
 from ..session import Session
+from ..text.names import normalize_name
 from ..text.plural import counted
 from ..text.printable import LINE_BYTES, clipped, one_line
 from ..tombstones.stones import unreadable_tombstones
@@ -348,7 +349,8 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
     itself and every later event of its layer (it was made no later than those; so one stamped by a clock
     set ahead, 2099, comes after every later event of its layer, never first for good), ties by layer
     order; those of ``actor``, ``action`` and
-    memory ``name`` only when given (exact matches), at most ``limit``
+    memory ``name`` only when given (exact matches; ``name`` is also read as a name is written,
+    :func:`memdir.text.names.normalize_name`: ``회의록 규칙`` in NFC or NFD, ``Café-Notes``), at most ``limit``
     (1–10000). Bookkeeping events (:data:`~memdir.layer.journal.BOOKKEEPING`:
     consolidation's receipts) are left out and counted in ``hidden`` unless
     ``everything`` is true or ``action`` names one; ``total`` and ``limit``
@@ -362,12 +364,13 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
         raise InvalidInput(f"action must be one of {', '.join(JOURNAL_ACTIONS)} (got {action!r})")
     if actor and actor not in ACTORS:
         raise InvalidInput(f"actor must be one of {', '.join(ACTORS)} (got {actor!r})")
+    names = _filtered_names(name)
     found, hidden = [], 0
     for order, layer in enumerate(session.layers(scope)):
         by = None  # the earliest ts of this event and every later one of the layer (newest first below)
         for event, version in reversed(numbered_events(layer)):
             by = event.ts if by is None or event.ts < by else by
-            if (actor and event.actor != actor) or (action and event.action != action) or (name and event.name != name):
+            if (actor and event.actor != actor) or (action and event.action != action) or (names and event.name not in names):
                 continue
             if not everything and not action and event.action in BOOKKEEPING:
                 hidden += 1
@@ -377,6 +380,17 @@ def journal(session: Session, scope: str | None = None, *, actor: str | None = N
                                                          event.after, version)))
     found.sort(key=lambda item: (item[0], item[1], item[2].seq), reverse=True)
     return JournalResult(tuple(item[2] for item in found[:limit]), len(found), hidden)
+
+
+def _filtered_names(name: str | None) -> tuple[str, ...]:
+    """The stored names :func:`journal`'s ``name`` filter matches: ``name`` as given and the name it normalizes to
+    (as a write names it); ``()`` for no filter."""
+    if not name:
+        return ()
+    try:
+        return (name, normalize_name(name).name)
+    except InvalidName:  # not a name a write takes: only an event of that exact stored name
+        return (name,)
 
 
 def projects(home: Path) -> ProjectList:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..text.fold import kana_spellings
+from ..text.fold import script_spellings
 from ..text.printable import without_hidden
 from .oneword import PHRASAL_NOUNS, PHRASAL_VERBS
 from .stemming import kind_spelled
@@ -96,12 +96,13 @@ def written_joined(conn, pairs: dict[str, tuple[str, str]], terms: list[str]) ->
 
 
 def in_other_kana(conn, terms: list[str]) -> dict[str, tuple[str]]:
-    """``{spelling: (term,)}`` for each of the query's ``terms`` written in kana whose spelling in the other kana
-    (:func:`memdir.text.fold.kana_spellings`: ``かな`` of ``カナ``, ``ドッ`` of ``どっ``) some memory writes and the
-    query does not: a group of one part, a second spelling of the term (:func:`joined_parts`). One read of the
+    """``{spelling: (term,)}`` for each of the query's ``terms`` whose other spelling
+    (:func:`memdir.text.fold.script_spellings`: in the other kana, ``かな`` of ``カナ``, ``ドッ`` of ``どっ``; in Persian
+    or Arabic letters, ``کرمانشاه`` of ``كرمانشاه``; with or without its article, ``الخادم`` of ``خادم``, ``שרת`` of
+    ``השרת``) some memory writes and the query does not: a group of one part, a second spelling of the term (:func:`joined_parts`). One read of the
     index's vocabulary in the caller's transaction; ``{}`` when none."""
     have = set(terms)
-    wanted = {other: term for term in terms for other in kana_spellings(term) if other not in have}
+    wanted = {other: term for term in terms for other in script_spellings(term) if other not in have}
     if not wanted:
         return {}
     marks = ",".join("?" * len(wanted))

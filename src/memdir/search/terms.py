@@ -12,7 +12,7 @@ read from the ``docs`` table's text as written.
 
 from __future__ import annotations
 
-from ..text.fold import kana_spellings
+from ..text.fold import kana_spellings, script_spellings
 from ..text.words import HEBREW_PREFIXES, HEBREW_REST
 from . import memo, spelling, typos
 from .oneword import PHRASAL_NOUNS
@@ -79,7 +79,9 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
     :func:`~memdir.search.spelling.prefixable` term as it is) counts the memories of every word its start
     stands for (:func:`memdir.search.spelling.begins`; summed, at most ``total``, the memories indexed); a term in
     kana the memories holding it in the other kana among ``terms`` too (:func:`memdir.text.fold.kana_spellings`:
-    ``かな`` and ``カナ``, :func:`memdir.search.compounds.in_other_kana`; summed, at most ``total``)."""
+    ``かな`` and ``カナ``, :func:`memdir.search.compounds.in_other_kana`; summed, at most ``total``); a term of Arabic
+    or Hebrew letters the most memories any of its spellings among ``terms`` is held by
+    (:func:`memdir.text.fold.script_spellings`: ``خادم`` and ``الخادم``)."""
     if not terms:
         return {}
     if starts is None:
@@ -100,7 +102,12 @@ def doc_freq(conn, terms: list[str], total: int, starts: dict[str, str] | None =
     asked, written = set(terms), dict(out)  # a kana term is held where its other kana is (かな: カナダ too)
     for term in terms:
         if not term.isascii():
-            out[term] = min(total, written.get(term, 0) + sum(written.get(o, 0) for o in kana_spellings(term) if o in asked))
+            kana = kana_spellings(term)
+            held = written.get(term, 0) + sum(written.get(o, 0) for o in kana if o in asked)
+            # with or without its article, one memory mostly writes a word both ways (منفذ in its description,
+            # المنفذ in its body): the most held spelling counts, never their sum
+            out[term] = min(total, max([held, *(written.get(o, 0) for o in script_spellings(term)
+                                                if o in asked and o not in kana)]))
     return out
 
 

@@ -42,6 +42,11 @@ katakana by NFKC first; small kana stay small, the long-vowel mark ``ー`` stays
 itself keeps its script, in the index and in names (a name's hash, its file's address in every store, is as it
 was): hiragana is what Japanese writes its grammar in, and search weighs a query's hiragana so.
 
+Arabic and Persian draw two letters with two code points each (Arabic ``ك ي``, Persian ``ک ی``: the key a
+keyboard of either gives), and Arabic writes a noun with or without its article (``خادم``, ``الخادم``: server, the
+server) as Hebrew does (``שרת``, ``השרת``): search reads a query's term in these spellings too
+(:func:`script_spellings`; break40recall). The index and names keep the text as written.
+
 Other scripts keep their marks: a Devanagari vowel sign or a kana's dakuten is part of the word
 (``ガイド`` is not ``カイト``), not an accent.
 
@@ -72,6 +77,22 @@ UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue"}
 UMLAUT_MIN = 4
 """Letters of the shortest word whose umlauts :func:`umlauts_spelled` writes out: a shorter one's second spelling
 is mostly another word (``hü`` → ``hue``, ``dö`` → ``doe``, ``blü`` → ``blue``)."""
+
+ARABIC_LETTERS = {"\u0643": "\u06a9", "\u064a": "\u06cc"}
+"""Arabic letters (``ك`` kaf, ``ي`` yeh) and the Persian letter that is the same letter drawn apart (``ک``, ``ی``)."""
+_ARABIC_OF = {v: k for k, v in ARABIC_LETTERS.items()}
+
+ARABIC_ARTICLE = "\u0627\u0644"
+"""Arabic's definite article ``ال``, written joined to its noun."""
+
+HEBREW_ARTICLE = "\u05d4"
+"""Hebrew's definite article ``ה``, written joined to its noun (one of the prefixes
+:func:`memdir.search.terms.near_forms` takes off a query's word: :data:`memdir.text.words.HEBREW_PREFIXES`)."""
+
+ARTICLE_MIN = 3
+"""Letters at least of a noun :func:`script_spellings` reads with its article (or, Arabic, without it): a shorter
+one is mostly another word (Hebrew ``הר`` is a mountain, not the article before ``ר``); Hebrew's own rule is as
+long (:data:`memdir.text.words.HEBREW_REST`)."""
 
 _KATAKANA_FIRST, _KATAKANA_LAST, _KANA_OFFSET = 0x30A1, 0x30F6, 0x60  # ァ..ヶ, each its hiragana 0x60 before
 _HIRAGANA_FIRST, _HIRAGANA_LAST = _KATAKANA_FIRST - _KANA_OFFSET, _KATAKANA_LAST - _KANA_OFFSET  # ぁ..ゖ
@@ -204,5 +225,42 @@ def kana_spellings(term: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in (hiragana(term), katakana(term)) if t != term))
 
 
-__all__ = ["CYRILLIC_SPELLED", "LATIN_SPELLED", "UMLAUTS", "UMLAUT_MIN", "fold", "hiragana", "kana_spellings",
-           "katakana", "umlauts_spelled"]
+def script_spellings(term: str) -> tuple[str, ...]:
+    """The other spellings of ``term`` (a folded search term) that search reads as the same term: its other kana
+    (:func:`kana_spellings`), its Arabic letters in Persian and its Persian ones in Arabic (:data:`ARABIC_LETTERS`:
+    ``كرمانشاه`` → ``کرمانشاه``), and each of those with Arabic's article (:data:`ARABIC_ARTICLE`) taken off or put
+    on (``خادم`` → ``الخادم``, ``الخادم`` → ``خادم``); a Hebrew word with its article put on (:data:`HEBREW_ARTICLE`:
+    ``שרת`` → ``השרת``; taking Hebrew's prefixes off a query's word is :func:`memdir.search.terms.near_forms`'s). A
+    noun of :data:`ARTICLE_MIN` letters at least, all of the article's script. Those that differ from ``term``, in
+    that order; ``()`` for an ASCII term. Pure."""
+    if term.isascii():
+        return ()
+    found = list(kana_spellings(term))
+    persian = "".join(ARABIC_LETTERS.get(c, c) for c in term)
+    arabic = "".join(_ARABIC_OF.get(c, c) for c in term)
+    for form in dict.fromkeys((term, persian, arabic)):
+        found.append(form)
+        bare = form.removeprefix(ARABIC_ARTICLE)
+        if len(bare) >= ARTICLE_MIN and all(_arabic(c) for c in bare):
+            found.append(ARABIC_ARTICLE + bare if bare == form else bare)
+    if len(term) >= ARTICLE_MIN and all(_hebrew(c) for c in term):
+        found.append(HEBREW_ARTICLE + term)
+    return tuple(dict.fromkeys(t for t in found if t != term))
+
+
+__all__ = [
+    "ARABIC_ARTICLE",
+    "ARABIC_LETTERS",
+    "ARTICLE_MIN",
+    "CYRILLIC_SPELLED",
+    "HEBREW_ARTICLE",
+    "LATIN_SPELLED",
+    "UMLAUTS",
+    "UMLAUT_MIN",
+    "fold",
+    "hiragana",
+    "kana_spellings",
+    "katakana",
+    "script_spellings",
+    "umlauts_spelled",
+]

@@ -95,3 +95,22 @@ def test_a_home_that_cannot_take_a_claim_gives_the_block(tmp_path):
     data = {"session_id": "s1", "cwd": str(tmp_path), "source": "startup"}
     assert once.first(home, "claude-code", "SessionStart", data, "user")
     assert once.first(home, "claude-code", "SessionStart", data, "project")  # twice: the safe side, never none
+
+
+def test_the_first_claim_makes_the_sessions_directory_private(mem, project, tmp_path, isolated_home):
+    """break40recall: a session start's claim made ``<home>/sessions`` with ``os.makedirs``, whose mode reaches
+    only the last directory, so the directory of every session's record was 0755 (listable by anyone: which
+    sessions ran and when) while the records' own writer makes it 0700."""
+    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("{}\n")
+    assert not (isolated_home / "sessions").exists()
+    was = os.umask(0o022)
+    try:
+        out, _ = _done(_start(USER_SCOPE, "SessionStart", _input(project, transcript, source="startup")))
+    finally:
+        os.umask(was)
+    assert "db-port" in json.loads(out)["hookSpecificOutput"]["additionalContext"]  # control: the block is given
+    assert len(os.listdir(isolated_home / "sessions" / "once")) == 1  # control: its claim was made there
+    assert (isolated_home / "sessions").stat().st_mode & 0o777 == 0o700
+    assert (isolated_home / "sessions" / "once").stat().st_mode & 0o777 == 0o700

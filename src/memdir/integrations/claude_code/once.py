@@ -128,17 +128,26 @@ def _place(home: str, key: str) -> tuple[str | None, str]:
     apart from another home's). ``(None, key)``: no place (no runtime directory), the block is given. Raises
     OSError when the folder cannot be made."""
     if os.path.isdir(home):
-        folder = os.path.join(home, *ONCE_DIR)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        return folder, key
+        return _made(home), key
     from ...runtime import private_dir  # standard library only, as this module
 
     runtime, _why = private_dir(create=True)
     if runtime is None:
         return None, key
-    folder = os.path.join(runtime, *ONCE_DIR)
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    return folder, sha256(os.path.realpath(home).encode("utf-8", "surrogateescape")).hexdigest()[:16] + "-" + key
+    return _made(runtime), sha256(os.path.realpath(home).encode("utf-8", "surrogateescape")).hexdigest()[:16] + "-" + key
+
+
+def _made(top: str) -> str:
+    """``<top>/sessions/once``, each directory made 0700 where it is not there (as the sessions' records make
+    theirs: :func:`memdir.prompt.sessionfiles.make_dir`; ``os.makedirs`` gives its mode to the last one only, and
+    ``sessions`` was 0755). Raises OSError."""
+    from ...prompt.sessionfiles import make_dir  # standard library only, as this module
+
+    folder = top
+    for part in ONCE_DIR:
+        folder = os.path.join(folder, part)
+        make_dir(folder)
+    return folder
 
 
 def _tidy(folder: str, now: float) -> None:
