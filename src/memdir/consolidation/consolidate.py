@@ -2,8 +2,9 @@
 
 One run, in order:
 
-1. read and bound the transcript (:mod:`memdir.consolidation.transcripts`) and redact
-   secrets from it — nothing secret reaches an extractor, a model or a receipt;
+1. read the transcript, redact secrets from each message and bound it (:mod:`memdir.consolidation.transcripts`:
+   redacted before it is cut, so no half of a secret survives the cut) — nothing secret reaches an extractor,
+   a model or a receipt;
 2. a transcript whose digest already has a finished receipt is done: nothing
    happens (the same transcript twice does nothing the second time);
 3. the gate (:mod:`memdir.consolidation.gate`) decides whether anything durable was said;
@@ -90,10 +91,12 @@ def scrub(value: Any, depth: int = 0) -> Any:
 
 
 def _redacted(transcript):
-    """The transcript with secrets redacted, and how many were."""
+    """The transcript with secrets redacted, and how many were: those its reading redacted before it cut the
+    messages (``transcript.redactions``: :func:`memdir.consolidation.transcripts.cutting.bound`) and any left in
+    a :class:`~memdir.consolidation.transcripts.Transcript` a caller built (text redacted before counts nothing)."""
     from .transcripts import Turn
 
-    turns, count = [], 0
+    turns, count = [], transcript.redactions
     for t in transcript.turns:
         result = redact(t.text)
         count += sum(result.counts.values())

@@ -377,16 +377,29 @@ def check(transcript, mode: str = "gated") -> GateResult:
         confirmed = confirmed_suggestion(transcript, index)
         if confirmed is not None:
             hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
-        said = sentences(turn.text)
-        for i, sentence in enumerate(said):
-            before = pointed_to(said, i)
-            if before and _request_part(sentence) != "tail":  # "… Remember it.": the hit quotes what it points to
-                sentence = " ".join(before + [sentence])
-            for rule, cue in said_rules(said, i):
-                hits.append(GateHit(rule, index, sentence, cue))
+        for sentence, found in said_hits(turn.text):
+            hits.extend(GateHit(rule, index, sentence, cue) for rule, cue in found)
     fire = mode == "always" or (mode == "gated" and bool(hits))
     return GateResult(fire, mode, tuple(hits))
 
 
+def said_hits(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """``(sentence, [(rule, cue), …])`` for each sentence of a person's message ``text`` that fires a rule, in
+    order (:func:`said_rules`): the sentence cleaned (:func:`sentences`) and, for a request pointing back at
+    what the message said before it ("… Remember it."), those sentences before it — what the hit quotes, and
+    what a cut message keeps of its middle (:func:`memdir.consolidation.transcripts.cutting.cut_message`)."""
+    said = sentences(text)
+    out = []
+    for i, sentence in enumerate(said):
+        found = said_rules(said, i)
+        if not found:
+            continue
+        before = pointed_to(said, i)
+        if before and _request_part(sentence) != "tail":  # "… Remember it.": the hit quotes what it points to
+            sentence = " ".join(before + [sentence])
+        out.append((sentence, found))
+    return out
+
+
 __all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "confirmed_suggestion",
-           "is_question_or_hedge", "pointed_to", "said_before", "said_rules", "sentence_rules", "sentences"]
+           "is_question_or_hedge", "pointed_to", "said_before", "said_hits", "said_rules", "sentence_rules", "sentences"]
