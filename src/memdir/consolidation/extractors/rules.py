@@ -43,8 +43,8 @@ from datetime import datetime
 
 from ...gateway.fields import free_name
 from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
-from ..gate import (REMEMBER_DE, REMEMBER_KO_JA, confirmed_suggestion, is_question_or_hedge, pointed_to, said_before,
-                    sentence_rules, sentences)
+from ..gate import (REMEMBER_BACK_FR_ES_PT_RU, REMEMBER_DE, REMEMBER_FR_ES_PT_RU, REMEMBER_KO_JA, confirmed_suggestion,
+                    is_question_or_hedge, pointed_to, said_before, sentence_rules, sentences)
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from .dates import absolutize
 from .persona import (
@@ -68,13 +68,15 @@ _REMEMBER_LEAD = re.compile(
     r"(?:remember|memori[sz]e|note|keep in mind|don'?t forget|do not forget|for future reference|make a note)"
     r"(?:\s+(?:that|this))?\s*[:,-]?\s*"
     r"|^(?:请)?(?:记住|记一下|记下来|别忘了|不要忘记|不要忘了)[:：，,]?\s*"
-    # the German, Korean and Japanese requests the gate fires on
+    # the German, Korean, Japanese, French, Spanish, Portuguese and Russian requests the gate fires on
     r"|^(?:(?:bitte|und|auch|also|übrigens)\s+)?" + REMEMBER_DE + r"\s*[:,]?\s*(?:dass\s+)?"
-    r"|^" + REMEMBER_KO_JA + r"[:：,，、。.]?\s*", _I)
+    r"|^" + REMEMBER_KO_JA + r"[:：,，、。.]?\s*"
+    r"|^(?:(?:et|y|e|и|s['’]il\s+te\s+plaît|por\s+favor|пожалуйста)\s+)?" + REMEMBER_FR_ES_PT_RU
+    + r"\s*[:,]?\s*(?:(?:que|de\s+que|что)\s+)?", _I)
 # The same request after what it asks to keep ("…, 기억해 줘", "…、忘れないでください。", "…, merk dir das").
 _REMEMBER_TAIL = re.compile(
     r"\s*[,，、:：;]\s*(?:(?:bitte\s+)?merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)(?:\s+bitte)?|vergiss\s+(?:das|es)\s+nicht"
-    r"|" + REMEMBER_KO_JA + r")[.!。！]*$", _I)
+    r"|" + REMEMBER_KO_JA + r"|" + REMEMBER_BACK_FR_ES_PT_RU + r")[.!。！]*$", _I)
 # Asking to write something down: with its content after it ("important: X",
 # "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md").
 _WRITE_DOWN = re.compile(
