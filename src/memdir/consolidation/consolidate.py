@@ -351,6 +351,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
                           reply=intent.reply_of(result, RAW_LIMIT), scrub=scrub)
     proposals = tuple(result.proposals[:MAX_PARSED])
     notes = [*said, *result.notes]
+    left_out = result.left_out + max(0, len(result.proposals) - MAX_PARSED)
     if len(result.proposals) > MAX_PARSED:
         notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
     try:  # the transcript's first and last turns: what was saved between covers a finding or a proposal (_held)
@@ -377,7 +378,8 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
             applied += 1
     kept = _keep_pending(writer, snap, result.pending, dry_run, notes, during)
     report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),
-                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept)
+                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept,
+                     left_out=left_out)
     if dry_run:
         return replace(report, status="dry-run")
     if any(o.result in ("skipped-changed", "skipped-locked", "skipped-unreadable") for o in outcomes):

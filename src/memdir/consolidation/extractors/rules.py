@@ -364,7 +364,8 @@ class RulesExtractor:
     """The offline :class:`~memdir.consolidation.proposals.Extractor` (``name = "rules"``).
 
     ``extract`` returns at most ``context.max_proposals`` × 2 proposals (the
-    caller applies at most the setting), in transcript order: a ``create``
+    caller applies at most the setting; the statements found beyond them are
+    counted in ``left_out`` and named in a note, never dropped unsaid), in transcript order: a ``create``
     per kept statement, or an ``update`` of the existing memory on the same
     subject (:func:`memdir.consolidation.extractors.subjects.same_subject`: names,
     descriptions and bodies searched). A later statement on the subject of an
@@ -383,6 +384,7 @@ class RulesExtractor:
         notes: list[str] = []
         names: set[str] = set()
         seen: set[str] = set()
+        cap, left = context.max_proposals * 2, []
         known = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
         by_name = {(m.scope, m.name): m for m in context.existing}
@@ -417,6 +419,9 @@ class RulesExtractor:
                         turn=index)
                     made[int(earlier[1])].description = description
                     continue
+                if len(proposals) >= cap:  # a new subject past the cap: counted and named, not proposed
+                    left.append(statement)
+                    continue
                 target = same_subject(statement, context.existing)
                 if target is not None:
                     existing = by_name[target]
@@ -431,9 +436,10 @@ class RulesExtractor:
                                         body=body, title=title_for(statement), evidence=sentence, turn=index)
                 made.append(_Made(len(proposals), proposal))
                 proposals.append(proposal)
-                if len(proposals) >= context.max_proposals * 2:
-                    return ExtractionResult(proposals, notes=notes)
-        return ExtractionResult(proposals, notes=notes)
+        if left:
+            notes.append(f"{len(left)} more statement(s) not proposed: at most {cap} proposals per run "
+                         f"(first left out: {left[0][:80]})")
+        return ExtractionResult(proposals, notes=notes, left_out=len(left))
 
 
 __all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "secret_value_only", "statement_of",
