@@ -63,15 +63,25 @@ def test_a_request_in_the_middle_of_a_long_message_is_kept_and_filler_there_is_c
     assert [m.description for m in mem.list().memories] == ["The staging database listens on port 6543."]
 
 
-def test_a_paste_full_of_rules_adds_a_quarter_at_most_and_never_pushes_a_request_out():
-    rules = "".join(f"You must always run step {i} before step {i + 1}. " for i in range(60))
-    request = "Remember that the release branch is release/2026."
-    text = _paste(rules + request + " " + rules)
-    cut = _user(text).turns[0].text
+def test_a_paste_of_requests_adds_a_quarter_at_most_and_rules_in_it_are_cut():
+    requests = "".join(f"Remember that step {i} runs before step {i + 1}. " for i in range(60))
+    rules = "You must always run the linter before the tests."
+    cut = _user(_paste(rules + " " + requests)).turns[0].text
     assert len(cut) <= USER_LIMIT + USER_LIMIT // REQUEST_SHARE + 4
-    assert request in cut.split("\n")  # the request first, whatever the rules around it
-    kept = [line for line in cut.split("\n") if line.startswith("You must always")]
-    assert 1 <= len(kept) < 60  # some of the rules, as many as fit
+    kept = [line for line in cut.split("\n") if line.startswith("Remember that step")]
+    assert kept[:2] == ["Remember that step 0 runs before step 1.", "Remember that step 1 runs before step 2."]
+    assert 5 <= len(kept) < 60  # as many as fit, in order
+    assert rules not in cut  # a rule is no request: the middle keeps requests alone
+
+
+def test_a_long_line_in_the_middle_costs_little():
+    import time
+
+    line = "x" * 200_000  # one "sentence" of 200 KB: never read by the gate's rules
+    started = time.process_time()
+    cut = _user(_paste(line + "\nRemember that the cache lives in /var/cache/ci.")).turns[0].text
+    assert "\n…\nRemember that the cache lives in /var/cache/ci.\n…\n" in cut
+    assert time.process_time() - started < 5  # main-like reading of it took minutes (a quadratic rule)
 
 
 def test_a_request_pointing_back_keeps_what_it_points_to():

@@ -405,15 +405,48 @@ def check(transcript, mode: str = "gated") -> GateResult:
     return GateResult(fire, mode, tuple(hits))
 
 
-def said_hits(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
+# Words without which no sentence fires "remember" (each of its cues holds one, in lower case): a quick look before
+# the rules, so the middle of a long paste is read for requests at the cost of a few substring searches
+# (transcripts.cutting; one regular expression of them took 3 s a megabyte).
+REQUEST_WORDS = ("remember", "memor", "note", "mind", "forget", "future reference", "claude.md", "agents.md",
+                 "write", "down", "important", "记", "忘", "写", "把", "重要", "merk", "notier", "vergiss", "vergess",
+                 "denk", "기억", "잊지", "메모", "명심", "覚え", "忘れ", "メモ", "記憶", "retien", "souv", "oubli", "garde",
+                 "recuerd", "recuérd", "acuerd", "acuérd", "olvid", "cuenta", "lembr", "esqueç", "esquec", "mente",
+                 "запомн", "забуд", "виду", "учти")
+
+
+REQUEST_READS = 200
+"""Sentences holding a request's word that :func:`said_hits` reads for requests at most."""
+
+
+def _may_request(text: str) -> bool:
+    """Whether ``text`` holds one of :data:`REQUEST_WORDS` (so it may fire "remember")."""
+    low = text.lower()
+    return any(word in low for word in REQUEST_WORDS)
+
+
+def said_hits(text: str, *, requests: int | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
     """``(sentence, [(rule, cue), …])`` for each sentence of a person's message ``text`` that fires a rule, in
     order (:func:`said_rules`): the sentence cleaned (:func:`sentences`) and, for a request pointing back at
     what the message said before it ("… Remember it."), those sentences before it — what the hit quotes, and
-    what a cut message keeps of its middle (:func:`memdir.consolidation.transcripts.cutting.cut_message`)."""
+    what a cut message keeps of its middle (:func:`memdir.consolidation.transcripts.cutting.cut_message`).
+    ``requests``: only requests to remember, of sentences at most that many characters long (a longer one is
+    not read: the rules' cost grows faster than a sentence's length, and a pasted line can be megabytes) that
+    hold one of :data:`REQUEST_WORDS`, the first :data:`REQUEST_READS` of those."""
+    if requests is not None and not _may_request(text):
+        return []  # a paste holding no request's word: not split into sentences at all
     said = sentences(text)
     out = []
+    read = 0
     for i, sentence in enumerate(said):
+        if requests is not None and (len(sentence) > requests or not _may_request(sentence)):
+            continue
+        read += 1
+        if requests is not None and read > REQUEST_READS:
+            break  # a paste of thousands of such sentences: the first ones are read, the cost stays bounded
         found = said_rules(said, i)
+        if requests is not None:
+            found = [hit for hit in found if hit[0] == "remember"]
         if not found:
             continue
         before = pointed_to(said, i)

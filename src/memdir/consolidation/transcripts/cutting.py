@@ -4,10 +4,10 @@ then cut to its role's limit, then the oldest messages dropped until the whole f
 Redaction comes first (:func:`memdir.text.redact.redact`): a cut keeps a long message's start and its end, and a
 secret standing across the cut lost the half a pattern needed to know it, so the other half reached the
 extractor, a model and the receipt (inject40). A message over its limit keeps its start, its end and — for the
-person's — the sentences between them that the gate fires on (:func:`memdir.consolidation.gate.said_hits`):
-"remember that …" in the middle of a 5 KB paste was lost when only the start and the end were kept. Those
-sentences take at most a quarter of the limit more (:data:`REQUEST_SHARE`), requests to remember first, so a
-pasted document full of "must" and "always" adds that much at most and never pushes a request out.
+person's — the requests to remember between them, as the gate reads them (:func:`memdir.consolidation.gate.said_hits`):
+"remember that …" in the middle of a 5 KB paste was lost when only the start and the end were kept. They take
+at most a quarter of the limit more (:data:`REQUEST_SHARE`), in order, so a paste of requests adds that much at
+most; a sentence longer than that is not read (the gate's cost grows faster than a sentence's length).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ USER_LIMIT = 2000
 ASSISTANT_LIMIT = 500
 TOTAL_LIMIT = 24_000
 REQUEST_SHARE = 4
-"""A cut message keeps the gate's sentences from between its start and its end in at most ``limit // 4`` more
+"""A cut message keeps the requests from between its start and its end in at most ``limit // 4`` more
 characters (markers counted)."""
 
 _MARK = "\n…\n"
@@ -34,10 +34,10 @@ def cut_message(text: str, limit: int, *, requests: bool = True) -> str:
     at most ``limit // 2`` of the end, from the first line that begins in them (a whole line when there is
     one); a redaction placeholder is kept whole or left out, never cut. A person pastes a long trace and says "Remember that …" after it; the end is where that is, and the
     assistant's closing proposal ("Shall I always …?") that a bare yes confirms: a cut keeping the start alone
-    lost both (break39). With ``requests`` (the person's messages), the sentences between the start and the
-    end that the gate fires on are kept too, each on its own line between markers, in order, in at most
-    ``limit // REQUEST_SHARE`` more characters: requests to remember first, then the rest in order; a sentence
-    that does not fit is left out (inject40)."""
+    lost both (break39). With ``requests`` (the person's messages), the requests to remember between the start
+    and the end ("Remember that …", "… Remember it." with what it points to: the gate's ``remember`` rule) are
+    kept too, each on its own line between markers, in order, in at most ``limit // REQUEST_SHARE`` more
+    characters; one that does not fit is left out (inject40)."""
     text = text.strip()
     if len(text) <= limit:
         return text
@@ -67,9 +67,9 @@ def _before_placeholder(text: str, at: int) -> int:
 
 
 def _requests(text: str, head_end: int, tail_start: int, room: int, head: str, tail: str) -> list[str]:
-    """The gate's sentences of ``text`` between ``head_end`` and ``tail_start`` (from the start of the sentence
-    the head is cut in to the end of the one the tail is), those the head or the tail holds left out, chosen
-    as :func:`cut_message` says within ``room`` characters, in order."""
+    """The requests to remember of ``text`` between ``head_end`` and ``tail_start`` (from the start of the
+    sentence the head is cut in to the end of the one the tail is), those the head or the tail holds left out,
+    in order, as many as fit ``room`` characters (markers counted)."""
     # late: the hooks' queue imports this package, never the gate's patterns
     from ..gate import said_hits
 
@@ -84,15 +84,14 @@ def _requests(text: str, head_end: int, tail_start: int, room: int, head: str, t
     if text.count("```", 0, begin) % 2:  # the head opened a code block the region goes on with: still code
         region = "```\n" + region
     shown = " ".join(f"{head} {tail}".split())
-    found = [(sentence, rules) for sentence, rules in said_hits(region) if " ".join(sentence.split()) not in shown]
-    order = sorted(range(len(found)), key=lambda i: (all(rule != "remember" for rule, _ in found[i][1]), i))
-    chosen, used = [], 0
-    for i in order:
-        cost = len(found[i][0]) + len(_MARK)
-        if used + cost <= room and found[i][0] not in (found[j][0] for j in chosen):
-            chosen.append(i)
+    chosen: list[str] = []
+    used = 0
+    for sentence, _ in said_hits(region, requests=room - len(_MARK)):
+        cost = len(sentence) + len(_MARK)
+        if used + cost <= room and sentence not in chosen and " ".join(sentence.split()) not in shown:
+            chosen.append(sentence)
             used += cost
-    return [found[i][0] for i in sorted(chosen)]
+    return chosen
 
 
 def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
