@@ -16,7 +16,7 @@ def rules_of(sentence: str) -> set[str]:
     return {rule for rule, _ in sentence_rules(sentence)}
 
 
-@pytest.mark.parametrize("request_, kept, ordinary", [
+CASES = [
     ("Retiens que le serveur de staging écoute sur le port 6543.",
      "Le serveur de staging écoute sur le port 6543.", "Je me souviens de ce jour-là."),
     ("N’oublie pas que le déploiement se fait le vendredi.", "Le déploiement se fait le vendredi.",
@@ -33,7 +33,10 @@ def rules_of(sentence: str) -> set[str]:
      "その件は覚えています。"),
     ("本番は金曜日にデプロイしない、覚えてね。", "本番は金曜日にデプロイしない", "覚えてる？"),
     ("기억해라: 스테이징 서버는 6543 포트를 씁니다", "스테이징 서버는 6543 포트를 씁니다", "그 회의를 기억해요."),
-])
+]
+
+
+@pytest.mark.parametrize("request_, kept, ordinary", CASES)
 def test_a_request_fires_and_keeps_its_content_an_ordinary_sentence_does_not(request_, kept, ordinary):
     assert rules_of(request_) == {"remember"}
     assert classify(request_) == ("project", kept)
@@ -52,3 +55,18 @@ def test_a_request_pointing_back_fires_with_what_it_points_to(said, back):
     assert [(h.rule, h.sentence) for h in asked.hits] == [("remember", f"{said} {back}")]
     alone = check(read_transcript([{"role": "user", "content": said}]))  # control: the fact without the request
     assert alone.hits == () and not alone.fire
+
+
+def test_the_middle_of_a_long_message_is_read_for_every_language_s_request():
+    """A cut message reads its middle for requests after a quick look for a request's word
+    (gate.REQUEST_WORDS): each request above, in German, Korean, Japanese and Chinese too, passes that look."""
+    from memdir.consolidation.gate import said_hits
+
+    asked = [case[0] for case in CASES]
+    asked += ["Merk dir bitte: Die Größe der Log-Dateien ist auf 50 MB begrenzt.", "기억해 주세요: 스테이징 서버는 6543",
+              "覚えておいて：本番データベースは毎晩3時にバックアップされる", "记住：发布分支是 release/2026。",
+              "Put this into CLAUDE.md: tests run with -x.", "We deploy on Fridays. Write it down."]
+    for text in asked:
+        assert [rules for _, rules in said_hits(text, requests=500)] != [], text
+        assert said_hits(text, requests=500) == [(s, [h for h in r if h[0] == "remember"]) for s, r in said_hits(text)]
+    assert said_hits("Le serveur est lent aujourd’hui. Сервер сегодня медленный.", requests=500) == []  # control
