@@ -55,7 +55,7 @@ def cut_message(text: str, limit: int, *, requests: bool = True) -> str:
 
 
 def _before_placeholder(text: str, at: int) -> int:
-    """``at``, or the start of the redaction placeholder (``[REDACTED:<kind>]``) that ``at`` falls inside: a
+    """``at``, or the start of the redaction placeholder (:func:`memdir.text.redact.placeholder`) that ``at`` falls inside: a
     cut keeps a placeholder whole or leaves it out, so what is kept still says a secret was there."""
     from ...text.redact import PLACEHOLDER_PATTERN
 
