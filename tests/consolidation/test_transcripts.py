@@ -139,13 +139,14 @@ def test_plain_text_prefixes_and_continuation_lines(tmp_path):
 
 def test_bounds_per_message_and_total_newest_kept():
     turns = [Turn("user", "u" * 2500), Turn("assistant", "a" * 800)]
-    kept, dropped = bound(turns)
+    kept, dropped, secrets = bound(turns)
+    assert secrets == 0
     assert dropped == 0
     # the start and the end of each, "…" between (transcripts.cut_message)
     assert kept[0].text == "u" * (USER_LIMIT // 2) + "\n…\n" + "u" * (USER_LIMIT // 2) and kept[0].cut
     assert kept[1].text == "a" * (ASSISTANT_LIMIT // 2) + "\n…\n" + "a" * (ASSISTANT_LIMIT // 2) and kept[1].cut
     many = [Turn("user", f"{i:04d} " + "x" * 995) for i in range(40)]  # 40 lines of 1006 chars
-    kept, dropped = bound(many)
+    kept, dropped, _ = bound(many)
     size = sum(len(t.line()) for t in kept) + 2 * (len(kept) - 1)
     assert size <= TOTAL_LIMIT and len(kept) == 23 and dropped == 17
     assert kept[-1].text.startswith("0039") and kept[0].text.startswith("0017")

@@ -2,8 +2,9 @@
 
 One run, in order:
 
-1. read and bound the transcript (:mod:`memdir.consolidation.transcripts`) and redact
-   secrets from it — nothing secret reaches an extractor, a model or a receipt;
+1. read the transcript, redact secrets from each message and bound it (:mod:`memdir.consolidation.transcripts`:
+   redacted before it is cut, so no half of a secret survives the cut) — nothing secret reaches an extractor,
+   a model or a receipt;
 2. a transcript whose digest already has a finished receipt is done: nothing
    happens (the same transcript twice does nothing the second time);
 3. the gate (:mod:`memdir.consolidation.gate`) decides whether anything durable was said;
@@ -90,10 +91,12 @@ def scrub(value: Any, depth: int = 0) -> Any:
 
 
 def _redacted(transcript):
-    """The transcript with secrets redacted, and how many were."""
+    """The transcript with secrets redacted, and how many were: those its reading redacted before it cut the
+    messages (``transcript.redactions``: :func:`memdir.consolidation.transcripts.cutting.bound`) and any left in
+    a :class:`~memdir.consolidation.transcripts.Transcript` a caller built (text redacted before counts nothing)."""
     from .transcripts import Turn
 
-    turns, count = [], 0
+    turns, count = [], transcript.redactions
     for t in transcript.turns:
         result = redact(t.text)
         count += sum(result.counts.values())
@@ -348,6 +351,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
                           reply=intent.reply_of(result, RAW_LIMIT), scrub=scrub)
     proposals = tuple(result.proposals[:MAX_PARSED])
     notes = [*said, *result.notes]
+    left_out = result.left_out + max(0, len(result.proposals) - MAX_PARSED)
     if len(result.proposals) > MAX_PARSED:
         notes.append(f"{len(result.proposals) - MAX_PARSED} proposal(s) beyond {MAX_PARSED} ignored")
     try:  # the transcript's first and last turns: what was saved between covers a finding or a proposal (_held)
@@ -374,7 +378,8 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
             applied += 1
     kept = _keep_pending(writer, snap, result.pending, dry_run, notes, during)
     report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),
-                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept)
+                     invalid=tuple(result.invalid), proposals=proposals, outcomes=tuple(outcomes), pending=kept,
+                     left_out=left_out)
     if dry_run:
         return replace(report, status="dry-run")
     if any(o.result in ("skipped-changed", "skipped-locked", "skipped-unreadable") for o in outcomes):

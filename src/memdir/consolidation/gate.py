@@ -7,7 +7,7 @@ the assistant's (except the one question a bare "yes" answers: ``confirmed``
 below), never tool output. Each user turn is cleaned (code blocks,
 quoted, indented and log lines removed), split into sentences, and a
 sentence fires a rule when it holds one of these cues, English or Chinese (a request to
-remember also in German, Korean and Japanese):
+remember also in German, French, Spanish, Portuguese, Russian, Korean and Japanese):
 
 =============  ==========================================================
 rule           cues (examples)
@@ -16,7 +16,8 @@ remember       "remember that …", "keep in mind", "don't forget", "for
                future reference", "put this into CLAUDE.md/AGENTS.md/the
                memory", "write this down", "important: …", 记住, 别忘了,
                把这个写进 CLAUDE.md, 重要：…, "Merk dir: …", "Denk daran, dass …",
-               기억해 주세요, 覚えておいて; a request pointing back at
+               기억해 주세요, 覚えておいて, "Retiens que …", "Recuerda que …",
+               "Lembre-se de que …", "Запомни, что …"; a request pointing back at
                what the person said before it in the turn ("… Remember
                it.", "Keep that in mind.", "…, remember that"), whose hit
                quotes that (:func:`pointed_to`)
@@ -84,8 +85,28 @@ REMEMBER_DE = (r"(?:(?:merk(?:e)?\s+(?:dir|euch)|merken\s+sie\s+sich|notier(?:e)
                r"|(?:vergiss|vergesst|vergessen\s+sie)(?:\s+bitte)?\s+nicht"
                r"|(?:denk(?:e|t)?|denken\s+sie)(?:\s+bitte)?\s+(?:immer\s+)?daran)")
 REMEMBER_KO_JA = (r"(?:기억해\s*(?:줘|주세요|둬|두세요|놔|놓으세요)|기억하세요|기억해\s*두십시오|잊지\s*마(?:세요|십시오|라)?"
+                  r"|기억해라|기억하십시오|잊지\s*말아\s*(?:줘|주세요)|명심해\s*(?:줘|주세요|라)?(?=[\s:：,，.!。]|$)"
                   r"|메모해\s*(?:줘|주세요|둬|두세요)|覚えて(?:おいて|ください)(?:ください)?|覚えといて(?:ください)?|忘れないで(?:ください)?"
+                  # the bare imperative 覚えて ending its clause ("覚えて：", "…、覚えてね。"), never 覚えている/覚えてる
+                  r"|覚えて(?:ね|よ)?(?=[:：、,，。！!.]|$)|覚えておけ|記憶して(?:おいて|ください)"
                   r"|メモして(?:おいて|ください)(?:ください)?)")
+# Requests to remember in French, Spanish, Portuguese and Russian (the imperative only: "je me souviens",
+# "recuerdo", "eu lembro", "я помню" say "I remember"); like the German ones, at the sentence's start or after a
+# comma or "and"/"please", followed by what to keep ("Retiens que …", "Recuerda: …", "Запомни, что …").
+REMEMBER_FR_ES_PT_RU = (
+    r"(?:retiens|retenez|souviens[- ]toi|souvenez[- ]vous|n['’]?\s*oubliez?\s+pas|gardez?\s+(?:en\s+t[êe]te|à\s+l['’]esprit)"
+    r"|recuerd[ae]|acu[ée]rdate(?:\s+de)?|no\s+olvides?|ten(?:ga)?\s+en\s+cuenta"
+    r"|lembre(?:-se)?(?:\s+de)?|lembra(?:-te)?(?:\s+de)?|n[ãa]o\s+(?:se\s+)?esque[çc]a(?:\s+de)?|tenha\s+em\s+mente"
+    r"|запомни(?:те)?|не\s+забудь(?:те)?|имей(?:те)?\s+в\s+виду|учти(?:те)?)")
+# The same requests pointing back at what was said before them: "Retiens-le.", "Recuérdalo.", "Lembre-se disso.",
+# "Запомни это." (what a request alone in its sentence, or at the end of one after a comma, asks to keep).
+REMEMBER_BACK_FR_ES_PT_RU = (
+    r"(?:(?:retiens|retenez)[- ](?:le|la|les|ça|cela|bien)|n['’]?\s*oubliez?\s+pas\s+(?:ça|cela)"
+    r"|recu[ée]rd(?:a|e)lo|no\s+lo\s+olvides?|lembre-se\s+disso|lembra-te\s+disso|n[ãa]o\s+(?:se\s+)?esque[çc]a\s+disso"
+    r"|запомни(?:те)?\s+это|не\s+забудь(?:те)?\s+(?:это|об\s+этом))")
+_REMEMBER_MORE = (r"(?:^|[,;:]\s*|\b(?:et|y|e|и|s['’]il\s+te\s+plaît|por\s+favor|пожалуйста)\s+)"
+                  + REMEMBER_FR_ES_PT_RU + r"(?:\s*[:,]\s*|\s+)(?:(?:que|de\s+que|что)\s+)?"
+                  r"(?!(?:ça|cela|lo|isso|disso|это|le|la)\s*[.!]*$)\w")
 _REMEMBER_DE = (r"(?:^|[,;:]\s*|\b(?:bitte|und|auch|also|übrigens)\s+)" + REMEMBER_DE
                 + r"(?:\s*[:,]\s*|\s+)(?:dass\s+)?(?!(?:das|es|dies|diese[ns]?)\s*[.!]*$)\w"
                 r"|\w[^,;:]*[,;:]\s*(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)\b")
@@ -104,9 +125,9 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"|\bwrite (?:this|that|it) down\b|^\**important\**\s*[:：]"
         r"|记住|记一下|记下来|别忘了|不要忘记|不要忘了|把.{0,12}(?:记|写|加|存)(?:到|进|入)|(?:写|记|加)(?:到|进|入)"
         r"(?:CLAUDE\.md|AGENTS\.md|记忆)|^重要[:：]"
-        # German, Korean, Japanese: an explicit request only ("Merk dir: …", "Denk daran, dass …", 기억해 주세요,
+        # German, Korean, Japanese (French, Spanish, Portuguese, Russian: _REMEMBER_MORE): an explicit request only ("Merk dir: …", "Denk daran, dass …", 기억해 주세요,
         # 覚えておいて); the German one needs what it asks to keep after it, so "Ich denke daran" stays a thought.
-        r"|" + _REMEMBER_DE + r"|" + REMEMBER_KO_JA, _I)),
+        r"|" + _REMEMBER_DE + r"|" + REMEMBER_KO_JA + r"|" + _REMEMBER_MORE, _I)),
     ("correction", re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
@@ -196,7 +217,8 @@ _POINTS_BACK = re.compile(
     r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_BACK + r")"
     r"|^(?P<zh>(?:请)?(?:记住|记下来|别忘了|不要忘了|不要忘记)(?:这一点|这点|这个|它)?[。！!]*"
     r"|(?:(?:이것을|이거|이걸|그것을|그걸|これを|それを|これは|それは)\s*)?" + REMEMBER_KO_JA + r"[.!。！]*"
-    r"|(?:bitte\s+)?(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)(?:\s+bitte)?[.!]*)$", _I)
+    r"|(?:bitte\s+)?(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)(?:\s+bitte)?[.!]*"
+    r"|" + REMEMBER_BACK_FR_ES_PT_RU + r"[.!]*)$", _I)
 # What a request pointing back carries: at most this many sentences before it in the person's turn.
 POINTED_SENTENCES = 3
 
@@ -377,16 +399,62 @@ def check(transcript, mode: str = "gated") -> GateResult:
         confirmed = confirmed_suggestion(transcript, index)
         if confirmed is not None:
             hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
-        said = sentences(turn.text)
-        for i, sentence in enumerate(said):
-            before = pointed_to(said, i)
-            if before and _request_part(sentence) != "tail":  # "… Remember it.": the hit quotes what it points to
-                sentence = " ".join(before + [sentence])
-            for rule, cue in said_rules(said, i):
-                hits.append(GateHit(rule, index, sentence, cue))
+        for sentence, found in said_hits(turn.text):
+            hits.extend(GateHit(rule, index, sentence, cue) for rule, cue in found)
     fire = mode == "always" or (mode == "gated" and bool(hits))
     return GateResult(fire, mode, tuple(hits))
 
 
+# Words without which no sentence fires "remember" (each of its cues holds one, in lower case): a quick look before
+# the rules, so the middle of a long paste is read for requests at the cost of a few substring searches
+# (transcripts.cutting; one regular expression of them took 3 s a megabyte).
+REQUEST_WORDS = ("remember", "memor", "note", "mind", "forget", "future reference", "claude.md", "agents.md",
+                 "write", "down", "important", "记", "忘", "写", "把", "重要", "merk", "notier", "vergiss", "vergess",
+                 "denk", "기억", "잊지", "메모", "명심", "覚え", "忘れ", "メモ", "記憶", "retien", "souv", "oubli", "garde",
+                 "recuerd", "recuérd", "acuerd", "acuérd", "olvid", "cuenta", "lembr", "esqueç", "esquec", "mente",
+                 "запомн", "забуд", "виду", "учти")
+
+
+REQUEST_READS = 200
+"""Sentences holding a request's word that :func:`said_hits` reads for requests at most."""
+
+
+def _may_request(text: str) -> bool:
+    """Whether ``text`` holds one of :data:`REQUEST_WORDS` (so it may fire "remember")."""
+    low = text.lower()
+    return any(word in low for word in REQUEST_WORDS)
+
+
+def said_hits(text: str, *, requests: int | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """``(sentence, [(rule, cue), …])`` for each sentence of a person's message ``text`` that fires a rule, in
+    order (:func:`said_rules`): the sentence cleaned (:func:`sentences`) and, for a request pointing back at
+    what the message said before it ("… Remember it."), those sentences before it — what the hit quotes, and
+    what a cut message keeps of its middle (:func:`memdir.consolidation.transcripts.cutting.cut_message`).
+    ``requests``: only requests to remember, of sentences at most that many characters long (a longer one is
+    not read: the rules' cost grows faster than a sentence's length, and a pasted line can be megabytes) that
+    hold one of :data:`REQUEST_WORDS`, the first :data:`REQUEST_READS` of those."""
+    if requests is not None and not _may_request(text):
+        return []  # a paste holding no request's word: not split into sentences at all
+    said = sentences(text)
+    out = []
+    read = 0
+    for i, sentence in enumerate(said):
+        if requests is not None and (len(sentence) > requests or not _may_request(sentence)):
+            continue
+        read += 1
+        if requests is not None and read > REQUEST_READS:
+            break  # a paste of thousands of such sentences: the first ones are read, the cost stays bounded
+        found = said_rules(said, i)
+        if requests is not None:
+            found = [hit for hit in found if hit[0] == "remember"]
+        if not found:
+            continue
+        before = pointed_to(said, i)
+        if before and _request_part(sentence) != "tail":  # "… Remember it.": the hit quotes what it points to
+            sentence = " ".join(before + [sentence])
+        out.append((sentence, found))
+    return out
+
+
 __all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "confirmed_suggestion",
-           "is_question_or_hedge", "pointed_to", "said_before", "said_rules", "sentence_rules", "sentences"]
+           "is_question_or_hedge", "pointed_to", "said_before", "said_hits", "said_rules", "sentence_rules", "sentences"]

@@ -139,9 +139,10 @@ class ExtractionContext:
 class ExtractionResult:
     """An extractor's answer: ``proposals`` in its order, the ``raw`` reply
     (models only), the ``model`` that answered, ``notes`` on what was left
-    out, ``invalid`` items that could not be read as proposals, and
+    out, ``invalid`` items that could not be read as proposals,
     ``pending`` — ``(rule, sentence[, date said])`` findings the agent extractor leaves
-    for the next session's agent (:mod:`memdir.prompt.pending`)."""
+    for the next session's agent (:mod:`memdir.prompt.pending`) — and ``left_out``: how many
+    more statements it found than it proposed (its cap), so the report says so."""
 
     proposals: list[Proposal]
     raw: str | None = None
@@ -149,6 +150,7 @@ class ExtractionResult:
     notes: list[str] = field(default_factory=list)
     invalid: list[dict] = field(default_factory=list)
     pending: list[tuple] = field(default_factory=list)
+    left_out: int = 0
 
 
 @runtime_checkable
@@ -216,7 +218,9 @@ class ConsolidationReport:
     retries) | pending (nothing written; findings kept for the next session's
     agent, ``pending``) | failed (the extractor failed; ``error`` says why) | dry-run.
     ``redactions`` counts secrets redacted from the transcript before any
-    extractor saw it.
+    extractor saw it. ``left_out`` counts what the extractor found and never
+    proposed (over its cap) and proposals beyond the most a reply is read for;
+    :attr:`beyond_limit` adds the proposals over ``max_proposals`` (``over-limit``).
     ``transcript`` is a :class:`~memdir.consolidation.transcripts.TranscriptSummary`,
     ``gate`` a :class:`~memdir.consolidation.gate.GateResult` (None when not
     run), ``invalid`` the extractor's items that were not proposals (with
@@ -239,10 +243,17 @@ class ConsolidationReport:
     receipt: Receipt | None = None
     pending: tuple[str, ...] = ()
     redactions: int = 0
+    left_out: int = 0
 
     @property
     def applied(self) -> int:
         return sum(1 for o in self.outcomes if o.applied)
+
+    @property
+    def beyond_limit(self) -> int:
+        """What the run found and wrote nothing for because of a cap: ``over-limit`` proposals and
+        :attr:`left_out` findings."""
+        return sum(1 for o in self.outcomes if o.result == "over-limit") + self.left_out
 
     def to_dict(self) -> dict:
         return {"status": self.status, "dry_run": self.dry_run, "transcript": self.transcript.to_dict(),
@@ -251,5 +262,5 @@ class ConsolidationReport:
                 "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
                 "outcomes": [o.to_dict() for o in self.outcomes], "invalid": list(self.invalid),
                 "notes": list(self.notes), "error": self.error, "pending": list(self.pending),
-                "redactions": self.redactions,
+                "redactions": self.redactions, "left_out": self.left_out,
                 "receipt": asdict(self.receipt) if self.receipt else None}

@@ -296,11 +296,13 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
         from .consolidate import consolidate
     for transcript, item in entries.items():
         cwd = item.get("cwd") or None
+        beyond = 0  # found, and not written for a cap: over-limit proposals and what the extractor left out
         try:
             session = open_session(home, cwd, actor="human", session_id=item.get("session_id"), use_cwd=False)
             hooked = item.get("event") in ("SessionEnd", "PreCompact")  # a session's end or compaction, not a turn's
             report = consolidate(session, transcript, extractor=extractor, dry_run=dry_run, under_hooks=hooked)
             row = Drained(transcript, cwd, report.status, report.applied, report.error)
+            beyond = report.beyond_limit
         except MemdirError as exc:
             row = Drained(transcript, cwd, "error", 0, str(exc))
         except OSError as exc:
@@ -311,7 +313,8 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
         again = row.status == "failed" and not dry_run and attempts < MAX_ATTEMPTS
         if again:  # the extractor failed (a 500, a timeout): the transcript's facts wait for the next drain
             retries.append({**item, "attempts": attempts})
-        log_line(home, f"{row.status} applied={row.applied} event={item.get('event')} {transcript}"
+        log_line(home, f"{row.status} applied={row.applied}" + (f" not_applied_over_limit={beyond}" if beyond else "")
+                 + f" event={item.get('event')} {transcript}"
                  + (f" error={row.error}" if row.error else "")
                  + (f" (tried again by the next drain: attempt {attempts} of {MAX_ATTEMPTS})" if again else ""))
         results.append(row)

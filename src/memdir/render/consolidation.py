@@ -67,6 +67,9 @@ def consolidation(report, *, explain: bool = False) -> str:
             lines.append(f"   {cut(proposal.description)}")
         lines += [f"   warning: {w}" for w in outcome.warnings]
     lines += [f"unreadable proposal: {item.get('error')}" for item in report.invalid]
+    if report.left_out:  # what the extractor found past its cap: said, never dropped unsaid
+        lines.append(f"{report.left_out} more statement(s) found but not proposed: the extractor proposes a "
+                     "limited number per run; nothing was written for them")
     if report.redactions:
         lines.append(f"{report.redactions} secret(s) redacted from the transcript before extraction")
     if report.pending:

@@ -12,7 +12,8 @@
   and the harness's own frame — a ``system-reminder`` or ``system`` tag (Claude Code wraps hook
   output in ``<system-reminder>``, which a stored ``</system-reminder>`` would close), a chat
   template's special token (``<|im_start|>``, ``<|endoftext|>``, DeepSeek's ``<｜User｜>``,
-  Gemma's ``<start_of_turn>``, Llama's ``[INST]`` and ``<<SYS>>``) and a line opening with
+  Gemma's ``<start_of_turn>``, Llama's ``[INST]`` — upper case, as its template writes it: an index
+  line's link ``[inst](inst.md)`` is no frame — and ``<<SYS>>``) and a line opening with
   ``Human:`` or ``Assistant:`` (a turn of the plain-text chat format; ``User:`` and ``System:`` are
   ordinary text, memdir's own status lines among it) — escaped as entities
   (``&lt;``, ``&gt;``, ``&#91;``, ``&#93;``, ``&#58;``), so the text still reads but frames nothing.
@@ -46,7 +47,7 @@ from .printable import newlines, places_of
 
 # Each pattern is compiled at its first use (re's cache; re itself is imported then), never at import: the
 # context's hot path imports this module, and an index line of ASCII without "<" needs only _INST and
-# _LINE_START_TURN — an index line of links holding no "inst" and no turn, none.
+# _LINE_START_TURN — an index line of links holding no "NST" and no turn, none.
 # A tag left open to the end of the text is a tag too: the text it is put in may close it (the recall block and
 # memory_read quote each body line with "> ", so a body ending a line with "</memory_recall" would be shown as
 # "</memory_recall\n> …", an end tag XML reads as whole).
@@ -54,7 +55,9 @@ _FENCE_TAG = r"(?i)<\s*/?\s*memory_(?:context|recall|pending)[^>]*(?:>|\Z)"
 # The harness's frame: its wrapper tags (any case, spaces, attributes) and chat templates' special tokens.
 _FRAME_TAG = (r"(?i)<\s*/?\s*(?:system-reminder|system|start_of_turn|end_of_turn)\b[^>]*(?:>|\Z)"
               r"|<\|[^|<>\n]{1,40}\|>|<<\s*/?\s*SYS\s*>>")
-_INST = r"(?i)\[\s*/?\s*INST\s*\]"  # Llama 2's turn markers: the one frame opened by "["
+# Llama 2's turn markers, the one frame opened by "[": upper case, as the template writes them (İ read as its I), so a
+# Markdown link titled in lower case — an index line "- [inst](inst.md) — …" — is a link, not a frame (inject40).
+_INST = r"\[\s*/?\s*[I\u0130]NST\s*\]"
 # "Hуman" with a Cyrillic у reads as y, a Greek ν as v: both still pass for Human at a glance.
 _TURN = r"(?im)^([ \t]*)(h[uvy]man|assistant)([ \t]*):"
 _LINE_START_TURN = r"(?i)(?:h[uvy]man|assistant)[ \t]*:"  # a quick look before the line-by-line one
@@ -144,15 +147,16 @@ def _escape(text: str, tags: tuple[str, ...], turns: bool) -> str:
     if "<" not in view and "[" not in view and (not turns or ":" not in view):
         return text
     at = (lambda i: i) if source is None else source.__getitem__
-    # A case-blind pattern matches only where the reading's lower case (spaces and tabs, which a turn may
-    # hold before its colon, dropped) holds its words: a line of [links] holding no "inst", or a colon after
+    # _INST matches only where the reading holds "NST"; a case-blind pattern only where the reading's lower case
+    # (spaces and tabs, which a turn may hold before its colon, dropped) holds its words: a line of [links]
+    # holding no "NST", or a colon after
     # no "man"/"assistant", compiles no pattern (a fresh `memdir context` would compile both: more than the
     # rest of its block's escaping). None: a reading holding a character of _FOLDS_APART.
     folded = (None if not view.isascii() and not _FOLDS_APART.isdisjoint(view)
               else view.lower().replace(" ", "").replace("\t", ""))
     edits: dict[int, str] = {}
     for pattern in tags:
-        if (pattern == _INST and ("[" not in view or (folded is not None and "inst" not in folded))) or (
+        if (pattern == _INST and ("[" not in view or "NST" not in view)) or (
                 pattern != _INST and "<" not in view):
             continue  # each pattern opens with its character: a line of [links] runs only the one it may hold
         import re

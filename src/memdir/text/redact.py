@@ -6,7 +6,10 @@ plus memdir's adds: PEM/OpenSSH private-key blocks, Stripe secret and
 restricted keys (``sk_live_…``, ``rk_test_…``; not the publishable ``pk_…``),
 a bare JSON Web Token (``eyJ….eyJ….…``), a Bearer token of 20+ characters holding a digit and a letter,
 an incoming-webhook URL (Slack, Discord: whoever holds it may post),
-the password part of connection URIs (``postgres://admin:pw@host`` keeps user and host), and a
+the password part of connection URIs (``postgres://admin:pw@host`` keeps user and host; a password holding
+``@`` goes up to the last one), a basic-auth pair's password (``curl -u admin:pw …``, any value; alone,
+``deploy:Pa55w0rd!x``, when the value holds a letter, a digit and a symbol such as ``!#$%^&*=?~``, so
+``host:port``, ``key:value`` and ``http://host:8080/`` stay; the user is kept), and a
 secret stated in words (``the password is hunter2-Xk9``, ``the password for staging is …`` — up to three
 words of what it is for — ``Das Passwort für staging ist …``, ``le mot de passe est …``,
 ``la contraseña es …``, ``密码是…``, ``パスワードは…``; the value must hold a digit or a symbol), an environment or configuration assignment
@@ -14,7 +17,7 @@ to a secret-named key (``export DB_PASSWORD=…``, ``SECRET_KEY='…'``,
 ``DEPLOY_TOKEN: …``; the key is kept, the value goes; a full stop ending
 the sentence, before a space or the end, is not part of the value) and the ``-p<password>``
 of a ``mysql``/``mysqldump``/``mysqladmin`` command line. Each match becomes
-``[REDACTED:<kind>]``.
+``[REDACTED:<kind>]``. Redacting redacted text changes nothing and counts nothing.
 
 Which assignments count (false positives kept low on purpose): the key is
 one word joined by ``_`` (any case) ending in ``_PASSWORD``, ``_PASSWD``,
@@ -72,8 +75,20 @@ _PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
         r"|(?:(?:canary\.|ptb\.)?discord(?:app)?\.com)/api/webhooks/)[A-Za-z0-9/_-]{8,}", _A)),
     ("slack-token", re.compile(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
     ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
+    # The password of a URI's user: up to the last "@" before the host (a password may hold "@": the URL's
+    # delimiter is the last one, and "https://u:p@ss@host" kept "ss" when the first one ended it).
     ("uri-password", re.compile(
-        r"\b([A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@]+):([^\s@/]+)@", _A)),
+        r"\b([A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@]+):([^\s/]+)@", _A)),
+    # A basic-auth pair: after curl's -u/--user (any value: the flag says what it is) ...
+    ("basic-auth", re.compile(
+        r"(\bcurl\b[^\n]*?[ \t](?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)[\"']?[^\s:\"']+):([^\s\"']+)", _A)),
+    # ... or alone ("login with deploy:Pa55w0rd!x", "admin:Tr0ub4dor&3@db"), when the value looks like a
+    # password: 6+ characters holding a letter, a digit and a symbol no identifier, version or path holds
+    # (so host:port, key:value prose, node:20-alpine, sha256:<hex>, file.py:12 and http://host:8080/ stay).
+    ("basic-auth", re.compile(
+        r"(?<![\w.:/@%+\\-])([A-Za-z_][A-Za-z0-9._@+-]{0,63}):"
+        r"((?=[^\s/]*[A-Za-z])(?=[^\s/]*\d)(?=[^\s/@]*[!#$%^&*=?~])[^\s/:@'\"`<>\[\]]{6,128}?)"
+        r"(?=[.,;!?]?(?:[\s@'\"`)>\]]|$))", _A)),
     ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
 )
 # A secret stated in words: "the password is hunter2-Xk9", "api key: abc123…", "密码是…".
@@ -118,7 +133,8 @@ class Redaction:
 
 PLACEHOLDER = "[REDACTED:"  # how every redaction begins: [REDACTED:<kind>]
 # Every kind :func:`redact` names, in the order it applies them.
-KINDS = (*(kind for kind, _ in _PATTERNS), "id-card", "password", "env-secret")
+KINDS = (*dict.fromkeys(kind for kind, _ in _PATTERNS), "id-card", "password", "env-secret")
+_KEEPS_USER = ("uri-password", "basic-auth")  # group 1 (the user) is kept, group 2 (the secret) goes
 # A placeholder :func:`redact` makes, as a regular expression to embed in another: one of :data:`KINDS`,
 # no space. A person's own "[REDACTED: ssn]" is text, not a redaction.
 PLACEHOLDER_PATTERN = re.escape(PLACEHOLDER) + "(?:" + "|".join(map(re.escape, KINDS)) + r")\]"
@@ -142,9 +158,12 @@ def redact(text: str) -> Redaction:
 
     def sub(kind: str, pattern: re.Pattern, value: str) -> str:
         def replace(match: re.Match) -> str:
+            if kind in _KEEPS_USER:  # the user and what follows the secret stay: "admin:[REDACTED:…]@host"
+                if match.group(2).startswith(PLACEHOLDER):
+                    return match.group(0)  # redacted before: text redacted twice is counted once
+                counts[kind] = counts.get(kind, 0) + 1
+                return f"{match.group(1)}:{placeholder(kind)}{match.group(0)[match.end(2) - match.start():]}"
             counts[kind] = counts.get(kind, 0) + 1
-            if kind == "uri-password":
-                return f"{match.group(1)}:{placeholder(kind)}@"
             return placeholder(kind)
 
         return pattern.sub(replace, value)
@@ -181,6 +200,8 @@ def redact(text: str) -> Redaction:
     text = _ENV_ASSIGN.sub(env_replace, text)
 
     def mysql_replace(match: re.Match) -> str:
+        if match.group("value").startswith(PLACEHOLDER):
+            return match.group(0)
         counts["password"] = counts.get("password", 0) + 1
         return match.group("lead") + "-p" + placeholder("password")
 

@@ -43,8 +43,8 @@ from datetime import datetime
 
 from ...gateway.fields import free_name
 from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
-from ..gate import (REMEMBER_DE, REMEMBER_KO_JA, confirmed_suggestion, is_question_or_hedge, pointed_to, said_before,
-                    sentence_rules, sentences)
+from ..gate import (REMEMBER_BACK_FR_ES_PT_RU, REMEMBER_DE, REMEMBER_FR_ES_PT_RU, REMEMBER_KO_JA, confirmed_suggestion,
+                    is_question_or_hedge, pointed_to, said_before, sentence_rules, sentences)
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from .dates import absolutize
 from .persona import (
@@ -68,13 +68,15 @@ _REMEMBER_LEAD = re.compile(
     r"(?:remember|memori[sz]e|note|keep in mind|don'?t forget|do not forget|for future reference|make a note)"
     r"(?:\s+(?:that|this))?\s*[:,-]?\s*"
     r"|^(?:请)?(?:记住|记一下|记下来|别忘了|不要忘记|不要忘了)[:：，,]?\s*"
-    # the German, Korean and Japanese requests the gate fires on
+    # the German, Korean, Japanese, French, Spanish, Portuguese and Russian requests the gate fires on
     r"|^(?:(?:bitte|und|auch|also|übrigens)\s+)?" + REMEMBER_DE + r"\s*[:,]?\s*(?:dass\s+)?"
-    r"|^" + REMEMBER_KO_JA + r"[:：,，、。.]?\s*", _I)
+    r"|^" + REMEMBER_KO_JA + r"[:：,，、。.]?\s*"
+    r"|^(?:(?:et|y|e|и|s['’]il\s+te\s+plaît|por\s+favor|пожалуйста)\s+)?" + REMEMBER_FR_ES_PT_RU
+    + r"\s*[:,]?\s*(?:(?:que|de\s+que|что)\s+)?", _I)
 # The same request after what it asks to keep ("…, 기억해 줘", "…、忘れないでください。", "…, merk dir das").
 _REMEMBER_TAIL = re.compile(
     r"\s*[,，、:：;]\s*(?:(?:bitte\s+)?merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)(?:\s+bitte)?|vergiss\s+(?:das|es)\s+nicht"
-    r"|" + REMEMBER_KO_JA + r")[.!。！]*$", _I)
+    r"|" + REMEMBER_KO_JA + r"|" + REMEMBER_BACK_FR_ES_PT_RU + r")[.!。！]*$", _I)
 # Asking to write something down: with its content after it ("important: X",
 # "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md").
 _WRITE_DOWN = re.compile(
@@ -362,7 +364,8 @@ class RulesExtractor:
     """The offline :class:`~memdir.consolidation.proposals.Extractor` (``name = "rules"``).
 
     ``extract`` returns at most ``context.max_proposals`` × 2 proposals (the
-    caller applies at most the setting), in transcript order: a ``create``
+    caller applies at most the setting; the statements found beyond them are
+    counted in ``left_out`` and named in a note, never dropped unsaid), in transcript order: a ``create``
     per kept statement, or an ``update`` of the existing memory on the same
     subject (:func:`memdir.consolidation.extractors.subjects.same_subject`: names,
     descriptions and bodies searched). A later statement on the subject of an
@@ -381,6 +384,7 @@ class RulesExtractor:
         notes: list[str] = []
         names: set[str] = set()
         seen: set[str] = set()
+        cap, left = context.max_proposals * 2, []
         known = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
         by_name = {(m.scope, m.name): m for m in context.existing}
@@ -415,6 +419,9 @@ class RulesExtractor:
                         turn=index)
                     made[int(earlier[1])].description = description
                     continue
+                if len(proposals) >= cap:  # a new subject past the cap: counted and named, not proposed
+                    left.append(statement)
+                    continue
                 target = same_subject(statement, context.existing)
                 if target is not None:
                     existing = by_name[target]
@@ -429,9 +436,10 @@ class RulesExtractor:
                                         body=body, title=title_for(statement), evidence=sentence, turn=index)
                 made.append(_Made(len(proposals), proposal))
                 proposals.append(proposal)
-                if len(proposals) >= context.max_proposals * 2:
-                    return ExtractionResult(proposals, notes=notes)
-        return ExtractionResult(proposals, notes=notes)
+        if left:
+            notes.append(f"{len(left)} more statement(s) not proposed: at most {cap} proposals per run "
+                         f"(first left out: {left[0][:80]})")
+        return ExtractionResult(proposals, notes=notes, left_out=len(left))
 
 
 __all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "secret_value_only", "statement_of",

@@ -48,10 +48,10 @@ Injected context is removed from every message: ``<memory_context>``,
 messages that a harness wrote (Stop hook feedback, interruptions, slash
 command echoes) are dropped whole.
 
-Bounds follow the seed's consolidation buffer (§A11): user text 2,000
-characters and assistant text 500 per message (cut in the middle, ``…`` between its start and its end), at most 24,000
-characters in all (messages joined as ``ROLE: text`` lines with a blank line
-between), newest kept.
+Bounds follow the seed's consolidation buffer (§A11; :mod:`.cutting`): each message redacted first, then user
+text 2,000 characters and assistant text 500 per message (cut in the middle, ``…`` between its start and its
+end; a person's requests from between kept in a quarter more), at most 24,000 characters in all (messages
+joined as ``ROLE: text`` lines with a blank line between), newest kept.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ from ...errors import InvalidInput
 from ...files.fsio import DIRECTORY, MISSING, foreign_text, read_foreign
 from .claude import parse_claude_code
 from .codex import parse_codex
+from .cutting import ASSISTANT_LIMIT, TOTAL_LIMIT, USER_LIMIT, bound, cut_message
 from .gemini import parse_gemini
 from .messages import PREFIX, parse_message_lines, parse_messages, parse_plain
 from .turns import (
@@ -77,56 +78,11 @@ from .turns import (
     strip_injected,
 )
 
-USER_LIMIT = 2000
-ASSISTANT_LIMIT = 500
-TOTAL_LIMIT = 24_000
 MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024  # a larger file is refused unread (a session's is megabytes)
 
 _JSONL_READERS = {"claude-code": parse_claude_code, "codex": parse_codex, "gemini": parse_gemini,
                   "messages-jsonl": parse_message_lines}
 """The readers of one JSON object per line, by the format :func:`_detect` names."""
-
-
-# ---------------------------------------------------------------- bounds
-
-
-def cut_message(text: str, limit: int) -> str:
-    """``text`` (stripped) within ``limit`` code points and a marker: when longer, its start and its end —
-    ``limit - limit // 2`` characters of the start, then ``\n…\n``, then at most ``limit // 2`` of the end,
-    from the first line that begins in them (a whole line when there is one). A person pastes a long trace and
-    says "Remember that …" after it; the end is where that is, and the assistant's closing proposal ("Shall I
-    always …?") that a bare yes confirms: a cut keeping the start alone lost both (break39)."""
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    tail = text[len(text) - limit // 2:] if limit // 2 else ""
-    line = tail.find("\n")
-    if 0 <= line < len(tail) - 1:
-        tail = tail[line + 1:]
-    return text[:limit - limit // 2].rstrip() + "\n…" + ("\n" + tail.strip() if tail.strip() else "")
-
-
-def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
-          total_limit: int = TOTAL_LIMIT) -> tuple[list[Turn], int]:
-    """Cut each message to its role's limit (its start and its end kept, ``…`` between them:
-    :func:`cut_message`), then drop the
-    oldest messages until the ``ROLE: text`` lines joined by blank lines fit
-    ``total_limit`` characters (one message is always kept). Returns the kept
-    turns and how many were dropped. Limits are code points."""
-    cut: list[Turn] = []
-    for turn in turns:
-        limit = user_limit if turn.role == "user" else assistant_limit
-        text = turn.text.strip()
-        if len(text) > limit:
-            cut.append(Turn(turn.role, cut_message(text, limit), turn.ts, True))
-        else:
-            cut.append(Turn(turn.role, text, turn.ts, turn.cut))
-    total = sum(len(t.line()) for t in cut) + 2 * max(0, len(cut) - 1)
-    start = 0
-    while total > total_limit and len(cut) - start > 1:
-        total -= len(cut[start].line()) + 2
-        start += 1
-    return cut[start:], start
 
 
 def _digest(turns: list[Turn]) -> str:
@@ -257,7 +213,9 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
     :data:`MAX_TRANSCRIPT_BYTES`, one nested too deeply to read, or an
     unsupported value. A line that does not parse (too deep included), or
     holds no object, is counted as ``malformed`` (the first named by number in
-    ``bad_lines``) and skipped: it never costs the other lines.
+    ``bad_lines``) and skipped: it never costs the other lines. Secrets are redacted from every
+    message before it is cut (:func:`~memdir.consolidation.transcripts.cutting.bound`; counted in
+    ``redactions``).
     """
     if isinstance(source, Transcript):
         return source
@@ -280,9 +238,9 @@ def read_transcript(source: Any, *, user_limit: int = USER_LIMIT, assistant_limi
         turns, info, fmt = _parse(source)
     except RecursionError:  # a structure nested too deeply to walk: refused, named, never a crash
         raise InvalidInput("transcript is nested too deeply to read") from None
-    kept, dropped = bound(turns, user_limit, assistant_limit, total_limit)
+    kept, dropped, secrets = bound(turns, user_limit, assistant_limit, total_limit)
     return Transcript(tuple(kept), fmt, _digest(kept), str(path) if path else None, info["session_id"],
-                      info["cwd"], info["malformed"], info["skipped"], dropped, tuple(info["bad_lines"]))
+                      info["cwd"], info["malformed"], info["skipped"], dropped, tuple(info["bad_lines"]), secrets)
 
 
 def _parse(source) -> tuple[list[Turn], dict, str]:

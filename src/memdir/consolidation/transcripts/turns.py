@@ -59,7 +59,8 @@ class Transcript:
     unreadable lines and ``bad_lines`` names the first of them (1-based line
     numbers, at most :data:`MAX_NAMED_LINES`); ``skipped`` counts dropped
     lines by reason; ``dropped`` counts messages left out by the
-    24,000-character bound (the oldest).
+    24,000-character bound (the oldest); ``redactions`` counts the secrets
+    redacted from the messages before they were cut.
     """
 
     turns: tuple[Turn, ...]
@@ -72,6 +73,7 @@ class Transcript:
     skipped: dict = field(default_factory=dict)
     dropped: int = 0
     bad_lines: tuple[int, ...] = ()
+    redactions: int = 0
 
     def text(self) -> str:
         """The turns as ``ROLE: text`` lines separated by blank lines."""
