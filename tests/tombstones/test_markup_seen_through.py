@@ -11,7 +11,7 @@ import json
 import pytest
 
 from memdir.errors import TombstoneRefused
-from memdir.paths import sha256
+from memdir.paths import project_layer_dir, sha256
 from memdir.tombstones.match import body_digest, make, match, sieve
 from memdir.tombstones.reading import READING, readings_of, seen, words
 from memdir.tombstones.stones import TombstoneFile, stone_of
@@ -168,3 +168,30 @@ def test_the_held_back_sieve_finds_a_run_markup_split():
     passes = sieve("held-file\n\nThe staging <b>data</b>base host is pg-stage-&#51;\n")
     assert passes(frozenset({"database", "pg", "stage", "3", "staging"}))
     assert not passes(frozenset({"prod"}))  # control: a run the text does not hold
+
+
+def test_a_file_copied_in_dressed_in_markup_is_held_back_under_an_old_and_a_new_tombstone(isolated_home, project, mem):
+    other = "Billing replica notes"
+    other_body = "The billing replica pg-bill-02 is read-only and lags ten minutes behind the primary at night."
+    mem.write("billing-replica", other, "project", other_body)
+    new_id = mem.forget("billing-replica").tombstone
+    mem.write("staging-db", FORGOTTEN, "project", BODY)
+    old_id = mem.forget("staging-db").tombstone
+    meta = mem.session.layer("project").meta
+    stones = json.loads((meta / "tombstones.json").read_text())
+    assert stones[1] == {**_old_format(FORGOTTEN, BODY), "reading": 2, "actor": "agent", "reason": None,
+                         "ts": stones[1]["ts"], "action": "forget"}  # a plain value: both readings' digests alike
+    del stones[1]["reading"]  # as an earlier memdir stored it
+    (meta / "tombstones.json").write_text(json.dumps(stones, indent=1) + "\n")
+    layer = project_layer_dir(isolated_home, project)
+    files = {
+        "copied-old": ("Copied file", BODY.replace("audit", "<b>audit</b>").replace("runbook", "[runbook](http://w)")),
+        "copied-new": ("Copied notes", other_body.replace("read-only", "`read-only`").replace("lags", "l<i>ags</i>")),
+        "kept": ("Copied file", BODY.replace("audit", "<b>review</b>")),  # control: another body so dressed
+    }
+    for name, (description, body) in files.items():
+        (layer / f"{name}.md").write_text(f"---\nname: {name}\ndescription: {description}\ntype: project\n---\n{body}\n")
+    names = [m.name for m in mem.list().memories]
+    assert [(s.id, s.reading) for s in mem.session.layer("project").tombstones()] == [(new_id, 2), (old_id, None)]
+    assert "kept" in names and "copied-old" not in names and "copied-new" not in names
+    assert (meta / "held-files").read_text() == "held 2\n"  # the two copies, not the control
