@@ -13,7 +13,7 @@ import pytest
 from memdir.errors import TombstoneRefused
 from memdir.paths import project_layer_dir, sha256
 from memdir.tombstones.match import body_digest, make, match, sieve
-from memdir.tombstones.reading import READING, readings_of, seen, words
+from memdir.tombstones.reading import READING, READINGS, seen, words
 from memdir.tombstones.stones import TombstoneFile, stone_of
 
 FORGOTTEN = "The staging database host is pg-stage-3"
@@ -109,7 +109,7 @@ def _old_file(mem, item: dict):
     path = meta / "tombstones.json"
     path.write_text(json.dumps([item], indent=1) + "\n")
     [stone] = TombstoneFile(meta).all()
-    assert (stone.id, stone.reading, readings_of(stone.reading), READING) == (item["id"], None, (1, 2), 2)
+    assert (stone.id, stone.reading, READINGS, READING) == (item["id"], None, (2, 1), 2)
     return path
 
 
@@ -158,9 +158,9 @@ def test_a_new_tombstone_stores_its_reading_and_a_bad_one_is_named():
         stone_of({**stone.stored(), "reading": "2"})
     with pytest.raises(ValueError, match="'reading' is a boolean"):
         stone_of({**stone.stored(), "reading": True})
-    # a reading newer than this memdir: compared under today's, the nearest it knows
+    # a reading newer than this memdir: compared under every reading it knows
     newer = stone_of({**stone.stored(), "reading": 9})
-    assert readings_of(newer.reading) == (2,) and match([newer], "The staging <b>data</b>base host is pg-stage-3",
+    assert newer.reading == 9 and match([newer], "The staging <b>data</b>base host is pg-stage-3",
                                                         BODY) == (newer, "the same words")
 
 
@@ -195,3 +195,20 @@ def test_a_file_copied_in_dressed_in_markup_is_held_back_under_an_old_and_a_new_
     assert [(s.id, s.reading) for s in mem.session.layer("project").tombstones()] == [(new_id, 2), (old_id, None)]
     assert "kept" in names and "copied-old" not in names and "copied-new" not in names
     assert (meta / "held-files").read_text() == "held 2\n"  # the two copies, not the control
+
+
+@pytest.mark.parametrize("hidden", [
+    "<!-- The staging database host is pg-stage-3 -->",
+    '<span title="The staging database host is pg-stage-3">see ops</span>',
+    '[see ops](http://wiki "The staging database host is pg-stage-3")',
+], ids=["comment", "attribute", "link-title"])
+def test_markup_that_hides_the_forgotten_fact_from_a_renderer_does_not_hide_it_from_the_tombstone(mem, hidden):
+    """A model reads the raw text: the value is read as written too (READINGS), so seeing through markup never
+    hides a forgotten fact inside it."""
+    mem.write("staging-db", FORGOTTEN, "project", "")
+    stone = mem.forget("staging-db").tombstone
+    with pytest.raises(TombstoneRefused) as refused:
+        mem.write("ops-notes", "Ops notes for Tuesday", "project", f"Ask ops first. {hidden}")
+    assert (refused.value.tombstone_id, refused.value.why) == (stone, "the forgotten fact restated")
+    other = hidden.replace("pg-stage-3", "pg-stage-4")  # control: another host hidden the same way
+    assert mem.write("ops-notes", "Ops notes for Tuesday", "project", f"Ask ops first. {other}").operation == "created"

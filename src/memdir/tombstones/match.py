@@ -65,8 +65,9 @@ while list, heading and quote markup still add no word. The tombstone keeps the 
 show a person what was forgotten) and only digests of the full value and of the body's words (rule 5): a body's
 words are never kept in clear, so the held-back sieve (:func:`needed_runs`) reads the description's words alone and
 the body's rule is a digest looked up (:func:`body_digest`, :func:`by_body`). A tombstone keeps the reading its
-digests were made with (:attr:`Tombstone.reading`), and one made under an earlier reading is compared under it and
-today's (:func:`memdir.tombstones.reading.readings_of`): a stored digest is never made again.
+digests were made with (:attr:`Tombstone.reading`); a value is compared under every reading, as written and as
+seen (:data:`memdir.tombstones.reading.READINGS`), so markup hides no forgotten fact (a comment, an attribute) and a
+tombstone of an earlier reading still blocks: a stored digest is never made again.
 
 What a refusal says is here too, in one place: :func:`refusal` (the message a
 person reads), :func:`caution` (the warning of a write let through beside a
@@ -91,7 +92,7 @@ from ..paths import sha256
 from ..text.printable import one_line
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
-from .reading import READING, plain_words, read, readings_of, seen, words
+from .reading import READING, READINGS, plain_words, read, seen, words
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -162,12 +163,12 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
 
 def forgotten_body(stones, description: str, body: str):
     """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
-    under each reading of :func:`memdir.tombstones.reading.readings_of` the tombstone's), or None."""
+    under every reading: :data:`memdir.tombstones.reading.READINGS`), or None."""
     keys: dict[int, dict] = {}
     for stone in stones:
         if stone.body_digest is None:
             continue
-        for reading in readings_of(stone.reading):
+        for reading in READINGS:
             if reading not in keys:
                 keys[reading] = body_keys(description, body, reading)
             if stone.body_digest in keys[reading]:
@@ -179,11 +180,10 @@ def forgotten_body(stones, description: str, body: str):
 
 def bodies_held(bodies: dict[str, list], description: str, body: str) -> list:
     """The tombstones of ``bodies`` (:func:`by_body`) whose body digest ``description`` + ``body`` may hold
-    (:func:`body_keys`, under every reading they were made with and today's): the ones :func:`match` is to ask
-    of a file's value, in the order found. A dict lookup per key."""
-    made = {reading for stones in bodies.values() for stone in stones for reading in readings_of(stone.reading)}
+    (:func:`body_keys`, under every reading: :data:`memdir.tombstones.reading.READINGS`): the ones :func:`match`
+    is to ask of a file's value, in the order found. A dict lookup per key."""
     out: list = []
-    for reading in sorted(made, reverse=True):
+    for reading in READINGS:
         for key in body_keys(description, body, reading):
             out += [stone for stone in bodies.get(key, ()) if stone not in out]
     return out
@@ -295,8 +295,8 @@ class Tombstone:
     of the body's words alone (:func:`body_digest`; rule 5), None for a body too short to be specific and for
     tombstones written before it existed (those match by the rules 1 to 4 as they always did). ``reading``: the
     reading of words (:mod:`memdir.tombstones.reading`) ``words_digest`` and ``body_digest`` were made with, None
-    for a tombstone stored before readings were kept (reading 1: a value is compared with it under that reading and
-    today's, :func:`memdir.tombstones.reading.readings_of`)."""
+    for a tombstone stored before readings were kept (reading 1); a value is compared under every reading
+    (:data:`memdir.tombstones.reading.READINGS`), whichever it was."""
 
     id: str
     name: str
@@ -417,28 +417,42 @@ def match(stones, description: str, body: str, *, name: str | None = None,
 def _match(stones, description: str, body: str, name: str | None, actor: str | None) -> tuple[Tombstone, str] | None:
     """:func:`match` of one description (the rules of the module docstring)."""
     key = _digest(value_of(description, body))
-    seq = words(f"{description}\n{body}")
-    joined = "\x1f" + "\x1f".join(seq) + "\x1f"
-    seq_digests = {READING: _digest(" ".join(seq))}  # by reading (:func:`memdir.tombstones.reading.readings_of`)
-    own_seq = words(description)
-    own = tuple(w for w in own_seq if w not in _FILLER)
-    own_joined, own_content = _joined(own_seq), _joined(own)
     for stone in stones:
         if stone.digest == key:
             return stone, "the same value"
+    # The value as each reading reads it (memdir.tombstones.reading.READINGS): seen through its markup, and as
+    # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
+    # when they agree (text without markup).
+    read_as = {}
+    for reading in READINGS:
+        seq = words(f"{description}\n{body}", reading)
+        if all(seq != other[0] for other in read_as.values()):
+            read_as[reading] = (seq, words(description, reading))
+    seq_digests = {_digest(" ".join(seq)) for seq, _ in read_as.values()}
     for stone in stones:
-        if stone.words_digest is None:
-            continue
-        for reading in readings_of(stone.reading):
-            if reading not in seq_digests:
-                seq_digests[reading] = _words_digest(description, body, reading)
-            if stone.words_digest == seq_digests[reading]:
-                return stone, "the same words"
+        if stone.words_digest is not None and stone.words_digest in seq_digests:
+            return stone, "the same words"
     if any(stone.body_digest is not None for stone in stones):
         stone = forgotten_body(stones, description, body)
         if stone is not None:
             return stone, "the forgotten body"
-    squeezed = "".join(own_seq)
+    for seq, own_seq in read_as.values():
+        found = _fact_found(stones, description, seq, own_seq)
+        if found is not None:
+            return found
+    if name is not None and actor in ("extracted", "import"):
+        for stone in stones:
+            if stone.name == name:
+                return stone, "a forgotten name"
+    return None
+
+
+def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...]):
+    """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
+    under one reading) restates or rewords (rules 3 and 4), with why; None."""
+    joined = _joined(seq)
+    own = tuple(w for w in own_seq if w not in _FILLER)
+    own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
         if (fact == own_joined or run_together == squeezed) and own_seq:
@@ -448,10 +462,6 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
         if content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
             return stone, "the forgotten fact reworded"
-    if name is not None and actor in ("extracted", "import"):
-        for stone in stones:
-            if stone.name == name:
-                return stone, "a forgotten name"
     return None
 
 

@@ -23,12 +23,18 @@ makes no other fact (tomb40: ``<b>pass</b>word``, ``pass<span>word</span>``, ``[
 * **character references** (``&amp;``, ``&#x70;``, ``&nbsp;``) are read as their character
   (:func:`html.unescape`), after the tags: ``&lt;b&gt;`` shows ``<b>`` and is read so.
 
-Changing a reading changes the digests a tombstone keeps (``words_digest``, ``body_digest``), and a tombstone
-keeps no body in clear to make them again. So a tombstone stores the reading its digests were made with
-(:attr:`memdir.tombstones.match.Tombstone.reading`; absent: reading 1), and a value is compared with it under
-:func:`readings_of` — its own reading, and today's (:data:`READING`): the forgotten value read then and the new one
-read now are the same words whenever the forgotten one held no markup the readings tell apart, which is how a
-tombstone of an earlier memdir also blocks a forgotten fact dressed in markup. Readings:
+A value is read both ways (:data:`READINGS`), and a tombstone matching either reading matches: what a renderer
+hides from its reader (a comment, a tag's attribute, a link's address or title) is still read by a model given the
+raw text, so seeing through markup must never hide a forgotten fact in it (``<!-- the forgotten fact -->``).
+
+The same double reading is the migration of stored digests. Changing a reading changes the digests a tombstone
+keeps (``words_digest``, ``body_digest``), and a tombstone keeps no body in clear to make them again. A tombstone
+stores the reading its digests were made with (:attr:`memdir.tombstones.match.Tombstone.reading`; absent: one
+stored before readings were kept, reading 1), and since every value is read under every reading, a tombstone of
+reading 1 is matched as it always was (the value as written) and also by the value seen through its markup —
+the forgotten value as written and the new one as seen are the same words whenever the forgotten one held no
+markup the readings tell apart, which is how a tombstone of an earlier memdir blocks a forgotten fact dressed in
+markup. Readings:
 
 1. the words of the text as written (memdir before tomb40: a tag's name and a link's address were words);
 2. the words a reader sees (:func:`seen`).
@@ -46,6 +52,8 @@ from ..vocabulary import CJK_RANGES
 
 READING = 2
 """The reading of words a tombstone made now stores its digests with (the module docstring's list)."""
+READINGS = (2, 1)
+"""Every reading a value is compared under, today's first (the module docstring)."""
 
 # Signs that change a fact, so they are words too: comparisons (">= 18", "< 5"), "++" and "#" after a letter
 # (C++, C#), "+" before anything ("UTC+3", "chmod +x") and "-" starting a word ("retry -1", "chmod -x") —
@@ -146,12 +154,4 @@ def plain_words(text: str, reading: int = READING) -> tuple[str, ...]:
     return tuple(_word_pattern().findall(normalize_value(text)))
 
 
-def readings_of(reading: int | None) -> tuple[int, ...]:
-    """The readings a value is compared under with a tombstone whose digests were made under ``reading`` (None:
-    a tombstone stored before readings were kept, reading 1): that reading, then today's (:data:`READING`); a
-    reading newer than this memdir knows (a tombstone of a later memdir): today's alone, the nearest it has."""
-    made = 1 if reading is None else reading
-    return (READING,) if made >= READING else (made, READING)
-
-
-__all__ = ["READING", "plain_words", "read", "readings_of", "seen", "words"]
+__all__ = ["READING", "READINGS", "plain_words", "read", "seen", "words"]

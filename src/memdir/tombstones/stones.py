@@ -196,7 +196,7 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason``, ``words_digest``, ``action`` and
     ``body_digest`` (text or null; absent from a file written before they were kept: None), ``reading`` (a whole
     number from 1, or null; absent: None, a tombstone made before readings were kept,
-    :func:`memdir.tombstones.reading.readings_of`). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
+    :data:`memdir.tombstones.reading.READINGS`). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
     read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
     there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
