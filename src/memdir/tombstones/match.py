@@ -92,7 +92,7 @@ from ..paths import sha256
 from ..text.printable import one_line
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
-from .reading import READING, READINGS, plain_words, read, seen, words
+from .reading import READING, plain_words, read, readings_for, seen, words
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -168,7 +168,7 @@ def forgotten_body(stones, description: str, body: str):
     for stone in stones:
         if stone.body_digest is None:
             continue
-        for reading in READINGS:
+        for reading in readings_for(description, body):
             if reading not in keys:
                 keys[reading] = body_keys(description, body, reading)
             if stone.body_digest in keys[reading]:
@@ -183,7 +183,7 @@ def bodies_held(bodies: dict[str, list], description: str, body: str) -> list:
     (:func:`body_keys`, under every reading: :data:`memdir.tombstones.reading.READINGS`): the ones :func:`match`
     is to ask of a file's value, in the order found. A dict lookup per key."""
     out: list = []
-    for reading in READINGS:
+    for reading in readings_for(description, body):
         for key in body_keys(description, body, reading):
             out += [stone for stone in bodies.get(key, ()) if stone not in out]
     return out
@@ -424,7 +424,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
     # when they agree (text without markup).
     read_as = {}
-    for reading in READINGS:
+    for reading in readings_for(description, body):
         seq = words(f"{description}\n{body}", reading)
         if all(seq != other[0] for other in read_as.values()):
             read_as[reading] = (seq, words(description, reading))

@@ -92,11 +92,14 @@ def _word_pattern() -> re.Pattern:
     return re.compile(_WORD)
 
 
+_MARKS = "<[*~`&"  # what every markup seen() reads through starts with
+
+
 def seen(text: str) -> str:
     """``text`` as a reader sees it, its markup seen through (the module docstring's list): HTML comments and
     tags, Markdown links, emphasis and code marks gone, character references read. Text holding none of
     ``< [ * ~ ` &`` is returned as it is. Pure; never raises."""
-    if not any(c in text for c in "<[*~`&"):
+    if not any(c in text for c in _MARKS):
         return text
     comment, fence, reference, inline, block, link, ref_link, emphasis, code = _patterns()
     if "<" in text:
@@ -154,4 +157,10 @@ def plain_words(text: str, reading: int = READING) -> tuple[str, ...]:
     return tuple(_word_pattern().findall(normalize_value(text)))
 
 
-__all__ = ["READING", "READINGS", "plain_words", "read", "seen", "words"]
+def readings_for(*texts: str) -> tuple[int, ...]:
+    """The readings of :data:`READINGS` that may read ``texts`` apart: all of them when one holds a character markup
+    starts with, else today's alone (text without markup reads alike every way: no second pass)."""
+    return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
+
+
+__all__ = ["READING", "READINGS", "readings_for", "plain_words", "read", "seen", "words"]
