@@ -163,4 +163,4 @@ def readings_for(*texts: str) -> tuple[int, ...]:
     return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
 
 
-__all__ = ["READING", "READINGS", "readings_for", "plain_words", "read", "seen", "words"]
+__all__ = ["READING", "READINGS", "plain_words", "read", "readings_for", "seen", "words"]
