@@ -130,3 +130,43 @@ def test_every_path_applies_the_one_rule(mem):
     with pytest.raises(InvalidName):
         changes.write(layer, MemoryChange.of("db\x01host", "x"), actor="import")
     assert sorted(e for e in layer.scan().entries) == ["cihost", "dbport", "deploynotes"]
+
+
+def test_a_name_drops_exactly_what_printables_rule_hides_in_a_one_line_field():
+    """One rule (text.printable.unhidden): every format character and default ignorable of this Python's Unicode
+    that the rule drops from a one-line field is dropped from a name, and a name keeps what the rule keeps."""
+    import sys
+    import unicodedata
+
+    from memdir.text.printable import unhidden
+
+    dropped = kept = 0
+    for cp in range(0xA0, sys.maxunicode + 1):
+        c = chr(cp)
+        if unicodedata.category(c) != "Cf" and not (0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF):
+            continue
+        if cp in (0x2028, 0x2029):
+            continue
+        raw = f"deploy{c}notes"
+        if unhidden(raw) == "deploynotes":
+            assert normalize_name(raw).name == "deploynotes", hex(cp)
+            dropped += 1
+        else:
+            assert raw_name(raw) == unhidden(raw), hex(cp)
+            kept += 1
+    # kept: only U+FE0E/U+FE0F, which the rule keeps after any visible character (a name as a title keeps them)
+    assert dropped > 400 and kept == 2
+
+
+def test_a_newer_emoji_than_python_knows_is_named_as_an_emoji_and_other_unassigned_ones_are_refused():
+    """🩵 (U+1FA75) is unassigned in Python 3.11's Unicode; printable's rule keeps it (the pictographs' blocks),
+    so a name holds it as it holds ❤: a separator of the slug. U+0378 (not in those blocks) stays refused."""
+    import unicodedata
+
+    newer = "\U0001fa75"
+    assert unicodedata.category(newer) == "Cn" or unicodedata.unidata_version >= "15"
+    assert normalize_name(f"deploy{newer}notes") == normalize_name("deploy\u2764notes") == normalize_name("deploy-notes")
+    assert normalize_name(f"{newer} notes").name == "notes" and hidden_note(f"{newer} notes") is None
+    assert normalize_name(newer).title == newer and normalize_name(newer).name.startswith("m-")
+    with pytest.raises(InvalidName, match=r"U\+0378 \(unassigned\)"):  # control: refused as before
+        normalize_name("deploy\u0378notes")

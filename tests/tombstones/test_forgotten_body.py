@@ -214,8 +214,8 @@ def test_team_tombstone_files_keep_the_body_digest_and_old_ones_read(tmp_path):
     team = TombstoneDir(tmp_path / "tombstones")
     stone = team.add("billing-replica", OLD, BODY, "human", None)
     stored = json.loads((tmp_path / "tombstones" / f"{stone.id}.json").read_text())
-    assert sorted(stored) == ["body_digest", "description", "digest", "id", "name", "words_digest"]
-    assert stored["body_digest"] == body_digest(OLD, BODY)
+    assert sorted(stored) == ["body_digest", "description", "digest", "id", "name", "reading", "words_digest"]
+    assert (stored["body_digest"], stored["reading"]) == (body_digest(OLD, BODY), 2)
     old = make("pg", "Dev PostgreSQL listens on 5433", "Moved from 5432 because the cluster has it.", "human", None)
     legacy = {k: v for k, v in old.stored().items() if k in ("id", "name", "digest", "description", "words_digest")}
     (tmp_path / "tombstones" / f"{old.id}.json").write_text(json.dumps(legacy))

@@ -51,7 +51,7 @@ from ..files.scan import HELD, FileState, Malformed, settle
 from ..files.scan import load as load_file
 from ..text.names import normalize_name
 from ..tombstones.match import (
-    body_keys,
+    bodies_held,
     by_body,
     lift_command,
     match,
@@ -193,8 +193,7 @@ class HoldsBack:
             among = [*named.get(record.name, ()),
                      *(stone for stone, runs in runs_of if stone.name != record.name and passes(runs))]
             if bodies:
-                for key in body_keys(record.description, record.body):
-                    among += [stone for stone in bodies.get(key, ()) if stone not in among]
+                among += [stone for stone in bodies_held(bodies, record.description, record.body) if stone not in among]
             hit = match(among, record.description, record.body, title=record.title) if among else None
             return None if hit is None else held_reason(hit[0], hit[1], record.name, scope)
 

@@ -65,7 +65,10 @@ consolidation all normalize a name here, reads and writes (names26):
   and trailing ones too (``seed\n`` is refused as ``seed\x00`` is, not read as ``seed``: text38).
 * **Characters memdir cannot name** are refused: unassigned in this Python's Unicode (Cn: perhaps a later
   Unicode's format control — U+13439 is one in Unicode 15, unassigned in Python 3.11's 14 — or a letter
-  whose slug would change once Python knows it) and private use (Co). A memory stored under a name that
+  whose slug would change once Python knows it) and private use (Co): what printable's rule drops from a
+  one-line field for what it is not (:func:`_unknown`). A code point of the blocks Unicode reserves for
+  pictographs, unassigned in this Python (a newer emoji: 🩵 U+1FA75 on Python 3.11), is kept by that rule and
+  named as every emoji is (a separator of the slug). A memory stored under a name that
   held a format character outside printable's list of then (U+1BCA0, a separator of its slug then) is
   still found by that name (:func:`legacy_names`).
 
@@ -90,6 +93,7 @@ from .printable import (
     BIDI_CONTROLS,
     INVISIBLE,
     JOINERS,
+    LINE_BREAKS,
     TAGS,
     clipped,
     one_line,
@@ -100,9 +104,12 @@ from .printable import (
 MAX_NAME_CHARS = 64
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _VALID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, line/paragraph separators: refused
-# What showed as nothing before text38 (printable's list then: INVISIBLE, the bidi controls, the tag characters);
-# today every hidden character of printable's rule (printable.unhidden) is dropped, on every path.
+# The controls (Cc: C0, DEL, C1) and every line break a reader splits on (printable.LINE_BREAKS, U+2028/U+2029 among
+# them): refused, where printable's rule drops or breaks on them (a name holding one is not text meant as a name).
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{LINE_BREAKS}]")
+# What showed as nothing before text38 (printable's list then: INVISIBLE, the bidi controls, the tag characters): no
+# rule of today (today's is printable.unhidden, :func:`_visible_text`), only the reading of the file names an older
+# memdir gave (legacy_names); printable keeps those lists as they were for it.
 _HIDDEN = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}{TAGS}]")
 # The interlinear annotation marks, hidden since left27: before, a name's slug read them as a separator.
 _ANNOTATION_BEFORE = re.compile("[\ufff9-\ufffb]")
@@ -175,14 +182,18 @@ def _named(text: str, raw: str) -> NormalizedName:
 
 
 def _unknown(raw: str) -> str:
-    """``""``, or what makes ``raw`` no name memdir can spell: a character unassigned in this Python's Unicode
-    (Cn: a later Unicode's format control, or a letter whose name would change once Python knows it) or of
-    private use (Co: a glyph of a private font, one reader's letter and another's box)."""
+    """``""``, or what makes ``raw`` no name memdir can spell: a character printable's rule drops from a one-line
+    field (:func:`memdir.text.printable.unhidden`) for what it is not — unassigned in this Python's Unicode (Cn: a
+    later Unicode's format control, or a letter whose name would change once Python knows it) or of private use
+    (Co: a glyph of a private font, one reader's letter and another's box) —, refused where a format character is
+    dropped: a name that held one would be another name on a newer Python or another reader. A code point
+    printable keeps (a newer emoji than this Python knows, in the blocks Unicode reserves for pictographs: 🩵
+    U+1FA75 on Python 3.11) is named as every emoji is, a separator of the slug, never a letter of it."""
     if raw.isascii() or raw.isprintable():  # every Cn and Co is not printable
         return ""
     for c in raw:
         category = unicodedata.category(c)
-        if category in ("Cn", "Co"):
+        if category in ("Cn", "Co") and not unhidden(c):
             return f"U+{ord(c):04X} ({'unassigned' if category == 'Cn' else 'a private-use character'})"
     return ""
 

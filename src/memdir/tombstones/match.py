@@ -17,7 +17,8 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    zero-width, other digits and look-alike variants are the same value
    (``14h00`` for ``14:00`` is another spelling, not folded);
 2. **the same words**: the value's word sequence (punctuation and markup
-   dropped) — a trailing period or ``**bold**`` does not make a new fact;
+   dropped) — a trailing period, ``**bold**``, ``<b>pass</b>word`` or a link's
+   address does not make a new fact (the words a reader sees: :mod:`.reading`);
 3. **the forgotten fact restated**: the new description's words are the
    forgotten description's (its body dropped or replaced), or the forgotten
    description's words (at least :data:`MIN_FACT_WORDS`) appear, in order and
@@ -55,13 +56,18 @@ relation gives a different fact, which is accepted — also when it quotes the
 old words after a negation ("Do not use pnpm …", "It is wrong that …") or
 before one ("… 5433 no longer"). Consolidation also refuses a forgotten *name*.
 
-Words: NFKC, case-folded runs of letters and digits; each CJK character is a
+Words (:func:`memdir.tombstones.reading.words`): of the text a reader sees, its markup seen through (HTML tags and
+comments, Markdown emphasis, links and code marks, character references: :func:`memdir.tombstones.reading.seen`),
+NFKC, case-folded runs of letters and digits; each CJK character is a
 word of its own; and the signs that change a fact (``>=``, ``C++``, ``C#``,
 ``UTC+3``, ``-1``) — so a correction that changes only a sign is accepted,
 while list, heading and quote markup still add no word. The tombstone keeps the forgotten description in clear (to
 show a person what was forgotten) and only digests of the full value and of the body's words (rule 5): a body's
 words are never kept in clear, so the held-back sieve (:func:`needed_runs`) reads the description's words alone and
-the body's rule is a digest looked up (:func:`body_digest`, :func:`by_body`).
+the body's rule is a digest looked up (:func:`body_digest`, :func:`by_body`). A tombstone keeps the reading its
+digests were made with (:attr:`Tombstone.reading`); a value is compared under every reading, as written and as
+seen (:data:`memdir.tombstones.reading.READINGS`), so markup hides no forgotten fact (a comment, an attribute) and a
+tombstone of an earlier reading still blocks: a stored digest is never made again.
 
 What a refusal says is here too, in one place: :func:`refusal` (the message a
 person reads), :func:`caution` (the warning of a write let through beside a
@@ -84,9 +90,9 @@ from functools import lru_cache
 from ..errors import TombstoneRefused
 from ..paths import sha256
 from ..text.printable import one_line
-from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
-from ..vocabulary import CJK_RANGES
 from ..text.values import normalize_value, value_of
+from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
+from .reading import READING, plain_words, read, readings_for, seen, words
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -99,11 +105,6 @@ _RETRACTIONS = frozenset("longer anymore wrong false incorrect untrue outdated o
 _ORDER_WORDS = frozenset("""before after over under above below than to from into onto until since then first
 last prefer preferred instead rather versus vs precedes follows replaces replaced more less greater fewer
 先 后 後 前 再""".split()) | frozenset(("<", ">", "<=", ">=", "!=", "=="))
-# Signs that change a fact, so they are words too: comparisons (">= 18", "< 5"), "++" and "#" after a letter
-# (C++, C#), "+" before anything ("UTC+3", "chmod +x") and "-" starting a word ("retry -1", "chmod -x") —
-# not a list's "- " or "+ ", a heading's "#", a quote's ">" or the hyphen inside "staging-7".
-_SIGNS = r"[<>!=]=|[<>](?=\s?\d)|(?<=[^\W\d_])(?:\+\+|#)|\+(?=\S)|(?:(?<=\s)|^)-(?=\w)"
-_WORD = f"[{CJK_RANGES}]|[^\\W_{CJK_RANGES}]+|{_SIGNS}"  # compiled on first use (the class is large): see _words_pattern
 # Words that carry no fact of their own (rule 4): the function words (memdir.text.words) but the
 # negations — "not" and "never" make a correction — and _FACT_WORDS, function words that still carry part
 # of a fact here (a question, a quantity, a contrast, a direction; "shall" never was filler), plus "such".
@@ -115,57 +116,30 @@ _FRAMING = frozenset("""note notes nb ps fyi tip remember reminder recall import
 actually confirmed update updated correction fact info todo warning caution""".split()) | CHAT_WORDS
 
 
-@lru_cache(maxsize=1)
-def _words_pattern() -> re.Pattern:
-    return re.compile(_WORD)
-
-
-def words(text: str) -> tuple[str, ...]:
-    """The words of ``text`` after :func:`normalize_value`: runs of letters and
-    digits, each CJK character on its own, and the signs that change a fact
-    (:data:`_SIGNS`: ``>=``, ``C++``/``C#``, ``+3``, ``-1``)."""
-    return tuple(_words_pattern().findall(normalize_value(text)))
-
-
 def _digest(text: str) -> str:
     return sha256(text.encode("utf-8")).hexdigest()
 
 
-def _words_digest(description: str, body: str) -> str:
-    return _digest(" ".join(words(f"{description}\n{body}")))
+def _words_digest(description: str, body: str, reading: int = READING) -> str:
+    return _digest(" ".join(words(f"{description}\n{body}", reading)))
 
 
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_BLANK_RUN = re.compile(r"\s+")
-
-
-def plain_words(text: str) -> tuple[str, ...]:
-    """:func:`words` of ``text``, read without :func:`normalize_value` when ``text`` is ASCII without control
-    characters (but tab and line breaks): lower-cased, blanks collapsed, which is all the normalization does to
-    such text (tests/tombstones/test_forgotten_body.py checks it on random text); the held-back check reads every
-    file's body (:func:`body_digest`), and the normalization took 9 in 10 parts of the time of a 1,600-character
-    body's words."""
-    if text.isascii() and not _CONTROLS.search(text):
-        return tuple(_words_pattern().findall(_BLANK_RUN.sub(" ", text.lower()).strip()))
-    return words(text)
-
-
-def body_digest(description: str, body: str) -> str | None:
+def body_digest(description: str, body: str, reading: int = READING) -> str | None:
     """The digest of ``body``'s word sequence alone (rule 5 of the module docstring), a first line restating
     ``description`` (the memory's own) left out — a file written whole (the memory tool's ``create``, a file
     without frontmatter) starts its body with the description line, and the forgotten text under a new first line
     is the same body —, or None when it holds fewer than :data:`MIN_BODY_WORDS` different content words (fillers aside;
     ``body body body …`` holds one): such a body is not specific enough to forget on its own. A body is never kept in clear by a tombstone, only this
-    digest."""
-    seq, own = plain_words(body), plain_words(description)
-    if own and plain_words(body.split("\n", 1)[0]) == own:
+    digest. ``reading``: of the words (:mod:`.reading`; today's by default)."""
+    seq, own = plain_words(body, reading), plain_words(description, reading)
+    if own and plain_words(body.split("\n", 1)[0], reading) == own:
         seq = seq[len(own):]
     if len({w for w in seq if w not in _FILLER}) < MIN_BODY_WORDS:
         return None
     return _digest(" ".join(seq))
 
 
-def body_keys(description: str, body: str) -> dict[str, tuple[str, ...] | None]:
+def body_keys(description: str, body: str, reading: int = READING) -> dict[str, tuple[str, ...] | None]:
     """The body digests (:func:`body_digest`'s) a value may hold a forgotten body under (rule 5), each with the words a
     tombstone's forgotten description must be for it to count (None: any): the body read as :func:`body_digest`
     reads it; the body whole, a first line restating its own description kept (the forgotten body word for word
@@ -173,10 +147,11 @@ def body_keys(description: str, body: str) -> dict[str, tuple[str, ...] | None]:
     a one-line summary, its first line, and the rest); and the body after its first line, for a tombstone whose
     forgotten description is that line (the body of a file written whole, its first line its description,
     brought back under another) — each of these came back before (break38). A digest is of a word sequence: only
-    a value holding the forgotten body's words, in order and nothing else, has one equal to a tombstone's."""
-    seq, own = plain_words(body), plain_words(description)
+    a value holding the forgotten body's words, in order and nothing else, has one equal to a tombstone's.
+    ``reading``: of the words (:mod:`.reading`; today's by default)."""
+    seq, own = plain_words(body, reading), plain_words(description, reading)
     keys: dict[str, tuple[str, ...] | None] = {}
-    if "\n" in body and (first := plain_words(body.split("\n", 1)[0])):
+    if "\n" in body and (first := plain_words(body.split("\n", 1)[0], reading)):
         if first == own:  # body_digest's reading
             keys[_digest(" ".join(seq[len(own):]))] = None
         elif seq[:len(first)] == first:  # the line a tombstone's description may be
@@ -187,15 +162,31 @@ def body_keys(description: str, body: str) -> dict[str, tuple[str, ...] | None]:
 
 
 def forgotten_body(stones, description: str, body: str):
-    """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`),
-    or None."""
-    keys = body_keys(description, body)
+    """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
+    under every reading: :data:`memdir.tombstones.reading.READINGS`), or None."""
+    keys: dict[int, dict] = {}
     for stone in stones:
-        if stone.body_digest is not None and stone.body_digest in keys:
-            need = keys[stone.body_digest]
-            if need is None or plain_words(stone.description) == need:
-                return stone
+        if stone.body_digest is None:
+            continue
+        for reading in readings_for(description, body):
+            if reading not in keys:
+                keys[reading] = body_keys(description, body, reading)
+            if stone.body_digest in keys[reading]:
+                need = keys[reading][stone.body_digest]
+                if need is None or plain_words(stone.description, reading) == need:
+                    return stone
     return None
+
+
+def bodies_held(bodies: dict[str, list], description: str, body: str) -> list:
+    """The tombstones of ``bodies`` (:func:`by_body`) whose body digest ``description`` + ``body`` may hold
+    (:func:`body_keys`, under every reading: :data:`memdir.tombstones.reading.READINGS`): the ones :func:`match`
+    is to ask of a file's value, in the order found. A dict lookup per key."""
+    out: list = []
+    for reading in readings_for(description, body):
+        for key in body_keys(description, body, reading):
+            out += [stone for stone in bodies.get(key, ()) if stone not in out]
+    return out
 
 
 def by_body(stones) -> dict[str, list]:
@@ -279,9 +270,12 @@ def holds_runs(text: str, runs: frozenset[str]) -> bool:
 
 def sieve(text: str):
     """:func:`holds_runs` of ``text`` for many tombstones: ``passes(runs)`` (runs: :func:`needed_runs`, None
-    passes), ``text`` normalized once."""
-    folded = text.lower() if text.isascii() else normalize_value(text)
-    squeezed = _NOT_RUN.sub("", folded)
+    passes), ``text`` normalized once — as written and as a reader sees it (:func:`memdir.tombstones.reading.seen`:
+    ``<b>pass</b>word`` holds the run ``password``), a run found in either passing."""
+    shown = seen(text)
+    squeezed = _NOT_RUN.sub("", text.lower() if text.isascii() else normalize_value(text))
+    if shown != text:
+        squeezed += " " + _NOT_RUN.sub("", shown.lower() if shown.isascii() else normalize_value(shown))
     return lambda runs: runs is None or all(run in squeezed for run in runs)
 
 
@@ -299,7 +293,10 @@ class Tombstone:
     is one id in each. ``action``: the journal's action of the change that made it (``delete``, ``forget``,
     ``prune``, ``clear``), so a listing says the act as the journal does; None when not known. ``body_digest``:
     of the body's words alone (:func:`body_digest`; rule 5), None for a body too short to be specific and for
-    tombstones written before it existed (those match by the rules 1 to 4 as they always did)."""
+    tombstones written before it existed (those match by the rules 1 to 4 as they always did). ``reading``: the
+    reading of words (:mod:`memdir.tombstones.reading`) ``words_digest`` and ``body_digest`` were made with, None
+    for a tombstone stored before readings were kept (reading 1); a value is compared under every reading
+    (:data:`memdir.tombstones.reading.READINGS`), whichever it was."""
 
     id: str
     name: str
@@ -317,13 +314,14 @@ class Tombstone:
     # A team tombstone this machine read whose file has left the repository with no lift here (a `git revert` of
     # the forget, a teammate's lift, a branch without it): still in force here (TombstoneDir.all), never stored.
     vanished: bool = field(default=False, compare=False)
+    reading: int | None = None
 
     def stored(self) -> dict:
         """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
-        :attr:`vanished`, and :attr:`action` and :attr:`body_digest` only when known (a tombstone made before
-        they were kept has none; a short body has no digest of its own)."""
+        :attr:`vanished`, and :attr:`action`, :attr:`body_digest` and :attr:`reading` only when known (a tombstone
+        made before they were kept has none; a short body has no digest of its own)."""
         return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
-                and (k not in ("action", "body_digest") or v is not None)}
+                and (k not in ("action", "body_digest", "reading") or v is not None)}
 
 
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
@@ -339,7 +337,7 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
                      reason=reason, ts=now, words_digest=_words_digest(description, body), action=action,
-                     body_digest=body_digest(description, body))
+                     body_digest=body_digest(description, body), reading=READING)
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -370,7 +368,7 @@ def _qualifies(seq: tuple[str, ...], before: int, size: int, description: str) -
     qualifier = own[:before]
     if any(w in _FRAMING or w in FUNCTION_WORDS or not w.isalnum() for w in qualifier):
         return False
-    text = normalize_value(description)
+    text = read(description)
     found = re.search(r"\W+".join(re.escape(w) for w in own[:before + 1]), text)
     return found is not None and not re.search(r"[^\w\s]", found.group())
 
@@ -419,23 +417,42 @@ def match(stones, description: str, body: str, *, name: str | None = None,
 def _match(stones, description: str, body: str, name: str | None, actor: str | None) -> tuple[Tombstone, str] | None:
     """:func:`match` of one description (the rules of the module docstring)."""
     key = _digest(value_of(description, body))
-    seq = words(f"{description}\n{body}")
-    joined = "\x1f" + "\x1f".join(seq) + "\x1f"
-    seq_digest = _digest(" ".join(seq))
-    own_seq = words(description)
-    own = tuple(w for w in own_seq if w not in _FILLER)
-    own_joined, own_content = _joined(own_seq), _joined(own)
     for stone in stones:
         if stone.digest == key:
             return stone, "the same value"
+    # The value as each reading reads it (memdir.tombstones.reading.READINGS): seen through its markup, and as
+    # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
+    # when they agree (text without markup).
+    read_as = {}
+    for reading in readings_for(description, body):
+        seq = words(f"{description}\n{body}", reading)
+        if all(seq != other[0] for other in read_as.values()):
+            read_as[reading] = (seq, words(description, reading))
+    seq_digests = {_digest(" ".join(seq)) for seq, _ in read_as.values()}
     for stone in stones:
-        if stone.words_digest is not None and stone.words_digest == seq_digest:
+        if stone.words_digest is not None and stone.words_digest in seq_digests:
             return stone, "the same words"
     if any(stone.body_digest is not None for stone in stones):
         stone = forgotten_body(stones, description, body)
         if stone is not None:
             return stone, "the forgotten body"
-    squeezed = "".join(own_seq)
+    for seq, own_seq in read_as.values():
+        found = _fact_found(stones, description, seq, own_seq)
+        if found is not None:
+            return found
+    if name is not None and actor in ("extracted", "import"):
+        for stone in stones:
+            if stone.name == name:
+                return stone, "a forgotten name"
+    return None
+
+
+def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...]):
+    """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
+    under one reading) restates or rewords (rules 3 and 4), with why; None."""
+    joined = _joined(seq)
+    own = tuple(w for w in own_seq if w not in _FILLER)
+    own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
         if (fact == own_joined or run_together == squeezed) and own_seq:
@@ -445,10 +462,6 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
         if content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
             return stone, "the forgotten fact reworded"
-    if name is not None and actor in ("extracted", "import"):
-        for stone in stones:
-            if stone.name == name:
-                return stone, "a forgotten name"
     return None
 
 
@@ -560,5 +573,5 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "body_digest", "body_keys", "by_body", "caution", "check", "forgotten_body", "forgotten_by",
-           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "sieve", "value_of", "value_runs", "words"]
+__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "READING", "body_digest", "body_keys", "bodies_held", "by_body", "caution", "check", "forgotten_body", "forgotten_by",
+           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "seen", "sieve", "value_of", "value_runs", "words"]

@@ -194,7 +194,9 @@ def _load(path: Path, empty: bytes, *, foreign: bool = False) -> object:
 def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> Tombstone:
     """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason``, ``words_digest``, ``action`` and
-    ``body_digest`` (text or null; absent from a file written before they were kept: None). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
+    ``body_digest`` (text or null; absent from a file written before they were kept: None), ``reading`` (a whole
+    number from 1, or null; absent: None, a tombstone made before readings were kept,
+    :data:`memdir.tombstones.reading.READINGS`). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
     read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
     there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
@@ -208,12 +210,16 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
         value = item.get(key, "" if key in _TEXT else None)
         if not isinstance(value, str) and not (value is None and key in _NULLABLE):
             raise ValueError(f"{key!r} is {_kind(value)}, not a string")
+    reading = item.get("reading")
+    if reading is not None and (type(reading) is not int or reading < 1):
+        raise ValueError(f"'reading' is {_kind(reading)}, not a reading's number (1 or more)")
     if team:  # a team tombstone's file keeps no who, when or why (shared_bytes): one that does was not memdir's
         item = {k: v for k, v in item.items() if k not in ("actor", "reason", "ts")}
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
-                     team=team, scope=scope, action=item.get("action"), body_digest=item.get("body_digest"))
+                     team=team, scope=scope, action=item.get("action"), body_digest=item.get("body_digest"),
+                     reading=reading)
 
 
 class TombstoneDir:
