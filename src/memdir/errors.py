@@ -69,12 +69,17 @@ class NotFound(MemdirError, LookupError):
     each interface adds its own way to them (the CLI ``memdir history``, the tools ``memory_history``),
     so the message never names another's. None for a name never held. ``elsewhere``: the layer (scope)
     that holds the memory a caller looked for in another one; each interface says how to ask there (the
-    CLI ``--scope``, the tools their ``scope`` argument). None when no other layer holds it."""
+    CLI ``--scope``, the tools their ``scope`` argument). None when no other layer holds it. ``unreadable``:
+    the path of the memory's file when it is there but is no readable memory (permission denied, too
+    large, not UTF-8, a directory, a link, conflict markers: the message says which), so no interface
+    words it as a file that does not exist. None otherwise."""
 
-    def __init__(self, *args, deleted: str | None = None, elsewhere: str | None = None):
+    def __init__(self, *args, deleted: str | None = None, elsewhere: str | None = None,
+                 unreadable: str | None = None):
         super().__init__(*args)
         self.deleted = deleted
         self.elsewhere = elsewhere
+        self.unreadable = unreadable
 
 
 class Refused(MemdirError):

@@ -60,6 +60,7 @@ from .lookup import (
     rename_missing,
     renamed_elsewhere,
     same_name_elsewhere,
+    unreadable,
     writable,
 )
 
@@ -130,7 +131,7 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
         scope, entry = next(((s, session.layer(s).lookup(n)) for s, n in held), (implied, None))
         key = entry.record.name if entry is not None else normalize_name(rename_from or name).name
         if entry is None and rename_from is not None and session.scopes():  # each, not one
-            raise rename_missing(rename_from, session.scopes())
+            raise _unread(session, rename_from, session.scopes()) or rename_missing(rename_from, session.scopes())
         if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
                 and entry.record.type != type:
             raise InvalidInput(
@@ -147,8 +148,23 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
         result = gateway.write(layer, _timed(change, notes), actor=session.actor, session=session.id, guard=stones,
                                times=times)
     except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
+        if rename_from and (there := _unread(session, rename_from, (layer.scope,))) is not None:
+            raise there from None
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
     return _said(session, layer.scope, change, result, notes, stones.skipped, held_memories(session.home))
+
+
+def _unread(session: Session, name: str, scopes) -> NotFound | None:
+    """The refusal of a rename from ``name`` whose file one of ``scopes``' layers holds but cannot read
+    (:func:`memdir.operations.lookup.unreadable`: permission denied, not UTF-8…), else None: the memory
+    exists, so "no such memory" would be false. A layer that cannot be listed is passed over."""
+    for scope in scopes:
+        try:
+            if (there := unreadable(session.layer(scope), name)) is not None:
+                return there
+        except (StoreError, InvalidInput):
+            continue
+    return None
 
 
 def write_batch(session: Session, writes: Sequence[BatchWrite], scope: str, *,

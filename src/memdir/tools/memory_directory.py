@@ -45,7 +45,7 @@ from ..gateway.edits import BodyEdit, check_body_fits
 from ..gateway.fields import MemoryChange, body_limit
 from ..layer.succession import successor
 from ..operations import memories as operations
-from ..operations.lookup import deleted
+from ..operations.lookup import deleted, unreadable
 from ..render.memories import kept_edit
 from ..session import Session
 from ..text.names import normalize_name
@@ -189,6 +189,15 @@ def _superseded(session: Session, where: Place):
     return entry.record if entry is not None and entry.record.status == "superseded" else None
 
 
+def _missing(where: Place, exc: NotFound) -> NotFound:
+    """The tool's words for ``exc``, a memory ``where`` names that cannot be read: a file that is there but
+    is no readable memory (``exc.unreadable``: permission denied, too large, not UTF-8…) exists and cannot
+    be read; any other is a path that does not exist. Each with the reason ``exc`` gives."""
+    if exc.unreadable:
+        return NotFound(f"The path {where.path} exists but cannot be read: {exc}", unreadable=exc.unreadable)
+    return NotFound(f"The path {where.path} does not exist: {exc}")
+
+
 def _size(count: int) -> str:
     """A size as the tool's listing shows it: 0B, 812B, 1.5K, 2M."""
     size, unit = float(count), "B"
@@ -209,7 +218,7 @@ def _view(session: Session, command: dict) -> str:
     try:
         record = operations.read(session, where.name, where.scope).record
     except NotFound as exc:
-        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+        raise _missing(where, exc) from None
     if record.status == "superseded":  # renamed or replaced: gone from the directory, as its listing shows
         raise NotFound(_stale(session, where, record, "view"))
     lines = record.body.split("\n")
@@ -250,6 +259,9 @@ def _listing(session: Session, where: Place) -> str:
                   for size, memory in rows[:MAX_LIST]]
         if len(rows) > MAX_LIST:
             lines.append(f"(…and {len(rows) - MAX_LIST} more in {ROOT}/{scope}/, not listed here)")
+        folder = str(session.layer_dir(scope))  # a file there that is no memory: there, and why it is not read
+        lines += [f"?\t{ROOT}/{scope}/{os.path.basename(bad.path)}\t(there, but not a readable memory: {bad.error})"
+                  for bad in result.malformed if os.path.dirname(bad.path) == folder][:MAX_LIST]
     return "\n".join(lines)
 
 
@@ -262,6 +274,8 @@ def _create(session: Session, command: dict) -> str:
     if entry is not None:
         raise InvalidInput(f"File {where.path} already exists (change it with str_replace or insert, "
                            "or delete it first)")
+    if (there := unreadable(session.layer(where.scope), where.name)) is not None:
+        raise InvalidInput(f"File {where.path} already exists but cannot be read: {there}")
     try:
         parsed = parse(text, where.name)
     except MalformedMemory as exc:
@@ -297,11 +311,11 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
     try:
         result = operations.edit(session, where.name, change, where.scope)
     except NotFound as exc:
-        gone = deleted([session.layer(where.scope)], where.name)
+        gone = None if exc.unreadable else deleted([session.layer(where.scope)], where.name)
         if gone:  # what this tool can do: a new memory under the name (the deleted text stays refused)
             raise NotFound(f"The path {where.path} does not exist: {gone}; create {where.path} to write a new "
                            "memory there") from None
-        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+        raise _missing(where, exc) from None
     if result.status == "candidate":  # the agent's edit of a memory only a person changes: a proposal
         saved = Place(where.path, result.scope, result.name).canonical()
         return "\n".join([f"The edit of {where.path} was saved as a candidate ({saved}): it waits for a person's "
@@ -339,7 +353,7 @@ def _delete(session: Session, command: dict) -> str:
     try:
         result = operations.delete(session, where.name, where.scope, reason="memory tool: delete")
     except NotFound as exc:
-        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+        raise _missing(where, exc) from None
     if result.tombstone:
         return (f"Successfully deleted {where.path} (its text is tombstoned: the same memory will not be saved "
                 f"again unless the user allows it; tombstone {result.tombstone})")
@@ -355,7 +369,8 @@ def _rename(session: Session, command: dict) -> str:
                            f"rename it within {ROOT}/{old.scope}/")
     layer = session.layer(old.scope)
     if layer.scan().entries.get(old.name) is None:
-        raise NotFound(f"The path {old.path} does not exist")
+        there = unreadable(layer, old.name)
+        raise _missing(old, there) if there is not None else NotFound(f"The path {old.path} does not exist")
     for where, doing in ((old, "rename"), (new, "rename to")):
         stale = _superseded(session, where)
         if stale is not None:
