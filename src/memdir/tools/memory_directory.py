@@ -18,7 +18,8 @@ history, checked against the tombstones, secrets redacted, fence tags
 escaped — and every text returned is escaped by the one rule for stored text and made
 printable (:func:`answer`). ``create`` reads the file text as a person's
 memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
-Markdown whose first heading or line becomes the description);
+Markdown whose first heading or line becomes the description; a file that says no
+``type`` gets its layer's, :func:`default_type`, and the answer says which);
 ``str_replace`` and ``insert`` are the gateway's partial edits
 (:mod:`memdir.gateway.edits`) and, like ``create`` (a file is written whole
 or not at all), refuse a body over the model writer's limit; ``delete``
@@ -283,8 +284,9 @@ def _create(session: Session, command: dict) -> str:
     record = parsed.record
     # A file is created whole or not at all: cut, it would not be the file the model wrote.
     check_body_fits(record.body, body_limit(session.settings, session.actor), f"the body of {where.path} would be")
-    type = record.type if not parsed.no_frontmatter and record.type in TYPES else (
-        "user" if where.scope == "user" else "project")
+    # A type the file says is the memory's (one outside the four is refused by the gateway, naming them);
+    # a file that says none — plain text, or frontmatter without type: — gets its layer's, and is told so.
+    type = record.type if parsed.type_said else default_type(where.scope)
     change = MemoryChange(where.written, record.description, type, record.body, title=record.title,
                           expect_digest=None)
     result = operations.write(session, change, where.scope)
@@ -292,7 +294,17 @@ def _create(session: Session, command: dict) -> str:
     text = f"File created successfully at: {saved}"
     if result.status == "candidate":
         text += " (as a candidate: it waits for a person's review before it is shown in later sessions)"
-    return "\n".join([text, *_notes(result)])
+    said = [] if parsed.type_said else [
+        f"note: saved as type {type}, the default in {ROOT}/{where.scope}: the file says no type (to choose, begin "
+        f"the file with frontmatter that says type: {', '.join(TYPES[:-1])} or {TYPES[-1]})"]
+    return "\n".join([text, *said, *_notes(result)])
+
+
+def default_type(scope: str) -> str:
+    """The type of a memory the tool creates from a file that says none (plain Markdown, or frontmatter
+    without ``type``): ``user`` in the user layer (who the person is), else ``project`` — what a new memory
+    without a type is on every other path (:func:`memdir.gateway.fields.inherit`)."""
+    return "user" if scope == "user" else "project"
 
 
 def _notes(result) -> list[str]:
@@ -386,4 +398,4 @@ _COMMANDS = {"view": _view, "create": _create, "str_replace": _str_replace, "ins
              "delete": _delete, "rename": _rename}
 assert set(_COMMANDS) == set(COMMANDS)
 
-__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "place", "run"]
+__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "default_type", "place", "run"]
