@@ -51,6 +51,11 @@ from .variants import distinct_name
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
 
 
+NAME_RULE = "a name is stored lowercase, in a-z, 0-9 and -"
+"""The store's name rule as a refusal of a rename says it (:func:`memdir.text.names.normalize_name`): two
+spellings it makes one name are one memory's."""
+
+
 def _no_such(layer: Layer, act: str, asked: str, name: str | None = None) -> NotFound:
     """The refusal of a ``rename`` or ``supersede`` (``act``) of ``asked`` that ``layer`` does not hold."""
     shown = asked_name(asked) if name is None else asked_name(asked, name)
@@ -313,9 +318,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         if source is None:
             raise _no_such(layer, "rename", rename_from)
         if source.record.name == name:
-            same = "" if asked == name else (f" ({asked!r} is that name: a name is stored lowercase, in a-z, 0-9 and -, "
+            same = "" if asked == name else (f" ({asked!r} is that name: {NAME_RULE}, "
                                              "so a rename of its case or accents alone changes nothing)")
-            raise InvalidInput(f"{rename_from!r} is already called {name!r}{same}: a rename needs a different new name")
+            raise InvalidInput(f"{rename_from!r} is already called {name!r}{same}: a rename needs a different new name"
+                               + (f"; to show it as {asked.strip()!r}, change its title instead" if same else ""))
         held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
         taken = tx.fresh(held if held != source.record.name else name)
         if taken is not None and taken.record.status == "superseded":  # its history keeps the name
@@ -323,9 +329,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         if taken is not None:  # the next step: a free name to rename to, or the update that was maybe meant
             held, moving = taken.record.name, source.record.name
             free = distinct_name(asked, _Answering(tx))
-            raise Conflict(f"a memory called {held!r} exists, so {moving!r} was not renamed: rename it to a free "
-                           f"name (`memdir write {free} --rename-from {moving}`), or write {held!r} without "
-                           "--rename-from to update that memory")
+            same = "" if asked == held else f" ({asked!r} names it too: {NAME_RULE})"
+            raise Conflict(f"a memory called {held!r} exists{same}, so {moving!r} was not renamed: rename it to a "
+                           f"free name such as {free!r}, or change {held!r} itself (its title, description or "
+                           "body) instead", taken=(held, moving, free))
         old_name = None if source.record.status == "candidate" else source.record.name
         status = "candidate" if old_name is None else status  # a candidate moves, staying one
     unchanged(source, expect_digest, source.record.name if source else name, "write")

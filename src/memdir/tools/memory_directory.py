@@ -44,6 +44,7 @@ from ..errors import InvalidInput, MemdirError, NotFound
 from ..files.memfile import MalformedMemory, parse
 from ..gateway.edits import BodyEdit, check_body_fits
 from ..gateway.fields import MemoryChange, body_limit
+from ..gateway.writing import NAME_RULE
 from ..layer.succession import successor
 from ..operations import memories as operations
 from ..operations.lookup import deleted, unreadable
@@ -388,7 +389,10 @@ def _rename(session: Session, command: dict) -> str:
         if stale is not None:
             raise (NotFound if where is old else InvalidInput)(_stale(session, where, stale, doing))
     if new.name != old.name and layer.scan().entries.get(new.name) is not None:  # the same name: the gateway says so
-        raise InvalidInput(f"The destination {new.path} already exists")
+        held = Place(new.path, new.scope, new.name).canonical()
+        raise InvalidInput(f"The destination {new.path} already exists" + (  # DB Port.md is db-port.md: say so
+            "" if held == new.path else f": it is {held} ({new.written!r} names it too: {NAME_RULE}); rename "
+            f"{old.path} to another name, or change {held} itself instead"))
     result = operations.write(session, MemoryChange(new.written, rename_from=old.name), old.scope)
     return "\n".join([f"Successfully renamed {old.path} to {Place(new.path, result.scope, result.name).canonical()}",
                       *_notes(result)])

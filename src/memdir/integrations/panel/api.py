@@ -58,11 +58,16 @@ def error_response(exc: MemdirError) -> JSONResponse:
 
 
 def lifted_here(exc: MemdirError) -> str:
-    """The text of ``exc`` in the panel's words: a :class:`~memdir.errors.TombstoneRefused` names the Lift
+    """The text of ``exc`` in the panel's words: a rename refused because the name is another memory's
+    (``Conflict.taken``) says to save it under the free name or edit that memory; a
+    :class:`~memdir.errors.TombstoneRefused` names the Lift
     button of its tombstone on the Tombstones page where the refusal (:func:`memdir.tombstones.match.refusal`,
     rendered from the tombstone and how the value matched it) names ``memdir tombstone lift``; what follows
     the refusal (why a superseded memory holds that value) is kept. Any other error: its text."""
     text = str(exc)
+    if isinstance(exc, Conflict) and exc.taken:  # a rename onto another memory's name: the panel's way on
+        held, _, free = exc.taken
+        return f"{text} (save it with the name {free!r}, or open {held!r} and edit it)"
     if isinstance(exc, TombstoneRefused) and exc.stone is not None:
         told = refusal(exc.stone, exc.why)
         if text.startswith(told):
