@@ -40,8 +40,8 @@ def test_each_interface_says_the_spellings_are_one_name_and_its_way_on(person, p
         person.write("DB Port", rename_from="cache-host")
     assert (str(refused.value), refused.value.taken) == (CORE, ("db-port", "cache-host", "db-port-2"))
     cli = run_cli("--home", isolated_home, "--project", project, "write", "DB Port", "--rename-from", "cache-host")
-    assert (cli.returncode, cli.stderr.strip()) == (1, f"memdir: {CORE} (`memdir write db-port-2 --rename-from "
-                                                       "cache-host`, or `memdir write db-port` without --rename-from)")
+    assert (cli.returncode, cli.stderr.strip()) == (1, (f"memdir: {CORE} (`memdir write db-port-2 --rename-from "
+                                                        "cache-host`, or `memdir write db-port` without --rename-from)"))
     agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
     told = agent.call_tool("memory_write", {"name": "DB Port", "rename_from": "cache-host"})
     assert told == (f"Error: {CORE} (memory_write name 'db-port-2' rename_from 'cache-host', or name 'db-port' "

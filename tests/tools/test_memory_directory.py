@@ -9,7 +9,6 @@ import pytest
 
 from memdir.tools.memory_directory import run
 
-
 # what a create of a file that says no type is told (plain Markdown gets its layer's type)
 DEFAULTED = ("note: saved as type {0}, the default in /memories/{0}: the file says no type (to choose, begin the "
              "file with frontmatter that says type: user, feedback, project or reference)")

@@ -70,8 +70,8 @@ def test_every_command_says_the_file_exists_and_cannot_be_read(denied):
 def test_controls_a_readable_memory_is_shown_and_a_missing_one_does_not_exist(denied):
     mem, _ = denied
     shown = run(mem.session, {"command": "view", "path": P + "ok.md"})
-    assert (shown.is_error, shown.text) == (False, f"Here's the content of {P}ok.md with line numbers:\n"
-                                                   "     1\tGitHub Actions.")
+    assert (shown.is_error, shown.text) == (False, (f"Here's the content of {P}ok.md with line numbers:\n"
+                                                    "     1\tGitHub Actions."))
     missing = run(mem.session, {"command": "view", "path": P + "nothing.md"})
     assert missing.is_error and missing.text.startswith(f"The path {P}nothing.md does not exist: memory not found")
     gone = run(mem.session, {"command": "rename", "old_path": P + "nothing.md", "new_path": P + "x.md"})

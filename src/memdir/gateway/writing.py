@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import Conflict, InvalidInput, MemdirError, NotFound
-from ..files.memfile import MemoryRecord
+from ..files.memfile import MemoryRecord, format_time
 from ..files.scan import Scan, blank_file
 from ..layer import dismissals
 from ..layer.history import last_written_body
@@ -20,7 +20,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..layer.transaction import Transaction
-from ..results import KeptEdit, WriteResult
+from ..results import KeptEdit, ReplacedVersion, WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import unchanged
@@ -431,8 +431,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
     if retiring:
         retire(tx, old_entry.record, name, edge)
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
+    replaced = ReplacedVersion(source.digest, format_time(old.updated) if old.updated else None, old.origin) \
+        if operation == "updated" and source.digest else None  # the version this update replaced, as it was
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
-                       counts, tuple(warnings), record.status, record.pinned, event.after)
+                       counts, tuple(warnings), record.status, record.pinned, event.after, replaced=replaced)
 
 
 

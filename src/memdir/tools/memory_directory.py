@@ -295,9 +295,9 @@ def _create(session: Session, command: dict) -> str:
     text = f"File created successfully at: {saved}"
     if result.status == "candidate":
         text += " (as a candidate: it waits for a person's review before it is shown in later sessions)"
-    said = [] if parsed.type_said else [
+    said = [] if parsed.type_said else [(
         f"note: saved as type {type}, the default in {ROOT}/{where.scope}: the file says no type (to choose, begin "
-        f"the file with frontmatter that says type: {', '.join(TYPES[:-1])} or {TYPES[-1]})"]
+        f"the file with frontmatter that says type: {', '.join(TYPES[:-1])} or {TYPES[-1]})")]
     return "\n".join([text, *said, *_notes(result)])
 
 
