@@ -69,12 +69,17 @@ class NotFound(MemdirError, LookupError):
     each interface adds its own way to them (the CLI ``memdir history``, the tools ``memory_history``),
     so the message never names another's. None for a name never held. ``elsewhere``: the layer (scope)
     that holds the memory a caller looked for in another one; each interface says how to ask there (the
-    CLI ``--scope``, the tools their ``scope`` argument). None when no other layer holds it."""
+    CLI ``--scope``, the tools their ``scope`` argument). None when no other layer holds it. ``unreadable``:
+    the path of the memory's file when it is there but is no readable memory (permission denied, too
+    large, not UTF-8, a directory, a link, conflict markers: the message says which), so no interface
+    words it as a file that does not exist. None otherwise."""
 
-    def __init__(self, *args, deleted: str | None = None, elsewhere: str | None = None):
+    def __init__(self, *args, deleted: str | None = None, elsewhere: str | None = None,
+                 unreadable: str | None = None):
         super().__init__(*args)
         self.deleted = deleted
         self.elsewhere = elsewhere
+        self.unreadable = unreadable
 
 
 class Refused(MemdirError):
@@ -110,12 +115,17 @@ class Conflict(MemdirError):
     ``memory``: the (stored) name of the memory whose version moved on since the caller read it
     (:func:`memdir.gateway.compare.unchanged`), and ``current`` that memory's digest now (None: there is
     no such memory now), so an interface can show the version it is; ``memory`` is None for another
-    conflict (a name taken, a symbolic link)."""
+    conflict (a name taken, a symbolic link). ``taken``: for a rename refused because the new name is
+    another memory's, ``(held, moving, free)`` — the memory that has it, the one not renamed, and a free name
+    to rename to; the message names no interface's command, each adds its own way (the CLI ``memdir write
+    FREE --rename-from MOVING``, the tools ``memory_write``'s arguments). None otherwise."""
 
-    def __init__(self, *args, memory: str | None = None, current: str | None = None):
+    def __init__(self, *args, memory: str | None = None, current: str | None = None,
+                 taken: tuple[str, str, str] | None = None):
         super().__init__(*args)
         self.memory = memory
         self.current = current
+        self.taken = taken
 
 
 class LockTimeout(MemdirError):

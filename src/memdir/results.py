@@ -174,13 +174,25 @@ class KeptEdit(Result):
 
 
 @dataclass(frozen=True)
+class ReplacedVersion(Result):
+    """The version of a memory an update replaced: its file's ``digest``, when it was ``written``
+    (ISO-8601 UTC, whole seconds, its ``updated``; None when the file has none) and ``by`` whom (its
+    ``origin``; None when the file does not say)."""
+
+    digest: str
+    written: str | None
+    by: str | None
+
+
+@dataclass(frozen=True)
 class WriteResult(Result):
     """What a write did: ``operation`` is created | updated | renamed | reactivated
     (a superseded memory made active again) | unchanged | dismissed (a proposal a person dismissed
     before, byte for byte: not proposed again, the warning says so); ``redactions``
     counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
     are the memory's now; ``digest`` is its file's SHA-256; ``kept_edit``: the hand edit it replaced that
-    no read had seen, kept in history (None: none, or not known)."""
+    no read had seen, kept in history (None: none, or not known); ``replaced``: the version an update
+    replaced (None for any other operation)."""
 
     name: str
     scope: str
@@ -192,6 +204,7 @@ class WriteResult(Result):
     pinned: bool = False
     digest: str | None = None
     kept_edit: KeptEdit | None = None
+    replaced: ReplacedVersion | None = None
 
 
 @dataclass(frozen=True)

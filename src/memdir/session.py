@@ -95,10 +95,12 @@ class Session:
     of a layer's files, ``indexed(home, layer_dir)`` in the form of :func:`memdir.search.filetexts.layer_texts`
     (set by :class:`memdir.api.Memory`, which may load search; this package may not): a sieve over every file of
     a layer asks it first and reads only the files it cannot rule out; None: the files are read.
+    ``began``: when the session was opened (UTC, whole seconds); with :meth:`saw` and :meth:`unseen`, what an
+    update tells of a version it replaced that another writer wrote meanwhile.
     """
 
     __slots__ = ("home_path", "settings", "root_path", "checkout_path", "project_error", "actor", "id", "_layers",
-                 "_dirs", "_trusted", "_home", "_root", "indexed")
+                 "_dirs", "_trusted", "_home", "_root", "indexed", "began", "_seen")
 
     def __init__(self, home: str | os.PathLike, settings: Settings, project_root: str | os.PathLike | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None,
@@ -117,6 +119,10 @@ class Session:
         self._trusted: bool | None = None
         self._home = self._root = None
         self.indexed = None
+        from datetime import UTC, datetime
+
+        self.began = datetime.now(UTC).replace(microsecond=0)
+        self._seen: set[tuple[str, str, str]] = set()
 
     @property
     def home(self) -> Path:
@@ -146,7 +152,22 @@ class Session:
         other = Session(self.home_path, self.settings, self.root_path, self.project_error, actor,
                         self.id if id is None else id, self.checkout_path)
         other._layers, other._dirs, other._trusted, other.indexed = self._layers, self._dirs, self._trusted, self.indexed
+        other.began, other._seen = self.began, self._seen
         return other
+
+    def saw(self, scope: str, name: str, digest: str | None) -> None:
+        """Remember that this session read or wrote version ``digest`` (a file's SHA-256) of memory ``name`` of
+        ``scope``: an update that replaces it replaces what the session knew (:meth:`unseen`). None: nothing."""
+        if digest:
+            self._seen.add((scope, name, digest))
+
+    def unseen(self, scope: str, name: str, digest: str, written) -> bool:
+        """Whether version ``digest`` of memory ``name`` of ``scope``, ``written`` at that time (a datetime, or
+        None: not known), is one another writer wrote while this session ran and this session never read
+        or wrote (:meth:`saw`): an update replacing it replaced what the caller had not seen. Files keep whole
+        seconds: a version written in the second the session began may be older than the session, and is not
+        counted (a true warning left unsaid, never a false one said)."""
+        return written is not None and written > self.began and (scope, name, digest) not in self._seen
 
     # ------------------------------------------------------------ scopes
 

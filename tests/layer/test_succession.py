@@ -254,7 +254,7 @@ def test_a_rename_onto_an_old_name_says_its_history_keeps_it_on_every_path(isola
     with pytest.raises(Conflict) as refused:
         mem.write("live", rename_from="ci-host")  # an active memory of that name: edit it, as before
     assert str(refused.value) == ("a memory called 'live' exists, so 'ci-host' was not renamed: rename it to a free "
-                                  "name (`memdir write live-2 --rename-from ci-host`), or write 'live' without "
-                                  "--rename-from to update that memory")
+                                  "name such as 'live-2', or change 'live' itself (its title, description or body) "
+                                  "instead")
     mem.write("live-2", rename_from="ci-host")  # control: the name it offers is free, and the rename is made
     assert sorted(m.name for m in mem.list().memories) == ["live", "live-2"]

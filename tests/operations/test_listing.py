@@ -120,7 +120,7 @@ def test_an_emptied_file_is_a_file_reported_by_read_and_list_alike(person, text,
     listed = person.list()
     assert [m.name for m in listed.memories] == ["kept"]  # control: the other memory is listed
     assert [(m.path, m.error) for m in listed.malformed] == [(str(path), why)]
-    message = f'memory "emptied" of the project layer is not read: its file is not a readable memory: {path}: {why}'
+    message = f'memory "emptied" of the project layer is not read: its file exists but is not a readable memory: {path}: {why}'
     with pytest.raises(NotFound) as raised:
         person.read("emptied")
     assert str(raised.value) == message  # the same file and reason as list, not "deleted"
@@ -141,7 +141,7 @@ def test_a_memory_path_that_is_no_regular_file_is_reported_by_read_and_list_alik
     path = person.session.layer("project").path / "odd.md"
     make(path)
     assert [(m.path, m.error) for m in person.list().malformed] == [(str(path), why)]
-    message = f'memory "odd" of the project layer is not read: its file is not a readable memory: {path}: {why}'
+    message = f'memory "odd" of the project layer is not read: its file exists but is not a readable memory: {path}: {why}'
     with pytest.raises(NotFound) as raised:
         person.read("odd")
     assert str(raised.value) == message

@@ -66,7 +66,8 @@ def test_the_claude_api_memory_tool_snippet_runs_as_written(tmp_path, isolated_h
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Noted: pnpm.\n"
     assert server.requests[0]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
-    assert server.tool_results(2)[0]["content"] == "File created successfully at: /memories/user/package-manager.md"
+    assert server.tool_results(2)[0]["content"].splitlines()[0] == \
+        "File created successfully at: /memories/user/package-manager.md"
     record = Memory.open(home=isolated_home, project=project).read("package-manager", count=False).record
     assert (record.description, record.type, record.origin) == ("Prefers pnpm over npm", "user", "agent")
 

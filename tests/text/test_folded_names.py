@@ -275,14 +275,16 @@ def test_a_rename_onto_a_name_an_older_memory_answers_to_is_refused(person):
         with pytest.raises(Conflict) as refused:
             person.write(target, rename_from="other")
         # the free name offered answers to no memory (strasse-notes would find stra-e-notes: an older file name)
-        assert str(refused.value) == ("a memory called 'stra-e-notes' exists, so 'other' was not renamed: rename "
-                                      "it to a free name (`memdir write strasse-notes-2 --rename-from other`), or "
-                                      "write 'stra-e-notes' without --rename-from to update that memory"), target
+        assert str(refused.value) == (f"a memory called 'stra-e-notes' exists ({target!r} names it too: a name is "
+                                      "stored lowercase, in a-z, 0-9 and -), so 'other' was not renamed: rename it "
+                                      "to a free name such as 'strasse-notes-2', or change 'stra-e-notes' itself (its "
+                                      "title, description or body) instead"), target
+        assert refused.value.taken == ("stra-e-notes", "other", "strasse-notes-2")
     with pytest.raises(Conflict) as plain:  # control: as a rename onto a plain existing name is
         person.write("third", rename_from="other")
     assert str(plain.value) == ("a memory called 'third' exists, so 'other' was not renamed: rename it to a free "
-                                "name (`memdir write third-2 --rename-from other`), or write 'third' without "
-                                "--rename-from to update that memory")
+                                "name such as 'third-2', or change 'third' itself (its title, description or body) "
+                                "instead")
     assert _names(person) == ["other", "stra-e-notes", "third"]
     renamed = person.write("Strasse-rules", rename_from="other")  # control: a free name is renamed to
     assert (renamed.name, renamed.operation) == ("strasse-rules", "renamed")

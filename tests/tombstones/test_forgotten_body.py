@@ -163,7 +163,7 @@ def test_the_memory_tool_consolidation_and_a_copied_file_are_refused_or_held(iso
     assert out.is_error and out.text.startswith(_refusal_head(stone_id, "billing-replica"))
     out = memory_tool(agent.session, {"command": "create", "path": "/memories/project/ops.md",
                                       "file_text": f"{NEW}\n{OTHER_BODY}"})
-    assert (out.is_error, out.text) == (False, "File created successfully at: /memories/project/ops.md")
+    assert (out.is_error, out.text.splitlines()[0]) == (False, "File created successfully at: /memories/project/ops.md")
     # a file the tool wrote whole (its body starts with its first line), forgotten, under another first line
     lag = "The on-call engineer is paged when the replica stays behind for fifteen minutes."
     memory_tool(agent.session, {"command": "create", "path": "/memories/project/lag.md",
@@ -174,7 +174,7 @@ def test_the_memory_tool_consolidation_and_a_copied_file_are_refused_or_held(iso
     assert out.is_error and out.text.startswith(_refusal_head(lag_id, "lag"))
     out = memory_tool(agent.session, {"command": "create", "path": "/memories/project/paging.md",
                                       "file_text": f"Paging policy\n{lag.replace('fifteen', 'thirty')}"})
-    assert (out.is_error, out.text) == (False, "File created successfully at: /memories/project/paging.md")
+    assert (out.is_error, out.text.splitlines()[0]) == (False, "File created successfully at: /memories/project/paging.md")
     with pytest.raises(TombstoneRefused) as caught:  # the Python API, the agent's
         agent.write("ops-2", "Weekly ops summary", "project", BODY)
     assert caught.value.why == "the forgotten body"

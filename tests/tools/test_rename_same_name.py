@@ -15,7 +15,8 @@ def test_a_case_only_rename_says_it_is_the_same_name(mem):
     upper = run(mem.session, {"command": "rename", "old_path": P + "deploy.md", "new_path": P + "DEPLOY.md"})
     assert upper.is_error and upper.text == (
         "'deploy' is already called 'deploy' ('DEPLOY' is that name: a name is stored lowercase, in a-z, 0-9 and -, "
-        "so a rename of its case or accents alone changes nothing): a rename needs a different new name")
+        "so a rename of its case or accents alone changes nothing): a rename needs a different new name; to show it "
+        "as 'DEPLOY', change its title instead")
     itself = run(mem.session, {"command": "rename", "old_path": P + "Deploy.md", "new_path": P + "deploy.md"})
     assert itself.is_error and itself.text == "'deploy' is already called 'deploy': a rename needs a different new name"
     # control: a rename onto another memory's name is refused as the destination existing, and both stay

@@ -175,12 +175,14 @@ class ParsedFile:
     """A parsed file: the record plus how it was read (``fallback`` = not valid
     YAML, read line by line; ``no_frontmatter`` = plain Markdown) and
     ``notes``: each leniency used (a foreign type or status, a description
-    taken from elsewhere), for ``doctor``."""
+    taken from elsewhere), for ``doctor``. ``type_said``: whether the file says its type (a ``type`` key,
+    top level or under ``metadata``); False when the record's type is the default (:func:`type_from_stem`)."""
 
     record: MemoryRecord
     fallback: bool = False
     no_frontmatter: bool = False
     notes: tuple[str, ...] = ()
+    type_said: bool = False
 
 
 # ---------------------------------------------------------------- times
@@ -516,4 +518,4 @@ def parse(text: str, stem: str) -> ParsedFile:
         written_status=written_status,
         file_stem=None if stem == name else stem,
     )
-    return ParsedFile(record, fallback=fallback, notes=tuple(notes))
+    return ParsedFile(record, fallback=fallback, notes=tuple(notes), type_said=bool(type_written))

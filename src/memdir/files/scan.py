@@ -180,6 +180,8 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
         if found.why.startswith("larger than"):  # grew since the stat
             return FileState(key, "", None, f"file is {found.why} (the max_file_bytes ceiling); not read, "
                                             "indexed or versioned")
+        if found.why.startswith("unreadable: "):  # there, but the system refuses it (permission denied)
+            return FileState(key, "", None, f"it cannot be read ({found.why.removeprefix('unreadable: ')})")
         return FileState(key, "", None, f"not read: it is {found.why}")
     if was is not None and was.digest and (was.name is not None or was.error is not None):
         if digest(data) == was.digest:

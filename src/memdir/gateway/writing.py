@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import Conflict, InvalidInput, MemdirError, NotFound
-from ..files.memfile import MemoryRecord
+from ..files.memfile import MemoryRecord, format_time
 from ..files.scan import Scan, blank_file
 from ..layer import dismissals
 from ..layer.history import last_written_body
@@ -20,7 +20,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..layer.transaction import Transaction
-from ..results import KeptEdit, WriteResult
+from ..results import KeptEdit, ReplacedVersion, WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import unchanged
@@ -49,6 +49,11 @@ from .naming import (
 from .variants import distinct_name
 
 _RESERVED_KEYS = frozenset(MemoryRecord.__dataclass_fields__) | {"metadata", "scope"}
+
+
+NAME_RULE = "a name is stored lowercase, in a-z, 0-9 and -"
+"""The store's name rule as a refusal of a rename says it (:func:`memdir.text.names.normalize_name`): two
+spellings it makes one name are one memory's."""
 
 
 def _no_such(layer: Layer, act: str, asked: str, name: str | None = None) -> NotFound:
@@ -313,9 +318,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         if source is None:
             raise _no_such(layer, "rename", rename_from)
         if source.record.name == name:
-            same = "" if asked == name else (f" ({asked!r} is that name: a name is stored lowercase, in a-z, 0-9 and -, "
+            same = "" if asked == name else (f" ({asked!r} is that name: {NAME_RULE}, "
                                              "so a rename of its case or accents alone changes nothing)")
-            raise InvalidInput(f"{rename_from!r} is already called {name!r}{same}: a rename needs a different new name")
+            raise InvalidInput(f"{rename_from!r} is already called {name!r}{same}: a rename needs a different new name"
+                               + (f"; to show it as {asked.strip()!r}, change its title instead" if same else ""))
         held = written_to(tx.fresh, tx.scan.names, asked, name)  # stra-e-notes answers to Straße-notes too
         taken = tx.fresh(held if held != source.record.name else name)
         if taken is not None and taken.record.status == "superseded":  # its history keeps the name
@@ -323,9 +329,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         if taken is not None:  # the next step: a free name to rename to, or the update that was maybe meant
             held, moving = taken.record.name, source.record.name
             free = distinct_name(asked, _Answering(tx))
-            raise Conflict(f"a memory called {held!r} exists, so {moving!r} was not renamed: rename it to a free "
-                           f"name (`memdir write {free} --rename-from {moving}`), or write {held!r} without "
-                           "--rename-from to update that memory")
+            same = "" if asked == held else f" ({asked!r} names it too: {NAME_RULE})"
+            raise Conflict(f"a memory called {held!r} exists{same}, so {moving!r} was not renamed: rename it to a "
+                           f"free name such as {free!r}, or change {held!r} itself (its title, description or "
+                           "body) instead", taken=(held, moving, free))
         old_name = None if source.record.status == "candidate" else source.record.name
         status = "candidate" if old_name is None else status  # a candidate moves, staying one
     unchanged(source, expect_digest, source.record.name if source else name, "write")
@@ -424,8 +431,10 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
     if retiring:
         retire(tx, old_entry.record, name, edge)
     operation = "reactivated" if reviving else "renamed" if rename_from is not None else "updated" if old else "created"
+    replaced = ReplacedVersion(source.digest, format_time(old.updated) if old.updated else None, old.origin) \
+        if operation == "updated" and source.digest else None  # the version this update replaced, as it was
     return WriteResult(name, layer.scope, operation, sum(counts.values()),
-                       counts, tuple(warnings), record.status, record.pinned, event.after)
+                       counts, tuple(warnings), record.status, record.pinned, event.after, replaced=replaced)
 
 
 

@@ -47,13 +47,13 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         if entry is not None:
             break  # a name that only normalizes like this one: the walk below decides
     readable = []
-    unreadable = other = None
+    failed = other = None
     for layer in layers:
         try:
             entries = layer.scan().entries
             stored = stored_name(name, key, lambda n: _record(entries.get(n)))  # its file name, an older memdir's
         except StoreError as exc:  # one unreadable layer never hides the others
-            unreadable = exc
+            failed = exc
             continue
         readable.append(layer)
         if stored is not None:
@@ -71,20 +71,14 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
         titled = by_title(name, key, older) or by_title(name, key, (e.record for e in entries.values()))
         if titled is not None:
             return layer, entries[titled]
-    if unreadable is not None and scope is not None:
-        raise unreadable
+    if failed is not None and scope is not None:
+        raise failed
     where = f"the {scope} layer" if scope else "any layer"
     if other is not None:
         raise NotFound(other_name(name, other))
-    for layer in readable:  # its file is there but is no memory (emptied, git's conflict markers, a directory, a
-        found = layer.scan()  # link, a FIFO): said as list says it (path and reason), never "deleted" or "not found"
-        path = layer.path / f"{key}.md"
-        state = found.files.get(f"{key}.md")  # a file read; one never read (not a regular file) is only listed
-        why = next((bad.error for bad in found.malformed if bad.path == str(path)), None)
-        if why is not None:
-            raise NotFound(f'memory {asked_name(name, key)} of the {layer.scope} layer is not read: ' + (
-                unsettled(path) if state is not None and state.error == CONFLICT
-                else f"its file is not a readable memory: {path}: {why}"))
+    for layer in readable:
+        if (found := unreadable(layer, name)) is not None:
+            raise found
     for layer in readable if explain else ():  # each interface names its own way to the versions (NotFound.deleted)
         try:  # deleted under its name, or under an older memdir's name for it (odz-notes of Lodz-notes)
             stored = history_name(layer, name)
@@ -95,6 +89,25 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
     near = closest(key, [n for layer in readable for n in layer.scan().entries])
     raise NotFound(f'memory not found: {asked_name(name, key)} in {where}' + unsearched(session, scope)
                    + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""))
+
+
+def unreadable(layer: Layer, name: str) -> NotFound | None:
+    """The refusal when the file of memory ``name`` is in ``layer`` but is no memory (permission denied,
+    emptied, git's conflict markers, too large, not UTF-8, a directory, a link, a FIFO): said as list says it
+    (path and reason: the layer's scan's malformed list), never "deleted" or "not found" — a
+    :class:`NotFound` whose ``unreadable`` is the path, so each interface words it as a file that exists and
+    cannot be read. None when the layer has no such file. From the layer's scan; raises :class:`StoreError`
+    when the layer cannot be listed, :class:`InvalidName`."""
+    key = normalize_name(name).name
+    found = layer.scan()
+    path = layer.path / f"{key}.md"
+    state = found.files.get(f"{key}.md")  # a file read; one never read (not a regular file) is only listed
+    why = next((bad.error for bad in found.malformed if bad.path == str(path)), None)
+    if why is None:
+        return None
+    return NotFound(f'memory {asked_name(name, key)} of the {layer.scope} layer is not read: ' + (
+        unsettled(path) if state is not None and state.error == CONFLICT
+        else f"its file exists but is not a readable memory: {path}: {why}"), unreadable=str(path))
 
 
 CLOSEST = 3  # names a "not found" offers at most
@@ -357,4 +370,4 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
 __all__ = ["Guard", "deleted", "find", "guard", "held_name", "history_name", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
            "same_name_elsewhere",
            "spelled_as_other",
-           "unsearched", "writable"]
+           "unreadable", "unsearched", "writable"]

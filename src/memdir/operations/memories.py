@@ -60,6 +60,7 @@ from .lookup import (
     rename_missing,
     renamed_elsewhere,
     same_name_elsewhere,
+    unreadable,
     writable,
 )
 
@@ -130,7 +131,7 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
         scope, entry = next(((s, session.layer(s).lookup(n)) for s, n in held), (implied, None))
         key = entry.record.name if entry is not None else normalize_name(rename_from or name).name
         if entry is None and rename_from is not None and session.scopes():  # each, not one
-            raise rename_missing(rename_from, session.scopes())
+            raise _unread(session, rename_from, session.scopes()) or rename_missing(rename_from, session.scopes())
         if type is not None and entry is not None and scope in ("user", "project") and scope != implied \
                 and entry.record.type != type:
             raise InvalidInput(
@@ -147,8 +148,44 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
         result = gateway.write(layer, _timed(change, notes), actor=session.actor, session=session.id, guard=stones,
                                times=times)
     except NotFound as exc:  # a rename from a memory of another layer than the one asked says which
+        if rename_from and (there := _unread(session, rename_from, (layer.scope,))) is not None:
+            raise there from None
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
-    return _said(session, layer.scope, change, result, notes, stones.skipped, held_memories(session.home))
+    result = _said(session, layer.scope, change, result, notes, stones.skipped, held_memories(session.home))
+    return _told_replaced(session, layer, result)
+
+
+def _told_replaced(session: Session, layer: Layer, result: WriteResult) -> WriteResult:
+    """``result`` of an update, warned when the version it replaced was written by another writer while this
+    session ran and this session never read nor wrote it (:meth:`memdir.session.Session.unseen`: two agents
+    saving the same name at once; the later one is told it replaced the earlier, which stays in history),
+    naming that version's number, time and writer; the session then knows the version it wrote."""
+    gone = result.replaced
+    if gone is not None and session.unseen(layer.scope, result.name, gone.digest, parse_time(gone.written)):
+        try:
+            number = len(layer_history(layer, result.name)) - 1  # this write's version is the last
+        except (StoreError, OSError):
+            number = None
+        which = f"version {number}" if number else "the version"
+        result = replace(result, warnings=(*result.warnings, (
+            f"{result.name!r} was written by another writer while this session ran: this write replaced {which}, "
+            f"written at {gone.written} by {gone.by or 'an unknown writer'}, which this session had not read (it is "
+            "kept in the memory's history)")))
+    session.saw(layer.scope, result.name, result.digest)
+    return result
+
+
+def _unread(session: Session, name: str, scopes) -> NotFound | None:
+    """The refusal of a rename from ``name`` whose file one of ``scopes``' layers holds but cannot read
+    (:func:`memdir.operations.lookup.unreadable`: permission denied, not UTF-8…), else None: the memory
+    exists, so "no such memory" would be false. A layer that cannot be listed is passed over."""
+    for scope in scopes:
+        try:
+            if (there := unreadable(session.layer(scope), name)) is not None:
+                return there
+        except (StoreError, InvalidInput):
+            continue
+    return None
 
 
 def write_batch(session: Session, writes: Sequence[BatchWrite], scope: str, *,
@@ -220,6 +257,7 @@ def edit(session: Session, name: str, change: edits.BodyEdit, scope: str | None 
         return edits.EditResult(**{**vars(result), "line": line})
     stones = guard(session, layer)
     result = edits.edit(layer, entry.record.name, change, actor=session.actor, session=session.id, guard=stones)
+    session.saw(layer.scope, result.name, result.digest)  # an edit changes the body as it is: seen
     return replace(result, warnings=(*result.warnings, *stones.skipped)) if stones.skipped else result
 
 
@@ -265,6 +303,7 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
         except (StoreError, LockTimeout):
             pass  # counting a read is best-effort (seed §A8)
     linked, truncated = _links(session, entry.record)
+    session.saw(layer.scope, entry.record.name, entry.digest)
     return ReadResult(entry.record, layer.scope, linked, entry.digest, truncated,
                       successor(entry.record, layer.lookup, layer.tombstones),
                       same_name_elsewhere(session, layer.scope, entry.record.name, scope))

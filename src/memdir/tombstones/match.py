@@ -547,12 +547,15 @@ def caution(stone: Tombstone, why: str, because: str) -> str:
             f"{forgotten_by(stone)}), because {because}; `{lift_command(stone.id, stone.scope)}` lifts the tombstone")
 
 
-def refusal(stone: Tombstone, why: str) -> str:
+def refusal(stone: Tombstone, why: str, lift: str | None = None) -> str:
     """The message a refused write shows a person: the tombstone, how the
     value matched it (``why``, from :func:`match`), who forgot it
-    (:func:`forgotten_by`) and how a person lifts it."""
+    (:func:`forgotten_by`) and how a person lifts it: ``lift``, the words of the interface that shows it
+    (the panel's Lift button), else the command (:func:`lift_command`) — the one message, each
+    interface's way to act on it."""
+    lift = lift if lift is not None else f"`{lift_command(stone.id, stone.scope)}`"
     return (f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-            f"{forgotten_by(stone)}). A person can lift it with `{lift_command(stone.id, stone.scope)}`")
+            f"{forgotten_by(stone)}). A person can lift it with {lift}")
 
 
 def outcome(stone: Tombstone, why: str) -> str:

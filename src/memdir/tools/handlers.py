@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InvalidInput, MemdirError, NotFound
+from ..errors import Conflict, InvalidInput, MemdirError, NotFound
 from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import maintenance, versions
@@ -73,6 +73,9 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
             hint = f"; memory_history with name {exc.deleted!r} shows its versions"
         elif isinstance(exc, NotFound) and exc.elsewhere:  # the tools' way to that layer (a person's is --scope)
             hint = f": leave scope out or give scope {exc.elsewhere!r}"
+        elif isinstance(exc, Conflict) and exc.taken:  # the tools' way to rename or change (a person's: memdir write)
+            held, moving, free = exc.taken
+            hint = f" (memory_write name {free!r} rename_from {moving!r}, or name {held!r} without rename_from)"
         return ToolOutput(answer(f"Error: {exc}{hint}"), True)
     return ToolOutput(answer(text))
 

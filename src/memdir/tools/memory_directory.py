@@ -18,7 +18,8 @@ history, checked against the tombstones, secrets redacted, fence tags
 escaped — and every text returned is escaped by the one rule for stored text and made
 printable (:func:`answer`). ``create`` reads the file text as a person's
 memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
-Markdown whose first heading or line becomes the description);
+Markdown whose first heading or line becomes the description; a file that says no
+``type`` gets its layer's, :func:`default_type`, and the answer says which);
 ``str_replace`` and ``insert`` are the gateway's partial edits
 (:mod:`memdir.gateway.edits`) and, like ``create`` (a file is written whole
 or not at all), refuse a body over the model writer's limit; ``delete``
@@ -43,9 +44,10 @@ from ..errors import InvalidInput, MemdirError, NotFound
 from ..files.memfile import MalformedMemory, parse
 from ..gateway.edits import BodyEdit, check_body_fits
 from ..gateway.fields import MemoryChange, body_limit
+from ..gateway.writing import NAME_RULE
 from ..layer.succession import successor
 from ..operations import memories as operations
-from ..operations.lookup import deleted
+from ..operations.lookup import deleted, unreadable
 from ..render.memories import kept_edit
 from ..session import Session
 from ..text.names import normalize_name
@@ -189,6 +191,15 @@ def _superseded(session: Session, where: Place):
     return entry.record if entry is not None and entry.record.status == "superseded" else None
 
 
+def _missing(where: Place, exc: NotFound) -> NotFound:
+    """The tool's words for ``exc``, a memory ``where`` names that cannot be read: a file that is there but
+    is no readable memory (``exc.unreadable``: permission denied, too large, not UTF-8…) exists and cannot
+    be read; any other is a path that does not exist. Each with the reason ``exc`` gives."""
+    if exc.unreadable:
+        return NotFound(f"The path {where.path} exists but cannot be read: {exc}", unreadable=exc.unreadable)
+    return NotFound(f"The path {where.path} does not exist: {exc}")
+
+
 def _size(count: int) -> str:
     """A size as the tool's listing shows it: 0B, 812B, 1.5K, 2M."""
     size, unit = float(count), "B"
@@ -209,7 +220,7 @@ def _view(session: Session, command: dict) -> str:
     try:
         record = operations.read(session, where.name, where.scope).record
     except NotFound as exc:
-        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+        raise _missing(where, exc) from None
     if record.status == "superseded":  # renamed or replaced: gone from the directory, as its listing shows
         raise NotFound(_stale(session, where, record, "view"))
     lines = record.body.split("\n")
@@ -250,6 +261,9 @@ def _listing(session: Session, where: Place) -> str:
                   for size, memory in rows[:MAX_LIST]]
         if len(rows) > MAX_LIST:
             lines.append(f"(…and {len(rows) - MAX_LIST} more in {ROOT}/{scope}/, not listed here)")
+        folder = str(session.layer_dir(scope))  # a file there that is no memory: there, and why it is not read
+        lines += [f"?\t{ROOT}/{scope}/{os.path.basename(bad.path)}\t(there, but not a readable memory: {bad.error})"
+                  for bad in result.malformed if os.path.dirname(bad.path) == folder][:MAX_LIST]
     return "\n".join(lines)
 
 
@@ -262,6 +276,8 @@ def _create(session: Session, command: dict) -> str:
     if entry is not None:
         raise InvalidInput(f"File {where.path} already exists (change it with str_replace or insert, "
                            "or delete it first)")
+    if (there := unreadable(session.layer(where.scope), where.name)) is not None:
+        raise InvalidInput(f"File {where.path} already exists but cannot be read: {there}")
     try:
         parsed = parse(text, where.name)
     except MalformedMemory as exc:
@@ -269,8 +285,9 @@ def _create(session: Session, command: dict) -> str:
     record = parsed.record
     # A file is created whole or not at all: cut, it would not be the file the model wrote.
     check_body_fits(record.body, body_limit(session.settings, session.actor), f"the body of {where.path} would be")
-    type = record.type if not parsed.no_frontmatter and record.type in TYPES else (
-        "user" if where.scope == "user" else "project")
+    # A type the file says is the memory's (one outside the four is refused by the gateway, naming them);
+    # a file that says none — plain text, or frontmatter without type: — gets its layer's, and is told so.
+    type = record.type if parsed.type_said else default_type(where.scope)
     change = MemoryChange(where.written, record.description, type, record.body, title=record.title,
                           expect_digest=None)
     result = operations.write(session, change, where.scope)
@@ -278,7 +295,17 @@ def _create(session: Session, command: dict) -> str:
     text = f"File created successfully at: {saved}"
     if result.status == "candidate":
         text += " (as a candidate: it waits for a person's review before it is shown in later sessions)"
-    return "\n".join([text, *_notes(result)])
+    said = [] if parsed.type_said else [(
+        f"note: saved as type {type}, the default in {ROOT}/{where.scope}: the file says no type (to choose, begin "
+        f"the file with frontmatter that says type: {', '.join(TYPES[:-1])} or {TYPES[-1]})")]
+    return "\n".join([text, *said, *_notes(result)])
+
+
+def default_type(scope: str) -> str:
+    """The type of a memory the tool creates from a file that says none (plain Markdown, or frontmatter
+    without ``type``): ``user`` in the user layer (who the person is), else ``project`` — what a new memory
+    without a type is on every other path (:func:`memdir.gateway.fields.inherit`)."""
+    return "user" if scope == "user" else "project"
 
 
 def _notes(result) -> list[str]:
@@ -297,11 +324,11 @@ def _edit(session: Session, command: dict, change: BodyEdit) -> str:
     try:
         result = operations.edit(session, where.name, change, where.scope)
     except NotFound as exc:
-        gone = deleted([session.layer(where.scope)], where.name)
+        gone = None if exc.unreadable else deleted([session.layer(where.scope)], where.name)
         if gone:  # what this tool can do: a new memory under the name (the deleted text stays refused)
             raise NotFound(f"The path {where.path} does not exist: {gone}; create {where.path} to write a new "
                            "memory there") from None
-        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+        raise _missing(where, exc) from None
     if result.status == "candidate":  # the agent's edit of a memory only a person changes: a proposal
         saved = Place(where.path, result.scope, result.name).canonical()
         return "\n".join([f"The edit of {where.path} was saved as a candidate ({saved}): it waits for a person's "
@@ -339,7 +366,7 @@ def _delete(session: Session, command: dict) -> str:
     try:
         result = operations.delete(session, where.name, where.scope, reason="memory tool: delete")
     except NotFound as exc:
-        raise NotFound(f"The path {where.path} does not exist: {exc}") from None
+        raise _missing(where, exc) from None
     if result.tombstone:
         return (f"Successfully deleted {where.path} (its text is tombstoned: the same memory will not be saved "
                 f"again unless the user allows it; tombstone {result.tombstone})")
@@ -355,13 +382,17 @@ def _rename(session: Session, command: dict) -> str:
                            f"rename it within {ROOT}/{old.scope}/")
     layer = session.layer(old.scope)
     if layer.scan().entries.get(old.name) is None:
-        raise NotFound(f"The path {old.path} does not exist")
+        there = unreadable(layer, old.name)
+        raise _missing(old, there) if there is not None else NotFound(f"The path {old.path} does not exist")
     for where, doing in ((old, "rename"), (new, "rename to")):
         stale = _superseded(session, where)
         if stale is not None:
             raise (NotFound if where is old else InvalidInput)(_stale(session, where, stale, doing))
     if new.name != old.name and layer.scan().entries.get(new.name) is not None:  # the same name: the gateway says so
-        raise InvalidInput(f"The destination {new.path} already exists")
+        held = Place(new.path, new.scope, new.name).canonical()
+        raise InvalidInput(f"The destination {new.path} already exists" + (  # DB Port.md is db-port.md: say so
+            "" if held == new.path else f": it is {held} ({new.written!r} names it too: {NAME_RULE}); rename "
+            f"{old.path} to another name, or change {held} itself instead"))
     result = operations.write(session, MemoryChange(new.written, rename_from=old.name), old.scope)
     return "\n".join([f"Successfully renamed {old.path} to {Place(new.path, result.scope, result.name).canonical()}",
                       *_notes(result)])
@@ -371,4 +402,4 @@ _COMMANDS = {"view": _view, "create": _create, "str_replace": _str_replace, "ins
              "delete": _delete, "rename": _rename}
 assert set(_COMMANDS) == set(COMMANDS)
 
-__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "place", "run"]
+__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "default_type", "place", "run"]

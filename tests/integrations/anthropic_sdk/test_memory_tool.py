@@ -44,7 +44,10 @@ def test_the_sdk_tool_runner_drives_memdir_through_the_memory_tool(mem):
     assert server.requests[0]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
     listing, created, edited, escaped, shown = (server.tool_results(i)[0] for i in range(1, 6))
     assert result_text(listing).splitlines()[1:] == ["0B\t/memories/user/", "0B\t/memories/project/"]
-    assert result_text(created) == "File created successfully at: /memories/user/coffee.md"
+    assert result_text(created) == (  # plain text: the user layer's type, said
+        "File created successfully at: /memories/user/coffee.md\nnote: saved as type user, the default in "
+        "/memories/user: the file says no type (to choose, begin the file with frontmatter that says type: user, "
+        "feedback, project or reference)")
     assert "     2\tNo sugar; a single in the morning." in result_text(edited)
     assert escaped["is_error"] is True
     assert result_text(escaped) == "Path /memories/../../etc/passwd would escape /memories directory"
@@ -76,5 +79,5 @@ def test_the_async_runner_and_a_refused_command(mem):
 
     refused, saved = asyncio.run(session())
     assert refused["is_error"] is True and "tombstone" in result_text(refused)
-    assert not saved.get("is_error") and result_text(saved) == "File created successfully at: /memories/project/lint.md"
+    assert not saved.get("is_error") and result_text(saved).splitlines()[0] == "File created successfully at: /memories/project/lint.md"
     assert [m.name for m in mem.list().memories] == ["lint"]

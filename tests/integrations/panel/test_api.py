@@ -342,7 +342,9 @@ def test_a_person_long_body_is_kept_whole_by_the_panel_as_by_memdir_write(tmp_pa
     assert cli.returncode == 0 and panel.status_code == 200
     by_cli, by_panel = json.loads(cli.stdout), panel.json()["result"]
     assert by_panel["warnings"] == by_cli["warnings"] == []  # a person's text is never cut (issue 25)
-    assert {k: v for k, v in by_panel.items() if k != "digest"} == {k: v for k, v in by_cli.items() if k != "digest"}
+    own = ("digest", "replaced")  # each home's own file: its digest, and the version it replaced
+    assert {k: v for k, v in by_panel.items() if k not in own} == {k: v for k, v in by_cli.items() if k not in own}
+    assert by_panel["replaced"]["by"] == by_cli["replaced"]["by"] == "human"
     bodies = [Memory.open(home=h, project=project).read("api-key", count=False).record.body for h in homes]
     assert bodies[0] == bodies[1] == body
 
@@ -366,7 +368,13 @@ def test_a_tombstoned_value_is_refused_as_by_memdir_write(tmp_path, project, mon
         mem.forget("old-host")
     cli, panel, homes = _cli_then_panel(tmp_path, project, monkeypatch, "Old host is box-9.example.org", "")
     assert cli.returncode == 1 and panel.status_code == 409
-    assert json.loads(cli.stdout) == panel.json() and panel.json()["kind"] == "TombstoneRefused"
+    by_cli, (stone,) = json.loads(cli.stdout), Memory.open(home=homes[1], project=project).tombstones().tombstones
+    assert by_cli["kind"] == panel.json()["kind"] == "TombstoneRefused"
+    # one refusal, each interface's way to lift it (tests/integrations/panel/test_restore_forgotten_words.py)
+    assert by_cli["error"].endswith(f"A person can lift it with `memdir tombstone lift {stone.id} --scope project`")
+    assert panel.json()["error"] == by_cli["error"].replace(
+        f"`memdir tombstone lift {stone.id} --scope project`",
+        f"the Lift button of {stone.id} on the Tombstones page (/tombstones)")
     control = json.loads(_cli_then_panel(tmp_path / "x", project, monkeypatch, "New host is box-10", "")[1].text)
     assert control["result"]["operation"] == "updated"  # control: a value not forgotten is written
 

@@ -39,12 +39,12 @@ def test_a_file_that_is_no_memory_is_named_with_its_reason_on_its_page(panel, la
     ref = f"{project_key(project.resolve())}:project"
     size = (layer / "big.md").stat().st_size
     expected = {
-        "big": f'memory "big" of the project layer is not read: its file is not a readable memory: {layer / "big.md"}: '
+        "big": f'memory "big" of the project layer is not read: its file exists but is not a readable memory: {layer / "big.md"}: '
                f"file is too large ({size} bytes, over the 262144-byte ceiling set by max_file_bytes); not read, "
                "indexed or versioned",
-        "junk": f'memory "junk" of the project layer is not read: its file is not a readable memory: '
+        "junk": f'memory "junk" of the project layer is not read: its file exists but is not a readable memory: '
                 f'{layer / "junk.md"}: file is not valid UTF-8',
-        "linked": f'memory "linked" of the project layer is not read: its file is not a readable memory: '
+        "linked": f'memory "linked" of the project layer is not read: its file exists but is not a readable memory: '
                   f'{layer / "linked.md"}: not read: it is a symbolic link (not followed)',
     }
     for name, error in expected.items():

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from ...errors import InvalidInput, MemdirError, NotFound
+from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...text.printable import printable, said_line
 from .common import OutputLost, UsageError, emit, warn_unsaid
 
@@ -415,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
             message += f"; `memdir history {exc.deleted}` shows its versions"
         elif isinstance(exc, NotFound) and exc.elsewhere:  # the CLI's way to that layer (a model's is the scope argument)
             message += f": drop --scope or say --scope {exc.elsewhere}"
+        elif isinstance(exc, Conflict) and exc.taken:  # the CLI's way to rename or change (a model's: memory_write)
+            held, moving, free = exc.taken
+            message += f" (`memdir write {free} --rename-from {moving}`, or `memdir write {held}` without --rename-from)"
         print(f"memdir: {message}", file=sys.stderr)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
             emit(args, {"error": message, "kind": type(exc).__name__})

@@ -25,11 +25,22 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ... import results as results_mod
-from ...errors import Conflict, InvalidInput, LockTimeout, MemdirError, MissingExtra, NotFound, Refused, ScopeError
+from ...errors import (
+    Conflict,
+    InvalidInput,
+    LockTimeout,
+    MemdirError,
+    MissingExtra,
+    NotFound,
+    Refused,
+    ScopeError,
+    TombstoneRefused,
+)
 from ...files.memfile import format_time
 from ...files.scan import Malformed
 from ...layer.history import HistoryEntry
 from ...render import memories as render
+from ...tombstones.match import refusal
 from ...version import VERSION
 from ...vocabulary import ACTORS, CLEARABLE
 from . import views
@@ -40,9 +51,29 @@ STATUS = ((NotFound, 404), (Conflict, 409), (Refused, 409), (InvalidInput, 400),
 
 
 def error_response(exc: MemdirError) -> JSONResponse:
-    """``{"error", "kind"}`` with the status :data:`STATUS` gives (500 for others)."""
+    """``{"error", "kind"}`` with the status :data:`STATUS` gives (500 for others); a value refused by a
+    tombstone names the panel's way to lift it (:func:`lifted_here`), not the command line's."""
     status = next((code for kind, code in STATUS if isinstance(exc, kind)), 500)
-    return JSONResponse({"error": str(exc), "kind": type(exc).__name__}, status_code=status)
+    return JSONResponse({"error": lifted_here(exc), "kind": type(exc).__name__}, status_code=status)
+
+
+def lifted_here(exc: MemdirError) -> str:
+    """The text of ``exc`` in the panel's words: a rename refused because the name is another memory's
+    (``Conflict.taken``) says to save it under the free name or edit that memory; a
+    :class:`~memdir.errors.TombstoneRefused` names the Lift
+    button of its tombstone on the Tombstones page where the refusal (:func:`memdir.tombstones.match.refusal`,
+    rendered from the tombstone and how the value matched it) names ``memdir tombstone lift``; what follows
+    the refusal (why a superseded memory holds that value) is kept. Any other error: its text."""
+    text = str(exc)
+    if isinstance(exc, Conflict) and exc.taken:  # a rename onto another memory's name: the panel's way on
+        held, _, free = exc.taken
+        return f"{text} (save it with the name {free!r}, or open {held!r} and edit it)"
+    if isinstance(exc, TombstoneRefused) and exc.stone is not None:
+        told = refusal(exc.stone, exc.why)
+        if text.startswith(told):
+            button = f"the Lift button of {exc.stone.id} on the Tombstones page (/tombstones)"
+            return refusal(exc.stone, exc.why, lift=button) + text[len(told):]
+    return text
 
 
 def stale_response(home, ref: str, exc: Conflict) -> JSONResponse:
@@ -373,4 +404,4 @@ def openapi() -> dict:
             "security": [{"token": []}]}
 
 
-__all__ = ["ROUTES", "STATUS", "error_response", "integer", "openapi", "routes", "stale_response"]
+__all__ = ["ROUTES", "STATUS", "error_response", "integer", "lifted_here", "openapi", "routes", "stale_response"]
