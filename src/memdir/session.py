@@ -95,14 +95,17 @@ class Session:
     of a layer's files, ``indexed(home, layer_dir)`` in the form of :func:`memdir.search.filetexts.layer_texts`
     (set by :class:`memdir.api.Memory`, which may load search; this package may not): a sieve over every file of
     a layer asks it first and reads only the files it cannot rule out; None: the files are read.
+    ``source_path``: the directory the project came from as given (``--project``, ``MEMDIR_PROJECT``, the
+    working directory), before it was moved up to its work tree's top; None without a project (or not given):
+    ``team init`` refuses one inside a git directory (:func:`memdir.gitfiles.git_dir_holding`).
     """
 
     __slots__ = ("home_path", "settings", "root_path", "checkout_path", "project_error", "actor", "id", "_layers",
-                 "_dirs", "_trusted", "_home", "_root", "indexed")
+                 "_dirs", "_trusted", "_home", "_root", "indexed", "source_path")
 
     def __init__(self, home: str | os.PathLike, settings: Settings, project_root: str | os.PathLike | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None,
-                 checkout: str | os.PathLike | None = None):
+                 checkout: str | os.PathLike | None = None, source: str | os.PathLike | None = None):
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r} (expected one of {', '.join(ACTORS)})")
         self.home_path = os.fspath(home)
@@ -117,6 +120,7 @@ class Session:
         self._trusted: bool | None = None
         self._home = self._root = None
         self.indexed = None
+        self.source_path = None if source is None else os.fspath(source)
 
     @property
     def home(self) -> Path:
@@ -146,6 +150,7 @@ class Session:
         other = Session(self.home_path, self.settings, self.root_path, self.project_error, actor,
                         self.id if id is None else id, self.checkout_path)
         other._layers, other._dirs, other._trusted, other.indexed = self._layers, self._dirs, self._trusted, self.indexed
+        other.source_path = self.source_path
         return other
 
     # ------------------------------------------------------------ scopes
@@ -331,7 +336,8 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
     root = checkout = None
     if source is not None:
         root, checkout, error = root_paths_of(source)
-    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id, checkout)
+    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id, checkout,
+                   source if root is not None else None)
 
 
 __all__ = ["MAX_ID_BYTES", "Session", "bounded_id", "open_session"]

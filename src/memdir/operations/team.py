@@ -34,7 +34,7 @@ from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange, distinct_name
-from ..gitfiles import git_dir_of
+from ..gitfiles import common_dir, git_dir_holding, git_dir_of
 from ..layer.journal import now_utc
 from ..layer.team import init as init_dir
 from ..paths import team_meta_dir
@@ -141,12 +141,38 @@ def init(session: Session) -> TeamInit:
     if session.actor != "human":
         raise Refused("only a person creates the team layer (memdir team init)")
     session.project()
+    _refuse_git_dir(session)
     path = session.layer_dir("team")
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
     done = trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
     return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
                     done.merge_driver_error)
+
+
+def _refuse_git_dir(session: Session) -> None:
+    """Raise :class:`ScopeError` when the session's directory (where it was started, and the checkout it moved
+    up to) lies inside a git directory — a bare repository, a ``.git`` directory, a linked worktree's
+    ``worktrees/<name>`` (:func:`memdir.gitfiles.git_dir_holding`): a team layer is files committed from a work
+    tree, and one made there is tracked by no git (a bare repository's ``.claude/memory`` sat among its refs)."""
+    for where in dict.fromkeys(p for p in (session.source_path, session.checkout_path) if p):
+        try:
+            real = os.path.realpath(where)
+        except (OSError, ValueError):
+            continue
+        inside = git_dir_holding(real)
+        if inside is None:
+            continue
+        try:  # a linked worktree's git directory: its repository's
+            repository = common_dir(inside) or inside
+        except (OSError, ValueError):
+            repository = inside
+        if os.path.basename(repository) == ".git":
+            where_to = f"in its work tree, {os.path.dirname(repository)}"
+        else:  # a bare repository
+            where_to = f"in a checkout of it (`git clone {repository} DIR`, or `git -C {repository} worktree add DIR`)"
+        raise ScopeError(f"{real} is inside the git directory {inside}, not a work tree: a team layer is files "
+                         f"committed from a checkout's work tree; run `memdir team init` {where_to}")
 
 
 def register_driver(root) -> tuple[str | None, bool, str | None]:
