@@ -73,6 +73,8 @@ class TeamInit(Result):
     merge_driver_set: bool = False
     merge_driver_error: str | None = None
     merge_driver_line: str = merge_rules.DRIVER_LINE
+    ignored: tuple[str, ...] = ()  # team files git ignores (git_ignores): never committed, never shared
+    ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class TeamStatus(Result):
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
     fenced: tuple[str, ...] = ()  # paths git still calls conflicted whose markers lie in fenced code: not settled
     ignored: tuple[str, ...] = ()  # memory and tombstone files git ignores (shared_file): never committed
+    ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
 
 
 @dataclass(frozen=True)
@@ -146,8 +149,14 @@ def init(session: Session) -> TeamInit:
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
     done = trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
+    checkout = Path(session.checkout_path)
+    try:
+        listed = git.status(checkout, path, ignored=True)
+    except StoreError:  # not a git work tree (yet), or no git: nothing git ignores to say
+        listed = []
+    ignored, new = git_ignores(checkout, path, listed)
     return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
-                    done.merge_driver_error)
+                    done.merge_driver_error, ignored=ignored, ignores_new=new)
 
 
 def _refuse_git_dir(session: Session) -> None:
@@ -313,7 +322,7 @@ def status(session: Session) -> TeamStatus:
         changes, git_error = git.status(Path(session.checkout_path), layer.path, ignored=True), None
     except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
         changes, git_error = [], str(exc)
-    ignored = tuple(c.path for c in changes if c.state == "ignored" and shared_file(c.path))
+    ignored, ignores_new = git_ignores(Path(session.checkout_path), layer.path, changes) if git_error is None else ((), ())
     changes = [c for c in changes if c.state != "ignored"]
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
@@ -328,7 +337,7 @@ def status(session: Session) -> TeamStatus:
     fenced = tuple(path for path in unmarked if _fenced(Path(session.checkout_path) / path))
     settled = tuple(path for path in unmarked if path not in fenced)
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      one_side, unlifted(session), settled, fenced, ignored)
+                      one_side, unlifted(session), settled, fenced, ignored, ignores_new)
 
 
 def shared_file(path: str) -> bool:
@@ -338,6 +347,29 @@ def shared_file(path: str) -> bool:
     team, a forget's tombstone never binds another clone (break39: `team status` said "Nothing to commit")."""
     parent, _, name = path.rpartition("/")
     return (name.endswith(".md") and name != "MEMORY.md") or (parent.endswith("tombstones") and name.endswith(".json"))
+
+
+# What git would do with a team file not yet written: a memory file's name and a tombstone's (shared_file), asked of
+# `git check-ignore` (the files need not exist) — a fresh team directory holds neither, and `.claude/` ignored whole
+# keeps every one out of every commit.
+IGNORE_PROBES = ("memory.md", "tombstones/memory.json")
+
+
+def git_ignores(checkout: Path, team: Path, listed) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What git ignores of the team directory ``team`` in the work tree ``checkout`` — never committed, so never
+    shared — the one rule of it, for ``team init`` and ``team status``: ``(files, new)``. ``files``: the paths of
+    ``listed`` (:func:`memdir.git.status` ``ignored=True``'s changes) in state ``ignored`` that teammates get by git
+    (:func:`shared_file`); ``new``: the paths of :data:`IGNORE_PROBES` in ``team`` that git would ignore (``git
+    check-ignore``, one call), so every memory or tombstone written there would be. Paths relative to the work
+    tree, ``/``-separated; ``new`` is () when git cannot say."""
+    files = tuple(c.path for c in listed if c.state == "ignored" and shared_file(c.path))
+    try:
+        rel = Path(team).relative_to(checkout).as_posix()
+    except ValueError:
+        return files, ()
+    probes = [f"{rel}/{name}" for name in IGNORE_PROBES]
+    found = git.check_ignore(checkout, probes) or set()
+    return files, tuple(path for path in probes if path in found)
 
 
 def _fenced(path: Path) -> bool:
@@ -531,6 +563,7 @@ __all__ = [
     "conflict",
     "decide",
     "deleted_on_one_side",
+    "git_ignores",
     "init",
     "merge_driver_missing",
     "pending",
