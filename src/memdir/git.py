@@ -371,14 +371,24 @@ def attribute(root: Path, path: Path, name: str) -> str | None:
 def attributes(root: Path, paths: list[Path], name: str) -> dict[str, str] | None:
     """:func:`attribute` for each of ``paths`` at once (one ``git check-attr``): the value by the path as
     given; None when git cannot say."""
+    found = attribute_sets(root, paths, (name,))
+    return None if found is None else {path: values[name] for path, values in found.items() if name in values}
+
+
+def attribute_sets(root: Path, paths: list[Path], names: tuple[str, ...]) -> dict[str, dict[str, str]] | None:
+    """The values git gives each of the attributes ``names`` for each of ``paths`` (one ``git check-attr``, as
+    :func:`attribute`): ``{path as given: {name: value}}``; None when git cannot say."""
     if not paths:
         return {}
     try:
-        said_out = run(root, "check-attr", "-z", name, "--", *map(str, paths))
+        said_out = run(root, "check-attr", "-z", *names, "--", *map(str, paths))
     except StoreError:
         return None
     fields = said_out.split("\0")
-    return {fields[i]: fields[i + 2] for i in range(0, len(fields) - 2, 3)}
+    found: dict[str, dict[str, str]] = {}
+    for i in range(0, len(fields) - 2, 3):
+        found.setdefault(fields[i], {})[fields[i + 1]] = fields[i + 2]
+    return found
 
 
 def set_local_config(root: Path, key: str, value: str) -> None:
@@ -389,6 +399,6 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 
 __all__ = [
-    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "attributes", "check_ignore", "environment", "identity", "ignored", "local_config", "log",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "attribute_sets", "attributes", "check_ignore", "environment", "identity", "ignored", "local_config", "log",
     "merge_file", "replaying", "run", "said", "set_local_config", "show", "status",
 ]

@@ -28,7 +28,7 @@ from ..errors import (
     StoreError,
 )
 from ..files import merge as merge_rules
-from ..files.conflicts import CONFLICT, fenced_markers
+from ..files.conflicts import CONFLICT, MARKER_SIZE, fenced_markers, has_conflict
 from ..files.fsio import read_bytes
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
@@ -224,11 +224,31 @@ MERGE_DRIVER_FIX = "memdir team trust"  # the one command that registers the mer
 TEAM_ATTRIBUTE_FIX = "memdir team init"  # adopts the directory: writes the .gitattributes line it lacks
 
 
-def merge_driver_missing(session: Session) -> str:
+def team_attributes(session: Session) -> dict[str, dict[str, str]]:
+    """What git's attributes say of the team memory files (a probe ``memory.md`` and every ``*.md`` there, at
+    most :data:`MAX_PROBED`): ``merge`` (memdir's driver or another) and ``conflict-marker-size`` (the markers
+    git's own line merge writes), by the file's path as a string — one ``git check-attr`` for both, made once by
+    ``team status``. ``{}`` without a team layer, a git clone, or an answer from git."""
+    if not session.has_team() or git_dir_of(session.project_root) is None:
+        return {}
+    team = Path(session.layer_path("team"))
+    return git.attribute_sets(session.project_root, [team / "memory.md", *_memory_files(team)],
+                              ("merge", "conflict-marker-size")) or {}
+
+
+def marker_size_of(found: dict[str, dict[str, str]], path: Path) -> int:
+    """The conflict marker size git gives ``path`` in ``found`` (:func:`team_attributes`): its
+    ``conflict-marker-size``, :data:`memdir.files.conflicts.MARKER_SIZE` when unset or not a number."""
+    value = found.get(str(path), {}).get("conflict-marker-size", "")
+    return int(value) if value.isdigit() and 0 < int(value) < 1000 else MARKER_SIZE
+
+
+def merge_driver_missing(session: Session, found: dict[str, dict[str, str]] | None = None) -> str:
     """The line saying this clone has a team layer but not the field-by-field merge driver in its local git
     config (so two people's edits of one memory conflict on ``updated:``), with the one command that
     registers it (:data:`MERGE_DRIVER_FIX`; :func:`register_driver`); ``""`` when it has it, or there is no
-    team layer or no git clone to register it in. Runs ``git config`` once."""
+    team layer or no git clone to register it in. Runs ``git config`` once, and ``git check-attr`` unless
+    ``found`` (:func:`team_attributes`) has its answer."""
     if not session.has_team() or git_dir_of(session.project_root) is None:
         return ""
     command = git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver")
@@ -249,8 +269,8 @@ def merge_driver_missing(session: Session) -> str:
     team = Path(session.layer_path("team"))
     probe = team / "memory.md"
     files = [probe, *_memory_files(team)]
-    found = git.attributes(session.project_root, files, "merge") or {}
-    odd = [(path, found.get(str(path))) for path in files if found.get(str(path)) not in (None, merge_rules.DRIVER)]
+    merges = {path: values.get("merge") for path, values in (found or team_attributes(session)).items()}
+    odd = [(path, merges.get(str(path))) for path in files if merges.get(str(path)) not in (None, merge_rules.DRIVER)]
     if not odd:
         return ""
     path, value = odd[0]
@@ -333,10 +353,18 @@ def status(session: Session) -> TeamStatus:
     marked = {Path(path).resolve() for path in conflicts}
     unmarked = [c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
                 and (Path(session.checkout_path) / c.path).resolve() not in marked]
+    # git's own line merge (no driver) writes markers of the path's conflict-marker-size attribute: read as git
+    # wrote them (team40: markers of 10 made a conflicted file "settled, git add it"); one check-attr for the team
+    found = team_attributes(session)
+    sizes = {path: marker_size_of(found, Path(session.checkout_path) / path) for path in unmarked}
+    read = {path: _read(Path(session.checkout_path) / path) for path in unmarked}
+    conflicts = (*conflicts, *(str(Path(session.checkout_path) / path) for path in unmarked
+                               if has_conflict(read[path], sizes[path])))
+    unmarked = [path for path in unmarked if not has_conflict(read[path], sizes[path])]
     # git's own line merge (no driver) leaves a code block's hunk inside the fence, where markers read as text
-    fenced = tuple(path for path in unmarked if _fenced(Path(session.checkout_path) / path))
+    fenced = tuple(path for path in unmarked if fenced_markers(read[path], sizes[path]))
     settled = tuple(path for path in unmarked if path not in fenced)
-    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session, found),
                       one_side, unlifted(session), settled, fenced, ignored, ignores_new)
 
 
@@ -372,14 +400,13 @@ def git_ignores(checkout: Path, team: Path, listed) -> tuple[tuple[str, ...], tu
     return files, tuple(path for path in probes if path in found)
 
 
-def _fenced(path: Path) -> bool:
-    """Whether the file at ``path`` holds conflict markers inside fenced code
-    (:func:`memdir.files.conflicts.fenced_markers`); never through a link, False when it does not read."""
+def _read(path: Path) -> bytes:
+    """The bytes of the team file at ``path`` (at most the merge's cap), never through a link; ``b""`` when it does
+    not read."""
     try:
-        data = read_bytes(path, merge_rules.MAX_BYTES, follow=False)
+        return read_bytes(path, merge_rules.MAX_BYTES, follow=False) or b""
     except StoreError:
-        return False
-    return fenced_markers(data or b"")
+        return b""
 
 
 def unlifted(session: Session) -> tuple[Unlifted, ...]:
