@@ -55,9 +55,9 @@ def test_team_init_warns_when_git_ignores_the_team_directory(tmp_path):
         if not new:  # control
             assert said == [] and "Created: README, .gitignore, .gitattributes, tombstones/" in done.stdout
             continue
-        assert said == [f"Ignored by git: a .gitignore line matches the team directory's files ({', '.join(new)}), "
-                        "so no team memory or tombstone written there is ever committed or shared — "
-                        "`git check-ignore -v .claude/memory/memory.md` names the line; remove it"]
+        assert said == [(f"Ignored by git: a .gitignore line matches the team directory's files ({', '.join(new)}), "
+                         "so no team memory or tombstone written there is ever committed or shared — "
+                         "`git check-ignore -v .claude/memory/memory.md` names the line; remove it")]
         named = git(root, "check-ignore", "-v", ".claude/memory/memory.md").stdout
         assert named == f".gitignore:1:{ignore.strip()}\t.claude/memory/memory.md\n"
         mem = Memory.open(home=tmp_path / "home", project=root, actor="human")

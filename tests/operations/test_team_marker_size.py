@@ -13,7 +13,7 @@ import pytest
 
 from memdir.files.conflicts import has_conflict, marker_size, segments
 from tests.conftest import run_cli
-from tests.teamgit import git, shared_repository
+from tests.teamgit import shared_repository
 
 pytestmark = pytest.mark.slow
 

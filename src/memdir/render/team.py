@@ -46,17 +46,18 @@ def team_init(result: TeamInit) -> str:
 
 def ignored_lines(files: tuple[str, ...], new: tuple[str, ...]) -> list[str]:
     """What ``team init`` and ``team status`` say of the team files git ignores
-    (:func:`memdir.operations.team.git_ignores`): the files there (at most 10 named), else the files not yet
+    (:func:`memdir.operations.ignored.git_ignores`): the files there (at most 10 named), else the files not yet
     written that git would ignore, with the command that names the ``.gitignore`` line (``git check-ignore -v``)."""
     if files:
         shown = ", ".join(cut(path, 200) for path in files[:10])
         more = f" and {len(files) - 10} more" if len(files) > 10 else ""
-        return [f"Ignored by git, so never committed and never shared: {len(files)} team file(s) ({shown}{more}) — "
-                "`git check-ignore -v PATH` names the .gitignore line; remove it (or `git add -f` the files)"]
+        return [(f"Ignored by git, so never committed and never shared: {len(files)} team file(s) ({shown}{more}) — "
+                 "`git check-ignore -v PATH` names the .gitignore line; remove it (or `git add -f` the files)")]
     if new:
-        return [f"Ignored by git: a .gitignore line matches the team directory's files ({', '.join(cut(p, 200) for p in new)}), "
-                "so no team memory or tombstone written there is ever committed or shared — "
-                f"`git check-ignore -v {cut(new[0], 200)}` names the line; remove it"]
+        named = ", ".join(cut(path, 200) for path in new)
+        return [(f"Ignored by git: a .gitignore line matches the team directory's files ({named}), so no team "
+                 "memory or tombstone written there is ever committed or shared — "
+                 f"`git check-ignore -v {cut(new[0], 200)}` names the line; remove it")]
     return []
 
 

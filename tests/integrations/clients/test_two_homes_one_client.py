@@ -56,9 +56,9 @@ def test_force_replaces_and_doctor_names_the_other_home(tmp_path):
            "leaves this file alone" in forced.notes
     assert str(b).encode() in path.read_bytes() and str(a).encode() not in path.read_bytes()
     assert edits.problems(a, ["gemini"]) == [
-        f"gemini: {path} holds another memdir home's entries ({b}), not this home's: its hooks and server read and "
-        f"write that home; `memdir --home {b} uninstall gemini`, then `memdir install gemini` here, if this home is "
-        "the one to use"]
+        (f"gemini: {path} holds another memdir home's entries ({b}), not this home's: its hooks and server read and "
+         f"write that home; `memdir --home {b} uninstall gemini`, then `memdir install gemini` here, if this home is "
+         "the one to use")]
     assert edits.problems(b, ["gemini"]) == []  # control: the home whose entries they are
     gemini.uninstall(None, a, user_home=user)
     assert str(b).encode() in path.read_bytes()  # B's entries kept

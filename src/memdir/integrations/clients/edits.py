@@ -210,7 +210,7 @@ def other_home(edit: Edit, data, memdir_home: Path) -> str | None:
     mine = os.path.realpath(memdir_home)
     if any(os.path.realpath(home) == mine for home in named):
         return None
-    return sorted(named)[0]
+    return min(named)
 
 
 def _other_of(edit: Edit, memdir_home: Path) -> str | None:
