@@ -54,14 +54,16 @@ def environment() -> dict[str, str]:
     return env
 
 
-def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT, group: bool = False) -> str | bytes:
+def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT, group: bool = False,
+        accept: tuple[int, ...] = (0,)) -> str | bytes:
     """The output of ``git -C where -c core.fsmonitor=false ARGS`` (text, undecodable bytes replaced;
     bytes with ``binary``), run with :func:`environment` and at most
     ``timeout`` seconds (:data:`TIMEOUT` unless a caller scales it to its work). ``where`` is a work tree or a git directory.
     ``group``: git in a process group of its own, killed whole on a timeout (a merge: no merge driver it
     started goes on writing after; not for a fetch or push, whose ssh may ask the person's terminal).
-    Raises :class:`StoreError`: git missing, timed out (the error's ``timed_out`` is True), or exited non-zero
-    (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
+    ``accept``: the exit codes that are answers (``git check-ignore`` exits 1 for "none ignored").
+    Raises :class:`StoreError`: git missing, timed out (the error's ``timed_out`` is True), or exited with another
+    code (what its stderr says: :func:`said`; all of it in the error's ``stderr``)."""
     argv = ["git", "-C", str(where), *NO_PROGRAMS, *args]
     try:
         done = _run_group(argv, timeout) if group else subprocess.run(argv, capture_output=True, timeout=timeout,
@@ -74,7 +76,7 @@ def run(where: Path, *args: str, binary: bool = False, timeout: float = TIMEOUT,
         raise error from None
     except OSError as exc:
         raise StoreError(f"git {args[0]} failed: {exc}") from None
-    if done.returncode != 0:
+    if done.returncode not in accept:
         error = StoreError(f"git {args[0]} failed: {said(done.stderr) or done.returncode}")
         error.stderr = done.stderr.decode("utf-8", "replace").strip()  # all of git's messages (a refused push's)
         raise error
@@ -181,8 +183,9 @@ def status(root: Path, path: Path, ignored: bool = False) -> list[Change]:
     """What ``git status`` says of ``path`` (a directory in the repository at
     ``root``): every changed, new, deleted or conflicted file, and with ``ignored``
     each file a ``.gitignore`` line (or ``info/exclude``) keeps out of git (state
-    ``ignored``, code ``!!``). Raises :class:`StoreError`."""
-    listing = ("--ignored=matching",) if ignored else ()
+    ``ignored``, code ``!!``), each file of a wholly ignored directory too (``--ignored=matching`` named only
+    ``.claude/``, not the memory files in it). Raises :class:`StoreError`."""
+    listing = ("--ignored=traditional",) if ignored else ()  # with -uall: each file of an ignored directory
     out = run(root, *no_filters(root), "status", "--porcelain=v1", "-z", "--untracked-files=all", *listing, "--",
               str(path))
     changes = []
@@ -278,6 +281,21 @@ def ignored(where: Path) -> set[str] | None:
     return {path for path in out.split("\0") if path}
 
 
+def check_ignore(root: Path, paths: list[str]) -> set[str] | None:
+    """Which of ``paths`` (relative to the work tree at ``root``, ``/``-separated, no line break: git quotes
+    such a name; they need not exist) git
+    ignores (``git check-ignore``: ``.gitignore`` lines, ``info/exclude``, the global excludes; a tracked file is
+    never ignored), as given; None when git cannot say (no work tree, git missing or failing)."""
+    if not paths:
+        return set()
+    try:
+        out = run(root, "-c", "core.quotePath=false", "check-ignore", "--", *paths,  # -z needs --stdin
+                  accept=(0, 1))
+    except StoreError:
+        return None
+    return {path for path in out.split("\n") if path} & set(paths)
+
+
 def merge_file(ours: bytes, base: bytes, theirs: bytes, labels: tuple[str, str, str] = ("ours", "base", "theirs"),
                ) -> tuple[bytes, int]:
     """Git's three-way text merge of ``ours`` and ``theirs`` from ``base``
@@ -353,14 +371,24 @@ def attribute(root: Path, path: Path, name: str) -> str | None:
 def attributes(root: Path, paths: list[Path], name: str) -> dict[str, str] | None:
     """:func:`attribute` for each of ``paths`` at once (one ``git check-attr``): the value by the path as
     given; None when git cannot say."""
+    found = attribute_sets(root, paths, (name,))
+    return None if found is None else {path: values[name] for path, values in found.items() if name in values}
+
+
+def attribute_sets(root: Path, paths: list[Path], names: tuple[str, ...]) -> dict[str, dict[str, str]] | None:
+    """The values git gives each of the attributes ``names`` for each of ``paths`` (one ``git check-attr``, as
+    :func:`attribute`): ``{path as given: {name: value}}``; None when git cannot say."""
     if not paths:
         return {}
     try:
-        said_out = run(root, "check-attr", "-z", name, "--", *map(str, paths))
+        said_out = run(root, "check-attr", "-z", *names, "--", *map(str, paths))
     except StoreError:
         return None
     fields = said_out.split("\0")
-    return {fields[i]: fields[i + 2] for i in range(0, len(fields) - 2, 3)}
+    found: dict[str, dict[str, str]] = {}
+    for i in range(0, len(fields) - 2, 3):
+        found.setdefault(fields[i], {})[fields[i + 1]] = fields[i + 2]
+    return found
 
 
 def set_local_config(root: Path, key: str, value: str) -> None:
@@ -371,6 +399,6 @@ def set_local_config(root: Path, key: str, value: str) -> None:
 
 
 __all__ = [
-    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "attributes", "environment", "identity", "ignored", "local_config", "log",
+    "LOCAL_ENV_VARS", "TIMEOUT", "Change", "Commit", "attribute", "attribute_sets", "attributes", "check_ignore", "environment", "identity", "ignored", "local_config", "log",
     "merge_file", "replaying", "run", "said", "set_local_config", "show", "status",
 ]

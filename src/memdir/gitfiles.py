@@ -107,6 +107,27 @@ def linked_common_dir(checkout: str | os.PathLike, gitdir: str | os.PathLike) ->
     return common if common is not None and _linked(os.fspath(gitdir), common, dotgit) else None
 
 
+def git_dir_holding(path: str | os.PathLike) -> str | None:
+    """The git directory that ``path`` (canonical) lies in — itself or an ancestor, met walking up before any
+    work tree's ``.git``: a bare repository (``HEAD`` and ``objects/``, :func:`git_dir`'s rule), a checkout's
+    ``.git`` directory, a linked worktree's ``worktrees/<name>`` (``HEAD`` and ``commondir``) — or None: ``path``
+    is in a work tree, or in no repository. git's own discovery in that order (a directory's ``.git`` first, then
+    the directory as a git directory), without running git: what a command that needs a work tree refuses
+    (``team init`` in a bare repository made its team directory inside the git directory, where git tracks
+    nothing). Never raises."""
+    candidate = pure_path(os.fspath(path))
+    while True:
+        if os.path.lexists(os.path.join(candidate, ".git")):
+            return None
+        if os.path.isfile(os.path.join(candidate, "HEAD")) and (
+                os.path.isdir(os.path.join(candidate, "objects")) or os.path.isfile(os.path.join(candidate, "commondir"))):
+            return candidate
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return None
+        candidate = parent
+
+
 # Patterns are compiled at their first use (re's cache; re itself is imported then), never at import: the
 # hot path imports this.
 _REMOTE = r'(?ms)^\s*\[remote "origin"\]\s*$(.*?)^\s*\['
@@ -214,5 +235,5 @@ def _core_worktree(git_dir: str) -> str | None:
     return None
 
 
-__all__ = ["MAX_GIT_CONFIG_BYTES", "common_dir", "common_dir_of", "git_dir", "git_dir_of", "git_tops",
+__all__ = ["MAX_GIT_CONFIG_BYTES", "common_dir", "common_dir_of", "git_dir", "git_dir_holding", "git_dir_of", "git_tops",
            "linked_common_dir", "origin_url", "pure_path"]

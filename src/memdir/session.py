@@ -97,14 +97,17 @@ class Session:
     a layer asks it first and reads only the files it cannot rule out; None: the files are read.
     ``began``: when the session was opened (UTC, whole seconds); with :meth:`saw` and :meth:`unseen`, what an
     update tells of a version it replaced that another writer wrote meanwhile.
+    ``source_path``: the directory the project came from as given (``--project``, ``MEMDIR_PROJECT``, the
+    working directory), before it was moved up to its work tree's top; None without a project (or not given):
+    ``team init`` refuses one inside a git directory (:func:`memdir.gitfiles.git_dir_holding`).
     """
 
     __slots__ = ("home_path", "settings", "root_path", "checkout_path", "project_error", "actor", "id", "_layers",
-                 "_dirs", "_trusted", "_home", "_root", "indexed", "began", "_seen")
+                 "_dirs", "_trusted", "_home", "_root", "indexed", "began", "_seen", "source_path")
 
     def __init__(self, home: str | os.PathLike, settings: Settings, project_root: str | os.PathLike | None = None,
                  project_error: str | None = None, actor: str = "agent", id: str | None = None,
-                 checkout: str | os.PathLike | None = None):
+                 checkout: str | os.PathLike | None = None, source: str | os.PathLike | None = None):
         if actor not in ACTORS:
             raise InvalidInput(f"unknown actor {actor!r} (expected one of {', '.join(ACTORS)})")
         self.home_path = os.fspath(home)
@@ -123,6 +126,7 @@ class Session:
 
         self.began = datetime.now(UTC).replace(microsecond=0)
         self._seen: set[tuple[str, str, str]] = set()
+        self.source_path = None if source is None else os.fspath(source)
 
     @property
     def home(self) -> Path:
@@ -153,6 +157,7 @@ class Session:
                         self.id if id is None else id, self.checkout_path)
         other._layers, other._dirs, other._trusted, other.indexed = self._layers, self._dirs, self._trusted, self.indexed
         other.began, other._seen = self.began, self._seen
+        other.source_path = self.source_path
         return other
 
     def saw(self, scope: str, name: str, digest: str | None) -> None:
@@ -352,7 +357,8 @@ def open_session(home: str | os.PathLike | None = None, project: str | os.PathLi
     root = checkout = None
     if source is not None:
         root, checkout, error = root_paths_of(source)
-    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id, checkout)
+    return Session(home_dir, settings, root, error or NO_PROJECT, actor, session_id, checkout,
+                   source if root is not None else None)
 
 
 __all__ = ["MAX_ID_BYTES", "Session", "bounded_id", "open_session"]

@@ -152,13 +152,14 @@ def test_auto_picks_key_then_command_then_agent_under_hooks_then_rules():
     assert choose(command, environ=keyed) == ("llm", "auto: an API key is set for https://api.deepseek.com")
     fixed = load_settings(None, environ={"MEMDIR_CONSOLIDATION_EXTRACTOR": "rules"})
     assert choose(fixed, under_hooks=True, environ=keyed) == ("rules", "consolidation_extractor = rules")
-    # two lines (newuser36: one doctor line of 314 characters), each under 140 as doctor prints them
+    # two lines (newuser36: one doctor line of 314 characters), each under 140 as doctor prints them, each naming
+    # the transcripts it is for (team40: "not queued at a session's end" above "queued ... at a session's end" read
+    # as two answers to one question)
     assert describe(plain, environ={}).split("\n") == [
-        "rules (auto: no API key (DEEPSEEK_API_KEY), no extractor_command, not queued at a session's end by a hook)",
-        ("  queued by a hook at a session's end (Claude Code, Gemini CLI; not Codex's Stop, each turn): agent (auto: "
-         "the next session's agent saves)")]
+        "rules by hand or for Codex's each-turn hook (auto: no API key (DEEPSEEK_API_KEY), no extractor_command)",
+        "  agent at a session's end, queued by Claude Code's or Gemini CLI's hook (auto: the next session's agent saves)"]
     first, second = describe(plain, environ={}).split("\n")
-    assert (len("consolidation extractor: " + first), len(second)) == (131, 138)
+    assert (len("consolidation extractor: " + first), len(second)) == (128, 111)
     # control: the same extractor either way is one line
     assert describe(command, environ={}) == "command (auto: extractor_command is set)"
 

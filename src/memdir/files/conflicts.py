@@ -26,18 +26,46 @@ from typing import NamedTuple
 from ..errors import InvalidInput
 
 CONFLICT = "unresolved merge conflict"
-_MARKER = re.compile(rb"^(<{7}|\|{7}|={7}|>{7})(?:[ \t][^\r\n]*)?\r?\n?$")
+MARKER_SIZE = 7  # git's conflict markers: 7 characters unless a `conflict-marker-size` attribute says otherwise
 _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
+_LONGER = re.compile(rb"^(<{8,})[ \t]")  # the opening line of a hunk of longer markers, with its label
 
 
-def _lines(data: bytes):
+def _marker(size: int) -> re.Pattern:
+    """A marker line of ``size`` characters: the run alone, or followed by a blank and a label (re's cache keeps
+    the compiled pattern)."""
+    return re.compile(rb"^(<{%d}|\|{%d}|={%d}|>{%d})(?:[ \t][^\r\n]*)?\r?\n?$" % (size, size, size, size))
+
+
+def marker_size(data: bytes) -> int:
+    """The size of the conflict markers git wrote in ``data`` when nobody asked git for it (the scan reads
+    files without running git): :data:`MARKER_SIZE`, or ``n`` when the file holds a whole hunk of longer markers —
+    an opening ``<`` run of ``n`` followed by a label, then ``=`` and ``>`` lines of ``n`` — what git's line merge
+    writes for a path whose ``conflict-marker-size`` attribute is ``n`` (team40: markers of 10 went unseen, the
+    file read as a memory). Only a whole hunk counts: a line of ten ``=`` or ``<`` alone is text."""
+    if b"<<<<<<<<" not in data:
+        return MARKER_SIZE
+    lines = data.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        opened = _LONGER.match(line)
+        if opened is None:
+            continue
+        size = len(opened.group(1))
+        kinds = [m.group(1)[:1] for m in map(_marker(size).match, lines[number + 1:]) if m]
+        if b"=" in kinds and b">" in kinds[kinds.index(b"="):]:
+            return size
+    return MARKER_SIZE
+
+
+def _lines(data: bytes, size: int | None = None):
     """``(line, marker kind or None)`` for every line of ``data``, where the
-    kind is ``b"<"``, ``b"|"``, ``b"="`` or ``b">"`` for a marker line that
-    counts (see the module docstring). Fences toggle only outside hunks."""
+    kind is ``b"<"``, ``b"|"``, ``b"="`` or ``b">"`` for a marker line of ``size`` characters (None:
+    :func:`marker_size`) that counts (see the module docstring). Fences toggle only outside hunks."""
+    marker = _marker(marker_size(data) if size is None else size)
     fence = None  # the fence opener's character run while inside fenced code
     in_hunk = False
     for line in data.splitlines(keepends=True):
-        match = _MARKER.match(line)
+        match = marker.match(line)
         kind = match.group(1)[:1] if match else None
         if fence is not None and not in_hunk:
             opened = _FENCE.match(line)
@@ -57,23 +85,29 @@ def _lines(data: bytes):
         yield line, kind
 
 
-def has_conflict(data: bytes) -> bool:
+def has_conflict(data: bytes, size: int | None = None) -> bool:
     """True when ``data`` holds an opening (``<<<<<<<``) or closing
-    (``>>>>>>>``) conflict marker line outside fenced code."""
-    if b"<<<<<<<" not in data and b">>>>>>>" not in data:  # the common case: two substring searches
+    (``>>>>>>>``) conflict marker line outside fenced code. ``size``: the markers' size, as git gives the path's
+    ``conflict-marker-size`` attribute (:func:`memdir.git.attributes`); None: :func:`marker_size`."""
+    if size is None:
+        if b"<<<<<<<" not in data and b">>>>>>>" not in data:  # the common case: two substring searches
+            return False
+    elif b"<" * size not in data and b">" * size not in data:
         return False
-    return any(kind in (b"<", b">") for _, kind in _lines(data))
+    return any(kind in (b"<", b">") for _, kind in _lines(data, size))
 
 
-def fenced_markers(data: bytes) -> bool:
-    """True when ``data`` holds an opening and a closing conflict marker line inside fenced code, where
+def fenced_markers(data: bytes, size: int | None = None) -> bool:
+    """True when ``data`` holds an opening and a closing conflict marker line (of ``size`` characters, None:
+    :func:`marker_size`) inside fenced code, where
     :func:`has_conflict` reads them as text: what git's own line merge leaves when both sides changed a
     line of a code block (a clone without memdir's driver). The scan cannot tell that from a memory that
     shows markers in a code block; git's index can: a file git still calls conflicted that holds such
     lines is no settled merge (``memdir team status``)."""
-    if b"<<<<<<<" not in data or b">>>>>>>" not in data:
+    size = marker_size(data) if size is None else size
+    if b"<" * size not in data or b">" * size not in data:
         return False
-    kinds = {match.group(1)[:1] for match in map(_MARKER.match, data.splitlines(keepends=True)) if match}
+    kinds = {match.group(1)[:1] for match in map(_marker(size).match, data.splitlines(keepends=True)) if match}
     return {b"<", b">"} <= kinds
 
 
@@ -86,17 +120,19 @@ class Hunk(NamedTuple):
     theirs: bytes
 
 
-def segments(data: bytes) -> list[bytes | Hunk]:
+def segments(data: bytes, size: int | None = None) -> list[bytes | Hunk]:
     """``data`` cut into text outside conflict hunks (bytes, kept byte for
     byte, fenced code included) and the hunks (:class:`Hunk`), in order.
     Raises ValueError for markers that do not make whole hunks: a hunk
     opened inside another (nested markers), a separator or closing marker
-    out of order, a hunk never closed — such a file is settled by hand."""
+    out of order, a hunk never closed — such a file is settled by hand. ``size``: the markers' size (None:
+    :func:`marker_size`)."""
     out: list[bytes | Hunk] = []
     outside: list[bytes] = []
     sides: dict[str, list[bytes]] = {}
     state = None  # None outside a hunk; "ours", "base", "theirs" inside
-    for number, (line, kind) in enumerate(_lines(data), 1):
+    marks = marker_size(data) if size is None else size
+    for number, (line, kind) in enumerate(_lines(data, marks), 1):
         if kind == b"<" and state is None:
             state, sides = "ours", {"ours": [], "theirs": []}
             if outside:
@@ -114,13 +150,13 @@ def segments(data: bytes) -> list[bytes | Hunk]:
             out.append(Hunk(b"".join(sides["ours"]), None if base is None else b"".join(base),
                             b"".join(sides["theirs"])))
         elif kind in (b"|", b">") or (kind == b"=" and state is not None):
-            raise ValueError(f"line {number}: a {kind.decode() * 7} marker out of order")
+            raise ValueError(f"line {number}: a {kind.decode() * marks} marker out of order")
         elif state is None:
             outside.append(line)
         else:
             sides[state].append(line)
     if state is not None:
-        raise ValueError("a conflict hunk is not closed (no >>>>>>> line)")
+        raise ValueError(f"a conflict hunk is not closed (no {'>' * marks} line)")
     if outside:
         out.append(b"".join(outside))
     return out
@@ -170,5 +206,5 @@ def refuse_markers(payload: bytes, name: str) -> bytes:
     return payload
 
 
-__all__ = ["CONFLICT", "Hunk", "fenced_markers", "has_conflict", "refuse_markers", "refuse_overwrite", "resolve", "segments",
+__all__ = ["CONFLICT", "MARKER_SIZE", "Hunk", "fenced_markers", "has_conflict", "marker_size", "refuse_markers", "refuse_overwrite", "resolve", "segments",
            "unsettled"]

@@ -28,13 +28,13 @@ from ..errors import (
     StoreError,
 )
 from ..files import merge as merge_rules
-from ..files.conflicts import CONFLICT, fenced_markers
+from ..files.conflicts import CONFLICT, MARKER_SIZE, fenced_markers, has_conflict
 from ..files.fsio import read_bytes
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
 from ..gateway.fields import MemoryChange, distinct_name
-from ..gitfiles import git_dir_of
+from ..gitfiles import common_dir, git_dir_holding, git_dir_of
 from ..layer.journal import now_utc
 from ..layer.team import init as init_dir
 from ..paths import team_meta_dir
@@ -52,6 +52,7 @@ from .candidates import (
     propose,
     tombstone_layers,
 )
+from .ignored import git_ignores, shared_file  # noqa: F401 — shared_file: re-exported, as before
 from .lookup import guard
 from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
 from .moves import PROMOTED, replaces_another
@@ -73,6 +74,8 @@ class TeamInit(Result):
     merge_driver_set: bool = False
     merge_driver_error: str | None = None
     merge_driver_line: str = merge_rules.DRIVER_LINE
+    ignored: tuple[str, ...] = ()  # team files git ignores (git_ignores): never committed, never shared
+    ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class TeamStatus(Result):
     settled: tuple[str, ...] = ()  # paths git still calls conflicted whose file holds no conflict marker: to git add
     fenced: tuple[str, ...] = ()  # paths git still calls conflicted whose markers lie in fenced code: not settled
     ignored: tuple[str, ...] = ()  # memory and tombstone files git ignores (shared_file): never committed
+    ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
 
 
 @dataclass(frozen=True)
@@ -141,12 +145,44 @@ def init(session: Session) -> TeamInit:
     if session.actor != "human":
         raise Refused("only a person creates the team layer (memdir team init)")
     session.project()
+    _refuse_git_dir(session)
     path = session.layer_dir("team")
     created = init_dir(path)
     adopted = len(_team(session).scan().names)
     done = trust(session)  # what a person creates (or adopts by name) in this clone is theirs to show
+    checkout = Path(session.checkout_path)
+    try:
+        listed = git.status(checkout, path, ignored=True)
+    except StoreError:  # not a git work tree (yet), or no git: nothing git ignores to say
+        listed = []
+    ignored, new = git_ignores(checkout, path, listed)
     return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
-                    done.merge_driver_error)
+                    done.merge_driver_error, ignored=ignored, ignores_new=new)
+
+
+def _refuse_git_dir(session: Session) -> None:
+    """Raise :class:`ScopeError` when the session's directory (where it was started, and the checkout it moved
+    up to) lies inside a git directory — a bare repository, a ``.git`` directory, a linked worktree's
+    ``worktrees/<name>`` (:func:`memdir.gitfiles.git_dir_holding`): a team layer is files committed from a work
+    tree, and one made there is tracked by no git (a bare repository's ``.claude/memory`` sat among its refs)."""
+    for where in dict.fromkeys(p for p in (session.source_path, session.checkout_path) if p):
+        try:
+            real = os.path.realpath(where)
+        except (OSError, ValueError):
+            continue
+        inside = git_dir_holding(real)
+        if inside is None:
+            continue
+        try:  # a linked worktree's git directory: its repository's
+            repository = common_dir(inside) or inside
+        except (OSError, ValueError):
+            repository = inside
+        if os.path.basename(repository) == ".git":
+            where_to = f"in its work tree, {os.path.dirname(repository)}"
+        else:  # a bare repository
+            where_to = f"in a checkout of it (`git clone {repository} DIR`, or `git -C {repository} worktree add DIR`)"
+        raise ScopeError(f"{real} is inside the git directory {inside}, not a work tree: a team layer is files "
+                         f"committed from a checkout's work tree; run `memdir team init` {where_to}")
 
 
 def register_driver(root) -> tuple[str | None, bool, str | None]:
@@ -189,11 +225,31 @@ MERGE_DRIVER_FIX = "memdir team trust"  # the one command that registers the mer
 TEAM_ATTRIBUTE_FIX = "memdir team init"  # adopts the directory: writes the .gitattributes line it lacks
 
 
-def merge_driver_missing(session: Session) -> str:
+def team_attributes(session: Session) -> dict[str, dict[str, str]]:
+    """What git's attributes say of the team memory files (a probe ``memory.md`` and every ``*.md`` there, at
+    most :data:`MAX_PROBED`): ``merge`` (memdir's driver or another) and ``conflict-marker-size`` (the markers
+    git's own line merge writes), by the file's path as a string — one ``git check-attr`` for both, made once by
+    ``team status``. ``{}`` without a team layer, a git clone, or an answer from git."""
+    if not session.has_team() or git_dir_of(session.project_root) is None:
+        return {}
+    team = Path(session.layer_path("team"))
+    return git.attribute_sets(session.project_root, [team / "memory.md", *_memory_files(team)],
+                              ("merge", "conflict-marker-size")) or {}
+
+
+def marker_size_of(found: dict[str, dict[str, str]], path: Path) -> int:
+    """The conflict marker size git gives ``path`` in ``found`` (:func:`team_attributes`): its
+    ``conflict-marker-size``, :data:`memdir.files.conflicts.MARKER_SIZE` when unset or not a number."""
+    value = found.get(str(path), {}).get("conflict-marker-size", "")
+    return int(value) if value.isdigit() and 0 < int(value) < 1000 else MARKER_SIZE
+
+
+def merge_driver_missing(session: Session, found: dict[str, dict[str, str]] | None = None) -> str:
     """The line saying this clone has a team layer but not the field-by-field merge driver in its local git
     config (so two people's edits of one memory conflict on ``updated:``), with the one command that
     registers it (:data:`MERGE_DRIVER_FIX`; :func:`register_driver`); ``""`` when it has it, or there is no
-    team layer or no git clone to register it in. Runs ``git config`` once."""
+    team layer or no git clone to register it in. Runs ``git config`` once, and ``git check-attr`` unless
+    ``found`` (:func:`team_attributes`) has its answer."""
     if not session.has_team() or git_dir_of(session.project_root) is None:
         return ""
     command = git.local_config(session.project_root, f"merge.{merge_rules.DRIVER}.driver")
@@ -214,8 +270,8 @@ def merge_driver_missing(session: Session) -> str:
     team = Path(session.layer_path("team"))
     probe = team / "memory.md"
     files = [probe, *_memory_files(team)]
-    found = git.attributes(session.project_root, files, "merge") or {}
-    odd = [(path, found.get(str(path))) for path in files if found.get(str(path)) not in (None, merge_rules.DRIVER)]
+    merges = {path: values.get("merge") for path, values in (found or team_attributes(session)).items()}
+    odd = [(path, merges.get(str(path))) for path in files if merges.get(str(path)) not in (None, merge_rules.DRIVER)]
     if not odd:
         return ""
     path, value = odd[0]
@@ -287,7 +343,7 @@ def status(session: Session) -> TeamStatus:
         changes, git_error = git.status(Path(session.checkout_path), layer.path, ignored=True), None
     except StoreError as exc:  # not a git work tree (yet), or no git: the rest still answers
         changes, git_error = [], str(exc)
-    ignored = tuple(c.path for c in changes if c.state == "ignored" and shared_file(c.path))
+    ignored, ignores_new = git_ignores(Path(session.checkout_path), layer.path, changes) if git_error is None else ((), ())
     changes = [c for c in changes if c.state != "ignored"]
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
     pending = tuple(sorted(candidates(session).scan().entries))
@@ -298,30 +354,28 @@ def status(session: Session) -> TeamStatus:
     marked = {Path(path).resolve() for path in conflicts}
     unmarked = [c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
                 and (Path(session.checkout_path) / c.path).resolve() not in marked]
+    # git's own line merge (no driver) writes markers of the path's conflict-marker-size attribute: read as git
+    # wrote them (team40: markers of 10 made a conflicted file "settled, git add it"); one check-attr for the team
+    found = team_attributes(session)
+    sizes = {path: marker_size_of(found, Path(session.checkout_path) / path) for path in unmarked}
+    read = {path: _read(Path(session.checkout_path) / path) for path in unmarked}
+    conflicts = (*conflicts, *(str(Path(session.checkout_path) / path) for path in unmarked
+                               if has_conflict(read[path], sizes[path])))
+    unmarked = [path for path in unmarked if not has_conflict(read[path], sizes[path])]
     # git's own line merge (no driver) leaves a code block's hunk inside the fence, where markers read as text
-    fenced = tuple(path for path in unmarked if _fenced(Path(session.checkout_path) / path))
+    fenced = tuple(path for path in unmarked if fenced_markers(read[path], sizes[path]))
     settled = tuple(path for path in unmarked if path not in fenced)
-    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session),
-                      one_side, unlifted(session), settled, fenced, ignored)
+    return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session, found),
+                      one_side, unlifted(session), settled, fenced, ignored, ignores_new)
 
 
-def shared_file(path: str) -> bool:
-    """Whether the team directory's file ``path`` (``/``-separated) is one teammates get by git: a memory file
-    (``MEMORY.md`` is derived, ignored on purpose) or a tombstone. A ``.gitignore`` line matching one
-    (``.claude/`` ignored whole, ``*.md``) keeps it out of every commit: a team write never reaches the
-    team, a forget's tombstone never binds another clone (break39: `team status` said "Nothing to commit")."""
-    parent, _, name = path.rpartition("/")
-    return (name.endswith(".md") and name != "MEMORY.md") or (parent.endswith("tombstones") and name.endswith(".json"))
-
-
-def _fenced(path: Path) -> bool:
-    """Whether the file at ``path`` holds conflict markers inside fenced code
-    (:func:`memdir.files.conflicts.fenced_markers`); never through a link, False when it does not read."""
+def _read(path: Path) -> bytes:
+    """The bytes of the team file at ``path`` (at most the merge's cap), never through a link; ``b""`` when it does
+    not read."""
     try:
-        data = read_bytes(path, merge_rules.MAX_BYTES, follow=False)
+        return read_bytes(path, merge_rules.MAX_BYTES, follow=False) or b""
     except StoreError:
-        return False
-    return fenced_markers(data or b"")
+        return b""
 
 
 def unlifted(session: Session) -> tuple[Unlifted, ...]:
@@ -505,6 +559,7 @@ __all__ = [
     "conflict",
     "decide",
     "deleted_on_one_side",
+    "git_ignores",
     "init",
     "merge_driver_missing",
     "pending",

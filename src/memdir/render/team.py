@@ -39,8 +39,26 @@ def team_init(result: TeamInit) -> str:
         lines.append(f"The merge driver was not set in this clone ({cut(result.merge_driver_error or '', 200)}).")
     lines.append("Each clone registers it once, in its own .git/config (git never takes it from the repository): "
                  f"a teammate runs `memdir team trust` in their clone, or: {result.merge_driver_line}")
+    lines += ignored_lines(result.ignored, result.ignores_new)
     lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
     return "\n".join(lines)
+
+
+def ignored_lines(files: tuple[str, ...], new: tuple[str, ...]) -> list[str]:
+    """What ``team init`` and ``team status`` say of the team files git ignores
+    (:func:`memdir.operations.ignored.git_ignores`): the files there (at most 10 named), else the files not yet
+    written that git would ignore, with the command that names the ``.gitignore`` line (``git check-ignore -v``)."""
+    if files:
+        shown = ", ".join(cut(path, 200) for path in files[:10])
+        more = f" and {len(files) - 10} more" if len(files) > 10 else ""
+        return [(f"Ignored by git, so never committed and never shared: {len(files)} team file(s) ({shown}{more}) — "
+                 "`git check-ignore -v PATH` names the .gitignore line; remove it (or `git add -f` the files)")]
+    if new:
+        named = ", ".join(cut(path, 200) for path in new)
+        return [(f"Ignored by git: a .gitignore line matches the team directory's files ({named}), so no team "
+                 "memory or tombstone written there is ever committed or shared — "
+                 f"`git check-ignore -v {cut(new[0], 200)}` names the line; remove it")]
+    return []
 
 
 @printable_output
@@ -72,7 +90,7 @@ def team_status(result: TeamStatus) -> str:
         lines.append(f"{len(result.changes)} change(s) not committed (git status):")
         lines += [f"  {c.state:<10} {cut(c.path, 200)}" for c in result.changes]
     else:
-        lines.append("Nothing to commit: the team memories match git." if not result.ignored
+        lines.append("Nothing to commit: the team memories match git." if not (result.ignored or result.ignores_new)
                      else "Nothing git would commit: the team files it sees match it.")
     for path in result.conflicts:
         name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
@@ -99,12 +117,7 @@ def team_status(result: TeamStatus) -> str:
               "add` it (memdir's merge driver keeps such hunks outside the fence: `memdir team trust` registers it)"
               for path in result.fenced]
     lines += [f"  tombstone removed, not lifted here: {gone.said}" for gone in result.unlifted]
-    if result.ignored:
-        shown = ", ".join(cut(path, 200) for path in result.ignored[:10])
-        more = f" and {len(result.ignored) - 10} more" if len(result.ignored) > 10 else ""
-        lines.append(f"Ignored by git, so never committed and never shared: {len(result.ignored)} team file(s) "
-                     f"({shown}{more}) — `git check-ignore -v PATH` names the .gitignore line; remove it (or "
-                     "`git add -f` the files)")
+    lines += ignored_lines(result.ignored, result.ignores_new)
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:

@@ -59,10 +59,13 @@ def test_status_json_names_the_extractor_doctor_names(project):
     run_cli("--project", project, "write", "a", "-d", "alpha fact", "-t", "project")
     status = json.loads(run_cli("--project", project, "status", "--json").stdout)
     doctor = json.loads(run_cli("--project", project, "doctor", "--json").stdout)
-    assert status["extractor"].startswith("rules (auto: no API key")
+    assert status["extractor"].startswith("rules by hand or for Codex's each-turn hook (auto: no API key")
     assert status["extractor"] == doctor["extractor"]
-    text = run_cli("--project", project, "status").stdout
-    assert "consolidation extractor: rules (auto" in text
+    text = run_cli("--project", project, "status").stdout.splitlines()
+    at = text.index(next(line for line in text if line.startswith("consolidation extractor: ")))
+    assert text[at].startswith("consolidation extractor: rules by hand or for Codex's each-turn hook (auto: no API key")
+    assert text[at + 1] == ("  agent at a session's end, queued by Claude Code's or Gemini CLI's hook (auto: the next "
+                            "session's agent saves)")
 
 
 @pytest.mark.slow

@@ -54,19 +54,25 @@ def choose(settings, *, under_hooks: bool = False, environ=None) -> tuple[str, s
         return "command", "auto: extractor_command is set"
     if under_hooks:
         return "agent", "auto: the next session's agent saves"
-    return "rules", f"auto: no API key ({read}), no extractor_command, not queued at a session's end by a hook"
+    return "rules", f"auto: no API key ({read}), no extractor_command{NOT_AT_END}"
+
+
+NOT_AT_END = ", not queued at a session's end by a hook"  # the last clause of auto's reason for rules
 
 
 def describe(settings, environ=None) -> str:
-    """What ``memdir doctor`` and ``status`` say of the extractor in effect: for a transcript given on the
-    command line, and, when it differs, on a second line (indented) for one the hooks queue. Each line under
-    about 140 characters (newuser36: the two in one line made a doctor line of 314)."""
+    """What ``memdir doctor`` and ``status`` say of the extractor in effect: one line when every transcript gets
+    the same; else two, each naming the transcripts it is for — run by hand (``memdir consolidate``) or queued by
+    Codex's hook each turn, then (indented) queued by Claude Code's or Gemini CLI's hook at a session's end. Each
+    line under about 140 characters (newuser36: the two in one line made a doctor line of 314); the first no longer
+    says "not queued at a session's end" right above a second that begins "queued … at a session's end" (team40:
+    read as two answers to one question)."""
     here, why = choose(settings, environ=environ)
     hooked, hooked_why = choose(settings, under_hooks=True, environ=environ)
     if hooked == here:
         return f"{here} ({why})"
-    return (f"{here} ({why})\n  queued by a hook at a session's end (Claude Code, Gemini CLI; not Codex's Stop, each "
-            f"turn): {hooked} ({hooked_why})")
+    return (f"{here} by hand or for Codex's each-turn hook ({why.removesuffix(NOT_AT_END)})"
+            f"\n  {hooked} at a session's end, queued by Claude Code's or Gemini CLI's hook ({hooked_why})")
 
 
 def in_effect(settings) -> str:

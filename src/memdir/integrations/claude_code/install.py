@@ -193,7 +193,7 @@ def _edit(path: Path, add, auto_memory_off: bool = False) -> edits.Edit:
 
 def plan_install(scope: str, *, user_home: Path | None = None, project: Path | None = None,
                  home: str | None = None, python: str | None = None, disable_auto_memory: bool = False,
-                 force: bool = False) -> Plan:
+                 force: bool = False, memdir_home: Path | None = None) -> Plan:
     """Compute the install without writing. ``home`` is written into the
     commands when given (user scope only: project files name no machine
     path). Project scope checks that ``memdir`` is on PATH. When Claude
@@ -225,7 +225,7 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
 
     return edits.plan_install(CLIENT, scope, [
         _edit(settings_path, add_settings, disable_auto_memory and on),
-        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes), force)
+        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes), force, memdir_home)
 
 
 def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | None = None,
@@ -247,7 +247,7 @@ def apply(plan: Plan, memdir_home: Path) -> Plan:
 
 def install(scope: str, memdir_home: Path, *, dry_run: bool = False, **where) -> Plan:
     """Plan and (unless ``dry_run``) apply an install. See :func:`plan_install`."""
-    plan = plan_install(scope, **where)
+    plan = plan_install(scope, memdir_home=memdir_home, **where)
     return plan if dry_run else apply(plan, memdir_home)
 
 

@@ -178,16 +178,75 @@ def diff(path: Path, before: bytes | None, after: bytes | None) -> str:
                    for line in difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
 
 
+# `--home PATH` as memdir writes it into a client's file: a server's argument list (JSON, TOML), a hook command
+# (shlex-quoted when it must be, inside a JSON or TOML string).
+_HOME = re.compile(rb"""--home"\s*,\s*"((?:[^"\\]|\\.)*)"|--home\s+'([^']*)'|--home\s+([^\s"',\]]+)""")
+
+
+def homes_named(raw: bytes | None) -> set[str]:
+    """The memdir homes that the ``--home`` arguments in a client's file ``raw`` name (its server's and its hooks'
+    commands; an install writes one for a home other than the default, never in project scope), as written."""
+    if not raw or b"--home" not in raw:
+        return set()
+    return {os.fsdecode(next(g for g in match.groups() if g is not None)) for match in _HOME.finditer(raw)}
+
+
+def other_home(edit: Edit, data, memdir_home: Path) -> str | None:
+    """The memdir home whose entries the client file's ``data`` (as :func:`read` gives it) holds when they name
+    homes (:func:`homes_named` of memdir's part: what ``edit.remove`` takes out, so a person's own server with a
+    ``--home`` is not counted) and not ``memdir_home``: two homes installed into one client file — the install
+    record is kept per memdir home, so one home's uninstall took the other's entries out and left its record
+    naming entries that were gone, and one home's install replaced the other's unsaid. None when they name this
+    home, or none (the default home's, or a project's file, which names none: whose they are cannot be told)."""
+    if data is None:
+        return None
+    try:
+        stripped = edit.remove(copy_of(data), {})
+    except Exception:  # noqa: BLE001 — a part memdir cannot take out: the uninstall's own check says why
+        return None
+    named = homes_named(_text(data)) - homes_named(_text(stripped))
+    if not named:
+        return None
+    mine = os.path.realpath(memdir_home)
+    if any(os.path.realpath(home) == mine for home in named):
+        return None
+    return min(named)
+
+
+def _other_of(edit: Edit, memdir_home: Path) -> str | None:
+    """:func:`other_home` of ``edit``'s file as it is now; None when it is absent or does not read."""
+    try:
+        return other_home(edit, read(edit.path, edit.fmt)[1], memdir_home)
+    except Exception:  # noqa: BLE001 — the uninstall's own read says why
+        return None
+
+
+def _text(data) -> bytes:
+    """``data`` (a client file's parsed value) as JSON text, where :func:`homes_named` finds ``--home``."""
+    return json.dumps(data, default=str, sort_keys=True).encode("utf-8")
+
+
 def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
-                 force: bool = False) -> Plan:
+                 force: bool = False, memdir_home: Path | None = None) -> Plan:
     """Compute an install of ``edits`` without writing. A server entry named
     ``memdir`` that memdir did not write is refused (:class:`InstallError`)
     unless ``force``: then it is replaced, and its value recorded so that
-    uninstall puts it back. Raises :class:`InstallError`."""
+    uninstall puts it back. So are memdir's entries of another memdir home than ``memdir_home``
+    (:func:`other_home`). Raises :class:`InstallError`."""
     changes, unchanged, notes = [], [], list(notes)
     for edit in edits:
         try:
             raw, data = read(edit.path, edit.fmt)
+            other = other_home(edit, data, memdir_home) if memdir_home is not None and raw is not None else None
+            if other is not None and not force:
+                raise InstallError(f"{edit.path} holds memdir's entries of another memdir home, {other}; replacing "
+                                   "them would leave that home's install record naming entries that are gone (and "
+                                   "its uninstall would take this one's out); memdir left every file untouched — run "
+                                   f"`memdir --home {other} uninstall {client}` first (it puts the file back as it "
+                                   "was), or run again with --force to replace them")
+            if other is not None:
+                notes.append(f"replaced memdir home {other}'s entries in {edit.path} (--force); that home's "
+                             f"`memdir uninstall {client}` now leaves this file alone")
         except JsoncFile as exc:
             changed = edit.add(copy_of(exc.data))
             if edit.fmt.plain(changed) == edit.fmt.plain(exc.data):  # the person added memdir's entries by hand
@@ -242,6 +301,7 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
     left as it is, and a note says so. Raises :class:`InstallError`."""
     manifest = read_manifest(memdir_home, client)
     changes, unchanged, notes, seen = [], [], [], set()
+    owner = next((home for edit in edits if (home := _other_of(edit, memdir_home)) is not None), None)
     for edit in edits:
         path = edit.path
         if path in seen:
@@ -268,6 +328,14 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
             continue
         if edit.fmt.plain(stripped) == edit.fmt.plain(data):
             unchanged.append(path)
+            continue
+        other = other_home(edit, data, memdir_home)
+        if other is not None or (owner is not None and not homes_named(_text(data))):
+            # another home's install: its entries and its record are its own, and so is a file of the same install
+            # that names no home (OpenCode's memdir.md beside the opencode.json that names it)
+            unchanged.append(path)
+            notes.append(f"{path} holds memdir's entries of another memdir home, {other or owner}, not this one's: "
+                         f"left as they are (`memdir --home {other or owner} uninstall {client}` takes them out)")
             continue
         after = _restored(edit, path, raw, stripped, record)
         if after is _EDITED:
@@ -425,7 +493,7 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
 def run_install(client: str, scope: str, memdir_home: Path, edits: list[Edit], *, dry_run: bool = False,
                 notes: tuple[str, ...] = (), force: bool = False) -> Plan:
     """Plan and (unless ``dry_run``) apply an install of ``edits`` (``force``: see :func:`plan_install`)."""
-    plan = plan_install(client, scope, edits, notes, force)
+    plan = plan_install(client, scope, edits, notes, force, memdir_home)
     return plan if dry_run else apply(plan, memdir_home)
 
 
@@ -460,10 +528,30 @@ def problems(memdir_home: Path, clients) -> list[str]:
                            f"or `memdir uninstall {client}`")
             elif b"memdir" not in raw:
                 out.append(f"{client}: {path} no longer holds memdir's entries; run `memdir install {client}` again")
+            elif (other := _recorded_other(client, Path(path), memdir_home)) is not None:
+                out.append(f"{client}: {path} holds another memdir home's entries ({other}), not this home's: its "
+                           f"hooks and server read and write that home; `memdir --home {other} uninstall {client}`, "
+                           f"then `memdir install {client}` here, if this home is the one to use")
         own = getattr(installer(client), "problems", None) if recorded else None  # what only its rules see
         said = own(memdir_home) if own else []
         out += said + (behind(memdir_home, client, said) if recorded else [])
     return out
+
+
+def _recorded_other(client: str, path: Path, memdir_home: Path) -> str | None:
+    """:func:`other_home` of the client file ``path`` an install recorded, read as its installer's edit reads it;
+    None when it does not read (the other checks of :func:`problems` say why)."""
+    from . import installer
+
+    module = installer(client)
+    edit_for = getattr(module, "edit_for", None) or getattr(module, "_edit", None)
+    if edit_for is None:
+        return None
+    try:
+        edit = edit_for(path, None)
+        return other_home(edit, read(path, edit.fmt)[1], memdir_home)
+    except Exception:  # noqa: BLE001 — doctor reads, never fails on a file it cannot parse
+        return None
 
 
 def unnamed_home(client: str, home: str | None) -> tuple[str, ...]:
