@@ -27,7 +27,7 @@ ABSENT = ("memdir.importing", "memdir.importing.run", "memdir.importing.items", 
 
 
 def _run(*args) -> tuple[subprocess.CompletedProcess, list[str]]:
-    done = subprocess.run([sys.executable, "-c", MODULE, *args], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", MODULE, *args], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     return done, json.loads(done.stderr.strip().splitlines()[-1])
 
