@@ -274,15 +274,30 @@ def wait_until(predicate, what: str, limit: float = 30.0) -> None:
     pytest.fail(f"never: {what}")
 
 
-def run_prompt_hook(project, prompt: str, env: dict | None = None, session: str = "s1") -> str:
+# The hook of run_prompt_hook with the session record's lock wait (memdir.prompt.sessionfiles.LOCK_WAIT) set
+# from argv[1], then run as `python -m memdir.hooks` runs it.
+_HOOK_WITH_LOCK_WAIT = (
+    "import runpy, sys\n"
+    "from memdir.prompt import sessionfiles\n"
+    "sessionfiles.LOCK_WAIT = float(sys.argv.pop(1))\n"
+    "runpy.run_module('memdir.hooks', run_name='__main__', alter_sys=True)\n")
+
+
+def run_prompt_hook(project, prompt: str, env: dict | None = None, session: str = "s1", *, timeout: float = 300.0,
+                    lock_wait: float | None = None) -> str:
     """Run the real Claude Code UserPromptSubmit hook in a subprocess for ``prompt`` in ``project``;
-    returns its stdout ("" when it injects nothing)."""
+    returns its stdout ("" when it injects nothing). ``timeout``: seconds the process may take before
+    :class:`subprocess.TimeoutExpired` (a bound on waiting: one hook took over 60 s at a load of 38 on 2 cores;
+    a test starting many hooks at once gives a bigger one, as each then takes as long as the whole batch). ``lock_wait``: seconds the hook waits for its session record's
+    lock instead of :data:`memdir.prompt.sessionfiles.LOCK_WAIT` (None: that), for a test of what the lock
+    keeps rather than of how long a hook waits for it."""
     import json
 
     payload = json.dumps({"session_id": session, "cwd": str(project), "hook_event_name": "UserPromptSubmit",
                           "prompt": prompt})
-    done = subprocess.run([sys.executable, "-m", "memdir.hooks", "claude-code", "UserPromptSubmit"],
-                          input=payload.encode(), capture_output=True, timeout=60, env=dict(os.environ, **(env or {})))
+    command = ["-m", "memdir.hooks"] if lock_wait is None else ["-c", _HOOK_WITH_LOCK_WAIT, str(lock_wait)]
+    done = subprocess.run([sys.executable, *command, "claude-code", "UserPromptSubmit"], input=payload.encode(),
+                          capture_output=True, timeout=timeout, env=dict(os.environ, **(env or {})))
     return done.stdout.decode("utf-8")
 
 

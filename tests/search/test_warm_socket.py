@@ -302,19 +302,26 @@ _CHILD = r"""
 import json, os, sys
 from pathlib import Path
 from memdir import Memory, runtime
-from memdir.search import warm, vectors
+from memdir.search import warm, warmth, vectors
 home, project, tmp = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 runtime.SHARED_TMP = tmp  # the test's own /tmp (a fallback shared with every other run otherwise)
 vectors.installed = lambda: True  # the extra's presence is not this test's question
+WAIT = 60.0  # seconds to wait for the listening and the answer: a bound on waiting (a loaded machine), not a timing
+# doctor's probe waits as long: its 0.5 s (warm.ANSWER_TIMEOUT) is for a process of its own, not a serving thread
+# sharing this process and a loaded machine with the model's load (it said "no warm search process listens")
+warmth.request = lambda home, message: warm.request(home, message, timeout=WAIT)
 out = {"client": str(warm.socket_path(home)), "runtime_dir": runtime.runtime_dir()}
 if sys.argv[4] == "serve":  # a real warm process's socket, and a real request over it
     server = warm.WarmServer(home).start()
-    out["listening"] = server.listening.wait(10)
+    out["listening"] = server.listening.wait(WAIT)
     out["server"] = str(server.path)
-    out["answer"] = warm.request(home, {"query": "", "layers": [], "generation": -1}) is not None
+    # not a hook's 0.5 s (warm.ANSWER_TIMEOUT): the serving thread shares a loaded machine with the model's load
+    out["answer"] = warm.request(home, {"query": "", "layers": [], "generation": -1}, timeout=WAIT) is not None
 mem = Memory.open(home=home, project=project, search_vectors="on", use_cwd=False)
 out["notes"] = [n for n in mem.doctor().notes if "warm search process" in n]
-if sys.argv[4] == "serve":
+if sys.argv[4] == "serve":  # the requests started the model's load: it ends before this process does (close
+    if server._loader is not None:  # waits 10 s for it, and a process exiting mid-load aborts: SIGABRT, rc -6)
+        server._loader.join(WAIT)
     server.close()
 print(json.dumps(out))
 """
@@ -326,7 +333,7 @@ def _child(home, project, tmp, mode: str) -> dict:
     import sys
 
     done = subprocess.run([*UNPRIVILEGED, sys.executable, "-c", _CHILD, str(home), str(project), tmp, mode],
-                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+                          capture_output=True, text=True, timeout=600, env=dict(os.environ))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -39,10 +39,14 @@ def client_env(user_home: Path, memdir_home: Path, **extra) -> dict:
 
 
 OPENCODE_MODEL = "anthropic/claude-sonnet-4-5"  # in OpenCode's bundled model list: no models.dev fetch needed
+# Seconds an `opencode run` may take: a bound on waiting, not a timing. Its start is CPU-bound (its log: 51 s from
+# "creating instance" to "disposing instance" at a load of 12 on 2 cores, the test's call 156 s at a higher one), so
+# the former 180 s was reached on a loaded machine.
+OPENCODE_WAIT = 600.0
 
 
 def opencode_run(exe: str, user_home: Path, memdir_home: Path, cwd: Path, prompt: str, script, *,
-                 timeout: int = 180, **extra) -> tuple[subprocess.CompletedProcess, list[dict]]:
+                 timeout: float = OPENCODE_WAIT, **extra) -> tuple[subprocess.CompletedProcess, list[dict]]:
     """``opencode run`` of ``prompt`` in ``cwd`` against a scripted local Messages API (``script(body)`` answers each
     request, :class:`tests.messages_server.MessagesServer`), asserting it exits 0: ``(the run, the requests that
     carried tools)`` — the model's main conversation, whose first ``system`` is the system prompt OpenCode sent."""
