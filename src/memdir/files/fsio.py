@@ -82,6 +82,17 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
+def append(path: Path | str, data: bytes) -> None:
+    """Append ``data`` to the file at ``path`` with one ``write`` on an ``O_APPEND`` descriptor (created 0600),
+    no lock: concurrent writers of whole lines (JSON lines records, logs) never interleave within one line on a
+    local file system (the pending findings' showings and answers). The directory must exist. Raises OSError as :func:`os.open` and :func:`os.write` do."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
 def fsync_dir(path: Path) -> None:
     """fsync a directory so renames inside it are durable; a no-op where the
     platform cannot open directories (Windows)."""

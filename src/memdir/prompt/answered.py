@@ -232,14 +232,12 @@ def _record(layer_dir, entries: list[dict]) -> None:
     records nothing (the next reader judges again)."""
     import json
 
+    from ..files.fsio import append
+
     data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
     try:
         os.makedirs(_meta(layer_dir), exist_ok=True)
-        fd = os.open(os.path.join(_meta(layer_dir), ANSWERED_FILE), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
+        append(os.path.join(_meta(layer_dir), ANSWERED_FILE), data)
     except OSError:
         pass
 

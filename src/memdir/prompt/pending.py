@@ -196,12 +196,10 @@ def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: 
 
         who = session_id or f"anonymous-{time.time_ns()}-{os.getpid()}"
         data = "".join(json.dumps({"id": i["id"], "session": who}) + "\n" for i in items).encode()
+        from ..files.fsio import append
+
         try:
-            fd = os.open(os.path.join(_dir(layer_dir), SHOWN_FILE), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
+            append(os.path.join(_dir(layer_dir), SHOWN_FILE), data)
         except OSError:
             pass  # a read-only home still shows the block; it just does not expire by showing
     return render(items)
