@@ -65,17 +65,18 @@ def test_a_hand_edit_of_the_memory_answers_the_finding_with_its_reason(isolated_
 
 def test_an_edit_in_place_answers_once_the_sweep_took_it_up(isolated_home, project):
     """An editor that writes in place (same inode) moves no directory mtime: the store journals such an edit
-    at the next sweep (memdir.files.sweeps: at most MEMDIR_SWEEP_INTERVAL seconds later), and the answer follows
-    the journal. Control: within the interval the finding still waits."""
-    person = _kept(isolated_home, project, SAID)
+    at the latest at the next sweep (memdir.files.sweeps: MEMDIR_SWEEP_INTERVAL seconds), and the answer follows
+    the journal. Control: the finding about no edited memory still waits. (Whether the edit is seen before the
+    sweep depends on how fresh the stamps are, RACY_NS: not asserted.)"""
+    person = _kept(isolated_home, project, SAID, OTHER)
     path = person.session.layer("project").path / "db-port.md"
-    assert f"“{SAID}”" in _start(project, "s1")
+    first = _start(project, "s1")
+    assert f"“{SAID}”" in first and f"“{OTHER}”" in first
     path.write_text(path.read_text().replace("5433", "5434"))  # in place
-    os.environ["MEMDIR_SWEEP_INTERVAL"] = "3600"
+    os.environ["MEMDIR_SWEEP_INTERVAL"] = "0"  # the interval passed
     try:
-        assert f"“{SAID}”" in _start(project, "s1")  # resumed within the interval: not swept, not journaled yet
-        os.environ["MEMDIR_SWEEP_INTERVAL"] = "0"  # the interval passed
-        assert f"“{SAID}”" not in _start(project, "s2")
+        after = _start(project, "s2")
+        assert f"“{SAID}”" not in after and f"“{OTHER}”" in after
     finally:
         del os.environ["MEMDIR_SWEEP_INTERVAL"]
 
