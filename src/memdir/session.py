@@ -49,6 +49,7 @@ strings (``home_path``, ``root_path``, :meth:`Session.layer_path`): the hot path
 from __future__ import annotations
 
 import os
+import time
 
 from .errors import InvalidInput, ScopeError
 from .paths import (
@@ -95,7 +96,7 @@ class Session:
     of a layer's files, ``indexed(home, layer_dir)`` in the form of :func:`memdir.search.filetexts.layer_texts`
     (set by :class:`memdir.api.Memory`, which may load search; this package may not): a sieve over every file of
     a layer asks it first and reads only the files it cannot rule out; None: the files are read.
-    ``began``: when the session was opened (UTC, whole seconds); with :meth:`saw` and :meth:`unseen`, what an
+    ``began``: when the session was opened (seconds since the epoch, whole); with :meth:`saw` and :meth:`unseen`, what an
     update tells of a version it replaced that another writer wrote meanwhile.
     ``source_path``: the directory the project came from as given (``--project``, ``MEMDIR_PROJECT``, the
     working directory), before it was moved up to its work tree's top; None without a project (or not given):
@@ -122,9 +123,7 @@ class Session:
         self._trusted: bool | None = None
         self._home = self._root = None
         self.indexed = None
-        from datetime import UTC, datetime
-
-        self.began = datetime.now(UTC).replace(microsecond=0)
+        self.began = int(time.time())  # not datetime: every hook opens a session, and datetime is an import
         self._seen: set[tuple[str, str, str]] = set()
         self.source_path = None if source is None else os.fspath(source)
 
@@ -172,7 +171,7 @@ class Session:
         or wrote (:meth:`saw`): an update replacing it replaced what the caller had not seen. Files keep whole
         seconds: a version written in the second the session began may be older than the session, and is not
         counted (a true warning left unsaid, never a false one said)."""
-        return written is not None and written > self.began and (scope, name, digest) not in self._seen
+        return written is not None and written.timestamp() > self.began and (scope, name, digest) not in self._seen
 
     # ------------------------------------------------------------ scopes
 

@@ -5,7 +5,7 @@ the model saved ``db-port``, ``deploy-vpn`` and ``pnpm`` while the person said t
 Two causes, each with its control: a sentence of several facts saved as several memories was held by no one
 of them (each holds a third of its words: now they hold it together), and a memory's description and body
 were joined by a space, so "…over npm" + "Use pnpm…" read "npm use" beside "always use", a correction
-(now one field a line: ``pending.memory_text``)."""
+(now one field a line: ``coverage.memory_text``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 from memdir import Memory
-from memdir.prompt import pending
+from memdir.prompt import coverage, pending
 from tests.consolidation.test_consolidate import cc_transcript
 
 SAVED = [("db-port", "project", "Dev PostgreSQL listens on 5433, not 5432",
@@ -54,9 +54,9 @@ def test_fields_are_not_read_as_one_sentence():
     """The cause of the second case, in the rule's own module; control: within one field the words still stand
     beside each other, so a changed value there is a correction."""
     fields = ("pnpm", "User prefers pnpm over npm", "Use pnpm for every JS install.")
-    assert pending.corrects("Always use pnpm from now on.", " ".join(fields))  # the old joined text: a "correction"
-    assert not pending.corrects("Always use pnpm from now on.", pending.memory_text(*fields))
-    assert pending.corrects("Use bun for every JS install.", pending.memory_text(*fields))  # control
+    assert coverage.corrects("Always use pnpm from now on.", " ".join(fields))  # the old joined text: a "correction"
+    assert not coverage.corrects("Always use pnpm from now on.", coverage.memory_text(*fields))
+    assert coverage.corrects("Use bun for every JS install.", coverage.memory_text(*fields))  # control
 
 
 # newuser38, the real Claude Code 2.1.332: the person said one sentence of three facts, the model saved three memories

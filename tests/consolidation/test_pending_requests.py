@@ -3,7 +3,7 @@
 session's end kept the request as pending anyway: half its content words were in the memory
 (``covers``), but "service facts" beside "service runs" read as a correction (``corrects``). Now a vague
 request (a request word or "facts"/"stuff", at most three topic words, no value) is covered by a memory written
-during the session whose name, title or description names its whole topic (``pending.requested``); a write of
+during the session whose name, title or description names its whole topic (``coverage.requested``); a write of
 another topic, or of part of it, does not cover it, and a request that states values is judged as before."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from memdir import Memory
-from memdir.prompt import pending
+from memdir.prompt import coverage, pending
 from tests.consolidation.test_consolidate import cc_transcript
 
 REQUEST = "Remember the search service facts."
@@ -36,7 +36,7 @@ def _session(tmp_path, agent, said: str, *writes) -> list[str]:
 @pytest.mark.slow
 def test_a_vague_request_answered_in_the_session_is_not_pending(tmp_path, isolated_home, project):
     agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    assert pending.covers(REQUEST, " ".join(WRITTEN)) and pending.corrects(REQUEST, " ".join(WRITTEN))  # the cause
+    assert coverage.covers(REQUEST, " ".join(WRITTEN)) and coverage.corrects(REQUEST, " ".join(WRITTEN))  # the cause
     assert _session(tmp_path, agent, REQUEST, WRITTEN) == []  # before: ["Remember the search service facts."]
 
 
@@ -55,7 +55,7 @@ def test_a_finding_that_states_a_value_is_judged_as_before(tmp_path, isolated_ho
     """A correction made of the written memory's words is no vague request: it stays pending (control)."""
     agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
     said = "Remember the search service runs on port 9300 now."
-    assert pending.request_topic(said) == frozenset()
+    assert coverage.request_topic(said) == frozenset()
     assert _session(tmp_path, agent, said, WRITTEN) == [said]
 
 

@@ -17,7 +17,7 @@ from memdir.prompt import coverage, pending
     ("周五不部署", "周五不部署新版本", True),
 ])
 def test_a_memory_covers_a_negated_finding_only_when_it_negates_it_too(finding, memory, covered):
-    assert pending.covers(finding, memory) is covered
+    assert coverage.covers(finding, memory) is covered
 
 
 def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it(isolated_home, project):
@@ -51,7 +51,7 @@ def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it
     ("I hate terse answers.", "The user prefers terse answers", True),
 ])
 def test_a_correction_is_read_within_its_clause_and_a_liking_is_a_preference(finding, memory, corrected):
-    assert pending.corrects(finding, memory) is corrected
+    assert coverage.corrects(finding, memory) is corrected
 
 
 @pytest.mark.parametrize("stem, read", [
@@ -67,5 +67,5 @@ def test_a_liking_and_one_final_s_are_read_as_one_word_beside_a_value(stem, read
 
 def test_words_that_differ_by_an_s_of_their_own_are_two_values():
     # "pass" and "pas" were one word ("pa") to rstrip("s"): "runs pas" was no other value than "runs pass"
-    assert pending.corrects("The linter runs one pass.", "The linter runs one pas.")
-    assert not pending.corrects("The linter runs one pass.", "The linter run one pass.")  # control: "runs" is "run"
+    assert coverage.corrects("The linter runs one pass.", "The linter runs one pas.")
+    assert not coverage.corrects("The linter runs one pass.", "The linter run one pass.")  # control: "runs" is "run"

@@ -209,10 +209,10 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
 def _held(snap: Snapshot, text: str, during: tuple | None) -> tuple[str, str] | None:
     """``(scope, name)`` of a live memory of ``snap`` written or changed ``during`` the session (``(first, last)``
     turn times of the transcript, to the second; None: unknown) that covers ``text``
-    (:func:`memdir.prompt.pending.covers`, the rule by which a write ends a pending finding) and that ``text`` does
-    not correct (:func:`memdir.prompt.pending.corrects`: a negation the memory does not make, a value it does not
+    (:func:`memdir.prompt.coverage.covers`, the rule by which a write ends a pending finding) and that ``text`` does
+    not correct (:func:`memdir.prompt.coverage.corrects`: a negation the memory does not make, a value it does not
     hold — a correction made of the saved memory's words is still proposed), or whose name, title or description
-    names the whole topic of a vague request (:func:`memdir.prompt.pending.requested`: "Remember the search service
+    names the whole topic of a vague request (:func:`memdir.prompt.coverage.requested`: "Remember the search service
     facts" and ``search-service``); None when none does.
     A sentence of several facts the agent saved as several memories in that session ("dev postgres is on 5433,
     staging deploys need the VPN, and I prefer pnpm" → ``db-port``, ``deploy-vpn``, ``pnpm``) is held by them
@@ -221,21 +221,21 @@ def _held(snap: Snapshot, text: str, during: tuple | None) -> tuple[str, str] | 
     What the agent (or a person) saved during the session is neither asked for again nor proposed again; a memory
     written after the session (an old transcript ingested later) is not counted: against a whole store the loose
     rule would drop findings that only share words."""
-    from ..prompt import pending
+    from ..prompt import coverage
 
     if during is None:
         return None
     written = [(scope, entry.record) for scope, entries in snap.entries.items() for entry in entries.values()
                if _written_since(entry.record, during[0]) and entry.record.updated <= during[1]]
     for scope, record in written:
-        held = pending.memory_text(record.name, record.description, record.body)
-        if ((pending.covers(text, held) and not pending.corrects(text, held))
-                or pending.requested(text, pending.memory_text(record.name, record.title, record.description))):
+        held = coverage.memory_text(record.name, record.description, record.body)
+        if ((coverage.covers(text, held) and not coverage.corrects(text, held))
+                or coverage.requested(text, coverage.memory_text(record.name, record.title, record.description))):
             return scope, record.name
     sharing = [(scope, record, held) for scope, record in written
-               if pending.shares(text, held := pending.memory_text(record.name, record.description, record.body))]
+               if coverage.shares(text, held := coverage.memory_text(record.name, record.description, record.body))]
     together = "\n".join(held for _, _, held in sharing)
-    if len(sharing) > 1 and pending.covers(text, together) and not pending.corrects(text, together):
+    if len(sharing) > 1 and coverage.covers(text, together) and not coverage.corrects(text, together):
         return ("+".join(dict.fromkeys(scope for scope, _, _ in sharing)),
                 "+".join(record.name for _, record, _ in sharing))
     return None
@@ -249,7 +249,7 @@ def _forgotten(snap: Snapshot, text: str, during: tuple | None):
     would have dropped the finding had it been pending then, so it is not kept now; an older tombstone is judged
     by :func:`memdir.tombstones.match.match` alone (the loose rule against every forgotten fact would drop
     findings that only share words)."""
-    from ..prompt import pending
+    from ..prompt import coverage, pending
 
     if during is None:
         return None
@@ -259,7 +259,7 @@ def _forgotten(snap: Snapshot, text: str, during: tuple | None):
             recent = made is not None and made >= during[0].replace(microsecond=0)
         except (TypeError, ValueError, AttributeError):  # a team tombstone keeps no time; one without a zone
             recent = False
-        if recent and pending.forgotten_by(text, pending.memory_text(stone.name, stone.description),
+        if recent and pending.forgotten_by(text, coverage.memory_text(stone.name, stone.description),
                                            stone.description):
             return stone
     return None

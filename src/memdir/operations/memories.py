@@ -37,7 +37,7 @@ from ..layer.index import is_current, ordered
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import successor
-from ..prompt import pending
+from ..prompt import coverage, pending
 from ..results import (
     ClearResult,
     DeleteResult,
@@ -224,8 +224,8 @@ def _said(session: Session, scope: str, change: MemoryChange, result: WriteResul
     if notes or skipped:
         result = replace(result, warnings=(*notes, *result.warnings, *skipped))
     if result.status == "active" and result.operation != "unchanged":
-        _expire_pending(session, pending.memory_text(result.name, change.description, change.body),
-                        pending.memory_text(result.name, change.title, change.description))
+        _expire_pending(session, coverage.memory_text(result.name, change.description, change.body),
+                        coverage.memory_text(result.name, change.title, change.description))
     return result
 
 
@@ -476,7 +476,7 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
                        f"tombstoned: read it again to see it, and {action} it again to {action} that too", memory=entry.record.name, current=exc.current) from None
     if result.tombstone is not None:  # the value is refused from now on: no pending finding asks for it again
         record = entry.record
-        _expire_pending(session, pending.memory_text(record.name, record.description, record.body),
+        _expire_pending(session, coverage.memory_text(record.name, record.description, record.body),
                         record.description, forgotten=True)
     return result
 

@@ -38,17 +38,6 @@ import time
 from ..files.layout import META_DIR
 from ..text.fence import escape_stored
 from ..text.printable import one_line
-from .coverage import (  # noqa: F401  (re-exported: the rule of the words is coverage's)
-    COVERAGE,
-    NEGATION_REACH,
-    TOPIC_WORDS,
-    corrects,
-    covers,
-    memory_text,
-    request_topic,
-    requested,
-    shares,
-)
 
 PENDING_FILE = "pending.json"
 SHOWN_FILE = "pending-shown.jsonl"
@@ -312,6 +301,9 @@ def expire_covered(layer_dir: Path, memory_text: str, head_text: str = "") -> li
     """Drop the items ``memory_text`` (a written memory's name, description
     and body) covers, and the vague requests ``head_text`` (its name, title and description) names
     (:func:`requested`) (call with the layer lock held). Returns the dropped items."""
+    # late: the hot path (showing the findings) never compares texts
+    from .coverage import covers, requested
+
     items = load(layer_dir)
     gone = [i for i in items if covers(i["text"], memory_text) or (head_text and requested(i["text"], head_text))]
     if gone:
@@ -340,6 +332,8 @@ def forgotten_by(item_text: str, memory_text: str, head_text: str) -> bool:
     finding pending at the forget (:func:`drop_forgotten`) and for one a session's end would keep after a forget
     made during that session (:mod:`memdir.consolidation.consolidate`; newuser38: Gemini CLI's SessionEnd kept
     one)."""
+    from .coverage import covers
+
     return covers(item_text, memory_text) or covers(head_text, item_text)
 
 
@@ -355,6 +349,6 @@ def drop(layer_dir: Path, ids) -> list[dict]:
     return gone
 
 
-__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "TOPIC_WORDS", "active", "add", "corrects", "covers",
-           "drop", "drop_forgotten", "expire_covered", "forgotten_by", "load", "mark_shown", "memory_text", "pending_block", "render", "request_topic",
-           "requested", "session_pending", "shares", "showings", "with_pending"]
+__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "drop", "drop_forgotten",
+           "expire_covered", "forgotten_by", "load", "mark_shown", "pending_block", "render", "session_pending",
+           "showings", "with_pending"]
