@@ -16,7 +16,8 @@ def test_write_json_shape_and_body_from_stdin(project):
     written = json.loads(out.stdout)
     assert written == {"name": "db-port", "scope": "project", "operation": "created", "redactions": 1,
                        "redaction_kinds": {"aws-key": 1}, "warnings": [], "status": "active", "pinned": False,
-                       "kept_edit": None, "digest": written["digest"]}  # kept_edit: no hand edit was replaced
+                       "kept_edit": None, "digest": written["digest"],
+                       "replaced": None}  # kept_edit: no hand edit was replaced; replaced: a create replaced no version
     assert len(written["digest"]) == 64
     read = run_cli("--project", project, "read", "db-port", "--json")
     data = json.loads(read.stdout)
