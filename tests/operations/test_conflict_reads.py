@@ -53,8 +53,13 @@ def test_a_file_git_left_conflicted_is_read_by_no_path(conflicted):
     assert "Pipeline in .buildkite." in mem.call_tool("memory_read", {"name": "ci"})  # control
     assert "db-port" not in mem.call_tool("memory_search", {"query": "zebra"})
     view = run(mem.session, {"command": "view", "path": "/memories/team/db-port.md"})
-    assert (view.is_error, view.text) == (True, f"The path /memories/team/db-port.md does not exist: {expected}")
+    assert (view.is_error, view.text) == (True,
+                                          f"The path /memories/team/db-port.md exists but cannot be read: {expected}")
     listing = run(mem.session, {"command": "view", "path": "/memories/team"}).text
-    assert "/memories/team/ci.md" in listing and "db-port" not in listing and "empty" not in listing
+    assert "/memories/team/ci.md" in listing and "543" not in listing and "Moved in" not in listing
+    # named as files that are there but not readable (tools40: they were left out), as list's malformed names them
+    assert [line for line in listing.splitlines() if line.startswith("?")] == [
+        f"?\t/memories/team/{name}.md\t(there, but not a readable memory: unresolved merge conflict)"
+        for name in ("empty", "db-port")]
     empty = run(mem.session, {"command": "view", "path": "/memories/team/empty.md"})
     assert empty.is_error and "empty.md has an unresolved merge conflict" in empty.text

@@ -161,12 +161,12 @@ def test_a_refusal_by_a_team_tombstone_says_where_the_value_was_forgotten(tmp_pa
     import json
 
     team_file = json.loads((root / ".claude" / "memory" / "tombstones" / f"{stone}.json").read_text())
-    assert sorted(team_file) == ["description", "digest", "id", "name", "words_digest"]
+    assert sorted(team_file) == ["description", "digest", "id", "name", "reading", "words_digest"]  # reading: tomb40
     files = list(home.rglob("tombstones.json"))
     assert len(files) == 1  # the project layer's: the team layer keeps its tombstones in the repository
     personal = json.loads(files[0].read_text())
     assert [sorted(item) for item in personal] == [  # + the journal's act that made it (forget), as journaled
-        ["action", "actor", "description", "digest", "id", "name", "reason", "ts", "words_digest"]]
+        ["action", "actor", "description", "digest", "id", "name", "reading", "reason", "ts", "words_digest"]]
     assert personal[0]["action"] == "forget"
 
 
