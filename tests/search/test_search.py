@@ -404,13 +404,18 @@ def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_ho
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     done = subprocess.run([sys.executable, "-c", CORE_ONLY, str(isolated_home), str(project)],
                           capture_output=True, text=True, timeout=60)
-    from memdir.version import install_command
+    # the command as a fresh process reads this install (install_source is read once per process, and an earlier
+    # test in this one may have read it under another sys.path)
+    asked = "from memdir.version import install_command\nprint(install_command('search'))"
+    command = subprocess.run([sys.executable, "-c", asked], capture_output=True, text=True, timeout=60,
+                             check=True).stdout.strip()
+    assert command.startswith("pip install ") and "[search]" in command
 
-    message = f"search needs the 'snowballstemmer' package, which is not installed: {install_command('search')}"
+    message = f"search needs the 'snowballstemmer' package, which is not installed: {command}"
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         f"search: {message}", f"recall: {message}", f"tool: Error: {message}",
-        f"status: unavailable ({install_command('search')})",
+        f"status: unavailable ({command})",
         "read: Dev PostgreSQL listens on 5433"]  # control: the store itself works
     assert [h.name for h in mem.search("postgresql port")] == ["db-port"]  # control: with the extra, it searches
 
