@@ -39,12 +39,12 @@ def team_init(result: TeamInit) -> str:
         lines.append(f"The merge driver was not set in this clone ({cut(result.merge_driver_error or '', 200)}).")
     lines.append("Each clone registers it once, in its own .git/config (git never takes it from the repository): "
                  f"a teammate runs `memdir team trust` in their clone, or: {result.merge_driver_line}")
-    lines += ignored_lines(result.ignored, result.ignores_new)
+    lines += _ignored_lines(result.ignored, result.ignores_new)
     lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
     return "\n".join(lines)
 
 
-def ignored_lines(files: tuple[str, ...], new: tuple[str, ...]) -> list[str]:
+def _ignored_lines(files: tuple[str, ...], new: tuple[str, ...]) -> list[str]:
     """What ``team init`` and ``team status`` say of the team files git ignores
     (:func:`memdir.operations.ignored.git_ignores`): the files there (at most 10 named), else the files not yet
     written that git would ignore, with the command that names the ``.gitignore`` line (``git check-ignore -v``)."""
@@ -117,7 +117,7 @@ def team_status(result: TeamStatus) -> str:
               "add` it (memdir's merge driver keeps such hunks outside the fence: `memdir team trust` registers it)"
               for path in result.fenced]
     lines += [f"  tombstone removed, not lifted here: {gone.said}" for gone in result.unlifted]
-    lines += ignored_lines(result.ignored, result.ignores_new)
+    lines += _ignored_lines(result.ignored, result.ignores_new)
     if result.merge_driver_missing:
         lines.append(f"Note: {result.merge_driver_missing}")
     if result.pending:
