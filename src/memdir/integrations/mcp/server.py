@@ -160,11 +160,14 @@ class MemoryServer:
             self.warm.halt()
 
     def stop_warm(self) -> None:
-        """End the warm-up (waited ≤ 10 s: a thread importing or starting a load) and the warm socket."""
+        """End the warm-up (waited ≤ 10 s: a thread importing or starting a load) and the warm socket (the request
+        it answers completed first: :meth:`memdir.search.warm.server.WarmServer.halt`). A model load under way is
+        not waited for: :func:`serve_stdio` then ends the process without a teardown
+        (:func:`memdir.search.warm.server.leave`)."""
         if self._warming is not None:
             self._warming.join(timeout=10.0)
         if self.warm is not None:
-            self.warm.close()
+            self.warm.halt()
 
     def instructions(self) -> str:
         """Server instructions: the guidance (:func:`memdir.tools.specs.instructions`),
@@ -351,7 +354,11 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
         anyio.run(main)  # the warm socket, the agent's lock waits and the imports follow initialize (warm_up)
     finally:
         state.stop_warm()
-    return 0
+    if state.warm is None:
+        return 0
+    from ...search.warm.server import leave
+
+    return leave(0)  # a model load still under way: os._exit(0), no teardown (it aborted the process: SIGABRT)
 
 
 def _claim_stdio():

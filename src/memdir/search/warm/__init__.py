@@ -426,9 +426,9 @@ def tie_cosines(home: Path, query: str, texts: list[str]) -> list[float] | None:
 
 
 def __getattr__(name: str):
-    """The server side (:mod:`memdir.search.warm.server`: ``WarmServer``, ``serve``, ``main``), imported when first
+    """The server side (:mod:`memdir.search.warm.server`: ``WarmServer``, ``serve``, ``main``, ``leave``), imported when first
     named: a fresh prompt hook imports this module and never serves."""
-    if name in ("WarmServer", "main", "serve"):
+    if name in ("WarmServer", "leave", "main", "serve"):
         from . import server
 
         return getattr(server, name)

@@ -1,5 +1,6 @@
-"""``python -m memdir.search.warm HOME [--idle SECONDS]``: a standalone warm process (:func:`memdir.search.warm.server.main`)."""
+"""``python -m memdir.search.warm HOME [--idle SECONDS]``: a standalone warm process (:func:`memdir.search.warm.server.main`),
+ended through :func:`memdir.search.warm.server.leave` (never an interpreter teardown during a model load)."""
 
-from .server import main
+from .server import leave, main
 
-raise SystemExit(main())
+raise SystemExit(leave(main()))

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     import socket
     from pathlib import Path
 
+# The threads of this process's warm servers — serving, loading the model — which may be inside ONNX Runtime: an
+# interpreter teardown while one is aborts the process (SIGABRT, "terminate called without an active exception"),
+# so a process whose server ends exits through leave().
+_threads: list[threading.Thread] = []
+
 
 class WarmServer:
     """Serves query cosines for ``home`` on its socket from a daemon thread.
@@ -73,6 +78,7 @@ class WarmServer:
         if self.path is not None:
             warm._hosting = True  # this process embeds its own queries (warm.nearby)
             self._thread = threading.Thread(target=self._run, name="memdir-warm", daemon=True)
+            _threads.append(self._thread)
             self._thread.start()
         return self
 
@@ -123,7 +129,22 @@ class WarmServer:
                 return
             self._load_began = time.monotonic()
             self._loader = threading.Thread(target=self._load, name="memdir-warm-load", daemon=True)
+            _threads.append(self._loader)
             self._loader.start()
+
+    def loading(self) -> bool:
+        """True while the model's load has begun and not ended (neither ``warm`` nor ``failed`` yet)."""
+        return self._loader is not None and not self._loaded.is_set()
+
+    def state(self) -> dict:
+        """What a ``{"probe": true}`` request is answered (``memdir doctor``: :func:`memdir.search.warmth.probe`),
+        with nothing started: ``{"state": "ready" | "loading" | "failed" | "unloaded", "loading_for": seconds the
+        load has run (a float, rounded to 0.1) or None, "hooks": whether it runs prompt hooks}``. ``unloaded``:
+        no load began (the first request that needs the model starts it)."""
+        state = ("ready" if self.warm.is_set() else "failed" if self._loaded.is_set() else
+                 "loading" if self._loader is not None else "unloaded")
+        since = round(time.monotonic() - self._load_began, 1) if state == "loading" else None
+        return {"state": state, "loading_for": since, "hooks": self.hooks is not None}
 
     def preload(self) -> None:
         """Start loading the model now, in its own thread, when the home has vectors to use or to build
@@ -165,6 +186,9 @@ class WarmServer:
     def _serve_one(self, client: socket.socket) -> None:
         try:
             request = json.loads(warm._read_line(client, warm.MAX_REQUEST, warm.HOOK_TIMEOUT))  # the asker waits no longer
+            if request.get("probe") is True:  # doctor's look: no load started, no idle time reset (nothing served)
+                client.sendall(json.dumps({**self.state(), "code": self.code}).encode("utf-8") + b"\n")
+                return
             self.last_request = time.monotonic()
             query, layers, held = request.get("query"), request.get("layers"), None
             if request.get("stop") is not True and request.get("code", self.code) != self.code:
@@ -255,11 +279,11 @@ class WarmServer:
     def halt(self, wait: float = warm.HOOK_TIMEOUT + warm.DELIVERED_WAIT) -> None:
         """Stop serving for a process that ends now (:mod:`memdir.integrations.mcp.ending`): no request is begun
         from now on, the one being answered completes first (a prompt hook's changes made, or never begun; waited
-        at most ``wait`` s), and the socket file goes while it is still this server's. Neither the serving thread
-        nor a model load is waited for: the caller exits with ``os._exit``. Never raises."""
+        at most ``wait`` s; a hook wedged past that: its asker has gone), and the socket file goes while it is still
+        this server's. Neither the serving thread nor a model load is waited for: the caller exits with ``os._exit``
+        (:func:`leave`). Never raises."""
         self._stop.set()
-        if not self._answering.acquire(timeout=wait):  # a hook wedged past its own timeouts: its asker has gone
-            return
+        self._answering.acquire(timeout=wait)  # held from now on: no request is begun
         if self._sock is not None:
             self._release()
 
@@ -272,6 +296,29 @@ class WarmServer:
         for thread, wait in ((self._thread, 2.0), (self._loader, 10.0)):
             if thread is not None:
                 thread.join(timeout=wait)
+
+
+def running() -> bool:
+    """True while a thread of a warm server of this process (serving a request, loading the model) still runs."""
+    return any(thread.is_alive() for thread in _threads)
+
+
+def leave(code: int) -> int:
+    """How a process that ran a warm server ends with exit status ``code`` (the standalone process's entry points,
+    ``memdir mcp`` once its client closed stdin): ``code`` returned, for ``sys.exit``, when no thread of a warm
+    server still runs (:func:`running`); else stdout and stderr flushed and the process ended at once with
+    ``os._exit(code)``: no interpreter teardown, which aborts a process whose thread is inside ONNX Runtime (a model
+    load under way: SIGABRT, exit -6, a core dump). The caller has removed what it must (socket file, lock) first."""
+    if not running():
+        return code
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _delivered(client: socket.socket) -> bool:
@@ -309,7 +356,10 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     prompt hook's, what :func:`launch` starts) until it is idle
     for ``--idle`` seconds (default :data:`IDLE_EXIT`), lived
     :data:`MAX_LIFETIME`, lost its home or socket, is asked to stop or gets
-    SIGTERM. Exit 0, one line on stdout when it ends."""
+    SIGTERM. Returns 0, one line on stdout when it ends (saying so when the model was still loading); the socket
+    file is gone and the lock released (its file stays, as filelock leaves it). A model load under way is not waited
+    for: its entry points exit through :func:`leave`, which ends such a process with ``os._exit`` (a teardown then
+    aborted it: SIGABRT)."""
     import signal
     import sys
     from pathlib import Path
@@ -351,12 +401,13 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
                 if why:
                     break
     finally:
-        server.close()
+        loading = server.loading()
+        server.halt()  # the request under way answered (a hook's changes made or not begun), the socket file gone
         lock.release()
         signal.signal(signal.SIGTERM, previous)
     print(f"warm: pid {os.getpid()} exits after {time.monotonic() - started:.0f} s, {server.answered} answered: "
-          f"{why}", flush=True)
+          f"{why}" + ("; the model was still loading (not waited for)" if loading else ""), flush=True)
     return 0
 
 
-__all__ = ["WarmServer", "main", "serve"]
+__all__ = ["WarmServer", "leave", "main", "running", "serve"]
