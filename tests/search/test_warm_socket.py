@@ -135,9 +135,11 @@ def test_doctor_says_when_the_warm_process_cannot_load_the_model(isolated_home, 
     server = warm.WarmServer(isolated_home).start()
     try:
         assert server.listening.wait(10)
+        assert _warm_notes(mem) == [] and server._loader is None  # doctor's probe starts no load (it did: warm41)
+        # a request that needs the model starts its load (a prompt hook's)
+        assert warm.request(isolated_home, {"query": "", "layers": [], "generation": -1}, timeout=30) is not None
         deadline = time.monotonic() + 30
-        while not server.failed and time.monotonic() < deadline:  # the doctor's probe started the load
-            notes = mem.doctor().notes
+        while not server.failed and time.monotonic() < deadline:
             time.sleep(0.05)
         assert server.failed
         notes = mem.doctor().notes
@@ -309,7 +311,7 @@ vectors.installed = lambda: True  # the extra's presence is not this test's ques
 WAIT = 60.0  # seconds to wait for the listening and the answer: a bound on waiting (a loaded machine), not a timing
 # doctor's probe waits as long: its 0.5 s (warm.ANSWER_TIMEOUT) is for a process of its own, not a serving thread
 # sharing this process and a loaded machine with the model's load (it said "no warm search process listens")
-warmth.request = lambda home, message: warm.request(home, message, timeout=WAIT)
+warmth.PROBE_TIMEOUT = WAIT
 out = {"client": str(warm.socket_path(home)), "runtime_dir": runtime.runtime_dir()}
 if sys.argv[4] == "serve":  # a real warm process's socket, and a real request over it
     server = warm.WarmServer(home).start()
@@ -317,11 +319,11 @@ if sys.argv[4] == "serve":  # a real warm process's socket, and a real request o
     out["server"] = str(server.path)
     # not a hook's 0.5 s (warm.ANSWER_TIMEOUT): the serving thread shares a loaded machine with the model's load
     out["answer"] = warm.request(home, {"query": "", "layers": [], "generation": -1}, timeout=WAIT) is not None
+    if server._loader is not None:  # the request started the model's load: doctor would say it is still loading
+        server._loader.join(WAIT)
 mem = Memory.open(home=home, project=project, search_vectors="on", use_cwd=False)
 out["notes"] = [n for n in mem.doctor().notes if "warm search process" in n]
-if sys.argv[4] == "serve":  # the requests started the model's load: it ends before this process does (close
-    if server._loader is not None:  # waits 10 s for it, and a process exiting mid-load aborts: SIGABRT, rc -6)
-        server._loader.join(WAIT)
+if sys.argv[4] == "serve":
     server.close()
 print(json.dumps(out))
 """

@@ -7,7 +7,36 @@ import os
 from pathlib import Path
 
 from ..runtime import in_the_way, runtime_dir, socket_path
-from .warm import LOG_FILE, has_index, has_used_vectors, request
+from .warm import HOOK_TIMEOUT, LOG_FILE, _exchange, has_index, has_used_vectors, listening
+
+PROBE_TIMEOUT = 1.0  # seconds doctor waits for a listening warm process's answer: past it, the process is busy
+STATES = ("none", "busy", "other code", "unloaded", "loading", "failed", "ready")
+
+
+def probe(home: Path, timeout: float | None = None) -> dict:
+    """The state of the warm process of ``home``, looked at without changing it — no model load started, its idle
+    time not reset, an older one not replaced (a ``{"probe": true}`` request naming no code:
+    :meth:`memdir.search.warm.server.WarmServer.state`): ``{"state": one of STATES, "loading_for": seconds or None,
+    "hooks": bool or None}``. ``none``: nothing accepts on its socket; ``busy``: something accepts but no answer came
+    within ``timeout`` s (:data:`PROBE_TIMEOUT`; it is answering a prompt hook, or wedged), or it left a hook
+    unanswered moments ago (:func:`memdir.runtime.stalled`); ``other code``: it runs another memdir than this
+    process (``memdir.version.code_identity``); else the server's own: ``unloaded`` (no load begun: the first
+    request that needs the model starts it), ``loading`` (``loading_for``: seconds since it began), ``failed``,
+    ``ready``. The rule of the warm state: ``memdir doctor`` and ``memory_status`` only say it (:func:`why_off`).
+    A connect and one exchange; never raises."""
+    from ..version import code_identity
+
+    if not listening(home):
+        return {"state": "none", "loading_for": None, "hooks": None}
+    answer = _exchange(home, {"probe": True}, PROBE_TIMEOUT if timeout is None else timeout)
+    if answer is None:
+        return {"state": "busy" if listening(home) else "none", "loading_for": None, "hooks": None}
+    state = answer.get("state")
+    if answer.get("code") != code_identity() or state not in STATES:  # an older one answers a probe "bad request"
+        state = "other code"
+    since = answer.get("loading_for")
+    return {"state": state, "loading_for": since if isinstance(since, (int, float)) else None,
+            "hooks": answer.get("hooks") if isinstance(answer.get("hooks"), bool) else None}
 
 
 def why_off(home: Path, settings) -> str | None:
@@ -21,8 +50,9 @@ def why_off(home: Path, settings) -> str | None:
     :func:`indexed`, vectors an older memdir stored before the mark) gets them, and a process, at the next session
     start (:func:`memdir.search.warm.launch_if_useful`),
     else the next hook starts one (with ``warm.log``'s last line: why the last one ended — its bind refused, said
-    as such); a process
-    that cannot load the model, or serves cosines but no hooks. Never raises."""
+    as such); one listening (:func:`probe`, which starts nothing) but busy past :data:`PROBE_TIMEOUT`, running
+    another memdir, still loading the model (for how long), that cannot load it, or that serves cosines but no
+    hooks. None for one ready, or listening with no load begun (its first prompt hook loads the model). Never raises."""
     from ..version import install_command
     from . import vectors
     from .tokenize import available
@@ -41,11 +71,11 @@ def why_off(home: Path, settings) -> str | None:
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
     path = socket_path(home)
-    # No layers: a warm server answers at once with its generation, without embedding anything.
-    answer = request(home, {"query": "", "layers": [], "generation": -1})
-    if answer is None and (refused := in_the_way(path)) is not None:
+    found = probe(home)
+    state = found["state"]
+    if state == "none" and (refused := in_the_way(path)) is not None:
         return f"no warm search process listens for this home: {refused}; a fresh prompt hook recalls by words alone"
-    if answer is None:
+    if state == "none":
         from ..files.fsio import unwritable, writable_hint
 
         state = unwritable(home, f"the home {home}")
@@ -68,10 +98,20 @@ def why_off(home: Path, settings) -> str | None:
         return (f"no warm search process listens at {path} now (a running `memdir mcp` serves it, or the one the next "
                 "session start or prompt hook starts); until one does, a fresh prompt hook recalls by words alone"
                 + (f"; last line of {Path(home) / LOG_FILE}: {last}" if last else ""))
-    if answer.get("error") == "model not loaded":
+    if state == "busy":
+        return (f"a warm search process listens at {path} but did not answer within {PROBE_TIMEOUT:g} s (busy "
+                f"answering a prompt hook, or stuck); a prompt hook waits at most {HOOK_TIMEOUT:g} s for it, then "
+                "recalls by words alone")
+    if state == "other code":
+        return (f"the warm search process at {path} runs another memdir than this one (started before an upgrade or "
+                "an edit of its code); the next prompt hook replaces it and recalls by words alone meanwhile")
+    if state == "loading":
+        return (f"the warm search process at {path} listens and is still loading the embedding model (for "
+                f"{found['loading_for']:.0f} s); until it has, a prompt hook recalls by words alone")
+    if state == "failed":
         return (f"the warm search process at {path} cannot load the embedding model; a fresh prompt hook "
                 f"recalls by words alone (see {Path(home) / LOG_FILE} or `memdir mcp`'s output)")
-    if answer.get("hooks") is False:
+    if found["hooks"] is False:
         return (f"the warm search process at {path} gives cosines but does not run prompt hooks (started as "
                 "`python -m memdir.search.warm`, or by an older memdir): each prompt hook still ranks in a fresh "
                 "process of its own")
@@ -118,4 +158,4 @@ def _last_log_line(home: Path) -> str | None:
     return lines[-1][:300] if lines else None
 
 
-__all__ = ["indexed", "why_off"]
+__all__ = ["PROBE_TIMEOUT", "STATES", "indexed", "probe", "why_off"]

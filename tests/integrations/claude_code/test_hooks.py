@@ -452,11 +452,11 @@ def test_a_warm_process_without_hooks_leaves_the_hook_to_its_own_process(mem, pr
         assert server.listening.wait(10)
         out, loaded, _ = _thin_hook(project, payload)
         assert "5433" in out and "memdir.search.ranking" in loaded and server.answered == 0
-        if vectors.importable():  # the model loads for the doctor's probe
+        if vectors.importable():  # the model loads for a request that needs it (doctor's probe starts nothing)
             prepare(mem.session)
+            warm.request(isolated_home, {"query": "", "layers": [], "generation": -1}, timeout=30)
             deadline = time.monotonic() + 300
             while not server.warm.is_set() and not server.failed and time.monotonic() < deadline:
-                warmth.why_off(isolated_home, mem.settings)
                 time.sleep(0.2)
             assert "does not run prompt hooks" in warmth.why_off(isolated_home, mem.settings)
     finally:
