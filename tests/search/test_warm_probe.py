@@ -85,6 +85,7 @@ def test_doctor_says_a_busy_warm_process_listens(isolated_home, project, runtime
                                "s for it, then recalls by words alone"]
         release.set()
         asker.join(30)
+        monkeypatch.setattr(warmth, "PROBE_TIMEOUT", 30.0)  # the queued probes, then a first collection (_settle)
         assert warmth.probe(isolated_home)["state"] == "ready" and _notes(mem) == []
     finally:
         release.set()

@@ -70,6 +70,9 @@ def test_a_socket_directory_open_to_others_turns_the_warm_path_off(runtime, monk
     assert warm.runtime_dir() == (mine, None)
 
 
+HOOKS = lambda hook, dense: {}  # noqa: E731 - a process runs prompt hooks, as launch's and memdir mcp's do (else doctor says it does not)
+
+
 def _warm_notes(mem) -> list[str]:
     return [n for n in mem.doctor().notes if "warm search process" in n]
 
@@ -108,7 +111,7 @@ def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime, m
     (isolated_home / warm.LOG_FILE).write_text("warm search process: exits after 1800 s idle\n")
     assert _warm_notes(on)[0].endswith(f"; last line of {isolated_home / warm.LOG_FILE}: warm search process: "
                                        "exits after 1800 s idle")
-    server = warm.WarmServer(isolated_home).start()  # control: one listens, no note
+    server = warm.WarmServer(isolated_home, hooks=HOOKS).start()  # control: one listens, no note
     try:
         assert server.listening.wait(10)
         assert _warm_notes(on) == []
@@ -132,7 +135,7 @@ def test_doctor_says_when_the_warm_process_cannot_load_the_model(isolated_home, 
     monkeypatch.setattr(vectors, "importable", lambda: False)  # the engine fails to load
     mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
-    server = warm.WarmServer(isolated_home).start()
+    server = warm.WarmServer(isolated_home, hooks=HOOKS).start()
     try:
         assert server.listening.wait(10)
         assert _warm_notes(mem) == [] and server._loader is None  # doctor's probe starts no load (it did: warm41)
@@ -285,7 +288,7 @@ def test_a_file_that_is_not_a_socket_at_the_socket_path_is_left_alone_and_doctor
     dying = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     dying.bind(str(path))
     dying.close()
-    server = warm.WarmServer(isolated_home).start()  # and a server binds in its place
+    server = warm.WarmServer(isolated_home, hooks=HOOKS).start()  # and a server binds in its place
     try:
         assert server.listening.wait(10) and server.refused is None and path.is_socket()
         assert _warm_notes(mem) == []
@@ -314,7 +317,7 @@ WAIT = 60.0  # seconds to wait for the listening and the answer: a bound on wait
 warmth.PROBE_TIMEOUT = WAIT
 out = {"client": str(warm.socket_path(home)), "runtime_dir": runtime.runtime_dir()}
 if sys.argv[4] == "serve":  # a real warm process's socket, and a real request over it
-    server = warm.WarmServer(home).start()
+    server = warm.WarmServer(home, hooks=lambda hook, dense: {}).start()
     out["listening"] = server.listening.wait(WAIT)
     out["server"] = str(server.path)
     # not a hook's 0.5 s (warm.ANSWER_TIMEOUT): the serving thread shares a loaded machine with the model's load
@@ -443,7 +446,7 @@ def test_a_refused_bind_is_said_in_the_log_and_doctor_quotes_it(isolated_home, p
                                 f"line of {isolated_home / warm.LOG_FILE}: {line}); a fresh prompt hook recalls by "
                                 "words alone"]
     monkeypatch.setattr(socket.socket, "bind", allowed)  # control: the bind allowed, one listens, no note
-    server = warm.WarmServer(isolated_home).start()
+    server = warm.WarmServer(isolated_home, hooks=HOOKS).start()
     try:
         assert server.listening.wait(10) and server.refused is None
         assert _warm_notes(mem) == []
