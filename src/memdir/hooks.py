@@ -19,7 +19,8 @@ from memdir.integrations.claude_code.hooks import main
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--warm"]:
         from memdir.integrations.claude_code.hooks import answer_warm
-        from memdir.search.warm.server import leave, main as warm_main
+        from memdir.search.warm.server import leave
+        from memdir.search.warm.server import main as warm_main
 
         sys.exit(leave(warm_main(sys.argv[2:], hooks=answer_warm)))  # no teardown mid-load (SIGABRT)
     from memdir.integrations.claude_code.hooks import finish

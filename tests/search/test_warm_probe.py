@@ -42,9 +42,9 @@ def test_doctor_says_none_loading_and_ready_and_its_probe_starts_no_load(isolate
         found = warmth.probe(isolated_home)
         assert found["state"] == "loading" and found["hooks"] is True and 0 <= found["loading_for"] < 60
         said = _notes(mem)
-        assert said == [f"the warm search process at {path} listens and is still loading the embedding model (for "
-                        f"{said[0].split('(for ')[1].split(' s)')[0]} s); until it has, a prompt hook recalls by "
-                        "words alone"]
+        assert said == [(f"the warm search process at {path} listens and is still loading the embedding model (for "
+                         f"{said[0].split('(for ')[1].split(' s)')[0]} s); until it has, a prompt hook recalls by "
+                         "words alone")]
         assert not any("no warm search process listens" in n for n in said)  # the old reading of a loading one
         loaded.set()
         assert server._loaded.wait(10) and server.warm.is_set()
@@ -80,9 +80,9 @@ def test_doctor_says_a_busy_warm_process_listens(isolated_home, project, runtime
         asker.start()
         assert entered.wait(10)
         assert warmth.probe(isolated_home) == {"state": "busy", "loading_for": None, "hooks": None}
-        assert _notes(mem) == [f"a warm search process listens at {path} but did not answer within 0.3 s (busy "
-                               f"answering a prompt hook, or stuck); a prompt hook waits at most {warm.HOOK_TIMEOUT:g} "
-                               "s for it, then recalls by words alone"]
+        assert _notes(mem) == [(f"a warm search process listens at {path} but did not answer within 0.3 s (busy "
+                                f"answering a prompt hook, or stuck); a prompt hook waits at most "
+                                f"{warm.HOOK_TIMEOUT:g} s for it, then recalls by words alone")]
         release.set()
         asker.join(30)
         monkeypatch.setattr(warmth, "PROBE_TIMEOUT", 30.0)  # the queued probes, then a first collection (_settle)
@@ -101,9 +101,9 @@ def test_doctor_says_a_warm_process_of_other_code_and_leaves_it_running(isolated
     path = warm.socket_path(isolated_home)
     try:
         assert warmth.probe(isolated_home)["state"] == "other code"
-        assert _notes(mem) == [f"the warm search process at {path} runs another memdir than this one (started "
-                               "before an upgrade or an edit of its code); the next prompt hook replaces it and "
-                               "recalls by words alone meanwhile"]
+        assert _notes(mem) == [(f"the warm search process at {path} runs another memdir than this one (started "
+                                "before an upgrade or an edit of its code); the next prompt hook replaces it and "
+                                "recalls by words alone meanwhile")]
         assert not server.outdated and warm.listening(isolated_home) and server._loader is None  # left as it was
     finally:
         server.close()

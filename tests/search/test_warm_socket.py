@@ -70,7 +70,8 @@ def test_a_socket_directory_open_to_others_turns_the_warm_path_off(runtime, monk
     assert warm.runtime_dir() == (mine, None)
 
 
-HOOKS = lambda hook, dense: {}  # noqa: E731 - a process runs prompt hooks, as launch's and memdir mcp's do (else doctor says it does not)
+def HOOKS(hook, dense):  # a process runs prompt hooks, as launch's and memdir mcp's do (else doctor says it does not)
+    return {}
 
 
 def _warm_notes(mem) -> list[str]:

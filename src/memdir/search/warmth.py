@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from ..runtime import in_the_way, runtime_dir, socket_path
-from .warm import HOOK_TIMEOUT, LOG_FILE, _exchange, has_index, has_used_vectors, listening
+from .warm import HOOK_TIMEOUT, LOG_FILE, has_index, has_used_vectors, listening, look
 
 PROBE_TIMEOUT = 1.0  # seconds doctor waits for a listening warm process's answer: past it, the process is busy
 STATES = ("none", "busy", "other code", "unloaded", "loading", "failed", "ready")
@@ -28,7 +28,7 @@ def probe(home: Path, timeout: float | None = None) -> dict:
 
     if not listening(home):
         return {"state": "none", "loading_for": None, "hooks": None}
-    answer = _exchange(home, {"probe": True}, PROBE_TIMEOUT if timeout is None else timeout)
+    answer = look(home, PROBE_TIMEOUT if timeout is None else timeout)
     if answer is None:
         return {"state": "busy" if listening(home) else "none", "loading_for": None, "hooks": None}
     state = answer.get("state")

@@ -272,6 +272,15 @@ def stop(home: Path) -> bool:
     return answer is not None and answer.get("stopping") is True
 
 
+def look(home: Path, timeout: float) -> dict | None:
+    """The warm process of ``home``'s answer to ``{"probe": true}`` within ``timeout`` s (its state, nothing
+    started in it: :meth:`memdir.search.warm.server.WarmServer.state`, with its ``"code"``), or None when none
+    answers then (or it left a hook unanswered moments ago: :func:`memdir.runtime.stalled`). The request names no
+    code, so a server of other code answers it too and is not replaced (:func:`request` would replace it). What
+    the answer means is :func:`memdir.search.warmth.probe`'s. Never raises."""
+    return _exchange(home, {"probe": True}, timeout)
+
+
 def _read_line(sock: socket.socket, limit: int, seconds: float) -> bytes:
     """The first line ``sock`` sends (no newline; all it sent when it closes first), whole within ``seconds`` (a peer
     that trickles bytes or sends endless ones hung a hook for good: break19), read in linear time. Raises ValueError
@@ -436,6 +445,6 @@ def __getattr__(name: str):
 
 
 __all__ = ["ANSWER_TIMEOUT", "COMMAND", "HOOK_TIMEOUT", "MAX_SOCKET_PATH", "WarmServer", "IDLE_EXIT", "LOG_FILE", "MAX_LIFETIME",
-           "START_FILE", "STARTING_WAIT", "ask", "exact", "has_index", "has_used_vectors", "launch", "launch_if_useful", "listening", "main",
+           "START_FILE", "STARTING_WAIT", "ask", "exact", "has_index", "has_used_vectors", "launch", "launch_if_useful", "listening", "look", "main",
            "nearby", "request", "run_hook", "runtime_dir", "serve", "socket_path", "spawn", "starting", "stop", "tie_cosines",
            "worth_serving"]
