@@ -354,11 +354,12 @@ def serve_stdio(home: str | None = None, project: str | None = None, hooks: bool
         anyio.run(main)  # the warm socket, the agent's lock waits and the imports follow initialize (warm_up)
     finally:
         state.stop_warm()
-    if state.warm is None:
+    if state.warm is None and state._warming is None:  # the warm path never began (the client never initialized)
         return 0
     from ...search.warm.server import leave
 
-    return leave(0)  # a model load still under way: os._exit(0), no teardown (it aborted the process: SIGABRT)
+    # a model load still under way, or a warm-up that may start one: os._exit(0), no teardown (it aborted: SIGABRT)
+    return leave(0, state._warming)
 
 
 def _claim_stdio():

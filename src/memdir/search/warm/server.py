@@ -298,18 +298,20 @@ class WarmServer:
                 thread.join(timeout=wait)
 
 
-def running() -> bool:
-    """True while a thread of a warm server of this process (serving a request, loading the model) still runs."""
-    return any(thread.is_alive() for thread in _threads)
+def running(*others: threading.Thread | None) -> bool:
+    """True while a thread of a warm server of this process (serving a request, loading the model) still runs, or
+    one of ``others`` (a caller's thread that may start one: ``memdir mcp``'s warm-up; None ignored)."""
+    return any(thread is not None and thread.is_alive() for thread in (*_threads, *others))
 
 
-def leave(code: int) -> int:
+def leave(code: int, *others: threading.Thread | None) -> int:
     """How a process that ran a warm server ends with exit status ``code`` (the standalone process's entry points,
     ``memdir mcp`` once its client closed stdin): ``code`` returned, for ``sys.exit``, when no thread of a warm
-    server still runs (:func:`running`); else stdout and stderr flushed and the process ended at once with
-    ``os._exit(code)``: no interpreter teardown, which aborts a process whose thread is inside ONNX Runtime (a model
-    load under way: SIGABRT, exit -6, a core dump). The caller has removed what it must (socket file, lock) first."""
-    if not running():
+    server, nor one of ``others``, still runs (:func:`running`); else stdout and stderr flushed and the process
+    ended at once with ``os._exit(code)``: no interpreter teardown, which aborts a process whose thread is inside
+    ONNX Runtime (a model load under way: SIGABRT, exit -6, a core dump). The caller has removed what it must
+    (socket file, lock) first."""
+    if not running(*others):
         return code
     import sys
 
