@@ -405,6 +405,8 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     finally:
         loading = server.loading()
         server.halt()  # the request under way answered (a hook's changes made or not begun), the socket file gone
+        if server._thread is not None:  # it sees the stop within 0.5 s: a process with no load under way then ends
+            server._thread.join(1.0)  # with its teardown (leave returns), not os._exit
         lock.release()
         signal.signal(signal.SIGTERM, previous)
     print(f"warm: pid {os.getpid()} exits after {time.monotonic() - started:.0f} s, {server.answered} answered: "
