@@ -143,7 +143,7 @@ class _ClauseThenTail:
     in order, each with the first word character after the separator before it; the match of the whole
     expression from there is the leftmost one (a later start in the same clause reaches the same tail)."""
 
-    __slots__ = ("tail", "whole", "pattern")
+    __slots__ = ("pattern", "tail", "whole")
 
     def __init__(self, tail: str, flags: int):
         self.tail = re.compile(tail, flags)
@@ -168,7 +168,7 @@ class _FirstInLine:
     later one on the same line finds ``then`` after it only if the first one does), so a line of a thousand
     ``first`` without ``then`` is read once, not a thousand times."""
 
-    __slots__ = ("first", "whole", "pattern")
+    __slots__ = ("first", "pattern", "whole")
 
     def __init__(self, first: str, then: str, flags: int):
         self.first = re.compile(first, flags)
@@ -302,7 +302,7 @@ TAIL_FILLERS = 12
 _POINTS_BACK = re.compile(
     r"^" + _OPENERS + r"+(?P<request>" + _REQUEST_FILLER + "*+" + _REQUEST_BODY + r")"
     r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_FILLER
-    + "{0,%d}+" % TAIL_FILLERS + _REQUEST_BODY + r")"
+    + f"{{0,{TAIL_FILLERS}}}+" + _REQUEST_BODY + r")"
     r"|^(?P<zh>(?:请)?(?:记住|记下来|别忘了|不要忘了|不要忘记)(?:这一点|这点|这个|它)?[。！!]*"
     r"|(?:(?:이것을|이거|이걸|그것을|그걸|これを|それを|これは|それは)\s*)?" + REMEMBER_KO_JA + r"[.!。！]*"
     r"|(?:bitte\s+)?(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)(?:\s+bitte)?[.!]*"

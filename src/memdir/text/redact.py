@@ -54,7 +54,7 @@ class _Skipping:
     each such pattern read a line of ``curl curl curl …`` once from each ``curl``: quadratic (0.3 s at 8,000
     characters). (A plain class: this module is on the hook path.)"""
 
-    __slots__ = ("whole", "first", "past", "pattern")
+    __slots__ = ("first", "past", "pattern", "whole")
 
     def __init__(self, whole: str, first: str, past: str, flags: int):
         self.whole, self.first = re.compile(whole, flags), re.compile(first, flags)
