@@ -36,10 +36,10 @@ CASES = {
     "redact.openai_key": ("redact", "sk-"),
     "redact.curl_user": ("redact", "curl "),
     "redact.mysql_password": ("redact", "mysql "),
-    # still quadratic (not rewritten: see the report): shown so the figures say so
+    "redact.env_secret": ("redact", "SECRET_"),  # a secret-named key of many parts, no "=" after it
+    # still quadratic (not rewritten yet: a lookahead read to the end of the word from each candidate in it)
     "redact.basic_auth_alone": ("redact", "!a:b"),
     "redact.stated_password": ("redact", "密码是"),
-    "redact.env_secret": ("redact", "SECRET_"),
 }
 
 

@@ -38,3 +38,12 @@ def test_tally_names_each_kind_by_name():
     assert tally({"github-token": 2, "basic-auth": 1}) == "basic-auth×1, github-token×2"
     assert tally({"github-token": 2, "basic-auth": 1}, ",") == "basic-auth×1,github-token×2"
     assert tally({}) == ""
+
+
+def test_a_secret_named_key_of_many_parts_is_read_once():
+    assert _redacted("SECRET_SECRET_SECRET_A=hunter2!") == ("SECRET_SECRET_SECRET_A=[REDACTED:env-secret]",
+                                                           {"env-secret": 1})
+    assert _redacted("MY_SECRET_NAME=abc1234") == ("MY_SECRET_NAME=[REDACTED:env-secret]", {"env-secret": 1})
+    assert _redacted("DB_PASSWORD: s3cret!x") == ("DB_PASSWORD: [REDACTED:env-secret]", {"env-secret": 1})
+    assert _redacted("SECRET_SECRET_=hunter2!") == ("SECRET_SECRET_=hunter2!", {})  # control: the key ends in "_"
+    assert _redacted("x " + "SECRET_" * 2000) == ("x " + "SECRET_" * 2000, {})  # control: a key, no value
