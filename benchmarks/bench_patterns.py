@@ -37,8 +37,8 @@ CASES = {
     "redact.curl_user": ("redact", "curl "),
     "redact.mysql_password": ("redact", "mysql "),
     "redact.env_secret": ("redact", "SECRET_"),  # a secret-named key of many parts, no "=" after it
-    # still quadratic (not rewritten yet: a lookahead read to the end of the word from each candidate in it)
     "redact.basic_auth_alone": ("redact", "!a:b"),
+    # still quadratic (not rewritten yet: a lookahead read to the end of the word from each "密码是" in it)
     "redact.stated_password": ("redact", "密码是"),
 }
 

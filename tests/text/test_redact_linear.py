@@ -47,3 +47,13 @@ def test_a_secret_named_key_of_many_parts_is_read_once():
     assert _redacted("DB_PASSWORD: s3cret!x") == ("DB_PASSWORD: [REDACTED:env-secret]", {"env-secret": 1})
     assert _redacted("SECRET_SECRET_=hunter2!") == ("SECRET_SECRET_=hunter2!", {})  # control: the key ends in "_"
     assert _redacted("x " + "SECRET_" * 2000) == ("x " + "SECRET_" * 2000, {})  # control: a key, no value
+
+
+def test_a_pair_alone_after_many_near_pairs_is_redacted():
+    assert _redacted("login with deploy:Pa55w0rd!x now") == ("login with deploy:[REDACTED:basic-auth] now",
+                                                            {"basic-auth": 1})
+    assert _redacted(",a:1" * 500 + ",deploy:Pa55w0rd!x") == (",a:1" * 500 + ",deploy:[REDACTED:basic-auth]",
+                                                              {"basic-auth": 1})
+    assert _redacted("admin:Tr0ub4dor&3@db") == ("admin:[REDACTED:basic-auth]@db", {"basic-auth": 1})
+    assert _redacted("node:20-alpine and host:8080") == ("node:20-alpine and host:8080", {})  # control: no symbol
+    assert _redacted("!a:b" * 2000) == ("!a:b" * 2000, {})  # control: no digit anywhere

@@ -73,6 +73,45 @@ class _Skipping:
         return "".join(out) + text[done:]
 
 
+class _PairAlone:
+    """``user`` + ``(?=…)`` for each of ``needs`` + ``value``, matched as ``sub`` does, in linear time. A need is
+    ``[^X]*+(K)?``: a K before any character of X (the lookahead ``(?=[^X]*K)`` at the value's start). What a need
+    found at one start holds for every start up to where it found it (K there) or up to where it stopped (no K):
+    kept, so the next candidate's need reads nothing again. As one expression a word of ``,a:1,a:1,…`` was read to
+    its end from each candidate for a symbol it did not hold: quadratic (0.4 s at 8,000 characters)."""
+
+    __slots__ = ("lead", "needs", "pattern", "whole")
+
+    def __init__(self, lead: str, value: str, needs: tuple[str, ...], flags: int):
+        self.lead, self.whole = re.compile(lead, flags), re.compile(lead + value, flags)
+        self.needs = tuple(re.compile(need, flags) for need in needs)
+        self.pattern = lead + value
+
+    def sub(self, replace, text: str) -> str:
+        """``text`` with each match ``m`` replaced by ``replace(m)`` (a function of the :class:`re.Match`)."""
+        known = [(-1, -1, False)] * len(self.needs)  # per need: (from, to, holds) for every start in [from, to]
+        out, done, at = [], 0, 0
+        while (lead := self.lead.search(text, at)) is not None:
+            start, value = lead.start(), lead.end()
+            holds = True
+            for i, need in enumerate(self.needs):
+                low, high, found = known[i]
+                if not low <= value <= high:
+                    read = need.match(text, value)
+                    found = read.group(1) is not None
+                    known[i] = low, high, found = value, (read.start(1) if found else read.end()), found
+                if not found:
+                    holds = False
+                    break
+            match = self.whole.match(text, start) if holds else None
+            if match is None:
+                at = start + 1
+                continue
+            out += (text[done:start], replace(match))
+            done = at = match.end()
+        return "".join(out) + text[done:]
+
+
 def id_card_valid(number: str) -> bool:
     """True when an 18-character mainland resident ID passes the GB 11643 check digit."""
     if len(number) != 18 or not number[:17].isdigit():
@@ -81,7 +120,7 @@ def id_card_valid(number: str) -> bool:
     return _ID_CHECK[total % 11] == number[17].upper()
 
 
-_PATTERNS: tuple[tuple[str, re.Pattern | _Skipping], ...] = (
+_PATTERNS: tuple[tuple[str, re.Pattern | _Skipping | _PairAlone], ...] = (
     ("private-key", re.compile(
         r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)),
     ("aws-key", re.compile(r"\bAKIA[0-9A-Z]{16}\b", _A)),
@@ -115,10 +154,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern | _Skipping], ...] = (
     # ... or alone ("login with deploy:Pa55w0rd!x", "admin:Tr0ub4dor&3@db"), when the value looks like a
     # password: 6+ characters holding a letter, a digit and a symbol no identifier, version or path holds
     # (so host:port, key:value prose, node:20-alpine, sha256:<hex>, file.py:12 and http://host:8080/ stay).
-    ("basic-auth", re.compile(
-        r"(?<![\w.:/@%+\\-])([A-Za-z_][A-Za-z0-9._@+-]{0,63}):"
-        r"((?=[^\s/]*[A-Za-z])(?=[^\s/]*\d)(?=[^\s/@]*[!#$%^&*=?~])[^\s/:@'\"`<>\[\]]{6,128}?)"
-        r"(?=[.,;!?]?(?:[\s@'\"`)>\]]|$))", _A)),
+    # (the value's three conditions, "a letter / a digit / a symbol before the word ends", are known at once for
+    # every value starting before the one found: :class:`_PairAlone`)
+    ("basic-auth", _PairAlone(
+        r"(?<![\w.:/@%+\\-])([A-Za-z_][A-Za-z0-9._@+-]{0,63}):",
+        r"([^\s/:@'\"`<>\[\]]{6,128}?)(?=[.,;!?]?(?:[\s@'\"`)>\]]|$))",
+        ((r"[^\s/A-Za-z]*+([A-Za-z])?"), r"[^\s/\d]*+(\d)?", r"[^\s/@!#$%^&*=?~]*+([!#$%^&*=?~])?"), _A)),
     ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
 )
 # A secret stated in words: "the password is hunter2-Xk9", "api key: abc123…", "密码是…".
@@ -191,7 +232,7 @@ def redact(text: str) -> Redaction:
     """Replace secrets in ``text`` with their :func:`placeholder`. Pure."""
     counts: dict[str, int] = {}
 
-    def sub(kind: str, pattern: re.Pattern | _Skipping, value: str) -> str:
+    def sub(kind: str, pattern: re.Pattern | _Skipping | _PairAlone, value: str) -> str:
         def replace(match: re.Match) -> str:
             if kind in _KEEPS_USER:  # the user and what follows the secret stay: "admin:[REDACTED:…]@host"
                 if match.group(2).startswith(PLACEHOLDER):
