@@ -99,7 +99,7 @@ class _PairAlone:
                 if not low <= value <= high:
                     read = need.match(text, value)
                     found = read.group(1) is not None
-                    known[i] = low, high, found = value, (read.start(1) if found else read.end()), found
+                    known[i] = (value, read.start(1) if found else read.end(), found)
                 if not found:
                     holds = False
                     break
