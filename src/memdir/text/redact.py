@@ -54,19 +54,20 @@ class _Skipping:
     each such pattern read a line of ``curl curl curl …`` once from each ``curl``: quadratic (0.3 s at 8,000
     characters). (A plain class: this module is on the hook path.)"""
 
-    __slots__ = ("first", "past", "pattern", "whole")
+    __slots__ = ("first", "flags", "past", "pattern")
 
     def __init__(self, whole: str, first: str, past: str, flags: int):
-        self.whole, self.first = re.compile(whole, flags), re.compile(first, flags)
-        self.past, self.pattern = re.compile(past, flags), whole
+        # compiled at the first use (re's cache keeps them): importing this module costs no more than before
+        self.pattern, self.first, self.past, self.flags = whole, first, past, flags
 
     def sub(self, replace, text: str) -> str:
         """``text`` with each match ``m`` replaced by ``replace(m)`` (a function of the :class:`re.Match`)."""
+        whole, first, past = (re.compile(p, self.flags) for p in (self.pattern, self.first, self.past))
         out, done, at = [], 0, 0
-        while (found := self.first.search(text, at)) is not None:
-            match = self.whole.match(text, found.start())
+        while (found := first.search(text, at)) is not None:
+            match = whole.match(text, found.start())
             if match is None:
-                at = max(self.past.match(text, found.start()).end(), found.start() + 1)
+                at = max(past.match(text, found.start()).end(), found.start() + 1)
                 continue
             out += (text[done:match.start()], replace(match))
             done = at = max(match.end(), match.start() + 1)
@@ -80,21 +81,22 @@ class _PairAlone:
     kept, so the next candidate's need reads nothing again. As one expression a word of ``,a:1,a:1,…`` was read to
     its end from each candidate for a symbol it did not hold: quadratic (0.4 s at 8,000 characters)."""
 
-    __slots__ = ("lead", "needs", "pattern", "whole")
+    __slots__ = ("flags", "lead", "needs", "pattern")
 
     def __init__(self, lead: str, value: str, needs: tuple[str, ...], flags: int):
-        self.lead, self.whole = re.compile(lead, flags), re.compile(lead + value, flags)
-        self.needs = tuple(re.compile(need, flags) for need in needs)
-        self.pattern = lead + value
+        # compiled at the first use (re's cache keeps them): importing this module costs no more than before
+        self.lead, self.needs, self.pattern, self.flags = lead, needs, lead + value, flags
 
     def sub(self, replace, text: str) -> str:
         """``text`` with each match ``m`` replaced by ``replace(m)`` (a function of the :class:`re.Match`)."""
-        known = [(-1, -1, False)] * len(self.needs)  # per need: (from, to, holds) for every start in [from, to]
+        leads, whole = re.compile(self.lead, self.flags), re.compile(self.pattern, self.flags)
+        needs = [re.compile(need, self.flags) for need in self.needs]
+        known = [(-1, -1, False)] * len(needs)  # per need: (from, to, holds) for every start in [from, to]
         out, done, at = [], 0, 0
-        while (lead := self.lead.search(text, at)) is not None:
+        while (lead := leads.search(text, at)) is not None:
             start, value = lead.start(), lead.end()
             holds = True
-            for i, need in enumerate(self.needs):
+            for i, need in enumerate(needs):
                 low, high, found = known[i]
                 if not low <= value <= high:
                     read = need.match(text, value)
@@ -103,7 +105,7 @@ class _PairAlone:
                 if not found:
                     holds = False
                     break
-            match = self.whole.match(text, start) if holds else None
+            match = whole.match(text, start) if holds else None
             if match is None:
                 at = start + 1
                 continue
