@@ -6,7 +6,7 @@ in the middle of a 5 KB paste was lost where it used to survive the older start-
 from __future__ import annotations
 
 from memdir.consolidation.transcripts import USER_LIMIT, cut_message, read_transcript
-from memdir.consolidation.transcripts.cutting import REQUEST_SHARE
+from memdir.consolidation.transcripts.cutting import REQUEST_LIMIT, REQUEST_SHARE
 
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
 FILLER = "The build log goes on with more lines of output from the compiler and the linker here. "
@@ -89,3 +89,32 @@ def test_a_request_pointing_back_keeps_what_it_points_to():
     cut = _user(_paste(said)).turns[0].text
     # the gate's hit: the request and the sentences it points back to (the last of them the fact)
     assert [line for line in cut.split("\n") if line.endswith(said)] == [FILLER * 2 + said]
+
+
+def _checklist(steps: int) -> str:
+    return ("Remember that the release checklist is: "
+            + ", ".join(f"step {i} checks artifact {i} against the manifest" for i in range(steps)) + ".")
+
+
+def test_a_request_longer_than_the_quarter_is_kept_whole_up_to_the_limit():
+    request = _checklist(16)  # over 500 characters: main read no sentence longer than the quarter's room
+    assert USER_LIMIT // REQUEST_SHARE < len(request) <= REQUEST_LIMIT
+    cut = _user(_paste(request)).turns[0].text
+    assert "\n…\n" + request + "\n…\n" in cut
+    assert len(cut) <= USER_LIMIT + REQUEST_LIMIT + 6
+    plain = request.replace("Remember that the", "Yesterday the")  # control: the same sentence, no request
+    assert plain not in _user(_paste(plain)).turns[0].text
+
+
+def test_a_request_over_the_limit_is_left_out():
+    request = _checklist(60)  # control: over REQUEST_LIMIT characters, no request of a person's
+    assert len(request) > REQUEST_LIMIT
+    cut = _user(_paste(request)).turns[0].text
+    assert "release checklist" not in cut and len(cut) <= USER_LIMIT + 3  # the start, "\\n…\\n", the end
+
+
+def test_a_long_request_after_a_short_one_waits_its_turn():
+    short = "Remember that the cache lives in /var/cache/ci."
+    cut = _user(_paste(short + "\n" + _checklist(16))).turns[0].text
+    assert "\n…\n" + short + "\n…\n" in cut  # in order: the first that fits is kept ...
+    assert _checklist(16) not in cut  # ... and the longer one after it is not (the room stays a quarter)

@@ -140,7 +140,7 @@ def test_plain_text_prefixes_and_continuation_lines(tmp_path):
 def test_bounds_per_message_and_total_newest_kept():
     turns = [Turn("user", "u" * 2500), Turn("assistant", "a" * 800)]
     kept, dropped, secrets = bound(turns)
-    assert secrets == 0
+    assert secrets == {}  # by kind: none
     assert dropped == 0
     # the start and the end of each, "…" between (transcripts.cut_message)
     assert kept[0].text == "u" * (USER_LIMIT // 2) + "\n…\n" + "u" * (USER_LIMIT // 2) and kept[0].cut

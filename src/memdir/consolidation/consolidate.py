@@ -91,17 +91,19 @@ def scrub(value: Any, depth: int = 0) -> Any:
 
 
 def _redacted(transcript):
-    """The transcript with secrets redacted, and how many were: those its reading redacted before it cut the
-    messages (``transcript.redactions``: :func:`memdir.consolidation.transcripts.cutting.bound`) and any left in
-    a :class:`~memdir.consolidation.transcripts.Transcript` a caller built (text redacted before counts nothing)."""
+    """The transcript with secrets redacted, and how many were, by kind (``{"github-token": 1}``): those its
+    reading redacted before it cut the messages (``transcript.redaction_kinds``:
+    :func:`memdir.consolidation.transcripts.cutting.bound`) and any left in a
+    :class:`~memdir.consolidation.transcripts.Transcript` a caller built (text redacted before counts nothing)."""
     from .transcripts import Turn
 
-    turns, count = [], transcript.redactions
+    turns, counts = [], dict(transcript.redaction_kinds)
     for t in transcript.turns:
         result = redact(t.text)
-        count += sum(result.counts.values())
+        for kind, count in result.counts.items():
+            counts[kind] = counts.get(kind, 0) + count
         turns.append(Turn(t.role, result.text, t.ts, t.cut))
-    return transcript.with_turns(turns), count
+    return transcript.with_turns(turns), counts
 
 
 def workspace_text(root: Path | None, limit: int = WORKSPACE_LIMIT) -> str:
@@ -309,7 +311,8 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
     mode = mode or settings.consolidation_mode
     limit = min(20, max(1, int(max_proposals or settings.consolidation_max_proposals)))
     writer = session.as_actor("extracted", session.id or parsed.session_id)
-    report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run, redactions=secrets)
+    report = ConsolidationReport("off", parsed.summary(), max_proposals=limit, dry_run=dry_run,
+                                 redaction_kinds=secrets)
     if mode == "off":
         return replace(report, gate=gate_mod.check(parsed, "off"))
     if not parsed.turns:

@@ -108,11 +108,88 @@ _REMEMBER_MORE = (r"(?:^|[,;:]\s*|\b(?:et|y|e|и|s['’]il\s+te\s+plaît|por\s+f
                   + REMEMBER_FR_ES_PT_RU + r"(?:\s*[:,]\s*|\s+)(?:(?:que|de\s+que|что)\s+)?"
                   r"(?!(?:ça|cela|lo|isso|disso|это|le|la)\s*[.!]*$)\w")
 _REMEMBER_DE = (r"(?:^|[,;:]\s*|\b(?:bitte|und|auch|also|übrigens)\s+)" + REMEMBER_DE
-                + r"(?:\s*[:,]\s*|\s+)(?:dass\s+)?(?!(?:das|es|dies|diese[ns]?)\s*[.!]*$)\w"
-                r"|\w[^,;:]*[,;:]\s*(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)\b")
+                + r"(?:\s*[:,]\s*|\s+)(?:dass\s+)?(?!(?:das|es|dies|diese[ns]?)\s*[.!]*$)\w")
+# The German request after what it asks to keep ("Der Port ist 6543, merk dir das"): from the first word of the
+# clause before it. As one branch of the rule's expression it was quadratic (every word start of a long clause read
+# the clause to its end: 0.4 s for 2,000 characters); :class:`_ClauseThenTail` finds the same match in one pass.
+_DE_BACK_TAIL = r"[,;:]\s*(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)\b"
+_WORD = re.compile(r"\w")
 
-RULES: tuple[tuple[str, re.Pattern], ...] = (
-    ("remember", re.compile(
+
+class _Alternation:
+    """The expressions ``parts`` searched as one alternation ``part0|part1|…``: the leftmost match, the earlier
+    part's at the same start (what :func:`re.search` of the joined expression returns). A part is a compiled
+    expression or any object with such a ``search(text) -> re.Match | None``: a branch that one expression reads in
+    quadratic time is searched its own way (:class:`_ClauseThenTail`, :class:`_FirstInLine`)."""
+
+    __slots__ = ("parts", "pattern")
+
+    def __init__(self, *parts):
+        self.parts = parts
+        self.pattern = "|".join(getattr(part, "pattern", "") for part in parts)
+
+    def search(self, text: str) -> re.Match | None:
+        """The match of the alternation in ``text`` (leftmost; the earlier part on a tie), or None."""
+        best = None
+        for part in self.parts:
+            found = part.search(text)
+            if found is not None and (best is None or found.start() < best.start()):
+                best = found
+        return best
+
+
+class _ClauseThenTail:
+    """``\\w[^,;:]*`` + ``tail`` (an expression starting with one of ``,;:``) searched in linear time: the tails
+    in order, each with the first word character after the separator before it; the match of the whole
+    expression from there is the leftmost one (a later start in the same clause reaches the same tail)."""
+
+    __slots__ = ("pattern", "tail", "whole")
+
+    def __init__(self, tail: str, flags: int):
+        self.tail = re.compile(tail, flags)
+        self.pattern = r"\w[^,;:]*" + tail
+        self.whole = re.compile(self.pattern, flags)
+
+    def search(self, text: str) -> re.Match | None:
+        """The leftmost match of ``\\w[^,;:]*tail`` in ``text``, or None."""
+        low = 0
+        for tail in self.tail.finditer(text):
+            at = tail.start()
+            begin = max(low, *(text.rfind(sep, low, at) + 1 for sep in ",;:"))
+            word = _WORD.search(text, begin, at)
+            if word is not None:
+                return self.whole.match(text, word.start())
+            low = at + 1
+        return None
+
+
+class _FirstInLine:
+    """``first`` + ``.*`` + ``then`` searched in linear time: only the first ``first`` of each line is tried (a
+    later one on the same line finds ``then`` after it only if the first one does), so a line of a thousand
+    ``first`` without ``then`` is read once, not a thousand times."""
+
+    __slots__ = ("first", "pattern", "whole")
+
+    def __init__(self, first: str, then: str, flags: int):
+        self.first = re.compile(first, flags)
+        self.pattern = first + ".*" + then
+        self.whole = re.compile(self.pattern, flags)
+
+    def search(self, text: str) -> re.Match | None:
+        """The leftmost match of ``first.*then`` in ``text``, or None."""
+        at = 0
+        while (found := self.first.search(text, at)) is not None:
+            whole = self.whole.match(text, found.start())
+            if whole is not None:
+                return whole
+            at = text.find("\n", found.end()) + 1
+            if not at:
+                return None
+        return None
+
+
+RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
+    ("remember", _Alternation(re.compile(
         r"(?:^" + _OPENERS + r"|[,:;]\s*|\b(?:please|pls|plz|and|also|just)\s+)(?:remember|memori[sz]e|note)\b"
         r"(?:\s+(?:that|this|:)|\s*:)"
         r"|(?:^" + _OPENERS + r"|[,;:]\s*|\b(?:please|pls|and|also)\s+)remember\s+(?:to|my|our|the|we|i)\b"
@@ -127,16 +204,19 @@ RULES: tuple[tuple[str, re.Pattern], ...] = (
         r"(?:CLAUDE\.md|AGENTS\.md|记忆)|^重要[:：]"
         # German, Korean, Japanese (French, Spanish, Portuguese, Russian: _REMEMBER_MORE): an explicit request only ("Merk dir: …", "Denk daran, dass …", 기억해 주세요,
         # 覚えておいて); the German one needs what it asks to keep after it, so "Ich denke daran" stays a thought.
-        r"|" + _REMEMBER_DE + r"|" + REMEMBER_KO_JA + r"|" + _REMEMBER_MORE, _I)),
-    ("correction", re.compile(
+        r"|" + _REMEMBER_DE, _I), _ClauseThenTail(_DE_BACK_TAIL, _I), re.compile(REMEMBER_KO_JA + r"|" + _REMEMBER_MORE, _I))),
+    ("correction", _Alternation(re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
         r"|\bi (?:meant|said)\b|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
         # a value put right by the value it replaces: "listens on 6543 now, not 5433", "is 3.12, not 3.11"
-        r"|(?<![\w.:/-])[\w.:/-]*\d[\w.:/-]*(?:\s+now)?,?\s+not\s+[\w.:/-]*\d"
+        # (the value one run of such characters holding a digit, taken whole: "[\w.:/-]*\d[\w.:/-]*" tried every split
+        # of it, quadratic in a long run)
+        r"|(?<![\w.:/-])(?=[\w.:/-]*\d)[\w.:/-]*+(?:\s+now)?,?\s+not\s+[\w.:/-]*\d"
         r"|^(?:no[,.!]?\s+|actually,?\s+|please\s+|pls\s+)?(?:use|prefer|call|run|write|put|keep)\b.*"
-        r"\b(?:instead of|rather than)\b|\bwrong\b.*\bshould\b"
-        r"|不对|错了|搞错|弄错|纠正|不是.{1,20}而是|应该是|应该用", _I)),
+        r"\b(?:instead of|rather than)\b", _I),
+        _FirstInLine(r"\bwrong\b", r"\bshould\b", _I),
+        re.compile(r"不对|错了|搞错|弄错|纠正|不是.{1,20}而是|应该是|应该用", _I))),
     ("preference", re.compile(
         r"\bi (?:really |much |strongly |do |also |still |just )?(?:prefer|like|love|enjoy|hate|dislike|can'?t stand)\b"
         r"(?!\s+(?:this|that|it|these|those|the way|your|how|what|them|when|where)\b)"
@@ -205,16 +285,24 @@ RULE_NAMES = tuple(name for name, _ in RULES) + ("confirmed",)
 # it.", "Keep that in mind.", "Note that down.", "Don't forget it." (trial28: "We use Vite 6 now, pnpm dev on 5173.
 # Remember it." never fired), alone or at the end of the sentence it points to ("the port is 6543, remember that").
 # Only at the sentence's start or after a comma or "and": "I don't remember it" is a recollection, not a request.
-_REQUEST_BACK = (
-    r"(?:(?:please|pls|plz|just|also|so|and|now|ok(?:ay)?)[,]?\s+)*(?:make sure (?:to|you)\s+|be sure to\s+)?"
+_REQUEST_FILLER = r"(?:(?:please|pls|plz|just|also|so|and|now|ok(?:ay)?)[,]?\s+)"
+_REQUEST_BODY = (
+    r"(?:make sure (?:to|you)\s+|be sure to\s+)?"
     r"(?:(?:remember|memori[sz]e|note|don'?t forget|do not forget|never forget)\s+(?:it|this|that|these|those)"
     r"(?:\s+down)?|(?:write|jot|put) (?:it|this|that|these|those) down|keep (?:it|this|that|these|those) in mind"
     r"|make a note of (?:it|this|that)|note (?:it|this|that) down)"
     r"(?:\s+for (?:later|the future|next time|future reference|future sessions))?"
     r"(?:[,\s]+(?:please|pls|plz|ok(?:ay)?|thanks))?\s*[.!]*$")
+# At most this many fillers ("please", "ok", "just" …) before a request at the end of a sentence: every separator
+# of the sentence reads them on to its end, so a run of them unbounded cost the square of its length
+# ("ok, ok, ok, …": 0.06 s at 2,000 characters, 0.9 s at 8,000).
+TAIL_FILLERS = 12
+# (The openers and the fillers are taken whole, possessive: no request starts with one of their words, so giving
+# one back never let a sentence match; trying every split of "ok ok ok …" between them was quadratic.)
 _POINTS_BACK = re.compile(
-    r"^" + _OPENERS + r"(?P<request>" + _REQUEST_BACK + r")"
-    r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_BACK + r")"
+    r"^" + _OPENERS + r"+(?P<request>" + _REQUEST_FILLER + "*+" + _REQUEST_BODY + r")"
+    r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_FILLER
+    + f"{{0,{TAIL_FILLERS}}}+" + _REQUEST_BODY + r")"
     r"|^(?P<zh>(?:请)?(?:记住|记下来|别忘了|不要忘了|不要忘记)(?:这一点|这点|这个|它)?[。！!]*"
     r"|(?:(?:이것을|이거|이걸|그것을|그걸|これを|それを|これは|それは)\s*)?" + REMEMBER_KO_JA + r"[.!。！]*"
     r"|(?:bitte\s+)?(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)(?:\s+bitte)?[.!]*"

@@ -217,8 +217,9 @@ class ConsolidationReport:
     partial (something skipped because a target changed or was locked; a rerun
     retries) | pending (nothing written; findings kept for the next session's
     agent, ``pending``) | failed (the extractor failed; ``error`` says why) | dry-run.
-    ``redactions`` counts secrets redacted from the transcript before any
-    extractor saw it. ``left_out`` counts what the extractor found and never
+    ``redaction_kinds`` counts secrets redacted from the transcript before any
+    extractor saw it, by kind (``{"github-token": 2, "basic-auth": 1}``; :data:`memdir.text.redact.KINDS`),
+    :attr:`redactions` in all; both are in :meth:`to_dict` (the ``--json`` and the receipt). ``left_out`` counts what the extractor found and never
     proposed (over its cap) and proposals beyond the most a reply is read for;
     :attr:`beyond_limit` adds the proposals over ``max_proposals`` (``over-limit``).
     ``transcript`` is a :class:`~memdir.consolidation.transcripts.TranscriptSummary`,
@@ -242,8 +243,13 @@ class ConsolidationReport:
     dry_run: bool = False
     receipt: Receipt | None = None
     pending: tuple[str, ...] = ()
-    redactions: int = 0
+    redaction_kinds: dict = field(default_factory=dict)
     left_out: int = 0
+
+    @property
+    def redactions(self) -> int:
+        """How many secrets were redacted from the transcript (all kinds)."""
+        return sum(self.redaction_kinds.values())
 
     @property
     def applied(self) -> int:
@@ -262,5 +268,6 @@ class ConsolidationReport:
                 "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
                 "outcomes": [o.to_dict() for o in self.outcomes], "invalid": list(self.invalid),
                 "notes": list(self.notes), "error": self.error, "pending": list(self.pending),
-                "redactions": self.redactions, "left_out": self.left_out,
+                "redactions": self.redactions,
+                "redaction_kinds": dict(sorted(self.redaction_kinds.items())), "left_out": self.left_out,
                 "receipt": asdict(self.receipt) if self.receipt else None}

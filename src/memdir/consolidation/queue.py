@@ -293,16 +293,19 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
     if entries:  # loaded only when there is work: a drain of an empty queue stays cheap
         from ..errors import MemdirError
         from ..session import open_session
+        from ..text.redact import tally
         from .consolidate import consolidate
     for transcript, item in entries.items():
         cwd = item.get("cwd") or None
         beyond = 0  # found, and not written for a cap: over-limit proposals and what the extractor left out
+        redacted = ""  # the secrets redacted from the transcript, by kind: "basic-auth×1,github-token×2"
         try:
             session = open_session(home, cwd, actor="human", session_id=item.get("session_id"), use_cwd=False)
             hooked = item.get("event") in ("SessionEnd", "PreCompact")  # a session's end or compaction, not a turn's
             report = consolidate(session, transcript, extractor=extractor, dry_run=dry_run, under_hooks=hooked)
             row = Drained(transcript, cwd, report.status, report.applied, report.error)
             beyond = report.beyond_limit
+            redacted = tally(report.redaction_kinds, ",")
         except MemdirError as exc:
             row = Drained(transcript, cwd, "error", 0, str(exc))
         except OSError as exc:
@@ -314,7 +317,7 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
         if again:  # the extractor failed (a 500, a timeout): the transcript's facts wait for the next drain
             retries.append({**item, "attempts": attempts})
         log_line(home, f"{row.status} applied={row.applied}" + (f" not_applied_over_limit={beyond}" if beyond else "")
-                 + f" event={item.get('event')} {transcript}"
+                 + (f" redacted={redacted}" if redacted else "") + f" event={item.get('event')} {transcript}"
                  + (f" error={row.error}" if row.error else "")
                  + (f" (tried again by the next drain: attempt {attempts} of {MAX_ATTEMPTS})" if again else ""))
         results.append(row)

@@ -6,6 +6,7 @@ of the queue and an ingest of past transcripts. Kept apart from :mod:`.memories`
 
 from __future__ import annotations
 
+from ..text.redact import tally
 from ..vocabulary import kind_label
 from . import printable_output
 from .memories import cut, cut_text
@@ -71,7 +72,8 @@ def consolidation(report, *, explain: bool = False) -> str:
         lines.append(f"{report.left_out} more statement(s) found but not proposed: the extractor proposes a "
                      "limited number per run; nothing was written for them")
     if report.redactions:
-        lines.append(f"{report.redactions} secret(s) redacted from the transcript before extraction")
+        lines.append(f"{report.redactions} secret(s) redacted from the transcript before extraction "
+                     f"({tally(report.redaction_kinds)})")
     if report.pending:
         lines.append(f"kept for the next session's agent ({len(report.pending)} pending, "
                      f"{'not written: dry run' if report.dry_run else 'shown at its start'}):")

@@ -7,7 +7,9 @@ extractor, a model and the receipt (inject40). A message over its limit keeps it
 person's — the requests to remember between them, as the gate reads them (:func:`memdir.consolidation.gate.said_hits`):
 "remember that …" in the middle of a 5 KB paste was lost when only the start and the end were kept. They take
 at most a quarter of the limit more (:data:`REQUEST_SHARE`), in order, so a paste of requests adds that much at
-most; a sentence longer than that is not read (the gate's cost grows faster than a sentence's length).
+most; one request longer than that, up to :data:`REQUEST_LIMIT` characters, is kept whole when it comes first (a
+request of 700 characters in the middle was lost when only a quarter's room was read); a longer sentence is not
+read at all.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ REQUEST_SHARE = 4
 """A cut message keeps the requests from between its start and its end in at most ``limit // 4`` more
 characters (markers counted)."""
 
+REQUEST_LIMIT = 1500
+"""The longest request (characters, with what it points back to) a cut message keeps whole from its middle when it
+does not fit the quarter's room: kept when no request before it was, so the requests a cut keeps add at most
+``max(limit // REQUEST_SHARE, REQUEST_LIMIT + 3)`` characters; a longer one is left out."""
+
 _MARK = "\n…\n"
 _SENTENCE_END = re.compile(r"[.!?;][ \t]+|[。！？；]|\n")
 _REACH = 400  # characters looked back (and on) for where the sentence the start (the end) is cut in begins (ends)
@@ -37,7 +44,8 @@ def cut_message(text: str, limit: int, *, requests: bool = True) -> str:
     lost both (break39). With ``requests`` (the person's messages), the requests to remember between the start
     and the end ("Remember that …", "… Remember it." with what it points to: the gate's ``remember`` rule) are
     kept too, each on its own line between markers, in order, in at most ``limit // REQUEST_SHARE`` more
-    characters; one that does not fit is left out (inject40)."""
+    characters; one that does not fit is left out (inject40), except a first one of at most
+    :data:`REQUEST_LIMIT` characters, kept whole and alone."""
     text = text.strip()
     if len(text) <= limit:
         return text
@@ -69,7 +77,8 @@ def _before_placeholder(text: str, at: int) -> int:
 def _requests(text: str, head_end: int, tail_start: int, room: int, head: str, tail: str) -> list[str]:
     """The requests to remember of ``text`` between ``head_end`` and ``tail_start`` (from the start of the
     sentence the head is cut in to the end of the one the tail is), those the head or the tail holds left out,
-    in order, as many as fit ``room`` characters (markers counted)."""
+    in order, as many as fit ``room`` characters (markers counted), or the first alone when it is longer and
+    at most :data:`REQUEST_LIMIT` characters."""
     # late: the hooks' queue imports this package, never the gate's patterns
     from ..gate import said_hits
 
@@ -86,30 +95,33 @@ def _requests(text: str, head_end: int, tail_start: int, room: int, head: str, t
     shown = " ".join(f"{head} {tail}".split())
     chosen: list[str] = []
     used = 0
-    for sentence, _ in said_hits(region, requests=room - len(_MARK)):
+    for sentence, _ in said_hits(region, requests=max(room - len(_MARK), REQUEST_LIMIT)):
         cost = len(sentence) + len(_MARK)
-        if used + cost <= room and sentence not in chosen and " ".join(sentence.split()) not in shown:
+        fits = used + cost <= room or (not chosen and len(sentence) <= REQUEST_LIMIT)
+        if fits and sentence not in chosen and " ".join(sentence.split()) not in shown:
             chosen.append(sentence)
             used += cost
     return chosen
 
 
 def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int = ASSISTANT_LIMIT,
-          total_limit: int = TOTAL_LIMIT) -> tuple[list[Turn], int, int]:
+          total_limit: int = TOTAL_LIMIT) -> tuple[list[Turn], int, dict[str, int]]:
     """Redact each message (:func:`memdir.text.redact.redact`), cut it to its role's limit (its start and its
     end kept, ``…`` between them, and a person's requests from between: :func:`cut_message`), then drop the
     oldest messages until the ``ROLE: text`` lines joined by blank lines fit ``total_limit`` characters (one
-    message is always kept). Returns the kept turns, how many were dropped and how many secrets were redacted.
-    Limits are code points."""
+    message is always kept). Returns the kept turns, how many were dropped and how many secrets were redacted, by
+    kind (``{"github-token": 2, "basic-auth": 1}``: :data:`memdir.text.redact.KINDS`; ``{}`` for none). Limits are
+    code points."""
     # late: the hooks' queue imports this package, never the secret patterns
     from ...text.redact import redact
 
     cut: list[Turn] = []
-    secrets = 0
+    secrets: dict[str, int] = {}
     for turn in turns:
         limit = user_limit if turn.role == "user" else assistant_limit
         found = redact(turn.text.strip())
-        secrets += found.total
+        for kind, count in found.counts.items():
+            secrets[kind] = secrets.get(kind, 0) + count
         text = found.text
         if len(text) > limit:
             cut.append(Turn(turn.role, cut_message(text, limit, requests=turn.role == "user"), turn.ts, True))
@@ -123,4 +135,4 @@ def bound(turns: list[Turn], user_limit: int = USER_LIMIT, assistant_limit: int 
     return cut[start:], start, secrets
 
 
-__all__ = ["ASSISTANT_LIMIT", "REQUEST_SHARE", "TOTAL_LIMIT", "USER_LIMIT", "bound", "cut_message"]
+__all__ = ["ASSISTANT_LIMIT", "REQUEST_LIMIT", "REQUEST_SHARE", "TOTAL_LIMIT", "USER_LIMIT", "bound", "cut_message"]

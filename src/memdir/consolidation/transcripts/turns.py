@@ -59,8 +59,8 @@ class Transcript:
     unreadable lines and ``bad_lines`` names the first of them (1-based line
     numbers, at most :data:`MAX_NAMED_LINES`); ``skipped`` counts dropped
     lines by reason; ``dropped`` counts messages left out by the
-    24,000-character bound (the oldest); ``redactions`` counts the secrets
-    redacted from the messages before they were cut.
+    24,000-character bound (the oldest); ``redaction_kinds`` counts the secrets
+    redacted from the messages before they were cut, by kind (``{"github-token": 1}``), ``redactions`` in all.
     """
 
     turns: tuple[Turn, ...]
@@ -73,7 +73,12 @@ class Transcript:
     skipped: dict = field(default_factory=dict)
     dropped: int = 0
     bad_lines: tuple[int, ...] = ()
-    redactions: int = 0
+    redaction_kinds: dict = field(default_factory=dict)
+
+    @property
+    def redactions(self) -> int:
+        """How many secrets were redacted from the messages before they were cut (all kinds)."""
+        return sum(self.redaction_kinds.values())
 
     def text(self) -> str:
         """The turns as ``ROLE: text`` lines separated by blank lines."""

@@ -1,0 +1,59 @@
+"""Redaction's curl -u, mysql -p and sk- key patterns skip what a failed candidate already read (inject41): a line
+of "curl curl curl …" was read once from each "curl" (0.3 s at 8,000 characters, quadratic). The matches are
+main's: pinned here with controls (benchmarks/bench_patterns.py has the times)."""
+
+from __future__ import annotations
+
+from memdir.text.redact import redact, tally
+
+
+def _redacted(text: str) -> tuple[str, dict]:
+    found = redact(text)
+    return found.text, found.counts
+
+
+def test_curl_user_after_an_earlier_curl_of_the_line_is_redacted():
+    assert _redacted("curl curl -u admin:s3cret https://x") == (
+        "curl curl -u admin:[REDACTED:basic-auth] https://x", {"basic-auth": 1})
+    assert _redacted("curl https://x && curl -u bob:pw1 y") == (
+        "curl https://x && curl -u bob:[REDACTED:basic-auth] y", {"basic-auth": 1})
+    assert _redacted("curl -u a:x1\ncurl -u b:y2") == (
+        "curl -u a:[REDACTED:basic-auth]\ncurl -u b:[REDACTED:basic-auth]", {"basic-auth": 2})
+    assert _redacted("curl " * 2000) == ("curl " * 2000, {})  # control: no -u anywhere
+
+
+def test_mysql_password_after_an_earlier_mysql_of_the_line_is_redacted():
+    assert _redacted("mysql mysql -h db -pHunter22 x") == ("mysql mysql -h db -p[REDACTED:password] x", {"password": 1})
+    assert _redacted("mysql -h db") == ("mysql -h db", {})  # control: no -p
+
+
+def test_an_sk_key_after_sk_dashes_is_redacted_whole():
+    assert _redacted("sk-sk-sk-abcdefghij1234567890abcd") == ("[REDACTED:openai-key]", {"openai-key": 1})
+    assert _redacted("key sk-abcdefghij1234567890abcd and sk-" + "x" * 30) == (
+        "key [REDACTED:openai-key] and sk-" + "x" * 30, {"openai-key": 1})  # the second holds no digit
+    assert _redacted("sk-" * 3000) == ("sk-" * 3000, {})  # control: no digit, no key
+
+
+def test_tally_names_each_kind_by_name():
+    assert tally({"github-token": 2, "basic-auth": 1}) == "basic-auth×1, github-token×2"
+    assert tally({"github-token": 2, "basic-auth": 1}, ",") == "basic-auth×1,github-token×2"
+    assert tally({}) == ""
+
+
+def test_a_secret_named_key_of_many_parts_is_read_once():
+    assert _redacted("SECRET_SECRET_SECRET_A=hunter2!") == ("SECRET_SECRET_SECRET_A=[REDACTED:env-secret]",
+                                                           {"env-secret": 1})
+    assert _redacted("MY_SECRET_NAME=abc1234") == ("MY_SECRET_NAME=[REDACTED:env-secret]", {"env-secret": 1})
+    assert _redacted("DB_PASSWORD: s3cret!x") == ("DB_PASSWORD: [REDACTED:env-secret]", {"env-secret": 1})
+    assert _redacted("SECRET_SECRET_=hunter2!") == ("SECRET_SECRET_=hunter2!", {})  # control: the key ends in "_"
+    assert _redacted("x " + "SECRET_" * 2000) == ("x " + "SECRET_" * 2000, {})  # control: a key, no value
+
+
+def test_a_pair_alone_after_many_near_pairs_is_redacted():
+    assert _redacted("login with deploy:Pa55w0rd!x now") == ("login with deploy:[REDACTED:basic-auth] now",
+                                                            {"basic-auth": 1})
+    assert _redacted(",a:1" * 500 + ",deploy:Pa55w0rd!x") == (",a:1" * 500 + ",deploy:[REDACTED:basic-auth]",
+                                                              {"basic-auth": 1})
+    assert _redacted("admin:Tr0ub4dor&3@db") == ("admin:[REDACTED:basic-auth]@db", {"basic-auth": 1})
+    assert _redacted("node:20-alpine and host:8080") == ("node:20-alpine and host:8080", {})  # control: no symbol
+    assert _redacted("!a:b" * 2000) == ("!a:b" * 2000, {})  # control: no digit anywhere
