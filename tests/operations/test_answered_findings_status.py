@@ -16,6 +16,8 @@ SAID = "Use uv not pip here, dev db is on 5433, and I use neovim."
 OTHER = "Remember: the staging deploy needs the VPN."
 THIRD = "Remember that we deploy only on Tuesdays."
 
+pytestmark = pytest.mark.slow  # the CLI as a real subprocess, several times a test
+
 
 def cli(project, *args) -> str:
     done = run_cli("--project", project, *args)
@@ -57,7 +59,7 @@ def test_status_counts_the_answered_findings_beside_the_pending_ones(project, an
 
 
 def test_drop_all_clears_the_answered_records_and_says_so(project, answered_one):
-    person, layer, ids = answered_one
+    _, layer, ids = answered_one
     cli(project, "status")  # a reader judges: the answer is recorded
     assert list(answered.answered(layer.path)) == [ids[SAID]]
 
@@ -81,7 +83,7 @@ def test_drop_all_clears_the_answered_records_and_says_so(project, answered_one)
 
 
 def test_drop_all_with_only_answered_records_clears_them(project, answered_one):
-    person, layer, ids = answered_one
+    person, _, ids = answered_one
     cli(project, "review", "--drop", ids[OTHER], "--drop", ids[THIRD])
     assert [f.text for f in person.findings().answered] == [SAID]  # control: listed before
     gone = person.drop_findings(["all"])

@@ -6,6 +6,8 @@ far it read, and the next hook starts there: no new event, no work."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from memdir import Memory
@@ -104,7 +106,7 @@ def test_a_judging_mark_of_a_rewritten_journal_reads_it_whole_and_answers(kept, 
     assert [i["text"] for i in pending.active(layer.path)] == [SAID]
     judged = answered.judged(layer.path)[item["id"]]
     (layer.path / ".memdir" / answered.JUDGED_FILE).write_text(
-        '{"id": "%s", "journal": [%d, "0000", %d]}\n' % (item["id"], judged[0], judged[2]))
+        json.dumps({"id": item["id"], "journal": [judged[0], "0000", judged[2]]}) + "\n")
     _edit(layer, "db-port", "5433", "5434")
     assert pending.active(layer.path) == []
     assert reads["journal reads"] == 3  # the tail once, then events_after refused the mark and the whole read
