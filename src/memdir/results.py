@@ -495,7 +495,9 @@ class LayerStatus(Result):
     frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
     ``notes``: every leniency by file, those two included — a foreign type
     or status, a description taken from the title or body); ``pending``: the texts of the pending
-    findings a session start of this project still shows the agent to save (its count: ``len``)."""
+    findings a session start of this project still shows the agent to save (its count: ``len``);
+    ``answered``: the texts of the findings an edit outside memdir answered lately, no longer shown
+    (:func:`memdir.prompt.pending.answered_lately`: what ``memdir review`` lists)."""
 
     scope: str
     path: str
@@ -510,6 +512,7 @@ class LayerStatus(Result):
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
     superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
     pending: tuple[str, ...] = ()  # the project layer's pending findings still to show (memdir.prompt.pending.waiting)
+    answered: tuple[str, ...] = ()  # its findings an edit outside memdir answered (pending.answered_lately)
     edited_index: tuple[str, ...] = ()  # hand-edited MEMORY.md copies kept aside (memdir.files.layout.edited_copies)
 
 

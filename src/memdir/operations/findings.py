@@ -12,11 +12,10 @@ later session start offers them again. Nothing is journaled or tombstoned: a fin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from time import gmtime, strftime, time
+from time import gmtime, strftime
 
 from ..errors import InvalidInput, NotFound
 from ..prompt import pending
-from ..prompt.answered import answered
 from ..results import Result
 from ..session import Session
 
@@ -64,10 +63,13 @@ class FindingsResult(Result):
 
 @dataclass(frozen=True)
 class FindingsDropped(Result):
-    """What :func:`drop_findings` removed, and how many findings are ``left`` to show."""
+    """What :func:`drop_findings` removed, how many findings are ``left`` to show, and (``--drop all``) the
+    records of findings an edit outside memdir answered that were ``cleared`` (`memdir review` no longer lists
+    them)."""
 
     dropped: tuple[Finding, ...]
     left: int
+    cleared: tuple[AnsweredFinding, ...] = ()
 
 
 def _finding(item: dict, shown: dict[str, set[str]]) -> Finding:
@@ -85,17 +87,21 @@ def findings(session: Session) -> FindingsResult:
     layer_dir = session.layer_dir("project")
     shown = pending.showings(layer_dir)
     waiting = tuple(_finding(i, shown) for i in pending.active(layer_dir))
-    since = time() - pending.MAX_AGE_DAYS * 86400  # as long as a finding is kept
-    done = tuple(AnsweredFinding(e["id"], str(e.get("text") or ""), str(e.get("name") or ""), _int(e.get("seq")),
-                                 str(e.get("ts") or ""), e["reason"])
-                 for e in answered(layer_dir).values() if _int(e.get("at")) >= since)
+    done = tuple(_answered(e) for e in pending.answered_lately(layer_dir))
     return FindingsResult(str(session.project_root), waiting, done)
+
+
+def _answered(entry: dict) -> AnsweredFinding:
+    return AnsweredFinding(entry["id"], str(entry.get("text") or ""), str(entry.get("name") or ""),
+                           _int(entry.get("seq")), str(entry.get("ts") or ""), entry["reason"])
 
 
 def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
     """Remove the pending findings ``ids`` (as :func:`findings` gives them, any case; :data:`ALL`: every one) of
     the session's project, all or none: an id that is not pending refuses the whole call before anything is
-    removed, beside ``all`` too. Raises :class:`InvalidInput` (no id, no project), :class:`NotFound` (an id not
+    removed, beside ``all`` too. ``all`` also clears the records of the findings an edit outside memdir answered
+    (:func:`memdir.prompt.pending.drop_every`: the person said none of them matters; each is named in the result's
+    ``cleared``), so `memdir review` lists none after it. Raises :class:`InvalidInput` (no id, no project), :class:`NotFound` (an id not
     pending, quoted cut to 40 characters: the ones that are are named), :class:`~memdir.errors.StoreError` /
     :class:`~memdir.errors.LockTimeout`."""
     asked = list(dict.fromkeys(i.strip().lower() for i in ids if i and i.strip()))
@@ -104,8 +110,9 @@ def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> Finding
     if session.project_root is None:
         raise InvalidInput(f"pending findings are kept per project, and there is none: {session.project_error}")
     named = [i for i in asked if i != ALL]
-    if not pending.active(session.layer_dir("project")):  # nothing pending: no lock, no layer made for it
-        if not named:
+    layer_dir = session.layer_dir("project")
+    if not pending.active(layer_dir) and not (ALL in asked and not named and pending.answered_lately(layer_dir)):
+        if not named:  # nothing pending, nothing answered to clear: no lock, no layer made for it
             return FindingsDropped((), 0)
         raise NotFound(f"no pending finding {_quoted(named)} in this project (none is pending)")
     layer = session.layer("project")
@@ -117,9 +124,11 @@ def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> Finding
             listed = ", ".join(sorted(known)) if known else "none is pending"
             raise NotFound(f"no pending finding {_quoted(missing)} in this project ({listed}); "
                            "`memdir review` lists them")
-        wanted = [i["id"] for i in kept] if ALL in asked else named
         shown = pending.showings(layer.path)
-        gone = pending.drop(layer.path, wanted)
+        if ALL in asked:
+            gone, cleared = pending.drop_every(layer.path)
+            return FindingsDropped(tuple(_finding(i, shown) for i in gone), 0, tuple(map(_answered, cleared)))
+        gone = pending.drop(layer.path, named)
         left = len(pending.active(layer.path))
     return FindingsDropped(tuple(_finding(i, shown) for i in gone), left)
 

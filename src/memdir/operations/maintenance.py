@@ -39,7 +39,7 @@ from ..layer.journal import BOOKKEEPING, now_utc
 from ..layer.layer import home_layers
 from ..layer.team import team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs
-from ..prompt.pending import waiting
+from ..prompt.pending import answered_lately, waiting
 from ..prompt.start import mcp_importable, start_budget, start_layout
 from ..results import (
     DoctorResult,
@@ -105,7 +105,8 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             fallback_parsed=tuple(path for path, notes in leniently if FALLBACK_NOTE in notes),
             no_frontmatter=tuple(path for path, notes in leniently if NO_FRONTMATTER_NOTE in notes),
             notes=tuple(FileNote(path, note) for path, notes in leniently for note in notes),
-            pending=waiting(layer.path) if layer.scope == "project" else ()))  # findings are kept per project
+            pending=waiting(layer.path) if layer.scope == "project" else (),  # findings are kept per project
+            answered=tuple(e["text"] for e in answered_lately(layer.path)) if layer.scope == "project" else ()))
     budget = start_budget(session)
     try:  # what a session start injects: the block the agent receives (memdir.prompt.start)
         block, shown = start_layout(session, budget)

@@ -23,14 +23,18 @@ Nothing is deleted silently: an answered finding is no longer shown, and one lin
 ``pending.json`` too: the next finding kept prunes what is no longer to show, as it prunes an expired one).
 
 Cost (on the hooks' path only while a finding waits): each finding keeps the journal's size, last line's
-digest and seq when it was kept (:func:`mark`). The journal's bytes after the oldest finding's mark are searched
-for the action's name (:func:`_mentions_edit`: no line parsed, no module imported); only when they name it are
-they parsed by the journal's reader, once for all findings (:meth:`memdir.layer.journal.Journal.events_after`),
-never whole — but for a finding kept by an older memdir (no mark) or a journal rewritten since (``memdir verify
---repair``'s rechain): then its events are read whole, once. Only an ``external-edit`` after a finding reads
-version objects (two each). The session start brings the project layer's index up to date first
-(:func:`memdir.prompt.context.bring_up_to_date`), so an edit that moved the layer directory is journaled before
-the findings are judged; one made in place is journaled at the next sweep (:mod:`memdir.files.sweeps`).
+digest and seq when it was kept (:func:`mark`), and each judging records in ``<layer>/.memdir/pending-judged.jsonl``
+(:data:`JUDGED_FILE`, appended as the showings are) the mark every finding still to show was judged up to, so the
+next one starts there (:func:`judged`): an ``external-edit`` of another memory is read once, not at every hook
+until the finding leaves. The journal's bytes after the oldest finding's mark are searched for the action's name
+(:func:`_mentions_edit`: no line parsed, no module imported); only when they name it are they parsed by the
+journal's reader, once for all findings (:meth:`memdir.layer.journal.Journal.events_after`), never whole — but for a
+finding kept by an older memdir (no mark) or a journal rewritten since (``memdir verify --repair``'s rechain): then
+its events are read whole, once. Only an ``external-edit`` after a finding's mark reads version objects (two each).
+A tail of other events longer than :data:`SETTLE_BYTES` is judged up to its end too, so a hook searches at most
+about that many bytes however long the journal grows. The session start brings the project layer's index up to
+date first (:func:`memdir.prompt.context.bring_up_to_date`), so an edit that moved the layer directory is journaled
+before the findings are judged; one made in place is journaled at the next sweep (:mod:`memdir.files.sweeps`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ import time
 from ..files.layout import JOURNAL_FILE, META_DIR
 
 ANSWERED_FILE = "pending-answered.jsonl"
+JUDGED_FILE = "pending-judged.jsonl"  # {"id", "journal": mark}: how far each finding was judged (unanswered)
+SETTLE_BYTES = 1 << 16  # a tail of other events longer than this is judged once, then searched no more
 HAND_EDIT = "external-edit"  # memdir.layer.lasts.HAND_EDIT: the journal's action for a change made outside memdir
 
 
@@ -116,19 +122,20 @@ def answered(layer_dir) -> dict[str, dict]:
 def unanswered(layer_dir, items: list[dict]) -> list[dict]:
     """``items`` (findings still to show, :func:`memdir.prompt.pending.active`) but those an edit outside
     memdir answered: recorded before (:func:`answered`), or answered by an ``external-edit`` journaled after the
-    finding was kept (:func:`answer`; recorded now, best effort). A layer or journal that cannot be read answers
-    nothing. Reads the journal from the oldest finding's :func:`mark` (see the module docstring for the cost)."""
+    finding was judged last (:func:`answer`; recorded now, best effort). A layer or journal that cannot be read
+    answers nothing. Reads the journal from the oldest finding's mark — the one it was judged up to
+    (:func:`judged`), else the one it was kept with (:func:`mark`) — and records how far each finding still to
+    show is judged now, so the next call reads only what was appended since (see the module docstring)."""
     done = answered(layer_dir) if os.path.exists(os.path.join(_meta(layer_dir), ANSWERED_FILE)) else {}
     items = [item for item in items if item["id"] not in done]
     if not items:
         return items
-    edits, marked = _edits_after(layer_dir, items)
-    if not edits:
-        return items
+    marks = _marks(layer_dir, items)
+    edits, marked, upto = _edits_after(layer_dir, items, marks)
     new = {}
     for item in items:
         for event, before, after in edits:
-            if not _after(event, item, marked):
+            if not _after(event, item, marks, marked):
                 continue
             reason = answer(item["text"], event.name, before, after)
             if reason is not None:
@@ -136,15 +143,100 @@ def unanswered(layer_dir, items: list[dict]) -> list[dict]:
                                    "ts": event.ts, "reason": reason, "at": time.time()}
                 break
     if new:
-        _record(layer_dir, list(new.values()))
-    return [item for item in items if item["id"] not in new]
+        _record(layer_dir, ANSWERED_FILE, list(new.values()))
+    left = [item for item in items if item["id"] not in new]
+    if upto is not None:  # every edit up to it judged: the next call starts there
+        _record(layer_dir, JUDGED_FILE, [{"id": item["id"], "journal": upto} for item in left
+                                         if marks[item["id"]] != upto])
+    return left
 
 
-def _after(event, item: dict, marked: bool) -> bool:
-    """Whether ``event`` was journaled after ``item`` was kept: past its mark's seq (``marked``: the events
-    were read from the marks), else by time."""
+def judged(layer_dir) -> dict[str, list]:
+    """Finding id → the :func:`mark` of the journal it was last judged up to (every ``external-edit`` up to it
+    answered nothing), as :func:`unanswered` recorded them in :data:`JUDGED_FILE`: of several lines of an id, the
+    one of the highest seq (a torn or foreign line is skipped). ``{}`` without the file; never raises."""
+    try:
+        with open(os.path.join(_meta(layer_dir), JUDGED_FILE), "rb") as handle:
+            raw = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return {}
+    import json
+
+    found: dict[str, list] = {}
+    for line in raw.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if (isinstance(entry, dict) and isinstance(entry.get("id"), str) and _marked(entry.get("journal"))
+                and (entry["id"] not in found or entry["journal"][2] >= found[entry["id"]][2])):
+            found[entry["id"]] = entry["journal"]
+    return found
+
+
+def clear(layer_dir) -> list[dict]:
+    """Remove the layer's answered records and judging marks (:data:`ANSWERED_FILE`, :data:`JUDGED_FILE`;
+    ``memdir review --drop all``: call with the layer lock held, once the findings are dropped). Returns the
+    records removed (:func:`answered`, oldest first), ``[]`` when there were none. Raises
+    :class:`~memdir.errors.StoreError` when the disk refuses."""
+    from ..errors import StoreError
+
+    gone = list(answered(layer_dir).values())
+    for name in (ANSWERED_FILE, JUDGED_FILE):
+        try:
+            os.unlink(os.path.join(_meta(layer_dir), name))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StoreError(f"cannot remove {os.path.join(_meta(layer_dir), name)}: {exc.strerror or exc}") from None
+    return gone
+
+
+def _marks(layer_dir, items: list[dict]) -> dict[str, list | None]:
+    """Item id → the mark its judging starts from: the one it was judged up to (:func:`judged`) when past the one
+    it was kept with, else that one (None: an older memdir's finding, never judged)."""
+    seen = judged(layer_dir) if os.path.exists(os.path.join(_meta(layer_dir), JUDGED_FILE)) else {}
+    marks = {}
+    for item in items:
+        kept = item.get("journal") if _marked(item.get("journal")) else None
+        later = seen.get(item["id"])
+        marks[item["id"]] = later if later is not None and (kept is None or later[2] >= kept[2]) else kept
+    return marks
+
+
+def forget_judged(layer_dir, keep) -> None:
+    """Keep in :data:`JUDGED_FILE` only the last mark of each finding id in ``keep`` (the file removed when none
+    is left), by an atomic replace: call with the layer lock held, when findings are kept or dropped
+    (:mod:`memdir.prompt.pending`). A line appended meanwhile by a hook (no lock) may be lost: that finding is
+    judged again from its older mark (the safe side). Never raises."""
+    path = os.path.join(_meta(layer_dir), JUDGED_FILE)
+    if not os.path.exists(path):
+        return
+    import json
+
+    from ..files.fsio import atomic_write
+
+    keep = set(keep)
+    lines = [json.dumps({"id": ident, "journal": mark}) + "\n" for ident, mark in judged(layer_dir).items()
+             if ident in keep]
+    from ..errors import MemdirError
+
+    try:
+        if lines:
+            from pathlib import Path
+
+            atomic_write(Path(path), "".join(lines).encode("utf-8"))
+        else:
+            os.unlink(path)
+    except (OSError, MemdirError):  # a courtesy: a longer file only costs a read
+        pass
+
+
+def _after(event, item: dict, marks: dict, marked: bool) -> bool:
+    """Whether ``event`` was journaled after ``item`` was last judged: past its mark's seq (``marked``: the events
+    were read from the marks, :func:`_marks`), else after it was kept, by time."""
     if marked:
-        return event.seq > item["journal"][2]
+        return event.seq > marks[item["id"]][2]
     from ..files.memfile import parse_time
 
     when = parse_time(event.ts)
@@ -157,22 +249,28 @@ def _marked(value) -> bool:
             and (value[1] is None or isinstance(value[1], str)))
 
 
-def _edits_after(layer_dir, items: list[dict]) -> tuple[list[tuple], bool]:
+def _edits_after(layer_dir, items: list[dict], marks: dict) -> tuple[list[tuple], bool, list | None]:
     """``(event, text before, text after)`` of each ``external-edit`` journaled after the oldest of ``items``
-    was kept (``[]`` when none, or the journal cannot be read), and whether they were read from the items'
-    marks (else from the whole journal: an item without one, or a journal rewritten since)."""
-    every = all(_marked(item.get("journal")) for item in items)
-    if every and not _mentions_edit(layer_dir, min(item["journal"][0] for item in items)):
-        return [], True  # the common case: nothing to parse, and the journal's module is not even imported
+    was last judged (``[]`` when none, or the journal cannot be read), whether they were read from the items'
+    marks (``marks``: :func:`_marks`; else from the whole journal: an item without one, or a journal rewritten
+    since), and the :func:`mark` every edit up to which was read (None: none to record)."""
+    every = all(marks[item["id"]] is not None for item in items)
+    if every:
+        start = min(marks[item["id"]][0] for item in items)
+        mentions, searched = _mentions_edit(layer_dir, start)
+        if not mentions:  # the common case: nothing to parse, and the journal's module is not even imported
+            # a long tail of other events is searched once more, not at every call: judged up to its end
+            return [], True, _settled(layer_dir, searched) if searched - start > SETTLE_BYTES else None
     from pathlib import Path
 
     from ..errors import MemdirError
     from ..layer.journal import Journal
 
     journal = Journal(Path(_meta(layer_dir)))
+    upto = mark(layer_dir)  # taken before the read: every event up to it is read below (a later one: next time)
     events = None
     if every:
-        end, last, _ = min((item["journal"] for item in items), key=lambda m: m[0])
+        end, last, _ = min((marks[item["id"]] for item in items), key=lambda m: m[0])
         # the events appended since the oldest mark: None when the journal is not the one marked, grown
         events = journal.events_after(end, last)
     marked = events is not None
@@ -180,30 +278,39 @@ def _edits_after(layer_dir, items: list[dict]) -> tuple[list[tuple], bool]:
         try:
             events = journal.events()
         except (MemdirError, OSError):
-            return [], False
-    oldest = min(items, key=lambda item: item["journal"][2] if marked else float(item.get("ts") or 0))
+            return [], False, None
+    oldest = min(items, key=lambda item: marks[item["id"]][2] if marked else float(item.get("ts") or 0))
     out = []
     for event in events:
-        if event.action != HAND_EDIT or not event.name or not event.after or not _after(event, oldest, marked):
+        if event.action != HAND_EDIT or not event.name or not event.after or not _after(event, oldest, marks, marked):
             continue  # no version object read for an event before every finding
         after = _text(journal, event.name, event.after)
         if after is not None:
             out.append((event, _text(journal, event.name, event.before), after))
-    return out, marked
+    return out, marked, upto
 
 
-def _mentions_edit(layer_dir, end: int) -> bool:
-    """Whether the layer journal's bytes after byte ``end`` (a finding's mark) name :data:`HAND_EDIT` at all: a
-    byte search, no line parsed — a filter before the journal's reader (:mod:`memdir.layer.journal`, whose import
-    costs about as much as this module's hook path) parses the events, which then decide. True when the journal
-    cannot be read so (the reader says what it can); a journal rewritten since the mark (``memdir verify
-    --repair``'s rechain) may hide an edit from it, and its findings wait (the safe side)."""
+def _settled(layer_dir, searched: int) -> list | None:
+    """The journal's :func:`mark` when it ends at byte ``searched`` (the bytes up to it were searched and name no
+    edit), else None (an event appended since the search: judged at the next call)."""
+    now = mark(layer_dir)
+    return now if now is not None and now[0] == searched else None
+
+
+def _mentions_edit(layer_dir, end: int) -> tuple[bool, int]:
+    """Whether the layer journal's bytes after byte ``end`` (a finding's mark) name :data:`HAND_EDIT` at all, and
+    the byte they were searched up to: a byte search, no line parsed — a filter before the journal's reader
+    (:mod:`memdir.layer.journal`, whose import costs about as much as this module's hook path) parses the
+    events, which then decide. True when the journal cannot be read so (the reader says what it can); a journal
+    rewritten since the mark (``memdir verify --repair``'s rechain) may hide an edit from it, and its findings
+    wait (the safe side)."""
     try:
         with open(os.path.join(_meta(layer_dir), JOURNAL_FILE), "rb") as handle:
             handle.seek(end)
-            return HAND_EDIT.encode() in handle.read()
+            data = handle.read()
     except (OSError, ValueError):
-        return True
+        return True, end
+    return HAND_EDIT.encode() in data, end + len(data)
 
 
 def _text(journal, name: str, key: str | None) -> str | None:
@@ -227,9 +334,12 @@ def _text(journal, name: str, key: str | None) -> str | None:
     return memory_text(record.name, record.description, record.body)
 
 
-def _record(layer_dir, entries: list[dict]) -> None:
-    """Append ``entries`` to :data:`ANSWERED_FILE` with one ``write`` (O_APPEND, no lock); a read-only home
+def _record(layer_dir, name: str, entries: list[dict]) -> None:
+    """Append ``entries`` to the file ``name`` of the layer's meta directory (:data:`ANSWERED_FILE`,
+    :data:`JUDGED_FILE`) with one ``write`` (O_APPEND, no lock); nothing for no entries; a read-only home
     records nothing (the next reader judges again)."""
+    if not entries:
+        return
     import json
 
     from ..files.fsio import append
@@ -237,9 +347,10 @@ def _record(layer_dir, entries: list[dict]) -> None:
     data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
     try:
         os.makedirs(_meta(layer_dir), exist_ok=True)
-        append(os.path.join(_meta(layer_dir), ANSWERED_FILE), data)
+        append(os.path.join(_meta(layer_dir), name), data)
     except OSError:
         pass
 
 
-__all__ = ["ANSWERED_FILE", "answer", "answered", "mark", "unanswered"]
+__all__ = ["ANSWERED_FILE", "JUDGED_FILE", "answer", "answered", "clear", "forget_judged", "judged", "mark",
+           "unanswered"]

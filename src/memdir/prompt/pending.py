@@ -15,6 +15,8 @@ and within the same byte budget (:func:`with_pending`, the one rule).
 * ``<layer>/.memdir/pending-shown.jsonl`` — one line ``{"id", "session"}``
   per showing, appended with one ``write`` (O_APPEND) and no lock, so the
   session-start hook stays as light as reading two small files.
+* ``<layer>/.memdir/pending-answered.jsonl`` and ``pending-judged.jsonl`` — the findings an edit outside memdir
+  answered, and how far in the journal each was judged (:mod:`memdir.prompt.answered`), appended the same way.
 
 An item expires once it has been shown in :data:`SHOW_LIMIT` distinct
 sessions (a showing without a session id counts on its own), after
@@ -132,6 +134,27 @@ def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
     """The texts of the findings of a project layer still to show (:func:`active`, in the order they were
     kept): the one count of what waits for the agent to save, for ``memdir status`` and ``doctor``."""
     return tuple(item["text"] for item in active(layer_dir))
+
+
+def answered_lately(layer_dir: str | os.PathLike, now: float | None = None) -> tuple[dict, ...]:
+    """The findings of a project layer an edit outside memdir answered (:func:`memdir.prompt.answered.answered`:
+    ``{"id", "text", "name", "seq", "ts", "reason", "at"}``) judged in the last :data:`MAX_AGE_DAYS` days — as
+    long as a finding is kept —, oldest first: the one list of them for ``memdir review`` and ``memdir status``.
+    ``()`` when none; never raises."""
+    from .answered import ANSWERED_FILE, answered
+
+    if not os.path.exists(os.path.join(_dir(layer_dir), ANSWERED_FILE)):
+        return ()
+    since = (_now() if now is None else now) - MAX_AGE_DAYS * 86400
+    return tuple(entry for entry in answered(layer_dir).values() if _seconds(entry.get("at")) >= since)
+
+
+def _seconds(value) -> float:
+    """``value`` as epoch seconds (a hand-edited line's anything: 0)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
 
 
 def _is_day(value) -> bool:
@@ -294,6 +317,9 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
                     **({"said": str(said[0])[:10]} if said and said[0] else {}), **({"journal": journal} if journal else {})})
     if new or len(keep) != len(load(layer_dir)):
         _save(layer_dir, (keep + new)[-MAX_ITEMS:])
+        from .answered import forget_judged
+
+        forget_judged(layer_dir, {i["id"] for i in (keep + new)[-MAX_ITEMS:]})  # the judging of those gone
     return new
 
 
@@ -337,6 +363,20 @@ def forgotten_by(item_text: str, memory_text: str, head_text: str) -> bool:
     return covers(item_text, memory_text) or covers(head_text, item_text)
 
 
+def drop_every(layer_dir: str | os.PathLike) -> tuple[list[dict], list[dict]]:
+    """Drop every finding of the layer and clear the records of those an edit outside memdir answered
+    (``memdir review --drop all``: a person says "none of these"; call with the layer lock held): ``pending.json``,
+    the answered records and the judging marks (:mod:`memdir.prompt.answered`) are removed; the showings stay
+    (they name only ids). Returns ``(the items dropped that were still to show, the answered records cleared)``.
+    Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
+    from .answered import clear
+
+    still = active(layer_dir)
+    if load(layer_dir):
+        _save(layer_dir, [])
+    return still, clear(layer_dir)
+
+
 def drop(layer_dir: Path, ids) -> list[dict]:
     """Drop the items whose ``id`` is in ``ids`` (a person said "not this": `memdir review --drop`; call with
     the layer lock held). Returns the dropped items, ``[]`` when none of ``ids`` is kept. Raises
@@ -346,9 +386,13 @@ def drop(layer_dir: Path, ids) -> list[dict]:
     gone = [i for i in items if i["id"] in wanted]
     if gone:
         _save(layer_dir, [i for i in items if i["id"] not in wanted])
+        from .answered import forget_judged
+
+        forget_judged(layer_dir, {i["id"] for i in items if i["id"] not in wanted})
     return gone
 
 
-__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "drop", "drop_forgotten",
+__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "answered_lately", "drop",
+           "drop_every", "drop_forgotten",
            "expire_covered", "forgotten_by", "load", "mark_shown", "pending_block", "render", "session_pending",
            "showings", "with_pending"]

@@ -38,13 +38,16 @@ def answered(result) -> str:
 
 @printable_output
 def dropped(result) -> str:
-    """What `memdir review --drop` removed (a :class:`~memdir.operations.findings.FindingsDropped`)."""
-    if not result.dropped:
-        return "No pending findings to drop."
-    lines = [f"Dropped {len(result.dropped)} pending finding(s); no session will offer them again "
-             f"({result.left} left):"]
+    """What `memdir review --drop` removed (a :class:`~memdir.operations.findings.FindingsDropped`): the findings
+    dropped, then (``--drop all``) the records of answered findings cleared."""
+    lines = [(f"Dropped {len(result.dropped)} pending finding(s); no session will offer them again "
+              f"({result.left} left):")] if result.dropped else []
     lines += [f"  {f.id}  “{cut(f.text)}”" for f in result.dropped]
-    return "\n".join(lines)
+    if result.cleared:
+        lines.append(f"Cleared the records of {len(result.cleared)} finding(s) answered by an edit outside memdir; "
+                     "`memdir review` no longer lists them:")
+        lines += [f"  {f.id}  “{cut(f.text)}”" for f in result.cleared]
+    return "\n".join(lines) or "No pending findings to drop."
 
 
 __all__ = ["answered", "dropped", "findings"]

@@ -56,7 +56,9 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
                      f"{counted(layer.candidates, 'candidate')}, "
                      + (f"{_superseded(layer)}, " if layer.superseded else "")
                      + f"{counted(layer.tombstones, 'tombstone')}"
-                     + (f", {counted(len(layer.pending), 'pending finding')}" if layer.pending else "") + ")")
+                     + (f", {counted(len(layer.pending), 'pending finding')}" if layer.pending else "")
+                     + (f", {counted(len(layer.answered), 'finding')} answered by an edit outside memdir"
+                        if layer.answered else "") + ")")
         lines += ["  " + line for line in malformed_lines(layer.malformed, max_malformed)]
         lenient = list(dict.fromkeys(note.path for note in layer.notes))  # each file once, in path order
         lines += [f"  ~ read leniently: {cut(path, 1000)} (memdir doctor says how)" for path in lenient[:max_malformed]]
