@@ -17,8 +17,10 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    zero-width, other digits and look-alike variants are the same value
    (``14h00`` for ``14:00`` is another spelling, not folded);
 2. **the same words**: the value's word sequence (punctuation and markup
-   dropped) — a trailing period, ``**bold**``, ``<b>pass</b>word`` or a link's
-   address does not make a new fact (the words a reader sees: :mod:`.reading`);
+   dropped) — a trailing period, ``**bold**``, ``<b>pass</b>word`` or a link
+   added does not make a new fact (the words a reader sees: :mod:`.reading`), but
+   a link's address *replaced* does (``[wiki](http://v1)`` → ``[wiki](http://v2)``:
+   a correction by :mod:`.addresses`, which rules 2 to 5 all ask);
 3. **the forgotten fact restated**: the new description's words are the
    forgotten description's (its body dropped or replaced), or the forgotten
    description's words (at least :data:`MIN_FACT_WORDS`) appear, in order and
@@ -50,7 +52,7 @@ that only frame a fact (``Note:``, ``Remember``, ``Always``, ``Please``:
 :data:`_FRAMING`) or a punctuation mark between them keep it a restatement.
 
 A correction is not a near-duplicate: changing a number, a name or a word
-(``5433`` → ``5434``, Jest → Vitest), saying the opposite (``not``,
+(``5433`` → ``5434``, Jest → Vitest, a link's address: :mod:`.addresses`), saying the opposite (``not``,
 ``never``, ``no longer``: negations are content words) or reversing a
 relation gives a different fact, which is accepted — also when it quotes the
 old words after a negation ("Do not use pnpm …", "It is wrong that …") or
@@ -92,6 +94,7 @@ from ..paths import sha256
 from ..text.printable import one_line
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
+from . import addresses
 from .reading import READING, plain_words, read, readings_for, seen, words
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
@@ -161,10 +164,12 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
     return keys
 
 
-def forgotten_body(stones, description: str, body: str):
+def forgotten_body(stones, description: str, body: str, written: addresses.Written | None = None):
     """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
-    under every reading: :data:`memdir.tombstones.reading.READINGS`), or None."""
+    under every reading: :data:`memdir.tombstones.reading.READINGS`), or None, but for a correction of an address
+    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`~.addresses.Written`)."""
     keys: dict[int, dict] = {}
+    written = written or addresses.Written(description, body)
     for stone in stones:
         if stone.body_digest is None:
             continue
@@ -173,7 +178,8 @@ def forgotten_body(stones, description: str, body: str):
                 keys[reading] = body_keys(description, body, reading)
             if stone.body_digest in keys[reading]:
                 need = keys[reading][stone.body_digest]
-                if need is None or plain_words(stone.description, reading) == need:
+                if (need is None or plain_words(stone.description, reading) == need) and not (
+                        max(reading, stone.reading or 1) >= 2 and written.corrects(addresses.forgotten(stone, "body"))):
                     return stone
     return None
 
@@ -296,7 +302,8 @@ class Tombstone:
     tombstones written before it existed (those match by the rules 1 to 4 as they always did). ``reading``: the
     reading of words (:mod:`memdir.tombstones.reading`) ``words_digest`` and ``body_digest`` were made with, None
     for a tombstone stored before readings were kept (reading 1); a value is compared under every reading
-    (:data:`memdir.tombstones.reading.READINGS`), whichever it was."""
+    (:data:`memdir.tombstones.reading.READINGS`), whichever it was. ``description_addresses``, ``body_addresses``:
+    digests of the hidden link addresses of each (:mod:`memdir.tombstones.addresses`); None: none, or kept before."""
 
     id: str
     name: str
@@ -315,13 +322,17 @@ class Tombstone:
     # the forget, a teammate's lift, a branch without it): still in force here (TombstoneDir.all), never stored.
     vanished: bool = field(default=False, compare=False)
     reading: int | None = None
+    description_addresses: tuple[str, ...] | None = None
+    body_addresses: tuple[str, ...] | None = None
 
     def stored(self) -> dict:
         """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
         :attr:`vanished`, and :attr:`action`, :attr:`body_digest` and :attr:`reading` only when known (a tombstone
-        made before they were kept has none; a short body has no digest of its own)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
-                and (k not in ("action", "body_digest", "reading") or v is not None)}
+        made before they were kept has none; a short body has no digest of its own), the address digests only when
+        there are some (as a list)."""
+        out = {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
+               and (k not in ("action", "body_digest", "reading") or v is not None)}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items() if v or not k.endswith("_addresses")}
 
 
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
@@ -337,7 +348,9 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
                      reason=reason, ts=now, words_digest=_words_digest(description, body), action=action,
-                     body_digest=body_digest(description, body), reading=READING)
+                     body_digest=body_digest(description, body), reading=READING,
+                     description_addresses=addresses.digests(description) or None,
+                     body_addresses=addresses.digests(body) or None)
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -423,21 +436,25 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     # The value as each reading reads it (memdir.tombstones.reading.READINGS): seen through its markup, and as
     # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
     # when they agree (text without markup).
-    read_as = {}
-    for reading in readings_for(description, body):
+    # A match read as seen is passed over when it corrects a link's address (memdir.tombstones.addresses).
+    read_as, seq_digests, written = {}, {}, addresses.Written(description, body)
+    readings = readings_for(description, body)
+    for reading in readings:
         seq = words(f"{description}\n{body}", reading)
+        seq_digests.setdefault(_digest(" ".join(seq)), set()).update((reading,) if len(readings) > 1 else (1, reading))
         if all(seq != other[0] for other in read_as.values()):
             read_as[reading] = (seq, words(description, reading))
-    seq_digests = {_digest(" ".join(seq)) for seq, _ in read_as.values()}
     for stone in stones:
-        if stone.words_digest is not None and stone.words_digest in seq_digests:
+        found_in = seq_digests.get(stone.words_digest or "", ())
+        as_written = (stone.reading or 1) < 2 and 1 in found_in  # the value's words as written, the stone's too
+        if found_in and (as_written or not written.corrects(addresses.forgotten(stone, "value"))):
             return stone, "the same words"
     if any(stone.body_digest is not None for stone in stones):
-        stone = forgotten_body(stones, description, body)
+        stone = forgotten_body(stones, description, body, written)
         if stone is not None:
             return stone, "the forgotten body"
     for seq, own_seq in read_as.values():
-        found = _fact_found(stones, description, seq, own_seq)
+        found = _fact_found(stones, description, seq, own_seq, written)
         if found is not None:
             return found
     if name is not None and actor in ("extracted", "import"):
@@ -447,21 +464,24 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     return None
 
 
-def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...]):
+def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...], written):
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
-    under one reading) restates or rewords (rules 3 and 4), with why; None."""
+    under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
+    forgotten description held (``written``: the value's :class:`memdir.tombstones.addresses.Written`); None."""
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
     own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
-        if (fact == own_joined or run_together == squeezed) and own_seq:
-            return stone, "the forgotten fact restated"
-        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined, description):
-            return stone, "the forgotten fact restated"
-        if content_words >= MIN_FACT_WORDS and len(own) == content_words and (
+        why = None
+        if (fact == own_joined or run_together == squeezed) and own_seq or fact.count("\x1f") - 1 >= MIN_FACT_WORDS \
+                and _restated(fact, seq, joined, description):
+            why = "the forgotten fact restated"
+        elif content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
-            return stone, "the forgotten fact reworded"
+            why = "the forgotten fact reworded"
+        if why and not written.corrects(addresses.forgotten(stone, "description")):
+            return stone, why
     return None
 
 
