@@ -66,8 +66,8 @@ def test_the_reported_case_a_bare_link_corrected_is_written_as_its_plain_twin_is
     plain = mem.forget("wiki-plain").tombstone
     assert _created(mem, "wiki-2", "[wiki](http://v2)", "") == "created"
     assert _created(mem, "wiki-plain-2", "wiki http://w2", "") == "created"
-    for dressed in ("[wiki](<http://v1>)", '<a href="http://v1">wiki</a>', "[wiki](HTTP://V1/)", "[**wiki**](http://v1)",
-                    "wiki"):
+    for dressed in ("[wiki](<http://v1>)", '<a href="http://v1">wiki</a>', "[wiki](HTTP://V1/)",
+                    "[**wiki**](http://v1)", "wiki", "wiki <http://v1>", "wiki http://v1"):
         assert _refused_as(mem, "again", dressed, "") == (stone, "the same words"), dressed
     assert _refused_as(mem, "again", "wiki <http://w1>", "") == (plain, "the same words")
     assert _refused_as(mem, "again", "[wiki http://w1](http://w2)", "") == (plain, "the same words")  # w1 shown
@@ -97,9 +97,9 @@ def test_an_address_corrected_in_the_description_is_written_and_every_control_is
         assert _refused_as(mem, "again", DESCRIPTION.replace(V1, V2), body) == (
             stone, "the forgotten fact restated"), body
     assert _refused_as(mem, "again", f"The billing dashboard is on the wiki <{dash}>", "") == (plain, "the same words")
-    # the plain twin of the forgotten description, its address shown, holds it: refused, as the fact restated
-    assert _refused_as(mem, "again", f"The deploy runbook is on the wiki {V1}", "") == (
-        stone, "the forgotten fact restated")
+    # its address shown: the words of the forgotten value as written (written_words_digest)
+    for shown in (f"The deploy runbook is on the wiki {V1}", f"The deploy runbook is on the wiki <{V1}>"):
+        assert _refused_as(mem, "again", shown, "") == (stone, "the same words"), shown
     assert {"runbook-2", "runbook-3", "dash"} <= {m.name for m in mem.list().memories}
     assert "again" not in {m.name for m in mem.list(include_all=True).memories}
 
@@ -111,6 +111,7 @@ def test_an_address_corrected_in_a_forgotten_body_is_written_and_every_control_i
     assert stored["body_addresses"] == list(digests(BODY)) and "description_addresses" not in stored
     assert V1 not in json.dumps(stored) and "v1.example" not in json.dumps(stored)  # kept as digests only
     assert _created(mem, "ops-notes", "Ops notes for Tuesday", BODY.replace(V1, V2)) == "created"
+    assert _created(mem, "ops-plain", "Ops notes for Monday", BODY.replace(f"[wiki]({V1})", f"wiki {V2}")) == "created"
     refused = {
         "wrapped in angle brackets": BODY.replace(f"({V1})", f"(<{V1}>)"),
         "an HTML link": BODY.replace(f"[wiki]({V1})", f"<a href='{V1}'>wiki</a>"),
@@ -120,6 +121,10 @@ def test_an_address_corrected_in_a_forgotten_body_is_written_and_every_control_i
         "the link dropped": BODY.replace(f"[wiki]({V1})", "wiki"),
         "the address moved to a second link": BODY.replace(f"({V1})", f"({V2})").replace(
             "platform team", f"[platform team]({V1})"),
+        # the address shown (the words as written of the forgotten body: written_body_digest)
+        "shown as an autolink": BODY.replace(f"[wiki]({V1})", f"wiki <{V1}>"),
+        "shown bare": BODY.replace(f"[wiki]({V1})", f"wiki {V1}"),
+        "shown in the text of a link elsewhere": BODY.replace(f"[wiki]({V1})", f"[wiki {V1}]({V2})"),
     }
     for kind, body in refused.items():
         assert _refused_as(mem, "ops-again", "Weekly ops summary", body) == (stone, "the forgotten body"), kind
@@ -151,7 +156,7 @@ def test_a_tombstone_of_reading_one_blocks_as_before_and_takes_the_corrected_add
     """No ``reading``: its digests are of the words as written, the address among them; its description is read
     today, so its address is read from it."""
     item = make("runbook", DESCRIPTION, BODY, "human", "moved").stored()
-    for key in ("reading", "body_addresses", "description_addresses"):
+    for key in ("reading", "body_addresses", "description_addresses", "written_words_digest", "written_body_digest"):
         item.pop(key, None)
     item["words_digest"] = sha256(" ".join(words(f"{DESCRIPTION}\n{BODY}", 1)).encode()).hexdigest()
     item["body_digest"] = body_digest(DESCRIPTION, BODY, 1)
@@ -173,7 +178,7 @@ def test_a_tombstone_of_reading_two_without_address_digests_blocks_its_body_as_b
     """Kept by tomb40's memdir: its body's addresses are not known, so its body blocks as it did; its description's
     are read from the description."""
     item = make("runbook", DESCRIPTION, BODY, "human", "moved").stored()
-    for key in ("body_addresses", "description_addresses"):
+    for key in ("body_addresses", "description_addresses", "written_words_digest", "written_body_digest"):
         item.pop(key, None)
     path = _old_file(mem, item)
     before = path.read_bytes()
@@ -194,8 +199,12 @@ def test_the_address_fields_are_stored_only_when_there_are_some_and_a_bad_one_is
     assert stone_of(stone.stored()) == stone and stone_of(json.loads(shared_bytes(stone))).body_addresses == \
         digests(BODY)
     assert shared_bytes(stone) == shared_bytes(make("runbook", DESCRIPTION, BODY, "other", "x"))  # git merges alike
+    assert (stone.written_words_digest, stone.written_body_digest) == (
+        sha256(" ".join(words(f"{DESCRIPTION}\n{BODY}", 1)).encode()).hexdigest(), body_digest(DESCRIPTION, BODY, 1))
     plain = make("db", "The staging database host is pg-stage-3", "", "human", None)
     assert plain.description_addresses is None and "body_addresses" not in plain.stored()
+    assert {"written_words_digest", "written_body_digest"}.isdisjoint(plain.stored())  # read alike both ways
+    assert "written_words_digest" not in make("db", "**Staging** host is pg-stage-3", "", "h", None).stored()
     with pytest.raises(ValueError, match="'body_addresses' is a string, not an array of strings"):
         stone_of({**stone.stored(), "body_addresses": "abc"})
     with pytest.raises(ValueError, match="'description_addresses' is an array, not an array of strings"):

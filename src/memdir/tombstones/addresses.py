@@ -24,8 +24,13 @@ So ``[wiki](http://v1)`` → ``[wiki](http://v2)``, ``<a href="http://v2">wiki</
 (no forgotten address missing), the same address wrapped another way (``[x](<http://v1>)``, ``<a href>``,
 ``<http://v1>``, bare: the address is held), and the link dropped with nothing in its place (the reader sees the
 forgotten words and no other address: rule 2 — a decision; plain text that drops a shown address drops words and is
-accepted by the word rules themselves). A match under the text as written on both sides (a tombstone of reading 1
-and the value read as written) is never a correction here: the addresses were words of both.
+accepted by the word rules themselves). A match under the text as written on both sides (a tombstone's digest of
+reading 1 and the value read as written) is never a correction here: the addresses were words of both.
+
+The address *shown* (``wiki <http://v1>``, ``wiki http://v1`` for a forgotten ``wiki [link](http://v1)``) reads as
+other words than the forgotten value seen, so a tombstone also keeps its digests of the words as written when they
+differ (:attr:`memdir.tombstones.match.Tombstone.written_words_digest`, ``written_body_digest``): the value read as
+written is the forgotten one read so, the address among the words of both.
 
 "The forgotten part" is the rule's: the whole value for "the same words", the body for "the forgotten body", the
 description for the description's rules (restated, reworded). A tombstone keeps the digests of the hidden addresses

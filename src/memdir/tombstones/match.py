@@ -20,7 +20,8 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    dropped) — a trailing period, ``**bold**``, ``<b>pass</b>word`` or a link
    added does not make a new fact (the words a reader sees: :mod:`.reading`), but
    a link's address *replaced* does (``[wiki](http://v1)`` → ``[wiki](http://v2)``:
-   a correction by :mod:`.addresses`, which rules 2 to 5 all ask);
+   a correction by :mod:`.addresses`, which rules 2 to 5 all ask), and the address
+   shown (``wiki <http://v1>``) matches the forgotten words as written;
 3. **the forgotten fact restated**: the new description's words are the
    forgotten description's (its body dropped or replaced), or the forgotten
    description's words (at least :data:`MIN_FACT_WORDS`) appear, in order and
@@ -67,9 +68,10 @@ while list, heading and quote markup still add no word. The tombstone keeps the 
 show a person what was forgotten) and only digests of the full value and of the body's words (rule 5): a body's
 words are never kept in clear, so the held-back sieve (:func:`needed_runs`) reads the description's words alone and
 the body's rule is a digest looked up (:func:`body_digest`, :func:`by_body`). A tombstone keeps the reading its
-digests were made with (:attr:`Tombstone.reading`); a value is compared under every reading, as written and as
-seen (:data:`memdir.tombstones.reading.READINGS`), so markup hides no forgotten fact (a comment, an attribute) and a
-tombstone of an earlier reading still blocks: a stored digest is never made again.
+digests were made with (:attr:`Tombstone.reading`), and those of the words as written when they differ; a value
+is compared under every reading, as written and as seen (:data:`memdir.tombstones.reading.READINGS`), so markup
+hides no forgotten fact (a comment, an attribute) and a tombstone of an earlier reading still blocks: a stored
+digest is never made again.
 
 What a refusal says is :mod:`memdir.tombstones.refusals`, re-exported here: :func:`refusal` (the message a
 person reads), :func:`caution` (the warning of a write let through beside a
@@ -178,16 +180,15 @@ def forgotten_body(stones, description: str, body: str, written: addresses.Writt
     keys: dict[int, dict] = {}
     written = written or addresses.Written(description, body)
     for stone in stones:
-        if stone.body_digest is None:
-            continue
-        for reading in readings_for(description, body):
-            if reading not in keys:
-                keys[reading] = body_keys(description, body, reading)
-            if stone.body_digest in keys[reading]:
-                need = keys[reading][stone.body_digest]
-                if (need is None or plain_words(stone.description, reading) == need) and not (
-                        max(reading, stone.reading or 1) >= 2 and written.corrects(addresses.forgotten(stone, "body"))):
-                    return stone
+        for digest, made in _body_digests(stone):
+            for reading in readings_for(description, body):
+                if reading not in keys:
+                    keys[reading] = body_keys(description, body, reading)
+                if digest in keys[reading]:
+                    need = keys[reading][digest]
+                    if (need is None or plain_words(stone.description, reading) == need) and not (
+                            max(reading, made) >= 2 and written.corrects(addresses.forgotten(stone, "body"))):
+                        return stone
     return None
 
 
@@ -207,9 +208,19 @@ def by_body(stones) -> dict[str, list]:
     the description's rules need a sieve (:func:`needed_runs`)."""
     out: dict[str, list] = {}
     for stone in stones:
-        if stone.body_digest is not None:
-            out.setdefault(stone.body_digest, []).append(stone)
+        for digest, _ in _body_digests(stone):
+            out.setdefault(digest, []).append(stone)
     return out
+
+
+def _words_digests(stone) -> list[tuple[str, int]]:
+    """``stone``'s digests of the value's words, each with the reading it was made with."""
+    return [(d, r) for d, r in ((stone.words_digest, stone.reading or 1), (stone.written_words_digest, 1)) if d]
+
+
+def _body_digests(stone) -> list[tuple[str, int]]:
+    """``stone``'s digests of the body's words (rule 5), each with the reading it was made with."""
+    return [(d, r) for d, r in ((stone.body_digest, stone.reading or 1), (stone.written_body_digest, 1)) if d]
 
 
 def _joined(seq) -> str:
@@ -310,7 +321,9 @@ class Tombstone:
     reading of words (:mod:`memdir.tombstones.reading`) ``words_digest`` and ``body_digest`` were made with, None
     for a tombstone stored before readings were kept (reading 1); a value is compared under every reading
     (:data:`memdir.tombstones.reading.READINGS`), whichever it was. ``description_addresses``, ``body_addresses``:
-    digests of the hidden link addresses of each (:mod:`memdir.tombstones.addresses`); None: none, or kept before."""
+    digests of the hidden link addresses of each (:mod:`memdir.tombstones.addresses`); None: none, or kept before.
+    ``written_words_digest``, ``written_body_digest``: the digests of reading 1 (the words as written, a link's address
+    among them), kept beside those of :attr:`reading` when they differ; None: alike, or kept before them."""
 
     id: str
     name: str
@@ -331,14 +344,17 @@ class Tombstone:
     reading: int | None = None
     description_addresses: tuple[str, ...] | None = None
     body_addresses: tuple[str, ...] | None = None
+    written_words_digest: str | None = None
+    written_body_digest: str | None = None
 
     def stored(self) -> dict:
         """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
-        :attr:`vanished`, and :attr:`action`, :attr:`body_digest` and :attr:`reading` only when known (a tombstone
-        made before they were kept has none; a short body has no digest of its own), the address digests only when
-        there are some (as a list)."""
+        :attr:`vanished`; :attr:`action`, :attr:`body_digest`, :attr:`reading` and the written digests only when
+        known (a tombstone made before they were kept has none; a short body has no digest of its own; a value read
+        alike as written has no written digests), the address digests only when there are some (as a list)."""
+        known = ("action", "body_digest", "reading", "written_words_digest", "written_body_digest")
         out = {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
-               and (k not in ("action", "body_digest", "reading") or v is not None)}
+               and (k not in known or v is not None)}
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items() if v or not k.endswith("_addresses")}
 
 
@@ -353,11 +369,17 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     ``t-`` + 12 hex of the value digest, so the same value always gets the same id."""
     key = _digest(value_of(description, body))
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    words_seen, body_seen = _words_digest(description, body), body_digest(description, body)
+    # As written too, when that reads otherwise (a link's address is words there): `wiki <http://v1>` for a
+    # forgotten `[wiki](http://v1)` shows the address the tombstone forgot.
+    written = (_words_digest(description, body, 1), body_digest(description, body, 1)) \
+        if len(readings_for(description, body)) > 1 else (None, None)
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
-                     reason=reason, ts=now, words_digest=_words_digest(description, body), action=action,
-                     body_digest=body_digest(description, body), reading=READING,
-                     description_addresses=addresses.digests(description) or None,
-                     body_addresses=addresses.digests(body) or None)
+                     reason=reason, ts=now, words_digest=words_seen, action=action, body_digest=body_seen,
+                     reading=READING, description_addresses=addresses.digests(description) or None,
+                     body_addresses=addresses.digests(body) or None,
+                     written_words_digest=written[0] if written[0] != words_seen else None,
+                     written_body_digest=written[1] if written[1] != body_seen else None)
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -452,11 +474,12 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
         if all(seq != other[0] for other in read_as.values()):
             read_as[reading] = (seq, words(description, reading))
     for stone in stones:
-        found_in = seq_digests.get(stone.words_digest or "", ())
-        as_written = (stone.reading or 1) < 2 and 1 in found_in  # the value's words as written, the stone's too
-        if found_in and (as_written or not written.corrects(addresses.forgotten(stone, "value"))):
-            return stone, "the same words"
-    if any(stone.body_digest is not None for stone in stones):
+        for digest, made in _words_digests(stone):
+            found_in = seq_digests.get(digest, ())
+            as_written = made < 2 and 1 in found_in  # the value's words as written, the stone's too
+            if found_in and (as_written or not written.corrects(addresses.forgotten(stone, "value"))):
+                return stone, "the same words"
+    if any(_body_digests(stone) for stone in stones):
         stone = forgotten_body(stones, description, body, written)
         if stone is not None:
             return stone, "the forgotten body"
