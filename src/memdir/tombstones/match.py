@@ -17,8 +17,11 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    zero-width, other digits and look-alike variants are the same value
    (``14h00`` for ``14:00`` is another spelling, not folded);
 2. **the same words**: the value's word sequence (punctuation and markup
-   dropped) — a trailing period, ``**bold**``, ``<b>pass</b>word`` or a link's
-   address does not make a new fact (the words a reader sees: :mod:`.reading`);
+   dropped) — a trailing period, ``**bold**``, ``<b>pass</b>word`` or a link
+   added does not make a new fact (the words a reader sees: :mod:`.reading`), but
+   a link's address *replaced* does (``[wiki](http://v1)`` → ``[wiki](http://v2)``:
+   a correction by :mod:`.addresses`, which rules 2 to 5 all ask), and the address
+   shown (``wiki <http://v1>``) matches the forgotten words as written;
 3. **the forgotten fact restated**: the new description's words are the
    forgotten description's (its body dropped or replaced), or the forgotten
    description's words (at least :data:`MIN_FACT_WORDS`) appear, in order and
@@ -50,7 +53,7 @@ that only frame a fact (``Note:``, ``Remember``, ``Always``, ``Please``:
 :data:`_FRAMING`) or a punctuation mark between them keep it a restatement.
 
 A correction is not a near-duplicate: changing a number, a name or a word
-(``5433`` → ``5434``, Jest → Vitest), saying the opposite (``not``,
+(``5433`` → ``5434``, Jest → Vitest, a link's address: :mod:`.addresses`), saying the opposite (``not``,
 ``never``, ``no longer``: negations are content words) or reversing a
 relation gives a different fact, which is accepted — also when it quotes the
 old words after a negation ("Do not use pnpm …", "It is wrong that …") or
@@ -65,11 +68,12 @@ while list, heading and quote markup still add no word. The tombstone keeps the 
 show a person what was forgotten) and only digests of the full value and of the body's words (rule 5): a body's
 words are never kept in clear, so the held-back sieve (:func:`needed_runs`) reads the description's words alone and
 the body's rule is a digest looked up (:func:`body_digest`, :func:`by_body`). A tombstone keeps the reading its
-digests were made with (:attr:`Tombstone.reading`); a value is compared under every reading, as written and as
-seen (:data:`memdir.tombstones.reading.READINGS`), so markup hides no forgotten fact (a comment, an attribute) and a
-tombstone of an earlier reading still blocks: a stored digest is never made again.
+digests were made with (:attr:`Tombstone.reading`), and those of the words as written when they differ; a value
+is compared under every reading, as written and as seen (:data:`memdir.tombstones.reading.READINGS`), so markup
+hides no forgotten fact (a comment, an attribute) and a tombstone of an earlier reading still blocks: a stored
+digest is never made again.
 
-What a refusal says is here too, in one place: :func:`refusal` (the message a
+What a refusal says is :mod:`memdir.tombstones.refusals`, re-exported here: :func:`refusal` (the message a
 person reads), :func:`caution` (the warning of a write let through beside a
 tombstone), :func:`outcome` (the line of an item a consolidation or an
 import leaves out) and :data:`ONLY_A_PERSON_LIFTS`; a refused write raises
@@ -89,10 +93,18 @@ from functools import lru_cache
 
 from ..errors import TombstoneRefused
 from ..paths import sha256
-from ..text.printable import one_line
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
+from . import addresses
 from .reading import READING, plain_words, read, readings_for, seen, words
+from .refusals import (
+    ONLY_A_PERSON_LIFTS,
+    caution,
+    forgotten_by,
+    lift_command,
+    outcome,
+    refusal,
+)
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -161,20 +173,22 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
     return keys
 
 
-def forgotten_body(stones, description: str, body: str):
+def forgotten_body(stones, description: str, body: str, written: addresses.Written | None = None):
     """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
-    under every reading: :data:`memdir.tombstones.reading.READINGS`), or None."""
+    under every reading: :data:`memdir.tombstones.reading.READINGS`), or None, but for a correction of an address
+    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`~.addresses.Written`)."""
     keys: dict[int, dict] = {}
+    written = written or addresses.Written(description, body)
     for stone in stones:
-        if stone.body_digest is None:
-            continue
-        for reading in readings_for(description, body):
-            if reading not in keys:
-                keys[reading] = body_keys(description, body, reading)
-            if stone.body_digest in keys[reading]:
-                need = keys[reading][stone.body_digest]
-                if need is None or plain_words(stone.description, reading) == need:
-                    return stone
+        for digest, made in _body_digests(stone):
+            for reading in readings_for(description, body):
+                if reading not in keys:
+                    keys[reading] = body_keys(description, body, reading)
+                if digest in keys[reading]:
+                    need = keys[reading][digest]
+                    if (need is None or plain_words(stone.description, reading) == need) and not (
+                            max(reading, made) >= 2 and written.corrects(addresses.forgotten(stone, "body"))):
+                        return stone
     return None
 
 
@@ -194,9 +208,19 @@ def by_body(stones) -> dict[str, list]:
     the description's rules need a sieve (:func:`needed_runs`)."""
     out: dict[str, list] = {}
     for stone in stones:
-        if stone.body_digest is not None:
-            out.setdefault(stone.body_digest, []).append(stone)
+        for digest, _ in _body_digests(stone):
+            out.setdefault(digest, []).append(stone)
     return out
+
+
+def _words_digests(stone) -> list[tuple[str, int]]:
+    """``stone``'s digests of the value's words, each with the reading it was made with."""
+    return [(d, r) for d, r in ((stone.words_digest, stone.reading or 1), (stone.written_words_digest, 1)) if d]
+
+
+def _body_digests(stone) -> list[tuple[str, int]]:
+    """``stone``'s digests of the body's words (rule 5), each with the reading it was made with."""
+    return [(d, r) for d, r in ((stone.body_digest, stone.reading or 1), (stone.written_body_digest, 1)) if d]
 
 
 def _joined(seq) -> str:
@@ -296,7 +320,10 @@ class Tombstone:
     tombstones written before it existed (those match by the rules 1 to 4 as they always did). ``reading``: the
     reading of words (:mod:`memdir.tombstones.reading`) ``words_digest`` and ``body_digest`` were made with, None
     for a tombstone stored before readings were kept (reading 1); a value is compared under every reading
-    (:data:`memdir.tombstones.reading.READINGS`), whichever it was."""
+    (:data:`memdir.tombstones.reading.READINGS`), whichever it was. ``description_addresses``, ``body_addresses``:
+    digests of the hidden link addresses of each (:mod:`memdir.tombstones.addresses`); None: none, or kept before.
+    ``written_words_digest``, ``written_body_digest``: the digests of reading 1 (the words as written, a link's address
+    among them), kept beside those of :attr:`reading` when they differ; None: alike, or kept before them."""
 
     id: str
     name: str
@@ -315,13 +342,20 @@ class Tombstone:
     # the forget, a teammate's lift, a branch without it): still in force here (TombstoneDir.all), never stored.
     vanished: bool = field(default=False, compare=False)
     reading: int | None = None
+    description_addresses: tuple[str, ...] | None = None
+    body_addresses: tuple[str, ...] | None = None
+    written_words_digest: str | None = None
+    written_body_digest: str | None = None
 
     def stored(self) -> dict:
         """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
-        :attr:`vanished`, and :attr:`action`, :attr:`body_digest` and :attr:`reading` only when known (a tombstone
-        made before they were kept has none; a short body has no digest of its own)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
-                and (k not in ("action", "body_digest", "reading") or v is not None)}
+        :attr:`vanished`; :attr:`action`, :attr:`body_digest`, :attr:`reading` and the written digests only when
+        known (a tombstone made before they were kept has none; a short body has no digest of its own; a value read
+        alike as written has no written digests), the address digests only when there are some (as a list)."""
+        known = ("action", "body_digest", "reading", "written_words_digest", "written_body_digest")
+        out = {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
+               and (k not in known or v is not None)}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items() if v or not k.endswith("_addresses")}
 
 
 ID_FORM = re.compile(r"^t-[0-9a-f]{12}\Z")  # a tombstone's id, as make() gives it (also a file name where they travel)
@@ -335,9 +369,17 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     ``t-`` + 12 hex of the value digest, so the same value always gets the same id."""
     key = _digest(value_of(description, body))
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    words_seen, body_seen = _words_digest(description, body), body_digest(description, body)
+    # As written too, when that reads otherwise (a link's address is words there): `wiki <http://v1>` for a
+    # forgotten `[wiki](http://v1)` shows the address the tombstone forgot.
+    written = (_words_digest(description, body, 1), body_digest(description, body, 1)) \
+        if len(readings_for(description, body)) > 1 else (None, None)
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
-                     reason=reason, ts=now, words_digest=_words_digest(description, body), action=action,
-                     body_digest=body_digest(description, body), reading=READING)
+                     reason=reason, ts=now, words_digest=words_seen, action=action, body_digest=body_seen,
+                     reading=READING, description_addresses=addresses.digests(description) or None,
+                     body_addresses=addresses.digests(body) or None,
+                     written_words_digest=written[0] if written[0] != words_seen else None,
+                     written_body_digest=written[1] if written[1] != body_seen else None)
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -423,21 +465,26 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     # The value as each reading reads it (memdir.tombstones.reading.READINGS): seen through its markup, and as
     # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
     # when they agree (text without markup).
-    read_as = {}
-    for reading in readings_for(description, body):
+    # A match read as seen is passed over when it corrects a link's address (memdir.tombstones.addresses).
+    read_as, seq_digests, written = {}, {}, addresses.Written(description, body)
+    readings = readings_for(description, body)
+    for reading in readings:
         seq = words(f"{description}\n{body}", reading)
+        seq_digests.setdefault(_digest(" ".join(seq)), set()).update((reading,) if len(readings) > 1 else (1, reading))
         if all(seq != other[0] for other in read_as.values()):
             read_as[reading] = (seq, words(description, reading))
-    seq_digests = {_digest(" ".join(seq)) for seq, _ in read_as.values()}
     for stone in stones:
-        if stone.words_digest is not None and stone.words_digest in seq_digests:
-            return stone, "the same words"
-    if any(stone.body_digest is not None for stone in stones):
-        stone = forgotten_body(stones, description, body)
+        for digest, made in _words_digests(stone):
+            found_in = seq_digests.get(digest, ())
+            as_written = made < 2 and 1 in found_in  # the value's words as written, the stone's too
+            if found_in and (as_written or not written.corrects(addresses.forgotten(stone, "value"))):
+                return stone, "the same words"
+    if any(_body_digests(stone) for stone in stones):
+        stone = forgotten_body(stones, description, body, written)
         if stone is not None:
             return stone, "the forgotten body"
     for seq, own_seq in read_as.values():
-        found = _fact_found(stones, description, seq, own_seq)
+        found = _fact_found(stones, description, seq, own_seq, written)
         if found is not None:
             return found
     if name is not None and actor in ("extracted", "import"):
@@ -447,21 +494,24 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     return None
 
 
-def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...]):
+def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...], written):
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
-    under one reading) restates or rewords (rules 3 and 4), with why; None."""
+    under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
+    forgotten description held (``written``: the value's :class:`memdir.tombstones.addresses.Written`); None."""
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
     own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
     for stone in stones:
         fact, doubled, content_words, run_together = _fact(stone.description)
-        if (fact == own_joined or run_together == squeezed) and own_seq:
-            return stone, "the forgotten fact restated"
-        if fact.count("\x1f") - 1 >= MIN_FACT_WORDS and _restated(fact, seq, joined, description):
-            return stone, "the forgotten fact restated"
-        if content_words >= MIN_FACT_WORDS and len(own) == content_words and (
+        why = None
+        if (fact == own_joined or run_together == squeezed) and own_seq or fact.count("\x1f") - 1 >= MIN_FACT_WORDS \
+                and _restated(fact, seq, joined, description):
+            why = "the forgotten fact restated"
+        elif content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
-            return stone, "the forgotten fact reworded"
+            why = "the forgotten fact reworded"
+        if why and not written.corrects(addresses.forgotten(stone, "description")):
+            return stone, why
     return None
 
 
@@ -479,91 +529,6 @@ def qualified(stones, description: str, body: str) -> tuple[Tombstone, str] | No
                 and _qualifies(own, len(own) - size, size, description):
             return stone, "the forgotten fact qualified"
     return None
-
-
-def lift_command(tombstone_id: str = "ID", scope: str | None = None) -> str:
-    """The command a person lifts a tombstone with: ``memdir tombstone lift t-…``, with ``--scope`` of the
-    layer that holds it when ``scope`` is given (``memdir tombstone lift t-… --scope project``): the same
-    value forgotten in two layers is one id in each, and the command without a scope is refused then."""
-    return f"memdir tombstone lift {tombstone_id}" + (f" --scope {scope}" if scope else "")
-
-
-# Why anyone but a person is refused the lift (the gateway and the operation both ask).
-ONLY_A_PERSON_LIFTS = f"only a person can lift a tombstone ({lift_command()})"
-
-
-# The journal's action that made a tombstone, as a listing or refusal says it.
-_DONE = {"delete": "deleted", "forget": "forgotten", "prune": "pruned", "clear": "cleared"}
-
-
-def forgotten_by(stone: Tombstone) -> str:
-    """Who forgot ``stone``'s value, when and why, as a refusal tells it, with the act the journal names
-    (``deleted by human on 2026-11-02`` for a ``memdir delete``, ``forgotten by human …`` for a ``memdir
-    forget`` or a tombstone that does not say: ``forgotten by human on 2026-11-02: the host was retired``); for a team tombstone (its file keeps no actor, time
-    nor reason) what git says of its file: ``forgotten in the team layer (added by Ana Lima on
-    2026-11-02)``, ``(not committed yet)`` or plain ``forgotten in the team layer`` outside git;
-    ``forgotten by an unknown actor`` for a tombstone file that lost its actor."""
-    # Tombstones that older versions made by a forget carry the reason "forgotten", a default that says nothing.
-    # Actor and reason on one line: a refusal is a tool's result, and a tombstone file edited by hand could
-    # otherwise add lines of its own to it (break33).
-    reason = one_line(stone.reason) if stone.reason and stone.reason.strip().lower() != "forgotten" else ""
-    day = stone.ts[:10] if re.fullmatch(r"\d{4}-\d{2}-\d{2}", stone.ts[:10]) else ""
-    if stone.actor:  # the act as the journal names it: `memdir delete` deleted, `memdir forget` forgot (trial28)
-        who = f"{_DONE.get(stone.action or '', 'forgotten')} by {one_line(stone.actor)}" + (f" on {day}" if day else "")
-    elif stone.team:
-        who = "forgotten in the team layer" + _committed(stone.file)
-    else:
-        who = "forgotten by an unknown actor" + (f" on {day}" if day else "")
-    return who + (f": {reason}" if reason else "")
-
-
-def _committed(file: str | None) -> str:
-    """Who added a team tombstone's ``file`` and when, as git's history says (`` (added by A on D)``),
-    `` (not committed yet)`` when git has no commit of it, ``""`` outside a git work tree."""
-    if not file:
-        return ""
-    from pathlib import Path
-
-    from .. import git
-    from ..errors import StoreError
-
-    path = Path(file)
-    try:
-        git.run(path.parent, "rev-parse", "--is-inside-work-tree")
-    except (StoreError, OSError):
-        return ""
-    commits = git.log(path.parent, path)
-    if not commits:
-        return " (not committed yet)"
-    first = commits[-1]
-    return f" (added by {first.author} on {first.date[:10]})"
-
-
-def caution(stone: Tombstone, why: str, because: str) -> str:
-    """The warning of a write let through beside a tombstone it matches (``why``, from :func:`match` or
-    :func:`qualified`), ``because`` saying why it was let through: the tombstone, who forgot it, and how a
-    person lifts it."""
-    return (f"written though it matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-            f"{forgotten_by(stone)}), because {because}; `{lift_command(stone.id, stone.scope)}` lifts the tombstone")
-
-
-def refusal(stone: Tombstone, why: str, lift: str | None = None) -> str:
-    """The message a refused write shows a person: the tombstone, how the
-    value matched it (``why``, from :func:`match`), who forgot it
-    (:func:`forgotten_by`) and how a person lifts it: ``lift``, the words of the interface that shows it
-    (the panel's Lift button), else the command (:func:`lift_command`) — the one message, each
-    interface's way to act on it."""
-    lift = lift if lift is not None else f"`{lift_command(stone.id, stone.scope)}`"
-    return (f"refused: this matches a forgotten value ({why}; tombstone {stone.id}, memory {stone.name!r}, "
-            f"{forgotten_by(stone)}). A person can lift it with {lift}")
-
-
-def outcome(stone: Tombstone, why: str) -> str:
-    """The short line of an item a batch leaves out for a tombstone (a
-    consolidation proposal, an imported memory, a pending finding): how it
-    matched and how a person lifts it."""
-    return (f"matches a forgotten value ({why}; tombstone {stone.id}, {stone.name!r}); "
-            f"a person can lift it with `{lift_command(stone.id, stone.scope)}`")
 
 
 def check(stones, description: str, body: str, *, name: str | None = None, actor: str | None = None,

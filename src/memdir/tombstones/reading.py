@@ -73,9 +73,9 @@ _CAPITAL_CLOSE = r"</([ABIQSU])>"  # a one-letter tag in capitals is markup when
 _BLOCK_TAG = f"</?(?:(?i:{_BLOCK})|p){_TAG_REST}"
 _COMMENT = r"<!--.*?-->"
 _FENCE_LINE = r"(?m)^[ \t]{0,3}(?:`{3,}|~{3,})[^\n]*$"
-_REFERENCE_LINE = r"(?m)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+[^\n]*$"
+_REFERENCE_LINE = r"(?m)^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(\S+)[^\n]*$"
 # A link or image: its text kept, its address (one level of parentheses inside it) and title dropped.
-_LINK = r"!?\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
+_LINK = r"!?\[([^\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 _REFERENCE_LINK = r"!?\[([^\]\n]+)\]\[[^\]\n]*\]"
 _EMPHASIS = r"(\*{1,3}|~~)(?=[^\s*~])([^\n]*?[^\s*~])\1"
 _CODE = r"(`+)(?=[^`\n])([^\n]*?[^`\n])\1(?!`)"
@@ -127,6 +127,27 @@ def seen(text: str) -> str:
     return text
 
 
+_TAG = re.compile(r"<[A-Za-z][^<>]*>")
+_ADDRESS_ATTRIBUTE = re.compile(r"""(?i)\s(?:href|src)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""")
+
+
+def hidden_addresses(text: str) -> list[str]:
+    """The link addresses in ``text`` that :func:`seen` hides from its reader, as written and in the order found:
+    a Markdown link's or image's destination (``http://x`` of ``[text](http://x "title")``, ``<http://x>`` of
+    ``[text](<http://x>)``), a link reference definition's (``[ref]: http://x``) and the value of an HTML tag's
+    ``href`` or ``src`` attribute, its quotes dropped (``<a href="http://x">``). An autolink (``<http://x>``) and a bare
+    address are shown, so not listed. What a tombstone does with them is :mod:`memdir.tombstones.addresses`. Pure;
+    never raises."""
+    if "](" not in text and "]:" not in text and "<" not in text:
+        return []
+    reference, link = _patterns()[2], _patterns()[5]
+    found = [(m.start(), m.group(2)) for m in link.finditer(text)]
+    found += [(m.start(), m.group(1)) for m in reference.finditer(text)]
+    found += [(tag.start() + m.start(), m.group(1).strip("\"'")) for tag in _TAG.finditer(text)
+              for m in _ADDRESS_ATTRIBUTE.finditer(tag.group())]
+    return [address for _, address in sorted(found) if address]
+
+
 def read(text: str, reading: int = READING) -> str:
     """``text`` normalized as a tombstone compares it (:func:`memdir.text.values.normalize_value`), read under
     ``reading`` (1: as written; 2 and later: :func:`seen` first)."""
@@ -163,4 +184,4 @@ def readings_for(*texts: str) -> tuple[int, ...]:
     return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
 
 
-__all__ = ["READING", "READINGS", "plain_words", "read", "readings_for", "seen", "words"]
+__all__ = ["READING", "READINGS", "hidden_addresses", "plain_words", "read", "readings_for", "seen", "words"]

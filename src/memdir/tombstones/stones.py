@@ -158,7 +158,7 @@ class TombstoneFile:
 # (else empty) and those that may be null. A file written by hand or cut by a merge may break any of them.
 _REQUIRED = ("id", "name", "digest")
 _TEXT = ("description", "actor", "ts")
-_NULLABLE = ("reason", "words_digest", "action", "body_digest")
+_NULLABLE = ("reason", "words_digest", "action", "body_digest", "written_words_digest", "written_body_digest")
 _JSON_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
                float: "a number", type(None): "null"}
 
@@ -196,7 +196,9 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason``, ``words_digest``, ``action`` and
     ``body_digest`` (text or null; absent from a file written before they were kept: None), ``reading`` (a whole
     number from 1, or null; absent: None, a tombstone made before readings were kept,
-    :data:`memdir.tombstones.reading.READINGS`). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
+    :data:`memdir.tombstones.reading.READINGS`), ``description_addresses`` and ``body_addresses`` (arrays of strings, or
+    null; absent: None, :func:`memdir.tombstones.addresses.forgotten`), ``written_words_digest`` and
+    ``written_body_digest`` (text or null; absent: None). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
     read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
     there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
@@ -213,13 +215,20 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     reading = item.get("reading")
     if reading is not None and (type(reading) is not int or reading < 1):
         raise ValueError(f"'reading' is {_kind(reading)}, not a reading's number (1 or more)")
+    kept = {}
+    for key in ("description_addresses", "body_addresses"):
+        value = item.get(key)
+        if value is not None and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
+            raise ValueError(f"{key!r} is {_kind(value)}, not an array of strings")
+        kept[key] = tuple(value) if value else None
     if team:  # a team tombstone's file keeps no who, when or why (shared_bytes): one that does was not memdir's
         item = {k: v for k, v in item.items() if k not in ("actor", "reason", "ts")}
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
                      description=item.get("description", ""), actor=item.get("actor", ""),
                      reason=item.get("reason"), ts=item.get("ts", ""), words_digest=item.get("words_digest"),
                      team=team, scope=scope, action=item.get("action"), body_digest=item.get("body_digest"),
-                     reading=reading)
+                     reading=reading, written_words_digest=item.get("written_words_digest"),
+                     written_body_digest=item.get("written_body_digest"), **kept)
 
 
 class TombstoneDir:

@@ -1,0 +1,128 @@
+"""When a value that reads as a forgotten one is a correction of a link's address (DESIGN §5; tomb41).
+
+A tombstone compares the words a reader sees (:mod:`memdir.tombstones.reading`), and a reader does not see a
+link's address: ``[wiki](http://v1)`` and ``[wiki](http://v2)`` both read ``wiki``. Read so alone, a correction that
+changes only where a link leads read as "the same words" and was refused, although the same correction in plain text
+(``wiki http://v1`` → ``wiki http://v2``) is another fact and accepted. Reading the address as words again is no
+answer: a forgotten body with a link *added* then reads as other words and comes back (tomb41's first try). The
+rule, all of it here:
+
+    A value that matches a tombstone only through a reading that sees through markup (:func:`corrects`: the
+    value read as seen, or a tombstone whose digests were made of the words seen) is a correction, not the forgotten
+    value, when **both** hold:
+
+    1. the forgotten part held a hidden address (:func:`memdir.tombstones.reading.hidden_addresses`: a Markdown
+       link's or image's destination, a reference definition's, an HTML ``href``/``src``) that the new value does
+       not hold **anywhere** — not as a hidden address, not as a shown one (``<http://v1>``, bare ``http://v1``,
+       ``&#x68;ttp://v1``), not as any blank-separated token of the text as written or as seen
+       (:meth:`Written.held`); and
+    2. the new value holds a hidden address of its own that the forgotten part did not hold — the address was
+       *replaced*, not merely dropped.
+
+So ``[wiki](http://v1)`` → ``[wiki](http://v2)``, ``<a href="http://v2">wiki</a>``, ``![x](b.png)`` for
+``![x](a.png)`` are corrections; and each of these is still the forgotten value: a link or markup added to it
+(no forgotten address missing), the same address wrapped another way (``[x](<http://v1>)``, ``<a href>``,
+``<http://v1>``, bare: the address is held), and the link dropped with nothing in its place (the reader sees the
+forgotten words and no other address: rule 2 — a decision; plain text that drops a shown address drops words and is
+accepted by the word rules themselves). A match under the text as written on both sides (a tombstone's digest of
+reading 1 and the value read as written) is never a correction here: the addresses were words of both.
+
+The address *shown* (``wiki <http://v1>``, ``wiki http://v1`` for a forgotten ``wiki [link](http://v1)``) reads as
+other words than the forgotten value seen, so a tombstone also keeps its digests of the words as written when they
+differ (:attr:`memdir.tombstones.match.Tombstone.written_words_digest`, ``written_body_digest``): the value read as
+written is the forgotten one read so, the address among the words of both.
+
+"The forgotten part" is the rule's: the whole value for "the same words", the body for "the forgotten body", the
+description for the description's rules (restated, reworded). A tombstone keeps the digests of the hidden addresses
+of its description and of its body (:func:`digests`: 16 hex of SHA-256 of the address normalized, never in clear, as
+its body is not), stored only when there are some (``description_addresses``, ``body_addresses``: absent, none). A
+tombstone stored before they were kept has neither: its description's are read from the description it keeps in
+clear, its body's are not known and taken as none (rule 1 never holds for its body: it blocks as it did). Its digests
+of reading 1 kept its addresses as words, so it rarely matches a changed address through them anyway.
+
+An address is compared normalized (:func:`normal`): character references read, the text normalized as a value is
+(:func:`memdir.text.values.normalize_value`: case-folded, …), punctuation and brackets around it and one trailing
+``/`` dropped — ``HTTP://V1/`` is ``http://v1``; ``http://v10`` is another address.
+
+Pure, standard library only (``html`` is loaded when an address is read).
+"""
+
+from __future__ import annotations
+
+import re
+from hashlib import sha256
+
+from ..text.values import normalize_value
+from .reading import hidden_addresses, seen
+
+_AROUND = "<>()[]{}\"'`*_~.,;:!?"  # what wraps or ends a token around an address
+_SCHEME = re.compile(r"[a-z][a-z0-9+.\-]*://")
+
+
+def normal(address: str) -> str:
+    """``address`` as addresses are compared: character references read (:func:`html.unescape`), normalized as a
+    value (:func:`memdir.text.values.normalize_value`), the characters of :data:`_AROUND` at either end and then one
+    trailing ``/`` dropped. ``""`` for an address of nothing else."""
+    if "&" in address:
+        import html
+
+        address = html.unescape(address)
+    address = normalize_value(address).strip(_AROUND)
+    return address[:-1] if address.endswith("/") and not address.endswith("//") else address
+
+
+def _key(address: str) -> str:
+    return sha256(address.encode("utf-8")).hexdigest()[:16]
+
+
+def digests(text: str) -> tuple[str, ...]:
+    """The digests a tombstone keeps of ``text``'s hidden addresses (:func:`memdir.tombstones.reading.hidden_addresses`,
+    :func:`normal`): 16 hex characters of SHA-256 each, sorted, each once; ``()`` when it holds none."""
+    return tuple(sorted({_key(a) for a in map(normal, hidden_addresses(text)) if a}))
+
+
+def forgotten(stone, part: str) -> frozenset[str]:
+    """The address digests of ``stone``'s forgotten ``part`` (``"value"``, ``"description"`` or ``"body"``):
+    those it keeps (:attr:`memdir.tombstones.match.Tombstone.description_addresses`, ``.body_addresses``); for a
+    tombstone kept before them, its description's read from the description in clear and its body's none."""
+    own = stone.description_addresses
+    description = frozenset(own if own is not None else digests(stone.description))
+    body = frozenset(stone.body_addresses or ())
+    return {"value": description | body, "description": description, "body": body}[part]
+
+
+class Written:
+    """The addresses of a value being written (``description`` and ``body``), read when first asked: most values
+    match no tombstone and are never read here."""
+
+    def __init__(self, description: str, body: str):
+        self.text = f"{description}\n{body}"
+        self._own: frozenset[str] | None = None
+        self._held: frozenset[str] | None = None
+
+    def own(self) -> frozenset[str]:
+        """The digests of the value's hidden addresses (:func:`digests`)."""
+        if self._own is None:
+            self._own = frozenset(digests(self.text))
+        return self._own
+
+    def held(self) -> frozenset[str]:
+        """The digests of every address the value holds anywhere: its hidden ones, and each blank-separated token
+        of the text as written and as seen (:func:`memdir.tombstones.reading.seen`: ``&#x68;ttp://v1``, markup
+        around it), normalized (:func:`normal`), and of such a token's tail from a scheme on (``wiki:http://v1``)."""
+        if self._held is None:
+            tokens = set(self.text.split()) | set(seen(self.text).split())
+            tails = {token[m.start():] for token in tokens for m in _SCHEME.finditer(token.lower())}
+            self._held = self.own() | {_key(a) for a in map(normal, tokens | tails) if a}
+        return self._held
+
+    def corrects(self, forgotten_addresses: frozenset[str]) -> bool:
+        """True when this value, read as seen and found the same as a forgotten part holding
+        ``forgotten_addresses`` (:func:`forgotten`), is a correction of an address (the module docstring's rule):
+        one of them is held nowhere in the value, and the value holds a hidden address they do not."""
+        if not forgotten_addresses or not self.own() - forgotten_addresses:
+            return False
+        return not forgotten_addresses <= self.held()
+
+
+__all__ = ["Written", "digests", "forgotten", "normal"]
