@@ -29,7 +29,7 @@ from memdir.search.relevance import THRESHOLD
 from memdir.search.tokenize import VERSION_JOIN, query_terms, tokens
 
 from .ranked import top
-from .surfaces import cli_search, lexical_env
+from .surfaces import cli_search, lexical_env, mcp_search
 
 J = VERSION_JOIN
 ROCKET = f"{EMOJI_MARK}1f680"
@@ -87,6 +87,9 @@ def test_an_emoji_is_a_term(store, isolated_home, project):
     assert top(store, "✅") == []  # control: no memory holds it
     assert [hit.why["terms"] for hit in store.search("🚀")] == [["🚀"]]  # shown as written
     assert cli_search(lexical_env(isolated_home, project), "🚀") == [("rocket", 1.0)]
+    rocket, host = mcp_search(isolated_home, project, "🚀", "10.0.0.10")  # the MCP server's memory_search alike
+    assert "rocket" in rocket and "checklist" not in rocket
+    assert "db-host-b" in host and "db-host-a" not in host
 
 
 def test_an_index_of_schema_30_is_tokenized_again(store):
