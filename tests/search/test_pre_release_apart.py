@@ -57,7 +57,7 @@ def test_a_pre_release_written_apart_is_found_in_every_form_before_its_neighbour
     found = top(store, "2.3.1rc2")  # control: the other release candidate
     assert found[0] == ("rc2", 1.0) and dict(found)["apart"] < 0.7
     above = sorted((name, score) for name, score in top(store, "2.3.1") if score >= THRESHOLD)
-    assert above == [("apart", 1.0), ("rc2", 1.0)]  # control: the version holds both
+    assert above == [("apart", 0.99), ("rc2", 0.99)]  # control: the version holds both (one term: search41)
     for query in ("1.0.0b2", "1.0.0-beta.2", "1.0.0 beta2"):
         found = top(store, query)
         assert found[0] == ("betaapart", 1.0) and dict(found)["beta3"] < 0.7, (query, found)
@@ -81,7 +81,7 @@ def test_an_index_of_schema_24_reads_a_pre_release_written_apart_again(store):
     conn.execute("PRAGMA user_version = 24")  # 24's terms: the pre-release written apart a word of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 30
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 31
     assert f"2{J}3{J}1{J}rc1" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     found = top(store, "2.3.1rc1")
     assert found[0] == ("apart", 1.0) and dict(found)["rc2"] < 0.7

@@ -71,7 +71,7 @@ def test_a_pre_release_is_found_in_every_form_before_its_neighbour(store):
     found = top(store, "2.3.1rc2")  # control: the other release candidate
     assert found[0] == ("rc2", 1.0) and dict(found)["rcdot"] < 0.7
     # control: the version holds both; they tie, and recency orders a tie (search.ties), so as a set
-    assert sorted(top(store, "2.3.1")[:2]) == [("rc2", 1.0), ("rcdot", 1.0)]
+    assert sorted(top(store, "2.3.1")[:2]) == [("rc2", 0.99), ("rcdot", 0.99)]  # one term (search41)
     for query in ("1.0.0-beta.2", "1.0.0b2", "1.0.0.beta2"):  # 1.0.0-beta.2 was betadot and beta3 at 1.0
         found = top(store, query)
         assert found[0] == ("betadot", 1.0) and dict(found)["beta3"] < 0.7, (query, found)
@@ -132,6 +132,6 @@ def test_an_index_of_schema_23_reads_its_pre_releases_again(store):
     conn.execute("PRAGMA user_version = 23")  # 23's terms: no pre-release whole
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 30
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 31
     assert f"2{J}3{J}1{J}rc2" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3.1rc2")[0] == ("rc2", 1.0)

@@ -85,7 +85,7 @@ def test_a_pre_release_or_other_form_is_found_by_its_version(store):
     assert query_terms("v2.3") == [f"2{J}3"] and query_terms("v2") == ["v2"]  # a query's v2 of v2.3 dropped
     assert tokens("v2.3") == ["v2", f"2{J}3"]  # control: a memory keeps it ("v2" finds it)
     found = top(store, "2.3.1")
-    assert names(found[:2]) == {"rc1", "rcdot"} and found[1][1] == 1.0 and "v24" not in names(found)
+    assert names(found[:2]) == {"rc1", "rcdot"} and found[1][1] == 0.99 and "v24" not in names(found)
     found = top(store, "v2.3")  # was rc1 alone at 1.0, v24 0.06, the others 0.03 or absent (r2.3)
     assert names(found) == {"rc1", "rcdot", "r23", "x23"} and min(score for _, score in found) >= 0.9
     assert names(top(store, "2.3")) == {"rc1", "rcdot", "r23", "x23"}
@@ -146,7 +146,7 @@ def test_an_index_of_schema_22_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 22")  # 22's terms: 1.5GB's 5
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 30
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 31
     assert "5gb" not in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "5") == [("retries", 1.0)]
     assert names(top(store, "1.5")) == {"cache", "disk"}  # control: its version's term kept

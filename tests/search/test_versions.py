@@ -76,8 +76,10 @@ def test_a_version_finds_its_memory_and_ranks_its_neighbour_below(store):
     assert top(store, "postgres 15") == [("pg-15", 1.0), ("pg-164", 0.02)]  # control: 15 is no 16.4's part
     assert sorted(top(store, "v2")) == [("sdk-231", 0.99), ("sdk-24", 0.99)]  # control: the bare major holds both alike
     assert top(store, "2.5") == []  # control: no memory holds it (was: nothing either, "2" and "5" no terms)
-    # a version no memory holds: the memory of its major by the major alone, as a partial match (was 1.0)
-    assert top(store, "16.5") == [("pg-164", 0.55)]
+    # a version no memory holds: nothing (was 1.0, then pg-164 at 0.55 by the major 16 alone; search41: a query's
+    # dotted number is that number, exact, its major and shorter leading parts no terms of the query)
+    assert top(store, "16.5") == []
+    assert top(store, "16") == [("pg-164", 1.0)]  # control: the major asked alone finds the 16.4.2 memory
     assert top(store, "v2.5") == []  # vers20: a query's v2 of v2.5 is dropped (its 2.5 says it); was both at 0.43
     for query in ("2.3", "v2.3", "sdk 2.3", "Postgres 16.4"):
         found = top(store, query)
@@ -106,7 +108,7 @@ def test_an_index_of_schema_20_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 20")  # 20's terms: no 2.3 of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 30
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 31
     assert f"2{J}3" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3") == [("sdk-231", 1.0)]
     assert top(store, "ArgoCD") == [("argocd", 1.0)]  # control: the other rows as before

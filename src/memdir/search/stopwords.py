@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..text.fold import fold
+from ..text.fold import fold, lone_letter
 from ..text.words import CHAT_WORDS, CJK_FUNCTION_TERMS, FUNCTION_WORDS, INTERJECTIONS, THAI_FUNCTION_WORDS
 from ..vocabulary import THAI_FIRST, THAI_LAST
 from . import wordstems
@@ -48,10 +48,17 @@ holding the word. What it costs those languages' queries: :mod:`memdir.text.word
 
 
 def stopword_stems() -> frozenset[str]:
-    """The stems of :data:`STOPWORDS`, each folded first (the Greek words are written with their accents), but
+    """The stems of :data:`STOPWORDS`, each folded first (the Greek words are written with their accents; a lone
+    accented letter kept: :func:`_term`), but
     those of :data:`STAY_TERMS`: the rule :data:`memdir.search.wordstems.STOPWORDS` holds computed. Raises
     :class:`memdir.errors.MissingExtra` without ``snowballstemmer``."""
-    return frozenset(stem(fold(word)) for word in STOPWORDS) - {stem(fold(word)) for word in STAY_TERMS}
+    return frozenset(_term(word) for word in STOPWORDS) - {_term(word) for word in STAY_TERMS}
+
+
+def _term(word: str) -> str:
+    """A listed word as the tokenizer reads it alone: folded and stemmed, a lone accented letter as itself
+    (:func:`memdir.text.fold.lone_letter`: ``é``, ``ở``; no ``e``, ``o``)."""
+    return lone_letter(word) or stem(fold(word))
 
 
 def chat_stems() -> frozenset[str]:

@@ -51,6 +51,8 @@ same terms:
 * A phrasal verb whose joined form is a noun is that noun (``Log in with SSO``, ``log-in`` → ``login``; not
   ``logs in Loki``): these three rewrites are :func:`memdir.search.oneword.one_words`.
 * Irregular plurals read as their singular (``mice`` → ``mous``); a -yze verb and its -ysis noun are one word.
+* An emoji is a term of its own (``🚀``: :mod:`memdir.search.emoji`); other symbols are breaks.
+* A word of one letter keeps its accent (``ở``, ``é``: no ``o``, ``e``); other words drop theirs (above).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
   CJK-aware full-text engines, e.g. Lucene's CJKBigramFilter). A Hangul
@@ -75,19 +77,20 @@ import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ..text.fold import fold, umlauts_spelled
+from ..text.fold import fold, lone_letter, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
 from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
+from .emoji import EMOJI, terms as emoji_terms
 from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
 from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
-from .versions import VERSION_JOIN, dotted_versions, marked_majors, word_terms
+from .versions import VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -121,11 +124,11 @@ def _segment() -> re.Pattern:
     way: :func:`segments`); a word is letters and digits (not CJK), each with the combining marks after it.
     Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile)."""
     word = f"{_WORD_CHAR}[{_marks()}]*"
-    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
+    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<emoji>[{EMOJI}]+)|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
 
 
-# In ASCII text a word is its ASCII letters and digits (no CJK, no combining mark).
-_ASCII_SEGMENT = re.compile(r"(?P<cjk>(?!))|(?P<word>[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*)")
+# In ASCII text a word is its ASCII letters and digits (no CJK, no combining mark, no emoji).
+_ASCII_SEGMENT = re.compile(r"(?P<cjk>(?!))|(?P<emoji>(?!))|(?P<word>[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*)")
 
 
 @lru_cache(maxsize=None)
@@ -134,8 +137,8 @@ def _compiled(pattern: str) -> re.Pattern:
 
 
 def segments(text: str) -> Iterator[re.Match]:
-    """The words and CJK runs of ``text`` in order, as the tokenizer segments it: matches with the groups ``cjk``
-    and ``word`` (one of them None). Pure."""
+    """The words, CJK runs and emoji runs of ``text`` in order, as the tokenizer segments it: matches with the
+    groups ``cjk``, ``emoji`` (:mod:`memdir.search.emoji`) and ``word`` (one of them set). Pure."""
     return (_ASCII_SEGMENT if text.isascii() else _segment()).finditer(text)
 _SEPARATORS = re.compile(r"[_\-]+")
 # An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
@@ -177,7 +180,11 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     (``A100`` → ``a100``, ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a
     zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the whole, the parts
     with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``), not those of a
-    one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``)."""
+    one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``).
+    A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41): the
+    accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
+    if alone := lone_letter(word):  # ở, é, ø alone: no o, e (text.fold.lone_letter)
+        return (alone,), (), (alone,)
     pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
     for chunk in _SEPARATORS.split(word):
         split = _split(chunk)
@@ -262,6 +269,13 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                 cjk = _korean_word(cjk, last_word and match.start() == last_end)
             if cjk:
                 out.extend(_cjk_tokens(cjk.casefold()))
+            last_end, last_word, last_number = match.end(), False, False
+            continue
+        if match.group("emoji"):  # 🚀: a term of its own (search.emoji), a break to the words around it
+            if run:
+                out.extend(run_end(run, dotted, groups))
+                run = []
+            out.extend(emoji_terms(match.group("emoji")))
             last_end, last_word, last_number = match.end(), False, False
             continue
         word = match.group("word")
@@ -371,14 +385,17 @@ def query_tokens(query: str) -> list[str]:
     a word of its own (``帮我审查一下代码`` → ``帮我 审查 一下 代码``: no
     bigram straddles the request and its topic), and a Thai run of function words alone dropped (``ของ และ ใน``,
     ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay), and a
-    version's mark and major (``v2`` of ``v2.3``: :func:`memdir.search.versions.marked_majors`) dropped. Pure."""
+    version's mark and major (``v2`` of ``v2.3``: :func:`memdir.search.versions.marked_majors`) dropped, and a
+    dotted number's shorter leading parts and bare major (``10``, ``10.0``, ``10.0.0`` of ``10.0.0.10``:
+    :func:`memdir.search.versions.query_prefixes`): a query's dotted number is that number, exact. Pure."""
     if has_cjk(query):
         query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
         query = without_thai_grammar(query)
     out = tokens(query)
-    for major in marked_majors(query, MAX_GROUPS) if "." in query else ():
-        if major in out:
-            out.remove(major)
+    if "." in query:
+        for dropped in (*marked_majors(query, MAX_GROUPS), *query_prefixes(query, MAX_GROUPS)):
+            if dropped in out:
+                out.remove(dropped)
     return out
 
 

@@ -143,6 +143,23 @@ def marked_majors(text: str, most: int) -> list[str]:
     return [version.mark + version.major for version in dotted_versions(text, most) if version.mark]
 
 
+def query_prefixes(text: str, most: int) -> list[str]:
+    """The terms a query drops of each number it writes with dots (search41): its leading parts shorter than the
+    whole (``10⋅0``, ``10⋅0⋅0`` of ``10.0.0.10``; of a pre-release, those shorter than its version: ``2⋅3`` of
+    ``2.3.1rc1``, its ``2⋅3⋅1`` kept) and its bare major of two digits or more (``10``, ``16`` of ``16.5``). A memory
+    holding ``10.0.0.1`` shares only those with a query ``10.0.0.10``: another host, listed at 0.76 by them before. A
+    query's dotted number is one term, exact; a memory's keeps its leading parts, so a query written shorter still
+    finds the longer ones (``2.3`` finds ``v2.3.1``, ``10.0.0`` both hosts). Once for each number so written; a text
+    holding none gives ``[]``. Pure."""
+    out: list[str] = []
+    for version in dotted_versions(text, most):
+        parts = [t for t in version.terms if t[:1].isdigit() and not any(c.isalpha() for c in t)]  # no rc1, 2⋅3⋅1⋅rc1
+        out += parts[:-1]  # the last is the whole number, its pre-release aside
+        if len(version.major) > 1 and version.major.isdigit():
+            out.append(version.major)
+    return out
+
+
 def written(term: str) -> str:
     """``term`` as a person reads it: a version's part with its dots (``2\ue0003`` → ``2.3``), any other term as it
     is. What a result shows it was found by (:func:`memdir.search.why.why`). Pure."""
@@ -158,4 +175,4 @@ def _dated(groups: list[str]) -> bool:
     return len(year) == 4 and all(len(g) <= 2 for g in rest)
 
 
-__all__ = ["VERSION_JOIN", "Version", "dotted_versions", "marked_majors", "pre_release", "word_terms", "written"]
+__all__ = ["VERSION_JOIN", "Version", "dotted_versions", "marked_majors", "pre_release", "query_prefixes", "word_terms", "written"]

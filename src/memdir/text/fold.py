@@ -181,6 +181,17 @@ def fold(text: str, older: bool = False) -> str:
     return "".join(out)
 
 
+def lone_letter(word: str) -> str | None:
+    """``word`` as search reads it when it is one Latin letter written with an accent or a letter of its own
+    (``ở``, ``É``, ``à``, ``ø``): case-folded, NFC, the accent kept (``ở``, ``é``) — folded it would be another
+    word, the letter alone (Vietnamese ``ở``, "at", was found by a search of ``o``; search41). None for any other
+    word (``o``, ``ab``, ``é1``; a letter whose fold is no ASCII letter, ``я``, ``ß``). Pure; never raises for a ``str``."""
+    if len(word) != 1 or word.isascii() or not word.isalpha():
+        return None
+    folded, alone = fold(word), unicodedata.normalize("NFC", word.casefold())
+    return alone if len(folded) == 1 and folded.isascii() and alone != folded else None
+
+
 def umlauts_spelled(word: str) -> str | None:
     """``word`` (one word, as written) with its German umlauts written out (:data:`UMLAUTS`: ``ä`` → ``ae``,
     ``ö`` → ``oe``, ``ü`` → ``ue``), then folded (:func:`fold`): ``Müller`` → ``mueller``, ``Göthe`` →
@@ -261,6 +272,7 @@ __all__ = [
     "hiragana",
     "kana_spellings",
     "katakana",
+    "lone_letter",
     "script_spellings",
     "umlauts_spelled",
 ]
