@@ -104,7 +104,8 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
     """Create or update a memory (``memory_write``) as ``change`` asks (:class:`MemoryChange`); see
     :func:`memdir.gateway.changes.write` (``rename_from``: rename that memory to ``name``; ``clear``: fields
     to empty). A description, type or body not given (None) keeps the memory's
-    (:func:`memdir.gateway.fields.inherit`: a new memory needs a description and is of type ``project``);
+    (:func:`memdir.gateway.fields.inherit`: a new memory needs a description and is of its layer's type:
+    :func:`memdir.vocabulary.default_type`);
     ``body=""`` empties the body (an empty ``body_source`` stream not). Valid times given as text are read
     here (:func:`time_arg`); a note on how one was read is a warning of the result.
 
