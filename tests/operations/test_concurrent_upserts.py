@@ -137,3 +137,37 @@ def test_two_concurrent_batches_the_later_is_told_per_item(isolated_home, projec
         assert warning.startswith(f"{result.name!r} was written by another writer while this session ran: this "
                                   "write replaced version 1, written at ") and warning.endswith(" by agent, which "
                                   "this session had not read (it is kept in the memory's history)")
+
+
+def test_an_import_batch_says_which_item_replaced_another_writers_memory(tmp_path, isolated_home, project):
+    """``memdir import`` writes its new memories in batches: a name another writer saved between the import's
+    look and its batch is replaced, and that item's line says so (the CLI's report, rendered from the outcome);
+    the other new item says nothing (control)."""
+    from memdir.render.team import import_report
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "deploy-day.md").write_text("---\ndescription: Deploys go out on Tuesdays\n---\nTuesdays.\n")
+    (notes / "release-day.md").write_text("---\ndescription: Releases go out on Mondays\n---\nMondays.\n")
+    (notes / "zz-junk.md").write_bytes(b"---\ndescription: \xff\xfe\n---\n")  # settled at once: the others wait
+    Memory.open(home=isolated_home, project=project, actor="human").write("ci", "CI runs on Jenkins", "project")
+    importer = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    other = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    _next_second()
+    wrote: list[str] = []
+
+    def progress(done, total):  # the junk file settled: the new items wait in the batch; another writer saves one
+        if done == 1 and not wrote:
+            wrote.append(other.call_tool("memory_write", _args("Thursdays")))
+
+    report = importer.import_from("dir", str(notes), scope="project", progress=progress)
+    assert wrote == ["Memory created: deploy-day (project)"]
+    by_name = {o.name: o for o in report.outcomes if o.name}
+    told = by_name["deploy-day"].detail
+    assert told.startswith("'deploy-day' was written by another writer while this session ran: this write replaced "
+                           "version 1, written at ") and told.endswith(" by agent, which this session had not read "
+                                                                       "(it is kept in the memory's history)"), told
+    assert by_name["release-day"].detail == ""  # control
+    text = import_report(report)
+    assert "deploy-day (project)  ← deploy-day.md  — 'deploy-day' was written by another writer" in text
+    assert "release-day (project)  ← release-day.md\n" in text
