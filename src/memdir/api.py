@@ -161,8 +161,8 @@ class Memory:
         5433", "project", "body", scope="user")``. ``fields`` are those of :class:`~memdir.MemoryChange`
         (``title``, ``pinned``, ``importance``, ``status``, ``valid_until``, ``rename_from``, ``clear``…);
         an unknown one raises :class:`InvalidInput` naming it. A description, type or body left None keeps
-        the memory's; a new memory needs a description (type ``project`` by default); ``body=""`` empties
-        the body. See :meth:`apply` and :func:`memdir.operations.memories.write`."""
+        the memory's; a new memory needs a description (type by default its layer's: ``user`` in the user
+        layer, else ``project``); ``body=""`` empties the body. See :meth:`apply` and :func:`memdir.operations.memories.write`."""
         return operations.write(self.session, MemoryChange.of(name, description, type, body, **fields), scope)
 
     def apply(self, change: MemoryChange, scope: str | None = None) -> WriteResult:

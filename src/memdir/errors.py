@@ -95,14 +95,20 @@ class TombstoneRefused(Refused):
     ``why`` how the value matched it (``the same value``, ``the forgotten
     fact reworded``…): what a caller tells from them is rendered by
     ``memdir.tombstones.match`` (``refusal``, ``outcome``), never parsed
-    back from the message.
+    back from the message. ``reactivate``: the name of a superseded memory
+    that holds the forgotten value (``memdir.layer.succession.explain_tombstone``):
+    after the lift it comes back by being reactivated, which the message says
+    in no interface's words — each adapter adds its own way (the CLI's flag,
+    the tools' argument, the panel's note); None for any other refusal.
     """
 
-    def __init__(self, message: str, tombstone_id: str = "", *, stone: object = None, why: str = ""):
+    def __init__(self, message: str, tombstone_id: str = "", *, stone: object = None, why: str = "",
+                 reactivate: str | None = None):
         super().__init__(message)
         self.tombstone_id = tombstone_id
         self.stone = stone
         self.why = why
+        self.reactivate = reactivate
 
 
 class ConfirmationRequired(Refused):

@@ -52,6 +52,14 @@ def kind_label(type: str | None, scope: str) -> str:
     return f"(type: {type}; layer: {scope})" if type is not None else f"(layer: {scope})"
 
 
+def default_type(scope: str) -> str:
+    """The type of a new memory written without one, by the layer ``scope`` it goes to: ``user`` in the
+    user layer (the person's layer: who they are, DESIGN §2), else ``project``. The one rule of every
+    path that writes (the gateway's :func:`memdir.gateway.fields.inherit`: CLI, MCP, API, panel; the
+    memory tool's file that says no type)."""
+    return "user" if scope == "user" else "project"
+
+
 # Default importance by type (seed-behaviour §A5); an unknown type orders as reference.
 TYPE_IMPORTANCE = {"feedback": 8, "user": 7, "project": 6, "reference": 4}
 

@@ -89,14 +89,16 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     # and the refusal says why and how
     out = _cli(project, "write", "db-port", "--reactivate")
     assert out.returncode == 1
-    assert out.stderr.startswith(f"memdir: refused: this matches a forgotten value (the same value; tombstone {stone}, "
-                                 f"memory 'pg-port', forgotten by human on {day}). A person can lift it with "
-                                 f"`memdir tombstone lift {stone} --scope project`, then reactivate 'db-port'")
-    assert "'db-port' was superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' " \
-           "holds that value too" in out.stderr
+    said = (f"memdir: refused: this matches a forgotten value (the same value; tombstone {stone}, "
+            f"memory 'pg-port', forgotten by human on {day}). A person can lift it with "
+            f"`memdir tombstone lift {stone} --scope project`, then reactivate 'db-port': 'db-port' was superseded "
+            "by 'pg-port', which was deleted and its value forgotten, and 'db-port' holds that value too; "
+            "reactivate it with `memdir write db-port --reactivate` (a version of it: `memdir restore db-port "
+            "--version N --reactivate`)\n")
+    assert out.stderr == said  # the CLI's way back, in the CLI's words (the core's text names no interface)
+    assert "memory_write" not in out.stderr and "reactivate=true" not in out.stderr
     out = _cli(project, "restore", "db-port", "--version", "1", "--reactivate")  # restoring it: the same
-    assert out.returncode == 1 and f"`memdir tombstone lift {stone} --scope project`, then reactivate 'db-port'" in out.stderr
-    assert "'db-port' was superseded by 'pg-port', which was deleted" in out.stderr
+    assert out.returncode == 1 and out.stderr == said
     assert _status(project, "db-port").startswith("status: superseded by pg-port (deleted")  # nothing written
 
     # the way back works as said: lift, then reactivate
@@ -104,6 +106,49 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     out = _cli(project, "write", "db-port", "--reactivate")
     assert out.returncode == 0 and out.stdout.strip() == "Memory reactivated: db-port (project)", out.stderr
     assert json.loads(_cli(project, "read", "db-port", "--json").stdout)["successor"] is None
+
+
+def _forgotten_successor(mem) -> str:
+    """db-port renamed to pg-port, pg-port forgotten by a person: db-port holds the forgotten value. Its id."""
+    person = mem.as_actor("human")
+    person.write("db-port", FACT, "project", "Moved in November.")
+    person.write("pg-port", rename_from="db-port")
+    return person.forget("pg-port").tombstone
+
+
+def test_the_core_refusal_names_no_interface_and_says_which_memory_comes_back(mem):
+    stone = _forgotten_successor(mem)
+    with pytest.raises(TombstoneRefused) as caught:
+        mem.write("db-port", reactivate=True)
+    text = str(caught.value)
+    assert caught.value.reactivate == "db-port" and caught.value.tombstone_id == stone
+    assert text.endswith(", then reactivate 'db-port': 'db-port' was superseded by 'pg-port', which was deleted "
+                         "and its value forgotten, and 'db-port' holds that value too")
+    assert "--reactivate" not in text and "memory_write" not in text and "reactivate=true" not in text
+    with pytest.raises(TombstoneRefused) as other:  # control: a plain refusal names no memory to reactivate
+        mem.write("db-port-again", FACT)
+    assert other.value.reactivate is None
+
+
+def test_mcp_says_the_tools_way_back(isolated_home, project, mem):
+    stone = _forgotten_successor(mem)
+    state = MemoryServer(home=isolated_home, project=project)
+
+    async def main():
+        async with Client(build_server(state)) as client:
+            r = await client.call_tool("memory_write", {"name": "db-port", "reactivate": True})
+            text = r.content[0].text
+            assert r.is_error and text.startswith("Error: refused: this matches a forgotten value (the same value; "
+                                                  f"tombstone {stone}, ")
+            assert text.endswith(", then reactivate 'db-port': 'db-port' was superseded by 'pg-port', which was "
+                                 "deleted and its value forgotten, and 'db-port' holds that value too; reactivate it "
+                                 "with memory_write name 'db-port' reactivate true (a version of it: memory_restore "
+                                 "with reactivate true)"), text
+            assert "memdir write" not in text and "--reactivate" not in text
+            r = await client.call_tool("memory_write", {"name": "db-port-again", "description": FACT})
+            assert r.is_error and "reactivate" not in r.content[0].text  # control: no memory to bring back
+
+    anyio.run(main)
 
 
 def test_a_deleted_successor_of_another_value_needs_no_lift(mem):

@@ -70,3 +70,104 @@ def test_a_version_older_than_the_session_is_not_told(isolated_home, project):
     _next_second()
     later = Memory.open(home=isolated_home, project=project, search_vectors="off")
     assert later.call_tool("memory_write", _args("Fridays")) == "Memory updated: deploy-day (project)"
+
+
+# ---------------------------------------------------------------- a batch of writes (tools41)
+
+
+def _batch(mem, *days: tuple[str, str]):
+    """``mem``'s session writes ``days`` (name, day) in one batch into the project layer."""
+    from memdir.gateway.fields import MemoryChange
+    from memdir.gateway.writing import BatchWrite
+    from memdir.operations.memories import write_batch
+
+    what = {"deploy-day": "Deploys", "release-day": "Releases"}
+    return write_batch(mem.session, [BatchWrite(MemoryChange.of(name, f"{what[name]} go out on {day}", "project",
+                                                                f"{day}.")) for name, day in days], "project")
+
+
+def test_each_item_of_a_batch_that_replaced_another_writers_version_says_so(isolated_home, project):
+    """Two writers: one writes a batch of two names; the other replaces one of them; the first's next batch
+    warns on that item (naming the version, time and writer), not on the one only it wrote (control), nor
+    on a second write of the same name within that batch (its own)."""
+    one = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    other = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    _next_second()
+    made = _batch(one, ("deploy-day", "Tuesdays"), ("release-day", "Mondays"))
+    assert [(r.operation, r.warnings) for r in made] == [("created", ()), ("created", ())]
+    assert other.call_tool("memory_write", _args("Thursdays")).startswith(  # told too: it replaced one's
+        "Memory updated: deploy-day (project)\nwarning: 'deploy-day' was written by another writer")
+    again = _batch(one, ("deploy-day", "Fridays"), ("release-day", "Wednesdays"), ("deploy-day", "Sundays"))
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    v2 = person.history("deploy-day").versions[1]
+    told = (f"'deploy-day' was written by another writer while this session ran: this write replaced version 2, "
+            f"written at {v2.ts[:19]}Z by agent, which this session had not read (it is kept in the memory's history)")
+    assert [(r.name, r.operation, r.warnings) for r in again] == [
+        ("deploy-day", "updated", (told,)), ("release-day", "updated", ()), ("deploy-day", "updated", ())]
+    assert again[0].to_dict()["warnings"] == [told]  # its JSON says it too
+    assert again[0].to_dict()["replaced"]["by"] == "agent"
+    assert person.read("deploy-day", count=False).record.description == "Deploys go out on Sundays"
+
+
+def test_two_concurrent_batches_the_later_is_told_per_item(isolated_home, project):
+    """Real concurrency: two sessions' batches of the same two names, started together at a barrier; the
+    layer's lock orders them; every item of the later batch replaced a version of the earlier one's and says
+    so, the earlier batch's say nothing (control)."""
+    # the layer made first: a batch into a layer not made yet writes one by one until one makes it
+    Memory.open(home=isolated_home, project=project, actor="human").write("ci", "CI runs on Jenkins", "project")
+    sessions = {day: Memory.open(home=isolated_home, project=project, search_vectors="off")
+                for day in ("Tuesdays", "Thursdays")}
+    _next_second()
+    barrier, answers = threading.Barrier(2), {}
+
+    def save(day):
+        barrier.wait()
+        answers[day] = _batch(sessions[day], ("deploy-day", day), ("release-day", day))
+
+    threads = [threading.Thread(target=save, args=(day,)) for day in sessions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    first, later = sorted(answers, key=lambda day: answers[day][0].operation == "updated")
+    assert [(r.operation, r.warnings) for r in answers[first]] == [("created", ()), ("created", ())]
+    assert [r.operation for r in answers[later]] == ["updated", "updated"]
+    for result in answers[later]:
+        (warning,) = result.warnings
+        assert warning.startswith(f"{result.name!r} was written by another writer while this session ran: this "
+                                  "write replaced version 1, written at ") and warning.endswith(" by agent, which "
+                                  "this session had not read (it is kept in the memory's history)")
+
+
+def test_an_import_batch_says_which_item_replaced_another_writers_memory(tmp_path, isolated_home, project):
+    """``memdir import`` writes its new memories in batches: a name another writer saved between the import's
+    look and its batch is replaced, and that item's line says so (the CLI's report, rendered from the outcome);
+    the other new item says nothing (control)."""
+    from memdir.render.team import import_report
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "deploy-day.md").write_text("---\ndescription: Deploys go out on Tuesdays\n---\nTuesdays.\n")
+    (notes / "release-day.md").write_text("---\ndescription: Releases go out on Mondays\n---\nMondays.\n")
+    (notes / "zz-junk.md").write_bytes(b"---\ndescription: \xff\xfe\n---\n")  # settled at once: the others wait
+    Memory.open(home=isolated_home, project=project, actor="human").write("ci", "CI runs on Jenkins", "project")
+    importer = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    other = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    _next_second()
+    wrote: list[str] = []
+
+    def progress(done, total):  # the junk file settled: the new items wait in the batch; another writer saves one
+        if done == 1 and not wrote:
+            wrote.append(other.call_tool("memory_write", _args("Thursdays")))
+
+    report = importer.import_from("dir", str(notes), scope="project", progress=progress)
+    assert wrote == ["Memory created: deploy-day (project)"]
+    by_name = {o.name: o for o in report.outcomes if o.name}
+    told = by_name["deploy-day"].detail
+    assert told.startswith("'deploy-day' was written by another writer while this session ran: this write replaced "
+                           "version 1, written at ") and told.endswith(" by agent, which this session had not read "
+                                                                       "(it is kept in the memory's history)"), told
+    assert by_name["release-day"].detail == ""  # control
+    text = import_report(report)
+    assert "deploy-day (project)  ← deploy-day.md  — 'deploy-day' was written by another writer" in text
+    assert "release-day (project)  ← release-day.md\n" in text

@@ -99,4 +99,5 @@ def test_write_help_says_one_rule_for_where_a_memory_goes():
     assert "user: who the person is (saved in the user layer, seen in every project)" in text
     assert "(these three are saved in the project layer)" in text
     assert "new memories go to the user layer for -t user, else to the project" in text
+    assert "a new memory without it is user in the user layer, else project" in text  # its layer's type
     assert "--home HOME memdir home, an absolute path" in text

@@ -167,7 +167,7 @@ def apply_proposal(writer: Session, snap: Snapshot, index: int, p: Proposal, dry
             return fail("invalid", str(exc), name=name, target=target, scope=scope)
         old = entry.record if entry is not None else None
         if old is not None and None in (kind, body):  # what a proposal leaves out keeps the memory's
-            desc, kind, body = inherit(old, desc, kind, body)
+            desc, kind, body = inherit(old, desc, kind, body, scope=scope)
         if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
             return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",
                         name=target, target=target, scope=scope)

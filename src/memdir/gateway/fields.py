@@ -35,7 +35,7 @@ from ..text.fold import fold
 from ..text.names import hidden_note, normalize_name, raw_name, same_name
 from ..text.printable import clean_body, clean_line, trimmed_body
 from ..text.redact import redact, redact_value
-from ..vocabulary import CLEARABLE
+from ..vocabulary import CLEARABLE, default_type
 from .variants import MAX_CANDIDATES, candidate_name, distinct_name, free_name  # noqa: F401  (forwarded: their callers' import)
 
 
@@ -511,12 +511,14 @@ def name_note(raw: str) -> str | None:
 
 
 def inherit(old: MemoryRecord | None, description: str | None, type: str | None, body: str | None,
-            name: str | None = None, body_source: str | None = None) -> tuple[str, str, str]:
+            name: str | None = None, body_source: str | None = None, *, scope: str = "project"
+            ) -> tuple[str, str, str]:
     """What a write keeps of the memory it updates or renames (``old``, a record, or None for a new
     memory) when a text field is not given (None): the one rule for every path (CLI, MCP, API, panel).
 
-    Not given, an update or a rename keeps ``old``'s description, type and body; a new memory gets type
-    ``project`` and an empty body, and must be given a description. A given value replaces: ``""`` as
+    Not given, an update or a rename keeps ``old``'s description, type and body; a new memory gets its
+    layer's type (``scope``, the layer written: :func:`memdir.vocabulary.default_type`, ``user`` in the
+    user layer, else ``project``) and an empty body, and must be given a description. A given value replaces: ``""`` as
     the body empties it (a description cannot be emptied). Returns (description, type, body); raises
     :class:`InvalidInput` for a new memory without a description (naming ``name``, the memory asked
     for, so a mistyped name reads as one).
@@ -530,7 +532,7 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
         if description is None:
             raise InvalidInput("description is required for a new memory"
                                + (f" (there is no memory {name!r} to update)" if name else ""))
-        return description, type or "project", body or ""
+        return description, type or default_type(scope), body or ""
     if description is None and not old.description:
         raise InvalidInput(f"memory {old.name!r} has no description; give one")
     if body_source and body is not None and not body.strip() and old.body:

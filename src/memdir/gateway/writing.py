@@ -101,7 +101,7 @@ def _refuse_into_nothing(layer: Layer, change: MemoryChange, prepared: _Prepared
         raise _no_such(layer, "rename", change.rename_from)
     if old_name:
         raise _no_such(layer, "supersede", change.supersedes, old_name)
-    description, type, body = inherit(None, description, type, body, name, change.body_source)
+    description, type, body = inherit(None, description, type, body, name, change.body_source, scope=layer.scope)
     unchanged(None, change.expect_digest, name, "write")
     now = now_utc().replace(microsecond=0)
     record = MemoryRecord(name=name, description=description, type=type, body=body, title=title,
@@ -347,7 +347,8 @@ def _write_in(tx: Transaction, change: MemoryChange, prepared: _Prepared, *, act
         warnings.append(f"{target!r} stays as it is; the change waits for review as candidate {name!r} "
                         f"(memdir review)")
     old = source.record if source else None  # what fields not given keep
-    description, type, body = inherit(old, description, type, body, name, change.body_source)
+    description, type, body = inherit(old, description, type, body, name, change.body_source,
+                                      scope=layer.scope)
     # kept by an update too; a new description replaces the text the old one carried into the body
     body = recarried(old if change.description is not None else None,
                      description_whole(layer.settings, change.description, actor), body,

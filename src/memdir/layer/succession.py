@@ -141,7 +141,9 @@ def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:
     """``exc`` (a write to the memory of ``entry`` refused by a tombstone), told why when that memory is
     superseded by one that was deleted and left this very tombstone: the successor's forgotten value is
     this memory's too (a rename keeps the text), so it stays refused until a person lifts the tombstone,
-    and then it comes back by reactivating it. Any other refusal is returned unchanged."""
+    and then it comes back by reactivating it: said in no interface's words (the core names no adapter's
+    command); ``reactivate`` names the memory, and each adapter adds how it reactivates one (the CLI's
+    ``--reactivate``, the tools' ``reactivate``, the panel's note). Any other refusal is returned unchanged."""
     if entry is None or entry.record.status != "superseded":
         return exc
     found = of_transaction(entry.record, tx)
@@ -151,9 +153,9 @@ def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:
     name = entry.record.name
     via = f" (via {', '.join(repr(n) for n in found.via)})" if found.via else ""
     return TombstoneRefused(
-        f"{exc}, then reactivate {name!r} ({REACTIVATE}): {name!r} was superseded by {found.name!r}{via}, "
+        f"{exc}, then reactivate {name!r}: {name!r} was superseded by {found.name!r}{via}, "
         f"which was deleted and its value forgotten, and {name!r} holds that value too", exc.tombstone_id,
-        stone=exc.stone, why=exc.why)
+        stone=exc.stone, why=exc.why, reactivate=name)
 
 
 __all__ = ["Successor", "explain_tombstone", "name_kept", "of_transaction", "refuse_superseded",

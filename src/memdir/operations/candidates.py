@@ -55,7 +55,7 @@ def propose(session: Session, change: MemoryChange, *, edited: bool = False) -> 
     if None in (description, type, body) or change.body_source:
         entry = session.layer("team").scan().entries.get(normalize_name(name).name)
         description, type, body = inherit(entry.record if entry else None, description, type, body,
-                                          normalize_name(name).name, change.body_source)
+                                          normalize_name(name).name, change.body_source, scope="team")
     layer = candidates(session)
     proposal = replace(change, description=description, type=type, body=body, status="candidate",
                        reactivate=False, body_source=None,

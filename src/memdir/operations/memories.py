@@ -104,7 +104,8 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
     """Create or update a memory (``memory_write``) as ``change`` asks (:class:`MemoryChange`); see
     :func:`memdir.gateway.changes.write` (``rename_from``: rename that memory to ``name``; ``clear``: fields
     to empty). A description, type or body not given (None) keeps the memory's
-    (:func:`memdir.gateway.fields.inherit`: a new memory needs a description and is of type ``project``);
+    (:func:`memdir.gateway.fields.inherit`: a new memory needs a description and is of its layer's type:
+    :func:`memdir.vocabulary.default_type`);
     ``body=""`` empties the body (an empty ``body_source`` stream not). Valid times given as text are read
     here (:func:`time_arg`); a note on how one was read is a warning of the result.
 
@@ -156,14 +157,16 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
 
 
 def _told_replaced(session: Session, layer: Layer, result: WriteResult) -> WriteResult:
-    """``result`` of an update, warned when the version it replaced was written by another writer while this
-    session ran and this session never read nor wrote it (:meth:`memdir.session.Session.unseen`: two agents
-    saving the same name at once; the later one is told it replaced the earlier, which stays in history),
-    naming that version's number, time and writer; the session then knows the version it wrote."""
+    """``result`` of an update (one of :func:`write`, or each of :func:`write_batch`, in order), warned when
+    the version it replaced was written by another writer while this session ran and this session never
+    read nor wrote it (:meth:`memdir.session.Session.unseen`: two agents saving the same name at once; the
+    later one is told it replaced the earlier, which stays in history), naming that version's number, time
+    and writer; the session then knows the version it wrote."""
     gone = result.replaced
     if gone is not None and session.unseen(layer.scope, result.name, gone.digest, parse_time(gone.written)):
-        try:
-            number = len(layer_history(layer, result.name)) - 1  # this write's version is the last
+        try:  # the newest version with those bytes (a batch may have written the name again after this write)
+            number = next((v.version for v in reversed(layer_history(layer, result.name))
+                           if v.digest == gone.digest), None)
         except (StoreError, OSError):
             number = None
         which = f"version {number}" if number else "the version"
@@ -209,8 +212,9 @@ def write_batch(session: Session, writes: Sequence[BatchWrite], scope: str, *,
             values[i] = exc
     told = writing.write_batch(layer, [one for _, one in ready], actor=session.actor, session=session.id,
                                guard=stones, done=done and (lambda k, value: done(ready[k][0], value)))
-    for (i, _), value in zip(ready, told):
-        values[i] = _said(session, layer.scope, writes[i].change, value, notes[i], stones.skipped, held) \
+    for (i, _), value in zip(ready, told):  # in order: a later write of a name replaces the one before, seen
+        values[i] = _told_replaced(session, layer, _said(session, layer.scope, writes[i].change, value, notes[i],
+                                                         stones.skipped, held)) \
             if isinstance(value, WriteResult) else value
     return values
 

@@ -19,7 +19,7 @@ escaped — and every text returned is escaped by the one rule for stored text a
 printable (:func:`answer`). ``create`` reads the file text as a person's
 memory file (:func:`memdir.files.memfile.parse`: frontmatter, or plain
 Markdown whose first heading or line becomes the description; a file that says no
-``type`` gets its layer's, :func:`default_type`, and the answer says which);
+``type`` gets its layer's, :func:`memdir.vocabulary.default_type`, and the answer says which);
 ``str_replace`` and ``insert`` are the gateway's partial edits
 (:mod:`memdir.gateway.edits`) and, like ``create`` (a file is written whole
 or not at all), refuse a body over the model writer's limit; ``delete``
@@ -52,7 +52,7 @@ from ..render.memories import kept_edit
 from ..session import Session
 from ..text.names import normalize_name
 from ..text.printable import breaks_shown, visible
-from ..vocabulary import SCOPES, TYPES
+from ..vocabulary import SCOPES, TYPES, default_type
 from .handlers import ToolOutput, answer
 from .specs import MAX_LIST, NOT_SAID, as_json_type, said_type, too_many_digits
 
@@ -301,13 +301,6 @@ def _create(session: Session, command: dict) -> str:
     return "\n".join([text, *said, *_notes(result)])
 
 
-def default_type(scope: str) -> str:
-    """The type of a memory the tool creates from a file that says none (plain Markdown, or frontmatter
-    without ``type``): ``user`` in the user layer (who the person is), else ``project`` — what a new memory
-    without a type is on every other path (:func:`memdir.gateway.fields.inherit`)."""
-    return "user" if scope == "user" else "project"
-
-
 def _notes(result) -> list[str]:
     notes = [f"note: {kept}"] if (kept := kept_edit(result)) else []
     notes += [f"note: {warning}" for warning in result.warnings]
@@ -402,4 +395,4 @@ _COMMANDS = {"view": _view, "create": _create, "str_replace": _str_replace, "ins
              "delete": _delete, "rename": _rename}
 assert set(_COMMANDS) == set(COMMANDS)
 
-__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "default_type", "place", "run"]
+__all__ = ["COMMANDS", "NUMBER_WIDTH", "Place", "ROOT", "answer", "place", "run"]

@@ -84,7 +84,7 @@ def tool_specs(settings: Settings | None = None) -> tuple[ToolSpec, ...]:
                      "description": {"type": "string", "description": f"one line, ≤ {s.limit_description} characters"
                                      " (required for a new memory)"},
                      "type": {"type": "string", "enum": list(TYPES),
-                              "description": "left out: kept (project for a new memory)"},
+                              "description": "left out: kept (new: user in the user layer, else project)"},
                      "body": {"type": "string", "description": f"Markdown, ≤ {s.limit_body} characters"
                               " (\"\" empties it)"},
                      "title": {"type": "string",

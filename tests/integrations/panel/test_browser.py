@@ -268,3 +268,18 @@ def test_a_rename_in_the_edit_form_takes_the_new_names_title(panel, browser_page
     page.click('form.edit button[type="submit"]')
     page.wait_for_selector("text=Memory renamed: the-notes (project)")
     assert "title: Tea and coffee" in _memory_line(store, "Thé-notes").splitlines()
+
+
+def test_an_error_page_shows_a_quoted_script_as_text(panel, browser_page, store):
+    """An error page quoting ``<script>`` (a layer named so in the address) shows it as text, runs nothing (no
+    dialog opens) and holds no element of it; a plain error page shows its words (control, same browser)."""
+    page, ref = browser_page, f"{project_key(store.project_root)}:project"
+    opened: list[str] = []
+    page.on("dialog", lambda dialog: opened.append(dialog.message))
+    page.goto(panel.url)  # the token goes into a cookie
+    page.goto(f"{panel.base}/layer/%3Cscript%3Ealert(1)%3Cb%3E:project")  # no "/": one segment of the path
+    assert page.locator("main script").count() == page.locator("main b").count() == 0 and opened == []
+    assert page.inner_text("p.error").startswith("no project layer '<script>alert(1)<b>'")
+    page.goto(f"{panel.base}/layer/{ref}/m/nothing-here")
+    assert (page.inner_text("h1"), page.inner_text("p.error")[:53]) == (
+        "NotFound", 'memory not found: "nothing-here" in the project layer')

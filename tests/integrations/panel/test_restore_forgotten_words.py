@@ -71,3 +71,21 @@ def test_another_refusal_keeps_its_text(client, project):
     missing = client.get(f"/api/layers/{ref}/memories/nothing-here")
     assert missing.status_code == 404 and missing.json()["error"].startswith(
         'memory not found: "nothing-here" in the project layer')
+
+
+def test_a_superseded_memory_holding_the_forgotten_value_says_the_panels_way_back(client, person, project):
+    """db-port renamed to pg-port, pg-port forgotten: restoring db-port's version is refused by that tombstone,
+    told why (db-port holds the value) in the panel's words — its Lift button, and that reactivating is the
+    command line's (the panel has none) — and with neither the tools' argument nor a CLI lift command (tools41)."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved in November.")
+    person.write("pg-port", rename_from="db-port")
+    stone = person.forget("pg-port").tombstone
+    ref = f"{project_key(project.resolve())}:project"
+    refused = client.post(f"/api/layers/{ref}/memories/db-port/restore", content=json.dumps({"version": 1}),
+                          headers=HEADERS)
+    error = refused.json()["error"]
+    assert refused.status_code == 409 and error.endswith(
+        f"the Lift button of {stone} on the Tombstones page (/tombstones), then reactivate 'db-port': 'db-port' was "
+        "superseded by 'pg-port', which was deleted and its value forgotten, and 'db-port' holds that value too; "
+        "the panel does not reactivate a memory: run `memdir write db-port --reactivate`"), error
+    assert "memory_write" not in error and "tombstone lift" not in error

@@ -266,7 +266,7 @@ def register(add, settings) -> None:
                    help="user: who the person is (saved in the user layer, seen in every project); feedback: how "
                         "to work; project: goals, decisions, deadlines of this project; reference: outside "
                         "resources (these three are saved in the project layer). An update without it keeps the "
-                        "memory's type; a new memory without it is project")
+                        "memory's type; a new memory without it is user in the user layer, else project")
     p.add_argument("--body", "-b", help=f"Markdown body, kept whole (a file of at most {settings.max_file_bytes} bytes); without "
                    "--body, --body-file or piped stdin an update keeps the body, --body '' empties it")
     p.add_argument("--body-file", help="read the body from this file ('-' = stdin); an empty one is refused "

@@ -72,7 +72,9 @@ def lifted_here(exc: MemdirError) -> str:
         told = refusal(exc.stone, exc.why)
         if text.startswith(told):
             button = f"the Lift button of {exc.stone.id} on the Tombstones page (/tombstones)"
-            return refusal(exc.stone, exc.why, lift=button) + text[len(told):]
+            text = refusal(exc.stone, exc.why, lift=button) + text[len(told):]
+    if isinstance(exc, TombstoneRefused) and exc.reactivate:  # the panel has no reactivate: a person's way back
+        text += f"; the panel does not reactivate a memory: run `memdir write {exc.reactivate} --reactivate`"
     return text
 
 
