@@ -54,7 +54,11 @@ def test_a_team_layer_of_520_files_is_followed_by_its_journal_not_swept(isolated
     scans: list[str] = []
     real = Layer.scan
     monkeypatch.setattr(Layer, "scan", lambda self, *a, **k: scans.append(self.scope) or real(self, *a, **k))
-    assert _fresh_sync(isolated_home, project, "team", scans) == (FILES, FILES)  # control: the first sync reads all
+    changed, read = _fresh_sync(isolated_home, project, "team", scans)
+    # Control: the first sync enters every file. How many it parses depends on the clock: the layer's manifest
+    # holds the meta of files written more than a clock tick (manifest.RACY_NS) before refresh_index read them,
+    # so on a loaded machine, where writing 520 files takes seconds, fewer than 520 are read (135 seen).
+    assert changed == FILES and read <= FILES
     assert set(scans) == {"team"}  # swept (more than once when its scan took up what the manifest lacked)
 
     mem.write("fact-007", None, None, "ledger body 7 and a canoe", scope="team")
