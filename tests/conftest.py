@@ -248,6 +248,33 @@ def run_cli(*args, input: str | None = "", env: dict | None = None, cwd=None) ->
     )
 
 
+# `python -m memdir ARGS` as typed (runpy), then every module the run left loaded, on stderr's last line, written
+# without importing anything (json would load re), and the CLI's exit status.
+_MODULE_RUN = (
+    "import runpy, sys\n"
+    "sys.argv = ['memdir', *sys.argv[1:]]\n"
+    "status = 0\n"
+    "try:\n"
+    "    runpy.run_module('memdir', run_name='__main__', alter_sys=True)\n"
+    "except SystemExit as exc:\n"
+    "    status = exc.code\n"
+    "sys.stdout.flush()\n"
+    "sys.stderr.write('\\n' + ','.join(sorted(sys.modules)) + '\\n')\n"
+    "sys.exit(status)\n")
+
+
+def run_cli_modules(*args, env: dict | None = None) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """Run ``python -m memdir ARGS`` in a fresh process, as typed, and list what it imported: ``(done, loaded)``,
+    ``done`` the completed process (its exit status the CLI's; its stderr the CLI's, the listing taken off) and
+    ``loaded`` the sorted names of every module in ``sys.modules`` when the command returned — the hot-path
+    guards (tests/integrations/cli/test_write_imports.py, test_context_hot_path.py) check it. Raises
+    :class:`subprocess.TimeoutExpired` after 60 s."""
+    done = subprocess.run([sys.executable, "-c", _MODULE_RUN, *map(str, args)], capture_output=True, text=True,
+                          timeout=60, check=False, env=dict(os.environ, **(env or {})))
+    stderr, _, listing = done.stderr.rstrip("\n").rpartition("\n")
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout, stderr), listing.split(",")
+
+
 def interrupt(proc: subprocess.Popen, limit: float = 20.0) -> None:
     """Stop a server process as a person's Ctrl-C does (SIGINT), killing it if it has not exited after ``limit``
     seconds, and reap it."""

@@ -51,11 +51,10 @@ from .errors import (
 
 # What a Memory method returns, by the module that defines it (tests/test_public_api.py checks the list is whole).
 _RESULTS = {
-    "memdir.results": (
-        "ClearResult", "Decision", "DeleteResult", "DoctorResult", "FlagResult", "HistoryResult", "JournalResult",
-        "Candidate", "LiftResult", "ListResult", "PruneResult", "ReadResult", "RestoreResult", "ReviewResult",
-        "StatusResult",
-        "TombstoneList", "VerifyResult", "VersionResult", "WriteResult"),
+    "memdir.results.memories": ("ClearResult", "DeleteResult", "HistoryResult", "ListResult", "PruneResult",
+                                "ReadResult", "RestoreResult", "VersionResult", "WriteResult"),
+    "memdir.results.trust": ("Candidate", "Decision", "FlagResult", "LiftResult", "ReviewResult", "TombstoneList"),
+    "memdir.results.maintenance": ("DoctorResult", "JournalResult", "StatusResult", "VerifyResult"),
     "memdir.gateway.edits": ("EditResult",),
     "memdir.operations.team": ("Promoted", "Resolved", "TeamConflict", "TeamInit", "TeamStatus",
                                "TeamTrust"),

@@ -60,26 +60,19 @@ from .operations.team import (
     TeamTrust,
 )
 from .prompt.context import session_block
-from .results import (
+from .results.maintenance import DoctorResult, JournalResult, StatusResult, VerifyResult
+from .results.memories import (
     ClearResult,
-    Decision,
     DeleteResult,
-    DoctorResult,
-    FlagResult,
     HistoryResult,
-    JournalResult,
-    LiftResult,
     ListResult,
     PruneResult,
     ReadResult,
     RestoreResult,
-    ReviewResult,
-    StatusResult,
-    TombstoneList,
-    VerifyResult,
     VersionResult,
     WriteResult,
 )
+from .results.trust import Decision, FlagResult, LiftResult, ReviewResult, TombstoneList
 from .session import Session, open_session
 from .settings import Settings
 

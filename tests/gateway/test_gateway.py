@@ -270,7 +270,7 @@ def test_clear_needs_confirmation_and_empties_one_layer(mem):
     mem.write("p1", "project one", "project", "b")
     mem.write("u1", "user one", "user", "b", scope="user")
     from memdir import ConfirmationRequired
-    from memdir.results import ClearResult, LayerCount
+    from memdir.results.memories import ClearResult, LayerCount
 
     with pytest.raises(ConfirmationRequired):
         mem.clear("project")

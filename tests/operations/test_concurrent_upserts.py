@@ -1,6 +1,6 @@
 """Two agents saving the same memory name at once: the later ``memory_write`` replaced the earlier one's version
 without being told (hostile testers, tools40). The gateway's result names the version an update replaced
-(:class:`memdir.results.ReplacedVersion`); a session that never read nor wrote that version, written while it
+(:class:`memdir.results.memories.ReplacedVersion`); a session that never read nor wrote that version, written while it
 ran, is warned — the version's number, time and writer — and the version stays in history. Real concurrency:
 two sessions in two threads through ``memory_write``, started together at a barrier."""
 

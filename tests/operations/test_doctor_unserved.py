@@ -14,7 +14,7 @@ import sys
 from memdir import Memory
 from memdir.operations.maintenance import unserved
 from memdir.render.maintenance import doctor
-from memdir.results import InstalledClient
+from memdir.results.maintenance import InstalledClient
 from memdir.version import install_command
 from tests.conftest import run_cli
 

@@ -10,7 +10,7 @@ import pytest
 from memdir import Memory
 from memdir.render import maintenance
 from memdir.render import memories as render
-from memdir.results import ClearResult, DeleteResult, LayerCount
+from memdir.results.memories import ClearResult, DeleteResult, LayerCount
 from tests.conftest import run_cli
 
 
@@ -221,7 +221,7 @@ def test_reindex_counts_one_vector_in_the_singular():
 def test_status_names_each_installed_client_once_per_scope_and_says_when_told_of_none(project):
     from dataclasses import replace
 
-    from memdir.results import InstalledClient
+    from memdir.results.maintenance import InstalledClient
 
     whole = Memory.open(project=project, search_vectors="off").status()
     assert whole.clients == ()  # the store knows of no client: the integration that reads the records adds them

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -26,10 +27,17 @@ needs_vectors = pytest.mark.skipif(not vectors.importable(),
 
 def eval_common(name: str = "recall_eval_common"):
     """``evals/recall/common.py`` loaded as a module named ``name`` (its prompts, halves and store builder),
-    without putting ``evals/recall`` on ``sys.path``."""
+    without putting ``evals/recall`` on ``sys.path`` and with ``sys.path`` as it was after: common.py puts the
+    checkout's ``src`` first for the scripts run by hand, and left there it made ``importlib.metadata`` find the
+    ``src/memdir.egg-info`` an editable build leaves (no PEP 610 record), so every later
+    :func:`memdir.version.install_source` of this process read no checkout."""
     spec = importlib.util.spec_from_file_location(name, EVALS / "common.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    path = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = path
     return module
 
 

@@ -404,11 +404,9 @@ def test_search_with_only_the_core_dependencies_names_the_extra(mem, isolated_ho
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "")
     done = subprocess.run([sys.executable, "-c", CORE_ONLY, str(isolated_home), str(project)],
                           capture_output=True, text=True, timeout=60)
-    # the command as a fresh process reads this install (install_source is read once per process, and an earlier
-    # test in this one may have read it under another sys.path)
-    asked = "from memdir.version import install_command\nprint(install_command('search'))"
-    command = subprocess.run([sys.executable, "-c", asked], capture_output=True, text=True, timeout=60,
-                             check=True).stdout.strip()
+    from memdir.version import install_command
+
+    command = install_command("search")  # as the fresh process reads this install (tests/test_evalstore_helper.py)
     assert command.startswith("pip install ") and "[search]" in command
 
     message = f"search needs the 'snowballstemmer' package, which is not installed: {command}"

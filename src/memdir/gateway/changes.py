@@ -31,7 +31,8 @@ from ..layer.interrupted import FINISHED, retire
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import refuse_superseded
-from ..results import Decision, PruneCandidate, WriteResult
+from ..results.memories import PruneCandidate, WriteResult
+from ..results.trust import Decision
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import NO_CHECK, unchanged
@@ -205,7 +206,7 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     value is tombstoned and the candidate deleted. ``expect`` (candidate file digest, the memory it changes
     or retires and its digest, as shown: :func:`_expected`) is compare-and-set: :class:`Conflict` when
     either changed. ``clear``: the optional fields a person emptied while editing the candidate (approve).
-    Returns the :class:`~memdir.results.Decision`: ``name`` is the memory that now holds
+    Returns the :class:`~memdir.results.trust.Decision`: ``name`` is the memory that now holds
     the content (approve) or the rejected name; ``warnings`` what a person's approval is warned of (a
     tombstone of another layer or a teammate's the value matches: :func:`check_forgotten`; a memory
     holding the same text: :func:`memdir.gateway.duplicates.check_duplicate`)."""

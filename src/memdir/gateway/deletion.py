@@ -17,7 +17,7 @@ from ..files.scan import stat_key
 from ..layer.index import whole_days
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
-from ..results import DeleteResult, PruneCandidate
+from ..results.memories import DeleteResult, PruneCandidate
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone, holds_any, make, match, value_runs
 from .compare import NO_CHECK, unchanged

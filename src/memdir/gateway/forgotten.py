@@ -12,7 +12,7 @@ from ..errors import NotFound, Refused, TombstoneRefused
 from ..files.scan import Scan
 from ..files.scan import load as load_file
 from ..layer.succession import explain_tombstone
-from ..results import DeleteResult
+from ..results.memories import DeleteResult
 from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, match, qualified
 from ..tombstones.match import check as refuse_forgotten
 from .fields import reason_text

@@ -20,7 +20,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..layer.transaction import Transaction
-from ..results import KeptEdit, ReplacedVersion, WriteResult
+from ..results.memories import KeptEdit, ReplacedVersion, WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import unchanged
@@ -188,7 +188,7 @@ def write_batch(layer: Layer, writes: Sequence[BatchWrite], *, actor: str, sessi
     manifest rebuilt once, when the batch ends. A process killed in the batch leaves the writes before
     the kill (a prefix of ``writes``), whole.
 
-    Returns one value per write, in order: its :class:`~memdir.results.WriteResult` (warnings as
+    Returns one value per write, in order: its :class:`~memdir.results.memories.WriteResult` (warnings as
     :func:`write` gives them; those of the transaction itself go to its first and last written result),
     or the exception :func:`write` would raise for it (one of :data:`ITEM_ERRORS`; nothing of it is
     written, and the writes after it are). ``done(index, value)`` is told of each as it is settled (under

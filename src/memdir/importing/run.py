@@ -54,7 +54,7 @@ from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard
 from ..operations.memories import write, write_batch
 from ..operations.team import pending
-from ..results import WriteResult
+from ..results.memories import WriteResult
 from ..session import Session
 from ..text.names import same_name
 from ..text.printable import utf8_prefix

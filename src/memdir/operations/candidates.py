@@ -14,7 +14,8 @@ from ..errors import Conflict, Refused
 from ..gateway import changes as gateway
 from ..gateway.fields import MemoryChange, inherit
 from ..layer.team import candidate_layer
-from ..results import Decision, WriteResult
+from ..results.memories import WriteResult
+from ..results.trust import Decision
 from ..session import Session
 from ..text.names import normalize_name
 from ..vocabulary import CLEARABLE

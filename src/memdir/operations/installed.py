@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..files.fsio import read_bytes
 from ..files.layout import INSTALLS_DIR
-from ..results import InstalledClient
+from ..results.maintenance import InstalledClient
 
 # The clients memdir has an installer for, in the order they are listed
 # (memdir.integrations.clients.INSTALLERS has one module for each).

@@ -29,7 +29,7 @@ from ..files.layout import (
 )
 from ..files.memfile import text_digest
 from ..files.repository import held_memories
-from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, Malformed, Scan
+from ..files.scan import FALLBACK_NOTE, NO_FRONTMATTER_NOTE, FileNote, Malformed, Scan
 from ..files.trust import untrusted_note
 from ..gateway.duplicates import duplicate_groups
 from ..layer import leftovers
@@ -41,9 +41,8 @@ from ..layer.team import team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs
 from ..prompt.pending import answered_lately, waiting
 from ..prompt.start import mcp_importable, start_budget, start_layout
-from ..results import (
+from ..results.maintenance import (
     DoctorResult,
-    FileNote,
     JournalEntry,
     JournalResult,
     LayerStatus,
@@ -245,7 +244,7 @@ def unserved(clients, search: str, verb: str = "is installed") -> list[str]:
     claude-code`` registered a server that cannot start, and doctor said "ok"): its MCP server needs the
     ``mcp`` package, its recall and the ``memory_search`` tool the ``search`` extra (``search``, the
     :func:`memdir.search.reindex.search_mode` word, starts with "unavailable"). ``clients``: the
-    :class:`memdir.results.InstalledClient` records; nothing without one. ``verb``: how memdir stands with
+    :class:`memdir.results.maintenance.InstalledClient` records; nothing without one. ``verb``: how memdir stands with
     them (``memdir install`` says these lines too, newuser31: ``"would be installed"`` for a dry run). Never raises."""
     from ..version import install_command
 
@@ -436,7 +435,7 @@ def orphans(home: Path, project_root: Path | None = None, *, live: Path | None =
 
 def moved_away(session, listed, scope: str | None = None) -> list:
     """Where a moved or renamed project's memories may be: the layers of :func:`orphans` that hold memories,
-    when ``listed`` (a :class:`memdir.results.ListResult` of ``session``'s layers) shows no memory of its
+    when ``listed`` (a :class:`memdir.results.memories.ListResult` of ``session``'s layers) shows no memory of its
     project layer, since a project at a new path starts with an empty layer while its user-layer memories
     still show. ``[]`` without a project root, for a listing of another ``scope`` than the project's (None:
     every layer), or when ``listed`` shows a project memory."""
@@ -446,9 +445,10 @@ def moved_away(session, listed, scope: str | None = None) -> list:
 
 
 def _moved_away(session, project_memories: bool) -> list:
-    """The rule of :func:`moved_away` (``list``) and of ``status``'s :attr:`~memdir.results.StatusResult.moved_away`:
-    the orphaned layers holding memories, when the session's project layer holds none (``project_memories``
-    False); ``[]`` without a project root or when it holds some."""
+    """The rule of :func:`moved_away` (``list``) and of ``status``'s
+    :attr:`~memdir.results.maintenance.StatusResult.moved_away`: the orphaned layers holding memories, when the
+    session's project layer holds none (``project_memories`` False); ``[]`` without a project root or when it
+    holds some."""
     if session.project_root is None or project_memories:
         return []
     return [found for found in orphans(session.home, live=session.project_root) if found.memories]

@@ -38,7 +38,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import successor
 from ..prompt import coverage, pending
-from ..results import (
+from ..results.memories import (
     ClearResult,
     DeleteResult,
     LayerCount,
@@ -449,8 +449,9 @@ def delete(session: Session, name: str, scope: str | None = None, *, reason: str
     is refused (:func:`memdir.operations.lookup.refuse_ambiguous`: say which).
     A person naming the scope also deletes a file held back there (a forgotten value put back:
     :mod:`memdir.layer.held`), which no lookup finds; its tombstone stays.
-    ``expect_digest``: the digest of the version the caller read (:attr:`memdir.results.ReadResult.digest`,
-    :attr:`memdir.results.MemoryInfo.file_digest`); another version, or none, is not deleted (:func:`memdir.gateway.compare.unchanged`).
+    ``expect_digest``: the digest of the version the caller read (:attr:`memdir.results.memories.ReadResult.digest`,
+    :attr:`memdir.results.memories.MemoryInfo.file_digest`); another version, or none, is not deleted
+    (:func:`memdir.gateway.compare.unchanged`).
     Raises :class:`NotFound`, :class:`InvalidInput`, :class:`Conflict` (changed since read)."""
     action = "forget" if forget else "delete"
     if scope is None:

@@ -117,7 +117,7 @@ class MisrecordedLayer(Result):
 
 
 def misrecorded(projects, live: dict[str, str]) -> list[MisrecordedLayer]:
-    """:class:`MisrecordedLayer` for each :class:`~memdir.results.ProjectInfo` of ``projects`` whose key
+    """:class:`MisrecordedLayer` for each :class:`~memdir.results.maintenance.ProjectInfo` of ``projects`` whose key
     is a live project's (``live``: :func:`live_keys`) but whose recorded root is another one."""
     return [MisrecordedLayer(info.key, info.root, live[info.key]) for info in projects
             if info.root and info.key in live and info.root != live[info.key]]
@@ -142,10 +142,11 @@ class StrandedLayer(Result):
 
 
 def stranded(projects, live: dict[str, str]) -> list[StrandedLayer]:
-    """:class:`StrandedLayer` for each :class:`~memdir.results.ProjectInfo` of ``projects`` whose journal ends
-    with a ``move`` to the root its ``layer.json`` records — a living project not its key's — while its key is no
-    live project's (``live``: :func:`live_keys`): no session opens it, it is neither orphaned nor misrecorded,
-    and without this its memories were seen nowhere. A layer copied by hand (no such ``move``) is not one."""
+    """:class:`StrandedLayer` for each :class:`~memdir.results.maintenance.ProjectInfo` of ``projects`` whose
+    journal ends with a ``move`` to the root its ``layer.json`` records — a living project not its key's — while
+    its key is no live project's (``live``: :func:`live_keys`): no session opens it, it is neither orphaned nor
+    misrecorded, and without this its memories were seen nowhere. A layer copied by hand (no such ``move``) is
+    not one."""
     from ..layer.journal import Journal
 
     found = []
@@ -162,7 +163,7 @@ def stranded(projects, live: dict[str, str]) -> list[StrandedLayer]:
 
 
 def orphans_of(gone, project_root: Path | None = None, home: Path | None = None) -> list[OrphanLayer]:
-    """:class:`OrphanLayer` for each :class:`~memdir.results.ProjectInfo`
+    """:class:`OrphanLayer` for each :class:`~memdir.results.maintenance.ProjectInfo`
     in ``gone`` (layers whose recorded root no longer exists: the rule is
     :func:`memdir.operations.maintenance.projects`), with its memory count; with
     ``project_root``, each matched against that project's :func:`identity`, as its layers recorded it
@@ -216,7 +217,7 @@ class GoneCheckout(Result):
 
 
 def gone_checkouts(home: Path, projects, live: dict[str, str]) -> list[GoneCheckout]:
-    """:class:`GoneCheckout` for each :class:`~memdir.results.ProjectInfo` of ``projects``
+    """:class:`GoneCheckout` for each :class:`~memdir.results.maintenance.ProjectInfo` of ``projects``
     (:func:`memdir.operations.maintenance.projects`) known by its team layer alone (no ``projects/<key>``),
     whose recorded root is gone, whose key no live project has (``live``: :func:`live_keys`) and whose
     ``layer.json`` recorded a linked worktree's git directory that is gone too. A clone moved or deleted, or a

@@ -38,7 +38,8 @@ from ..gitfiles import common_dir, git_dir_holding, git_dir_of
 from ..layer.journal import now_utc
 from ..layer.team import init as init_dir
 from ..paths import team_meta_dir
-from ..results import RestoreResult, Result, WriteResult
+from ..results import Result
+from ..results.memories import RestoreResult, WriteResult
 from ..session import Session
 from ..text.names import normalize_name, same_name, spelled_name
 from ..tombstones.match import match

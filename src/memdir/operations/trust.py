@@ -27,13 +27,12 @@ from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK, typed
 from ..gateway.fields import MemoryChange
 from ..layer.layer import Layer
-from ..results import (
+from ..results.memories import MemoryInfo, ReadResult
+from ..results.trust import (
     Candidate,
     Decision,
     FlagResult,
     LiftResult,
-    MemoryInfo,
-    ReadResult,
     ReviewResult,
     TombstoneInfo,
     TombstoneList,

@@ -34,7 +34,7 @@ from ..layer.drift import (
 from ..layer.layer import home_layers
 from ..layer.team import home_team_layers
 from ..paths import PROJECTS_DIR, user_layer_dir
-from ..results import LayerCheck, VerifyResult
+from ..results.maintenance import LayerCheck, VerifyResult
 from ..session import Session
 from ..settings import Settings
 from . import moves

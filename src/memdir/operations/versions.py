@@ -17,7 +17,7 @@ from ..layer.history import damage as layer_damage
 from ..layer.history import earlier_versions, version_bytes, version_number
 from ..layer.history import history as layer_history
 from ..layer.layer import Layer
-from ..results import HistoryResult, RestoreResult, VersionResult
+from ..results.memories import HistoryResult, RestoreResult, VersionResult
 from ..session import Session
 from ..text.names import asked_name, normalize_name
 from . import team as teamops

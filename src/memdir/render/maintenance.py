@@ -16,7 +16,7 @@ from .memories import cut, malformed_lines, unread_label
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:  # read by their attributes; importing them would load YAML
-    from ..results import DoctorResult, StatusResult, VerifyResult
+    from ..results.maintenance import DoctorResult, StatusResult, VerifyResult
 
 
 @printable_output

@@ -30,23 +30,25 @@ from . import printable_output
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing on the CLI's hook path
 if TYPE_CHECKING:  # the renderer reads results by their attributes; importing them would load YAML
     from ..gateway.edits import EditResult
-    from ..results import (
+    from ..results.maintenance import JournalResult
+    from ..results.memories import (
         ClearResult,
-        Decision,
         DeleteResult,
-        FlagResult,
         HistoryResult,
-        JournalResult,
-        LiftResult,
         ListResult,
         MemoryInfo,
         PruneResult,
         ReadResult,
         RestoreResult,
-        ReviewResult,
-        TombstoneList,
         VersionResult,
         WriteResult,
+    )
+    from ..results.trust import (
+        Decision,
+        FlagResult,
+        LiftResult,
+        ReviewResult,
+        TombstoneList,
     )
 
 
@@ -404,9 +406,9 @@ def restore(result: RestoreResult, *, title: str | None = None) -> str:
 @printable_output
 def tombstones(result: TombstoneList) -> str:
     """The tombstones in force, one per line: id, layer, name, who forgot it when and why
-    (:attr:`~memdir.results.TombstoneInfo.forgotten`), the time only when that does not already say its day
+    (:attr:`~memdir.results.trust.TombstoneInfo.forgotten`), the time only when that does not already say its day
     (newuser31: the date was printed twice), then the forgotten description; a team tombstone whose file left the
-    repository unlifted (:attr:`~memdir.results.TombstoneInfo.vanished`) gets a second line saying so and how to
+    repository unlifted (:attr:`~memdir.results.trust.TombstoneInfo.vanished`) gets a second line saying so and how to
     settle it."""
     lines = [f"{s.id}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {s.name}  {cut(s.forgotten, 120)}"
              + (f"  {s.ts}" if s.ts and s.ts[:10] not in s.forgotten else "") + f"  — {cut(s.description)}"

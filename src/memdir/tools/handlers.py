@@ -34,7 +34,7 @@ from ..operations import memories as operations
 from ..render import maintenance as render_maintenance
 from ..render import memories as render
 from ..render import shown_text
-from ..results import DoctorResult, StatusResult
+from ..results.maintenance import DoctorResult, StatusResult
 from ..session import Session
 from ..text.fence import escape_stored, quoted
 from ..text.printable import well_formed

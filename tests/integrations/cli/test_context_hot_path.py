@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+from tests.conftest import run_cli_modules
+
 # What pip's console script runs (it imports re itself), then the modules the run left loaded.
 CONSOLE = (
     "import json, re, sys\n"
@@ -35,29 +37,15 @@ def test_context_renders_and_loads_no_module_it_does_not_use(person, project):
     assert json.loads(done.stderr.strip().splitlines()[-1]) == sorted(LOADED)
 
 
-# `python -m memdir ARGS` as typed (runpy), then the modules the run left loaded: listed before json (which
-# loads re) is imported to print them.
-MODULE = (
-    "import runpy, sys\n"
-    "asked = sys.argv.pop().split(',')\n"
-    "sys.argv = ['memdir', *sys.argv[1:]]\n"
-    "try:\n"
-    "    runpy.run_module('memdir', run_name='__main__', alter_sys=True)\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "sys.stdout.flush()\n"
-    "loaded = sorted(m for m in sys.modules if m in asked)\n"
-    "import json\n"
-    "print(json.dumps(loaded), file=sys.stderr)\n"
-)
 PATH_LAYER = ("pathlib", "re", "enum", "fnmatch", "urllib.parse")
 
 
 def _module_run(*args) -> tuple[str, list[str]]:
-    done = subprocess.run([sys.executable, "-c", MODULE, *args, ",".join(PATH_LAYER + ("memdir.prompt.context",))],
-                          capture_output=True, text=True, timeout=60)
+    """``python -m memdir ARGS`` (:func:`tests.conftest.run_cli_modules`): its stdout, and which of the path
+    layer's modules and ``memdir.prompt.context`` it loaded."""
+    done, loaded = run_cli_modules(*args)
     assert done.returncode == 0, done.stderr
-    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
+    return done.stdout, [m for m in loaded if m in PATH_LAYER + ("memdir.prompt.context",)]
 
 
 def test_context_loads_neither_pathlib_nor_re(person, project):

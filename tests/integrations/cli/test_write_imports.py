@@ -5,31 +5,18 @@ operations.maintenance -> prompt.start the session record's modules; an import l
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 
-# `python -m memdir ARGS` as typed (runpy), then the memdir modules the run left loaded (json imported after).
-MODULE = (
-    "import runpy, sys\n"
-    "sys.argv = ['memdir', *sys.argv[1:]]\n"
-    "try:\n"
-    "    runpy.run_module('memdir', run_name='__main__', alter_sys=True)\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "sys.stdout.flush()\n"
-    "loaded = sorted(m for m in sys.modules if m.startswith('memdir.'))\n"
-    "import json\n"
-    "print(json.dumps(loaded), file=sys.stderr)\n"
-)
+from tests.conftest import run_cli_modules
+
 ABSENT = ("memdir.importing", "memdir.importing.run", "memdir.importing.items", "memdir.prompt.recalled",
           "memdir.prompt.sessionfiles")
 
 
 def _run(*args) -> tuple[subprocess.CompletedProcess, list[str]]:
-    done = subprocess.run([sys.executable, "-c", MODULE, *args], capture_output=True, text=True, timeout=60, check=False)
+    done, loaded = run_cli_modules(*args)
     assert done.returncode == 0, done.stderr
-    return done, json.loads(done.stderr.strip().splitlines()[-1])
+    return done, loaded
 
 
 def test_a_cli_write_loads_no_importer(project, tmp_path):

@@ -78,7 +78,7 @@ def cmd_install(args) -> int:
     lacking = []
     if args.command == "install":  # doctor's rule (a problem there) of what this install cannot do, said now
         from ...operations.maintenance import unserved
-        from ...results import InstalledClient
+        from ...results.maintenance import InstalledClient
         from ...search.reindex import search_mode
 
         lacking = [f"warning: {line}" for line in unserved(

@@ -24,7 +24,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ... import results as results_mod
 from ...errors import (
     Conflict,
     InvalidInput,
@@ -40,6 +39,10 @@ from ...files.memfile import format_time
 from ...files.scan import Malformed
 from ...layer.history import HistoryEntry
 from ...render import memories as render
+from ...results import Result
+from ...results import maintenance as maintenance_results
+from ...results import memories as memory_results
+from ...results import trust as trust_results
 from ...tombstones.match import refusal
 from ...version import VERSION
 from ...vocabulary import ACTORS, CLEARABLE
@@ -340,9 +343,9 @@ def _schema(hint) -> dict:
 
 
 def _component_types() -> list:
-    return [*(obj for obj in vars(results_mod).values()
-              if isinstance(obj, type) and dataclasses.is_dataclass(obj) and issubclass(obj, results_mod.Result)
-              and "to_dict" not in vars(obj)), HistoryEntry, Malformed]
+    return [*(obj for module in (memory_results, trust_results, maintenance_results) for obj in vars(module).values()
+              if isinstance(obj, type) and obj.__module__ == module.__name__ and dataclasses.is_dataclass(obj)
+              and issubclass(obj, Result) and "to_dict" not in vars(obj)), HistoryEntry, Malformed]
 
 
 def _components() -> dict:

@@ -20,7 +20,7 @@ from pathlib import Path
 from ...api import Memory
 from ...errors import MemdirError, NotFound
 from ...operations import maintenance
-from ...results import LayerStatus, ProjectInfo
+from ...results.maintenance import LayerStatus, ProjectInfo
 from ...settings import Settings
 
 NO_PROJECT = "home"

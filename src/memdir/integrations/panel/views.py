@@ -20,8 +20,9 @@ from ...errors import Conflict, InvalidInput, MemdirError, NotFound
 from ...gateway.fields import MemoryChange
 from ...layer.history import version_number
 from ...render import memories as render
-from ...results import (Candidate, HistoryResult, JournalEntry, ListResult, ReadResult, TombstoneInfo,
-                        VersionResult)
+from ...results.maintenance import JournalEntry
+from ...results.memories import HistoryResult, ListResult, ReadResult, VersionResult
+from ...results.trust import Candidate, TombstoneInfo
 from ...text.names import normalize_name
 from ...vocabulary import CLEARABLE
 from .home import LayerView, PanelHome
@@ -142,7 +143,7 @@ def memory(home: PanelHome, ref: str, name: str, version: int | str | None = Non
 
 @dataclass(frozen=True)
 class ReviewItem:
-    """A candidate of layer ``ref`` as review shows it (:class:`memdir.results.Candidate`: its whole text,
+    """A candidate of layer ``ref`` as review shows it (:class:`memdir.results.trust.Candidate`: its whole text,
     or the live and the proposed text of the memory it changes with their diff, and the digest a decision
     carries) and its ``record`` as approving writes it (what the edit-then-approve form starts from)."""
 
@@ -254,7 +255,7 @@ def expected(data: dict) -> str | None | bool:
 
 
 def _title(find) -> str | None:
-    """The title of the memory ``find()`` reads (a :class:`~memdir.results.ReadResult`: a memory, a candidate),
+    """The title of the memory ``find()`` reads (a :class:`~memdir.results.memories.ReadResult`: a memory, a candidate),
     what a change's success line names a hash-named memory by (``m-c3f8ff75a0 “部署流程”``:
     :func:`memdir.render.memories.shown_name`, as the layer page's row does); None when it has none or is not
     found (the line then names it alone: the change is done either way)."""
