@@ -187,17 +187,19 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     (settings,) = targets(scope, user_home, project)
     plan = edits.run_install(CLIENT, scope, memdir_home,
                              [edit_for(settings, lambda d: merge(d, home, python, portable))],
-                             dry_run=dry_run, notes=notes, force=force)
+                             dry_run=dry_run, notes=notes, force=force, home=home)
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
     twice = doubled(recorded, user_home, settings)
     return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-              project: Path | None = None) -> edits.Plan:
-    """Remove what :func:`install` added (every recorded scope when ``scope`` is None)."""
+              project: Path | None = None, home: str | None = None) -> edits.Plan:
+    """Remove what :func:`install` added (every recorded scope when ``scope`` is None). ``home``: the ``--home``
+    this home's commands name (None: the default home's): another home's entries are left."""
     paths = targets(scope or "user", user_home, project)
-    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run,
+                               home=home)
 
 
 __all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "folder_trusted", "unseen", "doubled", "problems",
