@@ -53,9 +53,10 @@ def _ours(hook) -> bool:
 
 def merge(settings: dict, home=None, python=None, portable=False) -> dict:
     """``settings`` with memdir's server and hooks."""
-    # --hooks in the user scope only: Gemini CLI asks the person to trust a project's hooks before it runs them,
-    # so a project's server keeps the whole guidance (an untrusted SessionStart gives none)
-    argv = entries.server_argv(home, python, portable, hooks=not portable)
+    # --hooks in both scopes: Gemini CLI 0.61 runs a project's hooks exactly where it runs the project's MCP servers
+    # and puts a server's instructions into the project's context (a trusted folder: its hooks are only warned of,
+    # then trusted), so a project's server with the whole guidance gave it twice beside SessionStart's block (team41)
+    argv = entries.server_argv(home, python, portable, hooks=True)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
