@@ -37,7 +37,7 @@ def _conflict(tmp_path, size: int | None):
     return b
 
 
-@pytest.mark.parametrize("size", [10, None])
+@pytest.mark.parametrize("size", [10, 5, None])
 def test_markers_of_the_repository_s_size_are_a_conflict_not_a_settled_file(tmp_path, size):
     b = _conflict(tmp_path, size)
     marks = size or 7

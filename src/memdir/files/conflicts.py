@@ -28,7 +28,7 @@ from ..errors import InvalidInput
 CONFLICT = "unresolved merge conflict"
 MARKER_SIZE = 7  # git's conflict markers: 7 characters unless a `conflict-marker-size` attribute says otherwise
 _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
-_LONGER = re.compile(rb"^(<{8,})[ \t]")  # the opening line of a hunk of longer markers, with its label
+_OPENING = re.compile(rb"^(<+)[ \t]")  # the opening line of a hunk of markers of any size, with its label
 
 
 def _marker(size: int) -> re.Pattern:
@@ -39,15 +39,18 @@ def _marker(size: int) -> re.Pattern:
 
 def marker_size(data: bytes) -> int:
     """The size of the conflict markers git wrote in ``data`` when nobody asked git for it (the scan reads
-    files without running git): :data:`MARKER_SIZE`, or ``n`` when the file holds a whole hunk of longer markers —
-    an opening ``<`` run of ``n`` followed by a label, then ``=`` and ``>`` lines of ``n`` — what git's line merge
-    writes for a path whose ``conflict-marker-size`` attribute is ``n`` (team40: markers of 10 went unseen, the
-    file read as a memory). Only a whole hunk counts: a line of ten ``=`` or ``<`` alone is text."""
-    if b"<<<<<<<<" not in data:
+    files without running git): the size of the first whole hunk in ``data`` — an opening ``<`` run of ``n``
+    followed by a label, then ``=`` and ``>`` lines of ``n`` — what git's line merge writes for a path whose
+    ``conflict-marker-size`` attribute is ``n``, longer than git's 7 (team40: markers of 10 went unseen, the file
+    read as a memory) or shorter (team41: markers of 5 were seen by ``team status`` alone, and the file read as a
+    memory everywhere else); :data:`MARKER_SIZE` when there is none. Only a whole hunk counts: a line of ten ``=``
+    or ``<`` alone is text. The one rule of every reader of a memory file (:func:`has_conflict` and the rest
+    here, given no size)."""
+    if not (data[:1] == b"<" or b"\n<" in data):  # no line opens with '<': no hunk of any size
         return MARKER_SIZE
     lines = data.splitlines(keepends=True)
     for number, line in enumerate(lines):
-        opened = _LONGER.match(line)
+        opened = _OPENING.match(line)
         if opened is None:
             continue
         size = len(opened.group(1))
@@ -90,8 +93,10 @@ def has_conflict(data: bytes, size: int | None = None) -> bool:
     (``>>>>>>>``) conflict marker line outside fenced code. ``size``: the markers' size, as git gives the path's
     ``conflict-marker-size`` attribute (:func:`memdir.git.attributes`); None: :func:`marker_size`."""
     if size is None:
-        if b"<<<<<<<" not in data and b">>>>>>>" not in data:  # the common case: two substring searches
-            return False
+        if b"<<<<<<<" not in data and b">>>>>>>" not in data:  # the common case: three substring searches
+            size = marker_size(data)
+            if size == MARKER_SIZE:
+                return False
     elif b"<" * size not in data and b">" * size not in data:
         return False
     return any(kind in (b"<", b">") for _, kind in _lines(data, size))

@@ -1,6 +1,6 @@
 """The server's instructions when the client also runs memdir's session-start hook: `memdir install` registers
 the server with ``--hooks`` for every client whose hooks run without a further trust step (Claude Code, Cursor,
-Gemini CLI's user scope; not Codex, which runs a hook only once the person trusted it), and
+Gemini CLI, in either scope; not Codex, which runs a hook only once the person trusted it), and
 that server's instructions point at the hook's block instead of repeating its "How to use memory" guidance and
 sending the model to memory_list; a server without hooks (OpenCode, a hand-made entry) keeps the full guidance.
 Read through the MCP SDK's stdio client, from the very command line the installer wrote."""

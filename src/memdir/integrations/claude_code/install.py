@@ -225,19 +225,21 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
 
     return edits.plan_install(CLIENT, scope, [
         _edit(settings_path, add_settings, disable_auto_memory and on),
-        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes), force, memdir_home)
+        _edit(mcp_path, lambda d: merge_server(d, home, python, portable))], tuple(notes), force, memdir_home, home)
 
 
 def plan_uninstall(scope: str | None, memdir_home: Path, *, user_home: Path | None = None,
-                   project: Path | None = None) -> Plan:
+                   project: Path | None = None, home: str | None = None) -> Plan:
     """Compute the uninstall without writing: the files of ``scope`` — or,
     with ``scope`` None, every file the manifest records (any scope) and the
-    user-scope files. Raises :class:`InstallError`."""
+    user-scope files. ``home``: the ``--home`` the install's user-scope commands name (None: none, the default
+    home's), by which its entries are told from another memdir home's
+    (:func:`memdir.integrations.clients.edits.plan_uninstall`). Raises :class:`InstallError`."""
     if scope is None:
         paths = list(targets("user", user_home)) + [Path(p) for p in edits.read_manifest(memdir_home, CLIENT)]
     else:
         paths = list(targets(scope, user_home, project))
-    return edits.plan_uninstall(CLIENT, scope, [_edit(p, None) for p in paths], memdir_home)
+    return edits.plan_uninstall(CLIENT, scope, [_edit(p, None) for p in paths], memdir_home, home)
 
 
 def apply(plan: Plan, memdir_home: Path) -> Plan:

@@ -35,10 +35,11 @@ def cmd_hook(args) -> int:
 
 def cmd_install(args) -> int:
     """``memdir install|uninstall CLIENT``: merge hooks and the MCP server into a client's files."""
-    from ...paths import project_source, resolve_home, work_tree_top
+    from ...paths import project_source, work_tree_top
     from ...render import setup as render_setup
     from ...session import open_session
     from ..clients import installer
+    from ..clients.entries import home_written
     from .common import emit, warn
 
     session = open_session(args.home, args.project, actor="human")
@@ -48,9 +49,9 @@ def cmd_install(args) -> int:
         session.project()  # refuses $HOME, / and no project, saying why
         # This checkout's own top: a linked worktree gets its own files, not the main checkout's.
         where["project"] = work_tree_top(project_source(args.project)[0])
-    extra = {}
-    if args.command == "install" and session.home != resolve_home(None, {}):
-        extra["home"] = str(session.home)  # the client's hooks and server must find this home without MEMDIR_HOME
+    # the client's hooks and server must find this home without MEMDIR_HOME, and an uninstall tells its entries
+    # from another home's by the same --home (none: the default home's)
+    extra = {"home": home_written(session.home)}
     install = installer(args.agent)
     if args.command == "install" and getattr(args, "disable_auto_memory", False):
         if args.agent != "claude-code":

@@ -437,16 +437,17 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         home = None
     changes = _edits(scope, user_home, project, home, python, portable, memdir_home)
     plan = edits.run_install(CLIENT, scope, memdir_home, changes,
-                             dry_run=dry_run, notes=tuple(notes), force=force)
+                             dry_run=dry_run, notes=tuple(notes), force=force, home=home)
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
     twice = doubled(recorded, user_home, targets(scope, user_home, project)[1])
     return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-              project: Path | None = None) -> edits.Plan:
+              project: Path | None = None, home: str | None = None) -> edits.Plan:
     """Remove what :func:`install` added (every recorded scope when ``scope`` is None), and Codex's trust records of
-    memdir's hooks in each hooks.json uninstalled (kept in the user's ``config.toml`` for a project's too)."""
+    memdir's hooks in each hooks.json uninstalled (kept in the user's ``config.toml`` for a project's too).
+    ``home``: the ``--home`` this home's commands name (None: the default home's): another home's entries are left."""
     paths = targets(scope or "user", user_home, project)
     user_config = targets("user", user_home)[0]
     if scope == "project":
@@ -461,7 +462,7 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
         scoped[0] = replace(scoped[0], remove=_strip(paths[0], projects))
     elif projects:
         scoped.append(_trust_edit(user_config, projects))
-    return edits.run_uninstall(CLIENT, scope, memdir_home, scoped, edit_for, dry_run=dry_run)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, scoped, edit_for, dry_run=dry_run, home=home)
 
 
 __all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "strip_trust", "edit_for", "problems", "doubled", "unseen",

@@ -105,14 +105,16 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edit_for(hooks, lambda d: merge_hooks(d, home, python, portable))], dry_run=dry_run,
         notes=("Cursor's prompt hook cannot add context: no per-prompt recall (the agent uses memory_search)",
                *unnamed),
-        force=force)
+        force=force, home=home)
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-              project: Path | None = None) -> edits.Plan:
-    """Remove what :func:`install` added (every recorded scope when ``scope`` is None)."""
+              project: Path | None = None, home: str | None = None) -> edits.Plan:
+    """Remove what :func:`install` added (every recorded scope when ``scope`` is None). ``home``: the ``--home``
+    this home's commands name (None: the default home's): another home's entries are left."""
     paths = targets(scope or "user", user_home, project)
-    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run,
+                               home=home)
 
 
 __all__ = ["install", "uninstall", "targets", "merge_hooks", "strip_hooks", "edit_for", "HOOK_EVENTS", "CLIENT"]

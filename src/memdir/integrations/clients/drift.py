@@ -66,8 +66,8 @@ def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
     again, which rewrites every file, and none when an interpreter the files name is gone (:func:`broken` says
     that, as a problem). A file that is gone or unreadable is left out (the generic check says those). An install
     that cannot be planned (a JSONC file, a refused entry) says nothing here."""
-    from ...paths import resolve_home
     from . import installer
+    from .entries import home_written
 
     raws = _recorded(memdir_home, client)
     if not raws:
@@ -76,7 +76,7 @@ def behind(memdir_home: Path, client: str, said: list[str]) -> list[str]:
     if any(not os.path.exists(python) for python in named.values()):
         return []
     again = f"run `memdir install {client} --scope user` again"
-    extra = {"home": str(memdir_home)} if memdir_home != resolve_home(None, {}) else {}
+    extra = {"home": home_written(memdir_home)}
     python = next(iter(named.values()), None)
     try:
         plan = installer(client).install("user", memdir_home, dry_run=True, python=python, **extra)

@@ -178,66 +178,66 @@ def diff(path: Path, before: bytes | None, after: bytes | None) -> str:
                    for line in difflib.unified_diff(a, b, f"{path} (before)", f"{path} (after)"))
 
 
-# `--home PATH` as memdir writes it into a client's file: a server's argument list (JSON, TOML), a hook command
-# (shlex-quoted when it must be, inside a JSON or TOML string).
-_HOME = re.compile(rb"""--home"\s*,\s*"((?:[^"\\]|\\.)*)"|--home\s+'([^']*)'|--home\s+([^\s"',\]]+)""")
+def owners(edit: Edit, data) -> set[str | None]:
+    """Whose memdir's part of a client file's ``data`` (as :func:`read` gives it; what ``edit.remove`` takes out,
+    so a person's own server is not counted) is: the homes its user-scope commands name, None for one naming none
+    (the default home's: :func:`memdir.integrations.clients.entries.entry_homes`). Empty when that part holds no
+    user-scope command (a project's files, a text file: whose they are cannot be told) or cannot be taken out."""
+    from collections import Counter
 
+    from .entries import entry_homes
 
-def homes_named(raw: bytes | None) -> set[str]:
-    """The memdir homes that the ``--home`` arguments in a client's file ``raw`` name (its server's and its hooks'
-    commands; an install writes one for a home other than the default, never in project scope), as written."""
-    if not raw or b"--home" not in raw:
-        return set()
-    return {os.fsdecode(next(g for g in match.groups() if g is not None)) for match in _HOME.finditer(raw)}
-
-
-def other_home(edit: Edit, data, memdir_home: Path) -> str | None:
-    """The memdir home whose entries the client file's ``data`` (as :func:`read` gives it) holds when they name
-    homes (:func:`homes_named` of memdir's part: what ``edit.remove`` takes out, so a person's own server with a
-    ``--home`` is not counted) and not ``memdir_home``: two homes installed into one client file — the install
-    record is kept per memdir home, so one home's uninstall took the other's entries out and left its record
-    naming entries that were gone, and one home's install replaced the other's unsaid. None when they name this
-    home, or none (the default home's, or a project's file, which names none: whose they are cannot be told)."""
     if data is None:
-        return None
+        return set()
     try:
         stripped = edit.remove(copy_of(data), {})
     except Exception:  # noqa: BLE001 — a part memdir cannot take out: the uninstall's own check says why
-        return None
-    named = homes_named(_text(data)) - homes_named(_text(stripped))
-    if not named:
-        return None
-    mine = os.path.realpath(memdir_home)
-    if any(os.path.realpath(home) == mine for home in named):
-        return None
-    return min(named)
+        return set()
+    return set((Counter(entry_homes(data)) - Counter(entry_homes(stripped))).elements())
 
 
-def _other_of(edit: Edit, memdir_home: Path) -> str | None:
+def other_home(edit: Edit, data, memdir_home: Path, home: str | None = None) -> str | None:
+    """The memdir home whose entries the client file's ``data`` (as :func:`read` gives it) holds (:func:`owners`)
+    when it is not this run's — ``memdir_home``, whose commands name ``home`` (None: none, the default home's:
+    :func:`memdir.integrations.clients.entries.home_written`): two homes installed into one client file. The
+    install record is kept per memdir home, so one home's uninstall took the other's entries out and left its
+    record naming entries that were gone, and one home's install replaced the other's unsaid (the default home's
+    too, whose commands name no home). The path (the default home's as :func:`memdir.paths.resolve_home` gives
+    it, so ``memdir --home PATH`` reaches it); None when the entries are this home's, or name none (a project's
+    file: whose they are cannot be told)."""
+    from ...paths import resolve_home
+
+    homes = owners(edit, data)
+    if not homes:
+        return None
+    if None in homes and home is None:
+        return None
+    mine = {os.path.realpath(memdir_home)} | ({os.path.realpath(home)} if home else set())
+    named = {h if h is not None else str(resolve_home(None, {})) for h in homes}
+    return None if any(os.path.realpath(h) in mine for h in named) else min(named)
+
+
+def _other_of(edit: Edit, memdir_home: Path, home: str | None) -> str | None:
     """:func:`other_home` of ``edit``'s file as it is now; None when it is absent or does not read."""
     try:
-        return other_home(edit, read(edit.path, edit.fmt)[1], memdir_home)
+        return other_home(edit, read(edit.path, edit.fmt)[1], memdir_home, home)
     except Exception:  # noqa: BLE001 — the uninstall's own read says why
         return None
 
 
-def _text(data) -> bytes:
-    """``data`` (a client file's parsed value) as JSON text, where :func:`homes_named` finds ``--home``."""
-    return json.dumps(data, default=str, sort_keys=True).encode("utf-8")
-
-
 def plan_install(client: str, scope: str, edits: list[Edit], notes: tuple[str, ...] = (),
-                 force: bool = False, memdir_home: Path | None = None) -> Plan:
+                 force: bool = False, memdir_home: Path | None = None, home: str | None = None) -> Plan:
     """Compute an install of ``edits`` without writing. A server entry named
     ``memdir`` that memdir did not write is refused (:class:`InstallError`)
     unless ``force``: then it is replaced, and its value recorded so that
-    uninstall puts it back. So are memdir's entries of another memdir home than ``memdir_home``
-    (:func:`other_home`). Raises :class:`InstallError`."""
+    uninstall puts it back. So are memdir's entries of another memdir home than ``memdir_home``, whose
+    commands the edits write naming ``home`` (None: none, the default home) (:func:`other_home`). Raises
+    :class:`InstallError`."""
     changes, unchanged, notes = [], [], list(notes)
     for edit in edits:
         try:
             raw, data = read(edit.path, edit.fmt)
-            other = other_home(edit, data, memdir_home) if memdir_home is not None and raw is not None else None
+            other = other_home(edit, data, memdir_home, home) if memdir_home is not None and raw is not None else None
             if other is not None and not force:
                 raise InstallError(f"{edit.path} holds memdir's entries of another memdir home, {other}; replacing "
                                    "them would leave that home's install record naming entries that are gone (and "
@@ -294,14 +294,17 @@ def _then(action: str, path: Path, edits: list[Edit]) -> str:
             f"you made it (nothing was written this time)")
 
 
-def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_home: Path) -> Plan:
+def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_home: Path,
+                   home: str | None = None) -> Plan:
     """Compute the uninstall of ``edits`` (one per file; a later one for the
     same path is ignored) without writing. A file memdir cannot take its part
     out of without touching a person's words (a text block edited by hand) is
-    left as it is, and a note says so. Raises :class:`InstallError`."""
+    left as it is, and a note says so. So is a file holding another memdir home's entries than ``memdir_home``'s,
+    whose commands name ``home`` (None: none, the default home) (:func:`other_home`). Raises
+    :class:`InstallError`."""
     manifest = read_manifest(memdir_home, client)
     changes, unchanged, notes, seen = [], [], [], set()
-    owner = next((home for edit in edits if (home := _other_of(edit, memdir_home)) is not None), None)
+    owner = next((other for edit in edits if (other := _other_of(edit, memdir_home, home)) is not None), None)
     for edit in edits:
         path = edit.path
         if path in seen:
@@ -329,8 +332,8 @@ def plan_uninstall(client: str, scope: str | None, edits: list[Edit], memdir_hom
         if edit.fmt.plain(stripped) == edit.fmt.plain(data):
             unchanged.append(path)
             continue
-        other = other_home(edit, data, memdir_home)
-        if other is not None or (owner is not None and not homes_named(_text(data))):
+        other = other_home(edit, data, memdir_home, home)
+        if other is not None or (owner is not None and not owners(edit, data)):
             # another home's install: its entries and its record are its own, and so is a file of the same install
             # that names no home (OpenCode's memdir.md beside the opencode.json that names it)
             unchanged.append(path)
@@ -491,21 +494,21 @@ def _apply(plan: Plan, memdir_home: Path) -> Plan:
 
 
 def run_install(client: str, scope: str, memdir_home: Path, edits: list[Edit], *, dry_run: bool = False,
-                notes: tuple[str, ...] = (), force: bool = False) -> Plan:
-    """Plan and (unless ``dry_run``) apply an install of ``edits`` (``force``: see :func:`plan_install`)."""
-    plan = plan_install(client, scope, edits, notes, force, memdir_home)
+                notes: tuple[str, ...] = (), force: bool = False, home: str | None = None) -> Plan:
+    """Plan and (unless ``dry_run``) apply an install of ``edits`` (``force``, ``home``: see :func:`plan_install`)."""
+    plan = plan_install(client, scope, edits, notes, force, memdir_home, home)
     return plan if dry_run else apply(plan, memdir_home)
 
 
 def run_uninstall(client: str, scope: str | None, memdir_home: Path, scoped: list[Edit], edit_for, *,
-                  dry_run: bool = False) -> Plan:
+                  dry_run: bool = False, home: str | None = None) -> Plan:
     """Plan and (unless ``dry_run``) apply an uninstall: ``scoped`` (the files of
     the scope asked, or the user scope's) and, with ``scope`` None, ``edit_for(path)``
-    of every other file the manifest records."""
+    of every other file the manifest records (``home``: see :func:`plan_uninstall`)."""
     edits = list(scoped)
     if scope is None:
         edits += [edit_for(Path(p)) for p in read_manifest(memdir_home, client)]
-    plan = plan_uninstall(client, scope, edits, memdir_home)
+    plan = plan_uninstall(client, scope, edits, memdir_home, home)
     return plan if dry_run else apply(plan, memdir_home)
 
 
@@ -542,6 +545,7 @@ def _recorded_other(client: str, path: Path, memdir_home: Path) -> str | None:
     """:func:`other_home` of the client file ``path`` an install recorded, read as its installer's edit reads it;
     None when it does not read (the other checks of :func:`problems` say why)."""
     from . import installer
+    from .entries import home_written
 
     module = installer(client)
     edit_for = getattr(module, "edit_for", None) or getattr(module, "_edit", None)
@@ -549,7 +553,7 @@ def _recorded_other(client: str, path: Path, memdir_home: Path) -> str | None:
         return None
     try:
         edit = edit_for(path, None)
-        return other_home(edit, read(path, edit.fmt)[1], memdir_home)
+        return other_home(edit, read(path, edit.fmt)[1], memdir_home, home_written(memdir_home))
     except Exception:  # noqa: BLE001 — doctor reads, never fails on a file it cannot parse
         return None
 

@@ -10,6 +10,8 @@ of content: these functions take and return a settings document, and touch no fi
 from __future__ import annotations
 
 import json
+import shlex
+from pathlib import Path
 
 from ...errors import InstallError
 
@@ -45,6 +47,58 @@ def server_argv(home: str | None = None, python: str | None = None, portable: bo
 
     base = ["memdir", "mcp"] if portable else [python or sys.executable, "-m", "memdir.cli", "mcp"]
     return base + (["--home", str(home)] if home else []) + (["--hooks"] if hooks else [])
+
+
+def home_written(memdir_home) -> str | None:
+    """The ``--home`` memdir's user-scope commands name for ``memdir_home`` (a path): None for the default home
+    (:func:`memdir.paths.resolve_home` given no ``--home`` and no environment: the platform data dir), whose
+    commands name none; else ``memdir_home`` as a string, so the client's hooks and server find that home without
+    MEMDIR_HOME. The one rule of ``memdir install``'s ``home``, doctor's and :mod:`drift`'s."""
+    from ...paths import resolve_home
+
+    return None if Path(memdir_home) == resolve_home(None, {}) else str(memdir_home)
+
+
+def entry_homes(data) -> list[str | None]:
+    """The memdir home each of memdir's user-scope commands in the settings document ``data`` (parsed JSON or
+    TOML; a text file's ``str`` holds none) runs, in document order: for a command of the user-scope shape (an
+    interpreter by its path running ``-m memdir.hooks`` or ``-m memdir.cli``: a hook's command string, a server's
+    ``args`` or ``command`` list) the path after its ``--home``, or None when it names none — the default home's
+    (:func:`home_written`: a user-scope install names every other home). A portable command (``memdir hook …``,
+    ``memdir mcp``: project scope, which never names a home) is left out: whose it is cannot be told."""
+    plain = json.loads(json.dumps(data, default=str)) if not isinstance(data, str) else None
+    return [home for argv in _argvs(plain) if (home := _home_of(argv)) is not _PORTABLE]
+
+
+_PORTABLE = object()  # :func:`_home_of`'s answer for an argv that is not a user-scope memdir command
+
+
+def _argvs(value):
+    """Every command line in a plain JSON value that may be memdir's: each string (split as a shell would),
+    each list of strings."""
+    if isinstance(value, str):
+        if "memdir" in value:
+            try:
+                yield shlex.split(value)
+            except ValueError:  # an unbalanced quote: not a command memdir wrote
+                return
+    elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _argvs(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _argvs(item)
+
+
+def _home_of(argv: list[str]):
+    """The home ``argv`` names after ``--home`` (None: none) when it is a user-scope memdir command (``-m
+    memdir.hooks`` or ``-m memdir.cli`` in it), else :data:`_PORTABLE`."""
+    if not any(argv[i] == "-m" and argv[i + 1] in ("memdir.hooks", "memdir.cli") for i in range(len(argv) - 1)):
+        return _PORTABLE
+    at = [i for i, arg in enumerate(argv[:-1]) if arg == "--home"]
+    return argv[at[-1] + 1] if at else None
 
 
 def merge_groups(settings: dict, wanted: dict[str, dict], ours, key: str = "hooks") -> dict:
@@ -167,5 +221,6 @@ def foreign_entry(settings, key: str, name: str):
     return None if is_our_server(value) else value
 
 
-__all__ = ["drop_entry", "foreign_entry", "hook_command", "is_hook_of", "is_our_server", "merge_groups", "server_argv",
+__all__ = ["drop_entry", "entry_homes", "foreign_entry", "home_written", "hook_command", "is_hook_of", "is_our_server",
+           "merge_groups", "server_argv",
            "set_entry", "strip_groups"]

@@ -53,9 +53,10 @@ def _ours(hook) -> bool:
 
 def merge(settings: dict, home=None, python=None, portable=False) -> dict:
     """``settings`` with memdir's server and hooks."""
-    # --hooks in the user scope only: Gemini CLI asks the person to trust a project's hooks before it runs them,
-    # so a project's server keeps the whole guidance (an untrusted SessionStart gives none)
-    argv = entries.server_argv(home, python, portable, hooks=not portable)
+    # --hooks in both scopes: Gemini CLI 0.61 runs a project's hooks exactly where it runs the project's MCP servers
+    # and puts a server's instructions into the project's context (a trusted folder: its hooks are only warned of,
+    # then trusted), so a project's server with the whole guidance gave it twice beside SessionStart's block (team41)
+    argv = entries.server_argv(home, python, portable, hooks=True)
     wanted = {}
     for event, (matcher, timeout) in HOOK_EVENTS.items():
         group: dict = {"matcher": matcher} if matcher else {}
@@ -187,17 +188,19 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     (settings,) = targets(scope, user_home, project)
     plan = edits.run_install(CLIENT, scope, memdir_home,
                              [edit_for(settings, lambda d: merge(d, home, python, portable))],
-                             dry_run=dry_run, notes=notes, force=force)
+                             dry_run=dry_run, notes=notes, force=force, home=home)
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
     twice = doubled(recorded, user_home, settings)
     return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-              project: Path | None = None) -> edits.Plan:
-    """Remove what :func:`install` added (every recorded scope when ``scope`` is None)."""
+              project: Path | None = None, home: str | None = None) -> edits.Plan:
+    """Remove what :func:`install` added (every recorded scope when ``scope`` is None). ``home``: the ``--home``
+    this home's commands name (None: the default home's): another home's entries are left."""
     paths = targets(scope or "user", user_home, project)
-    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run,
+                               home=home)
 
 
 __all__ = ["install", "uninstall", "targets", "merge", "strip", "edit_for", "folder_trusted", "unseen", "doubled", "problems",

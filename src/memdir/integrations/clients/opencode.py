@@ -169,22 +169,24 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
         edit_for(config, lambda d: merge(d, argv, reference, _references(config)), reference),
         edit_for(instructions, lambda text: edits.with_block(text, INSTRUCTIONS))], dry_run=dry_run,
         notes=("OpenCode has no command hooks: the index comes from memory_list (its instructions say so); "
-               "no per-prompt recall or session-end consolidation", *unnamed), force=force)
+               "no per-prompt recall or session-end consolidation", *unnamed), force=force, home=home)
     recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()}
     twice = doubled(recorded, user_home, instructions)
     return replace(plan, notes=(*plan.notes, *twice)) if twice else plan
 
 
 def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, user_home: Path | None = None,
-              project: Path | None = None) -> edits.Plan:
+              project: Path | None = None, home: str | None = None) -> edits.Plan:
     """Remove what :func:`install` added (every recorded scope when ``scope`` is None; in the user
-    scope, every global settings file install recorded, whichever :func:`global_config` picks now)."""
+    scope, every global settings file install recorded, whichever :func:`global_config` picks now).
+    ``home``: the ``--home`` this home's commands name (None: the default home's): another home's entries are left."""
     paths = list(targets(scope or "user", user_home, project))
     if (scope or "user") == "user":
         recorded = edits.read_manifest(memdir_home, CLIENT)
         base = _global_dir(user_home)
         paths += [base / name for name in GLOBAL_FILES if str(base / name) in recorded]
-    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run)
+    return edits.run_uninstall(CLIENT, scope, memdir_home, [edit_for(p) for p in paths], edit_for, dry_run=dry_run,
+                               home=home)
 
 
 def _guided(path: Path) -> bool:
