@@ -50,8 +50,8 @@ Pure, standard library only (``html`` is loaded when an address is read).
 from __future__ import annotations
 
 import re
-from hashlib import sha256
 
+from ..paths import sha256
 from ..text.values import normalize_value
 from .reading import hidden_addresses, seen
 
