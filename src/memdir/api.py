@@ -335,12 +335,12 @@ class Memory:
 
         return findings.findings(self.session)
 
-    def drop_findings(self, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
-        """Remove pending findings by id (``"all"``: every one), all or none
-        (:func:`memdir.operations.findings.drop_findings`)."""
+    def drop_findings(self, ids: list[str] | tuple[str, ...], scope: str | None = None) -> FindingsDropped:
+        """Remove pending findings by id (``"all"``: every one), all or none; a ``scope`` other than the
+        project's is refused (:func:`memdir.operations.findings.drop_findings`)."""
         from .operations import findings
 
-        return findings.drop_findings(self.session, ids)
+        return findings.drop_findings(self.session, ids, scope)
 
     def candidate(self, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
         """A candidate's own text (a team candidate's too: the one waiting in the home); with

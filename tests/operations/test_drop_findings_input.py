@@ -74,3 +74,29 @@ def test_the_cli_json_shape_and_two_drops_at_once(person, project, kept):
         "error": f"no pending finding nope in this project ({', '.join(sorted([kept[0], kept[2]]))}); "
                  "`memdir review` lists them", "kind": "NotFound"}
     assert [f.text for f in person.findings().findings] == [TEXTS[0], TEXTS[2]]
+
+
+def test_a_scope_that_holds_no_findings_drops_none(person, kept):
+    """break41: `review --scope user --drop all` dropped the project's findings, though `review --scope user`
+    lists none: findings are the project layer's (operations.findings.held_in), so another scope is refused."""
+    from memdir.errors import InvalidInput
+
+    for scope in ("user", "team"):
+        with pytest.raises(InvalidInput, match=f"--scope {scope} holds none"):
+            person.drop_findings(["all"], scope)
+    assert [f.id for f in person.findings().findings] == kept  # before: all three dropped
+    gone = person.drop_findings([kept[0]], "project")  # control: the project's scope drops
+    assert [f.id for f in gone.dropped] == [kept[0]] and gone.left == 2
+
+
+@pytest.mark.slow
+def test_the_cli_refuses_a_drop_in_the_user_scope_and_review_json_keeps_its_shape(person, project, kept):
+    refused = run_cli("--project", project, "review", "--scope", "user", "--drop", "all", "--json")
+    assert refused.returncode == 1 and json.loads(refused.stdout) == {
+        "error": "pending findings are kept in the project layer, and --scope user holds none: drop them "
+                 "without --scope (or with --scope project)", "kind": "InvalidInput"}
+    assert [f.id for f in person.findings().findings] == kept
+    user = json.loads(run_cli("--project", project, "review", "--scope", "user", "--json").stdout)
+    assert user["findings"] == [] and user["answered_findings"] == []  # the same keys as the project's review
+    whole = json.loads(run_cli("--project", project, "review", "--json").stdout)
+    assert [f["id"] for f in whole["findings"]] == kept and whole["answered_findings"] == []  # control

@@ -96,14 +96,24 @@ def _answered(entry: dict) -> AnsweredFinding:
                            _int(entry.get("seq")), str(entry.get("ts") or ""), entry["reason"])
 
 
-def drop_findings(session: Session, ids: list[str] | tuple[str, ...]) -> FindingsDropped:
+def held_in(scope: str | None) -> bool:
+    """Whether the layer ``scope`` (``None``: every layer) holds pending findings: only the project's does
+    (they are kept in its ``.memdir/pending.json``), so `memdir review --scope user` lists none and drops none."""
+    return scope in (None, "project")
+
+
+def drop_findings(session: Session, ids: list[str] | tuple[str, ...], scope: str | None = None) -> FindingsDropped:
     """Remove the pending findings ``ids`` (as :func:`findings` gives them, any case; :data:`ALL`: every one) of
     the session's project, all or none: an id that is not pending refuses the whole call before anything is
     removed, beside ``all`` too. ``all`` also clears the records of the findings an edit outside memdir answered
     (:func:`memdir.prompt.pending.drop_every`: the person said none of them matters; each is named in the result's
-    ``cleared``), so `memdir review` lists none after it. Raises :class:`InvalidInput` (no id, no project), :class:`NotFound` (an id not
+    ``cleared``), so `memdir review` lists none after it. ``scope`` is the layer the person named (:func:`held_in`).
+    Raises :class:`InvalidInput` (no id, no project, a ``scope`` that holds no findings), :class:`NotFound` (an id not
     pending, quoted cut to 40 characters: the ones that are are named), :class:`~memdir.errors.StoreError` /
     :class:`~memdir.errors.LockTimeout`."""
+    if not held_in(scope):
+        raise InvalidInput(f"pending findings are kept in the project layer, and --scope {scope} holds none: "
+                           "drop them without --scope (or with --scope project)")
     asked = list(dict.fromkeys(i.strip().lower() for i in ids if i and i.strip()))
     if not asked:
         raise InvalidInput("give the id of a pending finding (`memdir review` lists them) or 'all'")
@@ -145,4 +155,4 @@ def _quoted(ids: list[str]) -> str:
     return ", ".join(i if len(i) <= 40 else f"{i[:40]}…" for i in ids)
 
 
-__all__ = ["ALL", "AnsweredFinding", "Finding", "FindingsDropped", "FindingsResult", "drop_findings", "findings"]
+__all__ = ["ALL", "AnsweredFinding", "Finding", "FindingsDropped", "FindingsResult", "drop_findings", "findings", "held_in"]

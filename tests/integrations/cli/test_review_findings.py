@@ -69,6 +69,6 @@ def test_findings_stay_out_of_another_scope_review(project, mem):
         pending.add(layer.path, [("remember", RIGHT)], "s1")
     assert [f.text for f in mem.findings().findings] == [RIGHT]
     user = json.loads(run_cli("--project", project, "review", "--scope", "user", "--json").stdout)
-    assert user == {"candidates": [], "findings": []}
+    assert user == {"candidates": [], "findings": [], "answered_findings": []}  # the same keys as any review
     both = json.loads(run_cli("--project", project, "review", "--json").stdout)
     assert [f["text"] for f in both["findings"]] == [RIGHT]

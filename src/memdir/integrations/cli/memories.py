@@ -194,20 +194,21 @@ def cmd_tombstone(args) -> int:
 def cmd_review(args) -> int:
     """``memdir review``: candidates waiting for a person, and the project's pending findings
     (:mod:`memdir.operations.findings`); ``--drop ID|all``: remove pending findings."""
+    from ...operations.findings import held_in
     from ...render import findings as render_findings
 
     mem = open_memory(args)
     if args.drop:
-        gone = mem.drop_findings(args.drop)
+        gone = mem.drop_findings(args.drop, args.scope)
         emit(args, gone, render_findings.dropped(gone))
         return 0
     result = mem.review(args.scope)
-    found = mem.findings() if args.scope in (None, "project") else None
+    found = mem.findings() if held_in(args.scope) else None
     text = render.review(result)
     if found is not None and (found.findings or found.answered):
         text = f"{text}\n\n{render_findings.findings(found)}"
     emit(args, {**result.to_dict(), "findings": found.to_dict()["findings"] if found else [],
-                **({"answered_findings": found.to_dict()["answered"]} if found else {})}, text)
+                "answered_findings": found.to_dict()["answered"] if found else []}, text)
     return 0
 
 
