@@ -41,7 +41,7 @@ def test_hidden_addresses_are_the_ones_a_reader_does_not_see_and_compare_normali
     assert hidden_addresses(f'[wiki]({V1} "t") ![x](<a.png>) <a class="x" href="{V2}">w</a>\n[r]: http://r') == [
         V1, "<a.png>", V2, "http://r"]
     assert hidden_addresses(f"<{V1}> and bare {V2}, **bold**") == []  # shown addresses, markup of no address
-    assert normal("<HTTP://V1.example/Runbook/>") == normal("&#x68;ttp://v1.example/runbook") == V1
+    assert normal("<HTTP://V1.example/Runbook/>") == normal("&#x68;ttp://v1.example/runbook") == "v1.example/runbook"
     assert normal("http://v10.example/runbook") != V1  # another address, not a prefix
     assert digests(f"[a]({V1}) [b]({V1}/) [c](<{V1}>)") == digests(f"[w]({V1})") != digests(f"[w]({V2})")
     assert len(digests(f"[w]({V1})")[0]) == 16 and digests("plain words") == ()
@@ -229,3 +229,22 @@ def test_the_cli_writes_the_corrected_address_and_refuses_it_wrapped(isolated_ho
     assert (written.returncode, written.stdout.strip()) == (0, "Memory created: ops (project)")
     shown = run_cli("read", "ops", "--json", cwd=project, env=env)
     assert V2 in json.loads(shown.stdout)["body"]
+
+
+def test_one_place_spelled_another_way_is_the_forgotten_address(mem):
+    """break41: a percent-escape, a fragment, the default port, another scheme or none read as another address, so
+    the forgotten link came back as a "correction". :func:`normal` reads each as the one place; a real other place
+    (v2, another path, another port) is still a correction, in the same store."""
+    assert {normal(a) for a in (V1, "http://%76%31.example/runbook", f"{V1}%2F", f"{V1}#", f"{V1}#top",
+                                "http://v1.example:80/runbook", "https://v1.example:443/runbook/",
+                                "//v1.example/runbook", "v1.example/runbook", f"{V1}?")} == {"v1.example/runbook"}
+    assert normal("#install") == "#install" != normal("#usage")  # an address of a fragment alone keeps it
+    assert normal("http://v1.example:8080/runbook") != normal(V1) != normal("http://v1.example/runbook2")
+    mem.write("runbook", DESCRIPTION, "project", "")
+    stone = mem.forget("runbook").tombstone
+    for spelled in ("http://%76%31.example/runbook", f"{V1}%2F", f"{V1}#", f"{V1}#top",
+                    "http://v1.example:80/runbook", "//v1.example/runbook", "https://v1.example/runbook",
+                    "v1.example/runbook"):
+        assert _refused_as(mem, "again", DESCRIPTION.replace(V1, spelled), "") == (stone, "the same words"), spelled
+    for other in ("http://v1.example:8080/runbook", "http://v1.example/runbook2", V2):  # control: other places
+        assert _created(mem, f"moved-{len(other)}-{other[-1]}", DESCRIPTION.replace(V1, other), "") == "created"

@@ -60,14 +60,31 @@ _SCHEME = re.compile(r"[a-z][a-z0-9+.\-]*://")
 
 
 def normal(address: str) -> str:
-    """``address`` as addresses are compared: character references read (:func:`html.unescape`), normalized as a
-    value (:func:`memdir.text.values.normalize_value`), the characters of :data:`_AROUND` at either end and then one
-    trailing ``/`` dropped. ``""`` for an address of nothing else."""
+    """``address`` as addresses are compared, one spelling for one place: character references read
+    (:func:`html.unescape`) and percent-escapes decoded (:func:`urllib.parse.unquote`: ``%76%31`` is ``v1``),
+    normalized as a value (:func:`memdir.text.values.normalize_value`), the characters of :data:`_AROUND` at
+    either end dropped, then the parts that name no other place: a ``scheme://`` or a leading ``//`` (``http``,
+    ``https`` and none alike), a fragment (``#top``; an address of a fragment alone keeps it), a default port
+    (``:80``, ``:443``), an empty query and one trailing ``/``. ``""`` for an address of nothing else (break41:
+    each of these spellings read as another address, so a forgotten link came back as a "correction")."""
     if "&" in address:
         import html
 
         address = html.unescape(address)
+    if "%" in address:
+        from urllib.parse import unquote
+
+        address = unquote(address)
     address = normalize_value(address).strip(_AROUND)
+    scheme = _SCHEME.match(address)
+    if scheme or address.startswith("//"):
+        address = address[scheme.end() if scheme else 2:]
+        host, slash, rest = address.partition("/")
+        host = host.removesuffix(":80").removesuffix(":443")
+        address = f"{host}{slash}{rest}"
+    if "#" in address[1:]:
+        address = address[:address.index("#", 1)]
+    address = address.removesuffix("?").strip(_AROUND)
     return address[:-1] if address.endswith("/") and not address.endswith("//") else address
 
 
