@@ -83,7 +83,20 @@ class NotFound(MemdirError, LookupError):
 
 
 class Refused(MemdirError):
-    """The gateway refuses the operation (policy, not a malformed input)."""
+    """The gateway refuses the operation (policy, not a malformed input).
+
+    ``reactivate``: the name of a superseded memory the refusal says to reactivate (a write to, a restore, pin
+    or mute of a superseded memory: :func:`memdir.layer.succession.superseded_refusal`; a tombstone's refusal
+    of one that holds the forgotten value: :class:`TombstoneRefused`). The message says so in no interface's
+    words; each adapter adds its own way (the CLI's ``--reactivate``, the tools' ``reactivate`` argument, the
+    panel's and the memory tool's note that they cannot). None for any other refusal. ``lift``: the id and
+    layer scope of a tombstone the message says a person lifts first, with ``memdir tombstone lift``
+    (:func:`memdir.tombstones.refusals.lift_command`), which the panel words as its Lift button; None: none."""
+
+    def __init__(self, *args, reactivate: str | None = None, lift: tuple[str, str | None] | None = None):
+        super().__init__(*args)
+        self.reactivate = reactivate
+        self.lift = lift
 
 
 class TombstoneRefused(Refused):
@@ -104,11 +117,10 @@ class TombstoneRefused(Refused):
 
     def __init__(self, message: str, tombstone_id: str = "", *, stone: object = None, why: str = "",
                  reactivate: str | None = None):
-        super().__init__(message)
+        super().__init__(message, reactivate=reactivate)
         self.tombstone_id = tombstone_id
         self.stone = stone
         self.why = why
-        self.reactivate = reactivate
 
 
 class ConfirmationRequired(Refused):

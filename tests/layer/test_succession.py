@@ -80,10 +80,11 @@ def test_cli_a_renamed_then_forgotten_memory_says_its_successor_was_deleted(proj
     assert out.returncode == 1 and "instead" not in out.stderr
     assert out.stderr == (
         f"memdir: memory 'db-port' was superseded by 'pg-port', which was deleted and its value forgotten "
-        f"(tombstone {stone}): to write to 'db-port', reactivate it explicitly (memdir write/restore "
-        f"--reactivate; reactivate=true in memory_write or memory_restore); "
+        f"(tombstone {stone}): to write to 'db-port', reactivate it explicitly; "
         f"if 'db-port' holds that value too, a person first lifts the tombstone with "
-        f"`memdir tombstone lift {stone} --scope project`\n")
+        f"`memdir tombstone lift {stone} --scope project`; reactivate it with `memdir write db-port --reactivate` "
+        f"(a version of it: `memdir restore db-port --version N --reactivate`)\n")
+    assert "memory_write" not in out.stderr and "reactivate=true" not in out.stderr  # the CLI's words only
 
     # reactivating it as it is: refused by pg-port's tombstone (the forgotten fact is db-port's text too),
     # and the refusal says why and how
@@ -173,8 +174,8 @@ def test_a_successor_deleted_by_hand_is_deleted_without_a_tombstone(mem):
     with pytest.raises(Refused) as caught:
         mem.write("ci", "CI runs on Forgejo")
     assert str(caught.value) == ("memory 'ci' was superseded by 'ci-runner', which was deleted: to write to 'ci', "
-                                 "reactivate it explicitly (memdir write/restore --reactivate; reactivate=true "
-                                 "in memory_write or memory_restore)")
+                                 "reactivate it explicitly")  # the core names no interface's way
+    assert (caught.value.reactivate, caught.value.lift) == ("ci", None)  # no tombstone to lift
 
 
 # ---------------------------------------------------------------- 2. a chain names its live end
@@ -191,8 +192,8 @@ def test_cli_a_chain_names_its_live_end(project):
     out = _cli(project, "write", "ci", "-d", "CI runs on Forgejo")
     assert out.returncode == 1 and out.stderr == (
         "memdir: memory 'ci' was superseded by 'ci-host' (via 'ci-runner', 'ci-agent'): write to 'ci-host' "
-        "instead, or reactivate 'ci' explicitly (memdir write/restore --reactivate; reactivate=true in "
-        "memory_write or memory_restore)\n")
+        "instead, or reactivate 'ci' explicitly; reactivate it with `memdir write ci --reactivate` (a version "
+        "of it: `memdir restore ci --version N --reactivate`)\n")
     out = _cli(project, "pin", "ci-runner")
     assert out.returncode == 1 and "superseded by 'ci-host' (via 'ci-agent'): pin 'ci-host' instead" in out.stderr
     read = json.loads(_cli(project, "read", "ci", "--json").stdout)
@@ -218,6 +219,10 @@ def test_mcp_read_and_write_name_the_live_end(isolated_home, project):
             r = await client.call_tool("memory_write", {"name": "ci", "description": "CI runs on Forgejo"})
             assert r.is_error and "'ci' was superseded by 'ci-agent' (via 'ci-runner'): write to 'ci-agent' " \
                                   "instead" in r.content[0].text
+            text = r.content[0].text  # the tools' way back, in the tools' words (the core names no interface)
+            assert text.endswith("or reactivate 'ci' explicitly; reactivate it with memory_write name 'ci' reactivate "
+                                 "true (a version of it: memory_restore with reactivate true)"), text
+            assert "memdir write" not in text and "--reactivate" not in text
             r = await client.call_tool("memory_write", {"name": "ci-agent", "description": "CI runs on Forgejo"})
             assert not r.is_error  # control: the live end takes the write
 
@@ -303,3 +308,31 @@ def test_a_rename_onto_an_old_name_says_its_history_keeps_it_on_every_path(isola
                                   "instead")
     mem.write("live-2", rename_from="ci-host")  # control: the name it offers is free, and the rename is made
     assert sorted(m.name for m in mem.list().memories) == ["live", "live-2"]
+
+
+def test_each_adapter_words_the_way_back_from_a_superseded_memory(mem):
+    """The core's refusal carries the memory to reactivate (``Refused.reactivate``) and the tombstone a person lifts
+    first (``Refused.lift``); the panel, which cannot reactivate, says so in its words and names its Lift button
+    where the core names the command. The memory tool never gets this refusal: it answers a superseded path itself.
+    Control: a memory that is not superseded takes the memory tool's write."""
+    from memdir.integrations.panel.api import lifted_here
+    from memdir.tools.memory_directory import run
+
+    mem.write("db-port", FACT, "project", "Moved in November.")
+    mem.write("pg-port", rename_from="db-port")
+    stone = mem.forget("pg-port").tombstone
+    with pytest.raises(Refused) as caught:
+        mem.write("db-port", "Dev DB port is 5434")
+    core = str(caught.value)
+    assert (caught.value.reactivate, caught.value.lift) == ("db-port", (stone, "project"))
+    assert core.endswith(f"a person first lifts the tombstone with `memdir tombstone lift {stone} --scope project`")
+    assert lifted_here(caught.value) == core.replace(
+        f"`memdir tombstone lift {stone} --scope project`",
+        f"the Lift button of {stone} on the Tombstones page (/tombstones)") + (
+        "; the panel does not reactivate a memory: run `memdir write db-port --reactivate`")
+    # the memory tool answers a superseded path itself (it cannot reactivate): never the gateway's refusal
+    out = run(mem.session, {"command": "create", "path": "/memories/project/db-port.md", "file_text": "Dev DB 5434"})
+    assert out.is_error and "old name of a memory that was renamed or replaced" in out.text
+    assert "reactivate" not in out.text
+    done = run(mem.session, {"command": "create", "path": "/memories/project/ci.md", "file_text": "CI runs on Jenkins"})
+    assert not done.is_error, done.text  # control: a memory that is not superseded is written

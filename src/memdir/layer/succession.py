@@ -21,9 +21,6 @@ from ..files.memfile import MemoryRecord
 from ..text.names import normalize_name
 from ..tombstones.match import lift_command
 
-# How a superseded memory comes back, in every interface that can do it (memory_edit cannot: a trial finding).
-REACTIVATE = "memdir write/restore --reactivate; reactivate=true in memory_write or memory_restore"
-
 
 @dataclass(frozen=True)
 class Successor:
@@ -101,13 +98,15 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
     ``record`` is refused, ``found`` being its :func:`successor`: where to go instead (the live end of the
     chain), or, when that was deleted, how ``record`` comes back (reactivate it; a person lifts the
     tombstone first when ``record`` holds the forgotten value; ``scope``: of ``record``'s layer, where that
-    tombstone is, the lift command's ``--scope``)."""
+    tombstone is, the lift command's ``--scope``). Said in no interface's words but the lift command (which the
+    panel rewords): how a memory is reactivated is each adapter's to add (:attr:`memdir.errors.Refused.reactivate`,
+    set by :func:`refuse_superseded`)."""
     name = record.name
     if found is None:
         return (f"memory {name!r} was superseded by a newer memory: {doing} a newer memory instead, or "
-                f"reactivate {name!r} explicitly ({REACTIVATE})")
+                f"reactivate {name!r} explicitly")
     via = f" (via {', '.join(repr(n) for n in found.via)})" if found.via else ""
-    back = f"to {doing} {name!r}, reactivate it explicitly ({REACTIVATE})"
+    back = f"to {doing} {name!r}, reactivate it explicitly"
     if found.state == "deleted":
         stone = (f" and its value forgotten (tombstone {found.tombstone}): {back}; if {name!r} holds that "
                  f"value too, a person first lifts the tombstone with `{lift_command(found.tombstone, scope)}`"
@@ -116,7 +115,7 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
     if found.state == "loop":
         return f"memory {name!r} was superseded by {found.name!r}, whose successors loop back to it: {back}"
     return (f"memory {name!r} was superseded by {found.name!r}{via}: {doing} {found.name!r} instead, or "
-            f"reactivate {name!r} explicitly ({REACTIVATE})")
+            f"reactivate {name!r} explicitly")
 
 
 def name_kept(record: MemoryRecord, found: Successor | None) -> str:
@@ -132,9 +131,13 @@ def name_kept(record: MemoryRecord, found: Successor | None) -> str:
 def refuse_superseded(entry, refuse: bool, doing: str, tx) -> None:
     """Raise :class:`Refused` (:func:`superseded_refusal`) when ``refuse`` and ``entry`` (a scan entry or
     None) holds a superseded memory of the layer of transaction ``tx``: writing to it without reactivating
-    it, restoring an active version over it, approving a change to it, pinning or muting it (issue 10)."""
+    it, restoring an active version over it, approving a change to it, pinning or muting it (issue 10).
+    Its ``reactivate`` names the memory and its ``lift`` the tombstone its message says to lift (each adapter
+    words them: :class:`memdir.errors.Refused`)."""
     if refuse and entry is not None and entry.record.status == "superseded":
-        raise Refused(superseded_refusal(entry.record, of_transaction(entry.record, tx), doing, tx.layer.scope))
+        found, scope = of_transaction(entry.record, tx), tx.layer.scope
+        lift = (found.tombstone, scope) if found is not None and found.state == "deleted" and found.tombstone else None
+        raise Refused(superseded_refusal(entry.record, found, doing, scope), reactivate=entry.record.name, lift=lift)
 
 
 def explain_tombstone(exc: TombstoneRefused, entry, tx) -> TombstoneRefused:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import Conflict, InvalidInput, MemdirError, NotFound, TombstoneRefused
+from ..errors import Conflict, InvalidInput, MemdirError, NotFound, Refused
 from ..gateway.edits import BodyEdit
 from ..gateway.fields import MemoryChange
 from ..operations import maintenance, versions
@@ -76,7 +76,7 @@ def run_tool(session: Session, name: str, arguments: dict | str | None = None) -
         elif isinstance(exc, Conflict) and exc.taken:  # the tools' way to rename or change (a person's: memdir write)
             held, moving, free = exc.taken
             hint = f" (memory_write name {free!r} rename_from {moving!r}, or name {held!r} without rename_from)"
-        elif isinstance(exc, TombstoneRefused) and exc.reactivate:  # the tools' way back (a person's: --reactivate)
+        elif isinstance(exc, Refused) and exc.reactivate:  # the tools' way back (a person's: --reactivate)
             hint = (f"; reactivate it with memory_write name {exc.reactivate!r} reactivate true (a version of it: "
                     "memory_restore with reactivate true)")
         return ToolOutput(answer(f"Error: {exc}{hint}"), True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 
-from ...errors import Conflict, InvalidInput, MemdirError, NotFound, TombstoneRefused
+from ...errors import Conflict, InvalidInput, MemdirError, NotFound, Refused
 from ...text.printable import printable, said_line
 from .common import OutputLost, UsageError, emit, warn_unsaid
 
@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
         elif isinstance(exc, Conflict) and exc.taken:  # the CLI's way to rename or change (a model's: memory_write)
             held, moving, free = exc.taken
             message += f" (`memdir write {free} --rename-from {moving}`, or `memdir write {held}` without --rename-from)"
-        elif isinstance(exc, TombstoneRefused) and exc.reactivate:  # the CLI's way back (a model's: reactivate=true)
+        elif isinstance(exc, Refused) and exc.reactivate:  # the CLI's way back (a model's: reactivate=true)
             message += (f"; reactivate it with `memdir write {exc.reactivate} --reactivate` (a version of it: "
                         f"`memdir restore {exc.reactivate} --version N --reactivate`)")
         print(f"memdir: {message}", file=sys.stderr)

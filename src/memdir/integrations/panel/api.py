@@ -43,7 +43,7 @@ from ...results import Result
 from ...results import maintenance as maintenance_results
 from ...results import memories as memory_results
 from ...results import trust as trust_results
-from ...tombstones.match import refusal
+from ...tombstones.match import lift_command, refusal
 from ...version import VERSION
 from ...vocabulary import ACTORS, CLEARABLE
 from . import views
@@ -66,7 +66,10 @@ def lifted_here(exc: MemdirError) -> str:
     :class:`~memdir.errors.TombstoneRefused` names the Lift
     button of its tombstone on the Tombstones page where the refusal (:func:`memdir.tombstones.match.refusal`,
     rendered from the tombstone and how the value matched it) names ``memdir tombstone lift``; what follows
-    the refusal (why a superseded memory holds that value) is kept. Any other error: its text."""
+    the refusal (why a superseded memory holds that value) is kept; a refusal to change a superseded memory
+    (:class:`~memdir.errors.Refused` with ``lift``) names that button where it names the command, and one that
+    says to reactivate a memory (``reactivate``) says the panel does not and the command that does. Any other
+    error: its text."""
     text = str(exc)
     if isinstance(exc, Conflict) and exc.taken:  # a rename onto another memory's name: the panel's way on
         held, _, free = exc.taken
@@ -76,7 +79,11 @@ def lifted_here(exc: MemdirError) -> str:
         if text.startswith(told):
             button = f"the Lift button of {exc.stone.id} on the Tombstones page (/tombstones)"
             text = refusal(exc.stone, exc.why, lift=button) + text[len(told):]
-    if isinstance(exc, TombstoneRefused) and exc.reactivate:  # the panel has no reactivate: a person's way back
+    if isinstance(exc, Refused) and exc.lift and not isinstance(exc, TombstoneRefused):  # a superseded memory's
+        stone, scope = exc.lift
+        text = text.replace(f"`{lift_command(stone, scope)}`",
+                            f"the Lift button of {stone} on the Tombstones page (/tombstones)")
+    if isinstance(exc, Refused) and exc.reactivate:  # the panel has no reactivate: a person's way back
         text += f"; the panel does not reactivate a memory: run `memdir write {exc.reactivate} --reactivate`"
     return text
 
