@@ -15,7 +15,7 @@ import pytest
 
 from memdir.errors import TombstoneRefused
 from memdir.paths import project_layer_dir, sha256
-from memdir.tombstones.addresses import Written, digests, forgotten, normal
+from memdir.tombstones.addresses import SHOWN, Written, digests, forgotten, normal
 from memdir.tombstones.match import body_digest, make, match
 from memdir.tombstones.reading import hidden_addresses, seen, words
 from memdir.tombstones.stones import TombstoneFile, shared_bytes, stone_of
@@ -95,7 +95,7 @@ def test_an_address_corrected_in_the_description_is_written_and_every_control_is
     # the address changed, but the forgotten one is still in the value: bare, or as a character reference
     for body in (f"It was {V1} before.", "It was &#x68;ttp://v1.example/runbook before."):
         assert _refused_as(mem, "again", DESCRIPTION.replace(V1, V2), body) == (
-            stone, "the forgotten fact restated"), body
+            stone, f"the forgotten fact restated, {SHOWN}"), body
     assert _refused_as(mem, "again", f"The billing dashboard is on the wiki <{dash}>", "") == (plain, "the same words")
     # its address shown: the words of the forgotten value as written (written_words_digest)
     for shown in (f"The deploy runbook is on the wiki {V1}", f"The deploy runbook is on the wiki <{V1}>"):
@@ -127,7 +127,8 @@ def test_an_address_corrected_in_a_forgotten_body_is_written_and_every_control_i
         "shown in the text of a link elsewhere": BODY.replace(f"[wiki]({V1})", f"[wiki {V1}]({V2})"),
     }
     for kind, body in refused.items():
-        assert _refused_as(mem, "ops-again", "Weekly ops summary", body) == (stone, "the forgotten body"), kind
+        why = f"the forgotten body, {SHOWN}" if kind == "shown in the text of a link elsewhere" else "the forgotten body"
+        assert _refused_as(mem, "ops-again", "Weekly ops summary", body) == (stone, why), kind
     assert "ops-again" not in {m.name for m in mem.list(include_all=True).memories}
 
 

@@ -17,7 +17,25 @@ rule, all of it here:
        ``&#x68;ttp://v1``), not as any blank-separated token of the text as written or as seen
        (:meth:`Written.held`); and
     2. the new value holds a hidden address of its own that the forgotten part did not hold — the address was
-       *replaced*, not merely dropped.
+       *replaced*, not merely dropped; and
+    3. every clause of the forgotten part that states something holds a hidden address
+       (:func:`memdir.tombstones.match.linked`, clauses: :func:`clauses`): a correction changes what the reader
+       learns, and a new address changes only what is said of what it links. ``The runbook on the [wiki](http://v1)
+       lists every step`` is all said of the linked wiki; in ``Deploy with make ship, see [docs](http://v1)`` the
+       clause ``Deploy with make ship`` links nothing, and with the docs moved the forgotten instruction would come
+       back word for word (tomb42: it was accepted as a correction). A clause of fewer than
+       :data:`memdir.tombstones.match.MIN_FACT_WORDS` content words (``see the docs``) states nothing of its own.
+       The description's clauses are read from the description in clear; a body's are known only as
+       :attr:`memdir.tombstones.match.Tombstone.body_linked` (kept since tomb42): a tombstone kept before takes its
+       body as not linked, so its body's address, and the whole value's, is corrected by no value (it blocks as it
+       did before tomb41), its description's still is.
+
+The old address shown beside a new one (``[wiki](http://v2) (was http://v1)``) is held (rule 1 fails): the value is
+refused as the forgotten one (tomb42's decision). A reader, and the model reading the prompt, sees the forgotten
+words and ``http://v1`` beside them, which is what was forgotten; whether "was" retires the old address or a
+"mirror at" keeps it is intent no rule here reads, and a person can lift the tombstone. Its refusal says why after
+how the value matched (:data:`SHOWN`: "the forgotten fact restated, with the old link address still shown beside the
+new one"), as does one of rule 3 (:data:`UNLINKED`); the correction without the old address is accepted.
 
 So ``[wiki](http://v1)`` → ``[wiki](http://v2)``, ``<a href="http://v2">wiki</a>``, ``![x](b.png)`` for
 ``![x](a.png)`` are corrections; and each of these is still the forgotten value: a link or markup added to it
@@ -53,10 +71,11 @@ import re
 
 from ..paths import sha256
 from ..text.values import normalize_value
-from .reading import hidden_addresses, seen
+from .reading import hidden_addresses, hidden_spans, seen
 
 _AROUND = "<>()[]{}\"'`*_~.,;:!?"  # what wraps or ends a token around an address
 _SCHEME = re.compile(r"[a-z][a-z0-9+.\-]*://")
+_TOKEN_GAP = re.compile(r"[\s\"'<>]+")
 
 
 def normal(address: str) -> str:
@@ -124,22 +143,64 @@ class Written:
         return self._own
 
     def held(self) -> frozenset[str]:
-        """The digests of every address the value holds anywhere: its hidden ones, and each blank-separated token
-        of the text as written and as seen (:func:`memdir.tombstones.reading.seen`: ``&#x68;ttp://v1``, markup
+        """The digests of every address the value holds anywhere: its hidden ones, and each token (apart by blanks,
+        quotes and angle brackets: ``src="http://v1">`` of a tag read as words holds ``http://v1``) of the text as
+        written and as seen (:func:`memdir.tombstones.reading.seen`: ``&#x68;ttp://v1``, markup
         around it), normalized (:func:`normal`), and of such a token's tail from a scheme on (``wiki:http://v1``)."""
         if self._held is None:
-            tokens = set(self.text.split()) | set(seen(self.text).split())
+            tokens = set(_TOKEN_GAP.split(self.text)) | set(_TOKEN_GAP.split(seen(self.text)))
             tails = {token[m.start():] for token in tokens for m in _SCHEME.finditer(token.lower())}
             self._held = self.own() | {_key(a) for a in map(normal, tokens | tails) if a}
         return self._held
 
-    def corrects(self, forgotten_addresses: frozenset[str]) -> bool:
+    def corrects(self, forgotten_addresses: frozenset[str], linked: bool = True) -> bool:
         """True when this value, read as seen and found the same as a forgotten part holding
         ``forgotten_addresses`` (:func:`forgotten`), is a correction of an address (the module docstring's rule):
-        one of them is held nowhere in the value, and the value holds a hidden address they do not."""
+        one of them is held nowhere in the value, the value holds a hidden address they do not, and ``linked``
+        (:func:`linked` of that part: every clause of it that states something holds a hidden address)."""
+        return self.not_corrected(forgotten_addresses, linked) is None
+
+    def not_corrected(self, forgotten_addresses: frozenset[str], linked: bool = True) -> str | None:
+        """Why this value, read as seen and found the same as a forgotten part holding ``forgotten_addresses``,
+        is no correction of an address though it holds a new hidden address, as a refusal adds it to how the value
+        matched (:data:`SHOWN`: an old address is held only shown, as text; :data:`UNLINKED`: rule 3); ``""`` when it
+        holds no hidden address the part did not, the part held none, or it still links every old one (no address
+        was changed, a link was added: the match says all); None when it is a correction
+        (:meth:`corrects`)."""
         if not forgotten_addresses or not self.own() - forgotten_addresses:
-            return False
-        return not forgotten_addresses <= self.held()
+            return ""
+        if forgotten_addresses <= self.held():  # kept as a link: a link added, which the match says
+            return "" if forgotten_addresses <= self.own() else SHOWN
+        return None if linked else UNLINKED
 
 
-__all__ = ["Written", "digests", "forgotten", "normal"]
+# Why a value with a new hidden address is still the forgotten one (Written.not_corrected), as a refusal says it
+# after how the value matched: "the forgotten fact restated, with the old link address still shown beside the new one".
+SHOWN = "with the old link address still shown beside the new one"
+UNLINKED = "only a link's address changed and the words outside links are the forgotten ones"
+
+# Where a clause ends: a mark of punctuation before a blank or the end, or a line break.
+_CLAUSE_END = re.compile(r"[.,;:!?\u2026]+(?=\s|$)|\n")
+
+
+def clauses(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut into clauses, each with whether it holds a hidden address (:func:`hidden_spans`): a clause ends at
+    a mark of punctuation followed by a blank or the end (``.``, ``,``, ``;``, ``:``, ``!``, ``?``, ``…``; not the
+    dots of ``v1.example`` or ``3.5``) or at a line break, never inside the markup of a hidden address (a link's text
+    ``[Deploy, then test](http://x)`` is one piece with it). ``(clause text as written, holds an address)``, in order,
+    blank ones left out. Pure; never raises."""
+    spans = hidden_spans(text)
+    masked = text
+    for start, end, _ in spans:
+        masked = masked[:start] + "\x00" * (end - start) + masked[end:]
+    out, at = [], 0
+    for mark in [*_CLAUSE_END.finditer(masked), None]:
+        end = mark.start() if mark is not None else len(text)
+        if text[at:end].strip():
+            out.append((text[at:end], "\x00" in masked[at:end]))
+        if mark is not None:
+            at = mark.end()
+    return out
+
+
+__all__ = ["SHOWN", "UNLINKED", "Written", "clauses", "digests", "forgotten", "normal"]

@@ -176,7 +176,9 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
 def forgotten_body(stones, description: str, body: str, written: addresses.Written | None = None):
     """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
     under every reading: :data:`memdir.tombstones.reading.READINGS`), or None, but for a correction of an address
-    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`~.addresses.Written`)."""
+    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`~.addresses.Written`). A stone
+    found comes with why (``the forgotten body``, and why a new address in it is no correction when it holds one:
+    :meth:`~.addresses.Written.not_corrected`): ``(stone, why)``."""
     keys: dict[int, dict] = {}
     written = written or addresses.Written(description, body)
     for stone in stones:
@@ -186,9 +188,11 @@ def forgotten_body(stones, description: str, body: str, written: addresses.Writt
                     keys[reading] = body_keys(description, body, reading)
                 if digest in keys[reading]:
                     need = keys[reading][digest]
-                    if (need is None or plain_words(stone.description, reading) == need) and not (
-                            max(reading, made) >= 2 and written.corrects(addresses.forgotten(stone, "body"))):
-                        return stone
+                    if need is not None and plain_words(stone.description, reading) != need:
+                        continue
+                    note = _not_corrected(written, stone, "body") if max(reading, made) >= 2 else ""
+                    if note is not None:
+                        return stone, _told("the forgotten body", note)
     return None
 
 
@@ -323,7 +327,11 @@ class Tombstone:
     (:data:`memdir.tombstones.reading.READINGS`), whichever it was. ``description_addresses``, ``body_addresses``:
     digests of the hidden link addresses of each (:mod:`memdir.tombstones.addresses`); None: none, or kept before.
     ``written_words_digest``, ``written_body_digest``: the digests of reading 1 (the words as written, a link's address
-    among them), kept beside those of :attr:`reading` when they differ; None: alike, or kept before them."""
+    among them), kept beside those of :attr:`reading` when they differ; None: alike, or kept before them.
+    ``body_linked``: True when every clause of the body that states something holds a hidden address (:func:`linked`;
+    an empty body too), kept only then and only for a value holding a hidden address; None: a clause of the body
+    states something without one, the value holds no hidden address, or kept before it (tomb42) — its body's address
+    is then corrected by no value (:mod:`memdir.tombstones.addresses`, rule 3)."""
 
     id: str
     name: str
@@ -346,13 +354,14 @@ class Tombstone:
     body_addresses: tuple[str, ...] | None = None
     written_words_digest: str | None = None
     written_body_digest: str | None = None
+    body_linked: bool | None = None
 
     def stored(self) -> dict:
         """The fields a tombstone file keeps: all but :attr:`team`, :attr:`file`, :attr:`scope` and
-        :attr:`vanished`; :attr:`action`, :attr:`body_digest`, :attr:`reading` and the written digests only when
+        :attr:`vanished`; :attr:`action`, :attr:`body_digest`, :attr:`reading`, :attr:`body_linked` and the written digests only when
         known (a tombstone made before they were kept has none; a short body has no digest of its own; a value read
         alike as written has no written digests), the address digests only when there are some (as a list)."""
-        known = ("action", "body_digest", "reading", "written_words_digest", "written_body_digest")
+        known = ("action", "body_digest", "reading", "written_words_digest", "written_body_digest", "body_linked")
         out = {k: v for k, v in asdict(self).items() if k not in ("team", "file", "scope", "vanished")
                and (k not in known or v is not None)}
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items() if v or not k.endswith("_addresses")}
@@ -374,12 +383,42 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     # forgotten `[wiki](http://v1)` shows the address the tombstone forgot.
     written = (_words_digest(description, body, 1), body_digest(description, body, 1)) \
         if len(readings_for(description, body)) > 1 else (None, None)
+    held = addresses.digests(description), addresses.digests(body)
     return Tombstone(id="t-" + key[:12], name=name, digest=key, description=description, actor=actor,
                      reason=reason, ts=now, words_digest=words_seen, action=action, body_digest=body_seen,
-                     reading=READING, description_addresses=addresses.digests(description) or None,
-                     body_addresses=addresses.digests(body) or None,
+                     reading=READING, description_addresses=held[0] or None, body_addresses=held[1] or None,
                      written_words_digest=written[0] if written[0] != words_seen else None,
-                     written_body_digest=written[1] if written[1] != body_seen else None)
+                     written_body_digest=written[1] if written[1] != body_seen else None,
+                     body_linked=True if any(held) and linked(body) else None)
+
+
+@lru_cache(maxsize=4096)
+def linked(text: str) -> bool:
+    """True when every clause of ``text`` (:func:`memdir.tombstones.addresses.clauses`) that states something holds
+    a hidden address: a clause without one of fewer than :data:`MIN_FACT_WORDS` content words (fillers aside,
+    read as seen: ``see the docs``, ``Runbook``) states nothing of its own. ``Deploy with make ship, see
+    [docs](http://x)`` is not linked (``Deploy with make ship``); ``The runbook on the [wiki](http://x) lists every
+    step.`` is, and so is a text of no clause. Rule 3 of :mod:`memdir.tombstones.addresses`."""
+    return all(held or len({w for w in words(clause) if w not in _FILLER}) < MIN_FACT_WORDS
+               for clause, held in addresses.clauses(text))
+
+
+def _part_linked(stone, part: str) -> bool:
+    """:func:`linked` of ``stone``'s forgotten ``part`` (``"value"``, ``"description"``, ``"body"``): its description's
+    read from the description in clear, its body's what it keeps (:attr:`Tombstone.body_linked`; not kept: not)."""
+    if part == "body":
+        return stone.body_linked is True
+    return linked(stone.description) and (part == "description" or stone.body_linked is True)
+
+
+def _not_corrected(written, stone, part: str) -> str | None:
+    """:meth:`memdir.tombstones.addresses.Written.not_corrected` of ``stone``'s forgotten ``part``: None when the
+    value corrects its address, else what a refusal adds to how it matched (``""``: nothing)."""
+    return written.not_corrected(addresses.forgotten(stone, part), _part_linked(stone, part))
+
+
+def _told(why: str, note: str) -> str:
+    return f"{why}, {note}" if note else why
 
 
 def _restated(fact: str, seq: tuple[str, ...], joined: str, description: str = "") -> bool:
@@ -476,13 +515,16 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     for stone in stones:
         for digest, made in _words_digests(stone):
             found_in = seq_digests.get(digest, ())
+            if not found_in:
+                continue
             as_written = made < 2 and 1 in found_in  # the value's words as written, the stone's too
-            if found_in and (as_written or not written.corrects(addresses.forgotten(stone, "value"))):
-                return stone, "the same words"
+            note = "" if as_written else _not_corrected(written, stone, "value")
+            if note is not None:
+                return stone, _told("the same words", note)
     if any(_body_digests(stone) for stone in stones):
-        stone = forgotten_body(stones, description, body, written)
-        if stone is not None:
-            return stone, "the forgotten body"
+        found = forgotten_body(stones, description, body, written)
+        if found is not None:
+            return found
     for seq, own_seq in read_as.values():
         found = _fact_found(stones, description, seq, own_seq, written)
         if found is not None:
@@ -510,8 +552,9 @@ def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[s
         elif content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
             why = "the forgotten fact reworded"
-        if why and not written.corrects(addresses.forgotten(stone, "description")):
-            return stone, why
+        note = _not_corrected(written, stone, "description") if why else None
+        if note is not None:
+            return stone, _told(why, note)
     return None
 
 

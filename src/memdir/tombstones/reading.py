@@ -128,24 +128,82 @@ def seen(text: str) -> str:
 
 
 _TAG = re.compile(r"<[A-Za-z][^<>]*>")
-_ADDRESS_ATTRIBUTE = re.compile(r"""(?i)\s(?:href|src)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""")
+# The attributes whose value is an address (HTML's URL-valued attributes, current and obsolete, and SVG's
+# xlink:href): never shown to a reader, as an attribute's value is not. Not alt or title: text, not an address.
+_ADDRESS_ATTRIBUTE = re.compile(r"""(?i)\s(href|src|srcset|cite|longdesc|usemap|lowsrc|dynsrc|background|ping|itemid"""
+                                r"""|itemtype|action|formaction|data|poster|codebase|classid|archive|manifest|icon"""
+                                r"""|profile|xlink:href)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""")
+_ADDRESS_LISTS = frozenset(("ping", "itemtype", "archive"))  # addresses apart by blanks (archive: or commas)
 
 
-def hidden_addresses(text: str) -> list[str]:
-    """The link addresses in ``text`` that :func:`seen` hides from its reader, as written and in the order found:
-    a Markdown link's or image's destination (``http://x`` of ``[text](http://x "title")``, ``<http://x>`` of
-    ``[text](<http://x>)``), a link reference definition's (``[ref]: http://x``) and the value of an HTML tag's
-    ``href`` or ``src`` attribute, its quotes dropped (``<a href="http://x">``). An autolink (``<http://x>``) and a bare
-    address are shown, so not listed. What a tombstone does with them is :mod:`memdir.tombstones.addresses`. Pure;
-    never raises."""
+def _srcset(value: str) -> list[str]:
+    """The addresses of a ``srcset`` value (HTML's image candidate strings: ``a.png 1x, b.png 2x``): each
+    candidate's address, its width or density descriptor dropped; an address may end in commas, then dropped."""
+    out, at = [], 0
+    while True:
+        at += len(value[at:]) - len(value[at:].lstrip(" \t\n\r\f,"))
+        if at >= len(value):
+            return out
+        address = re.match(r"\S+", value[at:]).group()
+        at += len(address)
+        if address.endswith(","):
+            out.append(address.rstrip(","))
+            continue
+        out.append(address)
+        comma = value.find(",", at)
+        at = len(value) if comma < 0 else comma
+
+
+def _attribute_addresses(name: str, value: str) -> list[str]:
+    """The addresses one address attribute holds: ``srcset``'s candidates, the blank-separated lists
+    (:data:`_ADDRESS_LISTS`), else the value whole, blanks around it dropped."""
+    name = name.lower()
+    if name == "srcset":
+        return _srcset(value)
+    if name in _ADDRESS_LISTS:
+        return re.split(r"[\s,]+" if name == "archive" else r"\s+", value.strip())
+    return [value.strip()]
+
+
+def _hidden_tags(text: str) -> list[re.Match]:
+    """The tags of ``text`` that :func:`seen` reads through (an inline or block element's, a one-letter one in
+    capitals that the text closes): those whose attributes a reader does not see."""
+    inline, block = _patterns()[3], _patterns()[4]
+    closed = set(re.findall(_CAPITAL_CLOSE, text))
+    capital = re.compile(f"</?[{''.join(sorted(closed))}]{_TAG_REST}") if closed else None
+    return [tag for tag in _TAG.finditer(text) if inline.fullmatch(tag.group()) or block.fullmatch(tag.group())
+            or (capital is not None and capital.fullmatch(tag.group()))]
+
+
+def hidden_spans(text: str) -> list[tuple[int, int, str]]:
+    """The link addresses in ``text`` that :func:`seen` hides from its reader, each with the span of the markup
+    that holds it (``(start, end, address)``, character offsets into ``text``, in the order found; an address as
+    written, its quotes dropped): a Markdown link's or image's destination (``http://x`` of ``[text](http://x
+    "title")``, ``<http://x>`` of ``[text](<http://x>)``; the span is the whole link), a link reference
+    definition's (``[ref]: http://x``; its line) and the address attributes (:data:`_ADDRESS_ATTRIBUTE`: ``href``,
+    ``src``, ``srcset``'s candidates, ``cite``, ``longdesc``, ``ping`` …; the span is the tag) of a tag
+    :func:`seen` reads through (``<a>``, ``<img>``, ``<q>``, ``<blockquote>``, ``<td>`` …). A tag it keeps
+    (``<form action>``, ``<object data>``, ``<iframe src>``, ``<video poster>``: no element a person marks text up
+    with) is read as words, its address among them, so that address is shown; an autolink (``<http://x>``) and a
+    bare address are shown too. Pure; never raises."""
     if "](" not in text and "]:" not in text and "<" not in text:
         return []
     reference, link = _patterns()[2], _patterns()[5]
-    found = [(m.start(), m.group(2)) for m in link.finditer(text)]
-    found += [(m.start(), m.group(1)) for m in reference.finditer(text)]
-    found += [(tag.start() + m.start(), m.group(1).strip("\"'")) for tag in _TAG.finditer(text)
-              for m in _ADDRESS_ATTRIBUTE.finditer(tag.group())]
-    return [address for _, address in sorted(found) if address]
+    found = [(m.start(), m.end(), m.group(2)) for m in link.finditer(text)]
+    found += [(m.start(), m.end(), m.group(1)) for m in reference.finditer(text)]
+    if "<" in text:
+        found += [(tag.start(), tag.end(), address) for tag in _hidden_tags(text)
+                  for m in _ADDRESS_ATTRIBUTE.finditer(tag.group())
+                  for address in _attribute_addresses(m.group(1), m.group(2)[1:-1] if m.group(2)[:1] in "\"'"
+                                                      else m.group(2))]
+    return [(start, end, address) for start, end, address in sorted(found, key=lambda f: f[0]) if address]
+
+
+def hidden_addresses(text: str) -> list[str]:
+    """The addresses of :func:`hidden_spans`, as written and in the order found (``[text](http://x)``,
+    ``[ref]: http://x``, ``<a href="http://x">``, ``<img srcset="a.png 1x, b.png 2x">``). What a tombstone does
+    with them is :mod:`memdir.tombstones.addresses`. Pure; never raises."""
+    return [address for _, _, address in hidden_spans(text)]
 
 
 def read(text: str, reading: int = READING) -> str:
@@ -184,4 +242,4 @@ def readings_for(*texts: str) -> tuple[int, ...]:
     return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
 
 
-__all__ = ["READING", "READINGS", "hidden_addresses", "plain_words", "read", "readings_for", "seen", "words"]
+__all__ = ["READING", "READINGS", "hidden_addresses", "hidden_spans", "plain_words", "read", "readings_for", "seen", "words"]

@@ -198,7 +198,7 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
     number from 1, or null; absent: None, a tombstone made before readings were kept,
     :data:`memdir.tombstones.reading.READINGS`), ``description_addresses`` and ``body_addresses`` (arrays of strings, or
     null; absent: None, :func:`memdir.tombstones.addresses.forgotten`), ``written_words_digest`` and
-    ``written_body_digest`` (text or null; absent: None). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
+    ``written_body_digest`` (text or null; absent: None), ``body_linked`` (true, false or null; absent, false: None). ``team``: read from the team layer (:attr:`Tombstone.team`); ``scope``: of the layer it was
     read from (:attr:`Tombstone.scope`); a team file's ``actor``, ``reason`` and ``ts`` are not read (memdir writes none
     there: :func:`shared_bytes`; a refusal would show them to the agent). Raises :class:`ValueError`
     naming the first field missing or of another type (``'description' is a number, not a string``) —
@@ -221,6 +221,9 @@ def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> T
         if value is not None and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
             raise ValueError(f"{key!r} is {_kind(value)}, not an array of strings")
         kept[key] = tuple(value) if value else None
+    if item.get("body_linked") not in (None, True, False):
+        raise ValueError(f"'body_linked' is {_kind(item['body_linked'])}, not true or false")
+    kept["body_linked"] = True if item.get("body_linked") is True else None
     if team:  # a team tombstone's file keeps no who, when or why (shared_bytes): one that does was not memdir's
         item = {k: v for k, v in item.items() if k not in ("actor", "reason", "ts")}
     return Tombstone(id=item["id"], name=item["name"], digest=item["digest"],
