@@ -99,7 +99,7 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
     chain), or, when that was deleted, how ``record`` comes back (reactivate it; a person lifts the
     tombstone first when ``record`` holds the forgotten value; ``scope``: of ``record``'s layer, where that
     tombstone is, the lift command's ``--scope``). Said in no interface's words but the lift command (which the
-    panel rewords): how a memory is reactivated is each adapter's to add (:attr:`memdir.errors.Refused.reactivate`,
+    panel rewords): how a memory is reactivated is each adapter's to add (``reactivate`` of :class:`memdir.errors.Refused`,
     set by :func:`refuse_superseded`)."""
     name = record.name
     if found is None:
