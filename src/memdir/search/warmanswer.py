@@ -57,11 +57,12 @@ def index_generation(home: Path) -> int | None:
     is created, migrated, cached or loaded, and closed at once. None when there is no index, or it cannot be read
     within 0.2 s (locked, damaged, a file of no index). Never raises."""
     import sqlite3
+    from pathlib import Path
 
-    from .index import db_path
+    from ..paths import INDEX_DB  # not .index: a probe imports nothing the server has not (doctor waits 1 s)
     from .memo import generation
 
-    path = db_path(home)
+    path = Path(home) / INDEX_DB
     try:
         if not path.is_file():
             return None
