@@ -59,7 +59,8 @@ def index_generation(home: Path) -> int | None:
     import sqlite3
     from pathlib import Path
 
-    from ..paths import INDEX_DB  # not .index: a probe imports nothing the server has not (doctor waits 1 s)
+    # the path from memdir.paths, not memdir.search.index: a probe imports nothing the server has not (doctor waits 1 s)
+    from ..paths import INDEX_DB
     from .memo import generation
 
     path = Path(home) / INDEX_DB
