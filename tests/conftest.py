@@ -364,12 +364,11 @@ def source_changed() -> str | None:
 
 def warm_why(home: Path) -> str:
     """What the warm process of ``home`` says now, for a test's failure message: whether it listens, its answer to a
-    request that names no code (its error, its generation), the last line of its log, and :func:`source_changed`."""
+    probe (:func:`memdir.search.warm.look`: its state, code and index generation; no model load started, its idle
+    time not reset), the last line of its log, and :func:`source_changed`."""
     from memdir.search import warm
 
-    answer = warm._exchange(home, {"query": "", "layers": [], "generation": -1}, 5.0)
-    if isinstance(answer, dict):
-        answer = {key: value for key, value in answer.items() if key not in ("ids", "cosines", "passages")}
+    answer = warm.look(home, 5.0)
     try:
         log = (Path(home) / warm.LOG_FILE).read_text(errors="replace").strip().splitlines()[-1:]
     except OSError as exc:

@@ -1,13 +1,15 @@
 """The recall evaluation's ``common.py``, loaded by the slow tests' helper (tests/search/evalstore.py), leaves
 ``sys.path`` as it was: the script puts its checkout's ``src`` first, where an editable build leaves
 ``memdir.egg-info`` (no PEP 610 record), and left there every later read of how memdir was installed in the test
-process found that record and named the registry's package instead of the checkout."""
+process found that record and named the registry's package instead of the checkout (that read now passes over a
+record of no package it imported: tests/base/test_install_command.py)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import sys
+from importlib.metadata import distribution
 
 from memdir import version
 from tests.search import evalstore
@@ -32,6 +34,7 @@ def test_loading_the_evaluations_common_keeps_sys_path_and_the_install_read(tmp_
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(evalstore, "EVALS", checkout / "evals" / "recall")
     monkeypatch.setattr(version, "_how", [])
+    monkeypatch.setattr(version, "PACKAGE", str(clone / "src" / "memdir"))  # the package runs from the clone
     before = list(sys.path)
 
     common = evalstore.eval_common("recall_eval_common_path")
@@ -39,7 +42,9 @@ def test_loading_the_evaluations_common_keeps_sys_path_and_the_install_read(tmp_
     assert common.REPO == checkout and callable(common.build_store)  # the checkout's common.py was run
     assert sys.path == before
     assert version.install_source() == (str(clone), True)
-    # Control: with the checkout's src first, as common.py leaves it when run, the egg-info is the record read.
+    # Control: with the checkout's src first, as common.py leaves it when run, the egg-info is the first record found
+    # (it was the one read, which named the registry's package); read now is the record of the package imported.
     version._how.clear()
     monkeypatch.syspath_prepend(str(checkout / "src"))
-    assert version.install_source() == ("", False)
+    assert distribution("memdir").read_text("PKG-INFO") is not None  # the egg-info's file (a dist-info has METADATA)
+    assert version.install_source() == (str(clone), True)

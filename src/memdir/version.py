@@ -2,7 +2,10 @@
 ``memdir --version``, the MCP server's ``serverInfo`` and the build
 (``pyproject.toml`` reads it from here) all take it from this module."""
 
+import os  # already loaded by every interpreter's start: importing it costs nothing
+
 VERSION = "0.1.0"
+PACKAGE = os.path.dirname(os.path.abspath(__file__))  # the directory of the memdir package this process runs
 
 _identity: list[str] = []  # this process's code_identity(), once computed
 
@@ -16,9 +19,7 @@ def code_identity(now: bool = False) -> str:
     About 1 ms (a stat of each file: no file is read). Never raises."""
     if _identity and not now:
         return _identity[0]
-    import os
-
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = PACKAGE
     count = size = newest = 0
     stack = [package]
     while stack:
@@ -48,26 +49,51 @@ def install_source() -> tuple[str, bool]:
     (``pip install -e .``, as the README says, is editable; ``pip install .`` is not), ``("", False)``
     for anything else (a registry, a wheel, no package metadata: the code runs from ``src`` on the
     path, or the checkout is gone). Read from the PEP 610 record ``direct_url.json`` that pip leaves in
-    the distribution's metadata, once per process (an install does not change under it). Never raises."""
+    the distribution's metadata, once per process (an install does not change under it). Of the ``memdir``
+    records on ``sys.path``, the first that belongs to the package this process imported (:func:`_belongs`) is
+    read, not merely the first: a stale ``src/memdir.egg-info`` a build left, first on the path with
+    ``PYTHONPATH=src``, named the registry's package to a checkout's editable install. Never raises."""
     if _how:
         return _how[0]
     how = ("", False)
     try:
-        import json
-        import os
-        from importlib.metadata import distribution
-        from urllib.parse import unquote, urlparse
+        from importlib.metadata import distributions
 
-        record = json.loads(distribution("memdir").read_text("direct_url.json") or "{}")
-        url, info = urlparse(record.get("url") or ""), record.get("dir_info")
-        directory = unquote(url.path)
-        # A checkout moved or deleted since cannot install anything: the registry's command is then the one left.
-        if url.scheme == "file" and isinstance(info, dict) and os.path.isfile(os.path.join(directory, "pyproject.toml")):
-            how = (directory, info.get("editable") is True)
+        for dist in distributions(name="memdir"):
+            found = _belongs(dist, PACKAGE)
+            if found is not None:
+                how = found
+                break
     except (ImportError, OSError, ValueError, AttributeError, TypeError):  # no metadata or a bad one: pip's default
         how = ("", False)
     _how.append(how)
     return how
+
+
+def _belongs(dist, package: str) -> tuple[str, bool] | None:
+    """What the ``memdir`` distribution record ``dist`` (:class:`importlib.metadata.Distribution`) says of how the
+    package in the directory ``package`` was installed — ``(checkout directory, editable)``, or ``("", False)``
+    when it names no checkout that is still there — or None when the record is not that package's. It is when its
+    ``direct_url.json`` names a directory the package lies in (an editable install: the package is the checkout's
+    ``src/memdir``), or when its file list holds ``memdir/__init__.py`` at the package's place (a regular install:
+    ``RECORD``). A build's ``memdir.egg-info`` in ``src`` has neither (its ``SOURCES.txt`` names the checkout's
+    paths). Raises what reading the record raises (OSError, ValueError)."""
+    import json
+    from urllib.parse import unquote, urlparse
+
+    record = json.loads(dist.read_text("direct_url.json") or "{}")
+    url, info = urlparse(record.get("url") or ""), record.get("dir_info")
+    directory = unquote(url.path) if url.scheme == "file" else ""
+    real = os.path.realpath(package)
+    within = bool(directory) and os.path.commonpath([real, os.path.realpath(directory)]) == os.path.realpath(directory)
+    listed = any(str(f) == "memdir/__init__.py" and os.path.realpath(dist.locate_file(f)) == os.path.join(
+        real, "__init__.py") for f in dist.files or ())
+    if not (within or listed):
+        return None
+    # A checkout moved or deleted since cannot install anything: the registry's command is then the one left.
+    if directory and isinstance(info, dict) and os.path.isfile(os.path.join(directory, "pyproject.toml")):
+        return directory, info.get("editable") is True
+    return "", False
 
 
 def install_command(extras: str) -> str:

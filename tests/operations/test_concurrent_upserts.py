@@ -23,21 +23,34 @@ def _args(day: str) -> dict:
     return {"name": "deploy-day", "description": f"Deploys go out on {day}", "type": "project", "body": f"{day}."}
 
 
-def test_of_two_concurrent_upserts_the_later_is_told_it_replaced_the_earlier(isolated_home, project):
-    sessions = {day: Memory.open(home=isolated_home, project=project, search_vectors="off")
-                for day in ("Tuesdays", "Thursdays")}
+def _sessions(home, project) -> tuple[Memory, Memory]:
+    """Two agent sessions on ``home`` and ``project`` (vectors off), begun before the next whole second
+    (:func:`_next_second`), so that what each writes is written while the other ran."""
+    one, other = (Memory.open(home=home, project=project, search_vectors="off") for _ in range(2))
     _next_second()
+    return one, other
+
+
+def _together(home, project, work) -> dict:
+    """Two sessions (:func:`_sessions`), one for "Tuesdays" and one for "Thursdays", each running
+    ``work(session, day)`` in its own thread, started together at a barrier: ``{day: what its work returned}``."""
+    sessions = dict(zip(("Tuesdays", "Thursdays"), _sessions(home, project)))
     barrier, answers = threading.Barrier(2), {}
 
-    def save(day):
+    def run(day):
         barrier.wait()
-        answers[day] = sessions[day].call_tool("memory_write", _args(day))
+        answers[day] = work(sessions[day], day)
 
-    threads = [threading.Thread(target=save, args=(day,)) for day in sessions]
+    threads = [threading.Thread(target=run, args=(day,)) for day in sessions]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(60)
+    return answers
+
+
+def test_of_two_concurrent_upserts_the_later_is_told_it_replaced_the_earlier(isolated_home, project):
+    answers = _together(isolated_home, project, lambda session, day: session.call_tool("memory_write", _args(day)))
     first, later = sorted(answers, key=lambda day: "updated" in answers[day])
     person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
     v1, _ = person.history("deploy-day").versions
@@ -51,9 +64,7 @@ def test_of_two_concurrent_upserts_the_later_is_told_it_replaced_the_earlier(iso
 
 
 def test_controls_a_session_that_wrote_or_read_the_version_it_replaces_is_not_told(isolated_home, project):
-    one = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    other = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    _next_second()
+    one, other = _sessions(isolated_home, project)
     assert one.call_tool("memory_write", _args("Tuesdays")) == "Memory created: deploy-day (project)"
     assert one.call_tool("memory_write", _args("Mondays")) == "Memory updated: deploy-day (project)"  # its own
     other.call_tool("memory_read", {"name": "deploy-day"})  # seen: replacing it is no surprise
@@ -90,9 +101,7 @@ def test_each_item_of_a_batch_that_replaced_another_writers_version_says_so(isol
     """Two writers: one writes a batch of two names; the other replaces one of them; the first's next batch
     warns on that item (naming the version, time and writer), not on the one only it wrote (control), nor
     on a second write of the same name within that batch (its own)."""
-    one = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    other = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    _next_second()
+    one, other = _sessions(isolated_home, project)
     made = _batch(one, ("deploy-day", "Tuesdays"), ("release-day", "Mondays"))
     assert [(r.operation, r.warnings) for r in made] == [("created", ()), ("created", ())]
     assert other.call_tool("memory_write", _args("Thursdays")).startswith(  # told too: it replaced one's
@@ -115,20 +124,8 @@ def test_two_concurrent_batches_the_later_is_told_per_item(isolated_home, projec
     so, the earlier batch's say nothing (control)."""
     # the layer made first: a batch into a layer not made yet writes one by one until one makes it
     Memory.open(home=isolated_home, project=project, actor="human").write("ci", "CI runs on Jenkins", "project")
-    sessions = {day: Memory.open(home=isolated_home, project=project, search_vectors="off")
-                for day in ("Tuesdays", "Thursdays")}
-    _next_second()
-    barrier, answers = threading.Barrier(2), {}
-
-    def save(day):
-        barrier.wait()
-        answers[day] = _batch(sessions[day], ("deploy-day", day), ("release-day", day))
-
-    threads = [threading.Thread(target=save, args=(day,)) for day in sessions]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    answers = _together(isolated_home, project,
+                        lambda session, day: _batch(session, ("deploy-day", day), ("release-day", day)))
     first, later = sorted(answers, key=lambda day: answers[day][0].operation == "updated")
     assert [(r.operation, r.warnings) for r in answers[first]] == [("created", ()), ("created", ())]
     assert [r.operation for r in answers[later]] == ["updated", "updated"]

@@ -1,4 +1,4 @@
-"""Fixtures shared by the search tests."""
+"""Fixtures and helpers shared by the search tests."""
 
 from __future__ import annotations
 
@@ -38,3 +38,20 @@ def runtime(tmp_path, monkeypatch):
     monkeypatch.setattr(sockets, "SHARED_TMP", tmp)
     yield run, tmp
     shutil.rmtree(base, ignore_errors=True)
+
+
+def counting_embeds(monkeypatch) -> list[str]:
+    """Every memory text (not a query) the real encoder (:func:`memdir.search.vectors.embed`) embeds from now on,
+    in order: the list returned grows as it does; the encoder still embeds them."""
+    from memdir.search import vectors
+
+    embedded: list[str] = []
+    real = vectors.embed
+
+    def embed(texts, *, query=False):
+        if not query:
+            embedded.extend(texts)
+        return real(texts, query=query)
+
+    monkeypatch.setattr(vectors, "embed", embed)
+    return embedded

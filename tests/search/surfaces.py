@@ -27,14 +27,20 @@ def cli_search(env: dict[str, str], query: str) -> list[tuple[str, float]]:
 
 
 def mcp_search(home, project, *queries: str) -> list[str]:
-    """Each query through one MCP session's ``memory_search`` tool: the tool's text for each, in order."""
+    """Each query through one MCP session's ``memory_search`` tool: the tool's text for each (its content blocks
+    joined), in order. Raises ``AssertionError`` with the result when a call comes back as an error."""
     from mcp import Client
 
     from memdir.integrations.mcp.server import MemoryServer, build_server
 
     async def calls():
+        out = []
         async with Client(build_server(MemoryServer(home=home, project=project))) as client:
-            return [(await client.call_tool("memory_search", {"query": q})).content[0].text for q in queries]
+            for query in queries:
+                result = await client.call_tool("memory_search", {"query": query})
+                assert not result.is_error, (query, result)
+                out.append("".join(c.text for c in result.content))
+        return out
 
     return anyio.run(calls)
 
@@ -42,7 +48,7 @@ def mcp_search(home, project, *queries: str) -> list[str]:
 def hook_block(project, env: dict[str, str], prompt: str, session: str = "s1") -> str:
     """The prompt hook's injected block for ``prompt`` in ``session`` ("" when it injects nothing)."""
     out = run_prompt_hook(project, prompt, env, session=session)
-    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
 
 
 def block_names(block: str) -> list[str]:

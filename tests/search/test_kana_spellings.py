@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import json
 
-import anyio
 import pytest
-from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.search.tokenize import tokens
 from memdir.text.fold import hiragana, kana_spellings, katakana
 from memdir.text.names import normalize_name
 
 from ..conftest import run_cli, run_prompt_hook
+from .surfaces import lexical_env, mcp_search
 
 
 @pytest.fixture
@@ -37,24 +35,6 @@ def store(isolated_home, project):
     mem.write("kite", "カイトの色", "user", "カイトは赤い。")
     mem.write("naruto", "ナルトの巻", "user", "ナルトは全部読んだ。")
     return mem
-
-
-def _env(home, project) -> dict:
-    return {"MEMDIR_HOME": str(home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-
-def _mcp_search(home, project, *queries: str) -> list[str]:
-    out: list[str] = []
-
-    async def main():
-        async with Client(build_server(MemoryServer(home=home, project=project))) as client:
-            for query in queries:
-                result = await client.call_tool("memory_search", {"query": query})
-                assert not result.is_error, result
-                out.append("".join(c.text for c in result.content))
-
-    anyio.run(main)
-    return out
 
 
 # ---------------------------------------------------------------- katakana and hiragana
@@ -90,7 +70,7 @@ def test_a_word_in_katakana_or_hiragana_finds_the_memory_writing_the_other(store
 
 @pytest.mark.slow
 def test_the_cli_the_prompt_hook_and_mcp_read_one_kana_as_the_other(store, isolated_home, project):
-    env = _env(isolated_home, project)
+    env = lexical_env(isolated_home, project)
     for query, name in KANA:
         found = json.loads(run_cli("search", query, "--json", env=env).stdout)["results"]
         assert (query, [r["name"] for r in found]) == (query, [name])
@@ -101,6 +81,6 @@ def test_the_cli_the_prompt_hook_and_mcp_read_one_kana_as_the_other(store, isola
     block = json.loads(run_prompt_hook(project, "スシのミセはどこ", env, session="s"))["hookSpecificOutput"]
     assert "## sushi-shop " in block["additionalContext"] and "kite" not in block["additionalContext"]
     assert run_prompt_hook(project, "これからどうなるのかな", env, session="n").strip() == ""  # control
-    found, other = _mcp_search(isolated_home, project, "かなだ", "がいど")
+    found, other = mcp_search(isolated_home, project, "かなだ", "がいど")
     assert "canada-office" in found and "docker-ja" not in found
     assert "kite" not in other and "canada-office" not in other  # control: nothing shares a word

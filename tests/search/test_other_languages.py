@@ -24,6 +24,7 @@ from memdir.search.tokenize import document_fields, query_terms, tokens
 from memdir.text.names import normalize_name
 
 from ..conftest import run_cli, run_prompt_hook
+from .surfaces import lexical_env
 
 HASHED = normalize_name("部署流程").name  # m-c3f8ff75a0
 
@@ -38,10 +39,6 @@ def store(isolated_home, project):
     mem.write("部署流程", "部署流程先在预发环境验证", "project", "然后再发布到生产环境。")
     mem.write("s3-backups", "Backups go to the S3 bucket acme-backups", "project", "Glacier after 90 days.")
     return mem
-
-
-def _env(home, project) -> dict:
-    return {"MEMDIR_HOME": str(home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
 
 
 def test_a_word_is_stemmed_by_its_script_s_stemmer():
@@ -92,7 +89,7 @@ def test_a_hash_name_s_letters_find_nothing_and_its_title_finds_it(store):
 
 @pytest.mark.slow
 def test_the_cli_finds_a_russian_form_and_not_a_hash_name(store, isolated_home, project):
-    env = _env(isolated_home, project)
+    env = lexical_env(isolated_home, project)
     found = json.loads(run_cli("search", "расскажи о логах", "--json", env=env).stdout)["results"]
     assert [(r["name"], r["score"] >= 0.9) for r in found] == [("ru-logs", True)]
     found = json.loads(run_cli("search", "s3", "--json", env=env).stdout)["results"]
@@ -102,7 +99,7 @@ def test_the_cli_finds_a_russian_form_and_not_a_hash_name(store, isolated_home, 
 
 @pytest.mark.slow
 def test_the_prompt_hook_recalls_a_russian_and_a_greek_request(store, isolated_home, project):
-    env = _env(isolated_home, project)
+    env = lexical_env(isolated_home, project)
 
     def recalled(prompt: str, session: str) -> str:
         out = run_prompt_hook(project, prompt, env, session=session)

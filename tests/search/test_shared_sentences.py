@@ -15,6 +15,7 @@ import pytest
 from memdir import Memory
 from memdir.paths import project_layer_dir
 from memdir.search import sentencestore, vectors
+from tests.search.conftest import counting_embeds
 
 SHARED = "Deploys go through the release train on Tuesdays."
 ALPHA = "The billing cache lives on host alpha."
@@ -26,20 +27,6 @@ def _write(layer, name: str, body: str) -> None:
     (layer / f"{name}.md").write_text(
         f"---\nname: {name}\ndescription: Cache host note\ntype: project\ncreated: 2026-01-01T09:00:00Z\n"
         f"updated: 2026-01-01T10:00:00Z\n---\n\n{body}\n", encoding="utf-8")
-
-
-def _counting(monkeypatch) -> list[str]:
-    """Every memory text (not a query) the real encoder embeds from now on, in order."""
-    embedded: list[str] = []
-    real = vectors.embed
-
-    def embed(texts, *, query=False):
-        if not query:
-            embedded.extend(texts)
-        return real(texts, query=query)
-
-    monkeypatch.setattr(vectors, "embed", embed)
-    return embedded
 
 
 def _holders(conn, sentence: str) -> list[str]:
@@ -68,7 +55,7 @@ def filled(isolated_home, project, monkeypatch):
         _write(layer, name, body)
     mem = Memory.open(home=isolated_home, project=project)
     assert prepare(mem.session) == 2
-    embedded = _counting(monkeypatch)
+    embedded = counting_embeds(monkeypatch)
     embedder.run(isolated_home)
     return mem, index.connect(isolated_home), layer, embedded
 

@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import json
 
-import anyio
 import pytest
-from mcp import Client
 
 from memdir import Memory
-from memdir.integrations.mcp.server import MemoryServer, build_server
 from memdir.search import index
 from memdir.search.tokenize import compound_groups, query_terms, tokens
 from memdir.text.fold import umlauts_spelled
 
-from ..conftest import run_cli, run_prompt_hook
+from ..conftest import run_cli
+from .surfaces import hook_block, lexical_env, mcp_search
 
 
 @pytest.fixture
@@ -43,29 +41,6 @@ def store(isolated_home, project):
     mem.write("latin", "Latin abbreviations", "feedback", "Write i.e. and e.g. only in parentheses.")
     mem.write("search-cluster", "Search cluster", "project", "The ES cluster runs three nodes.")
     return mem
-
-
-def _env(home, project) -> dict:
-    return {"MEMDIR_HOME": str(home), "MEMDIR_PROJECT": str(project), "MEMDIR_SEARCH_VECTORS": "off"}
-
-
-def _mcp_search(home, project, *queries: str) -> list[str]:
-    out: list[str] = []
-
-    async def main():
-        async with Client(build_server(MemoryServer(home=home, project=project))) as client:
-            for query in queries:
-                result = await client.call_tool("memory_search", {"query": query})
-                assert not result.is_error, result
-                out.append("".join(c.text for c in result.content))
-
-    anyio.run(main)
-    return out
-
-
-def _recalled(project, env, prompt: str, session: str) -> str:
-    out = run_prompt_hook(project, prompt, env, session=session)
-    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
 
 
 # ---------------------------------------------------------------- German umlauts written out
@@ -107,16 +82,16 @@ def test_every_spelling_of_an_umlaut_finds_the_memory_and_no_other(store):
 
 @pytest.mark.slow
 def test_the_cli_the_prompt_hook_and_mcp_read_an_umlaut_written_out(store, isolated_home, project):
-    env = _env(isolated_home, project)
+    env = lexical_env(isolated_home, project)
     for query, name in UMLAUTS[:5]:
         found = json.loads(run_cli("search", query, "--json", env=env).stdout)["results"]
         assert (query, [r["name"] for r in found]) == (query, [name])
     found = json.loads(run_cli("search", "aerial blue", "--json", env=env).stdout)["results"]
     assert [r["name"] for r in found] == ["theme"]  # control: Arial and the Blüte are not found
-    block = _recalled(project, env, "who is Herr Müller?", "u")
+    block = hook_block(project, env, "who is Herr Müller?", "u")
     assert "## billing-contact " in block and "build-owner" not in block
-    assert _recalled(project, env, "what does an aerial canoe cost?", "n") == ""  # control: nothing mangled
-    found, other = _mcp_search(isolated_home, project, "Müller invoices", "aerial")
+    assert hook_block(project, env, "what does an aerial canoe cost?", "n") == ""  # control: nothing mangled
+    found, other = mcp_search(isolated_home, project, "Müller invoices", "aerial")
     assert "billing-contact" in found and "build-owner" not in found
     assert "fonts" not in other  # control: aerial is no Arial
 
@@ -152,13 +127,13 @@ def test_a_plural_in_parentheses_finds_and_is_found_by_the_word_and_nothing_else
 
 @pytest.mark.slow
 def test_the_cli_the_prompt_hook_and_mcp_read_a_plural_in_parentheses(store, isolated_home, project):
-    env = _env(isolated_home, project)
+    env = lexical_env(isolated_home, project)
     for query in ("entry(ies)", "process(es)", "files"):
         found = json.loads(run_cli("search", query, "--json", env=env).stdout)["results"]
         assert (query, [r["name"] for r in found]) == (query, ["uploads"])  # before: also latin for entry(ies)
-    block = _recalled(project, env, "how big may the upload file(s) be?", "p")
+    block = hook_block(project, env, "how big may the upload file(s) be?", "p")
     assert "## uploads " in block and "latin" not in block and "search-cluster" not in block
-    found, = _mcp_search(isolated_home, project, "entry(ies)")
+    found, = mcp_search(isolated_home, project, "entry(ies)")
     assert "uploads" in found and "latin" not in found
 
 

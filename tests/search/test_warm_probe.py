@@ -107,3 +107,39 @@ def test_doctor_says_a_warm_process_of_other_code_and_leaves_it_running(isolated
         assert not server.outdated and warm.listening(isolated_home) and server._loader is None  # left as it was
     finally:
         server.close()
+
+
+def test_a_probe_answers_the_index_generation_and_starts_no_load(isolated_home, project, runtime, monkeypatch):
+    """The probe's answer carries the index generation the server answers queries at (what tests/conftest.py's
+    ``warm_why`` reports when a warm test fails; it used to send a query, which began the model's load), read-only:
+    a search that moves the generation moves the probe's too, and no load begins. Control: a home with no index yet
+    answers no generation, and the probe makes none."""
+    from memdir.search.index import connect, db_path
+    from memdir.search.memo import generation
+
+    mem, server, loaded = _server(isolated_home, project, runtime, monkeypatch)
+    words = Memory.open(home=isolated_home, project=project, search_vectors="off")  # a search that embeds nothing
+    try:
+        words.search("PostgreSQL")  # the index, built and synced
+        at = generation(connect(isolated_home))
+        assert isinstance(at, int)
+        answer = warm.look(isolated_home, 10.0)
+        assert answer == {"state": "unloaded", "loading_for": None, "hooks": False, "generation": at,
+                          "code": server.code}
+        mem.write("ci", "CI runs on GitHub Actions", "project", "Workflow ci.yml.")
+        words.search("GitHub")  # syncs the new memory: a new generation
+        moved = generation(connect(isolated_home))
+        assert moved != at and warm.look(isolated_home, 10.0)["generation"] == moved
+        assert server._loader is None and not loaded.is_set()  # looked at twice: still no load begun
+    finally:
+        loaded.set()
+        server.close()
+    bare = isolated_home.parent / "bare-home"
+    bare.mkdir()
+    other = warm.WarmServer(bare).start()
+    try:
+        assert other.listening.wait(10)
+        assert warm.look(bare, 10.0)["generation"] is None
+        assert not db_path(bare).exists()  # the probe made no index
+    finally:
+        other.close()

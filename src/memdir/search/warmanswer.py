@@ -1,5 +1,5 @@
 """What a warm process computes for one request of its socket (:mod:`memdir.search.warm`): a query's cosines,
-a search's tie cosines, and whether a hook's home wants dense retrieval.
+a search's tie cosines, whether a hook's home wants dense retrieval, and the index generation a probe reports.
 
 Runs in the server's thread, the model loaded (:func:`cosines_answer`, :func:`tie_answer`) or not (:func:`wants_vectors`);
 the socket, the protocol and the process's life are :mod:`memdir.search.warm`'s.
@@ -48,6 +48,33 @@ def cosines_answer(home: Path, request: dict) -> dict:
         answer["passages"] = [[round(best[i][0], 6), best[i][1]] if i in best else [round(c, 6), 0]
                               for i, c in cosines.items()]  # one embedded on the spot: its head
     return answer
+
+
+def index_generation(home: Path) -> int | None:
+    """The generation of ``home``'s search index (its ``meta`` ``generation``: the one a query request must name to be
+    answered with cosines, :func:`cosines_answer`), for a probe's answer
+    (:meth:`memdir.search.warm.server.WarmServer.state`): read through a read-only connection of its own, so nothing
+    is created, migrated, cached or loaded, and closed at once. None when there is no index, or it cannot be read
+    within 0.2 s (locked, damaged, a file of no index). Never raises."""
+    import sqlite3
+    from pathlib import Path
+
+    # the path from memdir.paths, not memdir.search.index: a probe imports nothing the server has not (doctor waits 1 s)
+    from ..paths import INDEX_DB
+    from .memo import generation
+
+    path = Path(home) / INDEX_DB
+    try:
+        if not path.is_file():
+            return None
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=0.2)
+        try:
+            found = generation(conn)
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError):  # a probe says what it can: no generation, never an error
+        return None
+    return found if isinstance(found, int) else None
 
 
 def exact_text(query: str) -> str:

@@ -17,17 +17,7 @@ from memdir.integrations.claude_code import hooks, install
 from memdir.integrations.clients import codex, gemini
 from memdir.session import open_session
 from memdir.tools.handlers import run_tool
-
-BODY = "Moved from 5432 on 2026-11-02 because the system cluster took it."
-STYLE = "The linter enforces tabs in every file."
-PROMPT = "which port does the dev postgresql listen on?"
-
-
-@pytest.fixture
-def store(mem):
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
-    mem.write("style", "Indent with tabs", "feedback", STYLE)
-    return mem
+from tests.integrations.claude_code.conftest import BODY, PROMPT, STYLE
 
 
 def _prompt(project, session_id: str, prompt: str = PROMPT) -> str:

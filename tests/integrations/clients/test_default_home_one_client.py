@@ -15,18 +15,16 @@ from pathlib import Path
 import pytest
 
 from memdir.errors import InstallError
-from memdir.integrations.claude_code import install as claude_code
-from memdir.integrations.clients import codex, cursor, edits, entries, gemini, opencode
+from memdir.integrations.clients import edits, entries, gemini
 from memdir.paths import resolve_home
 from tests.conftest import run_cli
-
-PY = "/usr/bin/python3"
-FILES = {claude_code: ".claude/settings.json", codex: ".codex/config.toml", gemini: ".gemini/settings.json",
-         cursor: ".cursor/mcp.json", opencode: ".config/opencode/opencode.json"}
-
-
-def _files(user):
-    return {p: p.read_bytes() for p in user.rglob("*") if p.is_file()}
+from tests.integrations.clients.userfiles import (
+    FILES,
+    GEMINI_ORIGINAL,
+    PY,
+    gemini_settings,
+    snapshot,
+)
 
 
 @pytest.mark.parametrize("client", list(FILES), ids=lambda c: c.CLIENT)
@@ -36,33 +34,29 @@ def test_the_default_home_s_entries_are_neither_replaced_nor_taken_out(tmp_path,
     default, b = resolve_home(None, {}), tmp_path / "home-b"
     assert entries.home_written(default) is None and entries.home_written(b) == str(b)
     client.install("user", default, user_home=user, python=PY)  # the default home: its commands name none
-    snapshot = _files(user)
+    before = snapshot(user)
     assert b"--home" not in path.read_bytes() and b"memdir" in path.read_bytes()
     with pytest.raises(InstallError) as refused:
         client.install("user", b, user_home=user, home=str(b), python=PY)
     assert str(refused.value).startswith(f"{path} holds memdir's entries of another memdir home, {default}; ")
     assert f"run `memdir --home {default} uninstall {client.CLIENT}` first" in str(refused.value)
-    assert _files(user) == snapshot  # untouched, byte for byte
+    assert snapshot(user) == before  # untouched, byte for byte
     out = client.uninstall(None, b, user_home=user, home=str(b))
     assert f"{path} holds memdir's entries of another memdir home, {default}, not this one's: left as they are " \
            f"(`memdir --home {default} uninstall {client.CLIENT}` takes them out)" in out.notes
     assert out.changes == ()
-    assert _files(user) == snapshot
+    assert snapshot(user) == before
     # control: the default home again changes nothing, doctor names no other home, its uninstall takes them out
     again = client.install("user", default, user_home=user, python=PY)
     assert again.changes == ()
     assert [p for p in edits.problems(default, [client.CLIENT]) if "another memdir home" in p] == []
     removed = client.uninstall(None, default, user_home=user)
     assert removed.changes != () and not any(n.startswith(f"{path} holds") for n in removed.notes)
-    assert not any(b"memdir" in raw for raw in _files(user).values())
+    assert not any(b"memdir" in raw for raw in snapshot(user).values())
 
 
 def test_b_s_entries_replaced_by_the_default_home_are_named_by_b_s_doctor(tmp_path):
-    user = tmp_path / "user"
-    path = user / ".gemini" / "settings.json"
-    path.parent.mkdir(parents=True)
-    original = b'{"theme": "dark"}'
-    path.write_bytes(original)
+    user, path = gemini_settings(tmp_path)
     default, b = resolve_home(None, {}), tmp_path / "home-b"
     gemini.install("user", b, user_home=user, home=str(b), python=PY)
     assert edits.problems(b, ["gemini"]) == []  # control: B's own entries, before
@@ -82,7 +76,7 @@ def test_b_s_entries_replaced_by_the_default_home_are_named_by_b_s_doctor(tmp_pa
     assert b"-m memdir.hooks gemini" in path.read_bytes()  # the default home's entries kept
     gemini.uninstall(None, default, user_home=user)  # its backup held B's entries: put back as it found it
     gemini.uninstall(None, b, user_home=user, home=str(b))
-    assert path.read_bytes() == original
+    assert path.read_bytes() == GEMINI_ORIGINAL
 
 
 def test_a_project_s_files_name_no_home_and_stay_nobody_s(tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -44,8 +45,12 @@ def test_install_and_doctor_say_when_gemini_runs_memdirs_hooks_of_both_scopes(tm
     assert "registered twice" not in run_cli("--project", project, "doctor", env=env).stdout  # one scope left
 
 
-@pytest.mark.slow
-def test_a_gemini_session_with_memdir_in_both_scopes_gets_each_block_once(tmp_path, isolated_home, project):
+@pytest.fixture
+def gemini_user(tmp_path, isolated_home, project) -> SimpleNamespace:
+    """A person who runs the real Gemini CLI in ``project`` (skips without the binary), logged in with an API key
+    (``~/.gemini/settings.json``) and one project memory, db-port ("Moved on 2026-11-02." its body): ``install(scope)``
+    runs ``memdir install gemini --scope scope`` (asserting exit 0) and ``ask()`` runs one prompt against a scripted
+    local Gemini endpoint, asserting exit 0, and returns the text of the model request Gemini CLI sent."""
     exe = binary("gemini")
     env = _env(tmp_path)
     Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
@@ -53,17 +58,29 @@ def test_a_gemini_session_with_memdir_in_both_scopes_gets_each_block_once(tmp_pa
     settings = tmp_path / "userhome" / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
-    for scope in ("user", "project"):
+
+    def install(scope: str) -> None:
         assert run_cli("--project", project, "install", "gemini", "--scope", scope, env=env).returncode == 0
-    with GeminiServer(lambda body: "ok") as server:
-        run_env = client_env(tmp_path / "userhome", isolated_home, GEMINI_API_KEY="dummy",
-                             GOOGLE_GEMINI_BASE_URL=server.url, GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project),
-                             MEMDIR_SEARCH_VECTORS="off", PATH=env["PATH"])
-        done = subprocess.run([exe, "-p", "Which port does the dev PostgreSQL use?", "-m", "gemini-2.5-flash"],
-                              capture_output=True, text=True, env=run_env, cwd=project, timeout=180,
-                              stdin=subprocess.DEVNULL, check=False)
-        assert done.returncode == 0, done.stdout + done.stderr
-        sent = request_text(next(b for p, b in server.requests if "gemini-2.5-flash:stream" in p))
+
+    def ask() -> str:
+        with GeminiServer(lambda body: "ok") as server:
+            run_env = client_env(tmp_path / "userhome", isolated_home, GEMINI_API_KEY="dummy",
+                                 GOOGLE_GEMINI_BASE_URL=server.url, GEMINI_CLI_TRUST_WORKSPACE="true",
+                                 PWD=str(project), MEMDIR_SEARCH_VECTORS="off", PATH=env["PATH"])
+            done = subprocess.run([exe, "-p", "Which port does the dev PostgreSQL use?", "-m", "gemini-2.5-flash"],
+                                  capture_output=True, text=True, env=run_env, cwd=project, timeout=180,
+                                  stdin=subprocess.DEVNULL, check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+            return request_text(next(b for p, b in server.requests if "gemini-2.5-flash:stream" in p))
+
+    return SimpleNamespace(install=install, ask=ask)
+
+
+@pytest.mark.slow
+def test_a_gemini_session_with_memdir_in_both_scopes_gets_each_block_once(gemini_user):
+    for scope in ("user", "project"):
+        gemini_user.install(scope)
+    sent = gemini_user.ask()
     assert sent.count("&lt;memory_context&gt;") == 1 and "db-port" in sent  # the context block, once
     assert sent.count("&lt;memory_recall&gt;") == 1 and sent.count("Moved on 2026-11-02.") == 1  # the recall, once
 
@@ -73,29 +90,14 @@ GUIDANCE = "## How to use memory"
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scope", ["project", "user"])
-def test_a_gemini_session_gets_the_guidance_once(tmp_path, isolated_home, project, scope):
+def test_a_gemini_session_gets_the_guidance_once(gemini_user, scope):
     """team41: Gemini CLI 0.61 runs a project's hooks where it runs the project's MCP servers (a trusted folder:
     the hooks only warned of once) and puts a server's instructions into the project's context, so a project
     install's server, registered without ``--hooks``, gave the model memdir's "How to use memory" guidance a
     second time beside the SessionStart block's (measured: twice in the request). Now once, in the block, with
     the server's two short lines beside it; control: the user scope, once already."""
-    exe = binary("gemini")
-    env = _env(tmp_path)
-    Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off").write(
-        "db-port", "Dev PostgreSQL listens on 5433, not 5432", "project", "Moved on 2026-11-02.")
-    settings = tmp_path / "userhome" / ".gemini" / "settings.json"
-    settings.parent.mkdir(parents=True)
-    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
-    assert run_cli("--project", project, "install", "gemini", "--scope", scope, env=env).returncode == 0
-    with GeminiServer(lambda body: "ok") as server:
-        run_env = client_env(tmp_path / "userhome", isolated_home, GEMINI_API_KEY="dummy",
-                             GOOGLE_GEMINI_BASE_URL=server.url, GEMINI_CLI_TRUST_WORKSPACE="true", PWD=str(project),
-                             MEMDIR_SEARCH_VECTORS="off", PATH=env["PATH"])
-        done = subprocess.run([exe, "-p", "Which port does the dev PostgreSQL use?", "-m", "gemini-2.5-flash"],
-                              capture_output=True, text=True, env=run_env, cwd=project, timeout=180,
-                              stdin=subprocess.DEVNULL, check=False)
-        assert done.returncode == 0, done.stdout + done.stderr
-        sent = request_text(next(b for p, b in server.requests if "gemini-2.5-flash:stream" in p))
+    gemini_user.install(scope)
+    sent = gemini_user.ask()
     print(f"{scope}: guidance {sent.count(GUIDANCE)} time(s) in the request")
     assert sent.count("&lt;memory_context&gt;") == 1 and "db-port" in sent  # the hook's block reached the model
     assert "instructions provided by the tool server 'memdir'" in sent  # and the server's instructions too

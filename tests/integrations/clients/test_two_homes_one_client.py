@@ -10,12 +10,14 @@ from __future__ import annotations
 import pytest
 
 from memdir.errors import InstallError
-from memdir.integrations.claude_code import install as claude_code
-from memdir.integrations.clients import codex, cursor, edits, gemini, opencode
-
-PY = "/usr/bin/python3"
-FILES = {claude_code: ".claude/settings.json", codex: ".codex/config.toml", gemini: ".gemini/settings.json",
-         cursor: ".cursor/mcp.json", opencode: ".config/opencode/opencode.json"}
+from memdir.integrations.clients import edits, gemini
+from tests.integrations.clients.userfiles import (
+    FILES,
+    GEMINI_ORIGINAL,
+    PY,
+    gemini_settings,
+    snapshot,
+)
 
 
 @pytest.mark.parametrize("client", list(FILES), ids=lambda c: c.CLIENT)
@@ -24,17 +26,17 @@ def test_another_home_s_entries_are_neither_replaced_nor_taken_out(tmp_path, cli
     path = user / FILES[client]
     a, b = tmp_path / "home-a", tmp_path / "home-b"
     client.install("user", a, user_home=user, home=str(a), python=PY)
-    snapshot = {p: p.read_bytes() for p in user.rglob("*") if p.is_file()}
+    before = snapshot(user)
     assert str(a).encode() in path.read_bytes()
     with pytest.raises(InstallError) as refused:
         client.install("user", b, user_home=user, home=str(b), python=PY)
     assert str(refused.value).startswith(f"{path} holds memdir's entries of another memdir home, {a}; ")
     assert f"run `memdir --home {a} uninstall {client.CLIENT}` first" in str(refused.value)
-    assert {p: p.read_bytes() for p in user.rglob("*") if p.is_file()} == snapshot  # untouched, byte for byte
+    assert snapshot(user) == before  # untouched, byte for byte
     out = client.uninstall(None, b, user_home=user)
     assert f"{path} holds memdir's entries of another memdir home, {a}, not this one's: left as they are " \
            f"(`memdir --home {a} uninstall {client.CLIENT}` takes them out)" in out.notes
-    assert {p: p.read_bytes() for p in user.rglob("*") if p.is_file()} == snapshot
+    assert snapshot(user) == before
     # control: the same home again changes nothing, and its uninstall takes every file back
     again = client.install("user", a, user_home=user, home=str(a), python=PY)
     assert again.changes == ()
@@ -44,11 +46,7 @@ def test_another_home_s_entries_are_neither_replaced_nor_taken_out(tmp_path, cli
 
 
 def test_force_replaces_and_doctor_names_the_other_home(tmp_path):
-    user = tmp_path / "user"
-    path = user / ".gemini" / "settings.json"
-    path.parent.mkdir(parents=True)
-    original = b'{"theme": "dark"}'
-    path.write_bytes(original)
+    user, path = gemini_settings(tmp_path)
     a, b = tmp_path / "home-a", tmp_path / "home-b"
     gemini.install("user", a, user_home=user, home=str(a), python=PY)
     forced = gemini.install("user", b, user_home=user, home=str(b), python=PY, force=True)
@@ -64,4 +62,4 @@ def test_force_replaces_and_doctor_names_the_other_home(tmp_path):
     assert str(b).encode() in path.read_bytes()  # B's entries kept
     gemini.uninstall(None, b, user_home=user)  # B's backup held A's entries: put back as B found it
     gemini.uninstall(None, a, user_home=user)
-    assert path.read_bytes() == original
+    assert path.read_bytes() == GEMINI_ORIGINAL

@@ -12,9 +12,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
-from memdir import Memory
 from memdir.paths import project_key
-from tests.integrations.panel.test_hostile_http import Panel
 
 pytestmark = pytest.mark.slow  # a real server process
 
@@ -22,12 +20,9 @@ HOSTILE = "<script>alert(1)\u202e\x1b[31m"  # no "/": a path segment of the URL
 
 
 @pytest.fixture
-def panel(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
-    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
+def person(db_port):
+    """The person conftest's ``panel`` starts after: one who has written db-port."""
+    return db_port
 
 
 def _error(page: bytes) -> str:

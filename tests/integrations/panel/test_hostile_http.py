@@ -63,12 +63,9 @@ class Panel:
 
 
 @pytest.fixture
-def panel(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
-    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
+def person(db_port):
+    """The person conftest's ``panel`` starts after: one who has written db-port."""
+    return db_port
 
 
 @pytest.fixture

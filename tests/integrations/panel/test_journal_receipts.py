@@ -11,24 +11,20 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
-from memdir import Memory  # noqa: E402
 from memdir.gateway.changes import receipt  # noqa: E402
-from tests.integrations.panel.test_hostile_http import Panel  # noqa: E402
 
 pytestmark = pytest.mark.slow  # a real server process
 
 
 @pytest.fixture
-def panel(isolated_home, project):
-    mem = Memory.open(home=isolated_home, project=project, actor="human")
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
-    layer = mem.session.layer("project")
+def person(db_port):
+    """The person conftest's ``panel`` starts after: one who has written db-port, and five consolidation
+    sessions' receipts (an intent and a result each) in the project layer's journal."""
+    layer = db_port.session.layer("project")
     for i in range(5):
         receipt(layer, {"transcript": {"digest": f"d{i}"}}, session=f"s{i}", action="intent")
         receipt(layer, {"transcript": {"digest": f"d{i}"}, "written": 0}, session=f"s{i}")
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
+    return db_port
 
 
 def _rows(page: str) -> list[str]:

@@ -10,18 +10,14 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the panel extra is not installed (pip install 'memdir[panel]')")
 
-from memdir import Memory
 from memdir.paths import project_key
-from tests.integrations.panel.test_hostile_http import Panel
 
 pytestmark = pytest.mark.slow  # a real server process
 
 
 @pytest.fixture
-def layer(isolated_home, project):
-    person = Memory.open(home=isolated_home, project=project, actor="human")
-    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
-    folder = person.session.layer("project").path
+def layer(db_port):
+    folder = db_port.session.layer("project").path
     (folder / "big.md").write_text("---\nname: big\ndescription: hand written\ntype: project\n---\n" + "word " * 60_000)
     (folder / "junk.md").write_bytes(b"---\nname: junk\n---\n\xff\xfe binary")
     (folder / "linked.md").symlink_to("/etc/hostname")  # never followed: said so, not "memory not found"
@@ -29,10 +25,9 @@ def layer(isolated_home, project):
 
 
 @pytest.fixture
-def panel(layer, isolated_home):
-    running = Panel(isolated_home)
-    yield running
-    running.stop()
+def person(db_port, layer):
+    """The person conftest's ``panel`` starts after: db-port written, and the three files that are no memory."""
+    return db_port
 
 
 def test_a_file_that_is_no_memory_is_named_with_its_reason_on_its_page(panel, layer, project):

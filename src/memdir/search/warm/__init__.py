@@ -53,7 +53,8 @@ or one of its own — serves them instead:
   (:mod:`memdir.prompt.delivery`): an answer the hook gave up waiting for changes nothing, and its own run gives it.
 * ``{"probe": true}`` (:func:`look`; ``memdir doctor``) is answered with the server's state and nothing started —
   no model load, its idle time not reset: ``{"state": "ready" | "loading" | "failed" | "unloaded", "loading_for":
-  seconds or null, "hooks": bool}``; what it means for the home is :func:`memdir.search.warmth.probe`'s.
+  seconds or null, "hooks": bool, "generation": the index generation it answers at, or null}``; what it means for
+  the home is :func:`memdir.search.warmth.probe`'s.
 * Every answer carries the code the server runs (``"code"``: :func:`memdir.version.code_identity`,
   taken when it started). A server whose code is not the asker's — memdir was upgraded, or its source
   edited, since it started — is not listened to: a request names the asker's code, and such a server

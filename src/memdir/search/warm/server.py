@@ -139,12 +139,17 @@ class WarmServer:
     def state(self) -> dict:
         """What a ``{"probe": true}`` request is answered (``memdir doctor``: :func:`memdir.search.warmth.probe`),
         with nothing started: ``{"state": "ready" | "loading" | "failed" | "unloaded", "loading_for": seconds the
-        load has run (a float, rounded to 0.1) or None, "hooks": whether it runs prompt hooks}``. ``unloaded``:
+        load has run (a float, rounded to 0.1) or None, "hooks": whether it runs prompt hooks, "generation": the
+        home's index generation a query is answered at, or None with no readable index
+        (:func:`memdir.search.warmanswer.index_generation`: a read-only look, nothing created)}``. ``unloaded``:
         no load began (the first request that needs the model starts it)."""
+        from ..warmanswer import index_generation
+
         state = ("ready" if self.warm.is_set() else "failed" if self._loaded.is_set() else
                  "loading" if self._loader is not None else "unloaded")
         since = round(time.monotonic() - self._load_began, 1) if state == "loading" else None
-        return {"state": state, "loading_for": since, "hooks": self.hooks is not None}
+        return {"state": state, "loading_for": since, "hooks": self.hooks is not None,
+                "generation": index_generation(self.home)}
 
     def preload(self) -> None:
         """Start loading the model now, in its own thread, when the home has vectors to use or to build
