@@ -87,3 +87,25 @@ def test_every_reader_leaves_the_type_to_the_layer(tmp_path, person):
     assert dict(person.read("alice", scope="user").record.extra)["entity_type"] == "person"
     assert [(o.type, o.original_type) for o in report.outcomes] == [("project", "note")]
     assert report.retyped() == {("note", "project"): 1}
+
+
+def test_a_source_that_names_the_layer_gives_that_layers_type(tmp_path, project, monkeypatch):
+    """dsh keeps the person's memories in ``_user``: a file there without a type is a user memory, one of the
+    project's folder a project memory (the layer the item's source names, not ``--scope``)."""
+    from memdir import Memory
+    from memdir.importing.sources import dsh_key
+
+    dsh = tmp_path / "dsh"
+    user, proj = dsh / "memory" / "_user", dsh / "memory" / dsh_key(str(project))
+    user.mkdir(parents=True)
+    proj.mkdir(parents=True)
+    (user / "editor.md").write_text("---\nname: editor\ndescription: Uses Helix as editor\n---\n", encoding="utf-8")
+    (proj / "db-port.md").write_text("---\nname: db-port\ndescription: Dev DB on 5433\n---\n", encoding="utf-8")
+    (proj / "tests.md").write_text("---\nname: tests\ntype: feedback\ndescription: Real DB in tests\n---\n",
+                                   encoding="utf-8")  # control: a type of its own
+    monkeypatch.setenv("DSH_HOME", str(dsh))
+    mem = Memory.open(home=tmp_path / "memhome", project=project, actor="human")
+    report = mem.import_from("dsh")
+    assert types(mem) == {("editor", "user"): "user", ("db-port", "project"): "project",
+                          ("tests", "project"): "feedback"}
+    assert report.retyped() == {}  # none was a type memdir does not know
