@@ -21,5 +21,5 @@ def test_a_claude_code_file_without_frontmatter_takes_its_type_from_its_name(tmp
     person.import_from("claude-code")
     got = {(m.name, m.type, m.scope) for m in person.list().memories}
     assert got == {("project-release", "project", "project"), ("feedback-tests", "feedback", "project"),
-                   ("user-role", "user", "user"), ("oncall", "reference", "project"),
+                   ("user-role", "user", "user"), ("oncall", "project", "project"),  # no type: its layer's
                    ("project-typed", "reference", "project")}  # a type written in the file wins over its name

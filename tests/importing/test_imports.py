@@ -78,7 +78,14 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     assert "MEMORY.md" not in got
     listed = {m.name: m for m in person.list().memories}
     assert set(listed) == {"feedback-testing", "oncall", "release-train"}
-    assert listed["feedback-testing"].type == "feedback" and listed["oncall"].type == "reference"
+    # a type none of memdir's: the layer's (project here), as every write gives one without a type; said in the report
+    assert listed["feedback-testing"].type == "feedback" and listed["oncall"].type == "project"
+    said = next(o for o in report.outcomes if o.source == "oncall.md")
+    assert (said.type, said.original_type) == ("project", "runbook")
+    assert said.detail == ("type 'runbook' is not one of user, feedback, project, reference: imported as project, "
+                           "the layer's type (the original kept as original_type)")
+    kept = next(o for o in report.outcomes if o.source == "feedback_testing.md")  # control: a type of memdir's
+    assert (kept.type, kept.original_type, kept.detail) == ("feedback", None, "")
     assert listed["release-train"].description == "Release train"
     assert person.read("oncall").record.origin == "import"
     assert dict(person.read("oncall").record.extra)["original_type"] == "runbook"
@@ -92,6 +99,8 @@ def test_import_claude_code_is_lenient_idempotent_and_honours_tombstones(tmp_pat
     text = run_cli("import", "claude-code", "--project", project,
                    env={"CLAUDE_CONFIG_DIR": str(config)}).stdout
     assert "0 imported, 0 updated, 0 candidate, 3 unchanged, 2 skipped (kept whole: 3, cut: 0)." in text
+    assert ("Type not one of user, feedback, project, reference (kept as original_type): 'runbook' → project "
+            "(1 item).") in text
 
 
 
@@ -336,8 +345,9 @@ def test_a_foreign_file_whose_yaml_aliases_expand_is_skipped_not_expanded(tmp_pa
     plain.write_text("---\nmetadata:\n  type: runbook\n  description: Paging goes to PagerDuty\nstatus: draft\n"
                      "tags: [ops, oncall]\ndisabled: true\n---\n", encoding="utf-8")
     assert read_markdown(plain, "plain.md") == Item(
-        "plain.md", "plain", "Paging goes to PagerDuty", "reference", "", None, None,
-        {"original_type": "runbook", "original_status": "draft", "tags": ["ops", "oncall"]}, True)
+        "plain.md", "plain", "Paging goes to PagerDuty", None, "", None, None,  # None: the import gives the layer's
+        {"original_type": "runbook", "original_status": "draft", "tags": ["ops", "oncall"]}, True,
+        original_type="runbook")
 
 
 def test_a_read_between_two_imports_is_no_change_as_history_counts_none(tmp_path, project, person):

@@ -29,6 +29,11 @@ def project_layer(out: str) -> dict:
     return next(layer for layer in json.loads(out)["layers"] if layer["scope"] == "project")
 
 
+def texts(layer: dict) -> tuple[list[str], list[str]]:
+    """The texts of a status layer's pending and answered findings (each an object, as review lists it)."""
+    return [f["text"] for f in layer["pending"]], [f["text"] for f in layer["answered"]]
+
+
 @pytest.fixture
 def answered_one(isolated_home, project):
     """Three findings of which the first was answered by a hand edit of db-port (5433 -> 5434)."""
@@ -38,8 +43,7 @@ def answered_one(isolated_home, project):
     assert person.consolidate([{"role": "user", "content": s} for s in said], extractor="agent").pending == said
     layer = person.session.layer("project")
     # control: before the edit, three pending, none answered
-    assert (project_layer(cli(project, "status", "--json"))["pending"], project_layer(
-        cli(project, "status", "--json"))["answered"]) == ([SAID, OTHER, THIRD], [])
+    assert texts(project_layer(cli(project, "status", "--json"))) == ([SAID, OTHER, THIRD], [])
     path = layer.path / "db-port.md"
     path.write_text(path.read_text().replace("5433", "5434"))
     assert person.history("db-port").versions[-1].action == "external-edit"  # taken up: journaled
@@ -53,7 +57,11 @@ def test_status_counts_the_answered_findings_beside_the_pending_ones(project, an
     assert line == ("project: 1 memory (1 in the index, 1 in the context block, 0 candidates, 0 tombstones, "
                     "2 pending findings, 1 finding answered by an edit outside memdir)")
     layer = project_layer(cli(project, "status", "--json"))
-    assert (layer["pending"], layer["answered"]) == ([OTHER, THIRD], [SAID])
+    assert texts(layer) == ([OTHER, THIRD], [SAID])
+    reviewed = json.loads(cli(project, "review", "--json"))  # one shape: status lists what review lists
+    assert (layer["pending"], layer["answered"]) == (reviewed["findings"], reviewed["answered_findings"])
+    assert set(layer["answered"][0]) == {"id", "text", "name", "seq", "ts", "reason"}
+    assert layer["answered"][0]["name"] == "db-port"
     user = next(x for x in json.loads(cli(project, "status", "--json"))["layers"] if x["scope"] == "user")
     assert user["answered"] == []  # findings are kept per project
 
@@ -67,7 +75,7 @@ def test_drop_all_clears_the_answered_records_and_says_so(project, answered_one)
     assert cli(project, "review", "--drop", ids[OTHER]).startswith("Dropped 1 pending finding(s)")
     review = cli(project, "review")
     assert "Findings answered by an edit outside memdir (1)" in review and f"“{SAID}”" in review
-    assert project_layer(cli(project, "status", "--json"))["answered"] == [SAID]
+    assert texts(project_layer(cli(project, "status", "--json")))[1] == [SAID]
 
     out = cli(project, "review", "--drop", "all")
     assert out == (f"Dropped 1 pending finding(s); no session will offer them again (0 left):\n"
@@ -75,8 +83,7 @@ def test_drop_all_clears_the_answered_records_and_says_so(project, answered_one)
                    "Cleared the records of 1 finding(s) answered by an edit outside memdir; `memdir review` no "
                    f"longer lists them:\n  {ids[SAID]}  “{SAID}”\n")
     assert cli(project, "review") == "No candidates waiting for review.\n"
-    layer_json = project_layer(cli(project, "status", "--json"))
-    assert (layer_json["pending"], layer_json["answered"]) == ([], [])
+    assert texts(project_layer(cli(project, "status", "--json"))) == ([], [])
     assert pending.load(layer.path) == [] and answered.answered(layer.path) == {}
     assert not (layer.path / ".memdir" / answered.ANSWERED_FILE).exists()
     assert cli(project, "review", "--drop", "all") == "No pending findings to drop.\n"  # nothing left to clear

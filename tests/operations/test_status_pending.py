@@ -1,6 +1,8 @@
 """Pending findings (what the person said that the next session's agent is asked to save) are counted by
 `memdir status` and named by `memdir doctor`, in text and --json, by one rule: the findings a session start
-still shows (memdir.prompt.pending.waiting), so one shown in two sessions is no longer counted."""
+still shows (memdir.prompt.pending.waiting), so one shown in two sessions is no longer counted. In --json each
+finding reads as `memdir review --json` lists it (import42: status listed bare strings, review objects): one
+shape, made by memdir.operations.findings.project_findings."""
 
 from __future__ import annotations
 
@@ -35,12 +37,15 @@ def test_status_and_doctor_count_and_name_the_pending_findings(isolated_home, pr
     line = next(x for x in status.splitlines() if x.startswith("project: 1 memory"))
     assert line == "project: 1 memory (1 in the index, 1 in the context block, 0 candidates, 0 tombstones, " \
                    "1 pending finding)"
-    assert project_layer(cli(project, "status", "--json"))["pending"] == [SAID]
+    listed = project_layer(cli(project, "status", "--json"))["pending"]
+    reviewed = json.loads(cli(project, "review", "--json"))["findings"]
+    assert listed == reviewed and [f["text"] for f in listed] == [SAID]  # the review's objects, whole
+    assert set(listed[0]) == {"id", "text", "said", "rule", "shown"} and len(listed[0]["id"]) == 12
     doctor = cli(project, "doctor")
     assert ("  1 pending finding for the next session's agent to save (said at the end of an earlier session, "
             f"nothing saved yet):\n    “{SAID}”") in doctor
     assert doctor.splitlines()[-1] == "ok"  # said, not a problem
-    assert project_layer(cli(project, "doctor", "--json"))["pending"] == [SAID]
+    assert project_layer(cli(project, "doctor", "--json"))["pending"] == reviewed
     user = next(layer for layer in json.loads(cli(project, "status", "--json"))["layers"] if layer["scope"] == "user")
     assert user["pending"] == []  # findings are kept per project
 

@@ -347,12 +347,19 @@ def serialize(record: MemoryRecord) -> str:
 # ---------------------------------------------------------------- parse
 
 
-def type_from_stem(stem: str) -> str:
-    """Claude Code names files ``feedback_x.md``, ``project_y.md``…: with no
-    ``type`` key, the prefix is what a person reads; else ``reference`` (seed).
-    The one rule of it, for :func:`parse` and the importers' forgiving reader."""
+def stem_type(stem: str) -> str | None:
+    """The type a file's stem names (Claude Code names files ``feedback_x.md``, ``project_y.md``…), or
+    None when its prefix is no type. The one rule of it: :func:`type_from_stem` reads a stored file by
+    it, an import gives a file whose stem names none its layer's type
+    (:func:`memdir.vocabulary.default_type`, :mod:`memdir.importing.run`)."""
     head = re.split(r"[_\-]", stem.lower(), maxsplit=1)[0]
-    return head if head in TYPES else "reference"
+    return head if head in TYPES else None
+
+
+def type_from_stem(stem: str) -> str:
+    """With no ``type`` key, a stored file's type: the one its stem names (:func:`stem_type`); else
+    ``reference`` (seed). For :func:`parse`."""
+    return stem_type(stem) or "reference"
 
 
 def _read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, ...], bool]:

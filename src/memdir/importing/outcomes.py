@@ -29,9 +29,11 @@ class ImportOutcome:
     ``scope`` (None when skipped before either was known), the ``result``
     (imported | updated | candidate | unchanged | skipped; in a dry run
     :func:`would`'s word: would-import, would-update, would-candidate,
-    would-unchanged), ``detail`` (why, and every change a write made to the text) and
+    would-unchanged), ``detail`` (why, and every change a write made to the text),
     ``cut`` (what of the body was cut to fit ``max_file_bytes``; empty: the
-    whole text was kept)."""
+    whole text was kept), ``type`` (the memory's type as imported; None when skipped) and
+    ``original_type`` (the type its source wrote when that is none of memdir's four: the item got
+    its layer's, :func:`memdir.vocabulary.default_type`; else None)."""
 
     source: str
     name: str | None
@@ -39,6 +41,8 @@ class ImportOutcome:
     result: str
     detail: str = ""
     cut: str = ""
+    type: str | None = None
+    original_type: str | None = None
 
     @property
     def kept(self) -> str:
@@ -57,6 +61,15 @@ class ImportReport(Result):
     dry_run: bool
     outcomes: tuple[ImportOutcome, ...]
     warnings: tuple[str, ...] = ()
+
+    def retyped(self) -> dict[tuple[str, str], int]:
+        """``{(original type, type imported as): how many items}``: the items whose source wrote a type
+        that is none of memdir's, in source order (skipped ones aside)."""
+        out: dict[tuple[str, str], int] = {}
+        for o in self.outcomes:
+            if o.original_type is not None and o.type is not None:
+                out[(o.original_type, o.type)] = out.get((o.original_type, o.type), 0) + 1
+        return out
 
     def count(self, result: str) -> int:
         """How many outcomes are ``result`` (a dry run's counted as the real run's: :func:`settled`)."""

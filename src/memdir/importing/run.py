@@ -32,6 +32,11 @@ limit is for what a model writes — unless its file would be over the
 ``cut`` and detail. Every change a write made to the text (a secret redacted, a
 fence tag escaped) is in the detail too.
 
+An item whose source says no type memdir reads gets its layer's, as every write does
+(:func:`memdir.vocabulary.default_type`: ``user`` in the user layer, else ``project``); one whose type
+is none of memdir's keeps it as ``original_type``, and its outcome says so (``original_type``, ``type``
+and the detail).
+
 A team-scope import is made of candidates in the person's home (the team
 layer is written by a person only). ``dry_run`` decides the same outcomes
 and writes nothing. ``progress(done, total)`` (the progress protocol of
@@ -59,6 +64,7 @@ from ..session import Session
 from ..text.names import same_name
 from ..text.printable import utf8_prefix
 from ..tombstones.match import Tombstone, match, outcome
+from ..vocabulary import TYPES, default_type
 from .items import RENAMED_FROM, distinct_names, resolve_links
 from .outcomes import ImportOutcome, ImportReport, would
 from .sources import Item, Skip
@@ -82,7 +88,7 @@ def _fit(max_bytes: int, change: MemoryChange) -> tuple[MemoryChange, str]:
     """``change`` with its body cut (at a character boundary) so that its file fits ``max_bytes``,
     and what was cut ("" when it fits whole)."""
     now = datetime.now(timezone.utc).replace(microsecond=0)
-    bare = MemoryRecord(name=change.name, description=change.description or "", type=change.type or "reference",
+    bare = MemoryRecord(name=change.name, description=change.description or "", type=change.type or "project",
                         title=change.title, created=now, updated=now, origin="import", status="candidate",
                         extra=tuple({**dict(change.extra), "candidate_for": change.name}.items()))
     room = max_bytes - len(serialize(bare).encode("utf-8")) - _SLACK
@@ -196,14 +202,26 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
         pinned=kept.get("pinned"), importance=kept.get("importance"), valid_from=kept.get("valid_from"),
         valid_until=kept.get("valid_until")))
     def dressed(done: ImportOutcome) -> ImportOutcome:
-        if cut and done.kept != "skipped":
+        if done.kept == "skipped":
+            return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
+        done = replace(done, type=kind, original_type=item.original_type)
+        if cut:
             done = replace(done, cut=cut, detail=f"{cut}; {done.detail}" if done.detail else cut)
+        if item.original_type is not None:
+            done = replace(done, detail="; ".join(filter(None, (retyped(item.original_type, kind), done.detail))))
         return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
 
     done = _place(session, layer, item, change, scope, dry_run, stones, batch is not None)
     if isinstance(done, _Deferred):
         return replace(done, finish=lambda result, made=done.finish: dressed(made(result)))
     return dressed(done)
+
+
+def retyped(original: str, kind: str) -> str:
+    """What an outcome says of an item whose source wrote the type ``original``, none of memdir's, imported
+    as ``kind`` (its layer's)."""
+    return (f"type {original!r} is not one of {', '.join(TYPES)}: imported as {kind}, the layer's type "
+            f"(the original kept as original_type)")
 
 
 def _said(result) -> str:
@@ -387,6 +405,8 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     def scope_of(item: Item) -> str:
         return scope or item.scope or ("user" if item.type == "user" else "project")
 
+    # an item that says no type memdir reads gets the layer's it goes to: the one rule of every write
+    items = [replace(i, type=i.type or default_type(scope_of(i))) if isinstance(i, Item) else i for i in items]
     items = [replace(i, extra={**i.extra, _DIGEST: source_digest(i)}) if isinstance(i, Item) else i for i in items]
     named = resolve_links(importer, distinct_names(items, scope_of), scope_of)
     reserved: dict[str, set[str]] = {}  # scope → the names this import gives its items there
@@ -432,4 +452,4 @@ def run(session: Session, kind: str, source: str, items: list, *, scope: str | N
     return ImportReport(kind, source, dry_run, tuple(outcomes), stones.skipped)
 
 
-__all__ = ["ImportOutcome", "ImportReport", "run", "source_digest"]
+__all__ = ["ImportOutcome", "ImportReport", "retyped", "run", "source_digest"]

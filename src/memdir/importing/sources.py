@@ -4,8 +4,11 @@ Each reader turns a foreign store into :class:`Item` values — what one memory
 would be — and :class:`Skip` values for what cannot be read (with the reason).
 Readers are lenient: a file memdir's own parser refuses (a type or status
 outside memdir's vocabulary, ``type`` under ``metadata:``, no description)
-is read by a second, forgiving pass; an unknown type becomes ``reference``
-and is kept as ``original_type``. Nothing here writes.
+is read by a second, forgiving pass. An item that says no type memdir reads — none
+written, or one outside memdir's four (kept as ``original_type``, and said in the
+import's report) — has ``type`` None: the import gives it its layer's type, as every
+write does (:func:`memdir.vocabulary.default_type`, :func:`memdir.importing.run.run`).
+Nothing here writes.
 
 Sources:
 
@@ -40,7 +43,7 @@ from ..errors import InvalidInput, NotFound
 from ..files.frontmatter import read_plain, split
 from ..files.fsio import DIRECTORY, MISSING, foreign_text, not_utf8, read_foreign
 from ..files.layout import is_memory_file_name
-from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, type_from_stem
+from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, stem_type
 from ..text.names import normalize_name, spelled_name
 from ..text.printable import trimmed_body
 from .folders import walk
@@ -61,7 +64,8 @@ WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,120})(\|[^\]\n]*)?\]\]")
 @dataclass(frozen=True)
 class Item:
     """One memory to import: ``source`` (where it came from, for the report),
-    its ``name``, ``description``, ``type``, ``body``, ``title``, the
+    its ``name``, ``description``, ``type`` (None: the source says none memdir reads; the import gives it
+    its layer's, :func:`memdir.vocabulary.default_type`), ``body``, ``title``, the
     ``scope`` it belongs in (None: the import's), ``extra`` keys to keep,
     whether it was muted at its source (``disabled``: dsh's ``status:
     disabled``, or ``disabled: true``) and ``spelled``, the name as the
@@ -74,12 +78,13 @@ class Item:
     review when new (what its source holds as less settled: a claude-mem session
     summary's lessons, a memory file or line whose status is ``candidate``). ``kept``: what memdir's own formats (an export) say beyond the text, kept on
     import — ``created``/``updated``/``valid_from``/``valid_until`` (aware datetimes), ``pinned``,
-    ``importance`` — only the keys the source gives (:func:`kept_fields`)."""
+    ``importance`` — only the keys the source gives (:func:`kept_fields`). ``original_type``: the type the
+    source wrote when it is none of memdir's (``decision``; also kept in ``extra``), for the report."""
 
     source: str
     name: str
     description: str
-    type: str
+    type: str | None
     body: str = ""
     title: str | None = None
     scope: str | None = None
@@ -89,6 +94,20 @@ class Item:
     links: bool = False
     candidate: bool = False
     kept: dict = field(default_factory=dict)
+    original_type: str | None = None
+
+
+def _typed(written: str, extra: dict) -> tuple[str | None, str | None]:
+    """``(type, original_type)`` of an item whose source wrote the type ``written`` (any case; "" for
+    none): one of memdir's types as such; none, ``(None, None)``; another, ``(None, written)``, kept in
+    ``extra`` as ``original_type``. None: the import gives the item its layer's type."""
+    kind = written.strip()
+    if kind.lower() in TYPES:
+        return kind.lower(), None
+    if not kind:
+        return None, None
+    extra["original_type"] = kind
+    return None, kind
 
 
 KEPT_TIMES = ("created", "updated", "valid_from", "valid_until")
@@ -184,11 +203,11 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     except InvalidInput as exc:
         return Skip(source, str(exc))
     try:
-        record = parse(text, stem).record
+        parsed = parse(text, stem)
+        record = parsed.record
         extra = {k: v for k, v in record.extra if k != "metadata"}
-        kind = record.type
-        if kind not in TYPES:  # read as written; written as memdir's vocabulary, the original kept
-            extra["original_type"], kind = kind, "reference"
+        # read as written; one memdir does not know is kept as original_type; none said: the stem's, else the layer's
+        kind, unknown = _typed(record.type if parsed.type_said else stem_type(stem) or "", extra)
         written = (record.written_status or record.status).strip().lower()
         if written not in ("active", "candidate", "superseded"):
             extra["original_status"] = record.written_status or record.status
@@ -197,7 +216,8 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         kept = kept_fields({key: getattr(record, key) for key in (*KEPT_TIMES, "pinned", "importance")})
         return Item(source, name, record.description, kind, record.body, record.title, scope,
                     _origin(extra, record.origin), record.disabled or written == "disabled",
-                    _spelled(name, record.title, stem), kept=kept, candidate=written == "candidate")
+                    _spelled(name, record.title, stem), kept=kept, candidate=written == "candidate",
+                    original_type=unknown)
     except MalformedMemory:
         pass
     try:
@@ -205,12 +225,9 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     except MalformedMemory as exc:
         return Skip(source, str(exc))
     meta = front.get("metadata") if isinstance(front.get("metadata"), dict) else {}
-    # no type written (Claude Code adds no frontmatter to a file that has none): its file name's, as parse reads it
-    kind = str(front.get("type") or meta.get("type") or type_from_stem(stem)).strip().lower()
-    extra = {}
-    if kind not in TYPES:
-        extra["original_type"] = kind
-        kind = "reference"
+    # no type written (Claude Code adds no frontmatter to a file that has none): its file name's, else the layer's
+    extra: dict = {}
+    kind, unknown = _typed(str(front.get("type") or meta.get("type") or stem_type(stem) or ""), extra)
     title = front.get("title") or (front.get("name") if front.get("name") != stem else None)
     description = str(front.get("description") or meta.get("description") or title or _first_line(body)).strip()
     if not description:
@@ -224,7 +241,7 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     muted = status == "disabled" or front.get("disabled") is True
     title = str(title) if title else None
     return Item(source, name, description.split("\n")[0], kind, trimmed_body(body), title, scope, extra, muted,
-                _spelled(name, title, stem), candidate=status == "candidate")
+                _spelled(name, title, stem), candidate=status == "candidate", original_type=unknown)
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True, include: tuple[str, ...] = (),
@@ -434,7 +451,8 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
                  for r in relations if str(r["from"]) == entity]
         body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
         description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
-        out.append(Item(f"entity {entity}", name, description.split("\n")[0], "reference", body,
+        # an entity's entityType (person, project…) is no memdir type: kept as entity_type, the layer's type given
+        out.append(Item(f"entity {entity}", name, description.split("\n")[0], None, body,
                         entity if entity != name else None, None, {"entity_type": kind},
                         spelled=entity if entity != name else None, links=True))
     return out
@@ -458,11 +476,12 @@ def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tup
         name = (_slug(permalink) if permalink else None) or item.name
         observation = re.search(r"^- \[[^\]]+\]\s*(.+)$", item.body, re.M)
         description = item.description
-        if item.extra.get("original_type") or description == item.title:
+        if item.original_type or description == item.title:
             description = observation.group(1).strip() if observation else _first_line(item.body) or description
         extra = {k: v for k, v in item.extra.items() if k in ("tags", "permalink", "original_type")}
         out.append(Item(item.source, name, description, item.type, item.body, item.title, item.scope, extra,
-                        spelled=item.spelled if name == item.name else None, links=True))
+                        spelled=item.spelled if name == item.name else None, links=True,
+                        original_type=item.original_type))
     return out
 
 
@@ -507,15 +526,14 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
         if status == "superseded":
             out.append(Skip(f"line {number}", SUPERSEDED))
             continue
-        kind = str(obj.get("type") or "reference")
         extra = dict(obj.get("extra") or {}) if isinstance(obj.get("extra"), dict) else {}
-        if kind not in TYPES:
-            extra["original_type"], kind = kind, "reference"
+        kind, unknown = _typed(str(obj.get("type") or ""), extra)  # none, or not memdir's: the layer's type
         scope = obj.get("scope") if obj.get("scope") in ("user", "team", "project") else None
         title = str(obj["title"]) if obj.get("title") else None
         out.append(Item(f"line {number}", name, str(obj["description"]), kind, str(obj.get("body") or ""), title,
                         scope, _origin(extra, obj.get("origin")), obj.get("disabled") is True,
-                        _spelled(name, title, str(obj["name"])), kept=kept_fields(obj), candidate=status == "candidate"))
+                        _spelled(name, title, str(obj["name"])), kept=kept_fields(obj), candidate=status == "candidate",
+                        original_type=unknown))
     return out
 
 

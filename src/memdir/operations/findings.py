@@ -17,37 +17,10 @@ from time import gmtime, strftime
 from ..errors import InvalidInput, NotFound
 from ..prompt import pending
 from ..results import Result
+from ..results.maintenance import AnsweredFinding, Finding
 from ..session import Session
 
 ALL = "all"  # `memdir review --drop all`: every finding of the project
-
-
-@dataclass(frozen=True)
-class Finding(Result):
-    """One pending finding: its ``id`` (12 hex digits, what ``--drop`` takes), the person's ``text``
-    (redacted, at most :data:`~memdir.prompt.pending.MAX_TEXT` characters), the day it was ``said``
-    (``YYYY-MM-DD``), the gate ``rule`` that kept it and the number of sessions it was ``shown`` in
-    (it expires at :data:`~memdir.prompt.pending.SHOW_LIMIT`)."""
-
-    id: str
-    text: str
-    said: str
-    rule: str
-    shown: int
-
-
-@dataclass(frozen=True)
-class AnsweredFinding(Result):
-    """A finding an edit of a memory outside memdir answered, no longer shown (:mod:`memdir.prompt.answered`):
-    its ``id``, the person's ``text``, the memory edited (``name``), the journal event of that edit (``seq``,
-    ``ts`` ISO-8601 UTC) and the ``reason``, one sentence."""
-
-    id: str
-    text: str
-    name: str
-    seq: int
-    ts: str
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -77,17 +50,24 @@ def _finding(item: dict, shown: dict[str, set[str]]) -> Finding:
     return Finding(item["id"], item["text"], said, str(item.get("rule") or ""), len(shown.get(item["id"], ())))
 
 
-def findings(session: Session) -> FindingsResult:
-    """The pending findings of the session's project still to show (:func:`memdir.prompt.pending.active`), and
-    those an edit outside memdir answered in the last :data:`~memdir.prompt.pending.MAX_AGE_DAYS` days, with the
-    reason (:func:`memdir.prompt.answered.answered`); none without
-    a project. Reads small files and, while a finding waits, the journal since it was kept; takes no lock."""
-    if session.project_root is None:
-        return FindingsResult(None, ())
-    layer_dir = session.layer_dir("project")
+def project_findings(layer_dir) -> tuple[tuple[Finding, ...], tuple[AnsweredFinding, ...]]:
+    """``(waiting, answered)`` of the project layer at ``layer_dir``: its pending findings still to show
+    (:func:`memdir.prompt.pending.active`, in the order they were kept) and those an edit outside memdir answered
+    in the last :data:`~memdir.prompt.pending.MAX_AGE_DAYS` days (oldest first). The one way a finding reads as a
+    result — and so as JSON: ``memdir review`` (:func:`findings`), ``memdir status`` and ``doctor``
+    (:func:`memdir.operations.maintenance.status`), the panel's layers and ``memory_status``. Reads small files
+    and, while a finding waits, the journal since it was kept; takes no lock."""
     shown = pending.showings(layer_dir)
     waiting = tuple(_finding(i, shown) for i in pending.active(layer_dir))
-    done = tuple(_answered(e) for e in pending.answered_lately(layer_dir))
+    return waiting, tuple(_answered(e) for e in pending.answered_lately(layer_dir))
+
+
+def findings(session: Session) -> FindingsResult:
+    """The pending findings of the session's project still to show, and those an edit outside memdir answered
+    lately, with the reason (:func:`project_findings`); none without a project. Takes no lock."""
+    if session.project_root is None:
+        return FindingsResult(None, ())
+    waiting, done = project_findings(session.layer_dir("project"))
     return FindingsResult(str(session.project_root), waiting, done)
 
 

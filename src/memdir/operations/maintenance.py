@@ -39,7 +39,6 @@ from ..layer.journal import BOOKKEEPING, now_utc
 from ..layer.layer import home_layers
 from ..layer.team import team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs
-from ..prompt.pending import answered_lately, waiting
 from ..prompt.start import mcp_importable, start_budget, start_layout
 from ..results.maintenance import (
     DoctorResult,
@@ -58,6 +57,7 @@ from ..tombstones.stones import unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
 from . import team as teamops
+from .findings import project_findings
 from .installed import CLIENTS, installed
 from .sync import summary as sync_summary
 from .verify import verify
@@ -89,6 +89,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
         everything += [(layer.scope, name, facts.status, digest) for name, facts, digest in records]
         records = [facts for _, facts, _ in records]
         leniently = _lenient(layer, scan)
+        waiting, answered = project_findings(layer.path) if layer.scope == "project" else ((), ())  # kept per project
         try:
             stones = len(layer.tombstones())
             unread = [Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)]
@@ -104,8 +105,7 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
             fallback_parsed=tuple(path for path, notes in leniently if FALLBACK_NOTE in notes),
             no_frontmatter=tuple(path for path, notes in leniently if NO_FRONTMATTER_NOTE in notes),
             notes=tuple(FileNote(path, note) for path, notes in leniently for note in notes),
-            pending=waiting(layer.path) if layer.scope == "project" else (),  # findings are kept per project
-            answered=tuple(e["text"] for e in answered_lately(layer.path)) if layer.scope == "project" else ()))
+            pending=waiting, answered=answered))
     budget = start_budget(session)
     try:  # what a session start injects: the block the agent receives (memdir.prompt.start)
         block, shown = start_layout(session, budget)

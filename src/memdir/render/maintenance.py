@@ -138,6 +138,32 @@ def _unsaid(result: DoctorResult) -> list:
             and not p.error.startswith(SYNC_HELD) and p.path not in orphaned]
 
 
+# What each state of :func:`memdir.search.warmth.probe` means for recall, in the words doctor says it.
+_WARM = {"none": "none running (a prompt hook ranks in a process of its own)",
+         "busy": "up, busy (it did not answer the look in time)",
+         "other code": "up, running another memdir than this one (the next prompt hook replaces it)",
+         "unloaded": "up, the embedding model not loaded yet (the first prompt hook loads it)",
+         "failed": "up, but it cannot load the embedding model",
+         "ready": "up and ready"}
+
+
+@printable_output
+def warm_state(found: dict) -> str:
+    """The warm search process's state on one line, from what :func:`memdir.search.warmth.probe` found
+    (``found``: its ``state``, ``loading_for`` seconds, ``hooks``): ``up and ready``, ``up, loading the embedding
+    model (for 12 s)``, ``none running (…)`` …; one that serves cosines but no prompt hooks says so. An unknown
+    state is said as it is."""
+    state = found.get("state")
+    if state == "loading":
+        since = found.get("loading_for")
+        said = "up, loading the embedding model" + (f" (for {since:.0f} s)" if isinstance(since, (int, float)) else "")
+    else:
+        said = _WARM.get(state, cut(str(state), 80))
+    if state == "ready" and found.get("hooks") is False:
+        said += ", but it runs no prompt hooks"
+    return said
+
+
 def _superseded(layer) -> str:
     """``1 superseded``: the part of a layer's count (a
     :class:`memdir.operations.maintenance.LayerStatus`) that ``memdir list`` leaves out, said by status and doctor
@@ -148,7 +174,9 @@ def _superseded(layer) -> str:
 @printable_output
 def doctor(result: DoctorResult) -> str:
     """Every layer with its files that are not memories or were read leniently,
-    journal problems, the context size, then ``ok`` or the count of problems."""
+    journal problems, the context size, the search mode (``search: hybrid (…)``, the JSON's ``search``) and the
+    warm search process's state (``warm search process: up and ready``, from the JSON's ``warm``: :func:`warm_state`),
+    then ``ok`` or the count of problems."""
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {cut(str(layer.path), 1000)} — {counted(layer.memories, 'memory')}"
@@ -160,7 +188,7 @@ def doctor(result: DoctorResult) -> str:
         if layer.pending:  # said, not a problem: the next session start asks the agent to save them
             lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
                          "(said at the end of an earlier session, nothing saved yet):")
-            lines += [f"    “{cut(text)}”" for text in layer.pending]
+            lines += [f"    “{cut(finding.text)}”" for finding in layer.pending]
     lines += [f"  journal: {cut(str(check.layer), 1000)}: {check.error}" for check in result.journal if not check.ok]
     lines += [f"  journal: {cut(str(check.layer), 1000)}: {check.note}" for check in result.journal if check.note]  # counted there
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
@@ -176,6 +204,9 @@ def doctor(result: DoctorResult) -> str:
                         "the layer's directory if that project is gone for good)"))
     lines.append(f"context: {result.status.context_bytes} of {result.status.context_budget} bytes"
                  + _context_layers(result.status) + _left_out(result.status))
+    lines.append(f"search: {cut(result.status.search, 1000)}")
+    if result.warm is not None:
+        lines.append(f"warm search process: {warm_state(result.warm)}")
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
     lines += installed_lines(result.status)
@@ -194,4 +225,4 @@ def reindex(result) -> str:
             f"({result.mode}, {counted(result.vectors, 'vector')} embedded) in {result.seconds:.2f}s")
 
 
-__all__ = ["doctor", "duplicate_lines", "installed_lines", "reindex", "status", "verify"]
+__all__ = ["doctor", "duplicate_lines", "installed_lines", "reindex", "status", "verify", "warm_state"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..text.plural import counted
 from ..tombstones.match import lift_command
+from ..vocabulary import TYPES
 from . import printable_output
 from .memories import cut
 
@@ -187,7 +188,8 @@ def promoted(result: Promoted) -> str:
 def import_report(result, *, max_lines: int = 200) -> str:
     """An import: one line per item that did something or was skipped (the
     first ``max_lines``; a body cut to fit the file ceiling marked ``[cut]``),
-    then the counts by result and how many items were kept whole or cut;
+    then the counts by result and how many items were kept whole or cut; a line for the items whose
+    type is none of memdir's (what each such type became, how many);
     when nothing was imported, why (:meth:`~memdir.importing.run.ImportReport.nothing`)."""
     lines = [("Dry run — nothing written. " if result.dry_run else "") + f"Import from {result.kind}: {result.source}"]
     shown = [o for o in result.outcomes if not o.result.endswith("unchanged")]
@@ -201,6 +203,10 @@ def import_report(result, *, max_lines: int = 200) -> str:
     kept = [o.kept for o in result.outcomes]
     lines.append(("would be: " if result.dry_run else "") + ", ".join(f"{v} {k}" for k, v in counts.items())
                  + f" (kept whole: {kept.count('whole')}, cut: {kept.count('cut')}).")
+    retyped = result.retyped()
+    if retyped:
+        lines.append(f"Type not one of {', '.join(TYPES)} (kept as original_type): " + ", ".join(
+            f"{cut(original, 40)!r} → {kind} ({counted(n, 'item')})" for (original, kind), n in retyped.items()) + ".")
     if result.nothing():
         lines.append(result.nothing() + ".")
     return "\n".join(lines)

@@ -98,16 +98,45 @@ class VerifyResult(Result):
 
 
 @dataclass(frozen=True)
+class Finding(Result):
+    """One pending finding: its ``id`` (12 hex digits, what ``--drop`` takes), the person's ``text``
+    (redacted, at most :data:`~memdir.prompt.pending.MAX_TEXT` characters), the day it was ``said``
+    (``YYYY-MM-DD``), the gate ``rule`` that kept it and the number of sessions it was ``shown`` in
+    (it expires at :data:`~memdir.prompt.pending.SHOW_LIMIT`)."""
+
+    id: str
+    text: str
+    said: str
+    rule: str
+    shown: int
+
+
+@dataclass(frozen=True)
+class AnsweredFinding(Result):
+    """A finding an edit of a memory outside memdir answered, no longer shown (:mod:`memdir.prompt.answered`):
+    its ``id``, the person's ``text``, the memory edited (``name``), the journal event of that edit (``seq``,
+    ``ts`` ISO-8601 UTC) and the ``reason``, one sentence."""
+
+    id: str
+    text: str
+    name: str
+    seq: int
+    ts: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class LayerStatus(Result):
     """One layer of the session: its path, counts (``in_context``: its index
     lines in the context block as rendered now), and the files that are not
     memories (``malformed``) or were read leniently (``fallback_parsed``:
     frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
     ``notes``: every leniency by file, those two included — a foreign type
-    or status, a description taken from the title or body); ``pending``: the texts of the pending
-    findings a session start of this project still shows the agent to save (its count: ``len``);
-    ``answered``: the texts of the findings an edit outside memdir answered lately, no longer shown
-    (:func:`memdir.prompt.pending.answered_lately`: what ``memdir review`` lists)."""
+    or status, a description taken from the title or body); ``pending``: the pending findings a session
+    start of this project still shows the agent to save (its count: ``len``), as :class:`Finding` values;
+    ``answered``: the findings an edit outside memdir answered lately, no longer shown, as
+    :class:`AnsweredFinding` values — both what ``memdir review`` lists, in its shape
+    (:func:`memdir.operations.findings.project_findings`)."""
 
     scope: str
     path: str
@@ -121,8 +150,8 @@ class LayerStatus(Result):
     notes: tuple[FileNote, ...] = ()
     in_context: int = 0  # index lines of this layer the context block really holds (the fair budget may cut)
     superseded: int = 0  # counted in ``memories``, kept for history: out of the index and of a default list
-    pending: tuple[str, ...] = ()  # the project layer's pending findings still to show (memdir.prompt.pending.waiting)
-    answered: tuple[str, ...] = ()  # its findings an edit outside memdir answered (pending.answered_lately)
+    pending: tuple[Finding, ...] = ()  # the project layer's pending findings still to show
+    answered: tuple[AnsweredFinding, ...] = ()  # its findings an edit outside memdir answered lately
     edited_index: tuple[str, ...] = ()  # hand-edited MEMORY.md copies kept aside (memdir.files.layout.edited_copies)
 
 
@@ -177,13 +206,16 @@ class StatusResult(Result):
 class DoctorResult(Result):
     """A health check: the session's :class:`StatusResult`, every layer's
     journal check, and the ``problems`` found (unreadable files, broken
-    journals); ``ok`` when there are none."""
+    journals); ``ok`` when there are none. ``warm``: the warm search process's state as
+    :func:`memdir.search.warmth.probe` gives it (``{"state": …, "loading_for": seconds or None, "hooks": bool
+    or None}``), None when not looked at."""
 
     status: StatusResult
     journal: tuple[LayerCheck, ...]
     problems: tuple[Malformed, ...]
     notes: tuple[str, ...] = ()
     orphans: tuple = ()  # memdir.operations.relocate.OrphanLayer, one per layer of a vanished project
+    warm: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -193,4 +225,4 @@ class DoctorResult(Result):
     def to_dict(self) -> dict:
         return {**self.status.to_dict(), "journal": [c.to_dict() for c in self.journal],
                 "problems": [asdict(p) for p in self.problems], "notes": list(self.notes),
-                "orphans": [o.to_dict() for o in self.orphans], "ok": self.ok}
+                "orphans": [o.to_dict() for o in self.orphans], "warm": self.warm, "ok": self.ok}

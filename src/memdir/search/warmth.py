@@ -39,7 +39,7 @@ def probe(home: Path, timeout: float | None = None) -> dict:
             "hooks": answer.get("hooks") if isinstance(answer.get("hooks"), bool) else None}
 
 
-def why_off(home: Path, settings) -> str | None:
+def why_off(home: Path, settings, found: dict | None = None) -> str | None:
     """Why a fresh prompt hook of ``home`` gets no cosines from a warm process, or None when one
     answers at :func:`socket_path` and runs prompt hooks. For ``memdir doctor``, a line for each
     reason: ``search_vectors = off``; no vectors extra; no Unix sockets or private socket directory
@@ -52,7 +52,8 @@ def why_off(home: Path, settings) -> str | None:
     else the next hook starts one (with ``warm.log``'s last line: why the last one ended — its bind refused, said
     as such); one listening (:func:`probe`, which starts nothing) but busy past :data:`PROBE_TIMEOUT`, running
     another memdir, still loading the model (for how long), that cannot load it, or that serves cosines but no
-    hooks. None for one ready, or listening with no load begun (its first prompt hook loads the model). Never raises."""
+    hooks. None for one ready, or listening with no load begun (its first prompt hook loads the model). ``found``: a
+    :func:`probe` of ``home`` the caller made already (``memdir doctor`` shows it too), else one is made. Never raises."""
     from ..version import install_command
     from . import vectors
     from .tokenize import available
@@ -71,7 +72,7 @@ def why_off(home: Path, settings) -> str | None:
     if directory is None:
         return f"the warm search process is off: no socket directory ({why}); recall ranks by words alone"
     path = socket_path(home)
-    found = probe(home)
+    found = probe(home) if found is None else found
     state = found["state"]
     if state == "none" and (refused := in_the_way(path)) is not None:
         return f"no warm search process listens for this home: {refused}; a fresh prompt hook recalls by words alone"

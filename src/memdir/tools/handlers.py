@@ -24,7 +24,7 @@ facade alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import Conflict, InvalidInput, MemdirError, NotFound, Refused
 from ..gateway.edits import BodyEdit
@@ -260,13 +260,14 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     memory (a read-only home: search scans the files) or read as it is (a full
     disk: :func:`memdir.search.index.open_read_only`), one when the warm search
     process is off and why (:func:`memdir.search.warmth.why_off`), and ``notes`` from an
-    integration (``memdir doctor``: Claude Code hooks registered twice)."""
+    integration (``memdir doctor``: Claude Code hooks registered twice). Its ``warm`` is the warm search
+    process's state (:func:`memdir.search.warmth.probe`, looked at once: the note says why from the same look)."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
     from ..search.index import in_memory, read_only_reason
     from ..search.rebuild import check
     from ..search.sync import check_rows
-    from ..search.warmth import why_off
+    from ..search.warmth import probe, why_off
 
     damaged = check(session.home)  # before anything opens it
     search = search_state(session)  # first: it opens the index, which learns whether it must live in memory
@@ -274,9 +275,11 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
         rows = None if damaged else check_rows(session.home, session.layers())  # valid pages whose text changed
     except MemdirError as exc:
         rows = str(exc)
-    found = (damaged, rows, in_memory(session.home), read_only_reason(session.home), why_off(session.home, session.settings))
-    return maintenance.doctor(session, search, in_effect(session.settings),
-                              notes=(*(n for n in found if n is not None), *notes))
+    warm = probe(session.home)
+    found = (damaged, rows, in_memory(session.home), read_only_reason(session.home),
+             why_off(session.home, session.settings, warm))
+    return replace(maintenance.doctor(session, search, in_effect(session.settings),
+                                      notes=(*(n for n in found if n is not None), *notes)), warm=warm)
 
 
 _HANDLERS = {
