@@ -142,3 +142,22 @@ def test_real_vectors_the_sibling_stays_weak_and_unrecalled(tmp_path):
         found = scored(mem, query)
         assert found[0] == (right, 0.999) and dict(found)[sibling] <= 0.05, (query, found)
         assert [m.name for m in mem.recall_result(query).memories] == [right], query
+
+
+def test_the_panel_lists_the_right_memory_first(store, isolated_home, project, monkeypatch):
+    pytest.importorskip("starlette", reason="the panel extra is not installed (pip install 'memdir[panel]')")
+    from starlette.testclient import TestClient
+
+    from memdir.integrations.panel.app import create_app
+    from memdir.paths import project_key
+
+    monkeypatch.setenv("MEMDIR_SEARCH_VECTORS", "off")
+    app = create_app(isolated_home, token="test-token-0123456789", csrf="test-csrf-0123456789", port=8765)
+    ref = f"{project_key(project.resolve())}:project"
+    with TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False) as client:
+        client.cookies.set("memdir_panel_8765", "test-token-0123456789")
+        for query, right, sibling in REPROS:
+            data = client.get(f"/api/layers/{ref}/memories", params={"q": query}).json()
+            assert data["error"] is None and [m["name"] for m in data["memories"]] == [right, sibling], query
+        data = client.get(f"/api/layers/{ref}/memories", params={"q": "Redis 10.0.0"}).json()
+        assert sorted(m["name"] for m in data["memories"]) == ["redis-cache", "redis-queue"]  # control: both
