@@ -116,7 +116,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         read = row.read(as_terms)
         weighed = parts.parts_weighed(weights, row.raw, forms or {}, head)
         found = relevance.evidence(weighed, head, read, strong, keywords, None, present=present, typed=typed)
-        clashes = versions.clashes(terms, {*row.head, *row.body().split()}) if numbered else ()
+        clashes = versions.clashes(terms, row.numbers()) if numbered else ()
         out[rowid] = relevance.replaced(found, clashes=clashes) if clashes else found  # another host, release
     return out
 

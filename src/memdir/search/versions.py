@@ -163,7 +163,7 @@ def query_prefixes(text: str, most: int) -> list[str]:
 def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
     """The dotted numbers of a query (its ``asked`` terms; those of :func:`dotted_versions`' digits alone, joined by
     :data:`VERSION_JOIN`) that a memory holding the terms ``held`` (a set or other container of its head's and
-    body's terms) contradicts (num42): it holds not the number but another of its shape that the query does not
+    body's terms, or of those of its dotted numbers alone: :meth:`memdir.search.rowwords.Row.numbers`) contradicts (num42): it holds not the number but another of its shape that the query does not
     ask, of as many groups and the same major (``10.0.0.12`` for ``10.0.0.13``, ``18.17.1`` for ``18.17.2``,
     ``16.4`` for ``16.5``), or of four groups each ≤ 255 both (an IPv4 address: ``172.16.0.5`` for ``10.0.0.13``).
     A shorter query (``10.0.0``, ``18.17``) is held by the longer numbers' leading parts; a shorter number held
