@@ -157,8 +157,10 @@ STRONG = 0.9
 # meaning say (:func:`score`), never states the query (:func:`stated`) and is not returned at the threshold
 # (:func:`bar`): it is about another host or release of the thing asked. num42: a hostile tester saw the sibling
 # listed at 0.94-0.99 beside the right one, its other words all matched; at a tenth it reads as weak (≤ 0.1) and
-# under every bar, a memory holding the number (even alone, 0.07) before it. A prior, not fitted: it changes no
-# prompt of the fit splits (run.py --split fit, all 16 sets, vectors off and on: the same hits and false recalls).
+# under every bar, a memory holding the number (even alone, 0.07) before it. A prior, not fitted: few prompts of the
+# fit splits write a number a memory could clash with (4, in probe, pasted, wide); run.py --split fit, all 16 sets:
+# vectors off 296/508 hits and 21 → 20/478 false recalls (probe: a pasted snippet's "* 0.9" and a note's other 0.x),
+# vectors on 416/508 and 64/478 before and after, each set's lines the same.
 CLASHED = 0.1
 
 # Fitted by evals/recall/fit.py on the training half (see the module docstring).

@@ -170,12 +170,12 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
     (``18.17`` for ``18.17.2``) or one of another major (``3.11.4``, ``20.1.0``) is no clash, nor a pre-release's
     terms (``2⋅3⋅1⋅rc1``). A memory holding the number and another (``10.0.0.12`` and ``.13``) holds it: no clash.
     In the order of ``asked``; ``()`` when none. Pure."""
-    numbers = [t for t in asked if VERSION_JOIN in t and t.replace(VERSION_JOIN, "").isdigit()]
+    numbers = [t for t in asked if VERSION_JOIN in t and t.replace(VERSION_JOIN, "").isdecimal()]
     if not numbers:
         return ()
     asked_set = set(asked)
     others = [_groups(t) for t in held if VERSION_JOIN in t and t not in asked_set
-              and t.replace(VERSION_JOIN, "").isdigit()]
+              and t.replace(VERSION_JOIN, "").isdecimal()]
     return tuple(t for t in numbers if t not in held and any(_same_shape(_groups(t), o) for o in others))
 
 
