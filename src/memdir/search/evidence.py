@@ -72,7 +72,11 @@ class Evidence:
     another script than the prompt whose shared words (a number not counted) are held as well by at least
     :data:`~memdir.search.relevance.COMMON_NEARER` memories of the prompt's script nearer to it in meaning
     (:func:`memdir.search.relevance.commonly_held`, recall only): "api" in a Japanese note and an English prompt about
-    "the api pods" (:func:`~memdir.search.relevance.loaned`)."""
+    "the api pods" (:func:`~memdir.search.relevance.loaned`); ``clashes`` the query's dotted numbers the memory
+    contradicts, holding another of their shape instead (:func:`memdir.search.versions.clashes`: ``10.0.0.12`` for
+    a query's ``10.0.0.13``): then it is scored a fraction of what its words and meaning say, never states the
+    query and is not returned at the threshold (:func:`~memdir.search.relevance.score`,
+    :func:`~memdir.search.relevance.bar`)."""
 
     coverage: float
     head: float
@@ -96,6 +100,7 @@ class Evidence:
     pointed: bool = False
     stand_in: bool = False
     common: bool = False
+    clashes: tuple[str, ...] = ()
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""

@@ -29,7 +29,8 @@ import time
 from ..errors import InvalidInput
 from ..session import Session
 from ..text.fence import escape_fence_tags
-from . import concepts, dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, visible, weighing
+from . import (concepts, dense, memo, paging, parts, pasted, relevance, rowwords, scripts, spelling, unread, versions, visible,
+               weighing)
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
@@ -103,6 +104,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
 
     out = {}
     none = frozenset()
+    numbered = any(versions.VERSION_JOIN in t for t in terms)  # a dotted number a memory may contradict
     plain = reading(none, none)  # a row with no acronym in capitals and no y-word's start it lacks: most of them
     for rowid, row in rowwords.rows(conn, ids).items():  # each row's words read once per index generation
         lacks = frozenset(t for t, begun in ys.items() if not _CONTINUES.get(  # per row, kept per generation
@@ -113,8 +115,9 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         head = set(as_terms(row.head))
         read = row.read(as_terms)
         weighed = parts.parts_weighed(weights, row.raw, forms or {}, head)
-        out[rowid] = relevance.evidence(weighed, head, read, strong, keywords, None, present=present,
-                                        typed=typed)
+        found = relevance.evidence(weighed, head, read, strong, keywords, None, present=present, typed=typed)
+        clashes = versions.clashes(terms, row.numbers()) if numbered else ()
+        out[rowid] = relevance.replaced(found, clashes=clashes) if clashes else found  # another host, release
     return out
 
 

@@ -152,6 +152,16 @@ COMMON_NEARER, COMMON_QUERY = 3, 3.0
 # among such memories in an explicit search (:func:`memdir.search.ranking.ranked`): "nearly all of it". Not
 # fitted; on the planted facts at 1,000 notes (benchmarks/planted_facts.py) every answering sentence holds 1.0.
 STRONG = 0.9
+# A memory holding another value of a dotted number the query writes and not the query's (:attr:`Evidence.clashes`:
+# ``10.0.0.12`` for "Redis 10.0.0.13", ``18.17.1`` for "node 18.17.2") is scored CLASHED of what its words and
+# meaning say (:func:`score`), never states the query (:func:`stated`) and is not returned at the threshold
+# (:func:`bar`): it is about another host or release of the thing asked. num42: a hostile tester saw the sibling
+# listed at 0.94-0.99 beside the right one, its other words all matched; at a tenth it reads as weak (≤ 0.1) and
+# under every bar, a memory holding the number (even alone, 0.07) before it. A prior, not fitted: few prompts of the
+# fit splits write a number a memory could clash with (4, in probe, pasted, wide); run.py --split fit, all 16 sets:
+# vectors off 296/508 hits and 21 → 20/478 false recalls (probe: a pasted snippet's "* 0.9" and a note's other 0.x),
+# vectors on 416/508 and 64/478 before and after, each set's lines the same.
+CLASHED = 0.1
 
 # Fitted by evals/recall/fit.py on the training half (see the module docstring).
 LEXICAL = {"bias": -12.147, "coverage": 2.801, "head": 3.77, "mass": 2.052, "missing": 0.421, "query": 0.951,
@@ -178,10 +188,12 @@ def score(evidence: Evidence) -> float:
     """The calibrated relevance in [0, 1]: the lexical model, or the larger of
     the lexical and hybrid models when the memory has a current vector; for a memory written in another script
     than the query (:attr:`Evidence.kin`), the hybrid model also over its gap and lead among its script's
-    memories (the language lowers every cosine of a script alike: :mod:`memdir.search.scripts`)."""
+    memories (the language lowers every cosine of a script alike: :mod:`memdir.search.scripts`); times
+    :data:`CLASHED` for a memory contradicting a number the query writes (:attr:`Evidence.clashes`)."""
     features = evidence.features()
     z = _linear(LEXICAL, features)
-    return _sigmoid(z if evidence.cosine is None else max(z, _hybrid(evidence, features)))
+    value = _sigmoid(z if evidence.cosine is None else max(z, _hybrid(evidence, features)))
+    return value * CLASHED if evidence.clashes else value
 
 
 def _hybrid(evidence: Evidence, features: dict[str, float] | None = None) -> float:
@@ -326,7 +338,8 @@ def _bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     square with Pillow?" is not the note on Pillow's memory limit (recall8), nor, whatever its words, a memory on
     what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too for a memory holding a
     thin share of a long query (:func:`thin`: neg11), for one meaning leaves in the crowd of a long prompt
-    (:func:`crowded`: false36) and for one the words alone carry while another memory is nearer
+    (:func:`crowded`: false36), for one contradicting a number the query writes (:attr:`Evidence.clashes`:
+    num42) and for one the words alone carry while another memory is nearer
     in meaning (:func:`outranked`: recall13). Past those, 0 (any score) for the nearest memory of a prompt in a
     language the store's words cannot hold (:func:`memdir.search.foreign.by_meaning`: cross28). Else ``min_score``. The one rule of search, MCP and recall alike.
 
@@ -337,7 +350,8 @@ def _bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     on fold 1, chosen on fold 1 it reads 0/0 on fold 0."""
     if min_score == THRESHOLD and evidence.compared and not stated(evidence):
         return math.inf
-    if min_score == THRESHOLD and (evidence.pointed or thin(evidence) or outranked(evidence) or crowded(evidence)):
+    if min_score == THRESHOLD and (evidence.pointed or evidence.clashes or thin(evidence) or outranked(evidence)
+                                   or crowded(evidence)):
         return math.inf
     if min_score == THRESHOLD and evidence.general and (evidence.defines or not general_held(evidence)):
         return math.inf
@@ -364,18 +378,21 @@ def general_held(evidence: Evidence) -> bool:
 
 
 def lexical(evidence: Evidence) -> float:
-    """The calibrated relevance of the lexical model alone (the cosine left out)."""
-    return _sigmoid(_linear(LEXICAL, evidence.features()))
+    """The calibrated relevance of the lexical model alone (the cosine left out; times :data:`CLASHED` as
+    :func:`score`)."""
+    value = _sigmoid(_linear(LEXICAL, evidence.features()))
+    return value * CLASHED if evidence.clashes else value
 
 
 def stated(evidence: Evidence) -> bool:
     """True when the memory states the query in one place: its head or one sentence of its body holds at least
-    :data:`STRONG` of the query's held weight (:attr:`Evidence.held`)."""
-    return evidence.held >= STRONG
+    :data:`STRONG` of the query's held weight (:attr:`Evidence.held`), and contradicts no number of it
+    (:attr:`Evidence.clashes`: "Redis runs at 10.0.0.12" states no "Redis 10.0.0.13")."""
+    return evidence.held >= STRONG and not evidence.clashes
 
 
 __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CROSSED_THRESHOLD", "CROWD",
-           "COMMON_NEARER", "COMMON_QUERY", "CROWDED_GAP", "CROWDED_LEAD", "CROWDED_QUERY", "Evidence",
+           "CLASHED", "COMMON_NEARER", "COMMON_QUERY", "CROWDED_GAP", "CROWDED_LEAD", "CROWDED_QUERY", "Evidence",
            "GENERAL_COVERAGE", "HYBRID", "KIN_TIE", "LEXICAL", "LONG_QUERY", "NEAR_TOKENS", "PASSAGE_TOKENS",
            "NEAREST_COVERAGE", "NEAREST_LEAD", "NEAREST_THRESHOLD", "Prefixes", "SOLO_COSINE", "STRONG",
            "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",

@@ -20,6 +20,7 @@ from bisect import bisect_left
 
 from . import memo
 from .reading import BodyTerms, Prefixes, read_body, read_places, single_spaced
+from .versions import VERSION_JOIN
 
 ROWS_KEPT = 2048  # rows; a query reads ≈ 50–150 (≈ 10 MB at 4.9 KB a row)
 
@@ -30,7 +31,7 @@ class Row:
     none), ``called`` (its name as written), and its indexed body (:meth:`read`:
     as it is the first time, by its words' positions from the second on)."""
 
-    __slots__ = ("head", "raw", "called", "_text", "_places", "_read")
+    __slots__ = ("head", "raw", "called", "_text", "_places", "_read", "_numbers")
 
     def __init__(self, name, title, description, body, raw, called):
         self.head = tuple(sys.intern(w) for w in f"{name} {title or ''} {description}".split())
@@ -38,6 +39,7 @@ class Row:
         self._text = body or ""  # None once its positions are kept (a single-spaced body)
         self._places: tuple | None = None  # (distinct words sorted, starts, positions): :func:`_positions`
         self._read = False
+        self._numbers: frozenset[str] | None = None  # its dotted numbers' terms: :meth:`numbers`
 
     def body(self) -> str:
         """The indexed body, as ``fts`` holds it."""
@@ -50,6 +52,16 @@ class Row:
             for p in positions[starts[i]:starts[i + 1]]:
                 tokens[p] = word
         return " ".join(tokens)
+
+    def numbers(self) -> frozenset[str]:
+        """The terms of the dotted numbers the row's head and body hold (those joined by
+        :data:`memdir.search.versions.VERSION_JOIN`: ``10⋅0``, ``10⋅0⋅0⋅12``), read once per row: what a query's
+        number may clash with (:func:`memdir.search.versions.clashes`). Empty for a row holding none."""
+        if self._numbers is None:
+            text, places = self._text, self._places  # in this order, as :meth:`body`
+            words = (text.split() if VERSION_JOIN in text else ()) if text is not None else places[0]
+            self._numbers = frozenset(w for w in (*self.head, *words) if VERSION_JOIN in w)
+        return self._numbers
 
     def read(self, prefixes: Prefixes) -> BodyTerms:
         """The body read as the query's terms of ``prefixes``: what :func:`memdir.search.reading.read_body` gives
@@ -67,7 +79,8 @@ class Row:
         """Bytes this row keeps (its strings counted whole; interned words are shared between rows)."""
         own = sys.getsizeof
         kept = (own(self._text) if self._text is not None else 0) + sum(own(part) for part in self._places or ())
-        return own(self.head) + own(self.raw) + kept + own(self)
+        numbers = own(self._numbers) if self._numbers is not None else 0
+        return own(self.head) + own(self.raw) + kept + numbers + own(self)
 
 
 def _positions(text: str) -> tuple[tuple[str, ...], array, array]:

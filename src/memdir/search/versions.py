@@ -160,6 +160,38 @@ def query_prefixes(text: str, most: int) -> list[str]:
     return out
 
 
+def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
+    """The dotted numbers of a query (its ``asked`` terms; those of :func:`dotted_versions`' digits alone, joined by
+    :data:`VERSION_JOIN`) that a memory holding the terms ``held`` (a set or other container of its head's and
+    body's terms, or of those of its dotted numbers alone: :meth:`memdir.search.rowwords.Row.numbers`) contradicts (num42): it holds not the number but another of its shape that the query does not
+    ask, of as many groups and the same major (``10.0.0.12`` for ``10.0.0.13``, ``18.17.1`` for ``18.17.2``,
+    ``16.4`` for ``16.5``), or of four groups each ≤ 255 both (an IPv4 address: ``172.16.0.5`` for ``10.0.0.13``).
+    A shorter query (``10.0.0``, ``18.17``) is held by the longer numbers' leading parts; a shorter number held
+    (``18.17`` for ``18.17.2``) or one of another major (``3.11.4``, ``20.1.0``) is no clash, nor a pre-release's
+    terms (``2⋅3⋅1⋅rc1``). A memory holding the number and another (``10.0.0.12`` and ``.13``) holds it: no clash.
+    In the order of ``asked``; ``()`` when none. Pure."""
+    numbers = [t for t in asked if VERSION_JOIN in t and t.replace(VERSION_JOIN, "").isdecimal()]
+    if not numbers:
+        return ()
+    asked_set = set(asked)
+    others = [_groups(t) for t in held if VERSION_JOIN in t and t not in asked_set
+              and t.replace(VERSION_JOIN, "").isdecimal()]
+    return tuple(t for t in numbers if t not in held and any(_same_shape(_groups(t), o) for o in others))
+
+
+def _groups(term: str) -> list[str]:
+    """A dotted number's term as its groups of digits (``10⋅0⋅0⋅12`` → ``["10", "0", "0", "12"]``)."""
+    return term.split(VERSION_JOIN)
+
+
+def _same_shape(one: list[str], other: list[str]) -> bool:
+    """True when two dotted numbers (their groups) are of one shape (:func:`clashes`): as many groups and the same
+    major, or both an IPv4 address (four groups, each ≤ 255)."""
+    if len(one) != len(other):
+        return False
+    return one[0] == other[0] or len(one) == 4 and all(int(g) <= 255 for g in (*one, *other))
+
+
 def written(term: str) -> str:
     """``term`` as a person reads it: a version's part with its dots (``2\ue0003`` → ``2.3``), any other term as it
     is. What a result shows it was found by (:func:`memdir.search.why.why`). Pure."""
@@ -175,4 +207,4 @@ def _dated(groups: list[str]) -> bool:
     return len(year) == 4 and all(len(g) <= 2 for g in rest)
 
 
-__all__ = ["VERSION_JOIN", "Version", "dotted_versions", "marked_majors", "pre_release", "query_prefixes", "word_terms", "written"]
+__all__ = ["VERSION_JOIN", "Version", "clashes", "dotted_versions", "marked_majors", "pre_release", "query_prefixes", "word_terms", "written"]
