@@ -79,6 +79,17 @@ def test_a_memory_holding_another_value_of_the_number_clashes():
     assert _clashes("redis host", "Redis runs at 10.0.0.12") == []  # no number asked
 
 
+def test_a_range_or_a_network_holding_the_number_is_no_clash():
+    # A memory covering the asked number states it, in another form: the hosts of a range, a network's addresses.
+    assert _clashes("which subnet holds 10.0.0.13", "The app subnet is 10.0.0.0/24") == []
+    assert _clashes("10.0.0.13", "Hosts 10.0.0.10-10.0.0.20 form the pool") == []
+    assert _clashes("node 18.17.2", "The tools support node >=18.17.0 <18.18.0") == []
+    # controls, in the same forms: a network it is not in, a range beside it, one bound alone
+    assert _clashes("10.0.0.13", "The 10.1.0.0/16 network") == ["10.0.0.13"]
+    assert _clashes("10.0.0.13", "Hosts 10.0.0.20-10.0.0.30 form the pool") == ["10.0.0.13"]
+    assert _clashes("node 18.17.2", "The tools need node >=18.17.3") == ["18.17.2"]
+
+
 def test_the_repros_list_the_right_memory_first_and_the_sibling_weak(store):
     for query, right, sibling in REPROS:
         found = scored(store, query)  # the sibling was at 0.975, 0.994, 0.938

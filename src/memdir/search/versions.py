@@ -169,14 +169,43 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
     A shorter query (``10.0.0``, ``18.17``) is held by the longer numbers' leading parts; a shorter number held
     (``18.17`` for ``18.17.2``) or one of another major (``3.11.4``, ``20.1.0``) is no clash, nor a pre-release's
     terms (``2⋅3⋅1⋅rc1``). A memory holding the number and another (``10.0.0.12`` and ``.13``) holds it: no clash.
-    In the order of ``asked``; ``()`` when none. Pure."""
+    Nor does a memory that covers the number: two values of its shape on either side of it (a range,
+    ``10.0.0.10–10.0.0.20`` or ``>=18.17.0 <18.18.0``, for ``10.0.0.13``, ``18.17.2``), or an IPv4 network address
+    it lies in, read as the address's leading groups before its trailing zeros (``10.0.0.0/24`` for ``10.0.0.13``;
+    ``10.1.0.0`` not). In the order of ``asked``; ``()`` when none. Pure."""
     numbers = [t for t in asked if VERSION_JOIN in t and t.replace(VERSION_JOIN, "").isdecimal()]
     if not numbers:
         return ()
     asked_set = set(asked)
     others = [_groups(t) for t in held if VERSION_JOIN in t and t not in asked_set
               and t.replace(VERSION_JOIN, "").isdecimal()]
-    return tuple(t for t in numbers if t not in held and any(_same_shape(_groups(t), o) for o in others))
+    return tuple(t for t in numbers if t not in held and _contradicted(_groups(t), others))
+
+
+def _contradicted(number: list[str], others: list[list[str]]) -> bool:
+    """True when some of ``others`` (the dotted numbers a memory holds, as groups) is of ``number``'s shape and
+    none of them covers it (:func:`clashes`): no two of its shape lie on either side of it, and no IPv4 network
+    address among them holds it."""
+    alike = [o for o in others if _same_shape(number, o)]
+    if not alike:
+        return False
+    value = tuple(int(g) for g in number)
+    values = [tuple(int(g) for g in o) for o in alike]
+    if any(v < value for v in values) and any(v > value for v in values):
+        return False  # a range around it
+    return not any(_network_holds(o, number) for o in alike)
+
+
+def _network_holds(network: list[str], address: list[str]) -> bool:
+    """True when ``network`` is an IPv4 network address (four groups, the last zero) whose groups before its
+    trailing zeros lead ``address`` (``10.0.0.0`` holds ``10.0.0.13``, and ``10.5.1.2`` too, as ``10.0.0.0/8``
+    would: the mask is not read)."""
+    if len(network) != 4 or len(address) != 4 or network[-1] != "0":
+        return False
+    lead = list(network)
+    while lead and lead[-1] == "0":
+        lead.pop()
+    return bool(lead) and address[:len(lead)] == lead
 
 
 def _groups(term: str) -> list[str]:
