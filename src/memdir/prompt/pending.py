@@ -95,21 +95,16 @@ def load(layer_dir: Path) -> list[dict]:
 
 
 def showings(layer_dir: Path) -> dict[str, set[str]]:
-    """Item id → the sessions it was shown in."""
-    shown: dict[str, set[str]] = {}
-    try:
-        with open(os.path.join(_dir(layer_dir), SHOWN_FILE), "rb") as handle:
-            raw = handle.read().decode("utf-8", "replace")
-    except OSError:
-        return shown
-    import json  # only once there is a file to read (see load)
+    """Item id → the sessions it was shown in (a torn last line: that showing is not counted,
+    :func:`memdir.prompt.answered.records`)."""
+    if not os.path.exists(os.path.join(_dir(layer_dir), SHOWN_FILE)):
+        return {}  # no module imported for a layer whose findings were never shown
+    from .answered import records
 
-    for line in raw.splitlines():
-        try:
-            entry = json.loads(line)
+    shown: dict[str, set[str]] = {}
+    for entry in records(layer_dir, SHOWN_FILE):
+        if "id" in entry and "session" in entry:
             shown.setdefault(str(entry["id"]), set()).add(str(entry["session"]))
-        except (ValueError, KeyError, TypeError):
-            continue  # a torn last line: that showing is not counted
     return shown
 
 
@@ -127,7 +122,13 @@ def active(layer_dir: Path, now: float | None = None) -> list[dict]:
         return items
     from .answered import unanswered
 
-    return unanswered(layer_dir, items)
+    return unanswered(layer_dir, items, kept=lambda: kept_ids(layer_dir))
+
+
+def kept_ids(layer_dir: str | os.PathLike) -> set[str]:
+    """The ids of the items ``pending.json`` holds now (:func:`load`): what a finding's answer is recorded for
+    (:func:`memdir.prompt.answered.unanswered`, checked as it is written)."""
+    return {item["id"] for item in load(layer_dir)}
 
 
 def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
