@@ -70,7 +70,8 @@ def test_drop_all_clears_the_answered_records_and_says_so(project, answered_one)
     assert project_layer(cli(project, "status", "--json"))["answered"] == [SAID]
 
     out = cli(project, "review", "--drop", "all")
-    assert out == (f"Dropped 1 pending finding(s); no session will offer them again (0 left):\n"
+    assert out == ("Dropped 1 pending finding(s), 0 left; no session will offer them again, nor keep the same words "
+                   f"said again (the newest {pending.MAX_DROPPED} drops are remembered):\n"
                    f"  {ids[THIRD]}  “{THIRD}”\n"
                    "Cleared the records of 1 finding(s) answered by an edit outside memdir; `memdir review` no "
                    f"longer lists them:\n  {ids[SAID]}  “{SAID}”\n")
