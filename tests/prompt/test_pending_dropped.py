@@ -66,3 +66,18 @@ def test_a_drop_that_cannot_be_remembered_drops_nothing(layer):
     with layer.locked(), pytest.raises(StoreError):
         pending.drop_every(layer.path)
     assert [i["id"] for i in pending.load(layer.path)] == [ident]
+
+
+def test_the_one_reader_skips_torn_foreign_and_too_deep_lines(layer):
+    """answered.records serves the showings, the answered records, the judging marks and the drops alike."""
+    from memdir.prompt import answered
+
+    good = {"id": "abc", "session": "s1", "digest": pending.said_digest(WRONG)}
+    raw = (json.dumps(good) + "\n" + '{"id": "torn", "sess' + "\n5\n" + "[" * 100_000 + "]" * 100_000 + "\n"
+           + json.dumps(good) + "\n")
+    for name in (pending.SHOWN_FILE, pending.DROPPED_FILE):
+        (layer.meta / name).write_text(raw, encoding="utf-8")
+    assert answered.records(layer.path, pending.SHOWN_FILE) == [good, good]
+    assert pending.showings(layer.path) == {"abc": {"s1"}}
+    assert pending.dropped(layer.path) == frozenset({pending.said_digest(WRONG)})
+    assert answered.records(layer.path, "no-such-file.jsonl") == []
