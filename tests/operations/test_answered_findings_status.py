@@ -78,7 +78,8 @@ def test_drop_all_clears_the_answered_records_and_says_so(project, answered_one)
     assert texts(project_layer(cli(project, "status", "--json")))[1] == [SAID]
 
     out = cli(project, "review", "--drop", "all")
-    assert out == (f"Dropped 1 pending finding(s); no session will offer them again (0 left):\n"
+    assert out == ("Dropped 1 pending finding(s), 0 left; no session will offer them again, nor keep the same words "
+                   f"said again (the newest {pending.MAX_DROPPED} drops are remembered):\n"
                    f"  {ids[THIRD]}  “{THIRD}”\n"
                    "Cleared the records of 1 finding(s) answered by an edit outside memdir; `memdir review` no "
                    f"longer lists them:\n  {ids[SAID]}  “{SAID}”\n")
@@ -97,3 +98,14 @@ def test_drop_all_with_only_answered_records_clears_them(project, answered_one):
     assert (gone.dropped, gone.left, [(f.id, f.text, f.name) for f in gone.cleared]) == (
         (), 0, [(ids[SAID], SAID, "db-port")])
     assert person.findings().answered == () and person.findings().findings == ()
+
+
+def test_doctor_says_the_answered_findings_as_status_counts_them(project, answered_one):
+    doctor = cli(project, "doctor")
+    assert ("  1 finding answered by an edit outside memdir, no longer offered to the agent (memdir review says why):\n"
+            f"    “{SAID}”\n") in doctor
+    assert "  2 pending findings for the next session's agent to save" in doctor  # control: the others still wait
+    assert (project_layer(cli(project, "doctor", "--json"))["pending"],
+            project_layer(cli(project, "doctor", "--json"))["answered"]) == ([OTHER, THIRD], [SAID])
+    cli(project, "review", "--drop", "all")
+    assert "answered by an edit outside memdir" not in cli(project, "doctor")  # cleared: said nowhere

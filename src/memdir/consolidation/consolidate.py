@@ -171,7 +171,8 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
     (noted), and so are those a live memory written ``during`` the session
     covers (:func:`_held`): the agent saved it before the session's end queued
-    the transcript; and those a forget made since the session began holds (:func:`_forgotten`). Returns the
+    the transcript; those a forget made since the session began holds (:func:`_forgotten`); and those a person
+    dropped before (:func:`memdir.prompt.pending.dropped_texts`: `memdir review --drop`). Returns the
     texts kept (in a dry run: that would be kept)."""
     from ..prompt import pending
 
@@ -195,6 +196,12 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
         return ()
     if writer.project_root is None:
         notes.append(f"{len(texts)} finding(s) not kept as pending: no project ({writer.project_error})")
+        return ()
+    refused = dict.fromkeys(pending.dropped_texts(writer.layer_dir("project"), [t[1] for t in texts]))
+    for text in refused:  # pending.add refuses them too, under the lock (a drop made meanwhile)
+        notes.append(f"pending finding not kept ({text[:60]}): a person dropped it before (memdir review --drop)")
+    texts = [t for t in texts if t[1] not in refused]
+    if not texts:
         return ()
     if dry_run:
         return tuple(t[1] for t in texts)

@@ -6,7 +6,9 @@ durable. They are not candidates: nothing waits for approval, and until now a wr
 age out (shown in :data:`~memdir.prompt.pending.SHOW_LIMIT` sessions, or
 :data:`~memdir.prompt.pending.MAX_AGE_DAYS` days). :func:`findings` lists the ones still to show;
 :func:`drop_findings` removes some or all of them at once, under the project layer's lock, so no
-later session start offers them again. Nothing is journaled or tombstoned: a finding is not a memory.
+later session start offers them again, and their words are remembered (a digest, not the text:
+:func:`~memdir.prompt.pending.remember_dropped`, the newest :data:`~memdir.prompt.pending.MAX_DROPPED`) so no later
+session's end keeps the same sentence again. Nothing is journaled or tombstoned: a finding is not a memory.
 """
 
 from __future__ import annotations

@@ -19,7 +19,9 @@ value or took that very value out of the memory that held it — never because t
 value (a pulled ``db-port`` of 5435 leaves a finding "dev db is on 5433" about a memory of 5432 waiting).
 
 Nothing is deleted silently: an answered finding is no longer shown, and one line ``{"id", "text", "name", "seq", "ts", "reason", "at"}`` (``at``: when it was judged, epoch seconds) is appended to ``<layer>/.memdir/pending-answered.jsonl`` (one
-``write``, O_APPEND, no lock, as the showings are), which :func:`answered` reads for ``memdir review`` (the finding's text and the reason, after it left
+``write``, O_APPEND, no layer lock, as the showings are; only while the finding is still kept, checked under the
+file's shared ``flock``, which ``memdir review --drop all`` takes exclusively to clear the records: :func:`_record`,
+:func:`clear`), which :func:`answered` reads for ``memdir review`` (the finding's text and the reason, after it left
 ``pending.json`` too: the next finding kept prunes what is no longer to show, as it prunes an expired one).
 
 Cost (on the hooks' path only while a finding waits): each finding keeps the journal's size, last line's
@@ -98,34 +100,58 @@ def answer(item_text: str, name: str, before: str | None, after: str) -> str | N
             "would undo that edit")
 
 
-def answered(layer_dir) -> dict[str, dict]:
-    """Finding id → ``{"id", "text", "name", "seq", "ts", "reason", "at"}``: the findings of a layer an edit outside memdir
-    answered, as :func:`unanswered` recorded them (a torn or foreign line is skipped). Never raises."""
+def records(layer_dir, name: str) -> list[dict]:
+    """The JSON objects of the lines of the file ``name`` of the layer's meta directory, in file order: the one
+    reader of the pending findings' JSON-lines files (the showings, :data:`ANSWERED_FILE`, :data:`JUDGED_FILE`, the
+    drops: :mod:`memdir.prompt.pending`), each line appended whole by one ``write`` (:func:`_record`) and read
+    without a lock, so a torn line (a write cut off, a full disk) or one that is no JSON object is skipped. ``[]``
+    without the file; never raises."""
     try:
-        with open(os.path.join(_meta(layer_dir), ANSWERED_FILE), "rb") as handle:
-            raw = handle.read().decode("utf-8", "replace")
+        with open(os.path.join(_meta(layer_dir), name), "rb") as handle:
+            return _parsed(handle.read())
     except OSError:
-        return {}
+        return []
+
+
+def _parsed(raw: bytes) -> list[dict]:
+    """The JSON objects of the lines of ``raw`` (:func:`records`)."""
     import json
 
-    found: dict[str, dict] = {}
-    for line in raw.splitlines():
+    out = []
+    for line in raw.decode("utf-8", "replace").splitlines():
         try:
             entry = json.loads(line)
-            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
-                found.setdefault(entry["id"], entry)
-        except ValueError:
+        except (ValueError, RecursionError):  # a torn line; a hand-made one nested past the parser's depth
             continue
+        if isinstance(entry, dict):
+            out.append(entry)
+    return out
+
+
+def answered(layer_dir) -> dict[str, dict]:
+    """Finding id → ``{"id", "text", "name", "seq", "ts", "reason", "at"}``: the findings of a layer an edit outside memdir
+    answered, as :func:`unanswered` recorded them (a torn or foreign line is skipped: :func:`records`). Never raises."""
+    return _answered(records(layer_dir, ANSWERED_FILE))
+
+
+def _answered(entries: list[dict]) -> dict[str, dict]:
+    """:func:`answered` of the records read: of several lines of an id, the first."""
+    found: dict[str, dict] = {}
+    for entry in entries:
+        if isinstance(entry.get("id"), str) and isinstance(entry.get("reason"), str):
+            found.setdefault(entry["id"], entry)
     return found
 
 
-def unanswered(layer_dir, items: list[dict]) -> list[dict]:
+def unanswered(layer_dir, items: list[dict], kept=None) -> list[dict]:
     """``items`` (findings still to show, :func:`memdir.prompt.pending.active`) but those an edit outside
     memdir answered: recorded before (:func:`answered`), or answered by an ``external-edit`` journaled after the
     finding was judged last (:func:`answer`; recorded now, best effort). A layer or journal that cannot be read
     answers nothing. Reads the journal from the oldest finding's mark — the one it was judged up to
     (:func:`judged`), else the one it was kept with (:func:`mark`) — and records how far each finding still to
-    show is judged now, so the next call reads only what was appended since (see the module docstring)."""
+    show is judged now, so the next call reads only what was appended since (see the module docstring).
+    ``kept``: a callable giving the ids of the findings kept now; an answer is recorded only for one of them
+    (:func:`_record`: a concurrent ``memdir review --drop all`` does not get it back)."""
     done = answered(layer_dir) if os.path.exists(os.path.join(_meta(layer_dir), ANSWERED_FILE)) else {}
     items = [item for item in items if item["id"] not in done]
     if not items:
@@ -143,7 +169,7 @@ def unanswered(layer_dir, items: list[dict]) -> list[dict]:
                                    "ts": event.ts, "reason": reason, "at": time.time()}
                 break
     if new:
-        _record(layer_dir, ANSWERED_FILE, list(new.values()))
+        _record(layer_dir, ANSWERED_FILE, list(new.values()), kept)
     left = [item for item in items if item["id"] not in new]
     if upto is not None:  # every edit up to it judged: the next call starts there
         _record(layer_dir, JUDGED_FILE, [{"id": item["id"], "journal": upto} for item in left
@@ -154,21 +180,10 @@ def unanswered(layer_dir, items: list[dict]) -> list[dict]:
 def judged(layer_dir) -> dict[str, list]:
     """Finding id → the :func:`mark` of the journal it was last judged up to (every ``external-edit`` up to it
     answered nothing), as :func:`unanswered` recorded them in :data:`JUDGED_FILE`: of several lines of an id, the
-    one of the highest seq (a torn or foreign line is skipped). ``{}`` without the file; never raises."""
-    try:
-        with open(os.path.join(_meta(layer_dir), JUDGED_FILE), "rb") as handle:
-            raw = handle.read().decode("utf-8", "replace")
-    except OSError:
-        return {}
-    import json
-
+    one of the highest seq (a torn or foreign line is skipped: :func:`records`). ``{}`` without the file; never raises."""
     found: dict[str, list] = {}
-    for line in raw.splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if (isinstance(entry, dict) and isinstance(entry.get("id"), str) and _marked(entry.get("journal"))
+    for entry in records(layer_dir, JUDGED_FILE):
+        if (isinstance(entry.get("id"), str) and _marked(entry.get("journal"))
                 and (entry["id"] not in found or entry["journal"][2] >= found[entry["id"]][2])):
             found[entry["id"]] = entry["journal"]
     return found
@@ -176,20 +191,53 @@ def judged(layer_dir) -> dict[str, list]:
 
 def clear(layer_dir) -> list[dict]:
     """Remove the layer's answered records and judging marks (:data:`ANSWERED_FILE`, :data:`JUDGED_FILE`;
-    ``memdir review --drop all``: call with the layer lock held, once the findings are dropped). Returns the
-    records removed (:func:`answered`, oldest first), ``[]`` when there were none. Raises
-    :class:`~memdir.errors.StoreError` when the disk refuses."""
+    ``memdir review --drop all``: call with the layer lock held, once the findings are dropped from
+    ``pending.json``). Returns the records removed (:func:`answered`, oldest first), ``[]`` when there were none.
+    The answered records are read and removed under the file's exclusive ``flock``: a hook recording an answer
+    meanwhile (:func:`_record`, no layer lock) holds it shared while it checks that the finding is still kept, so
+    its record is either among those returned or, judged before the drop and written after it, not written at
+    all (it reads the findings already dropped). Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
     from ..errors import StoreError
 
-    gone = list(answered(layer_dir).values())
-    for name in (ANSWERED_FILE, JUDGED_FILE):
+    path = os.path.join(_meta(layer_dir), ANSWERED_FILE)
+    gone: list[dict] = []
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        fd = None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if fd is not None:
         try:
-            os.unlink(os.path.join(_meta(layer_dir), name))
-        except FileNotFoundError:
-            continue
+            _flock(fd, exclusive=True)  # waits for a hook between its check and its write (a few ms)
+            with os.fdopen(os.dup(fd), "rb") as handle:
+                gone = list(_answered(_parsed(handle.read())).values())
+            os.unlink(path)
         except OSError as exc:
-            raise StoreError(f"cannot remove {os.path.join(_meta(layer_dir), name)}: {exc.strerror or exc}") from None
+            raise StoreError(f"cannot remove {path}: {exc.strerror or exc}") from None
+        finally:
+            os.close(fd)
+    try:
+        os.unlink(os.path.join(_meta(layer_dir), JUDGED_FILE))  # a mark appended after it: forget_judged trims it
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise StoreError(f"cannot remove {os.path.join(_meta(layer_dir), JUDGED_FILE)}: "
+                         f"{exc.strerror or exc}") from None
     return gone
+
+
+def _flock(fd: int, *, exclusive: bool) -> None:
+    """Take the ``flock`` of ``fd`` (closing it releases it); nothing where there is none (Windows: there the
+    order of :func:`_record` and :func:`clear` alone keeps a dropped finding's answer out)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+    except OSError:
+        pass  # a file system without locks (ENOLCK): the order still holds, the race window is only wider
 
 
 def _marks(layer_dir, items: list[dict]) -> dict[str, list | None]:
@@ -334,23 +382,43 @@ def _text(journal, name: str, key: str | None) -> str | None:
     return memory_text(record.name, record.description, record.body)
 
 
-def _record(layer_dir, name: str, entries: list[dict]) -> None:
+def _record(layer_dir, name: str, entries: list[dict], kept=None) -> None:
     """Append ``entries`` to the file ``name`` of the layer's meta directory (:data:`ANSWERED_FILE`,
-    :data:`JUDGED_FILE`) with one ``write`` (O_APPEND, no lock); nothing for no entries; a read-only home
-    records nothing (the next reader judges again)."""
+    :data:`JUDGED_FILE`) with one ``write`` (O_APPEND, no layer lock); nothing for no entries; a read-only home
+    records nothing (the next reader judges again). ``kept``: a callable giving the ids of the findings kept now
+    (:func:`memdir.prompt.pending.active` reads ``pending.json``); then only the entries of those are written,
+    checked after the file is opened and under its shared ``flock`` — a finding judged answered before
+    ``memdir review --drop all`` and recorded after it would otherwise come back as an answered record
+    (:func:`clear` drops the findings first, then removes the file under its exclusive ``flock``)."""
     if not entries:
         return
     import json
 
     from ..files.fsio import append
 
-    data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries).encode("utf-8")
+    def lines(chosen: list[dict]) -> bytes:
+        return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in chosen).encode("utf-8")
+
+    path = os.path.join(_meta(layer_dir), name)
     try:
         os.makedirs(_meta(layer_dir), exist_ok=True)
-        append(os.path.join(_meta(layer_dir), name), data)
+        if kept is None:
+            append(path, lines(entries))
+            return
+        # Opened before the check: a file removed after it is one nobody reads again (its write is lost with it),
+        # and one made after the removal is checked against the findings left once they were dropped.
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            _flock(fd, exclusive=False)
+            ids = kept()
+            chosen = [e for e in entries if e["id"] in ids]
+            if chosen:
+                os.write(fd, lines(chosen))
+        finally:
+            os.close(fd)
     except OSError:
         pass
 
 
 __all__ = ["ANSWERED_FILE", "JUDGED_FILE", "answer", "answered", "clear", "forget_judged", "judged", "mark",
-           "unanswered"]
+           "records", "unanswered"]

@@ -15,6 +15,9 @@ and within the same byte budget (:func:`with_pending`, the one rule).
 * ``<layer>/.memdir/pending-shown.jsonl`` — one line ``{"id", "session"}``
   per showing, appended with one ``write`` (O_APPEND) and no lock, so the
   session-start hook stays as light as reading two small files.
+* ``<layer>/.memdir/pending-dropped.jsonl`` — one line ``{"digest", "at"}`` per finding a person dropped
+  (``memdir review --drop``), its words' digest, never its text (:func:`said_digest`), the newest
+  :data:`MAX_DROPPED` kept, written under the layer lock: :func:`add` keeps no finding of those words again.
 * ``<layer>/.memdir/pending-answered.jsonl`` and ``pending-judged.jsonl`` — the findings an edit outside memdir
   answered, and how far in the journal each was judged (:mod:`memdir.prompt.answered`), appended the same way.
 
@@ -47,6 +50,8 @@ MAX_ITEMS = 5            # items kept per project (the newest win)
 MAX_TEXT = 300           # characters of one item
 SHOW_LIMIT = 2           # distinct sessions an item is shown in before it expires
 MAX_AGE_DAYS = 30        # an item older than this is dropped
+DROPPED_FILE = "pending-dropped.jsonl"
+MAX_DROPPED = 200        # drops a project remembers (the newest win): an older dropped sentence may be kept again
 OPEN, CLOSE = "<memory_pending>", "</memory_pending>"
 NOTE = ("At the end of an earlier session in this project the user said the lines below (quoted, "
         "secrets redacted); nothing was saved from them. Save what will still matter later — a "
@@ -95,21 +100,16 @@ def load(layer_dir: Path) -> list[dict]:
 
 
 def showings(layer_dir: Path) -> dict[str, set[str]]:
-    """Item id → the sessions it was shown in."""
-    shown: dict[str, set[str]] = {}
-    try:
-        with open(os.path.join(_dir(layer_dir), SHOWN_FILE), "rb") as handle:
-            raw = handle.read().decode("utf-8", "replace")
-    except OSError:
-        return shown
-    import json  # only once there is a file to read (see load)
+    """Item id → the sessions it was shown in (a torn last line: that showing is not counted,
+    :func:`memdir.prompt.answered.records`)."""
+    if not os.path.exists(os.path.join(_dir(layer_dir), SHOWN_FILE)):
+        return {}  # no module imported for a layer whose findings were never shown
+    from .answered import records
 
-    for line in raw.splitlines():
-        try:
-            entry = json.loads(line)
+    shown: dict[str, set[str]] = {}
+    for entry in records(layer_dir, SHOWN_FILE):
+        if "id" in entry and "session" in entry:
             shown.setdefault(str(entry["id"]), set()).add(str(entry["session"]))
-        except (ValueError, KeyError, TypeError):
-            continue  # a torn last line: that showing is not counted
     return shown
 
 
@@ -127,7 +127,13 @@ def active(layer_dir: Path, now: float | None = None) -> list[dict]:
         return items
     from .answered import unanswered
 
-    return unanswered(layer_dir, items)
+    return unanswered(layer_dir, items, kept=lambda: kept_ids(layer_dir))
+
+
+def kept_ids(layer_dir: str | os.PathLike) -> set[str]:
+    """The ids of the items ``pending.json`` holds now (:func:`load`): what a finding's answer is recorded for
+    (:func:`memdir.prompt.answered.unanswered`, checked as it is written)."""
+    return {item["id"] for item in load(layer_dir)}
 
 
 def waiting(layer_dir: str | os.PathLike) -> tuple[str, ...]:
@@ -293,8 +299,8 @@ def _save(layer_dir: Path, items: list[dict]) -> None:
 def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
     """Keep ``(rule, text)`` or ``(rule, text, said)`` findings as pending
     (``said``: the ``YYYY-MM-DD`` the person said it; call with the layer
-    lock held). Texts already pending are not added twice; expired items are
-    dropped; the newest :data:`MAX_ITEMS` are kept; each new item keeps the journal's mark
+    lock held). Texts already pending are not added twice, nor those a person dropped
+    (:func:`dropped_texts`); expired items are dropped; the newest :data:`MAX_ITEMS` are kept; each new item keeps the journal's mark
     (:func:`memdir.prompt.answered.mark`). Returns the new items.
     Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
     import hashlib
@@ -305,11 +311,12 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
     keep = active(layer_dir, now)
     journal = mark(layer_dir)
     known = {" ".join(i["text"].lower().split()) for i in keep}
+    refused = dropped(layer_dir)
     new = []
     for rule, text, *said in texts:
-        text = " ".join(text.split())[:MAX_TEXT]
+        text = _kept_text(text)
         key = text.lower()
-        if not text or key in known:
+        if not text or key in known or (refused and said_digest(text) in refused):
             continue
         known.add(key)
         ident = hashlib.sha256(f"{now}:{text}".encode()).hexdigest()[:12]
@@ -367,11 +374,13 @@ def drop_every(layer_dir: str | os.PathLike) -> tuple[list[dict], list[dict]]:
     """Drop every finding of the layer and clear the records of those an edit outside memdir answered
     (``memdir review --drop all``: a person says "none of these"; call with the layer lock held): ``pending.json``,
     the answered records and the judging marks (:mod:`memdir.prompt.answered`) are removed; the showings stay
-    (they name only ids). Returns ``(the items dropped that were still to show, the answered records cleared)``.
+    (they name only ids); the words of those still to show are remembered (:func:`remember_dropped`), so no session's end
+    keeps them again. Returns ``(the items dropped that were still to show, the answered records cleared)``.
     Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
     from .answered import clear
 
     still = active(layer_dir)
+    remember_dropped(layer_dir, still)  # first: a drop that cannot be remembered drops nothing
     if load(layer_dir):
         _save(layer_dir, [])
     return still, clear(layer_dir)
@@ -379,12 +388,13 @@ def drop_every(layer_dir: str | os.PathLike) -> tuple[list[dict], list[dict]]:
 
 def drop(layer_dir: Path, ids) -> list[dict]:
     """Drop the items whose ``id`` is in ``ids`` (a person said "not this": `memdir review --drop`; call with
-    the layer lock held). Returns the dropped items, ``[]`` when none of ``ids`` is kept. Raises
+    the layer lock held), their words remembered (:func:`remember_dropped`): no session's end keeps them again. Returns the dropped items, ``[]`` when none of ``ids`` is kept. Raises
     :class:`~memdir.errors.StoreError` when the disk refuses."""
     wanted = set(ids)
     items = load(layer_dir)
     gone = [i for i in items if i["id"] in wanted]
     if gone:
+        remember_dropped(layer_dir, gone)  # first: a drop that cannot be remembered drops nothing
         _save(layer_dir, [i for i in items if i["id"] not in wanted])
         from .answered import forget_judged
 
@@ -392,7 +402,84 @@ def drop(layer_dir: Path, ids) -> list[dict]:
     return gone
 
 
-__all__ = ["CLOSE", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add", "answered_lately", "drop",
-           "drop_every", "drop_forgotten",
-           "expire_covered", "forgotten_by", "load", "mark_shown", "pending_block", "render", "session_pending",
-           "showings", "with_pending"]
+# ---------------------------------------------------------------- what a person dropped (under the layer lock)
+
+
+def said_digest(text: str) -> str:
+    """The digest a drop keeps of a finding's ``text``: 32 hex characters of SHA-256 of its words as a tombstone
+    reads them (:func:`memdir.tombstones.reading.words`: case, spacing, punctuation, markup and look-alike letters
+    aside), never the text: "Always use bucket X." and "always use  bucket X" are one finding, "never use bucket X"
+    and "always use bucket Y" others. Pure."""
+    from ..paths import sha256
+    from ..tombstones.reading import words
+
+    return sha256(" ".join(words(text)).encode("utf-8")).hexdigest()[:32]
+
+
+def dropped(layer_dir: str | os.PathLike) -> frozenset[str]:
+    """The :func:`said_digest` of the findings a person dropped from the layer (``memdir review --drop``), the
+    newest :data:`MAX_DROPPED` (``<layer>/.memdir/pending-dropped.jsonl``: one line ``{"digest", "at"}`` each,
+    ``at`` epoch seconds; a torn or foreign line skipped: :func:`memdir.prompt.answered.records`). Empty without
+    the file; never raises."""
+    if not os.path.exists(os.path.join(_dir(layer_dir), DROPPED_FILE)):
+        return frozenset()
+    from .answered import records
+
+    digests = [e["digest"] for e in records(layer_dir, DROPPED_FILE) if isinstance(e.get("digest"), str)]
+    return frozenset(digests[-MAX_DROPPED:])
+
+
+def dropped_texts(layer_dir: str | os.PathLike, texts) -> list[str]:
+    """The texts of ``texts`` a person dropped before (:func:`dropped`, compared by :func:`said_digest` of the
+    text as :func:`add` keeps it: blanks collapsed, cut to :data:`MAX_TEXT`), in their order: what a session's end
+    does not keep again (:func:`add` refuses them; consolidation notes them). Never raises."""
+    refused = dropped(layer_dir)
+    if not refused:
+        return []
+    return [text for text in texts if said_digest(_kept_text(text)) in refused]
+
+
+def _kept_text(text: str) -> str:
+    """A finding's text as :func:`add` keeps it: blanks collapsed, cut to :data:`MAX_TEXT` characters."""
+    return " ".join(text.split())[:MAX_TEXT]
+
+
+def remember_dropped(layer_dir: str | os.PathLike, items: list[dict]) -> None:
+    """Remember the words of the dropped ``items`` (:func:`said_digest`; call with the layer lock held, before
+    the items leave ``pending.json``), so no later session's end keeps them again (:func:`add`): one line each
+    appended to :data:`DROPPED_FILE`, the file rewritten with its newest :data:`MAX_DROPPED` digests (each once)
+    when it would hold more. Nothing for no items. Raises :class:`~memdir.errors.StoreError` when the disk
+    refuses (then nothing is dropped: the drop's message says no session offers them again)."""
+    if not items:
+        return
+    import json
+    from pathlib import Path
+
+    from ..errors import StoreError
+    from ..files.fsio import append, atomic_write, ensure_dir
+    from .answered import records
+
+    now = _now()
+    new = [{"digest": said_digest(item["text"]), "at": now} for item in items]
+    path = Path(_dir(layer_dir)) / DROPPED_FILE
+    old = records(layer_dir, DROPPED_FILE) if path.exists() else []
+    try:
+        ensure_dir(path.parent)
+        if len(old) + len(new) <= MAX_DROPPED:
+            append(path, "".join(json.dumps(e) + "\n" for e in new).encode("utf-8"))
+            return
+        newest: dict[str, dict] = {}
+        for entry in old + new:  # a digest dropped again moves to the end: the newest win
+            if isinstance(entry.get("digest"), str):
+                newest.pop(entry["digest"], None)
+                newest[entry["digest"]] = {"digest": entry["digest"], "at": entry.get("at")}
+        kept = list(newest.values())[-MAX_DROPPED:]
+        atomic_write(path, "".join(json.dumps(e) + "\n" for e in kept).encode("utf-8"))
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+__all__ = ["CLOSE", "DROPPED_FILE", "MAX_DROPPED", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add",
+           "answered_lately", "drop", "drop_every", "drop_forgotten", "dropped", "dropped_texts", "expire_covered",
+           "forgotten_by", "kept_ids", "load", "mark_shown", "pending_block", "remember_dropped", "render",
+           "said_digest", "session_pending", "showings", "with_pending"]

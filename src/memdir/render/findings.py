@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..prompt.pending import SHOW_LIMIT
+from ..prompt.pending import MAX_DROPPED, SHOW_LIMIT
 from . import printable_output
 from .memories import cut
 
@@ -39,9 +39,11 @@ def answered(result) -> str:
 @printable_output
 def dropped(result) -> str:
     """What `memdir review --drop` removed (a :class:`~memdir.operations.findings.FindingsDropped`): the findings
-    dropped, then (``--drop all``) the records of answered findings cleared."""
-    lines = [(f"Dropped {len(result.dropped)} pending finding(s); no session will offer them again "
-              f"({result.left} left):")] if result.dropped else []
+    dropped (their words remembered: :func:`memdir.prompt.pending.remember_dropped`), then (``--drop all``) the
+    records of answered findings cleared."""
+    lines = [(f"Dropped {len(result.dropped)} pending finding(s), {result.left} left; no session will offer them again, "
+              f"nor keep the same words said again (the newest {MAX_DROPPED} drops are remembered):")
+             ] if result.dropped else []
     lines += [f"  {f.id}  “{cut(f.text)}”" for f in result.dropped]
     if result.cleared:
         lines.append(f"Cleared the records of {len(result.cleared)} finding(s) answered by an edit outside memdir; "

@@ -189,6 +189,10 @@ def doctor(result: DoctorResult) -> str:
             lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
                          "(said at the end of an earlier session, nothing saved yet):")
             lines += [f"    “{cut(finding.text)}”" for finding in layer.pending]
+        if layer.answered:  # said as status counts them (pending.answered_lately): memdir review gives each reason
+            lines.append(f"  {counted(len(layer.answered), 'finding')} answered by an edit outside memdir, no longer "
+                         "offered to the agent (memdir review says why):")
+            lines += [f"    “{cut(finding.text)}”" for finding in layer.answered]
     lines += [f"  journal: {cut(str(check.layer), 1000)}: {check.error}" for check in result.journal if not check.ok]
     lines += [f"  journal: {cut(str(check.layer), 1000)}: {check.note}" for check in result.journal if check.note]  # counted there
     lines += [f"settings: {cut(p.error)}" for p in result.problems if p.path == "settings"]
