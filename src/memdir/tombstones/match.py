@@ -73,12 +73,14 @@ is compared under every reading, as written and as seen (:data:`memdir.tombstone
 hides no forgotten fact (a comment, an attribute) and a tombstone of an earlier reading still blocks: a stored
 digest is never made again.
 
-What a refusal says is :mod:`memdir.tombstones.refusals`, re-exported here: :func:`refusal` (the message a
-person reads), :func:`caution` (the warning of a write let through beside a
-tombstone), :func:`outcome` (the line of an item a consolidation or an
-import leaves out) and :data:`ONLY_A_PERSON_LIFTS`; a refused write raises
+What a refusal says is :mod:`memdir.tombstones.refusals`: :func:`~.refusals.refusal` (the message a
+person reads), :func:`~.refusals.caution` (the warning of a write let through beside a
+tombstone), :func:`~.refusals.outcome` (the line of an item a consolidation or an
+import leaves out) and :data:`~.refusals.ONLY_A_PERSON_LIFTS`; a refused write raises
 :class:`TombstoneRefused` carrying the tombstone and how it matched, so no
-caller composes or parses that text again.
+caller composes or parses that text again. That module and :mod:`memdir.tombstones.addresses` load when a
+value is refused or found the same as a forgotten one: the hooks read tombstones on every prompt and a write
+checks against them, and most values match none (misc42: they had joined the prompt hook's and a write's imports).
 
 Where tombstones are kept (a layer's ``.memdir/tombstones.json``, the team
 layer's one file each) is :mod:`memdir.tombstones.stones`.
@@ -95,16 +97,7 @@ from ..errors import TombstoneRefused
 from ..paths import sha256
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
-from . import addresses
 from .reading import READING, plain_words, read, readings_for, seen, words
-from .refusals import (
-    ONLY_A_PERSON_LIFTS,
-    caution,
-    forgotten_by,
-    lift_command,
-    outcome,
-    refusal,
-)
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -173,12 +166,33 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
     return keys
 
 
-def forgotten_body(stones, description: str, body: str, written: addresses.Written | None = None):
+class _Corrections:
+    """Whether the value ``description`` + ``body`` corrects a forgotten part's address
+    (:class:`memdir.tombstones.addresses.Written`), that module loaded and the value read when first asked: only a
+    value found the same as a forgotten one is."""
+
+    __slots__ = ("_value", "_written")
+
+    def __init__(self, description: str, body: str):
+        self._value = (description, body)
+        self._written = None
+
+    def of(self, stone: Tombstone, part: str) -> bool:
+        """True when the value corrects an address of ``stone``'s forgotten ``part`` (``"value"``,
+        ``"description"`` or ``"body"``: :func:`memdir.tombstones.addresses.forgotten`)."""
+        from . import addresses
+
+        if self._written is None:
+            self._written = addresses.Written(*self._value)
+        return self._written.corrects(addresses.forgotten(stone, part))
+
+
+def forgotten_body(stones, description: str, body: str, written: _Corrections | None = None):
     """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
     under every reading: :data:`memdir.tombstones.reading.READINGS`), or None, but for a correction of an address
-    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`~.addresses.Written`)."""
+    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's, when :func:`match` has it)."""
     keys: dict[int, dict] = {}
-    written = written or addresses.Written(description, body)
+    written = written or _Corrections(description, body)
     for stone in stones:
         for digest, made in _body_digests(stone):
             for reading in readings_for(description, body):
@@ -187,7 +201,7 @@ def forgotten_body(stones, description: str, body: str, written: addresses.Writt
                 if digest in keys[reading]:
                     need = keys[reading][digest]
                     if (need is None or plain_words(stone.description, reading) == need) and not (
-                            max(reading, made) >= 2 and written.corrects(addresses.forgotten(stone, "body"))):
+                            max(reading, made) >= 2 and written.of(stone, "body")):
                         return stone
     return None
 
@@ -367,6 +381,8 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     clock, :meth:`memdir.layer.journal.Journal.clock`, never before the layer's last event), made by the journal
     action ``action`` (``delete``, ``forget``, …; None: not known). Its id is
     ``t-`` + 12 hex of the value digest, so the same value always gets the same id."""
+    from . import addresses
+
     key = _digest(value_of(description, body))
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     words_seen, body_seen = _words_digest(description, body), body_digest(description, body)
@@ -466,7 +482,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
     # when they agree (text without markup).
     # A match read as seen is passed over when it corrects a link's address (memdir.tombstones.addresses).
-    read_as, seq_digests, written = {}, {}, addresses.Written(description, body)
+    read_as, seq_digests, written = {}, {}, _Corrections(description, body)
     readings = readings_for(description, body)
     for reading in readings:
         seq = words(f"{description}\n{body}", reading)
@@ -477,7 +493,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
         for digest, made in _words_digests(stone):
             found_in = seq_digests.get(digest, ())
             as_written = made < 2 and 1 in found_in  # the value's words as written, the stone's too
-            if found_in and (as_written or not written.corrects(addresses.forgotten(stone, "value"))):
+            if found_in and (as_written or not written.of(stone, "value")):
                 return stone, "the same words"
     if any(_body_digests(stone) for stone in stones):
         stone = forgotten_body(stones, description, body, written)
@@ -497,7 +513,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
 def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...], written):
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
     under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
-    forgotten description held (``written``: the value's :class:`memdir.tombstones.addresses.Written`); None."""
+    forgotten description held (``written``: the value's :class:`_Corrections`); None."""
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
     own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
@@ -510,7 +526,7 @@ def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[s
         elif content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
             why = "the forgotten fact reworded"
-        if why and not written.corrects(addresses.forgotten(stone, "description")):
+        if why and not written.of(stone, "description"):
             return stone, why
     return None
 
@@ -538,8 +554,12 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
     found = match(stones, description, body, name=name, actor=actor, title=title)
     if found is not None:
         stone, why = found
+        from .refusals import refusal
+
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "READING", "body_digest", "body_keys", "bodies_held", "by_body", "caution", "check", "forgotten_body", "forgotten_by",
-           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "seen", "sieve", "value_of", "value_runs", "words"]
+__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "QUALIFIER_WORDS", "Tombstone", "READING", "body_digest",
+           "body_keys", "bodies_held", "by_body", "check", "forgotten_body", "holds_any", "holds_runs", "make", "match",
+           "needed_runs", "normalize_value", "plain_words", "qualified", "seen", "sieve", "value_of", "value_runs",
+           "words"]
