@@ -251,12 +251,15 @@ def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work:
             counts = {}
             for name in names:
                 argv, stdin = cmds[name]
+                # a write's placeholders (cli_write): one name, another text each run, so the counted run changes it
+                argv = [a.replace("{name}", "bench-note-00").replace("{home}", str(home)) for a in argv]
                 if argv[0] == str(SCRIPT) and not SCRIPT.exists():
                     emit(figure=f"instructions_{name}", tree=str(src), memories=size, skipped=f"no {SCRIPT}")
                     continue
-                subprocess.run([sys.executable, *argv], input=stdin, text=True, capture_output=True, env=env)
+                subprocess.run([sys.executable, *(a.replace("{n}", "warm") for a in argv)], input=stdin, text=True,
+                               capture_output=True, env=env)
                 settle_sweeps(home)
-                counts[name] = instructions(argv, stdin, env)
+                counts[name] = instructions([a.replace("{n}", "counted") for a in argv], stdin, env)
                 line = {"figure": f"instructions_{name}", "tree": str(src), "memories": size,
                         "instructions_m": round(counts[name] / 1e6, 1)}
                 if name != "python_pass":

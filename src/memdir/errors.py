@@ -107,7 +107,7 @@ class TombstoneRefused(Refused):
     ``memdir.tombstones.match.Tombstone``; memdir always sets it) and
     ``why`` how the value matched it (``the same value``, ``the forgotten
     fact reworded``…): what a caller tells from them is rendered by
-    ``memdir.tombstones.match`` (``refusal``, ``outcome``), never parsed
+    ``memdir.tombstones.refusals`` (``refusal``, ``outcome``), never parsed
     back from the message. ``reactivate``: the name of a superseded memory
     that holds the forgotten value (``memdir.layer.succession.explain_tombstone``):
     after the lift it comes back by being reactivated, which the message says

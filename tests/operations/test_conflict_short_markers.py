@@ -20,24 +20,29 @@ from tests.teamgit import git, shared_repository
 pytestmark = pytest.mark.slow
 
 
-def _merge(tmp_path):
-    """A and B change the bodies of db-port (markers of 5) and ci (git's 7); style changes on neither side. B's
-    clone trusts its team layer but has no merge driver; B pulls: git's line merge, two conflicted files."""
+def _merge(tmp_path, sizes=(("db-port", 5),), clean=(("style", "Code style is black zebra", "Line length 100.\n"),)):
+    """A and B change the bodies of db-port (markers of 5), ci (git's 7) and every other name of ``sizes`` (name,
+    its conflict-marker-size); each memory of ``clean`` (name, description, body) changes on neither side. B's
+    clone trusts its team layer but has no merge driver; B pulls: git's line merge, conflicted files."""
     a, b = shared_repository(tmp_path)
     git(b.root, "config", "--remove-section", "merge.memdir")  # this clone never registered the driver
     with open(a.team_dir / ".gitattributes", "a", encoding="utf-8") as handle:
-        handle.write("db-port.md conflict-marker-size=5\n")
+        handle.writelines(f"{name}.md conflict-marker-size={size}\n" for name, size in sizes)
+    changed = ["ci", *(name for name, _ in sizes)]
     mem = a.memory()
     mem.write("db-port", "Dev database listens on 5433 zebra", "project", "Ask in #infra.\n", scope="team")
     mem.write("ci", "CI runs on Buildkite zebra", "project", "Ask in #infra.\n", scope="team")
-    mem.write("style", "Code style is black zebra", "project", "Line length 100.\n", scope="team")
+    for name in changed[2:]:
+        mem.write(name, f"{name} lives on host 7001 zebra", "project", "Ask in #infra.\n", scope="team")
+    for name, description, body in clean:
+        mem.write(name, description, "project", body, scope="team")
     a.publish("team memories", b)
     time.sleep(1.1)
-    for name in ("db-port", "ci"):
+    for name in changed:
         a.memory().write(name, body="Ask in #platform.\n", scope="team")
     a.publish("A")
     time.sleep(1.1)
-    for name in ("db-port", "ci"):
+    for name in changed:
         b.memory().write(name, body="Ask in #ops.\n", scope="team")
     b.commit_all("B")
     assert b.pull(check=False).returncode != 0
@@ -81,8 +86,46 @@ def test_short_runs_in_prose_are_text():
     """Controls: what only looks like a short hunk is a memory's text — no label after the ``<`` run, no closing
     line, or a lone heading underline — and seven-character markers keep their size."""
     for text in (b"---\nname: a\ndescription: d\n---\n<<<<<\nx\n=====\n>>>>> y\n",  # no label: no opening line
+                 b"---\nname: a\ndescription: d\n---\n< a\nx\n=\n> a quote\n",  # a whole 'hunk' of one
+                 b"---\nname: a\ndescription: d\n---\n<< EOF\nx\n==\n>> nested\n",  # and of two
                  b"---\nname: a\ndescription: d\n---\n<< 5 ms is fast\nTitle\n==\n",  # no closing line
                  b"---\nname: a\ndescription: d\n---\nTitle\n=====\n> a quote\n"):
         assert (has_conflict(text), marker_size(text), segments(text)) == (False, 7, [text])
+    three = b"<<< ours\na\n===\nb\n>>> theirs\n"  # the smallest size read from the text alone
+    assert marker_size(three) == 3 and [part.ours for part in segments(three)] == [b"a\n"]
     five = b"<<<<< ours\n<<<<<<< a\n=====\nb\n>>>>> theirs\n"  # a hunk of five holding a seven-character line
     assert marker_size(five) == 5 and [part.ours for part in segments(five)] == [b"<<<<<<< a\n"]
+
+
+QUOTES = "< a\nThe rule\n=\n> quote from the runbook\n\n<< EOF\nheredoc\n==\n>> a nested quote\n"
+
+
+def test_a_clean_memory_with_markdown_runs_of_one_or_two_is_read(tmp_path):
+    """misc42: with the size taken from any whole hunk, a memory whose Markdown held a ``<`` line with a label, an
+    ``=`` underline and a ``>`` quote (runs of one; ``<<``/``==``/``>>`` of two) read as a conflict and was hidden
+    everywhere, and the write gateway refused it. git takes a conflict-marker-size of 2 (it writes ``<< HEAD``),
+    but the text alone counts only runs of three and more (``MIN_GUESSED_SIZE``): such a memory is read. Controls
+    in the same real merge: markers of 5 and git's 7 still hold their memories back; a file git merged with
+    markers of 2 reads as a memory to the scan (the price) and ``team status``, which asks git for the size, still
+    calls it a conflict."""
+    b = _merge(tmp_path, sizes=(("db-port", 5), ("cache", 2)),
+               clean=(("quotes", "Runbook quotes zebra", QUOTES), ("style", "Code style is black zebra", "x\n")))
+    quotes, two = (b.team_dir / "quotes.md").read_bytes(), (b.team_dir / "cache.md").read_bytes()
+    assert b"\n< a\n" in quotes and b"\n=\n> quote" in quotes and b"\n<< EOF\n" in quotes  # what A wrote
+    assert b"\n<< HEAD\n" in two and b"\n==\n" in two and b"\n>> " in two  # git wrote markers of 2
+    assert (marker_size(quotes), has_conflict(quotes), marker_size(two), has_conflict(two)) == (7, False, 7, False)
+    assert (has_conflict(two, 2), has_conflict(quotes, 2)) == (True, True)  # at git's size of 2 both read as hunks
+    mem = b.memory()
+    listed = mem.list(scope="team")
+    assert [m.name for m in listed.memories] == ["cache", "quotes", "style"]
+    assert sorted((m.path.rsplit("/", 1)[-1], m.error) for m in listed.malformed) == [
+        ("ci.md", "unresolved merge conflict"), ("db-port.md", "unresolved merge conflict")]
+    block = mem.context()
+    assert "Runbook quotes zebra" in block and "Code style is black zebra" in block
+    assert "5433" not in block and "Buildkite" not in block
+    assert [r.name for r in mem.search("runbook")] == ["quotes"]
+    assert mem.read("quotes", "team", count=False).record.body == QUOTES.rstrip("\n")
+    assert "> quote from the runbook" in mem.call_tool("memory_read", {"name": "quotes"})
+    out = run_cli("--home", b.home, "--project", b.root, "context").stdout
+    assert "Runbook quotes zebra" in out and "Buildkite" not in out
+    assert sorted(mem.team_status().conflicts) == [str(b.team_dir / f"{name}.md") for name in ("cache", "ci", "db-port")]

@@ -101,7 +101,7 @@ def test_a_forgotten_name_is_refused_for_consolidation_only():
 def test_who_forgot_a_value_is_told_truly_when_the_tombstone_file_does_not_say():
     from dataclasses import replace
 
-    from memdir.tombstones.match import forgotten_by, outcome, refusal
+    from memdir.tombstones.refusals import forgotten_by, outcome, refusal
 
     stone = replace(make("db-host", "The staging database host is pg-stage-3", "", "human", "the host was retired"),
                     ts="2026-11-02T09:14:00.000000Z")

@@ -39,8 +39,9 @@ from ..operations.lookup import guard
 from ..operations.memories import delete, write
 from ..session import Session
 from ..text.names import normalize_name, same_name
-from ..tombstones.match import Tombstone, outcome
+from ..tombstones.match import Tombstone
 from ..tombstones.match import match as match_tombstone
+from ..tombstones.refusals import outcome
 from .extractors.subjects import drifts
 from .proposals import Outcome, Proposal
 

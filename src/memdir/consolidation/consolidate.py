@@ -45,7 +45,7 @@ from ..gateway.changes import receipt
 from ..session import Session
 from ..text.redact import redact
 from ..tombstones.match import match as match_tombstone
-from ..tombstones.match import outcome
+from ..tombstones.refusals import outcome
 from . import intent
 from .applying import Snapshot, apply_proposal, snapshot
 from .extractors import resolve_extractor

@@ -27,8 +27,13 @@ from ..errors import InvalidInput
 
 CONFLICT = "unresolved merge conflict"
 MARKER_SIZE = 7  # git's conflict markers: 7 characters unless a `conflict-marker-size` attribute says otherwise
+# The smallest size read from a file's text alone. git takes any conflict-marker-size from 1 up (ll-merge.c), but
+# runs of one or two are Markdown's own lines — a `> quote`, a `>> nested quote`, a `=`/`==` heading underline,
+# a `<< EOF` heredoc — so a clean memory holding them read as a conflict and was hidden (misc42). Markers of 1 or
+# 2 still count where git's attribute gives the size (`team status`).
+MIN_GUESSED_SIZE = 3
 _FENCE = re.compile(rb"^ {0,3}(`{3,}|~{3,})")
-_OPENING = re.compile(rb"^(<+)[ \t]")  # the opening line of a hunk of markers of any size, with its label
+_OPENING = re.compile(rb"^(<{%d,})[ \t]" % MIN_GUESSED_SIZE)  # a hunk's opening line, with its label
 
 
 def _marker(size: int) -> re.Pattern:
@@ -43,10 +48,12 @@ def marker_size(data: bytes) -> int:
     followed by a label, then ``=`` and ``>`` lines of ``n`` — what git's line merge writes for a path whose
     ``conflict-marker-size`` attribute is ``n``, longer than git's 7 (team40: markers of 10 went unseen, the file
     read as a memory) or shorter (team41: markers of 5 were seen by ``team status`` alone, and the file read as a
-    memory everywhere else); :data:`MARKER_SIZE` when there is none. Only a whole hunk counts: a line of ten ``=``
-    or ``<`` alone is text. The one rule of every reader of a memory file (:func:`has_conflict` and the rest
-    here, given no size)."""
-    if not (data[:1] == b"<" or b"\n<" in data):  # no line opens with '<': no hunk of any size
+    memory everywhere else), down to :data:`MIN_GUESSED_SIZE`; :data:`MARKER_SIZE` when there is none. Only a
+    whole hunk counts: a line of ten ``=`` or ``<`` alone is text, and so are runs of one or two (``< a``, ``=``,
+    ``> quote``: Markdown, not markers). The one rule of every reader of a memory file (:func:`has_conflict` and
+    the rest here, given no size)."""
+    opening = b"<" * MIN_GUESSED_SIZE
+    if not (data.startswith(opening) or b"\n" + opening in data):  # no line opens with '<<<': no hunk to size
         return MARKER_SIZE
     lines = data.splitlines(keepends=True)
     for number, line in enumerate(lines):
@@ -211,5 +218,5 @@ def refuse_markers(payload: bytes, name: str) -> bytes:
     return payload
 
 
-__all__ = ["CONFLICT", "MARKER_SIZE", "Hunk", "fenced_markers", "has_conflict", "marker_size", "refuse_markers", "refuse_overwrite", "resolve", "segments",
-           "unsettled"]
+__all__ = ["CONFLICT", "MARKER_SIZE", "MIN_GUESSED_SIZE", "Hunk", "fenced_markers", "has_conflict", "marker_size",
+           "refuse_markers", "refuse_overwrite", "resolve", "segments", "unsettled"]

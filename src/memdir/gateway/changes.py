@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import Conflict, InvalidInput, NotFound, Refused, StoreError
 from ..files.conflicts import has_conflict
@@ -32,7 +33,6 @@ from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import refuse_superseded
 from ..results.memories import PruneCandidate, WriteResult
-from ..results.trust import Decision
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import NO_CHECK, unchanged
@@ -41,6 +41,9 @@ from .duplicates import check_duplicate
 from .fields import reason_text, sanitize, sanitize_extra
 from .forgotten import check_forgotten, lift_tombstone
 from .writing import proposed_for, write
+
+if TYPE_CHECKING:
+    from ..results.trust import Decision
 
 
 def dismiss(layer: Layer, name: str, *, actor: str, reason: str | None = None, session: str | None = None,
@@ -210,6 +213,9 @@ def set_status(layer: Layer, name: str, *, approve: bool, actor: str, reason: st
     the content (approve) or the rejected name; ``warnings`` what a person's approval is warned of (a
     tombstone of another layer or a teammate's the value matches: :func:`check_forgotten`; a memory
     holding the same text: :func:`memdir.gateway.duplicates.check_duplicate`)."""
+    # a person's decision, not a write's: off the write's path
+    from ..results.trust import Decision
+
     if actor != "human":
         raise Refused("only a person can approve or reject a candidate (use the CLI or the panel)")
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)

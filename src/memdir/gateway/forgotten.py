@@ -13,7 +13,7 @@ from ..files.scan import Scan
 from ..files.scan import load as load_file
 from ..layer.succession import explain_tombstone
 from ..results.memories import DeleteResult
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, Tombstone, caution, match, qualified
+from ..tombstones.match import Tombstone, match, qualified
 from ..tombstones.match import check as refuse_forgotten
 from .fields import reason_text
 
@@ -66,10 +66,15 @@ def check_forgotten(tx, entry, description: str, body: str, name: str, guard: li
         raise explain_tombstone(exc, entry, tx) from None
     found = match(others, description, body, title=title)
     if found is not None:
+        # a refusal's text, loaded when there is one to give: off a write's path
+        from ..tombstones.refusals import caution
+
         stone, why = found
         whose = "the team layer's" if stone.team else "another layer's"
         tx.warnings.append(caution(stone, why, f"it is a person's own write and the tombstone is {whose}"))
     elif (near := qualified([*binding, *others], description, body)) is not None:
+        from ..tombstones.refusals import caution
+
         tx.warnings.append(caution(*near, "a qualifier makes it another fact"))
 
 
@@ -100,6 +105,8 @@ def lift_tombstone(layer, tombstone_id: str, *, actor: str, reason: str | None =
     """Lift a tombstone (human path only), journaled (a team tombstone removed unlifted,
     :attr:`Tombstone.vanished`: its journal line says ``removed_by: git``). Raises :class:`NotFound`."""
     if actor != "human":
+        from ..tombstones.refusals import ONLY_A_PERSON_LIFTS
+
         raise Refused(ONLY_A_PERSON_LIFTS)
     with layer.transaction(actor) as tx:
         stone = layer.tombstone_file.lift(tombstone_id)

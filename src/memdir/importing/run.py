@@ -63,7 +63,8 @@ from ..results.memories import WriteResult
 from ..session import Session
 from ..text.names import same_name
 from ..text.printable import utf8_prefix
-from ..tombstones.match import Tombstone, match, outcome
+from ..tombstones.match import Tombstone, match
+from ..tombstones.refusals import outcome
 from ..vocabulary import TYPES, default_type
 from .items import RENAMED_FROM, distinct_names, resolve_links
 from .outcomes import ImportOutcome, ImportReport, would

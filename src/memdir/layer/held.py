@@ -53,7 +53,6 @@ from ..text.names import normalize_name
 from ..tombstones.match import (
     bodies_held,
     by_body,
-    lift_command,
     match,
     needed_runs,
     sieve,
@@ -64,6 +63,9 @@ from .drift import settle_tombstones
 def held_reason(stone, why: str, name: str, scope: str) -> str:
     """What a file held back says (its :class:`memdir.files.scan.Malformed` error, as ``doctor`` and
     ``list`` show it): the tombstone, how it matched, and the two commands that settle it."""
+    # a held file's text: the hooks' path holds none back
+    from ..tombstones.refusals import lift_command
+
     # A vanished team tombstone (a `git revert` of the forget, a teammate's lift): said in few words, so the
     # doctor's line (printable.LINE_BYTES) still holds both commands.
     gone = ", its file left the repository unlifted" if stone.vanished else ""

@@ -19,7 +19,6 @@ from typing import Callable, Iterable
 from ..errors import InvalidInput, Refused, TombstoneRefused
 from ..files.memfile import MemoryRecord
 from ..text.names import normalize_name
-from ..tombstones.match import lift_command
 
 
 @dataclass(frozen=True)
@@ -108,6 +107,9 @@ def superseded_refusal(record: MemoryRecord, found: Successor | None, doing: str
     via = f" (via {', '.join(repr(n) for n in found.via)})" if found.via else ""
     back = f"to {doing} {name!r}, reactivate it explicitly"
     if found.state == "deleted":
+        # a refusal's text, loaded when there is one to give: off a write's path
+        from ..tombstones.refusals import lift_command
+
         stone = (f" and its value forgotten (tombstone {found.tombstone}): {back}; if {name!r} holds that "
                  f"value too, a person first lifts the tombstone with `{lift_command(found.tombstone, scope)}`"
                  ) if found.tombstone else f": {back}"

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..files.fsio import read_bytes
 from ..files.layout import INSTALLS_DIR
-from ..results.maintenance import InstalledClient
+
+if TYPE_CHECKING:
+    from ..results.maintenance import InstalledClient
 
 # The clients memdir has an installer for, in the order they are listed
 # (memdir.integrations.clients.INSTALLERS has one module for each).
@@ -41,6 +44,9 @@ def installed(memdir_home: str | Path, clients=CLIENTS) -> tuple[InstalledClient
     """One :class:`InstalledClient` per ``(client, scope)`` a manifest records, in the order of
     ``clients`` then user before project, each with its files as recorded (a record without a
     string scope is listed as ``unknown``). A client without a record is not listed."""
+    # here, not at the top: the CLI's parser imports CLIENTS on every command, a write's too
+    from ..results.maintenance import InstalledClient
+
     out = []
     for client in clients:
         by_scope: dict[str, list[str]] = {}

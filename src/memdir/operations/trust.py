@@ -39,7 +39,6 @@ from ..results.trust import (
 )
 from ..session import Session
 from ..text.names import normalize_name
-from ..tombstones.match import ONLY_A_PERSON_LIFTS, forgotten_by, lift_command
 from ..tombstones.stones import unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
@@ -52,6 +51,9 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
     the home: :data:`memdir.operations.team.REJECTIONS`), oldest first per layer. A layer
     whose tombstones cannot be read, and a team tombstone file that does not read, are left out and named
     in the warnings. Raises :class:`StoreError` when no layer asked for could be read, :class:`ScopeError`."""
+    # what a listing and a refusal say: here, not at the top, as the facade (a write's too) imports this module
+    from ..tombstones.refusals import forgotten_by
+
     found, warnings, failed = [], [], []
     layers = teamops.tombstone_layers(session, scope)
     rejections = teamops.candidates(session).path if session.project_root is not None else None
@@ -89,6 +91,8 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     left would keep the value forgotten); so within one scope: the team directory's copy and the one the home
     keeps of a rejected team candidate (before, the first alone was lifted, the other still listed under
     ``team`` with that id, refusing the agent's next team proposal of the value)."""
+    from ..tombstones.refusals import ONLY_A_PERSON_LIFTS, lift_command
+
     if session.actor != "human":
         raise Refused(ONLY_A_PERSON_LIFTS)
     unreadable, holders = None, []

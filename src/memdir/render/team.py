@@ -6,7 +6,6 @@ printable by :func:`memdir.render.printable_output`, as every renderer)."""
 from __future__ import annotations
 
 from ..text.plural import counted
-from ..tombstones.match import lift_command
 from ..vocabulary import TYPES
 from . import printable_output
 from .memories import cut
@@ -105,6 +104,9 @@ def team_status(result: TeamStatus) -> str:
                          f"it until settled: `git rm {cut(path, 200)}` keeps it forgotten; `git add` keeps the "
                          "changed text")
         elif stone:
+            # here: the CLI's parser imports this module on every command
+            from ..tombstones.refusals import lift_command
+
             lines.append(f"  deleted on one side, changed on the other: {cut(path, 200)} — {name} was forgotten "
                          f"(tombstone {stone}); held back until settled: `git rm {cut(path, 200)}` "
                          f"keeps it forgotten; `{lift_command(stone, 'team')}` then `git add` keeps the changed text")

@@ -15,7 +15,7 @@ class TombstoneInfo(Result):
     memory ``name``, the forgotten ``description``, who forgot it, why, when
     (``actor``, ``ts`` empty when its file does not say: a team tombstone's),
     and ``forgotten``, who and why as a person reads it
-    (:func:`memdir.tombstones.match.forgotten_by`); ``kept``: where it lives when that is not the layer of
+    (:func:`memdir.tombstones.refusals.forgotten_by`); ``kept``: where it lives when that is not the layer of
     ``scope`` itself (a rejected team candidate's: ``your rejections, in your home``), else empty.
     ``vanished``: a team tombstone whose file left the repository with nobody lifting it here, still in force
     here (:attr:`memdir.tombstones.match.Tombstone.vanished`); ``settle`` then says so and how a person settles

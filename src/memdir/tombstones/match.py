@@ -73,12 +73,14 @@ is compared under every reading, as written and as seen (:data:`memdir.tombstone
 hides no forgotten fact (a comment, an attribute) and a tombstone of an earlier reading still blocks: a stored
 digest is never made again.
 
-What a refusal says is :mod:`memdir.tombstones.refusals`, re-exported here: :func:`refusal` (the message a
-person reads), :func:`caution` (the warning of a write let through beside a
-tombstone), :func:`outcome` (the line of an item a consolidation or an
-import leaves out) and :data:`ONLY_A_PERSON_LIFTS`; a refused write raises
+What a refusal says is :mod:`memdir.tombstones.refusals`: :func:`~.refusals.refusal` (the message a
+person reads), :func:`~.refusals.caution` (the warning of a write let through beside a
+tombstone), :func:`~.refusals.outcome` (the line of an item a consolidation or an
+import leaves out) and :data:`~.refusals.ONLY_A_PERSON_LIFTS`; a refused write raises
 :class:`TombstoneRefused` carrying the tombstone and how it matched, so no
-caller composes or parses that text again.
+caller composes or parses that text again. That module and :mod:`memdir.tombstones.addresses` load when a
+value is refused or found the same as a forgotten one: the hooks read tombstones on every prompt and a write
+checks against them, and most values match none (misc42: they had joined the prompt hook's and a write's imports).
 
 Where tombstones are kept (a layer's ``.memdir/tombstones.json``, the team
 layer's one file each) is :mod:`memdir.tombstones.stones`.
@@ -95,16 +97,7 @@ from ..errors import TombstoneRefused
 from ..paths import sha256
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
-from . import addresses
 from .reading import READING, plain_words, read, readings_for, seen, words
-from .refusals import (
-    ONLY_A_PERSON_LIFTS,
-    caution,
-    forgotten_by,
-    lift_command,
-    outcome,
-    refusal,
-)
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -173,14 +166,36 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
     return keys
 
 
-def forgotten_body(stones, description: str, body: str, written: addresses.Written | None = None):
+class _Corrections:
+    """Whether the value ``description`` + ``body`` corrects a forgotten part's address
+    (:class:`memdir.tombstones.addresses.Written`), that module loaded and the value read when first asked: only a
+    value found the same as a forgotten one is."""
+
+    __slots__ = ("_value", "_written")
+
+    def __init__(self, description: str, body: str):
+        self._value = (description, body)
+        self._written = None
+
+    def not_corrected(self, stone: Tombstone, part: str) -> str | None:
+        """:meth:`memdir.tombstones.addresses.Written.not_corrected` of ``stone``'s forgotten ``part`` (``"value"``,
+        ``"description"`` or ``"body"``: :func:`memdir.tombstones.addresses.forgotten`): None when the value
+        corrects its address, else what a refusal adds to how it matched (``""``: nothing)."""
+        from . import addresses
+
+        if self._written is None:
+            self._written = addresses.Written(*self._value)
+        return self._written.not_corrected(addresses.forgotten(stone, part), _part_linked(stone, part))
+
+
+def forgotten_body(stones, description: str, body: str, written: _Corrections | None = None):
     """The first of ``stones`` whose forgotten body ``description`` + ``body`` holds (rule 5, :func:`body_keys`,
     under every reading: :data:`memdir.tombstones.reading.READINGS`), or None, but for a correction of an address
-    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`~.addresses.Written`). A stone
+    of that body (:mod:`memdir.tombstones.addresses`; ``written``: the value's :class:`_Corrections`). A stone
     found comes with why (``the forgotten body``, and why a new address in it is no correction when it holds one:
     :meth:`~.addresses.Written.not_corrected`): ``(stone, why)``."""
     keys: dict[int, dict] = {}
-    written = written or addresses.Written(description, body)
+    written = written or _Corrections(description, body)
     for stone in stones:
         for digest, made in _body_digests(stone):
             for reading in readings_for(description, body):
@@ -317,7 +332,7 @@ class Tombstone:
     time (:class:`memdir.tombstones.stones.TombstoneDir`); it is where the
     tombstone was read, never stored, and ``file`` the path of its file. ``scope`` is the scope of the layer
     it was read from (``user``, ``project``, ``team``; None for one not read from a layer), never stored: the
-    ``--scope`` of the command that lifts it (:func:`lift_command`), since one value forgotten in two layers
+    ``--scope`` of the command that lifts it (:func:`~.refusals.lift_command`), since one value forgotten in two layers
     is one id in each. ``action``: the journal's action of the change that made it (``delete``, ``forget``,
     ``prune``, ``clear``), so a listing says the act as the journal does; None when not known. ``body_digest``:
     of the body's words alone (:func:`body_digest`; rule 5), None for a body too short to be specific and for
@@ -376,6 +391,8 @@ def make(name: str, description: str, body: str, actor: str, reason: str | None,
     clock, :meth:`memdir.layer.journal.Journal.clock`, never before the layer's last event), made by the journal
     action ``action`` (``delete``, ``forget``, …; None: not known). Its id is
     ``t-`` + 12 hex of the value digest, so the same value always gets the same id."""
+    from . import addresses
+
     key = _digest(value_of(description, body))
     now = (ts or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     words_seen, body_seen = _words_digest(description, body), body_digest(description, body)
@@ -399,6 +416,8 @@ def linked(text: str) -> bool:
     read as seen: ``see the docs``, ``Runbook``) states nothing of its own. ``Deploy with make ship, see
     [docs](http://x)`` is not linked (``Deploy with make ship``); ``The runbook on the [wiki](http://x) lists every
     step.`` is, and so is a text of no clause. Rule 3 of :mod:`memdir.tombstones.addresses`."""
+    from . import addresses
+
     return all(held or len({w for w in words(clause) if w not in _FILLER}) < MIN_FACT_WORDS
                for clause, held in addresses.clauses(text))
 
@@ -411,10 +430,9 @@ def _part_linked(stone, part: str) -> bool:
     return linked(stone.description) and (part == "description" or stone.body_linked is True)
 
 
-def _not_corrected(written, stone, part: str) -> str | None:
-    """:meth:`memdir.tombstones.addresses.Written.not_corrected` of ``stone``'s forgotten ``part``: None when the
-    value corrects its address, else what a refusal adds to how it matched (``""``: nothing)."""
-    return written.not_corrected(addresses.forgotten(stone, part), _part_linked(stone, part))
+def _not_corrected(written: _Corrections, stone, part: str) -> str | None:
+    """:meth:`_Corrections.not_corrected` of ``stone``'s forgotten ``part``."""
+    return written.not_corrected(stone, part)
 
 
 def _told(why: str, note: str) -> str:
@@ -505,7 +523,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
     # when they agree (text without markup).
     # A match read as seen is passed over when it corrects a link's address (memdir.tombstones.addresses).
-    read_as, seq_digests, written = {}, {}, addresses.Written(description, body)
+    read_as, seq_digests, written = {}, {}, _Corrections(description, body)
     readings = readings_for(description, body)
     for reading in readings:
         seq = words(f"{description}\n{body}", reading)
@@ -539,7 +557,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
 def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...], written):
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
     under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
-    forgotten description held (``written``: the value's :class:`memdir.tombstones.addresses.Written`); None."""
+    forgotten description held (``written``: the value's :class:`_Corrections`); None."""
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
     own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
@@ -581,8 +599,12 @@ def check(stones, description: str, body: str, *, name: str | None = None, actor
     found = match(stones, description, body, name=name, actor=actor, title=title)
     if found is not None:
         stone, why = found
+        from .refusals import refusal
+
         raise TombstoneRefused(refusal(stone, why), stone.id, stone=stone, why=why)
 
 
-__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "ONLY_A_PERSON_LIFTS", "QUALIFIER_WORDS", "Tombstone", "READING", "body_digest", "body_keys", "bodies_held", "by_body", "caution", "check", "forgotten_body", "forgotten_by",
-           "holds_any", "holds_runs", "lift_command", "make", "match", "needed_runs", "normalize_value", "outcome", "plain_words", "qualified", "refusal", "seen", "sieve", "value_of", "value_runs", "words"]
+__all__ = ["ID_FORM", "MIN_BODY_WORDS", "MIN_FACT_WORDS", "QUALIFIER_WORDS", "Tombstone", "READING", "body_digest",
+           "body_keys", "bodies_held", "by_body", "check", "forgotten_body", "holds_any", "holds_runs", "make", "match",
+           "needed_runs", "normalize_value", "plain_words", "qualified", "seen", "sieve", "value_of", "value_runs",
+           "words"]

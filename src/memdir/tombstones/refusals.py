@@ -1,7 +1,7 @@
 """What a refusal by a tombstone says (DESIGN §5), in one place: :func:`refusal` (the message a person reads),
 :func:`caution` (the warning of a write let through beside a tombstone), :func:`outcome` (the line of an item a
 consolidation or an import leaves out), :func:`forgotten_by` (who forgot it, when and why), :func:`lift_command` and
-:data:`ONLY_A_PERSON_LIFTS`. What matches is :mod:`memdir.tombstones.match`, which re-exports these names.
+:data:`ONLY_A_PERSON_LIFTS`. What matches is :mod:`memdir.tombstones.match`, which loads this module only to refuse.
 
 A tombstone here is any object with :class:`memdir.tombstones.match.Tombstone`'s fields (``id``, ``name``, ``actor``,
 ``reason``, ``ts``, ``team``, ``file``, ``scope``, ``action``).

@@ -40,7 +40,7 @@ from ..files.fsio import (
     read_foreign,
 )
 from ..files.layout import TEAM_TOMBSTONE_DIR, TOMBSTONES_FILE
-from .match import Tombstone, lift_command, make
+from .match import Tombstone, make
 
 AHEAD = 10 * 365 * 86400 * 10**9
 """How far past now (ns: ten years) :meth:`TombstoneFile.lift_all` dates the file until its journal lines are written."""
@@ -470,6 +470,9 @@ def unlifted_note(stone_id: str, name: str, back: bool) -> str:
     the tombstone's own file (``tombstones/ID.json`` in the team directory) is restored from git and committed.
     Either way ``memdir tombstone lift ID --scope team`` accepts the removal. Short: doctor cuts a line at
     :data:`memdir.text.printable.LINE_BYTES`, and both ways must survive the cut."""
+    # a person's note: off the hooks' path, which reads tombstones
+    from .refusals import lift_command
+
     lift = f"`{lift_command(stone_id, 'team')}` accepts the removal"
     if not back:  # no file to forget again: its tombstone's file comes back from git, or the lift settles it
         return (f"the tombstone {stone_id} of {name} left the repository with no lift here, so it stays in force "

@@ -198,7 +198,10 @@ def test_the_prompt_hook_loads_recall_but_neither_the_facade_nor_git(mem, projec
     assert json.loads(done.stderr.strip().splitlines()[-1]) == ["memdir.layer.layer", "memdir.search.recall", "yaml"]
 
 
-LEAN = ("yaml", "hashlib", "tempfile", "secrets", "snowballstemmer", "_memdir_snowball.russian_stemmer")
+# tombstones.addresses and .refusals: what a refusal says and a forgotten link's address, loaded to refuse or
+# forget, not to recall (misc42: they had joined every prompt's imports)
+LEAN = ("yaml", "hashlib", "tempfile", "secrets", "snowballstemmer", "_memdir_snowball.russian_stemmer",
+        "memdir.tombstones.addresses", "memdir.tombstones.refusals")
 USED = ("memdir.search.recall", "_memdir_snowball.english_stemmer")
 
 

@@ -9,8 +9,11 @@ import subprocess
 
 from tests.conftest import run_cli_modules
 
+# misc42: what a tombstone's refusal says (tombstones.refusals) and whether a value corrects a forgotten link's
+# address (tombstones.addresses) load when a value is refused or a tombstone made, not with every write.
+TOMBSTONE_TEXT = ("memdir.tombstones.addresses", "memdir.tombstones.refusals")
 ABSENT = ("memdir.importing", "memdir.importing.run", "memdir.importing.items", "memdir.prompt.recalled",
-          "memdir.prompt.sessionfiles")
+          "memdir.prompt.sessionfiles", *TOMBSTONE_TEXT)
 
 
 def _run(*args) -> tuple[subprocess.CompletedProcess, list[str]]:
@@ -32,3 +35,19 @@ def test_a_cli_write_loads_no_importer(project, tmp_path):
     done, loaded = _run("--project", str(project), "import", "dir", str(source))
     assert "deploy-day" in done.stdout  # control: an import loads its importer when asked
     assert {"memdir.importing.run", "memdir.importing.items"} <= set(loaded)
+
+
+def test_a_cli_write_loads_a_tombstone_s_texts_only_to_refuse(project):
+    """A write loads neither :mod:`memdir.tombstones.refusals` nor :mod:`memdir.tombstones.addresses`, while the
+    layer holds a tombstone too; controls in the same store: the delete that makes the tombstone loads
+    ``addresses`` (its digests), and the write of the forgotten value, refused, loads ``refusals``."""
+    _run("--project", str(project), "write", "db-port", "-d", "Dev PostgreSQL listens on 5433", "-b", "Moved.")
+    done, loaded = _run("--project", str(project), "delete", "db-port")
+    assert "memdir.tombstones.addresses" in loaded  # control: a tombstone is made
+    done, loaded = _run("--project", str(project), "write", "cache", "-d", "Redis listens on 6380", "-b", "x")
+    assert done.stdout == "Memory created: cache (project)\n"
+    assert [m for m in TOMBSTONE_TEXT if m in loaded] == [] and "memdir.tombstones.match" in loaded
+    done, loaded = run_cli_modules("--project", str(project), "write", "db-port", "-d",
+                                   "Dev PostgreSQL listens on 5433", "-b", "Moved.")
+    assert done.returncode == 1 and "forgotten" in done.stderr  # refused
+    assert "memdir.tombstones.refusals" in loaded  # control: the refusal's text, loaded to refuse

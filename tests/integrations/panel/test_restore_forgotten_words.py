@@ -1,6 +1,6 @@
 """Restoring a forgotten memory in the panel is refused with the panel's way to lift the tombstone — its Lift
 button on the Tombstones page — where it named the command line's ``memdir tombstone lift`` beside that button
-(hostile testers, tools40). One refusal (:func:`memdir.tombstones.match.refusal`), each interface's words: the
+(hostile testers, tools40). One refusal (:func:`memdir.tombstones.refusals.refusal`), each interface's words: the
 CLI still names its command. Starlette's test client; the CLI as a subprocess."""
 
 from __future__ import annotations

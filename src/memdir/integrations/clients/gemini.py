@@ -12,8 +12,12 @@ the transcript). Gemini CLI 0.61's AfterTool input, read from the real binary:
 ``mcp_context`` ``{"server_name": "memdir", "tool_name": "memory_read", …}``
 (the hook translates the name:
 :func:`memdir.integrations.claude_code.hooks.translate`). Gemini's hook
-timeouts are in milliseconds. Gemini CLI asks the person to trust a project's
-hooks before it runs them.
+timeouts are in milliseconds. Gemini CLI 0.61 asks nothing of a project's
+hooks (read from the real binary, misc42): in a folder the person trusts it runs
+them, its first session there warning that project-level hooks were detected and
+"will be executed" and recording them in ``~/.gemini/trusted_hooks.json`` (no
+warning after); in a folder not trusted it runs none, nor any MCP server
+(:data:`TRUST_NOTE`).
 """
 
 from __future__ import annotations
@@ -95,6 +99,12 @@ TOOLS_NOTE = ("Gemini CLI asks before it runs memdir's tools; a headless `gemini
 TRUST_NOTE = ("Gemini CLI runs MCP servers, memdir's user-scope one too, only in a folder you trust: trust each "
               "project when Gemini CLI asks (`gemini mcp list` shows memdir \"Disabled\" until then); for automation "
               "GEMINI_CLI_TRUST_WORKSPACE=true or `--skip-trust`")
+
+# Read from the real Gemini CLI 0.61 (misc42; its hookRegistry checkProjectHooksTrust): in a trusted folder a project's
+# hooks run; new ones are warned of ("These hooks will be executed"), never asked about, and recorded in
+# ~/.gemini/trusted_hooks.json. In a folder not trusted none run (TRUST_NOTE).
+PROJECT_HOOKS_NOTE = ("Gemini CLI runs a project's hooks in a folder you trust without asking: its first session "
+                      "there warns they were detected and runs them")
 
 
 TRUSTED_FOLDERS = "trustedFolders.json"  # beside the user's settings.json in ~/.gemini (Gemini CLI 0.61)
@@ -182,7 +192,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     notes: tuple[str, ...] = (TOOLS_NOTE, TRUST_NOTE)
     if portable:
         edits.check_on_path("Gemini CLI")
-        notes += ("Gemini CLI runs a project's hooks once you trust them when it asks",
+        notes += (PROJECT_HOOKS_NOTE,
                   *edits.unnamed_home("Gemini CLI", home))
         home = None
     (settings,) = targets(scope, user_home, project)

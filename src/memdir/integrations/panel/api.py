@@ -43,7 +43,7 @@ from ...results import Result
 from ...results import maintenance as maintenance_results
 from ...results import memories as memory_results
 from ...results import trust as trust_results
-from ...tombstones.match import lift_command, refusal
+from ...tombstones.refusals import lift_command, refusal
 from ...version import VERSION
 from ...vocabulary import ACTORS, CLEARABLE
 from . import views
@@ -64,7 +64,7 @@ def lifted_here(exc: MemdirError) -> str:
     """The text of ``exc`` in the panel's words: a rename refused because the name is another memory's
     (``Conflict.taken``) says to save it under the free name or edit that memory; a
     :class:`~memdir.errors.TombstoneRefused` names the Lift
-    button of its tombstone on the Tombstones page where the refusal (:func:`memdir.tombstones.match.refusal`,
+    button of its tombstone on the Tombstones page where the refusal (:func:`memdir.tombstones.refusals.refusal`,
     rendered from the tombstone and how the value matched it) names ``memdir tombstone lift``; what follows
     the refusal (why a superseded memory holds that value) is kept; a refusal to change a superseded memory
     (:class:`~memdir.errors.Refused` with ``lift``) names that button where it names the command, and one that
