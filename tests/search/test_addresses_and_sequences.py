@@ -63,7 +63,7 @@ def test_an_ipv6_address_is_one_term_exact_in_a_query():
     assert query_terms("fe80::1") == [GW]  # was fe80, fe, 1
     assert query_terms("FE80:0000:0000:0000:0000:0000:0000:0001") == [GW]  # written in full, any case: the same
     assert query_terms("[2001:db8::1]:8080") == [PROXY, "8080"]  # in brackets before its port
-    assert query_terms("fe80::") == [address("fe80")] and query_terms("2001:db8::/32") == ["32", address("2001", "db8")]
+    assert query_terms("fe80::") == [address("fe80")] and query_terms("2001:db8::/32") == [address("2001", "db8"), "32"]
     # a memory's: its first group a word (fe80 finds it), its leading runs, the whole; no 1ff, 4567, 890a
     held = tokens("at fe80::1ff:fe23:4567:890a.")
     assert held[:3] == ["at", "fe80", "fe"] and held[-1] == address("fe80", "0", "0", "0", "1ff", "fe23", "4567", "890a")
