@@ -5,9 +5,11 @@ search tokenizer read none as a word, so an emoji a memory holds was in no term:
 Each emoji (:data:`EMOJI`) is one term here, written as :data:`EMOJI_MARK` and its code point in hexadecimal
 (``🚀`` → ``\\ue0011f680``): letters, digits and a private-use character, which ``unicode61`` reads as one token (its
 categories ``L* N* Co``, as :data:`memdir.search.versions.VERSION_JOIN`), and which no word or number of a text gives.
-A flag (two regional indicators, ``🇩🇪``) is one term of both. A skin tone (U+1F3FB–U+1F3FF) is no part of the term:
-``👍🏽`` is ``👍``. A sequence joined by U+200D (``👨‍💻``) is its emoji, each a term (the joiner stays, a break between them:
-:func:`memdir.text.printable.without_hidden`); a variation selector (``❤️``) is read as absent there.
+A flag (two regional indicators, ``🇩🇪``) is one term of both, a keycap (``#️⃣``) one of its key and U+20E3. A skin
+tone (U+1F3FB–U+1F3FF) is no part of the term: ``👍🏽`` is ``👍``. A sequence joined by U+200D (``👨‍💻``, ``👨‍👩‍👦``) is
+one term (search42: each of its emoji was one, so ``👨`` found every family and ``👨‍👩‍👦`` found ``👨‍👩‍👧`` at 0.996;
+the joiner is kept there by :func:`memdir.text.printable.without_hidden`); a variation selector (``❤️``) is read as
+absent there.
 
 Which characters are emoji: those of category ``So`` in the blocks emoji are drawn from (:data:`_BLOCKS`: the
 Miscellaneous Technical ``⌛``, Miscellaneous Symbols ``☀``, Dingbats ``✅``, the arrows and stars of U+2B00 ``⭐`` and
@@ -16,6 +18,8 @@ Pure, standard library only.
 """
 
 from __future__ import annotations
+
+import re
 
 EMOJI_MARK = "\ue001"
 """What begins an emoji's term (U+E001, private use: no text gives it a term; FTS5 keeps it in the token)."""
@@ -30,41 +34,61 @@ EMOJI = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _BLOCKS)
 emoji: :func:`terms`)."""
 
 
+ZWJ = "\u200d"
+"""ZERO WIDTH JOINER: the emoji on either side of it are one (``👨‍👩‍👦``, a family; ``👩‍💻``)."""
+KEYCAP = "\u20e3"
+"""COMBINING ENCLOSING KEYCAP: with a digit, ``#`` or ``*`` before it an emoji (``1️⃣``, ``#️⃣``)."""
+KEYCAP_BASES = "0123456789#*"
+SEQUENCE = f"(?:[{EMOJI}]|[{re.escape(KEYCAP_BASES)}]{KEYCAP})"
+"""One emoji of a run as the tokenizer segments it (:func:`memdir.search.tokenize.segments`): a character of
+:data:`EMOJI` or a keycap; a run is such emoji, each joined to the one before it by :data:`ZWJ` or not."""
+_PART = "x"  # between the code points of one term (no hexadecimal digit)
+
+
 def terms(run: str) -> list[str]:
-    """The search terms of ``run``, a run of characters of :data:`EMOJI`: one per emoji, in order
-    (:data:`EMOJI_MARK` and its code point in lower-case hexadecimal; a flag's two regional indicators one term), a
-    skin tone and a character of another category than ``So`` none. ``"🚀✅"`` → ``["\\ue0011f680",
+    """The search terms of ``run``, a run of emoji as :data:`SEQUENCE` segments it: one per emoji, in order
+    (:data:`EMOJI_MARK` and its code point in lower-case hexadecimal), a sequence of them joined by :data:`ZWJ` one
+    term (its code points, the joiners too, apart by ``x``: ``👨‍👩‍👦`` is no ``👨`` nor ``👨‍👩‍👧``), a flag's two
+    regional indicators one term, a keycap one (``#️⃣``: ``#`` and U+20E3), a skin tone and a character of another
+    category than ``So`` none (``👍🏽`` is ``👍``, ``👨🏽‍💻`` is ``👨‍💻``). ``"🚀✅"`` → ``["\\ue0011f680",
     "\\ue0012705"]``. Pure."""
     import unicodedata
 
-    out: list[str] = []
-    flag = ""
-    for c in run:
+    out: list[list[str]] = []
+    flag, joined = "", False
+    for i, c in enumerate(run):
         code = ord(c)
+        if c == ZWJ:
+            joined = bool(out)
+            continue
         if _FLAGS[0] <= code <= _FLAGS[1]:
-            flag += f"{code:x}"
-            if len(flag) > 5:  # two indicators
-                out.append(EMOJI_MARK + flag)
-                flag = ""
+            if not flag:
+                flag = f"{code:x}"
+                continue
+            unit, flag = [flag, f"{code:x}"], ""
+        elif c in KEYCAP_BASES and run[i + 1:i + 2] == KEYCAP:
+            unit = [f"{code:x}", f"{ord(KEYCAP):x}"]
+        elif _TONES[0] <= code <= _TONES[1] or unicodedata.category(c) != "So":
             continue
-        if _TONES[0] <= code <= _TONES[1] or unicodedata.category(c) != "So":
-            continue
-        out.append(f"{EMOJI_MARK}{code:x}")
-    return out
+        else:
+            unit = [f"{code:x}"]
+        if joined:
+            out[-1] += [f"{ord(ZWJ):x}", *unit]
+        else:
+            out.append(unit)
+        joined = False
+    return [EMOJI_MARK + _PART.join(parts) for parts in out]
 
 
 def written(term: str) -> str:
     """``term`` as a person reads it: an emoji's term as the emoji (``\\ue0011f680`` → ``🚀``; a flag's as its two
-    regional indicators), any other term as it is. Pure."""
+    regional indicators, a sequence with its joiners), any other term as it is. Pure."""
     if not term.startswith(EMOJI_MARK):
         return term
-    digits = term[1:]
     try:
-        if len(digits) == 10 and all(_FLAGS[0] <= int(digits[i:i + 5], 16) <= _FLAGS[1] for i in (0, 5)):
-            return chr(int(digits[:5], 16)) + chr(int(digits[5:], 16))
-        return chr(int(digits, 16))
+        return "".join(chr(int(part, 16)) for part in term[1:].split(_PART))
     except ValueError:
         return term
 
 
-__all__ = ["EMOJI", "EMOJI_MARK", "terms", "written"]
+__all__ = ["EMOJI", "EMOJI_MARK", "KEYCAP", "KEYCAP_BASES", "SEQUENCE", "ZWJ", "terms", "written"]

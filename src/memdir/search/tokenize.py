@@ -51,7 +51,10 @@ same terms:
 * A phrasal verb whose joined form is a noun is that noun (``Log in with SSO``, ``log-in`` → ``login``; not
   ``logs in Loki``): these three rewrites are :func:`memdir.search.oneword.one_words`.
 * Irregular plurals read as their singular (``mice`` → ``mous``); a -yze verb and its -ysis noun are one word.
-* An emoji is a term of its own (``🚀``: :mod:`memdir.search.emoji`); other symbols are breaks.
+* An emoji is a term of its own (``🚀``: :mod:`memdir.search.emoji`), a sequence joined by U+200D one (``👨‍👩‍👦``),
+  a keycap one (``#️⃣``); other symbols are breaks.
+* An IPv6 address is its groups written out as one term and each leading run of them, its later groups no words
+  (``fe80::1``, ``[2001:db8::1]:8080``: :mod:`memdir.search.ipv6`).
 * A word of one letter keeps its accent (``ở``, ``é``: no ``o``, ``e``); other words drop theirs (above).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
@@ -65,7 +68,8 @@ the memories that write it in capitals too (:func:`writes_in_capitals`),
 and stays a function word for the others. A query in capitals throughout
 (``IS IT OK``) is shouted, not spelled: its case says nothing.
 
-The output tokens hold only letters and digits (a version's parts also U+E000, a token character to FTS5), so they
+The output tokens hold only letters and digits (a version's parts also U+E000, an emoji's U+E001, an IPv6 address's
+U+E002: token characters to FTS5), so they
 are safe inside a quoted FTS5 string; :func:`fts_query` builds the one query form memdir sends,
 every token quoted, so user text never reaches FTS syntax.
 """
@@ -83,7 +87,7 @@ from ..text.printable import without_hidden
 from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
-from .emoji import EMOJI, terms as emoji_terms
+from .emoji import SEQUENCE as EMOJI_SEQUENCE, ZWJ, terms as emoji_terms
 from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
@@ -91,6 +95,7 @@ from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_
 from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
 from .versions import VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
+from .ipv6 import addresses
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -124,7 +129,8 @@ def _segment() -> re.Pattern:
     way: :func:`segments`); a word is letters and digits (not CJK), each with the combining marks after it.
     Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile)."""
     word = f"{_WORD_CHAR}[{_marks()}]*"
-    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<emoji>[{EMOJI}]+)|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
+    emoji = f"{EMOJI_SEQUENCE}(?:{ZWJ}?{EMOJI_SEQUENCE})*"  # 👨‍👩‍👦 one run, its joiners in it (search.emoji)
+    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<emoji>{emoji})|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
 
 
 # In ASCII text a word is its ASCII letters and digits (no CJK, no combining mark, no emoji).
@@ -251,6 +257,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     within = within_numbers(text, {v.start for v in versions}) if "." in text or "/" in text else frozenset()
     dates = year_first(text) if "." in text or "/" in text or "-" in text else []  # 04.12.2026 is also 20261204
     unjoined = [(v.start, v.end) for v in versions if not v.joined]  # a version's digits are not run together
+    addrs = addresses(text) if ":" in text else []  # fe80::1: one address (search.ipv6)
 
     def run_end(run: list, dotted: bool, groups: dict | None) -> list[str]:
         return [] if any(start <= run_start < end for start, end in unjoined) else number_run_end(run, dotted, groups)
@@ -279,6 +286,16 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             last_end, last_word, last_number = match.end(), False, False
             continue
         word = match.group("word")
+        while addrs and addrs[0].end <= match.start():  # one ended before an emoji or a CJK run
+            out.extend(addrs.pop(0).terms)
+        if addrs and addrs[0].first_end <= match.start() < addrs[0].end:  # 1ff of fe80::1ff:…: the address's
+            if run:
+                out.extend(run_end(run, dotted, groups))
+                run = []
+            last_end, last_word, last_number = match.end(), True, False
+            while addrs and addrs[0].end <= last_end:
+                out.extend(addrs.pop(0).terms)
+            continue
         toks, grouped, written = _word(word)
         if versions and versions[0].start <= match.start() < versions[0].end:  # 1.5GB: no 5, 5gb (versions)
             kept = word_terms(versions[0], match.start(), toks)
@@ -313,8 +330,11 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             out.extend(versions.pop(0).terms)
         while dates and dates[0][0] <= last_end:
             out.extend(dates.pop(0)[1])
+        while addrs and addrs[0].end <= last_end:
+            out.extend(addrs.pop(0).terms)
     if run:
         out.extend(run_end(run, dotted, groups))
+    out.extend(t for address in addrs for t in address.terms)  # fe80:: at the end: after its one word
     return out
 
 
@@ -387,13 +407,19 @@ def query_tokens(query: str) -> list[str]:
     ``คืออะไร``: :data:`memdir.text.words.THAI_FUNCTION_WORDS`; inside a run of other words they stay), and a
     version's mark and major (``v2`` of ``v2.3``: :func:`memdir.search.versions.marked_majors`) dropped, and a
     dotted number's shorter leading parts and bare major (``10``, ``10.0``, ``10.0.0`` of ``10.0.0.10``:
-    :func:`memdir.search.versions.query_prefixes`): a query's dotted number is that number, exact. Pure."""
+    :func:`memdir.search.versions.query_prefixes`): a query's dotted number is that number, exact; so is its IPv6
+    address (``fe80::1``: its first group's word and its leading runs dropped, the network a trailing ``::`` writes
+    kept, ``fe80::``: :attr:`memdir.search.ipv6.Address.dropped`). Pure."""
     if has_cjk(query):
         query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
         query = without_thai_grammar(query)
     out = tokens(query)
     if "." in query:
         for dropped in (*marked_majors(query, MAX_GROUPS), *query_prefixes(query, MAX_GROUPS)):
+            if dropped in out:
+                out.remove(dropped)
+    for address in addresses(query) if ":" in query else ():  # fe80::1 exact: no fe80, nor its leading runs
+        for dropped in (*address.dropped, *word_tokens(query[address.start:address.first_end])):
             if dropped in out:
                 out.remove(dropped)
     return out

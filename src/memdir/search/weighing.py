@@ -90,6 +90,20 @@ def named_fillers(words: list[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def letters_typed(terms: list[str]) -> frozenset[str]:
+    """The terms of a search a person or a model typed (``terms``: its terms as
+    :func:`memdir.search.tokenize.query_terms` gives them) when every one is a lone letter with its accent
+    (:func:`memdir.text.fold.lone_letter`: ``é``, ``à``, ``ở``; function words of Portuguese, French, Italian and
+    Vietnamese), else ``{}``: a letter asked alone is that letter, a word of the search, as ``o`` and ``🚀`` are
+    (search42: ``é`` found nothing though a memory holds it). :func:`memdir.search.ranking.ranked` keeps them from
+    :func:`soft_terms` in an explicit search only: a prompt's lone letters stay function words ("o que é isso"
+    recalls nothing), and a search of other function words alone still finds nothing ("the", "us", "de la el":
+    padding, break13). Pure."""
+    from ..text.fold import lone_letter
+
+    return frozenset(terms) if terms and all(lone_letter(t) == t for t in terms) else frozenset()
+
+
 def is_filler(term: str) -> bool:
     """True when ``term`` (stemmed, as a query reads it) is prompt filler (:data:`FILLER`: ``go``, ``again``,
     ``then``, ``basical``) or a chat word (:func:`memdir.search.tokenize.is_chat`: ``ok``, ``um``): how a

@@ -12,6 +12,7 @@ import unicodedata
 from ..text.fold import fold
 from ..text.printable import without_hidden
 from .emoji import written as written_emoji
+from .ipv6 import written as written_address
 from .relevance import Evidence
 from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens
@@ -50,11 +51,12 @@ def why(evidence: Evidence, words: dict[str, str] | None = None) -> dict:
     """``{"terms": [...], "cosine": float | None}`` (cosine to 3 decimals) of a memory's ``evidence``: the query
     terms it matched, each as ``words`` (:func:`written` of the query and its read terms) shows it, else as
     indexed (a stem; a version's part with its dots: ``2.3``, :func:`memdir.search.versions.written`; an emoji as
-    itself: :func:`memdir.search.emoji.written`), without
+    itself: :func:`memdir.search.emoji.written`; an IPv6 address as ``fe80::1``, a network as ``fe80::``:
+    :func:`memdir.search.ipv6.written`), without
     repeats."""
     cos = evidence.cosine
     words = words or {}
-    shown = (words.get(t) or written_emoji(written_version(t)) for t in evidence.matched)
+    shown = (words.get(t) or written_emoji(written_version(written_address(t))) for t in evidence.matched)
     return {"terms": list(dict.fromkeys(shown)), "cosine": None if cos is None else round(cos, 3)}
 
 
