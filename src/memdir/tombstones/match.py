@@ -73,14 +73,10 @@ is compared under every reading, as written and as seen (:data:`memdir.tombstone
 hides no forgotten fact (a comment, an attribute) and a tombstone of an earlier reading still blocks: a stored
 digest is never made again.
 
-What a refusal says is :mod:`memdir.tombstones.refusals`: :func:`~.refusals.refusal` (the message a
-person reads), :func:`~.refusals.caution` (the warning of a write let through beside a
-tombstone), :func:`~.refusals.outcome` (the line of an item a consolidation or an
-import leaves out) and :data:`~.refusals.ONLY_A_PERSON_LIFTS`; a refused write raises
-:class:`TombstoneRefused` carrying the tombstone and how it matched, so no
-caller composes or parses that text again. That module and :mod:`memdir.tombstones.addresses` load when a
-value is refused or found the same as a forgotten one: the hooks read tombstones on every prompt and a write
-checks against them, and most values match none (misc42: they had joined the prompt hook's and a write's imports).
+What a refusal says is :mod:`memdir.tombstones.refusals` (:func:`~.refusals.refusal`, :func:`~.refusals.caution`,
+:func:`~.refusals.outcome`); a refused write raises :class:`TombstoneRefused` carrying the tombstone and how it
+matched, so no caller composes or parses that text again. That module and :mod:`memdir.tombstones.addresses` load only when a
+value is refused or found the same as a forgotten one: the hooks and every write read tombstones, most values match none.
 
 Where tombstones are kept (a layer's ``.memdir/tombstones.json``, the team
 layer's one file each) is :mod:`memdir.tombstones.stones`.
@@ -167,9 +163,8 @@ def body_keys(description: str, body: str, reading: int = READING) -> dict[str, 
 
 
 class _Corrections:
-    """Whether the value ``description`` + ``body`` corrects a forgotten part's address
-    (:class:`memdir.tombstones.addresses.Written`), that module loaded and the value read when first asked: only a
-    value found the same as a forgotten one is."""
+    """Whether the value ``description`` + ``body`` corrects a forgotten part's address (:mod:`.addresses`, loaded and
+    the value read when first asked: only a value found the same as a forgotten one is)."""
 
     __slots__ = ("_value", "_written")
 
@@ -205,7 +200,7 @@ def forgotten_body(stones, description: str, body: str, written: _Corrections | 
                     need = keys[reading][digest]
                     if need is not None and plain_words(stone.description, reading) != need:
                         continue
-                    note = _not_corrected(written, stone, "body") if max(reading, made) >= 2 else ""
+                    note = written.not_corrected(stone, "body") if max(reading, made) >= 2 else ""
                     if note is not None:
                         return stone, _told("the forgotten body", note)
     return None
@@ -430,11 +425,6 @@ def _part_linked(stone, part: str) -> bool:
     return linked(stone.description) and (part == "description" or stone.body_linked is True)
 
 
-def _not_corrected(written: _Corrections, stone, part: str) -> str | None:
-    """:meth:`_Corrections.not_corrected` of ``stone``'s forgotten ``part``."""
-    return written.not_corrected(stone, part)
-
-
 def _told(why: str, note: str) -> str:
     return f"{why}, {note}" if note else why
 
@@ -536,7 +526,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
             if not found_in:
                 continue
             as_written = made < 2 and 1 in found_in  # the value's words as written, the stone's too
-            note = "" if as_written else _not_corrected(written, stone, "value")
+            note = "" if as_written else written.not_corrected(stone, "value")
             if note is not None:
                 return stone, _told("the same words", note)
     if any(_body_digests(stone) for stone in stones):
@@ -570,7 +560,7 @@ def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[s
         elif content_words >= MIN_FACT_WORDS and len(own) == content_words and (
                 own_content in doubled or _moved(stone.description, own)):
             why = "the forgotten fact reworded"
-        note = _not_corrected(written, stone, "description") if why else None
+        note = written.not_corrected(stone, "description") if why else None
         if note is not None:
             return stone, _told(why, note)
     return None
