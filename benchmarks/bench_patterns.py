@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 SIZES = (2000, 8000, 32000, 128000)
 
-# name: (what is called, the unit repeated)
+# name: (what is called, the unit repeated[, what comes before the run])
 CASES = {
     "gate.remember.de_clause": ("rule:remember", "wort "),  # a German clause never followed by ", merk dir das"
     "gate.correction.value": ("rule:correction", "1"),  # a run of digits never followed by ", not …"
@@ -39,8 +39,9 @@ CASES = {
     "redact.mysql_password": ("redact", "mysql "),
     "redact.env_secret": ("redact", "SECRET_"),  # a secret-named key of many parts, no "=" after it
     "redact.basic_auth_alone": ("redact", "!a:b"),
-    # still quadratic (not rewritten yet: a lookahead read to the end of the word from each "密码是" in it)
+    # a value's look for a digit or a symbol read to the end of the word from each "密码是" in it (inject42)
     "redact.stated_password": ("redact", "密码是"),
+    "redact.stated_password_for": ("redact", "is", "password for "),  # from each place a word after "for" may end
 }
 
 
@@ -56,14 +57,14 @@ def _call(target: str):
 def child(cap: float) -> None:
     """Time every case with the ``memdir`` on ``sys.path``; one JSON object: case -> [seconds or None, …]."""
     out = {}
-    for name, (target, unit) in CASES.items():
+    for name, (target, unit, *before) in CASES.items():
         call = _call(target)
         times: list[float | None] = []
         for size in SIZES:
             if times and (times[-1] is None or times[-1] > cap):
                 times.append(None)
                 continue
-            text = (unit * (size // len(unit) + 1))[:size]
+            text = "".join(before) + (unit * (size // len(unit) + 1))[:size]
             best = None
             for _ in range(3):
                 started = time.perf_counter()
