@@ -11,6 +11,14 @@ about 16 for one growing with its square (below 32k the times are too short to s
 sides jump more than 4x on this machine, a memory effect, linear again above). ``--main``: a ``src`` directory of main (default: ``git archive main src``
 into a temporary directory). A side whose time at one length is over ``--cap`` seconds (default 1) is not run
 at the longer ones (``null``, ``"skipped"`` names why): main took minutes there.
+
+    python benchmarks/bench_patterns.py --imports [--main PATH]
+
+counts the instructions (valgrind's callgrind, :func:`benchmarks._fresh.instructions`: noise-free on a loaded
+machine) of a fresh process importing :mod:`memdir.text.redact` (``import``), of one also redacting a memory's
+line, as a CLI write does (``import_redact``; ``import_redact_body`` a body of 100 characters), and of
+``import re`` alone (``re``), per tree, with this checkout's
+difference from main; each after one untimed run (the bytecode cached).
 """
 
 from __future__ import annotations
@@ -84,11 +92,40 @@ def _run(src: Path, cap: float) -> dict:
     return json.loads(done.stdout)
 
 
+IMPORTS = {
+    "re": "import re",
+    "import": "import memdir.text.redact",
+    "import_redact": "from memdir.text.redact import redact; redact('Dev PostgreSQL listens on 5433, moved from 5432.')",
+    # a body of 64 characters or more: the stated password's look for long words runs too
+    "import_redact_body": "from memdir.text.redact import redact; redact('The dev database moved from 5432 to 5433 "
+                          "in March; the staging one still listens on 5432 and moves next week.')",
+}
+
+
+def imports(main_src: Path) -> None:
+    """One JSON line per (what, tree): instructions of a fresh process, and this checkout's difference from main."""
+    import os
+
+    sys.path.insert(0, str(HERE))
+    from benchmarks._fresh import instructions
+
+    counts: dict = {}
+    for what, code in IMPORTS.items():
+        for tree, src in (("main", main_src), ("this", HERE / "src")):
+            env = dict(os.environ, PYTHONPATH=str(src))
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)  # the bytecode written
+            counts[what, tree] = instructions(["-c", code], "", env)
+            print(json.dumps({"imports": what, "tree": tree, "instructions": counts[what, tree]}), flush=True)
+        print(json.dumps({"imports": what, "this_minus_main": counts[what, "this"] - counts[what, "main"],
+                          "ratio": round(counts[what, "this"] / counts[what, "main"], 4)}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--main", type=Path)
     parser.add_argument("--cap", type=float, default=1.0)
     parser.add_argument("--child", type=Path)
+    parser.add_argument("--imports", action="store_true")
     args = parser.parse_args()
     if args.child:
         sys.path.insert(0, str(args.child))
@@ -100,6 +137,9 @@ def main() -> None:
             archive = subprocess.run(["git", "-C", str(HERE), "archive", "main", "src"], capture_output=True, check=True)
             subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
             main_src = Path(tmp) / "src"
+        if args.imports:
+            imports(main_src)
+            return
         before, after = _run(main_src, args.cap), _run(HERE / "src", args.cap)
     for name in CASES:
         for size, old, new in zip(SIZES, before[name], after[name]):

@@ -78,3 +78,17 @@ def test_a_word_after_for_ends_at_a_colon_in_the_middle_of_a_long_word():
     assert _redacted(said) == (said, {})
     said = "password for " + "x" * 70 + "'y is s3cret!x"  # control: no colon, the same words after it
     assert _redacted(said) == ("password for " + "x" * 70 + "'y is [REDACTED:password]", {"password": 1})
+
+
+def test_importing_redact_compiles_no_pattern_and_a_redaction_compiles_what_it_reads():
+    import subprocess
+    import sys
+
+    # (inject42: the import compiled some 25 patterns, 66 M instructions with memdir.text, for modules naming only the
+    # placeholder or tally; benchmarks/bench_patterns.py --imports has the counts)
+    code = ("import re; asked = []; compile = re.compile\n"
+            "re.compile = lambda *args: asked.append(args[0]) or compile(*args)\n"
+            "import memdir.text.redact as r; imported = len(asked)\n"
+            "print(imported, r.redact('the password is hunter2-x').text, len(asked) > 10)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "the", "password", "is", "[REDACTED:password]", "True"]  # control: compiled
