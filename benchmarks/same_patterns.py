@@ -36,27 +36,48 @@ PIECES = (
     "hunter2", "Xk9-", "abc", "abcdef", "s3cret!x", "1", "42", "!", "@", "#", "$", "%", "^", "&", "*", "+", "/",
     "_", "~", "-", "[REDACTED:password]", "curl -u ", "mysql -p", "SECRET_KEY=", "x", "y", "zzz", "wort",
 )
+# the rules extractor's questions after a statement, corrections, requests after what they ask to keep, asks to write
+RULE_PIECES = (
+    "I hike", "in the mountains", "we use pnpm", "the port is 6543", ",", ", ", " ,", ",  ", "and ", "but ", "so ",
+    "what", "where", "how", "do", "does", "did", "are", "is", "have", "can", "would", "will", "you", "u", "You", "?",
+    "?\n", "\n", " ", "  ", "   ", "\t", "\xa0", "not", "Not", "not x", "instead", "rather than", "but", "should be",
+    "should use", "不是", "而是", "应该", "put", "putting", "add", "write", "save", "keep", "this", "that", "it", "these",
+    "into", "in", "to", "the", "your", "CLAUDE.md", "agents.md", "memory", "memories", "把", "这个", "记", "写", "进",
+    "到", "记忆", "merk dir das", "merke euch es bitte", "vergiss das nicht", "기억해 줘", "忘れないでください",
+    "souviens-toi", "recuérdalo", "lembre-se disso", "запомни это", "，", "、", ":", "：", ";", ".", "!", "。", "！",
+    "Always run tests", "never push", "use X", "Y", ", do you", " do you ", ", and what", " can u", "put this into CLAUDE.md",
+    "save it to your memory", "把这个记到记忆", ", merk dir das", "、忘れないで", ", not Y", " not\n",
+)
+# words and breaks for the person's lead-ins ("Well, I …", "x - but I …") and for a text put on one line
+OTHER_PIECES = (
+    "I", "i'm", "im", "I've", "I'd", "my", "My", "but", "and", "so", "well", "Luckily", "that is cool", "x", "-", "--",
+    "'", ",", "!", ".", ":", ";", " ", " ", "  ", "\t", "\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\u2028",
+    "\u2029", "\xa0", "\u3000", "é", "\x1b[2J", "\x1b]0;t\x07", "\u200b", "hike", "love", "Ich",
+)
+RULE_ENDS = ("?", "?", "?\n", "?\n\n", "", ".", "!")
 # a run of one unit, long enough to be a dead tail (64+ characters without a stop, a digit or a symbol)
 RUNS = ("密码是", "password:", "is", "pw:", "x", "passwort", "：", "パスワードは", "isé", "aß", "pass", "for", "ab:", "zz：", "x" * 30 + ":", "y" * 30 + "：")
 
 
-def random_text(rng: random.Random) -> str:
+def random_text(rng: random.Random, pieces: tuple[str, ...] = PIECES, runs: tuple[str, ...] = RUNS,
+                ends: tuple[str, ...] = ("",)) -> str:
     parts = []
     for _ in range(rng.randint(1, 40)):
         if rng.random() < 0.06:
-            unit = rng.choice(RUNS)
+            unit = rng.choice(runs)
             parts.append(unit * rng.randint(8, 120 // len(unit) + 30))
         else:
-            parts.append(rng.choice(PIECES))
+            parts.append(rng.choice(pieces))
         if rng.random() < 0.4:
             parts.append(rng.choice((" ", " ", "\n", "  ")))
-    return "".join(parts)
+    return "".join(parts) + rng.choice(ends)
 
 
 def _module(name: str, source: str, folder: Path):
     path = folder / (name.replace(".", "_") + ".py")
     path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"_main_{name.replace('.', '_')}", path)
+    # a sibling of the module it stands for, so its relative imports read this checkout's package
+    spec = importlib.util.spec_from_file_location(name.rpartition(".")[0] + "._main_" + name.rpartition(".")[2], path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -69,8 +90,36 @@ def _redact(module):
     return call
 
 
-CHECKS = {  # name: (module, what is called on each text)
-    "redact": ("memdir.text.redact", _redact),
+def _rules(module):
+    old = not hasattr(module, "_without_question_tail")  # main's: the four expressions as they were
+
+    def call(text: str):
+        instead = module._INSTEAD.search(text)
+        return [module._QUESTION_TAIL.sub(".", text) if old else module._without_question_tail(text),
+                instead and instead.span(), module._REMEMBER_TAIL.sub("", text),
+                bool(module._WRITE_DOWN.search(text)) if old else module._asks_to_write_down(text),
+                module.classify(text)]
+    return call
+
+
+def _persona(module):
+    def call(text: str):
+        lead = module._LEAD_IN.match(text)
+        return [module._THEN_I.split(text, maxsplit=1), lead and lead.groupdict(), lead and lead.span(),
+                module.own_clause(text), module.after_passing(text)]
+    return call
+
+
+def _printable(module):
+    return module.one_line
+
+
+CHECKS = {  # name: (module, what is called on each text, its pieces, its runs, how a text ends)
+    "redact": ("memdir.text.redact", _redact, PIECES, RUNS, ("",)),
+    "rules": ("memdir.consolidation.extractors.rules", _rules, RULE_PIECES,
+              (" ", "do you ", "put this ", ", ", "not ", ", what"), RULE_ENDS),
+    "persona": ("memdir.consolidation.extractors.persona", _persona, OTHER_PIECES, (" ", "-", "x-", " but", "a, "), ("",)),
+    "printable": ("memdir.text.printable", _printable, OTHER_PIECES, (" ", "\t", " \n", "\n", "é "), ("",)),
 }
 
 
@@ -82,7 +131,7 @@ def main() -> None:
     parser.add_argument("--only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memdir-same-patterns-") as tmp:
-        for name, (module_name, wrap) in CHECKS.items():
+        for name, (module_name, wrap, pieces, runs, ends) in CHECKS.items():
             if args.only and name != args.only:
                 continue
             path = "src/" + module_name.replace(".", "/") + ".py"
@@ -92,13 +141,14 @@ def main() -> None:
             rng = random.Random(args.seed)
             same, differ, changed = 0, None, 0
             for _ in range(args.texts):
-                text = random_text(rng)
+                text = random_text(rng, pieces, runs, ends)
                 before, after = old(text), new(text)
                 if before != after:
                     differ = {"text": text, "main": before, "this": after}
                     break
                 same += 1
-                changed += before[0] != text if isinstance(before, list) and isinstance(before[0], str) else 0
+                shown = before[0] if isinstance(before, list) else before
+                changed += isinstance(shown, str) and shown != text
             print(json.dumps({"check": name, "same": same, "changed_by_both": changed, "differ": differ},
                              ensure_ascii=False))
 
