@@ -1,9 +1,10 @@
-"""The gate's and the redaction's patterns on hostile text: main against this checkout, in one run. Prints one
-JSON object per line.
+"""The gate's, the redaction's and the extractors' patterns (and one_line's) on hostile text: main against this
+checkout, in one run. Prints one JSON object per line.
 
     python benchmarks/bench_patterns.py [--main PATH] [--cap SECONDS]
 
-Each case is a run of one unit (``"ok, "``, ``"curl "`` …) 2,000, 8,000, 32,000 and 128,000 characters long: a sentence
+Each case is a run of one unit (``"ok, "``, ``"curl "`` …) 2,000, 8,000, 32,000 and 128,000 characters long (after a
+few words of its own for some: ``"password for "`` + ``"isis…"``): a sentence
 that almost fires a rule (the trailing words it needs never come), or a message holding a secret's start again and
 again. ``main_s`` and ``this_s`` are seconds (one call; the best of three under 0.1 s), ``ratio`` main / this;
 ``growth_128k_over_32k`` this checkout's 128k time over its 32k time: about 4 for a cost growing with the length,
@@ -50,16 +51,33 @@ CASES = {
     # a value's look for a digit or a symbol read to the end of the word from each "密码是" in it (inject42)
     "redact.stated_password": ("redact", "密码是"),
     "redact.stated_password_for": ("redact", "is", "password for "),  # from each place a word after "for" may end
+    # the sweep of inject42: every start inside a run read the run again
+    "rules.question_tail.asks": ("question_tail", "do you ", "I love hiking"),  # "do you" again and again, no "?"
+    "rules.question_tail.spaces": ("question_tail", " ", "I love hiking,"),  # spaces, no "?"
+    "rules.instead.spaces": ("instead", " "),
+    "rules.remember_tail.spaces": ("remember_tail", " "),
+    "rules.write_down.asks": ("write_down", "put this "),  # asks with nowhere to write to
+    "printable.one_line.spaces": ("one_line", " ", "é"),  # spaces and no break (one non-ASCII character first)
+    "persona.lead_in.dashes": ("lead_in", "-"),
+    "persona.then_i.spaces": ("then_i", " ", "x"),
 }
 
 
 def _call(target: str):
     from memdir.consolidation import gate
+    from memdir.consolidation.extractors import persona, rules
+    from memdir.text.printable import one_line
     from memdir.text.redact import redact
 
     if target.startswith("rule:"):
         return dict(gate.RULES)[target[5:]].search
-    return {"points_back": gate._POINTS_BACK.match, "sentence_rules": gate.sentence_rules, "redact": redact}[target]
+    # (main's rules read the four expressions as they were; this checkout's through the functions that replaced two)
+    question = getattr(rules, "_without_question_tail", None) or (lambda text: rules._QUESTION_TAIL.sub(".", text))
+    return {"points_back": gate._POINTS_BACK.match, "sentence_rules": gate.sentence_rules, "redact": redact,
+            "question_tail": question, "instead": rules._INSTEAD.search,
+            "remember_tail": lambda text: rules._REMEMBER_TAIL.sub("", text),
+            "write_down": lambda text: rules.write_down(["We deploy on Fridays.", text], 1), "one_line": one_line,
+            "lead_in": persona._LEAD_IN.match, "then_i": lambda text: persona._THEN_I.split(text, maxsplit=1)}[target]
 
 
 def child(cap: float) -> None:
