@@ -57,7 +57,7 @@ CASES = {
     "rules.instead.spaces": ("instead", " "),
     "rules.remember_tail.spaces": ("remember_tail", " "),
     "rules.write_down.asks": ("write_down", "put this "),  # asks with nowhere to write to
-    "printable.one_line.spaces": ("one_line", " ", "é"),  # spaces and no break (one non-ASCII character first)
+    "printable.one_line.spaces": ("one_line", " ", "\x07"),  # spaces and no break, after a control character
     "persona.lead_in.dashes": ("lead_in", "-"),
     "persona.then_i.spaces": ("then_i", " ", "x"),
 }
