@@ -210,8 +210,10 @@ def _stated_sub(replace, text: str) -> str:
     (all but 24 at each end) turned to "，", except ":" and "：": a lead starting in that middle ends in the tail, whose
     values all fail, and one reaching into it from before ends its word after "for" at the same places, so every match
     starts where it did; a value running into such a middle is read on to its word's end in ``text``."""
-    tails = [(m.start() + _DEAD_EDGE, m.end() - _DEAD_EDGE) for m in _DEAD_TAIL.finditer(text)] \
-        if len(text) >= _DEAD_LONG else []  # (a shorter text holds none: the pattern is not even compiled)
+    # (a dead tail is inside one word between spaces, str.isspace()'s being re's \s: without a word of its length, the
+    # text holds none and the pattern is not even compiled)
+    long = len(text) >= _DEAD_LONG and any(len(word) >= _DEAD_LONG for word in text.split())
+    tails = [(m.start() + _DEAD_EDGE, m.end() - _DEAD_EDGE) for m in _DEAD_TAIL.finditer(text)] if long else []
     if not tails:
         return _STATED.sub(lambda m: replace(m.group("lead"), m.group("value"), m.group(0)), text)
     parts, done = [], 0
