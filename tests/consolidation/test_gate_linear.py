@@ -53,3 +53,16 @@ def test_fillers_before_a_request_at_a_sentences_end_are_bounded():
     fillers = "ok " * TAIL_FILLERS
     assert pointed_to([f"The port is 6543, {fillers}remember that"], 0) == ["The port is 6543."]
     assert pointed_to([f"The port is 6543, {fillers}ok remember that"], 0) is None
+
+
+def test_a_paste_of_blank_lines_is_gone_before_log_lines_are_looked_for():
+    # inject42: the log-line pattern alone reads a run of blank lines again from each of them (6 s at 32,000
+    # newlines); clean_user_text takes such runs out first (the quoted-line pattern: four spaces, newlines count),
+    # so it never sees one — this feeds the path the run and pins what comes out
+    from memdir.consolidation.gate import clean_user_text
+
+    said = "We deploy on Fridays.\n" + " \n" * 16000
+    assert clean_user_text(said + "Error: boom\nok then") == "We deploy on Fridays.\n \nok then"
+    assert clean_user_text("We deploy on Fridays.\n" + "\n" * 32000 + "at foo(bar)\nok then") == (
+        "We deploy on Fridays.\n \nok then")
+    assert clean_user_text("We deploy on Fridays.\nok then") == "We deploy on Fridays.\nok then"  # control: kept

@@ -57,3 +57,38 @@ def test_a_pair_alone_after_many_near_pairs_is_redacted():
     assert _redacted("admin:Tr0ub4dor&3@db") == ("admin:[REDACTED:basic-auth]@db", {"basic-auth": 1})
     assert _redacted("node:20-alpine and host:8080") == ("node:20-alpine and host:8080", {})  # control: no symbol
     assert _redacted("!a:b" * 2000) == ("!a:b" * 2000, {})  # control: no digit anywhere
+
+
+def test_a_password_stated_after_a_long_word_of_leads_is_redacted_as_before():
+    # inject42: the value's look for a digit or a symbol read a long word of leads once from each lead (10 s at 32,000
+    # characters); the middle of such a word is read with stops in its place, the matches are main's
+    assert _redacted("密码是" * 40 + "1") == ("密码是[REDACTED:password]", {"password": 1})
+    # (the last lead of the long word reaches over the space: "密码是 " + the value, as on main)
+    assert _redacted("x " + "密码是" * 40 + " 密码是hunter2-x") == ("x " + "密码是" * 40 + " [REDACTED:password]",
+                                                               {"password": 1})
+    assert _redacted("密码是" * 3000) == ("密码是" * 3000, {})  # control: no digit, no symbol: no value
+    assert _redacted("password for " + "is" * 40 + " is s3cret!x") == (
+        "password for " + "is" * 40 + " is [REDACTED:password]", {"password": 1})
+    assert _redacted("password for " + "is" * 4000) == ("password for " + "is" * 4000, {})  # control
+
+
+def test_a_word_after_for_ends_at_a_colon_in_the_middle_of_a_long_word():
+    # a word after "for" ends at ":" as it did: read on through it, it reached "is s3cret!" after the quote
+    said = "password for " + "x" * 30 + ":" + "x" * 40 + "'y is s3cret!x"
+    assert _redacted(said) == (said, {})
+    said = "password for " + "x" * 70 + "'y is s3cret!x"  # control: no colon, the same words after it
+    assert _redacted(said) == ("password for " + "x" * 70 + "'y is [REDACTED:password]", {"password": 1})
+
+
+def test_importing_redact_compiles_no_pattern_and_a_redaction_compiles_what_it_reads():
+    import subprocess
+    import sys
+
+    # (inject42: the import compiled some 25 patterns, 66 M instructions with memdir.text, for modules naming only the
+    # placeholder or tally; benchmarks/bench_patterns.py --imports has the counts)
+    code = ("import re; asked = []; compile = re.compile\n"
+            "re.compile = lambda *args: asked.append(args[0]) or compile(*args)\n"
+            "import memdir.text.redact as r; imported = len(asked)\n"
+            "print(imported, r.redact('the password is hunter2-x').text, len(asked) > 10)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "the", "password", "is", "[REDACTED:password]", "True"]  # control: compiled

@@ -76,7 +76,10 @@ _ESCAPE = (
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x9c" + LINE_BREAKS + r"]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[ -~]?"
 )
-_BREAKS = f"[ \t]*[{LINE_BREAKS}]+[ \t]*"
+# (Spaces before a run of breaks are taken from where no space nor tab is before them: from inside a long run of
+# spaces each start read the run again, quadratic; a match from there also matched from the run's start, the one
+# taken. A run of breaks right after the spaces an earlier match ended with starts at its first break, as before.)
+_BREAKS = f"(?:(?<![ \t])[ \t]+)?[{LINE_BREAKS}]+[ \t]*"
 _BODY_BREAKS = "\r\n|[\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]"
 _OTHER_BREAKS = "[\v\f\x1c\x1d\x1e\x85\u2028\u2029]"  # a body's line breaks that are no system's line end
 

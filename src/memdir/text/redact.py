@@ -46,6 +46,21 @@ _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
 
 
+class _Lazy:
+    """A pattern compiled at its first use (``search``, ``sub`` … are the compiled pattern's, kept on the instance
+    once asked for): importing this module compiles nothing, so a module naming only its placeholder or
+    :func:`tally` pays no pattern, and a write compiles those it reads, once. (A plain class: this module is on
+    the hook path.)"""
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags = pattern, flags
+
+    def __getattr__(self, name: str):
+        found = getattr(re.compile(self.pattern, self.flags), name)
+        setattr(self, name, found)
+        return found
+
+
 class _Skipping:
     """``whole`` matched only where ``first`` is found, left to right, never overlapping (what ``whole.sub`` does
     when every match of ``whole`` starts with one of ``first``), in linear time: after a candidate that matches
@@ -122,31 +137,31 @@ def id_card_valid(number: str) -> bool:
     return _ID_CHECK[total % 11] == number[17].upper()
 
 
-_PATTERNS: tuple[tuple[str, re.Pattern | _Skipping | _PairAlone], ...] = (
-    ("private-key", re.compile(
+_PATTERNS: tuple[tuple[str, _Lazy | _Skipping | _PairAlone], ...] = (
+    ("private-key", _Lazy(
         r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)", re.S)),
-    ("aws-key", re.compile(r"\bAKIA[0-9A-Z]{16}\b", _A)),
-    ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}\b", _A)),
-    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{20,}\b", _A)),
+    ("aws-key", _Lazy(r"\bAKIA[0-9A-Z]{16}\b", _A)),
+    ("github-token", _Lazy(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}\b", _A)),
+    ("npm-token", _Lazy(r"\bnpm_[A-Za-z0-9]{20,}\b", _A)),
     # (a failed "sk-" fails every later one of the same run of key characters: the run is passed over)
     ("openai-key", _Skipping(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}\b", r"\bsk-", r"[A-Za-z0-9_-]*", _A)),
-    ("stripe-key", re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
-    ("bearer", re.compile(
+    ("stripe-key", _Lazy(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
+    ("bearer", _Lazy(
         r"\bbearer\s+(?:eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]+){0,2}"
         r"|[A-Za-z0-9_-]{16,}[=+/][A-Za-z0-9_\-=/+]{10,}"
         # an opaque token: 20+ characters holding a digit and a letter ("Bearer abcdef0123456789abcdef01…")
         r"|(?=[A-Za-z0-9._~-]*\d)(?=[A-Za-z0-9._~-]*[A-Za-z])[A-Za-z0-9._~-]{20,})", _A | re.I)),
     # A JSON Web Token without "Bearer" before it: three base64url parts, the first two JSON objects ("eyJ").
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _A)),
+    ("jwt", _Lazy(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _A)),
     # An incoming-webhook URL is its own credential: whoever holds it may post.
-    ("webhook-url", re.compile(
+    ("webhook-url", _Lazy(
         r"\bhttps?://(?:hooks\.slack\.com/(?:services|workflows|triggers)/"
         r"|(?:(?:canary\.|ptb\.)?discord(?:app)?\.com)/api/webhooks/)[A-Za-z0-9/_-]{8,}", _A)),
-    ("slack-token", re.compile(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
-    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
+    ("slack-token", _Lazy(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
+    ("google-key", _Lazy(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
     # The password of a URI's user: up to the last "@" before the host (a password may hold "@": the URL's
     # delimiter is the last one, and "https://u:p@ss@host" kept "ss" when the first one ended it).
-    ("uri-password", re.compile(
+    ("uri-password", _Lazy(
         r"\b([A-Za-z][A-Za-z0-9+.-]{1,30}://[^\s:/@]+):([^\s/]+)@", _A)),
     # A basic-auth pair: after curl's -u/--user (any value: the flag says what it is) ...
     # (a "curl" that finds no -u fails every later one of its line: the line is passed over)
@@ -162,12 +177,12 @@ _PATTERNS: tuple[tuple[str, re.Pattern | _Skipping | _PairAlone], ...] = (
         r"(?<![\w.:/@%+\\-])([A-Za-z_][A-Za-z0-9._@+-]{0,63}):",
         r"([^\s/:@'\"`<>\[\]]{6,128}?)(?=[.,;!?]?(?:[\s@'\"`)>\]]|$))",
         ((r"[^\s/A-Za-z]*+([A-Za-z])?"), r"[^\s/\d]*+(\d)?", r"[^\s/@!#$%^&*=?~]*+([!#$%^&*=?~])?"), _A)),
-    ("phone", re.compile(r"\b1[3-9]\d{9}\b", _A)),
+    ("phone", _Lazy(r"\b1[3-9]\d{9}\b", _A)),
 )
 # A secret stated in words: "the password is hunter2-Xk9", "api key: abc123…", "密码是…".
 # The value must look like a secret (a digit or a symbol in it), so "the token is
 # stored in the vault" stays as it is.
-_STATED = re.compile(
+_STATED = _Lazy(
     r"(?P<lead>\b(?:pass(?:word|wd|phrase)?|pwd|pw|secret|api[ _-]?key|access[ _-]?token|auth[ _-]?token|token"
     r"|passwort|kennwort|mot de passe|contrase(?:ñ|n)a|senha)"
     # what the secret is for, between the word and the verb: "the password for staging is …" (up to 3 words)
@@ -177,18 +192,56 @@ _STATED = re.compile(
     r"(?P<value>(?=[^\s\"'`，。；]*[\d!@#$%^&*+=/_~-])[^\s\"'`，。；]{6,})",
     re.I,
 )
-_ID_CARD = re.compile(r"\b\d{17}[\dXx]\b", _A)
+# (The value's lookahead reads the rest of its word for a digit or a symbol, again from every lead ending in that word
+# and from every place a word after "for" may end: a long word holding none ("密码是密码是…", "password for isis…")
+# was read to its end once from each, quadratic: 10 s at 32,000 characters. Such a stretch, a "dead tail" (no stop,
+# no digit or symbol, up to a stop or the end), holds no value: its middle is read with stops in its place.)
+_DEAD_LONG = 64
+_DEAD_TAIL = _Lazy(r"(?<![^\s\"'`，。；\d!@#$%^&*+=/_~-])[^\s\"'`，。；\d!@#$%^&*+=/_~-]{" + str(_DEAD_LONG)
+                   + r",}+(?![\d!@#$%^&*+=/_~-])")
+_DEAD_EDGE = 24  # kept as written at each end of a dead tail: a lead reaching past it starts at most 15 before its end
+_STOPPED = _Lazy(r"[^:：]")  # what the middle becomes: "，" (a stop); ":" and "：" end a word after "for"
+_VALUE_RUN = _Lazy(r"[^\s\"'`，。；]*")
+
+
+def _stated_sub(replace, text: str) -> str:
+    """``text`` with each match of :data:`_STATED` replaced by ``replace(lead, value, whole)`` (the texts of its groups
+    and of the match), as ``_STATED.sub`` does, in linear time. Each dead tail of 64+ characters is read with its middle
+    (all but 24 at each end) turned to "，", except ":" and "：": a lead starting in that middle ends in the tail, whose
+    values all fail, and one reaching into it from before ends its word after "for" at the same places, so every match
+    starts where it did; a value running into such a middle is read on to its word's end in ``text``."""
+    # (a dead tail is inside one word between spaces, str.isspace()'s being re's \s: without a word of its length, the
+    # text holds none and the pattern is not even compiled)
+    long = len(text) >= _DEAD_LONG and any(len(word) >= _DEAD_LONG for word in text.split())
+    tails = [(m.start() + _DEAD_EDGE, m.end() - _DEAD_EDGE) for m in _DEAD_TAIL.finditer(text)] if long else []
+    if not tails:
+        return _STATED.sub(lambda m: replace(m.group("lead"), m.group("value"), m.group(0)), text)
+    parts, done = [], 0
+    for start, end in tails:
+        parts += (text[done:start], _STOPPED.sub("，", text[start:end]))
+        done = end
+    read = "".join(parts) + text[done:]
+    out, done = [], 0
+    while (match := _STATED.search(read, done)) is not None:
+        start, value = match.start(), match.start("value")
+        end = _VALUE_RUN.match(text, match.end()).end()
+        out += (text[done:start], replace(text[start:value], text[value:end], text[start:end]))
+        done = end
+    return "".join(out) + text[done:]
+
+
+_ID_CARD = _Lazy(r"\b\d{17}[\dXx]\b", _A)
 _ENV_KEY = (r"(?:[A-Za-z][A-Za-z0-9]*_)*(?:[A-Za-z0-9]+_(?:PASSWORD|PASSWD|PWD|TOKEN|KEY|SECRET)"
             r"|SECRET(?:_[A-Za-z0-9]+)*|PASSWORD|PASSWD)")
 # (The key is the whole word it starts, however its parts split: it is checked to be parts joined by single "_" in one
 # pass, then taken once, atomic. A word of "SECRET_" again and again was parsed every way its parts split, each time
 # read on to its end, and parsed again when no "=" followed: quadratic, 0.8 s at 8,000 characters.)
 _ENV_WORD = r"(?=(?:[A-Za-z0-9]++_)*+[A-Za-z0-9]++(?![A-Za-z0-9_]))"
-_ENV_ASSIGN = re.compile(
+_ENV_ASSIGN = _Lazy(
     r"(?<![A-Za-z0-9_.$-])(?P<key>(?>" + _ENV_WORD + _ENV_KEY + r"(?![A-Za-z0-9_])))"
     r"(?P<sep>[ \t]*(?P<op>=|:)[ \t]*)(?P<q>[\"']?)"
     r"(?P<value>(?![$%<{(\[*])[^\s\"'`]{4,}?)(?P=q)(?=[\s,;)}\]]|\.?$|\.\s)", re.I | _A)
-_VALUE_REFERENCE = re.compile(r"[(\[]|^(?:os\.|process\.env|env\.|ENV\[)", re.I)
+_VALUE_REFERENCE = _Lazy(r"[(\[]|^(?:os\.|process\.env|env\.|ENV\[)", re.I)
 _MYSQL_PASSWORD = _Skipping(r"(?P<lead>\bmysql(?:dump|admin|import|show|check)?\b[^\n]*?[ \t])-p(?P<value>[^\s'\"]+)",
                             r"\bmysql(?:dump|admin|import|show|check)?\b", r"[^\n]*", _A)
 
@@ -216,7 +269,7 @@ _KEEPS_USER = ("uri-password", "basic-auth")  # group 1 (the user) is kept, grou
 # A placeholder :func:`redact` makes, as a regular expression to embed in another: one of :data:`KINDS`,
 # no space. A person's own "[REDACTED: ssn]" is text, not a redaction.
 PLACEHOLDER_PATTERN = re.escape(PLACEHOLDER) + "(?:" + "|".join(map(re.escape, KINDS)) + r")\]"
-_PLACEHOLDER = re.compile(PLACEHOLDER_PATTERN)
+_PLACEHOLDER = _Lazy(PLACEHOLDER_PATTERN)
 
 
 def placeholder(kind: str) -> str:
@@ -234,7 +287,7 @@ def redact(text: str) -> Redaction:
     """Replace secrets in ``text`` with their :func:`placeholder`. Pure."""
     counts: dict[str, int] = {}
 
-    def sub(kind: str, pattern: re.Pattern | _Skipping | _PairAlone, value: str) -> str:
+    def sub(kind: str, pattern: _Lazy | _Skipping | _PairAlone, value: str) -> str:
         def replace(match: re.Match) -> str:
             if kind in _KEEPS_USER:  # the user and what follows the secret stay: "admin:[REDACTED:…]@host"
                 if match.group(2).startswith(PLACEHOLDER):
@@ -257,14 +310,14 @@ def redact(text: str) -> Redaction:
 
     text = _ID_CARD.sub(id_replace, text)
 
-    def stated_replace(match: re.Match) -> str:
-        value = match.group("value").rstrip(".,;:!?)")
+    def stated_replace(lead: str, said: str, whole: str) -> str:
+        value = said.rstrip(".,;:!?)")
         if value.startswith(PLACEHOLDER) or len(value) < 6:
-            return match.group(0)
+            return whole
         counts["password"] = counts.get("password", 0) + 1
-        return match.group("lead") + placeholder("password") + match.group("value")[len(value):]
+        return lead + placeholder("password") + said[len(value):]
 
-    text = _STATED.sub(stated_replace, text)
+    text = _stated_sub(stated_replace, text)
 
     def env_replace(match: re.Match) -> str:
         value = match.group("value")
@@ -317,10 +370,10 @@ def redact_value(value):
 # A credential that no pattern above names: an assignment to a secret-ish key, or a long
 # random-looking token (letters of both cases and digits, high entropy). Hex digests
 # (commit ids, checksums) are not credentials and are left alone.
-_ASSIGNED = re.compile(
+_ASSIGNED = _Lazy(
     r"(?i)\b(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|pwd|credentials?|private[_-]?key|access[_-]?key)"
     r"\s*[:=]\s*['\"]?(?!" + re.escape(PLACEHOLDER) + r")[^\s'\"]{8,}", _A)
-_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{32,}={0,2}", _A)
+_TOKEN = _Lazy(r"[A-Za-z0-9+/_\-]{32,}={0,2}", _A)
 
 
 def _entropy(token: str) -> float:

@@ -85,11 +85,15 @@ _HYPOTHETICAL = re.compile(
 _DOING_NOW = re.compile(r"^(?:i'?m|im|i am)\s+(?:just|still|busy|now)\s+(?!living\b|working\b|studying\b|majoring\b)"
                         r"\w+ing\b|^i was\s+(?:\w+ly\s+|just\s+|still\s+)?\w+ing\b", _I)
 # Where a passing first clause ends and a first-person statement begins: "…, I …", "… but I …".
-_THEN_I = re.compile(r"(?:,\s*(?:but\s+|and\s+|so\s+)?|\s+but\s+)(?=(?:i|i'm|im|i've|my)\b)", _I)
+# (" but" starts where no space is before it: from inside a run of spaces each start read the run again, quadratic;
+# a match from there also matched from the run's start, the one taken.)
+_THEN_I = re.compile(r"(?:,\s*(?:but\s+|and\s+|so\s+)?|(?<!\s)\s+but\s+)(?=(?:i|i'm|im|i've|my)\b)", _I)
 
 # A lead-in before the statement: a few words ending in punctuation ("That is cool, I …"), or only
 # interjections and sentence adverbs ("Luckily I …", "Yeah I …").
-_LEAD_IN = re.compile(r"^(?P<lead>(?:[\w'-]+[,!.:;-]*\s+){1,4}?)(?P<who>(?:i|i'm|im|i've|i'd|my)\b)", _I)
+# (Each word taken whole, possessive: "-" is of both its parts, and every way of splitting "-----" between them was
+# tried before the space it lacked, quadratic; a word matches one way when it matches another.)
+_LEAD_IN = re.compile(r"^(?P<lead>(?:[\w'-]++[,!.:;-]*+\s++){1,4}?)(?P<who>(?:i|i'm|im|i've|i'd|my)\b)", _I)
 _LEAD_WORDS = frozenset("""
 oh ah yes yeah yea yep no nope nah well ok okay hi hello hey cool nice neat great good awesome wow sweet darn
 pleasure sure true right lol haha hehe hmm um sorry thanks luckily unfortunately honestly personally sadly

@@ -74,16 +74,19 @@ _REMEMBER_LEAD = re.compile(
     r"|^(?:(?:et|y|e|и|s['’]il\s+te\s+plaît|por\s+favor|пожалуйста)\s+)?" + REMEMBER_FR_ES_PT_RU
     + r"\s*[:,]?\s*(?:(?:que|de\s+que|что)\s+)?", _I)
 # The same request after what it asks to keep ("…, 기억해 줘", "…、忘れないでください。", "…, merk dir das").
+# (It starts where no space is before it: from inside a run of spaces each start read the run again, quadratic; a
+# match from there also matched from the run's start, the one taken.)
 _REMEMBER_TAIL = re.compile(
-    r"\s*[,，、:：;]\s*(?:(?:bitte\s+)?merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)(?:\s+bitte)?|vergiss\s+(?:das|es)\s+nicht"
+    r"(?<!\s)\s*[,，、:：;]\s*(?:(?:bitte\s+)?merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)(?:\s+bitte)?|vergiss\s+(?:das|es)\s+nicht"
     r"|" + REMEMBER_KO_JA + r"|" + REMEMBER_BACK_FR_ES_PT_RU + r")[.!。！]*$", _I)
 # Asking to write something down: with its content after it ("important: X",
-# "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md").
-_WRITE_DOWN = re.compile(
+# "add to CLAUDE.md: X") or pointing back at what the turn said ("put this into CLAUDE.md"): the ask, then where
+# to on the same line (:func:`_asks_to_write_down`).
+_WRITE_DOWN_ASK = re.compile(
     r"\b(?:put(?:ting)?|add(?:ing)?|writ(?:e|ing)|sav(?:e|ing)|record(?:ing)?|stor(?:e|ing)|keep(?:ing)?)\s+"
-    r"(?:this|that|it|these|those)\b.*?\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?"
-    r"(?:claude\.md|agents\.md|memory|memories)\b"
-    r"|把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?", _I)
+    r"(?:this|that|it|these|those)\b", _I)
+_WRITE_DOWN_TO = re.compile(r"\b(?:in|into|to)\s+(?:the\s+|your\s+|our\s+)?(?:claude\.md|agents\.md|memory|memories)\b", _I)
+_WRITE_DOWN_ZH = re.compile(r"把.{0,12}(?:记|写|加|存)(?:到|进|入)(?:CLAUDE\.md|AGENTS\.md|记忆)?", _I)
 _WRITE_DOWN_LEAD = re.compile(
     r"^\**(?:important|note)\**\s*[:：]\s*|^(?:please\s+|pls\s+)?(?:add|write|put)\s+(?:to|in|into)\s+"
     r"(?:the\s+|your\s+)?(?:claude\.md|agents\.md|memory)\s*[:：]\s*|^重要[:：]\s*", _I)
@@ -100,8 +103,10 @@ _TASK_ONLY = re.compile(
     r"|\bthis time\b|\bat the end of this\b|\bright now\b|\bfor the moment\b|\bin an? \S+\.\w{1,5} file\b"
     r"|\bbefore moving on\b|\bthe next one\b"
     r"|这次|暂时|先这样", _I)
+# (", not" starts at its comma, or where no space nor comma is before its spaces: from inside a run of spaces each
+# start read the run again, quadratic; a match from there also matched from the run's start or its comma.)
 _INSTEAD = re.compile(
-    r"\binstead\b|\brather than\b|,?\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
+    r"\binstead\b|\brather than\b|(?:,|(?<![\s,]))\s+not\s+\w+|\bnot\b.{1,60}\bbut\b|\bshould (?:be|use)\b"
     r"|不是.{1,30}(?:而是|是)|应该|改用|换成", _I)
 # 我 is "I", 我们/我們 "we": "我们的发布分支是 release/2026" (our release branch) is the project's, never the person's
 # (break39: it was saved in the user layer, shown in every project).
@@ -141,7 +146,7 @@ def write_down(sentences_of_turn: list[str], i: int) -> str | None:
     if lead and len(content_words(sentence[lead.end():])) >= 2:
         return strip_filler(sentence[lead.end():])
     before = pointed_to(sentences_of_turn, i)  # "… Remember it.", "Keep that in mind.": the gate's one rule
-    if before is None and _WRITE_DOWN.search(sentence):  # "put this into CLAUDE.md": the turn's sentences before it
+    if before is None and _asks_to_write_down(sentence):  # "put this into CLAUDE.md": the turn's sentences before it
         before = said_before(sentences_of_turn, i)
     before = [strip_filler(s) for s in before or []]
     if not before:
@@ -161,7 +166,40 @@ def is_personal_fact(statement: str) -> bool:
 
 _QUESTION_TAIL = re.compile(r",\s*(?:and |but |so )?(?:what|where|how|who|which|when|why|do|does|did|are|is|have"
                             r"|can|would|could|will|you)\b[^,]*\?$"
-                            r"|\s+(?:do|did|are|have|would|can|will) (?:you|u)\b[^,]*\?$", _I)
+                            r"|(?<!\s)\s+(?:do|did|are|have|would|can|will) (?:you|u)\b[^,]*\?$", _I)
+
+
+def _without_question_tail(sentence: str) -> str:
+    """``sentence`` with a question after it ("…, where do you go?") made a full stop: ``_QUESTION_TAIL.sub(".", …)``
+    in linear time. Every match ends the sentence with "?" (or "?" and one newline) and holds no comma after its
+    first character: it is looked for from the last comma on only. (Read from every "do you" of a long sentence on to
+    its end or to a comma, "do you do you …" cost the square of its length; so did every start inside a run of
+    spaces: the second way starts where no space is before it, as a match from the run's start is taken first.)"""
+    if not sentence.endswith(("?", "?\n")):
+        return sentence
+    found = _QUESTION_TAIL.search(sentence, max(sentence.rfind(","), 0))
+    return sentence if found is None else sentence[:found.start()] + "." + sentence[found.end():]
+
+
+def _asks_to_write_down(sentence: str) -> bool:
+    """Whether ``sentence`` asks to write something down (``put this into CLAUDE.md``, 把这个写进 CLAUDE.md), as one
+    expression of ask, anything on the same line, then where to (which may go on past the line's end: "into\\nthe
+    memory") read in linear time: the first place to write to after an ask is looked for once and kept for the later asks
+    before it; when it starts past the ask's line, no later ask of that line has one either, so the line is passed
+    over. (As one expression each ask of "put this put this …" was read on to the line's end: quadratic.)"""
+    if _WRITE_DOWN_ZH.search(sentence):
+        return True
+    at, to = 0, None
+    while (ask := _WRITE_DOWN_ASK.search(sentence, at)) is not None:
+        if to is None or to.start() < ask.end():
+            to = _WRITE_DOWN_TO.search(sentence, ask.end())
+            if to is None:
+                return False
+        end = sentence.find("\n", ask.end())
+        if end < 0 or to.start() < end:
+            return True
+        at = end
+    return False
 
 
 _STANDING = frozenset({"remember", "rule", "correction", "constraint", "decision", "deadline"})
@@ -189,7 +227,7 @@ def _classify(sentence: str) -> tuple[str, str] | None:
     words without a leading "remember that" or filler ("And", "So"). A
     statement followed by a question ("I hike in the mountains, where do you
     go?") is kept without the question."""
-    sentence = _QUESTION_TAIL.sub(".", sentence.replace("\u2019", "'"))
+    sentence = _without_question_tail(sentence.replace("\u2019", "'"))
     # "I may not have finished college but I love to read", "I'm so excited, I love concerts": the fact
     sentence = after_passing(strip_filler(sentence)) or sentence
     rules = {rule for rule, _ in sentence_rules(sentence)}
@@ -315,7 +353,7 @@ def _evidence(said: list[str], i: int) -> str:
     if _WRITE_DOWN_LEAD.match(sentence):
         return sentence
     before = pointed_to(said, i)
-    if before is None and _WRITE_DOWN.search(sentence):
+    if before is None and _asks_to_write_down(sentence):
         before = said_before(said, i)
     before = [s for s in before or [] if s not in sentence]  # "the port is 6543, remember that": one sentence
     return " ".join([*before, sentence])
