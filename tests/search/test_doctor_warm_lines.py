@@ -4,15 +4,15 @@ warm process left no word at all. ``warm`` in the JSON is :func:`memdir.search.w
 line is :func:`memdir.render.maintenance.warm_state` of it.
 
 Real sockets, a real WarmServer in this process; the model's load is a stand-in held on an event (as in
-tests/search/test_warm_probe.py)."""
+tests/search/heldload.py)."""
 
 from __future__ import annotations
 
-import threading
-
 from memdir import Memory
 from memdir.render import maintenance
-from memdir.search import vectors, warm
+from memdir.search import warm
+
+from .heldload import held_store
 
 
 def _lines(mem) -> tuple[dict, list[str]]:
@@ -23,12 +23,7 @@ def _lines(mem) -> tuple[dict, list[str]]:
 
 def test_doctor_text_says_the_search_mode_and_the_warm_state_from_its_json(isolated_home, project, runtime,
                                                                          monkeypatch):
-    monkeypatch.setattr(vectors, "installed", lambda: True)
-    monkeypatch.setattr(vectors, "importable", lambda: True)
-    loaded = threading.Event()
-    monkeypatch.setattr(vectors, "query_vector", lambda text: loaded.wait(60))  # the load, until set
-    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    mem, loaded = held_store(isolated_home, project, monkeypatch)
     data, lines = _lines(mem)  # nothing listens yet
     assert data["warm"] == {"state": "none", "loading_for": None, "hooks": None}
     assert lines == [f"search: {data['search']}",

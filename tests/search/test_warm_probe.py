@@ -10,7 +10,9 @@ from __future__ import annotations
 import threading
 
 from memdir import Memory
-from memdir.search import vectors, warm, warmth
+from memdir.search import warm, warmth
+
+from .heldload import held_store
 
 
 def _notes(mem) -> list[str]:
@@ -18,12 +20,7 @@ def _notes(mem) -> list[str]:
 
 
 def _server(isolated_home, project, runtime, monkeypatch, hooks=None):
-    monkeypatch.setattr(vectors, "installed", lambda: True)
-    monkeypatch.setattr(vectors, "importable", lambda: True)
-    loaded = threading.Event()
-    monkeypatch.setattr(vectors, "query_vector", lambda text: loaded.wait(60))  # the load, until set
-    mem = Memory.open(home=isolated_home, project=project, search_vectors="on")
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "b")
+    mem, loaded = held_store(isolated_home, project, monkeypatch)
     server = warm.WarmServer(isolated_home, hooks=hooks).start()
     assert server.listening.wait(10)
     return mem, server, loaded
