@@ -583,6 +583,6 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
     return out
 
 
-__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "dsh_dirs", "dsh_key",
-           "drawn_description", "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
+__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "drawn_description",
+           "dsh_dirs", "dsh_key", "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
            "read_mcp_memory"]
