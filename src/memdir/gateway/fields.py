@@ -230,10 +230,11 @@ def _cut(value: str, limit: int, label: str, warnings: list[str]) -> str:
 _SENTENCE_END = re.compile(r"[.!?;。！？；](?=\s|$)")
 
 
-def _shortened(text: str, limit: int) -> str:
+def shortened(text: str, limit: int) -> str:
     """``text`` (one line, over ``limit`` characters) cut to at most ``limit`` where a reader expects it
     to stop: after the last sentence ending in its second half; else at the last space there, with "…";
-    else at ``limit − 1`` characters with "…" (a CJK line has no spaces)."""
+    else at ``limit − 1`` characters with "…" (a CJK line has no spaces). The one rule of a description
+    made short: a write's (the whole text then starts the body), an import's drawn from its body."""
     ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit + 1) if limit // 2 <= m.end() <= limit]
     if ends:
         return text[:ends[-1]]
@@ -283,7 +284,7 @@ def recarried(old: MemoryRecord | None, whole: str | None, body: str, limit: int
         return carried(whole, body)
     rest = body[len(whole):].lstrip("\n") if whole and (body == whole or body.startswith(whole + "\n\n")) else body
     first, _, after = rest.partition("\n\n")
-    if len(first) <= limit or "\n" in first or first == whole or _shortened(first, limit) != old.description:
+    if len(first) <= limit or "\n" in first or first == whole or shortened(first, limit) != old.description:
         return carried(whole, body)
     before = written() if written is not None else None
     if before is None or before.partition("\n\n")[0] != first:
@@ -461,7 +462,7 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
     if description is not None:
         description = _printable(description, "description", warnings).strip()
         if whole is not None:  # shortened, and its whole text starts the body: nothing is lost
-            cut = _shortened(description, settings.limit_description)
+            cut = shortened(description, settings.limit_description)
             limit = body_limit(settings, actor)
             kept = ("its whole text starts the body" if limit is None or len(description) <= limit
                     else f"its first {limit} characters start the body (limit_body)")

@@ -35,6 +35,7 @@ into a temporary folder first.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -119,7 +120,13 @@ def _list(value) -> list[str]:
         if "too deep" in str(exc):
             raise
         return [value]
-    return [str(v) for v in parsed if str(v).strip()] if isinstance(parsed, list) else [str(parsed)]
+    if not isinstance(parsed, list):  # JSON null says nothing; a JSON string is its text; a number… as written
+        if parsed is None or isinstance(parsed, str):
+            return [parsed] if parsed and parsed.strip() else []
+        return [value]
+    # a null item says nothing (left out, never "None"); a number, an object… as its JSON text, never repr
+    texts = (v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in parsed if v is not None)
+    return [text for text in texts if text.strip()]
 
 
 def _texts(row: dict, *columns: str) -> dict:
@@ -163,8 +170,9 @@ def _observation(row: dict) -> Item:
         extra["tags"] = concepts
     if row["created_at"]:
         extra["claude_mem_created"] = str(row["created_at"])
+    # a description drawn from the narrative (no title), which the body holds whole, is shortened by the import
     return Item(f"observation {row['id']} ({row['type']})", _name(title or description, f"claude-mem-{row['id']}"),
-                description.split("\n")[0], "project", "\n\n".join(parts), title or None, extra=extra)
+                description, "project", "\n\n".join(parts), title or None, extra=extra, drawn=not title)
 
 
 def _summary(row: dict) -> Item:
@@ -174,7 +182,7 @@ def _summary(row: dict) -> Item:
     body = learned + (f"\n\nSession request: {request}" if request else "")
     name = "learned-" + _name(_first_line(learned), str(row["id"]))
     return Item(f"session summary {row['id']}", name[:64].rstrip("-"), _first_line(learned), "project", body,
-                extra={"claude_mem_summary_id": row["id"]}, candidate=True)
+                extra={"claude_mem_summary_id": row["id"]}, candidate=True, drawn=True)
 
 
 def _directive(row: dict) -> Item:
@@ -182,7 +190,8 @@ def _directive(row: dict) -> Item:
     content = (row["content"] or "").strip()
     scope = "user" if (row["scope"] or "global") == "global" else None
     return Item(f"directive {row['id']}", _name(_first_line(content), f"claude-mem-directive-{row['id']}"),
-                _first_line(content), "feedback", content, scope=scope, extra={"claude_mem_directive_id": row["id"]})
+                _first_line(content), "feedback", content, scope=scope, extra={"claude_mem_directive_id": row["id"]},
+                drawn=True)
 
 
 def _row(read, row: dict, source: str) -> Item | Skip:

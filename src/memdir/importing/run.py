@@ -62,13 +62,13 @@ from ..operations.team import pending
 from ..results.memories import WriteResult
 from ..session import Session
 from ..text.names import same_name
-from ..text.printable import utf8_prefix
+from ..text.printable import line_of, utf8_prefix
 from ..tombstones.match import Tombstone, match
 from ..tombstones.refusals import outcome
 from ..vocabulary import TYPES, default_type
 from .items import RENAMED_FROM, distinct_names, resolve_links
 from .outcomes import ImportOutcome, ImportReport, would
-from .sources import Item, Skip
+from .sources import Item, Skip, drawn_description
 
 _CANDIDATE_SUFFIX = "import"
 _DIGEST = "import_digest"  # extra: the digest of the source's item as last imported (issue 24 §3)
@@ -87,7 +87,8 @@ def source_digest(item: Item) -> str:
 
 def _fit(max_bytes: int, change: MemoryChange) -> tuple[MemoryChange, str]:
     """``change`` with its body cut (at a character boundary) so that its file fits ``max_bytes``,
-    and what was cut ("" when it fits whole)."""
+    and what was cut ("" when it fits whole): the lengths, and how many lines are left out from which
+    text on (its start, one printable line of at most 80 bytes)."""
     now = datetime.now(timezone.utc).replace(microsecond=0)
     bare = MemoryRecord(name=change.name, description=change.description or "", type=change.type or "project",
                         title=change.title, created=now, updated=now, origin="import", status="candidate",
@@ -97,8 +98,10 @@ def _fit(max_bytes: int, change: MemoryChange) -> tuple[MemoryChange, str]:
     if len(data) <= room:
         return change, ""
     body = utf8_prefix(change.body or "", room, data).rstrip()
+    lost = change.body[len(body):].strip()  # what is left out, named by its start: a reader knows what to look for
     return replace(change, body=body), (f"body cut from {len(change.body)} to {len(body)} characters to fit the "
-                                        f"{max_bytes}-byte ceiling of a memory file (max_file_bytes)")
+                                        f"{max_bytes}-byte ceiling of a memory file (max_file_bytes); left out: "
+                                        f"{len(lost.splitlines())} line(s) from {line_of(lost, 80)!r}")
 
 
 def _imported_unchanged(layer, name: str, digest: str) -> bool:
@@ -184,7 +187,11 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
     ``batch``, a new memory's write is handed to it (:class:`_Deferred`); the writes it holds are made
     first when this item's name is one of theirs or a memory's (its outcome reads the layer)."""
     try:
-        name, description, kind, body, title, _, _ = prepare(session.settings, item.name, item.description,
+        # a description drawn from the body is made short here: the body already holds it whole, and a
+        # long one the write would carry into the body a second time (and the ceiling would cut the rest)
+        given = (drawn_description(item.description, session.settings.limit_description) if item.drawn
+                 else item.description)
+        name, description, kind, body, title, _, _ = prepare(session.settings, item.name, given,
                                                              item.type, item.body, item.title, actor="import")
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))

@@ -44,6 +44,7 @@ from ..files.frontmatter import read_plain, split
 from ..files.fsio import DIRECTORY, MISSING, foreign_text, not_utf8, read_foreign
 from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, stem_type
+from ..gateway.fields import shortened
 from ..text.names import normalize_name, spelled_name
 from ..text.printable import trimmed_body
 from .folders import walk
@@ -79,7 +80,10 @@ class Item:
     summary's lessons, a memory file or line whose status is ``candidate``). ``kept``: what memdir's own formats (an export) say beyond the text, kept on
     import — ``created``/``updated``/``valid_from``/``valid_until`` (aware datetimes), ``pinned``,
     ``importance`` — only the keys the source gives (:func:`kept_fields`). ``original_type``: the type the
-    source wrote when it is none of memdir's (``decision``; also kept in ``extra``), for the report."""
+    source wrote when it is none of memdir's (``decision``; also kept in ``extra``), for the report.
+    ``drawn``: the description is no text of its own but drawn from the body (its first line, its first
+    observation), which holds it whole: the import shortens it to ``limit_description`` (:func:`drawn_description`)
+    so that the write does not carry it into the body a second time."""
 
     source: str
     name: str
@@ -95,6 +99,16 @@ class Item:
     candidate: bool = False
     kept: dict = field(default_factory=dict)
     original_type: str | None = None
+    drawn: bool = False
+
+
+def drawn_description(text: str, limit: int) -> str:
+    """A description drawn from a body's text (one of its lines, an observation: ``text``, any length): its
+    first line, shortened to at most ``limit`` characters as every write shortens one
+    (:func:`memdir.gateway.fields.shortened`: at a sentence end, else at a word with "…"). The body keeps
+    the whole text, so nothing is lost; a line of at most ``limit`` characters is returned as it is."""
+    line = text.strip().split("\n")[0].strip()
+    return line if len(line) <= limit else shortened(line, limit)
 
 
 def _typed(written: str, extra: dict) -> tuple[str | None, str | None]:
@@ -229,7 +243,10 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
     extra: dict = {}
     kind, unknown = _typed(str(front.get("type") or meta.get("type") or stem_type(stem) or ""), extra)
     title = front.get("title") or (front.get("name") if front.get("name") != stem else None)
-    description = str(front.get("description") or meta.get("description") or title or _first_line(body)).strip()
+    given = front.get("description") or meta.get("description") or title
+    # a description written is kept whole (the write makes it one line, or carries a long one into the body);
+    # one drawn from the body's first line is shortened by the import (Item.drawn)
+    description = str(given).strip() if given else _first_line(body)
     if not description:
         return Skip(source, "empty: no description, title or text")
     for key in ("status", "tags", "permalink", "originSessionId"):
@@ -240,8 +257,9 @@ def read_markdown(path: Path, source: str, scope: str | None = None, *, follow: 
         return Skip(source, SUPERSEDED)
     muted = status == "disabled" or front.get("disabled") is True
     title = str(title) if title else None
-    return Item(source, name, description.split("\n")[0], kind, trimmed_body(body), title, scope, extra, muted,
-                _spelled(name, title, stem), candidate=status == "candidate", original_type=unknown)
+    return Item(source, name, description, kind, trimmed_body(body), title, scope, extra, muted,
+                _spelled(name, title, stem), candidate=status == "candidate", original_type=unknown,
+                drawn=not given)
 
 
 def read_directory(root: Path, scope: str | None = None, *, recursive: bool = True, include: tuple[str, ...] = (),
@@ -385,6 +403,21 @@ def _said(value: object) -> str:
     return text[:80]
 
 
+def _what(value: object) -> str:
+    """What a report says a value is that should have been text: ``null``, ``missing``, ``empty``, or its JSON kind."""
+    if value is None:
+        return "null or missing"
+    if isinstance(value, str):
+        return "empty"
+    return {bool: "true/false", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
+        type(value), type(value).__name__)
+
+
+def _json_text(value: object) -> str:
+    """A JSON value that is not text, written as its JSON (``42``, ``["a", "b"]``), never Python's repr."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _kind_of(obj: object) -> str | None:
     """``entity``, ``relation`` or None: a record's ``type``, else what its keys say it is (some tools
     write the graph without ``type``)."""
@@ -427,15 +460,25 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
         try:
             kind = _kind_of(obj)
             if kind == "entity":
-                if obj.get("observations") is not None and not isinstance(obj["observations"], list):
-                    out.append(Skip(f"entity {_said(obj['name'])}", "its observations are not a list"))
+                entity = obj.get("name")
+                if not isinstance(entity, str) or not entity.strip():
+                    out.append(Skip(where, f"an entity whose name is {_what(entity)}: it needs a name (text)"))
                     continue
-                observations = [str(o) for o in obj.get("observations") or []]
-                entities.setdefault(str(obj["name"]), {"entityType": obj.get("entityType"), "observations": []})
-                entities[str(obj["name"])]["observations"] += observations
-            elif kind == "relation" and obj.get("from") and obj.get("to"):
-                relations.append({key: str(obj[key]) for key in ("from", "to") if key in obj}
-                                 | {"relationType": str(obj.get("relationType") or "") or None})
+                if obj.get("observations") is not None and not isinstance(obj["observations"], list):
+                    out.append(Skip(f"entity {_said(entity)}", "its observations are not a list"))
+                    continue
+                # an observation of null says nothing (left out); a number, a list… as its JSON text, never repr
+                observations = [o if isinstance(o, str) else _json_text(o)
+                                for o in obj.get("observations") or [] if o is not None]
+                entities.setdefault(entity, {"entityType": obj.get("entityType"), "observations": []})
+                entities[entity]["observations"] += observations
+            elif kind == "relation" and isinstance(obj.get("from"), str) and isinstance(obj.get("to"), str):
+                kind_said = obj.get("relationType")
+                relations.append({"from": obj["from"], "to": obj["to"],
+                                  "relationType": (kind_said if isinstance(kind_said, str) else
+                                                   _json_text(kind_said) if kind_said is not None else "") or None})
+            elif kind == "relation":
+                out.append(Skip(where, "a relation whose from and to are not both names (text)"))
             else:
                 out.append(Skip(where, "neither an entity nor a relation"))
         except (RecursionError, TypeError, ValueError):  # a value nested too deep to write out: this record only
@@ -445,16 +488,18 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
         if name is None:
             out.append(Skip(entity, "the entity name cannot be a memory name"))
             continue
-        kind = str(data["entityType"] or "thing")
+        written = data["entityType"]
+        kind = (written if isinstance(written, str) else _json_text(written) if written is not None else "") or "thing"
         observations = data["observations"]
         links = [f"- {r.get('relationType') or 'related to'} [[{r['to']}]]"
-                 for r in relations if str(r["from"]) == entity]
+                 for r in relations if r["from"] == entity]
         body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
+        # drawn from the first observation, which the body holds whole: shortened by the import (Item.drawn)
         description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
         # an entity's entityType (person, project…) is no memdir type: kept as entity_type, the layer's type given
-        out.append(Item(f"entity {entity}", name, description.split("\n")[0], None, body,
+        out.append(Item(f"entity {entity}", name, description, None, body,
                         entity if entity != name else None, None, {"entity_type": kind},
-                        spelled=entity if entity != name else None, links=True))
+                        spelled=entity if entity != name else None, links=True, drawn=True))
     return out
 
 
@@ -475,13 +520,14 @@ def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tup
         permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
         name = (_slug(permalink) if permalink else None) or item.name
         observation = re.search(r"^- \[[^\]]+\]\s*(.+)$", item.body, re.M)
-        description = item.description
+        description, drawn = item.description, item.drawn
         if item.original_type or description == item.title:
-            description = observation.group(1).strip() if observation else _first_line(item.body) or description
+            from_body = observation.group(1).strip() if observation else _first_line(item.body)
+            description, drawn = (from_body, True) if from_body else (description, drawn)
         extra = {k: v for k, v in item.extra.items() if k in ("tags", "permalink", "original_type")}
         out.append(Item(item.source, name, description, item.type, item.body, item.title, item.scope, extra,
                         spelled=item.spelled if name == item.name else None, links=True,
-                        original_type=item.original_type))
+                        original_type=item.original_type, drawn=drawn))
     return out
 
 
@@ -537,6 +583,6 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
     return out
 
 
-__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "dsh_dirs", "dsh_key",
-           "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
+__all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "drawn_description",
+           "dsh_dirs", "dsh_key", "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
            "read_mcp_memory"]

@@ -53,7 +53,7 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..text.plural import counted
 from ..text.printable import LINE_BYTES, clipped, one_line
-from ..tombstones.stones import unreadable_tombstones
+from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
 from . import team as teamops
@@ -92,7 +92,8 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
         waiting, answered = project_findings(layer.path) if layer.scope == "project" else ((), ())  # kept per project
         try:
             stones = len(layer.tombstones())
-            unread = [Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file)]
+            unread = [Malformed(path, why) for path, why in (unreadable_tombstones(layer.tombstone_file)
+                                                             + misnamed_tombstones(layer.tombstone_file))]
         except StoreError as exc:  # an unreadable tombstones.json: a problem of this layer, the others go on
             stones, unread = 0, [Malformed(str(layer.tombstone_file.path), str(exc))]
         layers.append(LayerStatus(

@@ -51,7 +51,7 @@ from ..results.memories import (
 )
 from ..session import Session
 from ..text.names import normalize_name
-from ..tombstones.stones import unreadable_tombstones
+from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from . import team as teamops
 from .lookup import (
     find,
@@ -401,7 +401,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
                 malformed.append(Malformed(str(layer.path), f"layer skipped: {exc}"))
                 continue
             malformed.extend(scan.malformed)
-            malformed.extend(Malformed(path, why) for path, why in unreadable_tombstones(layer.tombstone_file))
+            malformed.extend(Malformed(path, why) for path, why in (unreadable_tombstones(layer.tombstone_file)
+                                                                    + misnamed_tombstones(layer.tombstone_file)))
             records = list(facts.values())
             digests = {name: state.digest for name, file in scan.names.items()
                        if (state := scan.files.get(file)) is not None}

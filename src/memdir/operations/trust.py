@@ -39,7 +39,7 @@ from ..results.trust import (
 )
 from ..session import Session
 from ..text.names import normalize_name
-from ..tombstones.stones import unreadable_tombstones
+from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from . import team as teamops
 from .lookup import find, guard, unsearched
 from .memories import found_as_read, list_memories, write
@@ -71,6 +71,8 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
                                 teamops.Unlifted.of(layer, stone).said if stone.vanished else "")
                   for stone in stones]
         warnings += [f"the {layer.scope} layer's tombstones are not all listed: {path}: {why}" for path, why in unread]
+        warnings += [f"the {layer.scope} layer's tombstone {path}: {why}"
+                     for path, why in misnamed_tombstones(layer.tombstone_file)]
     if failed and len(failed) == len(layers):
         raise failed[0]
     return TombstoneList(tuple(found), tuple(warnings))

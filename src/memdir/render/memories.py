@@ -410,7 +410,7 @@ def tombstones(result: TombstoneList) -> str:
     (newuser31: the date was printed twice), then the forgotten description; a team tombstone whose file left the
     repository unlifted (:attr:`~memdir.results.trust.TombstoneInfo.vanished`) gets a second line saying so and how to
     settle it."""
-    lines = [f"{s.id}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {s.name}  {cut(s.forgotten, 120)}"
+    lines = [f"{cut(s.id, 40)}  {s.scope + (f' ({s.kept})' if s.kept else ''):<7} {cut(s.name, 120)}  {cut(s.forgotten, 120)}"
              + (f"  {s.ts}" if s.ts and s.ts[:10] not in s.forgotten else "") + f"  — {cut(s.description)}"
              + (f"\n    {s.settle}" if s.settle else "")
              for s in result.tombstones]

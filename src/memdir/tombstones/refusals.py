@@ -69,7 +69,8 @@ def _committed(file: str | None) -> str:
     if not commits:
         return " (not committed yet)"
     first = commits[-1]
-    return f" (added by {first.author} on {first.date[:10]})"
+    # git's author of a team file is whatever its committer set: one printable line, as every shown field
+    return f" (added by {one_line(first.author)[:80]} on {one_line(first.date[:10])})"
 
 
 def caution(stone, why: str, because: str) -> str:

@@ -29,7 +29,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import NotFound, StoreError
+from ..errors import InvalidInput, NotFound, StoreError
 from ..files import background
 from ..files.fsio import (
     DIRECTORY,
@@ -40,6 +40,8 @@ from ..files.fsio import (
     read_foreign,
 )
 from ..files.layout import TEAM_TOMBSTONE_DIR, TOMBSTONES_FILE
+from ..text.names import normalize_name
+from ..text.printable import one_line
 from .match import Tombstone, make
 
 AHEAD = 10 * 365 * 86400 * 10**9
@@ -191,6 +193,32 @@ def _load(path: Path, empty: bytes, *, foreign: bool = False) -> object:
         raise ValueError("JSON nested too deep") from None
 
 
+NOT_A_NAME = "(not a memory name)"
+"""What a team tombstone whose ``name`` is no memory name is read as named: a file another person wrote is shown
+to the agent (a refusal) and in listings, so its text never is; its digests still forget the value."""
+
+
+def is_memory_name(name: str) -> bool:
+    """True when ``name`` is a memory name as memdir writes one (its own normalized form): what every
+    tombstone memdir makes names."""
+    try:
+        return normalize_name(name).name == name
+    except InvalidInput:
+        return False
+
+
+def named(stone: Tombstone) -> tuple[Tombstone, str | None]:
+    """``stone`` as a team tombstone is read: unchanged, and None, when its name is a memory name; else named
+    :data:`NOT_A_NAME` (its digests still block the forgotten value: a deleted fact stays deleted) and
+    what ``doctor`` and ``team status`` say of its file (the name's length, never its text)."""
+    if is_memory_name(stone.name):
+        return stone, None
+    return replace(stone, name=NOT_A_NAME), (
+        f"its name is not a memory name ({len(stone.name)} characters, not shown); its digests still forget the "
+        f"value, shown as {NOT_A_NAME} — fix the name by hand, or lift it "
+        f"(memdir tombstone lift {stone.id} --scope team)")
+
+
 def stone_of(item: object, *, team: bool = False, scope: str | None = None) -> Tombstone:
     """The tombstone a stored JSON value describes: an object with ``id``, ``name`` and ``digest`` (text),
     ``description``, ``actor`` and ``ts`` (text, empty when absent), ``reason``, ``words_digest``, ``action`` and
@@ -277,7 +305,7 @@ class TombstoneDir:
         key = (self.linked(), tuple(listing), self._seen_key())
         if self._cache and self._cache[0] == key:
             return self._cache[1]
-        stones, problems = [], []
+        stones, problems, renamed = [], [], []
         for filename, (_, _, mode) in listing:
             path = self.path / filename
             try:
@@ -286,6 +314,11 @@ class TombstoneDir:
                 stone = stone_of(_load(path, b"{}", foreign=True), team=True, scope="team")
                 if stone.id != filename[:-5]:  # a file from git names its id: one elsewhere would be written back there
                     raise ValueError(f"its id {stone.id!r} is not its file name, {filename}")
+                if one_line(stone.id) != stone.id or " " in stone.id:  # shown in every refusal: one word
+                    raise ValueError(f"its id {stone.id!r} is not one printable word")
+                stone, note = named(stone)  # a name no memory has is never shown: the file is named, still in force
+                if note:
+                    renamed.append((str(path), note))
                 stones.append(replace(stone, file=str(path)))
             except ValueError as exc:
                 problems.append((str(path), f"not a readable tombstone ({exc})", "remove it from the repository"
@@ -302,8 +335,14 @@ class TombstoneDir:
         stones += kept
         stones.sort(key=lambda s: (s.ts, s.id))
         self._cache = (key, stones)
-        self._problems = problems
+        self._problems, self._renamed = problems, renamed
         return stones
+
+    def misnamed(self) -> list[tuple[str, str]]:
+        """``(path, why)`` of each file read as a tombstone in force whose name is no memory name (read as
+        :data:`NOT_A_NAME`, :func:`named`): not a problem of the check (its digests apply), one of the file."""
+        self.all()
+        return list(getattr(self, "_renamed", []))
 
     def problems(self) -> list[tuple[str, str]]:
         """``(path, why)`` of each file in the directory that is not a
@@ -489,5 +528,13 @@ def unreadable_tombstones(store) -> list[tuple[str, str]]:
     return problems() if problems else []
 
 
-__all__ = ["TombstoneDir", "TombstoneFile", "shared_bytes", "stone_of", "sync_bytes", "unlifted_note",
+def misnamed_tombstones(store) -> list[tuple[str, str]]:
+    """``(path, why)`` of each team tombstone file of ``store`` in force under :data:`NOT_A_NAME` (its name
+    is no memory name: :meth:`TombstoneDir.misnamed`); none for a :class:`TombstoneFile`. What ``doctor``,
+    ``status`` and ``tombstones`` name beside :func:`unreadable_tombstones`; a write's check does not (it applied them)."""
+    misnamed = getattr(store, "misnamed", None)
+    return misnamed() if misnamed else []
+
+
+__all__ = ["NOT_A_NAME", "TombstoneDir", "TombstoneFile", "is_memory_name", "misnamed_tombstones", "named", "shared_bytes", "stone_of", "sync_bytes", "unlifted_note",
            "unreadable_tombstones"]
