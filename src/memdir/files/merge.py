@@ -62,10 +62,18 @@ _KEY = re.compile(r"([^\s#\-:'\"][^:]*|'[^']*'|\"[^\"]*\")[ \t]*:(?:[ \t]|$)")
 @dataclass(frozen=True)
 class Merged:
     """A merge's bytes and the fields left with conflict hunks, in file
-    order (``body`` for the body; ``file`` when the sides were merged whole)."""
+    order (``body`` for the body; ``file`` when the sides were merged whole); ``ceiling``: the file-size
+    ceiling (bytes, ``max_file_bytes``) a clean merge's ``data`` is over, else 0 — memdir would not read
+    the file, so the driver reports it as a conflict rather than let the memory leave every context unsaid."""
 
     data: bytes
     conflicts: tuple[str, ...]
+    ceiling: int = 0
+
+    @property
+    def clean(self) -> bool:
+        """Whether git may take the merge as done: no conflict hunk and not over the ceiling."""
+        return not self.conflicts and not self.ceiling
 
 
 def driver_command(program: str) -> str:
@@ -275,16 +283,22 @@ def merge_sides(base: bytes, ours: bytes, theirs: bytes) -> Merged:
         return Merged(_hunk(ours, theirs), ("file",))
 
 
-def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
+def merge_paths(base: Path, ours: Path, theirs: Path, max_file_bytes: int | None = None) -> Merged:
     """The driver: merge the files git names (``%O %A %B``) and write the
     result over ``ours``, as git expects. A side over :data:`MAX_BYTES` is
     merged whole; when even git cannot merge, the result is both sides in one
     conflict hunk (never ours alone: a file without markers would pass for
-    settled). Raises :class:`StoreError` (a file unreadable or unwritable)."""
+    settled). A clean result over ``max_file_bytes`` (the merging person's file-size ceiling; None: not
+    checked) is written whole — both sides' text kept — with :attr:`Merged.ceiling` set, so the driver exits
+    non-zero and git stops the merge as a conflict: a file memdir would list as too large and never read is
+    never committed by a merge unseen (the team43 runbook: 239 KB plus 12 KB on each side made 264,829 bytes).
+    Raises :class:`StoreError` (a file unreadable or unwritable)."""
     data = [read_bytes(path) for path in (base, ours, theirs)]
     if any(side is None for side in data):
         raise StoreError("the merge driver was given a path that is not a regular file")
     merged = merge_sides(*data)
+    if max_file_bytes is not None and not merged.conflicts and len(merged.data) > max_file_bytes:
+        merged = Merged(merged.data, (), max_file_bytes)
     try:
         Path(ours).write_bytes(merged.data)
     except OSError as exc:
