@@ -9,10 +9,23 @@ import time
 import pytest
 
 from tests.conftest import run_cli
-from tests.operations.test_team_merge import clones  # noqa: F401 — the fixture: A and B share db-port and ci
-from tests.teamgit import git
+from tests.teamgit import git, shared_repository
 
 LINE = "Step: check the dashboard, then page the on-call person if the error rate stays above one percent.\n"
+
+
+@pytest.fixture
+def clones(tmp_path):
+    """A and B sharing the team memories db-port and ci; B has run `memdir team init` (the driver registered)."""
+    a, b = shared_repository(tmp_path)
+    a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "The system cluster keeps 5432.",
+                     scope="team")
+    a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
+    a.commit_all("team memories")
+    a.push()
+    b.pull()
+    b.memory().team_init()
+    return a, b
 
 
 def _cli(clone, *args):
@@ -112,3 +125,16 @@ def test_one_rename_pulled_names_no_copies(clones):
     assert "renamed on both sides" not in status and "live copies" not in status
     assert "Nothing to commit: the team memories match git." in status
     assert "lint-ruff" in _cli(b, "list").stdout
+
+
+@pytest.mark.slow
+def test_team_init_outside_a_git_repository_says_there_is_none(tmp_path):
+    plain, repo, home = tmp_path / "plain", tmp_path / "repo", tmp_path / "home"
+    plain.mkdir()
+    out = run_cli("--home", home, "--project", plain, "team", "init")
+    assert "There is no git repository here, so nothing shares it yet" in out.stdout
+    assert "Commit it (git add the directory" not in out.stdout
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))  # the control: a repository
+    out = run_cli("--home", home, "--project", repo, "team", "init")
+    assert out.returncode == 0, out.stderr
+    assert "Commit it (git add the directory, git commit)" in out.stdout and "no git repository" not in out.stdout

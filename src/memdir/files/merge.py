@@ -69,6 +69,8 @@ class Merged:
     data: bytes
     conflicts: tuple[str, ...]
     ceiling: int = 0
+    retired_by: str = ""  # "ours" | "theirs": the side that retired the memory while the other changed it
+    retiring: tuple[str, ...] = ()  # the conflicts that side alone changed (status, valid_until, superseded_by…)
 
     @property
     def clean(self) -> bool:
@@ -120,7 +122,7 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     (base_keys, base_body), (our_keys, our_body), (their_keys, their_body) = sides
     blocks: list[str] = []
     conflicts: list[str] = []
-    held = _retirement_held(sides)
+    held, retired_by = _retirement_held(sides)
     for key in _key_order(base_keys, our_keys, their_keys):
         b, o, t = base_keys.get(key), our_keys.get(key), their_keys.get(key)
         chosen = _CONFLICT if key in held and o != t else _three_way(key, b, o, t)
@@ -144,29 +146,33 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
             if not has_conflict(f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")):
                 body = _hunk(our_body, their_body, f" ({BODY})")  # git's hunks fell inside a fenced code block
     data = f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")
-    return _shown(Merged(data, tuple(conflicts)), ours, theirs)
+    retiring = tuple(key for key in conflicts if key in held)
+    return _shown(Merged(data, tuple(conflicts), retired_by=retired_by if retiring else "", retiring=retiring),
+                  ours, theirs)
 
 
 _CONFLICT = object()
 _CLOCK = _LATER + _EARLIER + _LARGER
 
 
-def _retirement_held(sides) -> frozenset[str]:
+def _retirement_held(sides) -> tuple[frozenset[str], str]:
     """The keys by which one side retired the memory (``status: superseded``: a rename or a supersede moved
     its fact to another file) while the other side changed what it says (the body or any key but the clock
     keys): a merge that took both would bury that side's edit in a retired file, out of every index with no
     word said, so each such key is a conflict hunk and a person chooses (ours keeps it live with the edit,
-    theirs retires it). Empty when neither side or both retired it."""
+    theirs retires it), with the side that retired it (``ours`` | ``theirs``). Empty (and "") when neither side
+    or both retired it."""
     (base, base_body), *pairs = sides
     retired = [_status(keys) == "superseded" != _status(base) for keys, _ in pairs]
     if retired[0] == retired[1]:
-        return frozenset()
+        return frozenset(), ""
     (gone, _), (kept, kept_body) = pairs if retired[0] else pairs[::-1]
     edited = kept_body != base_body or any(
         kept.get(key) != base.get(key) for key in {*kept, *base} if key not in _CLOCK)
+    side = "ours" if retired[0] else "theirs"
     if not edited:
-        return frozenset()
-    return frozenset(key for key in {*gone, *base} - set(_CLOCK) if gone.get(key) != base.get(key))
+        return frozenset(), side
+    return frozenset(key for key in {*gone, *base} - set(_CLOCK) if gone.get(key) != base.get(key)), side
 
 
 def _status(keys: dict[str, str]) -> str:

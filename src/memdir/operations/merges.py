@@ -16,8 +16,8 @@ from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.layout import case_twins
 from ..files.memfile import MalformedMemory, parse, text_digest
-from ..gateway.duplicates import duplicate_groups
 from ..gateway import changes as gateway
+from ..gateway.duplicates import duplicate_groups
 from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name
@@ -53,6 +53,28 @@ def _conflicted(layer, name: str):
         if bad.error == CONFLICT and stem_name(bad.path) == name:
             return bad
     return None
+
+
+DELETED_ON_ONE_SIDE = ("UD", "DU")  # git's codes of a file deleted on one side of a merge, changed on the other
+
+
+def _no_conflict(session: Session, layer, key: str) -> str:
+    """Why ``team resolve`` has nothing to settle for ``key``: its file deleted on one side and changed on the
+    other (git's ``UD``/``DU``: no markers to choose between), with the two git commands that settle it; else
+    no conflict at all."""
+    from pathlib import Path
+
+    path = Path(layer.path) / f"{key}.md"
+    try:
+        changes = git.status(Path(session.checkout_path), path)
+    except StoreError:
+        changes = []
+    for change in changes:
+        if change.code in DELETED_ON_ONE_SIDE:
+            return (f"{key!r} was deleted on one side of the merge and changed on the other ({change.path}): there "
+                    "are no conflict markers to choose between — `git rm` it to keep the deletion, or `git add` it "
+                    "to keep the changed text (memdir team status says more)")
+    return f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)"
 
 
 @dataclass(frozen=True)
@@ -118,7 +140,7 @@ def conflict(session: Session, name: str) -> TeamConflict:
     key = normalize_name(name).name
     bad = _conflicted(layer, key)
     if bad is None:
-        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
+        raise NotFound(_no_conflict(session, layer, key))
     from pathlib import Path
 
     data = Path(bad.path).read_bytes()
@@ -153,7 +175,7 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
     key = normalize_name(name).name
     bad = _conflicted(layer, key)
     if bad is None:
-        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
+        raise NotFound(_no_conflict(session, layer, key))
     from pathlib import Path
 
     path = Path(bad.path)

@@ -56,7 +56,8 @@ from .candidates import (
 )
 from .ignored import git_ignores, shared_file  # noqa: F401 — shared_file: re-exported, as before
 from .lookup import guard
-from .merges import (
+from .merges import (  # DELETED_ON_ONE_SIDE: git's codes of a file deleted on one side, changed on the other
+    DELETED_ON_ONE_SIDE,
     ConflictSides,
     Resolved,
     TeamConflict,
@@ -88,6 +89,7 @@ class TeamInit(Result):
     merge_driver_line: str = merge_rules.DRIVER_LINE
     ignored: tuple[str, ...] = ()  # team files git ignores (git_ignores): never committed, never shared
     ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
+    repository: bool = True  # False: the project is in no git repository, so there is nothing to commit it to
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,8 @@ def init(session: Session) -> TeamInit:
         listed = []
     ignored, new = git_ignores(checkout, path, listed)
     return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
-                    done.merge_driver_error, ignored=ignored, ignores_new=new)
+                    done.merge_driver_error, ignored=ignored, ignores_new=new,
+                    repository=git_dir_of(session.project_root) is not None)
 
 
 def _refuse_git_dir(session: Session) -> None:
@@ -414,8 +417,6 @@ def unlifted(session: Session) -> tuple[Unlifted, ...]:
     return tuple(Unlifted.of(layer, stone) for stone in removed)
 
 
-# git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).
-DELETED_ON_ONE_SIDE = ("UD", "DU")
 
 
 def deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str, bool], ...]:

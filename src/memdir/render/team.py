@@ -40,7 +40,11 @@ def team_init(result: TeamInit) -> str:
     lines.append("Each clone registers it once, in its own .git/config (git never takes it from the repository): "
                  f"a teammate runs `memdir team trust` in their clone, or: {result.merge_driver_line}")
     lines += _ignored_lines(result.ignored, result.ignores_new)
-    lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
+    if result.repository:
+        lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
+    else:
+        lines.append("There is no git repository here, so nothing shares it yet: a team layer reaches teammates "
+                     "through git — `git init` (or work in a clone), run `memdir team init` again, then commit it.")
     return "\n".join(lines)
 
 
@@ -209,7 +213,13 @@ def merged_file(result: Merged, path: str) -> str:
     if not result.conflicts:
         return ""
     fields = "the whole file" if result.conflicts == ("file",) else ", ".join(result.conflicts)
-    return (f"{cut(path, 200)}: both sides changed {fields}; it stays out of every agent's context until settled "
+    said = f"both sides changed {fields}"
+    if result.retiring:  # one side alone changed these: say which, and what the other did
+        other = "theirs" if result.retired_by == "ours" else "ours"
+        both = [field for field in result.conflicts if field not in result.retiring]
+        said = (f"{result.retired_by} renamed or superseded it ({', '.join(result.retiring)}) while {other} "
+                "changed it" + (f"; both sides changed {', '.join(both)}" if both else ""))
+    return (f"{cut(path, 200)}: {said}; it stays out of every agent's context until settled "
             f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
 
 

@@ -42,8 +42,9 @@ def cmd_team(args) -> int:
 
 def cmd_merge_file(args) -> int:
     """``memdir merge-file %O %A %B %P``: git runs it to merge a memory file (:mod:`memdir.files.merge`)."""
-    from ...files.merge import merge_paths  # late: the other commands (and the hooks) do without git merging
+    # late: the other commands (and the hooks) do without git merging
     from ...errors import MemdirError
+    from ...files.merge import merge_paths
     from ...paths import home_path
     from ...settings import load_settings
 
