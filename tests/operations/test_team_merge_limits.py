@@ -66,6 +66,11 @@ def test_a_clean_merge_over_the_size_ceiling_stops_as_a_conflict_with_both_sides
     assert "too large to read: " in status and "runbook.md" in status.split("too large to read: ")[1]
     assert "settled, not yet added" not in status  # not called settled: git add would commit an unread file
     assert "runbook" not in _cli(b, "context").stdout and "db-port" in _cli(b, "context").stdout
+    git(b.root, "add", ".claude/memory/runbook.md")  # committed as it is (a person's choice): still named
+    git(b.root, "commit", "-q", "-m", "merge")
+    status = _cli(b, "team", "status").stdout
+    assert "Nothing to commit: the team memories match git." in status
+    assert "too large to read: " in status and "runbook.md" in status.split("too large to read: ")[1]
 
 
 @pytest.mark.slow
