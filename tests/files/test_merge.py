@@ -9,6 +9,7 @@ from memdir.files import merge as merge_mod
 from memdir.files.conflicts import has_conflict
 from memdir.files.memfile import parse
 from memdir.files.merge import conflicting_fields, merge, merge_paths, resolve_fields
+from memdir.render.team import merged_file
 
 BASE = ("---\nname: db-port\ndescription: Dev PostgreSQL listens on 5433\ntype: project\n"
         "created: 2026-11-02T09:14:00Z\nupdated: 2026-11-02T09:14:00Z\ntags:\n  - db\n  - dev\nstatus: active\n---\n\n"
@@ -99,6 +100,14 @@ def test_a_side_retiring_the_memory_while_the_other_edits_it_waits_for_a_person(
     assert merge(BASE.encode(), clock_only, retired).conflicts == ()
     both = merge(BASE.encode(), retired, edit(retired.decode(), ("line two", "line 2")))
     assert both.conflicts == () and b"line 2" in both.data  # both sides retired it: nothing to choose
+    # the driver's line says which side retired it, not "both sides changed" (team43)
+    assert (merged.retired_by, merged.retiring) == (retiring, ("status", "valid_until", "superseded_by"))
+    said = merged_file(merged, "db-port.md")
+    other = "ours" if retiring == "theirs" else "theirs"
+    assert f"db-port.md: {retiring} renamed or superseded it (status, valid_until, superseded_by) while {other} " \
+        "changed it; it stays out" in said and "both sides changed" not in said
+    clash = merge(BASE.encode(), edit(BASE, ("5433", "5434")), edit(BASE, ("5433", "5435")))  # control
+    assert clash.retired_by == "" and "db-port.md: both sides changed description;" in merged_file(clash, "db-port.md")
 
 
 @pytest.mark.parametrize("shape", ["no frontmatter", "crlf", "a key twice", "not yaml"])
@@ -124,6 +133,16 @@ def test_the_driver_writes_over_ours_and_keeps_both_sides_when_git_cannot_merge(
         path.write_bytes(data)
     assert merge_paths(*paths).conflicts == ()
     assert b"listens on 5434" in paths[1].read_bytes() and b"line 2\n" in paths[1].read_bytes()
+    # a clean result over the merging person's file-size ceiling: written whole, and not clean (team43)
+    paths[1].write_bytes(ours)
+    size = len(merge(BASE.encode(), ours, theirs).data)
+    over = merge_paths(*paths, max_file_bytes=size - 1)
+    assert (over.conflicts, over.ceiling, over.clean) == ((), size - 1, False)
+    assert paths[1].read_bytes() == over.data and b"listens on 5434" in over.data and b"line 2\n" in over.data
+    assert f"is {size} bytes, over the {size - 1}-byte ceiling of a memory file" in merged_file(over, "db-port.md")
+    paths[1].write_bytes(ours)
+    at = merge_paths(*paths, max_file_bytes=size)  # control: at the ceiling, clean
+    assert (at.ceiling, at.clean, merged_file(at, "db-port.md")) == (0, True, "")
 
     def broken(*args, **kwargs):
         raise StoreError("git merge-file failed: out of memory")

@@ -62,7 +62,7 @@ def test_cli_write_over_a_hand_written_file_keeps_its_bytes(mem, project, data):
         versions = history(mem.session.layer("project"), "research-notes")
         assert [v.action for v in versions][-2:] == ["external-edit", "update"]
         made = versions[-2].ts.split(".")[0].rstrip("Z") + "Z"  # the hand-written file, never read: said (layer.lasts)
-        assert out.stdout == (f"Memory updated: research-notes (project)\nThis replaced a hand edit made at {made} that "
+        assert out.stdout == (f"Memory updated: research-notes (project)\nThis replaced an edit made outside memdir (by hand, or by git) at {made} that "
                               f"had not been read since; it is kept as version {versions[-2].version}: `memdir history "
                               "research-notes` lists it, `memdir restore research-notes --version "
                               f"{versions[-2].version}` brings it back.\n")

@@ -33,7 +33,7 @@ def _save(path, text: str) -> None:
 
 
 def _sentence(version: int, made: str) -> str:
-    return (f"This replaced a hand edit made at {made} that had not been read since; it is kept as version "
+    return (f"This replaced an edit made outside memdir (by hand, or by git) at {made} that had not been read since; it is kept as version "
             f"{version}: `memdir history db-port` lists it, `memdir restore db-port --version {version}` brings it back.")
 
 

@@ -91,7 +91,7 @@ def test_a_save_in_place_read_halfway_is_one_hand_edit_and_the_next_write_an_upd
         finally:
             editor.kill()
         r = await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})
-        assert _text(r).startswith("Memory updated: db-port (project)\nThis replaced a hand edit made at ")  # not "created"
+        assert _text(r).startswith("Memory updated: db-port (project)\nThis replaced an edit made outside memdir (by hand, or by git) at ")  # not "created"
         assert "it is kept as version 2: `memdir history db-port`" in _text(r)  # the person's save (layer.lasts)
 
     person = _over_mcp(tmp_path, steps)

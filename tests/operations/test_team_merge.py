@@ -161,6 +161,15 @@ def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombston
             "then `git add` keeps the changed text") in out.stdout  # vers22: the lift's --scope
     assert ("deleted on one side, changed on the other: .claude/memory/ci.md — `git rm` it to keep the deletion, "
             "or `git add` it to keep the changed text") in out.stdout
+    # team resolve names the modify/delete case rather than "no unresolved merge conflict" (team43)
+    env = {"MEMDIR_HOME": str(b.home)}
+    for args in ((), ("--ours",)):
+        shown = run_cli("team", "resolve", "ci", *args, "--project", b.root, env=env)
+        assert shown.returncode != 0
+        assert ("'ci' was deleted on one side of the merge and changed on the other (.claude/memory/ci.md): there "
+                "are no conflict markers to choose between — `git rm` it to keep the deletion") in shown.stderr
+    none = run_cli("team", "resolve", "runbook", "--project", b.root, env=env)  # control: no such conflict
+    assert "no unresolved merge conflict for 'runbook'" in none.stderr and "deleted on one side" not in none.stderr
 
 
 @pytest.mark.slow
@@ -238,7 +247,9 @@ def test_a_rename_in_one_clone_and_an_edit_in_the_other_wait_for_a_person(clones
     b.commit_all("B's edit")
     pulled = b.pull(check=False)
     assert pulled.returncode != 0
-    assert "both sides changed status, valid_until, superseded_by" in pulled.stdout + pulled.stderr
+    said = pulled.stdout + pulled.stderr  # A (theirs, merged in) renamed it; B (ours) changed its body
+    assert "theirs renamed or superseded it (status, valid_until, superseded_by) while ours changed it;" in said
+    assert "both sides changed" not in said
     text = (b.team_dir / "db-port.md").read_text()
     assert "<<<<<<< ours (status)" in text and "Ask in #platform" in text
     status = b.memory().team_status()

@@ -62,10 +62,20 @@ _KEY = re.compile(r"([^\s#\-:'\"][^:]*|'[^']*'|\"[^\"]*\")[ \t]*:(?:[ \t]|$)")
 @dataclass(frozen=True)
 class Merged:
     """A merge's bytes and the fields left with conflict hunks, in file
-    order (``body`` for the body; ``file`` when the sides were merged whole)."""
+    order (``body`` for the body; ``file`` when the sides were merged whole); ``ceiling``: the file-size
+    ceiling (bytes, ``max_file_bytes``) a clean merge's ``data`` is over, else 0 — memdir would not read
+    the file, so the driver reports it as a conflict rather than let the memory leave every context unsaid."""
 
     data: bytes
     conflicts: tuple[str, ...]
+    ceiling: int = 0
+    retired_by: str = ""  # "ours" | "theirs": the side that retired the memory while the other changed it
+    retiring: tuple[str, ...] = ()  # the conflicts that side alone changed (status, valid_until, superseded_by…)
+
+    @property
+    def clean(self) -> bool:
+        """Whether git may take the merge as done: no conflict hunk and not over the ceiling."""
+        return not self.conflicts and not self.ceiling
 
 
 def driver_command(program: str) -> str:
@@ -112,7 +122,7 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     (base_keys, base_body), (our_keys, our_body), (their_keys, their_body) = sides
     blocks: list[str] = []
     conflicts: list[str] = []
-    held = _retirement_held(sides)
+    held, retired_by = _retirement_held(sides)
     for key in _key_order(base_keys, our_keys, their_keys):
         b, o, t = base_keys.get(key), our_keys.get(key), their_keys.get(key)
         chosen = _CONFLICT if key in held and o != t else _three_way(key, b, o, t)
@@ -136,29 +146,33 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
             if not has_conflict(f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")):
                 body = _hunk(our_body, their_body, f" ({BODY})")  # git's hunks fell inside a fenced code block
     data = f"---\n{head}---\n{body}".encode("utf-8", "surrogateescape")
-    return _shown(Merged(data, tuple(conflicts)), ours, theirs)
+    retiring = tuple(key for key in conflicts if key in held)
+    return _shown(Merged(data, tuple(conflicts), retired_by=retired_by if retiring else "", retiring=retiring),
+                  ours, theirs)
 
 
 _CONFLICT = object()
 _CLOCK = _LATER + _EARLIER + _LARGER
 
 
-def _retirement_held(sides) -> frozenset[str]:
+def _retirement_held(sides) -> tuple[frozenset[str], str]:
     """The keys by which one side retired the memory (``status: superseded``: a rename or a supersede moved
     its fact to another file) while the other side changed what it says (the body or any key but the clock
     keys): a merge that took both would bury that side's edit in a retired file, out of every index with no
     word said, so each such key is a conflict hunk and a person chooses (ours keeps it live with the edit,
-    theirs retires it). Empty when neither side or both retired it."""
+    theirs retires it), with the side that retired it (``ours`` | ``theirs``). Empty (and "") when neither side
+    or both retired it."""
     (base, base_body), *pairs = sides
     retired = [_status(keys) == "superseded" != _status(base) for keys, _ in pairs]
     if retired[0] == retired[1]:
-        return frozenset()
+        return frozenset(), ""
     (gone, _), (kept, kept_body) = pairs if retired[0] else pairs[::-1]
     edited = kept_body != base_body or any(
         kept.get(key) != base.get(key) for key in {*kept, *base} if key not in _CLOCK)
+    side = "ours" if retired[0] else "theirs"
     if not edited:
-        return frozenset()
-    return frozenset(key for key in {*gone, *base} - set(_CLOCK) if gone.get(key) != base.get(key))
+        return frozenset(), side
+    return frozenset(key for key in {*gone, *base} - set(_CLOCK) if gone.get(key) != base.get(key)), side
 
 
 def _status(keys: dict[str, str]) -> str:
@@ -275,16 +289,22 @@ def merge_sides(base: bytes, ours: bytes, theirs: bytes) -> Merged:
         return Merged(_hunk(ours, theirs), ("file",))
 
 
-def merge_paths(base: Path, ours: Path, theirs: Path) -> Merged:
+def merge_paths(base: Path, ours: Path, theirs: Path, max_file_bytes: int | None = None) -> Merged:
     """The driver: merge the files git names (``%O %A %B``) and write the
     result over ``ours``, as git expects. A side over :data:`MAX_BYTES` is
     merged whole; when even git cannot merge, the result is both sides in one
     conflict hunk (never ours alone: a file without markers would pass for
-    settled). Raises :class:`StoreError` (a file unreadable or unwritable)."""
+    settled). A clean result over ``max_file_bytes`` (the merging person's file-size ceiling; None: not
+    checked) is written whole — both sides' text kept — with :attr:`Merged.ceiling` set, so the driver exits
+    non-zero and git stops the merge as a conflict: a file memdir would list as too large and never read is
+    never committed by a merge unseen (the team43 runbook: 239 KB plus 12 KB on each side made 264,829 bytes).
+    Raises :class:`StoreError` (a file unreadable or unwritable)."""
     data = [read_bytes(path) for path in (base, ours, theirs)]
     if any(side is None for side in data):
         raise StoreError("the merge driver was given a path that is not a regular file")
     merged = merge_sides(*data)
+    if max_file_bytes is not None and not merged.conflicts and len(merged.data) > max_file_bytes:
+        merged = Merged(merged.data, (), max_file_bytes)
     try:
         Path(ours).write_bytes(merged.data)
     except OSError as exc:

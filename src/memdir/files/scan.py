@@ -111,6 +111,7 @@ def utf8_name(filename: str) -> bool:
 
 
 _TOO_LARGE = "file is too large ("
+TOO_LARGE = _TOO_LARGE  # how the reason of a file over max_file_bytes begins (Malformed.error), for team status
 
 
 def too_large(size: int, max_bytes: int) -> str:
@@ -443,4 +444,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "blank", "bytes_digest", "count_files", "glance", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]
+__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "TOO_LARGE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "blank", "bytes_digest", "count_files", "glance", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]

@@ -15,8 +15,9 @@ from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT
 from ..files.conflicts import resolve as resolve_bytes
 from ..files.layout import case_twins
-from ..files.memfile import MalformedMemory, parse
+from ..files.memfile import MalformedMemory, parse, text_digest
 from ..gateway import changes as gateway
+from ..gateway.duplicates import duplicate_groups
 from ..results import Result
 from ..session import Session
 from ..text.names import normalize_name
@@ -54,6 +55,28 @@ def _conflicted(layer, name: str):
     return None
 
 
+DELETED_ON_ONE_SIDE = ("UD", "DU")  # git's codes of a file deleted on one side of a merge, changed on the other
+
+
+def _no_conflict(session: Session, layer, key: str) -> str:
+    """Why ``team resolve`` has nothing to settle for ``key``: its file deleted on one side and changed on the
+    other (git's ``UD``/``DU``: no markers to choose between), with the two git commands that settle it; else
+    no conflict at all."""
+    from pathlib import Path
+
+    path = Path(layer.path) / f"{key}.md"
+    try:
+        changes = git.status(Path(session.checkout_path), path)
+    except StoreError:
+        changes = []
+    for change in changes:
+        if change.code in DELETED_ON_ONE_SIDE:
+            return (f"{key!r} was deleted on one side of the merge and changed on the other ({change.path}): there "
+                    "are no conflict markers to choose between — `git rm` it to keep the deletion, or `git add` it "
+                    "to keep the changed text (memdir team status says more)")
+    return f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)"
+
+
 @dataclass(frozen=True)
 class ConflictSides(Result):
     """One conflict hunk of a team memory file: its ``field`` (a frontmatter key, ``body``, or None for a hunk over
@@ -80,6 +103,34 @@ class TeamConflict(Result):
     command: str
     error: str = ""
     replaying: str | None = None
+    renamed_to: tuple[str, ...] = ()  # (ours, theirs): both sides renamed it, each to a live memory (renamed_twice)
+
+
+def renamed_twice(layer, hunks) -> tuple[str, str] | None:
+    """``(ours, theirs)``: the two live memories of ``layer`` that a conflict's ``superseded_by`` hunk names
+    (``hunks``: :class:`ConflictSides`) — both sides renamed (or superseded) one memory, each to another name,
+    so the merge left two live copies of it, both in the agent's context, which resolving the hunk alone does
+    not end; None when no such hunk names two live memories."""
+    for hunk in hunks:
+        if hunk.field != "superseded_by" or hunk.ours == hunk.theirs:
+            continue
+        names = [stem_name(side.strip("'\"") + ".md") for side in (hunk.ours, hunk.theirs)]
+        entries = layer.scan().entries
+        if all(n is not None and n in entries and entries[n].record.status == "active" for n in names):
+            return names[0], names[1]
+    return None
+
+
+def live_copies(layer) -> tuple[tuple[str, ...], ...]:
+    """The groups of active memories of ``layer`` with the same description and body, each by name in name order
+    (:func:`memdir.gateway.duplicates.duplicate_groups`): what two renames of one memory, or two people writing
+    one fact, leave after a merge. Each copy is in the agent's context; deleting all but one keeps the value
+    (a delete does not tombstone a value another memory holds)."""
+    entries = layer.scan().entries
+    groups = duplicate_groups((layer.scope, name, entry.record.status,
+                               text_digest(entry.record.description, entry.record.body))
+                              for name, entry in sorted(entries.items()))
+    return tuple(tuple(name for _, name in group) for group in groups)
 
 
 def conflict(session: Session, name: str) -> TeamConflict:
@@ -89,7 +140,7 @@ def conflict(session: Session, name: str) -> TeamConflict:
     key = normalize_name(name).name
     bad = _conflicted(layer, key)
     if bad is None:
-        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
+        raise NotFound(_no_conflict(session, layer, key))
     from pathlib import Path
 
     data = Path(bad.path).read_bytes()
@@ -104,7 +155,8 @@ def conflict(session: Session, name: str) -> TeamConflict:
     command = (f"memdir team resolve {key} --field {named[0] if named else 'FIELD'}=ours|theirs (per field; "
                "repeat it for each), or --ours|--theirs (every hunk)") if named else \
         f"memdir team resolve {key} --ours|--theirs (its hunks span several fields: the whole file's side)"
-    return TeamConflict(key, bad.path, hunks, command, replaying=git.replaying(session.project_root))
+    return TeamConflict(key, bad.path, hunks, command, replaying=git.replaying(session.project_root),
+                        renamed_to=renamed_twice(layer, hunks) or ())
 
 
 def resolve(session: Session, name: str, side: str | None, fields: dict[str, str] | None = None) -> Resolved:
@@ -123,7 +175,7 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
     key = normalize_name(name).name
     bad = _conflicted(layer, key)
     if bad is None:
-        raise NotFound(f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)")
+        raise NotFound(_no_conflict(session, layer, key))
     from pathlib import Path
 
     path = Path(bad.path)
@@ -172,4 +224,19 @@ def resolve(session: Session, name: str, side: str | None, fields: dict[str, str
                     tuple(sorted((fields or {}).items())), git.replaying(session.project_root))
 
 
-__all__ = ["ConflictSides", "Resolved", "TeamConflict", "conflict", "resolve", "stem_name"]
+def conflict_hunks_of(path) -> tuple[ConflictSides, ...]:
+    """Each conflict hunk of the file at ``path`` as :class:`ConflictSides`; () when it does not read or its
+    markers do not make whole hunks."""
+    from pathlib import Path
+
+    try:
+        data = Path(path).read_bytes()
+        return tuple(ConflictSides(field, merge_rules.hunk_value(field, hunk.ours),
+                                   merge_rules.hunk_value(field, hunk.theirs))
+                     for field, hunk in merge_rules.conflict_hunks(data))
+    except (OSError, ValueError):
+        return ()
+
+
+__all__ = ["ConflictSides", "Resolved", "TeamConflict", "conflict", "conflict_hunks_of", "live_copies", "renamed_twice",
+           "resolve", "stem_name"]

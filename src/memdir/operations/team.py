@@ -30,6 +30,7 @@ from ..errors import (
 from ..files import merge as merge_rules
 from ..files.conflicts import CONFLICT, MARKER_SIZE, fenced_markers, has_conflict
 from ..files.fsio import read_bytes
+from ..files.scan import TOO_LARGE
 from ..files.trust import make_clone_mark, remove_trust, write_trust
 from ..gateway import changes as gateway
 from ..gateway.compare import NO_CHECK
@@ -55,7 +56,18 @@ from .candidates import (
 )
 from .ignored import git_ignores, shared_file  # noqa: F401 — shared_file: re-exported, as before
 from .lookup import guard
-from .merges import ConflictSides, Resolved, TeamConflict, conflict, resolve, stem_name
+from .merges import (  # DELETED_ON_ONE_SIDE: git's codes of a file deleted on one side, changed on the other
+    DELETED_ON_ONE_SIDE,
+    ConflictSides,
+    Resolved,
+    TeamConflict,
+    conflict,
+    conflict_hunks_of,
+    live_copies,
+    renamed_twice,
+    resolve,
+    stem_name,
+)
 from .moves import PROMOTED, replaces_another
 
 
@@ -77,6 +89,7 @@ class TeamInit(Result):
     merge_driver_line: str = merge_rules.DRIVER_LINE
     ignored: tuple[str, ...] = ()  # team files git ignores (git_ignores): never committed, never shared
     ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
+    repository: bool = True  # False: the project is in no git repository, so there is nothing to commit it to
 
 
 @dataclass(frozen=True)
@@ -99,6 +112,9 @@ class TeamStatus(Result):
     fenced: tuple[str, ...] = ()  # paths git still calls conflicted whose markers lie in fenced code: not settled
     ignored: tuple[str, ...] = ()  # memory and tombstone files git ignores (shared_file): never committed
     ignores_new: tuple[str, ...] = ()  # a memory file and a tombstone not yet written that git would ignore
+    too_large: tuple[str, ...] = ()  # memory files over max_file_bytes: never read, out of every context (a merge's)
+    renamed_twice: tuple = ()  # (name, ours, theirs) per conflicted file both sides renamed to two live memories
+    copies: tuple = ()  # groups of live team memories with one text (merges.live_copies), each in the context
 
 
 @dataclass(frozen=True)
@@ -158,7 +174,8 @@ def init(session: Session) -> TeamInit:
         listed = []
     ignored, new = git_ignores(checkout, path, listed)
     return TeamInit(str(path), tuple(created), adopted, done.merge_driver, done.merge_driver_set,
-                    done.merge_driver_error, ignored=ignored, ignores_new=new)
+                    done.merge_driver_error, ignored=ignored, ignores_new=new,
+                    repository=git_dir_of(session.project_root) is not None)
 
 
 def _refuse_git_dir(session: Session) -> None:
@@ -347,12 +364,14 @@ def status(session: Session) -> TeamStatus:
     ignored, ignores_new = git_ignores(Path(session.checkout_path), layer.path, changes) if git_error is None else ((), ())
     changes = [c for c in changes if c.state != "ignored"]
     conflicts = tuple(m.path for m in layer.scan().malformed if m.error == CONFLICT)
+    too_large = tuple(m.path for m in layer.scan().malformed if m.error.startswith(TOO_LARGE))
     pending = tuple(sorted(candidates(session).scan().entries))
     pending = (*pending, *sorted(name for name, entry in layer.scan().entries.items()  # candidates in the directory
                                  if entry.record.status == "candidate" and name not in pending))
     one_side = deleted_on_one_side(layer, changes)
     # a conflict settled in the file (memdir team resolve, an editor) is still git's until it is added: say so
     marked = {Path(path).resolve() for path in conflicts}
+    marked |= {Path(path).resolve() for path in too_large}  # a merge over the ceiling (files.merge): not settled
     unmarked = [c.path for c in changes if c.state == "conflicted" and c.code not in DELETED_ON_ONE_SIDE
                 and (Path(session.checkout_path) / c.path).resolve() not in marked]
     # git's own line merge (no driver) writes markers of the path's conflict-marker-size attribute: read as git
@@ -366,8 +385,11 @@ def status(session: Session) -> TeamStatus:
     # git's own line merge (no driver) leaves a code block's hunk inside the fence, where markers read as text
     fenced = tuple(path for path in unmarked if fenced_markers(read[path], sizes[path]))
     settled = tuple(path for path in unmarked if path not in fenced)
+    twice = tuple((stem_name(Path(path).name), *pair) for path in conflicts
+                  if (pair := renamed_twice(layer, conflict_hunks_of(path))))
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session, found),
-                      one_side, unlifted(session), settled, fenced, ignored, ignores_new)
+                      one_side, unlifted(session), settled, fenced, ignored, ignores_new, too_large, twice,
+                      live_copies(layer))
 
 
 def _read(path: Path) -> bytes:
@@ -395,8 +417,6 @@ def unlifted(session: Session) -> tuple[Unlifted, ...]:
     return tuple(Unlifted.of(layer, stone) for stone in removed)
 
 
-# git's two-letter codes of a file deleted on one side of a merge and changed on the other (``git status``).
-DELETED_ON_ONE_SIDE = ("UD", "DU")
 
 
 def deleted_on_one_side(layer, changes) -> tuple[tuple[str, str, str, bool], ...]:

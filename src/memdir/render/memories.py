@@ -177,7 +177,9 @@ def kept_edit(result: WriteResult) -> str:
     kept = result.kept_edit
     if kept is None:
         return ""
-    return (f"This replaced a hand edit made at {kept.made} that had not been read since; it is kept as version "
+    # neutral: the journal cannot tell a hand edit from a file git changed (a pull, a checkout) — team43
+    return (f"This replaced an edit made outside memdir (by hand, or by git) at {kept.made} that had not been read "
+            f"since; it is kept as version "
             f"{kept.version}: `memdir history {result.name}` lists it, `memdir restore {result.name} --version "
             f"{kept.version}` brings it back.")
 

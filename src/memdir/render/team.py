@@ -40,7 +40,11 @@ def team_init(result: TeamInit) -> str:
     lines.append("Each clone registers it once, in its own .git/config (git never takes it from the repository): "
                  f"a teammate runs `memdir team trust` in their clone, or: {result.merge_driver_line}")
     lines += _ignored_lines(result.ignored, result.ignores_new)
-    lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
+    if result.repository:
+        lines.append("Commit it (git add the directory, git commit): memdir never commits or pushes.")
+    else:
+        lines.append("There is no git repository here, so nothing shares it yet: a team layer reaches teammates "
+                     "through git — `git init` (or work in a clone), run `memdir team init` again, then commit it.")
     return "\n".join(lines)
 
 
@@ -115,6 +119,10 @@ def team_status(result: TeamStatus) -> str:
                          f"the deletion, or `git add` it to keep the changed text")
     lines += [f"  settled, not yet added: {cut(path, 200)} — `git add` it, then commit the merge"
               for path in result.settled]
+    lines += [f"  too large to read: {cut(path, 200)} — over the max_file_bytes ceiling, so memdir never reads it "
+              "and it is in no agent's context (a merge of two additions can pass it): shorten it, or move part of "
+              "its body into another memory file, then `git add` it" for path in result.too_large]
+    lines += _copies_lines(result)
     lines += [f"  unresolved merge conflict inside a code block: {cut(path, 200)} — git's markers lie in fenced "
               "code, where they read as text, so the agent sees both sides: edit the file to keep one, then `git "
               "add` it (memdir's merge driver keeps such hunks outside the fence: `memdir team trust` registers it)"
@@ -127,6 +135,26 @@ def team_status(result: TeamStatus) -> str:
         lines.append(f"{len(result.pending)} candidate(s) for the team wait for your review (memdir review): "
                      + ", ".join(result.pending))
     return "\n".join(lines)
+
+
+def _copies_lines(result: TeamStatus) -> list[str]:
+    """The team memories both sides renamed (two live copies of one memory) and the groups of live copies
+    (:func:`memdir.operations.merges.live_copies`) not already named with a rename, with how to keep one."""
+    lines, named = [], set()
+    for name, ours, theirs in result.renamed_twice:
+        named |= {ours, theirs}
+        lines.append(f"  renamed on both sides: {name} became {ours} (ours) and {theirs} (theirs) — two live copies "
+                     f"of one memory, both in the agent's context: keep one, e.g. `memdir team resolve {name} --field "
+                     f"superseded_by=theirs` then `memdir delete {ours} --scope team` (a delete does not tombstone "
+                     "a value the kept copy holds too)")
+    for group in result.copies:
+        if set(group) <= named:
+            continue
+        keep, *rest = group
+        lines.append(f"  live copies of one memory: {', '.join(group)} (the same description and body, each in the "
+                     f"agent's context) — keep one: `memdir delete {rest[0]} --scope team`"
+                     + (" (and each other copy)" if len(rest) > 1 else "") + f" (the value stays while {keep} holds it)")
+    return lines
 
 
 # Whose each side of a conflict is, by what git is replaying (operations.merges.TeamConflict.replaying): in a
@@ -152,6 +180,12 @@ def team_conflict(result: TeamConflict) -> str:
         lines.append(f"    {ours + ':':<{width}} {cut(hunk.ours, 300)!r}")
         lines.append(f"    {theirs + ':':<{width}} {cut(hunk.theirs, 300)!r}")
     lines.append(f"Choose: {result.command}.")
+    if result.renamed_to:
+        mine, other = result.renamed_to
+        lines.append(f"Both sides renamed {result.name}: to {mine} (ours) and to {other} (theirs), so {mine} and "
+                     f"{other} are two live copies of one memory, both in the agent's context. Keep one: choose the "
+                     f"superseded_by side that names it, then delete the other (`memdir delete {mine} --scope team` "
+                     f"to keep {other}; a delete does not tombstone a value the kept copy holds too).")
     return "\n".join(lines)
 
 
@@ -168,12 +202,24 @@ def resolved(result: Resolved) -> str:
 @printable_output
 def merged_file(result: Merged, path: str) -> str:
     """What the merge driver says on stderr (git shows it): the fields left
-    with conflict markers, and how to settle them; "" for a clean merge."""
+    with conflict markers, and how to settle them; a clean merge over the file-size ceiling, and what to do;
+    "" for a clean merge."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
+    if result.ceiling and not result.conflicts:
+        return (f"{cut(path, 200)}: merged without a conflict, but the result is {len(result.data)} bytes, over "
+                f"the {result.ceiling}-byte ceiling of a memory file (max_file_bytes): memdir would not read it, "
+                "so git holds it as a conflict; both sides' text is in it. Shorten it, or move part of its body "
+                "into another memory file, then `git add` it and commit the merge")
     if not result.conflicts:
         return ""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
     fields = "the whole file" if result.conflicts == ("file",) else ", ".join(result.conflicts)
-    return (f"{cut(path, 200)}: both sides changed {fields}; it stays out of every agent's context until settled "
+    said = f"both sides changed {fields}"
+    if result.retiring:  # one side alone changed these: say which, and what the other did
+        other = "theirs" if result.retired_by == "ours" else "ours"
+        both = [field for field in result.conflicts if field not in result.retiring]
+        said = (f"{result.retired_by} renamed or superseded it ({', '.join(result.retiring)}) while {other} "
+                "changed it" + (f"; both sides changed {', '.join(both)}" if both else ""))
+    return (f"{cut(path, 200)}: {said}; it stays out of every agent's context until settled "
             f"(memdir team resolve {name} --field FIELD=ours|theirs, or --ours|--theirs)")
 
 

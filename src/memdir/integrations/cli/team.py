@@ -42,13 +42,23 @@ def cmd_team(args) -> int:
 
 def cmd_merge_file(args) -> int:
     """``memdir merge-file %O %A %B %P``: git runs it to merge a memory file (:mod:`memdir.files.merge`)."""
-    from ...files.merge import merge_paths  # late: the other commands (and the hooks) do without git merging
+    # late: the other commands (and the hooks) do without git merging
+    from ...errors import MemdirError
+    from ...files.merge import merge_paths
+    from ...paths import home_path
+    from ...settings import load_settings
 
-    merged = merge_paths(Path(args.base), Path(args.ours), Path(args.theirs))
+    # the merging person's file-size ceiling: a clean merge over it is a conflict git reports (Merged.ceiling)
+    try:
+        home = home_path(getattr(args, "home", None))
+    except MemdirError:  # no usable home: the ceiling of the environment and the defaults
+        home = None
+    ceiling = load_settings(home).max_file_bytes
+    merged = merge_paths(Path(args.base), Path(args.ours), Path(args.theirs), ceiling)
     text = render_team.merged_file(merged, args.path or args.ours)
     if text:
         warn([text])
-    return 1 if merged.conflicts else 0
+    return 0 if merged.clean else 1
 
 
 def cmd_promote(args) -> int:
