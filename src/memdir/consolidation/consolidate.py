@@ -383,8 +383,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
             continue
         outcome = apply_proposal(writer, snap, index, proposal, dry_run)
         outcomes.append(outcome)
-        if outcome.applied or (dry_run and outcome.result.startswith("would-")
-                               and outcome.result != "would-unchanged"):
+        if outcome.changes:  # a dry run's limit as the real run's: the changes it would make
             applied += 1
     kept = _keep_pending(writer, snap, result.pending, dry_run, notes, during)
     report = replace(report, model=result.model or report.model, raw=result.raw, notes=tuple(notes),

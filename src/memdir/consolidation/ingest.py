@@ -129,13 +129,16 @@ def find_transcripts(projects: Path, root: Path | None, client: str = "claude-co
 class IngestResult:
     """An ingest: where transcripts were looked for (``projects_dir``), for
     which ``project`` (None: every project), one :class:`Drained` row per
-    transcript, the ``counts`` per status and the ``changes`` made."""
+    transcript (its ``applied``: the changes its run made, or would make), the ``counts`` per status and the
+    ``changes`` made — or, ``dry_run``, the changes a real run would make
+    (:attr:`memdir.consolidation.proposals.ConsolidationReport.changes`)."""
 
     projects_dir: str
     project: str | None
     transcripts: tuple[Drained, ...] = ()
     counts: dict = field(default_factory=dict)
     changes: int = 0
+    dry_run: bool = False
 
     @property
     def ok(self) -> bool:
@@ -145,7 +148,7 @@ class IngestResult:
     def to_dict(self) -> dict:
         return {"projects_dir": self.projects_dir, "project": self.project,
                 "transcripts": [row.to_dict() for row in self.transcripts], "counts": dict(self.counts),
-                "changes": self.changes}
+                "changes": self.changes, "dry_run": self.dry_run}
 
 
 def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extractor: str | None = None,
@@ -165,15 +168,15 @@ def ingest(home: Path, root: Path | None, *, projects: Path | None = None, extra
         try:
             report = consolidate(open_session(home, session_root, actor="human", use_cwd=False), path,
                                  extractor=extractor, dry_run=dry_run)
-            row = Drained(str(path), str(session_root), report.status, report.applied, report.error)
-            changes += report.applied
+            row = Drained(str(path), str(session_root), report.status, report.changes, report.error)
+            changes += report.changes
         except MemdirError as exc:
             row = Drained(str(path), str(session_root), "error", 0, str(exc))
         counts[row.status] = counts.get(row.status, 0) + 1
         rows.append(row)
         if progress is not None:
             progress(len(rows), len(found))
-    return IngestResult(str(projects), str(root) if root else None, tuple(rows), counts, changes)
+    return IngestResult(str(projects), str(root) if root else None, tuple(rows), counts, changes, dry_run)
 
 
 __all__ = ["CLIENTS", "IngestResult", "claude_projects_dir", "find_transcripts", "ingest", "transcript_cwd",

@@ -192,7 +192,14 @@ class Outcome:
 
     @property
     def applied(self) -> bool:
+        """True when the run wrote this change (never in a dry run)."""
         return self.result in ("created", "updated", "superseded", "forgotten", "candidate")
+
+    @property
+    def changes(self) -> bool:
+        """True when this is a change: written (:attr:`applied`) or, in a dry run, one the real run would write
+        (a ``would-…`` result other than ``would-unchanged``). The one rule of what a run, or its dry run, counts."""
+        return self.applied or (self.result.startswith("would-") and self.result != "would-unchanged")
 
     def to_dict(self) -> dict:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()
@@ -253,7 +260,14 @@ class ConsolidationReport:
 
     @property
     def applied(self) -> int:
+        """How many changes the run wrote (0 for a dry run: see :attr:`changes`)."""
         return sum(1 for o in self.outcomes if o.applied)
+
+    @property
+    def changes(self) -> int:
+        """How many changes the run made — or, a dry run, would make (:attr:`Outcome.changes`): what a report
+        of a run says, whether it wrote or not."""
+        return sum(1 for o in self.outcomes if o.changes)
 
     @property
     def beyond_limit(self) -> int:
@@ -265,7 +279,7 @@ class ConsolidationReport:
         return {"status": self.status, "dry_run": self.dry_run, "transcript": self.transcript.to_dict(),
                 "gate": self.gate.to_dict() if self.gate is not None else None,
                 "extractor": self.extractor, "model": self.model, "max_proposals": self.max_proposals,
-                "applied": self.applied, "proposals": [p.to_dict() for p in self.proposals],
+                "applied": self.applied, "changes": self.changes, "proposals": [p.to_dict() for p in self.proposals],
                 "outcomes": [o.to_dict() for o in self.outcomes], "invalid": list(self.invalid),
                 "notes": list(self.notes), "error": self.error, "pending": list(self.pending),
                 "redactions": self.redactions,

@@ -206,7 +206,7 @@ def claim(home: Path) -> list[Path]:
 class Drained:
     """One transcript of a drain: its ``project`` (the queued ``cwd``), the
     run's ``status`` (``error`` when it could not run), changes ``applied``
-    and the ``error``, if any. (A plain value class: the hooks import this
+    (a dry run's: the changes the real run would make) and the ``error``, if any. (A plain value class: the hooks import this
     module, and ``dataclasses`` alone costs more than queueing a line.)"""
 
     __slots__ = ("transcript_path", "project", "status", "applied", "error")
@@ -303,7 +303,7 @@ def _drain_files(home: Path, files: list[Path], extractor: str | None, dry_run: 
             session = open_session(home, cwd, actor="human", session_id=item.get("session_id"), use_cwd=False)
             hooked = item.get("event") in ("SessionEnd", "PreCompact")  # a session's end or compaction, not a turn's
             report = consolidate(session, transcript, extractor=extractor, dry_run=dry_run, under_hooks=hooked)
-            row = Drained(transcript, cwd, report.status, report.applied, report.error)
+            row = Drained(transcript, cwd, report.status, report.changes, report.error)  # a dry run's: it would make
             beyond = report.beyond_limit
             redacted = tally(report.redaction_kinds, ",")
         except MemdirError as exc:

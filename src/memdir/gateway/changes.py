@@ -137,7 +137,7 @@ def touch(layer: Layer, name: str, session: str | None = None, actor: str = "age
 def restore(layer: Layer, name: str, version: int, *, actor: str = "human",
             guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False,
             expect_digest: str | None | bool = NO_CHECK) -> WriteResult:
-    """Write version ``version`` of ``name`` back, byte for byte, as a new ``restore`` event
+    """Write version ``version`` of ``name`` back as a new ``restore`` event dated now
     (:func:`restore_bytes`). Works for a deleted memory too. Raises :class:`NotFound`."""
     key = normalize_name(name).name
     return restore_bytes(layer, key, version_bytes(layer, key, version), f"version {version}", actor=actor,
@@ -148,8 +148,11 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
                   guard: list[Tombstone] = (), session: str | None = None, reactivate: bool = False,
                   expect_digest: str | None | bool = NO_CHECK) -> WriteResult:
     """Write ``data`` (an earlier version of memory ``name``, from the journal or from git; ``label`` says which)
-    back as a ``restore`` event: byte for byte unless redaction changes it; over a superseded memory only with
-    ``reactivate``; a live version of another memory's text is a copy (:func:`check_duplicate`).
+    back as a ``restore`` event: a restore is a change made now (:func:`restored`: ``updated`` is now, ``created``
+    kept), so prune and the index's decay date it from the restore, not from the version's old ``updated``; the
+    rest of the version as it was, unless redaction changes it; over a superseded memory only with
+    ``reactivate``; a live version of another memory's text is a copy (:func:`check_duplicate`). The one path
+    every restore takes (a version: :func:`restore`; a team commit: :func:`memdir.operations.team.restore_commit`).
     ``expect_digest``: compare-and-set on the live memory the caller read (None: it was deleted when read;
     :func:`memdir.gateway.compare.unchanged`). Raises :class:`Refused` (not a readable memory — such as the
     file with conflict markers a resolve kept as a version —, superseded, a copy the agent makes), :class:`TombstoneRefused`, :class:`Conflict` (changed since read)."""
@@ -166,9 +169,7 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
     clean = record.with_(description=sanitize(record.description, counts), body=sanitize(record.body, counts),
                          title=sanitize(record.title, counts) if record.title else None,
                          extra=tuple(sanitize_extra(dict(record.extra), counts).items()))
-    # a version from before a rename names the memory's earlier name: written under ``key``, not byte for byte
-    renamed = any(note.startswith("frontmatter name ") for note in parsed.notes)
-    raw = data if clean == record and not renamed else None
+    now = layer.journal.clock().replace(microsecond=0)  # as a write's (see write)
     with layer.transaction(actor, session) as tx:
         existing = tx.fresh(key)
         unchanged(existing, expect_digest, key, "restore")
@@ -180,9 +181,21 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         if clean.status == "active":  # a live version another memory holds the text of is a copy, as for a write
             check_duplicate(tx, key, clean.description, clean.body,
                             existing.record if existing and existing.record.status == "active" else None, guard)
-        event = tx.apply(key, clean, "restore", raw=raw, reason=f"restore {label}", dated=True)  # the version's dates
+        event = tx.apply(key, restored(clean, existing.record if existing is not None else None, now), "restore",
+                         reason=f"restore {label}")
     return WriteResult(key, layer.scope, "updated" if existing else "created", sum(counts.values()), counts,
                        tuple(tx.warnings), clean.status, clean.pinned, event.after)
+
+
+def restored(version: MemoryRecord, live: MemoryRecord | None, now) -> MemoryRecord:
+    """What restoring ``version`` over ``live`` (None: the memory is deleted) writes at ``now`` (a UTC datetime,
+    whole seconds): ``version`` with ``updated`` = ``now`` — a restore is a change made now, or prune would
+    delete, and the index decay, a memory just brought back for the age of the version's last change — and
+    ``created`` = the version's, else ``live``'s, else ``now`` (the memory was made when it was made). The one
+    rule of a restore's dates; :meth:`memdir.layer.transaction.Transaction.apply` still keeps ``updated`` from
+    going before ``created`` or ``live``'s ``updated`` (a clock set back)."""
+    created = version.created or (live.created if live is not None else None) or now
+    return version.with_(created=created, updated=now)
 
 
 def approved_record(live: MemoryRecord, candidate: MemoryRecord, clear: tuple[str, ...] = ()) -> MemoryRecord:
@@ -324,5 +337,5 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 __all__ = [
     "PruneCandidate", "WriteResult", "approved_record", "check_forgotten", "clear", "delete", "dismiss",
     "finish_interrupted", "flag_action", "lift_tombstone", "move_layer", "prune",
-    "prune_candidates", "receipt", "restore", "restore_bytes", "set_flag", "set_status", "touch", "write",
+    "prune_candidates", "receipt", "restore", "restore_bytes", "restored", "set_flag", "set_status", "touch", "write",
 ]

@@ -81,9 +81,7 @@ def consolidation(report, *, explain: bool = False) -> str:
     lines += [f"note: {note}" for note in (report.notes if explain else ())]
     if not report.outcomes and not report.error and not report.pending:
         lines.append("no proposals")
-    count = report.applied if not report.dry_run else sum(
-        1 for o in report.outcomes if o.result.startswith("would-") and o.result != "would-unchanged")
-    lines.append(f"{count} change(s) {'would be made' if report.dry_run else 'made'} "
+    lines.append(f"{report.changes} change(s) {'would be made' if report.dry_run else 'made'} "
                  f"(at most {report.max_proposals} per run)"
                  + (f"; the run is recorded in the {report.receipt.scope} layer's journal "
                     f"(event {report.receipt.seq}, so this transcript is not consolidated twice)"
@@ -132,7 +130,7 @@ def ingest(result) -> str:
     where = result.project or "every project"
     text = (f"{len(result.transcripts)} transcript(s) for {where} under {result.projects_dir}: "
             + (", ".join(f"{v} {_INGESTED.get(k, k)}" for k, v in sorted(result.counts.items())) or "none")
-            + f"; {result.changes} change(s)")
+            + f"; {result.changes} change(s)" + (" would be made" if result.dry_run else ""))
     for row in result.transcripts:
         if row.status in ("failed", "error", "partial"):
             text += f"\n{row.status}: {row.transcript_path}" + (f" — {row.error}" if row.error else "")

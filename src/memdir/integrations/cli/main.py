@@ -73,7 +73,8 @@ def _parser_class():
             message += _near_choices(message) or _near_options(message, self)
             message = said_line(message)  # a long value it quotes is cut in its middle (the hooks' rule)
             self.print_usage(sys.stderr)
-            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            # as argparse prints: a stderr that cannot take it (a closed pipe, a full disk) loses the line, not the exit 2
+            self._print_message(f"{self.prog}: error: {message}\n", sys.stderr)
             raise _ParseError(message)
 
     return Parser
@@ -381,8 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "version", False) is True:  # the top-level flag (restore and show take --version N)
         from ...version import VERSION
 
-        emit(args, {"version": VERSION}, f"memdir {VERSION}")
-        return 0
+        return _printed(lambda: emit(args, {"version": VERSION}, f"memdir {VERSION}"))
     if not getattr(args, "handler", None):
         build_parser(settings=_settings_for_help(argv)).print_help(sys.stderr)
         if args.json:  # a script reading stdout gets its one JSON document for this usage error too
@@ -426,13 +426,30 @@ def main(argv: list[str] | None = None) -> int:
             emit(args, {"error": message, "kind": type(exc).__name__})
         return 1
     except OutputLost as exc:  # the command ran; only its output is lost
-        print(f"memdir: the result was not printed: {exc}", file=sys.stderr)
-        return 1
+        return _lost(exc)
     except KeyboardInterrupt:
         print("memdir: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _lost(exc: OutputLost) -> int:
+    """Exit code 1, said on stderr: the command ran, its output could not be printed (stdout closed or full)."""
+    print(f"memdir: the result was not printed: {exc}", file=sys.stderr)
+    return 1
+
+
+def _printed(show) -> int:
+    """Run ``show`` (a print of a result made before any command runs: ``--version``) as a command's output is
+    printed: 0; a closed pipe (``| head -1``) 0, quietly; stdout closed or full: 1, said (:func:`_lost`)."""
+    try:
+        show()
+    except OutputLost as exc:
+        return _lost(exc)
+    except BrokenPipeError:
+        return 0
+    return 0
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ renderer's text (:mod:`memdir.render.sync`); ``sync ACTION --help`` prints that 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ...render import sync as render_sync
 from ...vocabulary import SYNC_CONFLICT_EXIT, SYNC_LAYERS, SYNC_OFFLINE_EXIT
@@ -109,7 +110,8 @@ class _Help(argparse.Action):
             if options:
                 lines += ["", "arguments:"] + [f"  {name:<28} {about}" for name, about in options]
             lines += ["", "Also: --json (one JSON document), --home, --project."]
-            print("\n".join(lines))
+            # as argparse prints every other help page: a closed pipe (`| head -1`) or stdout loses the page quietly
+            parser._print_message("\n".join(lines) + "\n", sys.stdout)
         parser.exit()
 
 
