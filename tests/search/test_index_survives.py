@@ -492,8 +492,11 @@ def test_doctor_checks_the_index(mem, project, monkeypatch):
     assert "the next search rebuilds it" in checked.stdout
     # said once: the note, no stderr warning beside it (which also said "rebuilt", not yet true)
     assert (checked.stdout + checked.stderr).count("was damaged") == 1 and "damaged" not in checked.stderr
-    assert "damaged" not in _cli(project, "doctor").stdout  # rebuilt: nothing more to say
+    again = _cli(project, "doctor").stdout  # no note again; the search line (import42) says the rebuild still waits
+    assert "note: the search index" not in again and again.count("damaged") == 1
+    assert "search: bm25; the search index was set aside as damaged (index.sqlite.corrupt-" in again
     assert "- staging-host (type: project" in _cli(project, "search", "staging").stdout
+    assert "damaged" not in _cli(project, "doctor").stdout  # rebuilt by that search: nothing more to say
     index.db_path(mem.home).write_bytes(b"not an index " * 64)  # control: a search has no note: it warns on stderr
     found = _cli(project, "search", "staging")
     assert "- staging-host (type: project" in found.stdout and found.stderr.count("was damaged") == 1, found.stderr
