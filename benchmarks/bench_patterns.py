@@ -64,6 +64,7 @@ CASES = {
     "retraction.fillers": ("is_retraction", "no, "),  # fillers, no retraction among them
     "retraction.fillers_no_comma": ("is_retraction", "nono "),  # one clause of almost-fillers
     "retraction.named": ("is_retraction", "x ", "ignore what I said about "),
+    "retraction.own_sentence": ("takes_itself_back", "no, ", "Remember we deploy on Fridays, "),  # no retraction after
     "retraction.wrong_and_right": ("wrong_and_right", "is wrong "),  # "is wrong" again and again, no separator
 }
 
@@ -76,7 +77,7 @@ def _call(target: str):
 
     if target.startswith("rule:"):
         return dict(gate.RULES)[target[5:]].search
-    if target in ("is_retraction", "wrong_and_right"):
+    if target in ("is_retraction", "takes_itself_back", "wrong_and_right"):
         try:
             from memdir.consolidation import retraction
         except ImportError:  # main before retract43

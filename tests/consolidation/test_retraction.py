@@ -16,6 +16,7 @@ from memdir.consolidation.gate import check, sentence_rules
 from memdir.consolidation.retraction import (
     is_retraction,
     named,
+    takes_itself_back,
     withdrawn,
     wrong_and_right,
 )
@@ -84,6 +85,19 @@ def test_a_request_pointing_back_is_cancelled_with_what_it_points_to():
     assert taken.skip(0) == frozenset({0, 1})
 
 
+def test_a_request_taken_back_in_its_own_sentence_fires_nothing():
+    said = transcript(("user", "Remember we deploy on Fridays — no wait, scratch that."), ("assistant", "ok"))
+    result = check(said, "gated", withdrawn(said))
+    assert result.fire is False
+    assert [w.cancelled for w in result.withdrawn] == [(0, 0, "Remember we deploy on Fridays — no wait, scratch that.")]
+    # control: the same request without its last clauses fires
+    plain = transcript(("user", "Remember we deploy on Fridays."), ("assistant", "ok"))
+    assert check(plain, "gated", withdrawn(plain)).rules == ["remember"]
+    # control: a clause taking back something else after it ("scratch that last test run") keeps it
+    other = transcript(("user", "Remember we deploy on Fridays, scratch that last test run."), ("assistant", "ok"))
+    assert check(other, "gated", withdrawn(other)).rules == ["remember"]
+
+
 def test_a_cancelled_yes_to_the_assistants_proposal_fires_nothing():
     said = transcript(("assistant", "Should we pin Node 20 in .nvmrc for every environment from now on?"),
                       ("user", "yes"), ("assistant", "Pinned."), ("user", "Actually, never mind."))
@@ -116,6 +130,7 @@ def test_the_rules_are_linear_in_a_long_sentence():
     for text in ("no, " * 30000, "nono " * 30000, "ignore what I said about " + "x " * 60000,
                  "is wrong " * 15000, "scratch that " * 10000):
         is_retraction(text)
+        takes_itself_back(text)
         wrong_and_right(text)
     assert time.perf_counter() - started < 2.0
     assert is_retraction("no, " * 30000 + "scratch that") is True  # control: the same fillers, then a retraction

@@ -23,6 +23,9 @@ Which request it cancels:
   of the session sharing a content word with what it names (the most shared, then the latest); none shares one:
   nothing is cancelled.
 
+A sentence that says something and takes it back in its last clauses ("Remember we deploy on Fridays — no
+wait, scratch that.") keeps nothing either (:func:`takes_itself_back`).
+
 A request pointing back at the sentences before it ("We deploy on Fridays. Remember that.") is cancelled with
 them. The retraction itself fires nothing ("Never mind." is no rule "never …").
 
@@ -130,6 +133,20 @@ def is_retraction(sentence: str) -> bool:
     return "strong" in kinds and None not in kinds
 
 
+def takes_itself_back(sentence: str) -> bool:
+    """Whether ``sentence`` says something, then takes it back in its last clauses ("Remember we deploy on
+    Fridays — no wait, scratch that."): those clauses each a retraction, a "that's wrong" or a filler, one a
+    retraction, after a clause that is none of them. Linear in the sentence's length."""
+    low = sentence.lower()
+    if not any(word in low for word in _WORDS):
+        return False
+    kinds = [_clause_kind(part) for part in _CLAUSE.split(sentence.strip())]
+    end = len(kinds)
+    while end and kinds[end - 1] is not None:
+        end -= 1
+    return 0 < end < len(kinds) and "strong" in kinds[end:]
+
+
 def named(sentence: str) -> str | None:
     """What a retraction naming it takes back ("Ignore what I said about the deploy day." → "the deploy day"),
     or None when ``sentence`` names nothing so."""
@@ -221,7 +238,7 @@ def withdrawn(transcript) -> Withdrawals:
     turns = []  # (turn index, sentences)
     for index, turn in transcript.user_turns():
         turns.append((index, sentences(turn.text)))
-    if not any(is_retraction(s) for _, said in turns for s in said):
+    if not any(is_retraction(s) or takes_itself_back(s) for _, said in turns for s in said):
         return NONE
     skipped: dict[int, set[int]] = {}
     confirmations: set[int] = set()
@@ -258,6 +275,11 @@ def withdrawn(transcript) -> Withdrawals:
             spoken.append((pos, 0))  # a bare yes to the assistant's proposal: said, if in no content word
             continue
         for i, sentence in enumerate(said):
+            if takes_itself_back(sentence):  # "Remember we deploy on Fridays — no wait, scratch that."
+                asked = request(pos, i)
+                skipped.setdefault(index, set()).add(i)
+                out.append(Withdrawal(index, i, sentence, cancel(pos, i) if asked else None))
+                continue
             if not is_retraction(sentence):
                 if not _NOD.fullmatch(sentence) and (stems(sentence) or said_rules(said, i)):  # "Remember that." says no content word, but asks
                     spoken.append((pos, i))
@@ -278,5 +300,5 @@ def withdrawn(transcript) -> Withdrawals:
     return Withdrawals({k: frozenset(v) for k, v in skipped.items()}, frozenset(confirmations), tuple(out))
 
 
-__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "withdrawn",
+__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "takes_itself_back", "withdrawn",
            "wrong_and_right"]
