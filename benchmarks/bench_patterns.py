@@ -60,6 +60,12 @@ CASES = {
     "printable.one_line.spaces": ("one_line", " ", "\x07"),  # spaces and no break, after a control character
     "persona.lead_in.dashes": ("lead_in", "-"),
     "persona.then_i.spaces": ("then_i", " ", "x"),
+    # retract43: the person taking back what they said (main has no such rule: its times are of a call doing nothing)
+    "retraction.fillers": ("is_retraction", "no, "),  # fillers, no retraction among them
+    "retraction.fillers_no_comma": ("is_retraction", "nono "),  # one clause of almost-fillers
+    "retraction.named": ("is_retraction", "x ", "ignore what I said about "),
+    "retraction.own_sentence": ("takes_itself_back", "no, ", "Remember we deploy on Fridays, "),  # no retraction after
+    "retraction.wrong_and_right": ("wrong_and_right", "is wrong "),  # "is wrong" again and again, no separator
 }
 
 
@@ -71,6 +77,12 @@ def _call(target: str):
 
     if target.startswith("rule:"):
         return dict(gate.RULES)[target[5:]].search
+    if target in ("is_retraction", "takes_itself_back", "wrong_and_right"):
+        try:
+            from memdir.consolidation import retraction
+        except ImportError:  # main before retract43
+            return lambda text: None
+        return getattr(retraction, target)
     # (main's rules read the four expressions as they were; this checkout's through the functions that replaced two)
     question = getattr(rules, "_without_question_tail", None) or (lambda text: rules._QUESTION_TAIL.sub(".", text))
     return {"points_back": gate._POINTS_BACK.match, "sentence_rules": gate.sentence_rules, "redact": redact,

@@ -37,7 +37,9 @@ def test_a_value_put_right_is_the_whole_run_of_its_characters():
 def test_wrong_then_should_quotes_from_the_first_wrong():
     assert sentence_rules("that was wrong wrong, the port should be 6543") == [
         ("correction", "wrong wrong, the port should")]
-    assert sentence_rules("that was wrong, the port is 6543") == []  # control: no "should"
+    assert sentence_rules("that went wrong, the port is 6543") == []  # control: no "should"
+    # ("that was wrong, the port is 6543" is a correction since retract43: what was wrong, then what is right)
+    assert sentence_rules("that was wrong, the port is 6543") == [("correction", "was wrong, ")]
     assert sentence_rules("wrong " * 1000) == []  # control: "wrong" a thousand times, no "should"
 
 

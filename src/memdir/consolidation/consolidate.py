@@ -60,6 +60,7 @@ from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is 
     Proposal,
     Receipt,
 )
+from .retraction import withdrawn
 
 MAX_PARSED = 50          # proposals read from one reply at most; the rest are ignored (reported)
 RAW_LIMIT = 20_000       # characters of the raw reply kept in the receipt
@@ -326,7 +327,7 @@ def consolidate(session: Session, transcript, *, dry_run: bool = False, extracto
         return replace(report, status="empty")  # nothing readable (empty, binary, only tool output): no receipt
     if not force and not dry_run and seen(writer, parsed.digest):
         return replace(report, status="seen")
-    report = replace(report, gate=gate_mod.check(parsed, mode))
+    report = replace(report, gate=gate_mod.check(parsed, mode, withdrawn(parsed)))  # what was taken back fires nothing
     if not report.gate.fire:
         return _journal(writer, replace(report, status="gated"))  # a dry run journals nothing
     chosen = resolve_extractor(extractor, settings, under_hooks=under_hooks)

@@ -55,6 +55,12 @@ from dataclasses import dataclass, field
 
 _I = re.I
 
+# "The db-port memory is wrong: dev postgres is on 5432 again", "The db port is wrong, it's 5432": what is wrong,
+# then what is right (a fixed verb and word, then one separator: linear); :func:`memdir.consolidation.retraction.
+# wrong_and_right` reads the two parts.
+WRONG_AND_RIGHT = (r"\b(?:is|are|was|were) (?:wrong|incorrect|outdated|out of date|stale|no longer (?:true|right|correct))"
+                   r"\s*(?:[:;,\u2014\u2013]|\s-)\s*(?=\w)")
+
 # What a person pastes rather than says.
 _FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
@@ -208,7 +214,7 @@ RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
     ("correction", _Alternation(re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
-        r"|\bi (?:meant|said)\b|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
+        r"|\bi (?:meant|said)\b|" + WRONG_AND_RIGHT + r"|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
         # a value put right by the value it replaces: "listens on 6543 now, not 5433", "is 3.12, not 3.11"
         # (the value one run of such characters holding a digit, taken whole: "[\w.:/-]*\d[\w.:/-]*" tried every split
         # of it, quadratic in a long run)
@@ -409,6 +415,7 @@ class GateResult:
     fire: bool
     mode: str
     hits: tuple[GateHit, ...] = field(default_factory=tuple)
+    withdrawn: tuple = field(default_factory=tuple)  # the person's retractions that cancelled a request
 
     @property
     def rules(self) -> list[str]:
@@ -417,8 +424,10 @@ class GateResult:
         return [r for r in RULE_NAMES if r in seen]
 
     def to_dict(self) -> dict:
-        return {"fire": self.fire, "mode": self.mode, "rules": self.rules,
-                "hits": [h.to_dict() for h in self.hits]}
+        out = {"fire": self.fire, "mode": self.mode, "rules": self.rules, "hits": [h.to_dict() for h in self.hits]}
+        if self.withdrawn:
+            out["withdrawn"] = [w.to_dict() for w in self.withdrawn]
+        return out
 
 
 def clean_user_text(text: str) -> str:
@@ -472,11 +481,14 @@ def said_rules(said: list[str], i: int) -> list[tuple[str, str]]:
     return found
 
 
-def check(transcript, mode: str = "gated") -> GateResult:
+def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
     """Run the gate over ``transcript`` (a :class:`~memdir.consolidation.transcripts.Transcript`).
 
     Returns every hit whatever the mode (``--explain`` shows them); ``fire``
     follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.
+    ``withdrawals``: what the person took back (:func:`memdir.consolidation.retraction.withdrawn`); the
+    sentences it cancels and the retractions fire nothing, and the result's ``withdrawn`` lists the
+    retractions that cancelled a request (None: nothing taken back).
     """
     if mode not in ("off", "gated", "always"):
         from ..errors import InvalidInput
@@ -485,12 +497,13 @@ def check(transcript, mode: str = "gated") -> GateResult:
     hits: list[GateHit] = []
     for index, turn in transcript.user_turns():
         confirmed = confirmed_suggestion(transcript, index)
-        if confirmed is not None:
+        if confirmed is not None and (withdrawals is None or index not in withdrawals.confirmations):
             hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
-        for sentence, found in said_hits(turn.text):
+        skip = withdrawals.skip(index) if withdrawals is not None else ()
+        for sentence, found in said_hits(turn.text, skip=skip):
             hits.extend(GateHit(rule, index, sentence, cue) for rule, cue in found)
     fire = mode == "always" or (mode == "gated" and bool(hits))
-    return GateResult(fire, mode, tuple(hits))
+    return GateResult(fire, mode, tuple(hits), tuple(withdrawals.cancelled()) if withdrawals is not None else ())
 
 
 # Words without which no sentence fires "remember" (each of its cues holds one, in lower case): a quick look before
@@ -513,20 +526,23 @@ def _may_request(text: str) -> bool:
     return any(word in low for word in REQUEST_WORDS)
 
 
-def said_hits(text: str, *, requests: int | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
+def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[str, list[tuple[str, str]]]]:
     """``(sentence, [(rule, cue), …])`` for each sentence of a person's message ``text`` that fires a rule, in
     order (:func:`said_rules`): the sentence cleaned (:func:`sentences`) and, for a request pointing back at
     what the message said before it ("… Remember it."), those sentences before it — what the hit quotes, and
     what a cut message keeps of its middle (:func:`memdir.consolidation.transcripts.cutting.cut_message`).
     ``requests``: only requests to remember, of sentences at most that many characters long (a longer one is
     not read: the rules' cost grows faster than a sentence's length, and a pasted line can be megabytes) that
-    hold one of :data:`REQUEST_WORDS`, the first :data:`REQUEST_READS` of those."""
+    hold one of :data:`REQUEST_WORDS`, the first :data:`REQUEST_READS` of those. ``skip``: indexes of the
+    message's sentences (:func:`sentences`) that fire nothing (taken back: :mod:`memdir.consolidation.retraction`)."""
     if requests is not None and not _may_request(text):
         return []  # a paste holding no request's word: not split into sentences at all
     said = sentences(text)
     out = []
     read = 0
     for i, sentence in enumerate(said):
+        if i in skip:
+            continue
         if requests is not None and (len(sentence) > requests or not _may_request(sentence)):
             continue
         read += 1

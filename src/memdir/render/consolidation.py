@@ -24,6 +24,10 @@ def gate(result) -> str:
     lines = [head + (f" ({', '.join(result.rules)})" if result.hits else "")]
     for hit in result.hits:
         lines.append(f"  turn {hit.turn + 1} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
+    for taken in getattr(result, "withdrawn", ()):
+        turn, _, sentence = taken.cancelled
+        lines.append(f"  turn {taken.turn + 1} took back turn {turn + 1} (“{cut_text(taken.said, 80)}”), "
+                     f"not kept: {cut_text(sentence, 120)}")
     return "\n".join(lines)
 
 

@@ -17,13 +17,16 @@ than :data:`MAX_FINDINGS` remain, the strongest rules win (remember, then
 correction, confirmed, rule, preference, constraint, decision, deadline,
 schedule, personal), in transcript order. A bare yes to the assistant's
 proposal of a standing rule gives the proposal as a statement
-(:func:`memdir.consolidation.gate.confirmed_suggestion`).
+(:func:`memdir.consolidation.gate.confirmed_suggestion`). What the person took
+back later in the session ("Scratch that.", "Don't save it.":
+:mod:`memdir.consolidation.retraction`) gives no finding.
 """
 
 from __future__ import annotations
 
 from ..gate import confirmed_suggestion, said_rules, sentences
 from ..proposals import ExtractionContext, ExtractionResult
+from ..retraction import withdrawn
 from .rules import is_task_only, secret_value_only, strip_filler, write_down
 from .wording import content_words
 
@@ -49,12 +52,16 @@ class AgentExtractor:
         pools = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
         order = 0
+        withdrawals = withdrawn(transcript)  # what the person took back: no finding ("Scratch that.")
         for index, turn in transcript.user_turns():
             said = sentences(turn.text)
             confirmed = confirmed_suggestion(transcript, index)
             if confirmed is not None:  # a bare yes to the assistant's proposal: the proposal is the finding
-                said = [] if is_task_only(confirmed) else [confirmed]
+                said = [] if is_task_only(confirmed) or index in withdrawals.confirmations else [confirmed]
+            skip = () if confirmed is not None else withdrawals.skip(index)
             for i, sentence in enumerate(said):
+                if i in skip:
+                    continue
                 rules = ["confirmed"] if confirmed else [rule for rule, _ in said_rules(said, i)]
                 if not rules:
                     continue

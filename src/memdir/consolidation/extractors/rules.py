@@ -46,6 +46,7 @@ from ...text.redact import PLACEHOLDER_PATTERN, holds_redaction
 from ..gate import (REMEMBER_BACK_FR_ES_PT_RU, REMEMBER_DE, REMEMBER_FR_ES_PT_RU, REMEMBER_KO_JA, confirmed_suggestion,
                     is_question_or_hedge, pointed_to, said_before, sentence_rules, sentences)
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
+from ..retraction import withdrawn, wrong_and_right
 from .dates import absolutize
 from .persona import (
     FIRST_PERSON,
@@ -241,6 +242,9 @@ def _classify(sentence: str) -> tuple[str, str] | None:
         if without_subject(statement) and len(content_words(statement)) >= 2 and not is_question_or_hedge(statement):
             return "user", statement  # "Grew up in Tallahassee": the person's, "I" left out
         return None
+    corrected = wrong_and_right(sentence) if "correction" in rules and "remember" not in rules else None
+    if corrected is not None:  # "The db-port memory is wrong: dev postgres is on 5432 again": what is right
+        return _kind_of(corrected[1]), corrected[1]
     if FIRST_PERSON.match(statement) and is_passing(statement) and "remember" not in rules:
         return None  # a feeling of the moment or a hypothetical, whichever rule fired
     if rules & {"preference", "personal"} and not FIRST_PERSON.match(statement):
@@ -329,19 +333,24 @@ def statement_of(said: list[str], i: int) -> tuple[str, str] | None:
     return kind, statement
 
 
-def turn_statements(transcript, index: int) -> list[tuple[str, tuple[str, str] | None]]:
+def turn_statements(transcript, index: int, withdrawals=None) -> list[tuple[str, tuple[str, str] | None]]:
     """``(evidence, (kind, statement) or None)`` for each sentence of the
     person's turn ``index`` (:func:`statement_of`) — or, when the whole turn
     is a bare yes to the assistant's proposal of a standing rule
     (:func:`memdir.consolidation.gate.confirmed_suggestion`), one item: the
     turn and ``("confirmed", the proposal as a statement)``; a proposal about
-    this session's steps only keeps nothing."""
+    this session's steps only keeps nothing. ``withdrawals``: what the person took back
+    (:func:`memdir.consolidation.retraction.withdrawn`): those sentences, and a cancelled yes, keep nothing."""
     turn = transcript.turns[index]
     confirmed = confirmed_suggestion(transcript, index)
     if confirmed is not None:
-        return [] if is_task_only(confirmed) else [(turn.text.strip(), ("confirmed", confirmed))]
+        if is_task_only(confirmed) or (withdrawals is not None and index in withdrawals.confirmations):
+            return []
+        return [(turn.text.strip(), ("confirmed", confirmed))]
     said = sentences(turn.text)
-    return _with_antecedents(said, [(_evidence(said, i), statement_of(said, i)) for i in range(len(said))])
+    skip = withdrawals.skip(index) if withdrawals is not None else ()
+    return _with_antecedents(said, [(_evidence(said, i), None if i in skip else statement_of(said, i))
+                                    for i in range(len(said))])
 
 
 def _evidence(said: list[str], i: int) -> str:
@@ -390,6 +399,15 @@ def _with_antecedents(said: list[str], items: list) -> list:
     return out
 
 
+def _named_memory(corrected: tuple, existing) -> tuple[str, str] | None:
+    """``(scope, name)`` of the existing memory a correction names ("The db-port memory is wrong: …",
+    :func:`memdir.consolidation.retraction.wrong_and_right`), the project's before the user's; None when it
+    names none of ``existing`` (or no memory at all)."""
+    name = corrected[2]
+    found = [(m.scope, m.name) for m in existing if name and m.name == name and m.status != "superseded"]
+    return min(found, key=lambda f: f[0] != "project") if found else None
+
+
 class _Made:
     """A proposal made in this run, as :func:`~memdir.consolidation.extractors.subjects.same_subject` sees it."""
 
@@ -426,11 +444,17 @@ class RulesExtractor:
         known = [set(content_words(d)) for d in context.existing_descriptions()]
         docs = set(content_words(context.workspace_text or ""))
         by_name = {(m.scope, m.name): m for m in context.existing}
+        withdrawals = withdrawn(transcript)
         for index, turn in transcript.user_turns():
-            for sentence, found in turn_statements(transcript, index):
+            for sentence, found in turn_statements(transcript, index, withdrawals):
                 if found is None:
                     continue
                 kind, statement = found
+                corrected = wrong_and_right(sentence)  # "The db-port memory is wrong: dev postgres is on 5432"
+                named = _named_memory(corrected, context.existing) if corrected else None
+                if corrected and named is None and same_subject(statement, context.existing) is None:
+                    notes.append(f"turn {index}: a correction of nothing stored: {statement[:80]}")
+                    continue
                 confirmed = kind == "confirmed"  # the assistant's proposal, the person's yes
                 kind = "feedback" if confirmed else kind
                 words = content_words(statement)
@@ -460,7 +484,7 @@ class RulesExtractor:
                 if len(proposals) >= cap:  # a new subject past the cap: counted and named, not proposed
                     left.append(statement)
                     continue
-                target = same_subject(statement, context.existing)
+                target = named or same_subject(statement, context.existing)
                 if target is not None:
                     existing = by_name[target]
                     # an update keeps the memory's type (Proposal.type None): a rule's guess does not retype it
