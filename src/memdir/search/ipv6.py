@@ -42,7 +42,7 @@ _GROUP = r"[0-9A-Fa-f]{1,4}"
 @lru_cache(maxsize=1)
 def _address() -> re.Pattern:
     """What an address is (see the module), compiled on the first text that may hold one (:func:`addresses`' fast
-    test): the prompt hook and a write load this module with the tokenizer, and most texts hold none (≈ 1 M
+    test): the prompt hook and a write load this module with the tokenizer, and most texts hold none (≈ 1.5 M
     instructions a process, benchmarks/bench_hooks.py --fresh --instructions)."""
     return re.compile(rf"(?<![\w:.])(?:(?:{_GROUP}:){{7}}{_GROUP}|(?:{_GROUP}(?::{_GROUP}){{0,6}})?::"
                       rf"(?:{_GROUP}(?::{_GROUP}){{0,6}})?)(?![\w]|:[0-9A-Fa-f:]|\.\d)")
