@@ -1,7 +1,7 @@
 """A pending finding reads as one JSON shape wherever it is listed (import42): `memdir status --json` listed bare
 strings where `memdir review --json` listed objects. Now every status of a layer — the Python API's, the CLI's
 (tests/operations/test_status_pending.py), the panel's ``/api/layers`` — holds the review's
-:class:`memdir.results.maintenance.Finding` values (memdir.operations.findings.project_findings), and the
+:class:`memdir.results.findings.Finding` values (memdir.operations.findings.project_findings), and the
 panel's OpenAPI document says so; ``memory_status`` (text) still counts them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.results.maintenance import Finding
+from memdir.results.findings import Finding
 from memdir.tools.handlers import run_tool
 
 SAID = "Remember: the staging database is reset every Monday at 06:00 UTC."

@@ -19,7 +19,7 @@ from time import gmtime, strftime
 from ..errors import InvalidInput, NotFound
 from ..prompt import pending
 from ..results import Result
-from ..results.maintenance import AnsweredFinding, Finding
+from ..results.findings import AnsweredFinding, Finding
 from ..session import Session
 
 ALL = "all"  # `memdir review --drop all`: every finding of the project

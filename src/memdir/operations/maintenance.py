@@ -57,7 +57,6 @@ from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
 from . import team as teamops
-from .findings import project_findings
 from .installed import CLIENTS, installed
 from .sync import summary as sync_summary
 from .verify import verify
@@ -76,6 +75,9 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
     (:meth:`memdir.layer.layer.Layer.facts_now`); so do the files read leniently (``fallback_parsed``,
     ``no_frontmatter``, ``notes``: what the layer recorded of how each file was read). With ``full``
     (``doctor``) every file is parsed."""
+    # a status's alone: a write, which loads this module, lists no finding (tests/integrations/cli/test_write_imports.py)
+    from .findings import project_findings
+
     now = now_utc()
     stale = session.settings.stale_after_days
     layers, everything = [], []

@@ -4,9 +4,13 @@ events, the home's project layers, a journal check (verify), the session's statu
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from ..files.scan import FileNote, Malformed
 from . import Result
+
+if TYPE_CHECKING:  # a status's findings: :mod:`memdir.results.findings`, loaded by the status that makes them
+    from .findings import AnsweredFinding, Finding
 
 # ---------------------------------------------------------------- journal and home
 
@@ -98,34 +102,6 @@ class VerifyResult(Result):
 
 
 @dataclass(frozen=True)
-class Finding(Result):
-    """One pending finding: its ``id`` (12 hex digits, what ``--drop`` takes), the person's ``text``
-    (redacted, at most :data:`~memdir.prompt.pending.MAX_TEXT` characters), the day it was ``said``
-    (``YYYY-MM-DD``), the gate ``rule`` that kept it and the number of sessions it was ``shown`` in
-    (it expires at :data:`~memdir.prompt.pending.SHOW_LIMIT`)."""
-
-    id: str
-    text: str
-    said: str
-    rule: str
-    shown: int
-
-
-@dataclass(frozen=True)
-class AnsweredFinding(Result):
-    """A finding an edit of a memory outside memdir answered, no longer shown (:mod:`memdir.prompt.answered`):
-    its ``id``, the person's ``text``, the memory edited (``name``), the journal event of that edit (``seq``,
-    ``ts`` ISO-8601 UTC) and the ``reason``, one sentence."""
-
-    id: str
-    text: str
-    name: str
-    seq: int
-    ts: str
-    reason: str
-
-
-@dataclass(frozen=True)
 class LayerStatus(Result):
     """One layer of the session: its path, counts (``in_context``: its index
     lines in the context block as rendered now), and the files that are not
@@ -133,9 +109,9 @@ class LayerStatus(Result):
     frontmatter that is not YAML; ``no_frontmatter``: plain Markdown;
     ``notes``: every leniency by file, those two included — a foreign type
     or status, a description taken from the title or body); ``pending``: the pending findings a session
-    start of this project still shows the agent to save (its count: ``len``), as :class:`Finding` values;
+    start of this project still shows the agent to save (its count: ``len``), as :class:`~memdir.results.findings.Finding` values;
     ``answered``: the findings an edit outside memdir answered lately, no longer shown, as
-    :class:`AnsweredFinding` values — both what ``memdir review`` lists, in its shape
+    :class:`~memdir.results.findings.AnsweredFinding` values — both what ``memdir review`` lists, in its shape
     (:func:`memdir.operations.findings.project_findings`)."""
 
     scope: str

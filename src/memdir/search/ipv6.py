@@ -28,6 +28,7 @@ a time ``12:30:45`` and ``::ffff:10.0.0.1``, an IPv4 tail, are read as before). 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from .versions import VERSION_JOIN
@@ -36,7 +37,14 @@ ADDRESS_MARK = "\ue002"
 """What begins an IPv6 address's term (U+E002, private use: no text gives it a term; FTS5 keeps it in the token)."""
 
 _GROUP = r"[0-9A-Fa-f]{1,4}"
-_ADDRESS = re.compile(rf"(?<![\w:.])(?:(?:{_GROUP}:){{7}}{_GROUP}|(?:{_GROUP}(?::{_GROUP}){{0,6}})?::"
+
+
+@lru_cache(maxsize=1)
+def _address() -> re.Pattern:
+    """What an address is (see the module), compiled on the first text that may hold one (:func:`addresses`' fast
+    test): the prompt hook and a write load this module with the tokenizer, and most texts hold none (≈ 1.5 M
+    instructions a process, benchmarks/bench_hooks.py --fresh --instructions)."""
+    return re.compile(rf"(?<![\w:.])(?:(?:{_GROUP}:){{7}}{_GROUP}|(?:{_GROUP}(?::{_GROUP}){{0,6}})?::"
                       rf"(?:{_GROUP}(?::{_GROUP}){{0,6}})?)(?![\w]|:[0-9A-Fa-f:]|\.\d)")
 
 
@@ -66,7 +74,7 @@ def addresses(text: str) -> list[Address]:
     if "::" not in text and text.count(":") < 7:
         return []
     out: list[Address] = []
-    for match in _ADDRESS.finditer(text):
+    for match in _address().finditer(text):
         written = match.group(0)
         if not any(c.isdigit() for c in written):
             continue  # dead::beef, std::vector: code

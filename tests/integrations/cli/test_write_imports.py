@@ -5,6 +5,7 @@ operations.maintenance -> prompt.start the session record's modules; an import l
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 from tests.conftest import run_cli_modules
@@ -12,8 +13,11 @@ from tests.conftest import run_cli_modules
 # misc42: what a tombstone's refusal says (tombstones.refusals) and whether a value corrects a forgotten link's
 # address (tombstones.addresses) load when a value is refused or a tombstone made, not with every write.
 TOMBSTONE_TEXT = ("memdir.tombstones.addresses", "memdir.tombstones.refusals")
+# hot43: a project's findings (their shapes, two dataclasses: ≈ 8 M instructions of a fresh write, and how a status
+# gathers them) load with a command that lists them, not with the upkeep module every write loads.
+FINDINGS = ("memdir.operations.findings", "memdir.results.findings")
 ABSENT = ("memdir.importing", "memdir.importing.run", "memdir.importing.items", "memdir.prompt.recalled",
-          "memdir.prompt.sessionfiles", *TOMBSTONE_TEXT)
+          "memdir.prompt.sessionfiles", *TOMBSTONE_TEXT, *FINDINGS)
 
 
 def _run(*args) -> tuple[subprocess.CompletedProcess, list[str]]:
@@ -51,3 +55,19 @@ def test_a_cli_write_loads_a_tombstone_s_texts_only_to_refuse(project):
                                    "Dev PostgreSQL listens on 5433", "-b", "Moved.")
     assert done.returncode == 1 and "forgotten" in done.stderr  # refused
     assert "memdir.tombstones.refusals" in loaded  # control: the refusal's text, loaded to refuse
+
+
+def test_a_cli_write_loads_a_project_s_findings_only_to_list_them(project):
+    """A write loads neither the findings' shapes (:mod:`memdir.results.findings`) nor how they are gathered
+    (:mod:`memdir.operations.findings`), though it loads the upkeep module whose status lists them
+    (:mod:`memdir.operations.maintenance`, :mod:`memdir.results.maintenance`); control in the same store: a status
+    loads both and lists the project layer's findings (none here)."""
+    done, loaded = _run("--project", str(project), "write", "db-port", "-d", "Dev PostgreSQL listens on 5433",
+                        "-b", "Moved from 5432.")
+    assert done.stdout == "Memory created: db-port (project)\n"
+    assert [m for m in FINDINGS if m in loaded] == []
+    assert {"memdir.operations.maintenance", "memdir.results.maintenance"} <= set(loaded)  # control: the upkeep
+    done, loaded = _run("--project", str(project), "--json", "status")
+    assert set(FINDINGS) <= set(loaded)  # control: a status gathers the findings
+    layers = {layer["scope"]: layer for layer in json.loads(done.stdout)["layers"]}
+    assert (layers["project"]["pending"], layers["project"]["answered"]) == ([], [])

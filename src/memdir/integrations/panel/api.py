@@ -40,6 +40,7 @@ from ...files.scan import Malformed
 from ...layer.history import HistoryEntry
 from ...render import memories as render
 from ...results import Result
+from ...results import findings as finding_results
 from ...results import maintenance as maintenance_results
 from ...results import memories as memory_results
 from ...results import trust as trust_results
@@ -350,7 +351,8 @@ def _schema(hint) -> dict:
 
 
 def _component_types() -> list:
-    return [*(obj for module in (memory_results, trust_results, maintenance_results) for obj in vars(module).values()
+    return [*(obj for module in (memory_results, trust_results, maintenance_results, finding_results)
+              for obj in vars(module).values()
               if isinstance(obj, type) and obj.__module__ == module.__name__ and dataclasses.is_dataclass(obj)
               and issubclass(obj, Result) and "to_dict" not in vars(obj)), HistoryEntry, Malformed]
 
@@ -358,8 +360,10 @@ def _component_types() -> list:
 def _components() -> dict:
     """A schema per result type whose JSON form is its fields (``asdict``), plus the forms built by hand."""
     out = {}
-    for kind in _component_types():
-        hints = typing.get_type_hints(kind)
+    types = _component_types()
+    named = {kind.__name__: kind for kind in types}  # a hint naming a type its module imports only to check types
+    for kind in types:
+        hints = typing.get_type_hints(kind, localns=named)
         props = {f.name: _schema(hints[f.name]) for f in dataclasses.fields(kind)}
         out[kind.__name__] = {"type": "object", "description": (kind.__doc__ or "").split("\n\n")[0].strip(),
                               "properties": props, "required": sorted(props)}
