@@ -38,7 +38,8 @@ def transcript(*pairs) -> Transcript:
     "Scratch that, that was wrong.", "Wait, no — forget that, it's wrong.", "Don't save it.", "Never mind.",
     "Oh wait, never mind that.", "Don't remember that.", "I was wrong about that.", "Forget what I just said.",
     "Please don't save that to memory.", "Ignore what I said about the deploy day.", "Vergiss das.", "Oublie ça.",
-    "Olvídalo.", "Esqueça isso.", "Забудь это.", "算了，别记了。", "忘れてください。", "취소해 주세요."])
+    "Olvídalo.", "Esqueça isso.", "Забудь это.", "算了，别记了。", "忘れてください。", "잊어 주세요.",
+    "Don't write that down.", "Don't add it to memory."])
 def test_a_sentence_that_only_takes_back_is_a_retraction(sentence):
     assert is_retraction(sentence) is True
 
@@ -46,9 +47,35 @@ def test_a_sentence_that_only_takes_back_is_a_retraction(sentence):
 @pytest.mark.parametrize("sentence", [
     "Scratch that last test run, rerun it.", "Scratch that, rerun the tests.", "That's wrong.",
     "Forget it, I figured it out.", "Vergiss das nicht.", "忘れないで", "Don't forget that.", "Remember that.",
-    "We never mind the lint warnings on CI.", "no, " * 2000])
+    "We never mind the lint warnings on CI.", "no, " * 2000,
+    # about the assistant's work as often as about what was said (break43): no retraction
+    "Delete it.", "Undo that.", "Cancel it.", "Ignore it.", "Drop it.", "No, no need to add it.", "Egal.",
+    "No importa.", "取消它", "취소해 주세요.", "取り消してください。"])
 def test_a_sentence_that_says_more_or_asks_to_keep_is_no_retraction(sentence):
     assert is_retraction(sentence) is False
+
+
+@pytest.mark.parametrize("sentence", [
+    "Remember: always load the API token from the vault at runtime — don't store it.",
+    "Remember: if you see a stray .orig file in the repo, delete it.",
+    "When the linter complains about line length, ignore it.", "Remember the password policy; don't write it down."])
+def test_a_request_whose_last_clause_is_about_its_own_object_keeps_itself(sentence):
+    # break43: "don't store it", "delete it" there say what to do with the sentence's own thing
+    assert takes_itself_back(sentence) is False
+    assert takes_itself_back("Remember we deploy on Fridays — no wait, scratch that.") is True  # control
+
+
+def test_an_action_word_after_a_request_keeps_the_request():
+    said = ("user", "Always use pnpm in this repo, never npm."), ("assistant", "Done. I also created package-lock.json.")
+    for after in ("Delete it.", "Undo that.", "Cancel it.", "Ignore it."):
+        assert withdrawn(transcript(*said, ("user", after))).cancelled() == []
+    taken = withdrawn(transcript(*said, ("user", "Scratch that.")))  # control: a retraction still cancels it
+    assert [w.cancelled for w in taken.said] == [(0, 0, "Always use pnpm in this repo, never npm.")]
+
+
+def test_a_denied_wrong_is_no_correction():
+    assert wrong_and_right("Nothing about the db port is wrong, it is fine.") is None
+    assert wrong_and_right("The db port is wrong, it's 5432.") == ("The db port", "The db port is 5432.", None)
 
 
 def test_a_retraction_cancels_the_adjacent_request_and_nothing_else():

@@ -81,3 +81,15 @@ def test_the_one_reader_skips_torn_foreign_and_too_deep_lines(layer):
     assert pending.showings(layer.path) == {"abc": {"s1"}}
     assert pending.dropped(layer.path) == frozenset({pending.said_digest(WRONG)})
     assert answered.records(layer.path, "no-such-file.jsonl") == []
+
+
+def test_a_torn_last_record_does_not_swallow_the_next_drop(layer):
+    # break43: a torn line (a writer killed mid-record) glued the next drop to it, unreadable: the finding came back
+    layer.meta.mkdir(parents=True, exist_ok=True)
+    (layer.meta / pending.DROPPED_FILE).write_bytes(b'{"digest": "abc')
+    assert _add(layer, WRONG) == [WRONG]
+    with layer.locked():
+        pending.drop(layer.path, [pending.load(layer.path)[0]["id"]])
+    lines = (layer.meta / pending.DROPPED_FILE).read_text(encoding="utf-8").splitlines()
+    assert lines[0] == '{"digest": "abc' and json.loads(lines[1])["digest"] == pending.said_digest(WRONG)
+    assert _add(layer, WRONG, "Deploys go out on Tuesdays.") == ["Deploys go out on Tuesdays."]  # control: kept

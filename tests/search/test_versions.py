@@ -69,7 +69,7 @@ def test_a_version_finds_its_memory_and_ranks_its_neighbour_below(store):
     assert top(store, "2.4") == [("sdk-24", 1.0)]  # control: the other one
     assert top(store, "v2.3") == [("sdk-231", 1.0)]  # was: both at 0.99; vers19: sdk-24 at 0.04 by v2
     assert top(store, "v2.4") == [("sdk-24", 1.0)]
-    assert top(store, "sdk 2.3") == [("sdk-231", 1.0), ("sdk-24", 0.0)]  # was: both at 0.03; 0.04 till its 2.4 clashed (num42)
+    assert top(store, "sdk 2.3") == [("sdk-231", 1.0), ("sdk-24", 0.04)]  # was: both at 0.03; two groups never clash
     assert [hit.why["terms"] for hit in store.search("sdk v2.3")] == [["sdk", "2.3"], ["sdk"]]  # as written
     assert top(store, "16.4") == [("pg-164", 1.0)]
     assert top(store, "Postgres 16.4") == [("pg-164", 1.0), ("pg-15", 0.02)]  # pg-15 by postgres alone
@@ -90,7 +90,7 @@ def test_a_version_finds_its_memory_and_ranks_its_neighbour_below(store):
 def test_every_door_reads_a_version_alike(store, isolated_home, project):
     env = lexical_env(isolated_home, project)
     assert cli_search(env, "2.3") == [("sdk-231", 1.0)]
-    assert cli_search(env, "sdk 2.3") == [("sdk-231", 1.0), ("sdk-24", 0.0)]
+    assert cli_search(env, "sdk 2.3") == [("sdk-231", 1.0), ("sdk-24", 0.04)]
     assert cli_search(env, "Postgres 16.4") == [("pg-164", 1.0), ("pg-15", 0.02)]
     assert cli_search(env, "2.5") == []  # control: nothing padded in
     found, other, nothing = mcp_search(isolated_home, project, "2.3", "v2.4", "2.5")

@@ -50,32 +50,41 @@ _FILLER = (r"(?:wait|no|nope|nah|oh|oops|whoops|hmm+|um+|uh+|ah|sorry|actually|o
            r"|my bad|my mistake|on second thought|sorry about that|doch|nein|warte|non|attends|pardon"
            r"|espera|perdón|perdona|não|desculpa|нет|стоп|извини(?:те)?|不|等等|不对|아니|잠깐|いや|待って|ちょっと待って)")
 _THAT = r"(?:that|this|it|all that|all of that|all of it|what i (?:just )?said|everything i (?:just )?said)"
-_SAVE = r"(?:save|remember|store|keep|record|note|memori[sz]e|write down|write|add|put)"
-_WHERE = r"(?: (?:to|in|into) (?:the |your |our )?(?:memory|memories|claude\.md|agents\.md))?"
-# A clause that takes something back, whole (after its fillers: see _clause_kind).
+# Saving: a verb of memory alone, or one of keeping anything with where ("don't add it" is about a file).
+_SAVE = (r"(?:(?:save|remember|memori[sz]e|note) (?:that|this|it)(?: down)?(?:{where})?"
+         r"|write (?:that|this|it) down(?:{where})?"
+         r"|(?:store|keep|record|write|add|put) (?:that|this|it)(?: down)?{where_needed})")
+_WHERE = r" (?:to|in|into) (?:the |your |our )?(?:memory|memories|claude\.md|agents\.md)"
+_SAVE = _SAVE.format(where=_WHERE, where_needed=_WHERE)
+# A clause that takes something back, whole (after its fillers: see _clause_kind). Only words about what was said:
+# "delete it", "undo that", "cancel it", "ignore it", "drop it", "egal" are as often about the assistant's work (a
+# file it made, a warning, a commit) and took back a request said before (break43); naming what was said stays
+# ("ignore what I said about …": _NAMED).
 _STRONG = re.compile(
     r"(?:(?:just|and|so|then|please|pls) )*+"
-    r"(?:(?:scratch|strike|forget|ignore|disregard|cancel|undo|drop|delete|remove|erase) " + _THAT
+    r"(?:(?:scratch|strike|forget|disregard) " + _THAT
     + r"(?: (?:too|please|then|again|now|for now|after all))?"
     r"|forget (?:i said (?:that|it|anything)|about (?:it|that))"
     r"|never ?mind(?: (?:that|this|then|please|about (?:it|that)))?"
-    r"|(?:don'?t|do not|no need to|you don'?t need to|please don'?t) " + _SAVE + r" (?:that|this|it)(?: down)?"
-    + _WHERE + r"(?: (?:anywhere|please|after all|then))?"
     r"|(?:that|this|it|what i said) was (?:wrong|not right|not true|incorrect|a mistake|a typo|my mistake|wrong of me)"
     r"|i was wrong(?: about (?:that|it))?|i misspoke|i made a mistake|i got (?:that|it) wrong"
     # German, French, Spanish, Portuguese, Russian ("vergiss das nicht" is a request to remember: a clause is whole)
     r"|(?:vergiss|vergesst|vergessen sie) (?:das|es)(?: wieder| bitte)?|streich das|das war falsch|ich habe mich geirrt"
-    r"|egal|oublie(?:z)? (?:ça|cela|ce que j'ai dit)|laisse(?:z)? tomber|c'[ée]tait faux|je me suis tromp[ée]e?"
-    r"|olv[ií]dalo|olv[ií]dese|olvida (?:eso|lo que dije)|no importa|eso (?:estaba mal|era incorrecto)|me equivoqu[ée]"
+    r"|oublie(?:z)? (?:ça|cela|ce que j'ai dit)|laisse(?:z)? tomber|c'[ée]tait faux|je me suis tromp[ée]e?"
+    r"|olv[ií]dalo|olv[ií]dese|olvida (?:eso|lo que dije)|eso (?:estaba mal|era incorrecto)|me equivoqu[ée]"
     r"|esque[çc]a (?:isso|o que eu disse)|esquece (?:isso|o que eu disse)|deixa pra l[áa]|isso estava errado"
-    r"|eu me enganei|забудь(?:те)? (?:это|об этом|что я сказал)|неважно|это было неправильно|я ошибся|я ошиблась)", _I)
+    r"|eu me enganei|забудь(?:те)? (?:это|об этом|что я сказал)|это было неправильно|я ошибся|я ошиблась)", _I)
 _STRONG_CJK = re.compile(
     r"算了(?:吧)?|(?:别|不要|不用|无需)(?:再)?(?:记|记住|记下|保存|存)(?:了|这个|它)?(?:吧)?|忘(?:掉|了)(?:它|这个|刚才(?:说的|那句))(?:吧)?"
-    r"|(?:刚才|我)(?:说错了|搞错了)|撤回|取消(?:这个|它)?"
-    r"|(?:잊어\s*(?:버려|줘|주세요|버리세요)|취소(?:해|해\s*줘|해\s*주세요|할게요)?|방금\s*(?:건|말은)\s*틀렸어(?:요)?"
+    r"|(?:刚才|我)(?:说错了|搞错了)|撤回"
+    r"|(?:잊어\s*(?:버려|줘|주세요|버리세요)|방금\s*(?:건|말은)\s*틀렸어(?:요)?"
     r"|기억하지\s*(?:마|마세요)|저장하지\s*(?:마|마세요))"
-    r"|忘れて(?:ください|いい|いいです)?|今の(?:は)?(?:なし|取り消し)(?:で)?|取り消して(?:ください)?|間違いでした"
+    r"|忘れて(?:ください|いい|いいです)?|今の(?:は)?(?:なし|取り消し)(?:で)?|間違いでした"
     r"|覚えなくて(?:いい|いいです)|保存しないで(?:ください)?", _I)
+# "Don't save that": a retraction alone or after a request, never in the request's own sentence, where "it" is
+# what the sentence is about ("Remember: load the token from the vault — don't store it", break43).
+_DONT_SAVE = re.compile(r"(?:(?:just|and|so|then|please|pls) )*+(?:don'?t|do not|no need to|you don'?t need to"
+                        r"|please don'?t) " + _SAVE + r"(?: (?:anywhere|please|after all|then))?", _I)
 # Beside a strong clause, not alone: "it's wrong", "that's not true".
 _WEAK = re.compile(r"(?:(?:that|it|this)(?:'s| is| was)|that isn't|it isn't|that wasn't|it wasn't) "
                    r"(?:not )?(?:wrong|true|right|correct|incorrect|a mistake)|(?:it's|that's) not (?:right|true)"
@@ -101,7 +110,8 @@ _WORDS = ("scratch", "strike", "forget", "ignore", "disregard", "cancel", "undo"
 
 
 def _clause_kind(clause: str) -> str | None:
-    """``strong``, ``weak``, ``filler`` or None (a clause that says something else) for one clause."""
+    """``strong``, ``unsave`` ("don't save that": :data:`_DONT_SAVE`), ``weak``, ``filler`` or None (a clause that
+    says something else) for one clause."""
     text = clause.strip().strip(".!。！…").strip().replace("\u2019", "'")
     if not text:
         return "filler"
@@ -115,6 +125,8 @@ def _clause_kind(clause: str) -> str | None:
             break
         if _STRONG.fullmatch(rest) or _STRONG_CJK.fullmatch(rest):
             return "strong"
+        if _DONT_SAVE.fullmatch(rest):
+            return "unsave"
         if _WEAK.fullmatch(rest):
             return "weak"
     return None
@@ -130,7 +142,7 @@ def is_retraction(sentence: str) -> bool:
     if named(sentence) is not None:
         return True
     kinds = [_clause_kind(part) for part in _CLAUSE.split(sentence.strip())]
-    return "strong" in kinds and None not in kinds
+    return ("strong" in kinds or "unsave" in kinds) and None not in kinds
 
 
 def takes_itself_back(sentence: str) -> bool:
@@ -155,6 +167,7 @@ def named(sentence: str) -> str | None:
 
 
 _WRONG_AND_RIGHT = re.compile(WRONG_AND_RIGHT, _I)
+_DENIED = frozenset({"nothing", "none", "no", "neither", "nor", "not", "never", "nobody", "no-one"})  # a subject denied
 _IT_IS = re.compile(r"^(?:(?:actually|now|but|and)[, ]+)?(?:it's|it is|it should be|that's|that is|they're|they are)\s+",
                     _I)
 _MEMORY_NAMED = re.compile(r"^(?:the\s+)?(?:memory\s+(?P<after>[\w.-]+)|(?P<before>[\w.-]+)\s+(?:memory|note))$", _I)
@@ -170,8 +183,8 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
         return None
     subject = sentence[:found.start()].strip(" ,")
     right = sentence[found.end():].strip()
-    if not subject or not right:
-        return None
+    if not subject or not right or subject.split(None, 1)[0].lower() in _DENIED:
+        return None  # "Nothing about the db port is wrong, it is fine": no correction (break43)
     it_is = _IT_IS.match(right)
     if it_is:
         right = f"{subject} is {right[it_is.end():]}"

@@ -82,15 +82,26 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-def append(path: Path | str, data: bytes) -> None:
-    """Append ``data`` to the file at ``path`` with one ``write`` on an ``O_APPEND`` descriptor (created 0600),
-    no lock: concurrent writers of whole lines (JSON lines records, logs) never interleave within one line on a
-    local file system (the pending findings' showings and answers). The directory must exist. Raises OSError as :func:`os.open` and :func:`os.write` do."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+def append_lines(path: Path | str, data: bytes) -> None:
+    """Append whole lines ``data`` (JSON lines records, ending in a newline) to the file at ``path`` with one
+    ``write`` on an ``O_APPEND`` descriptor (created 0600), no lock: concurrent writers of whole lines never
+    interleave within one line on a local file system (the pending findings' showings, answers and drops). The
+    lines start on a line of their own: when the file does not end in a newline (a torn last line: a writer killed
+    mid-record, a hand edit), a newline goes first, so the torn line is the one lost and the new records read whole
+    (break43: a torn drop record swallowed the next drop, and the dropped finding came back). The directory must
+    exist. Raises OSError as :func:`os.open` and :func:`os.write` do."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, data)
+        os.write(fd, on_own_line(fd, data))
     finally:
         os.close(fd)
+
+
+def on_own_line(fd: int, data: bytes) -> bytes:
+    """``data`` to append at the end of the file open (readable) as ``fd``, a newline before it when the file's
+    last byte is not one (:func:`append_lines`). Raises OSError as :func:`os.pread` does."""
+    size = os.fstat(fd).st_size
+    return b"\n" + data if size and os.pread(fd, 1, size - 1) != b"\n" else data
 
 
 def fsync_dir(path: Path) -> None:

@@ -394,7 +394,7 @@ def _record(layer_dir, name: str, entries: list[dict], kept=None) -> None:
         return
     import json
 
-    from ..files.fsio import append
+    from ..files.fsio import append_lines, on_own_line
 
     def lines(chosen: list[dict]) -> bytes:
         return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in chosen).encode("utf-8")
@@ -403,17 +403,17 @@ def _record(layer_dir, name: str, entries: list[dict], kept=None) -> None:
     try:
         os.makedirs(_meta(layer_dir), exist_ok=True)
         if kept is None:
-            append(path, lines(entries))
+            append_lines(path, lines(entries))
             return
         # Opened before the check: a file removed after it is one nobody reads again (its write is lost with it),
         # and one made after the removal is checked against the findings left once they were dropped.
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             _flock(fd, exclusive=False)
             ids = kept()
             chosen = [e for e in entries if e["id"] in ids]
             if chosen:
-                os.write(fd, lines(chosen))
+                os.write(fd, on_own_line(fd, lines(chosen)))
         finally:
             os.close(fd)
     except OSError:

@@ -214,10 +214,10 @@ def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: 
 
         who = session_id or f"anonymous-{time.time_ns()}-{os.getpid()}"
         data = "".join(json.dumps({"id": i["id"], "session": who}) + "\n" for i in items).encode()
-        from ..files.fsio import append
+        from ..files.fsio import append_lines
 
         try:
-            append(os.path.join(_dir(layer_dir), SHOWN_FILE), data)
+            append_lines(os.path.join(_dir(layer_dir), SHOWN_FILE), data)
         except OSError:
             pass  # a read-only home still shows the block; it just does not expire by showing
     return render(items)
@@ -456,7 +456,7 @@ def remember_dropped(layer_dir: str | os.PathLike, items: list[dict]) -> None:
     from pathlib import Path
 
     from ..errors import StoreError
-    from ..files.fsio import append, atomic_write, ensure_dir
+    from ..files.fsio import append_lines, atomic_write, ensure_dir
     from .answered import records
 
     now = _now()
@@ -466,7 +466,7 @@ def remember_dropped(layer_dir: str | os.PathLike, items: list[dict]) -> None:
     try:
         ensure_dir(path.parent)
         if len(old) + len(new) <= MAX_DROPPED:
-            append(path, "".join(json.dumps(e) + "\n" for e in new).encode("utf-8"))
+            append_lines(path, "".join(json.dumps(e) + "\n" for e in new).encode("utf-8"))
             return
         newest: dict[str, dict] = {}
         for entry in old + new:  # a digest dropped again moves to the end: the newest win

@@ -164,8 +164,11 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
     """The dotted numbers of a query (its ``asked`` terms; those of :func:`dotted_versions`' digits alone, joined by
     :data:`VERSION_JOIN`) that a memory holding the terms ``held`` (a set or other container of its head's and
     body's terms, or of those of its dotted numbers alone: :meth:`memdir.search.rowwords.Row.numbers`) contradicts (num42): it holds not the number but another of its shape that the query does not
-    ask, of as many groups and the same major (``10.0.0.12`` for ``10.0.0.13``, ``18.17.1`` for ``18.17.2``,
-    ``16.4`` for ``16.5``), or of four groups each ≤ 255 both (an IPv4 address: ``172.16.0.5`` for ``10.0.0.13``).
+    ask, a sibling: three groups or more, as many, all but the last the same (``10.0.0.12`` for ``10.0.0.13``,
+    ``18.17.1`` for ``18.17.2``). Two groups (``3.10`` for ``3.12``, ``20.04`` for ``20.11``) and numbers apart
+    before their last group (``0.0.0.0``, ``172.16.0.5``, ``1.1.1.1`` for ``10.0.0.13``) are no clash: such a
+    memory is as often about another thing ("python 3.10 or newer", "node 20 on ubuntu 20.04", a bind address) and a
+    person asking plainly for it must find it (break43).
     A shorter query (``10.0.0``, ``18.17``) is held by the longer numbers' leading parts; a shorter number held
     (``18.17`` for ``18.17.2``) or one of another major (``3.11.4``, ``20.1.0``) is no clash, nor a pre-release's
     terms (``2⋅3⋅1⋅rc1``). A memory holding the number and another (``10.0.0.12`` and ``.13``) holds it: no clash.
@@ -190,7 +193,8 @@ def _contradicted(number: list[str], others: list[list[str]]) -> bool:
     if not alike:
         return False
     value = tuple(int(g) for g in number)
-    values = [tuple(int(g) for g in o) for o in alike]
+    # the bounds of a range may part earlier than siblings do (">=18.17.0 <18.18.0"): same length and major
+    values = [tuple(int(g) for g in o) for o in others if len(o) == len(number) and o[0] == number[0]]
     if any(v < value for v in values) and any(v > value for v in values):
         return False  # a range around it
     return not any(_network_holds(o, number) for o in alike)
@@ -214,11 +218,9 @@ def _groups(term: str) -> list[str]:
 
 
 def _same_shape(one: list[str], other: list[str]) -> bool:
-    """True when two dotted numbers (their groups) are of one shape (:func:`clashes`): as many groups and the same
-    major, or both an IPv4 address (four groups, each ≤ 255)."""
-    if len(one) != len(other):
-        return False
-    return one[0] == other[0] or len(one) == 4 and all(int(g) <= 255 for g in (*one, *other))
+    """True when two dotted numbers (their groups) are siblings (:func:`clashes`): three groups or more, as many,
+    all but the last the same."""
+    return len(one) == len(other) >= 3 and one[:-1] == other[:-1]
 
 
 def written(term: str) -> str:
