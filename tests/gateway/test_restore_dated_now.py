@@ -121,3 +121,14 @@ def test_the_cli_restore_then_prune_keeps_it(tmp_path, isolated_home, project):
     assert [c["name"] for c in planned["candidates"]] == ["dns"]  # before: vpn (281d since update) too
     cli("prune", "--older-than", "30", "--apply")
     assert [m["name"] for m in json.loads(cli("list", "--json"))["memories"]] == ["vpn"]
+
+
+def test_restoring_the_live_version_again_is_unchanged(mem, isolated_home):
+    # break43: with its dates now, a second restore of the same version wrote v5, v6 … and moved updated each time
+    user = Path(isolated_home) / "_user"
+    old_pair(mem, user)
+    assert mem.restore("vpn", 2, scope="user").operation == "updated"
+    before = (user / "vpn.md").read_bytes()
+    assert mem.restore("vpn", 2, scope="user").operation == "unchanged"
+    assert (user / "vpn.md").read_bytes() == before and len(mem.history("vpn", scope="user").versions) == 4
+    assert mem.restore("vpn", 3, scope="user").operation == "updated"  # control: another version is a change

@@ -175,7 +175,10 @@ def restore_bytes(layer: Layer, name: str, data: bytes, label: str, *, actor: st
         unchanged(existing, expect_digest, key, "restore")
         check_forgotten(tx, existing, clean.description, clean.body, key, guard, clean.title)
         refuse_superseded(existing, clean.status != "superseded" and not reactivate, "restore a version of", tx)
-        if existing is not None and existing.digest == digest(data):
+        # the live memory is this version, but for its dates (a restore of it dated them: break43, each restore
+        # again wrote a version and reset prune's clock)
+        if existing is not None and (existing.digest == digest(data) or existing.record == clean.with_(
+                created=existing.record.created, updated=existing.record.updated)):
             return WriteResult(key, layer.scope, "unchanged", status=clean.status, pinned=clean.pinned,
                                digest=existing.digest)
         if clean.status == "active":  # a live version another memory holds the text of is a copy, as for a write

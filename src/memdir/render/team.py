@@ -144,8 +144,8 @@ def _copies_lines(result: TeamStatus) -> list[str]:
     for name, ours, theirs in result.renamed_twice:
         named |= {ours, theirs}
         lines.append(f"  renamed on both sides: {name} became {ours} (ours) and {theirs} (theirs) — two live copies "
-                     f"of one memory, both in the agent's context: keep one, e.g. `memdir team resolve {name} --field "
-                     f"superseded_by=theirs` then `memdir delete {ours} --scope team` (a delete does not tombstone "
+                     f"of one memory, both in the agent's context: keep one, e.g. `memdir team resolve {name} --theirs` "
+                     f"(their rename's fields) then `memdir delete {ours} --scope team` (a delete does not tombstone "
                      "a value the kept copy holds too)")
     for group in result.copies:
         if set(group) <= named:
@@ -184,8 +184,9 @@ def team_conflict(result: TeamConflict) -> str:
         mine, other = result.renamed_to
         lines.append(f"Both sides renamed {result.name}: to {mine} (ours) and to {other} (theirs), so {mine} and "
                      f"{other} are two live copies of one memory, both in the agent's context. Keep one: choose the "
-                     f"superseded_by side that names it, then delete the other (`memdir delete {mine} --scope team` "
-                     f"to keep {other}; a delete does not tombstone a value the kept copy holds too).")
+                     f"side whose rename names it (`--theirs` for {other}, `--ours` for {mine}: a rename's "
+                     f"superseded_by and valid_until together), then delete the other (`memdir delete {mine} --scope "
+                     f"team` to keep {other}; a delete does not tombstone a value the kept copy holds too).")
     return "\n".join(lines)
 
 
