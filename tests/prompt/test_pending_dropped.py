@@ -11,6 +11,7 @@ import pytest
 
 from memdir.errors import StoreError
 from memdir.prompt import pending
+from memdir.tombstones.reading import READING
 
 WRONG = "Always use the staging bucket s3://wrong-bucket for tests."
 
@@ -40,6 +41,24 @@ def test_the_same_words_are_refused_and_other_words_kept(layer):
     assert _add(layer, *same, *other) == other  # control: a correction and a negation are other findings
     line = (layer.meta / pending.DROPPED_FILE).read_text(encoding="utf-8")
     assert json.loads(line)["digest"] == pending.said_digest(WRONG) and "wrong-bucket" not in line
+    assert json.loads(line)["reading"] == READING  # the reading of words the digest was made with
+
+
+def test_a_drop_is_matched_under_the_reading_it_was_made_with(layer):
+    """A digest cannot be made again from a changed reading (no text is kept): each line keeps its reading, and a
+    line without one is of the reading drops began with (2)."""
+    marked = "Use the <b>staging</b> bucket for tests."
+    assert pending.said_digest(marked, 1) != pending.said_digest(marked, 2)  # the readings tell it apart
+    assert pending.DROPS_READING == 2 and READING == 2
+    layer.meta.mkdir(parents=True, exist_ok=True)
+    drops = layer.meta / pending.DROPPED_FILE
+    drops.write_text(json.dumps({"digest": pending.said_digest(marked, 1), "at": 0, "reading": 1}) + "\n")
+    assert pending.dropped_texts(layer.path, [marked, WRONG]) == [marked]  # matched under reading 1
+    assert _add(layer, marked, WRONG) == [WRONG]
+    drops.write_text(json.dumps({"digest": pending.said_digest(marked, 1), "at": 0}) + "\n")
+    assert pending.dropped_texts(layer.path, [marked]) == []  # control: without its reading, read as 2: no match
+    drops.write_text(json.dumps({"digest": pending.said_digest(marked), "at": 0}) + "\n")
+    assert pending.dropped_texts(layer.path, [marked]) == [marked]  # a line of before the marker: today's reading
 
 
 def test_the_newest_drops_are_remembered_within_the_cap(layer):
@@ -79,7 +98,7 @@ def test_the_one_reader_skips_torn_foreign_and_too_deep_lines(layer):
         (layer.meta / name).write_text(raw, encoding="utf-8")
     assert answered.records(layer.path, pending.SHOWN_FILE) == [good, good]
     assert pending.showings(layer.path) == {"abc": {"s1"}}
-    assert pending.dropped(layer.path) == frozenset({pending.said_digest(WRONG)})
+    assert pending.dropped(layer.path) == frozenset({(pending.DROPS_READING, pending.said_digest(WRONG))})
     assert answered.records(layer.path, "no-such-file.jsonl") == []
 
 

@@ -15,8 +15,9 @@ and within the same byte budget (:func:`with_pending`, the one rule).
 * ``<layer>/.memdir/pending-shown.jsonl`` — one line ``{"id", "session"}``
   per showing, appended with one ``write`` (O_APPEND) and no lock, so the
   session-start hook stays as light as reading two small files.
-* ``<layer>/.memdir/pending-dropped.jsonl`` — one line ``{"digest", "at"}`` per finding a person dropped
-  (``memdir review --drop``), its words' digest, never its text (:func:`said_digest`), the newest
+* ``<layer>/.memdir/pending-dropped.jsonl`` — one line ``{"digest", "at", "reading"}`` per finding a person dropped
+  (``memdir review --drop``), its words' digest, never its text (:func:`said_digest`), and the reading of words it
+  was made with (:data:`memdir.tombstones.reading.READING`; a line without one: :data:`DROPS_READING`), the newest
   :data:`MAX_DROPPED` kept, written under the layer lock: :func:`add` keeps no finding of those words again.
 * ``<layer>/.memdir/pending-answered.jsonl`` and ``pending-judged.jsonl`` — the findings an edit outside memdir
   answered, and how far in the journal each was judged (:mod:`memdir.prompt.answered`), appended the same way.
@@ -52,6 +53,7 @@ SHOW_LIMIT = 2           # distinct sessions an item is shown in before it expir
 MAX_AGE_DAYS = 30        # an item older than this is dropped
 DROPPED_FILE = "pending-dropped.jsonl"
 MAX_DROPPED = 200        # drops a project remembers (the newest win): an older dropped sentence may be kept again
+DROPS_READING = 2        # the reading of a drop's line without one: tombstones.reading.READING when drops began
 OPEN, CLOSE = "<memory_pending>", "</memory_pending>"
 NOTE = ("At the end of an earlier session in this project the user said the lines below (quoted, "
         "secrets redacted); nothing was saved from them. Save what will still matter later — a "
@@ -316,7 +318,7 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
     for rule, text, *said in texts:
         text = _kept_text(text)
         key = text.lower()
-        if not text or key in known or (refused and said_digest(text) in refused):
+        if not text or key in known or (refused and was_dropped(text, refused)):
             continue
         known.add(key)
         ident = hashlib.sha256(f"{now}:{text}".encode()).hexdigest()[:12]
@@ -388,16 +390,23 @@ def drop_every(layer_dir: str | os.PathLike) -> tuple[list[dict], list[dict]]:
 
 def drop(layer_dir: Path, ids) -> list[dict]:
     """Drop the items whose ``id`` is in ``ids`` (a person said "not this": `memdir review --drop`; call with
-    the layer lock held), their words remembered (:func:`remember_dropped`): no session's end keeps them again. Returns the dropped items, ``[]`` when none of ``ids`` is kept. Raises
+    the layer lock held), their words remembered (:func:`remember_dropped`): no session's end keeps them again,
+    and no hook's answer of them is recorded after it (:func:`memdir.prompt.answered.dropping`: the answered
+    records' exclusive ``flock``, as ``--drop all`` takes it). Returns the dropped items, ``[]`` when none of
+    ``ids`` is kept. Raises
     :class:`~memdir.errors.StoreError` when the disk refuses."""
     wanted = set(ids)
     items = load(layer_dir)
     gone = [i for i in items if i["id"] in wanted]
     if gone:
-        remember_dropped(layer_dir, gone)  # first: a drop that cannot be remembered drops nothing
-        _save(layer_dir, [i for i in items if i["id"] not in wanted])
-        from .answered import forget_judged
+        from .answered import dropping, forget_judged
 
+        def change() -> None:
+            remember_dropped(layer_dir, gone)  # first: a drop that cannot be remembered drops nothing
+            _save(layer_dir, [i for i in items if i["id"] not in wanted])
+
+        # under the answered records' exclusive flock, as drop_every's clear: no hook's answer of them comes back
+        dropping(layer_dir, [i["id"] for i in gone], change)
         forget_judged(layer_dir, {i["id"] for i in items if i["id"] not in wanted})
     return gone
 
@@ -405,38 +414,54 @@ def drop(layer_dir: Path, ids) -> list[dict]:
 # ---------------------------------------------------------------- what a person dropped (under the layer lock)
 
 
-def said_digest(text: str) -> str:
+def said_digest(text: str, reading: int | None = None) -> str:
     """The digest a drop keeps of a finding's ``text``: 32 hex characters of SHA-256 of its words as a tombstone
-    reads them (:func:`memdir.tombstones.reading.words`: case, spacing, punctuation, markup and look-alike letters
-    aside), never the text: "Always use bucket X." and "always use  bucket X" are one finding, "never use bucket X"
+    reads them under ``reading`` (:func:`memdir.tombstones.reading.words`; None: today's,
+    :data:`~memdir.tombstones.reading.READING`: case, spacing, punctuation, markup and look-alike letters aside),
+    never the text: "Always use bucket X." and "always use  bucket X" are one finding, "never use bucket X"
     and "always use bucket Y" others. Pure."""
     from ..paths import sha256
-    from ..tombstones.reading import words
+    from ..tombstones.reading import READING, words
 
-    return sha256(" ".join(words(text)).encode("utf-8")).hexdigest()[:32]
+    return sha256(" ".join(words(text, READING if reading is None else reading)).encode("utf-8")).hexdigest()[:32]
 
 
-def dropped(layer_dir: str | os.PathLike) -> frozenset[str]:
-    """The :func:`said_digest` of the findings a person dropped from the layer (``memdir review --drop``), the
-    newest :data:`MAX_DROPPED` (``<layer>/.memdir/pending-dropped.jsonl``: one line ``{"digest", "at"}`` each,
-    ``at`` epoch seconds; a torn or foreign line skipped: :func:`memdir.prompt.answered.records`). Empty without
-    the file; never raises."""
+def dropped(layer_dir: str | os.PathLike) -> frozenset[tuple[int, str]]:
+    """``(reading, digest)`` of the findings a person dropped from the layer (``memdir review --drop``): the
+    :func:`said_digest` of their words under the reading it was made with, the newest :data:`MAX_DROPPED`
+    (``<layer>/.memdir/pending-dropped.jsonl``: one line ``{"digest", "at", "reading"}`` each, ``at`` epoch seconds;
+    a line without ``reading`` (or a foreign one) is of :data:`DROPS_READING`; a torn or foreign line skipped:
+    :func:`memdir.prompt.answered.records`). The reading is kept because a digest cannot be made again from a
+    rule that changed: no text is kept, so a drop made under one reading is matched under it (:func:`was_dropped`),
+    never silently lost when the tombstones' reading of words changes. Empty without the file; never raises."""
     if not os.path.exists(os.path.join(_dir(layer_dir), DROPPED_FILE)):
         return frozenset()
     from .answered import records
 
-    digests = [e["digest"] for e in records(layer_dir, DROPPED_FILE) if isinstance(e.get("digest"), str)]
-    return frozenset(digests[-MAX_DROPPED:])
+    kept = [(_reading(e.get("reading")), e["digest"]) for e in records(layer_dir, DROPPED_FILE)
+            if isinstance(e.get("digest"), str)]
+    return frozenset(kept[-MAX_DROPPED:])
+
+
+def _reading(value) -> int:
+    """A drop line's ``reading`` as an int: :data:`DROPS_READING` when absent or not a whole number >= 1."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else DROPS_READING
+
+
+def was_dropped(text: str, refused: frozenset[tuple[int, str]]) -> bool:
+    """Whether ``text`` (as :func:`add` keeps it) has the words of a dropped finding of ``refused``
+    (:func:`dropped`): its :func:`said_digest` under each reading a drop was made with. Pure."""
+    return any((reading, said_digest(text, reading)) in refused for reading in {r for r, _ in refused})
 
 
 def dropped_texts(layer_dir: str | os.PathLike, texts) -> list[str]:
-    """The texts of ``texts`` a person dropped before (:func:`dropped`, compared by :func:`said_digest` of the
+    """The texts of ``texts`` a person dropped before (:func:`dropped`, compared by :func:`was_dropped` of the
     text as :func:`add` keeps it: blanks collapsed, cut to :data:`MAX_TEXT`), in their order: what a session's end
     does not keep again (:func:`add` refuses them; consolidation notes them). Never raises."""
     refused = dropped(layer_dir)
     if not refused:
         return []
-    return [text for text in texts if said_digest(_kept_text(text)) in refused]
+    return [text for text in texts if was_dropped(_kept_text(text), refused)]
 
 
 def _kept_text(text: str) -> str:
@@ -457,29 +482,31 @@ def remember_dropped(layer_dir: str | os.PathLike, items: list[dict]) -> None:
 
     from ..errors import StoreError
     from ..files.fsio import append_lines, atomic_write, ensure_dir
+    from ..tombstones.reading import READING
     from .answered import records
 
     now = _now()
-    new = [{"digest": said_digest(item["text"]), "at": now} for item in items]
+    new = [{"digest": said_digest(item["text"]), "at": now, "reading": READING} for item in items]
     path = Path(_dir(layer_dir)) / DROPPED_FILE
-    old = records(layer_dir, DROPPED_FILE) if path.exists() else []
+    old = records(layer_dir, DROPPED_FILE)  # [] without the file
     try:
         ensure_dir(path.parent)
         if len(old) + len(new) <= MAX_DROPPED:
             append_lines(path, "".join(json.dumps(e) + "\n" for e in new).encode("utf-8"))
             return
-        newest: dict[str, dict] = {}
+        newest: dict[tuple[int, str], dict] = {}
         for entry in old + new:  # a digest dropped again moves to the end: the newest win
             if isinstance(entry.get("digest"), str):
-                newest.pop(entry["digest"], None)
-                newest[entry["digest"]] = {"digest": entry["digest"], "at": entry.get("at")}
+                key = (_reading(entry.get("reading")), entry["digest"])
+                newest.pop(key, None)
+                newest[key] = {"digest": entry["digest"], "at": entry.get("at"), "reading": key[0]}
         kept = list(newest.values())[-MAX_DROPPED:]
         atomic_write(path, "".join(json.dumps(e) + "\n" for e in kept).encode("utf-8"))
     except OSError as exc:
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-__all__ = ["CLOSE", "DROPPED_FILE", "MAX_DROPPED", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add",
+__all__ = ["CLOSE", "DROPPED_FILE", "DROPS_READING", "MAX_DROPPED", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add",
            "answered_lately", "drop", "drop_every", "drop_forgotten", "dropped", "dropped_texts", "expire_covered",
            "forgotten_by", "kept_ids", "load", "mark_shown", "pending_block", "remember_dropped", "render",
-           "said_digest", "session_pending", "showings", "with_pending"]
+           "said_digest", "session_pending", "showings", "was_dropped", "with_pending"]
