@@ -1,11 +1,12 @@
-"""A hook recording a finding's answer while `memdir review --drop all` clears the records (real processes).
+"""A hook recording a finding's answer while `memdir review --drop all` clears the records, or `--drop ID` drops
+that finding (real processes).
 
 The hook judges a finding answered by an edit outside memdir and appends its record with no layer lock
 (:func:`memdir.prompt.answered._record`); `--drop all` drops the findings, then removes the records
 (:func:`memdir.prompt.answered.clear`). A hook that judged before the drop and wrote after it brought the
 record back: `memdir review` listed an answered finding the person had just cleared. The record is now written
 only for a finding ``pending.json`` still keeps, checked after the file is opened and under its shared
-``flock``, which the clear takes exclusively."""
+``flock``, which the clear takes exclusively, and a drop by id too (:func:`memdir.prompt.answered.dropping`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -27,11 +29,20 @@ OTHER = "Remember: the staging deploy needs the VPN."
 pytestmark = pytest.mark.slow  # real processes: a hook's judging and the CLI's drop
 
 # The hook's path (pending.active, as a session start runs it), paused at one point until the file `go` appears:
-# "before": judged, before the record is opened; "inside": the record opened and locked, before the check.
+# "before": judged, before the record is opened; "inside": the record opened and locked, before the check;
+# "checked": the check made, before the write. `also`: a finding the hook's rule answers too (a hook of another
+# memdir version judging an edit otherwise than the drop's own judging does), "" for none.
 HOOK = """
 import json, os, sys, time
 from memdir.prompt import answered, pending
-layer, flags, where = sys.argv[1:]
+layer, flags, where, also = sys.argv[1:]
+
+if also:
+    real_answer = answered.answer
+    def answer(item_text, name, before, after):
+        found = real_answer(item_text, name, before, after)
+        return found if found or item_text != also else "another memdir's rule answers it"
+    answered.answer = answer
 
 def wait():
     open(os.path.join(flags, "paused"), "w").close()
@@ -48,11 +59,18 @@ if where == "before":
             wait()
         return real(layer_dir, name, entries, kept)
     answered._record = paused
-else:
+elif where == "inside":
     real = pending.kept_ids
     def paused(layer_dir):
         wait()
         return real(layer_dir)
+    pending.kept_ids = paused
+else:
+    real = pending.kept_ids
+    def paused(layer_dir):
+        ids = real(layer_dir)
+        wait()
+        return ids
     pending.kept_ids = paused
 print(json.dumps([item["text"] for item in pending.active(layer)]))
 """
@@ -73,8 +91,8 @@ def edited(isolated_home, project):
     return layer
 
 
-def _hook(layer, flags, where: str) -> subprocess.Popen:
-    hook = subprocess.Popen([sys.executable, "-c", HOOK, str(layer.path), str(flags), where],
+def _hook(layer, flags, where: str, also: str = "") -> subprocess.Popen:
+    hook = subprocess.Popen([sys.executable, "-c", HOOK, str(layer.path), str(flags), where, also],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     deadline = time.monotonic() + 60
     while not (flags / "paused").exists():
@@ -83,8 +101,8 @@ def _hook(layer, flags, where: str) -> subprocess.Popen:
     return hook
 
 
-def _drop_all(project) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "memdir.cli", "--project", str(project), "review", "--drop", "all"],
+def _drop_all(project, which: str = "all") -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "memdir.cli", "--project", str(project), "review", "--drop", which],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
 
 
@@ -131,3 +149,46 @@ def test_control_an_answer_written_with_no_drop_is_recorded(project, edited, tmp
     assert [e["text"] for e in answered.answered(edited.path).values()] == [SAID]
     review = run_cli("--project", project, "review").stdout
     assert "Findings answered by an edit outside memdir (1)" in review and f"“{SAID}”" in review
+
+
+def _until_waiting(process: subprocess.Popen, path) -> None:
+    """Until ``process`` waits for the ``flock`` of ``path`` (a ``->`` line of /proc/locks naming its pid and the
+    file's inode)."""
+    inode = f":{os.stat(path).st_ino} "
+    deadline = time.monotonic() + 60
+    while not any(" -> " in f" {line} " and f" {process.pid} " in line and inode in line
+                  for line in Path("/proc/locks").read_text().splitlines()):
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.01)
+
+
+def _id_of(layer, text: str) -> str:
+    return next(item["id"] for item in pending.load(layer.path) if item["text"] == text)
+
+
+def test_an_answer_checked_before_a_drop_by_id_and_written_after_it_does_not_come_back(project, edited, tmp_path):
+    flags = tmp_path / "flags"
+    flags.mkdir()
+    other = _id_of(edited, OTHER)
+    hook = _hook(edited, flags, "checked", also=OTHER)  # it judged OTHER answered too and found it still kept
+    drop = _drop_all(project, other)
+    _until_waiting(drop, edited.meta / answered.ANSWERED_FILE)  # for the hook, between its check and its write
+    assert drop.poll() is None and _id_of(edited, OTHER) == other  # nothing dropped yet
+    (flags / "go").touch()
+    assert json.loads(_finish(hook)) == []  # the hook judged both answered
+    dropped = _finish(drop)
+    assert dropped.startswith("Dropped 1 pending finding(s)") and f"“{OTHER}”" in dropped
+    assert [i["text"] for i in pending.load(edited.path)] == [SAID]
+    assert [e["text"] for e in answered.answered(edited.path).values()] == [SAID]  # OTHER's record taken out
+    review = run_cli("--project", project, "review").stdout
+    assert "Findings answered by an edit outside memdir (1)" in review and f"“{SAID}”" in review
+    assert OTHER not in review
+
+
+def test_control_the_other_rule_records_its_answer_with_no_drop(project, edited, tmp_path):
+    flags = tmp_path / "flags"
+    flags.mkdir()
+    hook = _hook(edited, flags, "checked", also=OTHER)
+    (flags / "go").touch()
+    assert json.loads(_finish(hook)) == []
+    assert sorted(e["text"] for e in answered.answered(edited.path).values()) == sorted([SAID, OTHER])

@@ -20,8 +20,8 @@ value (a pulled ``db-port`` of 5435 leaves a finding "dev db is on 5433" about a
 
 Nothing is deleted silently: an answered finding is no longer shown, and one line ``{"id", "text", "name", "seq", "ts", "reason", "at"}`` (``at``: when it was judged, epoch seconds) is appended to ``<layer>/.memdir/pending-answered.jsonl`` (one
 ``write``, O_APPEND, no layer lock, as the showings are; only while the finding is still kept, checked under the
-file's shared ``flock``, which ``memdir review --drop all`` takes exclusively to clear the records: :func:`_record`,
-:func:`clear`), which :func:`answered` reads for ``memdir review`` (the finding's text and the reason, after it left
+file's shared ``flock``, which ``memdir review --drop all`` takes exclusively to clear the records, and a drop by
+id to drop its findings: :func:`_record`, :func:`clear`, :func:`dropping`), which :func:`answered` reads for ``memdir review`` (the finding's text and the reason, after it left
 ``pending.json`` too: the next finding kept prunes what is no longer to show, as it prunes an expired one).
 
 Cost (on the hooks' path only while a finding waits): each finding keeps the journal's size, last line's
@@ -227,6 +227,48 @@ def clear(layer_dir) -> list[dict]:
     return gone
 
 
+def dropping(layer_dir, ids, change) -> None:
+    """Run ``change()`` — the findings ``ids`` leaving ``pending.json`` (`memdir review --drop ID`: call with the
+    layer lock held) — under the exclusive ``flock`` of the answered records (:data:`ANSWERED_FILE`), as
+    :func:`clear` takes it for ``--drop all``: a hook recording an answer (:func:`_record`, no layer lock) checks
+    that its finding is still kept and writes holding it shared, so the drop waits for a hook between its check
+    and its write (a few ms), and one that checks after the drop finds those findings gone. A record of ``ids``
+    such a hook wrote while the drop waited (judged answered before the drop) is taken out again, in place under
+    the lock (the same file: a hook waiting for it appends after), so `memdir review` lists the finding neither
+    waiting nor answered — the person said "not this", as ``--drop all`` clears the records. Without the file
+    no hook holds it: one that makes it checks after ``change()``. Raises what ``change()`` raises, and
+    :class:`~memdir.errors.StoreError` when the disk refuses."""
+    from ..errors import StoreError
+
+    path = os.path.join(_meta(layer_dir), ANSWERED_FILE)
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        change()
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        _flock(fd, exclusive=True)  # waits for a hook between its check and its write (a few ms)
+        change()
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            handle.seek(0)
+            raw = handle.read()
+        entries, wanted = _parsed(raw), set(ids)
+        left = [e for e in entries if e.get("id") not in wanted]
+        if len(left) != len(entries):  # only after a race: rewritten in place, the lock still held
+            import json
+
+            data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in left).encode("utf-8")
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, data, 0)
+            os.fsync(fd)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
 def _flock(fd: int, *, exclusive: bool) -> None:
     """Take the ``flock`` of ``fd`` (closing it releases it); nothing where there is none (Windows: there the
     order of :func:`_record` and :func:`clear` alone keeps a dropped finding's answer out)."""
@@ -420,5 +462,5 @@ def _record(layer_dir, name: str, entries: list[dict], kept=None) -> None:
         pass
 
 
-__all__ = ["ANSWERED_FILE", "JUDGED_FILE", "answer", "answered", "clear", "forget_judged", "judged", "mark",
+__all__ = ["ANSWERED_FILE", "JUDGED_FILE", "answer", "answered", "clear", "dropping", "forget_judged", "judged", "mark",
            "records", "unanswered"]
