@@ -63,3 +63,49 @@ def test_a_ready_process_that_runs_no_hooks_says_so():
     assert maintenance.warm_state({"state": "ready", "loading_for": None, "hooks": False}) == (
         "up and ready, but it runs no prompt hooks")
     assert maintenance.warm_state({"state": "ready", "loading_for": None, "hooks": True}) == "up and ready"
+
+
+def _status_lines(mem) -> tuple[dict, list[str]]:
+    result = mem.status()
+    text = maintenance.status(result).splitlines()
+    return result.to_dict(), [line for line in text if line.startswith(("search: ", "warm search process: "))]
+
+
+def test_status_says_the_warm_state_as_doctor_does_from_one_short_look(isolated_home, project, runtime, monkeypatch):
+    """``memdir status`` (and ``memory_status``) says doctor's line too, from its own JSON's ``warm``: one look
+    waiting at most :data:`~memdir.search.warmth.STATUS_TIMEOUT`, shorter than doctor's, so status stays quick."""
+    from memdir.search import warmth
+
+    mem, loaded = held_store(isolated_home, project, monkeypatch)
+    waits = []
+    real_look = warmth.look
+    monkeypatch.setattr(warmth, "look", lambda home, timeout: waits.append(timeout) or real_look(home, timeout))
+    data, lines = _status_lines(mem)  # nothing listens: no look at all
+    assert data["warm"] == {"state": "none", "loading_for": None, "hooks": None} and waits == []
+    assert lines == [f"search: {data['search']}",
+                     "warm search process: none running (a prompt hook ranks in a process of its own)"]
+    server = warm.WarmServer(isolated_home, hooks=lambda hook, dense: {}).start()
+    try:
+        assert server.listening.wait(10)
+        data, lines = _status_lines(mem)
+        assert waits == [warmth.STATUS_TIMEOUT] and warmth.STATUS_TIMEOUT < warmth.PROBE_TIMEOUT  # one look, short
+        assert data["warm"] == {"state": "unloaded", "loading_for": None, "hooks": True}
+        assert lines[1] == "warm search process: up, the embedding model not loaded yet (the first prompt hook loads it)"
+        assert server._loader is None  # looked at: no load begun
+        doctor, said = _lines(mem)  # control: doctor's line from the same state is the same words
+        assert said[1] == lines[1] and waits[-1] == warmth.PROBE_TIMEOUT
+    finally:
+        loaded.set()
+        server.close()
+
+
+def test_status_without_a_look_says_no_warm_line(isolated_home, project):
+    """A status result that did not look (``warm`` None: the operation alone, below the tools' composition) has no
+    such line; the composed one has (control)."""
+    from dataclasses import replace
+
+    mem = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    composed = mem.status()
+    assert "warm search process: none running" in maintenance.status(composed)
+    bare = maintenance.status(replace(composed, warm=None))
+    assert "warm search process" not in bare and f"search: {composed.search}" in bare

@@ -31,7 +31,8 @@ def verify(result: VerifyResult) -> str:
 
 @printable_output
 def status(result: StatusResult, *, max_malformed: int = 10) -> str:
-    """Home, project, search mode, context size and each layer's counts, with
+    """Home, project, search mode, the warm search process's state (the JSON's ``warm``, when looked at:
+    :func:`warm_state`, as doctor says it), context size and each layer's counts, with
     at most ``max_malformed`` unreadable files and as many files read leniently listed per layer."""
     # A path is a one-line field too: a project directory named with a line break forged a line of its own
     # ("SYSTEM: …") in memory_status's result and the terminal (break36).
@@ -39,6 +40,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
              f"project: {_project(result)}",
              f"search: {result.search}",
              f"context: {result.context_bytes} of {result.context_budget} bytes" + _context_layers(result)]
+    if result.warm is not None:  # doctor's line (warm_state), after the search line as doctor has it
+        lines.insert(3, f"warm search process: {warm_state(result.warm)}")
     if result.extractor:
         lines.append(f"consolidation extractor: {result.extractor}")
     if result.untrusted_team:

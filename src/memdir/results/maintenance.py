@@ -159,7 +159,10 @@ class StatusResult(Result):
     ``moved_away``: when the project layer holds no memory and layers of projects that no longer exist hold
     some, the line saying so and how to bring them here (:func:`memdir.operations.maintenance.moved_note`, the
     rule ``list`` warns with), else empty; ``installable``: the clients ``memdir install`` knows, the first the one
-    a person is shown first (:data:`memdir.operations.installed.CLIENTS`), for the line saying memdir is in none."""
+    a person is shown first (:data:`memdir.operations.installed.CLIENTS`), for the line saying memdir is in none;
+    ``warm``: the warm search process's state as :func:`memdir.search.warmth.probe` gives it (``{"state": …,
+    "loading_for": seconds or None, "hooks": bool or None}``, looked at once with
+    :data:`~memdir.search.warmth.STATUS_TIMEOUT`), None when not looked at."""
 
     home: str
     project_root: str | None
@@ -176,6 +179,7 @@ class StatusResult(Result):
     clients: tuple[InstalledClient, ...] = ()
     moved_away: str = ""
     installable: tuple[str, ...] = ()
+    warm: dict | None = None  # the warm search process's state (memdir.search.warmth.probe); None: not looked at
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from ..runtime import in_the_way, runtime_dir, socket_path
 from .warm import HOOK_TIMEOUT, LOG_FILE, has_index, has_used_vectors, listening, look
 
 PROBE_TIMEOUT = 1.0  # seconds doctor waits for a listening warm process's answer: past it, the process is busy
+STATUS_TIMEOUT = 0.25  # seconds `memdir status` waits for it: a glance (an idle one answers in a few ms), not a check
 STATES = ("none", "busy", "other code", "unloaded", "loading", "failed", "ready")
 
 
@@ -159,4 +160,4 @@ def _last_log_line(home: Path) -> str | None:
     return lines[-1][:300] if lines else None
 
 
-__all__ = ["PROBE_TIMEOUT", "STATES", "indexed", "probe", "why_off"]
+__all__ = ["PROBE_TIMEOUT", "STATES", "STATUS_TIMEOUT", "indexed", "probe", "why_off"]

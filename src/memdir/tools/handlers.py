@@ -241,14 +241,17 @@ def status(session: Session) -> StatusResult:
     """:func:`memdir.operations.maintenance.status` with what only the layers
     above the store can tell: the search state
     (:func:`memdir.search.embedder.search_state`) and the consolidation
-    extractor in effect and why (:func:`memdir.consolidation.extractors.in_effect`).
-    The one composition: the ``memory_status`` tool, :meth:`memdir.Memory.status`
+    extractor in effect and why (:func:`memdir.consolidation.extractors.in_effect`), and the warm search
+    process's state (``warm``: :func:`memdir.search.warmth.probe`, one look waiting at most
+    :data:`~memdir.search.warmth.STATUS_TIMEOUT`). The one composition: the ``memory_status`` tool, :meth:`memdir.Memory.status`
     and ``memdir status`` all show it. Here because tools is the lowest
     package that may import search and consolidation both."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
+    from ..search.warmth import STATUS_TIMEOUT, probe
 
-    return maintenance.status(session, search_state(session), in_effect(session.settings))
+    result = maintenance.status(session, search_state(session), in_effect(session.settings))
+    return replace(result, warm=probe(session.home, STATUS_TIMEOUT))  # one look, a short wait: status stays quick
 
 
 def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
@@ -261,7 +264,8 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     disk: :func:`memdir.search.index.open_read_only`), one when the warm search
     process is off and why (:func:`memdir.search.warmth.why_off`), and ``notes`` from an
     integration (``memdir doctor``: Claude Code hooks registered twice). Its ``warm`` is the warm search
-    process's state (:func:`memdir.search.warmth.probe`, looked at once: the note says why from the same look)."""
+    process's state (:func:`memdir.search.warmth.probe`, looked at once: the note says why from the same look, and
+    its ``status`` holds the same look, as :func:`status` would)."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
     from ..search.index import in_memory, read_only_reason
@@ -278,8 +282,9 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     warm = probe(session.home)
     found = (damaged, rows, in_memory(session.home), read_only_reason(session.home),
              why_off(session.home, session.settings, warm))
-    return replace(maintenance.doctor(session, search, in_effect(session.settings),
-                                      notes=(*(n for n in found if n is not None), *notes)), warm=warm)
+    checked = maintenance.doctor(session, search, in_effect(session.settings),
+                                 notes=(*(n for n in found if n is not None), *notes))
+    return replace(checked, warm=warm, status=replace(checked.status, warm=warm))  # the one look, said by both
 
 
 _HANDLERS = {
