@@ -11,23 +11,13 @@ import pytest
 from memdir import Memory
 from memdir.consolidation.extractors.rules import absolutize, classify
 from tests.conftest import DATA
+from tests.scripted import Scripted
 
 TRANSCRIPTS = DATA / "transcripts"
 needs_data = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared/data/transcripts is absent")
 
 
-class Proposer:
-    """An extractor that proposes the :class:`memdir.consolidation.proposals.Proposal` objects it was given,
-    whatever the transcript holds."""
-    name, model = "fixed", None
-
-    def __init__(self, *proposals):
-        self.proposals = list(proposals)
-
-    def extract(self, transcript, context):
-        from memdir.consolidation.proposals import ExtractionResult
-
-        return ExtractionResult(self.proposals)
+Proposer = Scripted  # an extractor proposing the Proposal objects it was given (tests/scripted.py)
 
 
 def open_mem(home, project, **overrides) -> Memory:

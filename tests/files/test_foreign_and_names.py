@@ -13,6 +13,7 @@ import pytest
 from memdir import Conflict, NotFound, Refused
 from memdir.render import memories as render
 from tests.conftest import DATA, run_cli
+from tests.scripted import Scripted
 
 
 def _cli(project, *args):
@@ -214,20 +215,6 @@ def test_a_file_without_description_is_readable(mem, project):
 # ---------------------------------------------------------------- consolidation asks the same rules
 
 
-class _Proposer:
-    """An extractor that proposes fixed changes (the extractor protocol; the model seam)."""
-
-    name, model = "fixed", None
-
-    def __init__(self, *proposals):
-        self.proposals = list(proposals)
-
-    def extract(self, transcript, context):
-        from memdir.consolidation.proposals import ExtractionResult
-
-        return ExtractionResult(self.proposals)
-
-
 def test_consolidation_neither_overwrites_a_look_alike_nor_writes_a_superseded_memory(mem):
     from memdir.consolidation.proposals import Proposal
 
@@ -235,7 +222,7 @@ def test_consolidation_neither_overwrites_a_look_alike_nor_writes_a_superseded_m
     own.write("C++ tips", "Prefer std::vector over raw arrays", "project")
     own.write("db-port", "Dev DB on 5432", "project")
     own.write("db-port-v2", "Dev DB on 5433", "project", supersedes="db-port")
-    extractor = _Proposer(
+    extractor = Scripted(
         Proposal("create", name="C# tips", description="Use records for DTOs", type="project"),
         Proposal("update", target="db-port", description="Dev DB on 5434", type="project"),
         Proposal("create", name="c++ tips", description="Prefer std::span for views", type="project"),

@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from memdir import Memory
-from memdir.consolidation.proposals import ExtractionResult, Proposal
+from memdir.consolidation.proposals import Proposal
 from memdir.errors import TombstoneRefused
 from memdir.paths import project_layer_dir
 from memdir.tombstones.match import (
@@ -30,6 +30,7 @@ from memdir.tombstones.match import (
 from memdir.tombstones.stones import TombstoneDir, TombstoneFile
 from memdir.tools.memory_directory import run as memory_tool
 from tests.conftest import run_cli
+from tests.scripted import Scripted
 
 BODY = "The billing replica pg-bill-02 is read-only and lags ten minutes behind the primary during the nightly batch."
 OTHER_BODY = "The billing replica was retired on Monday; its traffic moved to the primary."
@@ -179,15 +180,9 @@ def test_the_memory_tool_consolidation_and_a_copied_file_are_refused_or_held(iso
         agent.write("ops-2", "Weekly ops summary", "project", BODY)
     assert caught.value.why == "the forgotten body"
 
-    class Proposer:
-        name, model = "fixed", None
-
-        def extract(self, transcript, context):
-            return ExtractionResult([Proposal("create", name="replica-lag", description="Replica lag", body=BODY),
-                                     Proposal("create", name="replica-gone", description="Replica lag",
-                                              body=OTHER_BODY)])
-
-    report = person.consolidate([{"role": "user", "content": "Remember the replica."}], extractor=Proposer(),
+    proposer = Scripted(Proposal("create", name="replica-lag", description="Replica lag", body=BODY),
+                        Proposal("create", name="replica-gone", description="Replica lag", body=OTHER_BODY))
+    report = person.consolidate([{"role": "user", "content": "Remember the replica."}], extractor=proposer,
                                 mode="always")
     assert [o.result for o in report.outcomes] == ["refused-tombstone", "created"]
     assert "the forgotten body" in report.outcomes[0].detail

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from memdir import Memory
-from memdir.consolidation.proposals import ExtractionResult, Proposal
+from memdir.consolidation.proposals import Proposal
 from memdir.errors import TombstoneRefused
 from memdir.tombstones.match import make, match
+from tests.scripted import Scripted
 
 FACT = "The production database is pg-main-01"
 
@@ -52,23 +53,11 @@ def test_a_person_s_title_in_the_same_layer_is_refused_too(forgot):
                         title="Test database host").operation == "created"  # control
 
 
-class _Proposer:
-    """An extractor that returns the proposals it was given (the extractor protocol: the seam consolidation calls)."""
-
-    name, model = "fixed", None
-
-    def __init__(self, *proposals):
-        self.proposals = list(proposals)
-
-    def extract(self, transcript, context):
-        return ExtractionResult(self.proposals)
-
-
 def test_consolidation_refuses_a_title_restating_it_in_a_dry_run_as_in_a_real_one(forgot):
     person, _ = forgot
-    extractor = _Proposer(Proposal("create", name="db-host", description="Database host", body="x", title=FACT),
-                          Proposal("create", name="db-notes", description="Database host", body="x",
-                                   title="Database notes"))
+    extractor = Scripted(Proposal("create", name="db-host", description="Database host", body="x", title=FACT),
+                         Proposal("create", name="db-notes", description="Database host", body="x",
+                                  title="Database notes"))
     chat = [{"role": "user", "content": "Remember the database host."}]
     dry = person.consolidate(chat, extractor=extractor, mode="always", dry_run=True)
     real = person.consolidate(chat, extractor=extractor, mode="always")

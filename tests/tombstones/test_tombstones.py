@@ -8,9 +8,10 @@ import json
 import pytest
 
 from memdir import TombstoneRefused
-from memdir.consolidation.proposals import ExtractionResult, Proposal
+from memdir.consolidation.proposals import Proposal
 from memdir.tombstones.match import make, match, normalize_value
 from tests.conftest import run_cli
+from tests.scripted import Scripted
 
 FORGOTTEN = ("Dev PostgreSQL listens on 5433", "Moved from 5432 on 2026-11-02 because the system cluster has it.")
 
@@ -176,20 +177,8 @@ def test_a_different_fact_is_accepted_on_every_path(forgotten, mem, project):
     assert tool == "Memory created: db-port-tool (project)"
 
 
-class _Proposer:
-    """An extractor that proposes fixed memories (the extractor protocol)."""
-
-    name, model = "fixed", None
-
-    def __init__(self, *proposals: Proposal):
-        self.proposals = list(proposals)
-
-    def extract(self, transcript, context):
-        return ExtractionResult(self.proposals)
-
-
 def test_consolidation_refuses_the_variants_and_keeps_the_correction(forgotten, mem):
-    extractor = _Proposer(
+    extractor = Scripted(
         Proposal("create", name="pg-port", description=TRAILING_PERIOD[0], body=TRAILING_PERIOD[1]),
         Proposal("create", name="pg-port-2", description=BODY_DROPPED[0]),
         Proposal("create", name="pg-port-3", description=CORRECTION[0], body=CORRECTION[1]),
@@ -218,8 +207,8 @@ def test_restore_and_approve_ask_the_same_rule(mem, project, person):
 
 
 def test_a_dry_run_and_a_real_run_agree_on_a_forgotten_name(forgotten, mem):
-    extractor = _Proposer(Proposal("create", name="db-port", description="Dev database notes", body="see wiki"),
-                          Proposal("create", name="db-notes", description="Dev database notes", body="see wiki"))
+    extractor = Scripted(Proposal("create", name="db-port", description="Dev database notes", body="see wiki"),
+                         Proposal("create", name="db-notes", description="Dev database notes", body="see wiki"))
     chat = [{"role": "user", "content": "Remember the dev database notes."}]
     dry = mem.consolidate(chat, extractor=extractor, mode="always", dry_run=True)
     real = mem.consolidate(chat, extractor=extractor, mode="always")

@@ -1,7 +1,11 @@
 """Shared setup of the Claude Code hook tests: ``store``, the two memories a prompt's recall is checked against
-(a file that needs another store defines its own), and the texts the tests assert on."""
+(a file that needs another store defines its own), the texts the tests assert on, and :func:`recalled_text`, the
+prompt hook's recall as the agent is given it."""
 
 from __future__ import annotations
+
+import io
+import json
 
 import pytest
 
@@ -18,3 +22,16 @@ def store(mem):
     mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
     mem.write("style", "Indent with tabs", "feedback", STYLE)
     return mem
+
+
+def recalled_text(project, session_id: str | None, prompt: str = PROMPT) -> str:
+    """The text the UserPromptSubmit hook, run in this process (``hooks.run``), gives the agent for ``prompt`` in
+    ``project`` (its ``additionalContext``), ``""`` when it gives nothing; ``session_id`` None: a payload without
+    one."""
+    from memdir.integrations.claude_code import hooks
+
+    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    if session_id is not None:
+        payload["session_id"] = session_id
+    out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(payload)))
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""

@@ -14,16 +14,9 @@ import pytest
 
 from memdir.integrations.claude_code import hooks
 from memdir.prompt import recalled, sessionfiles
+from tests.integrations.claude_code.conftest import BODY, STYLE, recalled_text
 
-BODY = "Moved from 5432 on 2026-11-02 because the system cluster took it."
-
-
-def _prompt(project, session_id: str | None, prompt: str = "which port does the dev postgresql listen on?") -> str:
-    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
-    if session_id is not None:
-        payload["session_id"] = session_id
-    out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(payload)))
-    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+_prompt = recalled_text  # the prompt hook's recall (claude_code/conftest.py)
 
 
 def _event(project, event: str, session_id: str, **fields) -> str:
@@ -36,13 +29,12 @@ def _event(project, event: str, session_id: str, **fields) -> str:
 
 
 @pytest.fixture
-def store(mem, monkeypatch):
+def store(store, monkeypatch):
+    """claude_code/conftest.py's db-port and style, and no detached drain started by a session's end here."""
     from memdir.consolidation import queue
 
-    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: None)  # no detached drain here
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
-    mem.write("style", "Indent with tabs", "feedback", "The linter enforces tabs in every file.")
-    return mem
+    monkeypatch.setattr(queue, "spawn_drain", lambda home, extractor=None: None)
+    return store
 
 
 @pytest.mark.slow
@@ -68,7 +60,7 @@ def test_a_memory_that_changed_is_given_again(store, project):
 def test_another_memory_in_the_same_session_is_still_given(store, project):
     assert BODY in _prompt(project, "s-1")
     tabs = _prompt(project, "s-1", "should I indent with tabs? what does the linter enforce")
-    assert "The linter enforces tabs in every file." in tabs and BODY not in tabs
+    assert STYLE in tabs and BODY not in tabs
 
 
 @pytest.mark.parametrize("event, fields, fresh", [

@@ -12,9 +12,8 @@ import json
 
 from memdir.text.names import normalize_name
 from tests.conftest import run_prompt_hook
+from tests.integrations.claude_code.conftest import BODY, PROMPT, STYLE
 
-BODY = "Moved from 5432 on 2026-11-02 because the system cluster took it."
-PROMPT = "which port does the dev postgresql listen on?"
 KO_BODY = "배포는 화요일에만 한다. 금요일 배포는 금지한다."
 KO_PROMPT = "배포 규칙 알려줘: 금요일 배포 가능해?"
 
@@ -24,9 +23,8 @@ def _said(project, session: str, prompt: str = PROMPT) -> str:
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
 
-def test_a_renamed_memory_with_its_body_unchanged_is_only_pointed_to(mem, project):
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
-    mem.write("style", "Indent with tabs", "feedback", "The linter enforces tabs in every file.")
+def test_a_renamed_memory_with_its_body_unchanged_is_only_pointed_to(store, project):
+    mem = store  # db-port (BODY) and style (STYLE): claude_code/conftest.py
     first = _said(project, "s-1")
     assert BODY in first and "## db-port " in first
     assert mem.write("pg-port", rename_from="db-port").operation == "renamed"
@@ -41,7 +39,7 @@ def test_a_renamed_memory_with_its_body_unchanged_is_only_pointed_to(mem, projec
     assert "Ask ops before changing it." in changed and "## dev-db-port " in changed
     assert "Ask ops before changing it." not in _said(project, "s-1")
     # control: another memory of the session is still given
-    assert "The linter enforces tabs in every file." in _said(project, "s-1", "should I indent with tabs? the linter")
+    assert STYLE in _said(project, "s-1", "should I indent with tabs? the linter")
 
 
 def test_a_hash_named_memory_renamed_is_only_pointed_to(mem, project):

@@ -17,13 +17,9 @@ from memdir.integrations.claude_code import hooks, install
 from memdir.integrations.clients import codex, gemini
 from memdir.session import open_session
 from memdir.tools.handlers import run_tool
-from tests.integrations.claude_code.conftest import BODY, PROMPT, STYLE
+from tests.integrations.claude_code.conftest import BODY, PROMPT, STYLE, recalled_text
 
-
-def _prompt(project, session_id: str, prompt: str = PROMPT) -> str:
-    payload = {"cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": prompt, "session_id": session_id}
-    out = hooks.run("UserPromptSubmit", stdin=io.StringIO(json.dumps(payload)))
-    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
+_prompt = recalled_text  # the prompt hook's recall (claude_code/conftest.py)
 
 
 def _used(project, session_id: str, tool: str, arguments: dict, between=None, client: str = "claude-code") -> str:

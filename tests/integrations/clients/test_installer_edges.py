@@ -12,12 +12,8 @@ import tomlkit
 from memdir.errors import InstallError
 from memdir.integrations.claude_code import install as claude_code
 from memdir.integrations.clients import codex, cursor, gemini, opencode
-
-PY = "/usr/bin/python3"
-
-
-def _home(tmp_path):
-    return tmp_path / "u", tmp_path / "mem"
+from tests.integrations.clients.userfiles import PY
+from tests.integrations.clients.userfiles import homes as _home
 
 
 def test_codex_dotted_keys_keep_their_paths_and_uninstall_leaves_them(tmp_path):

@@ -8,13 +8,22 @@ import pytest
 
 from memdir.integrations.claude_code import install as claude_code
 from memdir.integrations.clients import codex, cursor, edits, gemini, opencode
+from tests.integrations.clients.userfiles import PY
+from tests.integrations.clients.userfiles import homes as _home
 
-PY = "/usr/bin/python3"
 CLIENTS = [claude_code, codex, gemini, cursor, opencode]
 
 
-def _home(tmp_path):
-    return tmp_path / "u", tmp_path / "mem"
+def _opencode_installed(tmp_path, existed: bool):
+    """``(user, mem, instructions)``: OpenCode installed in user scope, its instructions file (``instructions``)
+    holding ``# Mine`` before the install when ``existed``."""
+    user, mem = _home(tmp_path)
+    _config, instructions = opencode.targets("user", user)
+    if existed:
+        instructions.parent.mkdir(parents=True)
+        instructions.write_text("# Mine\n")
+    opencode.install("user", mem, user_home=user, python=PY)
+    return user, mem, instructions
 
 
 def _tree(root):
@@ -103,12 +112,7 @@ def test_opencode_instructions_without_the_end_marker_are_kept_and_the_plan_says
 
 @pytest.mark.parametrize("existed", [False, True])
 def test_opencode_words_written_inside_memdirs_block_are_never_removed_silently(tmp_path, existed):
-    user, mem = _home(tmp_path)
-    config, instructions = opencode.targets("user", user)
-    if existed:
-        instructions.parent.mkdir(parents=True)
-        instructions.write_text("# Mine\n")
-    opencode.install("user", mem, user_home=user, python=PY)
+    user, mem, instructions = _opencode_installed(tmp_path, existed)
     edited = instructions.read_text().replace(edits.BLOCK_END, "Also: never push on Fridays.\n" + edits.BLOCK_END)
     instructions.write_text(edited)
     plan = opencode.uninstall("user", mem, user_home=user)
@@ -119,12 +123,7 @@ def test_opencode_words_written_inside_memdirs_block_are_never_removed_silently(
 
 @pytest.mark.parametrize("existed", [False, True])
 def test_opencode_an_unedited_block_is_removed_and_words_outside_it_stay(tmp_path, existed):
-    user, mem = _home(tmp_path)
-    config, instructions = opencode.targets("user", user)
-    if existed:
-        instructions.parent.mkdir(parents=True)
-        instructions.write_text("# Mine\n")
-    opencode.install("user", mem, user_home=user, python=PY)
+    user, mem, instructions = _opencode_installed(tmp_path, existed)
     instructions.write_text("Above.\n" + instructions.read_text())  # outside the block: the person's, kept
     plan = opencode.uninstall("user", mem, user_home=user)
     assert plan.notes == ()

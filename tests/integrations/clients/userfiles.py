@@ -1,6 +1,6 @@
 """The user-scope files each client's installer writes, for the tests that install two memdir homes into one
 client file: where each is under a person's home (:data:`FILES`) and a byte-for-byte snapshot of them
-(:func:`snapshot`)."""
+(:func:`snapshot`); a person's home and a memdir home beside it (:func:`homes`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ PY = "/usr/bin/python3"  # the interpreter the installs name in their commands (
 FILES = {claude_code: ".claude/settings.json", codex: ".codex/config.toml", gemini: ".gemini/settings.json",
          cursor: ".cursor/mcp.json", opencode: ".config/opencode/opencode.json"}
 GEMINI_ORIGINAL = b'{"theme": "dark"}'  # a person's own Gemini CLI settings, before any install
+
+
+def homes(tmp_path: Path) -> tuple[Path, Path]:
+    """``(user, mem)``: a person's home ``tmp_path/u`` and a memdir home ``tmp_path/mem`` (neither made)."""
+    return tmp_path / "u", tmp_path / "mem"
 
 
 def snapshot(user: Path) -> dict[Path, bytes]:
