@@ -16,7 +16,12 @@ import sys
 from pathlib import Path
 
 from tests.counted import COUNTING
-from tests.operations.test_held_back import BODY, FORGOTTEN, KEPT, _rewrite
+from tests.operations.test_held_back import (
+    FORGOTTEN,
+    KEPT,
+    _rewrite,
+    forgotten_after_a_backup,
+)
 
 LARGE = 5  # SWEEP_ALWAYS_MAX in the fresh processes: the layer of 8 files is a large one (its sweep may wait)
 
@@ -106,11 +111,7 @@ def _store(person, tmp_path, trusted: bool = False) -> tuple[Path, Path, Path, b
     fresh process's context (``trusted``: :func:`_run`'s); ``(home, root, tombstones.json, its bytes)``."""
     for i, name in enumerate(NOTES):
         person.write(name, f"Release train {i} leaves on day {i}", "project", scope="project")
-    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
-    person.write("ci", KEPT, "project", scope="project")
-    layer = person.session.layer("project")
-    shutil.copy(layer.path / "db-port.md", backup := tmp_path / "db-port.md")
-    person.forget("db-port", scope="project")
+    layer, backup = forgotten_after_a_backup(person, tmp_path)
     shutil.copy(backup, layer.path / "db-port.md")
     home, root = person.session.home_path, person.session.root_path
     settled = _run(home, root, "context", trusted)

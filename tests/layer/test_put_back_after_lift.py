@@ -14,7 +14,12 @@ from pathlib import Path
 
 from memdir.files.sweeps import SWEEP_ALWAYS_MAX
 from tests.layer.test_held_moved import NOTES, _run
-from tests.operations.test_held_back import BODY, FORGOTTEN, KEPT, _rewrite
+from tests.operations.test_held_back import (
+    FORGOTTEN,
+    KEPT,
+    _rewrite,
+    forgotten_after_a_backup,
+)
 
 EXTRA = SWEEP_ALWAYS_MAX + 4  # notes written by hand: the layer is a large one, its sweep may wait
 
@@ -29,11 +34,7 @@ def _store(person, tmp_path) -> tuple[Path, Path, Path, bytes, Path]:
     for i in range(EXTRA):
         (layer.path / f"hand-{i}.md").write_text(model.replace("note-0", f"hand-{i}").replace(
             "Release train 0 leaves on day 0", f"Hand note {i} about the weekly sync"), encoding="utf-8")
-    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
-    person.write("ci", KEPT, "project", scope="project")
-    saved = tmp_path / "db-port.md"
-    saved.write_bytes((layer.path / "db-port.md").read_bytes())
-    person.forget("db-port", scope="project")
+    _, saved = forgotten_after_a_backup(person, tmp_path)
     (layer.path / "db-port.md").write_bytes(saved.read_bytes())
     home, root = person.session.home_path, person.session.root_path
     settled = _run(home, root, "context")

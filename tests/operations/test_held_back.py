@@ -35,6 +35,19 @@ def _seen(memory, scope: str) -> dict[str, bool]:
 ALL, NONE = [True] * 5, [False] * 5
 
 
+def forgotten_after_a_backup(person, tmp_path):
+    """db-port (:data:`FORGOTTEN`, :data:`BODY`) and ci (:data:`KEPT`) written in the project layer, db-port's file
+    copied to ``tmp_path/db-port.md``, then db-port forgotten: ``(layer, backup)``. Copying ``backup`` back into
+    the layer makes a file the tombstone holds back; ci is the control."""
+    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
+    person.write("ci", KEPT, "project", scope="project")
+    layer = person.session.layer("project")
+    backup = tmp_path / "db-port.md"
+    shutil.copy(layer.path / "db-port.md", backup)
+    person.forget("db-port", scope="project")
+    return layer, backup
+
+
 @pytest.fixture
 def forgotten_meets_edit(tmp_path):
     """A forgets db-port (team), pushes; B had changed db-port's body and committed; B's pull stops on
@@ -108,12 +121,8 @@ def test_memdir_delete_removes_a_held_back_team_file(forgotten_meets_edit):
 
 def test_a_personal_file_copied_back_by_hand_is_held_back_until_settled(person, tmp_path):
     """The project layer: db-port forgotten, its file copied back from a backup; ci is the control."""
-    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
-    person.write("ci", KEPT, "project", scope="project")
-    layer_dir = person.session.layer("project").path
-    backup = tmp_path / "db-port.md"
-    shutil.copy(layer_dir / "db-port.md", backup)
-    person.forget("db-port", scope="project")
+    layer, backup = forgotten_after_a_backup(person, tmp_path)
+    layer_dir = layer.path
     assert _seen(person, "project") == {"db-port": NONE, "ci": ALL}
     person.write("redis-port", "Dev Redis listens on 6380", "project", "Ask in #infra.", scope="project")
     question = "Which ports do the dev PostgreSQL and the dev Redis listen on?"
@@ -131,12 +140,8 @@ def test_a_personal_file_copied_back_by_hand_is_held_back_until_settled(person, 
 
 
 def test_delete_removes_a_personal_file_held_back(person, tmp_path):
-    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
-    person.write("ci", KEPT, "project", scope="project")
-    layer_dir = person.session.layer("project").path
-    backup = tmp_path / "db-port.md"
-    shutil.copy(layer_dir / "db-port.md", backup)
-    person.forget("db-port", scope="project")
+    layer, backup = forgotten_after_a_backup(person, tmp_path)
+    layer_dir = layer.path
     shutil.copy(backup, layer_dir / "db-port.md")
     person.delete("db-port", scope="project")
     assert not (layer_dir / "db-port.md").exists() and (layer_dir / "ci.md").exists()
@@ -194,12 +199,7 @@ def test_tombstones_changed_behind_memdirs_back_judge_only_the_files_they_name(p
     notes = [f"note-{i}" for i in range(6)]
     for i, name in enumerate(notes):
         person.write(name, f"Release train {i} leaves on day {i}", "project", scope="project")
-    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
-    person.write("ci", KEPT, "project", scope="project")
-    layer = person.session.layer("project")
-    backup = tmp_path / "db-port.md"
-    shutil.copy(layer.path / "db-port.md", backup)
-    person.forget("db-port", scope="project")
+    layer, backup = forgotten_after_a_backup(person, tmp_path)
     stones = layer.meta / "tombstones.json"
     with_stone = stones.read_bytes()
     shutil.copy(backup, layer.path / "db-port.md")  # put back by hand: held back
@@ -248,11 +248,7 @@ def test_a_layer_that_scanned_judges_only_the_named_files_when_the_tombstones_mo
     notes = [f"note-{i}" for i in range(6)]
     for i, name in enumerate(notes):
         person.write(name, f"Release train {i} leaves on day {i}", "project", scope="project")
-    person.write("db-port", FORGOTTEN, "project", BODY, scope="project")
-    person.write("ci", KEPT, "project", scope="project")
-    layer = person.session.layer("project")
-    shutil.copy(layer.path / "db-port.md", backup := tmp_path / "db-port.md")
-    person.forget("db-port", scope="project")
+    layer, backup = forgotten_after_a_backup(person, tmp_path)
     with_stone = (layer.meta / "tombstones.json").read_bytes()
     shutil.copy(backup, layer.path / "db-port.md")
     assert sorted(m.name for m in person.list("project").memories) == sorted([*notes, "ci"])

@@ -73,6 +73,41 @@ def both(a: Machine, b: Machine, remote: Path, layers: str = "user") -> None:
         machine.mem().sync_init(str(remote), layers)
 
 
+def share_font(a: Machine, b: Machine, remote: Path, body: str | None = None) -> None:
+    """Both machines syncing the user layer (:func:`both`), A's ``font`` memory ("Prefers JetBrains Mono",
+    ``body``) synced to B."""
+    both(a, b, remote)
+    a.mem().write("font", "Prefers JetBrains Mono", "user", body, scope="user")
+    a.sync()
+    b.sync()
+
+
+def prefs_changed_apart(a: Machine, b: Machine, remote: Path, count: int) -> list[str]:
+    """``count`` feedback memories ``pref-N`` of A synced to B, then each changed in another field on each machine
+    (A its description, B its body), A's sent: B's next sync runs the field merge driver once per memory. Returns
+    their names."""
+    both(a, b, remote)
+    names = [f"pref-{n}" for n in range(count)]
+    for name in names:
+        a.mem().write(name, f"Preference {name}", "feedback", "**Why:** x.\n**How to apply:** y.", scope="user")
+    a.sync()
+    b.sync()
+    for name in names:
+        a.mem().write(name, f"Preference {name}, as A says", "feedback", scope="user")
+        b.mem().write(name, f"Preference {name}", "feedback", "**Why:** B's reason.\n**How to apply:** y.",
+                      scope="user")
+    a.sync()
+    return names
+
+
+def font_changed_on_both(a: Machine, b: Machine) -> None:
+    """The same field changed on both machines, A's sent: A says Fira Code, B Iosevka; B's next sync meets the
+    conflict."""
+    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
+    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
+    a.sync()
+
+
 def test_a_preference_reaches_the_other_machine_and_another_project_does_not(world, tmp_path):
     a, b, remote = world
     both(a, b, remote)  # user only
@@ -174,9 +209,7 @@ def test_different_fields_merge_and_the_same_field_conflicts_not_injected(world)
         shell = machine.mem().read("shell", scope="user").record
         assert shell.description == "Uses zsh as login shell" and shell.body.strip() == "With starship, not oh-my-zsh."
     # the same field: a conflict, reported, never injected; this machine's version stays in use
-    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
-    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
-    a.sync()
+    font_changed_on_both(a, b)
     report = b.sync()
     assert labels(report.conflicts) == ["user:font"]
     context = b.mem("agent").context()
@@ -418,13 +451,8 @@ def test_a_lift_travels_only_when_a_person_lifted(world):
 
 def test_ours_is_this_machine_on_both_machines_and_both_values_are_shown(world):
     a, b, remote = world
-    both(a, b, remote)
-    a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
-    a.sync()
-    b.sync()
-    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
-    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
-    a.sync()
+    share_font(a, b, remote)
+    font_changed_on_both(a, b)
     done = b.cli("sync")  # B runs the merge
     assert done.returncode == 4 and "1 conflict(s) wait: memdir sync resolve font" in done.stdout
     assert "synced" not in done.stdout.splitlines()[-1]
@@ -451,13 +479,8 @@ def test_ours_is_this_machine_on_both_machines_and_both_values_are_shown(world):
 
 def test_a_write_to_a_conflicted_memory_warns(world):
     a, b, remote = world
-    both(a, b, remote)
-    a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
-    a.sync()
-    b.sync()
-    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
-    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
-    a.sync()
+    share_font(a, b, remote)
+    font_changed_on_both(a, b)
     b.sync()
     written = b.mem().write("font", "Prefers Hack", "user", scope="user")
     assert any("has a sync conflict" in w for w in written.warnings)
@@ -526,17 +549,7 @@ def test_a_large_merge_gets_time_in_proportion_to_what_it_merges(world, monkeypa
     from memdir.files import repository
 
     a, b, remote = world
-    both(a, b, remote)
-    names = [f"pref-{n}" for n in range(5)]
-    for name in names:
-        a.mem().write(name, f"Preference {name}", "feedback", "**Why:** x.\n**How to apply:** y.", scope="user")
-    a.sync()
-    b.sync()
-    for name in names:  # different fields on each machine: every file goes through the field merge driver
-        a.mem().write(name, f"Preference {name}, as A says", "feedback", scope="user")
-        b.mem().write(name, f"Preference {name}", "feedback", "**Why:** B's reason.\n**How to apply:** y.",
-                      scope="user")
-    a.sync()
+    names = prefs_changed_apart(a, b, remote, 5)  # every file goes through the field merge driver
     monkeypatch.setattr(git_module, "TIMEOUT", 0.05)
     monkeypatch.setattr(repository, "MERGE_SECONDS_PER_FILE", 0.0)
     with pytest.raises(StoreError, match="timed out"):  # control: without the per-file share it cannot finish
@@ -561,9 +574,7 @@ def test_a_third_machine_that_changed_neither_side_is_not_told_one_is_its_own(wo
     a.mem().write("font", "Prefers JetBrains Mono", "user", scope="user")
     for machine in (a, b, d):
         machine.sync()
-    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
-    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
-    a.sync()
+    font_changed_on_both(a, b)
     assert b.cli("sync").returncode == 4  # B merges: the markers go to the remote
     assert d.cli("sync").returncode == 4
     shown = json.loads(d.cli("sync", "status", "--json").stdout)["conflicts"][0]["fields"][0]
@@ -606,14 +617,9 @@ def test_a_sync_whose_merge_driver_cannot_run_keeps_the_other_machine_s_text(wor
     and left B's side alone, without markers, which the sync committed and pushed: A's description was dropped,
     and no conflict was said. Now such a file is merged here, field by field, as the driver would."""
     a, b, remote = world
-    both(a, b, remote)
-    a.mem().write("font", "Prefers JetBrains Mono", "user", "Size 13.", scope="user")
-    a.sync()
-    b.sync()
+    share_font(a, b, remote, "Size 13.")
     git(b.home / "sync", "config", "merge.memdir.driver", "/gone/venv/bin/python3 -m memdir merge-file %O %A %B %P")
-    a.mem().write("font", "Prefers Fira Code", "user", scope="user")
-    b.mem().write("font", "Prefers Iosevka", "user", scope="user")
-    a.sync()
+    font_changed_on_both(a, b)
     report = b.sync()
     assert labels(report.conflicts) == ["user:font"]
     assert "Prefers Iosevka" in b.mem("agent").context() and "<<<<<<<" not in b.mem("agent").context()

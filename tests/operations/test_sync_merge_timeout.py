@@ -16,7 +16,7 @@ import pytest
 from memdir.errors import StoreError
 from memdir.files import repository
 from tests.conftest import wait_until
-from tests.operations.test_sync import both, git, world  # noqa: F401  (world: the fixture)
+from tests.operations.test_sync import git, prefs_changed_apart, world  # noqa: F401  (world: the fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -34,17 +34,7 @@ def test_a_merge_cut_at_its_timeout_is_undone_kills_its_drivers_and_loses_nothin
     from memdir import git as git_module
 
     a, b, remote = world
-    both(a, b, remote)
-    names = [f"pref-{n}" for n in range(3)]
-    for name in names:
-        a.mem().write(name, f"Preference {name}", "feedback", "**Why:** x.\n**How to apply:** y.", scope="user")
-    a.sync()
-    b.sync()
-    for name in names:  # different fields on each machine: every file goes through the merge driver
-        a.mem().write(name, f"Preference {name}, as A says", "feedback", scope="user")
-        b.mem().write(name, f"Preference {name}", "feedback", "**Why:** B's reason.\n**How to apply:** y.",
-                      scope="user")
-    a.sync()
+    names = prefs_changed_apart(a, b, remote, 3)  # every file goes through the merge driver
     repo = repository.repository(b.home)
     real_driver = git(repo, "config", "merge.memdir.driver").stdout.strip()
     pids = tmp_path / "driver-pids"
