@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 from memdir import Memory
@@ -51,6 +52,22 @@ class Clone:
         self.push()
         for other in to:
             other.pull()
+
+
+def diverge(a: Clone, b: Clone, name: str, a_change: dict, b_change: dict, *,
+            pause: float = 0.0) -> subprocess.CompletedProcess:
+    """Two people change the team memory ``name``: A writes ``a_change`` (:meth:`memdir.Memory.write`'s fields),
+    commits "A's change" and pushes; B writes ``b_change`` and commits "B's change"; B pulls. ``pause``: seconds
+    waited before each change (1.1: the ``updated:`` lines differ, as between two people). Returns git's answer to
+    the pull (``check=False``: a conflict is an answer)."""
+    time.sleep(pause)
+    a.memory().write(name, scope="team", **a_change)
+    a.commit_all("A's change")
+    a.push()
+    time.sleep(pause)
+    b.memory().write(name, scope="team", **b_change)
+    b.commit_all("B's change")
+    return b.pull(check=False)
 
 
 def shared_repository(tmp: Path, *, trust: bool = True) -> tuple[Clone, Clone]:

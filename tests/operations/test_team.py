@@ -8,7 +8,7 @@ from memdir import Memory
 from memdir.errors import Conflict, Refused, TombstoneRefused
 from tests.conftest import run_cli
 from tests.consolidation.test_consolidate import cc_transcript
-from tests.teamgit import git, shared_repository
+from tests.teamgit import diverge, git, shared_repository
 
 
 @pytest.fixture
@@ -31,9 +31,7 @@ def test_a_team_memory_travels_from_one_clone_to_the_other(clones):
     # The layer's manifest is kept in the home with its journal, never in the repository.
     assert not (a.team_dir / ".memdir").exists() and list((a.home / "team").rglob("manifest.sqlite"))
     assert "5433" not in b.memory().context()  # not pulled yet
-    a.commit_all("team memory: db port")
-    a.push()
-    b.pull()
+    a.publish("team memory: db port", b)
     block = b.memory().context()
     assert "- [db-port](db-port.md) — Dev PostgreSQL listens on 5433, not 5432" in team_section(block)
     assert block.index("## Team memories") < block.index("## How to use memory")
@@ -64,16 +62,12 @@ def test_forgetting_propagates_and_a_different_fact_is_accepted(clones, tmp_path
     a, b = clones
     a.memory().write("staging-host", "Staging host is staging-7.internal.example.com", "project",
                      "Deploy previews go there.", scope="team")
-    a.commit_all("team: staging host")
-    a.push()
-    b.pull()
+    a.publish("team: staging host", b)
     assert "staging-7" in b.memory().context()
     forgotten = a.memory().forget("staging-host", reason="the host was retired")
     stone_file = a.team_dir / "tombstones" / f"{forgotten.tombstone}.json"
     assert stone_file.is_file() and not (a.team_dir / "staging-host.md").exists()
-    a.commit_all("forget the staging host")
-    a.push()
-    b.pull()
+    a.publish("forget the staging host", b)
     agent = b.memory(actor="agent")
     assert "staging-7" not in agent.context()
     with pytest.raises(TombstoneRefused):
@@ -103,9 +97,7 @@ def test_tombstones_of_two_people_merge_without_conflict(clones):
     mem = a.memory()
     mem.write("one", "Fact one about the build cache", "project", scope="team")
     mem.write("two", "Fact two about the release train", "project", scope="team")
-    a.commit_all("two facts")
-    a.push()
-    b.pull()
+    a.publish("two facts", b)
     a.memory().forget("one")
     a.commit_all("forget one")
     b.memory().forget("two")
@@ -175,15 +167,9 @@ def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
     a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
-    a.commit_all("team memories")
-    a.push()
-    b.pull()
-    a.memory().write("db-port", "Dev PostgreSQL listens on 5434 since December", "project", scope="team")
-    a.commit_all("A: port 5434")
-    a.push()
-    b.memory().write("db-port", "Dev PostgreSQL listens on 6543 in the container", "project", scope="team")
-    b.commit_all("B: port 6543")
-    pulled = b.pull(check=False)
+    a.publish("team memories", b)
+    pulled = diverge(a, b, "db-port", {"description": "Dev PostgreSQL listens on 5434 since December"},
+                     {"description": "Dev PostgreSQL listens on 6543 in the container"})
     assert pulled.returncode != 0  # a real conflict
     assert b"<<<<<<<" in (b.team_dir / "db-port.md").read_bytes()
     mem = b.memory()
@@ -212,15 +198,8 @@ def test_a_merge_conflict_is_reported_never_injected_or_overwritten_and_resolve_
 def test_resolve_ours_from_the_command_line(clones):
     a, b = clones
     a.memory().write("lint", "Lint with ruff", "project", scope="team")
-    a.commit_all("lint")
-    a.push()
-    b.pull()
-    a.memory().write("lint", "Lint with ruff and mypy", "project", scope="team")
-    a.commit_all("A")
-    a.push()
-    b.memory().write("lint", "Lint with flake8", "project", scope="team")
-    b.commit_all("B")
-    b.pull(check=False)
+    a.publish("lint", b)
+    diverge(a, b, "lint", {"description": "Lint with ruff and mypy"}, {"description": "Lint with flake8"})
     env = {"MEMDIR_HOME": str(b.home)}
     status = run_cli("team", "status", "--project", b.root, env=env)
     assert "unresolved merge conflict" in status.stdout and "lint.md" in status.stdout
@@ -282,9 +261,7 @@ def test_history_shows_git_commits_and_restore_works_from_a_commit(clones):
     a.commit_all("db port is 5433")
     first = git(a.root, "rev-parse", "HEAD").stdout.strip()
     a.memory().write("db-port", "Dev PostgreSQL listens on 5434", "project", scope="team")
-    a.commit_all("db port moved to 5434")
-    a.push()
-    b.pull()
+    a.publish("db port moved to 5434", b)
     history = b.memory().history("db-port")
     assert [(c.author, c.message) for c in history.commits] == [("A", "db port moved to 5434"),
                                                                ("A", "db port is 5433")]
@@ -499,9 +476,7 @@ def test_the_panel_lists_the_team_layer_of_a_clone_that_only_pulled_it(clones):
 
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", scope="team")
-    a.commit_all("db port")
-    a.push()
-    b.pull()
+    a.publish("db port", b)
     assert "5433" in b.memory().context()  # B's home now knows the repository by its team layer only
     views = PanelHome(b.home, Settings()).views()
     team = [v for v in views if v.scope == "team"]
@@ -598,9 +573,7 @@ def test_promote_refuses_to_replace_a_teammates_memory_of_the_same_name(clones):
     a, b = clones
     a.memory().write("ci", "CI runs on GitHub Actions; deploys need the VPN", "project", "Ask #infra for VPN access.",
                      scope="team")
-    a.commit_all("team: ci")
-    a.push()
-    b.pull()
+    a.publish("team: ci", b)
     mem = b.memory()
     mem.write("ci", "My own CI note: the runner is self-hosted", "project", scope="project")
     team_file = (b.team_dir / "ci.md").read_bytes()

@@ -23,9 +23,7 @@ def pulled(tmp_path):
     a, b = shared_repository(tmp_path)
     (a.team_dir / "use-uv.md").write_text(PROPOSED, encoding="utf-8")
     (a.team_dir / "lint-rule.md").write_text(ACTIVE, encoding="utf-8")
-    a.commit_all("team: a proposal by hand, and a rule")
-    a.push()
-    b.pull()
+    a.publish("team: a proposal by hand, and a rule", b)
     return b
 
 

@@ -4,12 +4,10 @@ a merge conflict says the memories cannot be read, not that there are none (a ne
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.conftest import run_cli
-from tests.teamgit import git, shared_repository
+from tests.teamgit import diverge, git, shared_repository
 
 pytestmark = pytest.mark.slow
 
@@ -24,9 +22,7 @@ def test_team_trust_registers_the_driver_and_status_and_doctor_say_when_it_is_mi
     a, b = shared_repository(tmp_path, trust=False)
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "Checked.\nAsk in #infra.\n",
                      scope="team")
-    a.commit_all("team memory")
-    a.push()
-    b.pull()
+    a.publish("team memory", b)
     assert git(b.root, "config", "--local", "--get", "merge.memdir.driver", check=False).stdout == ""
     for args in (("team", "status"), ("doctor",), ("status",)):
         out = cli(b, *args)
@@ -40,14 +36,8 @@ def test_team_trust_registers_the_driver_and_status_and_doctor_say_when_it_is_mi
     for args in (("team", "status"), ("doctor",)):
         assert LACKS not in cli(b, *args).stdout
     # Two people change different fields of one memory: the clone that only trusted merges cleanly.
-    time.sleep(1.1)
-    a.memory().write("db-port", description="Dev PostgreSQL listens on 5434", scope="team")
-    a.commit_all("A")
-    a.push()
-    time.sleep(1.1)
-    b.memory().write("db-port", body="Checked.\nAsk in #platform.\n", scope="team")
-    b.commit_all("B")
-    pulled = b.pull(check=False)
+    pulled = diverge(a, b, "db-port", {"description": "Dev PostgreSQL listens on 5434"},
+                     {"body": "Checked.\nAsk in #platform.\n"}, pause=1.1)
     assert pulled.returncode == 0, pulled.stdout + pulled.stderr
     record = b.memory().read("db-port", "team", count=False).record
     assert (record.description, record.body) == ("Dev PostgreSQL listens on 5434", "Checked.\nAsk in #platform.")
@@ -56,20 +46,12 @@ def test_team_trust_registers_the_driver_and_status_and_doctor_say_when_it_is_mi
 def test_a_list_during_a_merge_conflict_says_the_memories_cannot_be_read(tmp_path):
     a, b = shared_repository(tmp_path)
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "Checked.", scope="team")
-    a.commit_all("team memory")
-    a.push()
-    b.pull()
+    a.publish("team memory", b)
     empty = cli(b, "list", "--scope", "project")
     assert empty.stdout.strip() == "No memories yet."  # control: an empty layer with nothing unreadable
     git(b.root, "config", "--local", "--remove-section", "merge.memdir")  # a line-by-line merge: it conflicts
-    time.sleep(1.1)
-    a.memory().write("db-port", description="Dev PostgreSQL listens on 5434", scope="team")
-    a.commit_all("A")
-    a.push()
-    time.sleep(1.1)
-    b.memory().write("db-port", description="Dev PostgreSQL listens on 6543", scope="team")
-    b.commit_all("B")
-    assert b.pull(check=False).returncode != 0
+    assert diverge(a, b, "db-port", {"description": "Dev PostgreSQL listens on 5434"},
+                   {"description": "Dev PostgreSQL listens on 6543"}, pause=1.1).returncode != 0
     out = cli(b, "list", "--scope", "team")
     assert "No memories yet." not in out.stdout
     assert out.stdout.splitlines()[0] == ("No memory can be read: 1 file(s) cannot be read, 1 of them in an "
@@ -90,9 +72,7 @@ def test_a_pulled_commit_that_removes_the_gitattributes_line_is_said_with_the_co
         assert UNNAMED not in out.stdout and LACKS not in out.stdout, out.stdout  # control: the line is there
     assert git(b.root, "check-attr", "merge", "--", ".claude/memory/x.md").stdout.endswith(": memdir\n")
     git(a.root, "rm", "-q", ".claude/memory/.gitattributes")
-    a.commit_all("drop the attributes")
-    a.push()
-    b.pull()
+    a.publish("drop the attributes", b)
     for args in (("team", "status"), ("doctor",)):
         out = cli(b, *args)
         assert UNNAMED in out.stdout and "run `memdir team init` to add the line back" in out.stdout, out.stdout

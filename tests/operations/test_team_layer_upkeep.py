@@ -50,9 +50,7 @@ def test_repair_cuts_a_team_layer_s_torn_journal_tail(clones):
 def test_an_orphan_known_by_its_team_layer_alone_is_matched_to_its_moved_clone(clones, tmp_path):
     a, b = clones
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "", scope="team")
-    a.commit_all("db port")
-    a.push()
-    b.pull()
+    a.publish("db port", b)
     assert "5433" in b.memory().context()  # B's home knows the repository by its team layer only
     assert not (b.home / "projects").exists() or not any((b.home / "projects").iterdir())
     moved = tmp_path / "moved-b"

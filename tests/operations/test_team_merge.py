@@ -9,7 +9,7 @@ import pytest
 from memdir.errors import InvalidInput
 from tests.conftest import run_cli
 from tests.operations.test_team import team_section
-from tests.teamgit import git, shared_repository
+from tests.teamgit import diverge, git, shared_repository
 
 BODY = "Checked on 2026-11-02.\nThe system cluster keeps 5432.\nAsk in #infra before changing it.\n"
 
@@ -20,23 +20,15 @@ def clones(tmp_path):
     a, b = shared_repository(tmp_path)
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY, scope="team")
     a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
-    a.commit_all("team memories")
-    a.push()
-    b.pull()
+    a.publish("team memories", b)
     b.memory().team_init()  # adopts the directory; registers the driver in B's .git/config
     return a, b
 
 
 def _diverge(a, b, a_change: dict, b_change: dict):
-    """A changes and pushes; B changes and commits; B pulls. Returns git's answer to the pull."""
-    time.sleep(1.1)  # each change a second after the last: the `updated:` lines differ, as between two people
-    a.memory().write("db-port", scope="team", **a_change)
-    a.commit_all("A's change")
-    a.push()
-    time.sleep(1.1)
-    b.memory().write("db-port", scope="team", **b_change)
-    b.commit_all("B's change")
-    return b.pull(check=False)
+    """A changes db-port and pushes; B changes it and commits; B pulls (:func:`tests.teamgit.diverge`, each change a
+    second after the last: the `updated:` lines differ, as between two people). Returns git's answer to the pull."""
+    return diverge(a, b, "db-port", a_change, b_change, pause=1.1)
 
 
 @pytest.mark.slow
@@ -332,9 +324,7 @@ def test_git_s_own_hunk_inside_a_code_block_is_not_called_settled_by_team_status
     git(b.root, "config", "--local", "--remove-section", "merge.memdir")
     fenced = "Build it:\n\n```sh\nmake build\n```\n"
     a.memory().write("db-port", body=fenced, scope="team")
-    a.commit_all("A's code block")
-    a.push()
-    b.pull()
+    a.publish("A's code block", b)
     a.memory().write("db-port", body=fenced.replace("make build", "make build-fast"), scope="team")
     a.commit_all("A's change")
     a.push()

@@ -21,9 +21,7 @@ def clones(tmp_path):
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "The system cluster keeps 5432.",
                      scope="team")
     a.memory().write("ci", "CI runs on GitHub Actions", "project", scope="team")
-    a.commit_all("team memories")
-    a.push()
-    b.pull()
+    a.publish("team memories", b)
     b.memory().team_init()
     return a, b
 
@@ -37,9 +35,7 @@ def _runbook(a, b, size: int, added: int):
     prepends as many and commits, B pulls. Returns git's answer to the pull."""
     body = LINE * (size // len(LINE))
     a.memory().write("runbook", "The incident runbook", "reference", body, scope="team")
-    a.commit_all("runbook")
-    a.push()
-    b.pull()
+    a.publish("runbook", b)
     extra = added // len(LINE)
     time.sleep(1.1)
     a.memory().write("runbook", scope="team", body=body + "A-END\n" + LINE * extra)

@@ -10,9 +10,7 @@ from tests.teamgit import shared_repository
 def test_status_says_a_settled_conflict_waits_for_git_add(tmp_path):
     a, b = shared_repository(tmp_path)
     a.memory().write("db-port", "Dev PostgreSQL listens on 5433", "project", "Line one.\n\nLine two.", scope="team")
-    a.commit_all("team: db-port")
-    a.push()
-    b.pull()
+    a.publish("team: db-port", b)
     a.memory().write("db-port", body="Line one, by Ana.\n\nLine two.", scope="team")
     a.commit_all("a")
     a.push()

@@ -236,9 +236,7 @@ def test_a_fresh_clones_team_memory_reaches_the_agent_only_once_trusted(tmp_path
                      scope="team")
     a.memory().write("stale-fact", "Builds run on Jenkins", "project", "", scope="team")
     a.memory().delete("stale-fact", scope="team")
-    a.commit_all("team memory")
-    a.push()
-    b.pull()
+    a.publish("team memory", b)
     question = "which port does the team dev db listen on?"
 
     # untrusted: SessionStart says so in one line and shows none of it; recall, tools and proposals see nothing

@@ -112,9 +112,7 @@ def test_a_real_team_directory_still_works_and_a_tilde_team_dir_is_refused(tmp_p
 def test_two_people_forgetting_the_same_fact_merge_cleanly(clones):
     a, b = clones
     a.memory().write("cache", "The build cache lives in /var/cache/build", "project", scope="team")
-    a.commit_all("a fact")
-    a.push()
-    b.pull()
+    a.publish("a fact", b)
     a.memory().forget("cache")
     a.commit_all("A forgets it")
     b.memory().forget("cache", reason="B also forgets it")
