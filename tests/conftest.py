@@ -377,6 +377,21 @@ def warm_why(home: Path) -> str:
             + (f"; {changed}" if (changed := source_changed()) else ""))
 
 
+def asked_until(ask, want: str, home: Path, limit: float) -> str:
+    """What ``ask(session)`` (a prompt hook's text for a session id) gives once it holds ``want``: asked every 0.5 s,
+    each time in a session of its own, while the warm process of ``home`` may still be loading its model (the hook
+    waits a while for it, then ranks by words). Fails the test after ``limit`` seconds with the last text and what
+    the warm process says (:func:`warm_why`)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while want not in (said := ask(f"s-{time.monotonic_ns()}")):
+        if time.monotonic() > deadline:
+            pytest.fail(f"never recalled by meaning: {said!r}" + warm_why(home))
+        time.sleep(0.5)
+    return said
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A failed test's report says so when memdir's source changed during the run (:func:`source_changed`): the

