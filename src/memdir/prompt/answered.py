@@ -246,8 +246,8 @@ def dropping(layer_dir, ids, change) -> None:
     except FileNotFoundError:
         change()
         return
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except OSError as exc:  # opened to write: a record of the drop may have to be taken out
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         _flock(fd, exclusive=True)  # waits for a hook between its check and its write (a few ms)
         change()
