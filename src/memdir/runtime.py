@@ -268,8 +268,9 @@ def swept(directory: str | None = None, now: float | None = None) -> list[str]:
 def note_start(home: str | os.PathLike, pid: int, launched: float) -> None:
     """Record the launch of warm process ``pid`` (or of the first-session build that starts it once the index is there:
     :func:`memdir.search.warm.first.start`) at wall-clock ``launched`` in ``<home>/warm.starting``
-    (written whole, then renamed over the last one), for :func:`starting`. Never raises. ``home`` may be a str:
-    the SessionStart hook's path has no pathlib."""
+    (written whole, then renamed over the last one), for :func:`starting`; a record that cannot be written (a full
+    disk) is none, and leaves no part file in ``home``. Never raises. ``home`` may be a str: the SessionStart hook's
+    path has no pathlib."""
     part = os.path.join(home, f".{START_FILE}.{os.getpid()}")
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -277,7 +278,10 @@ def note_start(home: str | os.PathLike, pid: int, launched: float) -> None:
             out.write(f"{pid} {launched:.3f}\n")
         os.replace(part, os.path.join(home, START_FILE))
     except OSError:
-        pass
+        try:
+            os.unlink(part)  # a record that could not be written whole (a full disk) leaves no part behind (break44b)
+        except OSError:
+            pass
 
 
 def alive(pid: int) -> bool:

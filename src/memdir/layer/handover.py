@@ -152,6 +152,16 @@ class HandsOver:
             if saved.index_copied:  # a copied home's: taken up only when its text is the one the keys order
                 if (text := self._copied_index(target, keys)) is None:
                     return
+            elif saved.index_edited:  # by hand: the lines memdir last wrote, from the manifest; the file rewritten
+                lines = self.manifest.index_lines() if keys else []
+                if lines is None or len(lines) != len(keys):
+                    return  # an older manifest, no line kept: rendered from the memories as before
+                text = "\n".join(lines) + "\n" if lines else ""
+                if self._index.restore(keys, text, datetime.fromtimestamp(deadline_ns / 1e9, UTC) if deadline_ns
+                                       else None):
+                    self._index_usage = stamps.usage if saved.usage_same else None
+                    self._index_written = None  # the file is not this text: the next write puts it back whole
+                return
             else:
                 text = (read_outline(target, self.meta) or target.read_text(encoding="utf-8")) if keys else ""
             deadline = datetime.fromtimestamp(deadline_ns / 1e9, UTC) if deadline_ns else None

@@ -116,6 +116,11 @@ class KeepsIndex:
             tx.rebuild = rebuild
         return tx.warnings
 
+    def _index_is_written(self) -> bool:
+        """Whether ``MEMORY.md`` is, by its stat, the file this layer object last wrote (or spliced)."""
+        written = self._index_written
+        return written is not None and tuple(written[1:]) == index_state(self.meta.parent / INDEX_FILE)
+
     def current_index(self) -> str | None:
         """Rebuild ``MEMORY.md`` (None), or — when the layer cannot be written
         (a full disk, read-only, another user's) or its lock is busy — the
@@ -127,8 +132,8 @@ class KeepsIndex:
                 self.path, time.time_ns(), self.meta.parent, lambda: sweep_can_wait(len(self.files), float("inf"), self)):
             return None  # a large layer's due sweep handed off, as the context block's is (memdir.files.sweeps)
         try:
-            if not self.refresh_index(wait=False, rebuild=False):
-                return None
+            if not self.refresh_index(wait=False, rebuild=False) or self._index_is_written():
+                return None  # written (a hand edit kept aside is said, not a failure: break44b)
         except (StoreError, LockTimeout):
             pass
         return self._index.render({n: e.record for n, e in self.scan().entries.items()}, now_utc())

@@ -97,6 +97,9 @@ class Saved:
     usage_same: bool = True
     index_key: tuple | None = field(default=None, repr=False)
     index_copied: bool = False  # MEMORY.md of the size and mtime recorded, another inode or ctime: see _copied
+    # MEMORY.md changed otherwise (edited or removed by hand): the keys given all the same, the lines taken from the
+    # manifest (Manifest.index_lines), never from the file — no memory file read to write it again (break44b)
+    index_edited: bool = False
 
 
 def stat3(path: Path) -> tuple[int, int, int] | None:
@@ -249,8 +252,9 @@ class Manifest(Lookups):
             return None
 
     def load(self, stamps: Stamps, *, files: bool = True, moved: bool = False) -> Saved | None:
-        """The manifest when its stamps equal ``stamps`` (directory and journal; the index keys
-        only when ``MEMORY.md`` is unchanged too), else None. ``files`` False: only the heads and
+        """The manifest when its stamps equal ``stamps`` (directory and journal), else None; the index keys
+        with it, flagged :attr:`Saved.index_copied` or :attr:`Saved.index_edited` when ``MEMORY.md`` is not the
+        file they were saved with. ``files`` False: only the heads and
         the index (the caller has the files). ``moved`` True: the directory's mtime may differ (a file
         added, removed or replaced behind memdir's back since): the heads and the index keys still
         hold while the journal is unchanged, for a caller that stats every file and journals what
@@ -269,13 +273,15 @@ class Manifest(Lookups):
                 heads = Heads(self)
                 index, recorded = None, meta.get("index")
                 copied = recorded != _text(stamps.index) and _copied(recorded, stamps.index)
-                if meta.get("deadline") is not None and (recorded == _text(stamps.index) or copied):
+                edited = recorded is not None and recorded != _text(stamps.index) and not copied
+                if meta.get("deadline") is not None and recorded is not None:
                     order = conn.execute("SELECT unpinned, score, name FROM idx WHERE score IS NOT NULL "
                                          "ORDER BY unpinned, score, name").fetchall()
                     keys = dict(zip(map(itemgetter(2), order), order))
                     index = (keys, int(meta.get("deadline") or 0))
                 return Saved(found, heads, int(meta.get("swept") or 0), index,
-                             meta.get("usage") == _text(stamps.usage), index_copied=copied and index is not None)
+                             meta.get("usage") == _text(stamps.usage), index_copied=copied and index is not None,
+                             index_edited=edited and index is not None)
             finally:
                 conn.close()
         except (sqlite3.Error, OSError, ValueError, TypeError):

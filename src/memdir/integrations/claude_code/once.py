@@ -85,9 +85,16 @@ def first(home, client: str, event: str, data: dict, mine: str, environ=None, no
             return True
         path = os.path.join(folder, key)
         mark = f"{path}.{os.getpid()}.{time.monotonic_ns()}"
+    except Exception:  # noqa: BLE001 — no place for a claim: give the block
+        return True
+    try:
         with open(mark, "x", encoding="ascii") as out:
             out.write(mine)
-    except Exception:  # noqa: BLE001 — no place for a claim: give the block
+    except Exception:  # noqa: BLE001 — no room for a claim (a full disk made the file, not its text): give the block
+        try:
+            os.unlink(mark)  # and leave no empty mark behind (break44b: one per prompt on a full disk)
+        except OSError:
+            pass
         return True
     now = time.time() if now is None else now
     try:
