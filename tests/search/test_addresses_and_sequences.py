@@ -13,7 +13,7 @@
    words ("o que é isso" recalls nothing), and a search of other function words alone still finds nothing
    ("the", "de la el": break13, test_search_trust).
 
-Index schema 32; an index of 31 is tokenized again in place when opened. Vectors off, real SQLite in a temp home,
+Index schema 32 (33 since left44a); an index of 31 is tokenized again in place when opened. Vectors off, real SQLite in a temp home,
 the CLI and the prompt hook as subprocesses, the MCP SDK's client on the real server.
 """
 
