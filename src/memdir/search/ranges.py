@@ -28,7 +28,7 @@ them): a query's range asks its numbers as written. Pure, standard library only.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from .versions import RANGE_MARK, VERSION_JOIN
 
@@ -39,17 +39,22 @@ _AFTER = r"(?![\w]|\.\d)"  # no letter, digit or dot-and-digit after it (a sente
 _OP = r"(?:>=|<=|=>|=<|≥|≤|>|<)"
 
 
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern, ...]:
-    """The notations of the module docstring, compiled on the first text that may hold one (:func:`span_terms`)."""
-    network = re.compile(rf"{_BEFORE}({_QUAD})(?:/(\d{{1,2}})(?!\w|\.\d)|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD}))"
-                         rf"{_AFTER}", re.IGNORECASE)
-    caret = re.compile(rf"(?<![\w.])(\^|~>|~=|~)[ \t]*v?(\d+(?:\.\d+){{0,2}})((?:\.[xX*])*){_AFTER}")
-    wild = re.compile(rf"{_BEFORE}v?(\d+(?:\.\d+){{0,2}})((?:\.[xX*])+)(?![\w*])")
-    bounds = re.compile(rf"(?<![\w<>=!~^]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*")
-    bound = re.compile(rf"({_OP})[ \t]*v?({_NUMBER})")
-    hyphen = re.compile(rf"{_BEFORE}v?({_NUMBER})([ \t]+-[ \t]+|[ \t]*[–—][ \t]*|-|\.\.)v?({_NUMBER}){_AFTER}")
-    return network, caret, wild, bounds, bound, hyphen
+_PATTERNS = {
+    "network": (rf"{_BEFORE}({_QUAD})(?:/(\d{{1,2}})(?!\w|\.\d)|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD})){_AFTER}",
+                re.IGNORECASE),
+    "caret": (rf"(?<![\w.])(\^|~>|~=|~)[ \t]*v?(\d+(?:\.\d+){{0,2}})((?:\.[xX*])*){_AFTER}", 0),
+    "wild": (rf"{_BEFORE}v?(\d+(?:\.\d+){{0,2}})((?:\.[xX*])+)(?![\w*])", 0),
+    "bounds": (rf"(?<![\w<>=!~^]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*", 0),
+    "bound": (rf"({_OP})[ \t]*v?({_NUMBER})", 0),
+    "hyphen": (rf"{_BEFORE}v?({_NUMBER})([ \t]+-[ \t]+|[ \t]*[–—][ \t]*|-|\.\.)v?({_NUMBER}){_AFTER}", 0),
+}
+
+
+@cache
+def _pattern(name: str) -> re.Pattern:
+    """One notation of the module docstring (:data:`_PATTERNS`), compiled on the first text that may hold it
+    (:func:`span_terms`' fast tests: the prompt hook tokenizes every prompt, most of them holding none)."""
+    return re.compile(*_PATTERNS[name])
 
 
 def span_terms(text: str) -> list[tuple[int, list[str]]]:
@@ -58,29 +63,29 @@ def span_terms(text: str) -> list[tuple[int, list[str]]]:
     none (a fast test first: no ``/ ^ ~ < > ≥ ≤ - – — x X *`` beside a digit's neighbours). Pure."""
     if not any(c in text for c in "/^~<>≥≤*xX-–—.") or not any(c.isdigit() for c in text):
         return []
-    network, caret, wild, bounds, bound, hyphen = _patterns()
     out: list[tuple[int, str]] = []
-    for m in network.finditer(text) if "/" in text or "mask" in text.lower() else ():
+    for m in _pattern("network").finditer(text) if "/" in text or "mask" in text.lower() else ():
         span = _network(m.group(1), m.group(2), m.group(3))
         if span:
             out.append((m.end(), span))
-    for m in caret.finditer(text) if "^" in text or "~" in text else ():
+    for m in _pattern("caret").finditer(text) if "^" in text or "~" in text else ():
         groups = [int(g) for g in m.group(2).split(".")]
         out.append((m.end(), _term("ge", groups, "lt", _caret(m.group(1), groups, bool(m.group(3))))))
-    for m in wild.finditer(text) if "x" in text or "X" in text or "*" in text else ():
+    for m in _pattern("wild").finditer(text) if ".x" in text or ".X" in text or ".*" in text else ():
         if not text[:m.start()].rstrip(" \t").endswith(("^", "~", "~=", "~>")):  # ^18.x: the caret's
             groups = [int(g) for g in m.group(1).split(".")]
             out.append((m.end(), _term("ge", groups, "lt", [*groups[:-1], groups[-1] + 1])))
-    for m in bounds.finditer(text) if any(c in text for c in "<>≥≤") else ():
+    for m in _pattern("bounds").finditer(text) if any(c in text for c in "<>≥≤") else ():
         low, high = [], []
-        for op, number in bound.findall(m.group(0)):
+        for op, number in _pattern("bound").findall(m.group(0)):
             groups, op = [int(g) for g in number.split(".")], {"=>": ">=", "=<": "<=", "≥": ">=", "≤": "<="}.get(op, op)
             if op[0] == ">":
                 low = ["ge" if op == ">=" else "gt", groups]
             else:
                 high = ["le" if op == "<=" else "lt", groups]
         out.append((m.end(), _term(*(low or ("", [])), *(high or ("", [])))))
-    for m in hyphen.finditer(text) if any(c in text for c in "-–—") or ".." in text else ():
+    for m in _pattern("hyphen").finditer(text) if " - " in text or "–" in text or "—" in text or ".." in text \
+            or ("-" in text and "." in text) else ():
         low, high = ([int(g) for g in m.group(i).split(".")] for i in (1, 3))
         if low < high and (m.group(2) != "-" or len(low) == len(high) > 1):  # 10.0.0.10-10.0.0.20; not 2.3.1-4.el8
             out.append((m.end(), _term("ge", low, "le", high)))
