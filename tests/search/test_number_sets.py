@@ -69,6 +69,8 @@ def test_a_network_or_range_written_covers_the_number_in_it():
     assert _clashes("node 18.17.2", "node 18.16.x, CI on 18.17.1") == ["18.17.2"]
     assert _clashes("node 18.17.2", "node >=18.16 <18.17, CI on 18.17.1") == ["18.17.2"]
     assert _clashes("node 18.17.2", "node 18.17.1") == ["18.17.2"]  # the sibling alone, as before
+    assert _clashes("python 3.11.4", "python 3.11.2, the suite runs in <5 min") == ["3.11.4"]  # another major's bound
+    assert _clashes("10.0.0.13", "retries 10–20 on 10.0.0.12") == ["10.0.0.13"]  # a count, no range of addresses
 
 
 def test_the_spans_each_notation_names():
@@ -84,7 +86,7 @@ def test_the_spans_each_notation_names():
     assert covers(f"{RANGE_MARK}ge18{J}17{J}0{RANGE_MARK}lt19", f"18{J}20{J}1")
     assert not covers(f"{RANGE_MARK}ge18{J}17{J}0{RANGE_MARK}lt19", f"19{J}0{J}0")
     # controls: no set written
-    for plain in ("10.0.0.1 and 255.255.255.0", "2.3.1-4.el8", "2026-12-04", "a 10.0.0.1/33 b 10.0.0.1/255.0.255.0",
+    for plain in ("10.0.0.1 and 255.255.255.0", "2.3.1-4.el8", "2026-12-04", "10–20 retries", "1.2 - 3", "a 10.0.0.1/33 b 10.0.0.1/255.0.255.0",
                   "x<5, make-ship, v2.3", "10.0.0.12"):
         assert _spans(plain) == [], plain
 

@@ -15,7 +15,7 @@ its numbers' (:meth:`memdir.search.rowwords.Row.numbers`) and :func:`memdir.sear
   ``<0.3.0``; ``^0.0.3``: ``<0.0.4``), a tilde (``~18.17.0``, ``~18.17``: ``<18.18.0``; ``~18``: ``<19``), a
   compatible release (``~=2.2``, ``~> 2.2``: ``<3``; ``~=1.4.5``: ``<1.5``), an x-range (``18.17.x``, ``18.x``,
   ``18.*``, ``==3.11.*``), comparators (``>=18.17 <19``, ``>=3.8,<4``, ``>= 18.17.0``, ``≥ 18``, each side of
-  ``||`` its own), and a hyphen range (``1.2.3 - 2.3.4``, ``10.0.0.10–10.0.0.20``).
+  ``||`` its own), and a hyphen range of dotted numbers (``1.2.3 - 2.3.4``, ``10.0.0.10–10.0.0.20``; not ``10–20``).
 
 A span's term is :data:`memdir.search.versions.RANGE_MARK`, its lower bound, the mark again and its upper bound, each
 bound its comparison (``ge``, ``gt``, ``le``, ``lt``) and groups joined by
@@ -87,7 +87,8 @@ def span_terms(text: str) -> list[tuple[int, list[str]]]:
     for m in _pattern("hyphen").finditer(text) if " - " in text or "–" in text or "—" in text or ".." in text \
             or ("-" in text and "." in text) else ():
         low, high = ([int(g) for g in m.group(i).split(".")] for i in (1, 3))
-        if low < high and (m.group(2) != "-" or len(low) == len(high) > 1):  # 10.0.0.10-10.0.0.20; not 2.3.1-4.el8
+        if low < high and len(low) > 1 and len(high) > 1 and (m.group(2) != "-" or len(low) == len(high)):
+            # 1.2.3 - 2.3.4, 10.0.0.10-10.0.0.20; not 10–20 (a count), 2.3.1-4.el8 (a package's release)
             out.append((m.end(), _term("ge", low, "le", high)))
     return [(end, [term]) for end, term in sorted(set(out))]
 

@@ -199,22 +199,24 @@ def covers(span: str, number: str) -> bool:
     """True when the network or version range of ``span`` (a term of :data:`RANGE_MARK`: :mod:`memdir.search.ranges`)
     holds the dotted ``number`` (a term of :data:`VERSION_JOIN`), compared group by group as numbers, a number
     of fewer groups before one that continues it (``18.17`` < ``18.17.0``): ``⊂ge18⋅17⋅0⊂lt19⋅0⋅0`` (``^18.17.0``)
-    holds ``18⋅20⋅1``, not ``19⋅0⋅0``. A span of a network (four groups a side) holds numbers of four groups only.
-    False for a term that is no span. Pure."""
+    holds ``18⋅20⋅1``, not ``19⋅0⋅0``. A span of a network (four groups a side) holds numbers of four groups only,
+    and a span holds only numbers of the major one of its bounds writes (``<5`` of "in <5 min" is no range of
+    ``3.11.4``; ``>=18.17 <19`` holds ``18.17.2``). False for a term that is no span. Pure."""
     value = tuple(int(g) for g in _groups(number))
     sides = span[1:].split(RANGE_MARK)
     if len(sides) != 2:
         return False
-    held = True
-    for side, above in zip(sides, (True, False)):
+    held, major = True, False
+    for side in sides:
         if not side:
             continue
         op, bound = side[:2], tuple(int(g) for g in side[2:].split(VERSION_JOIN))
+        major = major or bound[0] == value[0]
         if op == "le" and len(bound) == 4 and len(value) != 4:
             return False  # a network's addresses
         held = held and (value >= bound if op == "ge" else value > bound if op == "gt"
                          else value <= bound if op == "le" else value < bound)
-    return held and any(sides)
+    return held and major
 
 
 def _contradicted(number: list[str], others: list[list[str]]) -> bool:
