@@ -32,7 +32,8 @@ from functools import cache
 
 from .versions import RANGE_MARK, VERSION_JOIN
 
-_NUMBER = r"\d+(?:\.\d+){0,3}"
+_D = r"\d{1,9}"  # a group of a number: nine digits at most (int() refuses over 4,300; no version has ten)
+_NUMBER = rf"{_D}(?:\.{_D}){{0,3}}"
 _QUAD = r"\d{1,3}(?:\.\d{1,3}){3}"
 _BEFORE = r"(?<![\w.\-])"  # no word, dot or hyphen before a number (v is a version's: v18.17 is read)
 _AFTER = r"(?![\w]|\.\d)"  # no letter, digit or dot-and-digit after it (a sentence's full stop may end it)
@@ -42,8 +43,8 @@ _OP = r"(?:>=|<=|=>|=<|≥|≤|>|<)"
 _PATTERNS = {
     "network": (rf"{_BEFORE}({_QUAD})(?:/(\d{{1,2}})(?!\w|\.\d)|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD})){_AFTER}",
                 re.IGNORECASE),
-    "caret": (rf"(?<![\w.])(\^|~>|~=|~)[ \t]*v?(\d+(?:\.\d+){{0,2}})((?:\.[xX*])*){_AFTER}", 0),
-    "wild": (rf"{_BEFORE}v?(\d+(?:\.\d+){{0,2}})((?:\.[xX*])+)(?![\w*])", 0),
+    "caret": (rf"(?<![\w.])(\^|~>|~=|~)[ \t]*v?({_D}(?:\.{_D}){{0,2}})((?:\.[xX*])*){_AFTER}", 0),
+    "wild": (rf"{_BEFORE}v?({_D}(?:\.{_D}){{0,2}})((?:\.[xX*])+)(?![\w*])", 0),
     "bounds": (rf"(?<![\w<>=!~^]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*", 0),
     "bound": (rf"({_OP})[ \t]*v?({_NUMBER})", 0),
     "hyphen": (rf"{_BEFORE}v?({_NUMBER})([ \t]+-[ \t]+|[ \t]*[–—][ \t]*|-|\.\.)v?({_NUMBER}){_AFTER}", 0),
