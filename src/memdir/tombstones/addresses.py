@@ -182,7 +182,9 @@ UNLINKED = "only a link's address changed and the words outside links are the fo
 # Where a clause ends: a mark of punctuation before a blank or the end, a line break, or a dash: an em dash or a
 # horizontal bar however written (``ship—see``), an en dash, a hyphen or two hyphens with blanks on both sides
 # (``ship – see``, ``ship - see``, ``ship -- see``; not ``3–5``, ``make-ship``).
-_CLAUSE_END = re.compile(r"[.,;:!?\u2026]+(?=\s|$)|\n|[ \t]*[\u2014\u2015]+[ \t]*|[ \t]+(?:\u2013|--?)[ \t]+")
+# (A run of blanks is tried from its first blank only: from each one of a long run, quadratic.)
+_CLAUSE_END = re.compile(r"[.,;:!?\u2026]+(?=\s|$)|\n|(?<![ \t])[ \t]*[\u2014\u2015]+[ \t]*"
+                         r"|(?<![ \t])[ \t]+(?:\u2013|--?)[ \t]+")
 _ASIDE = re.compile(r"\([^()\n]*\)")  # a remark in parentheses on its line (a link's markup masked first)
 
 
