@@ -4,10 +4,11 @@
    ``longdesc`` …) on the tags :func:`memdir.tombstones.reading.seen` reads through; a tag it keeps (``<form
    action>``, ``<iframe src>``) is words, its address among them, so a new one there is another value by its words.
 2. The old address shown beside the new one (``… [wiki](http://v2) (was http://v1)``) is refused, and the refusal
-   says so.
+   says so; so is a one-word link with it (left44a: the value but for the remark showing it is the forgotten one).
 3. A new address corrects only what is said of what it links: a forgotten clause that links nothing (``Deploy with
    make ship, see [docs](…)``) comes back word for word, and is refused; last session's accepted cases stay accepted
-   (tests/tombstones/test_link_address_corrections.py).
+   (tests/tombstones/test_link_address_corrections.py). A dash ends a clause too (left44a), and a CSS ``url()`` of a
+   ``style`` attribute is a hidden address.
 Each accepted case sits beside its refused control in the same store."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import pytest
 
 from memdir.errors import TombstoneRefused
-from memdir.tombstones.addresses import SHOWN, UNLINKED, clauses
+from memdir.tombstones.addresses import SHOWN, UNLINKED, clauses, digests, without_shown
 from memdir.tombstones.match import linked, make
 from memdir.tombstones.reading import hidden_addresses
 from memdir.tombstones.stones import stone_of
@@ -83,10 +84,26 @@ def test_the_old_address_shown_beside_the_new_one_is_refused_and_the_refusal_say
                                   f"link address still shown beside the new one; tombstone {stone}, memory "
                                   "'runbook', "), said[2]
     assert _created(mem, "runbook-2", description.replace(V1, V2)) == "created"  # control: the old one left out
-    # a one-word link is below the word rules' reach whatever its address: with the old one shown, other words
+
+
+def test_the_old_address_shown_in_a_remark_is_refused_however_short_the_value(mem):
+    """left44a: a one-word link with the old address shown beside the new one was accepted (the forgotten fact restated
+    is told from three words on); the value but for the remark showing it (:func:`addresses.without_shown`) is the
+    forgotten one. Controls in the same store: the new address alone, a remark showing another address, another
+    link's text with the old address shown."""
     mem.write("wiki", "[wiki](http://v1)", "project", "")
-    mem.forget("wiki")
-    assert _created(mem, "wiki-2", "[wiki](http://v2) (was http://v1)") == "created"
+    stone = mem.forget("wiki").tombstone
+    for shown in ("[wiki](http://v2) (was http://v1)", "[wiki](http://v2), formerly <http://v1>",
+                  "[wiki](http://v2) — was http://v1", "[wiki](http://v2) (mirror: HTTP://V1/)"):
+        said = _refused_as(mem, "again", shown)
+        assert said[:2] == (stone, f"the same words, {SHOWN}"), shown
+    assert _refused_as(mem, "again", "[wiki](http://v1) (was http://v1)")[:2] == (stone, "the same words")
+    assert _created(mem, "wiki-2", "[wiki](http://v2)") == "created"  # control: the old one left out
+    assert _created(mem, "wiki-3", "[wiki](http://v2) (see http://other.example)") == "created"  # another address
+    assert _created(mem, "docs", "[docs](http://v2) (was http://v1)") == "created"  # other words: another value
+    assert without_shown("[wiki](http://v2) (was http://v1)", frozenset(digests("[w](http://v1)"))) == "[wiki](http://v2) "
+    assert without_shown("[wiki](http://v2) (see http://v3)", frozenset(digests("[w](http://v1)"))) == \
+        "[wiki](http://v2) (see http://v3)"  # control: nothing forgotten shown
 
 
 def test_clauses_and_linked():
@@ -97,6 +114,41 @@ def test_clauses_and_linked():
     assert not linked("Deploy with make ship, see [docs](http://old)")
     assert linked(f"The runbook on the [wiki]({V1}) lists every rollback step for billing.")
     assert linked("Runbook: see the [docs](http://x)") and linked("")  # a clause too short to state something
+    # a dash ends a clause (left44a: "Deploy with make ship — see [docs](…)" was one clause, linked)
+    for dash in (" — ", "—", " – ", " - ", " -- ", " \u2015 "):
+        assert clauses(f"Deploy with make ship{dash}see [docs](http://old)") == [
+            ("Deploy with make ship", False), ("see [docs](http://old)", True)], dash
+        assert not linked(f"Deploy with make ship{dash}see [docs](http://old)"), dash
+    # controls: a range, a hyphenated word, a dash inside a link's text are no clause end
+    assert clauses("Pods 3–5 run make-ship on [deploy — test](http://x)") == [
+        ("Pods 3–5 run make-ship on [deploy — test](http://x)", True)]
+    assert linked(f"The runbook on the [wiki]({V1}) lists every rollback step — see it")
+
+
+def test_a_css_url_in_a_style_attribute_is_a_hidden_address(mem):
+    """left44a: ``<span style="background: url(…)">`` hides its address from a reader as ``src`` does; it was read
+    as no address, so a new one was "the same words" and refused. Controls: the same address refused, the address
+    shown as text is words, a tag seen keeps is words."""
+    style = '<span style="background: url({0}/banner.png)">The billing banner</span> marks the rollout page'
+    assert hidden_addresses(style.format("http://v1.example")) == ["http://v1.example/banner.png"]
+    assert hidden_addresses("<span style='background:url(\"a.png\"), URL( b.png )'>x</span>") == ["a.png", "b.png"]
+    assert hidden_addresses('<span style="color: red">x</span> <form style="background: url(f.png)">f</form> '
+                            "url(http://shown.example)") == []  # no url, a tag seen keeps, text
+    mem.write("banner", style.format("http://v1.example"), "project", "")
+    stone = mem.forget("banner").tombstone
+    assert _created(mem, "banner-2", style.format("http://v2.example")) == "created"
+    assert _refused_as(mem, "again", style.format("http://v1.example") + ".")[:2] == (stone, "the same words")
+    assert _refused_as(mem, "again", style.format("http://v2.example") + " (was http://v1.example/banner.png)")[:2] \
+        == (stone, f"the forgotten fact restated, {SHOWN}")
+
+
+def test_a_forgotten_clause_after_a_dash_is_refused_though_the_link_moved(mem):
+    description = "Deploy with make ship — see [docs](http://old.example/deploy)"
+    mem.write("deploy", description, "project", "")
+    stone = mem.forget("deploy").tombstone
+    said = _refused_as(mem, "again", description.replace("old.example", "new.example"))
+    assert said[:2] == (stone, f"the same words, {UNLINKED}")  # was accepted: one clause, holding the link
+    assert _created(mem, "deploy-2", "Deploy with make release — see [docs](http://new.example/deploy)") == "created"
 
 
 def test_a_forgotten_clause_without_a_link_is_refused_though_the_link_moved(mem):

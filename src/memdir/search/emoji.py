@@ -5,7 +5,9 @@ search tokenizer read none as a word, so an emoji a memory holds was in no term:
 Each emoji (:data:`EMOJI`) is one term here, written as :data:`EMOJI_MARK` and its code point in hexadecimal
 (``🚀`` → ``\\ue0011f680``): letters, digits and a private-use character, which ``unicode61`` reads as one token (its
 categories ``L* N* Co``, as :data:`memdir.search.versions.VERSION_JOIN`), and which no word or number of a text gives.
-A flag (two regional indicators, ``🇩🇪``) is one term of both, a keycap (``#️⃣``) one of its key and U+20E3. A skin
+A flag (two regional indicators, ``🇩🇪``) is one term of both, a subdivision flag (a black flag, the tags
+spelling its subdivision and CANCEL TAG: Scotland's, Wales's, England's) one of them all (left44a: each was the
+plain ``🏴``, the tags read as absent), a keycap (``#️⃣``) one of its key and U+20E3. A skin
 tone (U+1F3FB–U+1F3FF) is no part of the term: ``👍🏽`` is ``👍``. A sequence joined by U+200D (``👨‍💻``, ``👨‍👩‍👦``) is
 one term (search42: each of its emoji was one, so ``👨`` found every family and ``👨‍👩‍👦`` found ``👨‍👩‍👧`` at 0.996;
 the joiner is kept there by :func:`memdir.text.printable.without_hidden`); a variation selector (``❤️``) is read as
@@ -39,9 +41,13 @@ ZWJ = "\u200d"
 KEYCAP = "\u20e3"
 """COMBINING ENCLOSING KEYCAP: with a digit, ``#`` or ``*`` before it an emoji (``1️⃣``, ``#️⃣``)."""
 KEYCAP_BASES = "0123456789#*"
-SEQUENCE = f"(?:[{EMOJI}]|[{re.escape(KEYCAP_BASES)}]{KEYCAP})"
+TAGS = "\U000e0020-\U000e007e"
+"""The tag characters that spell an emoji flag's subdivision after its black flag, before CANCEL TAG (U+E007F):
+the flags :data:`memdir.text.printable.TAG_FLAGS` keeps, England's, Scotland's, Wales's."""
+SEQUENCE = f"(?:[{EMOJI}](?:[{TAGS}]+\U000e007f)?|[{re.escape(KEYCAP_BASES)}]{KEYCAP})"
 """One emoji of a run as the tokenizer segments it (:func:`memdir.search.tokenize.segments`): a character of
-:data:`EMOJI` or a keycap; a run is such emoji, each joined to the one before it by :data:`ZWJ` or not."""
+:data:`EMOJI` (with the tags of a subdivision flag after it), or a keycap; a run is such emoji, each joined to the
+one before it by :data:`ZWJ` or not."""
 _PART = "x"  # between the code points of one term (no hexadecimal digit)
 
 
@@ -49,7 +55,8 @@ def terms(run: str) -> list[str]:
     """The search terms of ``run``, a run of emoji as :data:`SEQUENCE` segments it: one per emoji, in order
     (:data:`EMOJI_MARK` and its code point in lower-case hexadecimal), a sequence of them joined by :data:`ZWJ` one
     term (its code points, the joiners too, apart by ``x``: ``👨‍👩‍👦`` is no ``👨`` nor ``👨‍👩‍👧``), a flag's two
-    regional indicators one term, a keycap one (``#️⃣``: ``#`` and U+20E3), a skin tone and a character of another
+    regional indicators one term, a subdivision flag one (🏴 and its tags, CANCEL TAG too: Scotland's is no 🏴 nor
+    Wales's), a keycap one (``#️⃣``: ``#`` and U+20E3), a skin tone and a character of another
     category than ``So`` none (``👍🏽`` is ``👍``, ``👨🏽‍💻`` is ``👨‍💻``). ``"🚀✅"`` → ``["\\ue0011f680",
     "\\ue0012705"]``. Pure."""
     import unicodedata
@@ -68,6 +75,9 @@ def terms(run: str) -> list[str]:
             unit, flag = [flag, f"{code:x}"], ""
         elif c in KEYCAP_BASES and run[i + 1:i + 2] == KEYCAP:
             unit = [f"{code:x}", f"{ord(KEYCAP):x}"]
+        elif 0xE0020 <= code <= 0xE007F and out and not joined:  # 🏴 and the tags of its subdivision: one flag
+            out[-1].append(f"{code:x}")
+            continue
         elif _TONES[0] <= code <= _TONES[1] or unicodedata.category(c) != "So":
             continue
         else:
@@ -91,4 +101,4 @@ def written(term: str) -> str:
         return term
 
 
-__all__ = ["EMOJI", "EMOJI_MARK", "KEYCAP", "KEYCAP_BASES", "SEQUENCE", "ZWJ", "terms", "written"]
+__all__ = ["EMOJI", "EMOJI_MARK", "KEYCAP", "KEYCAP_BASES", "SEQUENCE", "TAGS", "ZWJ", "terms", "written"]

@@ -22,7 +22,13 @@ An address in brackets before a port (``[2001:db8::1]:8080``, as URLs write it) 
 its number. What is an address: hexadecimal groups of one to four digits joined by colons, eight of them or fewer
 with one ``::`` standing for the rest, holding a digit (``dead::beef``, ``std::vector``, ``a::b`` are code, not
 addresses), no word character, colon-and-group or dot-and-digit on either side (a MAC address ``00:1a:2b:3c:4d:5e``,
-a time ``12:30:45`` and ``::ffff:10.0.0.1``, an IPv4 tail, are read as before). Pure, standard library only.
+a time ``12:30:45`` and an IPv4 tail, ``64:ff9b::10.0.0.1``, are read as before: its IPv4 address dotted).
+
+An IPv4-mapped address (RFC 4291 §2.5.5.2: ``::ffff:10.0.0.13``, the IPv4 host as a dual-stack socket shows it) is
+its IPv4 address (left44a): written dotted, it is that dotted number and ``ffff`` is no word (a search of
+``10.0.0.13`` finds it, and ``::ffff:10.0.0.13`` asks ``10.0.0.13`` alone, as a memory writing it plainly holds);
+written in hexadecimal (``::ffff:a00:d``), it is the same terms, ``10.0.0.13`` (:func:`memdir.search.versions.written`
+shows it so), a query's exact as a dotted number's is (its leading runs dropped). Pure, standard library only.
 """
 
 from __future__ import annotations
@@ -48,6 +54,13 @@ def _address() -> re.Pattern:
                       rf"(?:{_GROUP}(?::{_GROUP}){{0,6}})?)(?![\w]|:[0-9A-Fa-f:]|\.\d)")
 
 
+@lru_cache(maxsize=1)
+def _mapped() -> re.Pattern:
+    """The ``::ffff:`` before an IPv4 address written dotted (``::ffff:10.0.0.13``): what an IPv4-mapped address adds
+    to its IPv4 host (the module docstring), compiled on the first text holding ``::``."""
+    return re.compile(r"(?<![\w:.])::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}(?!\w|\.\d))", re.IGNORECASE)
+
+
 class Address(NamedTuple):
     """An IPv6 address in a text (:func:`addresses`): where it starts and ends (offsets), where its first group ends
     (its start when it begins with ``::``), its terms as a memory holds them (each leading run of its eight groups,
@@ -69,11 +82,15 @@ def _term(groups: list[str]) -> str:
 def addresses(text: str) -> list[Address]:
     """Each IPv6 address of ``text`` (see the module), in order: ``"gw fe80::1"`` → one :class:`Address` whose
     ``terms`` are ``fe80``, ``fe80⋅0``, … ``fe80⋅0⋅0⋅0⋅0⋅0⋅0``, ``fe80⋅0⋅0⋅0⋅0⋅0⋅0⋅1`` (each after
-    :data:`ADDRESS_MARK`; ⋅ standing for :data:`memdir.search.versions.VERSION_JOIN`), ``asked`` the last. ``[]``
-    for a text holding none (a fast test first: no ``::`` and fewer than seven colons). Pure."""
+    :data:`ADDRESS_MARK`; ⋅ standing for :data:`memdir.search.versions.VERSION_JOIN`), ``asked`` the last. An
+    IPv4-mapped one is its IPv4 address (the module docstring): ``::ffff:a00:d`` → the terms ``10⋅0``, ``10⋅0⋅0``,
+    ``10⋅0⋅0⋅13``; the ``::ffff:`` of ``::ffff:10.0.0.13`` an :class:`Address` of no terms (its words none, the
+    dotted number after it read as any is). ``[]`` for a text holding none (a fast test first: no ``::`` and fewer
+    than seven colons). Pure."""
     if "::" not in text and text.count(":") < 7:
         return []
-    out: list[Address] = []
+    out: list[Address] = [Address(m.start(), m.start(), m.end(), [], "", []) for m in _mapped().finditer(text)] \
+        if "::" in text else []
     for match in _address().finditer(text):
         written = match.group(0)
         if not any(c.isdigit() for c in written):
@@ -84,12 +101,17 @@ def addresses(text: str) -> list[Address]:
         if "::" in written and len(before) + len(after) > 7:
             continue
         groups = [g.lower().lstrip("0") or "0" for g in (before + ["0"] * (8 - len(before) - len(after)) + after)]
+        if groups[:6] == ["0"] * 5 + ["ffff"]:  # ::ffff:a00:d is 10.0.0.13
+            quad = [str(part) for g in groups[6:] for part in divmod(int(g, 16), 256)]
+            terms = [quad[0]] * (len(quad[0]) > 1) + [VERSION_JOIN.join(quad[:n]) for n in range(2, 5)]  # as dotted
+            out.append(Address(match.start(), match.start(), match.end(), terms, terms[-1], terms[:-1]))
+            continue
         terms = [_term(groups[:n]) for n in range(1, 9)]
         prefix = "::" in written and not tail and before
         asked = _term(groups[:len(before)]) if prefix else terms[-1]
         first = match.start() + (len(before[0]) if before else 0)
         out.append(Address(match.start(), first, match.end(), terms, asked, [t for t in terms if t != asked]))
-    return out
+    return sorted(out) if len(out) > 1 else out
 
 
 def written(term: str) -> str:

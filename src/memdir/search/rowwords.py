@@ -20,7 +20,7 @@ from bisect import bisect_left
 
 from . import memo
 from .reading import BodyTerms, Prefixes, read_body, read_places, single_spaced
-from .versions import VERSION_JOIN
+from .versions import RANGE_MARK, VERSION_JOIN
 
 ROWS_KEPT = 2048  # rows; a query reads ≈ 50–150 (≈ 10 MB at 4.9 KB a row)
 
@@ -55,12 +55,14 @@ class Row:
 
     def numbers(self) -> frozenset[str]:
         """The terms of the dotted numbers the row's head and body hold (those joined by
-        :data:`memdir.search.versions.VERSION_JOIN`: ``10⋅0``, ``10⋅0⋅0⋅12``), read once per row: what a query's
+        :data:`memdir.search.versions.VERSION_JOIN`: ``10⋅0``, ``10⋅0⋅0⋅12``) and its networks' and version ranges'
+        (:data:`memdir.search.versions.RANGE_MARK`: ``10.0.0.1/24``, ``^18.17.0``), read once per row: what a query's
         number may clash with (:func:`memdir.search.versions.clashes`). Empty for a row holding none."""
         if self._numbers is None:
             text, places = self._text, self._places  # in this order, as :meth:`body`
-            words = (text.split() if VERSION_JOIN in text else ()) if text is not None else places[0]
-            self._numbers = frozenset(w for w in (*self.head, *words) if VERSION_JOIN in w)
+            words = (text.split() if VERSION_JOIN in text or RANGE_MARK in text else ()) if text is not None \
+                else places[0]
+            self._numbers = frozenset(w for w in (*self.head, *words) if VERSION_JOIN in w or w[:1] == RANGE_MARK)
         return self._numbers
 
     def read(self, prefixes: Prefixes) -> BodyTerms:

@@ -31,7 +31,7 @@ same terms:
   ``python3 python 3⋅11``, ``1.5GB`` → ``gigabyt 1⋅5``: :mod:`memdir.search.versions`), its later groups no
   numbers and its digits not run together (no ``11``, ``5``, ``v321``); a date written with its year last is also
   its ISO digits, with slashes or hyphens each order the calendar reads (``04.12.2026`` → ``20261204``;
-  ``04/12/2026`` → ``20260412 20261204``: :func:`memdir.search.numbergroups.year_first`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
+  ``04/12/2026`` → ``20260412 20261204``: :func:`memdir.search.numbergroups.year_first`); a network or a version range is also its span (``10.0.0.1/24``, ``^18.17.0``: :mod:`memdir.search.ranges`). An acronym's plural is the acronym (``JWTs``, ``PRs``, ``OSes``; not ``AWS``).
 * Each word is stemmed by its script's Snowball stemmer (:func:`memdir.search.stemming.stem`, the
   ``snowballstemmer`` package): English for Latin letters (``running`` → ``run``), Russian for Cyrillic
   (``логах`` → ``лог``), Greek for Greek (``διακομιστής`` → ``διακομ``). The whole form of a
@@ -86,7 +86,7 @@ from ..text.names import hash_named
 from ..text.printable import without_hidden
 from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
-from . import spelling, wordstems
+from . import ranges, spelling, wordstems
 from .emoji import SEQUENCE as EMOJI_SEQUENCE, ZWJ, terms as emoji_terms
 from .oneword import one_words
 from .stemming import available, kind_spelled, kinds_joined, require, stem
@@ -94,7 +94,7 @@ from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAS
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
 from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
-from .versions import VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
+from .versions import RANGE_MARK, VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
 from .ipv6 import addresses
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
@@ -255,7 +255,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         text = GROUPED.sub(ungrouped, text)  # 5,433 is the number 5433
     versions = dotted_versions(text, MAX_GROUPS) if "." in text else []
     within = within_numbers(text, {v.start for v in versions}) if "." in text or "/" in text else frozenset()
-    dates = year_first(text) if "." in text or "/" in text or "-" in text else []  # 04.12.2026 is also 20261204
+    dates = sorted((year_first(text) if "." in text or "/" in text or "-" in text else []) + ranges.span_terms(text))  # 04.12.2026 is also 20261204; ^18.17.0 its span
     unjoined = [(v.start, v.end) for v in versions if not v.joined]  # a version's digits are not run together
     addrs = addresses(text) if ":" in text else []  # fe80::1: one address (search.ipv6)
 
@@ -334,7 +334,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             out.extend(addrs.pop(0).terms)
     if run:
         out.extend(run_end(run, dotted, groups))
-    out.extend(t for address in addrs for t in address.terms)  # fe80:: at the end: after its one word
+    out.extend([*(t for address in addrs for t in address.terms), *(t for _, ts in dates for t in ts)])  # fe80::, 18.* at the end
     return out
 
 
@@ -409,11 +409,11 @@ def query_tokens(query: str) -> list[str]:
     dotted number's shorter leading parts and bare major (``10``, ``10.0``, ``10.0.0`` of ``10.0.0.10``:
     :func:`memdir.search.versions.query_prefixes`): a query's dotted number is that number, exact; so is its IPv6
     address (``fe80::1``: its first group's word and its leading runs dropped, the network a trailing ``::`` writes
-    kept, ``fe80::``: :attr:`memdir.search.ipv6.Address.dropped`). Pure."""
+    kept, ``fe80::``: :attr:`memdir.search.ipv6.Address.dropped`); no span of a range (``^18.17.0``: search.ranges). Pure."""
     if has_cjk(query):
         query = _cjk_requests().sub(lambda m: f" {m.group(0)} ", query)
         query = without_thai_grammar(query)
-    out = tokens(query)
+    out = [t for t in tokens(query) if t[:1] != RANGE_MARK]  # a range asks its numbers as written (search.ranges)
     if "." in query:
         for dropped in (*marked_majors(query, MAX_GROUPS), *query_prefixes(query, MAX_GROUPS)):
             if dropped in out:

@@ -74,6 +74,11 @@ categories ``L* N* Co``), so such a term is never a word's or another number's: 
 no ``V100``, ``2.3`` no ``23``."""
 
 
+RANGE_MARK = "\ue003"
+"""What begins a network's or a version range's term and parts its bounds (U+E003, private use:
+:mod:`memdir.search.ranges`; ``^18.17.0`` → ``\ue003ge18⋅17⋅0\ue003lt19⋅0⋅0``): read by :func:`covers`."""
+
+
 def dotted_versions(text: str, most: int) -> list[Version]:
     """Each number of ``text`` written with dots (:data:`_VERSION`) of at most ``most`` groups (a longer run is a
     list), in order: its terms are each of its leading runs of two groups or more, the groups' digits as written
@@ -175,14 +180,43 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
     Nor does a memory that covers the number: two values of its shape on either side of it (a range,
     ``10.0.0.10–10.0.0.20`` or ``>=18.17.0 <18.18.0``, for ``10.0.0.13``, ``18.17.2``), or an IPv4 network address
     it lies in, read as the address's leading groups before its trailing zeros (``10.0.0.0/24`` for ``10.0.0.13``;
-    ``10.1.0.0`` not). In the order of ``asked``; ``()`` when none. Pure."""
+    ``10.1.0.0`` not), or a network or version range it writes that holds the number (:func:`covers`, the terms of
+    :data:`RANGE_MARK` among ``held``: ``10.0.0.1/24``, ``inet 10.0.0.1 netmask 255.255.255.0`` for ``10.0.0.13``;
+    ``^18.17.0`` for ``18.17.2`` and ``18.20.1``, ``~18.17.0`` for ``18.17.2``, not ``18.18.0``; ``18.17.x``,
+    ``18.x``, ``>=18.17 <19``: left44a). In the order of ``asked``; ``()`` when none. Pure."""
     numbers = [t for t in asked if VERSION_JOIN in t and t.replace(VERSION_JOIN, "").isdecimal()]
     if not numbers:
         return ()
     asked_set = set(asked)
     others = [_groups(t) for t in held if VERSION_JOIN in t and t not in asked_set
               and t.replace(VERSION_JOIN, "").isdecimal()]
-    return tuple(t for t in numbers if t not in held and _contradicted(_groups(t), others))
+    spans = [t for t in held if t[:1] == RANGE_MARK]
+    return tuple(t for t in numbers if t not in held and _contradicted(_groups(t), others)
+                 and not any(covers(span, t) for span in spans))
+
+
+def covers(span: str, number: str) -> bool:
+    """True when the network or version range of ``span`` (a term of :data:`RANGE_MARK`: :mod:`memdir.search.ranges`)
+    holds the dotted ``number`` (a term of :data:`VERSION_JOIN`), compared group by group as numbers, a number
+    of fewer groups before one that continues it (``18.17`` < ``18.17.0``): ``⊂ge18⋅17⋅0⊂lt19⋅0⋅0`` (``^18.17.0``)
+    holds ``18⋅20⋅1``, not ``19⋅0⋅0``. A span of a network (four groups a side) holds numbers of four groups only,
+    and a span holds only numbers of the major one of its bounds writes (``<5`` of "in <5 min" is no range of
+    ``3.11.4``; ``>=18.17 <19`` holds ``18.17.2``). False for a term that is no span. Pure."""
+    value = tuple(int(g) for g in _groups(number))
+    sides = span[1:].split(RANGE_MARK)
+    if len(sides) != 2:
+        return False
+    held, major = True, False
+    for side in sides:
+        if not side:
+            continue
+        op, bound = side[:2], tuple(int(g) for g in side[2:].split(VERSION_JOIN))
+        major = major or bound[0] == value[0]
+        if op == "le" and len(bound) == 4 and len(value) != 4:
+            return False  # a network's addresses
+        held = held and (value >= bound if op == "ge" else value > bound if op == "gt"
+                         else value <= bound if op == "le" else value < bound)
+    return held and major
 
 
 def _contradicted(number: list[str], others: list[list[str]]) -> bool:
@@ -238,4 +272,4 @@ def _dated(groups: list[str]) -> bool:
     return len(year) == 4 and all(len(g) <= 2 for g in rest)
 
 
-__all__ = ["VERSION_JOIN", "Version", "clashes", "dotted_versions", "marked_majors", "pre_release", "query_prefixes", "word_terms", "written"]
+__all__ = ["RANGE_MARK", "VERSION_JOIN", "Version", "clashes", "covers", "dotted_versions", "marked_majors", "pre_release", "query_prefixes", "word_terms", "written"]

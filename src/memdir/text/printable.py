@@ -28,7 +28,8 @@ CLI's text — so a hand-edited file is held to them too:
   an Indic half form ``क्\\u200dष``, an emoji sequence 👩\\u200d💻), and **one variation selector** after the
   character it draws (U+FE0E/U+FE0F after any visible character, ``❤\\ufe0f``, ``1\\ufe0f\\u20e3``; U+FE00–
   U+FE0D after one beyond ASCII; U+E0100–U+E01EF after a CJK ideograph; Mongolian's U+180B–U+180F after
-  a Mongolian letter). A run of selectors or joiners is what "emoji smuggling" hides bytes in (256
+  a Mongolian letter), and the **tags of an emoji flag** Unicode recommends (:data:`TAG_FLAGS`: England,
+  Scotland, Wales; any other run of tags goes). A run of selectors or joiners is what "emoji smuggling" hides bytes in (256
   selectors, a byte each): at most one per visible character is left, so a hidden payload needs as many
   characters shown as it has pieces. **Co** (private use: a glyph of a private font, or a box) is
   dropped from one-line fields — a name or description a reader tells apart by what it shows — and
@@ -55,6 +56,12 @@ BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 # Unicode tag characters (U+E0000-U+E007F): invisible copies of ASCII that some models read
 # ("ASCII smuggling"), so hidden instructions could ride in a title or body. Never rendered.
 TAGS = "\U000e0000-\U000e007f"
+# The emoji tag sequences Unicode recommends for general interchange (emoji-test.txt, "subdivision-flag": RGI): a
+# black flag, the tags spelling a subdivision and CANCEL TAG — England, Scotland, Wales, each drawn as its own flag
+# (U+1F3F4 U+E0067 U+E0062 U+E0073 U+E0063 U+E0074 U+E007F). Kept whole (:func:`unhidden`, :func:`without_hidden`): a fixed spelling, no room for a hidden payload, where
+# any other run of tags (a flag of another subdivision, which renders as the plain 🏴) is still dropped.
+TAG_FLAGS = tuple("\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in code) + "\U000e007f"
+                  for code in ("gbeng", "gbsct", "gbwls"))
 # Characters that show as nothing: bidi marks (LRM, RLM, ALM), zero-width space, word
 # joiner, BOM, soft hyphen, combining grapheme joiner, the Hangul fillers, the deprecated
 # Khmer inherent vowels, invisible math operators, deprecated format characters, the
@@ -203,7 +210,10 @@ def unhidden(text: str, body: bool = False, shown=None) -> str:
     neighbours once the other hidden characters are gone: a selector is kept right after a character that
     takes it, a joiner between two a script joins (its left one a selector kept there, as in ``❤\ufe0f\u200d🔥``);
     a run of joiners joins nothing and goes whole. Line breaks other than ``\n`` are the callers'
-    (:func:`one_line`, :func:`printable`). Pure; text it keeps whole is returned as it is."""
+    (:func:`one_line`, :func:`printable`). An emoji flag of :data:`TAG_FLAGS` keeps its tags. Pure; text it keeps
+    whole is returned as it is."""
+    if "\U0001f3f4" in text and (flagged := _flags_apart(text)):
+        return "".join(p if i % 2 else unhidden(p, body, shown) for i, p in enumerate(flagged))
     drop, context = [], []
     for c in set(text):
         kind = _kind(c)
@@ -237,6 +247,16 @@ def unhidden(text: str, body: bool = False, shown=None) -> str:
         last = index + 1
     out.append(text[last:])
     return "".join(out)
+
+
+def _flags_apart(text: str) -> list[str]:
+    """``text`` split around each flag of :data:`TAG_FLAGS` it holds (the flags at odd places), ``[]`` when it holds
+    none."""
+    if not any(flag in text for flag in TAG_FLAGS):
+        return []
+    import re
+
+    return re.split(f"({'|'.join(TAG_FLAGS)})", text)
 
 
 def one_line(text: str | None) -> str:
@@ -464,7 +484,7 @@ def without_hidden(text: str) -> str:
     ``stag\u200bing`` and ``staging\ufe0f`` → ``staging``, as a person reads it, and without terminal escape
     sequences, dropped whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` →
     ``kafka``). Controls, line breaks, ZWJ/ZWNJ (a break between words) and private use stay. The search
-    tokenizer's rule, for documents and queries alike. Pure."""
+    tokenizer's rule, for documents and queries alike; an emoji flag of :data:`TAG_FLAGS` keeps its tags. Pure."""
     if text.isascii() and "\x1b" not in text:
         return text
     import re
@@ -472,6 +492,8 @@ def without_hidden(text: str) -> str:
     text = re.sub(_ESCAPE, "", text)
     if text.isascii():
         return text
+    if "\U0001f3f4" in text and (flagged := _flags_apart(text)):  # Scotland's flag keeps its tags (TAG_FLAGS)
+        return "".join(p if i % 2 else without_hidden(p) for i, p in enumerate(flagged))
     gone = {ord(c): None for c in set(text) if not c.isascii() and _absent(c)}
     return text.translate(gone) if gone else text
 

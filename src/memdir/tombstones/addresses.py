@@ -179,28 +179,81 @@ class Written:
 SHOWN = "with the old link address still shown beside the new one"
 UNLINKED = "only a link's address changed and the words outside links are the forgotten ones"
 
-# Where a clause ends: a mark of punctuation before a blank or the end, or a line break.
-_CLAUSE_END = re.compile(r"[.,;:!?\u2026]+(?=\s|$)|\n")
+# Where a clause ends: a mark of punctuation before a blank or the end, a line break, or a dash: an em dash or a
+# horizontal bar however written (``ship—see``), an en dash, a hyphen or two hyphens with blanks on both sides
+# (``ship – see``, ``ship - see``, ``ship -- see``; not ``3–5``, ``make-ship``).
+# (A run of blanks is tried from its first blank only: from each one of a long run, quadratic.)
+_CLAUSE_END = re.compile(r"[.,;:!?\u2026]+(?=\s|$)|\n|(?<![ \t])[ \t]*[\u2014\u2015]+[ \t]*"
+                         r"|(?<![ \t])[ \t]+(?:\u2013|--?)[ \t]+")
+_ASIDE = re.compile(r"\([^()\n]*\)")  # a remark in parentheses on its line (a link's markup masked first)
+
+
+def _masked(text: str) -> str:
+    """``text`` with the markup of each hidden address (:func:`hidden_spans`) as NULs, its length kept."""
+    for start, end, _ in hidden_spans(text):
+        text = text[:start] + "\x00" * (end - start) + text[end:]
+    return text
+
+
+def _clause_spans(masked: str) -> list[tuple[int, int, int]]:
+    """``(start, end, end of its mark)`` of each clause of a :func:`_masked` text (:func:`clauses`), blank ones too."""
+    out, at = [], 0
+    for mark in [*_CLAUSE_END.finditer(masked), None]:
+        end = mark.start() if mark is not None else len(masked)
+        out.append((at, end, mark.end() if mark is not None else end))
+        at = out[-1][2]
+    return out
 
 
 def clauses(text: str) -> list[tuple[str, bool]]:
     """``text`` cut into clauses, each with whether it holds a hidden address (:func:`hidden_spans`): a clause ends at
     a mark of punctuation followed by a blank or the end (``.``, ``,``, ``;``, ``:``, ``!``, ``?``, ``…``; not the
-    dots of ``v1.example`` or ``3.5``) or at a line break, never inside the markup of a hidden address (a link's text
-    ``[Deploy, then test](http://x)`` is one piece with it). ``(clause text as written, holds an address)``, in order,
-    blank ones left out. Pure; never raises."""
-    spans = hidden_spans(text)
-    masked = text
-    for start, end, _ in spans:
-        masked = masked[:start] + "\x00" * (end - start) + masked[end:]
+    dots of ``v1.example`` or ``3.5``), at a line break or at a dash (an em dash, U+2015, and an en dash or one or
+    two hyphens between blanks: ``Deploy with make ship — see [docs](http://x)`` is two clauses; not ``3–5``), never
+    inside the markup of a hidden address (a link's text ``[Deploy, then test](http://x)`` is one piece with it).
+    ``(clause text as written, holds an address)``, in order, blank ones left out. Pure; never raises."""
+    masked = _masked(text)
+    return [(text[start:end], "\x00" in masked[start:end]) for start, end, _ in _clause_spans(masked)
+            if text[start:end].strip()]
+
+
+def without_shown(text: str, forgotten_addresses: frozenset[str]) -> str:
+    """``text`` without each remark that shows one of ``forgotten_addresses`` (digests, :func:`forgotten`) as text
+    and holds no hidden address: a remark in parentheses (``[wiki](http://v2) (was http://v1)``), else the clause
+    holding it with its mark (``[wiki](http://v2), formerly <http://v1>``, ``— was http://v1``; :func:`clauses`). An
+    address is shown when a token of the remark (apart by blanks, quotes and angle brackets, as :meth:`Written.held`
+    reads) is it, :func:`normal`. What a tombstone compares again (:func:`memdir.tombstones.match.match`): the
+    value but for the old address shown beside the new one is the forgotten value, however short (tomb42 refused
+    it only where the forgotten fact restated could be told, three words or more). ``text`` itself when it shows
+    none. Pure; never raises."""
+    def shows(piece: str) -> bool:
+        tokens = set(_TOKEN_GAP.split(piece))
+        tokens |= {token[m.start():] for token in tokens for m in _SCHEME.finditer(token.lower())}
+        return any(_key(a) in forgotten_addresses for a in map(normal, tokens) if a)
+
+    masked = _masked(text)
+    cut = [(m.start(), m.end()) for m in _ASIDE.finditer(masked) if "\x00" not in m.group() and shows(m.group())]
+    for start, end, mark_end in _clause_spans(masked):
+        piece = masked[start:end]
+        if "\x00" not in piece and not any(a < end and start < b for a, b in cut) and shows(piece):
+            cut.append((start, mark_end))
+    if not cut:
+        return text
     out, at = [], 0
-    for mark in [*_CLAUSE_END.finditer(masked), None]:
-        end = mark.start() if mark is not None else len(text)
-        if text[at:end].strip():
-            out.append((text[at:end], "\x00" in masked[at:end]))
-        if mark is not None:
-            at = mark.end()
-    return out
+    for start, end in sorted(cut):
+        out.append(text[at:max(start, at)])
+        at = max(at, end)
+    return "".join(out) + text[at:]
 
 
-__all__ = ["SHOWN", "UNLINKED", "Written", "clauses", "digests", "forgotten", "normal"]
+def shorn(stones, description: str, body: str) -> tuple[str, str] | None:
+    """``(description, body)`` of a value without the remarks showing an address one of ``stones`` forgot
+    (:func:`without_shown`, :func:`forgotten` of each stone's value), or None when it shows none: what
+    :func:`memdir.tombstones.match.match` compares again, the refusal saying :data:`SHOWN` when the value replaced the
+    link's address (``[wiki](http://v2) (was http://v1)`` for a forgotten ``[wiki](http://v1)``)."""
+    gone = frozenset().union(*(forgotten(stone, "value") for stone in stones))
+    value = without_shown(description, gone), without_shown(body, gone)
+    return value if gone and value != (description, body) else None
+
+
+__all__ = ["SHOWN", "UNLINKED", "Written", "clauses", "digests", "forgotten", "normal", "shorn", "without_shown"]

@@ -94,6 +94,7 @@ from ..paths import sha256
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
 from .reading import READING, plain_words, read, readings_for, seen, words
+from .sieving import holds_runs, sieve
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
 # Content words (fillers aside) a body needs for its own digest (rule 5): "yes", "See the runbook." or "Use pnpm,
@@ -294,29 +295,6 @@ def holds_any(text: str, alternatives: tuple[frozenset[str], ...] | None) -> boo
     return any(passes(runs) for runs in alternatives)
 
 
-_NOT_RUN = re.compile(r"[^a-z0-9]+")
-
-
-def holds_runs(text: str, runs: frozenset[str]) -> bool:
-    """Whether ``text`` (a memory's name, description and body, in any order) holds every run of ``runs``
-    (:func:`needed_runs`), its blanks, punctuation and other scripts aside: False only when a run is missing, and
-    then no value of that memory matches the tombstone the runs came from (the sieve's one rule: of a file's bytes,
-    :func:`memdir.gateway.deletion.may_hold_value`, and of the search index's text of it). Normalized as
-    :func:`words` reads a value (ASCII text: lower-cased, which is all :func:`normalize_value` does to it)."""
-    return sieve(text)(runs)
-
-
-def sieve(text: str):
-    """:func:`holds_runs` of ``text`` for many tombstones: ``passes(runs)`` (runs: :func:`needed_runs`, None
-    passes), ``text`` normalized once — as written and as a reader sees it (:func:`memdir.tombstones.reading.seen`:
-    ``<b>pass</b>word`` holds the run ``password``), a run found in either passing."""
-    shown = seen(text)
-    squeezed = _NOT_RUN.sub("", text.lower() if text.isascii() else normalize_value(text))
-    if shown != text:
-        squeezed += " " + _NOT_RUN.sub("", shown.lower() if shown.isascii() else normalize_value(shown))
-    return lambda runs: runs is None or all(run in squeezed for run in runs)
-
-
 @dataclass(frozen=True)
 class Tombstone:
     """A forgotten value: ``digest`` of the normalized value, ``words_digest``
@@ -503,17 +481,19 @@ def match(stones, description: str, body: str, *, name: str | None = None,
     return found
 
 
-def _match(stones, description: str, body: str, name: str | None, actor: str | None) -> tuple[Tombstone, str] | None:
-    """:func:`match` of one description (the rules of the module docstring)."""
+def _match(stones, description: str, body: str, name: str | None, actor: str | None,
+           written: _Corrections | None = None) -> tuple[Tombstone, str] | None:
+    """:func:`match` of one description (the rules of the module docstring); ``written``: the value's
+    :class:`_Corrections` when this is the value but for the old addresses it shows (:func:`_shown_cut`)."""
     key = _digest(value_of(description, body))
-    for stone in stones:
+    for stone in stones if written is None else ():
         if stone.digest == key:
             return stone, "the same value"
     # The value as each reading reads it (memdir.tombstones.reading.READINGS): seen through its markup, and as
     # written (what a comment or an attribute hides from a renderer's reader the model still reads); one reading
     # when they agree (text without markup).
     # A match read as seen is passed over when it corrects a link's address (memdir.tombstones.addresses).
-    read_as, seq_digests, written = {}, {}, _Corrections(description, body)
+    read_as, seq_digests, cut, written = {}, {}, written is None, written or _Corrections(description, body)
     readings = readings_for(description, body)
     for reading in readings:
         seq = words(f"{description}\n{body}", reading)
@@ -536,6 +516,13 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
     for seq, own_seq in read_as.values():
         found = _fact_found(stones, description, seq, own_seq, written)
         if found is not None:
+            return found
+    if cut and len(readings) > 1 and any(s.description_addresses or s.body_addresses for s in stones):
+        # the value but for the old address shown beside the new one, matched again
+        from .addresses import shorn
+
+        value = shorn(stones, description, body)
+        if value and (found := _match(stones, *value, None, None, written)) is not None:
             return found
     if name is not None and actor in ("extracted", "import"):
         for stone in stones:

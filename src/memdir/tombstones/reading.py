@@ -134,6 +134,9 @@ _ADDRESS_ATTRIBUTE = re.compile(r"""(?i)\s(href|src|srcset|cite|longdesc|usemap|
                                 r"""|itemtype|action|formaction|data|poster|codebase|classid|archive|manifest|icon"""
                                 r"""|profile|xlink:href)\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+)""")
 _ADDRESS_LISTS = frozenset(("ping", "itemtype", "archive"))  # addresses apart by blanks (archive: or commas)
+# A style attribute's CSS: each url() in it (background: url(http://x/bg.png)) is an address a reader never sees.
+_STYLE = re.compile(r"""(?i)\sstyle\s*=\s*("[^"]*"|'[^']*')""")
+_CSS_URL = re.compile(r"""(?i)url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""")
 
 
 def _srcset(value: str) -> list[str]:
@@ -181,7 +184,8 @@ def hidden_spans(text: str) -> list[tuple[int, int, str]]:
     written, its quotes dropped): a Markdown link's or image's destination (``http://x`` of ``[text](http://x
     "title")``, ``<http://x>`` of ``[text](<http://x>)``; the span is the whole link), a link reference
     definition's (``[ref]: http://x``; its line) and the address attributes (:data:`_ADDRESS_ATTRIBUTE`: ``href``,
-    ``src``, ``srcset``'s candidates, ``cite``, ``longdesc``, ``ping`` …; the span is the tag) of a tag
+    ``src``, ``srcset``'s candidates, ``cite``, ``longdesc``, ``ping`` …, and each CSS ``url()`` of a ``style``
+    attribute, ``<span style="background: url('http://x/bg.png')">``; the span is the tag) of a tag
     :func:`seen` reads through (``<a>``, ``<img>``, ``<q>``, ``<blockquote>``, ``<td>`` …). A tag it keeps
     (``<form action>``, ``<object data>``, ``<iframe src>``, ``<video poster>``: no element a person marks text up
     with) is read as words, its address among them, so that address is shown; an autolink (``<http://x>``) and a
@@ -196,6 +200,8 @@ def hidden_spans(text: str) -> list[tuple[int, int, str]]:
                   for m in _ADDRESS_ATTRIBUTE.finditer(tag.group())
                   for address in _attribute_addresses(m.group(1), m.group(2)[1:-1] if m.group(2)[:1] in "\"'"
                                                       else m.group(2))]
+        found += [(tag.start(), tag.end(), "".join(url.groups("")).strip()) for tag in _hidden_tags(text)
+                  for style in _STYLE.finditer(tag.group()) for url in _CSS_URL.finditer(style.group(1)[1:-1])]
     return [(start, end, address) for start, end, address in sorted(found, key=lambda f: f[0]) if address]
 
 
