@@ -83,3 +83,21 @@ def test_a_sentence_of_three_facts_saved_as_three_memories_is_not_pending(tmp_pa
                                                                            said, kept):
     agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
     assert _pending_after(tmp_path, agent, said, SAVED_38, "editor") == kept
+
+
+@pytest.mark.slow
+def test_a_preference_saved_with_a_how_to_apply_line_of_other_verbs_is_not_pending(tmp_path, isolated_home, project):
+    """newuser44 (the real Gemini CLI): "Please remember that I use vim as my editor", saved by the agent as "The user
+    edits in vim" with "give vim keybindings" in its body, was kept pending: "use vim" read as another value than
+    "give vim". Control in the same setup: a sentence the memory does not state stays pending."""
+    agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    agent.call_tool("memory_write", {"name": "editor", "type": "user", "description": "The user edits in vim",
+                                     "body": "**Why:** muscle memory.\n**How to apply:** give vim keybindings, not "
+                                             "VS Code ones."})
+    at = agent.read("editor", count=False).record.updated
+    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    said = ("Please remember that I use vim as my editor", "Please remember that I use tmux for every terminal")
+    path = cc_transcript(tmp_path / "t.jsonl", ("user", said[0], stamp(-30)), ("assistant", "Saved.", stamp(1)),
+                         ("user", said[1], stamp(2)), ("assistant", "Noted.", stamp(5)))
+    agent.consolidate(path, mode="always", extractor="agent")
+    assert [item["text"] for item in pending.load(agent.session.layer_path("project"))] == [said[1]]

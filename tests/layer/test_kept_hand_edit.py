@@ -228,3 +228,45 @@ def test_a_batch_writing_one_name_twice_over_a_hand_edit_says_so_once(tmp_path):
     _save(layer_dir / "db-port.md", BY_HAND.replace("6543", "6547"))
     once, = write_batch(agent.session, twice[:1], "project")
     assert once.kept_edit.version == 5  # control: one write over a hand edit, as before
+
+
+def test_a_write_leaving_every_field_the_hand_edit_changed_says_nothing(tmp_path):
+    """newuser44: a person edited the body by hand, the agent then updated only the description: the edit's text
+    is all still there, yet the write said "This replaced an edit …" and offered a restore that would undo it.
+    Controls in the same setup: a write of the description over a hand edit of the description, and a write of
+    the body over a hand edit of the body, each say it."""
+    said = []
+    by_hand_description = BY_HAND.replace("The database port", "The database port (dev)")
+
+    async def steps(call, path, person):
+        _save(path, BY_HAND)  # the body, by hand
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The dev database port"})))
+        said.append(_text(await call("memory_read", {"name": "db-port"})))
+        await anyio.sleep(1.1)  # reads are counted in whole seconds
+        _save(path, by_hand_description)  # the description, by hand
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The port of the dev db"})))
+        await anyio.sleep(1.1)
+        _save(path, BY_HAND.replace("6543", "6544"))  # the body (and the description back), by hand
+        said.append(_text(await call("memory_write", {"name": "db-port", "body": "The database listens on 7000."})))
+
+    person = _run(tmp_path, steps)
+    versions = person.history("db-port").versions
+    assert [v.action for v in versions] == ["create", "external-edit", "update", "external-edit", "update",
+                                            "external-edit", "update"]
+    assert said[0] == "Memory updated: db-port (project)"  # the body the person saved is kept whole
+    assert "The database listens on 6543 (saved by hand)." in said[1]
+    assert said[2] == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}"
+    assert said[3] == f"Memory updated: db-port (project)\n{_sentence(6, _made(person, 6))}"
+
+
+def test_overwrites_compares_the_fields_the_edit_changed_with_those_the_write_changed():
+    from memdir.files.memfile import MemoryRecord
+    from memdir.layer.lasts import changed_fields, overwrites
+
+    before = MemoryRecord("db-port", "The database port", "project", "On 5432.")
+    edit = MemoryRecord("db-port", "The database port", "project", "On 6543.\n", origin=None)
+    assert changed_fields(before, edit) == {"body"}
+    assert not overwrites(before, edit, MemoryRecord("db-port", "The dev port", "project", "On 6543.", origin="agent"))
+    assert overwrites(before, edit, MemoryRecord("db-port", "The database port", "project", "On 7000."))
+    assert overwrites(None, edit, MemoryRecord("db-port", "The dev port", "project", "On 6543."))  # it made the memory
+    assert not overwrites(None, edit, edit)

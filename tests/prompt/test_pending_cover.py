@@ -38,6 +38,9 @@ def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it
     assert pending.load(layer) == []  # the control: saving the finding ends it
 
 
+VIM_MEMORY = "editor\nThe user edits in vim\n**How to apply:** give vim keybindings, not VS Code ones."
+
+
 @pytest.mark.parametrize("finding, memory, corrected", [
     # a negation ends at its clause: "not pip here" turns nothing after the comma (newuser38)
     ("Use uv not pip here, dev db is on 5433.", "Dev PostgreSQL listens on 5433\nUse uv, never pip", False),
@@ -49,6 +52,11 @@ def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it
     ("I like terse answers.", "The user prefers terse answers", False),
     ("I use neovim and like terse answers.", "The user uses Neovim and likes terse answers", False),
     ("I hate terse answers.", "The user prefers terse answers", True),
+    # a word the memory also writes with a function word beside it ("edits in vim") holds no value on that side:
+    # "use vim" is no correction of "give vim keybindings" (newuser44: the sentence the agent saved stayed pending)
+    ("I use vim as my editor", VIM_MEMORY, False),
+    # control: the side the memory pins wherever it writes "vim" ("vim keybindings"; "vim" ending a line pins none)
+    ("Give vim shortcuts.", VIM_MEMORY, True),
 ])
 def test_a_correction_is_read_within_its_clause_and_a_liking_is_a_preference(finding, memory, corrected):
     assert coverage.corrects(finding, memory) is corrected

@@ -14,7 +14,7 @@ from ..errors import Conflict, InvalidInput, MemdirError, NotFound
 from ..files.memfile import MemoryRecord, format_time
 from ..files.scan import Scan, blank_file
 from ..layer import dismissals
-from ..layer.history import last_written_body
+from ..layer.history import edit_kept_whole, last_written_body
 from ..layer.interrupted import retire
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
@@ -159,9 +159,12 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
 def kept_edit(tx: Transaction, name: str) -> KeptEdit | None:
     """The hand edit a write of ``name`` in ``tx`` replaced unseen, kept in history (``replaced_edits`` of
     :class:`memdir.layer.transaction.Transaction`, found when its manifest is saved: ask once the
-    transaction has ended); None: none, or not known."""
+    transaction has ended); None: none, not known, or the write left every field the edit changed as the
+    edit made it (:func:`memdir.layer.history.edit_kept_whole`: no text of it was replaced)."""
     found = tx.replaced_edits.get(name)
-    return KeptEdit(*found) if found is not None else None
+    if found is None or edit_kept_whole(tx.layer, name, found[0]):
+        return None
+    return KeptEdit(*found)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from ..vocabulary import (
 )
 from .chain import damaged
 from .journal import Event, changes_content, records_bytes
+from .lasts import overwrites
 from .layer import Layer
 
 
@@ -167,6 +168,26 @@ def version_bytes(layer: Layer, name: str, version: int) -> bytes:
     if entry.digest is None:
         raise NotFound(f"version {version} of {name!r} is a deletion; pick another version")
     return layer.journal.get_object(entry.digest)
+
+
+def edit_kept_whole(layer: Layer, name: str, version: int) -> bool:
+    """Whether the last version of ``name`` in ``layer`` keeps every field the hand edit ``version`` (1-based,
+    :func:`memdir.layer.lasts.unseen_edit`'s) changed as the edit left it (:func:`memdir.layer.lasts.overwrites`
+    is False): a write over that edit then replaced none of its text. False when a version's bytes are lost or
+    unreadable, or ``version`` is not an earlier version (the sentence is said, as before). Reads the journal's
+    events: asked only once a write replaced an unread hand edit (rare). Raises :class:`InvalidName`."""
+    key = normalize_name(name).name
+    versions = _versions(layer, key, layer.journal.events())
+    if not 1 <= version < len(versions) or versions[version - 1].digest is None or versions[-1].digest is None:
+        return False
+    try:
+        records = [None if v is None or v.digest is None
+                   else parse(layer.journal.get_object(v.digest).decode("utf-8"), key).record
+                   for v in (versions[version - 2] if version >= 2 else None, versions[version - 1], versions[-1])]
+    except (NotFound, MalformedMemory, UnicodeDecodeError):
+        return False
+    before, edit, written = records
+    return not overwrites(before, edit, written)
 
 
 def last_written_body(layer: Layer, name: str, description: str) -> str | None:

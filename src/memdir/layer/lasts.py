@@ -24,6 +24,12 @@ count is recorded (:meth:`memdir.layer.reading.ReadsOne.read_now` under the lock
 :func:`memdir.gateway.changes.touch`), so a read that showed the edit always counts as after it. The
 usage file keeps one time per memory, not per session or reader: a read by another session or a person
 silences the sentence too — it can leave a true sentence unsaid, never say a false one.
+
+**Replaced** (:func:`overwrites`): a write that leaves every field the hand edit changed as the edit made it
+(an agent's update of the description over a person's edit of the body) replaced no text of the edit, and
+says nothing (newuser44: it said "This replaced an edit …", inviting a restore that undid the write). Asked
+only once a replaced edit was found (rare), from the three versions' bytes
+(:func:`memdir.layer.history.edit_kept_whole`).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import NamedTuple
 
-from ..files.memfile import format_time, parse_time
+from ..files.memfile import MemoryRecord, format_time, parse_time
 from .events import Event, changes_content
 
 HAND_EDIT = "external-edit"
@@ -102,4 +108,28 @@ def unseen_edit(last: Last, last_read: datetime | None) -> tuple[int, str] | Non
     return last.versions, format_time(edited.replace(microsecond=0))
 
 
-__all__ = ["HAND_EDIT", "NONE", "Last", "fold", "from_events", "step", "unseen_edit"]
+# What a person's edit can change that a write may replace: every field of a memory file but its times and origin,
+# which every writer sets (a hand save that drops them changes no text).
+EDITABLE = ("title", "description", "type", "body", "pinned", "disabled", "importance", "status", "valid_from",
+            "valid_until", "supersedes", "superseded_by", "extra")
+
+
+def changed_fields(before: MemoryRecord, after: MemoryRecord) -> frozenset[str]:
+    """The fields of :data:`EDITABLE` whose values differ between ``before`` and ``after`` (the body compared
+    without its trailing whitespace, which a file's save may add or drop)."""
+    def value(record: MemoryRecord, field: str):
+        got = getattr(record, field)
+        return got.rstrip() if field == "body" else got
+    return frozenset(f for f in EDITABLE if value(before, f) != value(after, f))
+
+
+def overwrites(before_edit: MemoryRecord | None, edit: MemoryRecord, written: MemoryRecord) -> bool:
+    """Whether ``written`` (the version a write left) replaced text of the hand edit ``edit``: some field the
+    edit changed from ``before_edit`` (the version it was made over; None when the edit made the memory, or
+    that version is a deletion: every field is the edit's) differs in ``written``."""
+    edited = frozenset(EDITABLE) if before_edit is None else changed_fields(before_edit, edit)
+    return bool(edited & changed_fields(edit, written))
+
+
+__all__ = ["EDITABLE", "HAND_EDIT", "NONE", "Last", "changed_fields", "fold", "from_events", "overwrites", "step",
+           "unseen_edit"]

@@ -115,8 +115,10 @@ def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str]
     daily" against "deploys weekly", "weekly deploys" against "daily deploys"). Only the word right
     beside it counts, function words included, with nothing but spaces between, so a restatement with
     words of its own ("we deploy the app on Tuesday" against "deploys on Tuesday", "Remember: backups run
-    weekly") corrects nothing."""
-    item_sides, memory_sides = _beside(item_text, shared), _beside(memory_text, shared)
+    weekly") corrects nothing. A side of a word the memory also writes once with no content word there ("edits
+    in vim" beside "give vim keybindings") holds no value of the memory's: "I use vim" against that memory
+    corrects nothing (newuser44: it kept the sentence the agent had just saved as a pending finding)."""
+    item_sides, memory_sides = _beside(item_text, shared), _beside(memory_text, shared, bare=True)
     item, memory = _stance(item), _stance(memory)
     return any(theirs - item and ours - memory for key, ours in item_sides.items()
                if (theirs := memory_sides.get(key)))
@@ -143,28 +145,36 @@ def _singular(stem: str) -> str:
     return stem[:-1] if len(stem) > 3 and stem.endswith("s") and not stem.endswith("ss") else stem
 
 
-def _beside(text: str, stems: set[str]) -> dict[tuple[str, int], set[str]]:
+def _beside(text: str, stems: set[str], bare: bool = False) -> dict[tuple[str, int], set[str]]:
     """``{(stem, side): the stems of the content words right beside it}`` for each of ``stems`` in ``text``
     (side -1: before, 1: after), each word of ``text`` as :func:`_stems` reads it; a function word beside
-    it gives none."""
+    it gives none. ``bare``: leave out each ``(stem, side)`` that some occurrence of the stem has a function word
+    beside ("in vim"; a line's end, as after a memory's name, or punctuation leaves it in)."""
     import re  # late, as in _stems
 
     stop = _stop()
     lower = text.lower()
     spans = [(m.group(), m.start(), m.end()) for m in re.finditer(_WORD, lower)]
     found: dict[tuple[str, int], set[str]] = {}
+    unpinned: set[tuple[str, int]] = set()
     for at, (word, _, _) in enumerate(spans):
         if word[:5] not in stems:
             continue
         for side in (-1, 1):
+            key = (word[:5], side)
             if not 0 <= at + side < len(spans):
                 continue
             first, second = sorted((spans[at], spans[at + side]), key=lambda span: span[1])
             near = spans[at + side][0]
             if lower[first[2]:second[1]].strip(" \t"):  # punctuation or a line end between: not beside it
                 continue
-            if near not in stop and (len(near) > 2 or not near.isascii()) and near[:5] not in stems:
-                found.setdefault((word[:5], side), set()).update(_stance({near[:5]}))
+            if near in stop:  # "edits in vim": this occurrence holds no value on that side
+                unpinned.add(key)
+            elif (len(near) > 2 or not near.isascii()) and near[:5] not in stems:
+                found.setdefault(key, set()).update(_stance({near[:5]}))
+    if bare:
+        for key in unpinned:
+            found.pop(key, None)
     return found
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from memdir.integrations.claude_code import hooks
@@ -65,6 +67,12 @@ def test_the_cli_says_the_closest_name_and_an_empty_prompt(project):
         "or on stdin\n")
     asked = run_cli("--project", project, "recall", input="where is the office wifi password?")  # control
     assert asked.returncode == 0 and asked.stderr == "" and "Ask the front desk." in asked.stdout
+    unrelated = run_cli("--project", project, "recall", "rename the signup button")  # newuser44: said, not silent
+    assert unrelated.returncode == 0 and unrelated.stdout == "" and unrelated.stderr == (
+        "memdir: nothing recalled: no memory bears on this prompt closely enough (`memdir search` also lists "
+        "weaker matches, with their scores)\n")
+    as_json = run_cli("--project", project, "recall", "--json", "rename the signup button")
+    assert as_json.stderr == "" and json.loads(as_json.stdout)["recall"] == ""  # --json says it in its value
 
 
 def test_a_query_that_starts_with_a_dash_is_told_to_follow_double_dash(project, capsys):

@@ -34,12 +34,18 @@ def cmd_search(args) -> int:
     return 0
 
 
+# Said on stderr (never in the block) when a prompt recalls nothing: an empty stdout alone read as a failure.
+NOTHING_RECALLED = ("nothing recalled: no memory bears on this prompt closely enough (`memdir search` also lists "
+                    "weaker matches, with their scores)")
+
+
 def cmd_recall(args) -> int:
     """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
     "memories", "left_out", "not_recalled", "read_as"}``, each memory with name, scope, type, score and why; each not
     recalled with name, scope and reason; ``read_as`` each word read as a typo and the word a memory writes). Without
     ``--json``, the words read as typos are said on stderr (``memdir: read 'conect' as 'connect': …``), as search's
-    note says them; the block itself never carries them."""
+    note says them; the block itself never carries them; a prompt that recalls nothing is said there too
+    (:data:`NOTHING_RECALLED`)."""
     from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:
@@ -52,6 +58,8 @@ def cmd_recall(args) -> int:
               "text, with --prompt, or on stdin"])
     result = mem.recall_result(prompt, k=args.k, max_bytes=args.max_bytes)
     emit(args, result.to_dict(), result.block)
+    if prompt.strip() and not result.block and not args.json:  # a person sees why stdout is empty (newuser44)
+        warn([NOTHING_RECALLED])
     # the person's view of a guess (--json has read_as); the block has none: the model reads the prompt itself,
     # and every byte of the block is paid on every prompt
     if result.read_as and not args.json:
