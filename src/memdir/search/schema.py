@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 32  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 33  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -38,15 +38,18 @@ SCHEMA_VERSION = 32  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # again in place (search41)
 # 32: an IPv6 address one term and its leading runs (fe80::1: search.ipv6), its later groups no words; an emoji
 # sequence joined by U+200D one term (👨‍👩‍👦), a keycap one (#️⃣); 31 tokenized again in place (search42)
-UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31)  # in place
+# 33: a name with its digits written on, inside a compound, a term of its own (x86_64, s3-bucket, sha256-sum: x86, s3,
+# sha256; search.tokenize); a one-letter particle an apostrophe sets apart also the compound (O'Brien: obrien;
+# search.oneword); 32 tokenized again in place (break44)
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32)  # in place
 FIELDS = ("name", "title", "description", "body")
-RETOKENIZED_BELOW = 32
+RETOKENIZED_BELOW = 33
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
 tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
-READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31)
+READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
 with words broken at their marks, 18 with variation selectors in words and
@@ -56,8 +59,9 @@ after a dot as words of its own (2.3.1.rc1 holds rc1), 24 with one written apart
 (2.3.1 rc1 holds no 2.3.1.rc1), 25 with pkg a word of its own (pkg-manager holds no "package"), 27 with each filled
 sentence's vector in ``memory_sentences`` and 28 with its memory's digest in each of those rows (read as not filled: a
 tie embeds its sentences as before the fill), 29 with a format control no list named a break between words, 30
-with no emoji a term and a lone accented letter folded (ở read as o), and 31 with an IPv6 address its groups as
-words and an emoji sequence its emoji apart."""
+with no emoji a term and a lone accented letter folded (ở read as o), 31 with an IPv6 address its groups as
+words and an emoji sequence its emoji apart, and 32 with a name's digits inside a compound no term (x86_64 holds no
+x86) and O'Brien no obrien."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

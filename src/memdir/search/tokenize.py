@@ -172,6 +172,7 @@ def _word_tokens(word: str) -> list[str]:
     return list(_word(word)[0])
 
 
+_NAMED_DIGITS = re.compile(r"[^\W\d_]\d")  # a name with its digits written on (x86, s3, sha256, k8s): no number
 _AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
 
 
@@ -223,6 +224,10 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     whole = stem("".join(p for p, _ in pieces))
     ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
     terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
+    if "_" in word or "-" in word:  # x86_64, s3-bucket, sha256-sum: each name with its digits a term of its own
+        for chunk in _SEPARATORS.split(word):
+            if _NAMED_DIGITS.search(chunk) and (named := _word(chunk)[0][0]) != whole and named not in terms:
+                terms.append(named)
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
 
 
