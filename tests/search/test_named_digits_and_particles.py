@@ -8,6 +8,10 @@
 2. A name whose one-letter particle an apostrophe sets apart (``O'Brien``, ``D’Angelo``) is also the compound
    written without it (:mod:`memdir.search.oneword`): ``obrien`` and ``dangelo`` found nothing beside "Talk to
    O'Brien". ``I'll`` is no ``ill`` and ``don't`` no ``dont``.
+3. A binary size's unit written on its number (``2GiB``, ``512MiB``) is that unit's word, as ``16GB`` and ``2 GiB``
+   were: the camel-case split read ``GiB`` as ``Gi`` and ``B``, so ``GiB`` and ``gigabytes`` listed only the memory
+   writing "16 GB" beside "Each tenant gets 3GiB", ``megabytes`` found nothing beside "heap is 512MiB", and ``3
+   GiB`` found it at 0.12.
 
 Index schema 33; an index of 32 is tokenized again in place when opened. Vectors off, real SQLite in a temp home,
 the CLI as a subprocess, the MCP SDK's client on the real server.
@@ -39,6 +43,9 @@ def store(isolated_home, project):
     mem.write("payments", "Payments owner", "project", "Talk to O'Brien about payment refunds.")
     mem.write("qa", "QA lead", "project", "Ask D’Angelo before a release.")
     mem.write("illness", "Sick days", "project", "Report being ill to the office manager.")
+    mem.write("quota", "Disk quota", "project", "Each tenant gets 3GiB of storage.")
+    mem.write("heap", "Heap size", "project", "The worker heap is 512MiB.")
+    mem.write("ram", "Build box", "project", "The build box has 16 GB of RAM.")
     mem.write("coffee", "Coffee machine", "project", "The coffee machine is on the third floor.")
     return mem
 
@@ -56,6 +63,20 @@ def test_a_one_letter_particle_set_apart_by_an_apostrophe():
     assert tokens("O'Brien") == ["o", "obrien", "brien"] and tokens("D’Angelo") == ["d", "dangelo", "angelo"]
     assert tokens("I'll") == ["i", "ll"] and tokens("don't") == ["don", "t"]  # controls: no ill, no dont
     assert tokens("user's") == ["user", "s"] and tokens("A's") == ["a", "s"]
+
+
+def test_a_binary_unit_written_on_its_number_is_its_word():
+    assert tokens("2GiB") == ["2gib", "2", "gigabyt"] and tokens("2 GiB") == ["2", "gigabyt"]  # was 2gib 2 gi
+    assert tokens("512MiB") == ["512mib", "512", "megabyt"] and tokens("GiB") == ["gigabyt"]  # was gigabyt gi
+    assert tokens("16GB") == ["16gb", "16", "gigabyt"]  # control: as before
+    assert tokens("HiBernate") == ["hibern", "hi", "bernat"]  # control: no unit inside a word
+
+
+def test_a_size_is_found_however_its_unit_is_written(store):
+    assert top(store, "3 GiB") == [("quota", 1.0), ("ram", 0.0)]  # was quota at 0.12; ram shares gigabytes only
+    assert sorted(top(store, "gigabytes")) == [("quota", 0.99), ("ram", 0.99)]  # was ram alone
+    assert top(store, "megabytes") == [("heap", 1.0)] and top(store, "512 MiB") == [("heap", 1.0)]  # was nothing, 0.1
+    assert top(store, "16GB") == [("ram", 1.0), ("quota", 0.0)]  # control: 16 is the build box's
 
 
 def test_the_names_are_found_by_their_own_spelling(store):

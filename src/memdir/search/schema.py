@@ -40,7 +40,8 @@ SCHEMA_VERSION = 33  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # sequence joined by U+200D one term (👨‍👩‍👦), a keycap one (#️⃣); 31 tokenized again in place (search42)
 # 33: a name with its digits written on, inside a compound, a term of its own (x86_64, s3-bucket, sha256-sum: x86, s3,
 # sha256; search.tokenize); a one-letter particle an apostrophe sets apart also the compound (O'Brien: obrien;
-# search.oneword); 32 tokenized again in place (break44)
+# search.oneword); a binary size's unit written on its number its word (2GiB: gigabyte, no gi); 32 tokenized again
+# in place (break44)
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 33
@@ -61,7 +62,7 @@ sentence's vector in ``memory_sentences`` and 28 with its memory's digest in eac
 tie embeds its sentences as before the fill), 29 with a format control no list named a break between words, 30
 with no emoji a term and a lone accented letter folded (ở read as o), 31 with an IPv6 address its groups as
 words and an emoji sequence its emoji apart, and 32 with a name's digits inside a compound no term (x86_64 holds no
-x86) and O'Brien no obrien."""
+x86), O'Brien no obrien and 2GiB no gigabyte."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

@@ -84,7 +84,7 @@ from functools import lru_cache
 from ..text.fold import fold, lone_letter, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
+from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, SHORT_FORMS, UNITS
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
 from .emoji import SEQUENCE as EMOJI_SEQUENCE, ZWJ, terms as emoji_terms
@@ -516,7 +516,12 @@ def _split(chunk: str) -> list[str]:
     ``JWT``, ``listPRs`` → ``list PR``, ``OSes`` → ``OS``; not ``AWS``, ``Its``, ``iOS``)."""
     if "s" in chunk:
         chunk = _ACRONYM_PLURAL.sub(r"\1", chunk)
-    return [p for p in _CAMEL.split(chunk) if p]
+    parts = [p for p in _CAMEL.split(chunk) if p]
+    if "iB" in chunk:  # a binary size's unit is one word (2GiB: 2 GiB, no Gi and B): text.words.SHORT_FORMS
+        for i in range(len(parts) - 2, -1, -1):
+            if parts[i + 1] == "B" and parts[i][-1:] == "i" and (parts[i] + "b").casefold() in SHORT_FORMS:
+                parts[i:i + 2] = [parts[i] + "B"]
+    return parts
 
 
 def identifier_parts(text: str) -> dict[str, set[str]]:
