@@ -84,7 +84,7 @@ from functools import lru_cache
 from ..text.fold import fold, lone_letter, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, SHORT_FORMS, UNITS
+from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
 from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 from . import spelling, wordstems
 from .emoji import SEQUENCE as EMOJI_SEQUENCE, ZWJ, terms as emoji_terms
@@ -150,7 +150,7 @@ _SEPARATORS = re.compile(r"[_\-]+")
 # An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
 _ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})(?:s|(?<=[SXZ])es)(?![a-z])")
 _CAMEL = re.compile(
-    r"(?<=[a-z])(?=[A-Z])"          # getUser
+    r"(?<=[a-z])(?!(?<=[KMGT]i)B(?![a-z]))(?=[A-Z])"  # getUser; not a binary size's unit (2GiB: 2 GiB, no Gi B)
     r"|(?<=[A-Z])(?=[A-Z][a-z])"    # HTMLResponse
     r"|(?<=[^\W\d_])(?=\d)"         # sha256
     r"|(?<=\d)(?=[^\W\d_])"         # 3d
@@ -172,7 +172,6 @@ def _word_tokens(word: str) -> list[str]:
     return list(_word(word)[0])
 
 
-_NAMED_DIGITS = re.compile(r"[^\W\d_]\d")  # a name with its digits written on (x86, s3, sha256, k8s): no number
 _AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
 
 
@@ -182,14 +181,14 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
     Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
     (:func:`word_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
-    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against
-    the letters before them are part of a name, no number of their own, and one letter before them no word
-    (``A100`` → ``a100``, ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a
-    zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the whole, the parts
-    with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``), not those of a
-    one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``).
-    A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41): the
-    accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
+    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against the
+    letters before them are part of a name, no number of their own, and one letter before them no word (``A100`` →
+    ``a100``, ``sha256`` → ``sha256 sha``, ``x86_64`` → ``x8664 64 x86``; ``gpt-4`` keeps its ``4``); a two-digit
+    number led by a zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the
+    whole, the parts with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``),
+    not those of a one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole
+    (``DE89``). A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41):
+    the accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
     if alone := lone_letter(word):  # ở, é, ø alone: no o, e (text.fold.lone_letter)
         return (alone,), (), (alone,)
     pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
@@ -224,10 +223,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     whole = stem("".join(p for p, _ in pieces))
     ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
     terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
-    if "_" in word or "-" in word:  # x86_64, s3-bucket, sha256-sum: each name with its digits a term of its own
-        for chunk in _SEPARATORS.split(word):
-            if _NAMED_DIGITS.search(chunk) and (named := _word(chunk)[0][0]) != whole and named not in terms:
-                terms.append(named)
+    terms += dict.fromkeys(n for c in _SEPARATORS.split(word) if c != word and re.search(r"[^\W\d_]\d", c) and (n := _word(c)[0][0]) not in (whole, *terms))
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
 
 
@@ -516,12 +512,7 @@ def _split(chunk: str) -> list[str]:
     ``JWT``, ``listPRs`` → ``list PR``, ``OSes`` → ``OS``; not ``AWS``, ``Its``, ``iOS``)."""
     if "s" in chunk:
         chunk = _ACRONYM_PLURAL.sub(r"\1", chunk)
-    parts = [p for p in _CAMEL.split(chunk) if p]
-    if "iB" in chunk:  # a binary size's unit is one word (2GiB: 2 GiB, no Gi and B): text.words.SHORT_FORMS
-        for i in range(len(parts) - 2, -1, -1):
-            if parts[i + 1] == "B" and parts[i][-1:] == "i" and (parts[i] + "b").casefold() in SHORT_FORMS:
-                parts[i:i + 2] = [parts[i] + "B"]
-    return parts
+    return [p for p in _CAMEL.split(chunk) if p]
 
 
 def identifier_parts(text: str) -> dict[str, set[str]]:
