@@ -7,7 +7,7 @@
    memories that merely share the prefix word.
 2. A name whose one-letter particle an apostrophe sets apart (``O'Brien``, ``D’Angelo``) is also the compound
    written without it (:mod:`memdir.search.oneword`): ``obrien`` and ``dangelo`` found nothing beside "Talk to
-   O'Brien". ``I'll`` is no ``ill`` and ``don't`` no ``dont``.
+   O'Brien". ``I'll`` is no ``ill``, ``don't`` no ``dont`` and ``c'est`` no ``cest`` (the name's capital tells it).
 3. A binary size's unit written on its number (``2GiB``, ``512MiB``) is that unit's word, as ``16GB`` and ``2 GiB``
    were: the camel-case split read ``GiB`` as ``Gi`` and ``B``, so ``GiB`` and ``gigabytes`` listed only the memory
    writing "16 GB" beside "Each tenant gets 3GiB", ``megabytes`` found nothing beside "heap is 512MiB", and ``3
@@ -46,6 +46,7 @@ def store(isolated_home, project):
     mem.write("quota", "Disk quota", "project", "Each tenant gets 3GiB of storage.")
     mem.write("heap", "Heap size", "project", "The worker heap is 512MiB.")
     mem.write("ram", "Build box", "project", "The build box has 16 GB of RAM.")
+    mem.write("french", "Note en français", "project", "C'est le port du serveur de test.")
     mem.write("coffee", "Coffee machine", "project", "The coffee machine is on the third floor.")
     return mem
 
@@ -63,6 +64,7 @@ def test_a_one_letter_particle_set_apart_by_an_apostrophe():
     assert tokens("O'Brien") == ["o", "obrien", "brien"] and tokens("D’Angelo") == ["d", "dangelo", "angelo"]
     assert tokens("I'll") == ["i", "ll"] and tokens("don't") == ["don", "t"]  # controls: no ill, no dont
     assert tokens("user's") == ["user", "s"] and tokens("A's") == ["a", "s"]
+    assert tokens("c'est") == ["c", "est"] and tokens("n'est") == ["n", "est"]  # controls: a French elision, no cest
 
 
 def test_a_binary_unit_written_on_its_number_is_its_word():
@@ -97,6 +99,7 @@ def test_a_name_is_found_written_without_its_apostrophe(store):
     assert top(store, "O'Brien") == [("payments", 1.0)] and top(store, "brien") == [("payments", 1.0)]
     assert top(store, "I'll") == [] and top(store, "ill") == [("illness", 1.0)]  # control: I'll is no ill
     assert top(store, "thanks, that works") == []  # control: still nothing
+    assert top(store, "cest") == [] and top(store, "serveur") == [("french", 1.0)]  # control: an elision no word
 
 
 def test_an_index_of_schema_32_is_tokenized_again(store):
