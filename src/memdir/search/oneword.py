@@ -7,7 +7,12 @@ closed rule with its reason:
 * a word and its inflection in parentheses is the word (``file(s)`` → ``file``);
 * a phrasal verb whose joined form is a noun of its own is that noun (``Log in with SSO`` → ``Login with SSO``,
   ``log-in page`` → ``login page``, ``signed up.`` → ``signup.``): "log in" is no "log" (``which logging
-  library`` listed the note saying "Log in with the seed user" at 0.957, each read as ``log``).
+  library`` listed the note saying "Log in with the seed user" at 0.957, each read as ``log``);
+* a name whose one-letter particle an apostrophe sets apart is also a compound, its whole and its name
+  (``O'Brien``, ``D’Angelo`` → ``O O-Brien``, ``D D-Angelo``: ``o obrien brien``), as a person types it without
+  the apostrophe (``obrien`` found nothing beside "Talk to O'Brien"); the name's capital tells it from a French
+  elision (``c'est`` is no ``cest``); not ``I'm``, ``I'll`` (``ill``), nor a contraction (``don't``) or a
+  possessive (``user's``), whose first part is longer or second shorter.
 """
 
 from __future__ import annotations
@@ -21,6 +26,16 @@ _SIGNED_WORD = {"+": "pp", "#": "sharp"}
 # A word and its inflection in parentheses, "file(s)", "process(es)", "entry(ies)", "child(ren)", "use(d)": the word
 # (its inflected form stems alike), no "s", "es" or "ie" of its own; not a call's argument ("client.search(es)").
 _INFLECTED = re.compile(r"(?<![\w.])([^\W\d_]+)\((?:s|es|ies|ren|ed|d)\)(?![\w(])", re.IGNORECASE)
+# A one-letter particle and a name written with its capital after an apostrophe, "O'Brien", "D’Angelo", "L'API": the
+# particle as it was read and the compound (a hyphen in the apostrophe's place); not "I'm", "I'll", "I've" (the
+# pronoun), "don't", "it's", "A's", nor a French elision before a small letter ("c'est", "n'est", "l'équipe": no cest).
+_ELIDED = re.compile(r"(?<![\w'’])([^\W\d_Ii])['’](?=[^\W\d_]{2})")
+
+
+def _elided(match: re.Match) -> str:
+    """``O'`` before ``Brien`` → ``O O-``; before a small letter (``c'est``) as written."""
+    return f"{match.group(1)} {match.group(1)}-" if match.string[match.end()].isupper() else match.group(0)
+
 
 PHRASAL_VERBS = {"log": ("log", "logs", "logged", "logging", ("in", "on", "out", "off")),
                  "sign": ("sign", "signs", "signed", "signing", ("in", "on", "up", "out", "off"))}
@@ -79,10 +94,13 @@ def _joined(match: re.Match) -> str:
 
 def one_words(text: str) -> str:
     """``text`` with what it writes in pieces and search reads as one word written as that word (the module's
-    rules): ``C++`` → ``cpp``, ``file(s)`` → ``file``, ``Log in with SSO`` → ``Login with SSO``. Offsets move; a
+    rules): ``C++`` → ``cpp``, ``file(s)`` → ``file``, ``Log in with SSO`` → ``Login with SSO``, ``O'Brien`` →
+    ``O O-Brien``. Offsets move; a
     text with none of them is returned as it is. Pure."""
     if "+" in text or "#" in text:
         text = _SIGNED_NAME.sub(lambda m: (m.group(1) or m.group(2)) + _SIGNED_WORD[m.group(0)[1]], text)  # C++ is cpp
+    if "'" in text or "’" in text:
+        text = _ELIDED.sub(_elided, text)  # O'Brien is O O-Brien: o, obrien, brien
     if "(" in text:
         text = _INFLECTED.sub(r"\1", text)  # file(s), process(es), entry(ies): the word, its plural the same term
     lowered = text.lower()

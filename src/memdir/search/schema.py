@@ -39,8 +39,11 @@ SCHEMA_VERSION = 33  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # 32: an IPv6 address one term and its leading runs (fe80::1: search.ipv6), its later groups no words; an emoji
 # sequence joined by U+200D one term (👨‍👩‍👦), a keycap one (#️⃣); 31 tokenized again in place (search42)
 # 33: a network or version range also its span (10.0.0.1/24, ^18.17.0: search.ranges), an IPv4-mapped address its
-# IPv4 address (::ffff:a00:d is 10.0.0.13, no ffff), a subdivision flag one term (England, Scotland, Wales: search.emoji);
-# 32 tokenized again in place (left44a)
+# IPv4 address (::ffff:a00:d is 10.0.0.13, no ffff), a subdivision flag one term (England, Scotland, Wales:
+# search.emoji; left44a); a name with its digits written on, inside a compound, a term of its own (x86_64,
+# s3-bucket, sha256-sum: x86, s3, sha256; search.tokenize); a one-letter particle an apostrophe sets apart also the compound (O'Brien: obrien;
+# search.oneword); a binary size's unit written on its number its word (2GiB: gigabyte, no gi); 32 tokenized again
+# in place (break44a)
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 33
@@ -61,7 +64,8 @@ sentence's vector in ``memory_sentences`` and 28 with its memory's digest in eac
 tie embeds its sentences as before the fill), 29 with a format control no list named a break between words, 30
 with no emoji a term and a lone accented letter folded (ở read as o), 31 with an IPv6 address its groups as
 words and an emoji sequence its emoji apart, and 32 with no span of a range (``10.0.0.1/24`` clashes with a query's
-``10.0.0.13`` beside a sibling), ``::ffff:`` words and a subdivision flag the plain black flag."""
+``10.0.0.13`` beside a sibling), ``::ffff:`` words, a subdivision flag the plain black flag, a name's digits inside a
+compound no term (x86_64 holds no x86), O'Brien no obrien and 2GiB no gigabyte."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

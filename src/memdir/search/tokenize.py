@@ -150,7 +150,7 @@ _SEPARATORS = re.compile(r"[_\-]+")
 # An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
 _ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})(?:s|(?<=[SXZ])es)(?![a-z])")
 _CAMEL = re.compile(
-    r"(?<=[a-z])(?=[A-Z])"          # getUser
+    r"(?<=[a-z])(?!(?<=[KMGT]i)B(?![a-z]))(?=[A-Z])"  # getUser; not a binary size's unit (2GiB: 2 GiB, no Gi B)
     r"|(?<=[A-Z])(?=[A-Z][a-z])"    # HTMLResponse
     r"|(?<=[^\W\d_])(?=\d)"         # sha256
     r"|(?<=\d)(?=[^\W\d_])"         # 3d
@@ -181,14 +181,14 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 
     Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
     (:func:`word_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
-    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against
-    the letters before them are part of a name, no number of their own, and one letter before them no word
-    (``A100`` → ``a100``, ``sha256`` → ``sha256 sha``; ``gpt-4`` keeps its ``4``); a two-digit number led by a
-    zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the whole, the parts
-    with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``), not those of a
-    one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole (``DE89``).
-    A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41): the
-    accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
+    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against the
+    letters before them are part of a name, no number of their own, and one letter before them no word (``A100`` →
+    ``a100``, ``sha256`` → ``sha256 sha``, ``x86_64`` → ``x8664 64 x86``; ``gpt-4`` keeps its ``4``); a two-digit
+    number led by a zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the
+    whole, the parts with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``),
+    not those of a one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole
+    (``DE89``). A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41):
+    the accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
     if alone := lone_letter(word):  # ở, é, ø alone: no o, e (text.fold.lone_letter)
         return (alone,), (), (alone,)
     pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
@@ -223,6 +223,7 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     whole = stem("".join(p for p, _ in pieces))
     ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
     terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
+    terms += dict.fromkeys(n for c in _SEPARATORS.split(word) if c != word and re.search(r"[^\W\d_]\d", c) and (n := _word(c)[0][0]) not in (whole, *terms))
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
 
 
