@@ -44,6 +44,9 @@ CASES = {
     "gate.points_back.tail": ("points_back", "ok, "),  # fillers after a separator, no request
     "gate.sentence_rules.de_clause": ("sentence_rules", "wort "),  # every rule on the German clause
     "redact.openai_key": ("redact", "sk-"),
+    # left44b: the provider keys named before "sk-" (main redacts "sk-ant-" as openai-key, "glpat-" not at all)
+    "redact.anthropic_key": ("redact", "sk-ant-"),
+    "redact.gitlab_token": ("redact", "glpat-"),
     "redact.curl_user": ("redact", "curl "),
     "redact.mysql_password": ("redact", "mysql "),
     "redact.env_secret": ("redact", "SECRET_"),  # a secret-named key of many parts, no "=" after it
