@@ -23,7 +23,9 @@ remember       "remember that …", "keep in mind", "don't forget", "for
                quotes that (:func:`pointed_to`)
 correction     "that's wrong", "you're confusing …", "not X but Y", "use X
                instead", "I meant", a value for the one it replaces ("on
-               6543 now, not 5433"), 不对, 搞错, 不是…而是
+               6543 now, not 5433"), 不对, 搞错, 不是…而是; never a denied
+               one ("Nothing is wrong: …", 没有什么不对:
+               :mod:`memdir.consolidation.denial`)
 preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
                我喜欢, 我更喜欢, 我习惯
 rule           "always …", "never …", "from now on", "only ever", "every
@@ -52,6 +54,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from .denial import Undenied, denies_wrong
 
 _I = re.I
 
@@ -120,6 +124,9 @@ _REMEMBER_DE = (r"(?:^|[,;:]\s*|\b(?:bitte|und|auch|also|übrigens)\s+)" + REMEM
 # the clause to its end: 0.4 s for 2,000 characters); :class:`_ClauseThenTail` finds the same match in one pass.
 _DE_BACK_TAIL = r"[,;:]\s*(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)\b"
 _WORD = re.compile(r"\w")
+# "X is wrong: Y" not denied ("Nothing is wrong: …" is no correction): the correction rule's branch, and what
+# :func:`memdir.consolidation.retraction.wrong_and_right` splits.
+WRONG_AND_RIGHT_RULE = Undenied(re.compile(WRONG_AND_RIGHT, _I))
 
 
 class _Alternation:
@@ -172,19 +179,25 @@ class _ClauseThenTail:
 class _FirstInLine:
     """``first`` + ``.*`` + ``then`` searched in linear time: only the first ``first`` of each line is tried (a
     later one on the same line finds ``then`` after it only if the first one does), so a line of a thousand
-    ``first`` without ``then`` is read once, not a thousand times."""
+    ``first`` without ``then`` is read once, not a thousand times. ``skip(text, at)``: a ``first`` at ``at`` it
+    is true for is passed over (a denied "wrong": :func:`memdir.consolidation.denial.denies_wrong`), the next one
+    of its line tried."""
 
-    __slots__ = ("first", "pattern", "whole")
+    __slots__ = ("first", "pattern", "skip", "whole")
 
-    def __init__(self, first: str, then: str, flags: int):
+    def __init__(self, first: str, then: str, flags: int, skip=None):
         self.first = re.compile(first, flags)
         self.pattern = first + ".*" + then
         self.whole = re.compile(self.pattern, flags)
+        self.skip = skip
 
     def search(self, text: str) -> re.Match | None:
-        """The leftmost match of ``first.*then`` in ``text``, or None."""
+        """The leftmost match of ``first.*then`` in ``text`` (its ``first`` not skipped), or None."""
         at = 0
         while (found := self.first.search(text, at)) is not None:
+            if self.skip is not None and self.skip(text, found.start()):
+                at = found.end()
+                continue
             whole = self.whole.match(text, found.start())
             if whole is not None:
                 return whole
@@ -214,15 +227,17 @@ RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
     ("correction", _Alternation(re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
-        r"|\bi (?:meant|said)\b|" + WRONG_AND_RIGHT + r"|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
+        r"|\bi (?:meant|said)\b|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
         # a value put right by the value it replaces: "listens on 6543 now, not 5433", "is 3.12, not 3.11"
         # (the value one run of such characters holding a digit, taken whole: "[\w.:/-]*\d[\w.:/-]*" tried every split
         # of it, quadratic in a long run)
         r"|(?<![\w.:/-])(?=[\w.:/-]*\d)[\w.:/-]*+(?:\s+now)?,?\s+not\s+[\w.:/-]*\d"
         r"|^(?:no[,.!]?\s+|actually,?\s+|please\s+|pls\s+)?(?:use|prefer|call|run|write|put|keep)\b.*"
         r"\b(?:instead of|rather than)\b", _I),
-        _FirstInLine(r"\bwrong\b", r"\bshould\b", _I),
-        re.compile(r"不对|错了|搞错|弄错|纠正|不是.{1,20}而是|应该是|应该用", _I))),
+        WRONG_AND_RIGHT_RULE, _FirstInLine(r"\bwrong\b", r"\bshould\b", _I, skip=denies_wrong),
+        # (not after 没/没有/没什么, "not"/"nothing": 没有什么不对 "nothing is wrong", 你没搞错 "you got it right",
+        # 没错了 "that's right": a denial, as "Nothing is wrong" is in English)
+        re.compile(r"(?<!没)(?<!没有)(?<!没什么)(?<!没有什么)(?:不对|错了|搞错|弄错)|纠正|不是.{1,20}而是|应该是|应该用", _I))),
     ("preference", re.compile(
         r"\bi (?:really |much |strongly |do |also |still |just )?(?:prefer|like|love|enjoy|hate|dislike|can'?t stand)\b"
         r"(?!\s+(?:this|that|it|these|those|the way|your|how|what|them|when|where)\b)"
@@ -560,5 +575,6 @@ def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[
     return out
 
 
-__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "confirmed_suggestion",
-           "is_question_or_hedge", "pointed_to", "said_before", "said_hits", "said_rules", "sentence_rules", "sentences"]
+__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "WRONG_AND_RIGHT_RULE", "check", "clean_user_text",
+           "confirmed_suggestion", "is_question_or_hedge", "pointed_to", "said_before", "said_hits",
+           "said_rules", "sentence_rules", "sentences"]

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .gate import WRONG_AND_RIGHT
+from .gate import WRONG_AND_RIGHT_RULE
 
 _I = re.IGNORECASE
 
@@ -166,8 +166,6 @@ def named(sentence: str) -> str | None:
     return match.group("about").strip() if match else None
 
 
-_WRONG_AND_RIGHT = re.compile(WRONG_AND_RIGHT, _I)
-_DENIED = frozenset({"nothing", "none", "no", "neither", "nor", "not", "never", "nobody", "no-one"})  # a subject denied
 _IT_IS = re.compile(r"^(?:(?:actually|now|but|and)[, ]+)?(?:it's|it is|it should be|that's|that is|they're|they are)\s+",
                     _I)
 _MEMORY_NAMED = re.compile(r"^(?:the\s+)?(?:memory\s+(?P<after>[\w.-]+)|(?P<before>[\w.-]+)\s+(?:memory|note))$", _I)
@@ -177,14 +175,15 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     """``(what is wrong, what is right, the memory name it names or None)`` for a correction of the form "X is
     wrong: Y" / "X is wrong, it's Y" ("The db-port memory is wrong: dev postgres is on 5432 again." →
     ``("The db-port memory", "Dev postgres is on 5432 again.", "db-port")``; "The db port is wrong, it's 5432."
-    → ``("The db port", "The db port is 5432.", None)``); None for any other sentence."""
-    found = _WRONG_AND_RIGHT.search(sentence)
+    → ``("The db port", "The db port is 5432.", None)``); None for any other sentence, and for a denial ("Nothing
+    is wrong: …", "No part of it was wrong, …": :func:`memdir.consolidation.gate.denies_wrong`)."""
+    found = WRONG_AND_RIGHT_RULE.search(sentence)  # "Nothing about the db port is wrong, …": denied, none (break43)
     if found is None:
         return None
     subject = sentence[:found.start()].strip(" ,")
     right = sentence[found.end():].strip()
-    if not subject or not right or subject.split(None, 1)[0].lower() in _DENIED:
-        return None  # "Nothing about the db port is wrong, it is fine": no correction (break43)
+    if not subject or not right:
+        return None
     it_is = _IT_IS.match(right)
     if it_is:
         right = f"{subject} is {right[it_is.end():]}"
