@@ -502,8 +502,9 @@ def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
     Returns every hit whatever the mode (``--explain`` shows them); ``fire``
     follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.
     ``withdrawals``: what the person took back (:func:`memdir.consolidation.retraction.withdrawn`); the
-    sentences it cancels and the retractions fire nothing, and the result's ``withdrawn`` lists the
-    retractions that cancelled a request (None: nothing taken back).
+    sentences it cancels and the retractions fire nothing, a take-back with what replaces it ("Scratch that, we
+    deploy on Thursdays.") is read as the sentence it in effect says ("Remember: we deploy on Thursdays."), and the
+    result's ``withdrawn`` lists the retractions that cancelled a request (None: nothing taken back).
     """
     if mode not in ("off", "gated", "always"):
         from ..errors import InvalidInput
@@ -515,7 +516,8 @@ def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
         if confirmed is not None and (withdrawals is None or index not in withdrawals.confirmations):
             hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
         skip = withdrawals.skip(index) if withdrawals is not None else ()
-        for sentence, found in said_hits(turn.text, skip=skip):
+        replace = withdrawals.replacements(index) if withdrawals is not None else None
+        for sentence, found in said_hits(turn.text, skip=skip, replace=replace):
             hits.extend(GateHit(rule, index, sentence, cue) for rule, cue in found)
     fire = mode == "always" or (mode == "gated" and bool(hits))
     return GateResult(fire, mode, tuple(hits), tuple(withdrawals.cancelled()) if withdrawals is not None else ())
@@ -541,7 +543,8 @@ def _may_request(text: str) -> bool:
     return any(word in low for word in REQUEST_WORDS)
 
 
-def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[str, list[tuple[str, str]]]]:
+def said_hits(text: str, *, requests: int | None = None, skip=(),
+              replace: dict | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
     """``(sentence, [(rule, cue), …])`` for each sentence of a person's message ``text`` that fires a rule, in
     order (:func:`said_rules`): the sentence cleaned (:func:`sentences`) and, for a request pointing back at
     what the message said before it ("… Remember it."), those sentences before it — what the hit quotes, and
@@ -549,10 +552,14 @@ def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[
     ``requests``: only requests to remember, of sentences at most that many characters long (a longer one is
     not read: the rules' cost grows faster than a sentence's length, and a pasted line can be megabytes) that
     hold one of :data:`REQUEST_WORDS`, the first :data:`REQUEST_READS` of those. ``skip``: indexes of the
-    message's sentences (:func:`sentences`) that fire nothing (taken back: :mod:`memdir.consolidation.retraction`)."""
+    message's sentences (:func:`sentences`) that fire nothing (taken back: :mod:`memdir.consolidation.retraction`);
+    ``replace``: ``{index: sentence}`` read in those sentences' place (a take-back with what replaces it)."""
     if requests is not None and not _may_request(text):
         return []  # a paste holding no request's word: not split into sentences at all
     said = sentences(text)
+    for i, instead in (replace or {}).items():
+        if i < len(said):
+            said[i] = instead
     out = []
     read = 0
     for i, sentence in enumerate(said):
