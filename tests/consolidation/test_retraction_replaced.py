@@ -102,8 +102,8 @@ def test_a_replacement_taken_back_in_turn_keeps_nothing():
 def test_cli_rules_the_replacement_is_kept(isolated_home, project):
     out = consolidate(project, isolated_home, "USER: Remember we deploy on Mondays.\nASSISTANT: ok\n"
                                               "USER: Scratch that, we deploy on Thursdays.\n")
-    assert "turn 3 took back turn 1 (“Scratch that, we deploy on Thursdays.”), not kept: Remember we deploy on " \
-           "Mondays." in out
+    assert ("turn 3 took back turn 1 (“Scratch that, we deploy on Thursdays.”), not kept: Remember we deploy on "
+            "Mondays. — in its place: Remember: we deploy on Thursdays.") in out
     assert "create → deploy-thursdays" in out
     assert names(isolated_home, project) == ["deploy-thursdays"]
 
