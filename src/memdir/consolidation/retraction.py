@@ -184,7 +184,7 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     wrong: Y" / "X is wrong, it's Y" ("The db-port memory is wrong: dev postgres is on 5432 again." →
     ``("The db-port memory", "Dev postgres is on 5432 again.", "db-port")``; "The db port is wrong, it's 5432."
     → ``("The db port", "The db port is 5432.", None)``); None for any other sentence, and for a denial ("Nothing
-    is wrong: …", "No part of it was wrong, …": :func:`memdir.consolidation.gate.denies_wrong`)."""
+    is wrong: …", "No part of it was wrong, …": :func:`memdir.consolidation.denial.denies_wrong`)."""
     found = WRONG_AND_RIGHT_RULE.search(sentence)  # "Nothing about the db port is wrong, …": denied, none (break43)
     if found is None:
         return None
@@ -339,7 +339,7 @@ class _Requests:
 
     def best(self, wanted: set) -> int | None:
         """The standing request sharing the most of ``wanted`` (then the latest), among the :data:`NAMED_LOOK`
-        latest ones sharing any; None when none shares one. Time: the stems of ``wanted`` times the look, at most."""
+        latest requests sharing any (cancelled ones among them); None when none shares one. Time: the stems of ``wanted`` times the look, at most."""
         lists = []
         for stem in wanted:
             numbers = self.by_stem.get(stem)
@@ -357,9 +357,9 @@ class _Requests:
             for k in standing:
                 if lists[k][ends[k] - 1] == latest:
                     ends[k] -= 1
+            looked += 1  # a cancelled one read counts too: the look stays bounded however many were cancelled
             if latest in self.dead:
                 continue
-            looked += 1
             count = len(wanted & self.stems[latest])
             if count > shared:
                 best, shared = latest, count
