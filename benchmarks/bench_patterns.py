@@ -40,10 +40,15 @@ CASES = {
     "gate.remember.de_clause": ("rule:remember", "wort "),  # a German clause never followed by ", merk dir das"
     "gate.correction.value": ("rule:correction", "1"),  # a run of digits never followed by ", not …"
     "gate.correction.wrong": ("rule:correction", "wrong "),  # "wrong" again and again, no "should"
+    # left44b: each "wrong" denied ("nothing is wrong"), so each is passed over for the next
+    "gate.correction.denied": ("rule:correction", "nothing is wrong, "),
     "gate.points_back.request": ("points_back", "ok "),  # openers, no request after them
     "gate.points_back.tail": ("points_back", "ok, "),  # fillers after a separator, no request
     "gate.sentence_rules.de_clause": ("sentence_rules", "wort "),  # every rule on the German clause
     "redact.openai_key": ("redact", "sk-"),
+    # left44b: the provider keys named before "sk-" (main redacts "sk-ant-" as openai-key, "glpat-" not at all)
+    "redact.anthropic_key": ("redact", "sk-ant-"),
+    "redact.gitlab_token": ("redact", "glpat-"),
     "redact.curl_user": ("redact", "curl "),
     "redact.mysql_password": ("redact", "mysql "),
     "redact.env_secret": ("redact", "SECRET_"),  # a secret-named key of many parts, no "=" after it

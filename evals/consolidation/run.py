@@ -176,13 +176,29 @@ def unconfigured(extractor: str) -> str | None:
     return None
 
 
+def memdir_source() -> Path:
+    """The folder of the ``memdir`` package this run measures: the one installed in this Python (a checkout's
+    editable install, ``pip install -e .``, is its ``src/memdir``), as the tests and the hooks import it; this
+    checkout's ``src`` only when no memdir is installed at all. (Put first on ``sys.path`` unasked, this
+    checkout's ``src`` shadowed whatever the running Python had installed: a run from another checkout's venv
+    measured code that venv never runs.)"""
+    try:
+        import memdir
+    except ImportError:  # nothing installed: the checkout beside this file is the only memdir there is
+        sys.path.append(str(REPO / "src"))
+        import memdir
+    return Path(memdir.__file__).resolve().parent
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Score memdir's consolidation on coding sessions.")
     parser.add_argument("--extractor", choices=("rules", "llm", "command"), default="rules")
     parser.add_argument("--details", action="store_true", help="add each session's memories and figures")
     parser.add_argument("--msc", action="store_true", help="also print the MSC persona-fact figures (rules)")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(REPO / "src"))
+    measured = memdir_source()
+    if measured != REPO / "src" / "memdir":
+        print(f"measuring the memdir installed at {measured}, not this checkout's {REPO / 'src'}", file=sys.stderr)
     why = unconfigured(args.extractor)
     if why:
         print(f"skipped {args.extractor}: {why}", file=sys.stderr)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +107,26 @@ def test_the_command_row_against_a_scripted_command(monkeypatch, tmp_path):
     assert (row["written"], row["correct"], row["precision"], row["recall"]) == (2, 2, 1.0, 1.0)
     assert (row["resurrections"], row["pollution"], row["failed"]) == (0, 0, 0)
     assert detail["task-only-chatter"]["status"] == "gated"  # the gate spared the command a call
+
+
+def _measured(*flags, env=None) -> str:
+    code = (f"import importlib.util, sys; spec = importlib.util.spec_from_file_location('ev', {str(RUN)!r}); "
+            "ev = importlib.util.module_from_spec(spec); spec.loader.exec_module(ev); print(ev.memdir_source())")
+    done = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, timeout=60, env=env,
+                          cwd="/", check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_eval_measures_the_installed_memdir_not_a_path_it_puts_first(tmp_path):
+    import memdir
+
+    # this Python's memdir (the checkout's editable install when the tests run from one)
+    assert _measured() == str(Path(memdir.__file__).resolve().parent)
+    # another memdir first on this Python's path is the one measured: the eval no longer shadows it
+    (tmp_path / "memdir").mkdir()
+    (tmp_path / "memdir" / "__init__.py").write_text("")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    assert _measured(env=env) == str((tmp_path / "memdir").resolve())
+    # no memdir installed at all (-S: no site-packages): this checkout's src, put last on the path
+    assert _measured("-S") == str((REPO / "src" / "memdir").resolve())

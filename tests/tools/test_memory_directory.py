@@ -61,12 +61,12 @@ def test_edits_delete_and_rename_go_through_the_gateway(mem):
                   new_str="5433 key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789")
     assert replaced.text.splitlines()[:4] == [
         "The memory file has been edited. Here is the snippet showing the change (with line numbers):",
-        "     1\tDatabase notes", "     2\tport 5433 key [REDACTED:openai-key]", "     3\thost db1"]
+        "     1\tDatabase notes", "     2\tport 5433 key [REDACTED:anthropic-key]", "     3\thost db1"]
     assert "secret(s) were redacted" in replaced.text
     assert go(mem, command="insert", path="/memories/project/db.md", insert_line=3, insert_text="user app").text == \
         "The file /memories/project/db.md has been edited."
     assert mem.read("db", count=False).record.body == \
-        "Database notes\nport 5433 key [REDACTED:openai-key]\nhost db1\nuser app"
+        "Database notes\nport 5433 key [REDACTED:anthropic-key]\nhost db1\nuser app"
     assert [v.action for v in mem.history("db").versions] == ["create", "update", "update"]
     twice = go(mem, command="str_replace", path="/memories/project/db.md", old_str="o", new_str="0")
     assert twice.is_error and "appears" in twice.text and "no replacement was made" in twice.text
@@ -76,7 +76,7 @@ def test_edits_delete_and_rename_go_through_the_gateway(mem):
     deleted = go(mem, command="delete", path="/memories/project/database.md")
     assert deleted.text.startswith("Successfully deleted /memories/project/database.md (its text is tombstoned")
     back = go(mem, command="create", path="/memories/project/db-again.md",
-              file_text="Database notes\nport 5433 key [REDACTED:openai-key]\nhost db1\nuser app")
+              file_text="Database notes\nport 5433 key [REDACTED:anthropic-key]\nhost db1\nuser app")
     assert back.is_error and "tombstone" in back.text  # the deleted value stays deleted
     assert "db-again" not in go(mem, command="view", path="/memories/project").text
 

@@ -23,7 +23,9 @@ remember       "remember that …", "keep in mind", "don't forget", "for
                quotes that (:func:`pointed_to`)
 correction     "that's wrong", "you're confusing …", "not X but Y", "use X
                instead", "I meant", a value for the one it replaces ("on
-               6543 now, not 5433"), 不对, 搞错, 不是…而是
+               6543 now, not 5433"), 不对, 搞错, 不是…而是; never a denied
+               one ("Nothing is wrong: …", 没有什么不对:
+               :mod:`memdir.consolidation.denial`)
 preference     "I prefer", "I'd rather", "I like/love/hate", "my favorite",
                我喜欢, 我更喜欢, 我习惯
 rule           "always …", "never …", "from now on", "only ever", "every
@@ -52,6 +54,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from .denial import Undenied, denies_wrong
 
 _I = re.I
 
@@ -120,6 +124,9 @@ _REMEMBER_DE = (r"(?:^|[,;:]\s*|\b(?:bitte|und|auch|also|übrigens)\s+)" + REMEM
 # the clause to its end: 0.4 s for 2,000 characters); :class:`_ClauseThenTail` finds the same match in one pass.
 _DE_BACK_TAIL = r"[,;:]\s*(?:merk(?:e)?\s+(?:dir|euch)\s+(?:das|es)|vergiss\s+(?:das|es)\s+nicht)\b"
 _WORD = re.compile(r"\w")
+# "X is wrong: Y" not denied ("Nothing is wrong: …" is no correction): the correction rule's branch, and what
+# :func:`memdir.consolidation.retraction.wrong_and_right` splits.
+WRONG_AND_RIGHT_RULE = Undenied(re.compile(WRONG_AND_RIGHT, _I))
 
 
 class _Alternation:
@@ -172,19 +179,25 @@ class _ClauseThenTail:
 class _FirstInLine:
     """``first`` + ``.*`` + ``then`` searched in linear time: only the first ``first`` of each line is tried (a
     later one on the same line finds ``then`` after it only if the first one does), so a line of a thousand
-    ``first`` without ``then`` is read once, not a thousand times."""
+    ``first`` without ``then`` is read once, not a thousand times. ``skip(text, at)``: a ``first`` at ``at`` it
+    is true for is passed over (a denied "wrong": :func:`memdir.consolidation.denial.denies_wrong`), the next one
+    of its line tried."""
 
-    __slots__ = ("first", "pattern", "whole")
+    __slots__ = ("first", "pattern", "skip", "whole")
 
-    def __init__(self, first: str, then: str, flags: int):
+    def __init__(self, first: str, then: str, flags: int, skip=None):
         self.first = re.compile(first, flags)
         self.pattern = first + ".*" + then
         self.whole = re.compile(self.pattern, flags)
+        self.skip = skip
 
     def search(self, text: str) -> re.Match | None:
-        """The leftmost match of ``first.*then`` in ``text``, or None."""
+        """The leftmost match of ``first.*then`` in ``text`` (its ``first`` not skipped), or None."""
         at = 0
         while (found := self.first.search(text, at)) is not None:
+            if self.skip is not None and self.skip(text, found.start()):
+                at = found.end()
+                continue
             whole = self.whole.match(text, found.start())
             if whole is not None:
                 return whole
@@ -214,15 +227,17 @@ RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
     ("correction", _Alternation(re.compile(
         r"\bthat'?s (?:wrong|not right|incorrect|not what i)|\bthat is (?:wrong|not right|incorrect)"
         r"|\byou'?re (?:confusing|mixing up|wrong)|\byou (?:misunderst(?:and|ood)|got it wrong)"
-        r"|\bi (?:meant|said)\b|" + WRONG_AND_RIGHT + r"|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
+        r"|\bi (?:meant|said)\b|\bnot what i (?:asked|meant|said)\b|\b(?:use|it'?s|it is)\s+\S+(?:\s+\S+){0,4},?\s+not\s+\S+"
         # a value put right by the value it replaces: "listens on 6543 now, not 5433", "is 3.12, not 3.11"
         # (the value one run of such characters holding a digit, taken whole: "[\w.:/-]*\d[\w.:/-]*" tried every split
         # of it, quadratic in a long run)
         r"|(?<![\w.:/-])(?=[\w.:/-]*\d)[\w.:/-]*+(?:\s+now)?,?\s+not\s+[\w.:/-]*\d"
         r"|^(?:no[,.!]?\s+|actually,?\s+|please\s+|pls\s+)?(?:use|prefer|call|run|write|put|keep)\b.*"
         r"\b(?:instead of|rather than)\b", _I),
-        _FirstInLine(r"\bwrong\b", r"\bshould\b", _I),
-        re.compile(r"不对|错了|搞错|弄错|纠正|不是.{1,20}而是|应该是|应该用", _I))),
+        WRONG_AND_RIGHT_RULE, _FirstInLine(r"\bwrong\b", r"\bshould\b", _I, skip=denies_wrong),
+        # (not after 没/没有/没什么, "not"/"nothing": 没有什么不对 "nothing is wrong", 你没搞错 "you got it right",
+        # 没错了 "that's right": a denial, as "Nothing is wrong" is in English)
+        re.compile(r"(?<!没)(?<!没有)(?<!没什么)(?<!没有什么)(?:不对|错了|搞错|弄错)|纠正|不是.{1,20}而是|应该是|应该用", _I))),
     ("preference", re.compile(
         r"\bi (?:really |much |strongly |do |also |still |just )?(?:prefer|like|love|enjoy|hate|dislike|can'?t stand)\b"
         r"(?!\s+(?:this|that|it|these|those|the way|your|how|what|them|when|where)\b)"
@@ -487,8 +502,9 @@ def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
     Returns every hit whatever the mode (``--explain`` shows them); ``fire``
     follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.
     ``withdrawals``: what the person took back (:func:`memdir.consolidation.retraction.withdrawn`); the
-    sentences it cancels and the retractions fire nothing, and the result's ``withdrawn`` lists the
-    retractions that cancelled a request (None: nothing taken back).
+    sentences it cancels and the retractions fire nothing, a take-back with what replaces it ("Scratch that, we
+    deploy on Thursdays.") is read as the sentence it in effect says ("Remember: we deploy on Thursdays."), and the
+    result's ``withdrawn`` lists the retractions that cancelled a request (None: nothing taken back).
     """
     if mode not in ("off", "gated", "always"):
         from ..errors import InvalidInput
@@ -500,7 +516,8 @@ def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
         if confirmed is not None and (withdrawals is None or index not in withdrawals.confirmations):
             hits.append(GateHit("confirmed", index, confirmed, turn.text.strip()))
         skip = withdrawals.skip(index) if withdrawals is not None else ()
-        for sentence, found in said_hits(turn.text, skip=skip):
+        replace = withdrawals.replacements(index) if withdrawals is not None else None
+        for sentence, found in said_hits(turn.text, skip=skip, replace=replace):
             hits.extend(GateHit(rule, index, sentence, cue) for rule, cue in found)
     fire = mode == "always" or (mode == "gated" and bool(hits))
     return GateResult(fire, mode, tuple(hits), tuple(withdrawals.cancelled()) if withdrawals is not None else ())
@@ -526,7 +543,8 @@ def _may_request(text: str) -> bool:
     return any(word in low for word in REQUEST_WORDS)
 
 
-def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[str, list[tuple[str, str]]]]:
+def said_hits(text: str, *, requests: int | None = None, skip=(),
+              replace: dict | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
     """``(sentence, [(rule, cue), …])`` for each sentence of a person's message ``text`` that fires a rule, in
     order (:func:`said_rules`): the sentence cleaned (:func:`sentences`) and, for a request pointing back at
     what the message said before it ("… Remember it."), those sentences before it — what the hit quotes, and
@@ -534,10 +552,14 @@ def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[
     ``requests``: only requests to remember, of sentences at most that many characters long (a longer one is
     not read: the rules' cost grows faster than a sentence's length, and a pasted line can be megabytes) that
     hold one of :data:`REQUEST_WORDS`, the first :data:`REQUEST_READS` of those. ``skip``: indexes of the
-    message's sentences (:func:`sentences`) that fire nothing (taken back: :mod:`memdir.consolidation.retraction`)."""
+    message's sentences (:func:`sentences`) that fire nothing (taken back: :mod:`memdir.consolidation.retraction`);
+    ``replace``: ``{index: sentence}`` read in those sentences' place (a take-back with what replaces it)."""
     if requests is not None and not _may_request(text):
         return []  # a paste holding no request's word: not split into sentences at all
     said = sentences(text)
+    for i, instead in (replace or {}).items():
+        if i < len(said):
+            said[i] = instead
     out = []
     read = 0
     for i, sentence in enumerate(said):
@@ -560,5 +582,6 @@ def said_hits(text: str, *, requests: int | None = None, skip=()) -> list[tuple[
     return out
 
 
-__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "check", "clean_user_text", "confirmed_suggestion",
-           "is_question_or_hedge", "pointed_to", "said_before", "said_hits", "said_rules", "sentence_rules", "sentences"]
+__all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "WRONG_AND_RIGHT_RULE", "check", "clean_user_text",
+           "confirmed_suggestion", "is_question_or_hedge", "pointed_to", "said_before", "said_hits",
+           "said_rules", "sentence_rules", "sentences"]

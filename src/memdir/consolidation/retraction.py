@@ -10,7 +10,7 @@ that", "disregard that", "strike that", "that was wrong", "I was wrong", "I miss
 Spanish, Portuguese, Russian, Chinese, Korean, Japanese: "vergiss das", "oublie ça", "olvídalo", "esqueça
 isso", "забудь это", 算了, 别记了, 취소해, 忘れて …), with "it's wrong", "that's not true", "wait", "no", "sorry",
 "actually" beside them. A clause with more in it is no retraction: "Scratch that last test run, rerun it" takes
-back a test run, not a request; "Scratch that, rerun the tests" asks for something new and takes back nothing.
+back a test run, not a request; "Scratch that, rerun the tests" asks for something new (see replacements below).
 "That's wrong." alone is no retraction either: it is the gate's correction of what the assistant said.
 
 Which request it cancels:
@@ -22,6 +22,14 @@ Which request it cancels:
 * by **naming**: "ignore/forget/disregard what I said about the deploy day" cancels the latest earlier request
   of the session sharing a content word with what it names (the most shared, then the latest); none shares one:
   nothing is cancelled.
+
+A take-back followed by what replaces it in the same sentence ("Scratch that, we deploy on Thursdays.",
+"Actually no, forget that — use pnpm", "Never mind, it's port 5434": :func:`replacement`) cancels the request
+before it, by adjacency, when what replaces it is about that request (a content word shared, or a value put
+right), and is read as the request it in effect makes: "Remember: we deploy on Thursdays.", or the request with its
+value changed ("Remember the db is on port 5434."), which the gate counts and the extractors keep (``replaced``).
+About something else ("Scratch that, rerun the tests." after "Remember we deploy on Fridays."), it takes back
+nothing and is read as it is.
 
 A sentence that says something and takes it back in its last clauses ("Remember we deploy on Fridays — no
 wait, scratch that.") keeps nothing either (:func:`takes_itself_back`).
@@ -41,7 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .gate import WRONG_AND_RIGHT
+from .gate import WRONG_AND_RIGHT_RULE
 
 _I = re.IGNORECASE
 
@@ -166,8 +174,6 @@ def named(sentence: str) -> str | None:
     return match.group("about").strip() if match else None
 
 
-_WRONG_AND_RIGHT = re.compile(WRONG_AND_RIGHT, _I)
-_DENIED = frozenset({"nothing", "none", "no", "neither", "nor", "not", "never", "nobody", "no-one"})  # a subject denied
 _IT_IS = re.compile(r"^(?:(?:actually|now|but|and)[, ]+)?(?:it's|it is|it should be|that's|that is|they're|they are)\s+",
                     _I)
 _MEMORY_NAMED = re.compile(r"^(?:the\s+)?(?:memory\s+(?P<after>[\w.-]+)|(?P<before>[\w.-]+)\s+(?:memory|note))$", _I)
@@ -177,14 +183,15 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     """``(what is wrong, what is right, the memory name it names or None)`` for a correction of the form "X is
     wrong: Y" / "X is wrong, it's Y" ("The db-port memory is wrong: dev postgres is on 5432 again." →
     ``("The db-port memory", "Dev postgres is on 5432 again.", "db-port")``; "The db port is wrong, it's 5432."
-    → ``("The db port", "The db port is 5432.", None)``); None for any other sentence."""
-    found = _WRONG_AND_RIGHT.search(sentence)
+    → ``("The db port", "The db port is 5432.", None)``); None for any other sentence, and for a denial ("Nothing
+    is wrong: …", "No part of it was wrong, …": :func:`memdir.consolidation.denial.denies_wrong`)."""
+    found = WRONG_AND_RIGHT_RULE.search(sentence)  # "Nothing about the db port is wrong, …": denied, none (break43)
     if found is None:
         return None
     subject = sentence[:found.start()].strip(" ,")
     right = sentence[found.end():].strip()
-    if not subject or not right or subject.split(None, 1)[0].lower() in _DENIED:
-        return None  # "Nothing about the db port is wrong, it is fine": no correction (break43)
+    if not subject or not right:
+        return None
     it_is = _IT_IS.match(right)
     if it_is:
         right = f"{subject} is {right[it_is.end():]}"
@@ -195,21 +202,83 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     return subject, right, (name.group("after") or name.group("before")).lower() if name else None
 
 
+# A value in what was said: "5434", "v1.2.3", "3.12", "09:30".
+_VALUE = re.compile(r"\d[\w:/-]*(?:\.\w[\w:/-]*)*")  # (no full stop at its end: "on port 5433.")
+
+
+def replacement(sentence: str) -> str | None:
+    """What a take-back followed by what replaces it, in one sentence, puts in place: its clauses after the
+    take-back ("Scratch that, we deploy on Thursdays." → "we deploy on Thursdays."; "Actually no, forget that —
+    use pnpm" → "use pnpm"; "Never mind, it's port 5434" → "it's port 5434"). None when ``sentence`` opens with no
+    retraction ("scratch that", "forget that", "never mind", "don't save that" after fillers: :func:`_clause_kind`),
+    says nothing after it, or is a retraction whole (:func:`is_retraction`). Whether it replaces a request is
+    :func:`withdrawn`'s to say (the request must be on what the replacement is about). Linear in its length."""
+    text = sentence.strip()
+    low = text.lower()
+    if not any(word in low for word in _WORDS):
+        return None
+    kinds: list = []
+    at = 0
+    for cut in _CLAUSE.finditer(text):
+        kind = _clause_kind(text[at:cut.start()])
+        if kind is None:
+            break
+        kinds.append(kind)
+        at = cut.end()
+    rest = text[at:].strip()
+    if _clause_kind(rest) is not None:
+        return None  # the last clause is a retraction or a filler too: the sentence takes back, whole
+    if not rest or not ("strong" in kinds or "unsave" in kinds):
+        return None
+    return rest
+
+
+def _replacing(request: str, about: list[str], rest: str) -> str | None:
+    """The sentence the person in effect said when ``rest`` (:func:`replacement`) replaced ``request`` (the
+    cancelled request's sentence; ``about``: it and what it pointed back to), or None when ``rest`` is about
+    something else (no content word shared, no value put right: "Scratch that, rerun the tests." after
+    "Remember we deploy on Fridays."). A value alone put right ("Never mind, it's port 5434" after "Remember the
+    db is on port 5433.") is the request with its value changed ("Remember the db is on port 5434."); any other
+    replacement is a request to remember it ("Remember: we deploy on Thursdays.")."""
+    from .extractors.wording import content_words
+    from .gate import is_question_or_hedge, sentence_rules
+
+    if is_question_or_hedge(rest):
+        return None
+    words = set(content_words(rest))
+    said = {word for text in about for word in content_words(text)}
+    old, new = _VALUE.findall(" ".join(about)), _VALUE.findall(rest)
+    if not words & said and not (old and new):
+        return None
+    if len(old) == 1 and len(new) == 1 and {w for w in words if not _VALUE.fullmatch(w)} <= said:
+        found = _VALUE.search(request)
+        if found is not None and found.group(0) == old[0]:  # the value is in the request's own sentence
+            return request[:found.start()] + new[0] + request[found.end():]
+    rest = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
+    if any(rule == "remember" for rule, _ in sentence_rules(rest)):
+        return rest[:1].upper() + rest[1:]
+    return "Remember: " + rest
+
+
 @dataclass(frozen=True)
 class Withdrawal:
     """One retraction: the person's sentence ``said`` (turn ``turn``, sentence ``index`` of
-    :func:`memdir.consolidation.gate.sentences`) and the request it cancelled (``cancelled``: turn, sentence
-    index, the sentence) or None when it referred to none."""
+    :func:`memdir.consolidation.gate.sentences`), the request it cancelled (``cancelled``: turn, sentence
+    index, the sentence) or None when it referred to none, and what it put in that request's place
+    (``replaced_by``: the sentence the person in effect said, :func:`replacement`) or None."""
 
     turn: int
     index: int
     said: str
     cancelled: tuple[int, int, str] | None = None
+    replaced_by: str | None = None
 
     def to_dict(self) -> dict:
         out = {"turn": self.turn, "said": self.said}
         if self.cancelled is not None:
             out["cancelled"] = {"turn": self.cancelled[0], "sentence": self.cancelled[2]}
+        if self.replaced_by is not None:
+            out["replaced_by"] = self.replaced_by
         return out
 
 
@@ -217,15 +286,22 @@ class Withdrawal:
 class Withdrawals:
     """What the person took back in a transcript: ``skipped`` maps a user turn's index to the indexes of its
     sentences that keep nothing (cancelled requests, what they pointed back to, and the retractions);
-    ``confirmations`` the turns whose bare yes was cancelled; ``said`` every retraction, in order."""
+    ``confirmations`` the turns whose bare yes was cancelled; ``said`` every retraction, in order;
+    ``replaced`` maps a user turn's index to ``{sentence index: the sentence read in its place}`` for each
+    take-back that put something in the cancelled request's place ("Scratch that, we deploy on Thursdays.")."""
 
     skipped: dict = field(default_factory=dict)
     confirmations: frozenset = frozenset()
     said: tuple = ()
+    replaced: dict = field(default_factory=dict)
 
     def skip(self, turn: int) -> frozenset:
         """The indexes of turn ``turn``'s sentences that keep nothing."""
         return self.skipped.get(turn, frozenset())
+
+    def replacements(self, turn: int) -> dict:
+        """``{sentence index: the sentence read in its place}`` of turn ``turn`` (empty: none)."""
+        return self.replaced.get(turn, {})
 
     def cancelled(self) -> list[Withdrawal]:
         """The retractions that cancelled a request, in order."""
@@ -234,11 +310,68 @@ class Withdrawals:
 
 NONE = Withdrawals()
 
+# A named retraction looks through at most this many of the latest requests sharing a word with what it names
+# for the one sharing the most (then the latest): beyond them, an older request sharing more is not looked for.
+# With it, thousands of named retractions cost each a bounded look (left44b: every one read every request said
+# before it again, 9 s for 1,000 of them).
+NAMED_LOOK = 256
+
+
+class _Requests:
+    """The requests said so far that a named retraction may cancel, by the content words (stems) they hold: for
+    each stem, the order numbers of the requests holding it, in order (a cancelled one stays until a look passes
+    it: each list shrinks from its end)."""
+
+    __slots__ = ("by_stem", "dead", "stems")
+
+    def __init__(self):
+        self.by_stem: dict[str, list[int]] = {}
+        self.stems: list[frozenset] = []
+        self.dead: set[int] = set()
+
+    def add(self, stems: frozenset) -> int:
+        """Index a request holding ``stems``; its order number."""
+        number = len(self.stems)
+        self.stems.append(stems)
+        for stem in stems:
+            self.by_stem.setdefault(stem, []).append(number)
+        return number
+
+    def best(self, wanted: set) -> int | None:
+        """The standing request sharing the most of ``wanted`` (then the latest), among the :data:`NAMED_LOOK`
+        latest requests sharing any (cancelled ones among them); None when none shares one. Time: the stems of ``wanted`` times the look, at most."""
+        lists = []
+        for stem in wanted:
+            numbers = self.by_stem.get(stem)
+            while numbers and numbers[-1] in self.dead:
+                numbers.pop()
+            if numbers:
+                lists.append(numbers)
+        ends = [len(numbers) for numbers in lists]  # per list, how many of it are not yet read
+        best, shared, looked = None, 0, 0
+        while looked < NAMED_LOOK:
+            standing = [k for k, end in enumerate(ends) if end]
+            if not standing or shared >= len(standing):
+                break  # no request left to read can share more than the best one
+            latest = max(lists[k][ends[k] - 1] for k in standing)
+            for k in standing:
+                if lists[k][ends[k] - 1] == latest:
+                    ends[k] -= 1
+            looked += 1  # a cancelled one read counts too: the look stays bounded however many were cancelled
+            if latest in self.dead:
+                continue
+            count = len(wanted & self.stems[latest])
+            if count > shared:
+                best, shared = latest, count
+        return best
+
 
 def withdrawn(transcript) -> Withdrawals:
     """What the person took back in ``transcript`` (:class:`~memdir.consolidation.transcripts.Transcript`): its
-    retractions (:func:`is_retraction`) and the requests they cancel (module docstring: adjacency or naming).
-    :data:`NONE` when no sentence of the person's is a retraction. Never raises for text."""
+    retractions (:func:`is_retraction`), the requests they cancel (module docstring: adjacency or naming), and what
+    a take-back puts in a request's place in the same sentence (:func:`replacement`). :data:`NONE` when no
+    sentence of the person's takes anything back. Time linear in the transcript's sentences (a named retraction
+    looks through :data:`NAMED_LOOK` requests at most). Never raises for text."""
     from .extractors.subjects import stems
     from .gate import (
         confirmed_suggestion,
@@ -251,41 +384,72 @@ def withdrawn(transcript) -> Withdrawals:
     turns = []  # (turn index, sentences)
     for index, turn in transcript.user_turns():
         turns.append((index, sentences(turn.text)))
-    if not any(is_retraction(s) or takes_itself_back(s) for _, said in turns for s in said):
+    if not any(is_retraction(s) or takes_itself_back(s) or replacement(s) is not None for _, said in turns for s in said):
         return NONE
     skipped: dict[int, set[int]] = {}
+    replaced: dict[int, dict[int, str]] = {}
     confirmations: set[int] = set()
     out: list[Withdrawal] = []
     spoken: list[tuple[int, int]] = []  # (position in turns, sentence index) of what the person said, in order
     dead: set[tuple[int, int]] = set()
+    requests = _Requests()
+    numbered: dict[tuple[int, int], int] = {}  # (position, sentence index) of a request -> its order number
+    positions: list[tuple[int, int]] = []  # and back
+    confirmed: dict[int, str | None] = {}
+    rules: dict[tuple[int, int], list] = {}
+    where: dict[int, dict[str, list[int]]] = {}  # per turn position: a sentence -> its indexes
+
+    def yes(pos: int) -> str | None:  # the proposal a bare yes confirmed (read once per turn)
+        if pos not in confirmed:
+            confirmed[pos] = confirmed_suggestion(transcript, turns[pos][0])
+        return confirmed[pos]
+
+    def asks(pos: int, i: int) -> list:  # the sentence's rules (read once per sentence)
+        if (pos, i) not in rules:
+            rules[pos, i] = said_rules(turns[pos][1], i)
+        return rules[pos, i]
 
     def request(pos: int, i: int) -> bool:
-        index, said = turns[pos]
         if (pos, i) in dead:
             return False
-        return confirmed_suggestion(transcript, index) is not None or bool(said_rules(said, i))
+        return yes(pos) is not None or bool(asks(pos, i))
+
+    def carried(pos: int, i: int) -> list[str]:
+        said = turns[pos][1]
+        back = pointed_to(said, i)
+        if back is None and any(rule == "remember" and re.search(r"\b(?:this|that|it|these|those)\b", cue, _I)
+                                for rule, cue in asks(pos, i)):
+            back = said_before(said, i)  # "put this into CLAUDE.md"
+        return back or []
 
     def cancel(pos: int, i: int) -> tuple[int, int, str]:
         index, said = turns[pos]
         dead.add((pos, i))
+        if (pos, i) in numbered:
+            requests.dead.add(numbered[pos, i])
         gone = skipped.setdefault(index, set())
         gone.add(i)
-        if confirmed_suggestion(transcript, index) is not None:
+        if yes(pos) is not None:
             confirmations.add(index)
             return index, i, transcript.turns[index].text.strip()
-        carried = pointed_to(said, i)
-        if carried is None and any(rule == "remember" and re.search(r"\b(?:this|that|it|these|those)\b", cue, _I)
-                                   for rule, cue in said_rules(said, i)):
-            carried = said_before(said, i)  # "put this into CLAUDE.md"
-        for text in carried or []:
-            for j in range(i):
-                if said[j] == text:
-                    gone.add(j)
+        back = carried(pos, i)
+        if back:
+            if pos not in where:
+                where[pos] = {}
+                for j, text in enumerate(said):
+                    where[pos].setdefault(text, []).append(j)
+            gone.update(j for text in back for j in where[pos].get(text, ()) if j < i)
         return index, i, said[i]
 
+    def speak(pos: int, i: int, words: set) -> None:
+        spoken.append((pos, i))
+        if request(pos, i):
+            numbered[pos, i] = requests.add(frozenset(words))
+            positions.append((pos, i))
+
     for pos, (index, said) in enumerate(turns):
-        if confirmed_suggestion(transcript, index) is not None:
-            spoken.append((pos, 0))  # a bare yes to the assistant's proposal: said, if in no content word
+        if yes(pos) is not None:
+            speak(pos, 0, stems(yes(pos)))  # a bare yes to the assistant's proposal: said, as the proposal
             continue
         for i, sentence in enumerate(said):
             if takes_itself_back(sentence):  # "Remember we deploy on Fridays — no wait, scratch that."
@@ -294,24 +458,33 @@ def withdrawn(transcript) -> Withdrawals:
                 out.append(Withdrawal(index, i, sentence, cancel(pos, i) if asked else None))
                 continue
             if not is_retraction(sentence):
-                if not _NOD.fullmatch(sentence) and (stems(sentence) or said_rules(said, i)):  # "Remember that." says no content word, but asks
-                    spoken.append((pos, i))
+                rest = replacement(sentence)
+                if rest is not None and spoken and request(*spoken[-1]):
+                    at = spoken[-1]  # "Scratch that, we deploy on Thursdays.": the request before, if on that
+                    target = turns[at[0]][1][at[1]] if yes(at[0]) is None else yes(at[0])
+                    instead = _replacing(target, [target, *carried(*at)] if yes(at[0]) is None else [target], rest)
+                    if instead is not None:
+                        replaced.setdefault(index, {})[i] = instead
+                        rules[pos, i] = [("remember", instead)]  # a request now: a later "Scratch that." cancels it
+                        out.append(Withdrawal(index, i, sentence, cancel(*at), instead))
+                        speak(pos, i, stems(instead))  # what it says now is said, and may be taken back in turn
+                        continue
+                words = stems(sentence)
+                if not _NOD.fullmatch(sentence) and (words or asks(pos, i)):  # "Remember that." says no content word, but asks
+                    speak(pos, i, words)
                 continue
             skipped.setdefault(index, set()).add(i)
             about = named(sentence)
             target = None
             if about is not None:
-                wanted = stems(about)
-                best = 0
-                for at in reversed(spoken):
-                    shared = len(wanted & stems(turns[at[0]][1][at[1]]))
-                    if shared > best and request(*at):
-                        target, best = at, shared
+                number = requests.best(stems(about))
+                target = positions[number] if number is not None else None
             elif spoken and request(*spoken[-1]):
                 target = spoken[-1]
             out.append(Withdrawal(index, i, sentence, cancel(*target) if target is not None else None))
-    return Withdrawals({k: frozenset(v) for k, v in skipped.items()}, frozenset(confirmations), tuple(out))
+    return Withdrawals({k: frozenset(v) for k, v in skipped.items()}, frozenset(confirmations), tuple(out),
+                       {k: dict(v) for k, v in replaced.items()})
 
 
-__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "takes_itself_back", "withdrawn",
-           "wrong_and_right"]
+__all__ = ["NAMED_LOOK", "NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
+           "takes_itself_back", "withdrawn", "wrong_and_right"]

@@ -26,8 +26,10 @@ def gate(result) -> str:
         lines.append(f"  turn {hit.turn + 1} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
     for taken in getattr(result, "withdrawn", ()):
         turn, _, sentence = taken.cancelled
+        instead = getattr(taken, "replaced_by", None)
         lines.append(f"  turn {taken.turn + 1} took back turn {turn + 1} (“{cut_text(taken.said, 80)}”), "
-                     f"not kept: {cut_text(sentence, 120)}")
+                     f"not kept: {cut_text(sentence, 120)}"
+                     + (f" — in its place: {cut_text(instead, 120)}" if instead else ""))
     return "\n".join(lines)
 
 

@@ -3,7 +3,9 @@
 Secret kinds follow seed-behaviour §A7 (dsh-auto-memory v0.6), applied in that
 order with ASCII ``\\b``/``\\d`` semantics (so ``电话13812345678`` still matches),
 plus memdir's adds: PEM/OpenSSH private-key blocks, Stripe secret and
-restricted keys (``sk_live_…``, ``rk_test_…``; not the publishable ``pk_…``),
+restricted keys (``sk_live_…``, ``rk_test_…``; not the publishable ``pk_…``), each model provider's key by its
+provider (Anthropic ``sk-ant-…``, OpenRouter ``sk-or-v1-…``, Groq ``gsk_…``, xAI ``xai-…``, Hugging Face
+``hf_…``; any other ``sk-…`` is ``openai-key``, as the seed names it), a GitLab token (``glpat-…``),
 a bare JSON Web Token (``eyJ….eyJ….…``), a Bearer token of 20+ characters holding a digit and a letter,
 an incoming-webhook URL (Slack, Discord: whoever holds it may post),
 the password part of connection URIs (``postgres://admin:pw@host`` keeps user and host; a password holding
@@ -143,6 +145,11 @@ _PATTERNS: tuple[tuple[str, _Lazy | _Skipping | _PairAlone], ...] = (
     ("aws-key", _Lazy(r"\bAKIA[0-9A-Z]{16}\b", _A)),
     ("github-token", _Lazy(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}\b", _A)),
     ("npm-token", _Lazy(r"\bnpm_[A-Za-z0-9]{20,}\b", _A)),
+    ("gitlab-token", _Skipping(r"\bglpat-[A-Za-z0-9_-]{20,}\b", r"\bglpat-", r"[A-Za-z0-9_-]*", _A)),
+    # Keys of providers other than OpenAI that start "sk-" too, named before the "sk-" of OpenAI's (and of others
+    # alike: DeepSeek's) takes them: Anthropic's "sk-ant-api03-…"/"sk-ant-admin01-…", OpenRouter's "sk-or-v1-<hex>".
+    ("anthropic-key", _Skipping(r"\bsk-ant-[A-Za-z0-9_-]{20,}\b", r"\bsk-ant-", r"[A-Za-z0-9_-]*", _A)),
+    ("openrouter-key", _Skipping(r"\bsk-or-v1-[0-9a-f]{32,}\b", r"\bsk-or-v1-", r"[A-Za-z0-9_-]*", _A)),
     # (a failed "sk-" fails every later one of the same run of key characters: the run is passed over)
     ("openai-key", _Skipping(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}\b", r"\bsk-", r"[A-Za-z0-9_-]*", _A)),
     ("stripe-key", _Lazy(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
@@ -159,6 +166,12 @@ _PATTERNS: tuple[tuple[str, _Lazy | _Skipping | _PairAlone], ...] = (
         r"|(?:(?:canary\.|ptb\.)?discord(?:app)?\.com)/api/webhooks/)[A-Za-z0-9/_-]{8,}", _A)),
     ("slack-token", _Lazy(r"\bxox[bposa]-[0-9A-Za-z-]{10,}\b", _A)),
     ("google-key", _Lazy(r"\bAIza[0-9A-Za-z_-]{30,}\b", _A)),
+    # Groq's "gsk_…", xAI's "xai-…", Hugging Face's "hf_…": letters and digits only after the prefix, so a run of
+    # prefixes ("gsk_gsk_…") stops each candidate at its next "_" or "-" (linear); a name such as "hf_hub_download"
+    # or "xai-sdk" is too short or holds "_"/"-" and stays.
+    ("groq-key", _Lazy(r"\bgsk_[A-Za-z0-9]{40,}\b", _A)),
+    ("xai-key", _Lazy(r"\bxai-(?=[A-Za-z]*\d)[A-Za-z0-9]{40,}\b", _A)),
+    ("huggingface-token", _Lazy(r"\bhf_[A-Za-z0-9]{30,}\b", _A)),
     # The password of a URI's user: up to the last "@" before the host (a password may hold "@": the URL's
     # delimiter is the last one, and "https://u:p@ss@host" kept "ss" when the first one ended it).
     ("uri-password", _Lazy(

@@ -59,6 +59,9 @@ class AgentExtractor:
             if confirmed is not None:  # a bare yes to the assistant's proposal: the proposal is the finding
                 said = [] if is_task_only(confirmed) or index in withdrawals.confirmations else [confirmed]
             skip = () if confirmed is not None else withdrawals.skip(index)
+            if confirmed is None:
+                for i, instead in withdrawals.replacements(index).items():
+                    said[i] = instead  # "Scratch that, we deploy on Thursdays.": its replacement as a request
             for i, sentence in enumerate(said):
                 if i in skip:
                     continue

@@ -340,7 +340,8 @@ def turn_statements(transcript, index: int, withdrawals=None) -> list[tuple[str,
     (:func:`memdir.consolidation.gate.confirmed_suggestion`), one item: the
     turn and ``("confirmed", the proposal as a statement)``; a proposal about
     this session's steps only keeps nothing. ``withdrawals``: what the person took back
-    (:func:`memdir.consolidation.retraction.withdrawn`): those sentences, and a cancelled yes, keep nothing."""
+    (:func:`memdir.consolidation.retraction.withdrawn`): those sentences, and a cancelled yes, keep nothing; a
+    take-back with what replaces it is read as the sentence it in effect says."""
     turn = transcript.turns[index]
     confirmed = confirmed_suggestion(transcript, index)
     if confirmed is not None:
@@ -349,6 +350,8 @@ def turn_statements(transcript, index: int, withdrawals=None) -> list[tuple[str,
         return [(turn.text.strip(), ("confirmed", confirmed))]
     said = sentences(turn.text)
     skip = withdrawals.skip(index) if withdrawals is not None else ()
+    for i, instead in (withdrawals.replacements(index) if withdrawals is not None else {}).items():
+        said[i] = instead  # "Scratch that, we deploy on Thursdays.": read as "Remember: we deploy on Thursdays."
     return _with_antecedents(said, [(_evidence(said, i), None if i in skip else statement_of(said, i))
                                     for i in range(len(said))])
 
