@@ -46,7 +46,7 @@ from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, stem_type
 from ..gateway.fields import shortened
 from ..text.names import normalize_name, spelled_name
-from ..text.printable import trimmed_body
+from ..text.printable import trimmed_body, without_hidden
 from .folders import walk
 
 # A source file larger than this is skipped with that reason: the top of the max_file_bytes setting's range.
@@ -83,7 +83,8 @@ class Item:
     source wrote when it is none of memdir's (``decision``; also kept in ``extra``), for the report.
     ``drawn``: the description is no text of its own but drawn from the body (its first line, its first
     observation), which holds it whole: the import shortens it to ``limit_description`` (:func:`drawn_description`)
-    so that the write does not carry it into the body a second time."""
+    so that the write does not carry it into the body a second time. ``left_out``: what the reader left out of
+    the item's text, each with its reason (``2 observations that are null``), said in the import's outcome."""
 
     source: str
     name: str
@@ -100,6 +101,7 @@ class Item:
     kept: dict = field(default_factory=dict)
     original_type: str | None = None
     drawn: bool = False
+    left_out: tuple[str, ...] = ()
 
 
 def drawn_description(text: str, limit: int) -> str:
@@ -418,6 +420,34 @@ def _json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def said_nothing(values: list) -> tuple[list[str], dict[str, int]]:
+    """``(texts, left out)`` of a list of JSON values meant as text (an entity's observations, a record's facts):
+    each as its text — a number, true/false, a list or object as its JSON (``5``, ``["a"]``), never Python's
+    repr — but a null or blank one (nothing but whitespace or characters that show as nothing:
+    :func:`memdir.text.printable.without_hidden`), which says nothing and would be an empty bullet: left out,
+    counted by reason (``{"null": 1, "blank": 2}``, only reasons met; said by :func:`left_out_said`). Pure."""
+    texts: list[str] = []
+    counts: dict[str, int] = {}
+    for value in values:
+        text = None if value is None else value if isinstance(value, str) else _json_text(value)
+        why = "null" if text is None else "blank" if not without_hidden(text).strip() else None
+        if why is None:
+            texts.append(text)
+        else:
+            counts[why] = counts.get(why, 0) + 1
+    return texts, counts
+
+
+def left_out_said(counts: dict[str, int], noun: str) -> tuple[str, ...]:
+    """An :attr:`Item.left_out` from :func:`said_nothing`'s ``counts``: ``("1 null and 2 blank observations
+    left out: they say nothing",)``; ``noun`` is what was counted, singular (``observation``, ``fact``); () for
+    none."""
+    if not counts:
+        return ()
+    said = " and ".join(f"{n} {why}" for why, n in counts.items())
+    return (f"{said} {noun}{'' if sum(counts.values()) == 1 else 's'} left out: they say nothing",)
+
+
 def _kind_of(obj: object) -> str | None:
     """``entity``, ``relation`` or None: a record's ``type``, else what its keys say it is (some tools
     write the graph without ``type``)."""
@@ -467,11 +497,12 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
                 if obj.get("observations") is not None and not isinstance(obj["observations"], list):
                     out.append(Skip(f"entity {_said(entity)}", "its observations are not a list"))
                     continue
-                # an observation of null says nothing (left out); a number, a list… as its JSON text, never repr
-                observations = [o if isinstance(o, str) else _json_text(o)
-                                for o in obj.get("observations") or [] if o is not None]
-                entities.setdefault(entity, {"entityType": obj.get("entityType"), "observations": []})
+                # an observation of null or blank says nothing (left out, counted); a number, a list… as its text
+                observations, nothing = said_nothing(obj.get("observations") or [])
+                entities.setdefault(entity, {"entityType": obj.get("entityType"), "observations": [], "nothing": {}})
                 entities[entity]["observations"] += observations
+                for why, n in nothing.items():  # an entity written in several records: counted together
+                    entities[entity]["nothing"][why] = entities[entity]["nothing"].get(why, 0) + n
             elif kind == "relation" and isinstance(obj.get("from"), str) and isinstance(obj.get("to"), str):
                 kind_said = obj.get("relationType")
                 relations.append({"from": obj["from"], "to": obj["to"],
@@ -496,10 +527,15 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
         body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
         # drawn from the first observation, which the body holds whole: shortened by the import (Item.drawn)
         description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
-        # an entity's entityType (person, project…) is no memdir type: kept as entity_type, the layer's type given
+        # an entity's entityType (person, project…) is no memdir type: kept as entity_type, the layer's type given.
+        # One whose observations all said nothing is kept as one with none (the server makes such entities): its
+        # name and type, and its relations' links, which other entities' links may point to; the report says why.
         out.append(Item(f"entity {entity}", name, description, None, body,
                         entity if entity != name else None, None, {"entity_type": kind},
-                        spelled=entity if entity != name else None, links=True, drawn=True))
+                        spelled=entity if entity != name else None, links=True, drawn=True,
+                        left_out=left_out_said(data["nothing"], "observation") + (
+                            ("no observation left: imported with its name and type only",)
+                            if data["nothing"] and not observations else ())))
     return out
 
 
@@ -584,5 +620,5 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
 
 
 __all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "drawn_description",
-           "dsh_dirs", "dsh_key", "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
-           "read_mcp_memory"]
+           "dsh_dirs", "dsh_key", "kept_fields", "left_out_said", "load_json", "read_basic_memory", "read_directory", "read_jsonl",
+           "read_markdown", "read_mcp_memory", "said_nothing"]
