@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from memdir.importing.sources import read_mcp_memory, said_nothing
+from memdir.importing.mcp_memory import read_mcp_memory, said_nothing
 from tests.conftest import run_cli
 
 
