@@ -77,3 +77,25 @@ def test_the_cli_report_says_what_was_left_out(tmp_path, project):
     assert ("  imported         nulls (project)  ← entity Nulls  — 1 null and 1 blank observations left out: "
             "they say nothing") in lines
     assert "  imported         fine (project)  ← entity Fine" in lines  # control: nothing said of a whole one
+
+
+def test_a_claude_mem_observation_s_null_and_blank_facts_are_counted_as_left_out(tmp_path, project, person):
+    """The same kind in claude-mem's facts column: left out (they were, silently), now counted with the reason."""
+    import sqlite3
+
+    from tests.importing.claude_mem_db import build
+
+    db = tmp_path / "claude-mem.db"
+    build(db, project.name, observations=2, other=0, summaries=0)
+    connection = sqlite3.connect(db)
+    ids = [row[0] for row in connection.execute("SELECT id FROM observations WHERE type IN ('decision', 'discovery') "
+                                                 "ORDER BY id")]
+    connection.execute("UPDATE observations SET facts = ? WHERE id = ?", ('["kept fact", null, "  ", 42]', ids[0]))
+    connection.execute("UPDATE observations SET facts = ? WHERE id = ?", ('["one", "two"]', ids[1]))
+    connection.commit()
+    connection.close()
+    report = person.import_from("claude-mem", str(db))
+    first, second = (next(o for o in report.outcomes if o.source.startswith(f"observation {i} ")) for i in ids)
+    assert first.left_out == ("1 null and 1 blank facts left out: they say nothing",)
+    assert "Facts:\n- kept fact\n- 42" in person.read(first.name, count=False).record.body
+    assert (second.left_out, second.result) == ((), "imported")  # control: every fact says something

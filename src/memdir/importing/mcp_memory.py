@@ -1,19 +1,27 @@
 """The reference MCP memory server's knowledge graph as memories to import (:func:`read_mcp_memory`), for
 :mod:`memdir.importing.run`: one memory per entity (``name``, ``entityType``, ``observations``), each relation
 (``from``, ``to``, ``relationType``) a ``[[link]]`` in its ``from`` entity's body. Its values are JSON of any
-kind: an observation that says nothing (null, blank) is left out and counted (:func:`said_nothing`), a number
+kind: an observation that says nothing (null, blank) is left out and counted
+(:func:`memdir.importing.sources.said_nothing`), a number
 is its text. Nothing here writes.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..errors import NotFound
 from ..files.fsio import DIRECTORY, MISSING, foreign_text, not_utf8, read_foreign
-from ..text.printable import without_hidden
-from .sources import MAX_GRAPH_BYTES, Item, Skip, load_json, slug
+from .sources import (
+    MAX_GRAPH_BYTES,
+    Item,
+    Skip,
+    json_text,
+    left_out_said,
+    load_json,
+    said_nothing,
+    slug,
+)
 
 
 def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
@@ -57,39 +65,6 @@ def _what(value: object) -> str:
         return "empty"
     return {bool: "true/false", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
         type(value), type(value).__name__)
-
-
-def _json_text(value: object) -> str:
-    """A JSON value that is not text, written as its JSON (``42``, ``["a", "b"]``), never Python's repr."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def said_nothing(values: list) -> tuple[list[str], dict[str, int]]:
-    """``(texts, left out)`` of a list of JSON values meant as text (an entity's observations, a record's facts):
-    each as its text — a number, true/false, a list or object as its JSON (``5``, ``["a"]``), never Python's
-    repr — but a null or blank one (nothing but whitespace or characters that show as nothing:
-    :func:`memdir.text.printable.without_hidden`), which says nothing and would be an empty bullet: left out,
-    counted by reason (``{"null": 1, "blank": 2}``, only reasons met; said by :func:`left_out_said`). Pure."""
-    texts: list[str] = []
-    counts: dict[str, int] = {}
-    for value in values:
-        text = None if value is None else value if isinstance(value, str) else _json_text(value)
-        why = "null" if text is None else "blank" if not without_hidden(text).strip() else None
-        if why is None:
-            texts.append(text)
-        else:
-            counts[why] = counts.get(why, 0) + 1
-    return texts, counts
-
-
-def left_out_said(counts: dict[str, int], noun: str) -> tuple[str, ...]:
-    """An :attr:`Item.left_out` from :func:`said_nothing`'s ``counts``: ``("1 null and 2 blank observations
-    left out: they say nothing",)``; ``noun`` is what was counted, singular (``observation``, ``fact``); () for
-    none."""
-    if not counts:
-        return ()
-    said = " and ".join(f"{n} {why}" for why, n in counts.items())
-    return (f"{said} {noun}{'' if sum(counts.values()) == 1 else 's'} left out: they say nothing",)
 
 
 def _kind_of(obj: object) -> str | None:
@@ -151,7 +126,7 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
                 kind_said = obj.get("relationType")
                 relations.append({"from": obj["from"], "to": obj["to"],
                                   "relationType": (kind_said if isinstance(kind_said, str) else
-                                                   _json_text(kind_said) if kind_said is not None else "") or None})
+                                                   json_text(kind_said) if kind_said is not None else "") or None})
             elif kind == "relation":
                 out.append(Skip(where, "a relation whose from and to are not both names (text)"))
             else:
@@ -164,7 +139,7 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
             out.append(Skip(entity, "the entity name cannot be a memory name"))
             continue
         written = data["entityType"]
-        kind = (written if isinstance(written, str) else _json_text(written) if written is not None else "") or "thing"
+        kind = (written if isinstance(written, str) else json_text(written) if written is not None else "") or "thing"
         observations = data["observations"]
         links = [f"- {r.get('relationType') or 'related to'} [[{r['to']}]]"
                  for r in relations if r["from"] == entity]
@@ -183,4 +158,4 @@ def read_mcp_memory(path: Path) -> list[Item | Skip]:
     return out
 
 
-__all__ = ["left_out_said", "read_mcp_memory", "said_nothing"]
+__all__ = ["read_mcp_memory"]

@@ -44,7 +44,7 @@ from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, stem_type
 from ..gateway.fields import shortened
 from ..text.names import normalize_name, spelled_name
-from ..text.printable import trimmed_body
+from ..text.printable import trimmed_body, without_hidden
 from .folders import walk
 
 # A source file larger than this is skipped with that reason: the top of the max_file_bytes setting's range.
@@ -360,6 +360,42 @@ def dsh_dirs(root: Path, environ=None, home: Path | None = None) -> list[tuple[P
     return [(base / "_user", "user"), (base / dsh_key(str(root)), "project")]
 
 
+# ---------------------------------------------------------------- values meant as text
+
+
+def json_text(value: object) -> str:
+    """A JSON value that is not text, written as its JSON (``42``, ``["a", "b"]``), never Python's repr."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def said_nothing(values: list) -> tuple[list[str], dict[str, int]]:
+    """``(texts, left out)`` of a list of JSON values meant as text (an entity's observations, a record's facts):
+    each as its text — a number, true/false, a list or object as its JSON (``5``, ``["a"]``), never Python's
+    repr — but a null or blank one (nothing but whitespace or characters that show as nothing:
+    :func:`memdir.text.printable.without_hidden`), which says nothing and would be an empty bullet: left out,
+    counted by reason (``{"null": 1, "blank": 2}``, only reasons met; said by :func:`left_out_said`). Pure."""
+    texts: list[str] = []
+    counts: dict[str, int] = {}
+    for value in values:
+        text = None if value is None else value if isinstance(value, str) else json_text(value)
+        why = "null" if text is None else "blank" if not without_hidden(text).strip() else None
+        if why is None:
+            texts.append(text)
+        else:
+            counts[why] = counts.get(why, 0) + 1
+    return texts, counts
+
+
+def left_out_said(counts: dict[str, int], noun: str) -> tuple[str, ...]:
+    """An :attr:`Item.left_out` from :func:`said_nothing`'s ``counts``: ``("1 null and 2 blank observations
+    left out: they say nothing",)``; ``noun`` is what was counted, singular (``observation``, ``fact``); () for
+    none."""
+    if not counts:
+        return ()
+    said = " and ".join(f"{n} {why}" for why, n in counts.items())
+    return (f"{said} {noun}{'' if sum(counts.values()) == 1 else 's'} left out: they say nothing",)
+
+
 # ---------------------------------------------------------------- basic-memory (the MCP memory graph: mcp_memory)
 
 
@@ -453,5 +489,5 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
 
 
 __all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "drawn_description",
-           "dsh_dirs", "dsh_key", "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl",
-           "read_markdown", "slug"]
+           "dsh_dirs", "dsh_key", "json_text", "kept_fields", "left_out_said", "load_json", "read_basic_memory", "read_directory", "read_jsonl",
+           "read_markdown", "said_nothing", "slug"]
