@@ -297,6 +297,32 @@ def load_settings(home: str | os.PathLike | None, overrides: dict | None = None,
     return _clamped(Settings(tuple(warnings), **values))
 
 
+def set_by(name: str, home: str | os.PathLike | None, environ=None) -> str:
+    """Where the value of setting ``name`` that :func:`load_settings` gives (with no ``overrides``) comes from:
+    ``MEMDIR_<NAME>`` when that variable holds a value it takes, else the path of ``<home>/config.toml`` when that
+    file sets it to one, else ``"memdir's default"`` — the later source of the three that set it, as the merge
+    reads them. For a message that says which ceiling or budget was applied. Never raises (an unknown ``name``
+    is the default's)."""
+    environ = os.environ if environ is None else environ
+    kind = type(DEFAULTS.get(name, ""))
+    env = environ.get("MEMDIR_" + name.upper())
+    sources = []
+    if home is not None:
+        path = os.path.join(os.fspath(home), "config.toml")
+        sources.append((path, _flatten(_read_config(path, [])).get(name)))
+    sources.append(("MEMDIR_" + name.upper(), env if env != "" else None))
+    found = "memdir's default"
+    for where, value in sources:
+        if value is None:
+            continue
+        try:
+            _coerce(name, value, kind)
+        except InvalidInput:  # load_settings passes it over with a warning: the earlier source stands
+            continue
+        found = where
+    return found
+
+
 def _capped(budget: int, ceiling: str | None, warnings: list[str]) -> int:
     """``budget`` (``tool_output_max_bytes``, whichever source set it) no larger than ``ceiling`` (the text of
     :data:`TOOL_OUTPUT_CEILING`, UTF-8 bytes a client keeps whole; None or empty: no cap). A ceiling that is

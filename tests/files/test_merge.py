@@ -110,10 +110,9 @@ def test_a_side_retiring_the_memory_while_the_other_edits_it_waits_for_a_person(
     assert clash.retired_by == "" and "db-port.md: both sides changed description;" in merged_file(clash, "db-port.md")
 
 
-@pytest.mark.parametrize("shape", ["no frontmatter", "crlf", "a key twice", "not yaml"])
+@pytest.mark.parametrize("shape", ["no frontmatter", "a key twice", "not yaml"])
 def test_a_file_not_split_by_field_is_merged_whole_by_git_and_nothing_is_dropped(shape):
     base = {"no frontmatter": "# Notes\n\none\ntwo\nthree\n",
-            "crlf": BASE.replace("\n", "\r\n"),
             "a key twice": BASE.replace("type: project\n", "type: project\ntype: user\n"),
             "not yaml": BASE.replace("type: project\n", "type: [project\n")}[shape]
     first, last = ("one", "three") if shape == "no frontmatter" else ("line one", "line three")
@@ -123,6 +122,48 @@ def test_a_file_not_split_by_field_is_merged_whole_by_git_and_nothing_is_dropped
     clash = merge(base.encode(), ours, edit(base, (first, first + " (C)")))
     assert clash.conflicts == ("file",) and b" (A)" in clash.data and b" (C)" in clash.data
     assert conflicting_fields(clash.data) == ["body"] or shape != "no frontmatter"
+
+
+def _crlf(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r\n")
+
+
+@pytest.mark.parametrize("crlf", ["ours", "theirs", "base", "all", "none"])
+def test_line_ends_make_no_conflict_the_sides_merge_by_field_as_the_reader_reads_them(crlf):
+    """left44c: a team file saved with CRLF (an editor on Windows) made every line differ from an LF side, so git
+    merged it whole and conflicted on the whole file; the reader reads CRLF as LF. Now each side is read so first:
+    the merge is the LF merge (control: ``none``), written with LF."""
+    base = BASE.encode()
+    ours = edit(BASE, ("listens on 5433", "listens on 5434"), ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-03T00:00:00Z"))
+    theirs = edit(BASE, ("line three", "line three, changed"), ("updated: 2026-11-02T09:14:00Z", "updated: 2026-12-01T00:00:00Z"))
+    expected = merge(base, ours, theirs)
+    assert expected.conflicts == () and b"listens on 5434" in expected.data and b"line three, changed" in expected.data
+    sides = {"base": base, "ours": ours, "theirs": theirs}
+    for side in sides if crlf == "all" else [crlf] if crlf != "none" else []:
+        sides[side] = _crlf(sides[side])
+    merged = merge(sides["base"], sides["ours"], sides["theirs"])
+    assert (merged.conflicts, merged.data) == ((), expected.data)
+    assert b"\r" not in merged.data
+
+
+def test_a_crlf_side_and_a_byte_order_mark_conflict_only_in_the_field_both_changed():
+    ours = edit(BASE, ("listens on 5433", "listens on 5434"))
+    theirs = b"\xef\xbb\xbf" + _crlf(edit(BASE, ("listens on 5433", "listens on 6543"), ("line one", "line 1")))
+    merged = merge(BASE.encode(), ours, theirs)
+    assert merged.conflicts == ("description",)  # not ("file",): the line ends and the mark changed no field
+    assert b"line 1\nline two" in merged.data and conflicting_fields(merged.data) == ["description"]
+    settled = resolve_fields(merged.data, {"description": "theirs"})
+    assert parse(settled.decode(), "db-port").record.description == "Dev PostgreSQL listens on 6543"
+
+
+def test_the_driver_merges_a_crlf_file_by_field(tmp_path):
+    base, ours, theirs = tmp_path / "O", tmp_path / "A", tmp_path / "B"
+    base.write_bytes(BASE.encode())
+    ours.write_bytes(_crlf(edit(BASE, ("listens on 5433", "listens on 5434"))))
+    theirs.write_bytes(edit(BASE, ("line two", "line 2")))
+    merged = merge_paths(base, ours, theirs)
+    assert merged.clean
+    assert ours.read_bytes() == edit(BASE, ("listens on 5433", "listens on 5434"), ("line two", "line 2"))
 
 
 def test_the_driver_writes_over_ours_and_keeps_both_sides_when_git_cannot_merge(tmp_path, monkeypatch):
@@ -216,3 +257,37 @@ def test_fenced_markers_are_told_apart_from_markers_that_count_and_from_none():
     assert not fenced_markers(b"Build:\n```sh\nmake a\n```\n")  # control: a code block without markers
     assert not fenced_markers(b"```\n<<<<<<< HEAD\nonly an opener\n```\n")  # no closing marker: no hunk
     assert fenced_markers(hunk.encode()) and has_conflict(hunk.encode())  # outside a fence: both say so
+
+
+def test_the_driver_says_which_ceiling_it_used(tmp_path):
+    """left44c: a clean merge over the ceiling named a number, not whose: it is the merging person's
+    max_file_bytes (memdir has no team-wide setting), and the message says where it was set."""
+    from tests.conftest import run_cli
+
+    home = tmp_path / "home"
+    home.mkdir()
+    body = "x" * 9000 + "\n"
+    base_text = BASE.replace("line one\n", "")
+    paths = [tmp_path / name for name in ("O", "A", "B")]
+    for path, data in zip(paths, (base_text.encode(), edit(base_text, ("line two", body + "line two")),
+                                  edit(base_text, ("line three", "line three\n" + body)))):
+        path.write_bytes(data)
+    (home / "config.toml").write_text("max_file_bytes = 16384\n")
+    done = run_cli("--home", home, "merge-file", *paths, "team/db-port.md", env={"MEMDIR_MAX_FILE_BYTES": ""})
+    assert done.returncode == 1, done.stderr
+    assert (f"over the 16384-byte ceiling of a memory file (max_file_bytes of the person merging, from "
+            f"{home / 'config.toml'}; a teammate's memdir reads with their own)") in " ".join(done.stderr.split())
+    paths[1].write_bytes(edit(base_text, ("line two", body + "line two")))
+    bigger = run_cli("--home", home, "merge-file", *paths, "team/db-port.md", env={"MEMDIR_MAX_FILE_BYTES": "32768"})
+    assert (bigger.returncode, bigger.stderr) == (0, "")  # control: the variable's larger ceiling rules, clean
+
+
+def test_set_by_names_the_source_that_won(tmp_path):
+    from memdir.settings import set_by
+
+    (tmp_path / "config.toml").write_text("max_file_bytes = 20000\n")
+    assert set_by("max_file_bytes", tmp_path, {}) == str(tmp_path / "config.toml")
+    assert set_by("max_file_bytes", tmp_path, {"MEMDIR_MAX_FILE_BYTES": "30000"}) == "MEMDIR_MAX_FILE_BYTES"
+    assert set_by("max_file_bytes", tmp_path, {"MEMDIR_MAX_FILE_BYTES": "lots"}) == str(tmp_path / "config.toml")
+    assert set_by("max_file_bytes", tmp_path / "none", {}) == "memdir's default"
+    assert set_by("max_file_bytes", None, {"MEMDIR_MAX_FILE_BYTES": ""}) == "memdir's default"

@@ -12,7 +12,8 @@ import pytest
 from memdir import Memory
 from memdir.errors import NotFound
 from memdir.importing.claude_mem import _list
-from memdir.importing.sources import drawn_description, read_mcp_memory
+from memdir.importing.mcp_memory import read_mcp_memory
+from memdir.importing.sources import drawn_description
 from tests.conftest import run_cli
 from tests.importing.claude_mem_db import build
 

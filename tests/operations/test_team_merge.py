@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -160,6 +161,20 @@ def test_a_forgotten_memory_changed_on_the_other_side_is_named_with_its_tombston
         assert shown.returncode != 0
         assert ("'ci' was deleted on one side of the merge and changed on the other (.claude/memory/ci.md): there "
                 "are no conflict markers to choose between — `git rm` it to keep the deletion") in shown.stderr
+    # ci had no tombstone: no lift said (the control of the next one)
+    assert "tombstone" not in shown.stderr and "memdir tombstone lift" not in shown.stderr
+    # db-port was forgotten: its changed text is held back until the tombstone is lifted, and resolve says so,
+    # with the command, in its text and its --json (left44c)
+    lifted = (f"'db-port' was deleted on one side of the merge and changed on the other (.claude/memory/db-port.md): "
+              f"there are no conflict markers to choose between — it was forgotten (tombstone {stone}), and the "
+              "changed text is held back by that tombstone: `git rm .claude/memory/db-port.md` keeps it forgotten; "
+              f"to keep the changed text, lift the tombstone first — `memdir tombstone lift {stone} --scope team` — "
+              "then `git add .claude/memory/db-port.md`")
+    shown = run_cli("team", "resolve", "db-port", "--theirs", "--project", b.root, env=env)
+    assert shown.returncode == 1 and f"memdir: {lifted}" in shown.stderr, shown.stderr
+    shown = run_cli("team", "resolve", "db-port", "--json", "--project", b.root, env=env)
+    assert shown.returncode == 1
+    assert json.loads(shown.stdout) == {"error": lifted, "kind": "NotFound"}
     none = run_cli("team", "resolve", "runbook", "--project", b.root, env=env)  # control: no such conflict
     assert "no unresolved merge conflict for 'runbook'" in none.stderr and "deleted on one side" not in none.stderr
 
@@ -285,6 +300,12 @@ def test_a_forgotten_memory_changed_into_another_fact_on_the_other_side_is_said_
             "settled: `git rm .claude/memory/db-port.md` keeps it forgotten; `git add` keeps the changed text"
             ) in out.stdout, out.stdout
     assert "held back" not in out.stdout
+    # team resolve: no lift needed for a text the tombstone does not hold back (the test above: one it does)
+    shown = run_cli("team", "resolve", "db-port", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
+    assert (f"it was forgotten (tombstone {stone}), but the changed text is not the forgotten value: "
+            "`git rm .claude/memory/db-port.md` keeps it forgotten, `git add .claude/memory/db-port.md` keeps the "
+            "changed text") in shown.stderr, shown.stderr
+    assert "tombstone lift" not in shown.stderr and "held back" not in shown.stderr
     # doctor names it too (it said nothing), as a note: the merge is the person's to finish
     said = run_cli("doctor", "--project", b.root, env={"MEMDIR_HOME": str(b.home)})
     assert (f"note: team: .claude/memory/db-port.md was deleted on one side and changed on the other (git's "

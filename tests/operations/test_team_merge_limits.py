@@ -4,6 +4,7 @@ copies, with how to keep one."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -53,7 +54,9 @@ def test_a_clean_merge_over_the_size_ceiling_stops_as_a_conflict_with_both_sides
     pulled = _runbook(a, b, 239_000, 12_000)
     assert pulled.returncode != 0  # git did not commit the merge
     said = pulled.stdout + pulled.stderr
-    assert "CONFLICT" in said and "over the 262144-byte ceiling of a memory file (max_file_bytes)" in said
+    # which ceiling: the merging person's, here memdir's default (left44c: it named no source)
+    assert "CONFLICT" in said and ("over the 262144-byte ceiling of a memory file (max_file_bytes of the person "
+                                   "merging, from memdir's default; a teammate's memdir reads with their own)") in said
     data = (b.team_dir / "runbook.md").read_bytes()
     assert len(data) > 256 * 1024 and b"<<<<<<<" not in data
     assert b"A-END\n" in data and b"B-START\n" in data  # both sides' text kept: nothing lost
@@ -133,7 +136,11 @@ def test_team_init_outside_a_git_repository_says_there_is_none(tmp_path):
     plain, repo, home = tmp_path / "plain", tmp_path / "repo", tmp_path / "home"
     plain.mkdir()
     out = run_cli("--home", home, "--project", plain, "team", "init")
+    assert out.returncode == 1, out.stderr  # left44c: it said so but exited 0 (the CLI's rule: not done, exit 1)
     assert "There is no git repository here, so nothing shares it yet" in out.stdout
+    assert (plain / ".claude" / "memory").is_dir()  # the directory is made all the same (init again in a repository)
+    out = run_cli("--home", home, "--project", plain, "--json", "team", "init")
+    assert out.returncode == 1 and json.loads(out.stdout)["repository"] is False
     assert "Commit it (git add the directory" not in out.stdout
     git(tmp_path, "init", "-q", "-b", "main", str(repo))  # the control: a repository
     out = run_cli("--home", home, "--project", repo, "team", "init")

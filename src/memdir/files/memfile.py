@@ -372,13 +372,26 @@ def _read_front(front: str) -> tuple[dict[str, Any], dict[str, str], tuple[str, 
     return data, sources, twice, fallback
 
 
+def as_read(text: str) -> str:
+    """``text`` as :func:`parse` reads a memory file: a leading byte-order mark dropped, every ``\r\n`` and
+    lone ``\r`` a ``\n``. Pure; text without either is returned as it is."""
+    text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def bytes_as_read(data: bytes) -> bytes:
+    """:func:`as_read` of a file's bytes, without decoding them (a ``\r`` byte is never part of a UTF-8
+    sequence): what a merge compares, so line ends never make a conflict the reader would not see."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+
+
 def declared_name(text: str) -> str | None:
     """The memory name the frontmatter of ``text`` declares — its ``name`` key read as :func:`parse` reads
     it (YAML in any style, quoted or not, else line by line), normalized — or None: no frontmatter, no
     name, not a memory name, frontmatter that cannot be read. For bytes whose file name is not known (a
     version a killed writer stored: :func:`memdir.layer.commit.cut_write`). Never raises."""
-    text = text[1:] if text.startswith("\ufeff") else text
-    parts = split(text.replace("\r\n", "\n").replace("\r", "\n"))
+    parts = split(as_read(text))
     if parts is None:
         return None
     try:
@@ -418,9 +431,7 @@ def parse(text: str, stem: str) -> ParsedFile:
     frontmatter, YAML anchors or aliases, frontmatter over the cap, nothing to
     describe it by, a stem that is not a name).
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = as_read(text)
     if not text.strip():
         raise MalformedMemory("file is empty")
     try:

@@ -18,8 +18,13 @@ built instead:
   superseded) while the other changed it: the retiring keys are hunks, so
   the edit is not buried in a retired file unseen (a person chooses).
 
+Each side is first read as the reader reads a memory file
+(:func:`memdir.files.memfile.bytes_as_read`: a byte-order mark dropped, CRLF and CR line ends as LF), so line
+ends alone never make a conflict — a side saved with CRLF merges field by field with one saved with LF — and
+the result is written with LF, as memdir writes every file.
+
 A side that is not a memory file memdir can split into blocks (no ``---``
-frontmatter, CRLF line ends, a key twice, markers already in it, frontmatter
+frontmatter, a key twice, markers already in it, frontmatter
 over its cap, merged keys that no longer read as YAML) is merged whole by
 ``git merge-file``: no text is ever dropped, and any conflict leaves markers
 in the file, so the scan reports it and never injects it
@@ -47,7 +52,7 @@ from ..git import merge_file
 from .conflicts import Hunk, has_conflict, segments
 from .frontmatter import MAX_FRONTMATTER_BYTES, MalformedMemory, read_yaml
 from .fsio import read_bytes
-from .memfile import parse_time
+from .memfile import bytes_as_read, parse_time
 
 DRIVER = "memdir"  # the merge driver's name in .gitattributes and git config (merge.memdir.*)
 ATTRIBUTE = f"*.md merge={DRIVER}"  # the .gitattributes line of the team directory
@@ -116,6 +121,8 @@ def merge(base: bytes, ours: bytes, theirs: bytes) -> Merged:
     """``ours`` and ``theirs`` merged from ``base`` field by field (see the
     module docstring); ``base`` is empty when both sides added the file.
     Raises :class:`StoreError` only when git itself cannot merge."""
+    # line ends as the reader reads them: CRLF against LF is no change of a field, so no whole-file conflict
+    base, ours, theirs = (bytes_as_read(data) for data in (base, ours, theirs))
     sides = [_split(data) for data in (base, ours, theirs)]
     if None in sides:
         return _whole(base, ours, theirs)
@@ -218,7 +225,7 @@ def _split(data: bytes) -> tuple[dict[str, str], str] | None:
     base); None for anything to merge whole (see the module docstring)."""
     if not data:
         return {}, ""
-    if len(data) > MAX_BYTES or b"\r" in data or has_conflict(data):
+    if len(data) > MAX_BYTES or has_conflict(data):
         return None
     try:
         text = data.decode("utf-8")

@@ -164,7 +164,55 @@ def kept_edit(tx: Transaction, name: str) -> KeptEdit | None:
     found = tx.replaced_edits.get(name)
     if found is None or edit_kept_whole(tx.layer, name, found[0]):
         return None
-    return KeptEdit(*found)
+    version, made, digest = found
+    return KeptEdit(version, made, came_by(tx.layer, name, digest))
+
+
+def came_by(layer: Layer, name: str, digest: str | None) -> str:
+    """What git's state says of the edit outside memdir of memory ``name`` whose bytes are the journal's object
+    ``digest`` (:class:`memdir.results.memories.KeptEdit`'s ``by``): ``git`` when the team repository's ``HEAD``
+    — or, a merge under way, ``MERGE_HEAD`` — holds the memory's file with that text, line ends read as the reader
+    reads them (:func:`memdir.files.memfile.bytes_as_read`): a pull, a checkout, a merge or a commit of it;
+    ``hand`` when neither holds it; ``""`` when not known: a personal layer (no git holds it), no digest or
+    object, git missing or no commit yet. One ``git show`` (two during a merge), asked only when a write
+    replaced an unseen edit of a team memory. Never raises."""
+    if layer.scope != "team" or digest is None or layer.root is None:
+        return ""
+    # here: only a write that replaced a team memory's unseen edit runs git
+    from .. import git
+    from ..errors import StoreError
+    from ..files.memfile import bytes_as_read
+
+    try:
+        edit = bytes_as_read(layer.journal.get_object(digest))
+    except (MemdirError, OSError, ValueError):
+        return ""
+    path = layer.path / f"{name}.md"
+    known = False
+    for commit in ("HEAD", "MERGE_HEAD"):
+        try:
+            held = git.show(layer.root, commit, path)
+        except NotFound:  # no such file (or no such commit) there: this commit does not hold it
+            known = known or commit == "HEAD" and _has_commit(layer.root)
+            continue
+        except (StoreError, OSError, ValueError):
+            return ""
+        known = True
+        if bytes_as_read(held) == edit:
+            return "git"
+    return "hand" if known else ""
+
+
+def _has_commit(root) -> bool:
+    """Whether the repository at ``root`` has a commit at ``HEAD`` (a new one has none: git can say nothing)."""
+    from .. import git
+    from ..errors import StoreError
+
+    try:
+        git.run(root, "rev-parse", "--verify", "--quiet", "HEAD")
+    except (StoreError, OSError):
+        return False
+    return True
 
 
 @dataclass(frozen=True)

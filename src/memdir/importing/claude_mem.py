@@ -35,7 +35,6 @@ into a temporary folder first.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sqlite3
@@ -45,7 +44,7 @@ from urllib.parse import quote
 
 from ..errors import InvalidInput, NotFound
 from ..text.names import normalize_name
-from .sources import Item, Skip, load_json
+from .sources import Item, Skip, left_out_said, load_json, said_nothing
 
 DURABLE = {"decision": "a decision", "discovery": "a discovery"}  # observation types kept as memories
 _NAME_WORDS = 7  # words of a title that make a memory's name
@@ -111,22 +110,26 @@ def _text(value) -> str:
 def _list(value) -> list[str]:
     """A JSON array column (``facts``, ``concepts``, ``files_*``) as strings; plain text as one item.
     Raises :class:`ValueError` for JSON nested too deep to read (the row is skipped)."""
+    return _listed(value)[0]
+
+
+def _listed(value) -> tuple[list[str], dict[str, int]]:
+    """:func:`_list`, and what it left out of a JSON array as saying nothing, counted by reason
+    (:func:`memdir.importing.sources.said_nothing`: a null or blank item; a number… as its JSON text, never repr)."""
     value = _text(value)
     if not value.strip():
-        return []
+        return [], {}
     try:
         parsed = load_json(value)
     except ValueError as exc:
         if "too deep" in str(exc):
             raise
-        return [value]
+        return [value], {}
     if not isinstance(parsed, list):  # JSON null says nothing; a JSON string is its text; a number… as written
         if parsed is None or isinstance(parsed, str):
-            return [parsed] if parsed and parsed.strip() else []
-        return [value]
-    # a null item says nothing (left out, never "None"); a number, an object… as its JSON text, never repr
-    texts = (v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in parsed if v is not None)
-    return [text for text in texts if text.strip()]
+            return ([parsed] if parsed and parsed.strip() else []), {}
+        return [value], {}
+    return said_nothing(parsed)
 
 
 def _texts(row: dict, *columns: str) -> dict:
@@ -159,7 +162,7 @@ def _observation(row: dict) -> Item:
     narrative = (row["narrative"] or row["text"] or "").strip()
     description = title or _first_line(narrative) or f"claude-mem observation {row['id']}"
     parts = [p for p in ((row["subtitle"] or "").strip(), narrative) if p]
-    facts, concepts = _list(row["facts"]), _list(row["concepts"])
+    (facts, nothing), concepts = _listed(row["facts"]), _list(row["concepts"])
     files = sorted(set(_list(row["files_read"]) + _list(row["files_modified"])))
     if facts:
         parts.append("Facts:\n" + "\n".join(f"- {fact}" for fact in facts))
@@ -172,7 +175,8 @@ def _observation(row: dict) -> Item:
         extra["claude_mem_created"] = str(row["created_at"])
     # a description drawn from the narrative (no title), which the body holds whole, is shortened by the import
     return Item(f"observation {row['id']} ({row['type']})", _name(title or description, f"claude-mem-{row['id']}"),
-                description, "project", "\n\n".join(parts), title or None, extra=extra, drawn=not title)
+                description, "project", "\n\n".join(parts), title or None, extra=extra, drawn=not title,
+                left_out=left_out_said(nothing, "fact"))
 
 
 def _summary(row: dict) -> Item:

@@ -34,7 +34,7 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
     import os
     from pathlib import Path
 
-    from . import claude_mem
+    from . import claude_mem, mcp_memory
     from . import sources as importers
 
     if kind not in KINDS:
@@ -78,7 +78,7 @@ def gather(session: Session, kind: str, path: str | None = None, environ=None, *
     if kind == "dir":
         return str(target), importers.read_directory(target, include=include, exclude=exclude, max_bytes=limit)
     if kind == "mcp-memory":
-        return str(target), importers.read_mcp_memory(target)
+        return str(target), mcp_memory.read_mcp_memory(target)
     if kind == "jsonl":
         return str(target), importers.read_jsonl(target)
     return str(target), importers.read_basic_memory(target, include=include, exclude=exclude, max_bytes=limit)

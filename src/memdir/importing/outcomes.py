@@ -31,9 +31,11 @@ class ImportOutcome:
     :func:`would`'s word: would-import, would-update, would-candidate,
     would-unchanged), ``detail`` (why, and every change a write made to the text),
     ``cut`` (what of the body was cut to fit ``max_file_bytes``; empty: the
-    whole text was kept), ``type`` (the memory's type as imported; None when skipped) and
+    whole text was kept), ``type`` (the memory's type as imported; None when skipped),
     ``original_type`` (the type its source wrote when that is none of memdir's four: the item got
-    its layer's, :func:`memdir.vocabulary.default_type`; else None)."""
+    its layer's, :func:`memdir.vocabulary.default_type`; else None) and ``left_out`` (what the source's
+    reader left out of the item's text as saying nothing, each with its count and reason:
+    ``("2 null and 1 blank observations left out: they say nothing",)``; also in ``detail``)."""
 
     source: str
     name: str | None
@@ -43,6 +45,7 @@ class ImportOutcome:
     cut: str = ""
     type: str | None = None
     original_type: str | None = None
+    left_out: tuple[str, ...] = ()
 
     @property
     def kept(self) -> str:

@@ -217,6 +217,9 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
             done = replace(done, cut=cut, detail=f"{cut}; {done.detail}" if done.detail else cut)
         if item.original_type is not None:
             done = replace(done, detail="; ".join(filter(None, (retyped(item.original_type, kind), done.detail))))
+        if item.left_out:  # a null or blank observation: never an empty bullet, and the report says so
+            done = replace(done, left_out=item.left_out, detail="; ".join((*item.left_out, done.detail) if done.detail
+                                                                          else item.left_out))
         return replace(done, detail=f"{note}; {done.detail}" if done.detail else note) if note else done
 
     done = _place(session, layer, item, change, scope, dry_run, stones, batch is not None)

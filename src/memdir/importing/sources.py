@@ -22,10 +22,8 @@ Sources:
   ``$DSH_HOME/memory/--<key>--/`` (``$DSH_HOME`` defaults to ``~/.dsh``).
 * **A directory of Markdown memory files** (``memory/``, ``docs/memory/``,
   ``.claude/agent-memory/<agent>/``…), read recursively.
-* **The reference MCP memory server**'s ``memory.json``: JSON lines of
-  entities (``name``, ``entityType``, ``observations``) and relations
-  (``from``, ``to``, ``relationType``): one memory per entity, relations as
-  ``[[links]]``.
+* **The reference MCP memory server**'s ``memory.json``: read by :mod:`memdir.importing.mcp_memory`
+  (its :class:`Item` values are these).
 * **basic-memory** projects: Markdown notes with frontmatter (``title``,
   ``permalink``, ``tags``), observations ``- [category] text`` and relations
   ``- relation [[Target]]``; links are rewritten to memdir names.
@@ -46,7 +44,7 @@ from ..files.layout import is_memory_file_name
 from ..files.memfile import TYPES, MalformedMemory, parse, parse_time, stem_type
 from ..gateway.fields import shortened
 from ..text.names import normalize_name, spelled_name
-from ..text.printable import trimmed_body
+from ..text.printable import trimmed_body, without_hidden
 from .folders import walk
 
 # A source file larger than this is skipped with that reason: the top of the max_file_bytes setting's range.
@@ -83,7 +81,8 @@ class Item:
     source wrote when it is none of memdir's (``decision``; also kept in ``extra``), for the report.
     ``drawn``: the description is no text of its own but drawn from the body (its first line, its first
     observation), which holds it whole: the import shortens it to ``limit_description`` (:func:`drawn_description`)
-    so that the write does not carry it into the body a second time."""
+    so that the write does not carry it into the body a second time. ``left_out``: what the reader left out of
+    the item's text, each with its reason (``2 observations that are null``), said in the import's outcome."""
 
     source: str
     name: str
@@ -100,6 +99,7 @@ class Item:
     kept: dict = field(default_factory=dict)
     original_type: str | None = None
     drawn: bool = False
+    left_out: tuple[str, ...] = ()
 
 
 def drawn_description(text: str, limit: int) -> str:
@@ -360,147 +360,52 @@ def dsh_dirs(root: Path, environ=None, home: Path | None = None) -> list[tuple[P
     return [(base / "_user", "user"), (base / dsh_key(str(root)), "project")]
 
 
-# ---------------------------------------------------------------- MCP memory, basic-memory
+# ---------------------------------------------------------------- values meant as text
 
 
-def _slug(text: str) -> str | None:
+def json_text(value: object) -> str:
+    """A JSON value that is not text, written as its JSON (``42``, ``["a", "b"]``), never Python's repr."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def said_nothing(values: list) -> tuple[list[str], dict[str, int]]:
+    """``(texts, left out)`` of a list of JSON values meant as text (an entity's observations, a record's facts):
+    each as its text — a number, true/false, a list or object as its JSON (``5``, ``["a"]``), never Python's
+    repr — but a null or blank one (nothing but whitespace or characters that show as nothing:
+    :func:`memdir.text.printable.without_hidden`), which says nothing and would be an empty bullet: left out,
+    counted by reason (``{"null": 1, "blank": 2}``, only reasons met; said by :func:`left_out_said`). Pure."""
+    texts: list[str] = []
+    counts: dict[str, int] = {}
+    for value in values:
+        text = None if value is None else value if isinstance(value, str) else json_text(value)
+        why = "null" if text is None else "blank" if not without_hidden(text).strip() else None
+        if why is None:
+            texts.append(text)
+        else:
+            counts[why] = counts.get(why, 0) + 1
+    return texts, counts
+
+
+def left_out_said(counts: dict[str, int], noun: str) -> tuple[str, ...]:
+    """An :attr:`Item.left_out` from :func:`said_nothing`'s ``counts``: ``("1 null and 2 blank observations
+    left out: they say nothing",)``; ``noun`` is what was counted, singular (``observation``, ``fact``); () for
+    none."""
+    if not counts:
+        return ()
+    said = " and ".join(f"{n} {why}" for why, n in counts.items())
+    return (f"{said} {noun}{'' if sum(counts.values()) == 1 else 's'} left out: they say nothing",)
+
+
+# ---------------------------------------------------------------- basic-memory (the MCP memory graph: mcp_memory)
+
+
+def slug(text: str) -> str | None:
+    """The memory name ``text`` (a permalink, an entity) normalizes to; None when it makes none."""
     try:
         return normalize_name(str(text)).name
     except InvalidInput:
         return None
 
-
-def _graph_records(text: str) -> tuple[list[tuple[str, object]], list[Skip]]:
-    """The records of an MCP memory graph's text, each with where it was (``line N``, ``record N``):
-    one JSON array of records, one object (``{"entities": [...], "relations": [...]}`` or a single
-    record), or JSON Lines (blank lines, CRLF and a leading BOM are fine). A line that is not JSON is a
-    :class:`Skip`."""
-    text = text.lstrip("\ufeff")
-    try:
-        whole = load_json(text)
-    except ValueError:
-        whole = None
-    if isinstance(whole, list):
-        return [(f"record {n}", obj) for n, obj in enumerate(whole, 1)], []
-    if isinstance(whole, dict) and any(isinstance(whole.get(key), list) for key in ("entities", "relations")):
-        listed = ([({"type": "entity", **obj} if isinstance(obj, dict) else obj) for obj in whole.get("entities") or []]
-                  + [({"type": "relation", **obj} if isinstance(obj, dict) else obj)
-                     for obj in whole.get("relations") or []])
-        return [(f"record {n}", obj) for n, obj in enumerate(listed, 1)], []
-    records, skips = [], []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append((f"line {number}", load_json(line)))
-            except ValueError as exc:
-                skips.append(Skip(f"line {number}", "JSON nested too deep" if "too deep" in str(exc) else "not JSON"))
-    return records, skips
-
-
-def _said(value: object) -> str:
-    """``value`` as a report names it: its text, at most 80 characters."""
-    text = value if isinstance(value, str) else repr(value)[:80]
-    return text[:80]
-
-
-def _what(value: object) -> str:
-    """What a report says a value is that should have been text: ``null``, ``missing``, ``empty``, or its JSON kind."""
-    if value is None:
-        return "null or missing"
-    if isinstance(value, str):
-        return "empty"
-    return {bool: "true/false", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
-        type(value), type(value).__name__)
-
-
-def _json_text(value: object) -> str:
-    """A JSON value that is not text, written as its JSON (``42``, ``["a", "b"]``), never Python's repr."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _kind_of(obj: object) -> str | None:
-    """``entity``, ``relation`` or None: a record's ``type``, else what its keys say it is (some tools
-    write the graph without ``type``)."""
-    if not isinstance(obj, dict):
-        return None
-    kind = obj.get("type")
-    if kind in ("entity", "relation"):
-        return kind
-    if kind is None and obj.get("name") and "entityType" in obj:
-        return "entity"
-    if kind is None and obj.get("from") and obj.get("to"):
-        return "relation"
-    return None
-
-
-def read_mcp_memory(path: Path) -> list[Item | Skip]:
-    """The reference MCP memory server's knowledge graph file: one memory per
-    entity (its observations as the body), each relation a ``[[link]]`` line
-    in the body of its ``from`` entity, naming its ``to`` entity as written
-    (resolved to memdir names once every item is named: ``Item.links``). The file
-    is JSON Lines or one JSON value (:func:`_graph_records`: modelcontextprotocol/servers
-    #2036, #1481); a path that is not a regular file (a FIFO, a device) or is over
-    :data:`MAX_GRAPH_BYTES` is one :class:`Skip`. Raises :class:`NotFound` for a
-    missing file, a directory or one that is not UTF-8."""
-    found = read_foreign(path, MAX_GRAPH_BYTES)
-    if found.why == MISSING:
-        raise NotFound(f"no file {str(path)!r} to import from")
-    if found.why == DIRECTORY:
-        raise NotFound(f"cannot read {str(path)!r}: it is a directory")
-    if found.data is None:
-        return [Skip(str(path), found.why)]
-    try:
-        text = foreign_text(found.data)
-    except UnicodeDecodeError as exc:
-        raise NotFound(f"cannot read {str(path)!r}: {not_utf8(exc)}") from None
-    records, out = _graph_records(text)
-    entities: dict[str, dict] = {}
-    relations: list[dict] = []
-    for where, obj in records:
-        try:
-            kind = _kind_of(obj)
-            if kind == "entity":
-                entity = obj.get("name")
-                if not isinstance(entity, str) or not entity.strip():
-                    out.append(Skip(where, f"an entity whose name is {_what(entity)}: it needs a name (text)"))
-                    continue
-                if obj.get("observations") is not None and not isinstance(obj["observations"], list):
-                    out.append(Skip(f"entity {_said(entity)}", "its observations are not a list"))
-                    continue
-                # an observation of null says nothing (left out); a number, a list… as its JSON text, never repr
-                observations = [o if isinstance(o, str) else _json_text(o)
-                                for o in obj.get("observations") or [] if o is not None]
-                entities.setdefault(entity, {"entityType": obj.get("entityType"), "observations": []})
-                entities[entity]["observations"] += observations
-            elif kind == "relation" and isinstance(obj.get("from"), str) and isinstance(obj.get("to"), str):
-                kind_said = obj.get("relationType")
-                relations.append({"from": obj["from"], "to": obj["to"],
-                                  "relationType": (kind_said if isinstance(kind_said, str) else
-                                                   _json_text(kind_said) if kind_said is not None else "") or None})
-            elif kind == "relation":
-                out.append(Skip(where, "a relation whose from and to are not both names (text)"))
-            else:
-                out.append(Skip(where, "neither an entity nor a relation"))
-        except (RecursionError, TypeError, ValueError):  # a value nested too deep to write out: this record only
-            out.append(Skip(where, "a value in it is nested too deep to read"))
-    for entity, data in entities.items():
-        name = _slug(entity)
-        if name is None:
-            out.append(Skip(entity, "the entity name cannot be a memory name"))
-            continue
-        written = data["entityType"]
-        kind = (written if isinstance(written, str) else _json_text(written) if written is not None else "") or "thing"
-        observations = data["observations"]
-        links = [f"- {r.get('relationType') or 'related to'} [[{r['to']}]]"
-                 for r in relations if r["from"] == entity]
-        body = "\n".join([f"- {o}" for o in observations] + ([""] + links if links else []))
-        # drawn from the first observation, which the body holds whole: shortened by the import (Item.drawn)
-        description = f"{entity} ({kind})" + (f": {observations[0]}" if observations else "")
-        # an entity's entityType (person, project…) is no memdir type: kept as entity_type, the layer's type given
-        out.append(Item(f"entity {entity}", name, description, None, body,
-                        entity if entity != name else None, None, {"entity_type": kind},
-                        spelled=entity if entity != name else None, links=True, drawn=True))
-    return out
 
 
 def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
@@ -518,7 +423,7 @@ def read_basic_memory(root: Path, *, include: tuple[str, ...] = (), exclude: tup
             out.append(item)
             continue
         permalink = str(item.extra.get("permalink") or "").rsplit("/", 1)[-1]
-        name = (_slug(permalink) if permalink else None) or item.name
+        name = (slug(permalink) if permalink else None) or item.name
         observation = re.search(r"^- \[[^\]]+\]\s*(.+)$", item.body, re.M)
         description, drawn = item.description, item.drawn
         if item.original_type or description == item.title:
@@ -584,5 +489,5 @@ def read_jsonl(path: Path) -> list[Item | Skip]:
 
 
 __all__ = ["KEPT_TIMES", "MAX_SOURCE_BYTES", "SUPERSEDED", "WIKI_LINK", "Item", "Skip", "claude_code_dir", "claude_code_sharers", "drawn_description",
-           "dsh_dirs", "dsh_key", "kept_fields", "load_json", "read_basic_memory", "read_directory", "read_jsonl", "read_markdown",
-           "read_mcp_memory"]
+           "dsh_dirs", "dsh_key", "json_text", "kept_fields", "left_out_said", "load_json", "read_basic_memory", "read_directory", "read_jsonl",
+           "read_markdown", "said_nothing", "slug"]

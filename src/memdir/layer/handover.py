@@ -89,7 +89,7 @@ class HandsOver:
             counts = self.usage.counts()
             for name, last in replaced.items():
                 if (found := unseen_edit(last, (counts.get(name) or (0, None))[1])) is not None:
-                    tx.replaced_edits[name] = found
+                    tx.replaced_edits[name] = (*found, last.digest)
         self._manifest_trusted = self.manifest.exists()
         self._record_judged(saved_all=whole or tx.full or tx.judged_again)
         if whole or tx.full:

@@ -88,7 +88,7 @@ class Transaction:
         self.unsynced: list | None = None  # inside batched(): the files written, synced when it ends
         # a hand edit a write replaced that no read saw since, found when the transaction's manifest is saved
         # (memdir.layer.lasts): name → (its version, its time)
-        self.replaced_edits: dict[str, tuple[int, str]] = {}
+        self.replaced_edits: dict[str, tuple[int, str, str | None]] = {}  # name → (version, made, its digest)
         try:  # the journal as the transaction found it: what the manifest's lasts rows must be of (.lasts)
             self.journal_from = layer.journal.stat_key()
         except StoreError:

@@ -60,9 +60,14 @@ DELETED_ON_ONE_SIDE = ("UD", "DU")  # git's codes of a file deleted on one side 
 
 def _no_conflict(session: Session, layer, key: str) -> str:
     """Why ``team resolve`` has nothing to settle for ``key``: its file deleted on one side and changed on the
-    other (git's ``UD``/``DU``: no markers to choose between), with the two git commands that settle it; else
-    no conflict at all."""
+    other (git's ``UD``/``DU``: no markers to choose between), with the git commands that settle it — and, when
+    the side that deleted it forgot it (a team tombstone of that name), that keeping the changed text while it
+    holds that value needs the tombstone lifted first, with the lift command (the file is held back until
+    then); a changed text that is not the forgotten value is kept by ``git add`` alone (the tombstone named);
+    else no conflict at all."""
     from pathlib import Path
+
+    from ..tombstones.refusals import lift_command
 
     path = Path(layer.path) / f"{key}.md"
     try:
@@ -70,10 +75,24 @@ def _no_conflict(session: Session, layer, key: str) -> str:
     except StoreError:
         changes = []
     for change in changes:
-        if change.code in DELETED_ON_ONE_SIDE:
-            return (f"{key!r} was deleted on one side of the merge and changed on the other ({change.path}): there "
-                    "are no conflict markers to choose between — `git rm` it to keep the deletion, or `git add` it "
-                    "to keep the changed text (memdir team status says more)")
+        if change.code not in DELETED_ON_ONE_SIDE:
+            continue
+        said = (f"{key!r} was deleted on one side of the merge and changed on the other ({change.path}): there "
+                "are no conflict markers to choose between — ")
+        try:
+            stone = next((s for s in layer.tombstones() if s.name == key), None)
+        except StoreError:  # tombstones that cannot be read: the git commands still settle it
+            stone = None
+        if stone is None:
+            return said + ("`git rm` it to keep the deletion, or `git add` it to keep the changed text (memdir team "
+                           "status says more)")
+        if key in layer.scan().entries:  # its changed text is another value than the one forgotten: in use
+            return said + (f"it was forgotten (tombstone {stone.id}), but the changed text is not the forgotten "
+                           f"value: `git rm {change.path}` keeps it forgotten, `git add {change.path}` keeps the "
+                           "changed text")
+        return said + (f"it was forgotten (tombstone {stone.id}), and the changed text is held back by that tombstone: "
+                       f"`git rm {change.path}` keeps it forgotten; to keep the changed text, lift the tombstone "
+                       f"first — `{lift_command(stone.id, 'team')}` — then `git add {change.path}`")
     return f"no unresolved merge conflict for {key!r} in {layer.path} (see memdir team status)"
 
 

@@ -177,8 +177,12 @@ def kept_edit(result: WriteResult) -> str:
     kept = result.kept_edit
     if kept is None:
         return ""
-    # neutral: the journal cannot tell a hand edit from a file git changed (a pull, a checkout) — team43
-    return (f"This replaced an edit made outside memdir (by hand, or by git) at {kept.made} that had not been read "
+    # the journal cannot tell a hand edit from a file git changed (team43); git's state can, for a team memory
+    # (kept.by, left44c): neutral where it says nothing
+    how = {"git": "by git: its text is the one the repository's last commit holds (a pull, a checkout, a merge or "
+                  "a commit of it)",
+           "hand": "by hand: no commit git checked out holds its text"}.get(kept.by, "by hand, or by git")
+    return (f"This replaced an edit made outside memdir ({how}) at {kept.made} that had not been read "
             f"since; it is kept as version "
             f"{kept.version}: `memdir history {result.name}` lists it, `memdir restore {result.name} --version "
             f"{kept.version}` brings it back.")

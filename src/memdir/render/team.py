@@ -201,14 +201,17 @@ def resolved(result: Resolved) -> str:
 
 
 @printable_output
-def merged_file(result: Merged, path: str) -> str:
+def merged_file(result: Merged, path: str, ceiling_from: str = "") -> str:
     """What the merge driver says on stderr (git shows it): the fields left
-    with conflict markers, and how to settle them; a clean merge over the file-size ceiling, and what to do;
-    "" for a clean merge."""
+    with conflict markers, and how to settle them; a clean merge over the file-size ceiling — which one: the
+    merging person's ``max_file_bytes``, set by ``ceiling_from`` (:func:`memdir.settings.set_by`) — and what to
+    do; "" for a clean merge."""
     name = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".md")
     if result.ceiling and not result.conflicts:
+        source = f", from {ceiling_from}" if ceiling_from else ""
         return (f"{cut(path, 200)}: merged without a conflict, but the result is {len(result.data)} bytes, over "
-                f"the {result.ceiling}-byte ceiling of a memory file (max_file_bytes): memdir would not read it, "
+                f"the {result.ceiling}-byte ceiling of a memory file (max_file_bytes of the person merging"
+                f"{cut(source, 240)}; a teammate's memdir reads with their own): memdir would not read it, "
                 "so git holds it as a conflict; both sides' text is in it. Shorten it, or move part of its body "
                 "into another memory file, then `git add` it and commit the merge")
     if not result.conflicts:

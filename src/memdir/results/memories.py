@@ -123,10 +123,14 @@ class ReadResult(Result):
 class KeptEdit(Result):
     """A person's hand edit a write replaced, that no read of the memory had seen since it was made
     (:func:`memdir.layer.lasts.unseen_edit`): kept as ``version`` of the memory's history, journaled at
-    ``made`` (ISO-8601 UTC)."""
+    ``made`` (ISO-8601 UTC). ``by``: what git's state says of it, for a team memory
+    (:func:`memdir.gateway.writing.came_by`): ``git`` — its text is what the repository's last commit (or the merge
+    under way) holds, a pull, a checkout or a commit; ``hand`` — no such commit holds it; ``""`` — not known (a
+    personal layer, which no git holds; git could not say)."""
 
     version: int
     made: str
+    by: str = ""
 
 
 @dataclass(frozen=True)

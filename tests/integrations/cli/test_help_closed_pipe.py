@@ -7,6 +7,7 @@ control reads the same output from an open pipe."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,3 +58,23 @@ def test_version_into_a_closed_stdout_is_said(isolated_home):
     gone = subprocess.run(f"{sys.executable} -m memdir.cli --version >&-", check=False, shell=True, stderr=subprocess.PIPE,
                           text=True, timeout=60)
     assert (gone.returncode, gone.stderr) == (1, "memdir: the result was not printed: stdout is closed\n")
+
+
+# Every error's JSON document (restore43's leftover, left44c): argparse's usage error, no command, a command's own
+# usage error, and — exit 1 — a memdir error. Each wrote into the gone stdout unguarded: a traceback, exit 1.
+ERRORS = [(("list", "--json", "--bogus"), 2, "UsageError"), (("--json",), 2, "UsageError"),
+          (("team", "resolve", "--json"), 2, "UsageError"), (("read", "nothere", "--json"), 1, "NotFound")]
+
+
+@pytest.mark.parametrize(("args", "code", "kind"), ERRORS, ids=[" ".join(a) for a, _, _ in ERRORS])
+def test_an_error_s_json_into_a_closed_pipe_or_stdout_ends_quietly_with_its_code(args, code, kind, isolated_home):
+    done = closed(args)
+    assert done.returncode == code and "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert done.stderr.strip()  # the error's own line (or argparse's usage) is still said on stderr
+    shut = subprocess.run(" ".join([sys.executable, "-m", "memdir.cli", *args]) + " >&-", check=False, shell=True,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    assert shut.returncode == code and "Traceback" not in shut.stderr, shut.stderr
+    # control: an open stdout reads the one JSON document, the same code
+    shown = subprocess.run([sys.executable, "-m", "memdir.cli", *args], check=False, capture_output=True, text=True,
+                           timeout=60)
+    assert shown.returncode == code and json.loads(shown.stdout)["kind"] == kind

@@ -374,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(exc.code or 0)
         except _ParseError as exc:
             if "--json" in argv:  # scripts reading stdout get one JSON document for a usage error too
-                emit(_json_args(), {"error": str(exc), "kind": "UsageError"})
+                _error_document(_json_args(), str(exc), "UsageError")
             return 2
     for name, default in (("home", None), ("project", None), ("json", False)):
         if not hasattr(args, name):
@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         build_parser(settings=_settings_for_help(argv)).print_help(sys.stderr)
         if args.json:  # a script reading stdout gets its one JSON document for this usage error too
-            emit(args, {"error": "a command is required (memdir --help lists them)", "kind": "UsageError"})
+            _error_document(args, "a command is required (memdir --help lists them)", "UsageError")
         return 2
     from ...files.layout import reporting_kept_copies
     from ...files.sweeps import hand_sweeps_off
@@ -401,9 +401,9 @@ def main(argv: list[str] | None = None) -> int:
                 warn_unsaid([f"warning: {note}" for note in kept])
     except UsageError as exc:
         message = said_line(str(exc))
-        print(f"memdir: {message}", file=sys.stderr)
+        _said_on_stderr(message)
         if getattr(args, "json", False):
-            emit(args, {"error": message, "kind": "UsageError"})
+            _error_document(args, message, "UsageError")
         return 2
     except MemdirError as exc:
         # it may quote a file name or a value; an argument it names is named as the CLI spells it (its flag)
@@ -421,9 +421,9 @@ def main(argv: list[str] | None = None) -> int:
         elif isinstance(exc, Refused) and exc.reactivate:  # the CLI's way back (a model's: reactivate=true)
             message += (f"; reactivate it with `memdir write {exc.reactivate} --reactivate` (a version of it: "
                         f"`memdir restore {exc.reactivate} --version N --reactivate`)")
-        print(f"memdir: {message}", file=sys.stderr)
+        _said_on_stderr(message)
         if getattr(args, "json", False):  # scripts reading stdout get one JSON document too
-            emit(args, {"error": message, "kind": type(exc).__name__})
+            _error_document(args, message, type(exc).__name__)
         return 1
     except OutputLost as exc:  # the command ran; only its output is lost
         return _lost(exc)
@@ -432,6 +432,37 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _error_document(args, message: str, kind: str) -> None:
+    """The ``{"error", "kind"}`` document of an error on stdout (``--json``), said after the error's line on
+    stderr: a stdout closed or gone (``| (exec 0<&-; true)``, ``>&-``) takes nothing and the error keeps its exit
+    code (2 for a usage error, 1 else) — quietly, as the line already said it (restore43: a traceback, exit 1)."""
+    try:
+        emit(args, {"error": message, "kind": kind})
+    except (OutputLost, BrokenPipeError):
+        _drop_stdout()
+
+
+def _said_on_stderr(message: str) -> None:
+    """``memdir: MESSAGE`` on stderr; a stderr gone takes nothing, and the exit code stays the error's."""
+    try:
+        print(f"memdir: {message}", file=sys.stderr, flush=True)
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+
+
+def _drop_stdout() -> None:
+    """After a write into a closed pipe: stdout pointed at the null device, so the interpreter's flush at exit
+    finds nothing to write and says no "Exception ignored" on stderr."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (AttributeError, OSError, ValueError):  # stdout None (closed at start): nothing is flushed at exit
+        pass
 
 
 def _lost(exc: OutputLost) -> int:

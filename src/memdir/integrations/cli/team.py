@@ -21,6 +21,8 @@ def cmd_team(args) -> int:
     if args.action == "init":
         result = mem.team_init()
         emit(args, result, render_team.team_init(result))
+        # made here, but shared with nobody: not done, as an import that brought nothing is not (exit 1, said why)
+        return 0 if result.repository else 1
     elif args.action == "status":
         result = mem.team_status()
         emit(args, result, render_team.team_status(result))
@@ -46,16 +48,19 @@ def cmd_merge_file(args) -> int:
     from ...errors import MemdirError
     from ...files.merge import merge_paths
     from ...paths import home_path
-    from ...settings import load_settings
+    from ...settings import load_settings, set_by
 
-    # the merging person's file-size ceiling: a clean merge over it is a conflict git reports (Merged.ceiling)
+    # the merging person's file-size ceiling: a clean merge over it is a conflict git reports (Merged.ceiling).
+    # Theirs, not a team-wide one: memdir has no repository settings, and what this clone's memdir reads is
+    # bounded by its person's max_file_bytes (a teammate's own team status names a file over theirs)
     try:
         home = home_path(getattr(args, "home", None))
     except MemdirError:  # no usable home: the ceiling of the environment and the defaults
         home = None
     ceiling = load_settings(home).max_file_bytes
     merged = merge_paths(Path(args.base), Path(args.ours), Path(args.theirs), ceiling)
-    text = render_team.merged_file(merged, args.path or args.ours)
+    text = render_team.merged_file(merged, args.path or args.ours,
+                                   set_by("max_file_bytes", home) if merged.ceiling else "")
     if text:
         warn([text])
     return 0 if merged.clean else 1
@@ -92,7 +97,7 @@ def cmd_export(args) -> int:
 def register(add, settings) -> None:
     """Add the team commands to the parser (``add(name, handler, help)``)."""
     p = add("team", cmd_team, f"The team layer in the repository ({settings.team_dir}): init creates or adopts "
-                              "it, status shows what is not committed and what is held back, resolve NAME shows both "
+                              "it (outside a git repository it exits 1: nothing would share it), status shows what is not committed and what is held back, resolve NAME shows both "
                               "sides of a memory's merge conflict and, with --ours|--theirs or --field FIELD=SIDE, "
                               "settles it; trust lets its memories reach "
                               "the agent in this clone (untrust takes that back). A team memory is written with "
