@@ -51,6 +51,13 @@ def test_a_word_of_the_same_prefix_stays(kind):
     assert redact(f"{text} {KEYS[kind]}").counts == {kind: 1}  # control: the key beside it is redacted
 
 
+def test_a_key_with_a_tail_after_its_hex_is_redacted_whole():
+    # break45: "sk-or-v1-<40 hex>-<40 f>" left its 40-character tail shown after the label (main: openai-key, whole)
+    key = "sk-or-v1-" + "a1" * 20 + "-" + "f" * 40
+    assert redact(f"key {key} here").text == "key [REDACTED:openrouter-key] here"
+    assert redact("an sk-or-v1-notes.md file").text == "an sk-or-v1-notes.md file"  # control: no key, kept
+
+
 def test_the_sdk_key_of_any_other_sk_provider_stays_openai_key():
     # DeepSeek's keys ("sk-" and 32 hex) look like OpenAI's older ones: no shape tells them apart
     assert redact("sk-" + "0123456789abcdef" * 2).counts == {"openai-key": 1}

@@ -149,7 +149,8 @@ _PATTERNS: tuple[tuple[str, _Lazy | _Skipping | _PairAlone], ...] = (
     # Keys of providers other than OpenAI that start "sk-" too, named before the "sk-" of OpenAI's (and of others
     # alike: DeepSeek's) takes them: Anthropic's "sk-ant-api03-…"/"sk-ant-admin01-…", OpenRouter's "sk-or-v1-<hex>".
     ("anthropic-key", _Skipping(r"\bsk-ant-[A-Za-z0-9_-]{20,}\b", r"\bsk-ant-", r"[A-Za-z0-9_-]*", _A)),
-    ("openrouter-key", _Skipping(r"\bsk-or-v1-[0-9a-f]{32,}\b", r"\bsk-or-v1-", r"[A-Za-z0-9_-]*", _A)),
+    # (its hex first, then the rest of the run of key characters: a "-…" tail is the key's too, never left shown)
+    ("openrouter-key", _Skipping(r"\bsk-or-v1-[0-9a-f]{32,}[A-Za-z0-9_-]*\b", r"\bsk-or-v1-", r"[A-Za-z0-9_-]*", _A)),
     # (a failed "sk-" fails every later one of the same run of key characters: the run is passed over)
     ("openai-key", _Skipping(r"\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}\b", r"\bsk-", r"[A-Za-z0-9_-]*", _A)),
     ("stripe-key", _Lazy(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}\b", _A)),
