@@ -270,3 +270,23 @@ def test_overwrites_compares_the_fields_the_edit_changed_with_those_the_write_ch
     assert overwrites(before, edit, MemoryRecord("db-port", "The database port", "project", "On 7000."))
     assert overwrites(None, edit, MemoryRecord("db-port", "The dev port", "project", "On 6543."))  # it made the memory
     assert not overwrites(None, edit, edit)
+
+
+def test_a_hand_edit_of_text_no_field_reads_is_still_said_replaced(tmp_path):
+    """break45: a hand edit setting ``status: archived`` (no status memdir knows: the field reads as active) was
+    silently reset by the next write, the person's text lost without the sentence. Control in the same setup: a
+    hand edit of the body, kept by a description write, says nothing."""
+    said = []
+
+    async def steps(call, path, person):
+        _save(path, BY_HAND)  # the body, by hand
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The dev database port"})))
+        said.append(_text(await call("memory_read", {"name": "db-port"})))
+        await anyio.sleep(1.1)  # reads are counted in whole seconds
+        _save(path, path.read_text(encoding="utf-8").replace("type: project\n", "type: project\nstatus: archived\n"))
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The port of the dev db"})))
+
+    person = _run(tmp_path, steps)
+    assert said[0] == "Memory updated: db-port (project)"  # control: the body edit kept whole, nothing said
+    assert said[2] == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}"
+    assert "archived" not in (person.session.layer_dir("project") / "db-port.md").read_text(encoding="utf-8")

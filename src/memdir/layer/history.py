@@ -21,7 +21,7 @@ from ..vocabulary import (
 )
 from .chain import damaged
 from .journal import Event, changes_content, records_bytes
-from .lasts import overwrites
+from .lasts import changed_fields, overwrites
 from .layer import Layer
 
 
@@ -174,7 +174,8 @@ def edit_kept_whole(layer: Layer, name: str, version: int) -> bool:
     """Whether the last version of ``name`` in ``layer`` keeps every field the hand edit ``version`` (1-based,
     :func:`memdir.layer.lasts.unseen_edit`'s) changed as the edit left it (:func:`memdir.layer.lasts.overwrites`
     is False): a write over that edit then replaced none of its text. False when a version's bytes are lost or
-    unreadable, or ``version`` is not an earlier version (the sentence is said, as before). Reads the journal's
+    unreadable, ``version`` is not an earlier version, or the edit changed no field as read (an invalid value,
+    a comment: the written file holds none of it) — the sentence is said, as before. Reads the journal's
     events: asked only once a write replaced an unread hand edit (rare). Raises :class:`InvalidName`."""
     key = normalize_name(name).name
     versions = _versions(layer, key, layer.journal.events())
@@ -187,6 +188,10 @@ def edit_kept_whole(layer: Layer, name: str, version: int) -> bool:
     except (NotFound, MalformedMemory, UnicodeDecodeError):
         return False
     before, edit, written = records
+    if before is not None and not changed_fields(before, edit):
+        # the edit changed only text no field reads (an unknown status, a comment, spacing): the write's file is
+        # made from the fields, so that text is gone; say so, as for any replaced edit (break45)
+        return False
     return not overwrites(before, edit, written)
 
 
