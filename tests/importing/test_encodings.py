@@ -50,3 +50,18 @@ def test_an_mcp_memory_graph_in_utf16_is_imported_and_one_in_latin1_is_refused_n
     assert done.returncode == 0, done.stderr
     listed = run_cli("list", "--project", project).stdout
     assert "build" in listed
+
+
+def test_a_lone_surrogate_escape_in_a_json_source_skips_that_item_alone(tmp_path, project, isolated_home):
+    """break45: ``\\ud800`` written as a JSON escape in an MCP memory graph (no UTF-8 holds it) crashed the
+    whole import with a UnicodeEncodeError traceback while taking the item's digest. Now that item is skipped
+    with the gateway's reason; the good entity beside it (the control) is imported."""
+    graph = tmp_path / "memory.jsonl"
+    graph.write_text('{"type":"entity","name":"bad-one","entityType":"project","observations":["hi \\ud800 x"]}\n'
+                     '{"type":"entity","name":"good-one","entityType":"project","observations":["fine"]}\n',
+                     encoding="utf-8")
+    out = run_cli("import", "mcp-memory", graph, "--project", project, "--json")
+    assert out.returncode == 0, out.stderr
+    results = {o["name"]: (o["result"], o["detail"]) for o in json.loads(out.stdout)["outcomes"]}
+    assert results["good-one"][0] == "imported"
+    assert results["bad-one"] == ("skipped", "description is not valid Unicode text (undecodable bytes?)")

@@ -82,7 +82,7 @@ def source_digest(item: Item) -> str:
     extra = {key: value for key, value in item.extra.items() if key not in (_DIGEST, RENAMED_FROM, "original_origin")}
     payload = json.dumps([item.description, item.type, item.body, item.title, item.disabled, item.candidate, extra],
                          sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _fit(max_bytes: int, change: MemoryChange) -> tuple[MemoryChange, str]:
