@@ -168,8 +168,7 @@ def _cjk_tokens(run: str) -> list[str]:
 
 
 def _addresses(text: str) -> list:
-    """:func:`memdir.search.ipv6.addresses` of ``text``, the module loaded by the first text with a colon (a prompt
-    without one, the hooks' usual, loads none)."""
+    """:func:`memdir.search.ipv6.addresses` of ``text``: loaded by the first text with a colon, not by every prompt."""
     from .ipv6 import addresses
 
     return addresses(text)
