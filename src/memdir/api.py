@@ -178,7 +178,6 @@ class Memory:
         """Change part of ``name``'s body (``memory_edit``): replace one unique piece of text, or insert
         lines (:class:`~memdir.BodyEdit`); see :func:`memdir.operations.memories.edit`."""
         from .gateway.edits import BodyEdit
-
         if not isinstance(change, BodyEdit):
             raise InvalidInput(f"edit takes a BodyEdit (got {type(change).__name__})")
         return operations.edit(self.session, name, change, scope)
@@ -218,13 +217,11 @@ class Memory:
     def history(self, name: str, scope: str | None = None) -> HistoryResult:
         """Every content version of ``name``, also of a deleted memory (``memory_history``)."""
         from .operations import versions
-
         return versions.history(self.session, name, scope)
 
     def show(self, name: str, version: int | str, scope: str | None = None) -> VersionResult:
         """The text of version ``version`` (1-based; ``3`` or ``"v3"``) of ``name``."""
         from .operations import versions
-
         return versions.show(self.session, name, version, scope)
 
     def restore(self, name: str, version: int | str | None = None, scope: str | None = None, *,
@@ -237,7 +234,6 @@ class Memory:
         you read it): a memory changed, gone or written again since is not replaced
         (:class:`memdir.errors.Conflict`); False (the default): not checked."""
         from .operations import versions
-
         return versions.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate,
                                 expect_digest=expect_digest)
 
@@ -246,39 +242,33 @@ class Memory:
     def team_init(self) -> TeamInit:
         """Create or adopt the repository's team directory; see :func:`memdir.operations.team.init`."""
         from .operations import team as teamops
-
         return teamops.init(self.session)
 
     def team_trust(self) -> TeamTrust:
         """Let this repository's team memory reach the agent in this clone; see :func:`memdir.operations.team.trust`."""
         from .operations import team as teamops
-
         return teamops.trust(self.session)
 
     def team_untrust(self) -> TeamTrust:
         """Take back :meth:`team_trust`; see :func:`memdir.operations.team.untrust`."""
         from .operations import team as teamops
-
         return teamops.untrust(self.session)
 
     def team_status(self) -> TeamStatus:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
         from .operations import team as teamops
-
         return teamops.status(self.session)
 
     def team_conflict(self, name: str) -> TeamConflict:
         """Both sides of each conflict hunk of team memory ``name``, before a person chooses; see
         :func:`memdir.operations.team.conflict`."""
         from .operations import team as teamops
-
         return teamops.conflict(self.session, name)
 
     def team_resolve(self, name: str, side: str | None = None, fields: dict[str, str] | None = None) -> Resolved:
         """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``), or per field (``fields``:
         field → side; ``side`` for the rest); see :func:`memdir.operations.team.resolve`."""
         from .operations import team as teamops
-
         return teamops.resolve(self.session, name, side, fields)
 
     def sync_init(self, remote: str, layers: str | None = None) -> "SyncInit":
@@ -340,7 +330,6 @@ class Memory:
     def promote(self, name: str) -> Promoted:
         """Move a personal project memory into the team layer (a person only)."""
         from .operations import team as teamops
-
         return teamops.promote(self.session, name)
 
     # ------------------------------------------------------------ what a person decides
@@ -348,21 +337,18 @@ class Memory:
     def tombstones(self, scope: str | None = None) -> TombstoneList:
         """The tombstones in force; see :func:`memdir.operations.trust.tombstones`."""
         from .operations import trust
-
         return trust.tombstones(self.session, scope)
 
     def lift_tombstone(self, tombstone_id: str, *, reason: str | None = None, scope: str | None = None) -> LiftResult:
         """Lift a tombstone (a person only) of any layer, or of ``scope``'s only;
         see :func:`memdir.operations.trust.lift_tombstone`."""
         from .operations import trust
-
         return trust.lift_tombstone(self.session, tombstone_id, reason=reason, scope=scope)
 
     def review(self, scope: str | None = None) -> ReviewResult:
         """Candidates waiting for a person, each with what approving it does and the digest of what is
         shown; see :func:`memdir.operations.trust.review`."""
         from .operations import trust
-
         return trust.review(self.session, scope)
 
     def findings(self) -> FindingsResult:
@@ -382,7 +368,6 @@ class Memory:
         """A candidate's own text (a team candidate's too: the one waiting in the home); with
         ``as_approved``, as approving it writes it (:func:`memdir.operations.trust.candidate`)."""
         from .operations import trust
-
         return trust.candidate(self.session, name, scope, as_approved=as_approved)
 
     def approve(self, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -391,14 +376,12 @@ class Memory:
         :meth:`review`), only when it is still what was shown; ``edit`` corrects it first
         (:func:`memdir.operations.trust.approve`)."""
         from .operations import trust
-
         return trust.approve(self.session, name, scope, reason=reason, digest=digest, edit=edit)
 
     def reject(self, name: str, scope: str | None = None, *, reason: str | None = None,
                digest: str | None = None) -> Decision:
         """Reject a candidate (a person only): the fact is wrong, its value is tombstoned."""
         from .operations import trust
-
         return trust.reject(self.session, name, scope, reason=reason, digest=digest)
 
     def dismiss(self, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -406,7 +389,6 @@ class Memory:
         """Dismiss a candidate (a person only): dropped with no tombstone; the same proposal is not
         proposed again."""
         from .operations import trust
-
         return trust.dismiss(self.session, name, scope, reason=reason, digest=digest)
 
     def pin(self, name: str, value: bool = True, scope: str | None = None, *,
@@ -414,7 +396,6 @@ class Memory:
         """Pin (``value=False``: unpin) a memory; pinned memories lead the index. ``expect_digest`` as for
         :meth:`delete`."""
         from .operations import trust
-
         return trust.set_flag(self.session, name, "pinned", value, scope, expect_digest=expect_digest)
 
     def mute(self, name: str, value: bool = True, scope: str | None = None, *,
@@ -422,7 +403,6 @@ class Memory:
         """Mute (``value=False``: unmute): out of the index, still listed. ``expect_digest`` as for
         :meth:`delete`."""
         from .operations import trust
-
         return trust.set_flag(self.session, name, "disabled", value, scope, expect_digest=expect_digest)
 
     # ------------------------------------------------------------ reading for the prompt
@@ -433,7 +413,6 @@ class Memory:
         bytes (default the ``context_max_bytes`` setting, 4096). ``""`` when
         there is nothing to show. See :func:`memdir.prompt.context.session_block`."""
         from .prompt.context import session_block
-
         return session_block(self.session, max_bytes)
 
     def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
@@ -568,7 +547,6 @@ class Memory:
         """Project layers whose project no longer exists; with ``match``, each
         compared with this project (asks git). See :func:`memdir.operations.maintenance.orphans`."""
         from .operations import maintenance
-
         root = self.session.project_root  # never its own project's layer, whatever its layer.json says
         return maintenance.orphans(self.session.home, root if match else None, live=root)
 
@@ -577,7 +555,6 @@ class Memory:
         layer) shows none of this project's layer: where its memories are if the project moved; see
         :func:`memdir.operations.maintenance.moved_away`."""
         from .operations import maintenance
-
         return maintenance.moved_away(self.session, listed, scope)
 
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
@@ -585,20 +562,17 @@ class Memory:
         """Journal events of the session's layers, newest first, consolidation receipts only with
         ``everything``; see :func:`memdir.operations.maintenance.journal`."""
         from .operations import maintenance
-
         return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit,
                                    everything=everything)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
         from .operations import verify
-
         return verify.verify(self.session.home, self.session.settings)
 
     def repair(self) -> VerifyResult:
         """Cut torn journal tails, journal hand edits, rebuild every ``MEMORY.md``; then verify."""
         from .operations import verify
-
         return verify.repair(self.session)
 
 

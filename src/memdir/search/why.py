@@ -12,6 +12,7 @@ import unicodedata
 from ..text.fold import fold
 from ..text.printable import without_hidden
 from .emoji import written as written_emoji
+from .ipv6 import written as written_address
 from .relevance import Evidence
 from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens
@@ -53,9 +54,6 @@ def why(evidence: Evidence, words: dict[str, str] | None = None) -> dict:
     itself: :func:`memdir.search.emoji.written`; an IPv6 address as ``fe80::1``, a network as ``fe80::``:
     :func:`memdir.search.ipv6.written`), without
     repeats."""
-    # loaded when a hit is explained (an IPv6 address's term written back), not with every search
-    from .ipv6 import written as written_address
-
     cos = evidence.cosine
     words = words or {}
     shown = (words.get(t) or written_emoji(written_version(written_address(t))) for t in evidence.matched)

@@ -246,35 +246,6 @@ def test_the_prompt_hook_of_an_index_in_step_reads_no_file_and_stems_english_onl
     assert "5434" in out and "yaml" in loaded  # control: a file edited by hand is read again
 
 
-def test_a_prompt_without_a_colon_that_recalls_nothing_loads_no_ipv6_reader(mem, project):
-    """hot44: :mod:`memdir.search.ipv6` loads with the first text holding a colon (an address is one term) or a hit
-    explained (its terms written back), not with every prompt hook: a prompt without a colon that recalls nothing
-    (the index in step) loads it not. Controls in the same store: a prompt with an address loads it; so does a
-    prompt whose hit is explained."""
-    mem.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432 on 2026-11-02.")
-    _prompt_modules(project, "which port for postgresql?", "first")  # builds the index
-    for prompt, session, expected in (("what is the weather on mars tomorrow?", "second", False),
-                                      ("is the weather on mars at fe80::1 tomorrow?", "third", True),
-                                      ("which port for postgresql?", "fourth", True)):
-        payload = {**_start_input(project), "session_id": session, "hook_event_name": "UserPromptSubmit",
-                   "prompt": prompt}
-        run = ("import io, json, sys, runpy\n"
-               "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']\n"
-               f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
-               "try:\n"
-               "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
-               "except SystemExit:\n"
-               "    pass\n"
-               "print(json.dumps(['memdir.search.ipv6' in sys.modules, 'memdir.search.recall' in sys.modules]), "
-               "file=sys.stderr)\n")
-        done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, timeout=60, check=False,
-                              env={**os.environ, "MEMDIR_SEARCH_VECTORS": "off"})
-        assert done.returncode == 0, done.stderr
-        assert ("5433" in done.stdout) == (session == "fourth")  # the fourth alone recalls the memory
-        # control for each: recall ran
-        assert json.loads(done.stderr.strip().splitlines()[-1]) == [expected, True], prompt
-
-
 def project_layer_file(mem, name: str):
     return mem.session.layer("project").path / f"{name}.md"
 
