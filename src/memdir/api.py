@@ -46,44 +46,52 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
-from .gateway.edits import BodyEdit, EditResult
 from .gateway.fields import MemoryChange
-from .operations import maintenance, trust, verify, versions
 from .operations import memories as operations
-from .operations import team as teamops
-from .operations.team import (
-    Promoted,
-    Resolved,
-    TeamConflict,
-    TeamInit,
-    TeamStatus,
-    TeamTrust,
-)
-from .prompt.context import session_block
-from .results.maintenance import DoctorResult, JournalResult, StatusResult, VerifyResult
-from .results.memories import (
-    ClearResult,
-    DeleteResult,
-    HistoryResult,
-    ListResult,
-    PruneResult,
-    ReadResult,
-    RestoreResult,
-    VersionResult,
-    WriteResult,
-)
-from .results.trust import Decision, FlagResult, LiftResult, ReviewResult, TombstoneList
 from .session import Session, open_session
 from .settings import Settings
 
 if TYPE_CHECKING:  # loaded on first use by the methods that return them (a CLI command pays for its own)
     from .consolidation.proposals import ConsolidationReport
+    from .gateway.edits import BodyEdit, EditResult
     from .importing.export import ExportReport
     from .importing.run import ImportReport
     from .operations.contested import SyncConflict
     from .operations.findings import FindingsDropped, FindingsResult
     from .operations.relocate import LayerMove, OrphanLayer
     from .operations.sync import SyncInit, SyncReport, SyncStatus
+    from .operations.team import (
+        Promoted,
+        Resolved,
+        TeamConflict,
+        TeamInit,
+        TeamStatus,
+        TeamTrust,
+    )
+    from .results.maintenance import (
+        DoctorResult,
+        JournalResult,
+        StatusResult,
+        VerifyResult,
+    )
+    from .results.memories import (
+        ClearResult,
+        DeleteResult,
+        HistoryResult,
+        ListResult,
+        PruneResult,
+        ReadResult,
+        RestoreResult,
+        VersionResult,
+        WriteResult,
+    )
+    from .results.trust import (
+        Decision,
+        FlagResult,
+        LiftResult,
+        ReviewResult,
+        TombstoneList,
+    )
     from .search.hits import SearchResult
     from .search.recall import RecallResult
 
@@ -169,6 +177,7 @@ class Memory:
     def edit(self, name: str, change: BodyEdit, scope: str | None = None) -> EditResult:
         """Change part of ``name``'s body (``memory_edit``): replace one unique piece of text, or insert
         lines (:class:`~memdir.BodyEdit`); see :func:`memdir.operations.memories.edit`."""
+        from .gateway.edits import BodyEdit
         if not isinstance(change, BodyEdit):
             raise InvalidInput(f"edit takes a BodyEdit (got {type(change).__name__})")
         return operations.edit(self.session, name, change, scope)
@@ -207,10 +216,12 @@ class Memory:
 
     def history(self, name: str, scope: str | None = None) -> HistoryResult:
         """Every content version of ``name``, also of a deleted memory (``memory_history``)."""
+        from .operations import versions
         return versions.history(self.session, name, scope)
 
     def show(self, name: str, version: int | str, scope: str | None = None) -> VersionResult:
         """The text of version ``version`` (1-based; ``3`` or ``"v3"``) of ``name``."""
+        from .operations import versions
         return versions.show(self.session, name, version, scope)
 
     def restore(self, name: str, version: int | str | None = None, scope: str | None = None, *,
@@ -222,6 +233,7 @@ class Memory:
         restore and a commit's alike): the digest of the live version you read (None: it was deleted when
         you read it): a memory changed, gone or written again since is not replaced
         (:class:`memdir.errors.Conflict`); False (the default): not checked."""
+        from .operations import versions
         return versions.restore(self.session, name, version, scope, commit=commit, reactivate=reactivate,
                                 expect_digest=expect_digest)
 
@@ -229,28 +241,34 @@ class Memory:
 
     def team_init(self) -> TeamInit:
         """Create or adopt the repository's team directory; see :func:`memdir.operations.team.init`."""
+        from .operations import team as teamops
         return teamops.init(self.session)
 
     def team_trust(self) -> TeamTrust:
         """Let this repository's team memory reach the agent in this clone; see :func:`memdir.operations.team.trust`."""
+        from .operations import team as teamops
         return teamops.trust(self.session)
 
     def team_untrust(self) -> TeamTrust:
         """Take back :meth:`team_trust`; see :func:`memdir.operations.team.untrust`."""
+        from .operations import team as teamops
         return teamops.untrust(self.session)
 
     def team_status(self) -> TeamStatus:
         """Team memories changed and not committed (``git status``), conflicts, pending candidates."""
+        from .operations import team as teamops
         return teamops.status(self.session)
 
     def team_conflict(self, name: str) -> TeamConflict:
         """Both sides of each conflict hunk of team memory ``name``, before a person chooses; see
         :func:`memdir.operations.team.conflict`."""
+        from .operations import team as teamops
         return teamops.conflict(self.session, name)
 
     def team_resolve(self, name: str, side: str | None = None, fields: dict[str, str] | None = None) -> Resolved:
         """Settle a team memory's merge conflict by ``side`` (``ours`` | ``theirs``), or per field (``fields``:
         field → side; ``side`` for the rest); see :func:`memdir.operations.team.resolve`."""
+        from .operations import team as teamops
         return teamops.resolve(self.session, name, side, fields)
 
     def sync_init(self, remote: str, layers: str | None = None) -> "SyncInit":
@@ -311,22 +329,26 @@ class Memory:
 
     def promote(self, name: str) -> Promoted:
         """Move a personal project memory into the team layer (a person only)."""
+        from .operations import team as teamops
         return teamops.promote(self.session, name)
 
     # ------------------------------------------------------------ what a person decides
 
     def tombstones(self, scope: str | None = None) -> TombstoneList:
         """The tombstones in force; see :func:`memdir.operations.trust.tombstones`."""
+        from .operations import trust
         return trust.tombstones(self.session, scope)
 
     def lift_tombstone(self, tombstone_id: str, *, reason: str | None = None, scope: str | None = None) -> LiftResult:
         """Lift a tombstone (a person only) of any layer, or of ``scope``'s only;
         see :func:`memdir.operations.trust.lift_tombstone`."""
+        from .operations import trust
         return trust.lift_tombstone(self.session, tombstone_id, reason=reason, scope=scope)
 
     def review(self, scope: str | None = None) -> ReviewResult:
         """Candidates waiting for a person, each with what approving it does and the digest of what is
         shown; see :func:`memdir.operations.trust.review`."""
+        from .operations import trust
         return trust.review(self.session, scope)
 
     def findings(self) -> FindingsResult:
@@ -345,6 +367,7 @@ class Memory:
     def candidate(self, name: str, scope: str | None = None, *, as_approved: bool = False) -> ReadResult:
         """A candidate's own text (a team candidate's too: the one waiting in the home); with
         ``as_approved``, as approving it writes it (:func:`memdir.operations.trust.candidate`)."""
+        from .operations import trust
         return trust.candidate(self.session, name, scope, as_approved=as_approved)
 
     def approve(self, name: str, scope: str | None = None, *, reason: str | None = None,
@@ -352,29 +375,34 @@ class Memory:
         """Publish a candidate (a person only); a tombstoned value is refused; with ``digest`` (from
         :meth:`review`), only when it is still what was shown; ``edit`` corrects it first
         (:func:`memdir.operations.trust.approve`)."""
+        from .operations import trust
         return trust.approve(self.session, name, scope, reason=reason, digest=digest, edit=edit)
 
     def reject(self, name: str, scope: str | None = None, *, reason: str | None = None,
                digest: str | None = None) -> Decision:
         """Reject a candidate (a person only): the fact is wrong, its value is tombstoned."""
+        from .operations import trust
         return trust.reject(self.session, name, scope, reason=reason, digest=digest)
 
     def dismiss(self, name: str, scope: str | None = None, *, reason: str | None = None,
                 digest: str | None = None) -> Decision:
         """Dismiss a candidate (a person only): dropped with no tombstone; the same proposal is not
         proposed again."""
+        from .operations import trust
         return trust.dismiss(self.session, name, scope, reason=reason, digest=digest)
 
     def pin(self, name: str, value: bool = True, scope: str | None = None, *,
             expect_digest: str | None | bool = False) -> FlagResult:
         """Pin (``value=False``: unpin) a memory; pinned memories lead the index. ``expect_digest`` as for
         :meth:`delete`."""
+        from .operations import trust
         return trust.set_flag(self.session, name, "pinned", value, scope, expect_digest=expect_digest)
 
     def mute(self, name: str, value: bool = True, scope: str | None = None, *,
              expect_digest: str | None | bool = False) -> FlagResult:
         """Mute (``value=False``: unmute): out of the index, still listed. ``expect_digest`` as for
         :meth:`delete`."""
+        from .operations import trust
         return trust.set_flag(self.session, name, "disabled", value, scope, expect_digest=expect_digest)
 
     # ------------------------------------------------------------ reading for the prompt
@@ -384,6 +412,7 @@ class Memory:
         fenced as data, with the memory policy, within ``max_bytes`` UTF-8
         bytes (default the ``context_max_bytes`` setting, 4096). ``""`` when
         there is nothing to show. See :func:`memdir.prompt.context.session_block`."""
+        from .prompt.context import session_block
         return session_block(self.session, max_bytes)
 
     def search(self, query: str, k: int = 5, scope: str | None = None, *, include_muted: bool = False,
@@ -517,6 +546,7 @@ class Memory:
     def orphans(self, match: bool = False) -> list[OrphanLayer]:
         """Project layers whose project no longer exists; with ``match``, each
         compared with this project (asks git). See :func:`memdir.operations.maintenance.orphans`."""
+        from .operations import maintenance
         root = self.session.project_root  # never its own project's layer, whatever its layer.json says
         return maintenance.orphans(self.session.home, root if match else None, live=root)
 
@@ -524,21 +554,25 @@ class Memory:
         """The orphaned layers holding memories when ``listed`` (a :meth:`list` result of ``scope``, None: every
         layer) shows none of this project's layer: where its memories are if the project moved; see
         :func:`memdir.operations.maintenance.moved_away`."""
+        from .operations import maintenance
         return maintenance.moved_away(self.session, listed, scope)
 
     def journal(self, scope: str | None = None, *, actor: str | None = None, action: str | None = None,
                 name: str | None = None, limit: int = 200, everything: bool = False) -> JournalResult:
         """Journal events of the session's layers, newest first, consolidation receipts only with
         ``everything``; see :func:`memdir.operations.maintenance.journal`."""
+        from .operations import maintenance
         return maintenance.journal(self.session, scope, actor=actor, action=action, name=name, limit=limit,
                                    everything=everything)
 
     def verify(self) -> VerifyResult:
         """Check every layer's journal chain and objects under this home."""
+        from .operations import verify
         return verify.verify(self.session.home, self.session.settings)
 
     def repair(self) -> VerifyResult:
         """Cut torn journal tails, journal hand edits, rebuild every ``MEMORY.md``; then verify."""
+        from .operations import verify
         return verify.repair(self.session)
 
 

@@ -357,6 +357,7 @@ def layer_dirs(home: Path) -> list[Path]:
 
 
 TEAM_DIR = "team"  # under the home: the local side of each repository's team layer
+CANDIDATE_DIR = "candidates"  # in a team's side (team_meta_path): the candidates waiting for this person
 
 
 def team_files_path(root: str | os.PathLike, team_dir: str) -> str:

@@ -53,6 +53,7 @@ import time
 
 from .errors import InvalidInput, ScopeError
 from .paths import (
+    CANDIDATE_DIR,
     NO_PROJECT,
     home_path,
     project_layer_path,
@@ -214,11 +215,12 @@ class Session:
         if "team" not in self.scopes() and self.has_team():
             layers.insert(1 if self.settings.enable_user_scope else 0, self._open_team())
         if self.root_path is not None:
-            from .layer.team import CANDIDATE_DIR, candidate_layer  # late, as below
-
             found = self._layers.get(CANDIDATE_DIR)
             if found is None and os.path.isdir(os.path.join(team_meta_path(self.home_path, self.root_path),
                                                             CANDIDATE_DIR)):
+                # late, as below: the team layer's module loads only where candidates wait
+                from .layer.team import candidate_layer
+
                 found = self._layers[CANDIDATE_DIR] = candidate_layer(self.home, self.project_root, self.settings)
             if found is not None:
                 layers.append(found)

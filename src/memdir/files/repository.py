@@ -5,7 +5,8 @@ The rules of a sync — which layers travel, what is exported and imported, when
 and names (``sync/`` in the home, the branch, :data:`SYNCED_REF`: the commit the live layers
 last matched), a remote URL normalized (:func:`normalize_remote`) and a project's identity as a
 directory name (:func:`project_key`), the few git commands it runs (every one through
-:func:`memdir.git.run`), the state file in ``.git`` (:func:`read_state`), the recovery after a
+:func:`memdir.git.run`, imported by the functions that run git: a write reads the state file alone), the state
+file in ``.git`` (:func:`read_state`), the recovery after a
 stopped run (:func:`recover`) and the merge of the other machines' commits (:func:`merge_remote`).
 """
 
@@ -18,10 +19,8 @@ import re
 import stat
 from pathlib import Path
 
-from .. import git
 from ..errors import NotFound, Refused, StoreError
 from ..paths import PROJECTS_DIR, sync_dir
-from . import merge as merge_rules
 from .fsio import atomic_write, read_bytes, read_foreign
 
 BRANCH = "main"
@@ -30,10 +29,8 @@ SYNCED_REF = "refs/memdir/synced"  # the commit the live layers last matched
 STATE_FILE = "memdir-sync.json"  # in the repository's .git: last sync, conflicts held, files not synced
 LOCK_FILE = "memdir-sync.lock"  # in .git: one sync at a time
 IGNORED = "# derived on each machine, never synced (memdir sync)\nMEMORY.md\n.memdir/\n*.tmp\n"
-ATTRIBUTES = merge_rules.ATTRIBUTE + "\n"
 STALE_LOCKS = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
 FILE_MODES = ("100644", "100755")  # what a tree entry the sync takes in may be: a regular file (no link, no submodule)
-LOCAL_ATTRIBUTES = "* merge=text -text\n" + merge_rules.ATTRIBUTE + "\n"  # .git/info/attributes: over the tree's
 PROJECT_KEY = re.compile(r"^[a-z0-9-]{1,40}-[0-9a-f]{12}$")  # projects/<key> (project_key)
 UNREACHABLE = ("could not read from remote", "unable to access", "does not appear to be a git repository",
                "could not resolve host", "connection refused", "connection timed out", "timed out",
@@ -154,6 +151,8 @@ def repository(home: Path) -> Path:
 
 
 def _git(repo: Path, *args: str) -> str:
+    from .. import git
+
     return git.run(repo, *args)
 
 
@@ -220,13 +219,16 @@ def inside(repo: Path, path: str) -> Path | None:
 
 
 def force_attributes(repo: Path) -> None:
-    """Write ``.git/info/attributes`` (:data:`LOCAL_ATTRIBUTES`): git reads it after every
-    ``.gitattributes`` of the tree, so one pushed from another clone (``*.md merge=union``, ``-merge``)
-    never turns the field-by-field merge driver off here."""
+    """Write ``.git/info/attributes`` (``* merge=text -text`` then :data:`memdir.files.merge.ATTRIBUTE`): git
+    reads it after every ``.gitattributes`` of the tree, so one pushed from another clone (``*.md merge=union``,
+    ``-merge``) never turns the field-by-field merge driver off here."""
+    from .merge import ATTRIBUTE
+
+    local = ("* merge=text -text\n" + ATTRIBUTE + "\n").encode()  # over the tree's
     info = git_dir(repo) / "info"
     info.mkdir(mode=0o700, exist_ok=True)
-    if read_bytes(info / "attributes") != LOCAL_ATTRIBUTES.encode():
-        atomic_write(info / "attributes", LOCAL_ATTRIBUTES.encode(), sync_dir=False)
+    if read_bytes(info / "attributes") != local:
+        atomic_write(info / "attributes", local, sync_dir=False)
 
 
 def show(repo: Path, commit: str | None, path: str) -> bytes | None:
@@ -234,6 +236,8 @@ def show(repo: Path, commit: str | None, path: str) -> bytes | None:
     if commit is None:
         return None
     try:
+        from .. import git
+
         return git.run(repo, "show", f"{commit}:{path}", binary=True)
     except StoreError:
         return None
@@ -262,6 +266,8 @@ def configured(home: Path) -> Path:
 def layers_of(repo: Path) -> tuple[str, ...]:
     """The layers ``sync init --layers`` chose (``("user",)`` or ``("user", "projects")``), from the
     repository's own config (``memdir.layers``)."""
+    from .. import git
+
     chosen = git.local_config(repo, "memdir.layers") or "user"
     return tuple(chosen.split(","))
 
@@ -367,6 +373,8 @@ def merge_remote(repo: Path, notes: list[str]) -> list[str]:
     as it is (markers in the memory file: the sync holds it back from the live layer; a tombstone or ``project.json``
     both machines wrote keeps this machine's bytes, the same fact either way). Returns the memory files this
     merge left with markers (their ``ours`` is this machine)."""
+    from .. import git
+
     theirs = rev(repo, f"refs/remotes/origin/{BRANCH}")
     if theirs is None:
         return []
@@ -423,7 +431,9 @@ def _merge_unmarked(repo: Path, path: str) -> bool:
     ours, theirs = show(repo, ":2", path), show(repo, ":3", path)
     if data is None or has_conflict(data) or ours is None or theirs is None:
         return False
-    merged = merge_rules.merge_sides(show(repo, ":1", path) or b"", ours, theirs)
+    from .merge import merge_sides
+
+    merged = merge_sides(show(repo, ":1", path) or b"", ours, theirs)
     atomic_write(target, merged.data)
     return not merged.conflicts
 

@@ -47,14 +47,13 @@ from ..files.layout import (
 from ..files.memfile import MemoryRecord
 from ..files.scan import Malformed, Scan
 from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
-from ..paths import TEAM_DIR, team_files_dir, team_meta_dir
+from ..paths import CANDIDATE_DIR, TEAM_DIR, team_files_dir, team_meta_dir
 from ..settings import Settings
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
 from .layer import Layer, meta_dir
 
 TOMBSTONE_DIR = TEAM_TOMBSTONE_DIR  # where its tombstones are (files.layout.stones_key reads it too)
-CANDIDATE_DIR = "candidates"
 README = "README"  # no .md: a memory file it is not
 README_TEXT = ("# Team memory\n\n"
                "Shared long-term memory of this repository for coding agents (memdir's team layer): one memory "

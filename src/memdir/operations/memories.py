@@ -52,7 +52,6 @@ from ..results.memories import (
 from ..session import Session
 from ..text.names import normalize_name
 from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
-from . import team as teamops
 from .lookup import (
     find,
     guard,
@@ -141,6 +140,9 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
                 f"(scope {implied!r}) and delete it from the {scope} layer")
     if scope == "team" and (session.actor != "human" or change.status == "candidate"):
         session.check_scope("team")  # the agent and consolidation propose; a person approves (DESIGN §2)
+        # the team layer's rules load with a team write, not with every write
+        from . import team as teamops
+
         return teamops.propose(session, _timed(change))
     layer = session.layer(scope)
     notes: list[str] = []
@@ -409,6 +411,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
             if layer.scope == "team" and include_all:
                 # candidates for the team wait in the home: each lists its own file's digest, and the team
                 # memory of the same name keeps its own (a button on its row checks the version it shows)
+                from . import team as teamops
+
                 entries = teamops.pending_entries(session)
                 records += [entry.record for entry in entries]
                 waiting = {id(entry.record): entry.digest for entry in entries}

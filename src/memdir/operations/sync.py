@@ -191,7 +191,7 @@ def init(session: Session, remote: str, layers: str | None = None) -> SyncInit:
         git.run(repo, "init", "-q", "-b", sync_repo.BRANCH)
         _configure(repo, remote, layers)
         (repo / ".gitignore").write_text(sync_repo.IGNORED, encoding="utf-8")
-        (repo / ".gitattributes").write_text(sync_repo.ATTRIBUTES, encoding="utf-8")
+        (repo / ".gitattributes").write_text(merge_rules.ATTRIBUTE + "\n", encoding="utf-8")
         git.run(repo, "add", ".gitignore", ".gitattributes")
         git.run(repo, "commit", "-q", "-m", "memdir sync: start")
         git.run(repo, "update-ref", sync_repo.SYNCED_REF, "HEAD")

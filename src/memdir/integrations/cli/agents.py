@@ -102,6 +102,7 @@ def register(add, settings) -> None:
                         "instructions that do not repeat the hook's guidance")
     from ..claude_code.hooks import DIALECTS
     from ..clients import INSTALLERS
+    from .common import IGNORED
 
     p = add("hook", cmd_hook, "Run one hook of a coding agent (Claude Code, Codex, Gemini CLI or Cursor): reads "
                               "the hook JSON on stdin and takes the project from its cwd; never fails (on any "
@@ -112,11 +113,14 @@ def register(add, settings) -> None:
     p.add_argument("--home", help="memdir home, an absolute path (default: MEMDIR_HOME, $DSH_HOME/memory, or the "
                                   "platform data dir)")
     clients = tuple(INSTALLERS)
-    where = _files_by_client(clients)
+    where = None
     for name, text in (("install", "Register memdir's MCP server and hooks (or instructions) with a coding agent "
                                    "(backs up each file it changes and prints the diff)."),
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
+        if p is IGNORED:  # another command's line: its help's file list (every installer, imported) is not built
+            continue
+        where = where or _files_by_client(clients)
         p.add_argument("agent", choices=clients)
         if name == "install":
             scope_help = ("user: the client's files in your home, its commands naming this interpreter by its "

@@ -1,4 +1,4 @@
-"""What every command module of the CLI shares: the usage error, opening
+"""What every command module of the CLI shares: the usage error, the stand-in for a subparser not built, opening
 the facade for ``--home``/``--project``, and printing a result (its text, or
 with ``--json`` its ``to_dict()``) and warnings."""
 
@@ -21,6 +21,23 @@ def _json_escape(char: str) -> str:
 
 class UsageError(Exception):
     """Bad command-line usage: exit 2."""
+
+
+class Ignored:
+    """Stands in for the subparsers ``build_parser(only=…)`` does not build (:data:`IGNORED`): absorbs the
+    options a ``register`` adds; a register skips work only its parser's help needs when given it."""
+
+    def add_argument(self, *args, **kwargs):
+        return None
+
+    def set_defaults(self, **kwargs):
+        return None
+
+    def add_mutually_exclusive_group(self, **kwargs):
+        return self
+
+
+IGNORED = Ignored()
 
 
 class OutputLost(Exception):

@@ -23,7 +23,7 @@ import sys
 
 from ...errors import Conflict, InvalidInput, MemdirError, NotFound, Refused
 from ...text.printable import printable, said_line
-from .common import OutputLost, UsageError, emit, warn_unsaid
+from .common import IGNORED, OutputLost, UsageError, emit, warn_unsaid
 
 # ---------------------------------------------------------------- the hot path
 
@@ -131,19 +131,6 @@ def _unknown_dashed(tokens: list[str], options: dict) -> list[str]:
                 and token.partition("=")[0] not in options:
             unknown.append(token)
     return unknown
-
-
-class _Ignored:
-    """Stands in for the subparsers ``build_parser(only=…)`` does not build."""
-
-    def add_argument(self, *args, **kwargs):
-        return None
-
-    def set_defaults(self, **kwargs):
-        return None
-
-    def add_mutually_exclusive_group(self, **kwargs):
-        return self
 
 
 def _global_option(argv: list[str], name: str) -> str | None:
@@ -292,7 +279,7 @@ def build_parser(only: str | None = None, settings=None):
         """``options=False``: a command that takes none of ``--json``/``--home``/``--project`` (it adds its own);
         ``json=False``: one that takes ``--home``/``--project`` but prints no result (a server)."""
         if only is not None and name != only:
-            return _IGNORED  # absorbs the options, registers nothing
+            return IGNORED  # absorbs the options, registers nothing
         parents = ([common] if json else [located]) if options else []
         p = sub.add_parser(name, parents=parents, help=help_text, description=help_text, **kw)
         p.set_defaults(handler=handler)
@@ -308,9 +295,6 @@ def build_parser(only: str | None = None, settings=None):
     if only is not None and only not in sub.choices:
         return build_parser(None, settings)  # an unknown command: the full parser names the real ones
     return parser
-
-
-_IGNORED = _Ignored()
 
 
 def _json_args():
