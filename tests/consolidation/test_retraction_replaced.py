@@ -15,7 +15,7 @@ from memdir.consolidation.extractors.agent import AgentExtractor
 from memdir.consolidation.extractors.rules import RulesExtractor
 from memdir.consolidation.gate import check
 from memdir.consolidation.proposals import ExtractionContext
-from memdir.consolidation.retraction import NAMED_LOOK, replacement, withdrawn
+from memdir.consolidation.retraction import replacement, withdrawn
 from memdir.consolidation.transcripts import Transcript, Turn
 from tests.consolidation.test_retraction import consolidate, names
 
@@ -130,7 +130,6 @@ def test_thousands_of_named_retractions_are_read_in_linear_time():
     assert len(taken.cancelled()) == n  # each the latest still standing, from the last to the first
     assert taken.said[0].cancelled[2] == requests[-1] and taken.said[-1].cancelled[2] == requests[0]
     assert time.perf_counter() - started < 8  # main: about 20 s each (9 s at 1,000; 1.7 s both here)
-    assert NAMED_LOOK >= 100
 
 
 # ---------------------------------------------------------------- what is no replacement (hand-45r)
@@ -188,3 +187,22 @@ def test_cli_rules_a_replacement_on_another_subject_keeps_both(isolated_home, pr
                                         "USER: Never mind, the cache is on port 6380.\n")
     assert "db-port-5433" in names(isolated_home, project)  # main kept it too; the new rule lost it
     assert any("6380" in name for name in names(isolated_home, project))
+
+
+def test_a_named_retraction_finds_its_request_behind_hundreds_sharing_a_word():
+    regions = [f"Remember: the deploy uses region r{k}." for k in range(300)]
+    said = transcript("Remember: the deploy runs on Fridays at noon.", *regions,
+                      "Ignore what I said about the Friday deploy.")
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the deploy runs on Fridays at noon."]
+    said = transcript("Remember: the deploy runs on Fridays at noon.", *regions,
+                      "Ignore what I said about the deploy region.")  # control: the latest sharing both
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the deploy uses region r299."]
+
+
+def test_a_named_retraction_sharing_more_with_an_older_request_is_exact():
+    said = transcript("Remember: the staging deploy runs on Fridays.", "Remember: the staging db is on 5433.",
+                      "Remember: the deploy uses the VPN.", "Ignore what I said about the staging deploy on Fridays.")
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the staging deploy runs on Fridays."]
+    said = transcript("Remember: the staging deploy runs on Fridays.", "Remember: the staging db is on 5433.",
+                      "Remember: the deploy uses the VPN.", "Ignore what I said about the staging db.")  # control
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the staging db is on 5433."]

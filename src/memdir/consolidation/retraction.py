@@ -384,17 +384,10 @@ class Withdrawals:
 
 NONE = Withdrawals()
 
-# A named retraction looks through at most this many of the latest requests sharing a word with what it names
-# for the one sharing the most (then the latest): beyond them, an older request sharing more is not looked for.
-# With it, thousands of named retractions cost each a bounded look (left44b: every one read every request said
-# before it again, 9 s for 1,000 of them).
-NAMED_LOOK = 256
-
-
 class _Requests:
     """The requests said so far that a named retraction may cancel, by the content words (stems) they hold: for
-    each stem, the order numbers of the requests holding it, in order (a cancelled one stays until a look passes
-    it: each list shrinks from its end)."""
+    each stem, the order numbers of the requests holding it, in order (a cancelled one stays until it is at the list's
+    end: each list shrinks from its end)."""
 
     __slots__ = ("by_stem", "dead", "stems")
 
@@ -412,8 +405,13 @@ class _Requests:
         return number
 
     def best(self, wanted: set) -> int | None:
-        """The standing request sharing the most of ``wanted`` (then the latest), among the :data:`NAMED_LOOK`
-        latest requests sharing any (cancelled ones among them); None when none shares one. Time: the stems of ``wanted`` times the look, at most."""
+        """The standing request sharing the most of ``wanted`` (then the latest); None when none shares one.
+
+        Exact, with no cap (hand-45r: a look at the 256 latest lost "the Friday deploy" behind 300 requests on
+        the deploy's region): the latest standing request sharing any is the one to beat, sharing ``c``; one
+        sharing more holds ``c + 1`` of the stems, so it is in one of the ``len(lists) - c`` rarest stems' lists
+        (pigeonhole), and only those are read. Time: the lengths of those lists, at most; nothing when the latest
+        shares every stem named ("ignore what I said about the deploy" after many deploy requests)."""
         lists = []
         for stem in wanted:
             numbers = self.by_stem.get(stem)
@@ -421,22 +419,20 @@ class _Requests:
                 numbers.pop()
             if numbers:
                 lists.append(numbers)
-        ends = [len(numbers) for numbers in lists]  # per list, how many of it are not yet read
-        best, shared, looked = None, 0, 0
-        while looked < NAMED_LOOK:
-            standing = [k for k, end in enumerate(ends) if end]
-            if not standing or shared >= len(standing):
-                break  # no request left to read can share more than the best one
-            latest = max(lists[k][ends[k] - 1] for k in standing)
-            for k in standing:
-                if lists[k][ends[k] - 1] == latest:
-                    ends[k] -= 1
-            looked += 1  # a cancelled one read counts too: the look stays bounded however many were cancelled
-            if latest in self.dead:
-                continue
-            count = len(wanted & self.stems[latest])
-            if count > shared:
-                best, shared = latest, count
+        if not lists:
+            return None
+        best = max(numbers[-1] for numbers in lists)
+        shared = len(wanted & self.stems[best])
+        if shared >= len(lists):
+            return best
+        lists.sort(key=len)
+        for numbers in lists[:len(lists) - shared]:
+            for number in reversed(numbers):
+                if number in self.dead or number == best:
+                    continue
+                count = len(wanted & self.stems[number])
+                if count > shared or (count == shared and number > best):
+                    best, shared = number, count
         return best
 
 
@@ -444,8 +440,8 @@ def withdrawn(transcript) -> Withdrawals:
     """What the person took back in ``transcript`` (:class:`~memdir.consolidation.transcripts.Transcript`): its
     retractions (:func:`is_retraction`), the requests they cancel (module docstring: adjacency or naming), and what
     a take-back puts in a request's place in the same sentence (:func:`replacement`). :data:`NONE` when no
-    sentence of the person's takes anything back. Time linear in the transcript's sentences (a named retraction
-    looks through :data:`NAMED_LOOK` requests at most). Never raises for text."""
+    sentence of the person's takes anything back. Time linear in the transcript's sentences, plus, for each named
+    retraction, the requests holding its rarer words (:meth:`_Requests.best`). Never raises for text."""
     from .extractors.subjects import stems
     from .gate import (
         confirmed_suggestion,
@@ -565,5 +561,5 @@ def withdrawn(transcript) -> Withdrawals:
                        {k: dict(v) for k, v in replaced.items()})
 
 
-__all__ = ["NAMED_LOOK", "NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
+__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
            "takes_itself_back", "withdrawn", "wrong_and_right"]
