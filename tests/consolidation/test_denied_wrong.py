@@ -94,3 +94,16 @@ def test_a_denial_repeated_is_read_in_linear_time():
     assert time.perf_counter() - started < 4.0  # about 0.6 s here (36,000 characters each)
     assert sentence_rules("nothing is wrong, " * 2000 + "the port is wrong, it should be 5432") == [
         ("correction", "is wrong, ")]  # control: a wrong not denied after them
+
+
+@pytest.mark.parametrize("sentence, denied", [
+    ("There is nothing wrong with using pnpm, it should be the default.", False),  # hand-45r: asks for pnpm
+    ("Nothing is wrong with pnpm, we should use it everywhere.", False),
+    ("There is nothing wrong with the config, it should work.", True),  # controls: an expectation, no directive
+    ("There is nothing wrong with the config, it should be fine.", True),
+])
+def test_a_denial_followed_by_a_directive_keeps_the_directive(sentence, denied):
+    assert denies_wrong(sentence, sentence.index("wrong")) is denied
+    assert check(transcript(sentence)).fire is not denied
+    found = AgentExtractor().extract(transcript(sentence), ExtractionContext()).pending
+    assert [text for _, text, _ in found] == ([] if denied else [sentence])

@@ -15,7 +15,7 @@ from memdir.consolidation.extractors.agent import AgentExtractor
 from memdir.consolidation.extractors.rules import RulesExtractor
 from memdir.consolidation.gate import check
 from memdir.consolidation.proposals import ExtractionContext
-from memdir.consolidation.retraction import NAMED_LOOK, replacement, withdrawn
+from memdir.consolidation.retraction import replacement, withdrawn
 from memdir.consolidation.transcripts import Transcript, Turn
 from tests.consolidation.test_retraction import consolidate, names
 
@@ -130,4 +130,79 @@ def test_thousands_of_named_retractions_are_read_in_linear_time():
     assert len(taken.cancelled()) == n  # each the latest still standing, from the last to the first
     assert taken.said[0].cancelled[2] == requests[-1] and taken.said[-1].cancelled[2] == requests[0]
     assert time.perf_counter() - started < 8  # main: about 20 s each (9 s at 1,000; 1.7 s both here)
-    assert NAMED_LOOK >= 100
+
+
+# ---------------------------------------------------------------- what is no replacement (hand-45r)
+
+
+def test_a_replacement_that_negates_cancels_the_request_and_saves_nothing(isolated_home, project):
+    said = transcript("Remember the db is on port 5433.", "Never mind, it's not port 5433")
+    taken = withdrawn(said)
+    assert [(w.cancelled[2], w.replaced_by) for w in taken.said] == [("Remember the db is on port 5433.", None)]
+    assert taken.replaced == {} and taken.skip(2) == frozenset({0})
+    assert check(said, "gated", taken).fire is False
+    assert RulesExtractor().extract(said, ExtractionContext()).proposals == []
+    assert AgentExtractor().extract(said, ExtractionContext()).pending == []
+    out = consolidate(project, isolated_home, "USER: Remember the db is on port 5433.\nASSISTANT: ok\n"
+                                              "USER: Never mind, it's not port 5433\n")
+    assert "in its place" not in out and names(isolated_home, project) == []
+    # control: the same take-back with a new value keeps the new value
+    out = consolidate(project, isolated_home, "USER: Remember the db is on port 5433.\nASSISTANT: ok\n"
+                                              "USER: Never mind, it's port 5434\n")
+    assert names(isolated_home, project) == ["db-port-5434"]
+
+
+@pytest.mark.parametrize("after", ["Never mind, it isn't on port 5433.", "Scratch that, the db is never on 5433.",
+                                   "Scratch that, no port 5433 for the db."])
+def test_a_negated_replacement_never_reads_as_the_value_it_denies(after):
+    taken = withdrawn(transcript("Remember the db is on port 5433.", after))
+    assert [(w.cancelled[2], w.replaced_by) for w in taken.said] == [("Remember the db is on port 5433.", None)]
+
+
+@pytest.mark.parametrize("before, after, kept", [
+    ("Remember the db is on port 5433.", "Never mind, the cache is on port 6380.", "Remember the db is on port 5433."),
+    ("Remember we deploy on Mondays.", "Scratch that, the tests run on Mondays.", "Remember we deploy on Mondays."),
+    ("Remember the db is on port 5433.", "Never mind, it's the other db.", "Remember the db is on port 5433."),
+    ("Remember the db is on port 5433 and redis on 6379.", "Never mind, it's port 5434",
+     "Remember the db is on port 5433 and redis on 6379."),  # which of two ports: not clear
+    ("Remember we deploy on Mondays.", "Scratch that, we release on Thursdays.", "Remember we deploy on Mondays."),
+])
+def test_a_replacement_on_another_subject_cancels_nothing(before, after, kept):
+    said = transcript(before, after)
+    taken = withdrawn(said)
+    assert taken.said == () and taken.replaced == {}
+    assert kept in [hit.sentence for hit in check(said, "gated", taken).hits]
+
+
+def test_only_the_fact_replaced_goes_from_a_request_of_several():
+    said = transcript("Remember we deploy on Mondays and the db is on port 5433.", "Scratch that, we deploy on Thursdays.")
+    taken = withdrawn(said)
+    assert [w.replaced_by for w in taken.said] == ["Remember we deploy on Thursdays and the db is on port 5433."]
+    said = transcript("Remember we deploy on Mondays.", "Scratch that, it's Thursdays.")  # control: one fact
+    assert [w.replaced_by for w in withdrawn(said).said] == ["Remember we deploy on Thursdays."]
+
+
+def test_cli_rules_a_replacement_on_another_subject_keeps_both(isolated_home, project):
+    consolidate(project, isolated_home, "USER: Remember the db is on port 5433.\nASSISTANT: ok\n"
+                                        "USER: Never mind, the cache is on port 6380.\n")
+    assert "db-port-5433" in names(isolated_home, project)  # main kept it too; the new rule lost it
+    assert any("6380" in name for name in names(isolated_home, project))
+
+
+def test_a_named_retraction_finds_its_request_behind_hundreds_sharing_a_word():
+    regions = [f"Remember: the deploy uses region r{k}." for k in range(300)]
+    said = transcript("Remember: the deploy runs on Fridays at noon.", *regions,
+                      "Ignore what I said about the Friday deploy.")
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the deploy runs on Fridays at noon."]
+    said = transcript("Remember: the deploy runs on Fridays at noon.", *regions,
+                      "Ignore what I said about the deploy region.")  # control: the latest sharing both
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the deploy uses region r299."]
+
+
+def test_a_named_retraction_sharing_more_with_an_older_request_is_exact():
+    said = transcript("Remember: the staging deploy runs on Fridays.", "Remember: the staging db is on 5433.",
+                      "Remember: the deploy uses the VPN.", "Ignore what I said about the staging deploy on Fridays.")
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the staging deploy runs on Fridays."]
+    said = transcript("Remember: the staging deploy runs on Fridays.", "Remember: the staging db is on 5433.",
+                      "Remember: the deploy uses the VPN.", "Ignore what I said about the staging db.")  # control
+    assert [w.cancelled[2] for w in withdrawn(said).said] == ["Remember: the staging db is on 5433."]

@@ -25,14 +25,25 @@ _DENIAL = re.compile(r"(?:(?:actually|well|oh|ok(?:ay)?|but|and|so|yes|yeah|hone
 _CLAUSE_ENDS = ",;:.!?()—–，、；：。！？"
 # How far before its "wrong" a denying subject is looked for: a clause opening further back is no subject's.
 DENIAL_REACH = 80
+# A positive directive in the clause after a denial's: "There is nothing wrong with using pnpm, it should be the
+# default." asks for something (hand-45r: the preference was lost); "…, it should work", "…, it should be fine",
+# "…, carry on" ask nothing. Read in the next DIRECTIVE_REACH characters after the "wrong" only.
+_DIRECTIVE = re.compile(
+    r"[^,;:.!?\u2014\u2013]*[,;:\u2014\u2013]\s*(?:(?:and|so|but|then|just)\s+)?"
+    r"(?:(?:it|that|this|we|you|they)\s+should\s+(?:be|use|become|stay|remain|always|never|default)\b"
+    r"(?!\s+(?:fine|ok|okay|good|alright|working|able|enough|done|green|passing|ready|there|correct|right|true)\b)"
+    r"|(?:please\s+)?(?:use|prefer|switch to|make it|always|never)\s+\w)", re.IGNORECASE)
+DIRECTIVE_REACH = 160
 
 
 def denies_wrong(text: str, at: int) -> bool:
     """Whether the "wrong" of ``text`` at index ``at`` (where "is wrong" or "wrong" starts) is denied, not said:
     its clause (after the last of ``, ; : . ! ? ( ) — –`` before it, at most :data:`DENIAL_REACH` characters back)
     opens with one of :data:`DENIED` ("Nothing is wrong: …", "No part of it was wrong, …", "There's nothing wrong
-    with …", "nothing's wrong"), after "actually", "honestly", "there is" and such. Reads at most
-    :data:`DENIAL_REACH` characters: constant time, so a rule may ask it at every "wrong" of a long text."""
+    with …", "nothing's wrong"), after "actually", "honestly", "there is" and such; not when the next clause
+    directs ("There is nothing wrong with using pnpm, it should be the default.", "…, use pnpm": that is asked,
+    :data:`_DIRECTIVE`). Reads at most :data:`DENIAL_REACH` characters before and :data:`DIRECTIVE_REACH` after:
+    constant time, so a rule may ask it at every "wrong" of a long text."""
     low = max(0, at - DENIAL_REACH)
     start = max(text.rfind(end, low, at) for end in _CLAUSE_ENDS) + 1
     if start == 0 and low > 0:
@@ -41,7 +52,9 @@ def denies_wrong(text: str, at: int) -> bool:
     if found is None:
         return False
     word = found.group("word").lower().replace("’", "'")
-    return word.removesuffix("'s") in DENIED
+    if word.removesuffix("'s") not in DENIED:
+        return False
+    return _DIRECTIVE.match(text, at, min(len(text), at + DIRECTIVE_REACH)) is None
 
 
 class Undenied:
@@ -64,4 +77,4 @@ class Undenied:
         return None
 
 
-__all__ = ["DENIAL_REACH", "DENIED", "Undenied", "denies_wrong"]
+__all__ = ["DENIAL_REACH", "DENIED", "DIRECTIVE_REACH", "Undenied", "denies_wrong"]

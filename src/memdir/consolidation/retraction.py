@@ -25,11 +25,14 @@ Which request it cancels:
 
 A take-back followed by what replaces it in the same sentence ("Scratch that, we deploy on Thursdays.",
 "Actually no, forget that — use pnpm", "Never mind, it's port 5434": :func:`replacement`) cancels the request
-before it, by adjacency, when what replaces it is about that request (a content word shared, or a value put
-right), and is read as the request it in effect makes: "Remember: we deploy on Thursdays.", or the request with its
-value changed ("Remember the db is on port 5434."), which the gate counts and the extractors keep (``replaced``).
-About something else ("Scratch that, rerun the tests." after "Remember we deploy on Fridays."), it takes back
-nothing and is read as it is.
+before it, by adjacency, when it is clearly the same fact with a new value (:func:`_replacing`: the request's
+subject kept, one of its values put right, or one word swapped), and is read as the request it in effect makes:
+"Remember: we deploy on Thursdays.", or the request with its value changed ("Remember the db is on port 5434.";
+in a request of several facts only the one value: "Remember we deploy on Thursdays and the db is on port
+5433."), which the gate counts and the extractors keep (``replaced``). One that denies the request ("Never
+mind, it's not port 5433") cancels it with nothing in its place. Any other ("Scratch that, rerun the tests.",
+"Never mind, the cache is on port 6380." after "Remember the db is on port 5433.") takes back nothing and is
+read as it is: the person's earlier fact is never lost to a doubtful replacement.
 
 A sentence that says something and takes it back in its last clauses ("Remember we deploy on Fridays — no
 wait, scratch that.") keeps nothing either (:func:`takes_itself_back`).
@@ -202,8 +205,43 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     return subject, right, (name.group("after") or name.group("before")).lower() if name else None
 
 
-# A value in what was said: "5434", "v1.2.3", "3.12", "09:30".
+# A value in what was said: "5434", "v1.2.3", "3.12", "09:30"; and a day ("Mondays").
 _VALUE = re.compile(r"\d[\w:/-]*(?:\.\w[\w:/-]*)*")  # (no full stop at its end: "on port 5433.")
+_DAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", _I)
+_TOKEN = re.compile(r"[\w'\u2019]+")
+
+
+def _values(text: str) -> dict[str, tuple[str, str]]:
+    """The values ``text`` says: ``{normal form: (kind, as written)}``, kind ``number`` (a run holding a digit:
+    "5433", "v1.2.3") or ``day`` ("Mondays" → "monday")."""
+    out: dict[str, tuple[str, str]] = {}
+    for found in _VALUE.finditer(text):
+        start = found.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] in "._-"):
+            start -= 1  # "v1.2.3": the run the digit stands in
+        word = text[start:found.end()]
+        out.setdefault(word.lower(), ("number", word))
+    for found in _DAY.finditer(text):
+        out.setdefault(found.group(0).lower().removesuffix("s"), ("day", found.group(0)))
+    return out
+
+
+def _subject(text: str) -> set[str]:
+    """The content words of ``text`` that are no value (:func:`_values`): what it is about."""
+    from .extractors.wording import content_words
+
+    return {w for w in content_words(text) if not any(c.isdigit() for c in w) and not _DAY.fullmatch(w)}
+
+
+def negates(text: str) -> bool:
+    """Whether ``text`` holds a word that turns it around (:data:`memdir.text.words.NEGATIONS`: "not", "no",
+    "never" …, or a word ending in "n't"): "it's not port 5433" denies the value it names. Linear."""
+    from ..text.words import NEGATIONS
+
+    for token in _TOKEN.findall(text.lower().replace("\u2019", "'")):
+        if token in NEGATIONS or token.endswith("n't"):
+            return True
+    return False
 
 
 def replacement(sentence: str) -> str | None:
@@ -235,29 +273,65 @@ def replacement(sentence: str) -> str | None:
 
 def _replacing(request: str, about: list[str], rest: str) -> str | None:
     """The sentence the person in effect said when ``rest`` (:func:`replacement`) replaced ``request`` (the
-    cancelled request's sentence; ``about``: it and what it pointed back to), or None when ``rest`` is about
-    something else (no content word shared, no value put right: "Scratch that, rerun the tests." after
-    "Remember we deploy on Fridays."). A value alone put right ("Never mind, it's port 5434" after "Remember the
-    db is on port 5433.") is the request with its value changed ("Remember the db is on port 5434."); any other
-    replacement is a request to remember it ("Remember: we deploy on Thursdays.")."""
-    from .extractors.wording import content_words
+    cancelled request's sentence; ``about``: it and what it pointed back to), or None when ``rest`` is not clearly
+    the same fact with a new value (hand-45r: "Never mind, the cache is on port 6380." cancelled "Remember the db
+    is on port 5433."). It replaces when it either
+
+    * keeps the request's subject (its content words that are no value: no new one, :func:`_subject`) and puts
+      one value of the request right (one number for a number, one day for a day: :func:`_values`): the request
+      with that value changed ("Never mind, it's port 5434" after "Remember the db is on port 5433." → "Remember
+      the db is on port 5434."; "Scratch that, we deploy on Thursdays." after "Remember we deploy on Mondays and
+      the db is on port 5433." → "Remember we deploy on Thursdays and the db is on port 5433."), or, the request
+      holding that one value only and ``rest`` its whole subject, ``rest`` as a request ("Remember: we deploy on
+      Thursdays."); or
+    * swaps one word of a request of no value for another, the rest kept ("Actually no, forget that — use pnpm"
+      after "Remember to use npm." → "Remember: use pnpm.").
+
+    None for a replacement that negates (:func:`negates`: "Never mind, it's not port 5433" saves no value it
+    denies), asks or hedges, names another subject ("the tests run on Mondays" after "we deploy on Mondays"),
+    drops the subject with no value to put right ("it's the other db"), or cannot say which value it puts right
+    (two numbers in the request, one in ``rest``): then nothing is cancelled, as before the rule."""
     from .gate import is_question_or_hedge, sentence_rules
 
-    if is_question_or_hedge(rest):
+    if is_question_or_hedge(rest) or negates(rest):
         return None
-    words = set(content_words(rest))
-    said = {word for text in about for word in content_words(text)}
-    old, new = _VALUE.findall(" ".join(about)), _VALUE.findall(rest)
-    if not words & said and not (old and new):
+    said = " ".join(about)
+    new_words, old_words = _subject(rest), _subject(said)
+    new_values, old_values = _values(rest), _values(said)
+    put = {k: v for k, v in new_values.items() if k not in old_values}
+    gone = {k: v for k, v in old_values.items() if k not in new_values}
+    sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
+    as_request = (sentence[:1].upper() + sentence[1:] if any(rule == "remember" for rule, _ in sentence_rules(sentence))
+                  else "Remember: " + sentence)
+    if new_words - old_words:  # a word the request did not say: one word swapped, no value changed, or none
+        swapped = len(new_words - old_words) == 1 and len(old_words - new_words) == 1 and new_words & old_words
+        return as_request if swapped and not put and not gone else None
+    if len(put) != 1:
         return None
-    if len(old) == 1 and len(new) == 1 and {w for w in words if not _VALUE.fullmatch(w)} <= said:
-        found = _VALUE.search(request)
-        if found is not None and found.group(0) == old[0]:  # the value is in the request's own sentence
-            return request[:found.start()] + new[0] + request[found.end():]
-    rest = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
-    if any(rule == "remember" for rule, _ in sentence_rules(rest)):
-        return rest[:1].upper() + rest[1:]
-    return "Remember: " + rest
+    (kind, written), = put.values()
+    same = [(k, v) for k, v in gone.items() if v[0] == kind]
+    if len(same) != 1:
+        return None  # no value of its kind to put right, or several: which one is not clear
+    if len(old_values) == 1 and old_words <= new_words and old_words:
+        return as_request  # one fact, said again whole
+    found = list(re.finditer(r"(?<![\w.-])" + re.escape(same[0][1][1]) + r"(?![\w-]|\.\w)", request))
+    if len(found) != 1:
+        return None  # the value is in what the request pointed back to, or said twice
+    return request[:found[0].start()] + written + request[found[0].end():]
+
+
+def _denying(about: list[str], rest: str) -> bool:
+    """Whether ``rest`` (:func:`replacement`) denies the request it follows (``about``: the request and what it
+    pointed back to) and says nothing new: it negates (:func:`negates`), shares a content word with it, and puts
+    no value of its own ("Never mind, it's not port 5433" after "Remember the db is on port 5433."). Then the
+    take-back cancels the request and nothing stands in its place (hand-45r: the denied value was saved)."""
+    if not negates(rest):
+        return False
+    said = " ".join(about)
+    new_values = _values(rest)
+    if any(value not in _values(said) for value in new_values):
+        return False  # "it's not 5433, it's 5434": a value of its own, read as said
+    return bool(_subject(rest) & _subject(said)) or bool(new_values)
 
 
 @dataclass(frozen=True)
@@ -310,17 +384,10 @@ class Withdrawals:
 
 NONE = Withdrawals()
 
-# A named retraction looks through at most this many of the latest requests sharing a word with what it names
-# for the one sharing the most (then the latest): beyond them, an older request sharing more is not looked for.
-# With it, thousands of named retractions cost each a bounded look (left44b: every one read every request said
-# before it again, 9 s for 1,000 of them).
-NAMED_LOOK = 256
-
-
 class _Requests:
     """The requests said so far that a named retraction may cancel, by the content words (stems) they hold: for
-    each stem, the order numbers of the requests holding it, in order (a cancelled one stays until a look passes
-    it: each list shrinks from its end)."""
+    each stem, the order numbers of the requests holding it, in order (a cancelled one stays until it is at the list's
+    end: each list shrinks from its end)."""
 
     __slots__ = ("by_stem", "dead", "stems")
 
@@ -338,8 +405,13 @@ class _Requests:
         return number
 
     def best(self, wanted: set) -> int | None:
-        """The standing request sharing the most of ``wanted`` (then the latest), among the :data:`NAMED_LOOK`
-        latest requests sharing any (cancelled ones among them); None when none shares one. Time: the stems of ``wanted`` times the look, at most."""
+        """The standing request sharing the most of ``wanted`` (then the latest); None when none shares one.
+
+        Exact, with no cap (hand-45r: a look at the 256 latest lost "the Friday deploy" behind 300 requests on
+        the deploy's region): the latest standing request sharing any is the one to beat, sharing ``c``; one
+        sharing more holds ``c + 1`` of the stems, so it is in one of the ``len(lists) - c`` rarest stems' lists
+        (pigeonhole), and only those are read. Time: the lengths of those lists, at most; nothing when the latest
+        shares every stem named ("ignore what I said about the deploy" after many deploy requests)."""
         lists = []
         for stem in wanted:
             numbers = self.by_stem.get(stem)
@@ -347,22 +419,20 @@ class _Requests:
                 numbers.pop()
             if numbers:
                 lists.append(numbers)
-        ends = [len(numbers) for numbers in lists]  # per list, how many of it are not yet read
-        best, shared, looked = None, 0, 0
-        while looked < NAMED_LOOK:
-            standing = [k for k, end in enumerate(ends) if end]
-            if not standing or shared >= len(standing):
-                break  # no request left to read can share more than the best one
-            latest = max(lists[k][ends[k] - 1] for k in standing)
-            for k in standing:
-                if lists[k][ends[k] - 1] == latest:
-                    ends[k] -= 1
-            looked += 1  # a cancelled one read counts too: the look stays bounded however many were cancelled
-            if latest in self.dead:
-                continue
-            count = len(wanted & self.stems[latest])
-            if count > shared:
-                best, shared = latest, count
+        if not lists:
+            return None
+        best = max(numbers[-1] for numbers in lists)
+        shared = len(wanted & self.stems[best])
+        if shared >= len(lists):
+            return best
+        lists.sort(key=len)
+        for numbers in lists[:len(lists) - shared]:
+            for number in reversed(numbers):
+                if number in self.dead or number == best:
+                    continue
+                count = len(wanted & self.stems[number])
+                if count > shared or (count == shared and number > best):
+                    best, shared = number, count
         return best
 
 
@@ -370,8 +440,8 @@ def withdrawn(transcript) -> Withdrawals:
     """What the person took back in ``transcript`` (:class:`~memdir.consolidation.transcripts.Transcript`): its
     retractions (:func:`is_retraction`), the requests they cancel (module docstring: adjacency or naming), and what
     a take-back puts in a request's place in the same sentence (:func:`replacement`). :data:`NONE` when no
-    sentence of the person's takes anything back. Time linear in the transcript's sentences (a named retraction
-    looks through :data:`NAMED_LOOK` requests at most). Never raises for text."""
+    sentence of the person's takes anything back. Time linear in the transcript's sentences, plus, for each named
+    retraction, the requests holding its rarer words (:meth:`_Requests.best`). Never raises for text."""
     from .extractors.subjects import stems
     from .gate import (
         confirmed_suggestion,
@@ -462,7 +532,12 @@ def withdrawn(transcript) -> Withdrawals:
                 if rest is not None and spoken and request(*spoken[-1]):
                     at = spoken[-1]  # "Scratch that, we deploy on Thursdays.": the request before, if on that
                     target = turns[at[0]][1][at[1]] if yes(at[0]) is None else yes(at[0])
-                    instead = _replacing(target, [target, *carried(*at)] if yes(at[0]) is None else [target], rest)
+                    about = [target, *carried(*at)] if yes(at[0]) is None else [target]
+                    if _denying(about, rest):  # "Never mind, it's not port 5433": taken back, nothing in its place
+                        skipped.setdefault(index, set()).add(i)
+                        out.append(Withdrawal(index, i, sentence, cancel(*at)))
+                        continue
+                    instead = _replacing(target, about, rest)
                     if instead is not None:
                         replaced.setdefault(index, {})[i] = instead
                         rules[pos, i] = [("remember", instead)]  # a request now: a later "Scratch that." cancels it
@@ -486,5 +561,5 @@ def withdrawn(transcript) -> Withdrawals:
                        {k: dict(v) for k, v in replaced.items()})
 
 
-__all__ = ["NAMED_LOOK", "NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
+__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
            "takes_itself_back", "withdrawn", "wrong_and_right"]
