@@ -12,6 +12,7 @@ import pytest
 
 from memdir import Memory, ScopeError
 from memdir.integrations.cli.main import main
+from memdir.integrations.cli.search import NOTHING_RECALLED
 from memdir.paths import CWD_GONE, project_layer_dir
 from memdir.session import open_session
 from tests.conftest import run_cli
@@ -182,6 +183,8 @@ def test_every_command_from_a_deleted_working_directory(command, tmp_path, isola
     elif command[0] in LOOK_UP_A_NAME:
         assert code == 1 and err.startswith("memdir: ") and CWD_GONE in err, err  # says the project was not searched
         assert "not found" in err or "no history" in err or "no tombstone" in err, err
+    elif command[0] == "recall":  # the empty user layer recalls nothing, and says so (newuser44)
+        assert (code, err) == (0, f"memdir: {NOTHING_RECALLED}\n"), command
     else:
         assert (code, err) == (0, ""), command
     assert len(err.strip().splitlines()) <= 1
