@@ -305,6 +305,22 @@ class Manifest(Lookups):
         except (TypeError, ValueError):
             return None
 
+    def swept_of_journal(self, journal: tuple[int, int] | None) -> int | None:
+        """The wall time (epoch ns) the layer's files were last all stat'ed, as recorded, when the manifest is of
+        the journal as it is (its stat key ``journal``), whatever the directory's mtime (files added, removed or
+        replaced by hand since move it): for a listing that stands in for a sweep while one may wait
+        (:meth:`memdir.layer.layer.Layer.listing_stands_in`). 0 when none is recorded; None when the journal moved
+        since or the manifest cannot be read. Never raises."""
+        if journal is None or not self.exists():
+            return None
+        meta = dict(self._read("SELECT key, value FROM meta WHERE key IN ('format', 'journal', 'swept')") or ())
+        if meta.get("format") != FORMAT or meta.get("journal") != _text(journal):
+            return None
+        try:
+            return int(meta.get("swept") or 0)
+        except (TypeError, ValueError):
+            return None
+
     def swept_saved(self) -> int | None:
         """The sweep time (epoch ns) this process last saved in this manifest (:meth:`save`'s ``swept_ns``),
         None when it saved none: read before and after a scan, a change says the scan's take-up of hand
