@@ -263,7 +263,7 @@ def _trusting(cache: Mapping[str, FileState], known: Mapping[str, tuple] | None,
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
          progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
          hold: Callable[[MemoryRecord], str | None] | None = None,
-         listed: bool = False) -> tuple[Scan, dict[str, FileState], bool]:
+         listed: Mapping[str, FileState] | None = None) -> tuple[Scan, dict[str, FileState], bool]:
     """Scan ``directory``: ``(what was found, the new cache, complete)``.
 
     ``cache`` maps file names to the :class:`FileState` of the last scan; a
@@ -275,11 +275,12 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
     is an empty layer. Files over ``max_bytes`` are listed as too large,
-    unread; ``hold``: :func:`load`'s, for each file read. ``listed``: a listing, not a sweep — a file
-    whose name and inode (the directory entry's ``d_ino``) are those ``cache`` or ``known`` record is taken
-    as recorded without a stat (an edit in place since is not seen: it waits for a sweep,
-    :mod:`memdir.files.sweeps`); only a new name or a new inode (a file added, renamed, or replaced as
-    ``sed -i`` does) is stat'ed and read; :attr:`Scan.listed` says so. Raises :class:`StoreError`.
+    unread; ``hold``: :func:`load`'s, for each file read. ``listed`` (file name → state: what the layer
+    itself last recorded of its files): a listing, not a sweep — a file whose name and inode (the directory
+    entry's ``d_ino``) are those ``listed`` records is taken as recorded without a stat (an edit in place
+    since is not seen: it waits for a sweep, :mod:`memdir.files.sweeps`); only a new name or a new inode (a
+    file added, renamed, or replaced as ``sed -i`` does) is stat'ed and read; :attr:`Scan.listed` says so.
+    Raises :class:`StoreError`.
     """
     malformed: list[Malformed] = []
     files: dict[str, FileState] = {}
@@ -295,14 +296,10 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     asides = []
     with listing:
-        for item, filename, st, kept in _memory_entries(listing, asides, malformed,
-                                                        _trusting(cache, known, max_bytes) if listed else None):
+        for item, filename, st, kept in _memory_entries(
+                listing, asides, malformed, _trusting(listed, None, max_bytes) if listed is not None else None):
             if kept is not None:  # listed: taken as recorded, as a state whose stat key matched is
-                state, hinted = kept
-                if hinted and state[2] is not None:
-                    complete = False  # taken from a hint: not read
-                else:
-                    read[filename] = state
+                state = read[filename] = kept[0]
             else:
                 key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
                 state = cache.get(filename)
@@ -347,7 +344,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             names[name] = filename
             if state[4] is not None:
                 entries[name] = state[4]
-    return Scan(entries, malformed, files, names, tuple(asides), listed=listed), read, complete
+    return Scan(entries, malformed, files, names, tuple(asides), listed=listed is not None), read, complete
 
 
 def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
@@ -366,7 +363,8 @@ def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, 
     name), so a reader that finds the first holds nothing tries the next, as :func:`scan` would have
     chosen it. :attr:`Scan.entries` holds the memories whose parsed entry the cache had; ``files``
     the states known (unread files are not in it); ``malformed`` the files known not to be memories.
-    ``listed``: :func:`scan`'s (a file of the name and inode recorded is not stat'ed). Raises :class:`StoreError` when the directory cannot be listed."""
+    ``listed``: a listing (a file of the name and inode ``cache`` or ``known`` record is not stat'ed, as
+    :func:`scan`'s ``listed``). Raises :class:`StoreError` when the directory cannot be listed."""
     malformed: list[Malformed] = []
     files: dict[str, FileState] = {}
     holders: dict[str, list[str]] = {}

@@ -161,13 +161,18 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         hinted = known is not None  # a caller's hints (the search index's) carry no text digest
+        saved = None
         if known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
-            known = self._known()
-        if self.stones_moved():  # a tombstone added or lifted since the states were judged: those it may move (.held)
+            saved = self.manifest.load_files()
+            known = self._known(saved)
+        moved = self.stones_moved()
+        if moved:  # a tombstone added or lifted since the states were judged: those it may move (.held)
             known = self._unjudge(known)
             hinted = hinted and known is not None
         self._judging()
-        listed = not sweep and self.listing_stands_in(self._file_count(known))
+        listed = None
+        if not sweep and not moved and self.listing_stands_in(self._file_count(known)):
+            listed = self._recorded(saved)
         found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes,
                                                  self.holder(), listed)
         self._hints_left = not complete
@@ -175,9 +180,20 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
             found.files = Hinted(found.files, self.manifest)
         found = self._lazy(found)
         self._last_scan = (directory_mtime, found)
-        if not listed:  # a listing is no sweep: an edit in place waits for the next one, as it would have
+        if listed is None:  # a listing is no sweep: an edit in place waits for the next one, as it would have
             self._swept_at = time.monotonic()
         return found
+
+    def _recorded(self, saved: dict[str, FileState] | None) -> Mapping[str, FileState]:
+        """What the layer itself recorded of its files, for a listing to take them by (file name → state):
+        this object's states over the manifest's (``saved``, when loaded already) — never a derived index's
+        rows, which may be older than an edit in place a sweep elsewhere took up since (journaled, the
+        manifest saved)."""
+        if self.files and not self._hints_left:
+            return self.files
+        if saved is None:
+            saved = self.manifest.load_files() or {}
+        return {**saved, **self.files} if self.files else saved
 
     def _file_count(self, known: Mapping | None) -> int:
         """How many memory files the layer held as last known, for :meth:`listing_stands_in`: the most of this
@@ -210,10 +226,11 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
             self._swept_at = time.monotonic() - since(recorded)  # the layer's last sweep, whichever process
         return sweep_can_wait(files, time.monotonic() - self._swept_at, self)
 
-    def _known(self) -> dict[str, tuple] | None:
-        """The manifest's files as :func:`memdir.files.scan.scan`'s ``known`` hints (each checked
-        by its stat key, so trusted whatever changed since)."""
-        saved = self.manifest.load_files()
+    def _known(self, saved: dict[str, FileState] | None = None) -> dict[str, tuple] | None:
+        """The manifest's files (``saved``: as loaded already) as :func:`memdir.files.scan.scan`'s ``known``
+        hints (each checked by its stat key, so trusted whatever changed since)."""
+        if saved is None:
+            saved = self.manifest.load_files()
         return {f: (f, *st.key, *st[1:4], *st[5:]) for f, st in saved.items()} if saved else None  # all but entry
 
     def _lazy(self, found: Scan) -> Scan:
@@ -293,7 +310,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
             return self._glanced[1]
         known = self._known() if not self.files or self._hints_left else None
         found, holders = glance_layer(self.path, self.files, known, self.settings.max_file_bytes,
-                                      self.listing_stands_in(self._file_count(known)))
+                                      not self.stones_moved() and self.listing_stands_in(self._file_count(known)))
         self._hints_left = True  # self.files holds only what was parsed: the next scan takes the manifest's hints
         self.usage.overlay(found.entries)
 
