@@ -37,15 +37,16 @@ _NUMBER = rf"{_D}(?:\.{_D}){{0,3}}"
 _QUAD = r"\d{1,3}(?:\.\d{1,3}){3}"
 _BEFORE = r"(?<![\w.\-])"  # no word, dot or hyphen before a number (v is a version's: v18.17 is read)
 _AFTER = r"(?![\w]|\.\d)"  # no letter, digit or dot-and-digit after it (a sentence's full stop may end it)
-_OP = r"(?:>=|<=|=>|=<|≥|≤|>|<)"
+_OP = r"(?:>=|<=|=<|≥|≤|>|<)"  # not => nor -> (arrows: "18.17.0 -> 18.19.1" is an upgrade, no bound; fix45s)
 
 
 _PATTERNS = {
-    "network": (rf"{_BEFORE}({_QUAD})(?:/(\d{{1,2}})(?!\w|\.\d)|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD})){_AFTER}",
+    # not in a URL (http://10.0.0.5/16/status: no /16 network): no slash before the address or after the suffix
+    "network": (rf"(?<![\w.\-/])({_QUAD})(?:/(\d{{1,2}})|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD}))(?![\w/]|\.\d)",
                 re.IGNORECASE),
     "caret": (rf"(?<![\w.])(\^|~>|~=|~)[ \t]*v?({_D}(?:\.{_D}){{0,2}})((?:\.[xX*])*){_AFTER}", 0),
     "wild": (rf"{_BEFORE}v?({_D}(?:\.{_D}){{0,2}})((?:\.[xX*])+)(?![\w*])", 0),
-    "bounds": (rf"(?<![\w<>=!~^]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*", 0),
+    "bounds": (rf"(?<![\w<>=!~^\-]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*", 0),
     "bound": (rf"({_OP})[ \t]*v?({_NUMBER})", 0),
     "hyphen": (rf"{_BEFORE}v?({_NUMBER})([ \t]+-[ \t]+|[ \t]*[–—][ \t]*|-|\.\.)v?({_NUMBER}){_AFTER}", 0),
 }
@@ -79,7 +80,7 @@ def span_terms(text: str) -> list[tuple[int, list[str]]]:
     for m in _pattern("bounds").finditer(text) if any(c in text for c in "<>≥≤") else ():
         low, high = [], []
         for op, number in _pattern("bound").findall(m.group(0)):
-            groups, op = [int(g) for g in number.split(".")], {"=>": ">=", "=<": "<=", "≥": ">=", "≤": "<="}.get(op, op)
+            groups, op = [int(g) for g in number.split(".")], {"=<": "<=", "≥": ">=", "≤": "<="}.get(op, op)
             if op[0] == ">":
                 low = ["ge" if op == ">=" else "gt", groups]
             else:
@@ -116,7 +117,9 @@ def _caret(sign: str, groups: list[int], wild: bool) -> list[int]:
 def _network(address: str, length: str | None, mask: str | None) -> str:
     """The span of the network an IPv4 ``address`` names with its prefix ``length`` (``"24"``) or its dotted
     ``mask`` (``255.255.255.0``, contiguous ones only): its first and last addresses, both held; ``""`` for no
-    network (a group over 255, a length over 32, a mask not contiguous)."""
+    network (a group over 255, a length over 32, a mask not contiguous). An address that is not the first is
+    written after them, ``at`` and its groups (``10.0.0.1/24`` → ``⊂ge10⋅0⋅0⋅0⊂le10⋅0⋅0⋅255⊂at10⋅0⋅0⋅1``): a number
+    the network writes, no sibling that clashes (:func:`memdir.search.versions.clashes`)."""
     groups = [int(g) for g in address.split(".")]
     if any(g > 255 for g in groups):
         return ""
@@ -136,7 +139,8 @@ def _network(address: str, length: str | None, mask: str | None) -> str:
     first = value & ~((1 << (32 - size)) - 1) & 0xFFFFFFFF
     last = first | ((1 << (32 - size)) - 1)
     quad = lambda v: [(v >> s) & 255 for s in (24, 16, 8, 0)]
-    return _term("ge", quad(first), "le", quad(last))
+    at = RANGE_MARK + "at" + VERSION_JOIN.join(map(str, groups)) if value != first else ""  # 10.0.0.1/24: its host
+    return _term("ge", quad(first), "le", quad(last)) + at
 
 
 __all__ = ["span_terms"]
