@@ -10,12 +10,13 @@ its numbers' (:meth:`memdir.search.rowwords.Row.numbers`) and :func:`memdir.sear
   addresses ``10.0.0.0`` to ``10.0.0.255``), or with its mask written dotted right after it (``10.0.0.1/255.255.255.0``,
   ``inet 10.0.0.1 netmask 255.255.255.0``, ``10.0.0.1 mask 255.255.255.0``; a mask of contiguous ones only). A mask
   written elsewhere in the text (on another line, after other words) names no network of an address: which address
-  it goes with is not written, and a memory listing several hosts would cover them all;
+  it goes with is not written, and a memory listing several hosts would cover them all. Nor does an address in a
+  URL (``http://10.0.0.5/16/status``: a slash before the address or after its suffix);
 * **npm's ranges** (node-semver), PEP 440's and RubyGems': a caret (``^18.17.0``: ``>=18.17.0 <19.0.0``; ``^0.2.3``:
   ``<0.3.0``; ``^0.0.3``: ``<0.0.4``), a tilde (``~18.17.0``, ``~18.17``: ``<18.18.0``; ``~18``: ``<19``), a
   compatible release (``~=2.2``, ``~> 2.2``: ``<3``; ``~=1.4.5``: ``<1.5``), an x-range (``18.17.x``, ``18.x``,
   ``18.*``, ``==3.11.*``), comparators (``>=18.17 <19``, ``>=3.8,<4``, ``>= 18.17.0``, ``≥ 18``, each side of
-  ``||`` its own), and a hyphen range of dotted numbers (``1.2.3 - 2.3.4``, ``10.0.0.10–10.0.0.20``; not ``10–20``).
+  ``||`` its own; an arrow, ``->`` or ``=>``, is none: "18.17.0 -> 18.19.1" is an upgrade), and a hyphen range of dotted numbers (``1.2.3 - 2.3.4``, ``10.0.0.10–10.0.0.20``; not ``10–20``).
 
 A span's term is :data:`memdir.search.versions.RANGE_MARK`, its lower bound, the mark again and its upper bound, each
 bound its comparison (``ge``, ``gt``, ``le``, ``lt``) and groups joined by
