@@ -38,6 +38,7 @@ def test_the_opposite_memory_leaves_the_finding_pending_and_the_same_one_ends_it
     assert pending.load(layer) == []  # the control: saving the finding ends it
 
 
+DEPLOY_MEMORY = "deploy-cadence\nDeploys weekly. Ask before a deploy to prod."
 VIM_MEMORY = "editor\nThe user edits in vim\n**How to apply:** give vim keybindings, not VS Code ones."
 
 
@@ -57,6 +58,10 @@ VIM_MEMORY = "editor\nThe user edits in vim\n**How to apply:** give vim keybindi
     ("I use vim as my editor", VIM_MEMORY, False),
     # control: the side the memory pins wherever it writes "vim" ("vim keybindings"; "vim" ending a line pins none)
     ("Give vim shortcuts.", VIM_MEMORY, True),
+    # a function word inside a phrase ("before a deploy to prod") clears no value another occurrence holds:
+    # "deploy daily" corrects "deploys weekly" (fix45s: it read as no correction), a restatement does not (control)
+    ("We deploy daily.", DEPLOY_MEMORY, True),
+    ("We deploy weekly.", DEPLOY_MEMORY, False),
 ])
 def test_a_correction_is_read_within_its_clause_and_a_liking_is_a_preference(finding, memory, corrected):
     assert coverage.corrects(finding, memory) is corrected

@@ -115,9 +115,10 @@ def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str]
     daily" against "deploys weekly", "weekly deploys" against "daily deploys"). Only the word right
     beside it counts, function words included, with nothing but spaces between, so a restatement with
     words of its own ("we deploy the app on Tuesday" against "deploys on Tuesday", "Remember: backups run
-    weekly") corrects nothing. A side of a word the memory also writes once with no content word there ("edits
-    in vim" beside "give vim keybindings") holds no value of the memory's: "I use vim" against that memory
-    corrects nothing (newuser44: it kept the sentence the agent had just saved as a pending finding)."""
+    weekly") corrects nothing. A side of a word the memory also writes once ending a phrase with a function word
+    there ("edits in vim" at a line's end, beside "give vim keybindings") holds no value of the memory's: "I use
+    vim" against that memory corrects nothing (newuser44: it kept the sentence the agent had just saved as a
+    pending finding); a function word inside a phrase ("a deploy to prod") clears nothing (:func:`_beside`)."""
     item_sides, memory_sides = _beside(item_text, shared), _beside(memory_text, shared, bare=True)
     item, memory = _stance(item), _stance(memory)
     return any(theirs - item and ours - memory for key, ours in item_sides.items()
@@ -148,8 +149,11 @@ def _singular(stem: str) -> str:
 def _beside(text: str, stems: set[str], bare: bool = False) -> dict[tuple[str, int], set[str]]:
     """``{(stem, side): the stems of the content words right beside it}`` for each of ``stems`` in ``text``
     (side -1: before, 1: after), each word of ``text`` as :func:`_stems` reads it; a function word beside
-    it gives none. ``bare``: leave out each ``(stem, side)`` that some occurrence of the stem has a function word
-    beside ("in vim"; a line's end, as after a memory's name, or punctuation leaves it in)."""
+    it gives none. ``bare``: leave out each ``(stem, side)`` where some occurrence of the stem ends its phrase
+    with a function word on that side and no word right beside it on the other ("edits in vim" at a line's end:
+    the word is what the phrase names, holding no value there). An occurrence inside a phrase ("before a deploy
+    to prod": a function word on each side) leaves both sides in, so the value another occurrence holds
+    ("deploys weekly") stays (fix45s: "We deploy daily" was no correction of that memory)."""
     import re  # late, as in _stems
 
     stop = _stop()
@@ -160,16 +164,18 @@ def _beside(text: str, stems: set[str], bare: bool = False) -> dict[tuple[str, i
     for at, (word, _, _) in enumerate(spans):
         if word[:5] not in stems:
             continue
+        beside: dict[int, str] = {}  # side: the word right beside this occurrence there
         for side in (-1, 1):
-            key = (word[:5], side)
             if not 0 <= at + side < len(spans):
                 continue
             first, second = sorted((spans[at], spans[at + side]), key=lambda span: span[1])
-            near = spans[at + side][0]
-            if lower[first[2]:second[1]].strip(" \t"):  # punctuation or a line end between: not beside it
-                continue
-            if near in stop:  # "edits in vim": this occurrence holds no value on that side
-                unpinned.add(key)
+            if not lower[first[2]:second[1]].strip(" \t"):  # punctuation or a line end between: not beside it
+                beside[side] = spans[at + side][0]
+        for side, near in beside.items():
+            key = (word[:5], side)
+            if near in stop:  # "edits in vim" ending its phrase: this occurrence holds no value on that side
+                if -side not in beside:
+                    unpinned.add(key)
             elif (len(near) > 2 or not near.isascii()) and near[:5] not in stems:
                 found.setdefault(key, set()).update(_stance({near[:5]}))
     if bare:

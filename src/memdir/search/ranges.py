@@ -10,12 +10,13 @@ its numbers' (:meth:`memdir.search.rowwords.Row.numbers`) and :func:`memdir.sear
   addresses ``10.0.0.0`` to ``10.0.0.255``), or with its mask written dotted right after it (``10.0.0.1/255.255.255.0``,
   ``inet 10.0.0.1 netmask 255.255.255.0``, ``10.0.0.1 mask 255.255.255.0``; a mask of contiguous ones only). A mask
   written elsewhere in the text (on another line, after other words) names no network of an address: which address
-  it goes with is not written, and a memory listing several hosts would cover them all;
+  it goes with is not written, and a memory listing several hosts would cover them all. Nor does an address in a
+  URL (``http://10.0.0.5/16/status``: a slash before the address or after its suffix);
 * **npm's ranges** (node-semver), PEP 440's and RubyGems': a caret (``^18.17.0``: ``>=18.17.0 <19.0.0``; ``^0.2.3``:
   ``<0.3.0``; ``^0.0.3``: ``<0.0.4``), a tilde (``~18.17.0``, ``~18.17``: ``<18.18.0``; ``~18``: ``<19``), a
   compatible release (``~=2.2``, ``~> 2.2``: ``<3``; ``~=1.4.5``: ``<1.5``), an x-range (``18.17.x``, ``18.x``,
   ``18.*``, ``==3.11.*``), comparators (``>=18.17 <19``, ``>=3.8,<4``, ``>= 18.17.0``, ``≥ 18``, each side of
-  ``||`` its own), and a hyphen range of dotted numbers (``1.2.3 - 2.3.4``, ``10.0.0.10–10.0.0.20``; not ``10–20``).
+  ``||`` its own; an arrow, ``->`` or ``=>``, is none: "18.17.0 -> 18.19.1" is an upgrade), and a hyphen range of dotted numbers (``1.2.3 - 2.3.4``, ``10.0.0.10–10.0.0.20``; not ``10–20``).
 
 A span's term is :data:`memdir.search.versions.RANGE_MARK`, its lower bound, the mark again and its upper bound, each
 bound its comparison (``ge``, ``gt``, ``le``, ``lt``) and groups joined by
@@ -37,15 +38,16 @@ _NUMBER = rf"{_D}(?:\.{_D}){{0,3}}"
 _QUAD = r"\d{1,3}(?:\.\d{1,3}){3}"
 _BEFORE = r"(?<![\w.\-])"  # no word, dot or hyphen before a number (v is a version's: v18.17 is read)
 _AFTER = r"(?![\w]|\.\d)"  # no letter, digit or dot-and-digit after it (a sentence's full stop may end it)
-_OP = r"(?:>=|<=|=>|=<|≥|≤|>|<)"
+_OP = r"(?:>=|<=|=<|≥|≤|>|<)"  # not => nor -> (arrows: "18.17.0 -> 18.19.1" is an upgrade, no bound; fix45s)
 
 
 _PATTERNS = {
-    "network": (rf"{_BEFORE}({_QUAD})(?:/(\d{{1,2}})(?!\w|\.\d)|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD})){_AFTER}",
+    # not in a URL (http://10.0.0.5/16/status: no /16 network): no slash before the address or after the suffix
+    "network": (rf"(?<![\w.\-/])({_QUAD})(?:/(\d{{1,2}})|(?:/|[ \t]+(?:netmask|mask)[ \t:]+)({_QUAD}))(?![\w/]|\.\d)",
                 re.IGNORECASE),
     "caret": (rf"(?<![\w.])(\^|~>|~=|~)[ \t]*v?({_D}(?:\.{_D}){{0,2}})((?:\.[xX*])*){_AFTER}", 0),
     "wild": (rf"{_BEFORE}v?({_D}(?:\.{_D}){{0,2}})((?:\.[xX*])+)(?![\w*])", 0),
-    "bounds": (rf"(?<![\w<>=!~^]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*", 0),
+    "bounds": (rf"(?<![\w<>=!~^\-]){_OP}[ \t]*v?{_NUMBER}{_AFTER}(?:[ \t]*,?[ \t]*{_OP}[ \t]*v?{_NUMBER}{_AFTER})*", 0),
     "bound": (rf"({_OP})[ \t]*v?({_NUMBER})", 0),
     "hyphen": (rf"{_BEFORE}v?({_NUMBER})([ \t]+-[ \t]+|[ \t]*[–—][ \t]*|-|\.\.)v?({_NUMBER}){_AFTER}", 0),
 }
@@ -79,7 +81,7 @@ def span_terms(text: str) -> list[tuple[int, list[str]]]:
     for m in _pattern("bounds").finditer(text) if any(c in text for c in "<>≥≤") else ():
         low, high = [], []
         for op, number in _pattern("bound").findall(m.group(0)):
-            groups, op = [int(g) for g in number.split(".")], {"=>": ">=", "=<": "<=", "≥": ">=", "≤": "<="}.get(op, op)
+            groups, op = [int(g) for g in number.split(".")], {"=<": "<=", "≥": ">=", "≤": "<="}.get(op, op)
             if op[0] == ">":
                 low = ["ge" if op == ">=" else "gt", groups]
             else:
@@ -116,7 +118,9 @@ def _caret(sign: str, groups: list[int], wild: bool) -> list[int]:
 def _network(address: str, length: str | None, mask: str | None) -> str:
     """The span of the network an IPv4 ``address`` names with its prefix ``length`` (``"24"``) or its dotted
     ``mask`` (``255.255.255.0``, contiguous ones only): its first and last addresses, both held; ``""`` for no
-    network (a group over 255, a length over 32, a mask not contiguous)."""
+    network (a group over 255, a length over 32, a mask not contiguous). An address that is not the first is
+    written after them, ``at`` and its groups (``10.0.0.1/24`` → ``⊂ge10⋅0⋅0⋅0⊂le10⋅0⋅0⋅255⊂at10⋅0⋅0⋅1``): a number
+    the network writes, no sibling that clashes (:func:`memdir.search.versions.clashes`)."""
     groups = [int(g) for g in address.split(".")]
     if any(g > 255 for g in groups):
         return ""
@@ -136,7 +140,8 @@ def _network(address: str, length: str | None, mask: str | None) -> str:
     first = value & ~((1 << (32 - size)) - 1) & 0xFFFFFFFF
     last = first | ((1 << (32 - size)) - 1)
     quad = lambda v: [(v >> s) & 255 for s in (24, 16, 8, 0)]
-    return _term("ge", quad(first), "le", quad(last))
+    at = RANGE_MARK + "at" + VERSION_JOIN.join(map(str, groups)) if value != first else ""  # 10.0.0.1/24: its host
+    return _term("ge", quad(first), "le", quad(last)) + at
 
 
 __all__ = ["span_terms"]

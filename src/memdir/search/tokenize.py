@@ -163,9 +163,7 @@ much of a prompt, its ends first (:func:`memdir.search.pasted.read`)."""
 
 
 def _cjk_tokens(run: str) -> list[str]:
-    if len(run) == 1:
-        return [run]
-    return [run[i:i + 2] for i in range(len(run) - 1)]
+    return [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
 
 
 def _word_tokens(word: str) -> list[str]:
@@ -223,7 +221,8 @@ def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     whole = stem("".join(p for p, _ in pieces))
     ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
     terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
-    terms += dict.fromkeys(n for c in _SEPARATORS.split(word) if c != word and re.search(r"[^\W\d_]\d", c) and (n := _word(c)[0][0]) not in (whole, *terms))
+    seen = {whole, *terms}  # a set beside the list: a compound of 20,000 parts is read in linear time
+    terms += [n for c in _SEPARATORS.split(word) if c != word and re.search(r"[^\W\d_]\d", c) and (n := _word(c)[0][0]) not in seen and not seen.add(n)]
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
 
 

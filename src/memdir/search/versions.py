@@ -183,7 +183,11 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
     ``10.1.0.0`` not), or a network or version range it writes that holds the number (:func:`covers`, the terms of
     :data:`RANGE_MARK` among ``held``: ``10.0.0.1/24``, ``inet 10.0.0.1 netmask 255.255.255.0`` for ``10.0.0.13``;
     ``^18.17.0`` for ``18.17.2`` and ``18.20.1``, ``~18.17.0`` for ``18.17.2``, not ``18.18.0``; ``18.17.x``,
-    ``18.x``, ``>=18.17 <19``: left44a). In the order of ``asked``; ``()`` when none. Pure."""
+    ``18.x``, ``>=18.17 <19``: left44a) when each sibling the memory holds is a number that span writes (a bound of
+    it, or a network's address: ``^18.17.0`` for ``18.17.2``; ``10.0.0.1/24`` for ``10.0.0.13``). A sibling written
+    apart from the span still clashes, a span elsewhere in the memory no excuse (fix45s: "VPN subnet 10.0.0.0/8;
+    database host 10.20.30.40" for ``10.20.30.41``, "runs python 3.11.4; supports >=3.9" for ``3.11.5``). In the
+    order of ``asked``; ``()`` when none. Pure."""
     numbers = [t for t in asked if VERSION_JOIN in t and t.replace(VERSION_JOIN, "").isdecimal()]
     if not numbers:
         return ()
@@ -192,7 +196,15 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
               and t.replace(VERSION_JOIN, "").isdecimal()]
     spans = [t for t in held if t[:1] == RANGE_MARK]
     return tuple(t for t in numbers if t not in held and _contradicted(_groups(t), others)
-                 and not any(covers(span, t) for span in spans))
+                 and not _spanned(_groups(t), others, [span for span in spans if covers(span, t)]))
+
+
+def _spanned(number: list[str], others: list[list[str]], spans: list[str]) -> bool:
+    """True when ``spans`` (the memory's spans that cover ``number``) write every sibling of ``number`` among
+    ``others`` (:func:`clashes`): each is a bound of one of them or the address its network is written on."""
+    written = {tuple(int(g) for g in side[2:].split(VERSION_JOIN)) for span in spans
+               for side in span[1:].split(RANGE_MARK) if side}
+    return bool(spans) and all(tuple(int(g) for g in o) in written for o in others if _same_shape(number, o))
 
 
 def covers(span: str, number: str) -> bool:
@@ -201,11 +213,13 @@ def covers(span: str, number: str) -> bool:
     of fewer groups before one that continues it (``18.17`` < ``18.17.0``): ``⊂ge18⋅17⋅0⊂lt19⋅0⋅0`` (``^18.17.0``)
     holds ``18⋅20⋅1``, not ``19⋅0⋅0``. A span of a network (four groups a side) holds numbers of four groups only,
     and a span holds only numbers of the major one of its bounds writes (``<5`` of "in <5 min" is no range of
-    ``3.11.4``; ``>=18.17 <19`` holds ``18.17.2``). False for a term that is no span. Pure."""
+    ``3.11.4``; ``>=18.17 <19`` holds ``18.17.2``); a network's written address after them (``⊂at10⋅0⋅0⋅1``) holds
+    nothing of itself. False for a term that is no span. Pure."""
     value = tuple(int(g) for g in _groups(number))
     sides = span[1:].split(RANGE_MARK)
-    if len(sides) != 2:
+    if len(sides) not in (2, 3) or sides[2:] and not sides[2].startswith("at"):
         return False
+    sides = sides[:2]
     held, major = True, False
     for side in sides:
         if not side:
