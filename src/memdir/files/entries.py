@@ -91,9 +91,7 @@ class Scan:
     listing, by file name — a delete not yet committed, or cut (:mod:`memdir.layer.commit`); ``counted``,
     the memories a reader counts present from such a file (:meth:`memdir.layer.reading.ReadsOne.counted`);
     ``unread``, of a :func:`glance`, each file it named but did not read: file name → (the name its file
-    name gives, its path); ``listed``, the scan was a listing — each file recorded under its name and inode
-    taken as recorded, not stat'ed (:func:`memdir.files.scan.scan`'s ``listed``) — not a sweep: an edit in
-    place since is not seen."""
+    name gives, its path)."""
 
     entries: dict[str, Entry] | LazyEntries
     malformed: list[Malformed]
@@ -102,7 +100,6 @@ class Scan:
     asides: tuple[str, ...] = ()
     counted: tuple[str, ...] = ()
     unread: dict[str, tuple[str, str]] = field(default_factory=dict)
-    listed: bool = False
 
 
 class LazyEntries(MutableMapping):

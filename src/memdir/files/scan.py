@@ -38,7 +38,6 @@ files included.
 * A file is re-parsed only when its size, ctime or inode changed since it was
   last read (``cache``), or since a derived index recorded it (``known``); and,
   when it did, only when its bytes changed too (a ``touch`` costs a read and a hash, not a parse).
-  A *listing* (``listed``) does not even stat a file whose name and inode are the ones recorded.
 
 What a scan yields (:class:`Scan`, its :class:`Entry` and :class:`FileState` per file, the memories parsed
 when asked for: :class:`LazyEntries`) is :mod:`memdir.files.entries`.
@@ -205,13 +204,11 @@ def load(path: Path, key: tuple[int, int, int] | None = None,
 
 
 
-def _memory_entries(listing, asides: list[str], malformed: list[Malformed], trusted=None):
-    """``(entry, file name, lstat, trusted state)`` of each regular memory file of ``listing`` (an ``os.scandir``),
-    for :func:`scan` and :func:`glance` alike: a delete's file set aside (in flight or cut) goes to ``asides``; a
+def _memory_entries(listing, asides: list[str], malformed: list[Malformed]):
+    """``(entry, file name, lstat)`` of each regular memory file of ``listing`` (an ``os.scandir``), for
+    :func:`scan` and :func:`glance` alike: a delete's file set aside (in flight or cut) goes to ``asides``; a
     name that is not UTF-8 (see :data:`NOT_UTF8_NAME`) or a file that is not regular to ``malformed``; a file
-    gone before its lstat is passed over. ``trusted(file name, inode)``: the state to take for a file without
-    a stat (its lstat is then None), or None (the file is stat'ed); the inode is the directory entry's
-    (``d_ino``: no stat)."""
+    gone before its lstat is passed over."""
     is_regular = stat.S_ISREG
     for item in listing:
         filename = item.name
@@ -222,9 +219,6 @@ def _memory_entries(listing, asides: list[str], malformed: list[Malformed], trus
         if not filename.isascii() and not utf8_name(filename):
             malformed.append(Malformed(item.path, NOT_UTF8_NAME))
             continue
-        if trusted is not None and (kept := trusted(filename, item.inode())) is not None:
-            yield item, filename, None, kept  # the same inode: a regular file still (a file's type never changes)
-            continue
         try:
             st = item.stat(follow_symlinks=False)
         except OSError:
@@ -232,38 +226,11 @@ def _memory_entries(listing, asides: list[str], malformed: list[Malformed], trus
         if not is_regular(st.st_mode):
             malformed.append(Malformed(item.path, not_regular(st.st_mode)))
             continue
-        yield item, filename, st, None
-
-
-def _hinted(hint: tuple) -> FileState:
-    """The state a derived index's row ``hint`` (see :func:`scan`'s ``known``) stands for, unparsed."""
-    return FileState(tuple(hint[1:4]), hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None,
-                     hint[8] if len(hint) > 8 else ())
-
-
-def _trusting(cache: Mapping[str, FileState], known: Mapping[str, tuple] | None, max_bytes: int):
-    """:func:`_memory_entries`'s ``trusted`` for a listing (:func:`scan`'s ``listed``): a file is taken as
-    ``cache`` (else ``known``) holds it while its inode is the one recorded — ``(state, from known)`` — and
-    stat'ed when none is recorded, its row was kept racy (ctime 0: :data:`memdir.layer.manifest.RACY_NS`) or
-    it was judged under another ``max_bytes``."""
-    def trusted(filename: str, inode: int):
-        state, hinted = cache.get(filename), False
-        if state is None or state[0][2] != inode:
-            hint = known.get(filename) if known else None
-            if hint is None or hint[3] != inode:
-                return None
-            state, hinted = _hinted(hint), True
-        key = state[0]
-        if not key[1] or (key[0] > max_bytes) != _judged_too_large(state):
-            return None
-        return state, hinted
-    return trusted
-
+        yield item, filename, st
 
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
          progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
-         hold: Callable[[MemoryRecord], str | None] | None = None,
-         listed: Mapping[str, FileState] | None = None) -> tuple[Scan, dict[str, FileState], bool]:
+         hold: Callable[[MemoryRecord], str | None] | None = None) -> tuple[Scan, dict[str, FileState], bool]:
     """Scan ``directory``: ``(what was found, the new cache, complete)``.
 
     ``cache`` maps file names to the :class:`FileState` of the last scan; a
@@ -275,12 +242,7 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
     :attr:`Scan.names` but not in :attr:`Scan.entries`, and ``complete`` is
     False. ``progress(1)`` is called for each file read. A missing directory
     is an empty layer. Files over ``max_bytes`` are listed as too large,
-    unread; ``hold``: :func:`load`'s, for each file read. ``listed`` (file name → state: what the layer
-    itself last recorded of its files): a listing, not a sweep — a file whose name and inode (the directory
-    entry's ``d_ino``) are those ``listed`` records is taken as recorded without a stat (an edit in place
-    since is not seen: it waits for a sweep, :mod:`memdir.files.sweeps`); only a new name or a new inode (a
-    file added, renamed, or replaced as ``sed -i`` does) is stat'ed and read; :attr:`Scan.listed` says so.
-    Raises :class:`StoreError`.
+    unread; ``hold``: :func:`load`'s, for each file read. Raises :class:`StoreError`.
     """
     malformed: list[Malformed] = []
     files: dict[str, FileState] = {}
@@ -296,35 +258,32 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     asides = []
     with listing:
-        for item, filename, st, kept in _memory_entries(
-                listing, asides, malformed, _trusting(listed, None, max_bytes) if listed is not None else None):
-            if kept is not None:  # listed: taken as recorded, as a state whose stat key matched is
-                state = read[filename] = kept[0]
-            else:
-                key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
-                state = cache.get(filename)
-                over = key[0] > max_bytes
-                if state is not None and (over or state[3]) and over != _judged_too_large(state):
-                    state = None  # judged under another ceiling (max_file_bytes changed since): read again
-                if state is None or state[0] != key:
-                    hint = known.get(filename) if known else None
-                    if hint is not None and (state is None or hint[1:4] == key):
-                        state = _hinted(hint)
-                        if over != _judged_too_large(state):
-                            state = None  # as above: a derived index's row of another ceiling
-                    if state is None or state[0] != key:  # read; parsed only when its bytes changed (load's was)
-                        state = load(Path(item.path), key, max_bytes, state, hold)
-                        if state is None:
-                            continue
-                        if progress is not None:
-                            progress(1)
-                        read[filename] = state  # found unchanged, its entry (if none) is parsed when asked for
-                    elif state[2] is None:
-                        read[filename] = state
-                    else:  # taken from a hint: not read
-                        complete = False
-                else:
+        for item, filename, st in _memory_entries(listing, asides, malformed):
+            key = (st.st_size, st.st_ctime_ns, st.st_ino)  # stat_key(st), inlined: once per file
+            state = cache.get(filename)
+            over = key[0] > max_bytes
+            if state is not None and (over or state[3]) and over != _judged_too_large(state):
+                state = None  # judged under another ceiling (max_file_bytes changed since): read again
+            if state is None or state[0] != key:
+                hint = known.get(filename) if known else None
+                if hint is not None and (state is None or hint[1:4] == key):
+                    state = FileState(tuple(hint[1:4]), hint[4], hint[5], hint[6], None,
+                                      hint[7] if len(hint) > 7 else None, hint[8] if len(hint) > 8 else ())
+                    if over != _judged_too_large(state):
+                        state = None  # as above: a derived index's row of another ceiling
+                if state is None or state[0] != key:  # read; parsed only when its bytes changed (load's was)
+                    state = load(Path(item.path), key, max_bytes, state, hold)
+                    if state is None:
+                        continue
+                    if progress is not None:
+                        progress(1)
+                    read[filename] = state  # found unchanged, its entry (if none) is parsed when asked for
+                elif state[2] is None:
                     read[filename] = state
+                else:  # taken from a hint: not read
+                    complete = False
+            else:
+                read[filename] = state
             files[filename] = state
             name = state[2]
             if name is None:
@@ -344,11 +303,11 @@ def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tu
             names[name] = filename
             if state[4] is not None:
                 entries[name] = state[4]
-    return Scan(entries, malformed, files, names, tuple(asides), listed=listed is not None), read, complete
+    return Scan(entries, malformed, files, names, tuple(asides)), read, complete
 
 
 def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
-           max_bytes: int = DEFAULT_MAX_FILE_BYTES, listed: bool = False) -> tuple[Scan, dict[str, list[str]]]:
+           max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[Scan, dict[str, list[str]]]:
     """Which memories ``directory`` holds, reading no file: ``(what was found, the files that may hold
     each name)`` — for finding one memory by name among files added by hand since the layer last read
     them (8,000 copied in: :func:`scan` parses each, ~0.4 ms a file; a glance reads none).
@@ -363,8 +322,7 @@ def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, 
     name), so a reader that finds the first holds nothing tries the next, as :func:`scan` would have
     chosen it. :attr:`Scan.entries` holds the memories whose parsed entry the cache had; ``files``
     the states known (unread files are not in it); ``malformed`` the files known not to be memories.
-    ``listed``: a listing (a file of the name and inode ``cache`` or ``known`` record is not stat'ed, as
-    :func:`scan`'s ``listed``). Raises :class:`StoreError` when the directory cannot be listed."""
+    Raises :class:`StoreError` when the directory cannot be listed."""
     malformed: list[Malformed] = []
     files: dict[str, FileState] = {}
     holders: dict[str, list[str]] = {}
@@ -377,19 +335,16 @@ def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, 
     except OSError as exc:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
     with listing:
-        for item, filename, st, kept in _memory_entries(listing, asides, malformed,
-                                                        _trusting(cache, known, max_bytes) if listed else None):
-            if kept is not None:  # listed: taken as recorded (scan's listed)
-                state = kept[0]
-                key = state[0]
-            else:
-                key = (st.st_size, st.st_ctime_ns, st.st_ino)
-                state = cache.get(filename)
-                if state is None or state[0] != key:
-                    hint = known.get(filename) if known else None
-                    state = None if hint is None or tuple(hint[1:4]) != key else _hinted(hint)
-                if state is not None and (key[0] > max_bytes) != _judged_too_large(state):
-                    state = None  # judged under another ceiling: as unread
+        for item, filename, st in _memory_entries(listing, asides, malformed):
+            key = (st.st_size, st.st_ctime_ns, st.st_ino)
+            state = cache.get(filename)
+            if state is None or state[0] != key:
+                hint = known.get(filename) if known else None
+                state = None if hint is None or tuple(hint[1:4]) != key else FileState(
+                    key, hint[4], hint[5], hint[6], None, hint[7] if len(hint) > 7 else None,
+                    hint[8] if len(hint) > 8 else ())
+            if state is not None and (key[0] > max_bytes) != _judged_too_large(state):
+                state = None  # judged under another ceiling: as unread
             if state is None:  # not read: its name is its file name's
                 name = None if key[0] > max_bytes else name_of_file(filename)
                 if name is not None:
@@ -408,7 +363,7 @@ def glance(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, 
         names[name] = first = held[0]
         if (state := files.get(first)) is not None and state[4] is not None:
             entries[name] = state[4]
-    return Scan(entries, malformed, files, names, tuple(asides), unread=unread, listed=listed), holders
+    return Scan(entries, malformed, files, names, tuple(asides), unread=unread), holders
 
 
 def duplicate(loser: str, winner: str, name: str) -> str:

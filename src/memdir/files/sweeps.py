@@ -6,9 +6,7 @@ added, removed or renamed — by hand, by ``git pull`` — moves the layer direc
 every reader compares with what it last saw (``MEMORY.md``'s stamp:
 :func:`memdir.files.layout.index_is_fresh`; the manifest: :mod:`memdir.layer.manifest`; the search
 index's row of the layer: :mod:`memdir.search.sync`), so such a change is seen at once without a
-stat of the other files: while the sweep may wait, the layer's files are listed, not stat'ed (a file of the name
-and inode recorded is taken as recorded: :meth:`memdir.layer.layer.Layer.listing_stands_in`), and such a listing
-is recorded as no sweep. Each of those readers records its last sweep: ``.memdir/swept``'s mtime
+stat of the other files. Each of those readers records its last sweep: ``.memdir/swept``'s mtime
 (the context block's), the manifest's ``swept`` (the layer's writes and reads), the search index's
 ``swept:<layer>`` (its syncs).
 

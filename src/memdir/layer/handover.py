@@ -79,15 +79,12 @@ class HandsOver:
             index = (self._index.keys(names), self._index.facts(names),
                      int(self._index.deadline.timestamp() * 1e9) if self._index.deadline else 0)
         stamps.usage = self._index_usage  # the read counts the keys were made with
-        swept = (time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full and not tx.scan.listed
-                 else None)  # a listing is no sweep: the recorded one is kept
+        swept = time.time_ns() - int((time.monotonic() - self._swept_at) * 1e9) if tx.full else None
         # the lasts rows (memdir.layer.lasts): this transaction's events folded in, or counted from the whole journal
         # when they are not every name's (a new manifest, one an older memdir wrote: once) — and the hand edits
         # the transaction's writes replaced, said when no read was counted since (lasts.unseen_edit)
-        listed = time.time_ns() if tx.full and tx.scan.listed else None  # every file listed: see Manifest.save
         replaced = self.manifest.save(stamps, files, heads, index, swept, whole=whole, whole_index=every,
-                                      events=tx.events, events_from=tx.journal_from, journal=self._all_events,
-                                      listed_ns=listed)
+                                      events=tx.events, events_from=tx.journal_from, journal=self._all_events)
         if replaced:
             counts = self.usage.counts()
             for name, last in replaced.items():

@@ -100,20 +100,18 @@ class KeepsIndex:
         except OSError as exc:
             raise StoreError(f"cannot stamp the index of {self.path}: {exc.strerror or exc}") from None
 
-    def refresh_index(self, wait: bool = True, rebuild: bool = True, sweep: bool = False) -> list[str]:
+    def refresh_index(self, wait: bool = True, rebuild: bool = True) -> list[str]:
         """Rebuild ``MEMORY.md`` from the files (journaling hand edits first);
         returns the warnings (a derived file that could not be written).
         ``wait`` False: raise :class:`LockTimeout` at once when the lock is busy.
         ``rebuild`` False: bring it up to date as a write would (the lines of
         what changed since, every line ordered again past its deadline from
-        the memories' facts) without reading every file. Every file is
-        stat'ed (a hand edit in place is journaled) with ``rebuild`` or ``sweep``; else,
-        while the layer's sweep may wait, the files are listed (a file added, removed or replaced is
-        journaled; an edit in place waits for the sweep: :meth:`memdir.layer.layer.Layer.listing_stands_in`)."""
+        the memories' facts) without reading every file. Either way every
+        file is stat'ed (a hand edit in place is journaled)."""
         if rebuild:
             self._prescan(every=True)  # parse outside the lock; inside, only stat keys are compared
         with self.transaction("human", wait=wait) as tx:
-            tx.require_full(sweep=rebuild or sweep)
+            tx.require_full()
             tx.reindex = True
             tx.rebuild = rebuild
         return tx.warnings

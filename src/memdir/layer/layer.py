@@ -20,10 +20,8 @@ the file a write changes is checked itself (:meth:`Transaction.fresh`); saving a
 :class:`memdir.layer.handover.HandsOver`'s part of a layer. In-place edits of the other
 files wait for the next sweep (:func:`memdir.files.sweeps.sweep_can_wait`: past its interval, a
 hook or CLI command hands it to a detached sweeper) or the next reader's scan (:meth:`Layer.scan`).
-A file added, removed or replaced by hand moves the directory's mtime: the next transaction looks at every
-file, with the manifest's heads and line keys (the journal unchanged), and parses the changed files only —
-while a sweep may wait, by listing the directory (:meth:`Layer.listing_stands_in`: a file of the name and
-inode recorded is not stat'ed), else by a sweep.
+A file added, removed or replaced by hand moves the directory's mtime: the next transaction sweeps,
+with the manifest's heads and line keys (the journal unchanged), and parses the changed files only.
 
 The stamp (``.memdir/index.stamp``) lets the hot path trust ``MEMORY.md`` without parsing
 anything: its mtime equals the layer directory's mtime after the rebuild (any file added,
@@ -45,7 +43,7 @@ from ..files.fsio import ensure_dir, nothing_written, nothing_written_full
 from ..files.layout import (LOCK_FILE, META_DIR, QUEUE_FILE, STAMP_FILE, describe_layer, index_refusal, layer_place, stones_key, symlink_refusal)
 from ..files.scan import (Entry, FileState, LazyEntries, Scan, bytes_digest, count_files, glance as glance_layer,
                           load as load_file, scan as scan_layer)
-from ..files.sweeps import since, sweep_can_wait
+from ..files.sweeps import sweep_can_wait
 from ..paths import layer_dirs, user_layer_dir
 from ..settings import Settings
 from ..tombstones.match import Tombstone
@@ -103,7 +101,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
 
     # ------------------------------------------------------------ scanning
 
-    def scan(self, known: Mapping[str, tuple] | None = None, progress=None, sweep: bool = True) -> Scan:
+    def scan(self, known: Mapping[str, tuple] | None = None, progress=None) -> Scan:
         """Every memory of the layer by name, the files that are not memories,
         and what was learned of each file (:func:`memdir.files.scan.scan`):
         the one reader of a layer's files; records carry the recorded usage
@@ -113,10 +111,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         object, or the manifest (:mod:`memdir.layer.manifest`), last read it.
         Outside a transaction, files that differ from the manifest (a hand edit in place) are taken up
         (:meth:`take_up`), and a memory whose delete renamed its file aside but never reached the journal
-        is counted present, whether or not the take-up could put it back (:meth:`counted`). ``sweep`` False
-        (the hot paths' own scans: a transaction's, a take-up's, the search index's sync): while a sweep may
-        wait (:meth:`listing_stands_in`) the scan is a listing — a file of the name and inode recorded is not
-        stat'ed (:attr:`memdir.files.scan.Scan.listed`), only a file added, renamed or replaced is. Raises
+        is counted present, whether or not the take-up could put it back (:meth:`counted`). Raises
         :class:`StoreError`, also for a layer with a symlink where memdir keeps its files
         (:func:`memdir.files.layout.symlink_refusal`)."""
         # A delete or lift killed between tombstones.json and its journal line (two stats): its orphan tombstone
@@ -125,12 +120,12 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         # layer it cannot settle (read-only, busy) is judged by the tombstones the settle would leave (tombstones).
         if not self._held and self._take_up_ok and cut_tombstones(self.journal, self.tombstone_file):
             self.take_up()
-        found = self._scan(known, progress, sweep)
+        found = self._scan(known, progress)
         if not self._held and self._take_up_ok and (self._unsaved_judgement or self.manifest.differs(
                 found.files, lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes))):
             self.take_up()
             if found.asides or self._cut_finished:  # files it changed
-                found = self._scan(known, progress, sweep)
+                found = self._scan(known, progress)
         return found if self._held else self.counted(found)  # a delete not journaled: its memory is there
 
     def take_up(self) -> None:
@@ -152,7 +147,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         layer's), for :func:`memdir.files.background.require`; None: it lies in the layer's own directory."""
         return None
 
-    def _scan(self, known: Mapping[str, tuple] | None, progress, sweep: bool = True) -> Scan:
+    def _scan(self, known: Mapping[str, tuple] | None, progress) -> Scan:
         self.refuse_symlinks()
         try:
             directory_mtime = os.stat(self.path).st_mtime_ns
@@ -161,84 +156,33 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         except OSError as exc:
             raise StoreError(f"cannot list {self.path}: {exc.strerror or exc}") from None
         hinted = known is not None  # a caller's hints (the search index's) carry no text digest
-        saved = None
         if known is None and (not self.files or self._hints_left):  # else every hinted file would be parsed
-            saved = self.manifest.load_files()
-            known = self._known(saved)
-        moved = self.stones_moved()
-        if moved:  # a tombstone added or lifted since the states were judged: those it may move (.held)
+            known = self._known()
+        if self.stones_moved():  # a tombstone added or lifted since the states were judged: those it may move (.held)
             known = self._unjudge(known)
             hinted = hinted and known is not None
         self._judging()
-        listed = None
-        if not sweep and not moved and self.listing_stands_in(self._file_count(known)):
-            listed = self._recorded(saved)
         found, self.files, complete = scan_layer(self.path, self.files, known, progress, self.settings.max_file_bytes,
-                                                 self.holder(), listed)
+                                                 self.holder())
         self._hints_left = not complete
         if hinted:
             found.files = Hinted(found.files, self.manifest)
         found = self._lazy(found)
         self._last_scan = (directory_mtime, found)
-        if listed is None:  # a listing is no sweep: an edit in place waits for the next one, as it would have
-            self._swept_at = time.monotonic()
+        self._swept_at = time.monotonic()
         return found
 
-    def _recorded(self, saved: dict[str, FileState] | None) -> Mapping[str, FileState]:
-        """What the layer itself recorded of its files, for a listing to take them by (file name → state):
-        this object's states over the manifest's (``saved``, when loaded already) — never a derived index's
-        rows, which may be older than an edit in place a sweep elsewhere took up since (journaled, the
-        manifest saved)."""
-        if self.files and not self._hints_left:
-            return self.files
-        if saved is None:
-            saved = self.manifest.load_files() or {}
-        return {**saved, **self.files} if self.files else saved
-
-    def _file_count(self, known: Mapping | None) -> int:
-        """How many memory files the layer held as last known, for :meth:`listing_stands_in`: the most of this
-        object's states, ``known`` (the manifest's or a derived index's rows) and the last scan's files (the
-        states taken from hints are not in :attr:`files`)."""
-        last = self._last_scan[1].files if self._last_scan is not None else ()
-        return max(len(self.files), len(known or ()), len(last))
-
-    def listing_stands_in(self, files: int) -> bool:
-        """Whether a scan of this layer (``files`` memory files, as last known) may be a listing rather than a
-        sweep (:func:`memdir.files.scan.scan`'s ``listed``; issue 28 §7: after a ``touch`` of the layer
-        directory, or a file replaced by hand, every hot path stat'ed each of its files — 10,001 stats at
-        10,000 memories — to find the one that changed): while the layer's sweep may wait
-        (:func:`memdir.files.sweeps.sweep_can_wait`, by this object's last sweep or, in a process that made
-        none, the one the manifest records while it is of the journal as it is; past the interval a hook or
-        CLI command hands the sweep off). A file added, removed, renamed or replaced moves its name or inode
-        and is seen at once; an edit in place waits for the sweep, as it does while the directory's mtime
-        stays. Never the team layer's: ``git pull`` replaces a file by removing it and creating it anew, and the
-        file system may give the new file the inode just freed. The one rule of when a layer's files are listed,
-        not stat'ed."""
-        if self.scope == "team":
-            return False
-        if self._swept_at == float("-inf"):
-            try:
-                recorded = self.manifest.swept_of_journal(self.journal.stat_key())
-            except StoreError:
-                recorded = None
-            if recorded is None:
-                return False
-            self._swept_at = time.monotonic() - since(recorded)  # the layer's last sweep, whichever process
-        return sweep_can_wait(files, time.monotonic() - self._swept_at, self)
-
-    def _known(self, saved: dict[str, FileState] | None = None) -> dict[str, tuple] | None:
-        """The manifest's files (``saved``: as loaded already) as :func:`memdir.files.scan.scan`'s ``known``
-        hints (each checked by its stat key, so trusted whatever changed since)."""
-        if saved is None:
-            saved = self.manifest.load_files()
+    def _known(self) -> dict[str, tuple] | None:
+        """The manifest's files as :func:`memdir.files.scan.scan`'s ``known`` hints (each checked
+        by its stat key, so trusted whatever changed since)."""
+        saved = self.manifest.load_files()
         return {f: (f, *st.key, *st[1:4], *st[5:]) for f, st in saved.items()} if saved else None  # all but entry
 
     def _lazy(self, found: Scan) -> Scan:
         """``found`` with entries parsed on demand (:class:`memdir.files.scan.LazyEntries`)."""
         self.usage.overlay(found.entries)  # a state parsed on demand replaces a hint's in files (text digest known)
         load = lambda name, file: self._load_entry(name, file, found.files)  # noqa: E731
-        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names, found.asides,
-                    listed=found.listed)
+        return Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files, found.names, found.asides)
 
     def _load_entry(self, name: str, filename: str, files: dict) -> Entry | None:
         was = files.get(filename)  # parsed in this process already (a take-up's judgement): not read again
@@ -309,8 +253,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         if mtime is not None and self._glanced is not None and self._glanced[0] == mtime:
             return self._glanced[1]
         known = self._known() if not self.files or self._hints_left else None
-        found, holders = glance_layer(self.path, self.files, known, self.settings.max_file_bytes,
-                                      not self.stones_moved() and self.listing_stands_in(self._file_count(known)))
+        found, holders = glance_layer(self.path, self.files, known, self.settings.max_file_bytes)
         self._hints_left = True  # self.files holds only what was parsed: the next scan takes the manifest's hints
         self.usage.overlay(found.entries)
 
@@ -324,7 +267,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
             return None
 
         found = self.counted(Scan(LazyEntries(found.entries, found.names, load), found.malformed, found.files,
-                                  found.names, found.asides, unread=found.unread, listed=found.listed))
+                                  found.names, found.asides, unread=found.unread))
         self._glanced = (mtime, found)
         return found
 
@@ -446,7 +389,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
             if not self._index.built or stale:  # restored keys another process's writes made stale
                 self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
                 self._restore_index(moved=quick is None)
-            tx = Transaction(self, quick or self.scan(sweep=False), actor, session, full=quick is None)
+            tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             if quick is not None and self._listing is not None and self._last_scan is not None \
                     and self._listing[0] == self._last_scan[0]:  # the directory is as the listing saw it
                 tx.listed, self._listing = self._listing[1], None  # the transaction's own until it ends

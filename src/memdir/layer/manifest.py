@@ -295,26 +295,10 @@ class Manifest(Lookups):
         that normalizes the same); else None. Never raises."""
         if stamps.directory is None or stamps.journal is None or not self.exists():
             return None
-        rows = self._read("SELECT key, value FROM meta WHERE key IN ('format', 'directory', 'journal', 'swept', 'listed')")
+        rows = self._read("SELECT key, value FROM meta WHERE key IN ('format', 'directory', 'journal', 'swept')")
         meta = dict(rows or ())
         if (meta.get("format") != FORMAT or meta.get("directory") != stamps.directory
                 or meta.get("journal") != _text(stamps.journal)):
-            return None
-        try:  # a listing's take-up (listed: no sweep) may have met a file renamed to a name that normalizes the same
-            return max(int(meta.get("swept") or 0), int(meta.get("listed") or 0))
-        except (TypeError, ValueError):
-            return None
-
-    def swept_of_journal(self, journal: tuple[int, int] | None) -> int | None:
-        """The wall time (epoch ns) the layer's files were last all stat'ed, as recorded, when the manifest is of
-        the journal as it is (its stat key ``journal``), whatever the directory's mtime (files added, removed or
-        replaced by hand since move it): for a listing that stands in for a sweep while one may wait
-        (:meth:`memdir.layer.layer.Layer.listing_stands_in`). 0 when none is recorded; None when the journal moved
-        since or the manifest cannot be read. Never raises."""
-        if journal is None or not self.exists():
-            return None
-        meta = dict(self._read("SELECT key, value FROM meta WHERE key IN ('format', 'journal', 'swept')") or ())
-        if meta.get("format") != FORMAT or meta.get("journal") != _text(journal):
             return None
         try:
             return int(meta.get("swept") or 0)
@@ -361,12 +345,10 @@ class Manifest(Lookups):
              index: tuple[dict[str, tuple | None], dict[str, Facts | None], int] | None, swept_ns: int | None,
              *, whole: bool, whole_index: bool = False, events: list[Event] | None = None,
              events_from: tuple[int, int] | None = None,
-             journal: Callable[[], list[Event] | None] | None = None, listed_ns: int | None = None) -> dict[str, Last]:
+             journal: Callable[[], list[Event] | None] | None = None) -> dict[str, Last]:
         """Record the files, heads and index keys and facts given (``whole``: they are all of them;
         ``whole_index``: the index keys and facts are; else only what changed — None: gone) and the
-        stamps. ``swept_ns`` None keeps the recorded sweep time; ``listed_ns``: when a listing looked at every file
-        (:attr:`memdir.files.scan.Scan.listed`: no sweep, but files changed by hand taken up, some maybe by no
-        event: :meth:`swept_if_holds` counts it as a sweep). ``index`` None: no index keys are
+        stamps. ``swept_ns`` None keeps the recorded sweep time. ``index`` None: no index keys are
         trusted. ``events``: the transaction's journal events, appended after the journal's stat key
         ``events_from``, which the ``lasts`` rows take in; ``journal()`` gives the whole journal's, for rows
         counted anew (:func:`_save_lasts`). Failing is harmless (the next
@@ -376,7 +358,7 @@ class Manifest(Lookups):
         known)."""
         lasts = (events, events_from, journal)
         for attempt in (1, 2):
-            replaced = self._save(stamps, files, heads, index, swept_ns, whole, whole_index, lasts, listed_ns)
+            replaced = self._save(stamps, files, heads, index, swept_ns, whole, whole_index, lasts)
             if replaced is not None:
                 return replaced
             self.drop()
@@ -384,8 +366,7 @@ class Manifest(Lookups):
                 return {}
         return {}
 
-    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index, lasts,
-              listed_ns=None) -> dict[str, Last] | None:
+    def _save(self, stamps, files, heads, index, swept_ns, whole, whole_index, lasts) -> dict[str, Last] | None:
         now = _now_ns()
         try:
             conn = self._connect()
@@ -422,12 +403,10 @@ class Manifest(Lookups):
                           "usage": _text(stamps.usage), "deadline": deadline if index is not None else None}
                 if swept_ns is not None:
                     values["swept"] = swept_ns
-                if listed_ns is not None:
-                    values["listed"] = listed_ns
                 conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)", list(values.items()))
                 conn.execute("COMMIT")
-                if swept_ns is not None or listed_ns is not None:  # (a listing too: sync_layer's own take-up)
-                    _saved_sweeps[self.path] = max(swept_ns or 0, listed_ns or 0)
+                if swept_ns is not None:
+                    _saved_sweeps[self.path] = swept_ns
             finally:
                 conn.close()
         except (sqlite3.Error, OSError):

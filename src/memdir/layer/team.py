@@ -102,11 +102,11 @@ class TeamLayer(Layer):
         if reason:
             raise StoreError(reason)
 
-    def scan(self, known=None, progress=None, sweep: bool = False) -> Scan:
+    def scan(self, known=None, progress=None) -> Scan:
         """:meth:`Layer.scan`, with a ``MEMORY.md`` or ``.memdir`` of the repository's team
         directory that is a symlink listed in :attr:`~memdir.files.scan.Scan.malformed`
         (committed by someone, never followed: memdir keeps its own in the home)."""
-        found = super().scan(known, progress, sweep)
+        found = super().scan(known, progress)
         for name in (INDEX_FILE, META_DIR):
             path = self.path / name
             if os.path.islink(path):

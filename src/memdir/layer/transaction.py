@@ -105,7 +105,7 @@ class Transaction:
         entry = self.scan.entries.get(name)
         if entry is None:
             return self.in_progress(name)
-        if self.full and not self.scan.listed:  # a listing stat'ed no file it knew: this one is checked
+        if self.full:
             return entry
         layer = self.layer
         try:
@@ -145,13 +145,11 @@ class Transaction:
         entry = Entry(parsed.record, path, head, parsed.fallback, parsed.no_frontmatter, parsed.notes)
         return self.layer.usage.with_usage(entry)
 
-    def require_full(self, sweep: bool = True) -> None:
-        """Sweep every file and journal hand edits now (for operations over the whole layer). ``sweep`` False:
-        a listing will do while the layer's sweep may wait (:meth:`memdir.layer.layer.Layer.listing_stands_in`:
-        a file added, removed or replaced is journaled, an edit in place waits for the sweep)."""
-        if self.full and not (sweep and self.scan.listed):
+    def require_full(self) -> None:
+        """Sweep every file and journal hand edits now (for operations over the whole layer)."""
+        if self.full:
             return
-        self.scan = self.layer.scan(sweep=sweep)
+        self.scan = self.layer.scan()
         self.full = True
         self.sync_external()
 

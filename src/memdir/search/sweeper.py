@@ -42,7 +42,7 @@ def sweep(home: Path, scope: str, root: str | None) -> list[str]:
     except MemdirError as exc:
         return [f"cannot open the {scope} layer: {exc}"]
     try:
-        for note in layer.refresh_index(wait=True, rebuild=False, sweep=True):
+        for note in layer.refresh_index(wait=True, rebuild=False):
             print(f"memdir sweeper: {note}", file=sys.stderr)
     except MemdirError as exc:
         failed.append(f"the {scope} layer was not swept: {exc}")

@@ -155,14 +155,12 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     now_mono = time.monotonic()
     stones, again = judge_again(conn, key, layer)
     force = force or again is None
-    due = True  # the index's sweep of the layer: when it may wait, a listing of the layer stands in for its scan
     if not force and row is not None and not layer.stones_moved():  # else every file judged again (layer.held)
         last = _swept.get(marker)
         if last is None:  # a fresh process: when the last sweep of any process was (a wall time)
             swept = conn.execute("SELECT value FROM meta WHERE key = ?", (f"swept:{key}",)).fetchone()
             last = now_mono - since(swept[0]) if swept and swept[0] else None  # after now: due
         if sweep_can_wait(row[3], float("inf") if last is None else now_mono - last, layer):
-            due = False
             if tuple(row[:3]) == state and row[4] and not again:
                 return 0
             followed = follow(conn, key, layer, row, state, again, on_read)
@@ -172,13 +170,13 @@ def sync_layer(conn: sqlite3.Connection, home: Path, layer: Layer, *, force: boo
     known = _known(conn, key)
     hints = {f: hint for f, hint in known.items() if f not in again} if again is not None else None
     before = layer.manifest.swept_saved()
-    scan = layer.scan(known=hints, progress=on_read, sweep=due)
+    scan = layer.scan(known=hints, progress=on_read)
     own = layer.manifest.swept_saved()
     if own is not None and own != before:  # its take-up of hand edits swept (Layer.take_up): a sweep of this sync
         # Scanned again, after that sweep (each file stat'ed, none read unless changed since): the rows then hold
         # all it saw, so it is no "writer's sweep since" to the next reader (follow), and a file changed by hand
         # between this sync's first scan and that sweep, with no event naming it, is not left out of them.
-        scan = layer.scan(known=hints, progress=on_read, sweep=due)
+        scan = layer.scan(known=hints, progress=on_read)
         started = max(started, own)
     return _apply(conn, layer, key, row, state, scan, known, None, marker, now_mono, started, stones)
 
@@ -190,8 +188,7 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
     in ``meta``, :func:`memdir.search.follow.follow`; or the sweep its own scan's take-up saved, the rows
     read after it: :func:`sync_layer`). ``looked`` None: ``scan`` is of every file (a sweep at monotonic
     time ``swept``); else it is of the files ``looked`` at alone (:func:`memdir.search.follow.follow`)
-    and the sweep time is kept as it was, as it is when ``scan`` is a listing (:attr:`memdir.files.scan.Scan.listed`:
-    a file changed in place since is not in it)."""
+    and the sweep time is kept as it was."""
     now_ns = time.time_ns()
     file_rows = []
     pop = known.pop
@@ -247,10 +244,9 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
             todo = [name for name in names if name in scan.names
                     and docs.get(name) != (scan.names[name], files[scan.names[name]].digest)]
             gone = {name for name in names if name not in scan.names and name in docs}
-    swept_all = looked is None and not scan.listed
     if not todo and not gone and not file_rows and not gone_files and row is not None \
             and tuple(row) == (*state, count, settled):
-        if swept_all:
+        if looked is None:
             with _sweep_lock:
                 _swept[marker] = swept
             if not swept_always(count):  # a small layer is swept at every sync: nothing reads when it last was
@@ -291,9 +287,9 @@ def _apply(conn: sqlite3.Connection, layer: Layer, key: str, row: tuple | None, 
         conn.execute("INSERT OR REPLACE INTO layers VALUES (?,?,?,?,?,?)", (key, *state, count, settled))
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(f"chain:{key}", chain), (f"synced:{key}", started),
                                                                        (f"stones:{key}", stones)])
-        if swept_all:
+        if looked is None:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"swept:{key}", time.time_ns()))
-    if swept_all:
+    if looked is None:
         with _sweep_lock:
             _swept[marker] = swept
     return changed
