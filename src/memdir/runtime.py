@@ -3,11 +3,15 @@
 A socket path must fit ``sockaddr_un`` (about 100 bytes) whatever the home's
 path, so the warm process of a home (:mod:`memdir.search.warm`) listens at
 ``$XDG_RUNTIME_DIR/memdir/<16 hex>.sock`` when that runtime directory is this
-user's and private, else ``/tmp/memdir-<uid>/<16 hex>.sock`` — the hex a
+user's and private, else ``/tmp/memdir-<uid>/<16 hex>.sock``, else (that one
+refused: another user's, a symbolic link, open to others) ``<user cache
+dir>/memdir-run/<16 hex>.sock`` when that path is short enough — the hex a
 SHA-256 of the home's real path. The directory is made 0700 and used only
 while it is a real directory of this user that no one else may enter and
 this process can make a socket in (not read-only: :func:`runtime_dir`); one
-that is not is passed over for the next, never repaired.
+that is not is passed over for the next, never repaired. :func:`chosen` says
+which is used and why each one before it was passed over (``memdir doctor``,
+``memdir status``).
 
 The hex does not say which home a socket served, so a home deleted or moved
 leaves its socket behind once its process has gone; the directory would only
@@ -87,20 +91,81 @@ def _usable(path: str) -> str | None:
     return _private(path) or _unwritable(path)
 
 
-def _candidates() -> list[tuple[str, str | None]]:
+CACHE_RUN = "memdir-run"  # in this user's cache directory: the last place for the sockets (after /tmp/memdir-<uid>)
+
+
+def user_cache_dir() -> str | None:
+    """This user's cache directory, as ``platformdirs.user_cache_dir`` names it (without importing it: a prompt
+    hook's thin client loads neither it nor :mod:`pathlib`): ``$XDG_CACHE_HOME`` when set and absolute, else
+    ``~/.cache`` — ``~/Library/Caches`` on macOS. None when there is no home directory to put it in. Never raises."""
+    import sys
+
+    if sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        base = base if os.path.isabs(base) else os.path.expanduser("~/.cache")
+    return base if os.path.isabs(base) else None
+
+
+def _cache_refused(cache: str) -> str | None:
+    """Why the cache directory ``cache`` may not hold :data:`CACHE_RUN` (None when it may): when it exists (a
+    symbolic link to a directory is followed: a home's ``~/.cache`` often is one), it must be a directory of this
+    user that no one else may write to — another could otherwise rename the private directory away and put theirs
+    in its place."""
+    import stat
+
+    try:
+        st = os.stat(cache)
+    except FileNotFoundError:
+        return None  # made 0700 by the first warm process
+    except OSError as exc:
+        return f"{cache} cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{cache} is not a directory"
+    if st.st_uid != os.getuid():
+        return f"{cache} belongs to another user (uid {st.st_uid})"
+    if st.st_mode & 0o022:
+        return f"{cache} may be written by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def _too_long(directory: str) -> bool:
+    """Whether a socket in ``directory`` (``<16 hex>.sock``) would not fit :data:`MAX_SOCKET_PATH`."""
+    return len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) > MAX_SOCKET_PATH
+
+
+def _candidates() -> list[tuple[str | None, str | None]]:
     """Directories the socket may live in, best first, each with why it is passed over at once (None:
     it is to be looked at): ``$XDG_RUNTIME_DIR/memdir`` when the runtime directory is set, absolute,
-    private and short enough for a socket path, then ``/tmp/memdir-<uid>``."""
-    out: list[tuple[str, str | None]] = []
+    private and short enough for a socket path, then ``/tmp/memdir-<uid>``, then ``<user cache dir>/memdir-run``
+    (:func:`user_cache_dir`; its parent of this user and written by no one else, short enough). A directory of
+    None is one that cannot even be named (the why says so)."""
+    out: list[tuple[str | None, str | None]] = []
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    if runtime and os.path.isabs(runtime):
+    if not runtime:
+        out.append((None, "XDG_RUNTIME_DIR is not set"))
+    elif not os.path.isabs(runtime):
+        out.append((None, f"XDG_RUNTIME_DIR {runtime} is not an absolute path"))
+    else:
         directory = os.path.join(runtime, "memdir")
-        if len(os.fsencode(os.path.join(directory, "0" * 16 + SOCKET_SUFFIX))) > MAX_SOCKET_PATH:
+        if _too_long(directory):
             out.append((directory, f"XDG_RUNTIME_DIR {runtime} is too long for a socket path"))
         else:
             why = _private(runtime)
             out.append((directory, f"XDG_RUNTIME_DIR: {why}" if why else None))
     out.append((os.path.join(SHARED_TMP, f"memdir-{os.getuid()}"), None))
+    cache = user_cache_dir()
+    if cache is None:
+        out.append((None, "there is no home directory for a cache directory"))
+    else:
+        directory = os.path.join(cache, CACHE_RUN)
+        if _too_long(directory):
+            out.append((directory, f"the cache directory {cache} is too long for a socket path "
+                                   f"(over {MAX_SOCKET_PATH} bytes)"))
+        else:
+            why = _cache_refused(cache)
+            out.append((directory, f"cache directory: {why}" if why else None))
     return out
 
 
@@ -113,8 +178,8 @@ def _name(home: Path) -> str:
 
 def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
     """``(directory, None)`` for the directory that holds the sockets of this
-    user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir`` and
-    ``/tmp/memdir-<uid>`` that is missing or usable (:func:`_usable`: private, and
+    user, or ``(None, why not)``: the first of ``$XDG_RUNTIME_DIR/memdir``,
+    ``/tmp/memdir-<uid>`` and ``<user cache dir>/memdir-run`` (:func:`_candidates`) that is missing or usable (:func:`_usable`: private, and
     writable by this process — a read-only one, ``chmod 0500`` or a read-only
     mount, is passed over) — one rule for the server and its clients, so both
     name the same directory. With ``create`` (the server) a missing one is made
@@ -131,25 +196,36 @@ def runtime_dir(create: bool = False) -> tuple[str | None, str | None]:
 def private_dir(create: bool = False) -> tuple[str | None, str | None]:
     """:func:`runtime_dir` without asking for Unix sockets (what else this user keeps there: the
     session record of a home that cannot take it, :mod:`memdir.prompt.recalled`). The why of a
-    ``(None, why)`` names every directory passed over and why, in order (``"/run/user/1000/memdir is on
-    a read-only file system; /tmp/memdir-1000 belongs to another user (uid 0)"``). Never raises."""
+    ``(None, why)`` names every directory passed over and why, in order (``"XDG_RUNTIME_DIR is not set;
+    /tmp/memdir-1000 belongs to another user (uid 0); /home/u/.cache/memdir-run is on a read-only file
+    system"``). Never raises."""
+    directory, passed = chosen(create)
+    return (directory, None) if directory is not None else (None, "; ".join(passed))
+
+
+def chosen(create: bool = False) -> tuple[str | None, list[str]]:
+    """``(directory, passed)``: the directory :func:`private_dir` names (None: none) and why each one before it
+    was passed over, in order (``[]`` when the first is used) — what ``memdir doctor`` and ``memdir status`` say of
+    the warm process's socket. ``create`` as for :func:`runtime_dir`. Never raises."""
     if not hasattr(os, "getuid"):
-        return None, "this platform has no per-user runtime directory"
+        return None, ["this platform has no per-user runtime directory"]
     passed: list[str] = []
     for path, skipped in _candidates():
-        if skipped:
-            passed.append(skipped)
+        if skipped or path is None:
+            passed.append(skipped or f"{path} cannot be named")
             continue
         if not os.path.lexists(path):
+            parent = os.path.dirname(path)
             if not create:
                 # The one a server would make — when it can: connecting there fails at once until it does.
-                parent = os.path.dirname(path)
-                why = _unwritable(parent)
+                why = _unwritable(_existing(parent))
                 if why is None:
-                    return path, None
+                    return path, passed
                 passed.append(f"cannot create {path} ({why})")
                 continue
             try:
+                if path.endswith(os.sep + CACHE_RUN) and not os.path.isdir(parent):
+                    os.makedirs(parent, 0o700, exist_ok=True)  # the cache directory: this user's, made as a user's is
                 os.mkdir(path, 0o700)
             except FileExistsError:
                 pass
@@ -158,9 +234,16 @@ def private_dir(create: bool = False) -> tuple[str | None, str | None]:
                 continue
         why = _usable(path)
         if why is None:
-            return path, None
+            return path, passed
         passed.append(why)
-    return None, "; ".join(passed)
+    return None, passed
+
+
+def _existing(path: str) -> str:
+    """``path`` or its nearest ancestor that exists (what a ``makedirs`` of it would first write in)."""
+    while not os.path.lexists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    return path
 
 
 def socket_path(home: Path, create: bool = False) -> Path | None:
@@ -360,6 +443,6 @@ def stalled(home: str | os.PathLike, path: str, now: float | None = None) -> boo
         return False
 
 
-__all__ = ["MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "STALL_FILE", "STALL_SKIP", "START_FILE",
-           "STARTING_WAIT", "SWEEP_GRACE", "alive", "cleared", "dead", "in_the_way", "note_stall", "note_start",
-           "private_dir", "runtime_dir", "socket_file", "socket_path", "stalled", "starting", "starting_wait", "swept"]
+__all__ = ["CACHE_RUN", "MAX_SOCKET_PATH", "PROBE_TIMEOUT", "SHARED_TMP", "SOCKET_SUFFIX", "STALL_FILE", "STALL_SKIP", "START_FILE",
+           "STARTING_WAIT", "SWEEP_GRACE", "alive", "chosen", "cleared", "dead", "in_the_way", "note_stall", "note_start",
+           "private_dir", "runtime_dir", "socket_file", "socket_path", "stalled", "starting", "starting_wait", "swept", "user_cache_dir"]

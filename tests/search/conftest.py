@@ -25,14 +25,16 @@ def short_home(monkeypatch):
 
 @pytest.fixture
 def runtime(tmp_path, monkeypatch):
-    """A private XDG runtime directory of the test's own, and a fallback of its own instead of /tmp
-    (shared with every other run on this machine). Both paths are short."""
+    """A private XDG runtime directory of the test's own, a fallback of its own instead of /tmp
+    (shared with every other run on this machine) and a cache directory of its own (``<base>/cache``, not made:
+    the last fallback's parent). Every path is short."""
     base = tempfile.mkdtemp(prefix="rt", dir="/tmp")
     run, tmp = os.path.join(base, "run"), os.path.join(base, "tmp")
     os.mkdir(run, 0o700)
     os.mkdir(tmp, 0o1777)
     os.chmod(tmp, 0o1777)
     monkeypatch.setenv("XDG_RUNTIME_DIR", run)
+    monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(base, "cache"))  # the last place: short, made when needed
     from memdir import runtime as sockets
 
     monkeypatch.setattr(sockets, "SHARED_TMP", tmp)

@@ -57,16 +57,24 @@ def test_a_runtime_directory_others_may_enter_is_not_used(runtime):
     assert str(warm.socket_path("/some/home", create=True)).startswith(run + "/memdir/")
 
 
-def test_a_socket_directory_open_to_others_turns_the_warm_path_off(runtime, monkeypatch):
-    _run, tmp = runtime
+def test_a_socket_directory_open_to_others_turns_the_warm_path_off_when_the_cache_one_is_refused_too(
+        runtime, monkeypatch):
+    run, tmp = runtime
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     mine = os.path.join(tmp, f"memdir-{os.getuid()}")
     os.mkdir(mine, 0o755)
     os.chmod(mine, 0o755)  # another user may have made it so: never trusted
+    cache = os.path.join(os.path.dirname(run), "cache")
+    os.mkdir(cache, 0o777)
+    os.chmod(cache, 0o777)  # the last place's parent open to others: refused as well
     assert warm.socket_path("/some/home", create=True) is None
     directory, why = warm.runtime_dir()
-    assert directory is None and "may be entered by other users (mode 755)" in why
-    os.chmod(mine, 0o700)  # control
+    assert (directory, why) == (None, f"XDG_RUNTIME_DIR is not set; {mine} may be entered by other users (mode 755); "
+                                      f"cache directory: {cache} may be written by other users (mode 777)")
+    assert not os.path.exists(os.path.join(cache, "memdir-run"))  # passed over, nothing made in it
+    os.chmod(cache, 0o700)  # control: the cache directory this user's alone, its memdir-run is used
+    assert warm.runtime_dir(create=True) == (os.path.join(cache, "memdir-run"), None)
+    os.chmod(mine, 0o700)  # control: /tmp's private again, it comes first again
     assert warm.runtime_dir() == (mine, None)
 
 
@@ -119,9 +127,10 @@ def test_doctor_says_why_the_warm_path_is_off(isolated_home, project, runtime, m
     finally:
         server.close()
     run, tmp = runtime
-    os.chmod(run, 0o755)  # neither runtime directory is private: no socket at all
+    os.chmod(run, 0o755)  # neither runtime directory is private, the cache one too long: no socket at all
     os.makedirs(os.path.join(tmp, f"memdir-{os.getuid()}"), mode=0o755)
     os.chmod(os.path.join(tmp, f"memdir-{os.getuid()}"), 0o755)
+    monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(tmp, "c" * 100))
     (notes,) = _warm_notes(on)
     assert notes.startswith("the warm search process is off: no socket directory (") and "may be entered by other " \
         "users (mode 755)" in notes
@@ -368,9 +377,12 @@ def test_a_read_only_socket_directory_falls_back_to_tmp_and_doctor_says_why_when
         assert oct(os.stat(fallback).st_mode & 0o777) == "0o700"
         # neither directory takes a socket: the warm path is off, and doctor says exactly why
         os.chmod(fallback, 0o500)
+        cache = os.path.join(os.path.dirname(run), "cache")  # and the last place's parent read-only too
+        os.makedirs(cache, exist_ok=True)  # the model's graphs may be cached there already (platformdirs)
+        os.chmod(cache, 0o500)
         got = _child(isolated_home, project, tmp, "doctor")
         why = (f"{preferred} cannot be written by this user (mode 500); {fallback} cannot be written by this user "
-               "(mode 500)")
+               f"(mode 500); cannot create {cache}/memdir-run ({cache} cannot be written by this user (mode 500))")
         assert got["runtime_dir"] == [None, why]
         assert got["notes"] == [f"the warm search process is off: no socket directory ({why}); recall ranks by "
                                 "words alone"]
@@ -382,6 +394,8 @@ def test_a_read_only_socket_directory_falls_back_to_tmp_and_doctor_says_why_when
     finally:
         os.chmod(preferred, 0o700)
         os.chmod(fallback, 0o700) if os.path.isdir(fallback) else None
+        cache = os.path.join(os.path.dirname(run), "cache")
+        os.chmod(cache, 0o700) if os.path.isdir(cache) else None
 
 
 @pytest.mark.slow
@@ -415,7 +429,11 @@ def test_a_fallback_owned_by_another_user_is_refused(runtime, monkeypatch):
         return os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid + 1, *st[5:]))
 
     monkeypatch.setattr(os, "lstat", lstat)
-    assert warm.runtime_dir(create=True) == (None, f"{mine} belongs to another user (uid {os.getuid() + 1})")
+    cache_run = os.path.join(os.path.dirname(run), "cache", "memdir-run")
+    assert warm.runtime_dir(create=True) == (cache_run, None)  # the cache directory's, not the warm path off
+    assert sockets.chosen() == (cache_run, ["XDG_RUNTIME_DIR is not set",
+                                            f"{mine} belongs to another user (uid {os.getuid() + 1})"])
+    assert oct(os.lstat(cache_run).st_mode & 0o777) == "0o700"
     monkeypatch.setattr(os, "lstat", real)  # control: this user's own
     assert warm.runtime_dir(create=True) == (mine, None)
 

@@ -42,6 +42,8 @@ def status(result: StatusResult, *, max_malformed: int = 10) -> str:
              f"context: {result.context_bytes} of {result.context_budget} bytes" + _context_layers(result)]
     if result.warm is not None:  # doctor's line (warm_state), after the search line as doctor has it
         lines.insert(3, f"warm search process: {warm_state(result.warm)}")
+    if result.socket_dir is not None:
+        lines.insert(4 if result.warm is not None else 3, socket_line(result.socket_dir))
     if result.extractor:
         lines.append(f"consolidation extractor: {result.extractor}")
     if result.untrusted_team:
@@ -167,6 +169,18 @@ def warm_state(found: dict) -> str:
     return said
 
 
+def socket_line(where: dict) -> str:
+    """The line saying where the warm search process's socket lives and why each directory before it was passed
+    over (``where``: :func:`memdir.search.warmth.socket_dir`'s ``{"directory", "passed"}``):
+    ``warm socket directory: /home/u/.cache/memdir-run (passed over: XDG_RUNTIME_DIR is not set; /tmp/memdir-1000
+    belongs to another user (uid 0))``, or ``warm socket directory: none (…)`` — the warm path is off."""
+    directory, passed = where.get("directory"), [cut(str(p), 300) for p in where.get("passed") or ()]
+    if directory is None:
+        return f"warm socket directory: none, so no warm search process can run ({'; '.join(passed)})"
+    return f"warm socket directory: {cut(str(directory), 1000)}" + (f" (passed over: {'; '.join(passed)})"
+                                                                    if passed else "")
+
+
 def _superseded(layer) -> str:
     """``1 superseded``: the part of a layer's count (a
     :class:`memdir.operations.maintenance.LayerStatus`) that ``memdir list`` leaves out, said by status and doctor
@@ -214,6 +228,8 @@ def doctor(result: DoctorResult) -> str:
     lines.append(f"search: {cut(result.status.search, 1000)}")
     if result.warm is not None:
         lines.append(f"warm search process: {warm_state(result.warm)}")
+    if result.status.socket_dir is not None:
+        lines.append(socket_line(result.status.socket_dir))
     if result.status.extractor:
         lines.append(f"consolidation extractor: {result.status.extractor}")
     lines += installed_lines(result.status)
@@ -232,4 +248,4 @@ def reindex(result) -> str:
             f"({result.mode}, {counted(result.vectors, 'vector')} embedded) in {result.seconds:.2f}s")
 
 
-__all__ = ["doctor", "duplicate_lines", "installed_lines", "reindex", "status", "verify", "warm_state"]
+__all__ = ["doctor", "duplicate_lines", "installed_lines", "reindex", "socket_line", "status", "verify", "warm_state"]

@@ -162,7 +162,9 @@ class StatusResult(Result):
     a person is shown first (:data:`memdir.operations.installed.CLIENTS`), for the line saying memdir is in none;
     ``warm``: the warm search process's state as :func:`memdir.search.warmth.probe` gives it (``{"state": …,
     "loading_for": seconds or None, "hooks": bool or None}``, looked at once with
-    :data:`~memdir.search.warmth.STATUS_TIMEOUT`), None when not looked at."""
+    :data:`~memdir.search.warmth.STATUS_TIMEOUT`), None when not looked at; ``socket_dir``: the directory of its
+    socket and why each one before it was passed over (``{"directory": str or None, "passed": [str, ...]}``:
+    :func:`memdir.search.warmth.socket_dir`), None when not looked at."""
 
     home: str
     project_root: str | None
@@ -180,6 +182,7 @@ class StatusResult(Result):
     moved_away: str = ""
     installable: tuple[str, ...] = ()
     warm: dict | None = None  # the warm search process's state (memdir.search.warmth.probe); None: not looked at
+    socket_dir: dict | None = None  # {"directory", "passed"}: memdir.search.warmth.socket_dir; None: not looked at
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,21 @@ def probe(home: Path, timeout: float | None = None) -> dict:
             "hooks": answer.get("hooks") if isinstance(answer.get("hooks"), bool) else None}
 
 
+def socket_dir() -> dict:
+    """Where the warm process's socket lives and why: ``{"directory": str or None, "passed": [str, ...]}`` —
+    the directory :func:`memdir.runtime.runtime_dir` names (None: none, the warm path is off) and why each one
+    before it was passed over, in order (``["XDG_RUNTIME_DIR is not set", "/tmp/memdir-1000 belongs to another
+    user (uid 0)"]``; ``[]`` when the first is used: :func:`memdir.runtime.chosen`). Makes nothing; never raises.
+    ``memdir status`` and ``memdir doctor`` say it."""
+    from ..runtime import chosen
+
+    directory, why = runtime_dir()
+    if directory is None and why == "this platform has no Unix sockets":
+        return {"directory": None, "passed": [why]}
+    directory, passed = chosen()
+    return {"directory": directory, "passed": passed}
+
+
 def why_off(home: Path, settings, found: dict | None = None) -> str | None:
     """Why a fresh prompt hook of ``home`` gets no cosines from a warm process, or None when one
     answers at :func:`socket_path` and runs prompt hooks. For ``memdir doctor``, a line for each

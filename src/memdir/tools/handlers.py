@@ -243,15 +243,17 @@ def status(session: Session) -> StatusResult:
     (:func:`memdir.search.embedder.search_state`) and the consolidation
     extractor in effect and why (:func:`memdir.consolidation.extractors.in_effect`), and the warm search
     process's state (``warm``: :func:`memdir.search.warmth.probe`, one look waiting at most
-    :data:`~memdir.search.warmth.STATUS_TIMEOUT`). The one composition: the ``memory_status`` tool, :meth:`memdir.Memory.status`
+    :data:`~memdir.search.warmth.STATUS_TIMEOUT`) and its socket's directory (``socket_dir``:
+    :func:`memdir.search.warmth.socket_dir`: which, and why each one before it was passed over). The one composition: the ``memory_status`` tool, :meth:`memdir.Memory.status`
     and ``memdir status`` all show it. Here because tools is the lowest
     package that may import search and consolidation both."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
-    from ..search.warmth import STATUS_TIMEOUT, probe
+    from ..search.warmth import STATUS_TIMEOUT, probe, socket_dir
 
     result = maintenance.status(session, search_state(session), in_effect(session.settings))
-    return replace(result, warm=probe(session.home, STATUS_TIMEOUT))  # one look, a short wait: status stays quick
+    # one look, a short wait: status stays quick
+    return replace(result, warm=probe(session.home, STATUS_TIMEOUT), socket_dir=socket_dir())
 
 
 def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
@@ -271,7 +273,7 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     from ..search.index import in_memory, read_only_reason
     from ..search.rebuild import check
     from ..search.sync import check_rows
-    from ..search.warmth import probe, why_off
+    from ..search.warmth import probe, socket_dir, why_off
 
     damaged = check(session.home)  # before anything opens it
     search = search_state(session)  # first: it opens the index, which learns whether it must live in memory
@@ -284,7 +286,8 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
              why_off(session.home, session.settings, warm))
     checked = maintenance.doctor(session, search, in_effect(session.settings),
                                  notes=(*(n for n in found if n is not None), *notes))
-    return replace(checked, warm=warm, status=replace(checked.status, warm=warm))  # the one look, said by both
+    where = socket_dir()
+    return replace(checked, warm=warm, status=replace(checked.status, warm=warm, socket_dir=where))  # one look, both
 
 
 _HANDLERS = {
