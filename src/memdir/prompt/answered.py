@@ -230,43 +230,53 @@ def clear(layer_dir) -> list[dict]:
 def dropping(layer_dir, ids, change) -> None:
     """Run ``change()`` — the findings ``ids`` leaving ``pending.json`` (`memdir review --drop ID`: call with the
     layer lock held) — under the exclusive ``flock`` of the answered records (:data:`ANSWERED_FILE`), as
-    :func:`clear` takes it for ``--drop all``: a hook recording an answer (:func:`_record`, no layer lock) checks
-    that its finding is still kept and writes holding it shared, so the drop waits for a hook between its check
-    and its write (a few ms), and one that checks after the drop finds those findings gone. A record of ``ids``
-    such a hook wrote while the drop waited (judged answered before the drop) is taken out again, in place under
-    the lock (the same file: a hook waiting for it appends after), so `memdir review` lists the finding neither
-    waiting nor answered — the person said "not this", as ``--drop all`` clears the records. Without the file
-    no hook holds it: one that makes it checks after ``change()``. Raises what ``change()`` raises, and
-    :class:`~memdir.errors.StoreError` when the disk refuses."""
+    :func:`clear` takes it for ``--drop all``, then take the records of ``ids`` out of that file, so `memdir review`
+    lists those findings neither waiting nor answered (the person said "not this"). A hook recording an answer
+    (:func:`_record`, no layer lock) checks that its finding is still kept and writes holding the lock shared: a
+    record it wrote before the drop is taken out here, and one that checks after the drop finds those findings
+    gone. The file is rewritten whole and renamed over the old one (:func:`memdir.files.fsio.atomic_write`, the
+    lock still held), so a crash at any point leaves the old records or the new ones, never fewer; a hook that
+    opened the old file while the drop held it writes to the new one (:func:`_record` opens again). Without the
+    file no hook holds it: one that makes it checks after ``change()``. Raises what ``change()`` raises, and
+    :class:`~memdir.errors.StoreError` when the disk refuses (the old records then stay whole)."""
     from ..errors import StoreError
 
     path = os.path.join(_meta(layer_dir), ANSWERED_FILE)
     try:
-        fd = os.open(path, os.O_RDWR)
+        fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         change()
         return
-    except OSError as exc:  # opened to write: a record of the drop may have to be taken out
-        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         _flock(fd, exclusive=True)  # waits for a hook between its check and its write (a few ms)
         change()
         with os.fdopen(os.dup(fd), "rb") as handle:
-            handle.seek(0)
             raw = handle.read()
         entries, wanted = _parsed(raw), set(ids)
         left = [e for e in entries if e.get("id") not in wanted]
-        if len(left) != len(entries):  # only after a race: rewritten in place, the lock still held
+        if len(left) != len(entries):
             import json
+            from pathlib import Path
 
-            data = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in left).encode("utf-8")
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, data, 0)
-            os.fsync(fd)
+            from ..files.fsio import atomic_write
+
+            atomic_write(Path(path), "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in left).encode("utf-8"))
     except OSError as exc:
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def _current(fd: int, path: str) -> bool:
+    """Whether ``fd`` is still the file at ``path`` (not renamed over by :func:`dropping`, nor removed by
+    :func:`clear`, since it was opened)."""
+    try:
+        mine, now = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
 
 
 def _flock(fd: int, *, exclusive: bool) -> None:
@@ -429,7 +439,8 @@ def _record(layer_dir, name: str, entries: list[dict], kept=None) -> None:
     :data:`JUDGED_FILE`) with one ``write`` (O_APPEND, no layer lock); nothing for no entries; a read-only home
     records nothing (the next reader judges again). ``kept``: a callable giving the ids of the findings kept now
     (:func:`memdir.prompt.pending.active` reads ``pending.json``); then only the entries of those are written,
-    checked after the file is opened and under its shared ``flock`` — a finding judged answered before
+    checked after the file is opened and under its shared ``flock`` (the file opened again when a drop renamed a new
+    one over it meanwhile: :func:`dropping`) — a finding judged answered before
     ``memdir review --drop all`` and recorded after it would otherwise come back as an answered record
     (:func:`clear` drops the findings first, then removes the file under its exclusive ``flock``)."""
     if not entries:
@@ -447,17 +458,22 @@ def _record(layer_dir, name: str, entries: list[dict], kept=None) -> None:
         if kept is None:
             append_lines(path, lines(entries))
             return
-        # Opened before the check: a file removed after it is one nobody reads again (its write is lost with it),
-        # and one made after the removal is checked against the findings left once they were dropped.
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            _flock(fd, exclusive=False)
-            ids = kept()
-            chosen = [e for e in entries if e["id"] in ids]
-            if chosen:
-                os.write(fd, on_own_line(fd, lines(chosen)))
-        finally:
-            os.close(fd)
+        # Opened before the check, checked under the lock: a drop or a clear holding it exclusively is done, and the
+        # findings it dropped are no longer kept. One that renamed a new file over this one, or removed it, meanwhile:
+        # opened again (a write to the old file would be lost with it); a file replaced every time records nothing.
+        for _attempt in range(3):
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                _flock(fd, exclusive=False)
+                if not _current(fd, path):
+                    continue
+                ids = kept()
+                chosen = [e for e in entries if e["id"] in ids]
+                if chosen:
+                    os.write(fd, on_own_line(fd, lines(chosen)))
+                return
+            finally:
+                os.close(fd)
     except OSError:
         pass
 
