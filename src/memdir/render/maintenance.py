@@ -169,6 +169,7 @@ def warm_state(found: dict) -> str:
     return said
 
 
+@printable_output
 def socket_line(where: dict) -> str:
     """The line saying where the warm search process's socket lives and why each directory before it was passed
     over (``where``: :func:`memdir.search.warmth.socket_dir`'s ``{"directory", "passed"}``):

@@ -219,8 +219,12 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 first = [have[i] for i, _ in near if i in have]
                 placed = {n.id for n in first}
                 lexical = (first + [m for m in lexical if m.id not in placed])[:pool]
-            kinds = concepts.kinds_asked(terms) if explicit else concepts.kinds_tasked(terms, query)  # "package manager",
-            # and a prompt's "install the lodash package": also the kind's products' memories (pnpm)
+            # "package manager", and a task that needs one ("install the lodash package", "add a library dependency"):
+            # also the kind's products' memories (pnpm, uv) — a typed search's task as a prompt's (misc46)
+            kinds = concepts.kinds_tasked(terms, query)
+            if explicit:
+                said = concepts.kinds_asked(terms)
+                kinds = {k: kinds.get(k, frozenset()) | said.get(k, frozenset()) for k in kinds.keys() | said.keys()}
             others = concepts.other_terms(terms, kinds) if explicit else concepts.recall_terms(query, terms, kinds)
             # and a concept's other names (部署), a prompt's only where it asks whom to page or installs a package
             if others:
