@@ -161,8 +161,8 @@ def _candidates() -> list[tuple[str | None, str | None]]:
     else:
         directory = os.path.join(cache, CACHE_RUN)
         if _too_long(directory):
-            out.append((directory, f"the cache directory {cache} is too long for a socket path "
-                                   f"(over {MAX_SOCKET_PATH} bytes)"))
+            too_long = f"the cache directory {cache} is too long for a socket path (over {MAX_SOCKET_PATH} bytes)"
+            out.append((directory, too_long))
         else:
             why = _cache_refused(cache)
             out.append((directory, f"cache directory: {why}" if why else None))

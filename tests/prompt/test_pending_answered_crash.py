@@ -51,9 +51,9 @@ def change():
     open(os.path.join(flags, "changed"), "w").close()
 
 open(os.path.join(flags, "started"), "w").close()
-answered.dropping(layer, [%r], change)
+answered.dropping(layer, [DROPPED], change)
 print("done")
-""" % DROPPED
+""".replace("DROPPED", repr(DROPPED))
 
 
 def _record(i: int) -> dict:

@@ -62,7 +62,7 @@ def _restore(kind: str, mine: str, monkeypatch) -> None:
 
 @pytest.mark.parametrize("kind", ["another user", "symlink", "mode"])
 def test_a_refused_tmp_directory_is_passed_over_for_the_cache_directory(runtime, monkeypatch, kind):
-    run, tmp = runtime
+    _run, tmp = runtime
     mine, cache, cache_run = _dirs(runtime)
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     why = _refuse(kind, mine, os.path.join(tmp, "elsewhere"), monkeypatch)
@@ -82,7 +82,7 @@ def test_a_refused_tmp_directory_is_passed_over_for_the_cache_directory(runtime,
 
 
 def test_a_cache_directory_too_long_for_a_socket_or_open_to_others_is_passed_over(runtime, monkeypatch):
-    run, tmp = runtime
+    _run, tmp = runtime
     mine, cache, cache_run = _dirs(runtime)
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     os.mkdir(mine, 0o755)
@@ -90,9 +90,9 @@ def test_a_cache_directory_too_long_for_a_socket_or_open_to_others_is_passed_ove
     deep = os.path.join(tmp, "c" * 80)
     monkeypatch.setenv("XDG_CACHE_HOME", deep)
     assert warm.socket_path("/some/home", create=True) is None and not os.path.exists(deep)
-    assert sockets.runtime_dir() == (None, f"XDG_RUNTIME_DIR is not set; {mine} may be entered by other users (mode "
-                                           f"755); the cache directory {deep} is too long for a socket path (over "
-                                           f"{sockets.MAX_SOCKET_PATH} bytes)")
+    why = (f"XDG_RUNTIME_DIR is not set; {mine} may be entered by other users (mode 755); the cache directory {deep} "
+           f"is too long for a socket path (over {sockets.MAX_SOCKET_PATH} bytes)")
+    assert sockets.runtime_dir() == (None, why)
     monkeypatch.setenv("XDG_CACHE_HOME", cache)  # control: a short one is used
     assert str(warm.socket_path("/some/home", create=True)).startswith(cache_run + "/")
     os.chmod(cache, 0o775)  # the cache directory group-writable: its memdir-run could be swapped
@@ -129,7 +129,7 @@ def test_a_warm_process_serves_from_the_cache_directory_and_doctor_and_status_sa
     from memdir.version import code_identity
 
     run, tmp = runtime
-    mine, cache, cache_run = _dirs(runtime)
+    mine, _cache, cache_run = _dirs(runtime)
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     os.mkdir(mine, 0o755)
     os.chmod(mine, 0o755)
@@ -145,9 +145,8 @@ def test_a_warm_process_serves_from_the_cache_directory_and_doctor_and_status_sa
         said = (f"warm socket directory: {cache_run} (passed over: XDG_RUNTIME_DIR is not set; {mine} may be "
                 "entered by other users (mode 755))")
         status = mem.status()
-        assert status.to_dict()["socket_dir"] == {
-            "directory": cache_run, "passed": ["XDG_RUNTIME_DIR is not set", f"{mine} may be entered by other users "
-                                                                             "(mode 755)"]}
+        refused = f"{mine} may be entered by other users (mode 755)"
+        assert status.to_dict()["socket_dir"] == {"directory": cache_run, "passed": ["XDG_RUNTIME_DIR is not set", refused]}
         assert said in maintenance.status(status).splitlines()
         doctor = mem.doctor()
         assert said in maintenance.doctor(doctor).splitlines()
