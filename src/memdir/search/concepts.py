@@ -151,8 +151,8 @@ def kinds_tasked(terms, query: str = "") -> dict[int, frozenset[str]]:
     :data:`~memdir.search.lexicon.TASKS` one of whose tasks a prompt's ``terms`` hold whole ("install the lodash
     package": ``instal``, ``packag``) while naming none of its products (where "npm install lodash" names one, its
     words meet the memory); ``{}`` when none. ``query``: the prompt whose terms they are; the tasks written in other
-    than ASCII are read only for a prompt that is not ASCII (:func:`_tasks`). Recall's kinds
-    (:func:`instances_met`): the memory whose head names a product of the kind ("User prefers pnpm over npm") is
+    than ASCII are read only for a prompt that is not ASCII (:func:`_tasks`). Recall's kinds, and a typed search's
+    beside :func:`kinds_asked` (:func:`instances_met`): the memory whose head names a product of the kind ("User prefers pnpm over npm") is
     scored as if its head held the task's words."""
     present = set(terms)
     out = {}

@@ -176,7 +176,7 @@ KINDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 
 # A task that needs a kind of tool without naming it (:func:`memdir.search.concepts.kinds_tasked`): "install the lodash
 # package" is a job for the package manager, so a prompt's recall meets "Use pnpm for every JS install" as the typed
-# search "package manager" does (hits37). Each entry: the first form of a kind of :data:`KINDS`, then the tasks, every
+# search "package manager" does (hits37), and a typed search of the task too ("add a library dependency": misc46). Each entry: the first form of a kind of :data:`KINDS`, then the tasks, every
 # word of one in the prompt (in any order). Only where the task's words say the kind is the tool: "install" alone is
 # also an editor's extension or a CLI ("install the 1Password CLI"), "package" alone also what a release publishes.
 TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -170,5 +170,8 @@ def test_a_record_that_cannot_be_written_never_costs_the_block(store, project, i
     assert BODY in _prompt(project, "s-2")  # control: another session
     os.chmod(spare, 0o755)  # no private runtime directory either (others may enter it)
     monkeypatch.setattr(runtime, "SHARED_TMP", str(tmp_path / "no-such-dir"))
+    (tmp_path / "cache").write_text("not a directory")  # nor the last place, <user cache dir>/memdir-run
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert runtime.private_dir(create=True)[0] is None
     assert BODY in _prompt(project, "s-3")
     assert BODY in _prompt(project, "s-3")  # given again: nothing could be recorded, the safe side
