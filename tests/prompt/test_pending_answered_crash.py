@@ -51,8 +51,9 @@ def change():
     open(os.path.join(flags, "changed"), "w").close()
 
 open(os.path.join(flags, "started"), "w").close()
+began = time.perf_counter()
 answered.dropping(layer, [DROPPED], change)
-print("done")
+print(f"done {time.perf_counter() - began:.6f}")
 """.replace("DROPPED", repr(DROPPED))
 
 
@@ -93,7 +94,7 @@ OTHERS = {f"f-{i}" for i in range(N)} - {DROPPED}
 
 def test_a_drop_run_to_its_end_takes_out_only_the_dropped_findings_record(layer, tmp_path):
     child = _run(layer, tmp_path / "flags", "")
-    assert child.communicate(timeout=120)[0] == "done\n"
+    assert child.communicate(timeout=120)[0].startswith("done ")
     assert _ids(layer) == OTHERS and DROPPED not in _ids(layer)  # the dropped one out, every other one kept
     assert answered.answered(layer)["f-8"] == _record(8)  # the records left, byte for byte the same values
     assert sorted(os.listdir(layer / ".memdir")) == [answered.ANSWERED_FILE]  # no temp file left
@@ -120,6 +121,9 @@ def test_a_drop_killed_mid_rewrite_loses_no_record(layer, tmp_path, where):
 
 
 def test_drops_killed_at_random_moments_lose_no_record(layer, tmp_path):
+    answered._record(layer, answered.ANSWERED_FILE, [_record(7)])
+    timed = _run(layer, tmp_path / "timed", "")
+    took = float(timed.communicate(timeout=120)[0].split()[1])  # seconds one drop takes on this machine now
     rng = random.Random(46)
     killed = 0
     for attempt in range(8):
@@ -127,12 +131,12 @@ def test_drops_killed_at_random_moments_lose_no_record(layer, tmp_path):
         flags = tmp_path / f"flags-{attempt}"
         child = _run(layer, flags, "")
         _until(flags / "started", child)
-        time.sleep(rng.uniform(0.0, 0.05))
+        time.sleep(rng.uniform(0.0, took))  # somewhere inside the drop
         child.send_signal(signal.SIGKILL)
         child.wait(30)
         killed += child.returncode == -signal.SIGKILL
         assert _ids(layer) >= OTHERS, attempt  # whatever point it was killed at
-    assert killed >= 6  # most rounds killed before their end (a round that finished dropped it: fine)
+    assert killed >= 4  # most rounds killed before their end (a round that finished dropped it: fine)
 
 
 def test_a_hook_that_opened_the_records_before_a_drop_renamed_them_writes_to_the_new_file(layer, monkeypatch):
