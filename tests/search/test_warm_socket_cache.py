@@ -148,6 +148,9 @@ def test_a_warm_process_serves_from_the_cache_directory_and_doctor_and_status_sa
         refused = f"{mine} may be entered by other users (mode 755)"
         assert status.to_dict()["socket_dir"] == {"directory": cache_run, "passed": ["XDG_RUNTIME_DIR is not set", refused]}
         assert said in maintenance.status(status).splitlines()
+        from memdir.tools.handlers import run_tool
+
+        assert said in run_tool(mem.session, "memory_status").text.splitlines()  # the MCP tool says it too
         doctor = mem.doctor()
         assert said in maintenance.doctor(doctor).splitlines()
         assert not [n for n in doctor.notes if "warm search process is off" in n]  # control: the warm path is on
