@@ -48,6 +48,7 @@ import re
 from functools import lru_cache
 
 from ..text.values import normalize_value
+from ..text.words import SHORT_FORMS
 from ..vocabulary import CJK_RANGES
 
 READING = 2
@@ -248,4 +249,19 @@ def readings_for(*texts: str) -> tuple[int, ...]:
     return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
 
 
-__all__ = ["READING", "READINGS", "hidden_addresses", "hidden_spans", "plain_words", "read", "readings_for", "seen", "words"]
+# Words written two ways (a short form every engineer writes and its long word: db, database; prod, production):
+# the sieve (memdir.tombstones.match.needed_runs) asks for neither, since a value may hold the other.
+TWO_WAYS = frozenset(SHORT_FORMS) | frozenset(SHORT_FORMS.values())
+
+
+def long_forms(seq: tuple[str, ...]) -> tuple[str, ...]:
+    """The words ``seq`` (:func:`words`) with each short form of :data:`memdir.text.words.SHORT_FORMS` read as its
+    long word (``db`` as ``database``, ``prod`` as ``production``, ``config`` as ``configuration``), as search reads
+    them: what rules 3 and 4 of :mod:`memdir.tombstones.match` compare, so "Staging DB port is 5433" restates a
+    forgotten "The staging database port is 5433" (break46b: it came back through consolidation, import and the
+    write tools). Digests (rules 1, 2 and 5) keep their words as written: a stored digest is never made again."""
+    return tuple(SHORT_FORMS.get(w, w) for w in seq)
+
+
+__all__ = ["READING", "READINGS", "TWO_WAYS", "hidden_addresses", "hidden_spans", "long_forms", "plain_words", "read",
+           "readings_for", "seen", "words"]
