@@ -42,6 +42,21 @@ def test_a_short_form_restates_or_rewords_the_forgotten_fact():
                                                                    "production")
 
 
+def test_a_unit_after_a_number_reads_as_its_word():
+    kept = make("logs", "Application logs are kept for 90 days", "", "human", None)
+    assert match([kept], "Application logs are kept for 90d", "")[1] == "the forgotten fact restated"
+    assert match([kept], "Application logs are kept for 90 day", "")[1] == "the forgotten fact restated"
+    size = make("upload", "Max upload size is 50 MB", "", "human", None)
+    assert match([size], "Max upload size is 50MB", "")[1] == "the forgotten fact restated"
+    assert match([size], "Max upload size is 50 megabytes", "")[1] == "the forgotten fact restated"
+    # controls: another number, a one-letter unit standing alone (as search reads it), a plural "s" joined
+    assert match([kept], "Application logs are kept for 30 days", "") is None
+    assert match([size], "Max upload size is 60 MB", "") is None
+    assert long_forms(("kept", "90", "d")) == ("kept", "90", "d")
+    assert long_forms(("429s", "errors", "wait", "900", "s")) == ("429s", "errors", "wait", "900", "second")
+    assert needed_runs("Application logs are kept for 90 days") == frozenset({"application", "logs", "kept", "90"})
+
+
 def test_the_held_back_sieve_asks_for_neither_form():
     runs = needed_runs(FORGOTTEN[0])
     assert runs == frozenset({"staging", "port", "5433"})  # "database" (db) asked in neither form

@@ -37,7 +37,7 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    UTC`` for ``The deploy window is 14:00 UTC Tuesday``) — one move, so a subject and an object
    trading places (``Frontend depends on backend API`` → ``Backend API depends on frontend``) is
    still another fact. Rules 3 and 4 read a short form as its long word (``DB`` as ``database``, ``prod`` as
-   ``production``: :func:`memdir.tombstones.reading.long_forms`).
+   ``production``) and a unit after a number as its word (``90d`` as ``90 day``: :func:`.reading.long_forms`).
 
 5. **the forgotten body**: the new body's word sequence is the forgotten body's, under any description
    (a forgotten fact's text brought back under a new one-line summary, its own first line included, or split
@@ -268,9 +268,9 @@ def needed_runs(description: str) -> frozenset[str] | None:
     ``description`` holds, its blanks and punctuation aside: those of its content words (its words when all
     are fillers) — each rule asks for them, in the value's words, as words or run together (``data base`` for
     ``database``). A cheap sieve before a file is parsed (:func:`memdir.gateway.deletion.holders_of`); None when
-    it cannot say (no word, a word not ASCII once normalized). A word written two ways (``db``, ``database``:
+    it cannot say (no word, a word not ASCII once normalized). A word written two ways (``db``, ``database``; a unit:
     :data:`~.reading.TWO_WAYS`) is asked for in neither form: a matching value may hold the other."""
-    seq = words(description)
+    seq = long_forms(words(description))
     chosen = [w for w in seq if w not in _FILLER] or list(seq)
     if not chosen or not all(w.isascii() for w in chosen):
         return None
@@ -546,8 +546,7 @@ def _match(stones, description: str, body: str, name: str | None, actor: str | N
 def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[str, ...], written):
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
     under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
-    forgotten description held (``written``: the value's :class:`_Corrections`); None. Short forms are read as
-    their long words (:func:`~.reading.long_forms`) in the value and the forgotten fact alike."""
+    forgotten description held (``written``: the value's :class:`_Corrections`); None."""
     seq, own_seq = long_forms(seq), long_forms(own_seq)
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
