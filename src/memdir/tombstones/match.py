@@ -36,7 +36,8 @@ What matches a tombstone (:func:`match`), from strictest to loosest:
    negation, the same content words with one block of them moved (``Deploy window is Tuesday 14:00
    UTC`` for ``The deploy window is 14:00 UTC Tuesday``) — one move, so a subject and an object
    trading places (``Frontend depends on backend API`` → ``Backend API depends on frontend``) is
-   still another fact.
+   still another fact. Rules 3 and 4 read a short form as its long word (``DB`` as ``database``, ``prod`` as
+   ``production``) and a unit after a number as its word (``90d`` as ``90 day``: :func:`.reading.long_forms`).
 
 5. **the forgotten body**: the new body's word sequence is the forgotten body's, under any description
    (a forgotten fact's text brought back under a new one-line summary, its own first line included, or split
@@ -93,7 +94,16 @@ from ..errors import TombstoneRefused
 from ..paths import sha256
 from ..text.values import normalize_value, value_of
 from ..text.words import CHAT_WORDS, FUNCTION_WORDS, NEGATIONS
-from .reading import READING, plain_words, read, readings_for, seen, words
+from .reading import (
+    READING,
+    TWO_WAYS,
+    long_forms,
+    plain_words,
+    read,
+    readings_for,
+    seen,
+    words,
+)
 from .sieving import holds_runs, sieve
 
 MIN_FACT_WORDS = 3  # a shorter description ("Use pnpm") is only matched by rules 1 and 2
@@ -248,7 +258,7 @@ def _fact(description: str) -> tuple[str, str, int, str]:
     words doubled (so a rotation of them is a substring), how many
     content words it has, and its words run together (a blank dropped between two of them —
     a one-line field drops a Hangul filler — makes no new fact)."""
-    seq = words(description)
+    seq = long_forms(words(description))
     content = tuple(w for w in seq if w not in _FILLER)
     return _joined(seq), _joined(content + content), len(content), "".join(seq)
 
@@ -258,12 +268,13 @@ def needed_runs(description: str) -> frozenset[str] | None:
     ``description`` holds, its blanks and punctuation aside: those of its content words (its words when all
     are fillers) — each rule asks for them, in the value's words, as words or run together (``data base`` for
     ``database``). A cheap sieve before a file is parsed (:func:`memdir.gateway.deletion.holders_of`); None when
-    it cannot say (no word, a word not ASCII once normalized)."""
-    seq = words(description)
+    it cannot say (no word, a word not ASCII once normalized). A word written two ways (``db``, ``database``; a unit:
+    :data:`~.reading.TWO_WAYS`) is asked for in neither form: a matching value may hold the other."""
+    seq = long_forms(words(description))
     chosen = [w for w in seq if w not in _FILLER] or list(seq)
     if not chosen or not all(w.isascii() for w in chosen):
         return None
-    return frozenset(run for w in chosen for run in re.findall(r"[a-z0-9]+", w)) or None
+    return frozenset(run for w in chosen if w not in TWO_WAYS for run in re.findall(r"[a-z0-9]+", w)) or None
 
 
 def value_runs(description: str, body: str) -> tuple[frozenset[str], ...] | None:
@@ -429,14 +440,15 @@ def _qualifies(seq: tuple[str, ...], before: int, size: int, description: str) -
     """True when the fact found at word ``before`` (``size`` words) of the value ``seq`` is the whole new
     ``description`` after one or two qualifying words (not :data:`_FRAMING`, not function words) with
     only spaces between them and the fact: "Test database port is 5433", not "Note: database port is 5433"."""
-    own = words(description)
+    written = words(description)
+    own = long_forms(written)  # as seq reads it (_fact_found)
     if not 1 <= before <= QUALIFIER_WORDS or before + size != len(own) or own != seq[:len(own)]:
         return False
     qualifier = own[:before]
     if any(w in _FRAMING or w in FUNCTION_WORDS or not w.isalnum() for w in qualifier):
         return False
     text = read(description)
-    found = re.search(r"\W+".join(re.escape(w) for w in own[:before + 1]), text)
+    found = re.search(r"\W+".join(re.escape(w) for w in written[:before + 1]), text)
     return found is not None and not re.search(r"[^\w\s]", found.group())
 
 
@@ -444,7 +456,7 @@ def _moved(forgotten: str, own: tuple[str, ...]) -> bool:
     """True when the content words ``own`` are the ``forgotten`` description's with one block of them
     moved (two neighbouring blocks traded places), and that description holds no word of order or
     direction (:data:`_ORDER_WORDS`) nor a negation, whose place says what the fact is."""
-    seq = words(forgotten)
+    seq = long_forms(words(forgotten))
     if _ORDER_WORDS.intersection(seq) or NEGATIONS.intersection(seq):
         return False
     content = [w for w in seq if w not in _FILLER]
@@ -535,6 +547,7 @@ def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[s
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
     under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
     forgotten description held (``written``: the value's :class:`_Corrections`); None."""
+    seq, own_seq = long_forms(seq), long_forms(own_seq)
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
     own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
@@ -559,9 +572,9 @@ def qualified(stones, description: str, body: str) -> tuple[Tombstone, str] | No
     qualified``), when :func:`match` finds none; else None. A write it finds is let through, warned."""
     if not stones or match(stones, description, body) is not None:
         return None
-    own = words(description)
+    own = long_forms(words(description))
     for stone in stones:
-        fact = words(stone.description)
+        fact = long_forms(words(stone.description))
         size = len(fact)
         if size >= MIN_FACT_WORDS and 1 <= len(own) - size <= QUALIFIER_WORDS and own[-size:] == fact \
                 and _qualifies(own, len(own) - size, size, description):

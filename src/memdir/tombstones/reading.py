@@ -48,6 +48,7 @@ import re
 from functools import lru_cache
 
 from ..text.values import normalize_value
+from ..text.words import SHORT_FORMS, UNITS
 from ..vocabulary import CJK_RANGES
 
 READING = 2
@@ -248,4 +249,47 @@ def readings_for(*texts: str) -> tuple[int, ...]:
     return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
 
 
-__all__ = ["READING", "READINGS", "hidden_addresses", "hidden_spans", "plain_words", "read", "readings_for", "seen", "words"]
+# A unit's long word (day, megabyte): what a unit after a number is read as (:func:`long_forms`), its plural too.
+_UNIT_WORDS = frozenset(UNITS.values()) | frozenset(SHORT_FORMS[u] for u in ("kb", "mb", "gb", "tb"))
+# Words written two ways (a short form every engineer writes and its long word: db, database; prod, production; a
+# unit after a number: 90d, 90 days): the sieve (memdir.tombstones.match.needed_runs) asks for neither.
+TWO_WAYS = frozenset(SHORT_FORMS) | frozenset(SHORT_FORMS.values()) | frozenset(UNITS) | _UNIT_WORDS \
+    | frozenset(w + "s" for w in _UNIT_WORDS)
+_JOINED_UNIT = re.compile(r"([0-9]+(?:[.,][0-9]+)?)([a-z]+)")
+
+
+def _unit(word: str, joined: bool) -> str | None:
+    """The long word of ``word`` read as a unit right after a number (``d``, ``days``, ``mb``, ``MiB`` →
+    ``day``, ``day``, ``megabyte``, ``megabyte``), None when it is none; ``joined`` (``90d``): ``s`` is a plural
+    there, no second, and a one-letter unit but ``s`` is one only joined (``7 d`` is no ``7 days``), as search
+    reads them (:data:`memdir.text.words.UNITS`)."""
+    if (word == "s") == joined and len(word) == 1:
+        return None
+    unit = UNITS.get(word) or SHORT_FORMS.get(word) or word
+    if unit not in _UNIT_WORDS and unit.endswith("s") and unit[:-1] in _UNIT_WORDS:
+        unit = unit[:-1]
+    return unit if unit in _UNIT_WORDS else None
+
+
+def long_forms(seq: tuple[str, ...]) -> tuple[str, ...]:
+    """The words ``seq`` (:func:`words`) with each short form of :data:`memdir.text.words.SHORT_FORMS` read as its
+    long word (``db`` as ``database``, ``prod`` as ``production``, ``config`` as ``configuration``) and a unit
+    after a number as its word in the singular (``90d``, ``90 days`` as ``90 day``; ``50MB``, ``50 megabytes`` as
+    ``50 megabyte``), as search reads them: what rules 3 and 4 of :mod:`memdir.tombstones.match` compare, so "Staging
+    DB port is 5433" restates a forgotten "The staging database port is 5433" (break46b: it came back through
+    consolidation, import and the write tools). Digests (rules 1, 2 and 5) keep their words as written: a stored
+    digest is never made again."""
+    out: list[str] = []
+    for word in seq:
+        joined = _JOINED_UNIT.fullmatch(word)
+        if joined and (unit := _unit(joined.group(2), True)):
+            out += [joined.group(1), unit]
+        elif out and out[-1][-1:].isdigit() and (unit := _unit(word, False)):
+            out.append(unit)
+        else:
+            out.append(SHORT_FORMS.get(word, word))
+    return tuple(out)
+
+
+__all__ = ["READING", "READINGS", "TWO_WAYS", "hidden_addresses", "hidden_spans", "long_forms", "plain_words", "read",
+           "readings_for", "seen", "words"]
