@@ -55,6 +55,8 @@ same terms:
   a keycap one (``#️⃣``); other symbols are breaks.
 * An IPv6 address is its groups written out as one term and each leading run of them, its later groups no words
   (``fe80::1``, ``[2001:db8::1]:8080``: :mod:`memdir.search.ipv6`).
+* A name written in syllables with their marks is also the syllables joined (``Hà Nội`` → ``ha noi hanoi``:
+  :mod:`memdir.search.syllables`).
 * A word of one letter keeps its accent (``ở``, ``é``: no ``o``, ``e``); other words drop theirs (above).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
@@ -89,6 +91,7 @@ from .oneword import one_words
 from .segmenting import has_cjk, identifier_parts, segments, word_forms, word_parts
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
+from .syllables import joined_syllables
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
 from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, ungrouped, within_numbers, year_first
@@ -196,6 +199,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if run:
         out.extend(run_end(run, dotted, groups))
     out.extend([*(t for address in addrs for t in address.terms), *(t for _, ts in dates for t in ts)])  # fe80::, 18.* at the end
+    out.extend(joined_syllables(text))  # Hà Nội is also hanoi (search.syllables)
     return out
 
 

@@ -34,7 +34,8 @@ def read_word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against the
     letters before them are part of a name, no number of their own, and one letter before them no word (``A100`` →
     ``a100``, ``sha256`` → ``sha256 sha``, ``x86_64`` → ``x8664 64 x86``; ``gpt-4`` keeps its ``4``); a two-digit
-    number led by a zero is its digit (``09`` → ``9``). Group parts: what :func:`memdir.search.tokenize.compound_groups` records for the
+    number led by a zero is its digit (``09`` → ``9``); a number with ``k`` written on is also its thousands (``10k`` →
+    ``10k 10 10000``, ``2K`` → ``2k 2 2000``). Group parts: what :func:`memdir.search.tokenize.compound_groups` records for the
     whole, the parts with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``),
     not those of a one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole
     (``DE89``). A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41):
@@ -53,6 +54,8 @@ def read_word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
         if name not in seen:
             seen.add(name)
             terms.append(name)
+    if len(pieces) == 2 and pieces[1] == ("k", True) and pieces[0][0].isdigit() and pieces[0][0].strip("0"):
+        terms.append(pieces[0][0].lstrip("0") + "000")  # 10k is also 10000 (as 10,000 and 10000 read)
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
 
 
