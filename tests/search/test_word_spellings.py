@@ -13,7 +13,11 @@
 * A dotted number of 100,000 digits is compared, not refused (``int()`` raised past 4,300 digits: a memory of one
   broke its search and the tokenizer), in linear time.
 
-Polish case endings are not read (``Gdańsku`` is no ``Gdańsk``): no light rule is safe (the report of words46).
+Polish case endings are not read (``Gdańsku`` is no ``Gdańsk``): no light rule is safe. Most case forms carry no
+Polish letter to choose a Polish reading by (``Warszawie``, ``Krakowie``, ``serwerze``: read as English, Latin script
+alike), a suffix cut misses the stem's own change (``Polska``/``Polsce``, ``Wisła``/``Wiśle``, ``Praga``/``Pradze``,
+``Kraków``/``Krakowie``) and joins words apart (``mama``/``mam``, "I have"); Snowball's Polish stemmer, given the
+language, still reads ``Kraków`` ``krak`` and ``Krakowie`` ``krakow``, ``Polska`` ``polsk`` and ``Polsce`` ``polsc``.
 Vectors off, real SQLite in a temp home, the CLI as a subprocess, the MCP SDK's client on the real server.
 """
 
@@ -29,7 +33,7 @@ from memdir.search.tokenize import query_terms, tokens
 from memdir.search.versions import clashes
 
 from .ranked import top
-from .surfaces import cli_search, lexical_env, mcp_search
+from .surfaces import block_names, cli_search, hook_block, lexical_env, mcp_search
 
 
 @pytest.fixture
@@ -137,7 +141,7 @@ def test_a_number_of_unbounded_digits_is_compared_in_linear_time(isolated_home, 
 
 
 @pytest.mark.slow
-def test_the_cli_and_mcp_read_them_alike(store, isolated_home, project):
+def test_the_cli_mcp_and_prompt_hook_read_them_alike(store, isolated_home, project):
     env = lexical_env(isolated_home, project)
     assert [n for n, _ in cli_search(env, "hanoi")] == ["hanoi-office", "trip"]
     assert [n for n, _ in cli_search(env, "10,000")][:1] == ["rate"]
@@ -146,6 +150,9 @@ def test_the_cli_and_mcp_read_them_alike(store, isolated_home, project):
     assert "trip" in hanoi and "hanoi-office" in hanoi and "hamburg" not in hanoi
     assert "on-call" in people and "orjson" not in people
     assert "mapped" in mapped and "plain-host" in mapped and "cache-host" not in mapped
+    # the prompt hook recalls, and keeps only what stands out (hanoi-office alone for "hanoi"); a word one memory holds:
+    assert block_names(hook_block(project, env, "what is the rate limit, 10,000 an hour?", session="s2")) == ["rate"]
+    assert block_names(hook_block(project, env, "who is the person on call?", session="s3")) == ["on-call"]
 
 
 def test_an_index_of_schema_33_is_tokenized_again(store):
