@@ -70,7 +70,7 @@ def test_a_number_finds_its_memory_and_not_its_neighbour(store):
 
 
 def test_a_lone_accented_letter_is_no_plain_letter(store):
-    assert tokens("Máy chủ ở Hà Nội") == ["may", "chu", "ở", "ha", "noi"] and tokens("O(n)") == ["o", "n"]
+    assert tokens("Máy chủ ở Hà Nội") == ["may", "chu", "ở", "ha", "noi", "hanoi"] and tokens("O(n)") == ["o", "n"]
     assert top(store, "o") == [("big-o", 1.0)]  # was viet (by ở); control: "O(n log n)" holds the letter o
     # a lone letter typed alone is that letter, a word of the search (search42: nothing was found); control: the
     # memory holding none (é) is not listed
@@ -102,7 +102,7 @@ def test_an_index_of_schema_30_is_tokenized_again(store):
     conn.execute("PRAGMA user_version = 30")  # 30's terms: no emoji
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert ROCKET in conn.execute("SELECT body FROM fts WHERE rowid = ?", (rocket,)).fetchone()[0]
     assert top(store, "🚀") == [("rocket", 1.0)]
     assert top(store, "5433") == [("pg-port", 1.0)]  # control: the other rows as before

@@ -9,7 +9,7 @@ import string
 import subprocess
 import sys
 
-from memdir.search import tokenize
+from memdir.search import segmenting, tokenize
 
 
 def _spans(pattern, text: str) -> list[tuple]:
@@ -17,17 +17,17 @@ def _spans(pattern, text: str) -> list[tuple]:
 
 
 def test_ascii_text_segments_as_the_full_pattern_reads_it():
-    full = tokenize._segment()
+    full = segmenting._segment()
     rng = random.Random(7)
     texts = [string.printable, "getUserById OPENAI_API_KEY back-off --x-- a_b_ _c 5,433 v3.2.1 +1 (555) 010-2030",
              *("".join(rng.choice(string.printable) for _ in range(rng.randint(1, 60))) for _ in range(3000))]
     for text in texts:
-        assert _spans(tokenize._ASCII_SEGMENT, text) == _spans(full, text), text
+        assert _spans(segmenting._ASCII_SEGMENT, text) == _spans(full, text), text
     assert [m.group("word") for m in tokenize.segments("getUserById, back-off")] == ["getUserById", "back-off"]
     # control: text that is not ASCII is read by the full pattern (a word with an accent, a CJK run)
     assert [(m.group("cjk"), m.group("word")) for m in tokenize.segments("café 日本語")] == [
         (None, "café"), ("日本語", None)]
-    assert _spans(tokenize._ASCII_SEGMENT, "café") != _spans(full, "café")
+    assert _spans(segmenting._ASCII_SEGMENT, "café") != _spans(full, "café")
 
 
 def test_has_cjk_of_ascii_text_compiles_nothing():

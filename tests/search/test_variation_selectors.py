@@ -76,7 +76,7 @@ def test_an_index_of_schema_18_reads_its_words_again(store):
     conn.execute("PRAGMA user_version = 18")  # 18's terms: the selector inside the word
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert EMOJI not in conn.execute("SELECT body FROM fts WHERE rowid = ?", (canary,)).fetchone()[0]
     assert [h.name for h in store.search("canary")] == ["canary-pool"]
     assert [h.name for h in store.search("redis")] == ["redis-port"]  # control: the other rows as before
@@ -97,7 +97,7 @@ def test_an_index_of_schema_29_reads_a_format_control_as_absent_again(store):
     conn.execute("PRAGMA user_version = 29")  # 29's terms: the control a break between two words
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT body FROM fts WHERE rowid = ?", (gate,)).fetchone()[0] == "deploy wait for the gatekeep job"
     assert [h.name for h in store.search("gatekeeper")] == ["deploy-gate"]
     assert [h.name for h in store.search("redis")] == ["redis-port"]  # control: the other rows as before

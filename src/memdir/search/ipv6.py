@@ -58,7 +58,22 @@ def _address() -> re.Pattern:
 def _mapped() -> re.Pattern:
     """The ``::ffff:`` before an IPv4 address written dotted (``::ffff:10.0.0.13``): what an IPv4-mapped address adds
     to its IPv4 host (the module docstring), compiled on the first text holding ``::``."""
-    return re.compile(r"(?<![\w:.])::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}(?!\w|\.\d))", re.IGNORECASE)
+    return re.compile(r"(?<![\w:.])(?P<zeros>(?:0{1,4}|:)(?::0{1,4}|:){0,5}):ffff:(?=\d{1,3}(?:\.\d{1,3}){3}(?!\w|\.\d))",
+                      re.IGNORECASE)
+
+
+def _mapped_zeros(zeros: str) -> bool:
+    """True when ``zeros`` (what :func:`_mapped` read before ``:ffff:``) writes the five zero groups of an
+    IPv4-mapped address: ``:`` (of ``::ffff:``), ``0:0:0:0:0``, ``0000:0000:0000:0000:0000``, ``0::0`` (one ``::``
+    standing for the groups not written); not four groups without a ``::`` (``0:0:0:0:ffff:``: seven groups)."""
+    full = zeros + ":ffff"
+    if full.count("::") > 1 or ":::" in full:
+        return False
+    if "::" in full:  # the groups left out are zeros: at least one
+        head, tail = full.split("::")
+        groups = (head.split(":") if head else []) + tail.split(":")
+        return len(groups) <= 5 and all(groups)
+    return len(full.split(":")) == 6
 
 
 class Address(NamedTuple):
@@ -86,11 +101,11 @@ def addresses(text: str) -> list[Address]:
     IPv4-mapped one is its IPv4 address (the module docstring): ``::ffff:a00:d`` → the terms ``10⋅0``, ``10⋅0⋅0``,
     ``10⋅0⋅0⋅13``; the ``::ffff:`` of ``::ffff:10.0.0.13`` an :class:`Address` of no terms (its words none, the
     dotted number after it read as any is). ``[]`` for a text holding none (a fast test first: no ``::`` and fewer
-    than seven colons). Pure."""
-    if "::" not in text and text.count(":") < 7:
+    than six colons). Pure."""
+    if "::" not in text and text.count(":") < 6:
         return []
-    out: list[Address] = [Address(m.start(), m.start(), m.end(), [], "", []) for m in _mapped().finditer(text)] \
-        if "::" in text else []
+    out: list[Address] = [Address(m.start(), m.start(), m.end(), [], "", []) for m in _mapped().finditer(text)
+                          if _mapped_zeros(m.group("zeros"))] if "ff:" in text or "FF:" in text else []
     for match in _address().finditer(text):
         written = match.group(0)
         if not any(c.isdigit() for c in written):

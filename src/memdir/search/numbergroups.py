@@ -47,7 +47,7 @@ MAX_GROUPS = 8
 
 def _joins(groups: list[tuple[str, ...]], dotted: bool) -> list[tuple[str, tuple[str, ...]]]:
     """``(joined token, the tokens it joins)`` of a run of number groups (each its parts as written,
-    :func:`memdir.search.tokenize._word`): the whole run written together and each of its ends of two parts or more,
+    :func:`memdir.search.wordterms.read_word`): the whole run written together and each of its ends of two parts or more,
     a group's hyphenated parts counted apart (``+1 (555) 010-2030`` → ``15550102030``, ``5550102030``,
     ``0102030``), its digits as written (``02.11.2026`` → ``02112026``, joining the tokens ``2 11 2026``), a
     version's without its letter (``v3.2.1`` is also ``321``); none for one part, a dotted pair (``3.14``) or a run

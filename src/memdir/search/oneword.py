@@ -11,7 +11,9 @@ closed rule with its reason:
 * a name whose one-letter particle an apostrophe sets apart is also a compound, its whole and its name
   (``O'Brien``, ``D’Angelo`` → ``O O-Brien``, ``D D-Angelo``: ``o obrien brien``), as a person types it without
   the apostrophe (``obrien`` found nothing beside "Talk to O'Brien"); the name's capital tells it from a French
-  elision (``c'est`` is no ``cest``); not ``I'm``, ``I'll`` (``ill``), nor a contraction (``don't``) or a
+  or Italian elision (``c'est``, ``l'équipe``, ``d'accord``), whose letter before the apostrophe is an article or
+  a pronoun and no word of the text (``c'est`` is ``est``: no ``c``, no ``cest``; a search for the C language found
+  French notes, words46); not ``I'm``, ``I'll`` (``ill``), nor a contraction (``don't``) or a
   possessive (``user's``), whose first part is longer or second shorter.
 """
 
@@ -28,13 +30,15 @@ _SIGNED_WORD = {"+": "pp", "#": "sharp"}
 _INFLECTED = re.compile(r"(?<![\w.])([^\W\d_]+)\((?:s|es|ies|ren|ed|d)\)(?![\w(])", re.IGNORECASE)
 # A one-letter particle and a name written with its capital after an apostrophe, "O'Brien", "D’Angelo", "L'API": the
 # particle as it was read and the compound (a hyphen in the apostrophe's place); not "I'm", "I'll", "I've" (the
-# pronoun), "don't", "it's", "A's", nor a French elision before a small letter ("c'est", "n'est", "l'équipe": no cest).
+# pronoun), "don't", "it's", "A's". A French elision before a small letter ("c'est", "n'est", "l'équipe") is the word
+# after it alone (no c, no cest).
 _ELIDED = re.compile(r"(?<![\w'’])([^\W\d_Ii])['’](?=[^\W\d_]{2})")
 
 
 def _elided(match: re.Match) -> str:
-    """``O'`` before ``Brien`` → ``O O-``; before a small letter (``c'est``) as written."""
-    return f"{match.group(1)} {match.group(1)}-" if match.string[match.end()].isupper() else match.group(0)
+    """``O'`` before ``Brien`` → ``O O-``; before a small letter, an elided article or pronoun, nothing (``c'est``
+    → ``est``, ``l'équipe`` → ``équipe``)."""
+    return f"{match.group(1)} {match.group(1)}-" if match.string[match.end()].isupper() else ""
 
 
 PHRASAL_VERBS = {"log": ("log", "logs", "logged", "logging", ("in", "on", "out", "off")),

@@ -55,6 +55,8 @@ same terms:
   a keycap one (``#️⃣``); other symbols are breaks.
 * An IPv6 address is its groups written out as one term and each leading run of them, its later groups no words
   (``fe80::1``, ``[2001:db8::1]:8080``: :mod:`memdir.search.ipv6`).
+* A name written in syllables with their marks is also the syllables joined (``Hà Nội`` → ``ha noi hanoi``:
+  :mod:`memdir.search.syllables`).
 * A word of one letter keeps its accent (``ở``, ``é``: no ``o``, ``e``); other words drop theirs (above).
 * CJK runs (Han, Japanese kana, Hangul) become overlapping character bigrams;
   a run of one character stays a single character (the usual scheme of
@@ -78,168 +80,30 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
 from functools import lru_cache
 
-from ..text.fold import fold, lone_letter, umlauts_spelled
 from ..text.names import hash_named
 from ..text.printable import without_hidden
-from ..text.words import KOREAN_PARTICLES, REQUEST_WORDS, UNITS
-from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
+from ..text.words import REQUEST_WORDS, UNITS
 from . import ranges, spelling, wordstems
-from .emoji import SEQUENCE as EMOJI_SEQUENCE, ZWJ, terms as emoji_terms
+from .emoji import terms as emoji_terms
 from .oneword import one_words
+from .segmenting import has_cjk, identifier_parts, segments, word_forms, word_parts
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
+from .syllables import joined_syllables
 from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_thai_grammar  # the tokenizer's words
 from .numbergroups import run_end as number_run_end
-from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
+from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, ungrouped, within_numbers, year_first
 from .versions import RANGE_MARK, VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
 from .ipv6 import addresses
+from .wordterms import AFTER_NUMBER, cjk_bigrams, korean_word, read_word, umlauts_spelled
 
-# Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
-# them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
-_BIGRAMMED = CJK_RANGES + SPACELESS_RANGES
-_WORD_CHAR = f"[^\\W_{_BIGRAMMED}]"  # a letter or digit that is not of a run split into bigrams
-# Where the combining marks of the scripts written in words are (Unicode categories Mn, Mc, Me): Latin, Greek and
-# Cyrillic accents (заме́тки is заметки: text.fold drops them), Hebrew points, Arabic harakat, and the vowel signs
-# and viramas of Devanagari, Bengali, Tamil… (नमस्ते, தமிழ்: part of the word). Not \\w in Python's re: without
-# them a word broke at each (सर्वर was सर + वर, and a lone consonant म matched every word holding one; break13).
-_MARK_BLOCKS = ((0x0300, 0x2FFF), (0xA640, 0xABFF), (0xFB1E, 0xFB1E), (0xFE00, 0xFE2F))
-
-
-@lru_cache(maxsize=1)
-def _marks() -> str:
-    """The combining marks of :data:`_MARK_BLOCKS` as the ranges of a regex class (≈ 1 ms, on the first text that
-    is not ASCII)."""
-    found: list[list[int]] = []
-    for low, high in _MARK_BLOCKS:
-        for code in range(low, high + 1):
-            if unicodedata.category(chr(code))[0] == "M":
-                if found and found[-1][1] == code - 1:
-                    found[-1][1] = code
-                else:
-                    found.append([code, code])
-    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in found)
-
-
-@lru_cache(maxsize=1)
-def _segment() -> re.Pattern:
-    """A word or a CJK run, as the tokenizer segments text that is not ASCII (ranking finds its matches the same
-    way: :func:`segments`); a word is letters and digits (not CJK), each with the combining marks after it.
-    Compiled on the first text that is not ASCII (classes of the CJK ranges cost ≈ 30 ms to compile)."""
-    word = f"{_WORD_CHAR}[{_marks()}]*"
-    emoji = f"{EMOJI_SEQUENCE}(?:{ZWJ}?{EMOJI_SEQUENCE})*"  # 👨‍👩‍👦 one run, its joiners in it (search.emoji)
-    return re.compile(f"(?P<cjk>[{_BIGRAMMED}]+)|(?P<emoji>{emoji})|(?P<word>(?:{word})+(?:[_\\-]+(?:{word})+)*)")
-
-
-# In ASCII text a word is its ASCII letters and digits (no CJK, no combining mark, no emoji).
-_ASCII_SEGMENT = re.compile(r"(?P<cjk>(?!))|(?P<emoji>(?!))|(?P<word>[A-Za-z0-9]+(?:[_\-]+[A-Za-z0-9]+)*)")
-
-
-@lru_cache(maxsize=None)
-def _compiled(pattern: str) -> re.Pattern:
-    return re.compile(pattern)
-
-
-def segments(text: str) -> Iterator[re.Match]:
-    """The words, CJK runs and emoji runs of ``text`` in order, as the tokenizer segments it: matches with the
-    groups ``cjk``, ``emoji`` (:mod:`memdir.search.emoji`) and ``word`` (one of them set). Pure."""
-    return (_ASCII_SEGMENT if text.isascii() else _segment()).finditer(text)
-_SEPARATORS = re.compile(r"[_\-]+")
-# An acronym's plural, "JWTs", "PRs", "OSes": the acronym ("AWS" and "iOS" are no plurals).
-_ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})(?:s|(?<=[SXZ])es)(?![a-z])")
-_CAMEL = re.compile(
-    r"(?<=[a-z])(?!(?<=[KMGT]i)B(?![a-z]))(?=[A-Z])"  # getUser; not a binary size's unit (2GiB: 2 GiB, no Gi B)
-    r"|(?<=[A-Z])(?=[A-Z][a-z])"    # HTMLResponse
-    r"|(?<=[^\W\d_])(?=\d)"         # sha256
-    r"|(?<=\d)(?=[^\W\d_])"         # 3d
-)
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
 MAX_QUERY_CHARS = 4096
 """Characters of a search query: ``memory_search``/``memdir search`` refuse a longer one; recall reads at most this
 much of a prompt, its ends first (:func:`memdir.search.pasted.read`)."""
-
-
-def _cjk_tokens(run: str) -> list[str]:
-    return [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
-
-
-def _word_tokens(word: str) -> list[str]:
-    return list(_word(word)[0])
-
-
-_AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
-
-
-@lru_cache(maxsize=65536)
-def _word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """``(tokens, group parts, written parts)`` of one word segment (:func:`segments`).
-
-    Tokens: the word stemmed, or, for a compound, its whole stemmed as written joined and its parts
-    (:func:`word_parts`). A plural ``s`` after digits is dropped (``A100s`` is ``A100``, ``429s`` is ``429``); a unit
-    after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against the
-    letters before them are part of a name, no number of their own, and one letter before them no word (``A100`` →
-    ``a100``, ``sha256`` → ``sha256 sha``, ``x86_64`` → ``x8664 64 x86``; ``gpt-4`` keeps its ``4``); a two-digit
-    number led by a zero is its digit (``09`` → ``9``). Group parts: what :func:`compound_groups` records for the
-    whole, the parts with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``),
-    not those of a one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole
-    (``DE89``). A word of one letter written with an accent keeps it (``ở``, ``é``, ``ø``: no ``o``, ``e``; search41):
-    the accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
-    if alone := lone_letter(word):  # ở, é, ø alone: no o, e (text.fold.lone_letter)
-        return (alone,), (), (alone,)
-    pieces: list[tuple[str, bool]] = []  # (part, written against the part before it)
-    for chunk in _SEPARATORS.split(word):
-        split = _split(chunk)
-        if len(split) > 1 and split[-1] in ("s", "S") and split[-2].isdigit():
-            split.pop()
-        pieces += [(fold(p), i > 0) for i, p in enumerate(split)]
-    if len(pieces) == 1:
-        only = stem(pieces[0][0])
-        return ((as_number(only),) if only.isdigit() else (only,)), (), (only,)
-    parts, grouped, written, number = [], [], [], False
-    for i, (part, joined) in enumerate(pieces):
-        before = pieces[i - 1][0] if joined else ""
-        if part.isdigit() and before and not before.isdigit():  # A100, sha256: a name's digits
-            written[-1] += part
-            if len(before) == 1:  # the A of A100, the S of S3
-                parts.pop()
-                grouped = None
-            elif grouped is not None:
-                grouped.append(part)
-            number = False
-            continue
-        if part.isdigit():
-            part, number = as_number(part), True
-        else:
-            part, number = UNITS.get(part, part) if number else part, False
-        written.append(stem(pieces[i][0]))
-        parts.append(stem(part))
-        if grouped is not None:
-            grouped.append(parts[-1])
-    whole = stem("".join(p for p, _ in pieces))
-    ranged = all(len(p) == 1 and p.isdigit() for p in parts)  # 1-2: each number its own term
-    terms = [p for i, p in enumerate(parts) if len(p) > 1 or ranged or (i == 0 and p.isdigit())]
-    seen = {whole, *terms}  # a set beside the list: a compound of 20,000 parts is read in linear time
-    terms += [n for c in _SEPARATORS.split(word) if c != word and re.search(r"[^\W\d_]\d", c) and (n := _word(c)[0][0]) not in seen and not seen.add(n)]
-    return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
-
-
-def _korean_word(run: str, attached: bool) -> str:
-    """``run`` (a CJK run ending in Hangul) without the Korean particles it ends in
-    (:data:`memdir.text.words.KOREAN_PARTICLES`, longest first, stacked ones too: ``배포에서는`` → ``배포``) while
-    two characters are left (``회의`` stays: its ``의`` is the word's); a run ``attached`` to the Latin word before
-    it (``Redis에서``) down to nothing."""
-    keep = 0 if attached else 2
-    while run:
-        for size in (2, 1):
-            if len(run) - size >= keep and run[-size:] in KOREAN_PARTICLES:
-                run = run[:-size]
-                break
-        else:
-            return run
-    return run
 
 
 def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]:
@@ -273,9 +137,9 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
                 out.extend(run_end(run, dotted, groups))
                 run = []
             if _HANGUL_FIRST <= ord(cjk[-1]) <= _HANGUL_LAST:
-                cjk = _korean_word(cjk, last_word and match.start() == last_end)
+                cjk = korean_word(cjk, last_word and match.start() == last_end)
             if cjk:
-                out.extend(_cjk_tokens(cjk.casefold()))
+                out.extend(cjk_bigrams(cjk.casefold()))
             last_end, last_word, last_number = match.end(), False, False
             continue
         if match.group("emoji"):  # 🚀: a term of its own (search.emoji), a break to the words around it
@@ -296,17 +160,17 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
             while addrs and addrs[0].end <= last_end:
                 out.extend(addrs.pop(0).terms)
             continue
-        toks, grouped, written = _word(word)
+        toks, grouped, written = read_word(word)
         if versions and versions[0].start <= match.start() < versions[0].end:  # 1.5GB: no 5, 5gb (versions)
             kept = word_terms(versions[0], match.start(), toks)
             toks, grouped = kept, grouped if kept == toks else ()
         if groups is not None and len(toks) > 1 and len(grouped) > 1:  # a group of one part is a second spelling
             groups.setdefault(toks[0], grouped)
         if last_number and (len(word) > 1 or word in "sS") and toks and toks[0] in UNITS \
-                and _AFTER_NUMBER.fullmatch(text, last_end, match.start()):
+                and AFTER_NUMBER.fullmatch(text, last_end, match.start()):
             toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes; 900 s: seconds (UNITS)
         if not word.isascii() or word[-2:] in ("js", "JS", "Js"):  # Müller is also Mueller, Nodejs also Node
-            for spelled, plain in _umlauts_spelled(word) if not word.isascii() else kind_spelled(word):
+            for spelled, plain in umlauts_spelled(word) if not word.isascii() else kind_spelled(word):
                 if spelled not in toks:
                     toks = (*toks, spelled)
                     if groups is not None:
@@ -335,14 +199,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     if run:
         out.extend(run_end(run, dotted, groups))
     out.extend([*(t for address in addrs for t in address.terms), *(t for _, ts in dates for t in ts)])  # fe80::, 18.* at the end
+    out.extend(joined_syllables(text))  # Hà Nội is also hanoi (search.syllables)
     return out
-
-
-@lru_cache(maxsize=4096)
-def _umlauts_spelled(word: str) -> tuple[tuple[str, str], ...]:
-    """``(the umlauts written out, the word folded)``, stemmed, for each part of ``word`` written with a German
-    umlaut (:func:`memdir.text.fold.umlauts_spelled`): ``Müller`` → ``(("mueller", "muller"),)``."""
-    return tuple((stem(spelled), stem(fold(part))) for part in word_parts(word) if (spelled := umlauts_spelled(part)))
 
 
 def tokens(text: str) -> list[str]:
@@ -501,55 +359,6 @@ def is_compound(term: str, first: str, second: str) -> bool:
     return bool(rest) and second.startswith(rest) and len(second) - len(rest) <= 1 and stem(first + second) == term
 
 
-def word_parts(word: str) -> list[str]:
-    """The parts of one word (of :func:`segments`) as written, case kept: ``IT-team`` → ``IT team``. Pure."""
-    return [p for chunk in _SEPARATORS.split(word) for p in _split(chunk)]
-
-
-def _split(chunk: str) -> list[str]:
-    """The parts of one chunk of a word (no ``_``/``-``) as written, an acronym's plural its acronym (``JWTs`` →
-    ``JWT``, ``listPRs`` → ``list PR``, ``OSes`` → ``OS``; not ``AWS``, ``Its``, ``iOS``)."""
-    if "s" in chunk:
-        chunk = _ACRONYM_PLURAL.sub(r"\1", chunk)
-    return [p for p in _CAMEL.split(chunk) if p]
-
-
-def identifier_parts(text: str) -> dict[str, set[str]]:
-    """The terms of ``text`` found only as parts of code identifiers — names
-    joined by underscores or written in camelCase from a lower-case start
-    (``request_id``, ``getUserId``; not ``ClickHouse``) — and never as a word of their own, each with the parts
-    as written (casefolded): ``{"request": {"request"}, "id": {"id"}}`` for
-    "each log line carries request_id", only ``id`` for "requests carry a
-    request_id". A prompt's word in another form than the part ("add
-    requests" against ``request_id``) is weaker evidence than the word
-    itself (:func:`word_forms`). Pure."""
-    whole: set[str] = set()
-    parts: dict[str, set[str]] = {}
-    for match in segments(text):
-        word = match.group("word")
-        if not word:
-            continue
-        pieces = word_parts(word)
-        if len(pieces) > 1 and ("_" in word or (word[:1].islower() and not word.islower())):
-            for piece in pieces:
-                folded = fold(piece)
-                parts.setdefault(stem(folded), set()).add(folded)
-        else:
-            whole.update(stem(fold(p)) for p in pieces)
-    return {t: forms for t, forms in parts.items() if t not in whole}
-
-
-def word_forms(text: str) -> dict[str, set[str]]:
-    """Each term of the words of ``text`` (not CJK) with the forms that give it,
-    casefolded: ``{"request": {"requests"}}`` for "add requests". Pure."""
-    out: dict[str, set[str]] = {}
-    for match in segments(text):
-        for piece in word_parts(match.group("word") or ""):
-            folded = fold(piece)
-            out.setdefault(stem(folded), set()).add(folded)
-    return out
-
-
 def acronyms(query: str) -> dict[str, str]:
     """``{term: spelling}`` of the function words ``query`` writes in capitals
     (two letters or more, the term a stopword: ``"The IT team"`` →
@@ -585,12 +394,6 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
         return False
     return any(spelling in m.group("word") and spelling in word_parts(m.group("word"))
                for m in segments(text) if m.group("word"))
-
-
-def has_cjk(text: str) -> bool:
-    """True when ``text`` holds a character of a run split into bigrams: CJK (Han, kana, Hangul), Thai, Lao,
-    Myanmar or Khmer (:data:`memdir.vocabulary.SPACELESS_RANGES`)."""
-    return not text.isascii() and bool(_compiled(f"[{_BIGRAMMED}]").search(text))
 
 
 __all__ = ["identifier_parts", "word_forms", "word_parts", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",

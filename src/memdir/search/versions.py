@@ -106,7 +106,7 @@ def dotted_versions(text: str, most: int) -> list[Version]:
             if pre:  # 2.3.1.rc1: 2⋅3⋅1⋅rc1, and its label's word with its number (rc1) when the label is a word
                 terms.append(terms[-1] + VERSION_JOIN + pre_release(pre))
                 if pre.group(1) and pre.group(3):
-                    terms.append(fold(pre.group(1)) + str(int(fold(pre.group(3)))))
+                    terms.append(fold(pre.group(1)) + _digits(fold(pre.group(3))))
             joined = len(groups) > 2 and all(len(g) >= 3 for g in groups[1:])
             out.append(Version(match.start(), match.start(1) + len(groups[0]), pre.end() if pre else match.end(),
                                terms, joined, groups[0], name if name in _MARKS else ""))
@@ -119,7 +119,7 @@ def pre_release(match: re.Match) -> str:
     when none is written (PEP 440's implicit number): ``-rc.1``, ``.rc1``, ``RC1`` → ``rc1``; ``-beta.2``,
     ``b2`` → ``b2``; ``-beta`` → ``b0``. Pure."""
     label = fold(match.group(1) or match.group(2))
-    return _SPELLED.get(label, label) + str(int(fold(match.group(3) or "0")))
+    return _SPELLED.get(label, label) + _digits(fold(match.group(3) or "0"))
 
 
 def word_terms(version: Version, at: int, terms: tuple[str, ...]) -> tuple[str, ...]:
@@ -202,9 +202,9 @@ def clashes(asked: list[str] | tuple[str, ...], held) -> tuple[str, ...]:
 def _spanned(number: list[str], others: list[list[str]], spans: list[str]) -> bool:
     """True when ``spans`` (the memory's spans that cover ``number``) write every sibling of ``number`` among
     ``others`` (:func:`clashes`): each is a bound of one of them or the address its network is written on."""
-    written = {tuple(int(g) for g in side[2:].split(VERSION_JOIN)) for span in spans
+    written = {_value(side[2:].split(VERSION_JOIN)) for span in spans
                for side in span[1:].split(RANGE_MARK) if side}
-    return bool(spans) and all(tuple(int(g) for g in o) in written for o in others if _same_shape(number, o))
+    return bool(spans) and all(_value(o) in written for o in others if _same_shape(number, o))
 
 
 def covers(span: str, number: str) -> bool:
@@ -215,7 +215,7 @@ def covers(span: str, number: str) -> bool:
     and a span holds only numbers of the major one of its bounds writes (``<5`` of "in <5 min" is no range of
     ``3.11.4``; ``>=18.17 <19`` holds ``18.17.2``); a network's written address after them (``⊂at10⋅0⋅0⋅1``) holds
     nothing of itself. False for a term that is no span. Pure."""
-    value = tuple(int(g) for g in _groups(number))
+    value = _value(_groups(number))
     sides = span[1:].split(RANGE_MARK)
     if len(sides) not in (2, 3) or sides[2:] and not sides[2].startswith("at"):
         return False
@@ -224,7 +224,7 @@ def covers(span: str, number: str) -> bool:
     for side in sides:
         if not side:
             continue
-        op, bound = side[:2], tuple(int(g) for g in side[2:].split(VERSION_JOIN))
+        op, bound = side[:2], _value(side[2:].split(VERSION_JOIN))
         major = major or bound[0] == value[0]
         if op == "le" and len(bound) == 4 and len(value) != 4:
             return False  # a network's addresses
@@ -240,9 +240,9 @@ def _contradicted(number: list[str], others: list[list[str]]) -> bool:
     alike = [o for o in others if _same_shape(number, o)]
     if not alike:
         return False
-    value = tuple(int(g) for g in number)
+    value = _value(number)
     # the bounds of a range may part earlier than siblings do (">=18.17.0 <18.18.0"): same length and major
-    values = [tuple(int(g) for g in o) for o in others if len(o) == len(number) and o[0] == number[0]]
+    values = [_value(o) for o in others if len(o) == len(number) and o[0] == number[0]]
     if any(v < value for v in values) and any(v > value for v in values):
         return False  # a range around it
     return not any(_network_holds(o, number) for o in alike)
@@ -258,6 +258,19 @@ def _network_holds(network: list[str], address: list[str]) -> bool:
     while lead and lead[-1] == "0":
         lead.pop()
     return bool(lead) and address[:len(lead)] == lead
+
+
+def _digits(run: str) -> str:
+    """A run of digits as the number it writes, leading zeros dropped (``007`` → ``7``, ``0`` → ``0``); a string
+    operation, linear in any length (``int()`` refuses a run of over 4,300 digits: a memory of one crashed)."""
+    return run.lstrip("0") or "0"
+
+
+def _value(groups: list[str]) -> tuple[tuple[int, str], ...]:
+    """Dotted ``groups`` of digits as a key that orders them as numbers, group by group, a number of fewer groups
+    before one that continues it (``18.17`` < ``18.17.0``): each group its length and digits without leading zeros.
+    Linear in the digits, whatever their number (no ``int()``: a 100,000-digit group is compared, not refused)."""
+    return tuple((len(d), d) for d in map(_digits, groups))
 
 
 def _groups(term: str) -> list[str]:

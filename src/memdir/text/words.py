@@ -269,15 +269,16 @@ KEPT_E = {"route": True, "guide": True, "suite": False, "locale": False, "ration
 # English plurals the stemmer cannot bring to their singular ("mice" is no form of "mouse" to Snowball), read as
 # the singular by search (memdir.search.tokenize.stem). After the plural rules of the ``inflect`` package (its
 # ``pl_sb_irregular`` table; -man, -mouse, -louse, -goose, -tooth, -foot; -f/-fe to -ves; the classical -ex/-ix to
-# -ices, -is to -es, -on to -a, -us to -i, -a to -ae), the common nouns of those kept to one reading in a code base: not "data", "media", "people", "dice" or "axes", which are words of their own there, nor
+# -ices, -is to -es, -on to -a, -us to -i, -a to -ae), the common nouns of those kept to one reading in a code base: not "data", "media", "dice" or "axes", which are words of their own there, nor
 # a plural that is also a verb ("leaves", "lives", "bases", "diagnoses": the stemmer reads those as the verb). Also the
 # nouns ending in -s whose -es plural the stemmer reads apart ("alias" is "alia", "aliases" "alias"; "bus", "buse"):
-# break11, "git aliases" did not find the memory on a git alias.
+# break11, "git aliases" did not find the memory on a git alias. "people" is the plural of "person" (words46: "person"
+# found no memory on "people"; "persons" is the stemmer's).
 IRREGULAR_PLURALS = {
     "aliases": "alias", "buses": "bus", "busses": "bus", "canvases": "canvas", "lenses": "lens", "gases": "gas",
     "quizzes": "quiz", "irises": "iris",
     "mice": "mouse", "lice": "louse", "geese": "goose", "feet": "foot", "teeth": "tooth", "men": "man",
-    "women": "woman", "children": "child", "oxen": "ox", "knives": "knife", "wives": "wife",
+    "women": "woman", "people": "person", "children": "child", "oxen": "ox", "knives": "knife", "wives": "wife",
     "halves": "half", "wolves": "wolf", "shelves": "shelf", "selves": "self", "calves": "calf",
     "indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix",
     "apices": "apex", "cortices": "cortex", "theses": "thesis", "crises": "crisis",
