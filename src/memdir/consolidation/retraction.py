@@ -101,6 +101,9 @@ _WEAK = re.compile(r"(?:(?:that|it|this)(?:'s| is| was)|that isn't|it isn't|that
                    r"(?:not )?(?:wrong|true|right|correct|incorrect|a mistake)|(?:it's|that's) not (?:right|true)"
                    r"|(?:that's|it's) (?:wrong|incorrect|not what i meant)|don'?t save (?:it|that)", _I)
 _FILLER_CLAUSE = re.compile(r"(?:" + _FILLER + r"(?!\w)[ ,]*)++", _I)
+# Fillers that say the person put something right ("Sorry, it's port 5434", "No wait, the cache is on 6380"): such an
+# opening, then a value, may put a value of the request before right (:func:`correction`), never cancel it by itself.
+_CORRECTING = re.compile(r"\b(?:sorry|oops|whoops|my bad|my mistake|actually|wait|no|nope)\b", _I)
 # Where a clause ends: a comma, a semicolon, a colon or a dash.
 _CLAUSE = re.compile(r"\s*(?:[,;:，、；：\u2014\u2013]|\s-\s)\s*")
 # "ignore what I said about the deploy day": what it names is the rest.
@@ -182,16 +185,49 @@ _IT_IS = re.compile(r"^(?:(?:actually|now|but|and)[, ]+)?(?:it's|it is|it should
 _MEMORY_NAMED = re.compile(r"^(?:the\s+)?(?:memory\s+(?P<after>[\w.-]+)|(?P<before>[\w.-]+)\s+(?:memory|note))$", _I)
 
 
+# What a person says before the subject of "X is wrong": the last clause only (after , ; : — –), then after its
+# last "and"/"but"/"so"/"because", then from its first article or possessive ("I checked and the db port",
+# "Heads up: the db-port memory", "I think the staging URL in the README"), else without the words that open it.
+_CLAUSE_BREAK = re.compile(r"[,;:\u2014\u2013]|\s-\s")
+_JOINS = re.compile(r"\b(?:and|but|so|because|since|though|although)\s+", _I)
+_DETERMINER = re.compile(r"\b(?:the|your|my|our|their|its|this|these|those)\b", _I)
+_OPENING = re.compile(r"^(?:(?:actually|also|btw|by the way|oh|ok(?:ay)?|well|hey|heads up|fyi|note|sorry|so|just"
+                      r"|i (?:think|believe|guess|noticed|checked|see|realized|realised|found|just (?:checked|noticed))"
+                      r"|it (?:seems|looks like)|turns out|looks like|apparently|i'm afraid)\b[\s,]*)+", _I)
+
+
+def subject_phrase(before: str) -> str:
+    """The subject's phrase of what comes before "is wrong" in a correction (``before``): its last clause, after
+    its last joining word, from its first article or possessive, else without its opening words ("I think",
+    "actually", "heads up": :data:`_OPENING`); ``before`` stripped when that leaves nothing. Linear in its length.
+
+    "I checked and the db port" → "the db port"; "Heads up: the db-port memory" → "the db-port memory"; "I
+    think the staging URL in the README" → "the staging URL in the README"; "Actually port 5433" → "port
+    5433"; "The db port" → "The db port"."""
+    whole = before.strip(" ,")
+    parts = _CLAUSE_BREAK.split(whole)
+    phrase = parts[-1].strip(" ,") if parts else whole
+    joins = list(_JOINS.finditer(phrase))
+    if joins and phrase[joins[-1].end():].strip():
+        phrase = phrase[joins[-1].end():]
+    article = _DETERMINER.search(phrase)
+    phrase = phrase[article.start():] if article else phrase[_OPENING.match(phrase).end() if _OPENING.match(phrase)
+                                                                else 0:]
+    return phrase.strip(" ,") or whole
+
+
 def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     """``(what is wrong, what is right, the memory name it names or None)`` for a correction of the form "X is
     wrong: Y" / "X is wrong, it's Y" ("The db-port memory is wrong: dev postgres is on 5432 again." →
     ``("The db-port memory", "Dev postgres is on 5432 again.", "db-port")``; "The db port is wrong, it's 5432."
-    → ``("The db port", "The db port is 5432.", None)``); None for any other sentence, and for a denial ("Nothing
+    → ``("The db port", "The db port is 5432.", None)``); what is wrong is the subject's phrase only, not what
+    the person said before it (:func:`subject_phrase`: "I checked and the db port is wrong, it's 5432" →
+    ``("the db port", "The db port is 5432.", None)``). None for any other sentence, and for a denial ("Nothing
     is wrong: …", "No part of it was wrong, …": :func:`memdir.consolidation.denial.denies_wrong`)."""
     found = WRONG_AND_RIGHT_RULE.search(sentence)  # "Nothing about the db port is wrong, …": denied, none (break43)
     if found is None:
         return None
-    subject = sentence[:found.start()].strip(" ,")
+    subject = subject_phrase(sentence[:found.start()])
     right = sentence[found.end():].strip()
     if not subject or not right:
         return None
@@ -271,7 +307,65 @@ def replacement(sentence: str) -> str | None:
     return rest
 
 
-def _replacing(request: str, about: list[str], rest: str) -> str | None:
+def correction(sentence: str) -> str | None:
+    """What a sentence opening with fillers that put something right ("sorry", "oops", "actually", "no", "wait":
+    :data:`_CORRECTING`) and then saying a value (:func:`_values`) puts in place: its clauses after those fillers
+    ("Sorry, it's port 5434." → "it's port 5434."). None for any other sentence (no such opening, no value after
+    it, a take-back: :func:`replacement`). Such a sentence cancels nothing by itself: it only puts right one value
+    of the request just before it (:func:`withdrawn`, :func:`_replacing`), never swaps a word or denies. Linear."""
+    text = sentence.strip()
+    at, opened = 0, []
+    for cut in _CLAUSE.finditer(text):
+        if _clause_kind(text[at:cut.start()]) != "filler":
+            break
+        opened.append(text[at:cut.start()])
+        at = cut.end()
+    rest = text[at:].strip()
+    if not opened or not _CORRECTING.search(" ".join(opened)) or not rest or _clause_kind(rest) is not None:
+        return None
+    return rest if _values(rest) and not is_question_or_hedge_text(rest) else None
+
+
+def is_question_or_hedge_text(text: str) -> bool:
+    """:func:`memdir.consolidation.gate.is_question_or_hedge` (read here without importing the gate at load)."""
+    from .gate import is_question_or_hedge
+
+    return is_question_or_hedge(text)
+
+
+@dataclass(frozen=True)
+class Unclear:
+    """What :func:`_replacing` says when a replacement puts right one value of a kind the request holds several
+    of, and nothing in it says which ("Sorry, it's port 5434." after "Remember: the db is on port 5433 and the
+    cache on port 6379."): ``values``, those values as written, in the request's order."""
+
+    values: tuple
+
+
+def _which(request: str, candidates: list[tuple[str, str]], words: set) -> tuple[str, str] | None:
+    """Of ``candidates`` (``(normal form, as written)`` of values of one kind in ``request``), the one whose place
+    in the request the replacement's subject ``words`` name: each value's context is the request's words after the
+    value before it up to it ("the db is on port 5433" | "and the cache on port 6379"); a word of ``words`` in
+    the contexts of some candidates but not all tells them apart (the caller leaves out the word just before the
+    replacement's own value: "port" in "it's port 5434" names the value's kind, not its place). None when no
+    such word picks exactly one."""
+    spots = []
+    for key, written in candidates:
+        found = list(re.finditer(r"(?<![\w.-])" + re.escape(written) + r"(?![\w-]|\.\w)", request))
+        if len(found) != 1:
+            return None
+        spots.append((found[0].start(), found[0].end(), (key, written)))
+    spots.sort()
+    contexts, start = [], 0
+    for begin, end, value in spots:
+        contexts.append((_subject(request[start:begin]), value))
+        start = end
+    telling = {w for w in words if 0 < sum(w in ctx for ctx, _ in contexts) < len(contexts)}
+    picked = {value for ctx, value in contexts if ctx & telling}
+    return picked.pop() if len(picked) == 1 else None
+
+
+def _replacing(request: str, about: list[str], rest: str, *, values_only: bool = False) -> str | Unclear | None:
     """The sentence the person in effect said when ``rest`` (:func:`replacement`) replaced ``request`` (the
     cancelled request's sentence; ``about``: it and what it pointed back to), or None when ``rest`` is not clearly
     the same fact with a new value (hand-45r: "Never mind, the cache is on port 6380." cancelled "Remember the db
@@ -290,7 +384,11 @@ def _replacing(request: str, about: list[str], rest: str) -> str | None:
     None for a replacement that negates (:func:`negates`: "Never mind, it's not port 5433" saves no value it
     denies), asks or hedges, names another subject ("the tests run on Mondays" after "we deploy on Mondays"),
     drops the subject with no value to put right ("it's the other db"), or cannot say which value it puts right
-    (two numbers in the request, one in ``rest``): then nothing is cancelled, as before the rule."""
+    (two numbers in the request, one in ``rest``, and no word of ``rest`` naming the place of one of them: an
+    :class:`Unclear`, which :func:`withdrawn` holds for a person). Of several values of the kind, the one whose
+    place in the request ``rest`` names is put right ("the cache port is 6380" after "Remember: the db is on port
+    5433 and the cache on port 6379." → "…the cache on port 6380.": :func:`_which`). ``values_only``: a value put
+    right, nothing else (:func:`correction`)."""
     from .gate import is_question_or_hedge, sentence_rules
 
     if is_question_or_hedge(rest) or negates(rest):
@@ -305,14 +403,21 @@ def _replacing(request: str, about: list[str], rest: str) -> str | None:
                   else "Remember: " + sentence)
     if new_words - old_words:  # a word the request did not say: one word swapped, no value changed, or none
         swapped = len(new_words - old_words) == 1 and len(old_words - new_words) == 1 and new_words & old_words
-        return as_request if swapped and not put and not gone else None
+        return as_request if swapped and not put and not gone and not values_only else None
     if len(put) != 1:
         return None
     (kind, written), = put.values()
     same = [(k, v) for k, v in gone.items() if v[0] == kind]
-    if len(same) != 1:
-        return None  # no value of its kind to put right, or several: which one is not clear
-    if len(old_values) == 1 and old_words <= new_words and old_words:
+    if not same:
+        return None  # no value of its kind to put right
+    if len(same) > 1:  # several: the one whose place the replacement names, else which one is not clear
+        before = re.findall(r"[\w'\u2019]+", rest[:max(rest.find(written), 0)])
+        kind_word = {before[-1].lower()} if before else set()  # "it's port 5434": "port" names its kind, no place
+        chosen = _which(request, [(k, v[1]) for k, v in same], new_words - kind_word)
+        if chosen is None:
+            return Unclear(tuple(v[1] for _, v in sorted(same, key=lambda kv: request.find(kv[1][1]))))
+        same = [(chosen[0], (kind, chosen[1]))]
+    elif len(old_values) == 1 and old_words <= new_words and old_words:
         return as_request  # one fact, said again whole
     found = list(re.finditer(r"(?<![\w.-])" + re.escape(same[0][1][1]) + r"(?![\w-]|\.\w)", request))
     if len(found) != 1:
@@ -331,7 +436,32 @@ def _denying(about: list[str], rest: str) -> bool:
     new_values = _values(rest)
     if any(value not in _values(said) for value in new_values):
         return False  # "it's not 5433, it's 5434": a value of its own, read as said
+    if _claim(rest) - _subject(said):
+        return False  # "Forget that — we don't use npm" after "Remember to use pnpm.": it names another thing
     return bool(_subject(rest) & _subject(said)) or bool(new_values)
+
+
+# The stems "n't" leaves of a negated verb ("don't" → "don"): words of no subject.
+_NOT_STEMS = frozenset({"don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "can", "couldn", "shouldn",
+                        "wouldn", "hasn", "haven", "hadn", "mustn", "needn", "ain"})
+
+
+def _claim(text: str) -> set[str]:
+    """:func:`_subject` of ``text`` without its words of negation ("we don't use npm" → {"use", "npm"})."""
+    from ..text.words import NEGATIONS
+
+    return {w for w in _subject(text) if w not in NEGATIONS and w not in _NOT_STEMS}
+
+
+def held_text(about: list[str], sentence: str, values: tuple) -> str:
+    """What is kept pending for a person when ``sentence`` puts right one of ``values`` (of one kind) of the
+    request said just before it (``about``: what it carries, then the request) and nothing says which: the
+    request, what the person said after it, and the question ("Remember: the db is on port 5433 and the cache on
+    port 6379. Then: “Sorry, it's port 5434.” Which of 5433 or 6379 it puts right is not clear: ask the
+    person.")."""
+    said = " ".join(t if t.endswith((".", "!", "。", "！")) else t + "." for t in about)
+    which = ", ".join(values[:-1]) + " or " + values[-1]
+    return f"{said} Then: \u201c{sentence}\u201d Which of {which} it puts right is not clear: ask the person."
 
 
 @dataclass(frozen=True)
@@ -339,13 +469,16 @@ class Withdrawal:
     """One retraction: the person's sentence ``said`` (turn ``turn``, sentence ``index`` of
     :func:`memdir.consolidation.gate.sentences`), the request it cancelled (``cancelled``: turn, sentence
     index, the sentence) or None when it referred to none, and what it put in that request's place
-    (``replaced_by``: the sentence the person in effect said, :func:`replacement`) or None."""
+    (``replaced_by``: the sentence the person in effect said, :func:`replacement`) or None; ``held``: when it puts
+    right one of several values of a kind and nothing says which (:class:`Unclear`), the request and the
+    correction together, kept pending for a person (:func:`held_text`) instead of either, else None."""
 
     turn: int
     index: int
     said: str
     cancelled: tuple[int, int, str] | None = None
     replaced_by: str | None = None
+    held: str | None = None
 
     def to_dict(self) -> dict:
         out = {"turn": self.turn, "said": self.said}
@@ -353,6 +486,8 @@ class Withdrawal:
             out["cancelled"] = {"turn": self.cancelled[0], "sentence": self.cancelled[2]}
         if self.replaced_by is not None:
             out["replaced_by"] = self.replaced_by
+        if self.held is not None:
+            out["held"] = self.held
         return out
 
 
@@ -362,12 +497,19 @@ class Withdrawals:
     sentences that keep nothing (cancelled requests, what they pointed back to, and the retractions);
     ``confirmations`` the turns whose bare yes was cancelled; ``said`` every retraction, in order;
     ``replaced`` maps a user turn's index to ``{sentence index: the sentence read in its place}`` for each
-    take-back that put something in the cancelled request's place ("Scratch that, we deploy on Thursdays.")."""
+    take-back that put something in the cancelled request's place ("Scratch that, we deploy on Thursdays.");
+    ``held`` ``(turn, text)`` for each correction held for a person (:meth:`holds`)."""
 
     skipped: dict = field(default_factory=dict)
     confirmations: frozenset = frozenset()
     said: tuple = ()
     replaced: dict = field(default_factory=dict)
+    held: tuple = ()
+
+    def holds(self) -> list[tuple[int, str]]:
+        """``(turn, text)`` of each correction held for a person (:attr:`Withdrawal.held`), in order: what the
+        extractors keep pending (:mod:`memdir.prompt.pending`) rather than save or drop."""
+        return list(self.held)
 
     def skip(self, turn: int) -> frozenset:
         """The indexes of turn ``turn``'s sentences that keep nothing."""
@@ -454,8 +596,11 @@ def withdrawn(transcript) -> Withdrawals:
     turns = []  # (turn index, sentences)
     for index, turn in transcript.user_turns():
         turns.append((index, sentences(turn.text)))
-    if not any(is_retraction(s) or takes_itself_back(s) or replacement(s) is not None for _, said in turns for s in said):
+    if not any(is_retraction(s) or takes_itself_back(s) or replacement(s) is not None or correction(s) is not None
+               for _, said in turns for s in said):
         return NONE
+    held: list[tuple[int, str]] = []
+    after: dict[tuple[int, int], str] = {}  # (position, sentence index) -> what it is read as (a next sentence's)
     skipped: dict[int, set[int]] = {}
     replaced: dict[int, dict[int, str]] = {}
     confirmations: set[int] = set()
@@ -527,17 +672,29 @@ def withdrawn(transcript) -> Withdrawals:
                 skipped.setdefault(index, set()).add(i)
                 out.append(Withdrawal(index, i, sentence, cancel(pos, i) if asked else None))
                 continue
+            if (pos, i) in after:  # "Scratch that. We deploy on Thursdays.": read as what it puts in place
+                speak(pos, i, stems(after[pos, i]))
+                continue
             if not is_retraction(sentence):
-                rest = replacement(sentence)
+                rest, soft = replacement(sentence), False
+                if rest is None:  # "Sorry, it's port 5434.": a value put right, nothing else
+                    rest = correction(sentence)
+                    soft = rest is not None
                 if rest is not None and spoken and request(*spoken[-1]):
                     at = spoken[-1]  # "Scratch that, we deploy on Thursdays.": the request before, if on that
                     target = turns[at[0]][1][at[1]] if yes(at[0]) is None else yes(at[0])
                     about = [target, *carried(*at)] if yes(at[0]) is None else [target]
-                    if _denying(about, rest):  # "Never mind, it's not port 5433": taken back, nothing in its place
+                    if not soft and _denying(about, rest):  # "Never mind, it's not port 5433": nothing in its place
                         skipped.setdefault(index, set()).add(i)
                         out.append(Withdrawal(index, i, sentence, cancel(*at)))
                         continue
-                    instead = _replacing(target, about, rest)
+                    instead = _replacing(target, about, rest, values_only=soft)
+                    if isinstance(instead, Unclear):  # which of its ports: not clear, so neither kept nor dropped
+                        text = held_text([*about[1:], about[0]], sentence, instead.values)
+                        skipped.setdefault(index, set()).add(i)
+                        out.append(Withdrawal(index, i, sentence, cancel(*at), held=text))
+                        held.append((index, text))
+                        continue
                     if instead is not None:
                         replaced.setdefault(index, {})[i] = instead
                         rules[pos, i] = [("remember", instead)]  # a request now: a later "Scratch that." cancels it
@@ -556,10 +713,37 @@ def withdrawn(transcript) -> Withdrawals:
                 target = positions[number] if number is not None else None
             elif spoken and request(*spoken[-1]):
                 target = spoken[-1]
-            out.append(Withdrawal(index, i, sentence, cancel(*target) if target is not None else None))
+            instead = None
+            if about is None and target is not None and i + 1 < len(said):
+                instead = _next_replacing(turns, target, carried(*target), yes(target[0]), said[i + 1], asks(pos, i + 1))
+                if instead is not None:  # "Scratch that. We deploy on Thursdays.": the next sentence replaces it
+                    after[pos, i + 1] = instead
+                    replaced.setdefault(index, {})[i + 1] = instead
+                    rules[pos, i + 1] = [("remember", instead)]
+            out.append(Withdrawal(index, i, sentence, cancel(*target) if target is not None else None, instead))
     return Withdrawals({k: frozenset(v) for k, v in skipped.items()}, frozenset(confirmations), tuple(out),
-                       {k: dict(v) for k, v in replaced.items()})
+                       {k: dict(v) for k, v in replaced.items()}, tuple(held))
 
 
-__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
+def _next_replacing(turns, target: tuple[int, int], back: list[str], confirmed: str | None, following: str,
+                    rules: list) -> str | None:
+    """What the sentence ``following`` a retraction ("Scratch that." then "We deploy on Thursdays.") puts in the
+    place of the request the retraction cancelled (``target``: its position; ``back``: what it pointed back to;
+    ``confirmed``: the proposal a bare yes confirmed, else None), or None: it must be no take-back or question of
+    its own, ask nothing itself (a request is kept as it is), and be clearly the same fact with a new value
+    (:func:`_replacing`; a value put right when several could be is not guessed)."""
+    if rules or is_retraction(following) or takes_itself_back(following) or negates(following):
+        return None
+    if replacement(following) is not None or correction(following) is not None:
+        return None
+    request = confirmed if confirmed is not None else turns[target[0]][1][target[1]]
+    about = [request, *back] if confirmed is None else [request]
+    if following[:1].isupper() and following[1:2].islower():
+        following = following[:1].lower() + following[1:]  # "We deploy on Thursdays." → "Remember: we deploy …"
+    instead = _replacing(request, about, following)
+    return instead if isinstance(instead, str) else None
+
+
+__all__ = ["NONE", "Unclear", "Withdrawal", "Withdrawals", "correction", "held_text", "is_retraction", "named",
+           "replacement", "subject_phrase",
            "takes_itself_back", "withdrawn", "wrong_and_right"]
