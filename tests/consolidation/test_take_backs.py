@@ -19,12 +19,29 @@ import time
 
 import pytest
 
-from memdir.consolidation.gate import Sentences, check, said_before, said_hits, sentence_rules, sentences
-from memdir.consolidation.retraction import correction, subject_phrase, withdrawn, wrong_and_right
+from memdir.consolidation.gate import (
+    Sentences,
+    check,
+    said_before,
+    said_hits,
+    sentence_rules,
+    sentences,
+)
+from memdir.consolidation.retraction import (
+    correction,
+    subject_phrase,
+    withdrawn,
+    wrong_and_right,
+)
 from memdir.consolidation.transcripts import Transcript, Turn
 from tests.conftest import run_cli
 from tests.consolidation.test_agent_mode import session_end
-from tests.consolidation.test_retraction import _pending_texts, _session, consolidate, names
+from tests.consolidation.test_retraction import (
+    _pending_texts,
+    _session,
+    consolidate,
+    names,
+)
 
 TWO_PORTS = "Remember: the db is on port 5433 and the cache on port 6379."
 HELD = (f"{TWO_PORTS} Then: \u201cSorry, it's port 5434.\u201d Which of 5433 or 6379 it puts right is not clear: "
@@ -94,8 +111,8 @@ def test_a_held_correction_is_in_the_receipt_json(isolated_home, project):
 def test_two_values_of_the_kind_and_nothing_saying_which_is_held(before, after, held_values):
     taken = withdrawn(transcript(before, after))
     assert [(w.cancelled[2], w.replaced_by) for w in taken.said] == [(before, None)]
-    assert taken.holds() == [(2, f"{before} Then: \u201c{after}\u201d Which of {held_values} it puts right is not "
-                                 "clear: ask the person.")]
+    held = f"{before} Then: \u201c{after}\u201d Which of {held_values} it puts right is not clear: ask the person."
+    assert taken.holds() == [(2, held)]
     assert taken.replaced == {} and taken.skip(0) == frozenset({0}) and taken.skip(2) == frozenset({0})
     # control: the same correction naming its place puts that value right
     named = after.replace("it's", "we release on") if "day" in after else after.replace("it's", "the db is on")

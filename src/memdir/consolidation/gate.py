@@ -57,6 +57,7 @@ import re
 from dataclasses import dataclass, field
 
 from .denial import Undenied, denies_wrong
+from .said import Sentences
 
 _I = re.I
 
@@ -368,37 +369,6 @@ def _carries(sentence: str) -> bool:
     return len(content_words(sentence)) >= 2 and not is_question_or_hedge(sentence)
 
 
-class Sentences(list):
-    """A person's turn as :func:`sentences` returns it: a list of str that also keeps which of its sentences a
-    request pointing back carries (:meth:`carriers`), read once for the whole turn and again only after the
-    list changed (any assignment, insertion or removal), so :func:`said_before` over every sentence of a turn
-    costs the turn's length, not its square (take46: a turn of 8,000 sentences took 40 s)."""
-
-    __slots__ = ("_carried",)
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self._carried = None
-
-    def carriers(self) -> list[int]:
-        """The indexes of the sentences a request pointing back carries (:func:`_carries`), ascending."""
-        if self._carried is None:
-            self._carried = [j for j, s in enumerate(self) if _carries(s)]
-        return self._carried
-
-    def _changed(name):
-        def method(self, *args, **kwargs):
-            self._carried = None
-            return getattr(list, name)(self, *args, **kwargs)
-        method.__name__ = name
-        return method
-
-    for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend", "insert", "pop",
-                  "remove", "clear", "sort", "reverse"):
-        locals()[_name] = _changed(_name)
-    del _name, _changed
-
-
 def said_before(said: list[str], i: int) -> list[str]:
     """The sentences of a person's turn (``said``) before sentence ``i`` that a request pointing back at them
     carries ("… Remember it.", "… Put this into CLAUDE.md."): those with two content words or more that are no
@@ -406,7 +376,7 @@ def said_before(said: list[str], i: int) -> list[str]:
     :func:`sentences` returns) the turn is read once and each call then costs a binary search; for another
     list, the sentences before ``i`` are read from ``i`` back until :data:`POINTED_SENTENCES` are found."""
     if isinstance(said, Sentences):
-        carried = said.carriers()
+        carried = said.carriers(_carries)
         end = bisect.bisect_left(carried, i)
         return [said[j] for j in carried[max(0, end - POINTED_SENTENCES):end]]
     found = []
