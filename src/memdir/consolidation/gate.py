@@ -52,7 +52,6 @@ logs) never fire. ``mode``: ``off`` never fires, ``always`` always does,
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -372,20 +371,10 @@ def _carries(sentence: str) -> bool:
 def said_before(said: list[str], i: int) -> list[str]:
     """The sentences of a person's turn (``said``) before sentence ``i`` that a request pointing back at them
     carries ("… Remember it.", "… Put this into CLAUDE.md."): those with two content words or more that are no
-    question or hedge, the last :data:`POINTED_SENTENCES` of them, in order. For a :class:`Sentences` (what
-    :func:`sentences` returns) the turn is read once and each call then costs a binary search; for another
-    list, the sentences before ``i`` are read from ``i`` back until :data:`POINTED_SENTENCES` are found."""
-    if isinstance(said, Sentences):
-        carried = said.carriers(_carries)
-        end = bisect.bisect_left(carried, i)
-        return [said[j] for j in carried[max(0, end - POINTED_SENTENCES):end]]
-    found = []
-    for j in range(min(i, len(said)) - 1, -1, -1):
-        if _carries(said[j]):
-            found.append(said[j])
-            if len(found) == POINTED_SENTENCES:
-                break
-    return found[::-1]
+    question or hedge (:func:`_carries`), the last :data:`POINTED_SENTENCES` of them, in order. A
+    :class:`~memdir.consolidation.said.Sentences` (what :func:`sentences` returns) is read once for all its
+    calls (:meth:`~memdir.consolidation.said.Sentences.before`); another list, once for this call."""
+    return (said if isinstance(said, Sentences) else Sentences(said)).before(i, _carries, POINTED_SENTENCES)
 
 # The person's whole turn says yes, and nothing else: "yes, do that", "sure, go ahead", "好的".
 _CONFIRMATION = re.compile(

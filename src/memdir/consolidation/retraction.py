@@ -25,14 +25,27 @@ Which request it cancels:
 
 A take-back followed by what replaces it in the same sentence ("Scratch that, we deploy on Thursdays.",
 "Actually no, forget that — use pnpm", "Never mind, it's port 5434": :func:`replacement`) cancels the request
-before it, by adjacency, when it is clearly the same fact with a new value (:func:`_replacing`: the request's
+before it, by adjacency, when it is clearly the same fact with a new value (:func:`replaced_request`: the request's
 subject kept, one of its values put right, or one word swapped), and is read as the request it in effect makes:
 "Remember: we deploy on Thursdays.", or the request with its value changed ("Remember the db is on port 5434.";
 in a request of several facts only the one value: "Remember we deploy on Thursdays and the db is on port
 5433."), which the gate counts and the extractors keep (``replaced``). One that denies the request ("Never
-mind, it's not port 5433") cancels it with nothing in its place. Any other ("Scratch that, rerun the tests.",
-"Never mind, the cache is on port 6380." after "Remember the db is on port 5433.") takes back nothing and is
-read as it is: the person's earlier fact is never lost to a doubtful replacement.
+mind, it's not port 5433") and names nothing else cancels it with nothing in its place ("Forget that — we don't
+use npm" after "Remember to use pnpm." names npm: it cancels nothing, take46). Any other ("Scratch that, rerun
+the tests.", "Never mind, the cache is on port 6380." after "Remember the db is on port 5433.") takes back
+nothing and is read as it is: the person's earlier fact is never lost to a doubtful replacement ("Never mind" is
+no rule "never …" either).
+
+Of a request of several values of one kind ("Remember: the db is on port 5433 and the cache on port 6379."), a
+replacement puts right the one whose place its words name ("the cache port is 6380": the cache's). Fillers that
+put something right followed by a value ("Sorry, the db is on port 5434.": :func:`correction`) put a value right
+the same way, and do nothing else. When nothing says which ("Sorry, it's port 5434."), neither the request as
+said (one of its values is wrong) nor a guess is kept: both are held, together, pending for a person
+(``held``: :func:`held_text`; the extractors keep it as a pending finding, :mod:`memdir.prompt.pending`).
+
+A retraction alone ("Scratch that.") followed in the same turn by a sentence that is clearly the same fact with
+a new value ("We deploy on Thursdays.") and asks nothing itself: that sentence is read as the replacement, as if
+said in the retraction's sentence (take46: it was not kept).
 
 A sentence that says something and takes it back in its last clauses ("Remember we deploy on Fridays — no
 wait, scratch that.") keeps nothing either (:func:`takes_itself_back`).
@@ -56,15 +69,15 @@ from dataclasses import dataclass, field
 
 from .gate import WRONG_AND_RIGHT_RULE
 from .takeback import (
-    _NOD,
+    NOD,
     Unclear,
-    _denying,
-    _replacing,
     correction,
+    denies_request,
     held_text,
     is_retraction,
     named,
     negates,
+    replaced_request,
     replacement,
     takes_itself_back,
 )
@@ -353,11 +366,11 @@ def withdrawn(transcript) -> Withdrawals:
                     at = spoken[-1]  # "Scratch that, we deploy on Thursdays.": the request before, if on that
                     target = turns[at[0]][1][at[1]] if yes(at[0]) is None else yes(at[0])
                     about = [target, *carried(*at)] if yes(at[0]) is None else [target]
-                    if not soft and _denying(about, rest):  # "Never mind, it's not port 5433": nothing in its place
+                    if not soft and denies_request(about, rest):  # "Never mind, it's not port 5433": nothing in its place
                         skipped.setdefault(index, set()).add(i)
                         out.append(Withdrawal(index, i, sentence, cancel(*at)))
                         continue
-                    instead = _replacing(target, about, rest, values_only=soft)
+                    instead = replaced_request(target, about, rest, values_only=soft)
                     if isinstance(instead, Unclear):  # which of its ports: not clear, so neither kept nor dropped
                         text = held_text([*about[1:], about[0]], sentence, instead.values)
                         skipped.setdefault(index, set()).add(i)
@@ -371,7 +384,7 @@ def withdrawn(transcript) -> Withdrawals:
                         speak(pos, i, stems(instead))  # what it says now is said, and may be taken back in turn
                         continue
                 words = stems(sentence)
-                if not _NOD.fullmatch(sentence) and (words or asks(pos, i)):  # "Remember that." says no content word, but asks
+                if not NOD.fullmatch(sentence) and (words or asks(pos, i)):  # "Remember that." says no content word, but asks
                     speak(pos, i, words)
                 continue
             skipped.setdefault(index, set()).add(i)
@@ -400,7 +413,7 @@ def _next_replacing(turns, target: tuple[int, int], back: list[str], confirmed: 
     place of the request the retraction cancelled (``target``: its position; ``back``: what it pointed back to;
     ``confirmed``: the proposal a bare yes confirmed, else None), or None: it must be no take-back or question of
     its own, ask nothing itself (a request is kept as it is), and be clearly the same fact with a new value
-    (:func:`_replacing`; a value put right when several could be is not guessed)."""
+    (:func:`replaced_request`; a value put right when several could be is not guessed)."""
     if rules or is_retraction(following) or takes_itself_back(following) or negates(following):
         return None
     if replacement(following) is not None or correction(following) is not None:
@@ -409,7 +422,7 @@ def _next_replacing(turns, target: tuple[int, int], back: list[str], confirmed: 
     about = [request, *back] if confirmed is None else [request]
     if following[:1].isupper() and following[1:2].islower():
         following = following[:1].lower() + following[1:]  # "We deploy on Thursdays." → "Remember: we deploy …"
-    instead = _replacing(request, about, following)
+    instead = replaced_request(request, about, following)
     return instead if isinstance(instead, str) else None
 
 

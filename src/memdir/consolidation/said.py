@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 
 
@@ -24,6 +25,13 @@ class Sentences(list):
         if self._carried is None:
             self._carried = [j for j, s in enumerate(self) if carries(s)]
         return self._carried
+
+    def before(self, i: int, carries: Callable[[str], bool], most: int) -> list[str]:
+        """The last ``most`` sentences before sentence ``i`` that ``carries`` is true for, in order (a binary
+        search in :meth:`carriers`)."""
+        carried = self.carriers(carries)
+        end = bisect.bisect_left(carried, i)
+        return [self[j] for j in carried[max(0, end - most):end]]
 
 
 

@@ -7,9 +7,9 @@
 * :func:`replacement`: a take-back, then what replaces it ("Scratch that, we deploy on Thursdays." → "we deploy
   on Thursdays."); :func:`correction`: fillers that put something right, then a value ("Sorry, it's port 5434."
   → "it's port 5434.").
-* :func:`_replacing`: the request as the replacement makes it (one value put right: the one whose place in the
+* :func:`replaced_request`: the request as the replacement makes it (one value put right: the one whose place in the
   request the replacement's words name, :func:`_which`; or one word swapped), an :class:`Unclear` when it puts
-  right one of several values of a kind and nothing says which, or None; :func:`_denying`: a replacement that
+  right one of several values of a kind and nothing says which, or None; :func:`denies_request`: a replacement that
   only denies the request ("Never mind, it's not port 5433") and names nothing else ("Forget that — we don't use
   npm" after "Remember to use pnpm." names npm: it denies nothing of the request).
 
@@ -79,7 +79,7 @@ _NAMED = re.compile(
     r"(?:ignore|forget|disregard|scratch|drop|never mind) (?:what|everything|the thing|the part) i (?:just |had )?"
     r"(?:said|told you|asked(?: you)?(?: to remember)?) (?:about|regarding|on|of) (?P<about>\S.*)$", _I)
 # Thanks and nods between a request and its retraction ("Thanks! Never mind, don't save it."): said, but about nothing.
-_NOD = re.compile(r"(?:(?:thanks|thank you|thx|great|cool|ok(?:ay)?|perfect|good|nice|awesome|sure|yes|yeah|yep"
+NOD = re.compile(r"(?:(?:thanks|thank you|thx|great|cool|ok(?:ay)?|perfect|good|nice|awesome|sure|yes|yeah|yep"
                   r"|alright|fine|got it|sounds good|looks good|so much|very much|much|done)\b[\s,.!]*)++", _I)
 # Cheap look before the rules: a retraction holds one of these (lower case).
 _WORDS = ("scratch", "strike", "forget", "ignore", "disregard", "cancel", "undo", "drop", "delete", "remove", "erase",
@@ -218,7 +218,7 @@ def correction(sentence: str) -> str | None:
     :data:`_CORRECTING`) and then saying a value (:func:`_values`) puts in place: its clauses after those fillers
     ("Sorry, it's port 5434." → "it's port 5434."). None for any other sentence (no such opening, no value after
     it, a take-back: :func:`replacement`). Such a sentence cancels nothing by itself: it only puts right one value
-    of the request just before it (:func:`withdrawn`, :func:`_replacing`), never swaps a word or denies. Linear."""
+    of the request just before it (:func:`withdrawn`, :func:`replaced_request`), never swaps a word or denies. Linear."""
     from .gate import is_question_or_hedge
 
     text = sentence.strip()
@@ -236,7 +236,7 @@ def correction(sentence: str) -> str | None:
 
 @dataclass(frozen=True)
 class Unclear:
-    """What :func:`_replacing` says when a replacement puts right one value of a kind the request holds several
+    """What :func:`replaced_request` says when a replacement puts right one value of a kind the request holds several
     of, and nothing in it says which ("Sorry, it's port 5434." after "Remember: the db is on port 5433 and the
     cache on port 6379."): ``values``, those values as written, in the request's order."""
 
@@ -266,7 +266,7 @@ def _which(request: str, candidates: list[tuple[str, str]], words: set) -> tuple
     return picked.pop() if len(picked) == 1 else None
 
 
-def _replacing(request: str, about: list[str], rest: str, *, values_only: bool = False) -> str | Unclear | None:
+def replaced_request(request: str, about: list[str], rest: str, *, values_only: bool = False) -> str | Unclear | None:
     """The sentence the person in effect said when ``rest`` (:func:`replacement`) replaced ``request`` (the
     cancelled request's sentence; ``about``: it and what it pointed back to), or None when ``rest`` is not clearly
     the same fact with a new value (hand-45r: "Never mind, the cache is on port 6380." cancelled "Remember the db
@@ -326,7 +326,7 @@ def _replacing(request: str, about: list[str], rest: str, *, values_only: bool =
     return request[:found[0].start()] + written + request[found[0].end():]
 
 
-def _denying(about: list[str], rest: str) -> bool:
+def denies_request(about: list[str], rest: str) -> bool:
     """Whether ``rest`` (:func:`replacement`) denies the request it follows (``about``: the request and what it
     pointed back to) and says nothing new: it negates (:func:`negates`), shares a content word with it, and puts
     no value of its own ("Never mind, it's not port 5433" after "Remember the db is on port 5433."). Then the
@@ -365,5 +365,5 @@ def held_text(about: list[str], sentence: str, values: tuple) -> str:
     return f"{said} Then: \u201c{sentence}\u201d Which of {which} it puts right is not clear: ask the person."
 
 
-__all__ = ["Unclear", "correction", "held_text", "is_retraction", "named", "negates", "replacement",
-           "takes_itself_back"]
+__all__ = ["NOD", "Unclear", "correction", "denies_request", "held_text", "is_retraction", "named", "negates",
+           "replaced_request", "replacement", "takes_itself_back"]
