@@ -11,7 +11,8 @@ class Sentences(list):
     which of its sentences a request pointing back carries (:meth:`carriers`), read once for the whole turn and
     again only after the list changed (any assignment, insertion or removal), so
     :func:`memdir.consolidation.gate.said_before` over every sentence of a turn costs the turn's length, not its
-    square (take46: 53 s for a turn of 4,000 sentences on main, 0.8 s here: benchmarks/bench_said_before.py)."""
+    square (take46: a turn of 4,000 sentences, the gate: 53 to 113 s on main, 0.8 to 1.1 s here, loaded machine:
+    benchmarks/bench_said_before.py)."""
 
     __slots__ = ("_carried",)
 
