@@ -163,8 +163,7 @@ def test_a_negated_replacement_never_reads_as_the_value_it_denies(after):
     ("Remember the db is on port 5433.", "Never mind, the cache is on port 6380.", "Remember the db is on port 5433."),
     ("Remember we deploy on Mondays.", "Scratch that, the tests run on Mondays.", "Remember we deploy on Mondays."),
     ("Remember the db is on port 5433.", "Never mind, it's the other db.", "Remember the db is on port 5433."),
-    ("Remember the db is on port 5433 and redis on 6379.", "Never mind, it's port 5434",
-     "Remember the db is on port 5433 and redis on 6379."),  # which of two ports: not clear
+    # (which of two ports, nothing saying: held for a person, test_take_backs.py)
     ("Remember we deploy on Mondays.", "Scratch that, we release on Thursdays.", "Remember we deploy on Mondays."),
 ])
 def test_a_replacement_on_another_subject_cancels_nothing(before, after, kept):
@@ -182,11 +181,12 @@ def test_only_the_fact_replaced_goes_from_a_request_of_several():
     assert [w.replaced_by for w in withdrawn(said).said] == ["Remember we deploy on Thursdays."]
 
 
-def test_cli_rules_a_replacement_on_another_subject_keeps_both(isolated_home, project):
+def test_cli_rules_a_replacement_on_another_subject_keeps_the_request(isolated_home, project):
     consolidate(project, isolated_home, "USER: Remember the db is on port 5433.\nASSISTANT: ok\n"
                                         "USER: Never mind, the cache is on port 6380.\n")
-    assert "db-port-5433" in names(isolated_home, project)  # main kept it too; the new rule lost it
-    assert any("6380" in name for name in names(isolated_home, project))
+    # the db kept (a new rule once lost it); the cache's sentence asks nothing, and "Never mind" is no rule
+    # "never …" (it was kept as never-cache-port-6380, a directive: take46)
+    assert names(isolated_home, project) == ["db-port-5433"]
 
 
 def test_a_named_retraction_finds_its_request_behind_hundreds_sharing_a_word():

@@ -56,6 +56,7 @@ import re
 from dataclasses import dataclass, field
 
 from .denial import Undenied, denies_wrong
+from .said import Sentences
 
 _I = re.I
 
@@ -245,7 +246,7 @@ RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
         r"|\bi'?m (?:a (?:big )?fan of|into)\b"
         r"|我(?:更|比较|很|最|不)?(?:喜欢|偏好|习惯|讨厌)|我的偏好", _I)),
     ("rule", re.compile(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never)\s+"
+        r"(?:^|[,:;]\s*|\b(?:please|pls|and|you|we|should|must|now|so|also|then|but|just)\s+)(?:always|never(?!\s+mind\b))\s+"  # "Never mind, …": a take-back, no rule "never …" (take46)
         r"(?!been\b|had\b|heard\b|tried\b|seen\b|done\b|gone\b|thought\b|met\b|was\b|were\b|did\b|really\b"
         r"|educational\b|fun\b|good\b|nice\b|great\b|a\b|the\b)\w+"
         r"|\bfrom now on\b|\bgoing forward\b|\bin (?:the )?future\b|\bonly ever\b|\bevery time you\b"
@@ -360,13 +361,20 @@ def pointed_to(said: list[str], i: int) -> list[str] | None:
     return said_before(said, i)
 
 
+def _carries(sentence: str) -> bool:
+    """Whether a request pointing back carries ``sentence``: two content words or more, no question or hedge."""
+    from .extractors.wording import content_words
+
+    return len(content_words(sentence)) >= 2 and not is_question_or_hedge(sentence)
+
+
 def said_before(said: list[str], i: int) -> list[str]:
     """The sentences of a person's turn (``said``) before sentence ``i`` that a request pointing back at them
     carries ("… Remember it.", "… Put this into CLAUDE.md."): those with two content words or more that are no
-    question or hedge, the last :data:`POINTED_SENTENCES` of them, in order."""
-    from .extractors.wording import content_words
-
-    return [s for s in said[:i] if len(content_words(s)) >= 2 and not is_question_or_hedge(s)][-POINTED_SENTENCES:]
+    question or hedge (:func:`_carries`), the last :data:`POINTED_SENTENCES` of them, in order. A
+    :class:`~memdir.consolidation.said.Sentences` (what :func:`sentences` returns) is read once for all its
+    calls (:meth:`~memdir.consolidation.said.Sentences.before`); another list, once for this call."""
+    return (said if isinstance(said, Sentences) else Sentences(said)).before(i, _carries, POINTED_SENTENCES)
 
 # The person's whole turn says yes, and nothing else: "yes, do that", "sure, go ahead", "好的".
 _CONFIRMATION = re.compile(
@@ -454,10 +462,10 @@ def clean_user_text(text: str) -> str:
     return _INLINE_CODE.sub(lambda m: m.group(0).strip("`"), text)
 
 
-def sentences(text: str) -> list[str]:
+def sentences(text: str) -> Sentences:
     """Sentences of cleaned user text, whitespace collapsed, a list item's
-    marker (``- ``, ``* ``, ``• ``) dropped, empties dropped."""
-    out = []
+    marker (``- ``, ``* ``, ``• ``) dropped, empties dropped: a :class:`Sentences` (a list of str)."""
+    out = Sentences()
     for part in _SPLIT.split(clean_user_text(text)):
         part = _LIST_MARKER.sub("", re.sub(r"\s+", " ", part).strip())
         if len(part) >= 4 or (part and not part.isascii() and len(part) >= 2):
@@ -503,8 +511,10 @@ def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
     follows ``mode``: ``off`` → False, ``always`` → True, ``gated`` → any hit.
     ``withdrawals``: what the person took back (:func:`memdir.consolidation.retraction.withdrawn`); the
     sentences it cancels and the retractions fire nothing, a take-back with what replaces it ("Scratch that, we
-    deploy on Thursdays.") is read as the sentence it in effect says ("Remember: we deploy on Thursdays."), and the
-    result's ``withdrawn`` lists the retractions that cancelled a request (None: nothing taken back).
+    deploy on Thursdays.") is read as the sentence it in effect says ("Remember: we deploy on Thursdays."), a
+    correction held for a person (:meth:`memdir.consolidation.retraction.Withdrawals.holds`) is a ``remember`` hit
+    of its text, and the result's ``withdrawn`` lists the retractions that cancelled a request (None: nothing taken
+    back).
     """
     if mode not in ("off", "gated", "always"):
         from ..errors import InvalidInput
@@ -519,6 +529,9 @@ def check(transcript, mode: str = "gated", withdrawals=None) -> GateResult:
         replace = withdrawals.replacements(index) if withdrawals is not None else None
         for sentence, found in said_hits(turn.text, skip=skip, replace=replace):
             hits.extend(GateHit(rule, index, sentence, cue) for rule, cue in found)
+        for at, text in withdrawals.holds() if withdrawals is not None else ():
+            if at == index:  # a value put right, which one not clear: held for a person, still worth the run
+                hits.append(GateHit("remember", index, text, "held: which value is put right is not clear"))
     fire = mode == "always" or (mode == "gated" and bool(hits))
     return GateResult(fire, mode, tuple(hits), tuple(withdrawals.cancelled()) if withdrawals is not None else ())
 
@@ -584,4 +597,4 @@ def said_hits(text: str, *, requests: int | None = None, skip=(),
 
 __all__ = ["GateHit", "GateResult", "RULES", "RULE_NAMES", "WRONG_AND_RIGHT_RULE", "check", "clean_user_text",
            "confirmed_suggestion", "is_question_or_hedge", "pointed_to", "said_before", "said_hits",
-           "said_rules", "sentence_rules", "sentences"]
+           "said_rules", "sentence_rules", "Sentences", "sentences"]

@@ -25,14 +25,27 @@ Which request it cancels:
 
 A take-back followed by what replaces it in the same sentence ("Scratch that, we deploy on Thursdays.",
 "Actually no, forget that — use pnpm", "Never mind, it's port 5434": :func:`replacement`) cancels the request
-before it, by adjacency, when it is clearly the same fact with a new value (:func:`_replacing`: the request's
+before it, by adjacency, when it is clearly the same fact with a new value (:func:`replaced_request`: the request's
 subject kept, one of its values put right, or one word swapped), and is read as the request it in effect makes:
 "Remember: we deploy on Thursdays.", or the request with its value changed ("Remember the db is on port 5434.";
 in a request of several facts only the one value: "Remember we deploy on Thursdays and the db is on port
 5433."), which the gate counts and the extractors keep (``replaced``). One that denies the request ("Never
-mind, it's not port 5433") cancels it with nothing in its place. Any other ("Scratch that, rerun the tests.",
-"Never mind, the cache is on port 6380." after "Remember the db is on port 5433.") takes back nothing and is
-read as it is: the person's earlier fact is never lost to a doubtful replacement.
+mind, it's not port 5433") and names nothing else cancels it with nothing in its place ("Forget that — we don't
+use npm" after "Remember to use pnpm." names npm: it cancels nothing, take46). Any other ("Scratch that, rerun
+the tests.", "Never mind, the cache is on port 6380." after "Remember the db is on port 5433.") takes back
+nothing and is read as it is: the person's earlier fact is never lost to a doubtful replacement ("Never mind" is
+no rule "never …" either).
+
+Of a request of several values of one kind ("Remember: the db is on port 5433 and the cache on port 6379."), a
+replacement puts right the one whose place its words name ("the cache port is 6380": the cache's). Fillers that
+put something right followed by a value ("Sorry, the db is on port 5434.": :func:`correction`) put a value right
+the same way, and do nothing else. When nothing says which ("Sorry, it's port 5434."), neither the request as
+said (one of its values is wrong) nor a guess is kept: both are held, together, pending for a person
+(``held``: :func:`held_text`; the extractors keep it as a pending finding, :mod:`memdir.prompt.pending`).
+
+A retraction alone ("Scratch that.") followed in the same turn by a sentence that is clearly the same fact with
+a new value ("We deploy on Thursdays.") and asks nothing itself: that sentence is read as the replacement, as if
+said in the retraction's sentence (take46: it was not kept).
 
 A sentence that says something and takes it back in its last clauses ("Remember we deploy on Fridays — no
 wait, scratch that.") keeps nothing either (:func:`takes_itself_back`).
@@ -44,7 +57,9 @@ Also here: a correction naming what is wrong and what is right, "The db-port mem
 5432 again", "The db port is wrong, it's 5432" (:func:`wrong_and_right`), which the gate counts as a correction
 and the rules extractor turns into an update (a candidate) of the memory it names or speaks about.
 
-Every expression here is read in linear time: clauses are matched whole by anchored expressions of fixed words.
+What one sentence takes back, and what it puts in place, is read in :mod:`memdir.consolidation.takeback`
+(re-exported here); which request it cancels, here. Every expression is read in linear time: clauses are matched
+whole by anchored expressions of fixed words.
 """
 
 from __future__ import annotations
@@ -53,128 +68,21 @@ import re
 from dataclasses import dataclass, field
 
 from .gate import WRONG_AND_RIGHT_RULE
+from .takeback import (
+    NOD,
+    Unclear,
+    correction,
+    denies_request,
+    held_text,
+    is_retraction,
+    named,
+    negates,
+    replaced_request,
+    replacement,
+    takes_itself_back,
+)
 
 _I = re.IGNORECASE
-
-# Words a person says around taking something back.
-_FILLER = (r"(?:wait|no|nope|nah|oh|oops|whoops|hmm+|um+|uh+|ah|sorry|actually|ok(?:ay)?|well|please|hold on"
-           r"|my bad|my mistake|on second thought|sorry about that|doch|nein|warte|non|attends|pardon"
-           r"|espera|perdón|perdona|não|desculpa|нет|стоп|извини(?:те)?|不|等等|不对|아니|잠깐|いや|待って|ちょっと待って)")
-_THAT = r"(?:that|this|it|all that|all of that|all of it|what i (?:just )?said|everything i (?:just )?said)"
-# Saving: a verb of memory alone, or one of keeping anything with where ("don't add it" is about a file).
-_SAVE = (r"(?:(?:save|remember|memori[sz]e|note) (?:that|this|it)(?: down)?(?:{where})?"
-         r"|write (?:that|this|it) down(?:{where})?"
-         r"|(?:store|keep|record|write|add|put) (?:that|this|it)(?: down)?{where_needed})")
-_WHERE = r" (?:to|in|into) (?:the |your |our )?(?:memory|memories|claude\.md|agents\.md)"
-_SAVE = _SAVE.format(where=_WHERE, where_needed=_WHERE)
-# A clause that takes something back, whole (after its fillers: see _clause_kind). Only words about what was said:
-# "delete it", "undo that", "cancel it", "ignore it", "drop it", "egal" are as often about the assistant's work (a
-# file it made, a warning, a commit) and took back a request said before (break43); naming what was said stays
-# ("ignore what I said about …": _NAMED).
-_STRONG = re.compile(
-    r"(?:(?:just|and|so|then|please|pls) )*+"
-    r"(?:(?:scratch|strike|forget|disregard) " + _THAT
-    + r"(?: (?:too|please|then|again|now|for now|after all))?"
-    r"|forget (?:i said (?:that|it|anything)|about (?:it|that))"
-    r"|never ?mind(?: (?:that|this|then|please|about (?:it|that)))?"
-    r"|(?:that|this|it|what i said) was (?:wrong|not right|not true|incorrect|a mistake|a typo|my mistake|wrong of me)"
-    r"|i was wrong(?: about (?:that|it))?|i misspoke|i made a mistake|i got (?:that|it) wrong"
-    # German, French, Spanish, Portuguese, Russian ("vergiss das nicht" is a request to remember: a clause is whole)
-    r"|(?:vergiss|vergesst|vergessen sie) (?:das|es)(?: wieder| bitte)?|streich das|das war falsch|ich habe mich geirrt"
-    r"|oublie(?:z)? (?:ça|cela|ce que j'ai dit)|laisse(?:z)? tomber|c'[ée]tait faux|je me suis tromp[ée]e?"
-    r"|olv[ií]dalo|olv[ií]dese|olvida (?:eso|lo que dije)|eso (?:estaba mal|era incorrecto)|me equivoqu[ée]"
-    r"|esque[çc]a (?:isso|o que eu disse)|esquece (?:isso|o que eu disse)|deixa pra l[áa]|isso estava errado"
-    r"|eu me enganei|забудь(?:те)? (?:это|об этом|что я сказал)|это было неправильно|я ошибся|я ошиблась)", _I)
-_STRONG_CJK = re.compile(
-    r"算了(?:吧)?|(?:别|不要|不用|无需)(?:再)?(?:记|记住|记下|保存|存)(?:了|这个|它)?(?:吧)?|忘(?:掉|了)(?:它|这个|刚才(?:说的|那句))(?:吧)?"
-    r"|(?:刚才|我)(?:说错了|搞错了)|撤回"
-    r"|(?:잊어\s*(?:버려|줘|주세요|버리세요)|방금\s*(?:건|말은)\s*틀렸어(?:요)?"
-    r"|기억하지\s*(?:마|마세요)|저장하지\s*(?:마|마세요))"
-    r"|忘れて(?:ください|いい|いいです)?|今の(?:は)?(?:なし|取り消し)(?:で)?|間違いでした"
-    r"|覚えなくて(?:いい|いいです)|保存しないで(?:ください)?", _I)
-# "Don't save that": a retraction alone or after a request, never in the request's own sentence, where "it" is
-# what the sentence is about ("Remember: load the token from the vault — don't store it", break43).
-_DONT_SAVE = re.compile(r"(?:(?:just|and|so|then|please|pls) )*+(?:don'?t|do not|no need to|you don'?t need to"
-                        r"|please don'?t) " + _SAVE + r"(?: (?:anywhere|please|after all|then))?", _I)
-# Beside a strong clause, not alone: "it's wrong", "that's not true".
-_WEAK = re.compile(r"(?:(?:that|it|this)(?:'s| is| was)|that isn't|it isn't|that wasn't|it wasn't) "
-                   r"(?:not )?(?:wrong|true|right|correct|incorrect|a mistake)|(?:it's|that's) not (?:right|true)"
-                   r"|(?:that's|it's) (?:wrong|incorrect|not what i meant)|don'?t save (?:it|that)", _I)
-_FILLER_CLAUSE = re.compile(r"(?:" + _FILLER + r"(?!\w)[ ,]*)++", _I)
-# Where a clause ends: a comma, a semicolon, a colon or a dash.
-_CLAUSE = re.compile(r"\s*(?:[,;:，、；：\u2014\u2013]|\s-\s)\s*")
-# "ignore what I said about the deploy day": what it names is the rest.
-_NAMED = re.compile(
-    r"^(?:" + _FILLER + r"(?!\w)[ ,]+)*+(?:(?:just|please|and) )*+"
-    r"(?:ignore|forget|disregard|scratch|drop|never mind) (?:what|everything|the thing|the part) i (?:just |had )?"
-    r"(?:said|told you|asked(?: you)?(?: to remember)?) (?:about|regarding|on|of) (?P<about>\S.*)$", _I)
-# Thanks and nods between a request and its retraction ("Thanks! Never mind, don't save it."): said, but about nothing.
-_NOD = re.compile(r"(?:(?:thanks|thank you|thx|great|cool|ok(?:ay)?|perfect|good|nice|awesome|sure|yes|yeah|yep"
-                  r"|alright|fine|got it|sounds good|looks good|so much|very much|much|done)\b[\s,.!]*)++", _I)
-# Cheap look before the rules: a retraction holds one of these (lower case).
-_WORDS = ("scratch", "strike", "forget", "ignore", "disregard", "cancel", "undo", "drop", "delete", "remove", "erase",
-          "mind", "save", "remember", "store", "keep", "record", "note", "memor", "write", "add", "put", "wrong",
-          "misspoke", "mistake", "vergiss", "vergess", "streich", "falsch", "geirrt", "egal", "oubli", "tomber",
-          "faux", "tromp", "olvid", "olvíd", "importa", "mal", "incorrecto", "equivoq", "esque", "deixa", "errado", "engan",
-          "забуд", "неважно", "неправильно", "ошиб", "算了", "记", "存", "忘", "错", "撤回", "取消", "잊어", "취소", "틀렸",
-          "기억하지", "저장하지", "忘れて", "取り消", "なし", "間違い", "覚えなくて", "保存しない")
-
-
-def _clause_kind(clause: str) -> str | None:
-    """``strong``, ``unsave`` ("don't save that": :data:`_DONT_SAVE`), ``weak``, ``filler`` or None (a clause that
-    says something else) for one clause."""
-    text = clause.strip().strip(".!。！…").strip().replace("\u2019", "'")
-    if not text:
-        return "filler"
-    if _FILLER_CLAUSE.fullmatch(text):
-        return "filler"
-    words = text.split(" ")
-    # fillers before a strong clause: "oh wait forget that", "no, don't save it"
-    for start in range(min(len(words), 6)):
-        rest = " ".join(words[start:])
-        if start and not _FILLER_CLAUSE.fullmatch(" ".join(words[:start])):
-            break
-        if _STRONG.fullmatch(rest) or _STRONG_CJK.fullmatch(rest):
-            return "strong"
-        if _DONT_SAVE.fullmatch(rest):
-            return "unsave"
-        if _WEAK.fullmatch(rest):
-            return "weak"
-    return None
-
-
-def is_retraction(sentence: str) -> bool:
-    """Whether ``sentence`` (one of the person's, :func:`memdir.consolidation.gate.sentences`) only takes back
-    what was said: its clauses each a retraction, a "that's wrong" or a filler, at least one a retraction (see
-    the module docstring), or it names what it takes back (:func:`named`). Linear in the sentence's length."""
-    low = sentence.lower()
-    if not any(word in low for word in _WORDS):
-        return False
-    if named(sentence) is not None:
-        return True
-    kinds = [_clause_kind(part) for part in _CLAUSE.split(sentence.strip())]
-    return ("strong" in kinds or "unsave" in kinds) and None not in kinds
-
-
-def takes_itself_back(sentence: str) -> bool:
-    """Whether ``sentence`` says something, then takes it back in its last clauses ("Remember we deploy on
-    Fridays — no wait, scratch that."): those clauses each a retraction, a "that's wrong" or a filler, one a
-    retraction, after a clause that is none of them. Linear in the sentence's length."""
-    low = sentence.lower()
-    if not any(word in low for word in _WORDS):
-        return False
-    kinds = [_clause_kind(part) for part in _CLAUSE.split(sentence.strip())]
-    end = len(kinds)
-    while end and kinds[end - 1] is not None:
-        end -= 1
-    return 0 < end < len(kinds) and "strong" in kinds[end:]
-
-
-def named(sentence: str) -> str | None:
-    """What a retraction naming it takes back ("Ignore what I said about the deploy day." → "the deploy day"),
-    or None when ``sentence`` names nothing so."""
-    match = _NAMED.match(sentence.strip().rstrip(".!。！"))
-    return match.group("about").strip() if match else None
 
 
 _IT_IS = re.compile(r"^(?:(?:actually|now|but|and)[, ]+)?(?:it's|it is|it should be|that's|that is|they're|they are)\s+",
@@ -182,16 +90,49 @@ _IT_IS = re.compile(r"^(?:(?:actually|now|but|and)[, ]+)?(?:it's|it is|it should
 _MEMORY_NAMED = re.compile(r"^(?:the\s+)?(?:memory\s+(?P<after>[\w.-]+)|(?P<before>[\w.-]+)\s+(?:memory|note))$", _I)
 
 
+# What a person says before the subject of "X is wrong": the last clause only (after , ; : — –), then after its
+# last "and"/"but"/"so"/"because", then from its first article or possessive ("I checked and the db port",
+# "Heads up: the db-port memory", "I think the staging URL in the README"), else without the words that open it.
+_CLAUSE_BREAK = re.compile(r"[,;:\u2014\u2013]|\s-\s")
+_JOINS = re.compile(r"\b(?:and|but|so|because|since|though|although)\s+", _I)
+_DETERMINER = re.compile(r"\b(?:the|your|my|our|their|its|this|these|those)\b", _I)
+_OPENING = re.compile(r"^(?:(?:actually|also|btw|by the way|oh|ok(?:ay)?|well|hey|heads up|fyi|note|sorry|so|just"
+                      r"|i (?:think|believe|guess|noticed|checked|see|realized|realised|found|just (?:checked|noticed))"
+                      r"|it (?:seems|looks like)|turns out|looks like|apparently|i'm afraid)\b[\s,]*)+", _I)
+
+
+def subject_phrase(before: str) -> str:
+    """The subject's phrase of what comes before "is wrong" in a correction (``before``): its last clause, after
+    its last joining word, from its first article or possessive, else without its opening words ("I think",
+    "actually", "heads up": :data:`_OPENING`); ``before`` stripped when that leaves nothing. Linear in its length.
+
+    "I checked and the db port" → "the db port"; "Heads up: the db-port memory" → "the db-port memory"; "I
+    think the staging URL in the README" → "the staging URL in the README"; "Actually port 5433" → "port
+    5433"; "The db port" → "The db port"."""
+    whole = before.strip(" ,")
+    parts = _CLAUSE_BREAK.split(whole)
+    phrase = parts[-1].strip(" ,") if parts else whole
+    joins = list(_JOINS.finditer(phrase))
+    if joins and phrase[joins[-1].end():].strip():
+        phrase = phrase[joins[-1].end():]
+    article = _DETERMINER.search(phrase)
+    phrase = phrase[article.start():] if article else phrase[_OPENING.match(phrase).end() if _OPENING.match(phrase)
+                                                                else 0:]
+    return phrase.strip(" ,") or whole
+
+
 def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     """``(what is wrong, what is right, the memory name it names or None)`` for a correction of the form "X is
     wrong: Y" / "X is wrong, it's Y" ("The db-port memory is wrong: dev postgres is on 5432 again." →
     ``("The db-port memory", "Dev postgres is on 5432 again.", "db-port")``; "The db port is wrong, it's 5432."
-    → ``("The db port", "The db port is 5432.", None)``); None for any other sentence, and for a denial ("Nothing
+    → ``("The db port", "The db port is 5432.", None)``); what is wrong is the subject's phrase only, not what
+    the person said before it (:func:`subject_phrase`: "I checked and the db port is wrong, it's 5432" →
+    ``("the db port", "The db port is 5432.", None)``). None for any other sentence, and for a denial ("Nothing
     is wrong: …", "No part of it was wrong, …": :func:`memdir.consolidation.denial.denies_wrong`)."""
     found = WRONG_AND_RIGHT_RULE.search(sentence)  # "Nothing about the db port is wrong, …": denied, none (break43)
     if found is None:
         return None
-    subject = sentence[:found.start()].strip(" ,")
+    subject = subject_phrase(sentence[:found.start()])
     right = sentence[found.end():].strip()
     if not subject or not right:
         return None
@@ -205,147 +146,21 @@ def wrong_and_right(sentence: str) -> tuple[str, str, str | None] | None:
     return subject, right, (name.group("after") or name.group("before")).lower() if name else None
 
 
-# A value in what was said: "5434", "v1.2.3", "3.12", "09:30"; and a day ("Mondays").
-_VALUE = re.compile(r"\d[\w:/-]*(?:\.\w[\w:/-]*)*")  # (no full stop at its end: "on port 5433.")
-_DAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", _I)
-_TOKEN = re.compile(r"[\w'\u2019]+")
-
-
-def _values(text: str) -> dict[str, tuple[str, str]]:
-    """The values ``text`` says: ``{normal form: (kind, as written)}``, kind ``number`` (a run holding a digit:
-    "5433", "v1.2.3") or ``day`` ("Mondays" → "monday")."""
-    out: dict[str, tuple[str, str]] = {}
-    for found in _VALUE.finditer(text):
-        start = found.start()
-        while start and (text[start - 1].isalnum() or text[start - 1] in "._-"):
-            start -= 1  # "v1.2.3": the run the digit stands in
-        word = text[start:found.end()]
-        out.setdefault(word.lower(), ("number", word))
-    for found in _DAY.finditer(text):
-        out.setdefault(found.group(0).lower().removesuffix("s"), ("day", found.group(0)))
-    return out
-
-
-def _subject(text: str) -> set[str]:
-    """The content words of ``text`` that are no value (:func:`_values`): what it is about."""
-    from .extractors.wording import content_words
-
-    return {w for w in content_words(text) if not any(c.isdigit() for c in w) and not _DAY.fullmatch(w)}
-
-
-def negates(text: str) -> bool:
-    """Whether ``text`` holds a word that turns it around (:data:`memdir.text.words.NEGATIONS`: "not", "no",
-    "never" …, or a word ending in "n't"): "it's not port 5433" denies the value it names. Linear."""
-    from ..text.words import NEGATIONS
-
-    for token in _TOKEN.findall(text.lower().replace("\u2019", "'")):
-        if token in NEGATIONS or token.endswith("n't"):
-            return True
-    return False
-
-
-def replacement(sentence: str) -> str | None:
-    """What a take-back followed by what replaces it, in one sentence, puts in place: its clauses after the
-    take-back ("Scratch that, we deploy on Thursdays." → "we deploy on Thursdays."; "Actually no, forget that —
-    use pnpm" → "use pnpm"; "Never mind, it's port 5434" → "it's port 5434"). None when ``sentence`` opens with no
-    retraction ("scratch that", "forget that", "never mind", "don't save that" after fillers: :func:`_clause_kind`),
-    says nothing after it, or is a retraction whole (:func:`is_retraction`). Whether it replaces a request is
-    :func:`withdrawn`'s to say (the request must be on what the replacement is about). Linear in its length."""
-    text = sentence.strip()
-    low = text.lower()
-    if not any(word in low for word in _WORDS):
-        return None
-    kinds: list = []
-    at = 0
-    for cut in _CLAUSE.finditer(text):
-        kind = _clause_kind(text[at:cut.start()])
-        if kind is None:
-            break
-        kinds.append(kind)
-        at = cut.end()
-    rest = text[at:].strip()
-    if _clause_kind(rest) is not None:
-        return None  # the last clause is a retraction or a filler too: the sentence takes back, whole
-    if not rest or not ("strong" in kinds or "unsave" in kinds):
-        return None
-    return rest
-
-
-def _replacing(request: str, about: list[str], rest: str) -> str | None:
-    """The sentence the person in effect said when ``rest`` (:func:`replacement`) replaced ``request`` (the
-    cancelled request's sentence; ``about``: it and what it pointed back to), or None when ``rest`` is not clearly
-    the same fact with a new value (hand-45r: "Never mind, the cache is on port 6380." cancelled "Remember the db
-    is on port 5433."). It replaces when it either
-
-    * keeps the request's subject (its content words that are no value: no new one, :func:`_subject`) and puts
-      one value of the request right (one number for a number, one day for a day: :func:`_values`): the request
-      with that value changed ("Never mind, it's port 5434" after "Remember the db is on port 5433." → "Remember
-      the db is on port 5434."; "Scratch that, we deploy on Thursdays." after "Remember we deploy on Mondays and
-      the db is on port 5433." → "Remember we deploy on Thursdays and the db is on port 5433."), or, the request
-      holding that one value only and ``rest`` its whole subject, ``rest`` as a request ("Remember: we deploy on
-      Thursdays."); or
-    * swaps one word of a request of no value for another, the rest kept ("Actually no, forget that — use pnpm"
-      after "Remember to use npm." → "Remember: use pnpm.").
-
-    None for a replacement that negates (:func:`negates`: "Never mind, it's not port 5433" saves no value it
-    denies), asks or hedges, names another subject ("the tests run on Mondays" after "we deploy on Mondays"),
-    drops the subject with no value to put right ("it's the other db"), or cannot say which value it puts right
-    (two numbers in the request, one in ``rest``): then nothing is cancelled, as before the rule."""
-    from .gate import is_question_or_hedge, sentence_rules
-
-    if is_question_or_hedge(rest) or negates(rest):
-        return None
-    said = " ".join(about)
-    new_words, old_words = _subject(rest), _subject(said)
-    new_values, old_values = _values(rest), _values(said)
-    put = {k: v for k, v in new_values.items() if k not in old_values}
-    gone = {k: v for k, v in old_values.items() if k not in new_values}
-    sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
-    as_request = (sentence[:1].upper() + sentence[1:] if any(rule == "remember" for rule, _ in sentence_rules(sentence))
-                  else "Remember: " + sentence)
-    if new_words - old_words:  # a word the request did not say: one word swapped, no value changed, or none
-        swapped = len(new_words - old_words) == 1 and len(old_words - new_words) == 1 and new_words & old_words
-        return as_request if swapped and not put and not gone else None
-    if len(put) != 1:
-        return None
-    (kind, written), = put.values()
-    same = [(k, v) for k, v in gone.items() if v[0] == kind]
-    if len(same) != 1:
-        return None  # no value of its kind to put right, or several: which one is not clear
-    if len(old_values) == 1 and old_words <= new_words and old_words:
-        return as_request  # one fact, said again whole
-    found = list(re.finditer(r"(?<![\w.-])" + re.escape(same[0][1][1]) + r"(?![\w-]|\.\w)", request))
-    if len(found) != 1:
-        return None  # the value is in what the request pointed back to, or said twice
-    return request[:found[0].start()] + written + request[found[0].end():]
-
-
-def _denying(about: list[str], rest: str) -> bool:
-    """Whether ``rest`` (:func:`replacement`) denies the request it follows (``about``: the request and what it
-    pointed back to) and says nothing new: it negates (:func:`negates`), shares a content word with it, and puts
-    no value of its own ("Never mind, it's not port 5433" after "Remember the db is on port 5433."). Then the
-    take-back cancels the request and nothing stands in its place (hand-45r: the denied value was saved)."""
-    if not negates(rest):
-        return False
-    said = " ".join(about)
-    new_values = _values(rest)
-    if any(value not in _values(said) for value in new_values):
-        return False  # "it's not 5433, it's 5434": a value of its own, read as said
-    return bool(_subject(rest) & _subject(said)) or bool(new_values)
-
-
 @dataclass(frozen=True)
 class Withdrawal:
     """One retraction: the person's sentence ``said`` (turn ``turn``, sentence ``index`` of
     :func:`memdir.consolidation.gate.sentences`), the request it cancelled (``cancelled``: turn, sentence
     index, the sentence) or None when it referred to none, and what it put in that request's place
-    (``replaced_by``: the sentence the person in effect said, :func:`replacement`) or None."""
+    (``replaced_by``: the sentence the person in effect said, :func:`replacement`) or None; ``held``: when it puts
+    right one of several values of a kind and nothing says which (:class:`Unclear`), the request and the
+    correction together, kept pending for a person (:func:`held_text`) instead of either, else None."""
 
     turn: int
     index: int
     said: str
     cancelled: tuple[int, int, str] | None = None
     replaced_by: str | None = None
+    held: str | None = None
 
     def to_dict(self) -> dict:
         out = {"turn": self.turn, "said": self.said}
@@ -353,6 +168,8 @@ class Withdrawal:
             out["cancelled"] = {"turn": self.cancelled[0], "sentence": self.cancelled[2]}
         if self.replaced_by is not None:
             out["replaced_by"] = self.replaced_by
+        if self.held is not None:
+            out["held"] = self.held
         return out
 
 
@@ -362,12 +179,19 @@ class Withdrawals:
     sentences that keep nothing (cancelled requests, what they pointed back to, and the retractions);
     ``confirmations`` the turns whose bare yes was cancelled; ``said`` every retraction, in order;
     ``replaced`` maps a user turn's index to ``{sentence index: the sentence read in its place}`` for each
-    take-back that put something in the cancelled request's place ("Scratch that, we deploy on Thursdays.")."""
+    take-back that put something in the cancelled request's place ("Scratch that, we deploy on Thursdays.");
+    ``held`` ``(turn, text)`` for each correction held for a person (:meth:`holds`)."""
 
     skipped: dict = field(default_factory=dict)
     confirmations: frozenset = frozenset()
     said: tuple = ()
     replaced: dict = field(default_factory=dict)
+    held: tuple = ()
+
+    def holds(self) -> list[tuple[int, str]]:
+        """``(turn, text)`` of each correction held for a person (:attr:`Withdrawal.held`), in order: what the
+        extractors keep pending (:mod:`memdir.prompt.pending`) rather than save or drop."""
+        return list(self.held)
 
     def skip(self, turn: int) -> frozenset:
         """The indexes of turn ``turn``'s sentences that keep nothing."""
@@ -454,8 +278,11 @@ def withdrawn(transcript) -> Withdrawals:
     turns = []  # (turn index, sentences)
     for index, turn in transcript.user_turns():
         turns.append((index, sentences(turn.text)))
-    if not any(is_retraction(s) or takes_itself_back(s) or replacement(s) is not None for _, said in turns for s in said):
+    if not any(is_retraction(s) or takes_itself_back(s) or replacement(s) is not None or correction(s) is not None
+               for _, said in turns for s in said):
         return NONE
+    held: list[tuple[int, str]] = []
+    after: dict[tuple[int, int], str] = {}  # (position, sentence index) -> what it is read as (a next sentence's)
     skipped: dict[int, set[int]] = {}
     replaced: dict[int, dict[int, str]] = {}
     confirmations: set[int] = set()
@@ -527,17 +354,29 @@ def withdrawn(transcript) -> Withdrawals:
                 skipped.setdefault(index, set()).add(i)
                 out.append(Withdrawal(index, i, sentence, cancel(pos, i) if asked else None))
                 continue
+            if (pos, i) in after:  # "Scratch that. We deploy on Thursdays.": read as what it puts in place
+                speak(pos, i, stems(after[pos, i]))
+                continue
             if not is_retraction(sentence):
-                rest = replacement(sentence)
+                rest, soft = replacement(sentence), False
+                if rest is None:  # "Sorry, it's port 5434.": a value put right, nothing else
+                    rest = correction(sentence)
+                    soft = rest is not None
                 if rest is not None and spoken and request(*spoken[-1]):
                     at = spoken[-1]  # "Scratch that, we deploy on Thursdays.": the request before, if on that
                     target = turns[at[0]][1][at[1]] if yes(at[0]) is None else yes(at[0])
                     about = [target, *carried(*at)] if yes(at[0]) is None else [target]
-                    if _denying(about, rest):  # "Never mind, it's not port 5433": taken back, nothing in its place
+                    if not soft and denies_request(about, rest):  # "Never mind, it's not port 5433": nothing in its place
                         skipped.setdefault(index, set()).add(i)
                         out.append(Withdrawal(index, i, sentence, cancel(*at)))
                         continue
-                    instead = _replacing(target, about, rest)
+                    instead = replaced_request(target, about, rest, values_only=soft)
+                    if isinstance(instead, Unclear):  # which of its ports: not clear, so neither kept nor dropped
+                        text = held_text([*about[1:], about[0]], sentence, instead.values)
+                        skipped.setdefault(index, set()).add(i)
+                        out.append(Withdrawal(index, i, sentence, cancel(*at), held=text))
+                        held.append((index, text))
+                        continue
                     if instead is not None:
                         replaced.setdefault(index, {})[i] = instead
                         rules[pos, i] = [("remember", instead)]  # a request now: a later "Scratch that." cancels it
@@ -545,7 +384,7 @@ def withdrawn(transcript) -> Withdrawals:
                         speak(pos, i, stems(instead))  # what it says now is said, and may be taken back in turn
                         continue
                 words = stems(sentence)
-                if not _NOD.fullmatch(sentence) and (words or asks(pos, i)):  # "Remember that." says no content word, but asks
+                if not NOD.fullmatch(sentence) and (words or asks(pos, i)):  # "Remember that." says no content word, but asks
                     speak(pos, i, words)
                 continue
             skipped.setdefault(index, set()).add(i)
@@ -556,10 +395,37 @@ def withdrawn(transcript) -> Withdrawals:
                 target = positions[number] if number is not None else None
             elif spoken and request(*spoken[-1]):
                 target = spoken[-1]
-            out.append(Withdrawal(index, i, sentence, cancel(*target) if target is not None else None))
+            instead = None
+            if about is None and target is not None and i + 1 < len(said):
+                instead = _next_replacing(turns, target, carried(*target), yes(target[0]), said[i + 1], asks(pos, i + 1))
+                if instead is not None:  # "Scratch that. We deploy on Thursdays.": the next sentence replaces it
+                    after[pos, i + 1] = instead
+                    replaced.setdefault(index, {})[i + 1] = instead
+                    rules[pos, i + 1] = [("remember", instead)]
+            out.append(Withdrawal(index, i, sentence, cancel(*target) if target is not None else None, instead))
     return Withdrawals({k: frozenset(v) for k, v in skipped.items()}, frozenset(confirmations), tuple(out),
-                       {k: dict(v) for k, v in replaced.items()})
+                       {k: dict(v) for k, v in replaced.items()}, tuple(held))
 
 
-__all__ = ["NONE", "Withdrawal", "Withdrawals", "is_retraction", "named", "replacement",
+def _next_replacing(turns, target: tuple[int, int], back: list[str], confirmed: str | None, following: str,
+                    rules: list) -> str | None:
+    """What the sentence ``following`` a retraction ("Scratch that." then "We deploy on Thursdays.") puts in the
+    place of the request the retraction cancelled (``target``: its position; ``back``: what it pointed back to;
+    ``confirmed``: the proposal a bare yes confirmed, else None), or None: it must be no take-back or question of
+    its own, ask nothing itself (a request is kept as it is), and be clearly the same fact with a new value
+    (:func:`replaced_request`; a value put right when several could be is not guessed)."""
+    if rules or is_retraction(following) or takes_itself_back(following) or negates(following):
+        return None
+    if replacement(following) is not None or correction(following) is not None:
+        return None
+    request = confirmed if confirmed is not None else turns[target[0]][1][target[1]]
+    about = [request, *back] if confirmed is None else [request]
+    if following[:1].isupper() and following[1:2].islower():
+        following = following[:1].lower() + following[1:]  # "We deploy on Thursdays." → "Remember: we deploy …"
+    instead = replaced_request(request, about, following)
+    return instead if isinstance(instead, str) else None
+
+
+__all__ = ["NONE", "Unclear", "Withdrawal", "Withdrawals", "correction", "held_text", "is_retraction", "named",
+           "replacement", "subject_phrase",
            "takes_itself_back", "withdrawn", "wrong_and_right"]

@@ -27,6 +27,10 @@ def gate(result) -> str:
     for taken in getattr(result, "withdrawn", ()):
         turn, _, sentence = taken.cancelled
         instead = getattr(taken, "replaced_by", None)
+        if getattr(taken, "held", None):  # which of its values the correction puts right: not clear
+            lines.append(f"  turn {taken.turn + 1} puts right a value of turn {turn + 1} (“{cut_text(taken.said, 80)}”) "
+                         f"but not which one: held for a person (pending), not kept: {cut_text(sentence, 120)}")
+            continue
         lines.append(f"  turn {taken.turn + 1} took back turn {turn + 1} (“{cut_text(taken.said, 80)}”), "
                      f"not kept: {cut_text(sentence, 120)}"
                      + (f" — in its place: {cut_text(instead, 120)}" if instead else ""))

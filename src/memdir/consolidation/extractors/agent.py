@@ -90,6 +90,11 @@ class AgentExtractor:
                 said_on = turn.ts.strftime("%Y-%m-%d") if turn.ts else None
                 found.append((rank, inside[0][1] if inside else order, PRIORITY[rank], text, said_on))
                 order += 1
+            for at, text in withdrawals.holds():  # a correction whose value is not clear: the person is asked
+                if at == index:
+                    found.append((PRIORITY.index("remember"), order, "remember", text,
+                                  turn.ts.strftime("%Y-%m-%d") if turn.ts else None))
+                    order += 1
         chosen = sorted(sorted(found)[:MAX_FINDINGS], key=lambda f: f[1])
         if len(found) > MAX_FINDINGS:
             notes.append(f"{len(found) - MAX_FINDINGS} weaker finding(s) left out (at most {MAX_FINDINGS})")

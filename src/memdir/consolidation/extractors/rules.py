@@ -504,7 +504,12 @@ class RulesExtractor:
         if left:
             notes.append(f"{len(left)} more statement(s) not proposed: at most {cap} proposals per run "
                          f"(first left out: {left[0][:80]})")
-        return ExtractionResult(proposals, notes=notes, left_out=len(left))
+        held = []  # "Sorry, it's port 5434." after two ports: which one is not clear, so a person is asked
+        for index, text in withdrawals.holds():
+            ts = transcript.turns[index].ts
+            held.append(("remember", text, ts.strftime("%Y-%m-%d") if ts else None))
+            notes.append(f"turn {index}: which value a correction puts right is not clear: held for a person")
+        return ExtractionResult(proposals, notes=notes, left_out=len(left), pending=held)
 
 
 __all__ = ["RulesExtractor", "absolutize", "classify", "content_words", "is_task_only", "secret_value_only", "statement_of",
