@@ -1,0 +1,107 @@
+"""Prompts ranked by words alone: the memory whose words lead the store's (recall46, 2026-12-07).
+
+    python evals/recall/neg.py dump DUMP.jsonl --off       # every fit row's candidates, vectors off (neg.py)
+    python evals/recall/words46.py cv DUMP.jsonl [COST]    # the grid below, pooled 2-fold, chosen on one fold
+    python evals/recall/words46.py rows DUMP.jsonl S,D,H   # the rows one setting changes
+
+``DUMP.jsonl`` holds the fit rows only (:func:`common.fit_rows`; never a held-out line, never ``fresh``), made
+*before* the rule (a dump made after it holds the rule's own decision in ``returned``). Fit row *i* of each set is
+in fold *i* mod 2, as ``run.py --split fit`` counts. With vectors off every bar that lowers the threshold (agreed,
+nearest, crossed, kin) reads a cosine, so a prompt ranked by words alone is recalled only at 0.5: the tasks set's
+fit misses, vectors off, are mostly the needed memory *first by score* at 0.18-0.30 with the next far behind ("How
+should I install python packages here?" python-installs 0.30, next 0.06; "store the created_at timestamp for new
+orders" timezone-utc 0.23, next 0.02). The family: when the replay recalls nothing, the first memory (with a body)
+is recalled when its score reaches S, stands D above the next and its head (name, title, description) holds H of
+the prompt's weight. A setting is chosen on one fold (the most hits less COST × false recalls, COST 3 unless told; of
+equals the strictest) and read on the other against the dump's own decision.
+
+2026-12-07 (recall46), main at c0250896, 45 memories, vectors off, pooled replay ``[hits, needing, false, none]``:
+fold 0 [116, 205, 13, 186], fold 1 [112, 196, 3, 193]. Grid S 0.1-0.3 × D 0-0.2 × H 0-0.3 × next ≤ 1/R (R 1-3):
+fold 0's best (0.18, 0.02-0.08, 0.2, 1) +16 hits / 0 false there, reads +15 / +4 on fold 1; fold 1's best (0.2,
+0.2, 0.2, 3) +12 / +2 there, reads +7 / 0 on fold 0 (at cost 2 fold 0 picks (0.12, 0.08, 0.1) +25/+3, reading
++21/+9: too loose). Kept: fold 0's, the lead its largest (0.08), as
+:data:`memdir.search.relevance.WORD_THRESHOLD`, ``WORD_LEAD``, ``WORD_HEAD``. The four false recalls it adds on fold 1
+share one topic word with a memory's head and ask something general or point at the conversation: "why is this loop
+O(n^2)?" (fix-verify-loop-signal, 0.46), "how does S3 multipart upload work?" (s3-bucket, 0.37), "how does git rebase
+--onto actually work …" (the multi-session commit note, 0.32), "write a Dockerfile for a small Go CLI using a
+multi-stage build …" (the same note, "multi", 0.42). Hits it adds are of every kind, not tasks alone ("the image
+worker crash", "whats the comand to deplyo staging?", "Stripe の Webhook を受け取るハンドラを書いて").
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+from pathlib import Path
+
+GRID = list(itertools.product([0.1, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3], [0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2],
+                              [0, 0.1, 0.2, 0.3], [1, 1.5, 2, 3]))
+
+
+def load(path: str) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+
+
+def chosen(row: dict, setting) -> list[str]:
+    """The names recalled for ``row``: the dump's own (at most 3 with a body), or, when that is none and
+    ``setting`` (S, D, H, R) is given, the first memory with a body when it leads as the family says."""
+    cands = [c for c in row["cands"] if c["body"]]
+    out = [c["name"] for c in cands if c["returned"]][:3]
+    if setting is None or out or not cands:
+        return out
+    s, d, h, r = setting
+    first, ev = cands[0], cands[0]["ev"]
+    if first["bar"] == math.inf or ev["cosine"] is not None:
+        return out
+    nxt = max((c["score"] for c in cands[1:]), default=0.0)
+    if (first["score"] >= s and first["score"] - nxt >= d and ev["head"] >= h
+            and (nxt == 0 or first["score"] / nxt >= r)):
+        return [first["name"]]
+    return out
+
+
+def folds(rows: list[dict], setting) -> list[list[int]]:
+    out = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    for row in rows:
+        names, fig = chosen(row, setting), out[row["fold"]]
+        if row["expect"]:
+            fig[0] += any(n in names for n in row["expect"])
+            fig[1] += 1
+        else:
+            fig[2] += bool(names)
+            fig[3] += 1
+    return out
+
+
+def cv(rows: list[dict], cost: float) -> None:
+    base = folds(rows, None)
+    print(json.dumps({"base": base}))
+    change = {}
+    for g in GRID:
+        f = folds(rows, g)
+        change[g] = [(f[i][0] - base[i][0], f[i][2] - base[i][2]) for i in (0, 1)]
+    for fold in (0, 1):
+        best = max(GRID, key=lambda g: (change[g][fold][0] - cost * change[g][fold][1], *g))
+        print(json.dumps({"chosen_on": fold, "setting": best, "there": change[best][fold],
+                          "read_on_other": change[best][1 - fold]}))
+
+
+def changed(rows: list[dict], setting) -> None:
+    for row in rows:
+        before, after = chosen(row, None), chosen(row, setting)
+        if before != after:
+            print(json.dumps({"set": row["set"], "fold": row["fold"], "prompt": row["prompt"], "expect": row["expect"],
+                              "before": before, "after": after}, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    command, path = sys.argv[1], sys.argv[2]
+    if command == "cv":
+        cv(load(path), float(sys.argv[3]) if len(sys.argv) > 3 else 3.0)
+    elif command == "rows":
+        s, d, h = (float(x) for x in sys.argv[3].split(","))
+        changed(load(path), (s, d, h, 1))
+    else:
+        raise SystemExit(__doc__)
