@@ -2,7 +2,7 @@
 
     python evals/recall/neg.py dump DUMP.jsonl --off       # every fit row's candidates, vectors off (neg.py)
     python evals/recall/words46.py cv DUMP.jsonl [COST]    # the grid below, pooled 2-fold, chosen on one fold
-    python evals/recall/words46.py rows DUMP.jsonl S,D,H   # the rows one setting changes
+    python evals/recall/words46.py rows DUMP.jsonl S,D,H,R # the rows one setting changes
 
 ``DUMP.jsonl`` holds the fit rows only (:func:`common.fit_rows`; never a held-out line, never ``fresh``), made
 *before* the rule (a dump made after it holds the rule's own decision in ``returned``). Fit row *i* of each set is
@@ -19,13 +19,24 @@ equals the strictest) and read on the other against the dump's own decision.
 fold 0 [116, 205, 13, 186], fold 1 [112, 196, 3, 193]. Grid S 0.1-0.3 × D 0-0.2 × H 0-0.3 × next ≤ 1/R (R 1-3):
 fold 0's best (0.18, 0.02-0.08, 0.2, 1) +16 hits / 0 false there, reads +15 / +4 on fold 1; fold 1's best (0.2,
 0.2, 0.2, 3) +12 / +2 there, reads +7 / 0 on fold 0 (at cost 2 fold 0 picks (0.12, 0.08, 0.1) +25/+3, reading
-+21/+9: too loose). Kept: fold 0's, the lead its largest (0.08), as
-:data:`memdir.search.relevance.WORD_THRESHOLD`, ``WORD_LEAD``, ``WORD_HEAD``. The four false recalls it adds on fold 1
-share one topic word with a memory's head and ask something general or point at the conversation: "why is this loop
-O(n^2)?" (fix-verify-loop-signal, 0.46), "how does S3 multipart upload work?" (s3-bucket, 0.37), "how does git rebase
---onto actually work …" (the multi-session commit note, 0.32), "write a Dockerfile for a small Go CLI using a
-multi-stage build …" (the same note, "multi", 0.42). Hits it adds are of every kind, not tasks alone ("the image
-worker crash", "whats the comand to deplyo staging?", "Stripe の Webhook を受け取るハンドラを書いて").
++21/+9: too loose). The head read as the larger of the head and the best sentence (``near``) instead: fold 0's
+setting gives +26/+14, +18/+13 — a sentence holding two words is no evidence. At least two shared words: no change.
+
+Fold 0's setting was built first and run on ``wide`` (its own 105-memory store, four projects, never fitted on; both
+folds read): +3 hits, +5 false recalls (``[17, 43, 3, 43], [20, 43, 2, 43]`` → ``[20, 43, 5, 43], [20, 43, 5,
+43]``) and 5 wrong memories for misses — a lone topic word in one head leads easily among many projects ("generate a
+UUIDv7 in TypeScript" → atlas-overview, "what's the max message size on our Kafka brokers?" → tern-kafka, "deploy
+the new tern build to production" → ledger-deploy, "cut a 0.9.1 release of quill" → atlas-release). Kept instead:
+the stricter of the two folds' choices, as this repository's rules are (fold 1's, 0.2, 0.2, 0.2, 3), as
+:data:`memdir.search.relevance.WORD_THRESHOLD`, ``WORD_LEAD``, ``WORD_RATIO``, ``WORD_HEAD``. Its figures (run.py
+--split fit, vectors off, main → branch): wide [17, 43, 3, 43], [20, 43, 2, 43] → [19, 43, 3, 43], [20, 43, 2, 43]
+(this choice was made after wide was read: it is not a blind figure); shop [7, 10, 0, 7], [4, 11, 0, 6] → [8, 10,
+0, 7], [5, 11, 0, 6]; every set run.py has (fresh never), pooled over both folds: [296, 508, 21, 478] → [319,
+508, 24, 478] (hit 0.583 → 0.628, false 0.044 → 0.050). The three false recalls it adds, all on fold 1: "how does
+S3 multipart upload work?" → s3-bucket (a general question the general rule does not mark), "write a Dockerfile for
+a small Go CLI using a multi-stage build …" → the multi-session commit note ("multi", "stage"), "install the lodash
+package in the frontend" → python-installs (through the install concept's lift, the same shape as the hit "install
+the httpx package"). Vectors on nothing changes (the rule reads no lead when any memory has a cosine).
 """
 
 from __future__ import annotations
@@ -101,7 +112,6 @@ if __name__ == "__main__":
     if command == "cv":
         cv(load(path), float(sys.argv[3]) if len(sys.argv) > 3 else 3.0)
     elif command == "rows":
-        s, d, h = (float(x) for x in sys.argv[3].split(","))
-        changed(load(path), (s, d, h, 1))
+        changed(load(path), tuple(float(x) for x in sys.argv[3].split(",")))
     else:
         raise SystemExit(__doc__)
