@@ -7,7 +7,8 @@ here?" in the evaluation's store (0.30, the next 0.06) recalled nothing. The fir
 :data:`~memdir.search.relevance.WORD_LEAD` above the next and :data:`~memdir.search.relevance.WORD_RATIO` times its
 score, whose head holds :data:`~memdir.search.relevance.WORD_HEAD` of the prompt's weight, is returned from
 :data:`~memdir.search.relevance.WORD_THRESHOLD` (:func:`~memdir.search.relevance.led_by_words`). Controls: two
-memories tied ("cut a 3.0 release": the merge freeze and the release note), a leader not far enough ahead ("turn on
+memories tied ("cut a 3.0 release": the merge freeze and the release note), a leader sharing one word ("what does this
+project do?" and the sprint status note: tests/search/test_workspace_words.py), a leader not far enough ahead ("turn on
 the new checkout flag for local testing": 0.23 against the dev database note's 0.14), a memory with a cosine, a head
 holding less, a caller's own bar, an explicit search (unchanged), and chat.
 """
@@ -26,6 +27,7 @@ from memdir.search.relevance import (
     WORD_HEAD,
     WORD_LEAD,
     WORD_RATIO,
+    WORD_SHARED,
     WORD_THRESHOLD,
     Evidence,
     bar,
@@ -53,7 +55,7 @@ def _ev(**kw) -> Evidence:
 
 
 def test_the_constants():
-    assert (WORD_THRESHOLD, WORD_LEAD, WORD_RATIO, WORD_HEAD) == (0.2, 0.2, 3.0, 0.2)
+    assert (WORD_THRESHOLD, WORD_LEAD, WORD_RATIO, WORD_HEAD, WORD_SHARED) == (0.2, 0.2, 3.0, 0.2, 2)
 
 
 def test_the_leader_by_words_has_the_word_bar():
@@ -67,6 +69,7 @@ def test_controls_keep_the_threshold():
     assert bar(_ev(word_lead=(0.19, 11.4))) == THRESHOLD  # the next memory within WORD_LEAD
     assert bar(_ev(word_lead=(0.25, 2.9))) == THRESHOLD  # the next memory over a third of its score
     assert bar(_ev(head=0.19, near=0.9)) == THRESHOLD  # its head holds less; one sentence holding it is not enough
+    assert bar(_ev(shared=("flag",))) == THRESHOLD  # one word shared: one word's luck ("is it down?", none at all)
     assert bar(_ev(cosine=0.85, lead=-0.02)) == THRESHOLD  # a memory with a vector, another nearer: meaning decides
     assert bar(_ev(), min_score=0.7) == 0.7 and bar(_ev(), min_score=0.0) == 0.0  # a caller's own bar stands
     assert bar(_ev(pointed=True)) == math.inf  # a thing of the conversation: never, as before

@@ -85,8 +85,11 @@ THRESHOLD = 0.5
 # 1's best (0.2, 0.2, 3, 0.2) +12/+2 there, reads +7/0 on fold 0. Kept: the stricter, fold 1's. Read on wide.jsonl's
 # own 105-memory store (never fitted on): fold 0's setting gave +3 hits, +5 false recalls and 5 wrong memories for
 # misses ("deploy the new tern build to production" → the ledger deploy note, "generate a UUIDv7 in TypeScript" →
-# the atlas overview): a lone shared topic word leads easily in a store of many projects.
-WORD_THRESHOLD, WORD_LEAD, WORD_RATIO, WORD_HEAD = 0.2, 0.2, 3.0, 0.2
+# the atlas overview): a lone shared topic word leads easily in a store of many projects. And at least WORD_SHARED
+# content words shared (:attr:`Evidence.shared`): one word, or none ("what does this project do?" and the sprint
+# status note through "project" alone, 0.35; "is it down?" and a note on the VPN being down, 0.20), is one word's
+# luck; every hit of the fit sets' replay shares two or more, so the bound changes nothing there.
+WORD_THRESHOLD, WORD_LEAD, WORD_RATIO, WORD_HEAD, WORD_SHARED = 0.2, 0.2, 3.0, 0.2, 2
 # Meaning and words agreeing (:func:`agreed`) lower the bar to AGREED_THRESHOLD (:func:`bar`): just above every memory
 # agreed but not needed on the fit half (0.386; 2-fold by parity, each fold's own highest gives 0.4, +1 hit on the other
 # fold, no false recall; 0.3, the best of a grid on all of it, sat 0.03 above them: see evals/recall/fit.py).
@@ -391,10 +394,11 @@ def led_by_words(evidence: Evidence) -> bool:
     :data:`WORD_LEAD` or more above every other memory's and :data:`WORD_RATIO` times the next's or more
     (:attr:`Evidence.word_lead`, set by the ranking only for the first memory of a prompt no memory has a cosine for) and its head (name, title, description) holds
     :data:`WORD_HEAD` of the prompt's weight (one sentence of the body holding it is not enough: read so, the fit
-    folds' false recalls rose by 13-14 each at the same bar). Such a memory is returned from :data:`WORD_THRESHOLD` (:func:`bar`)."""
+    folds' false recalls rose by 13-14 each at the same bar), sharing :data:`WORD_SHARED` content words with it
+    or more. Such a memory is returned from :data:`WORD_THRESHOLD` (:func:`bar`)."""
     lead = evidence.word_lead
     return (evidence.cosine is None and lead is not None and lead[0] >= WORD_LEAD and lead[1] >= WORD_RATIO
-            and evidence.head >= WORD_HEAD)
+            and evidence.head >= WORD_HEAD and len(evidence.shared) >= WORD_SHARED)
 
 
 def word_leader(values: dict[int, float]) -> tuple[int, tuple[float, float]] | None:
@@ -440,4 +444,4 @@ __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CRO
            "best_passage", "best_window", "commonly_held", "compares", "crossed", "crowded", "evidence", "general_held", "kin_near", "lexical", "loaned", "median",
            "nearest_held",
            "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine",
-           "WORD_HEAD", "WORD_LEAD", "WORD_RATIO", "WORD_THRESHOLD", "led_by_words", "word_leader"]
+           "WORD_HEAD", "WORD_LEAD", "WORD_RATIO", "WORD_SHARED", "WORD_THRESHOLD", "led_by_words", "word_leader"]
