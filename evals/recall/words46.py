@@ -31,12 +31,20 @@ the stricter of the two folds' choices, as this repository's rules are (fold 1's
 :data:`memdir.search.relevance.WORD_THRESHOLD`, ``WORD_LEAD``, ``WORD_RATIO``, ``WORD_HEAD``. Its figures (run.py
 --split fit, vectors off, main → branch): wide [17, 43, 3, 43], [20, 43, 2, 43] → [19, 43, 3, 43], [20, 43, 2, 43]
 (this choice was made after wide was read: it is not a blind figure); shop [7, 10, 0, 7], [4, 11, 0, 6] → [8, 10,
-0, 7], [5, 11, 0, 6]; every set run.py has (fresh never), pooled over both folds: [296, 508, 21, 478] → [319,
-508, 24, 478] (hit 0.583 → 0.628, false 0.044 → 0.050). The three false recalls it adds, all on fold 1: "how does
-S3 multipart upload work?" → s3-bucket (a general question the general rule does not mark), "write a Dockerfile for
-a small Go CLI using a multi-stage build …" → the multi-session commit note ("multi", "stage"), "install the lodash
-package in the frontend" → python-installs (through the install concept's lift, the same shape as the hit "install
-the httpx package"). Vectors on nothing changes (the rule reads no lead when any memory has a cosine).
+0, 7], [5, 11, 0, 6]. With at least two content words shared (``WORD_SHARED``, added after the full tests/search
+run found "what does this project do?" and "is it down?" carried by one word or none; no change in either replay),
+every set run.py has (fresh never), pooled over both folds: [296, 508, 21, 478] → [318, 508, 23, 478] (hit 0.583 →
+0.626, false 0.044 → 0.048); tasks [5, 16, 0, 10], [11, 21, 0, 5] → [5, 16, 0, 10], [12, 21, 0, 5]. The two false
+recalls it adds, both on fold 1: "how does S3 multipart upload work?" → s3-bucket (a general question the general
+rule does not mark) and "write a Dockerfile for a small Go CLI using a multi-stage build …" → the multi-session
+commit note ("multi", "stage"). Vectors on nothing changes (the rule reads no lead when any memory has a cosine):
+tasks, prompts and shop give main's folds exactly.
+
+What it cannot do: of the tasks set's 37 fit prompts needing a memory, 20 are still missed with vectors off, about
+half of them a memory in another language sharing no word (ja-api-rate, zh-deploy, ko-onboarding, ja-review,
+ko-translation, zh-cache, zh-logging, de-invoices) and most of the rest a topic said in other words (ticket/bug,
+created_at/timestamp, profile pictures/image worker) or two memories tied ("cut a 3.0 release", "install pandas"):
+words alone cannot reach the 0.90 target there.
 """
 
 from __future__ import annotations
