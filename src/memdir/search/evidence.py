@@ -76,7 +76,9 @@ class Evidence:
     contradicts, holding another of their shape instead (:func:`memdir.search.versions.clashes`: ``10.0.0.12`` for
     a query's ``10.0.0.13``): then it is scored a fraction of what its words and meaning say, never states the
     query and is not returned at the threshold (:func:`~memdir.search.relevance.score`,
-    :func:`~memdir.search.relevance.bar`)."""
+    :func:`~memdir.search.relevance.bar`); ``word_lead`` the memory's score less the next memory's and their ratio
+    when the prompt is ranked by words alone (no memory has a cosine) and it scores first, else None (recall only): then its words
+    lead the store's and :func:`~memdir.search.relevance.led_by_words` may lower its bar."""
 
     coverage: float
     head: float
@@ -101,6 +103,7 @@ class Evidence:
     stand_in: bool = False
     common: bool = False
     clashes: tuple[str, ...] = ()
+    word_lead: tuple[float, float] | None = None
 
     def features(self) -> dict[str, float]:
         """The model's inputs by name (``cosine`` and ``gap`` only when there is a cosine)."""

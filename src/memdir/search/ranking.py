@@ -291,7 +291,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
         raise index_error(session.home, exc) from None
-    hits = []
+    scored = []
     for doc_id, memory in rows.items():
         ev = found.get(doc_id)
         if ev is None:
@@ -305,6 +305,14 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             value = max(value, relevance.score(both))
             if not explicit:  # a prompt's words met by their concept (or its task's kind) alone: barred on them too
                 ev = concepts.barred(ev, both, {**lifts.get(doc_id, {}), **products.get(doc_id, {})}, min_score)
+        scored.append((doc_id, memory, ev, value))
+    # a prompt ranked by words alone: the first memory's lead over the next (relevance.led_by_words)
+    leader = relevance.word_leader({doc_id: value for doc_id, _m, _e, value in scored}) \
+        if not explicit and min_score >= relevance.THRESHOLD and not cosines else None
+    hits = []
+    for doc_id, memory, ev, value in scored:
+        if leader is not None and doc_id == leader[0]:
+            ev = relevance.replaced(ev, word_lead=leader[1])
         if relevance.returned(ev, value, min_score, explicit):
             hits.append(Hit(memory, value, ev))
     from .ties import lexical_first, order_key

@@ -74,6 +74,22 @@ from .reading import BodyTerms, Prefixes, as_terms, read_body  # how a memory's 
 from .windows import NEAR_TOKENS, PASSAGE_TOKENS, best_passage, best_window, tightest  # where its terms meet
 
 THRESHOLD = 0.5
+# A prompt ranked by words alone (vectors off, or no warm process answering the hook) has no second opinion: the
+# agreed, nearest and crossed bars all read a cosine. There the memory whose words lead the store's — first by score,
+# WORD_LEAD above the next memory and at least WORD_RATIO times its score, its head holding WORD_HEAD of the prompt's
+# weight — is returned from WORD_THRESHOLD (:func:`led_by_words`): "How should I install python packages here?" and
+# the note on uv (0.30, the next 0.06), "store the created_at timestamp for new orders" and the note on UTC (0.23,
+# next 0.02). Chosen by pooled 2-fold cross-validation on every fit set, vectors off (2026-12-07 recall46,
+# evals/recall/words46.py) over threshold 0.1-0.3 x lead 0-0.2 x ratio 1-3 x head 0-0.3, a false recall weighed as
+# three hits: fold 0's best (0.18, 0.08, 1, 0.2) +16 hits there, reads +15 hits / +4 false recalls on fold 1; fold
+# 1's best (0.2, 0.2, 3, 0.2) +12/+2 there, reads +7/0 on fold 0. Kept: the stricter, fold 1's. Read on wide.jsonl's
+# own 105-memory store (never fitted on): fold 0's setting gave +3 hits, +5 false recalls and 5 wrong memories for
+# misses ("deploy the new tern build to production" → the ledger deploy note, "generate a UUIDv7 in TypeScript" →
+# the atlas overview): a lone shared topic word leads easily in a store of many projects. And at least WORD_SHARED
+# content words shared (:attr:`Evidence.shared`): one word, or none ("what does this project do?" and the sprint
+# status note through "project" alone, 0.35; "is it down?" and a note on the VPN being down, 0.20), is one word's
+# luck; every hit of the fit sets' replay shares two or more, so the bound changes nothing there.
+WORD_THRESHOLD, WORD_LEAD, WORD_RATIO, WORD_HEAD, WORD_SHARED = 0.2, 0.2, 3.0, 0.2, 2
 # Meaning and words agreeing (:func:`agreed`) lower the bar to AGREED_THRESHOLD (:func:`bar`): just above every memory
 # agreed but not needed on the fit half (0.386; 2-fold by parity, each fold's own highest gives 0.4, +1 hit on the other
 # fold, no false recall; 0.3, the best of a grid on all of it, sat 0.03 above them: see evals/recall/fit.py).
@@ -362,6 +378,8 @@ def _bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
         return CROSSED_THRESHOLD
     if min_score == THRESHOLD and nearest_held(evidence):
         return NEAREST_THRESHOLD
+    if min_score == THRESHOLD and led_by_words(evidence):
+        return WORD_THRESHOLD
     return AGREED_THRESHOLD if min_score == THRESHOLD and (agreed(evidence) or kin_near(evidence)) else min_score
 
 
@@ -369,6 +387,32 @@ def returned(evidence: Evidence, value: float, min_score: float = THRESHOLD, exp
     """True when a memory scoring ``value`` on ``evidence`` is returned: at its :func:`bar`, or, in an explicit
     search, sharing a content word with the query (:attr:`Evidence.shared`: listed at its low score)."""
     return explicit and bool(evidence.shared) or value >= bar(evidence, min_score)  # the cheaper test first
+
+
+def led_by_words(evidence: Evidence) -> bool:
+    """True when a memory of ``evidence`` leads a prompt ranked by words alone: it has no cosine, its score stands
+    :data:`WORD_LEAD` or more above every other memory's and :data:`WORD_RATIO` times the next's or more
+    (:attr:`Evidence.word_lead`, set by the ranking only for the first memory of a prompt no memory has a cosine for) and its head (name, title, description) holds
+    :data:`WORD_HEAD` of the prompt's weight (one sentence of the body holding it is not enough: read so, the fit
+    folds' false recalls rose by 13-14 each at the same bar), sharing :data:`WORD_SHARED` content words with it
+    or more. Such a memory is returned from :data:`WORD_THRESHOLD` (:func:`bar`)."""
+    lead = evidence.word_lead
+    return (evidence.cosine is None and lead is not None and lead[0] >= WORD_LEAD and lead[1] >= WORD_RATIO
+            and evidence.head >= WORD_HEAD and len(evidence.shared) >= WORD_SHARED)
+
+
+def word_leader(values: dict[int, float]) -> tuple[int, tuple[float, float]] | None:
+    """The memory first by score of ``values`` (memory id → score in [0, 1]) and its lead over the next: ``(id,
+    (score − next's, score ÷ next's))``, the next's score 0 and the ratio ``math.inf`` when it is alone or the next
+    scores 0; None when ``values`` is empty or two share the first score."""
+    if not values:
+        return None
+    ordered = sorted(values.items(), key=lambda item: item[1], reverse=True)
+    first, value = ordered[0]
+    nxt = ordered[1][1] if len(ordered) > 1 else 0.0
+    if len(ordered) > 1 and nxt >= value:
+        return None
+    return first, (value - nxt, value / nxt if nxt > 0 else math.inf)
 
 
 def general_held(evidence: Evidence) -> bool:
@@ -399,4 +443,5 @@ __all__ = ["AGREED_COVERAGE", "AGREED_THRESHOLD", "ASKED_GAP", "BodyTerms", "CRO
            "THIN_COVERAGE", "THIN_SHARED", "THRESHOLD", "TIE", "agreed", "as_terms", "bar",
            "best_passage", "best_window", "commonly_held", "compares", "crossed", "crowded", "evidence", "general_held", "kin_near", "lexical", "loaned", "median",
            "nearest_held",
-           "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine"]
+           "outranked", "read_body", "replaced", "returned", "score", "standing", "stated", "thin", "tightest", "with_cosine",
+           "WORD_HEAD", "WORD_LEAD", "WORD_RATIO", "WORD_SHARED", "WORD_THRESHOLD", "led_by_words", "word_leader"]
