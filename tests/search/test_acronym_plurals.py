@@ -127,7 +127,7 @@ def test_an_index_of_schema_12_is_tokenized_again_in_place(store):
     conn.execute("PRAGMA user_version = 12")
     index.close_all()
     conn = index.connect(store.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # not rebuilt: kept
     assert " jwt " in conn.execute("SELECT description FROM fts WHERE rowid = ?", (rowid,)).fetchone()[0]
     assert [r.name for r in store.search("JWT")] == ["auth"] and [r.name for r in store.search("PRs")] == ["review"]

@@ -129,7 +129,7 @@ def test_an_index_of_schema_31_is_tokenized_again(store):
     conn.execute("PRAGMA user_version = 31")  # 31's terms: an address's groups, a family's emoji apart
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     bodies = dict(conn.execute("SELECT rowid, body FROM fts WHERE rowid IN (?, ?)", tuple(ids.values())).fetchall())
     assert GW in bodies[ids["gateway"]].split() and FAMILY_BOY in bodies[ids["family-boy"]].split()
     assert top(store, "fe80::1") == [("gateway", 1.0)] and top(store, "👨‍👩‍👦") == [("family-boy", 1.0)]

@@ -95,7 +95,7 @@ def test_an_index_of_schema_16_reads_its_british_spellings_again(store):
     conn.execute("PRAGMA user_version = 16")
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # in place: the vector kept
     assert conn.execute("SELECT body FROM fts WHERE rowid = ?", (theme,)).fetchone()[0] == \
         "the ui color palett use the dark theme by default"

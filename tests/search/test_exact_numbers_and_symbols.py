@@ -102,7 +102,7 @@ def test_an_index_of_schema_30_is_tokenized_again(store):
     conn.execute("PRAGMA user_version = 30")  # 30's terms: no emoji
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert ROCKET in conn.execute("SELECT body FROM fts WHERE rowid = ?", (rocket,)).fetchone()[0]
     assert top(store, "🚀") == [("rocket", 1.0)]
     assert top(store, "5433") == [("pg-port", 1.0)]  # control: the other rows as before

@@ -77,7 +77,7 @@ def test_an_index_of_schema_19_reads_its_words_again(store):
     conn.execute("DROP INDEX files_errors")  # nor had 19 the index of refused files (search.unread)
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert "wrote" not in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'files_errors'").fetchone() == (1,)
     assert names(store, "written") == ["runbook-author"]

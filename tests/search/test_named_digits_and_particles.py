@@ -111,7 +111,7 @@ def test_an_index_of_schema_32_is_tokenized_again(store):
     conn.execute("PRAGMA user_version = 32")  # 32's terms: no x86, no obrien
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     bodies = dict(conn.execute("SELECT rowid, body FROM fts WHERE rowid IN (?, ?)", tuple(ids.values())).fetchall())
     assert "x86" in bodies[ids["arch"]].split() and "obrien" in bodies[ids["payments"]].split()
     assert top(store, "x86") == [("arch", 1.0)] and top(store, "obrien") == [("payments", 1.0)]

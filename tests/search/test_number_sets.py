@@ -162,7 +162,7 @@ def test_an_index_of_schema_32_is_tokenized_again(store):
     conn.execute("PRAGMA user_version = 32")
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     bodies = dict(conn.execute("SELECT rowid, body FROM fts WHERE rowid IN (?, ?)", tuple(ids.values())).fetchall())
     assert "ffff" not in bodies[ids["mapped"]].split()
     assert f"{RANGE_MARK}ge10{J}0{J}0{J}0{RANGE_MARK}le10{J}0{J}0{J}255{RANGE_MARK}at10{J}0{J}0{J}1" in bodies[ids["redis-net"]].split()

@@ -123,7 +123,7 @@ def test_an_index_of_schema_9_is_tokenized_again_with_stems_and_without_hash_nam
     conn.execute("PRAGMA user_version = 9")
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # in place: the vector kept
     assert conn.execute("SELECT description FROM fts WHERE rowid = ?", (logs,)).fetchone()[0] == "где лежат лог"
     assert conn.execute("SELECT name FROM fts WHERE rowid = ?", (hashed,)).fetchone()[0] == ""

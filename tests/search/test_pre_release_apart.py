@@ -81,7 +81,7 @@ def test_an_index_of_schema_24_reads_a_pre_release_written_apart_again(store):
     conn.execute("PRAGMA user_version = 24")  # 24's terms: the pre-release written apart a word of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert f"2{J}3{J}1{J}rc1" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     found = top(store, "2.3.1rc1")
     assert found[0] == ("apart", 1.0) and dict(found)["rc2"] < 0.7

@@ -132,6 +132,6 @@ def test_an_index_of_schema_23_reads_its_pre_releases_again(store):
     conn.execute("PRAGMA user_version = 23")  # 23's terms: no pre-release whole
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert f"2{J}3{J}1{J}rc2" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3.1rc2")[0] == ("rc2", 1.0)

@@ -173,7 +173,7 @@ def test_an_index_of_schema_15_gets_each_rows_script_in_place_and_keeps_its_vect
     index.close_all()
 
     conn = index.connect(mem.session.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert dict(conn.execute("SELECT name, id FROM docs")) == ids  # in place: the same rows
     assert conn.execute("SELECT id FROM vectors").fetchall() == [(ids["zh-deploy"],)]  # not rebuilt: kept
     assert _stored_scripts(conn) == {

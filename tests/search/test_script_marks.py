@@ -97,6 +97,6 @@ def test_an_index_of_schema_17_reads_its_words_again(store):
     conn.execute("PRAGMA user_version = 17")
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT body FROM fts WHERE rowid = ?", (riyadh,)).fetchone()[0] == "قاعدة البيانات في الرياض"
     assert [h.name for h in store.search("الرياض")] == ["riyadh"]

@@ -156,7 +156,7 @@ def test_an_index_of_schema_27_or_28_is_brought_to_29_its_sentence_vectors_kept(
     assert conn.execute("SELECT count(*) FROM memory_sentences WHERE digest IS NOT NULL").fetchone()[0] == 6
     index.close_all()
     conn = index.connect(mem.session.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert [row[1] for row in conn.execute("PRAGMA table_info(memory_sentences)")] == ["id", "key"]
     assert dict(conn.execute("SELECT key, vector FROM filled_vectors").fetchall()) == before  # 3 rows, float16 again
     assert _marks(conn) == marks and len(marks) == 2  # each memory's digest, once

@@ -436,6 +436,6 @@ def test_an_index_of_schema_10_reads_a_doer_as_its_verb_once_opened(isolated_hom
     conn.execute("PRAGMA user_version = 10")
     index.close_all()
     conn = index.connect(mem.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert top(mem, "limit") == [("rate-limiter", 1.0)]  # was: nothing, the row held "limiter"
     assert top(mem, "office") == [("munich", 1.0)] and top(mem, "officers") == []  # controls

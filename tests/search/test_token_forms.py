@@ -152,7 +152,7 @@ def test_an_index_of_schema_8_is_tokenized_again_and_keeps_its_vectors(store):
     conn.execute("PRAGMA user_version = 8")
     index.close_all()
     conn = index.connect(store.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # not rebuilt: kept
     assert " 100 " not in conn.execute("SELECT description FROM fts WHERE rowid = ?", (rowid,)).fetchone()[0]
     assert [r.name for r in store.search("100")] == ["rate-limits"]

@@ -147,7 +147,7 @@ def test_an_index_of_schema_22_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 22")  # 22's terms: 1.5GB's 5
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert "5gb" not in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "5") == [("retries", 1.0)]
     assert names(top(store, "1.5")) == {"cache", "disk"}  # control: its version's term kept

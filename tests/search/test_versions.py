@@ -108,7 +108,7 @@ def test_an_index_of_schema_20_reads_its_versions_again(store):
     conn.execute("PRAGMA user_version = 20")  # 20's terms: no 2.3 of its own
     index.close_all()
     conn = index.connect(store.home)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert f"2{J}3" in conn.execute("SELECT description FROM fts WHERE rowid = ?", (row,)).fetchone()[0]
     assert top(store, "2.3") == [("sdk-231", 1.0)]
     assert top(store, "ArgoCD") == [("argocd", 1.0)]  # control: the other rows as before

@@ -135,7 +135,7 @@ def test_an_index_of_schema_7_is_tokenized_again_and_keeps_its_vectors(isolated_
     conn.execute("PRAGMA user_version = 7")
     index.close_all()
     conn = index.connect(mem.home)  # the upgrade runs as the index is opened
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 33
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == index.SCHEMA_VERSION == 34
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 1  # not rebuilt: kept
     assert "5550102030" in conn.execute("SELECT description FROM fts").fetchone()[0]
     assert [r.name for r in mem.search("5550102030")] == ["hotline"]

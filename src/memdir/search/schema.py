@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from . import integrity, scripts
 
-SCHEMA_VERSION = 33  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
+SCHEMA_VERSION = 34  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: short forms, 5,433; 7: fold; 8: groups,
 # compounds, Korean; 9: Greek, ё; 10: derived, A100, 429s, 90d, 09, ru/el, hash; 11: ümlaut, (s); 12: doers, -ity; 13: JWTs, i18n; 14: -iment, GB; 15: Node.js;
 # 16: docs.script (search.scripts.of_memory); 17: British spellings (colour is color: stemming.american), C++ cpp;
 # 18: a word's combining marks (नमस्ते), Hebrew points, Arabic harakat, other digits (text.fold); Thai, Khmer… bigrams;
@@ -44,15 +44,17 @@ SCHEMA_VERSION = 33  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # s3-bucket, sha256-sum: x86, s3, sha256; search.tokenize); a one-letter particle an apostrophe sets apart also the compound (O'Brien: obrien;
 # search.oneword); a binary size's unit written on its number its word (2GiB: gigabyte, no gi); 32 tokenized again
 # in place (break44a)
-UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32)  # in place
+# 34: a ZWJ or ZWNJ no script joins with read as absent (post\u200dgres is postgres: text.printable.without_hidden), not
+# as a break between words; 33 tokenized again in place (break46a)
+UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32, 33)  # in place
 FIELDS = ("name", "title", "description", "body")
-RETOKENIZED_BELOW = 33
+RETOKENIZED_BELOW = 34
 """An index of a schema below this has its ``fts`` rows tokenized again from ``docs`` by :func:`upgrade` (the
 tokenizer has read words otherwise since)."""
 # An index of 15 is 16 without docs.script: one that cannot be written (a read-only home, a full disk) is read
 # as it is, its rows and vectors, every memory read as written in letters (search.scripts.of_rows).
 READABLE_WITHOUT_SCRIPTS = 15
-READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32)
+READ_AS_THEY_ARE = (15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32, 33)
 """Older schemas whose index is read as it is when it cannot be written (its rows and vectors; a copy of it in
 memory is brought up to date, :func:`upgrade`): 15 without scripts, 16 tokenized without British spellings, 17
 with words broken at their marks, 18 with variation selectors in words and
@@ -65,7 +67,8 @@ tie embeds its sentences as before the fill), 29 with a format control no list n
 with no emoji a term and a lone accented letter folded (ở read as o), 31 with an IPv6 address its groups as
 words and an emoji sequence its emoji apart, and 32 with no span of a range (``10.0.0.1/24`` clashes with a query's
 ``10.0.0.13`` beside a sibling), ``::ffff:`` words, a subdivision flag the plain black flag, a name's digits inside a
-compound no term (x86_64 holds no x86), O'Brien no obrien and 2GiB no gigabyte."""
+compound no term (x86_64 holds no x86), O'Brien no obrien and 2GiB no gigabyte, and 33 with a ZWJ or ZWNJ between
+Latin letters a break between words (post\u200dgres holds no postgres)."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).
