@@ -5,6 +5,7 @@ stderr, ``memory_search`` answers a tool error, a hook exits 0 with one line on 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -47,6 +48,22 @@ def test_a_query_or_prompt_that_is_not_text_is_invalid_input_on_search_and_recal
     assert "kafka-retention" in store.recall("how long does kafka keep events?")
 
 
+def test_a_query_of_characters_that_show_as_nothing_is_empty_on_every_path(store):
+    """break46a: a query of zero-width spaces, word joiners or a joiner alone ran a search every path reads as
+    of no word and said "No memories match '\\u200b\\u2060'". Controls: the same characters inside a word are
+    read as absent and the word is found; a control character is no hidden one and is searched."""
+    said = "query is empty (it holds only characters that show as nothing, such as U+200B)"
+    with pytest.raises(InvalidInput, match=rf"^{re.escape(said)}$"):
+        store.search("\u200b\u2060 \u200d")
+    with pytest.raises(InvalidInput, match=r"^query is empty \(.*such as U\+001B\)$"):
+        store.search("\x1b[31m\x1b[0m")  # pasted colour codes alone
+    assert store.call_tool("memory_search", {"query": "\u200b\u2060 \u200d"}) == f"Error: {said}"
+    assert [r.name for r in store.search("kaf\u200bka")] == ["kafka-retention"]  # control: read as kafka
+    assert [r.name for r in store.search("\x1b[31mkafka\x1b[0m")] == ["kafka-retention"]  # control
+    assert store.call_tool("memory_search", {"query": "\x07"}).startswith("No memories match")  # control
+    assert store.recall("\u200b\u2060") == ""  # a prompt of them recalls nothing, no mistake (as a blank one)
+
+
 def test_k_is_an_integer_in_the_core_and_text_adapters_read_its_digits(store):
     with pytest.raises(InvalidInput, match=r"^k must be a positive integer \(got '1'\)$"):
         store.search("kafka OR cache", "1")
@@ -79,6 +96,9 @@ def test_an_empty_query_is_one_error_on_the_cli_and_through_mcp(isolated_home, p
     cli = ("--home", isolated_home, "--project", project)
     empty = run_cli("search", "", *cli)
     assert (empty.returncode, empty.stdout, empty.stderr) == (1, "", "memdir: query is empty\n")
+    hidden = run_cli("search", "\u200b\u2060", *cli)  # break46a: was "No memories match '\\u200b\\u2060'."
+    assert (hidden.returncode, hidden.stdout, hidden.stderr) == (
+        1, "", "memdir: query is empty (it holds only characters that show as nothing, such as U+200B)\n")
     found = run_cli("search", "kafka", *cli)  # control
     assert found.returncode == 0 and "kafka-retention" in found.stdout and found.stderr == ""
     # k as the digits of text: the CLI's -k is text by nature and reads it; a tool argument has the

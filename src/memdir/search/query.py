@@ -15,13 +15,23 @@ from ..errors import InvalidInput
 
 
 def checked_query(query) -> str:
-    """``query`` as given when it is text (``str``) holding a non-blank character. Raises
-    :class:`InvalidInput`: ``"query must be text (got bytes)"`` for anything else,
-    ``"query is empty"`` for ``""`` or whitespace alone."""
+    """``query`` as given when it is text (``str``) holding a non-blank character that search reads
+    (:func:`memdir.text.printable.without_hidden`). Raises :class:`InvalidInput`: ``"query must be text
+    (got bytes)"`` for anything else, ``"query is empty"`` for ``""`` or whitespace alone, and ``"query is
+    empty (it holds only characters that show as nothing, such as U+200B)"`` for one of zero-width spaces,
+    word joiners, bidi controls, terminal escapes and the like, which every search reads as absent (it ran,
+    and said "No memories match" as though a word had been looked for)."""
     if not isinstance(query, str):
         raise InvalidInput(f"query must be text (got {type(query).__name__})")
     if not query.strip():
         raise InvalidInput("query is empty")
+    if not query.isascii() or "\x1b" in query:
+        from ..text.printable import without_hidden
+
+        if not without_hidden(query).strip():
+            shown = next((ch for ch in query if not ch.isspace()), " ")
+            raise InvalidInput("query is empty (it holds only characters that show as nothing, such as "
+                               f"U+{ord(shown):04X})")
     return query
 
 

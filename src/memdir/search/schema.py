@@ -46,7 +46,9 @@ SCHEMA_VERSION = 34  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # in place (break44a)
 # 34: a name in syllables also joined (Hà Nội: hanoi; search.syllables), people the plural of person, 10k also 10000
 # (search.wordterms), a French elision the word after it (c'est: no c; search.oneword), an IPv4-mapped address written
-# long its IPv4 address (0:0:0:0:0:ffff:10.0.0.13: no 0, ffff; search.ipv6); 33 tokenized again in place (words46)
+# long its IPv4 address (0:0:0:0:0:ffff:10.0.0.13: no 0, ffff; search.ipv6) (words46), a ZWJ or ZWNJ no script joins
+# with read as absent (post\u200dgres is postgres: text.printable.without_hidden), not as a break between words
+# (break46a); 33 tokenized again in place
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32, 33)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 34
@@ -69,7 +71,8 @@ with no emoji a term and a lone accented letter folded (ở read as o), 31 with 
 words and an emoji sequence its emoji apart, and 32 with no span of a range (``10.0.0.1/24`` clashes with a query's
 ``10.0.0.13`` beside a sibling), ``::ffff:`` words, a subdivision flag the plain black flag, a name's digits inside a
 compound no term (x86_64 holds no x86), O'Brien no obrien and 2GiB no gigabyte, and 33 with Hà Nội no hanoi,
-people no person, 10k no 10000, c'est a c and 0:0:0:0:0:ffff:10.0.0.13 its zeros and ffff."""
+people no person, 10k no 10000, c'est a c, 0:0:0:0:0:ffff:10.0.0.13 its zeros and ffff, and a ZWJ or ZWNJ between
+Latin letters a break between words (post\u200dgres holds no postgres)."""
 
 
 # A sync's compare (file, digest by name) read from this index, not the rows holding bodies (~190 ms at 10k).

@@ -3,9 +3,9 @@
 Documents and queries go through :func:`tokens`, so they always meet on the
 same terms:
 
-* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls) and terminal
-  escape sequences (pasted colours: :func:`memdir.text.printable.without_hidden`) are read as absent:
-  ``stag\u200bing`` is ``staging``, ``ESC[31mkafka ESC[0m`` is ``kafka``.
+* Characters that show as nothing (a zero-width space, a soft hyphen, bidi controls, a ZWJ no script joins with)
+  and terminal escape sequences (pasted colours: :func:`memdir.text.printable.without_hidden`) are read as absent:
+  ``stag\u200bing`` and ``post\u200dgres`` are ``staging`` and ``postgres``, ``ESC[31mkafka ESC[0m`` is ``kafka``.
 * Unicode NFKC, then each word folded as memory names are
   (:func:`memdir.text.fold.fold`, the one rule): case-folded (``Ｄｏｃｋｅｒ`` and
   ``docker`` meet), accents on Latin letters dropped and the letters that do

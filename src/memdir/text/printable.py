@@ -463,7 +463,8 @@ def trimmed_body(text: str) -> str:
 # U+180F) and the ideographic ones (U+E0100-E01EF, a glyph variant of the Han character before them). They choose
 # how a character is drawn, never which it is: a search reads them as absent. Combining marks to a regex (a word kept
 # one, "staging\ufe0f" a term of its own that "staging" never met), so only search drops them: a title keeps them
-# (the picture a person chose), as it keeps ZWJ and ZWNJ (which a search reads as a break between words).
+# (the picture a person chose), as it keeps a ZWJ or ZWNJ a script joins with (which a search reads as a break between
+# words, or as part of an emoji sequence).
 VARIATION_SELECTORS = "\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef"
 
 
@@ -483,7 +484,9 @@ def without_hidden(text: str) -> str:
     choose only how the character before them is drawn (every selector: :data:`VARIATION_SELECTORS`):
     ``stag\u200bing`` and ``staging\ufe0f`` → ``staging``, as a person reads it, and without terminal escape
     sequences, dropped whole by the rule every renderer applies (pasted colour output: ``ESC[31mkafka ESC[0m`` →
-    ``kafka``). Controls, line breaks, ZWJ/ZWNJ (a break between words) and private use stay. The search
+    ``kafka``), and a ZWJ or ZWNJ no script joins with (``post\u200dgres`` → ``postgres``: :func:`_loose_joiners_out`).
+    Controls, line breaks, a ZWJ/ZWNJ a script joins with (a break between words, or an emoji sequence's) and
+    private use stay. The search
     tokenizer's rule, for documents and queries alike; an emoji flag of :data:`TAG_FLAGS` keeps its tags. Pure."""
     if text.isascii() and "\x1b" not in text:
         return text
@@ -495,7 +498,24 @@ def without_hidden(text: str) -> str:
     if "\U0001f3f4" in text and (flagged := _flags_apart(text)):  # Scotland's flag keeps its tags (TAG_FLAGS)
         return "".join(p if i % 2 else without_hidden(p) for i, p in enumerate(flagged))
     gone = {ord(c): None for c in set(text) if not c.isascii() and _absent(c)}
-    return text.translate(gone) if gone else text
+    text = text.translate(gone) if gone else text
+    return _loose_joiners_out(text) if "\u200c" in text or "\u200d" in text else text
+
+
+def _loose_joiners_out(text: str) -> str:
+    """``text`` without each ZWJ or ZWNJ no script joins with (:func:`unhidden`'s rule, :func:`_joins`: one between
+    Latin letters, ASCII, a space, another joiner, at an end): it shows as nothing, so ``post\u200dgres`` is
+    ``postgres``, as ``post\u200bgres`` is. One a script joins with stays (a Persian ``یادداشت\u200cها``, an
+    emoji sequence 👨\u200d👩\u200d👦): the tokenizer reads it."""
+    out, last = [], 0
+    for index in places_of(text, JOINERS):
+        before, after = text[index - 1:index], text[index + 1:index + 2]
+        if before and after and _kind(before) == _KEEP and _kind(after) == _KEEP and _joins(before, after):
+            continue
+        out.append(text[last:index])
+        last = index + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _escape(char: str) -> str:
