@@ -14,7 +14,14 @@ fresh process — a faster path must keep that:
 
 Each in real fresh processes on a large layer (the sweep threshold lowered, the sweep interval an hour: no sweep
 is due, so nothing but the hot path's own look can see the change), each with its control (a memory not changed
-shown as it was, and the sibling's change)."""
+shown as it was, and the sibling's change).
+
+What these rule out (scan46): any look that skips the stat of a file whose name and inode are as recorded fails 1
+on every path — the file edited in place keeps both, and its recorded row is older than any earlier stamp, so
+neither "a new name or inode" nor "a row not strictly older than the previous stamp" (git's racily-clean rule,
+which still ``lstat``s every entry) picks it out; only its ctime tells, and only a stat reads a ctime. So while
+the directory's mtime moved, every file is stat'ed, as on main; cheaper looks must cut the cost per file, not the
+files looked at."""
 
 from __future__ import annotations
 
