@@ -178,6 +178,14 @@ def hand_edit(home: Path, n: int) -> None:
     os.replace(temp, path)
 
 
+def touch_layer(home: Path) -> None:
+    """Move the mtime of ``home``'s project layer directory, no file changed (``touch <layer folder>``, as a
+    ``git checkout`` of nothing, a backup tool or an editor's probe leaves it): the stamps every hot path trusts
+    no longer hold, and today each one stats every memory file of the layer (issue 28 item 7)."""
+    layer = next(home.glob("projects/*"))
+    os.utime(layer)
+
+
 def compile_trees(srcs: list[Path]) -> None:
     """Write the ``.pyc`` files of each tree and of the hot path's dependencies, as installed (pip writes
     them; an install with PYTHONDONTWRITEBYTECODE=1 has none, and each run would compile them)."""
@@ -235,11 +243,14 @@ def instructions(argv: list[str], stdin: str, env: dict) -> int:
     return int(found.group(1))
 
 
-def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work: Path, emit) -> None:
+def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work: Path, emit,
+                     edited: bool = False, touched: bool = False) -> None:
     """Instruction counts of ``names`` (keys of :func:`commands`) in fresh processes, per tree and size,
     each with its ratio over ``python -c pass``: one JSON line each. The steady state of a session: the
     layers swept within the interval (``MEMDIR_SWEEP_INTERVAL`` an hour, after one untimed run of the
-    command and a wait for any sweeper it started), so the counts are of the same work every run."""
+    command and a wait for any sweeper it started), so the counts are of the same work every run. ``edited`` /
+    ``touched``: the counted run is the first after one memory file was edited by hand (:func:`hand_edit`) / after
+    the layer directory's mtime moved (:func:`touch_layer`): the hot path's cost when its stamps no longer hold."""
     if "python_pass" not in names:
         names = ["python_pass", *names]
     compile_trees(srcs)
@@ -259,9 +270,16 @@ def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work:
                 subprocess.run([sys.executable, *(a.replace("{n}", "warm") for a in argv)], input=stdin, text=True,
                                capture_output=True, env=env)
                 settle_sweeps(home)
+                if edited:
+                    hand_edit(home, len(counts))
+                if touched:
+                    time.sleep(0.01)
+                    touch_layer(home)
                 counts[name] = instructions([a.replace("{n}", "counted") for a in argv], stdin, env)
                 line = {"figure": f"instructions_{name}", "tree": str(src), "memories": size,
                         "instructions_m": round(counts[name] / 1e6, 1)}
+                if edited or touched:
+                    line["after"] = "sed -i" if edited else "touch"
                 if name != "python_pass":
                     line["over_python_pass"] = round(counts[name] / counts["python_pass"], 2)
                     if name.startswith("context"):
@@ -271,14 +289,15 @@ def run_instructions(srcs: list[Path], sizes: list[int], names: list[str], work:
 
 
 def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work: Path, emit,
-        aged: bool = False, edited: bool = False, cjk: float = 0.0) -> None:
+        aged: bool = False, edited: bool = False, cjk: float = 0.0, touched: bool = False) -> None:
     """Seed a home per (tree, size) and time ``names`` (keys of :func:`commands`) in fresh processes,
     alternating trees and commands; emit one line per figure and, per tree and command, the ratio of
     the largest size over the smallest (and of ``context`` over ``python -c pass``). ``aged``: before
     each timed run every record of the last sweep is an hour old (:func:`age_sweeps`), and after it
     the run waits, untimed, for a background sweep it started (:func:`settle_sweeps`). ``edited``:
     before each timed run one memory file is edited by hand (:func:`hand_edit`), so the run is the
-    first fresh process after a hand edit. ``cjk``: that share of each store's memories written in
+    first fresh process after a hand edit; ``touched``: before each, the layer directory's mtime moved
+    (:func:`touch_layer`), no file changed. ``cjk``: that share of each store's memories written in
     Chinese, Japanese and Korean (:func:`write_corpus`)."""
     py = sys.executable
     results: dict[tuple[str, int, str], list[float]] = {}
@@ -297,6 +316,8 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
                         age_sweeps(home)
                     if edited:
                         hand_edit(home, rep * len(names) + names.index(name))
+                    if touched:
+                        touch_layer(home)
                     started = time.perf_counter()
                     done = subprocess.run([py, *argv], input=stdin, text=True, capture_output=True,
                                           env=_env(src, home, base))
@@ -315,6 +336,8 @@ def run(srcs: list[Path], sizes: list[int], names: list[str], repeat: int, work:
                     extra = {"aged": True, "background_wait_max_ms": round(waits[-1] * 1e3, 1)}
                 if edited:
                     extra["edited"] = True
+                if touched:
+                    extra["touched"] = True
                 emit(figure=f"fresh_{name}", tree=str(src), memories=size,
                      p50_ms=round(statistics.median(samples) * 1e3, 1),
                      p95_ms=round(samples[min(len(samples) - 1, int(len(samples) * 0.95))] * 1e3, 1),

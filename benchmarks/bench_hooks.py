@@ -21,7 +21,8 @@ which builds and embeds that store once for the needle figures too.
 times SessionStart and UserPromptSubmit (and `python -c pass`) at 1,000 and 10,000 memories of
 100–400 words of one domain's vocabulary, with the 10k/1k ratio (target ≤ 1.3×); several trees
 alternately in one run with --src (benchmarks/_fresh.py); --edited: each timed run is the first
-after one memory file was edited by hand (a new inode, as ``sed -i`` writes it); --cjk 0.03: that share of
+after one memory file was edited by hand (a new inode, as ``sed -i`` writes it); --touched: the first after a
+``touch`` of the project layer's directory (no file changed); --cjk 0.03: that share of
 the memories written in Chinese, Japanese and Korean (with --commands scripts_of_rows: a query's scripts step alone).
 
     python benchmarks/bench_hooks.py --fresh --instructions [--src DIR ...]
@@ -30,7 +31,8 @@ counts instructions (valgrind's callgrind: noise-free where wall time is not) of
 of each command — ``python -c pass``, ``memdir context`` by ``python -m memdir`` and by the installed
 console script (as a person types it), SessionStart by ``python -m memdir.hooks`` (user-scope
 installs) and by ``memdir hook`` (project-scope installs) — at 1,000 and 10,000 memories, with
-each one's ratio over ``python -c pass`` (issue 28: ``memdir context`` ≤ 2.6×).
+each one's ratio over ``python -c pass`` (issue 28: ``memdir context`` ≤ 2.6×); with --edited or --touched,
+the counted run is the first after that hand change.
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ def main() -> None:
                         help="with --fresh: which commands (benchmarks/_fresh.py)")
     parser.add_argument("--edited", action="store_true",
                         help="with --fresh: one memory file edited by hand (sed -i) before each timed run")
+    parser.add_argument("--touched", action="store_true",
+                        help="with --fresh: the project layer's directory touched (mtime moved) before each timed run")
     parser.add_argument("--instructions", action="store_true",
                         help="with --fresh: count instructions (valgrind) instead of timing; commands default "
                              "to python_pass,context,context_script,session_start,session_start_script")
@@ -93,14 +97,14 @@ def main() -> None:
                  "python_pass,context,context_script,session_start,session_start_script").split(",")
         with tempfile.TemporaryDirectory() as tmp:
             run_instructions(args.src or [SRC], [int(s) for s in args.sizes.split(",")], names, Path(tmp),
-                             lambda **line: emit(**line))
+                             lambda **line: emit(**line), edited=args.edited, touched=args.touched)
         return
     if args.fresh:
         from _fresh import run
 
         with tempfile.TemporaryDirectory() as tmp:
             run(args.src or [SRC], [int(s) for s in args.sizes.split(",")], args.commands.split(","),
-                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited, cjk=args.cjk)
+                args.repeat, Path(tmp), lambda **line: emit(**line), edited=args.edited, cjk=args.cjk, touched=args.touched)
         return
     repeat = 7 if args.quick else 25
     with tempfile.TemporaryDirectory() as tmp:

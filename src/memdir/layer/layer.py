@@ -88,6 +88,9 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         self._manifest_trusted = False  # the manifest held this layer's state as of our last transaction
         self._index_usage: tuple | None = None  # the usage file's stat key when the index keys were restored
         self._saved_files: dict[str, FileState] | Rows = {}  # the files as the manifest holds them
+        # every row of the manifest as _known() read it inside the open transaction (under its lock: the version
+        # _saved_files was loaded from), for the sweep's comparison at its save: not read a second time
+        self._rows_read: dict[str, FileState] | None = None
         self._learned: set[str] = set()  # files parsed on demand since the last save (their text digests)
         self._index = IndexBuilder(settings.stale_after_days)
         self._index_written: tuple | None = None  # (text, *index_state) of our last MEMORY.md
@@ -176,6 +179,8 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
         """The manifest's files as :func:`memdir.files.scan.scan`'s ``known`` hints (each checked
         by its stat key, so trusted whatever changed since)."""
         saved = self.manifest.load_files()
+        if saved and self._held:  # inside a transaction: the comparison of its save takes these rows (_save_manifest)
+            self._rows_read = saved
         return {f: (f, *st.key, *st[1:4], *st[5:]) for f, st in saved.items()} if saved else None  # all but entry
 
     def _lazy(self, found: Scan) -> Scan:
@@ -401,10 +406,14 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
                 self._cut_finished = interrupted.finish_cut(tx, now_utc(), begun)  # a change a kill cut in two
                 yield tx
             finally:
-                if tx.events or tx.reindex:
-                    self._derive(tx)
-                elif tx.full and not self._manifest_trusted and self.manifest.load(self._stamps(), files=False) is None:
-                    self._save_manifest(tx)  # nothing changed, but the next process can trust what this sweep saw
+                try:
+                    if tx.events or tx.reindex:
+                        self._derive(tx)
+                    elif tx.full and not self._manifest_trusted and self.manifest.load(self._stamps(),
+                                                                                        files=False) is None:
+                        self._save_manifest(tx)  # nothing changed, but the next process can trust what this sweep saw
+                finally:
+                    self._rows_read = None
 
     def _prescan(self, every: bool = False) -> None:
         """Parse the files before taking the lock, so the critical section only compares stat keys;
