@@ -95,15 +95,7 @@ from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_
 from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, as_number, ungrouped, within_numbers, year_first
 from .versions import RANGE_MARK, VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
-
-
-def _addresses(text: str) -> list:
-    """:func:`memdir.search.ipv6.addresses` of ``text`` (a text holding a colon), that module loaded then: a prompt
-    or memory without one, most of them, never needs it (hot46: the prompt hook loaded it for every prompt)."""
-    from .ipv6 import addresses
-
-    return addresses(text)
-
+from .addressing import addresses  # search.ipv6 loaded for a text holding a colon alone
 
 # Runs split into character bigrams: CJK, and the other scripts written without spaces (Thai, Khmer…: a run of
 # them is a sentence, which held every word of it as one token, so no word inside it was ever found; break13).
@@ -265,7 +257,7 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
     within = within_numbers(text, {v.start for v in versions}) if "." in text or "/" in text else frozenset()
     dates = sorted((year_first(text) if "." in text or "/" in text or "-" in text else []) + ranges.span_terms(text))  # 04.12.2026 is also 20261204; ^18.17.0 its span
     unjoined = [(v.start, v.end) for v in versions if not v.joined]  # a version's digits are not run together
-    addrs = _addresses(text) if ":" in text else []  # fe80::1: one address (search.ipv6)
+    addrs = addresses(text) if ":" in text else []  # fe80::1: one address (search.ipv6)
 
     def run_end(run: list, dotted: bool, groups: dict | None) -> list[str]:
         return [] if any(start <= run_start < end for start, end in unjoined) else number_run_end(run, dotted, groups)
@@ -426,7 +418,7 @@ def query_tokens(query: str) -> list[str]:
         for dropped in (*marked_majors(query, MAX_GROUPS), *query_prefixes(query, MAX_GROUPS)):
             if dropped in out:
                 out.remove(dropped)
-    for address in _addresses(query) if ":" in query else ():  # fe80::1 exact: no fe80, nor its leading runs
+    for address in addresses(query) if ":" in query else ():  # fe80::1 exact: no fe80, nor its leading runs
         for dropped in (*address.dropped, *word_tokens(query[address.start:address.first_end])):
             if dropped in out:
                 out.remove(dropped)

@@ -11,11 +11,11 @@ import unicodedata
 
 from ..text.fold import fold
 from ..text.printable import without_hidden
+from .addressing import written as written_address
 from .emoji import written as written_emoji
 from .relevance import Evidence
 from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens
-from .versions import ADDRESS_MARK
 from .versions import written as written_version
 
 
@@ -45,16 +45,6 @@ def written(query: str, read: list[str] | None = None) -> dict[str, str]:
     for held, (term, meant) in getattr(read, "stands_for", {}).items():
         out.setdefault(held, meant or out.get(term, term))
     return out
-
-
-def written_address(term: str) -> str:
-    """``term`` as :func:`memdir.search.ipv6.written` shows it, that module loaded only for an address's term (one
-    beginning with :data:`~memdir.search.versions.ADDRESS_MARK`; hot46: the prompt hook loaded it for every prompt)."""
-    if not term.startswith(ADDRESS_MARK):
-        return term
-    from .ipv6 import written
-
-    return written(term)
 
 
 def why(evidence: Evidence, words: dict[str, str] | None = None) -> dict:

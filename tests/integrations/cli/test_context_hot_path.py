@@ -73,7 +73,8 @@ def test_context_loads_neither_pathlib_nor_re(person, project):
 # tokenizer's largest patterns: a version written with dots (search.versions' class of every script written with
 # spaces, ≈ 13 M instructions) and a phrasal verb's followers (search.oneword). ≈ 70 M of 667 M instructions of a
 # fresh prompt hook at 1,000 memories (benchmarks/bench_hooks.py --fresh --instructions --commands user_prompt_submit).
-PROMPT_ONLY = ("memdir.search.ipv6", "memdir.search.embedder", "memdir.search.passagevectors",
+PROMPT_ONLY = ("memdir.search.ipv6",  # search.addressing loads it for a text that may hold an address
+               "memdir.search.embedder", "memdir.search.passagevectors",
                "memdir.search.sentencestore", "memdir.search.unembedded", "memdir.layer.joblock")
 PROMPT_USED = ("memdir.search.recall", "memdir.search.vectors", "memdir.search.versions")
 
