@@ -32,7 +32,7 @@ from ..layer.interrupted import FINISHED, retire
 from ..layer.journal import Event, now_utc
 from ..layer.layer import Layer
 from ..layer.succession import refuse_superseded
-from ..results.memories import PruneCandidate, WriteResult
+from ..results.writes import WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import NO_CHECK, unchanged
@@ -338,7 +338,7 @@ def move_layer(layer: Layer, target: Path, root: Path, *, actor: str = "human", 
 
 
 __all__ = [
-    "PruneCandidate", "WriteResult", "approved_record", "check_forgotten", "clear", "delete", "dismiss",
+    "WriteResult", "approved_record", "check_forgotten", "clear", "delete", "dismiss",
     "finish_interrupted", "flag_action", "lift_tombstone", "move_layer", "prune",
     "prune_candidates", "receipt", "restore", "restore_bytes", "restored", "set_flag", "set_status", "touch", "write",
 ]

@@ -17,12 +17,15 @@ from ..files.scan import stat_key
 from ..layer.index import whole_days
 from ..layer.journal import now_utc
 from ..layer.layer import Layer
-from ..results.memories import DeleteResult, PruneCandidate
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone, holds_any, make, match, value_runs
 from .compare import NO_CHECK, unchanged
 from .fields import reason_text
 from .forgotten import delete_held
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING: a delete's results are built by the functions that return them
+if TYPE_CHECKING:  # (hot46: a write, which loads this module, builds none of results.memories' classes)
+    from ..results.memories import DeleteResult, PruneCandidate
 
 
 def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, tombstone: bool = True,
@@ -35,6 +38,8 @@ def delete(layer: Layer, name: str, *, actor: str, reason: str | None = None, to
     the caller read (a promotion deletes only the version it promoted, the panel only the version its page
     showed: :func:`memdir.gateway.compare.unchanged`). Raises :class:`NotFound`,
     :class:`Conflict` (the memory changed, or went, since ``expect_digest``)."""
+    from ..results.memories import DeleteResult
+
     key, reason = normalize_name(name).name, reason_text(layer.settings, reason)
     with layer.transaction(actor, session) as tx:
         entry = tx.fresh(key)
@@ -148,6 +153,8 @@ def prune_candidates(layer: Layer, older_than_days: int) -> list[PruneCandidate]
     """Unpinned memories whose last update is ≥ ``older_than_days`` whole days old."""
     if isinstance(older_than_days, bool) or not isinstance(older_than_days, int) or older_than_days < 1:
         raise InvalidInput("older_than_days must be an integer >= 1")
+    from ..results.memories import PruneCandidate
+
     now = now_utc()
     out = []
     for entry in layer.scan().entries.values():

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..errors import Conflict, InvalidInput, NotFound
 from ..layer.layer import Layer
-from ..results.memories import WriteResult
+from ..results.writes import WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from ..vocabulary import MOST_DIGITS

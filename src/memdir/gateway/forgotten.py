@@ -12,10 +12,13 @@ from ..errors import NotFound, Refused, TombstoneRefused
 from ..files.scan import Scan
 from ..files.scan import load as load_file
 from ..layer.succession import explain_tombstone
-from ..results.memories import DeleteResult
 from ..tombstones.match import Tombstone, match, qualified
 from ..tombstones.match import check as refuse_forgotten
 from .fields import reason_text
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING: a delete's result is built where it is returned
+if TYPE_CHECKING:  # (hot46: a write, which loads this module, builds none of results.memories' classes)
+    from ..results.memories import DeleteResult
 
 
 class Guard(list):
@@ -84,6 +87,8 @@ def delete_held(tx, key: str, path: Path, action: str, reason: str | None) -> De
     stays, so nothing new is tombstoned; a team tombstone removed from the repository unlifted
     (:attr:`Tombstone.vanished`) that holds it has its file written back (the result names it). Raises
     :class:`NotFound` when the file no longer parses as ``key``."""
+    from ..results.memories import DeleteResult
+
     state = load_file(path, max_bytes=tx.layer.settings.max_file_bytes)  # read as it is, not held back
     if state is None or state.entry is None or state.name != key:
         raise NotFound(f'memory not found: "{key}" in the {tx.layer.scope} layer')

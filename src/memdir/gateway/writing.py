@@ -20,7 +20,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import name_kept, of_transaction, refuse_superseded
 from ..layer.transaction import Transaction
-from ..results.memories import KeptEdit, ReplacedVersion, WriteResult
+from ..results.writes import KeptEdit, ReplacedVersion, WriteResult
 from ..text.names import asked_name, normalize_name
 from ..tombstones.match import Tombstone
 from .compare import unchanged

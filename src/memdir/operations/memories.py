@@ -38,17 +38,7 @@ from ..layer.journal import now_utc
 from ..layer.layer import Layer
 from ..layer.succession import successor
 from ..prompt import coverage, pending
-from ..results.memories import (
-    ClearResult,
-    DeleteResult,
-    LayerCount,
-    Link,
-    ListResult,
-    PruneResult,
-    ReadResult,
-    WriteResult,
-    info_of,
-)
+from ..results.writes import WriteResult
 from ..session import Session
 from ..text.names import normalize_name
 from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
@@ -62,6 +52,18 @@ from .lookup import (
     unreadable,
     writable,
 )
+
+# the other results: imported by the functions that build them (hot46: a write, which loads this module, builds none)
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING
+if TYPE_CHECKING:
+    from ..results.memories import (
+        ClearResult,
+        DeleteResult,
+        Link,
+        ListResult,
+        PruneResult,
+        ReadResult,
+    )
 
 _LINK = re.compile(r"\[\[([a-z0-9]+(?:-[a-z0-9]+)*)\]\]")
 """A link in a body: ``[[name]]`` with a memory name exactly as stored
@@ -302,6 +304,8 @@ def read(session: Session, name: str, scope: str | None = None, *, count: bool =
     linked memories exist than are listed. ``count`` bumps ``reads`` and
     ``last_read`` (:func:`memdir.gateway.changes.touch`: the file is not
     changed; best effort: a read-only home still reads). Raises :class:`NotFound`."""
+    from ..results.memories import ReadResult
+
     layer, entry = find(session, name, scope)
     if count:  # counted in the layer's usage file: the memory file (the team's: in the repository) stays as it is
         try:
@@ -353,6 +357,8 @@ def count_recalled(session: Session) -> int:
 def _links(session: Session, record) -> tuple[tuple[Link, ...], bool]:
     """The first :data:`MAX_LINKS` memories ``record``'s body links to, and
     whether a further one exists (the walk stops at the first beyond)."""
+    from ..results.memories import Link
+
     linked: list[Link] = []
     seen, now = {record.name}, now_utc()
     for match in _LINK.finditer(record.body):
@@ -384,6 +390,8 @@ def list_memories(session: Session, scope: str | None = None, *, include_all: bo
     only files changed since the layer recorded them are parsed; a large layer's files are stat'ed
     only by its sweep (:mod:`memdir.files.sweeps`), a small one's every time.
     """
+    from ..results.memories import ListResult, info_of
+
     now = now_utc()
     as_of_t = time_arg(as_of, "as_of")
     valid_t = time_arg(valid_at, "valid_at")
@@ -548,6 +556,8 @@ def prune(session: Session, older_than_days: int, scope: str | None = None, *, d
     """Memories not updated for ≥ ``older_than_days`` whole days, pinned ones
     kept (``memory_prune``); deleted (without tombstones) only when
     ``dry_run`` is False. Raises :class:`InvalidInput`."""
+    from ..results.memories import PruneResult
+
     found, deleted = [], 0
     for layer in writable(session, scope):
         if dry_run:
@@ -563,6 +573,8 @@ def clear(session: Session, scope: str | None = None, *, confirm: bool = False) 
     """Delete every memory of ``scope`` (every scope of the session when
     None), one lock window per layer (``memory_delete_all``); tombstones stay.
     Raises :class:`ConfirmationRequired` unless ``confirm`` is True."""
+    from ..results.memories import ClearResult, LayerCount
+
     if confirm is not True:
         raise ConfirmationRequired("memory_delete_all requires confirm=true (destructive); ask the user first")
     return ClearResult(tuple(LayerCount(layer.scope, gateway.clear(layer, actor=session.actor, session=session.id))

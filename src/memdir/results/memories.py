@@ -1,10 +1,10 @@
 """The results of the memory operations (:mod:`memdir.operations.memories`, :mod:`memdir.operations.versions`):
-a memory as listed (:class:`MemoryInfo`, :func:`info_of`), read, written, deleted, pruned and cleared; its history,
-one version, a restore."""
+a memory as listed (:class:`MemoryInfo`, :func:`info_of`), read, written (:mod:`memdir.results.writes`, named here
+too), deleted, pruned and cleared; its history, one version, a restore."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..files.memfile import MemoryRecord, format_time
@@ -13,6 +13,7 @@ from ..layer.history import HistoryEntry
 from ..layer.index import Facts, state_of
 from ..layer.succession import Successor
 from . import Result
+from .writes import KeptEdit, ReplacedVersion, WriteResult  # noqa: F401 (named here too: hot46 moved them)
 
 
 @dataclass(frozen=True)
@@ -117,54 +118,6 @@ class ReadResult(Result):
                 "updated": format_time(r.updated) if r.updated else None, "reads": r.reads,
                 "linked": [link.to_dict() for link in self.linked], "truncated": self.truncated, "digest": self.digest,
                 "successor": self.successor.to_dict() if self.successor else None, "also_in": list(self.also_in)}
-
-
-@dataclass(frozen=True)
-class KeptEdit(Result):
-    """A person's hand edit a write replaced, that no read of the memory had seen since it was made
-    (:func:`memdir.layer.lasts.unseen_edit`): kept as ``version`` of the memory's history, journaled at
-    ``made`` (ISO-8601 UTC). ``by``: what git's state says of it, for a team memory
-    (:func:`memdir.gateway.writing.came_by`): ``git`` — its text is what the repository's last commit (or the merge
-    under way) holds, a pull, a checkout or a commit; ``hand`` — no such commit holds it; ``""`` — not known (a
-    personal layer, which no git holds; git could not say)."""
-
-    version: int
-    made: str
-    by: str = ""
-
-
-@dataclass(frozen=True)
-class ReplacedVersion(Result):
-    """The version of a memory an update replaced: its file's ``digest``, when it was ``written``
-    (ISO-8601 UTC, whole seconds, its ``updated``; None when the file has none) and ``by`` whom (its
-    ``origin``; None when the file does not say)."""
-
-    digest: str
-    written: str | None
-    by: str | None
-
-
-@dataclass(frozen=True)
-class WriteResult(Result):
-    """What a write did: ``operation`` is created | updated | renamed | reactivated
-    (a superseded memory made active again) | unchanged | dismissed (a proposal a person dismissed
-    before, byte for byte: not proposed again, the warning says so); ``redactions``
-    counts secrets replaced (``redaction_kinds`` by kind); ``warnings`` name every cut and normalization; ``status`` and ``pinned``
-    are the memory's now; ``digest`` is its file's SHA-256; ``kept_edit``: the hand edit it replaced that
-    no read had seen, kept in history (None: none, or not known); ``replaced``: the version an update
-    replaced (None for any other operation)."""
-
-    name: str
-    scope: str
-    operation: str
-    redactions: int = 0
-    redaction_kinds: dict = field(default_factory=dict)
-    warnings: tuple[str, ...] = ()
-    status: str = "active"
-    pinned: bool = False
-    digest: str | None = None
-    kept_edit: KeptEdit | None = None
-    replaced: ReplacedVersion | None = None
 
 
 @dataclass(frozen=True)

@@ -172,10 +172,12 @@ def cosines(conn, session: Session, query: str, layers: list[str], where: tuple[
     (:func:`memdir.search.warm.exact`); none answering, this process embeds the query as ever. Embedding the query here, a few memories with no
     vector yet (at most :data:`memdir.search.unembedded.INLINE_MAX`) are measured on the spot too
     (:func:`memdir.search.unembedded.cosines`)."""
-    from . import embedder, passagevectors, sentencestore, unembedded, vectors, warm
+    from . import vectors
 
-    if not vectors.wanted(session.settings):
+    if not vectors.wanted(session.settings):  # vectors off: none of the embedder's modules loaded (hot46)
         return {}
+    from . import embedder, passagevectors, sentencestore, unembedded, warm
+
     embedded, total = vectors.pending(conn, layers)
     # heads, then body passages and the sentences a tie may pick, in the background
     started = embedded < total or passagevectors.passages_stale(conn) or sentencestore.stale(conn)

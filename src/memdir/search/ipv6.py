@@ -37,10 +37,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from .versions import VERSION_JOIN
-
-ADDRESS_MARK = "\ue002"
-"""What begins an IPv6 address's term (U+E002, private use: no text gives it a term; FTS5 keeps it in the token)."""
+from .versions import ADDRESS_MARK, VERSION_JOIN
 
 _GROUP = r"[0-9A-Fa-f]{1,4}"
 

@@ -96,7 +96,7 @@ from .stopwords import STOPWORDS, is_chat, is_cjk_grammar, is_stopword, without_
 from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, ungrouped, within_numbers, year_first
 from .versions import RANGE_MARK, VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
-from .ipv6 import addresses
+from .addressing import addresses  # search.ipv6 loaded for a text holding a colon alone
 from .wordterms import AFTER_NUMBER, cjk_bigrams, korean_word, read_word, umlauts_spelled
 
 

@@ -17,6 +17,7 @@ match of its major's memory. A date written with dots is no version (``02.11.202
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..text.fold import fold
@@ -31,7 +32,15 @@ from ..vocabulary import CJK_RANGES, SPACELESS_RANGES
 # without spaces (CJK, Thai: vocabulary) is no part of the number beside it: "バージョン2.3.1を使う" holds 2.3.1.
 _WORD = f"[^\\W{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter, digit or _ of a script written with spaces
 _LETTER = f"[^\\W\\d_{CJK_RANGES}{SPACELESS_RANGES}]"  # a letter of such a script
-_VERSION = re.compile(rf"(?<!\.)(?<!{_WORD})(?=\w*\.\d)(?:{_WORD}*{_LETTER})?(\d+(?:\.\d+)+)(?![\d_]|\.\d)")
+_VERSION = rf"(?<!\.)(?<!{_WORD})(?=\w*\.\d)(?:{_WORD}*{_LETTER})?(\d+(?:\.\d+)+)(?![\d_]|\.\d)"
+
+
+@lru_cache(maxsize=1)
+def _version() -> re.Pattern:
+    """:data:`_VERSION` compiled, on the first text holding a dot before a digit (:func:`dotted_versions`' fast
+    test): the prompt hook and a write load this module with the tokenizer, and most prompts hold none (its
+    character classes of the scripts written without spaces: ≈ 3 M instructions, hot46)."""
+    return re.compile(_VERSION)
 
 
 class Version(NamedTuple):
@@ -59,11 +68,20 @@ _MARKS = ("v", "r")  # a version's mark: v2.3, r2.3 (a release)
 # 1.0.0.beta2, python3.11rc1), and its number, written on or apart by a dot or a hyphen, or none (1.0.0-beta); a
 # label of one letter (a1, b2, c1) only with its number (1.5b is a size, v2.3.1a a letter). Nothing of a word or of
 # another dotted part after it (2.3.1.rc1.tar.gz, 2.3.1-beta-linux: no pre-release, read as before).
-_PRE_RELEASE = re.compile(r"[.\-]?(?:(alpha|beta|rc|preview|pre|dev|post)|([abc])(?=[.\-]?\d))[.\-]?(\d+)?"
-                          r"(?![^\W_]|[.\-][^\W_])", re.IGNORECASE)
+_PRE_RELEASE = (r"[.\-]?(?:(alpha|beta|rc|preview|pre|dev|post)|([abc])(?=[.\-]?\d))[.\-]?(\d+)?"
+                r"(?![^\W_]|[.\-][^\W_])")
 # ... and one written apart from its version by a space (2.3.1 rc1, 2.3.1 beta.2, Python 3.11 RC1): only a label that
 # is a word with its number (a space before "dev", "b2" or "rc 1" is too often another word: "v2.3 dev server").
-_APART = re.compile(r"[ \t](alpha|beta|rc|preview|pre|dev|post)()[.\-]?(\d+)(?![^\W_]|[.\-][^\W_])", re.IGNORECASE)
+_APART = r"[ \t](alpha|beta|rc|preview|pre|dev|post)()[.\-]?(\d+)(?![^\W_]|[.\-][^\W_])"
+
+
+@lru_cache(maxsize=1)
+def _pre_releases() -> tuple[re.Pattern, re.Pattern]:
+    """:data:`_PRE_RELEASE` and :data:`_APART` compiled (case-insensitive), on the first version found."""
+    return re.compile(_PRE_RELEASE, re.IGNORECASE), re.compile(_APART, re.IGNORECASE)
+
+
+_DOT_DIGIT = re.compile(r"\.\d")  # the fast test of dotted_versions (\d: any script's digits, as _VERSION's)
 _SPELLED = {"alpha": "a", "beta": "b", "c": "rc", "pre": "rc", "preview": "rc"}  # PEP 440's normal spellings
 
 VERSION_JOIN = "\ue000"
@@ -73,6 +91,11 @@ VERSION_JOIN = "\ue000"
 categories ``L* N* Co``), so such a term is never a word's or another number's: ``v1.0`` is no ``v10``, ``v10.0``
 no ``V100``, ``2.3`` no ``23``."""
 
+
+ADDRESS_MARK = "\ue002"
+"""What begins an IPv6 address's term (U+E002, private use: no text gives it a term; FTS5 keeps it in the token):
+:mod:`memdir.search.ipv6`'s, held here with the other marks so a reader of terms (:mod:`memdir.search.why`) tells
+an address's term apart without loading that module."""
 
 RANGE_MARK = "\ue003"
 """What begins a network's or a version range's term and parts its bounds (U+E003, private use:
@@ -93,10 +116,13 @@ def dotted_versions(text: str, most: int) -> list[Version]:
     A date is no version (:func:`_dated`: ``02.11.2026`` meets ``2026-11-02`` by its groups and their joins,
     written any way). Pure."""
     out: list[Version] = []
-    for match in _VERSION.finditer(text):
+    if "." not in text or not _DOT_DIGIT.search(text):  # no dot before a digit: no version (ASCII's or another script's)
+        return out
+    for match in _version().finditer(text):
         groups = fold(match.group(1)).split(".")
         name = fold(text[match.start():match.start(1)])
-        pre = _PRE_RELEASE.match(text, match.end()) or _APART.match(text, match.end())
+        pre_release_, apart = _pre_releases()
+        pre = pre_release_.match(text, match.end()) or apart.match(text, match.end())
         if name and name not in _MARKS and match.end() < len(text) and text[match.end()].isalpha() \
                 and not (pre and pre.group(3)):
             continue  # m5.2xlarge, e2.1b: a name's digits and a size, no version (a name's version ends: python3.11,

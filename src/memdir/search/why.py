@@ -11,8 +11,8 @@ import unicodedata
 
 from ..text.fold import fold
 from ..text.printable import without_hidden
+from .addressing import written as written_address
 from .emoji import written as written_emoji
-from .ipv6 import written as written_address
 from .relevance import Evidence
 from .stemming import stem
 from .tokenize import segments, word_parts, word_tokens

@@ -4,6 +4,7 @@ instruction counts: ``benchmarks/bench_hooks.py --fresh --instructions``)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -65,3 +66,65 @@ def test_context_loads_neither_pathlib_nor_re(person, project):
     assert loaded == ["enum", "memdir.prompt.context", "re"]
     out, loaded = _module_run("--project", str(project), "list")
     assert "db-port" in out and {"pathlib", "re"} <= set(loaded)
+
+
+# hot46: what the prompt hook (vectors off) loads or compiles only for a prompt that needs it — the IPv6 module
+# (search.ipv6: a prompt or a memory's term holding an address), the embedder's modules (vectors on), and the
+# tokenizer's largest patterns: a version written with dots (search.versions' class of every script written with
+# spaces, ≈ 13 M instructions) and a phrasal verb's followers (search.oneword). ≈ 70 M of 667 M instructions of a
+# fresh prompt hook at 1,000 memories (benchmarks/bench_hooks.py --fresh --instructions --commands user_prompt_submit).
+PROMPT_ONLY = ("memdir.search.ipv6",  # search.addressing loads it for a text that may hold an address
+               "memdir.search.embedder", "memdir.search.passagevectors",
+               "memdir.search.sentencestore", "memdir.search.unembedded", "memdir.layer.joblock")
+PROMPT_USED = ("memdir.search.recall", "memdir.search.vectors", "memdir.search.versions")
+
+
+def _prompt_hook(project, prompt: str, session: str) -> tuple[str, list[str], dict]:
+    """The prompt hook (vectors off) in a fresh process as installed (``python -m memdir.hooks``): its stdout, which
+    of :data:`PROMPT_ONLY` and :data:`PROMPT_USED` it loaded, and which of the lazy patterns it compiled."""
+    payload = {"session_id": session, "transcript_path": "/nonexistent/t.jsonl", "cwd": str(project),
+               "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    code = (
+        "import io, json, sys, runpy\n"
+        "sys.argv = ['memdir.hooks', 'claude-code', 'UserPromptSubmit']\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
+        "try:\n"
+        "    runpy.run_module('memdir.hooks', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "from memdir.search import oneword, versions\n"
+        f"print(json.dumps([sorted(m for m in {PROMPT_ONLY + PROMPT_USED!r} if m in sys.modules), "
+        "{'version': versions._version.cache_info().currsize, 'pre_release': versions._pre_releases.cache_info()"
+        ".currsize, 'followed': oneword._followed.cache_info().currsize}]), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "MEMDIR_SEARCH_VECTORS": "off"})
+    assert done.returncode == 0, done.stderr
+    loaded, compiled = json.loads(done.stderr.strip().splitlines()[-1])
+    return done.stdout, loaded, compiled
+
+
+def test_the_prompt_hook_loads_the_address_module_and_compiles_a_version_s_pattern_only_for_a_prompt_holding_one(
+        person, project):
+    """A prompt with no address, no version and no phrasal verb loads neither :mod:`memdir.search.ipv6` nor the
+    embedder's modules (vectors off) and compiles none of the three lazy patterns, and still recalls; controls in
+    the same store: the recall's own modules are there (and :mod:`memdir.search.vectors`, which said vectors are
+    off); the store's first prompt, indexing the memories, reads their address and version; a prompt asking for ``fe80::1`` and ``v2.3.1`` loads the address module, compiles the version's and
+    pre-release's patterns, and recalls the memory holding both (an address exact: not the one of ``fe80::1ff``)."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved from 5432.")
+    person.write("gateway", "The staging gateway answers on fe80::1 since v2.3.1", "project", "Moved from the old VLAN.")
+    person.write("other-host", "The lab router answers on fe80::1ff:fe23:4567:890a", "project", "Its console is in rack 4.")
+    out, loaded, compiled = _prompt_hook(project, "which port does dev postgresql listen on?", "first")
+    assert "5433" in out and "memdir.search.ipv6" in loaded  # control: the store's first prompt indexes its memories
+    assert compiled["version"] == 1  # control: ... one holding an address and a version (v2.3.1)
+    out, loaded, compiled = _prompt_hook(project, "which port does dev postgresql listen on?", "plain")
+    assert "5433" in out and "db-port" in out
+    assert loaded == sorted(PROMPT_USED)  # control: recall, the tokenizer's versions module and the vectors check
+    assert compiled == {"version": 0, "pre_release": 0, "followed": 0}
+    out, loaded, compiled = _prompt_hook(project, "what answers on fe80::1 since v2.3.1?", "address")
+    assert "## gateway (type: project; layer: project)" in out and "old VLAN" in out  # control: read as such
+    assert "other-host" not in out and "rack 4" not in out  # fe80::1 exact: not the address under it
+    assert "memdir.search.ipv6" in loaded and "memdir.search.embedder" not in loaded
+    assert (compiled["version"], compiled["pre_release"]) == (1, 1)
+    _, _, compiled = _prompt_hook(project, "how do I log in to the staging gateway?", "phrasal")
+    assert compiled["followed"] == 1  # control: a verb and its particle written apart ("log in")

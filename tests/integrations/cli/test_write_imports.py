@@ -111,3 +111,33 @@ def test_a_cli_write_into_its_layer_runs_no_git_and_no_other_method_s_module(pro
     done, loaded = _run("install", "--help")
     assert "~/.codex/config.toml" in done.stdout  # control: install's help lists each client's files
     assert set(INSTALLERS) <= set(loaded)
+
+
+# hot46: a write's result has a module of its own (results.writes); the thirteen other results of a memory (a listing,
+# a read, a delete, a history…: ≈ 4 M instructions each to build) load with the command that returns one.
+OTHER_RESULTS = ("memdir.results.memories",)
+
+
+def test_a_cli_write_builds_its_own_result_and_none_of_the_others(project):
+    """A write (created, then updated) loads :mod:`memdir.results.writes` and not :mod:`memdir.results.memories`;
+    controls in the same store: ``list``, ``read`` and ``delete`` load it and say what they did, and the facade's
+    names of the write's result are the same classes either way."""
+    for text, said in (("Moved from 5432.", "Memory created: db-port (project)\n"),
+                       ("Moved from 5432 in May.", "Memory updated: db-port (project)\n")):
+        done, loaded = _run("--project", str(project), "write", "db-port", "-d", "Dev PostgreSQL listens on 5433",
+                            "-b", text)
+        assert done.stdout == said
+        assert [m for m in OTHER_RESULTS if m in loaded] == []
+        assert "memdir.results.writes" in loaded  # control: its own result
+    done, loaded = _run("--project", str(project), "list")
+    assert "- db-port (type: project; layer: project) — Dev PostgreSQL listens on 5433" in done.stdout
+    assert "memdir.results.memories" in loaded  # control: a listing's result
+    done, loaded = _run("--project", str(project), "read", "db-port")
+    assert "Moved from 5432 in May." in done.stdout and "memdir.results.memories" in loaded  # control: a read's
+    done, loaded = _run("--project", str(project), "delete", "db-port")
+    assert "db-port" in done.stdout and "memdir.results.memories" in loaded  # control: a delete's
+    import memdir
+    from memdir.results import memories, writes
+
+    assert memdir.WriteResult is memories.WriteResult is writes.WriteResult
+    assert memories.KeptEdit is writes.KeptEdit and memories.ReplacedVersion is writes.ReplacedVersion
