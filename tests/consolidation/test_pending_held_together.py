@@ -135,3 +135,19 @@ def test_the_option_turned_down_reads_as_negated(item, turned):
     from memdir.prompt.coverage import _stems, _turned
 
     assert _turned(item, _stems(item)) == turned
+
+
+def test_a_later_write_of_the_choice_ends_the_pending_finding(isolated_home, project):
+    """The same rule on the other path: a finding kept pending, then saved by the next session's agent with its
+    memory_write (tool path), ends; the reversed choice written first leaves it pending (the control)."""
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    report = person.consolidate([{"role": "user", "content": "I prefer pnpm over npm here."}], extractor="agent")
+    assert report.pending == ("I prefer pnpm over npm here.",)
+    layer = person.session.layer("project").path
+    agent = Memory.open(home=isolated_home, project=project, session="s2", search_vectors="off")
+    agent.call_tool("memory_write", {"name": "pkg-npm", "type": "feedback",
+                                     "description": "Use npm, never pnpm, in this repo", "body": ""})
+    assert [i["text"] for i in pending.load(layer)] == ["I prefer pnpm over npm here."]  # the reversal: pending
+    name, kind, description, body = PKG[0]
+    agent.call_tool("memory_write", {"name": name, "type": kind, "description": description, "body": body})
+    assert pending.load(layer) == []

@@ -25,7 +25,7 @@ _COUNTED = frozenset("being her his their may might must shall where why how".sp
 # "pnpm rather than npm"): they turn the words after them around like a negation ("never npm" saves it), and
 # hold no value of their own (newuser46: "I prefer pnpm over npm here." was kept as a pending finding after the
 # agent saved "Use pnpm, never npm" in that session, so the next session's agent was asked to save it again).
-_TURNED_DOWN = frozenset("over instead rather".split())
+_TURNED_DOWN = frozenset(("over", "instead", "rather"))
 
 
 def _stop() -> frozenset[str]:
@@ -244,6 +244,16 @@ def covers(item_text: str, memory_text: str) -> bool:
     return not _negated(item_text, shared) or _negated(memory_text, shared)
 
 
+def saves(item_text: str, memory_text: str) -> bool:
+    """Whether ``memory_text`` (:func:`memory_text`: a memory's fields) saves the finding ``item_text``: it covers it
+    (:func:`covers`) and the finding corrects nothing of it (:func:`corrects`). The one rule by which a write ends
+    a pending finding (:func:`memdir.prompt.pending.expire_covered`), an edit outside memdir answers one
+    (:mod:`memdir.prompt.answered`) and a memory saved during a session holds one (consolidation's ``_held``):
+    "Use npm, never pnpm" covers the words of "I prefer pnpm over npm" but is its reversal, so it saves nothing
+    (newuser46: the write path asked :func:`covers` alone, and such a reversal ended the finding)."""
+    return covers(item_text, memory_text) and not corrects(item_text, memory_text)
+
+
 # Words that stand for "what there is to know about it" in a request ("the search service facts", "deploy
 # stuff"): no topic of their own. The request words themselves ("remember", "notes", "details") are
 # memdir.text.words.REQUEST_WORDS.
@@ -285,4 +295,4 @@ def requested(item_text: str, head_text: str) -> bool:
 
 
 __all__ = ["COVERAGE", "NEGATION_REACH", "TOPIC_WORDS", "corrects", "covers", "memory_text", "request_topic",
-           "requested", "shares"]
+           "requested", "saves", "shares"]
