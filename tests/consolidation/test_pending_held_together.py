@@ -101,3 +101,53 @@ def test_a_preference_saved_with_a_how_to_apply_line_of_other_verbs_is_not_pendi
                          ("user", said[1], stamp(2)), ("assistant", "Noted.", stamp(5)))
     agent.consolidate(path, mode="always", extractor="agent")
     assert [item["text"] for item in pending.load(agent.session.layer_path("project"))] == [said[1]]
+
+
+PKG = [("pkg-manager", "feedback", "Use pnpm, never npm, in this repo",
+        "**Why:** the lockfile is pnpm-lock.yaml.\n**How to apply:** pnpm install / pnpm add.")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("said, kept", [
+    # newuser46, the real Claude Code 2.1.332: the agent saved pkg-manager in the session, and the next session's
+    # <memory_pending> still asked for "I prefer pnpm over npm here." ("over" read as a value beside "pnpm")
+    ("I prefer pnpm over npm here, please keep that in mind.", []),
+    ("Use pnpm instead of npm here, please keep that in mind.", []),
+    # controls in the same setup: the choice turned around, and a fact pkg-manager does not hold, stay pending
+    ("I prefer npm over pnpm here, please keep that in mind.", ["I prefer npm over pnpm here."]),
+    ("I prefer pnpm over npm here, and staging deploys need the VPN.",
+     ["I prefer pnpm over npm here, and staging deploys need the VPN."]),
+])
+def test_a_choice_saved_with_never_is_not_pending(tmp_path, isolated_home, project, said, kept):
+    agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    assert _pending_after(tmp_path, agent, said, saved=PKG, first="pkg-manager") == kept
+
+
+@pytest.mark.parametrize("item, turned", [
+    ("I prefer pnpm over npm here.", {"npm"}),
+    ("Use pnpm instead of npm.", {"npm"}),
+    ("We pin Node 20 rather than float it", {"float"}),
+    ("We would rather pin Node 20 than float it", set()),  # control: "rather" before the option kept turns nothing
+    ("The standby takes over the queue", set()),  # control: "over" after no choice turns nothing
+    ("I prefer pnpm. Over npm it wins", set()),   # control: a clause's end stands between the choice and "over"
+])
+def test_the_option_turned_down_reads_as_negated(item, turned):
+    from memdir.prompt.coverage import _stems, _turned
+
+    assert _turned(item, _stems(item)) == turned
+
+
+def test_a_later_write_of_the_choice_ends_the_pending_finding(isolated_home, project):
+    """The same rule on the other path: a finding kept pending, then saved by the next session's agent with its
+    memory_write (tool path), ends; the reversed choice written first leaves it pending (the control)."""
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    report = person.consolidate([{"role": "user", "content": "I prefer pnpm over npm here."}], extractor="agent")
+    assert report.pending == ("I prefer pnpm over npm here.",)
+    layer = person.session.layer("project").path
+    agent = Memory.open(home=isolated_home, project=project, session="s2", search_vectors="off")
+    agent.call_tool("memory_write", {"name": "pkg-npm", "type": "feedback",
+                                     "description": "Use npm, never pnpm, in this repo", "body": ""})
+    assert [i["text"] for i in pending.load(layer)] == ["I prefer pnpm over npm here."]  # the reversal: pending
+    name, kind, description, body = PKG[0]
+    agent.call_tool("memory_write", {"name": name, "type": kind, "description": description, "body": body})
+    assert pending.load(layer) == []

@@ -239,13 +239,13 @@ def _held(snap: Snapshot, text: str, during: tuple | None) -> tuple[str, str] | 
                if _written_since(entry.record, during[0]) and entry.record.updated <= during[1]]
     for scope, record in written:
         held = coverage.memory_text(record.name, record.description, record.body)
-        if ((coverage.covers(text, held) and not coverage.corrects(text, held))
+        if (coverage.saves(text, held)
                 or coverage.requested(text, coverage.memory_text(record.name, record.title, record.description))):
             return scope, record.name
     sharing = [(scope, record, held) for scope, record in written
                if coverage.shares(text, held := coverage.memory_text(record.name, record.description, record.body))]
     together = "\n".join(held for _, _, held in sharing)
-    if len(sharing) > 1 and coverage.covers(text, together) and not coverage.corrects(text, together):
+    if len(sharing) > 1 and coverage.saves(text, together):
         return ("+".join(dict.fromkeys(scope for scope, _, _ in sharing)),
                 "+".join(record.name for _, record, _ in sharing))
     return None

@@ -84,7 +84,7 @@ def answer(item_text: str, name: str, before: str | None, after: str) -> str | N
 
     from . import coverage as words_of
 
-    if words_of.covers(item_text, after) and not words_of.corrects(item_text, after):
+    if words_of.saves(item_text, after):
         return f"{name} was edited outside memdir and now holds it"
     if not before:
         return None

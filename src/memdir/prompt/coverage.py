@@ -21,6 +21,11 @@ _WORD = r"(?i)[a-z0-9]+|[\u4e00-\u9fff]"
 # _COUNTED are function words the coverage test has always counted as content (which memory covers an item
 # stays what it was). Words of one or two ASCII letters are never counted (see _stems).
 _COUNTED = frozenset("being her his their may might must shall where why how".split())
+# Words that, after a choice, name the option turned down ("I prefer pnpm over npm", "pnpm instead of npm",
+# "pnpm rather than npm"): they turn the words after them around like a negation ("never npm" saves it), and
+# hold no value of their own (newuser46: "I prefer pnpm over npm here." was kept as a pending finding after the
+# agent saved "Use pnpm, never npm" in that session, so the next session's agent was asked to save it again).
+_TURNED_DOWN = frozenset(("over", "instead", "rather"))
 
 
 def _stop() -> frozenset[str]:
@@ -30,7 +35,7 @@ def _stop() -> frozenset[str]:
     if _STOP is None:
         from ..text.words import CHAT_WORDS, FUNCTION_WORDS
 
-        _STOP = frozenset(FUNCTION_WORDS - _COUNTED | CHAT_WORDS | {"first"})
+        _STOP = frozenset(FUNCTION_WORDS - _COUNTED | CHAT_WORDS | _TURNED_DOWN | {"first"})
     return _STOP
 
 
@@ -57,7 +62,9 @@ _CLAUSE_END = frozenset(",;.!?\n，、。；！？")
 
 
 def _turned(text: str, stems: set[str]) -> set[str]:
-    """Which of ``stems`` a negation of ``text`` turns around (:func:`_negated`)."""
+    """Which of ``stems`` a negation of ``text`` turns around (:func:`_negated`); a word naming the option turned
+    down is one too (:func:`_turns_down`: "I prefer pnpm over npm", "instead of npm", "rather than npm" turn
+    "npm")."""
     import re  # late, as in _stems
 
     from ..text.words import NEGATIONS
@@ -66,7 +73,7 @@ def _turned(text: str, stems: set[str]) -> set[str]:
     found = [m.group().lower() for m in spans]
     turned: set[str] = set()
     for at, word in enumerate(found):
-        if word not in NEGATIONS:
+        if word not in NEGATIONS and not _turns_down(text, spans, found, at):
             continue
         for after in range(at + 1, min(at + 1 + NEGATION_REACH, len(found))):
             # a negation ends at its clause (newuser38: "uv not pip here, dev db is on 5433" does not turn "dev")
@@ -75,6 +82,28 @@ def _turned(text: str, stems: set[str]) -> set[str]:
             if found[after][:5] in stems:
                 turned.add(found[after][:5])
     return turned
+
+
+def _turns_down(text: str, spans: list, found: list[str], at: int) -> bool:
+    """Whether word ``at`` (``found``: the lower-cased words of ``spans``, ``re`` matches of :data:`_WORD` in
+    ``text``) names the option turned down after it (:data:`_TURNED_DOWN`): "instead of", "rather than", or
+    "over" after a verb of liking in its clause ("I prefer pnpm over npm"). Not "rather" before the option kept
+    ("rather pin Node 20 than float"), nor "over" after no choice ("takes over the queue")."""
+    word, after = found[at], found[at + 1] if at + 1 < len(found) else ""
+    if word == "instead" or word == "rather":
+        return after == {"instead": "of", "rather": "than"}[word]
+    return word == "over" and _chose(text, spans, at)
+
+
+def _chose(text: str, spans: list, at: int) -> bool:
+    """Whether a verb of liking (:data:`_STANCE`) comes before word ``at`` of ``spans`` (``re`` matches of
+    :data:`_WORD` in ``text``) in its clause (:data:`_CLAUSE_END`)."""
+    for before in range(at - 1, -1, -1):
+        if _CLAUSE_END.intersection(text[spans[before].end():spans[before + 1].start()]):
+            return False
+        if spans[before].group().lower()[:5] in _STANCE:
+            return True
+    return False
 
 
 def _values(text: str) -> set[str]:
@@ -215,6 +244,16 @@ def covers(item_text: str, memory_text: str) -> bool:
     return not _negated(item_text, shared) or _negated(memory_text, shared)
 
 
+def saves(item_text: str, memory_text: str) -> bool:
+    """Whether ``memory_text`` (:func:`memory_text`: a memory's fields) saves the finding ``item_text``: it covers it
+    (:func:`covers`) and the finding corrects nothing of it (:func:`corrects`). The one rule by which a write ends
+    a pending finding (:func:`memdir.prompt.pending.expire_covered`), an edit outside memdir answers one
+    (:mod:`memdir.prompt.answered`) and a memory saved during a session holds one (consolidation's ``_held``):
+    "Use npm, never pnpm" covers the words of "I prefer pnpm over npm" but is its reversal, so it saves nothing
+    (newuser46: the write path asked :func:`covers` alone, and such a reversal ended the finding)."""
+    return covers(item_text, memory_text) and not corrects(item_text, memory_text)
+
+
 # Words that stand for "what there is to know about it" in a request ("the search service facts", "deploy
 # stuff"): no topic of their own. The request words themselves ("remember", "notes", "details") are
 # memdir.text.words.REQUEST_WORDS.
@@ -256,4 +295,4 @@ def requested(item_text: str, head_text: str) -> bool:
 
 
 __all__ = ["COVERAGE", "NEGATION_REACH", "TOPIC_WORDS", "corrects", "covers", "memory_text", "request_topic",
-           "requested", "shares"]
+           "requested", "saves", "shares"]

@@ -334,13 +334,13 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
 
 def expire_covered(layer_dir: Path, memory_text: str, head_text: str = "") -> list[dict]:
     """Drop the items ``memory_text`` (a written memory's name, description
-    and body) covers, and the vague requests ``head_text`` (its name, title and description) names
+    and body) saves (:func:`memdir.prompt.coverage.saves`), and the vague requests ``head_text`` (its name, title and description) names
     (:func:`requested`) (call with the layer lock held). Returns the dropped items."""
     # late: the hot path (showing the findings) never compares texts
-    from .coverage import covers, requested
+    from .coverage import requested, saves
 
     items = load(layer_dir)
-    gone = [i for i in items if covers(i["text"], memory_text) or (head_text and requested(i["text"], head_text))]
+    gone = [i for i in items if saves(i["text"], memory_text) or (head_text and requested(i["text"], head_text))]
     if gone:
         _save(layer_dir, [i for i in items if i not in gone])
     return gone
