@@ -33,6 +33,7 @@ from memdir.consolidation.retraction import (
     withdrawn,
     wrong_and_right,
 )
+from memdir.consolidation.takeback import denies_request
 from memdir.consolidation.transcripts import Transcript, Turn
 from tests.conftest import run_cli
 from tests.consolidation.test_agent_mode import session_end
@@ -154,6 +155,28 @@ def test_cli_rules_a_denial_of_another_thing_cancels_nothing(isolated_home, proj
     out = consolidate(project, isolated_home, said("Remember to use yarn.", "Forget that \u2014 we don't use yarn."),
                       name="u.txt")
     assert "not kept: Remember to use yarn." in out and names(isolated_home, project) == ["use-pnpm"]
+
+
+@pytest.mark.parametrize("denial", [
+    "Forget that, we don't use pnpm anymore.", "Forget that, we no longer use pnpm.",
+    "Forget that, we don't use pnpm in this repo.", "Forget that, pnpm is not needed.",
+])
+def test_cli_rules_a_denial_of_the_thing_itself_with_more_words_cancels_it(isolated_home, project, denial):
+    """break47: a denial holding every word of the request and more ("anymore", "no longer", "in this repo") was
+    read as naming another thing and the retracted "To use pnpm." was saved; "pnpm is not needed" (no word in
+    another's place) as well. Control, same setup: npm in pnpm's place, words around it or not, cancels nothing."""
+    out = consolidate(project, isolated_home, said("Remember to use pnpm.", denial))
+    assert "not kept: Remember to use pnpm." in out and names(isolated_home, project) == []
+    out = consolidate(project, isolated_home, said("Remember to use yarn.", "Forget that \u2014 we don't use npm here."),
+                      name="u.txt")
+    assert "took back" not in out and names(isolated_home, project) == ["use-yarn"]
+
+
+def test_a_word_in_place_of_the_requests_is_another_thing():
+    about = ["Remember to use pnpm."]
+    assert not denies_request(about, "we don't use npm") and not denies_request(about, "we don't use npm here")
+    assert denies_request(about, "we don't use pnpm anymore") and denies_request(about, "pnpm is not needed")
+    assert denies_request(about, "we no longer use pnpm") and denies_request(about, "we don't use pnpm")
 
 
 # ---------------------------------------------------------------- (c) the replacement in the next sentence

@@ -168,11 +168,13 @@ def _values(text: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _subject(text: str) -> set[str]:
-    """The content words of ``text`` that are no value (:func:`_values`): what it is about."""
+def _subject(text: str, *, ordered: bool = False):
+    """The content words of ``text`` that are no value (:func:`_values`): what it is about, a set (a list in
+    their order when ``ordered``)."""
     from .extractors.wording import content_words
 
-    return {w for w in content_words(text) if not any(c.isdigit() for c in w) and not _DAY.fullmatch(w)}
+    out = [w for w in content_words(text) if not any(c.isdigit() for c in w) and not _DAY.fullmatch(w)]
+    return out if ordered else set(out)
 
 
 def negates(text: str) -> bool:
@@ -330,16 +332,44 @@ def denies_request(about: list[str], rest: str) -> bool:
     """Whether ``rest`` (:func:`replacement`) denies the request it follows (``about``: the request and what it
     pointed back to) and says nothing new: it negates (:func:`negates`), shares a content word with it, and puts
     no value of its own ("Never mind, it's not port 5433" after "Remember the db is on port 5433."). Then the
-    take-back cancels the request and nothing stands in its place (hand-45r: the denied value was saved)."""
+    take-back cancels the request and nothing stands in its place (hand-45r: the denied value was saved). A denial
+    naming another thing denies nothing: one holding a word the request does not in place of one it does ("we don't
+    use npm" after "Remember to use pnpm."); one holding every word of the request's and more ("we don't use pnpm
+    anymore", "we no longer use pnpm", "… in this repo") denies the request itself (break47: pnpm was saved)."""
     if not negates(rest):
         return False
     said = " ".join(about)
     new_values = _values(rest)
     if any(value not in _values(said) for value in new_values):
         return False  # "it's not 5433, it's 5434": a value of its own, read as said
-    if _claim(rest) - _subject(said):
-        return False  # "Forget that — we don't use npm" after "Remember to use pnpm.": it names another thing
+    if _in_place_of(_claim(rest, ordered=True), _subject(said, ordered=True)):
+        return False  # "Forget that — we don't use npm" after "Remember to use pnpm.": npm in pnpm's place
     return bool(_subject(rest) & _subject(said)) or bool(new_values)
+
+
+def _in_place_of(claim: list[str], subject: list[str]) -> bool:
+    """Whether the words ``claim`` (in order) say the words ``subject`` (in order) with one of them, absent from
+    ``claim``, put in place by a word ``subject`` does not hold: ``[use, npm]`` for ``[use, pnpm]``, also with words
+    around (``[use, npm, here]``); not ``[use, pnpm, anymore]`` (nothing left out) nor ``[pnpm, need]`` for ``[use,
+    pnpm]`` (nothing where "use" stood). Linear in ``len(subject)`` times ``len(claim)`` (a sentence's words)."""
+    said = set(subject)
+    for i, word in enumerate(subject):
+        if word in claim:
+            continue
+        at = 0
+        for j, want in enumerate(subject):
+            if j == i:
+                while at < len(claim) and claim[at] in said:
+                    at += 1
+            else:
+                while at < len(claim) and claim[at] != want:
+                    at += 1
+            if at == len(claim):
+                break
+            at += 1
+        else:
+            return True
+    return False
 
 
 # The stems "n't" leaves of a negated verb ("don't" → "don"): words of no subject.
@@ -347,11 +377,13 @@ _NOT_STEMS = frozenset({"don", "doesn", "didn", "isn", "aren", "wasn", "weren", 
                         "wouldn", "hasn", "haven", "hadn", "mustn", "needn", "ain"})
 
 
-def _claim(text: str) -> set[str]:
-    """:func:`_subject` of ``text`` without its words of negation ("we don't use npm" → {"use", "npm"})."""
+def _claim(text: str, *, ordered: bool = False):
+    """:func:`_subject` of ``text`` without its words of negation ("we don't use npm" → {"use", "npm"}; a list in
+    their order when ``ordered``)."""
     from ..text.words import NEGATIONS
 
-    return {w for w in _subject(text) if w not in NEGATIONS and w not in _NOT_STEMS}
+    out = [w for w in _subject(text, ordered=True) if w not in NEGATIONS and w not in _NOT_STEMS]
+    return out if ordered else set(out)
 
 
 def held_text(about: list[str], sentence: str, values: tuple) -> str:
