@@ -145,6 +145,22 @@ def test_hook_control_a_correction_naming_the_db_is_the_finding(isolated_home, p
     assert _pending_texts(isolated_home, project) == ["Remember: the db is on port 5434 and the cache on port 6379."]
 
 
+@pytest.mark.parametrize("first, after, kept", [
+    (TWO_PORTS, "Sorry, the database is on port 5434.", "The db is on port 5434 and the cache on port 6379."),
+    ("Remember: the db is on port 5433.", "Sorry, the database is on port 5434.", "The database is on port 5434."),
+    ("Remember: the prod database is on port 5433 and the dev cache on port 6379.",
+     "Sorry, the production db is on port 5434.", "The prod database is on port 5434 and the dev cache on port 6379."),
+])
+def test_cli_rules_a_correction_naming_the_place_by_its_long_or_short_form(isolated_home, project, first, after, kept):
+    """break47: "the database" did not name the place of "the db" (a word the request did not say), so the correction
+    was dropped and the wrong port saved (5433), as search and the tombstones read db as database. Control, same
+    setup: the cache's port, not named, is kept as said; a correction naming no place is held for a person."""
+    out = consolidate(project, isolated_home, said(first, after))
+    assert f"not kept: {first}" in out and descriptions(isolated_home, project) == [kept]
+    consolidate(project, isolated_home, said(TWO_PORTS, "Sorry, it's port 5434."), name="u.txt")
+    assert _pending_texts(isolated_home, project) == [HELD] and descriptions(isolated_home, project) == [kept]
+
+
 # ---------------------------------------------------------------- (b) a retraction naming another thing
 
 

@@ -170,10 +170,13 @@ def _values(text: str) -> dict[str, tuple[str, str]]:
 
 def _subject(text: str, *, ordered: bool = False):
     """The content words of ``text`` that are no value (:func:`_values`): what it is about, a set (a list in
-    their order when ``ordered``)."""
+    their order when ``ordered``), a short form read as its long word (:data:`memdir.text.words.SHORT_FORMS`: "the
+    database is on port 5434" names the place of "the db is on port 5433", as search and the tombstones read them)."""
+    from ..text.words import SHORT_FORMS
     from .extractors.wording import content_words
 
-    out = [w for w in content_words(text) if not any(c.isdigit() for c in w) and not _DAY.fullmatch(w)]
+    out = [SHORT_FORMS.get(w, w) for w in content_words(text) if not any(c.isdigit() for c in w)
+           and not _DAY.fullmatch(w)]
     return out if ordered else set(out)
 
 
