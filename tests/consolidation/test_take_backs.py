@@ -209,6 +209,24 @@ def test_cli_rules_a_replacement_in_the_next_sentence_is_kept(isolated_home, pro
     assert names(isolated_home, project) == ["deploy-thursdays"]
 
 
+@pytest.mark.parametrize("request_, after, kept", [
+    ("Remember we deploy on Mondays.", "Scratch that. We deploy on Thursdays and Fridays.",
+     "We deploy on Thursdays and Fridays."),
+    ("Remember: use pnpm for installs.", "Scratch that. Use pnpm for installs and bun for scripts.",
+     "Use pnpm for installs and bun for scripts."),
+])
+def test_cli_rules_a_replacement_saying_the_request_again_with_more_is_kept(isolated_home, project, request_, after,
+                                                                           kept):
+    """break47: a replacement putting one value right by two of its kind, or saying the whole request again and more,
+    was read as naming another thing: the request cancelled and nothing kept. Control, same setup: a next sentence on
+    something else replaces nothing."""
+    out = consolidate(project, isolated_home, said(request_, after))
+    assert f"not kept: {request_}" in out and "in its place" in out
+    assert descriptions(isolated_home, project) == [kept]
+    out = consolidate(project, isolated_home, said(request_, "Scratch that. Run the tests."), name="u.txt")
+    assert "in its place" not in out and descriptions(isolated_home, project) == [kept]
+
+
 def test_controls_a_next_sentence_about_something_else_replaces_nothing():
     for after in ("Scratch that. Run the tests.", "Scratch that. The tests run on Thursdays.",
                   "Scratch that. Is it Thursdays?"):

@@ -283,7 +283,10 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
       the db is on port 5434."; "Scratch that, we deploy on Thursdays." after "Remember we deploy on Mondays and
       the db is on port 5433." → "Remember we deploy on Thursdays and the db is on port 5433."), or, the request
       holding that one value only and ``rest`` its whole subject, ``rest`` as a request ("Remember: we deploy on
-      Thursdays."); or
+      Thursdays.", also with several values of its kind for it: "We deploy on Thursdays and Fridays."); or
+    * says the request's whole subject and every value of it again, and more ("Scratch that. Use pnpm for installs
+      and bun for scripts." after "Remember: use pnpm for installs."): ``rest`` as a request (break47: nothing was
+      kept); or
     * swaps one word of a request of no value for another, the rest kept ("Actually no, forget that — use pnpm"
       after "Remember to use npm." → "Remember: use pnpm.").
 
@@ -307,11 +310,16 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
     sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
     as_request = (sentence[:1].upper() + sentence[1:] if any(rule == "remember" for rule, _ in sentence_rules(sentence))
                   else "Remember: " + sentence)
+    whole = bool(old_words) and old_words <= new_words  # every word of the request's subject said again
     if new_words - old_words:  # a word the request did not say: one word swapped, no value changed, or none
         swapped = len(new_words - old_words) == 1 and len(old_words - new_words) == 1 and new_words & old_words
-        return as_request if swapped and not put and not gone and not values_only else None
+        more = whole and not gone and not values_only  # the request said again whole, and more with it
+        return as_request if (swapped and not put and not gone and not values_only) or more else None
     if len(put) != 1:
-        return None
+        kinds = {kind for kind, _ in put.values()} | {kind for kind, _ in gone.values()}
+        # one fact said again whole with its one value put right by several of its kind ("We deploy on Thursdays
+        # and Fridays." after "Remember we deploy on Mondays."): the new sentence
+        return as_request if put and len(old_values) == len(gone) == 1 and whole and len(kinds) == 1 else None
     (kind, written), = put.values()
     same = [(k, v) for k, v in gone.items() if v[0] == kind]
     if not same:
