@@ -188,6 +188,20 @@ def test_cli_rules_a_denial_of_the_thing_itself_with_more_words_cancels_it(isola
     assert "took back" not in out and names(isolated_home, project) == ["use-yarn"]
 
 
+@pytest.mark.slow
+def test_hook_a_denial_of_the_thing_itself_with_more_words_leaves_nothing_pending(isolated_home, project, tmp_path):
+    """break47, the SessionEnd hook on a Claude Code transcript (agent extractor: findings pending): "Forget that, we
+    don't use pnpm anymore." left "Remember to use pnpm." pending. Control, another session: npm in pnpm's place."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    session_end(project, _session(tmp_path / "a", "Remember to use pnpm.", "Forget that, we don't use pnpm anymore."),
+                isolated_home)
+    assert _pending_texts(isolated_home, project) == []
+    session_end(project, _session(tmp_path / "b", "Remember to use yarn.", "Forget that \u2014 we don't use npm."),
+                isolated_home)
+    assert _pending_texts(isolated_home, project) == ["Remember to use yarn."]
+
+
 def test_a_word_in_place_of_the_requests_is_another_thing():
     about = ["Remember to use pnpm."]
     assert not denies_request(about, "we don't use npm") and not denies_request(about, "we don't use npm here")
