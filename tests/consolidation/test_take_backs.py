@@ -161,6 +161,22 @@ def test_cli_rules_a_correction_naming_the_place_by_its_long_or_short_form(isola
     assert _pending_texts(isolated_home, project) == [HELD] and descriptions(isolated_home, project) == [kept]
 
 
+def test_cli_rules_a_correction_opening_with_correction_puts_its_value_right(isolated_home, project):
+    """break47: "Correction: the cache port is 6380." was no correction: 6379 was saved. Controls, same setup: one
+    naming no place is held for a person; "Correction: the tests run on Thursdays." puts nothing right."""
+    out = consolidate(project, isolated_home, said(TWO_PORTS, "Correction: the cache port is 6380."))
+    assert f"not kept: {TWO_PORTS}" in out
+    assert descriptions(isolated_home, project) == ["The db is on port 5433 and the cache on port 6380."]
+    consolidate(project, isolated_home, said(TWO_PORTS, "Correction: it's port 6380."), name="u.txt")
+    held = (f"{TWO_PORTS} Then: \u201cCorrection: it's port 6380.\u201d Which of 5433 or 6379 it puts right is not "
+            "clear: ask the person.")
+    assert _pending_texts(isolated_home, project) == [held]
+    out = consolidate(project, isolated_home, said("Remember: the tests run on port 9000.",
+                                                   "Correction: the tests run on Thursdays."), name="v.txt")
+    assert "not kept" not in out
+    assert "The tests run on port 9000." in descriptions(isolated_home, project)
+
+
 # ---------------------------------------------------------------- (b) a retraction naming another thing
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 _I = re.IGNORECASE
 
 # Words a person says around taking something back.
-_FILLER = (r"(?:wait|no|nope|nah|oh|oops|whoops|hmm+|um+|uh+|ah|sorry|actually|ok(?:ay)?|well|please|hold on"
+_FILLER = (r"(?:wait|no|nope|nah|oh|oops|whoops|hmm+|um+|uh+|ah|sorry|actually|correction|ok(?:ay)?|well|please|hold on"
            r"|my bad|my mistake|on second thought|sorry about that|doch|nein|warte|non|attends|pardon"
            r"|espera|perdón|perdona|não|desculpa|нет|стоп|извини(?:те)?|不|等等|不对|아니|잠깐|いや|待って|ちょっと待って)")
 _THAT = r"(?:that|this|it|all that|all of that|all of it|what i (?:just )?said|everything i (?:just )?said)"
@@ -70,7 +70,8 @@ _WEAK = re.compile(r"(?:(?:that|it|this)(?:'s| is| was)|that isn't|it isn't|that
 _FILLER_CLAUSE = re.compile(r"(?:" + _FILLER + r"(?!\w)[ ,]*)++", _I)
 # Fillers that say the person put something right ("Sorry, it's port 5434", "No wait, the cache is on 6380"): such an
 # opening, then a value, may put a value of the request before right (:func:`correction`), never cancel it by itself.
-_CORRECTING = re.compile(r"\b(?:sorry|oops|whoops|my bad|my mistake|actually|wait|no|nope)\b", _I)
+# "Correction: the cache port is 6380." (break47: not read, the wrong port saved)
+_CORRECTING = re.compile(r"\b(?:sorry|oops|whoops|my bad|my mistake|actually|correction|wait|no|nope)\b", _I)
 # Where a clause ends: a comma, a semicolon, a colon or a dash.
 _CLAUSE = re.compile(r"\s*(?:[,;:，、；：\u2014\u2013]|\s-\s)\s*")
 # "ignore what I said about the deploy day": what it names is the rest.
