@@ -33,6 +33,7 @@ from memdir.consolidation.retraction import (
     withdrawn,
     wrong_and_right,
 )
+from memdir.consolidation.takeback import denies_request
 from memdir.consolidation.transcripts import Transcript, Turn
 from tests.conftest import run_cli
 from tests.consolidation.test_agent_mode import session_end
@@ -144,6 +145,38 @@ def test_hook_control_a_correction_naming_the_db_is_the_finding(isolated_home, p
     assert _pending_texts(isolated_home, project) == ["Remember: the db is on port 5434 and the cache on port 6379."]
 
 
+@pytest.mark.parametrize("first, after, kept", [
+    (TWO_PORTS, "Sorry, the database is on port 5434.", "The db is on port 5434 and the cache on port 6379."),
+    ("Remember: the db is on port 5433.", "Sorry, the database is on port 5434.", "The database is on port 5434."),
+    ("Remember: the prod database is on port 5433 and the dev cache on port 6379.",
+     "Sorry, the production db is on port 5434.", "The prod database is on port 5434 and the dev cache on port 6379."),
+])
+def test_cli_rules_a_correction_naming_the_place_by_its_long_or_short_form(isolated_home, project, first, after, kept):
+    """break47: "the database" did not name the place of "the db" (a word the request did not say), so the correction
+    was dropped and the wrong port saved (5433), as search and the tombstones read db as database. Control, same
+    setup: the cache's port, not named, is kept as said; a correction naming no place is held for a person."""
+    out = consolidate(project, isolated_home, said(first, after))
+    assert f"not kept: {first}" in out and descriptions(isolated_home, project) == [kept]
+    consolidate(project, isolated_home, said(TWO_PORTS, "Sorry, it's port 5434."), name="u.txt")
+    assert _pending_texts(isolated_home, project) == [HELD] and descriptions(isolated_home, project) == [kept]
+
+
+def test_cli_rules_a_correction_opening_with_correction_puts_its_value_right(isolated_home, project):
+    """break47: "Correction: the cache port is 6380." was no correction: 6379 was saved. Controls, same setup: one
+    naming no place is held for a person; "Correction: the tests run on Thursdays." puts nothing right."""
+    out = consolidate(project, isolated_home, said(TWO_PORTS, "Correction: the cache port is 6380."))
+    assert f"not kept: {TWO_PORTS}" in out
+    assert descriptions(isolated_home, project) == ["The db is on port 5433 and the cache on port 6380."]
+    consolidate(project, isolated_home, said(TWO_PORTS, "Correction: it's port 6380."), name="u.txt")
+    held = (f"{TWO_PORTS} Then: \u201cCorrection: it's port 6380.\u201d Which of 5433 or 6379 it puts right is not "
+            "clear: ask the person.")
+    assert _pending_texts(isolated_home, project) == [held]
+    out = consolidate(project, isolated_home, said("Remember: the tests run on port 9000.",
+                                                   "Correction: the tests run on Thursdays."), name="v.txt")
+    assert "not kept" not in out
+    assert "The tests run on port 9000." in descriptions(isolated_home, project)
+
+
 # ---------------------------------------------------------------- (b) a retraction naming another thing
 
 
@@ -154,6 +187,42 @@ def test_cli_rules_a_denial_of_another_thing_cancels_nothing(isolated_home, proj
     out = consolidate(project, isolated_home, said("Remember to use yarn.", "Forget that \u2014 we don't use yarn."),
                       name="u.txt")
     assert "not kept: Remember to use yarn." in out and names(isolated_home, project) == ["use-pnpm"]
+
+
+@pytest.mark.parametrize("denial", [
+    "Forget that, we don't use pnpm anymore.", "Forget that, we no longer use pnpm.",
+    "Forget that, we don't use pnpm in this repo.", "Forget that, pnpm is not needed.",
+])
+def test_cli_rules_a_denial_of_the_thing_itself_with_more_words_cancels_it(isolated_home, project, denial):
+    """break47: a denial holding every word of the request and more ("anymore", "no longer", "in this repo") was
+    read as naming another thing and the retracted "To use pnpm." was saved; "pnpm is not needed" (no word in
+    another's place) as well. Control, same setup: npm in pnpm's place, words around it or not, cancels nothing."""
+    out = consolidate(project, isolated_home, said("Remember to use pnpm.", denial))
+    assert "not kept: Remember to use pnpm." in out and names(isolated_home, project) == []
+    out = consolidate(project, isolated_home, said("Remember to use yarn.", "Forget that \u2014 we don't use npm here."),
+                      name="u.txt")
+    assert "took back" not in out and names(isolated_home, project) == ["use-yarn"]
+
+
+@pytest.mark.slow
+def test_hook_a_denial_of_the_thing_itself_with_more_words_leaves_nothing_pending(isolated_home, project, tmp_path):
+    """break47, the SessionEnd hook on a Claude Code transcript (agent extractor: findings pending): "Forget that, we
+    don't use pnpm anymore." left "Remember to use pnpm." pending. Control, another session: npm in pnpm's place."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    session_end(project, _session(tmp_path / "a", "Remember to use pnpm.", "Forget that, we don't use pnpm anymore."),
+                isolated_home)
+    assert _pending_texts(isolated_home, project) == []
+    session_end(project, _session(tmp_path / "b", "Remember to use yarn.", "Forget that \u2014 we don't use npm."),
+                isolated_home)
+    assert _pending_texts(isolated_home, project) == ["Remember to use yarn."]
+
+
+def test_a_word_in_place_of_the_requests_is_another_thing():
+    about = ["Remember to use pnpm."]
+    assert not denies_request(about, "we don't use npm") and not denies_request(about, "we don't use npm here")
+    assert denies_request(about, "we don't use pnpm anymore") and denies_request(about, "pnpm is not needed")
+    assert denies_request(about, "we no longer use pnpm") and denies_request(about, "we don't use pnpm")
 
 
 # ---------------------------------------------------------------- (c) the replacement in the next sentence
@@ -168,6 +237,24 @@ def test_cli_rules_a_replacement_in_the_next_sentence_is_kept(isolated_home, pro
     assert ("took back turn 1 (\u201cScratch that.\u201d), not kept: Remember we deploy on Mondays. \u2014 in its "
             "place: Remember: we deploy on Thursdays.") in out
     assert names(isolated_home, project) == ["deploy-thursdays"]
+
+
+@pytest.mark.parametrize("request_, after, kept", [
+    ("Remember we deploy on Mondays.", "Scratch that. We deploy on Thursdays and Fridays.",
+     "We deploy on Thursdays and Fridays."),
+    ("Remember: use pnpm for installs.", "Scratch that. Use pnpm for installs and bun for scripts.",
+     "Use pnpm for installs and bun for scripts."),
+])
+def test_cli_rules_a_replacement_saying_the_request_again_with_more_is_kept(isolated_home, project, request_, after,
+                                                                           kept):
+    """break47: a replacement putting one value right by two of its kind, or saying the whole request again and more,
+    was read as naming another thing: the request cancelled and nothing kept. Control, same setup: a next sentence on
+    something else replaces nothing."""
+    out = consolidate(project, isolated_home, said(request_, after))
+    assert f"not kept: {request_}" in out and "in its place" in out
+    assert descriptions(isolated_home, project) == [kept]
+    out = consolidate(project, isolated_home, said(request_, "Scratch that. Run the tests."), name="u.txt")
+    assert "in its place" not in out and descriptions(isolated_home, project) == [kept]
 
 
 def test_controls_a_next_sentence_about_something_else_replaces_nothing():

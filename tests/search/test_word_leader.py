@@ -134,3 +134,32 @@ def test_the_prompt_hook_and_cli_recall_return_the_leader(isolated_home, project
     assert [m["name"] for m in json.loads(done.stdout)["memories"]] == ["feature-flags"]
     done = run_cli("recall", TIED, "--json", env=env, cwd=project)
     assert done.returncode == 0 and json.loads(done.stdout)["memories"] == []
+
+
+BROAD = ("why do people use feature flags?", "can you explain what a feature flag is in general?",
+         "in general, how do s3 buckets work?", "could you explain how redis sessions work in general?")
+
+
+def test_a_question_anyone_could_ask_reads_no_lead():
+    """break47: a question asking how a kind of thing works or why people use it, or saying "in general", is asked
+    broadly (general.asks_broadly); one pointing at the project's own thing, or a task, is not."""
+    from memdir.search.general import asks_broadly
+
+    assert all(asks_broadly(q) for q in BROAD) and asks_broadly("how does S3 multipart upload work?")
+    assert not any(asks_broadly(q) for q in (TASK, "How should I install python packages here?",
+                                             "how does our staging deploy work?", "thanks, that fixed the redis session bug"))
+
+
+def test_recall_of_a_broad_question_leaves_the_leader_and_the_task_keeps_it(isolated_home, project):
+    """break47: with vectors off "why do people use feature flags?" recalled feature-flags (0.37, the next 0.03), "in
+    general, how do s3 buckets work?" s3-bucket (0.43), by the word lead; main recalled nothing. Controls, same store:
+    the task and a question on the project's own deploy still recall their note."""
+    mem = _store(isolated_home, project)
+    first = ranking.ranked(mem.session, BROAD[0], pool=12, min_score=0.0)[0][0]
+    assert (first.memory.name, round(first.score, 2), first.evidence.word_lead) == ("feature-flags", 0.37, None)
+    assert [q for q in BROAD if mem.recall_result(q).memories] == []
+    assert [m.name for m in mem.recall_result(TASK).memories] == ["feature-flags"]
+    assert [m.name for m in mem.recall_result("how does our staging deploy work?").memories] == ["staging-deploy"]
+    env = lexical_env(isolated_home, project)
+    assert block_names(hook_block(project, env, BROAD[0], session="s3")) == []
+    assert block_names(hook_block(project, env, TASK, session="s4")) == ["feature-flags"]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 _I = re.IGNORECASE
 
 # Words a person says around taking something back.
-_FILLER = (r"(?:wait|no|nope|nah|oh|oops|whoops|hmm+|um+|uh+|ah|sorry|actually|ok(?:ay)?|well|please|hold on"
+_FILLER = (r"(?:wait|no|nope|nah|oh|oops|whoops|hmm+|um+|uh+|ah|sorry|actually|correction|ok(?:ay)?|well|please|hold on"
            r"|my bad|my mistake|on second thought|sorry about that|doch|nein|warte|non|attends|pardon"
            r"|espera|perdón|perdona|não|desculpa|нет|стоп|извини(?:те)?|不|等等|不对|아니|잠깐|いや|待って|ちょっと待って)")
 _THAT = r"(?:that|this|it|all that|all of that|all of it|what i (?:just )?said|everything i (?:just )?said)"
@@ -70,7 +70,8 @@ _WEAK = re.compile(r"(?:(?:that|it|this)(?:'s| is| was)|that isn't|it isn't|that
 _FILLER_CLAUSE = re.compile(r"(?:" + _FILLER + r"(?!\w)[ ,]*)++", _I)
 # Fillers that say the person put something right ("Sorry, it's port 5434", "No wait, the cache is on 6380"): such an
 # opening, then a value, may put a value of the request before right (:func:`correction`), never cancel it by itself.
-_CORRECTING = re.compile(r"\b(?:sorry|oops|whoops|my bad|my mistake|actually|wait|no|nope)\b", _I)
+# "Correction: the cache port is 6380." (break47: not read, the wrong port saved)
+_CORRECTING = re.compile(r"\b(?:sorry|oops|whoops|my bad|my mistake|actually|correction|wait|no|nope)\b", _I)
 # Where a clause ends: a comma, a semicolon, a colon or a dash.
 _CLAUSE = re.compile(r"\s*(?:[,;:，、；：\u2014\u2013]|\s-\s)\s*")
 # "ignore what I said about the deploy day": what it names is the rest.
@@ -168,11 +169,16 @@ def _values(text: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _subject(text: str) -> set[str]:
-    """The content words of ``text`` that are no value (:func:`_values`): what it is about."""
+def _subject(text: str, *, ordered: bool = False):
+    """The content words of ``text`` that are no value (:func:`_values`): what it is about, a set (a list in
+    their order when ``ordered``), a short form read as its long word (:data:`memdir.text.words.SHORT_FORMS`: "the
+    database is on port 5434" names the place of "the db is on port 5433", as search and the tombstones read them)."""
+    from ..text.words import SHORT_FORMS
     from .extractors.wording import content_words
 
-    return {w for w in content_words(text) if not any(c.isdigit() for c in w) and not _DAY.fullmatch(w)}
+    out = [SHORT_FORMS.get(w, w) for w in content_words(text) if not any(c.isdigit() for c in w)
+           and not _DAY.fullmatch(w)]
+    return out if ordered else set(out)
 
 
 def negates(text: str) -> bool:
@@ -278,7 +284,10 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
       the db is on port 5434."; "Scratch that, we deploy on Thursdays." after "Remember we deploy on Mondays and
       the db is on port 5433." → "Remember we deploy on Thursdays and the db is on port 5433."), or, the request
       holding that one value only and ``rest`` its whole subject, ``rest`` as a request ("Remember: we deploy on
-      Thursdays."); or
+      Thursdays.", also with several values of its kind for it: "We deploy on Thursdays and Fridays."); or
+    * says the request's whole subject and every value of it again, and more ("Scratch that. Use pnpm for installs
+      and bun for scripts." after "Remember: use pnpm for installs."): ``rest`` as a request (break47: nothing was
+      kept); or
     * swaps one word of a request of no value for another, the rest kept ("Actually no, forget that — use pnpm"
       after "Remember to use npm." → "Remember: use pnpm.").
 
@@ -302,11 +311,16 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
     sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
     as_request = (sentence[:1].upper() + sentence[1:] if any(rule == "remember" for rule, _ in sentence_rules(sentence))
                   else "Remember: " + sentence)
+    whole = bool(old_words) and old_words <= new_words  # every word of the request's subject said again
     if new_words - old_words:  # a word the request did not say: one word swapped, no value changed, or none
         swapped = len(new_words - old_words) == 1 and len(old_words - new_words) == 1 and new_words & old_words
-        return as_request if swapped and not put and not gone and not values_only else None
+        more = whole and not gone and not values_only  # the request said again whole, and more with it
+        return as_request if (swapped and not put and not gone and not values_only) or more else None
     if len(put) != 1:
-        return None
+        kinds = {kind for kind, _ in put.values()} | {kind for kind, _ in gone.values()}
+        # one fact said again whole with its one value put right by several of its kind ("We deploy on Thursdays
+        # and Fridays." after "Remember we deploy on Mondays."): the new sentence
+        return as_request if put and len(old_values) == len(gone) == 1 and whole and len(kinds) == 1 else None
     (kind, written), = put.values()
     same = [(k, v) for k, v in gone.items() if v[0] == kind]
     if not same:
@@ -330,16 +344,44 @@ def denies_request(about: list[str], rest: str) -> bool:
     """Whether ``rest`` (:func:`replacement`) denies the request it follows (``about``: the request and what it
     pointed back to) and says nothing new: it negates (:func:`negates`), shares a content word with it, and puts
     no value of its own ("Never mind, it's not port 5433" after "Remember the db is on port 5433."). Then the
-    take-back cancels the request and nothing stands in its place (hand-45r: the denied value was saved)."""
+    take-back cancels the request and nothing stands in its place (hand-45r: the denied value was saved). A denial
+    naming another thing denies nothing: one holding a word the request does not in place of one it does ("we don't
+    use npm" after "Remember to use pnpm."); one holding every word of the request's and more ("we don't use pnpm
+    anymore", "we no longer use pnpm", "… in this repo") denies the request itself (break47: pnpm was saved)."""
     if not negates(rest):
         return False
     said = " ".join(about)
     new_values = _values(rest)
     if any(value not in _values(said) for value in new_values):
         return False  # "it's not 5433, it's 5434": a value of its own, read as said
-    if _claim(rest) - _subject(said):
-        return False  # "Forget that — we don't use npm" after "Remember to use pnpm.": it names another thing
+    if _in_place_of(_claim(rest, ordered=True), _subject(said, ordered=True)):
+        return False  # "Forget that — we don't use npm" after "Remember to use pnpm.": npm in pnpm's place
     return bool(_subject(rest) & _subject(said)) or bool(new_values)
+
+
+def _in_place_of(claim: list[str], subject: list[str]) -> bool:
+    """Whether the words ``claim`` (in order) say the words ``subject`` (in order) with one of them, absent from
+    ``claim``, put in place by a word ``subject`` does not hold: ``[use, npm]`` for ``[use, pnpm]``, also with words
+    around (``[use, npm, here]``); not ``[use, pnpm, anymore]`` (nothing left out) nor ``[pnpm, need]`` for ``[use,
+    pnpm]`` (nothing where "use" stood). Linear in ``len(subject)`` times ``len(claim)`` (a sentence's words)."""
+    said = set(subject)
+    for i, word in enumerate(subject):
+        if word in claim:
+            continue
+        at = 0
+        for j, want in enumerate(subject):
+            if j == i:
+                while at < len(claim) and claim[at] in said:
+                    at += 1
+            else:
+                while at < len(claim) and claim[at] != want:
+                    at += 1
+            if at == len(claim):
+                break
+            at += 1
+        else:
+            return True
+    return False
 
 
 # The stems "n't" leaves of a negated verb ("don't" → "don"): words of no subject.
@@ -347,11 +389,13 @@ _NOT_STEMS = frozenset({"don", "doesn", "didn", "isn", "aren", "wasn", "weren", 
                         "wouldn", "hasn", "haven", "hadn", "mustn", "needn", "ain"})
 
 
-def _claim(text: str) -> set[str]:
-    """:func:`_subject` of ``text`` without its words of negation ("we don't use npm" → {"use", "npm"})."""
+def _claim(text: str, *, ordered: bool = False):
+    """:func:`_subject` of ``text`` without its words of negation ("we don't use npm" → {"use", "npm"}; a list in
+    their order when ``ordered``)."""
     from ..text.words import NEGATIONS
 
-    return {w for w in _subject(text) if w not in NEGATIONS and w not in _NOT_STEMS}
+    out = [w for w in _subject(text, ordered=True) if w not in NEGATIONS and w not in _NOT_STEMS]
+    return out if ordered else set(out)
 
 
 def held_text(about: list[str], sentence: str, values: tuple) -> str:

@@ -309,6 +309,31 @@ def asks_in_general(query: str) -> bool:
     return bool(_ASKS.search(text)) and not _points(query, _WORD.findall(text))
 
 
+# Asking how a kind of thing works or why anyone uses it, or saying it asks in general, in words the stricter reading
+# (:func:`asks_in_general`) leaves to meaning: "how does S3 multipart upload work?", "could you explain how redis
+# sessions work in general?", "in general, how do s3 buckets work?", "why do people use feature flags?". Read only
+# where words alone would lower the bar (:func:`asks_broadly`); a question pointing at the project's own thing ("how
+# does our deploy work?", "how does the staging deploy work?") is none.
+_BROADLY = re.compile(r"\bin\s+general\b|\bgenerally\b"
+                      r"|^\W*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?(?:explain|describe)\s+(?:how|why|what)\b"
+                      r"|^\W*how\s+(?:does|do|is|are)\b"
+                      r"|^\W*why\s+(?:do|does|would|should|is|are)\s+(?:people|teams|developers|companies|anyone|one"
+                      r"|you|we\s+even)\b")
+
+
+def asks_broadly(query: str) -> bool:
+    """True when ``query`` asks in general in a wider reading than :func:`asks_in_general` (its forms, or
+    :data:`_BROADLY`'s: "how does X work?", "can you explain how …", "why do people use …", "… in general") and
+    points at no particular thing (:func:`_points`). Where a prompt is ranked by words alone its first memory's lead
+    is then not read (:func:`memdir.search.relevance.led_by_words`): two words of a question anyone could ask are no
+    sign the project's note answers it (break47: "why do people use feature flags?" recalled the note on LaunchDarkly
+    flags at 0.37, "in general, how do s3 buckets work?" the bucket note at 0.43). English only. Pure."""
+    if asks_in_general(query):
+        return True
+    text = fold(query)
+    return bool(_BROADLY.search(text)) and not _points(query, _WORD.findall(text))
+
+
 def _points(query: str, words: list[str]) -> bool:
     """True when the words of a question (``words``: its folded words; ``query`` as written) point at one particular
     thing (:data:`memdir.text.words.POINTING_WORDS`). "the" alone does not in an English question naming a thing of
@@ -335,5 +360,5 @@ def _the_names(query: str) -> bool:
     return any(m.start(1) in named or m.group(2) and m.start(2) in named for m in _THE_PHRASE.finditer(query))
 
 
-__all__ = ["CJK_SUBJECT", "asks_in_general", "asks_what_a_thing_is", "asks_what_it_is", "lacks_named",
+__all__ = ["CJK_SUBJECT", "asks_broadly", "asks_in_general", "asks_what_a_thing_is", "asks_what_it_is", "lacks_named",
            "named_terms", "not_its_subject", "subject_share"]

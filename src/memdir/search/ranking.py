@@ -38,7 +38,7 @@ from .conversation import only_pointed, pointed_terms
 from .filters import Filters
 from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
 from .foreign import reads_foreign
-from .general import asks_in_general, asks_what_it_is, lacks_named, named_terms, not_its_subject, subject_share
+from .general import asks_broadly, asks_in_general, asks_what_it_is, lacks_named, named_terms, not_its_subject, subject_share
 from .index import layer_key
 from .keywords import frame_terms, in_passing, reads_as_keywords
 from .near import rows as near_rows
@@ -307,8 +307,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 ev = concepts.barred(ev, both, {**lifts.get(doc_id, {}), **products.get(doc_id, {})}, min_score)
         scored.append((doc_id, memory, ev, value))
     # a prompt ranked by words alone: the first memory's lead over the next (relevance.led_by_words)
+    # (not for a question anyone could ask: general.asks_broadly)
     leader = relevance.word_leader({doc_id: value for doc_id, _m, _e, value in scored}) \
-        if not explicit and min_score >= relevance.THRESHOLD and not cosines else None
+        if not explicit and min_score >= relevance.THRESHOLD and not cosines and not asks_broadly(query) else None
     hits = []
     for doc_id, memory, ev, value in scored:
         if leader is not None and doc_id == leader[0]:
