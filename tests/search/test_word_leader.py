@@ -163,3 +163,43 @@ def test_recall_of_a_broad_question_leaves_the_leader_and_the_task_keeps_it(isol
     env = lexical_env(isolated_home, project)
     assert block_names(hook_block(project, env, BROAD[0], session="s3")) == []
     assert block_names(hook_block(project, env, TASK, session="s4")) == ["feature-flags"]
+
+
+REMARKS = ("I love the new feature, thanks! the flag looks great", "lol the worker in the image is funny",
+           "great job on the session, redis is awesome")
+ASKS = ("Add the new feature. Put it behind a flag.", "thanks, now add a feature flag for the checkout page",
+        "thanks, but the image worker still crashes", "great, can you bump redis sessions?", TASK,
+        "How should I install python packages here?", "Great. Is the staging deploy down")
+ASKED = ("feature-flags", "feature-flags", "oom-worker", "redis-sessions", "feature-flags", "python-installs",
+         "staging-deploy")
+
+
+def test_a_remark_of_the_chat_is_told_from_a_request_or_a_question():
+    """recall47: thanks, praise or laughter with no request, question or trouble is a remark (conversation.remarks);
+    the same words around a request, a question or a trouble are not."""
+    from memdir.search.conversation import remarks
+
+    assert [q for q in REMARKS if remarks(q)] == list(REMARKS)
+    assert [q for q in ASKS if remarks(q)] == []
+    assert not remarks("the worker in the image is failing")  # no praise word: not read at all
+
+
+def test_recall_of_a_remark_leaves_the_leader_and_the_tasks_keep_it(isolated_home, project):
+    """recall47: with vectors off each remark's first memory shares two words of its head and leads the store by
+    words (feature-flags 0.34, oom-worker 0.48, redis-sessions 0.44; the next 0.03 or none): int46 recalled each by the
+    word lead, main nothing. Controls, same store: requests and questions holding the same praise words still recall
+    their note (the first four under the threshold, by the lead), on the API and the prompt hook."""
+    mem = _store(isolated_home, project)
+    firsts = [ranking.ranked(mem.session, q, pool=12, min_score=0.0)[0][0] for q in REMARKS]
+    assert [(h.memory.name, round(h.score, 2)) for h in firsts] == [
+        ("feature-flags", 0.34), ("oom-worker", 0.48), ("redis-sessions", 0.44)]
+    assert [q for q in REMARKS if ranking.ranked(mem.session, q, pool=12, min_score=THRESHOLD)[0]] == []
+    assert [q for q in REMARKS if mem.recall_result(q).memories] == []
+    assert [[m.name for m in mem.recall_result(q).memories] for q in ASKS] == [[n] for n in ASKED]
+    led = ranking.ranked(mem.session, ASKS[3], pool=12, min_score=THRESHOLD)[0]  # the control read the lead
+    assert [(h.memory.name, h.evidence.word_lead is not None) for h in led] == [("redis-sessions", True)]
+    env = lexical_env(isolated_home, project)
+    assert block_names(hook_block(project, env, REMARKS[0], session="s5")) == []
+    assert block_names(hook_block(project, env, REMARKS[1], session="s6")) == []
+    assert block_names(hook_block(project, env, ASKS[0], session="s7")) == ["feature-flags"]
+    assert block_names(hook_block(project, env, ASKS[3], session="s8")) == ["redis-sessions"]

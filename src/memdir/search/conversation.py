@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.words import PRAISE_WORDS, QUESTION_WORDS
 from .tokenize import tokens
 
 CHAT_NOUNS = ("answer", "reply", "response", "question", "message", "explanation", "suggestion", "summary", "diff",
@@ -87,4 +88,51 @@ def only_pointed(shared: tuple[str, ...], pointed: frozenset[str]) -> bool:
     return bool(shared) and pointed.issuperset(shared)
 
 
-__all__ = ["CHAT_NOUNS", "SHOWN_NOUNS", "only_pointed", "pointed_terms"]
+# A remark asks nothing: what marks a request (a verb of the work, a modal, "let's", "please"), a question (besides
+# "?" and QUESTION_WORDS) or trouble a note may bear on ("still", "but", a failure). English; folded words.
+_ASKING = frozenset({
+    "add", "fix", "make", "put", "change", "update", "remove", "delete", "drop", "create", "write", "implement",
+    "run", "deploy", "set", "move", "rename", "refactor", "check", "test", "build", "install", "configure", "enable",
+    "disable", "migrate", "bump", "upgrade", "downgrade", "revert", "merge", "review", "debug", "investigate",
+    "explain", "show", "tell", "remind", "help", "find", "use", "switch", "turn", "replace", "rewrite", "document",
+    "clean", "retry", "restart", "rollback", "ship", "release", "need", "needs", "want", "wants", "should", "must",
+    "shall", "can", "could", "would", "will", "let", "lets", "let's", "please", "pls", "plz", "do", "does", "did",
+    "is", "are", "was", "were"
+})
+_TROUBLE = frozenset({
+    "but", "still", "yet", "fail", "fails", "failed", "failing", "failure", "error", "errors", "crash", "crashes",
+    "crashed", "crashing", "broke", "broken", "break", "breaks", "bug", "bugs", "wrong", "stuck", "slow", "down",
+    "missing", "issue", "issues", "problem", "problems", "not", "no", "never", "cannot", "can't", "won't", "doesn't",
+    "don't", "didn't", "isn't", "aren't", "wasn't", "hang", "hangs", "leak", "leaks", "killed", "dies", "died",
+    "timeout", "timeouts"
+})
+# Verbs of being are asking only before a clause opens a question ("is it down?"); in a remark they describe ("redis
+# is awesome", "the worker in the image is funny"): read as asking only at the prompt's start.
+_BEING = frozenset({
+    "do", "does", "did", "is", "are", "was", "were", "can", "could", "would", "will", "should"
+})
+_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def remarks(query: str) -> bool:
+    """True when ``query`` (a prompt as written) is a remark of the chat, not a request or a question about the
+    project: it holds a word of thanks, praise or laughter (:data:`memdir.text.words.PRAISE_WORDS`: "thanks",
+    "great", "awesome", "lol", "funny"), no "?", no question word (:data:`~memdir.text.words.QUESTION_WORDS`), no
+    request (a verb of the work, a modal, "please"; "is"/"can"/"do" … only opening a sentence) and no word of
+    trouble ("but", "still", "fails", "not"). "I love the new feature, thanks! the flag looks great", "lol the worker
+    in the image is funny", "great job on the session, redis is awesome" → True; "Add the new feature. Put it behind
+    a flag.", "thanks, now add a flag for checkout", "thanks, but the worker still crashes", "great, can you bump
+    redis?" → False. Where a prompt is ranked by words alone its first memory's lead is then not read
+    (:func:`memdir.search.relevance.led_by_words`; recall47: the three remarks recalled feature-flags, oom-worker and
+    redis-sessions at 0.34–0.48 by two shared words). English only. Pure; linear in the query."""
+    if "?" in query:
+        return False
+    text = query.lower().replace("\u2019", "'")
+    words = _WORDS.findall(text)
+    if not PRAISE_WORDS.intersection(words) or QUESTION_WORDS.intersection(words) or _TROUBLE.intersection(words):
+        return False
+    opening = {first[0] for part in re.split(r"[.!;:,\n]+", text) if (first := _WORDS.findall(part))}
+    return not any(w in _ASKING and (w not in _BEING or w in opening) for w in words)
+
+
+__all__ = ["CHAT_NOUNS", "SHOWN_NOUNS", "only_pointed", "pointed_terms", "remarks"]

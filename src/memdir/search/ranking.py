@@ -34,7 +34,7 @@ from . import (concepts, dense, memo, paging, parts, pasted, relevance, rowwords
 from .query import checked_query
 from .comparison import comparison_terms
 from .compounds import joined_parts, read as read_compounds
-from .conversation import only_pointed, pointed_terms
+from .conversation import only_pointed, pointed_terms, remarks
 from .filters import Filters
 from .hits import Hit, IndexedMemory, SearchResult, snippet  # what a hit and a result hold
 from .foreign import reads_foreign
@@ -307,9 +307,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 ev = concepts.barred(ev, both, {**lifts.get(doc_id, {}), **products.get(doc_id, {})}, min_score)
         scored.append((doc_id, memory, ev, value))
     # a prompt ranked by words alone: the first memory's lead over the next (relevance.led_by_words)
-    # (not for a question anyone could ask: general.asks_broadly)
+    # (not for a question anyone could ask, general.asks_broadly, nor a remark of the chat, conversation.remarks)
     leader = relevance.word_leader({doc_id: value for doc_id, _m, _e, value in scored}) \
-        if not explicit and min_score >= relevance.THRESHOLD and not cosines and not asks_broadly(query) else None
+        if not explicit and min_score >= relevance.THRESHOLD and not cosines and not asks_broadly(query) \
+        and not remarks(query) else None
     hits = []
     for doc_id, memory, ev, value in scored:
         if leader is not None and doc_id == leader[0]:

@@ -151,6 +151,16 @@ unser unsere unserer unseres unserem unseren unsers mein meine meiner meines mei
 # What a person says to keep a chat going, not what it is about: please (and its short forms), ok, yes.
 CHAT_WORDS = frozenset("please pls plz ok okay yes".split())
 
+# What a person says of the work or the chat, not asks of it: thanks, praise and laughter ("thanks!", "great job",
+# "redis is awesome", "lol", "that's funny"). A prompt holding one and no request, question or trouble is a remark
+# (memdir.search.conversation.remarks): the words it shares with a note are no sign the note answers anything (recall47).
+PRAISE_WORDS = frozenset({
+    "thanks", "thank", "thx", "ty", "cheers", "love", "loved", "loving", "great", "awesome", "amazing", "nice",
+    "cool", "neat", "sweet", "perfect", "excellent", "brilliant", "wonderful", "fantastic", "superb", "beautiful",
+    "lovely", "impressive", "gorgeous", "kudos", "congrats", "congratulations", "bravo", "yay", "hooray", "wow",
+    "lol", "lmao", "rofl", "haha", "hahaha", "hehe", "funny", "hilarious"
+})
+
 # Interjections and chat shorthand: sounds and tags around a request ("uh", "hmm", "lol", "btw"), and "one"
 # as a pronoun ("the postgres one"). Search drops them from a query as it drops the function words
 # (issue 28: "um postgres" scored 0.22 where "postgres" scored 0.99); the other matchers keep their lists.
@@ -359,4 +369,4 @@ BRITISH_WORDS = {
 __all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
            "THAI_FUNCTION_WORDS",
            "IRREGULAR_PLURALS", "IRREGULAR_VERBS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
-           "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS"]
+           "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS", "PRAISE_WORDS"]
