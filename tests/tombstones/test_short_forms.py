@@ -124,3 +124,42 @@ def test_a_hand_written_file_holding_it_is_held_back(mem):
     assert [m.name for m in listing.memories] == ["kept"]
     held = [m for m in listing.malformed if m.path.endswith("hand.md")]
     assert held and stone in held[0].error and "held back" in held[0].error
+
+
+MEGABYTES = "Max upload size is 50 megabytes"
+
+
+def test_a_unit_of_bits_is_no_unit_of_bytes():
+    """recall47: with "Max upload size is 50 megabytes" forgotten, "… 50 Mb" (megabits, an eighth of it) was refused.
+    A capital prefix and a small b after a number is a unit of bits (text.words.BIT_UNITS, case-sensitive); "MB",
+    "mb" and "MiB" stay bytes (controls, same stone)."""
+    size = make("upload", MEGABYTES, "", "human", None)
+    assert match([size], "Max upload size is 50 Mb", "") is None
+    assert match([size], "Max upload size is 50Mb", "") is None
+    assert match([size], "Max upload size is 50 MB", "")[1] == "the forgotten fact restated"
+    assert match([size], "Max upload size is 50mb", "")[1] == "the forgotten fact restated"
+    assert match([size], "Max upload size is 50 MiB", "")[1] == "the forgotten fact restated"
+    bits = make("link", "The office uplink is 50 megabits", "", "human", None)
+    assert match([bits], "The office uplink is 50 Mb", "")[1] == "the forgotten fact restated"
+    assert match([bits], "The office uplink is 50 MB", "") is None
+    assert long_forms(("50", "mb"), "50 Mb") == ("50", "megabit")
+    assert long_forms(("1", "5gb"), "1.5Gb") == ("1", "5", "gigabit")
+    assert long_forms(("50", "mb"), "") == ("50", "megabyte")  # nothing written to read the case of: bytes
+    assert long_forms(("50", "mb", "50", "mb"), "50 Mb or 50 MB") == ("50", "megabyte", "50", "megabyte")
+
+
+def test_a_unit_of_bits_is_written_on_every_path(mem, project):
+    mem.write("upload", MEGABYTES, "project", "Set in nginx.")
+    stone = mem.forget("upload").tombstone
+    assert mem.write("uplink", "Max upload size is 50 Mb", "project", "").operation == "created"
+    with pytest.raises(TombstoneRefused):
+        mem.write("upload-mb", "Max upload size is 50 MB", "project", "")  # control: bytes
+    cli = run_cli("--project", project, "write", "up-cli", "-d", "Max upload size is 50 Mb", "-t", "project")
+    assert cli.returncode == 0, cli.stderr
+    cli = run_cli("--project", project, "write", "up-cli2", "-d", "Max upload size is 50MB", "-t", "project")
+    assert cli.returncode == 1 and stone in cli.stderr
+    tool = mem.call_tool("memory_write", {"name": "up-tool", "description": "Max upload size is 50Mb",
+                                          "type": "project", "body": ""})
+    assert not tool.startswith("Error")
+    names = {m.name for m in mem.list(include_all=True).memories}
+    assert {"uplink", "up-cli", "up-tool"} <= names and not {"upload-mb", "up-cli2"} & names

@@ -48,7 +48,9 @@ SCHEMA_VERSION = 34  # 2: rows, files; 3: origin; 4: accents; 5: checksums; 6: s
 # (search.wordterms), a French elision the word after it (c'est: no c; search.oneword), an IPv4-mapped address written
 # long its IPv4 address (0:0:0:0:0:ffff:10.0.0.13: no 0, ffff; search.ipv6) (words46), a ZWJ or ZWNJ no script joins
 # with read as absent (post\u200dgres is postgres: text.printable.without_hidden), not as a break between words
-# (break46a); 33 tokenized again in place
+# (break46a), a unit of bits its own word (50Mb, Mb: megabit, no megabyte; text.words.BIT_UNITS), a number with a
+# capital K before a noun of pictures no thousands (4K display: no 4000; search.wordterms.is_resolution) (recall47);
+# 33 tokenized again in place
 UPGRADED = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 32, 33)  # in place
 FIELDS = ("name", "title", "description", "body")
 RETOKENIZED_BELOW = 34

@@ -97,7 +97,7 @@ from .numbergroups import run_end as number_run_end
 from .numbergroups import DOTTED, GROUPED, MAX_GROUPS, NUMBER_GROUP, SPACED, ungrouped, within_numbers, year_first
 from .versions import RANGE_MARK, VERSION_JOIN, dotted_versions, marked_majors, query_prefixes, word_terms
 from .addressing import addresses  # search.ipv6 loaded for a text holding a colon alone
-from .wordterms import AFTER_NUMBER, cjk_bigrams, korean_word, read_word, umlauts_spelled
+from .wordterms import AFTER_NUMBER, cjk_bigrams, is_resolution, korean_word, read_word, umlauts_spelled
 
 
 MAX_QUERY_TERMS = 64  # longer queries (a whole prompt) keep their first distinct terms
@@ -169,6 +169,8 @@ def _analysed(text: str, groups: dict[str, tuple[str, ...]] | None) -> list[str]
         if last_number and (len(word) > 1 or word in "sS") and toks and toks[0] in UNITS \
                 and AFTER_NUMBER.fullmatch(text, last_end, match.start()):
             toks = (stem(UNITS[toks[0]]),)  # 100/min, 5 mins: minutes; 900 s: seconds (UNITS)
+        if toks and toks[-1].endswith("000") and is_resolution(word, text, match.end()):
+            toks = toks[:-1]  # 4K display: a resolution, no 4000 (wordterms.is_resolution)
         if not word.isascii() or word[-2:] in ("js", "JS", "Js"):  # Müller is also Mueller, Nodejs also Node
             for spelled, plain in umlauts_spelled(word) if not word.isascii() else kind_spelled(word):
                 if spelled not in toks:

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ..text.fold import fold, lone_letter
 from ..text.fold import umlauts_spelled as spelled_umlauts
-from ..text.words import KOREAN_PARTICLES, UNITS
+from ..text.words import BIT_UNITS, KOREAN_PARTICLES, RESOLUTION_NOUNS, UNITS
 from .numbergroups import as_number
 from .segmenting import SEPARATORS, split_chunk, word_parts
 from .stemming import stem
@@ -18,6 +18,10 @@ from .stemming import stem
 # A name with digits written on (x86, s3, sha256): a letter before a digit.
 _NAME_DIGITS = re.compile(r"[^\W\d_]\d")
 AFTER_NUMBER = re.compile(r" ?/? ?")  # what may stand between a number and its unit: 100/min, 5 min, 100 / min
+# A word after a number with a capital K that makes it a resolution: "4K display", "8K video" (RESOLUTION_NOUNS).
+_RESOLUTION_AFTER = re.compile(r"[ \t-]+(" + "|".join(sorted(RESOLUTION_NOUNS)) + r")s?\b", re.IGNORECASE)
+# A unit of bits as written, alone or after digits (Mb, 50Mb; text.words.BIT_UNITS): case-sensitive, as MB is bytes.
+_BITS = re.compile(r"(?:[0-9]+(?:[.,][0-9]+)?)?(" + "|".join(BIT_UNITS) + ")")
 
 
 def cjk_bigrams(run: str) -> list[str]:
@@ -34,7 +38,8 @@ def read_word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     after digits is its word (:data:`memdir.text.words.UNITS`: ``90d`` → ``90d 90 day``); digits written against the
     letters before them are part of a name, no number of their own, and one letter before them no word (``A100`` →
     ``a100``, ``sha256`` → ``sha256 sha``, ``x86_64`` → ``x8664 64 x86``; ``gpt-4`` keeps its ``4``); a two-digit
-    number led by a zero is its digit (``09`` → ``9``); a number with ``k`` written on is also its thousands (``10k`` →
+    number led by a zero is its digit (``09`` → ``9``); a unit of bits, case kept (:data:`memdir.text.words.BIT_UNITS`:
+    ``50Mb`` → ``50mb 50 megabit``, ``Mb`` → ``megabit``; ``50MB`` → ``… megabyt``); a number with ``k`` written on is also its thousands (``10k`` →
     ``10k 10 10000``, ``2K`` → ``2k 2 2000``). Group parts: what :func:`memdir.search.tokenize.compound_groups` records for the
     whole, the parts with a name's digits (``python3`` → ``python 3``: "Python 3" one after another is ``python3``),
     not those of a one-letter name (``A 100``). Written parts: what a run of number groups joins, a name whole
@@ -42,6 +47,10 @@ def read_word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     the accent is the word, and folded it was another language's function word (Vietnamese ``ở`` found by ``o``)."""
     if alone := lone_letter(word):  # ở, é, ø alone: no o, e (text.fold.lone_letter)
         return (alone,), (), (alone,)
+    if bits := _BITS.fullmatch(word):  # Mb, 50Mb: megabits, no megabytes (MB, mb)
+        toks, grouped, written = read_word(word[:bits.start(1)] + bits.group(1).lower())
+        byte, bit = stem(bits.group(1).lower()), stem(BIT_UNITS[bits.group(1)])
+        return tuple(bit if t == byte else t for t in toks), tuple(bit if t == byte else t for t in grouped), written
     pieces = _pieces(word)
     if len(pieces) == 1:
         only = stem(pieces[0][0])
@@ -57,6 +66,14 @@ def read_word(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     if len(pieces) == 2 and pieces[1] == ("k", True) and pieces[0][0].isdigit() and pieces[0][0].strip("0"):
         terms.append(pieces[0][0].lstrip("0") + "000")  # 10k is also 10000 (as 10,000 and 10000 read)
     return (whole, *terms), tuple(parts if grouped is None else grouped), tuple(written)
+
+
+def is_resolution(word: str, text: str, end: int) -> bool:
+    """True when ``word`` (as written) is digits and a capital ``K`` and ``text`` at ``end`` (where the word ends in
+    it) goes on with a noun of pictures (:data:`memdir.text.words.RESOLUTION_NOUNS`: "4K display", "8K video",
+    "2K monitors"): a resolution, so :func:`memdir.search.tokenize.tokens` reads no thousands of it ("10k users",
+    "2K requests", "4k monitors" stay thousands). Pure."""
+    return len(word) > 1 and word[-1] == "K" and word[:-1].isdigit() and bool(_RESOLUTION_AFTER.match(text, end))
 
 
 def _pieces(word: str) -> list[tuple[str, bool]]:

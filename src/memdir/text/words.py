@@ -259,6 +259,22 @@ UNITS = {"ms": "millisecond", "s": "second", "sec": "second", "secs": "second", 
          "hr": "hour", "hrs": "hour", "d": "day", "w": "week", "wk": "week", "wks": "week", "mo": "month",
          "y": "year", "yr": "year", "yrs": "year"}
 
+# Units of data in bits, written with a capital prefix and a small b after a number (network speeds, link sizes):
+# "50 Mb" is fifty megabits, an eighth of "50 MB". Case-sensitive keys: "MB", "mb" and "MiB" are bytes
+# (SHORT_FORMS: "mb" as engineers write it in lower case is a megabyte), and "Mb" only is a megabit. Search and
+# tombstones read such a unit after a number as its word (memdir.search.wordterms.read_word,
+# memdir.tombstones.reading.long_forms): a forgotten "Max upload size is 50 megabytes" is not "… 50 Mb" (recall47).
+BIT_UNITS = {"Kb": "kilobit", "Mb": "megabit", "Gb": "gigabit", "Tb": "terabit"}
+
+# What a resolution is written before: "4K display", "8K video", "2K monitor" name a picture's width (about 4,000
+# pixels), no count of thousands as "10k users" and "2K requests" do. Search reads a number with a capital K before
+# one of these (or its plural) as no thousands (memdir.search.wordterms.is_resolution; recall47: "4K display" was
+# also 4000). A small k stays thousands: "4k monitors" may count them.
+RESOLUTION_NOUNS = frozenset({
+    "display", "monitor", "screen", "video", "resolution", "tv", "television", "panel", "footage", "camera", "stream",
+    "streaming", "uhd", "hdr", "res", "texture", "image", "render", "rendering", "playback",
+})
+
 # Korean particles (josa) a noun carries attached, without a space: "배포를" is "배포" (deploy) as an object. Search
 # reads a Hangul word without them (memdir.search.tokenize: "배포를", "배포는", "배포에서는" are "배포"), and a
 # particle written right after a Latin word ("Redis에서") as nothing. The case, adverbial and auxiliary particles of
@@ -366,7 +382,7 @@ BRITISH_WORDS = {
     "moustache": "mustache", "oestrogen": "estrogen", "haemoglobin": "hemoglobin", "leukaemia": "leukemia",
 }
 
-__all__ = ["BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
+__all__ = ["BIT_UNITS", "BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
            "THAI_FUNCTION_WORDS",
-           "IRREGULAR_PLURALS", "IRREGULAR_VERBS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "SHORT_FORMS", "UNITS",
+           "IRREGULAR_PLURALS", "IRREGULAR_VERBS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "RESOLUTION_NOUNS", "SHORT_FORMS", "UNITS",
            "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS", "PRAISE_WORDS"]

@@ -258,7 +258,7 @@ def _fact(description: str) -> tuple[str, str, int, str]:
     words doubled (so a rotation of them is a substring), how many
     content words it has, and its words run together (a blank dropped between two of them —
     a one-line field drops a Hangul filler — makes no new fact)."""
-    seq = long_forms(words(description))
+    seq = long_forms(words(description), description)
     content = tuple(w for w in seq if w not in _FILLER)
     return _joined(seq), _joined(content + content), len(content), "".join(seq)
 
@@ -270,7 +270,7 @@ def needed_runs(description: str) -> frozenset[str] | None:
     ``database``). A cheap sieve before a file is parsed (:func:`memdir.gateway.deletion.holders_of`); None when
     it cannot say (no word, a word not ASCII once normalized). A word written two ways (``db``, ``database``; a unit:
     :data:`~.reading.TWO_WAYS`) is asked for in neither form: a matching value may hold the other."""
-    seq = long_forms(words(description))
+    seq = long_forms(words(description), description)
     chosen = [w for w in seq if w not in _FILLER] or list(seq)
     if not chosen or not all(w.isascii() for w in chosen):
         return None
@@ -441,7 +441,7 @@ def _qualifies(seq: tuple[str, ...], before: int, size: int, description: str) -
     ``description`` after one or two qualifying words (not :data:`_FRAMING`, not function words) with
     only spaces between them and the fact: "Test database port is 5433", not "Note: database port is 5433"."""
     written = words(description)
-    own = long_forms(written)  # as seq reads it (_fact_found)
+    own = long_forms(written, description)  # as seq reads it (_fact_found)
     if not 1 <= before <= QUALIFIER_WORDS or before + size != len(own) or own != seq[:len(own)]:
         return False
     qualifier = own[:before]
@@ -456,7 +456,7 @@ def _moved(forgotten: str, own: tuple[str, ...]) -> bool:
     """True when the content words ``own`` are the ``forgotten`` description's with one block of them
     moved (two neighbouring blocks traded places), and that description holds no word of order or
     direction (:data:`_ORDER_WORDS`) nor a negation, whose place says what the fact is."""
-    seq = long_forms(words(forgotten))
+    seq = long_forms(words(forgotten), forgotten)
     if _ORDER_WORDS.intersection(seq) or NEGATIONS.intersection(seq):
         return False
     content = [w for w in seq if w not in _FILLER]
@@ -547,7 +547,7 @@ def _fact_found(stones, description: str, seq: tuple[str, ...], own_seq: tuple[s
     """The first of ``stones`` whose forgotten fact the value (its words ``seq``, its description's ``own_seq``,
     under one reading) restates or rewords (rules 3 and 4), with why, but for a correction of an address the
     forgotten description held (``written``: the value's :class:`_Corrections`); None."""
-    seq, own_seq = long_forms(seq), long_forms(own_seq)
+    seq, own_seq = long_forms(seq, "\n".join(written._value)), long_forms(own_seq, description)
     joined = _joined(seq)
     own = tuple(w for w in own_seq if w not in _FILLER)
     own_joined, own_content, squeezed = _joined(own_seq), _joined(own), "".join(own_seq)
@@ -572,9 +572,9 @@ def qualified(stones, description: str, body: str) -> tuple[Tombstone, str] | No
     qualified``), when :func:`match` finds none; else None. A write it finds is let through, warned."""
     if not stones or match(stones, description, body) is not None:
         return None
-    own = long_forms(words(description))
+    own = long_forms(words(description), description)
     for stone in stones:
-        fact = long_forms(words(stone.description))
+        fact = long_forms(words(stone.description), stone.description)
         size = len(fact)
         if size >= MIN_FACT_WORDS and 1 <= len(own) - size <= QUALIFIER_WORDS and own[-size:] == fact \
                 and _qualifies(own, len(own) - size, size, description):

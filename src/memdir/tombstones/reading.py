@@ -48,7 +48,7 @@ import re
 from functools import lru_cache
 
 from ..text.values import normalize_value
-from ..text.words import SHORT_FORMS, UNITS
+from ..text.words import BIT_UNITS, SHORT_FORMS, UNITS
 from ..vocabulary import CJK_RANGES
 
 READING = 2
@@ -249,8 +249,12 @@ def readings_for(*texts: str) -> tuple[int, ...]:
     return READINGS if any(c in text for text in texts for c in _MARKS) else (READING,)
 
 
-# A unit's long word (day, megabyte): what a unit after a number is read as (:func:`long_forms`), its plural too.
-_UNIT_WORDS = frozenset(UNITS.values()) | frozenset(SHORT_FORMS[u] for u in ("kb", "mb", "gb", "tb"))
+# A unit's long word (day, megabyte, megabit): what a unit after a number is read as (:func:`long_forms`), its plural
+# too.
+_UNIT_WORDS = frozenset(UNITS.values()) | frozenset(SHORT_FORMS[u] for u in ("kb", "mb", "gb", "tb")) \
+    | frozenset(BIT_UNITS.values())
+# A number and a unit of bits after it, case kept (text.words.BIT_UNITS: "50 Mb", "50Mb"; not "50 MB", "50 mb").
+_BITS_WRITTEN = re.compile(r"(?<![\w.,])(?:[0-9]+[.,])?([0-9]+)\s?(" + "|".join(BIT_UNITS) + r")(?![\w])")
 # Words written two ways (a short form every engineer writes and its long word: db, database; prod, production; a
 # unit after a number: 90d, 90 days): the sieve (memdir.tombstones.match.needed_runs) asks for neither.
 TWO_WAYS = frozenset(SHORT_FORMS) | frozenset(SHORT_FORMS.values()) | frozenset(UNITS) | _UNIT_WORDS \
@@ -271,24 +275,48 @@ def _unit(word: str, joined: bool) -> str | None:
     return unit if unit in _UNIT_WORDS else None
 
 
-def long_forms(seq: tuple[str, ...]) -> tuple[str, ...]:
+def _in_bits(text: str) -> frozenset[tuple[str, str]]:
+    """The numbers of ``text`` (as written, case kept) with a unit of bits after them, each with that unit in lower
+    case as :func:`words` reads them (a decimal's last digits): ``"50 Mb link, 1.5Gb"`` → ``{("50", "mb"), ("5",
+    "gb")}``; none written with
+    the same number in bytes too ("50 Mb or 50 MB": which is which is no longer known by words)."""
+    if not text or "b" not in text:
+        return frozenset()
+    bits = {(m.group(1), m.group(2).lower()) for m in _BITS_WRITTEN.finditer(text)}
+    if not bits:
+        return frozenset()
+    written = {(m.group(1), m.group(2).lower()) for m in re.finditer(r"([0-9]+)\s?([KkMmGgTt][Bb])(?!\w)", text)
+               if m.group(2) not in BIT_UNITS}
+    return frozenset(bits - written)
+
+
+def long_forms(seq: tuple[str, ...], text: str = "") -> tuple[str, ...]:
     """The words ``seq`` (:func:`words`) with each short form of :data:`memdir.text.words.SHORT_FORMS` read as its
     long word (``db`` as ``database``, ``prod`` as ``production``, ``config`` as ``configuration``) and a unit
     after a number as its word in the singular (``90d``, ``90 days`` as ``90 day``; ``50MB``, ``50 megabytes`` as
     ``50 megabyte``), as search reads them: what rules 3 and 4 of :mod:`memdir.tombstones.match` compare, so "Staging
     DB port is 5433" restates a forgotten "The staging database port is 5433" (break46b: it came back through
     consolidation, import and the write tools). Digests (rules 1, 2 and 5) keep their words as written: a stored
-    digest is never made again."""
+    digest is never made again. ``text``: what ``seq`` was read from, as written: a unit of bits after a number there
+    (:data:`memdir.text.words.BIT_UNITS`, case-sensitive: ``50 Mb``) is read as its word (``50 megabit``), no
+    megabyte (recall47: "… 50 Mb" was refused as a forgotten "… 50 megabytes"); without it ``mb`` is a megabyte."""
     out: list[str] = []
+    bits = _in_bits(text)
     for word in seq:
         joined = _JOINED_UNIT.fullmatch(word)
         if joined and (unit := _unit(joined.group(2), True)):
-            out += [joined.group(1), unit]
+            out += [joined.group(1), _bit_word(joined.group(1), joined.group(2), bits) or unit]
         elif out and out[-1][-1:].isdigit() and (unit := _unit(word, False)):
-            out.append(unit)
+            out.append(_bit_word(out[-1], word, bits) or unit)
         else:
             out.append(SHORT_FORMS.get(word, word))
     return tuple(out)
+
+
+def _bit_word(number: str, unit: str, bits: frozenset[tuple[str, str]]) -> str | None:
+    """The long word of ``unit`` (lower case) after ``number`` when ``bits`` (:func:`_in_bits`) say it was written
+    in bits (``megabit``), else None."""
+    return BIT_UNITS[unit[0].upper() + "b"] if (number, unit) in bits else None
 
 
 __all__ = ["READING", "READINGS", "TWO_WAYS", "hidden_addresses", "hidden_spans", "long_forms", "plain_words", "read",
