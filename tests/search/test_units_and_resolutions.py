@@ -47,6 +47,7 @@ def test_a_resolution_is_no_thousands():
     assert tokens("2K requests") == ["2k", "2", "2000", "request"]
     assert tokens("4k monitors") == ["4k", "4", "4000", "monitor"]
     assert tokens("we serve 4K") == ["we", "serv", "4k", "4", "4000"]
+    assert tokens("2K images") == ["2k", "2", "2000", "imag"]
 
 
 def test_search_finds_the_unit_and_the_count_written(store):

@@ -269,10 +269,11 @@ BIT_UNITS = {"Kb": "kilobit", "Mb": "megabit", "Gb": "gigabit", "Tb": "terabit"}
 # What a resolution is written before: "4K display", "8K video", "2K monitor" name a picture's width (about 4,000
 # pixels), no count of thousands as "10k users" and "2K requests" do. Search reads a number with a capital K before
 # one of these (or its plural) as no thousands (memdir.search.wordterms.is_resolution; recall47: "4K display" was
-# also 4000). A small k stays thousands: "4k monitors" may count them.
+# also 4000). A small k stays thousands ("4k monitors" may count them), and so do nouns counted as often as
+# pictured ("2K images", "10K streams").
 RESOLUTION_NOUNS = frozenset({
-    "display", "monitor", "screen", "video", "resolution", "tv", "television", "panel", "footage", "camera", "stream",
-    "streaming", "uhd", "hdr", "res", "texture", "image", "render", "rendering", "playback",
+    "display", "monitor", "screen", "video", "resolution", "tv", "television", "footage", "camera", "streaming",
+    "uhd", "hdr", "res", "playback",
 })
 
 # Korean particles (josa) a noun carries attached, without a space: "배포를" is "배포" (deploy) as an object. Search
