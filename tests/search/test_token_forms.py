@@ -16,14 +16,16 @@ prompt hook.
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 import pytest
 
-from memdir import Memory
+from memdir import InvalidInput, Memory
 from memdir.search import index
 from memdir.search.compounds import spaced_pairs
 from memdir.search.tokenize import compound_groups, document_text, tokens
+from tests.conftest import run_cli
 from tests.search.ranked import assert_cases, top
 from tests.search.surfaces import cli_search, hook_block, lexical_env, mcp_search
 
@@ -115,7 +117,8 @@ def test_each_form_finds_its_memory_first_and_not_the_other(store):
     # "tz info" finds tzinfo first; the memory holding only "tz" (its name's part) below it
     found = dict(top(store, "tz info"))
     assert found["dates"] > found.get("tz-policy", 0)
-    assert top(store, "\x1b[31m\x1b[0m") == []  # escape codes alone are no words: not "31m" of ci-time
+    with pytest.raises(InvalidInput, match=r"^query is empty \(.*U\+001B\)$"):  # escape codes alone are no words,
+        top(store, "\x1b[31m\x1b[0m")  # so no query (break46a): not "31m" of ci-time
     assert top(store, "31m")[:1] == [("ci-time", 1.0)]  # control: typed, it is one
 
 
@@ -127,11 +130,14 @@ def test_the_cli_the_mcp_tool_and_the_prompt_hook_agree(store, isolated_home, pr
     assert cli("A100s") == [("gpu-quota", 1.0)] and {n for n, _ in cli("429s")} == {"rate-limits", "crawler"}
     assert cli("100") == [("rate-limits", 1.0)]  # control: not gpu-quota's A100
     assert cli("09:00")[:1] == [("oncall-rota", 1.0)] and cli("90d")[:1] == [("backups", 1.0)]
-    assert cli(RED)[:1] == [("kafka-retention", 1.0)] and cli("\x1b[31m\x1b[0m") == []
+    assert cli(RED)[:1] == [("kafka-retention", 1.0)]
+    empty = run_cli("search", "\x1b[31m\x1b[0m", "--json", env=env)  # escape codes alone: no query (break46a)
+    assert empty.returncode == 1 and json.loads(empty.stdout) == {
+        "error": "query is empty (it holds only characters that show as nothing, such as U+001B)",
+        "kind": "InvalidInput"}
 
-    found, none = mcp_search(isolated_home, project, RED, "\x1b[31m\x1b[0m")
+    (found,) = mcp_search(isolated_home, project, RED)
     assert "kafka-retention" in found.splitlines()[1] and "relevance 1.00" in found.splitlines()[1]
-    assert "kafka-retention" not in none and "ci-time" not in none  # control: escape codes alone find nothing
 
     recalled = partial(hook_block, project, env)
 
