@@ -1,0 +1,84 @@
+"""A fresh ``memdir context`` that finds the layer's lock busy parses only the files changed since the manifest
+(issue 28 §7, busy47).
+
+When a writer or a sweep holds the lock, :meth:`memdir.layer.indexfile.KeepsIndex.current_index` renders the index
+without writing it. It rendered it over every memory's record — every file parsed: at 10,000 memories 74 s under a
+profiler for a SessionStart or prompt hook that started during another process's write. Now the lines of the files
+that match their manifest rows by stat key come from the manifest's facts and only the changed files are parsed —
+the same text, byte for byte, as the full parse gives (the control here: the same fresh process with every record
+parsed). The lock is the layer's own, held by a real process through :meth:`memdir.layer.layer.Layer.locked`, as a
+writer holds it. Parses counted in the real fresh process (tests/counted.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from tests.counted import HAND_NOTE, told_then_run
+from tests.seeded import seeded
+
+PARSES = """
+import atexit, json, os, runpy, sys
+from memdir.files import scan
+parsed, real_parse = [], scan.parse
+scan.parse = lambda text, stem: parsed.append(stem) or real_parse(text, stem)
+if os.environ.get("FULL_PARSE"):  # the control: every record parsed, as the index was rendered before busy47
+    from memdir.layer.index import Facts
+    from memdir.layer.reading import ReadsOne
+    ReadsOne.facts_of = lambda self, found: {n: Facts.of(e.record) for n, e in found.entries.items()}
+""" + told_then_run("parsed")
+
+HOLDER = """
+import sys
+from memdir import Memory
+mem = Memory.open(home=sys.argv[1], project=sys.argv[2], actor="human")
+with mem.session.layer("project").locked():
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes it
+"""
+
+
+def _context(tmp_path, project, full: bool = False) -> tuple[str, list[str]]:
+    counts = tmp_path / f"parsed-{time.monotonic_ns()}.jsonl"
+    env = dict(os.environ, COUNTS_TO=str(counts), **({"FULL_PARSE": "1"} if full else {}))
+    done = subprocess.run([sys.executable, "-c", PARSES, "memdir", "--project", str(project), "context"],
+                          capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "left out" not in done.stderr, done.stderr  # the layer rendered, not dropped from the block
+    return done.stdout, json.loads(counts.read_text().splitlines()[-1])
+
+
+def test_a_busy_lock_renders_the_index_parsing_only_the_files_changed_since_the_manifest(tmp_path, monkeypatch):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    size = 300
+    layer = seeded(home, project, size).session.layer("project")
+    written = (layer.path / "MEMORY.md").read_text(encoding="utf-8")
+    assert "(seed-0007.md) — seeded fact 7\n" in written
+    # A memory file edited by hand (a new inode, as sed -i writes it) and one added by hand.
+    seed = layer.path / "seed-0007.md"
+    seed.with_name(".seed-0007.md.edit").write_text(
+        seed.read_text(encoding="utf-8").replace("seeded fact 7", "edited fact 7"), encoding="utf-8")
+    os.replace(seed.with_name(".seed-0007.md.edit"), seed)
+    (layer.path / "hand-note.md").write_text(HAND_NOTE.format(name="hand-note", i=1, t="ports"), encoding="utf-8")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(home), str(project)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        busy, parsed = _context(tmp_path, project)
+        full, parsed_all = _context(tmp_path, project, full=True)
+        assert holder.poll() is None  # held all along: both rendered without the lock
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert sorted(parsed) == ["hand-note", "seed-0007"]  # before busy47: all 301 files
+    assert len(parsed_all) == size + 1  # the control parses every file: the count sees each parse
+    assert busy == full  # byte for byte the text of the full parse
+    assert "(seed-0007.md) — edited fact 7" in busy  # the hand edit, not the manifest's old line
+    assert "seeded fact 7\n" not in busy and "(seed-0006.md) — seeded fact 6" in busy
+    assert "(hand-note.md) — hand note 1 on topic ports" in busy  # the file added by hand
+    assert (layer.path / "MEMORY.md").read_text(encoding="utf-8") == written  # nothing written while busy
