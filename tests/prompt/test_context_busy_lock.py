@@ -82,3 +82,36 @@ def test_a_busy_lock_renders_the_index_parsing_only_the_files_changed_since_the_
     assert "seeded fact 7\n" not in busy and "(seed-0006.md) — seeded fact 6" in busy
     assert "(hand-note.md) — hand note 1 on topic ports" in busy  # the file added by hand
     assert (layer.path / "MEMORY.md").read_text(encoding="utf-8") == written  # nothing written while busy
+
+
+def test_a_busy_lock_never_orders_by_a_read_count_the_usage_file_no_longer_holds(tmp_path, monkeypatch):
+    """The manifest's facts carry the read counts they were made with; once the usage file is lost (deleted, or
+    over its ceiling: read as empty) a memory's usage is its file's again, so its facts are not taken."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    mem = seeded(home, project, 40)
+    layer = mem.session.layer("project")
+    mem.read("seed-0003")  # counted in the usage file: read today, so first among the unpinned at the next order
+    cli = [sys.executable, "-m", "memdir", "--project", str(project)]
+    subprocess.run([*cli, "write", "other-note", "--description", "another", "--body", "b", "--type", "project"],
+                   check=True, capture_output=True, timeout=120)  # a fresh process orders the lines again: facts saved
+    assert "- [other-note](other-note.md) — another\n- [seed-0003](seed-0003.md)" in (
+        layer.path / "MEMORY.md").read_text(encoding="utf-8")
+    assert layer.manifest.load_facts()["seed-0003"].reads == 1
+    layer.usage.path.unlink()  # the read count lost
+    (layer.path / "hand-note.md").write_text(HAND_NOTE.format(name="hand-note", i=2, t="queues"), encoding="utf-8")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(home), str(project)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        busy, parsed = _context(tmp_path, project)
+        full, _ = _context(tmp_path, project, full=True)
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert busy == full
+    assert sorted(parsed) == ["hand-note", "seed-0003"]  # the new file, and the memory whose count went
+    # seed-0003 back in name order (its file's usage: never read), not second by the lost count
+    assert "(seed-0002.md) — seeded fact 2\n- [seed-0003](seed-0003.md) — seeded fact 3\n" in busy
+    assert "(other-note.md) — another\n- [seed-0000](seed-0000.md)" in busy
