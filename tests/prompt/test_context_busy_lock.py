@@ -115,3 +115,32 @@ def test_a_busy_lock_never_orders_by_a_read_count_the_usage_file_no_longer_holds
     # seed-0003 back in name order (its file's usage: never read), not second by the lost count
     assert "(seed-0002.md) — seeded fact 2\n- [seed-0003](seed-0003.md) — seeded fact 3\n" in busy
     assert "(other-note.md) — another\n- [seed-0000](seed-0000.md)" in busy
+
+
+def test_a_busy_lock_shows_the_duplicate_that_wins_once_its_rival_is_removed(tmp_path, monkeypatch):
+    """Two files hold one name: the manifest's facts are the winner's. Its file removed by hand, the other wins —
+    unchanged, it matches its row, yet the facts kept are not its own: it is parsed."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    layer = seeded(home, project, 40).session.layer("project")
+    (layer.path / "Seed-0005.md").write_text("---\ndescription: duplicate five\ntype: project\n"
+                                          "updated: 2026-11-01T00:00:00Z\n---\n\nBody 5 again\n", encoding="utf-8")
+    time.sleep(2.1)  # past the clock tick of the write: its stat key is trusted (manifest.RACY_NS)
+    layer.refresh_index()
+    assert layer.manifest.shared_names() == {"seed-0005"}
+    assert "(seed-0005.md) — seeded fact 5\n" in (layer.path / "MEMORY.md").read_text(encoding="utf-8")
+    (layer.path / "seed-0005.md").unlink()  # the winner removed by hand: Seed-0005.md holds seed-0005 now
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(home), str(project)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        busy, parsed = _context(tmp_path, project)
+        full, _ = _context(tmp_path, project, full=True)
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    assert busy == full
+    assert parsed == ["Seed-0005"]
+    assert "(Seed-0005.md) — duplicate five\n" in busy and "seeded fact 5" not in busy
+    assert "(seed-0004.md) — seeded fact 4\n" in busy

@@ -34,13 +34,16 @@ class ReadsOne:
         counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`),
         and so is one whose kept facts carry reads while the usage file records none for it now (the
         usage file lost or reset since: its file's own ``reads:``, if any, are its usage, not the count
-        the facts were made with)."""
+        the facts were made with), and one more than one recorded file holds (which of them the facts were
+        made from is not recorded: the winner may be another now, its rival removed or edited by hand)."""
         saved = self.manifest.load_facts()
         counts = self.usage.counts()
+        shared = (self.manifest.shared_names() if saved else None) or ()
         every: dict[str, Facts] = {}
         for name in entries:
             facts = saved.get(name)
-            if facts is not None and name not in counts and (facts.reads or facts.last_read is not None):
+            if facts is not None and (name in shared or (
+                    name not in counts and (facts.reads or facts.last_read is not None))):
                 facts = None
             if facts is None:
                 entry = entries.get(name)
