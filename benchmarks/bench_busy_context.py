@@ -85,8 +85,8 @@ def _build(base: Path, size: int, src: Path, project: Path) -> Path:
 
 
 def _context(home: Path, project: Path, src: Path, counted: bool) -> tuple[float, str, int | None]:
-    args = [sys.executable, *(["-c", COUNTED] if counted else []), "-m" if not counted else "memdir",
-            *(["memdir"] if not counted else []), "--project", str(project), "context"]
+    args = [sys.executable, *(["-c", COUNTED, "memdir"] if counted else ["-m", "memdir"]), "--project", str(project),
+            "context"]
     began = time.perf_counter()
     done = subprocess.run(args, env=_env(home, src), capture_output=True, text=True, timeout=900, check=False)
     ms = (time.perf_counter() - began) * 1000
