@@ -191,11 +191,12 @@ def _links_to(line: str, name: str) -> bool:
 
 
 def render_index(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> str:
-    """The whole ``MEMORY.md`` text; ``""`` when nothing is visible."""
+    """The whole ``MEMORY.md`` text; ``""`` when nothing is visible. ``records``: :class:`MemoryRecord`
+    or :class:`Facts` (a memory's line then its ``line``), mixed at will."""
     visible = [r for r in records if is_visible(r, now, stale_after_days)]
     if not visible:
         return ""
-    return "\n".join(index_line(r) for r in ordered(visible, now)) + "\n"
+    return "\n".join(_line(r) for r in ordered(visible, now)) + "\n"
 
 
 def next_change(records: Iterable[MemoryRecord], now: datetime, stale_after_days: int = 0) -> datetime | None:

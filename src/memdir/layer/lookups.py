@@ -43,6 +43,12 @@ class Lookups:
         except (sqlite3.Error, OSError):
             return None
 
+    def shared_names(self) -> set[str] | None:
+        """The memory names more than one recorded file holds (one wins, the others are duplicates:
+        :func:`memdir.files.scan.scan`), by the manifest's index of names; None when the manifest cannot be read."""
+        rows = self._read("SELECT name FROM files WHERE name IS NOT NULL GROUP BY name HAVING COUNT(*) > 1")
+        return None if rows is None else {row[0] for row in rows}
+
     def name_count(self) -> int | None:
         """How many memory names the recorded files hold; None when the manifest cannot be read."""
         rows = self._read("SELECT COUNT(DISTINCT name) FROM files WHERE name IS NOT NULL")

@@ -26,17 +26,25 @@ from .index import Facts
 
 
 class ReadsOne:
-    """:meth:`read_now`, :meth:`names_now`, :meth:`facts_now` and ``_all_facts`` of
+    """:meth:`read_now`, :meth:`names_now`, :meth:`facts_now`, :meth:`facts_of` and ``_all_facts`` of
     :class:`memdir.layer.layer.Layer` (which supplies every attribute used)."""
 
     def _all_facts(self, entries) -> dict[str, Facts]:
         """Every memory's :class:`memdir.layer.index.Facts`: as the manifest keeps them, with the read
-        counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`)."""
+        counts recorded since; a memory it keeps none of is read (:class:`memdir.files.scan.LazyEntries`),
+        and so is one whose kept facts carry reads while the usage file records none for it now (the
+        usage file lost or reset since: its file's own ``reads:``, if any, are its usage, not the count
+        the facts were made with), and one more than one recorded file holds (which of them the facts were
+        made from is not recorded: the winner may be another now, its rival removed or edited by hand)."""
         saved = self.manifest.load_facts()
         counts = self.usage.counts()
+        shared = (self.manifest.shared_names() if saved else None) or ()
         every: dict[str, Facts] = {}
         for name in entries:
             facts = saved.get(name)
+            if facts is not None and (name in shared or (
+                    name not in counts and (facts.reads or facts.last_read is not None))):
+                facts = None
             if facts is None:
                 entry = entries.get(name)
                 if entry is None:
@@ -117,13 +125,22 @@ class ReadsOne:
         found = self.current_scan()
         if getattr(found.files, "hinted", False):  # the search index's sweep, just made: no text digests
             found = self.scan()
+        return found, self.facts_of(found)
+
+    def facts_of(self, found: Scan) -> dict[str, Facts]:
+        """Every memory of ``found`` (a scan of this layer) by name → its :class:`memdir.layer.index.Facts`:
+        a memory the scan parsed (its file changed since the manifest recorded it, or was parsed in this
+        process under the stat key it has) from its file; any other from the manifest's (:meth:`_all_facts`,
+        which reads a memory it keeps none of), with the read counts recorded since — what a render of
+        every memory's record would order and show, the files that match their rows by stat key not read.
+        The scan's :class:`memdir.files.scan.LazyEntries` keep the memories read."""
         facts = self._all_facts(found.entries)
         entries = found.entries
         parsed = entries.loaded() if isinstance(entries, LazyEntries) else entries  # no state made per file
         for name, entry in list(parsed.items()):
             if name in facts:
                 facts[name] = Facts.of(self.usage.with_usage(entry).record)
-        return found, facts
+        return facts
 
     def counted(self, found: Scan) -> Scan:
         """``found`` (a scan taken without the lock) with each memory whose file a delete renamed aside
