@@ -44,6 +44,7 @@ from ...results import findings as finding_results
 from ...results import maintenance as maintenance_results
 from ...results import memories as memory_results
 from ...results import trust as trust_results
+from ...results import writes as write_results
 from ...tombstones.refusals import lift_command, refusal
 from ...version import VERSION
 from ...vocabulary import ACTORS, CLEARABLE
@@ -351,7 +352,7 @@ def _schema(hint) -> dict:
 
 
 def _component_types() -> list:
-    return [*(obj for module in (memory_results, trust_results, maintenance_results, finding_results)
+    return [*(obj for module in (memory_results, write_results, trust_results, maintenance_results, finding_results)
               for obj in vars(module).values()
               if isinstance(obj, type) and obj.__module__ == module.__name__ and dataclasses.is_dataclass(obj)
               and issubclass(obj, Result) and "to_dict" not in vars(obj)), HistoryEntry, Malformed]
