@@ -123,7 +123,7 @@ def test_the_cli_status_reports_a_flipped_byte_after_a_status_that_passed(isolat
 
     def status() -> str:
         done = subprocess.run([sys.executable, "-m", "memdir.cli", "--project", str(project), "status", "--json"],
-                              capture_output=True, text=True, timeout=120, cwd=project,
+                              check=False, capture_output=True, text=True, timeout=120, cwd=project,
                               env=dict(os.environ, MEMDIR_SEARCH_VECTORS="off"))
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)["search"]
