@@ -8,6 +8,10 @@ write-ahead log (whose pages ``quick_check`` reads too). A pass records the stam
 ``<home>/index.checked`` (:data:`CHECKED_FILE`, derived: lost, the next status checks again), so a change made
 during the check is checked next time. A byte flipped in the file, by whatever means, moves its change time: the
 first status after it checks the file again and reports it.
+
+Measured (``benchmarks/bench_hooks.py --fresh [--instructions] --commands python_pass,status``, int46 against this,
+one run): a steady ``memdir status`` at 10,000 memories 1,900 M → 1,718 M instructions (1,804 M when the check
+runs; the collector's pause, :func:`memdir.operations.maintenance.status`, is the rest), p50 1,054 → 838 ms.
 """
 
 from __future__ import annotations
