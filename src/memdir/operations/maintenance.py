@@ -13,7 +13,9 @@ caller that gathers them is :func:`memdir.tools.handlers.status` (and
 
 from __future__ import annotations
 
+import gc
 import os
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -75,6 +77,26 @@ def status(session: Session, search: str, extractor: str = "", *, full: bool = F
     (:meth:`memdir.layer.layer.Layer.facts_now`); so do the files read leniently (``fallback_parsed``,
     ``no_frontmatter``, ``notes``: what the layer recorded of how each file was read). With ``full``
     (``doctor``) every file is parsed."""
+    with _collector_paused():
+        return _status(session, search, extractor, full)
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic collector off while a status reads every layer (a record per memory, none of them in a
+    cycle that outlives the status), on again after if it was on: its passes walked every object those reads made,
+    133 M of the 1,895 M instructions of a status at 10,000 memories (27 M at 1,000)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _status(session: Session, search: str, extractor: str, full: bool) -> StatusResult:
+    """:func:`status`, the collector paused by its caller."""
     # a status's alone: a write, which loads this module, lists no finding (tests/integrations/cli/test_write_imports.py)
     from .findings import project_findings
 

