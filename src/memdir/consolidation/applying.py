@@ -73,6 +73,43 @@ def snapshot(session: Session) -> Snapshot:
     return Snapshot(entries, list(stones), stones.skipped)
 
 
+def saved_by(record, text: str) -> bool:
+    """Whether the memory ``record`` (its name, description and body) already saves the finding ``text``
+    (:func:`memdir.prompt.coverage.saves`, the one rule: it covers the finding's words and the finding corrects
+    nothing of it — no negation the memory does not make, no value it does not hold). "The staging deploy needs
+    the VPN" is saved by a memory saying "The staging deploy needs the corporate WireGuard VPN"; "… no longer
+    needs the VPN" and "… needs the VPN and 2FA" are not. False for an empty ``text``."""
+    from ..prompt import coverage
+
+    text = (text or "").strip()
+    return bool(text) and coverage.saves(text, coverage.memory_text(record.name, record.description, record.body))
+
+
+def restated(record, p: Proposal) -> bool:
+    """Whether the update ``p`` only restates what its target ``record`` already says: the memory saves
+    (:func:`saved_by`) the proposal's description and the person's words it came from (``p.evidence``, when
+    given), so writing it, or proposing it as a candidate, would add nothing. A proposal whose description or
+    evidence adds a value or negates the memory is not a restatement (it is applied, or proposed)."""
+    return saved_by(record, p.description) and (not p.evidence or saved_by(record, p.evidence))
+
+
+def saying(snap: Snapshot, text: str) -> tuple[str, str] | None:
+    """``(scope, name)`` of the live memory (active, not muted) of ``snap`` that ``text`` speaks about
+    (:func:`memdir.consolidation.extractors.subjects.same_subject`, the rule that picks an update's target) when it
+    already saves ``text`` (:func:`saved_by`); None when no memory is on that subject or the one that is does not
+    save it (the finding adds or corrects something). A finding it returns for is a restatement: neither kept
+    pending nor proposed."""
+    from types import SimpleNamespace
+
+    from .extractors.subjects import same_subject
+
+    live = {(scope, e.record.name): e.record for scope, entries in snap.entries.items() for e in entries.values()
+            if e.record.status == "active" and not e.record.disabled}
+    found = same_subject(text, [SimpleNamespace(scope=scope, name=r.name, description=r.description, body=r.body,
+                                                status=r.status) for (scope, _), r in live.items()])
+    return found if found is not None and saved_by(live[found], text) else None
+
+
 def _own(layer, entry) -> bool:
     """True when consolidation wrote this memory and no one else touched it since."""
     record = entry.record
@@ -171,6 +208,9 @@ def apply_proposal(writer: Session, snap: Snapshot, index: int, p: Proposal, dry
             desc, kind, body = inherit(old, desc, kind, body, scope=scope)
         if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
             return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",
+                        name=target, target=target, scope=scope)
+        if action == "update" and restated(old, p):  # restate47: "needs the VPN" to what says "…WireGuard VPN"
+            return fail(("would-" if dry_run else "") + "unchanged", f"{target!r} already says it: nothing new",
                         name=target, target=target, scope=scope)
         same = next((e.record.name for e in snap.entries.get(scope, {}).values()
                      if (e.record.description, e.record.body) == (desc, body)), None)
@@ -275,4 +315,4 @@ def apply_proposal(writer: Session, snap: Snapshot, index: int, p: Proposal, dry
         return fail("invalid", str(exc), name=name, target=target, scope=scope)
 
 
-__all__ = ["Snapshot", "apply_proposal", "snapshot"]
+__all__ = ["Snapshot", "apply_proposal", "restated", "saved_by", "saying", "snapshot"]

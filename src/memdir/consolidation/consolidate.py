@@ -47,7 +47,7 @@ from ..text.redact import redact
 from ..tombstones.match import match as match_tombstone
 from ..tombstones.refusals import outcome
 from . import intent
-from .applying import Snapshot, apply_proposal, snapshot
+from .applying import Snapshot, apply_proposal, saying, snapshot
 from .extractors import resolve_extractor
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS,
@@ -182,14 +182,15 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
         # read as a description, then as a body (a forgotten memory's text offered again as a finding)
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted") \
             or match_tombstone(snap.stones, item[1], item[1], actor="extracted")
-        held = _held(snap, item[1], during)
+        held = _held(snap, item[1], during) or saying(snap, item[1])
         gone = _forgotten(snap, item[1], during) if hit is None else None
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
         elif gone is not None:  # newuser38: saved, then deleted in the session, then kept as a finding at its end
             notes.append(f"pending finding not kept ({item[1][:60]}): memory {gone.name!r} holding it was "
                          f"forgotten during the session ({gone.id})")
-        elif held is not None:  # trial22: saved during the session, then asked for again at the next start
+        elif held is not None:  # trial22: saved during the session, then asked for again at the next start;
+            # restate47: or a memory on its subject already says it ("needs the VPN" to "…WireGuard VPN")
             notes.append(f"pending finding not kept ({item[1][:60]}): memory {held[1]!r} ({held[0]}) holds it")
         else:
             texts.append(tuple(item))
