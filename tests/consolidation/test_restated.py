@@ -51,6 +51,13 @@ def test_the_rule_a_restatement_is_saved_a_negation_or_an_addition_is_not(isolat
     update = Proposal(action="update", target="staging-vpn", description="The staging deploy needs the VPN",
                       evidence=README)
     assert restated(record, update)
+    assert not saved_by(record, "The staging deploy needs the VPN and tmux")  # a word of its own, no value
+    # a model's update adding a word to the description, or a line to the body: not a restatement
+    assert not restated(record, Proposal(action="update", target="staging-vpn",
+                                         description="The staging deploy needs the VPN and tmux"))
+    assert not restated(record, Proposal(action="update", target="staging-vpn", description=DESC,
+                                         body=BODY + "\nLunch is at noon."))
+    assert restated(record, Proposal(action="update", target="staging-vpn", description=DESC, body=BODY))  # control
     # evidence adding a value the description leaves out: not a restatement
     assert not restated(record, Proposal(action="update", target="staging-vpn",
                                          description="The staging deploy needs the VPN", evidence=ADDED))

@@ -74,31 +74,58 @@ def snapshot(session: Session) -> Snapshot:
 
 
 def saved_by(record, text: str) -> bool:
-    """Whether the memory ``record`` (its name, description and body) already saves the finding ``text``
-    (:func:`memdir.prompt.coverage.saves`, the one rule: it covers the finding's words and the finding corrects
-    nothing of it — no negation the memory does not make, no value it does not hold). "The staging deploy needs
-    the VPN" is saved by a memory saying "The staging deploy needs the corporate WireGuard VPN"; "… no longer
-    needs the VPN" and "… needs the VPN and 2FA" are not. False for an empty ``text``."""
+    """Whether the memory ``record`` (its name, description and body) already says the finding ``text``, with
+    nothing to add: it saves it (:func:`memdir.prompt.coverage.saves`, the one rule: it covers the finding's words
+    and the finding corrects nothing of it — no negation the memory does not make, no value it does not hold), and
+    the finding brings no content word the memory lacks (:func:`_words`). "The staging deploy needs the VPN" is
+    said by a memory saying "The staging deploy needs the corporate WireGuard VPN"; "… no longer needs the VPN",
+    "… needs the VPN and 2FA" and "… needs the VPN and tmux" are not. False for an empty ``text``."""
     from ..prompt import coverage
 
     text = (text or "").strip()
-    return bool(text) and coverage.saves(text, coverage.memory_text(record.name, record.description, record.body))
+    held = coverage.memory_text(record.name, record.description, record.body)
+    return bool(text) and coverage.saves(text, held) and not _words(text) - _words(record.name.replace("-", " "),
+                                                                                      held)
 
 
 def restated(record, p: Proposal) -> bool:
-    """Whether the update ``p`` only restates what its target ``record`` already says: the memory saves
-    (:func:`saved_by`) the proposal's description and the person's words it came from (``p.evidence``, when
-    given), so writing it, or proposing it as a candidate, would add nothing. A proposal whose description or
-    evidence adds a value or negates the memory is not a restatement (it is applied, or proposed)."""
-    return saved_by(record, p.description) and (not p.evidence or saved_by(record, p.evidence))
+    """Whether the update ``p`` only restates what its target ``record`` already says, so writing it, or proposing
+    it as a candidate, would add nothing: the memory says (:func:`saved_by`) the proposal's description and the
+    person's words it came from (``p.evidence``, when given, read as :func:`memdir.prompt.coverage.saves` reads
+    them: a request's own words are not new), and each line of a body the proposal gives, unless the line quotes the
+    description or the evidence (the rules extractor's "The user said on 2026-12-07: “…”"). A proposal that adds a
+    value, a word or a line of its own ("… Lunch is at noon."), or negates the memory, is not a restatement: it is
+    applied, or proposed for review."""
+    from ..prompt import coverage
+
+    if not saved_by(record, p.description):
+        return False
+    if p.evidence and not coverage.saves(p.evidence, coverage.memory_text(record.name, record.description,
+                                                                          record.body)):
+        return False
+    quoted = [q for q in (_plain(p.description), _plain(p.evidence or "")) if q]
+    return all(saved_by(record, line) or any(q in _plain(line) for q in quoted)
+               for line in (p.body or "").splitlines() if line.strip())
+
+
+def _words(*texts: str) -> set[str]:
+    """The content words of ``texts`` (:func:`memdir.consolidation.extractors.wording.content_words`: no request
+    words, so "Remember that …" brings none of its own), by their first five letters (``needs`` is ``need``'s)."""
+    from .extractors.wording import content_words
+
+    return {word[:5] for text in texts for word in content_words(text or "")}
+
+
+def _plain(text: str) -> str:
+    """``text`` folded for a quote's comparison: lower case, its words joined by single spaces, no end stop."""
+    return " ".join(text.lower().split()).rstrip(".!?。！？")
 
 
 def saying(snap: Snapshot, text: str) -> tuple[str, str] | None:
     """``(scope, name)`` of the live memory (active, not muted) of ``snap`` that ``text`` speaks about
     (:func:`memdir.consolidation.extractors.subjects.same_subject`, the rule that picks an update's target) when it
-    already saves ``text`` (:func:`saved_by`); None when no memory is on that subject or the one that is does not
-    save it (the finding adds or corrects something). A finding it returns for is a restatement: neither kept
-    pending nor proposed."""
+    already says ``text`` (:func:`saved_by`); None when no memory is on that subject or the one that is does not
+    (the finding adds or corrects something). A finding it returns for is a restatement: not kept pending."""
     from types import SimpleNamespace
 
     from .extractors.subjects import same_subject
