@@ -94,10 +94,12 @@ def restated(record, p: Proposal) -> bool:
     person's words it came from (``p.evidence``, when given, read as :func:`memdir.prompt.coverage.saves` reads
     them: a request's own words are not new), and each line of a body the proposal gives, unless the line quotes the
     description or the evidence (the rules extractor's "The user said on 2026-12-07: “…”"). A proposal that adds a
-    value, a word or a line of its own ("… Lunch is at noon."), or negates the memory, is not a restatement: it is
-    applied, or proposed for review."""
+    value, a word or a line of its own ("… Lunch is at noon."), another type or importance, or negates the memory,
+    is not a restatement: it is applied, or proposed for review."""
     from ..prompt import coverage
 
+    if p.type not in (None, record.type) or p.importance not in (None, getattr(record, "importance", None)):
+        return False  # it retypes or reweighs the memory: a change of its own
     if not saved_by(record, p.description):
         return False
     if p.evidence and not coverage.saves(p.evidence, coverage.memory_text(record.name, record.description,
@@ -110,10 +112,14 @@ def restated(record, p: Proposal) -> bool:
 
 def _words(*texts: str) -> set[str]:
     """The content words of ``texts`` (:func:`memdir.consolidation.extractors.wording.content_words`: no request
-    words, so "Remember that …" brings none of its own), by their first five letters (``needs`` is ``need``'s)."""
+    words, so "Remember that …" brings none of its own), by their first five letters (``needs`` is ``need``'s), and
+    its command-line options whole (``-q``, ``--frozen-lockfile``: "pytest -x -q" adds ``-q`` to "pytest -x")."""
+    import re
+
     from .extractors.wording import content_words
 
-    return {word[:5] for text in texts for word in content_words(text or "")}
+    flags = {flag for text in texts for flag in re.findall(r"(?<![\w-])--?[a-z0-9][\w-]*", (text or "").lower())}
+    return {word[:5] for text in texts for word in content_words(text or "")} | flags
 
 
 def _plain(text: str) -> str:
