@@ -6,8 +6,8 @@ compare-and-set against that snapshot: a target whose digest moved (edited, pinn
 skipped and reported, never overwritten. Every write goes through the gateway as actor ``extracted``. Consolidation
 revises its own unreviewed memories in place; a change to a memory a person or the agent wrote, or an update that
 drifts off the memory's topic, becomes a separate ``candidate`` memory (``candidate_for: <target>``). A proposal
-identical to what is stored is a no-op; one matching a tombstone is refused; forgetting a memory a person or the
-agent wrote is left to a person. The run that calls these is :func:`memdir.consolidation.consolidate.consolidate`.
+identical to what is stored, or an update that only restates what its target says (:func:`restated`), is a no-op;
+one matching a tombstone is refused; forgetting a memory a person or the agent wrote is left to a person. The run that calls these is :func:`memdir.consolidation.consolidate.consolidate`.
 """
 
 from __future__ import annotations
