@@ -7,7 +7,8 @@ skipped and reported, never overwritten. Every write goes through the gateway as
 revises its own unreviewed memories in place; a change to a memory a person or the agent wrote, or an update that
 drifts off the memory's topic, becomes a separate ``candidate`` memory (``candidate_for: <target>``). A proposal
 identical to what is stored, or an update that only restates what its target says (:func:`restated`), is a no-op;
-one matching a tombstone is refused; forgetting a memory a person or the agent wrote is left to a person. The run that calls these is :func:`memdir.consolidation.consolidate.consolidate`.
+one matching a tombstone is refused; forgetting a memory a person or the agent wrote is left to a person. The run
+that calls these is :func:`memdir.consolidation.consolidate.consolidate`.
 """
 
 from __future__ import annotations

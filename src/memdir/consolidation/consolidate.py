@@ -28,7 +28,8 @@ memory a person or the agent wrote becomes a separate ``candidate`` memory
 (``candidate_for: <target>``) that a person approves or rejects, so the
 original stays active meanwhile. A proposal identical to what is stored is a
 no-op, and so is an update that only restates what its target already says
-(:func:`memdir.consolidation.applying.restated`: no candidate for review). A proposal matching a tombstone (:mod:`memdir.tombstones.match`: the
+(:func:`memdir.consolidation.applying.restated`: no candidate for review). A
+proposal matching a tombstone (:mod:`memdir.tombstones.match`: the
 same value, words or fact, restated or reworded) is refused. Forgetting a
 memory a person or the agent wrote is left to a person.
 """
@@ -173,7 +174,9 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
     (noted), and so are those a live memory written ``during`` the session
     covers (:func:`_held`): the agent saved it before the session's end queued
-    the transcript; those a live memory on their subject already says (:func:`memdir.consolidation.applying.saying`); those a forget made since the session began holds (:func:`_forgotten`); and those a person
+    the transcript; those a live memory on their subject already says
+    (:func:`memdir.consolidation.applying.saying`); those a forget made since the session began holds
+    (:func:`_forgotten`); and those a person
     dropped before (:func:`memdir.prompt.pending.dropped_texts`: `memdir review --drop`). Returns the
     texts kept (in a dry run: that would be kept)."""
     from ..prompt import pending
