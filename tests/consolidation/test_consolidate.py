@@ -323,11 +323,19 @@ def test_a_superseding_memory_takes_the_first_free_v2_name(isolated_home, projec
         "human", "The v2 CI pipeline design doc is in docs/ci-v2.md", None)
 
 
-@pytest.mark.parametrize("during, result", [
-    ((-5, 5), "unchanged"),  # the agent saved it during the session: not proposed again (was: a candidate)
-    ((-20, -10), "candidate"),  # control: a memory written after the session (an old transcript consolidated late)
+FRIDAYS, THURSDAYS = "Remember that we deploy on Fridays only.", "Remember that production deploys happen on Thursdays."
+
+
+@pytest.mark.parametrize("during, said, result, why", [
+    # the agent saved it during the session: not proposed again (was: a candidate)
+    ((-5, 5), FRIDAYS, "unchanged", "written during the session"),
+    # a memory written after the session (an old transcript consolidated late) is no longer proposed a restatement
+    # of what it says (restate47: it was a candidate): the update's target already saves it
+    ((-20, -10), FRIDAYS, "unchanged", "'deploy-day' already says it: nothing new"),
+    ((-20, -10), THURSDAYS, "candidate", ""),  # control: a correction of it is proposed for review
 ])
-def test_a_proposal_the_session_already_saved_is_not_made_again(tmp_path, isolated_home, project, during, result):
+def test_a_proposal_the_session_already_saved_is_not_made_again(tmp_path, isolated_home, project, during, said,
+                                                                result, why):
     """trial23 (the real Codex's Stop, rules extractor): the agent saved deploy-day with memory_write in the turn,
     and the turn's consolidation proposed replacing its text by the quoted sentence, a candidate in `memdir review`.
     A proposal a memory written between the transcript's first and last turn covers is now 'unchanged'."""
@@ -341,10 +349,9 @@ def test_a_proposal_the_session_already_saved_is_not_made_again(tmp_path, isolat
     def at(seconds: int) -> str:
         return (written + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
-    path = cc_transcript(tmp_path / "t.jsonl", ("user", "Remember that we deploy on Fridays only.", at(during[0])),
-                         ("assistant", "Saved.", at(during[1])))
+    path = cc_transcript(tmp_path / "t.jsonl", ("user", said, at(during[0])), ("assistant", "Saved.", at(during[1])))
     report = agent.consolidate(path, extractor="rules")
     assert [o.result for o in report.outcomes] == [result], report.outcomes
     if result == "unchanged":
-        assert report.outcomes[0].name == "deploy-day" and "written during the session" in report.outcomes[0].detail
+        assert report.outcomes[0].name == "deploy-day" and why in report.outcomes[0].detail
         assert agent.review().candidates == ()

@@ -188,12 +188,13 @@ def test_a_consolidation_update_without_a_body_keeps_it(isolated_home, project, 
         "Tests run with pytest -x -q", "Run the unit tests with pytest -x; the slow suite is marked slow.")
     # a person's memory: the update waits as a candidate that carries the body
     person.write("db-port", "Dev PostgreSQL listens on 5433", "project", BODY)
-    update = Proposal.from_dict({"action": "update", "target": "db-port", "description": "Dev PostgreSQL is on 5433"})
-    outcome = person.consolidate(say("Remember: dev PostgreSQL is on 5433."), extractor=Scripted(update)).outcomes[0]
+    # (a correction: a restatement of it would change nothing, restate47)
+    update = Proposal.from_dict({"action": "update", "target": "db-port", "description": "Dev PostgreSQL is on 5434"})
+    outcome = person.consolidate(say("Remember: dev PostgreSQL is on 5434."), extractor=Scripted(update)).outcomes[0]
     assert outcome.result == "candidate", outcome
     assert person.read(outcome.name, count=False).record.body == BODY
-    # control: an update with a body replaces it
-    new_body = "Run the unit tests with pytest -x -q; the slow suite is marked slow."
+    # control: an update with a body replaces it (one saying something new: a restatement changes nothing, restate47)
+    new_body = "Run the unit tests with pytest -x -q; the slow suite runs nightly."
     update = Proposal.from_dict({"action": "update", "target": "pytest-usage", "description": "Tests run with pytest",
                                  "body": new_body})
     outcome = person.consolidate(say("Always use pytest -q."), extractor=Scripted(update)).outcomes[0]

@@ -27,7 +27,9 @@ Consolidation revises its own unreviewed memories in place; a change to a
 memory a person or the agent wrote becomes a separate ``candidate`` memory
 (``candidate_for: <target>``) that a person approves or rejects, so the
 original stays active meanwhile. A proposal identical to what is stored is a
-no-op. A proposal matching a tombstone (:mod:`memdir.tombstones.match`: the
+no-op, and so is an update that only restates what its target already says
+(:func:`memdir.consolidation.applying.restated`: no candidate for review). A
+proposal matching a tombstone (:mod:`memdir.tombstones.match`: the
 same value, words or fact, restated or reworded) is refused. Forgetting a
 memory a person or the agent wrote is left to a person.
 """
@@ -47,7 +49,7 @@ from ..text.redact import redact
 from ..tombstones.match import match as match_tombstone
 from ..tombstones.refusals import outcome
 from . import intent
-from .applying import Snapshot, apply_proposal, snapshot
+from .applying import Snapshot, apply_proposal, saying, snapshot
 from .extractors import resolve_extractor
 from .proposals import (  # noqa: F401  (re-exported: the extractor protocol is part of this API)
     ACTIONS,
@@ -172,7 +174,9 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
     (:mod:`memdir.prompt.pending`): those matching a tombstone are dropped
     (noted), and so are those a live memory written ``during`` the session
     covers (:func:`_held`): the agent saved it before the session's end queued
-    the transcript; those a forget made since the session began holds (:func:`_forgotten`); and those a person
+    the transcript; those a live memory on their subject already says
+    (:func:`memdir.consolidation.applying.saying`); those a forget made since the session began holds
+    (:func:`_forgotten`); and those a person
     dropped before (:func:`memdir.prompt.pending.dropped_texts`: `memdir review --drop`). Returns the
     texts kept (in a dry run: that would be kept)."""
     from ..prompt import pending
@@ -182,14 +186,15 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
         # read as a description, then as a body (a forgotten memory's text offered again as a finding)
         hit = match_tombstone(snap.stones, item[1], "", actor="extracted") \
             or match_tombstone(snap.stones, item[1], item[1], actor="extracted")
-        held = _held(snap, item[1], during)
+        held = _held(snap, item[1], during) or saying(snap, item[1])
         gone = _forgotten(snap, item[1], during) if hit is None else None
         if hit is not None:
             notes.append(f"pending finding not kept ({item[1][:60]}): {outcome(*hit)}")
         elif gone is not None:  # newuser38: saved, then deleted in the session, then kept as a finding at its end
             notes.append(f"pending finding not kept ({item[1][:60]}): memory {gone.name!r} holding it was "
                          f"forgotten during the session ({gone.id})")
-        elif held is not None:  # trial22: saved during the session, then asked for again at the next start
+        elif held is not None:  # trial22: saved during the session, then asked for again at the next start;
+            # restate47: or a memory on its subject already says it ("needs the VPN" to "…WireGuard VPN")
             notes.append(f"pending finding not kept ({item[1][:60]}): memory {held[1]!r} ({held[0]}) holds it")
         else:
             texts.append(tuple(item))

@@ -31,12 +31,21 @@ from .rules import is_task_only, secret_value_only, strip_filler, write_down
 from .wording import content_words
 
 MAX_FINDINGS = 3
+KNOWN_SHARE = 0.8  # share of a finding's content words an existing description holding it holds
 PRIORITY = ("remember", "correction", "confirmed", "rule", "preference", "constraint", "decision", "deadline",
             "schedule", "personal")
 
 
-def _known(words: list[str], pools: list[set[str]]) -> bool:
-    return any(len(words) >= 2 and sum(w in pool for w in words) / len(words) >= 0.8 for pool in pools)
+def _known(words: list[str], pools: list[set[str]], text: str = "", said: tuple[str, ...] = ()) -> bool:
+    """Whether :data:`KNOWN_SHARE` of a finding's content ``words`` are in one of ``pools`` (content words of an
+    existing memory's description, of AGENTS.md/CLAUDE.md), unless the finding ``text`` corrects what the pool's
+    text in ``said`` (by position; none: not checked) says (:func:`memdir.prompt.coverage.corrects`): "the staging
+    deploy no longer needs the VPN" and "… needs the VPN and 2FA" are made of the words of "The staging deploy needs
+    the corporate WireGuard VPN" but correct or add to it, so they are kept (restate47: they were left out)."""
+    from ...prompt.coverage import corrects
+
+    return any(len(words) >= 2 and sum(w in pool for w in words) / len(words) >= KNOWN_SHARE
+               and not (at < len(said) and corrects(text, said[at])) for at, pool in enumerate(pools))
 
 
 class AgentExtractor:
@@ -49,7 +58,8 @@ class AgentExtractor:
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
         found: list[tuple] = []  # (priority, order, rule, text, date said)
         notes: list[str] = []
-        pools = [set(content_words(d)) for d in context.existing_descriptions()]
+        described = tuple(context.existing_descriptions())
+        pools = [set(content_words(d)) for d in described]
         docs = set(content_words(context.workspace_text or ""))
         order = 0
         withdrawals = withdrawn(transcript)  # what the person took back: no finding ("Scratch that.")
@@ -80,7 +90,7 @@ class AgentExtractor:
                 words = content_words(text)
                 if not words or any(text in f[3] for f in found):
                     continue
-                if _known(words, pools + ([docs] if docs else [])):
+                if _known(words, pools + ([docs] if docs else []), text, described):
                     notes.append(f"turn {index}: already in memory or AGENTS.md/CLAUDE.md: {text[:80]}")
                     continue
                 rule = min(rules, key=PRIORITY.index)
