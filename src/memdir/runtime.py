@@ -60,6 +60,11 @@ def _private(path: str) -> str | None:
         st = os.lstat(path)
     except OSError as exc:
         return f"{path} cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(st.st_mode):  # even to a private directory: a link may be swapped (break48: said "not a directory")
+        try:
+            return f"{path} is a symbolic link (to {os.readlink(path)}), not a directory"
+        except OSError:
+            return f"{path} is a symbolic link, not a directory"
     if not stat.S_ISDIR(st.st_mode):
         return f"{path} is not a directory"
     if st.st_uid != os.getuid():

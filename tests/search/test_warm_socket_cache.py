@@ -44,7 +44,7 @@ def _refuse(kind: str, mine: str, elsewhere: str, monkeypatch) -> str:
     if kind == "symlink":  # even to a private directory of this user's: a link can be swapped
         os.mkdir(elsewhere, 0o700)
         os.symlink(elsewhere, mine)
-        return f"{mine} is not a directory"
+        return f"{mine} is a symbolic link (to {elsewhere}), not a directory"  # not only "not a directory" (break48)
     os.mkdir(mine, 0o755)
     os.chmod(mine, 0o755)
     return f"{mine} may be entered by other users (mode 755)"
