@@ -208,7 +208,8 @@ def doctor(result: DoctorResult) -> str:
         if layer.pending:  # said, not a problem: the next session start asks the agent to save them
             lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
                          "(said at the end of an earlier session, nothing saved yet):")
-            lines += [f"    “{cut(finding.text)}”" for finding in layer.pending]
+            lines += [f"    “{cut(finding.text)}”" + (f" — {finding.forgotten}" if getattr(finding, "forgotten", "") else "")
+                      for finding in layer.pending]
         if layer.answered:  # said as status counts them (pending.answered_lately): memdir review gives each reason
             lines.append(f"  {counted(len(layer.answered), 'finding')} answered by an edit outside memdir, no longer "
                          "offered to the agent (memdir review says why):")
