@@ -37,9 +37,9 @@ def test_a_restated_forgotten_fact_is_kept_marked_and_said_to_agent_and_person(t
     items = pending.load(agent.session.layer_path("project"))
     assert [(i["text"], i.get("tombstone")) for i in items] == [
         (SAID, {"id": stone.id, "scope": "project"}), (OTHER, None)]  # control: the other fact unmarked
-    assert [n for n in report.notes if n.startswith("pending finding kept")] == [
+    assert [n for n in report.notes if n.startswith("pending finding kept")] == [(
         f"pending finding kept ({SAID}): it restates forgotten memory 'lunch' (tombstone {stone.id}); the agent is "
-        f"told not to save it and to tell you: only a person brings it back, by lifting the tombstone (`{lift}`)"]
+        f"told not to save it and to tell you: only a person brings it back, by lifting the tombstone (`{lift}`)")]
 
     block = run_cli("context", "--project", project).stdout
     [line] = [x for x in block.splitlines() if "lunch is on Fridays" in x]

@@ -204,7 +204,8 @@ def restates(item: dict) -> str:
     if not (isinstance(stone, dict) and isinstance(stone.get("id"), str) and stone["id"].startswith("t-")
             and stone["id"].replace("-", "").isalnum() and len(stone["id"]) <= 40):
         return ""
-    from ..tombstones.refusals import lift_command  # only for a marked finding: the block's path stays light
+    # only for a marked finding: the block's path stays light
+    from ..tombstones.refusals import lift_command
 
     scope = stone.get("scope") if stone.get("scope") in ("user", "project", "team") else None
     return (f"restates a memory the user forgot (tombstone {stone['id']}); only a person brings it back, by lifting "

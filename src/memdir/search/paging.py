@@ -48,7 +48,7 @@ class Page(list):
     matches, ``[{"id", "scope"}]`` (:func:`memdir.tombstones.asked.matching`; ``[]``: none, or not looked for)."""
 
     note: str = ""
-    forgotten: list = []  # read only: a page that has some is given its own list
+    forgotten: tuple | list = ()  # none: a page that has some is given its own list
 
 
 def query_key(query: str, scope: str | None, include_muted: bool, filters) -> str:

@@ -502,8 +502,8 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
     filters = Filters.parse(type, origin, pinned, since, until)
     page = search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
                   min_score=min_score)
-    if offset == 0:  # a first page says which forgotten memories the query asks for (newuser46), the next ones not again
-        page.forgotten = _forgotten(session, query, scope)
+    # a first page says which forgotten memories the query asks for (newuser46), the next ones not again
+    page.forgotten = _forgotten(session, query, scope) if offset == 0 else []
     return page
 
 
