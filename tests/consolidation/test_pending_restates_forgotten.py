@@ -9,6 +9,7 @@ another fact carries no such mark; the forgotten value is refused until the lift
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from memdir import Memory
@@ -49,6 +50,8 @@ def test_a_restated_forgotten_fact_is_kept_marked_and_said_to_agent_and_person(t
     review = run_cli("review", "--project", project).stdout.splitlines()
     assert review[review.index(next(x for x in review if SAID in x)) + 1] == f"    {said}"
     assert not any("forgot" in x for x in review[review.index(next(x for x in review if OTHER in x)):][:2])
+    found = json.loads(run_cli("review", "--json", "--project", project).stdout)["findings"]
+    assert [(f["text"], f["forgotten"]) for f in found] == [(SAID, said), (OTHER, "")]  # --json: the same, a field
     doctor = run_cli("doctor", "--project", project).stdout.splitlines()
     assert f"    “{SAID}” — {said}" in doctor and f"    “{OTHER}”" in doctor
 
