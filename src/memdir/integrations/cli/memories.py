@@ -120,8 +120,8 @@ def cmd_doctor(args) -> int:
     from ..claude_code.scopes import competing_auto_memory, hooked_scopes, twice
     from ..clients import INSTALLERS
     from ..clients.drift import broken
-    from ..clients.edits import problems, warnings
-    from ..clients.reach import unseen, waiting
+    from ..clients.edits import problems
+    from ..clients.reach import unseen, untrusted_hooks, waiting
 
     mem = open_memory(args)
     top = work_tree_top(mem.project_root) if mem.project_root else None
@@ -133,7 +133,7 @@ def cmd_doctor(args) -> int:
     result = mem.doctor(notes=notes)
     failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
     result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)),
-                     warnings=(*blind, *warnings(mem.session.home, INSTALLERS)))
+                     warnings=(*blind, *untrusted_hooks(mem.session.home, INSTALLERS)))
     emit(args, result, maintenance.doctor(result))
     return 0 if result.ok else 1  # a warning waits on the person, not on memdir: 0, said on the last line
 

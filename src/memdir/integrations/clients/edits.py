@@ -541,19 +541,6 @@ def problems(memdir_home: Path, clients) -> list[str]:
     return out
 
 
-def warnings(memdir_home: Path, clients) -> list[str]:
-    """What ``memdir doctor`` warns of each client's recorded install: what its installer module's own
-    ``warnings(memdir_home)`` says (Codex: memdir's hooks it will not run until trusted); ``[]`` for a client
-    without a recorded install or without such a rule."""
-    from . import installer
-
-    out = []
-    for client in clients:
-        own = getattr(installer(client), "warnings", None) if read_manifest(memdir_home, client) else None
-        out += own(memdir_home) if own else []
-    return out
-
-
 def _recorded_other(client: str, path: Path, memdir_home: Path) -> str | None:
     """:func:`other_home` of the client file ``path`` an install recorded, read as its installer's edit reads it;
     None when it does not read (the other checks of :func:`problems` say why)."""
@@ -600,4 +587,4 @@ def check_on_path(client: str, environ=None) -> str:
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
            "plan_install", "plan_uninstall", "apply", "check_on_path", "unnamed_home", "run_install", "run_uninstall", "problems",
-           "installed", "hooked", "doubled_hooks", "warnings"]
+           "installed", "hooked", "doubled_hooks"]

@@ -43,6 +43,21 @@ def waiting(project: Path, user_home: Path | None = None) -> list[str]:
     return [line] if state == "asks" else []
 
 
+def untrusted_hooks(memdir_home: Path, clients) -> list[str]:
+    """What ``memdir doctor`` warns of each client's recorded install beside :func:`unseen`: what its installer
+    module's own ``warnings(memdir_home)`` says (Codex: memdir's hooks it will not run until trusted,
+    :func:`memdir.integrations.clients.codex.warnings`); ``[]`` for a client without a recorded install or such a
+    rule."""
+    from . import installer
+    from .edits import read_manifest
+
+    out = []
+    for client in clients:
+        own = getattr(installer(client), "warnings", None) if read_manifest(memdir_home, client) else None
+        out += own(memdir_home) if own else []
+    return out
+
+
 def team(session, listed) -> str:
     """``"team: <why>"`` when ``listed`` (memories shown to a person: objects with a ``scope``) holds team-layer
     memories that reach no agent, because this clone has not trusted the repository's team layer
@@ -81,4 +96,4 @@ def note(lines: list[str], asks: list[str] = ()) -> str:
     return f"note: {'; '.join(parts)}" if parts else ""
 
 
-__all__ = ["clients_of", "note", "team", "unseen", "waiting"]
+__all__ = ["clients_of", "note", "team", "unseen", "untrusted_hooks", "waiting"]
