@@ -66,7 +66,7 @@ def test_the_cli_json_shape_and_two_drops_at_once(person, project, kept):
     refused = [json.loads(out) for rc, out, _ in outs if rc != 0]  # --json: the error as JSON on stdout
     assert len(done) == 1 and len(refused) == 1, outs  # one drops it, the other finds it gone
     assert done[0] == {"dropped": [{"id": kept[1], "text": TEXTS[1], "said": done[0]["dropped"][0]["said"],
-                                    "rule": "remember", "shown": 0}], "left": 2, "cleared": []}
+                                    "rule": "remember", "shown": 0, "forgotten": ""}], "left": 2, "cleared": []}
     assert refused[0]["kind"] == "NotFound"
     assert refused[0]["error"].startswith(f"no pending finding {kept[1]} in this project")
     bad = run_cli("--project", project, "review", "--drop", "all", "--drop", "nope", "--json")

@@ -40,7 +40,8 @@ def test_status_and_doctor_count_and_name_the_pending_findings(isolated_home, pr
     listed = project_layer(cli(project, "status", "--json"))["pending"]
     reviewed = json.loads(cli(project, "review", "--json"))["findings"]
     assert listed == reviewed and [f["text"] for f in listed] == [SAID]  # the review's objects, whole
-    assert set(listed[0]) == {"id", "text", "said", "rule", "shown"} and len(listed[0]["id"]) == 12
+    assert set(listed[0]) == {"id", "text", "said", "rule", "shown", "forgotten"} and len(listed[0]["id"]) == 12
+    assert listed[0]["forgotten"] == ""  # no tombstone it restates (newuser46: the mark and its lift, else empty)
     doctor = cli(project, "doctor")
     assert ("  1 pending finding for the next session's agent to save (said at the end of an earlier session, "
             f"nothing saved yet):\n    “{SAID}”") in doctor

@@ -47,7 +47,7 @@ from ..gateway.changes import receipt
 from ..session import Session
 from ..text.redact import redact
 from ..tombstones.match import match as match_tombstone
-from ..tombstones.refusals import outcome
+from ..tombstones.refusals import lift_command, outcome
 from . import intent
 from .applying import Snapshot, apply_proposal, saying, snapshot
 from .extractors import resolve_extractor
@@ -198,6 +198,11 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
             notes.append(f"pending finding not kept ({item[1][:60]}): memory {held[1]!r} ({held[0]}) holds it")
         else:
             texts.append(tuple(item))
+    restated = {t[1]: stone for t in texts if (stone := _restated(snap, t[1])) is not None}
+    for text, stone in restated.items():  # newuser46: kept, shown, refused at the save, and the person never told
+        notes.append(f"pending finding kept ({text[:60]}): it restates forgotten memory {stone.name!r} (tombstone "
+                     f"{stone.id}); the agent is told not to save it and to tell you: only a person brings it back, "
+                     f"by lifting the tombstone (`{lift_command(stone.id, stone.scope)}`)")
     if not texts:
         return ()
     if writer.project_root is None:
@@ -214,7 +219,8 @@ def _keep_pending(writer: Session, snap: Snapshot, found, dry_run: bool, notes: 
     layer = writer.layer("project")
     try:
         with layer.locked():
-            added = pending.add(layer.path, texts, writer.id)
+            added = pending.add(layer.path, texts, writer.id,
+                                {text: {"id": stone.id, "scope": stone.scope} for text, stone in restated.items()})
     except (StoreError, LockTimeout) as exc:
         notes.append(f"{len(texts)} finding(s) not kept as pending: {exc}")
         return ()
@@ -276,6 +282,21 @@ def _forgotten(snap: Snapshot, text: str, during: tuple | None):
             recent = False
         if recent and pending.forgotten_by(text, coverage.memory_text(stone.name, stone.description),
                                            stone.description):
+            return stone
+    return None
+
+
+def _restated(snap: Snapshot, text: str):
+    """The tombstone of ``snap`` whose forgotten memory the finding ``text`` says again
+    (:func:`memdir.prompt.pending.forgotten_by`, of its name and description: a tombstone keeps no body in clear),
+    of any age; None when none. Such a finding is kept (the person said it again: maybe they want it back, which
+    only a person decides), marked with the tombstone (:func:`memdir.prompt.pending.restates`): the agent is told not
+    to save it and to tell the person, and ``memdir review`` and ``doctor`` name the lift."""
+    from ..prompt import coverage, pending
+
+    for stone in snap.stones:
+        if stone.id and pending.forgotten_by(text, coverage.memory_text(stone.name, stone.description),
+                                             stone.description):
             return stone
     return None
 

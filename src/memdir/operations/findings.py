@@ -49,7 +49,8 @@ class FindingsDropped(Result):
 
 def _finding(item: dict, shown: dict[str, set[str]]) -> Finding:
     said = str(item.get("said") or strftime("%Y-%m-%d", gmtime(float(item.get("ts") or 0))))[:10]
-    return Finding(item["id"], item["text"], said, str(item.get("rule") or ""), len(shown.get(item["id"], ())))
+    return Finding(item["id"], item["text"], said, str(item.get("rule") or ""), len(shown.get(item["id"], ())),
+                   pending.restates(item))
 
 
 def project_findings(layer_dir) -> tuple[tuple[Finding, ...], tuple[AnsweredFinding, ...]]:

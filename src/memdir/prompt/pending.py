@@ -185,9 +185,31 @@ def render(items: list[dict]) -> str:
         day = said if _is_day(said) else time.strftime("%Y-%m-%d", time.gmtime(float(item.get("ts") or 0)))
         text = " ".join(one_line(f"{day} {item['text']}").split())[:MAX_TEXT + 11]  # store.printable's rule
         day, _, text = text.partition(" ")
-        lines.append(f"- ({day}) “{escape_stored(text)}”")
+        forgotten = restates(item)
+        lines.append(f"- ({day}) “{escape_stored(text)}”" + (f" — {forgotten}; do not save it, tell the user"
+                                                               if forgotten else ""))
     lines.append(CLOSE)
     return "\n".join(lines)
+
+
+def restates(item: dict) -> str:
+    """What a finding kept while it restates a forgotten memory says of it (its ``tombstone``: ``{"id", "scope"}``,
+    set by :func:`add`; newuser46: "lunch is on Fridays" said again after ``memdir forget lunch`` was shown to the
+    agent twice and its save refused, and nobody told the person): ``restates a memory the user forgot (tombstone
+    t-…); only a person brings it back, by lifting the tombstone (`memdir tombstone lift t-… --scope project`)`` —
+    the agent's block adds that it is not to be saved (in other words it would pass the tombstone: laundering);
+    ``""`` for any other finding (or a hand-edited mark that is not one). The one wording for the agent's block
+    (:func:`render`), ``memdir review``, ``status`` and ``doctor``."""
+    stone = item.get("tombstone")
+    if not (isinstance(stone, dict) and isinstance(stone.get("id"), str) and stone["id"].startswith("t-")
+            and stone["id"].replace("-", "").isalnum() and len(stone["id"]) <= 40):
+        return ""
+    # only for a marked finding: the block's path stays light
+    from ..tombstones.refusals import lift_command
+
+    scope = stone.get("scope") if stone.get("scope") in ("user", "project", "team") else None
+    return (f"restates a memory the user forgot (tombstone {stone['id']}); only a person brings it back, by lifting "
+            f"the tombstone (`{lift_command(stone['id'], scope)}`)")
 
 
 def pending_block(layer_dir: Path, session_id: str | None, *, once_per_session: bool = False,
@@ -298,10 +320,12 @@ def _save(layer_dir: Path, items: list[dict]) -> None:
                  json.dumps({"items": items}, ensure_ascii=False, indent=1).encode("utf-8"))
 
 
-def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
+def add(layer_dir: Path, texts: list[tuple], session: str | None,
+        forgotten: dict[str, dict] | None = None) -> list[dict]:
     """Keep ``(rule, text)`` or ``(rule, text, said)`` findings as pending
     (``said``: the ``YYYY-MM-DD`` the person said it; call with the layer
-    lock held). Texts already pending are not added twice, nor those a person dropped
+    lock held); ``forgotten``: text → ``{"id", "scope"}`` of the tombstone a finding restates (kept as its
+    ``tombstone``, said by :func:`restates`). Texts already pending are not added twice, nor those a person dropped
     (:func:`dropped_texts`); expired items are dropped; the newest :data:`MAX_ITEMS` are kept; each new item keeps the journal's mark
     (:func:`memdir.prompt.answered.mark`). Returns the new items.
     Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
@@ -315,15 +339,16 @@ def add(layer_dir: Path, texts: list[tuple], session: str | None) -> list[dict]:
     known = {" ".join(i["text"].lower().split()) for i in keep}
     refused = dropped(layer_dir)
     new = []
-    for rule, text, *said in texts:
-        text = _kept_text(text)
+    for rule, said_text, *said in texts:
+        text = _kept_text(said_text)
         key = text.lower()
         if not text or key in known or (refused and was_dropped(text, refused)):
             continue
         known.add(key)
         ident = hashlib.sha256(f"{now}:{text}".encode()).hexdigest()[:12]
         new.append({"id": ident, "text": text, "ts": now, "session": session, "rule": rule,
-                    **({"said": str(said[0])[:10]} if said and said[0] else {}), **({"journal": journal} if journal else {})})
+                    **({"said": str(said[0])[:10]} if said and said[0] else {}), **({"journal": journal} if journal else {}),
+                    **({"tombstone": dict(forgotten[said_text])} if forgotten and said_text in forgotten else {})})
     if new or len(keep) != len(load(layer_dir)):
         _save(layer_dir, (keep + new)[-MAX_ITEMS:])
         from .answered import forget_judged

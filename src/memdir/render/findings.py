@@ -19,7 +19,8 @@ def findings(result) -> str:
              f"session, offered to the next session's agent to save (each until it was shown in {SHOW_LIMIT} "
              "sessions); not memories, nothing to approve:"]
     for f in result.findings:
-        lines.append(f"  {f.id}  ({f.said}, shown in {f.shown} of {SHOW_LIMIT}) “{cut(f.text)}”")
+        lines.append(f"  {f.id}  ({f.said}, shown in {f.shown} of {SHOW_LIMIT}) “{cut(f.text)}”"
+                     + (f"\n    {f.forgotten}" if getattr(f, "forgotten", "") else ""))  # the agent cannot save it
     lines.append("  drop a wrong one: memdir review --drop ID (or --drop all)")
     return "\n".join(filter(None, ("\n".join(lines), answered(result))))
 

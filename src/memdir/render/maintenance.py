@@ -194,7 +194,9 @@ def doctor(result: DoctorResult) -> str:
     """Every layer with its files that are not memories or were read leniently,
     journal problems, the context size, the search mode (``search: hybrid (…)``, the JSON's ``search``) and the
     warm search process's state (``warm search process: up and ready``, from the JSON's ``warm``: :func:`warm_state`),
-    then ``ok`` or the count of problems."""
+    the warnings (``warning: <client>: <why>: <fix>``), then ``ok``, the count of problems, or — none, but warnings —
+    ``warning: <clients> will not run memdir's install here until you trust it …`` (newuser46: "ok" under an
+    untrusted Codex and Gemini CLI install)."""
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {cut(str(layer.path), 1000)} — {counted(layer.memories, 'memory')}"
@@ -206,7 +208,8 @@ def doctor(result: DoctorResult) -> str:
         if layer.pending:  # said, not a problem: the next session start asks the agent to save them
             lines.append(f"  {counted(len(layer.pending), 'pending finding')} for the next session's agent to save "
                          "(said at the end of an earlier session, nothing saved yet):")
-            lines += [f"    “{cut(finding.text)}”" for finding in layer.pending]
+            lines += [f"    “{cut(finding.text)}”" + (f" — {finding.forgotten}" if getattr(finding, "forgotten", "") else "")
+                      for finding in layer.pending]
         if layer.answered:  # said as status counts them (pending.answered_lately): memdir review gives each reason
             lines.append(f"  {counted(len(layer.answered), 'finding')} answered by an edit outside memdir, no longer "
                          "offered to the agent (memdir review says why):")
@@ -236,8 +239,14 @@ def doctor(result: DoctorResult) -> str:
     lines += installed_lines(result.status)
     lines += duplicate_lines(result.status)
     lines += [f"note: {note}" for note in result.notes]
+    lines += [f"warning: {warning}" for warning in result.warnings]  # last before the verdict: nearest the eye
     notes = sum(len(layer.notes) for layer in result.status.layers)
-    lines.append(("ok" if result.ok else f"{len(result.problems)} problem(s)")
+    clients = ", ".join(dict.fromkeys(w.split(":", 1)[0] for w in result.warnings))  # "<client>: <why>: <fix>"
+    verdict = {"ok": "ok", "problem": f"{len(result.problems)} problem(s)",
+               "warning": f"warning: {clients} will not run memdir's install here until you trust it (or turn it "
+                          "back on): each warning above says how"}
+    lines.append(verdict[result.state] + (f"; {counted(len(result.warnings), 'warning')} above"
+                                          if result.problems and result.warnings else "")
                  + (f" ({counted(notes, 'note')}: files read leniently, not problems)" if notes else ""))
     return "\n".join(lines)
 

@@ -503,11 +503,15 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
     0–1) and its snippet; ``offset`` is how many better hits were skipped;
     ``page`` the most one answer holds: a full page ends with where the next starts; the results'
     ``note`` (:class:`memdir.search.paging.Page`: how many memories rank by words alone while
-    vectors are being built, files no search can read), when there is one, ends it, a page of none too."""
+    vectors are being built, files no search can read), when there is one, ends it, a page of none too, and then the
+    results' ``forgotten`` (tombstones the query matches) as :func:`memdir.tombstones.asked.hint` says them."""
+    from ..tombstones.asked import hint  # here: a write's render imports this module
+
     shown = _quoted(cut(visible(query), 120))  # an invisible character shown, not dropped (it was read as absent)
+    forgotten = hint(getattr(results, "forgotten", []), shown)  # a tombstone the query matches (newuser46)
     if not results:  # the note too: files no search can read, a word read as a slip (break19: it was dropped)
         empty = f"No memories match {shown}" + (f" after the first {offset}." if offset else ".")
-        return f"{empty}\n({results.note})" if getattr(results, "note", "") else empty
+        return "\n".join([empty, *(f"({said})" for said in (getattr(results, "note", ""), forgotten) if said)])
     after = f", after the first {offset}" if offset else ""
     lines = [f"{len(results)} result(s) for {shown}{after}:"]
     for hit in results:
@@ -520,6 +524,8 @@ def search(results, query: str, offset: int = 0, page: int | None = None) -> str
         lines.append(f"(a full page: more may follow from offset {offset + len(results)})")
     if getattr(results, "note", ""):
         lines.append(f"({results.note})")
+    if forgotten:
+        lines.append(f"({forgotten})")
     return "\n".join(lines)
 
 

@@ -19,10 +19,12 @@ def layer_move(result) -> str:
 
 
 @printable_output
-def install_plan(plan) -> str:
-    """An install or uninstall (:class:`memdir.integrations.claude_code.install.Plan`):
-    the diff of every change, then one line per file."""
-    lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff]
+def install_plan(plan, diff: bool | None = None) -> str:
+    """An install or uninstall (:class:`memdir.integrations.claude_code.install.Plan`): the diff of every change
+    when ``diff`` (None: only for a dry run, which shows what it would write — an applied install or uninstall
+    says its files, newuser46: 70 lines of diff after each install), then one line per file and the notes."""
+    shown = (not plan.applied) if diff is None else diff
+    lines = [c.diff.rstrip("\n") for c in plan.changes if c.diff] if shown else []
     for c in plan.changes:
         if c.after is None and c.before is None:
             what = "already gone (its install record and the empty folders install made are cleared)"

@@ -17,13 +17,15 @@ class Finding(Result):
     """One pending finding: its ``id`` (12 hex digits, what ``--drop`` takes), the person's ``text``
     (redacted, at most :data:`~memdir.prompt.pending.MAX_TEXT` characters), the day it was ``said``
     (``YYYY-MM-DD``), the gate ``rule`` that kept it and the number of sessions it was ``shown`` in
-    (it expires at :data:`~memdir.prompt.pending.SHOW_LIMIT`)."""
+    (it expires at :data:`~memdir.prompt.pending.SHOW_LIMIT`); ``forgotten``: for one that restates a forgotten
+    memory, what :func:`memdir.prompt.pending.restates` says (its tombstone and the lift command), else ``""``."""
 
     id: str
     text: str
     said: str
     rule: str
     shown: int
+    forgotten: str = ""
 
 
 @dataclass(frozen=True)

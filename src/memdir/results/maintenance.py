@@ -191,7 +191,9 @@ class DoctorResult(Result):
     journal check, and the ``problems`` found (unreadable files, broken
     journals); ``ok`` when there are none. ``warm``: the warm search process's state as
     :func:`memdir.search.warmth.probe` gives it (``{"state": …, "loading_for": seconds or None, "hooks": bool
-    or None}``), None when not looked at."""
+    or None}``), None when not looked at. ``warnings``: installs a client will not run until the person acts (a
+    folder or hooks not trusted yet: :func:`memdir.integrations.clients.reach.unseen`), each with its fix — memdir
+    itself is sound, so not problems (``ok`` stays True), but never said as ``ok`` either: :attr:`state`."""
 
     status: StatusResult
     journal: tuple[LayerCheck, ...]
@@ -199,13 +201,21 @@ class DoctorResult(Result):
     notes: tuple[str, ...] = ()
     orphans: tuple = ()  # memdir.operations.relocate.OrphanLayer, one per layer of a vanished project
     warm: dict | None = None
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """True when no problem was found (leniently read files and notes are not problems)."""
+        """True when no problem was found (leniently read files, notes and warnings are not problems)."""
         return not self.problems
+
+    @property
+    def state(self) -> str:
+        """``"problem"`` (some problem: doctor exits 1), ``"warning"`` (none, but an install a client will not
+        run yet: exit 0) or ``"ok"``."""
+        return "problem" if self.problems else "warning" if self.warnings else "ok"
 
     def to_dict(self) -> dict:
         return {**self.status.to_dict(), "journal": [c.to_dict() for c in self.journal],
                 "problems": [asdict(p) for p in self.problems], "notes": list(self.notes),
-                "orphans": [o.to_dict() for o in self.orphans], "warm": self.warm, "ok": self.ok}
+                "orphans": [o.to_dict() for o in self.orphans], "warm": self.warm, "warnings": list(self.warnings),
+                "state": self.state, "ok": self.ok}

@@ -44,9 +44,11 @@ def _unembedded(missing: int, total: int) -> str:
 class Page(list):
     """One page of search results (a list of
     :class:`memdir.search.hits.SearchResult`) and its ``note``: why it is
-    ranked as it is, when that is not the usual way (``""`` otherwise)."""
+    ranked as it is, when that is not the usual way (``""`` otherwise); ``forgotten``: the tombstones the query
+    matches, ``[{"id", "scope"}]`` (:func:`memdir.tombstones.asked.matching`; ``[]``: none, or not looked for)."""
 
     note: str = ""
+    forgotten: tuple | list = ()  # none: a page that has some is given its own list
 
 
 def query_key(query: str, scope: str | None, include_muted: bool, filters) -> str:

@@ -498,11 +498,28 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
     facade's :meth:`memdir.Memory.search`, the ``memory_search`` tool):
     ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
     ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
-    None for search's own rule (:func:`search`). Raises :class:`InvalidInput`,
+    None for search's own rule (:func:`search`). A first page (``offset`` 0) also holds, as ``forgotten``, the
+    tombstones the query matches (:func:`memdir.tombstones.asked.matching`: ids and scopes, no forgotten text). Raises :class:`InvalidInput`,
     :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
     filters = Filters.parse(type, origin, pinned, since, until)
-    return search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
+    page = search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,
                   min_score=min_score)
+    # a first page says which forgotten memories the query asks for (newuser46), the next ones not again
+    page.forgotten = _forgotten(session, query, scope) if offset == 0 else []
+    return page
+
+
+def _forgotten(session: Session, query: str, scope: str | None) -> list[dict]:
+    """:func:`memdir.tombstones.asked.matching` of the tombstones ``memdir tombstones`` lists for ``scope``
+    (:func:`memdir.operations.trust.tombstones`); ``[]`` when they cannot be read (the search has said its own)."""
+    from ..errors import StoreError
+    from ..operations.trust import tombstones
+    from ..tombstones.asked import matching
+
+    try:
+        return matching(tombstones(session, scope).tombstones, query)
+    except StoreError:
+        return []
 
 
 def _json(data) -> str:

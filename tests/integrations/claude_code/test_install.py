@@ -51,9 +51,9 @@ def test_install_merges_is_idempotent_and_uninstall_restores(tmp_path, isolated_
     settings, claude_json = _seed(user_home)
     before = {settings: settings.read_bytes(), claude_json: claude_json.read_bytes()}
 
-    done = run_cli("install", "claude-code")
+    done = run_cli("install", "claude-code", "--diff")
     assert done.returncode == 0, done.stderr
-    assert "+++ " in done.stdout and "memdir.hooks claude-code SessionStart" in done.stdout  # the diff
+    assert "+++ " in done.stdout and "memdir.hooks claude-code SessionStart" in done.stdout  # the diff, asked
     new_settings = json.loads(settings.read_text())
     new_claude = json.loads(claude_json.read_text())
     # everything that was there is still there
@@ -111,6 +111,24 @@ def test_uninstall_says_it_removed_memdirs_entries_from_a_file_that_moved_on(tmp
     assert lines[0] == f"restored (as it was before install): {settings}"
     assert lines[1].startswith(f"updated (memdir's entries removed, the rest kept): {claude_json} (backup: ")
     assert json.loads(claude_json.read_text()) == {**EXISTING_CLAUDE_JSON, "numStartups": 13}
+
+
+def test_an_install_names_its_files_and_prints_the_diff_only_when_asked(tmp_path):
+    """newuser46: `memdir install` printed the whole diff (~70 lines) without `--dry-run`, which the README says shows
+    it. An install names each file it wrote (and its backup); `--diff` adds the diff, and an uninstall alike."""
+    user_home = tmp_path / "userhome"
+    settings, claude_json = _seed(user_home)
+    done = run_cli("install", "claude-code")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert not any(line.startswith(("+++ ", "--- ", "@@ ")) for line in lines)  # no diff
+    assert [line.split(" (backup: ")[0] for line in lines if line.startswith("updated: ")] == [
+        f"updated: {settings}", f"updated: {claude_json}"]  # control: each file it changed, named
+    assert all(" (backup: " in line for line in lines if line.startswith("updated: "))
+    assert "memdir" in json.loads(claude_json.read_text())["mcpServers"]
+    done = run_cli("uninstall", "claude-code", "--diff")
+    assert done.returncode == 0, done.stderr
+    assert f"--- {settings} (before)" in done.stdout.splitlines() and "restored (as it was before install)" in done.stdout
 
 
 def test_dry_run_writes_nothing(tmp_path):

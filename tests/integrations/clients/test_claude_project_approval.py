@@ -28,8 +28,14 @@ def _env(user_home, memdir_home, **extra) -> dict:
 
 
 def _notes(project, user_home) -> list[str]:
+    """Doctor's lines of the ``.mcp.json`` server: a note while an interactive session asks to approve it (a headless
+    one runs it), a warning once turned off (no session runs it: newuser46)."""
     done = run_cli("--project", project, "doctor", "--json", env={"HOME": str(user_home)})
-    return [n for n in json.loads(done.stdout)["notes"] if ".mcp.json" in n]
+    report = json.loads(done.stdout)
+    asks = [n for n in report["notes"] if ".mcp.json" in n]
+    off = [n for n in report["warnings"] if ".mcp.json" in n]
+    assert all("asks each person" in n for n in asks) and all("turned off" in n for n in off)
+    return asks + off
 
 
 def _list_result(project, user_home, memdir_home) -> str:

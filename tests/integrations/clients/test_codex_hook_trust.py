@@ -38,8 +38,14 @@ def _listed(env: dict, cwd) -> dict:
 
 
 def _trust_lines(project) -> list[str]:
+    """Doctor's warnings of memdir's hooks Codex does not run (warnings since newuser46: never under an "ok"), none
+    of them a note; doctor's state says ``warning`` exactly when there is one."""
     done = run_cli("--project", project, "doctor", "--json")
-    return [n for n in json.loads(done.stdout)["notes"] if "memdir's hooks" in n]
+    report = json.loads(done.stdout)
+    assert [n for n in report["notes"] if "memdir's hooks" in n and "Codex does not run" in n] == []
+    said = [n for n in report["warnings"] if "memdir's hooks" in n]
+    assert done.returncode == 0 and (report["state"] == "warning") == bool(said)
+    return said
 
 
 @pytest.mark.slow

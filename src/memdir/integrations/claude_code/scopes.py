@@ -79,7 +79,15 @@ def _decision(data: dict, server: str) -> bool | None:
 
 
 def approval(project: Path, user_home: Path | None = None, assume: bool = False) -> str:
-    """One line when Claude Code will not run memdir's server in ``project``'s ``.mcp.json`` (``assume``: take
+    """:func:`approval_state`'s line alone (``""``: Claude Code runs memdir's server there)."""
+    return approval_state(project, user_home, assume)[1]
+
+
+def approval_state(project: Path, user_home: Path | None = None, assume: bool = False) -> tuple[str, str]:
+    """``(state, line)``: ``("off", line)`` when a ``disabledMcpjsonServers`` turns memdir's server off (no
+    session runs it), ``("asks", line)`` when an interactive ``claude`` asks to approve it first (a headless
+    ``claude -p`` runs it: its agent reaches the memories), ``("", "")`` when it runs (or memdir's files hold no
+    server there). The line says why of memdir's server in ``project``'s ``.mcp.json`` and the fix (``assume``: take
     the file to hold it, as an install about to write it), else ``""``. Claude Code 2.1.332, measured (trial24,
     ``claude mcp get memdir`` and ``claude -p``): the server runs when ``~/.claude/settings.json`` enables it
     (``enabledMcpjsonServers`` naming it, or ``enableAllProjectMcpServers: true``), or, in a project whose trust
@@ -98,7 +106,7 @@ def approval(project: Path, user_home: Path | None = None, assume: bool = False)
     settings, mcp = targets("project", user_home, project)
     servers = _load(mcp).get("mcpServers")
     if not assume and not (isinstance(servers, dict) and SERVER_NAME in servers):
-        return ""
+        return "", ""
     user_settings, claude_json = targets("user", user_home)
     registered = _load(claude_json)
     projects = registered.get("projects")
@@ -109,7 +117,7 @@ def approval(project: Path, user_home: Path | None = None, assume: bool = False)
             break
     if not assume and any(isinstance(found, dict) and SERVER_NAME in found
                           for found in (registered.get("mcpServers"), entry.get("mcpServers"))):
-        return ""
+        return "", ""
     sources = [user_settings]
     if entry.get("hasTrustDialogAccepted") is True:
         sources += [settings, settings.with_name("settings.local.json"), claude_json]
@@ -120,18 +128,18 @@ def approval(project: Path, user_home: Path | None = None, assume: bool = False)
         if decided is not None:
             decisions.setdefault(decided, source)
     if False in decisions:
-        return (f"claude-code: memdir's server in {mcp} is turned off by disabledMcpjsonServers in "
-                f"{decisions[False]}: Claude Code will not run it there (the hooks still run); remove "
-                f'"{SERVER_NAME}" from that list')
+        return "off", (f"claude-code: memdir's server in {mcp} is turned off by disabledMcpjsonServers in "
+                       f"{decisions[False]}: Claude Code will not run it there (the hooks still run); remove "
+                       f'"{SERVER_NAME}" from that list')
     if True in decisions:
-        return ""
-    return (f"claude-code: Claude Code asks each person to approve memdir's server in {mcp} when they first start "
-            "`claude` in the project (`claude mcp list` shows it pending until then; a headless `claude -p` runs it "
-            f'without asking); to approve it ahead, add "enabledMcpjsonServers": ["{SERVER_NAME}"] to '
-            f"{user_settings}")
+        return "", ""
+    return "asks", (f"claude-code: Claude Code asks each person to approve memdir's server in {mcp} when they first "
+                    "start `claude` in the project (`claude mcp list` shows it pending until then; a headless "
+                    f'`claude -p` runs it without asking); to approve it ahead, add "enabledMcpjsonServers": '
+                    f'["{SERVER_NAME}"] to {user_settings}')
 
 
-__all__ = ["approval", "hooked_scopes", "twice"]
+__all__ = ["approval", "approval_state", "hooked_scopes", "twice"]
 
 
 def competing_auto_memory(project: Path, user_home: Path | None = None, environ=None) -> str:

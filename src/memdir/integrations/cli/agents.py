@@ -88,7 +88,7 @@ def cmd_install(args) -> int:
     if getattr(args, "json", False) and lacking:
         emit(args, {**plan.to_dict(), "warnings": lacking})  # the key only when there is one
     else:
-        emit(args, plan, render_setup.install_plan(plan))
+        emit(args, plan, render_setup.install_plan(plan, diff=True if getattr(args, "diff", False) else None))
     warn(lacking)
     return 0
 
@@ -115,7 +115,8 @@ def register(add, settings) -> None:
     clients = tuple(INSTALLERS)
     where = None
     for name, text in (("install", "Register memdir's MCP server and hooks (or instructions) with a coding agent "
-                                   "(backs up each file it changes and prints the diff)."),
+                                   "(backs up each file it changes and names it; --dry-run or --diff prints the "
+                                   "diff)."),
                        ("uninstall", "Remove exactly what `memdir install` added.")):
         p = add(name, cmd_install, text)
         if p is IGNORED:  # another command's line: its help's file list (every installer, imported) is not built
@@ -133,6 +134,7 @@ def register(add, settings) -> None:
                           "whatever its scope (`memdir status` lists them). Files, user | project: " + where)
         p.add_argument("--scope", choices=("user", "project"), help=scope_help)
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+        p.add_argument("--diff", action="store_true", help="also print the diff of what it writes (--dry-run: always)")
         if name == "install":
             p.add_argument("--force", action="store_true",
                            help="replace a server named memdir that memdir did not write (uninstall puts it back)")

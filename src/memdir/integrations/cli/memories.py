@@ -47,18 +47,20 @@ def cmd_list(args) -> int:
     """``memdir list``: memories in index order, user layer first."""
     from ...operations.maintenance import moved_note
     from ...paths import work_tree_top
-    from ..clients.reach import note, team, unseen
+    from ..clients.reach import note, team, unseen, waiting
 
     mem = open_memory(args)
     result = mem.list(args.scope, include_all=args.all, as_of=args.as_of, valid_at=args.valid_at)
     top = work_tree_top(mem.project_root) if mem.project_root else None
     blind = [line for line in (team(mem.session, result.memories), *(unseen(top) if top is not None else ()))
              if line]  # memories shown here that no agent, or not the agent of some client, can reach
+    asks = waiting(top) if top is not None else []  # reached headless, asked first in an interactive session
     if getattr(args, "json", False):
-        emit(args, {**result.to_dict(), **({"agent_cannot_see": blind} if blind else {})})  # only when said
+        emit(args, {**result.to_dict(), **({"agent_cannot_see": blind} if blind else {}),
+                    **({"agent_asks_approval": asks} if asks else {})})  # each only when said
     else:  # 10,000 lines not made to be dropped
         emit(args, result, render.listing(result, as_of=args.as_of, valid_at=args.valid_at)
-             + (f"\n{note(blind)}" if blind else ""))
+             + (f"\n{note(blind, asks)}" if blind or asks else ""))
     if not (args.as_of or args.valid_at):
         found = mem.moved_away(result, args.scope)  # a moved or renamed project starts empty: where its memories may be
         if found:
@@ -108,7 +110,9 @@ def cmd_status(args) -> int:
 
 def cmd_doctor(args) -> int:
     """``memdir doctor``: status plus journal checks; exit 1 when there is a problem (an install whose interpreter
-    is gone too: :func:`memdir.integrations.clients.drift.broken`)."""
+    is gone too: :func:`memdir.integrations.clients.drift.broken`); an install a client will not run until the
+    person trusts it (:func:`memdir.integrations.clients.reach.unseen`, Codex's untrusted hooks) is a warning: the
+    last line says so, exit 0."""
     from dataclasses import replace
 
     from ...files.scan import Malformed
@@ -117,19 +121,21 @@ def cmd_doctor(args) -> int:
     from ..clients import INSTALLERS
     from ..clients.drift import broken
     from ..clients.edits import problems
-    from ..clients.reach import unseen
+    from ..clients.reach import unseen, untrusted_hooks, waiting
 
     mem = open_memory(args)
     top = work_tree_top(mem.project_root) if mem.project_root else None
     doubled = twice(hooked_scopes(None, top))  # what only this integration sees
-    blind = unseen(top) if top is not None else []  # a client that does not run memdir's server here
+    blind = unseen(top) if top is not None else []  # a client that does not run memdir's server here: a warning
+    asks = waiting(top) if top is not None else []  # runs it headless, asks first in an interactive session: a note
     both = competing_auto_memory(mem.project_root) if mem.project_root else ""  # two memories before Claude
-    notes = tuple(n for n in (doubled, *blind, both) if n) + tuple(problems(mem.session.home, INSTALLERS))
+    notes = tuple(n for n in (doubled, *asks, both) if n) + tuple(problems(mem.session.home, INSTALLERS))
     result = mem.doctor(notes=notes)
     failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
-    result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)))
+    result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)),
+                     warnings=(*blind, *untrusted_hooks(mem.session.home, INSTALLERS)))
     emit(args, result, maintenance.doctor(result))
-    return 0 if result.ok else 1
+    return 0 if result.ok else 1  # a warning waits on the person, not on memdir: 0, said on the last line
 
 
 def cmd_verify(args) -> int:
@@ -338,7 +344,8 @@ def register(add, settings) -> None:
                               "copies of a layer, sync and team merge conflicts, the team layer's trust and git "
                               "merge driver, the coding agents memdir is installed into (what they can see, an "
                               "older install), the search index and its background process. Exit 1 when there is "
-                              "a problem; notes are said, not counted. Reads every memory file and checks every "
+                              "a problem; an install a client will not run until you trust it is a warning (the "
+                              "last line says `warning: …`, exit 0); notes are said, not counted. Reads every memory file and checks every "
                               "journal: seconds on a layer of 10,000 memories.")
     p = add("verify", cmd_verify, "Check every layer's journal hash chain and version objects (exit 1 if bad).")
     p.add_argument("--repair", action="store_true",

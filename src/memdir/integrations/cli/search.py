@@ -14,8 +14,9 @@ from ...vocabulary import ORIGINS, SCOPES, TYPES
 
 def cmd_search(args) -> int:
     """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "k", "results", "next_offset",
-    "note"}``, each result with name, scope, type, score and why; ``note``: why the page is ranked as it is,
-    :class:`memdir.search.paging.Page`)."""
+    "note", "forgotten"}``, each result with name, scope, type, score and why; ``note``: why the page is ranked as it
+    is, :class:`memdir.search.paging.Page`; ``forgotten``: ``[{"id", "scope"}]`` of the tombstones the query matches,
+    :func:`memdir.tombstones.asked.matching`)."""
     from ...render import memories as render
     from ...search.ranking import MAX_K
     from .common import emit, open_memory
@@ -29,7 +30,8 @@ def cmd_search(args) -> int:
               file=sys.stderr)
     full = len(results) >= page
     emit(args, {"query": args.query, "offset": args.offset, "k": page, "results": [r.to_dict() for r in results],
-                "next_offset": args.offset + len(results) if full else None, "note": getattr(results, "note", "")},
+                "next_offset": args.offset + len(results) if full else None, "note": getattr(results, "note", ""),
+                "forgotten": list(getattr(results, "forgotten", []))},
          render.search(results, args.query, offset=args.offset, page=page))
     return 0
 

@@ -201,10 +201,22 @@ def _server_bytes(entry) -> int | None:
 
 def problems(memdir_home: Path) -> list[str]:
     """What ``memdir doctor`` says of Codex beyond a missing file (:func:`memdir.integrations.clients.edits.problems`):
-    :func:`_limit_problems` and :func:`_trust_problems` of the files install recorded."""
-    recorded = {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
-                if isinstance(record, dict)}
-    return _limit_problems(recorded, memdir_home) + _trust_problems(recorded) + doubled(recorded)
+    :func:`_limit_problems` of the files install recorded and their hooks registered twice (:func:`doubled`). Hooks
+    Codex does not run yet are :func:`warnings`."""
+    recorded = _recorded(memdir_home)
+    return _limit_problems(recorded, memdir_home) + doubled(recorded)
+
+
+def warnings(memdir_home: Path) -> list[str]:
+    """What ``memdir doctor`` warns of Codex: memdir's hooks in a ``hooks.json`` install recorded that Codex will
+    not run until the person trusts them (:func:`_trust_problems`)."""
+    return _trust_problems(_recorded(memdir_home))
+
+
+def _recorded(memdir_home: Path) -> dict:
+    """{path: record} of the Codex files install recorded in ``memdir_home``."""
+    return {Path(name): record for name, record in edits.read_manifest(memdir_home, CLIENT).items()
+            if isinstance(record, dict)}
 
 
 def doubled(recorded: dict, user_home: Path | None = None, assume: Path | None = None) -> list[str]:
@@ -465,5 +477,5 @@ def uninstall(scope: str | None, memdir_home: Path, *, dry_run: bool = False, us
     return edits.run_uninstall(CLIENT, scope, memdir_home, scoped, edit_for, dry_run=dry_run, home=home)
 
 
-__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "strip_trust", "edit_for", "problems", "doubled", "unseen",
+__all__ = ["install", "uninstall", "targets", "merge_server", "strip_server", "strip_trust", "edit_for", "problems", "doubled", "unseen", "warnings",
            "HOOK_EVENTS", "CLIENT"]

@@ -17,15 +17,45 @@ from pathlib import Path
 
 
 def unseen(project: Path, user_home: Path | None = None) -> list[str]:
-    """One line per client whose agent cannot reach memdir's memories in ``project`` (its root, the git top),
-    each ``"<client>: <why>: <fix>"``, in the order Claude Code, Codex, Gemini CLI; ``[]`` when every client
-    memdir is registered with runs its server there (or none is). Reads the clients' files only; never raises."""
-    from ..claude_code.scopes import approval
+    """One line per client whose agent cannot reach memdir's memories in ``project`` (its root, the git top):
+    no session of it runs memdir's server there until the person acts — each ``"<client>: <why>: <fix>"``, in the
+    order Claude Code (its server turned off), Codex, Gemini CLI (the folder not trusted); ``[]`` when every client
+    memdir is registered with runs its server there (or none is). A ``.mcp.json`` server Claude Code waits to have
+    approved is not here (a headless ``claude -p`` runs it): :func:`waiting`. Reads the clients' files only; never
+    raises."""
+    from ..claude_code.scopes import approval_state
     from . import codex, gemini
 
-    lines = [approval(Path(project), user_home), codex.unseen(Path(project), user_home),
+    state, line = approval_state(Path(project), user_home)
+    lines = [line if state == "off" else "", codex.unseen(Path(project), user_home),
              gemini.unseen(Path(project), user_home)]
     return [line for line in lines if line]
+
+
+def waiting(project: Path, user_home: Path | None = None) -> list[str]:
+    """The line of a client whose agent reaches memdir's memories in ``project`` in a headless session but is asked
+    first in an interactive one: Claude Code's approval of a project's ``.mcp.json`` server
+    (:func:`memdir.integrations.claude_code.scopes.approval_state`, ``"asks"``: how to approve it ahead); ``[]``
+    otherwise. Reads the clients' files only; never raises."""
+    from ..claude_code.scopes import approval_state
+
+    state, line = approval_state(Path(project), user_home)
+    return [line] if state == "asks" else []
+
+
+def untrusted_hooks(memdir_home: Path, clients) -> list[str]:
+    """What ``memdir doctor`` warns of each client's recorded install beside :func:`unseen`: what its installer
+    module's own ``warnings(memdir_home)`` says (Codex: memdir's hooks it will not run until trusted,
+    :func:`memdir.integrations.clients.codex.warnings`); ``[]`` for a client without a recorded install or such a
+    rule."""
+    from . import installer
+    from .edits import read_manifest
+
+    out = []
+    for client in clients:
+        own = getattr(installer(client), "warnings", None) if read_manifest(memdir_home, client) else None
+        out += own(memdir_home) if own else []
+    return out
 
 
 def team(session, listed) -> str:
@@ -45,9 +75,11 @@ def clients_of(lines: list[str]) -> list[str]:
     return [line.split(":", 1)[0] for line in lines if not line.startswith("team:")]
 
 
-def note(lines: list[str]) -> str:
-    """The one brief line ``memdir list`` prints for :func:`team`'s and :func:`unseen`'s ``lines`` (``""`` for
-    none)."""
+def note(lines: list[str], asks: list[str] = ()) -> str:
+    """The one brief line ``memdir list`` prints for :func:`team`'s and :func:`unseen`'s ``lines`` and
+    :func:`waiting`'s ``asks`` (``""`` for none): a client waiting for approval is said to reach the memories in a
+    headless session and to ask first in an interactive one (newuser46: "cannot reach" right after a ``claude -p``
+    that wrote memories through memdir's server)."""
     parts = []
     if any(line.startswith("team:") for line in lines):
         parts.append("no agent sees the team layer's memories (not trusted in this clone: review them, then "
@@ -57,7 +89,11 @@ def note(lines: list[str]) -> str:
         parts.append(f"the agent in {', '.join(clients_of(lines))} cannot reach the memories here with memdir's "
                      "tools (its client does not run memdir's server in this project; `memdir doctor` says why "
                      "and how to fix it)")
+    if clients_of(list(asks)):
+        parts.append(f"the agent in {', '.join(clients_of(list(asks)))} reaches the memories here in a headless "
+                     "session; an interactive session asks the person first to approve memdir's server in this "
+                     "project (approve it then, or ahead: `memdir doctor` says how)")
     return f"note: {'; '.join(parts)}" if parts else ""
 
 
-__all__ = ["clients_of", "note", "team", "unseen"]
+__all__ = ["clients_of", "note", "team", "unseen", "untrusted_hooks", "waiting"]

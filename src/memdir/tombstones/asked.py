@@ -1,0 +1,55 @@
+"""Whether a search asks for a forgotten memory: the tombstones whose name or description holds every word of a
+query (newuser46: after ``memdir forget lunch``, ``memdir search lunch`` said only "No memories match 'lunch'.",
+as though nothing had ever been said of lunch). A search never shows a forgotten value; it says that a tombstone
+matches, by its id alone, and how a person sees and lifts it (:func:`hint`).
+
+One rule for every search: :func:`memdir.search.ranking.find` (the CLI's ``memdir search``, the ``memory_search``
+tool, :meth:`memdir.Memory.search`) puts :func:`matching`'s answer on the page as ``forgotten``; the renderer says
+:func:`hint`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.values import normalize_value
+from .refusals import lift_command
+
+_WORD = re.compile(r"\w+")
+MAX_SAID = 3  # tombstone ids a hint names at most (the rest counted)
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text`` as a tombstone compares values (:func:`normalize_value`: case, width, marks folded);
+    a name's ``-`` and ``_`` split it into words."""
+    return set(_WORD.findall(normalize_value(text.replace("_", " "))))
+
+
+def matching(stones, query: str) -> list[dict]:
+    """``[{"id": …, "scope": …}]`` of ``stones`` (objects with ``id``, ``scope``, ``name``, ``description``: a
+    :class:`memdir.results.trust.TombstoneInfo`) whose name and description hold every word of ``query``, in the
+    order given; ``[]`` for a query without a word. Nothing of the forgotten text is returned."""
+    asked = _words(query)
+    if not asked:
+        return []
+    return [{"id": s.id, "scope": s.scope} for s in stones
+            if asked <= _words(f"{s.name} {s.description}")]
+
+
+def hint(forgotten: list[dict], shown_query: str) -> str:
+    """What a search says of :func:`matching`'s ``forgotten`` (``""`` for none): ``1 forgotten memory matches
+    'lunch', tombstone t-…: a search never shows it; `memdir tombstones` does, and only a person lifts it
+    (`memdir tombstone lift t-… --scope project`) so it can be saved again``; at most :data:`MAX_SAID` ids. ``shown_query``: the query as the page quotes it."""
+    if not forgotten:
+        return ""
+    ids = [f["id"] for f in forgotten[:MAX_SAID]]
+    more = f" and {len(forgotten) - MAX_SAID} more" if len(forgotten) > MAX_SAID else ""
+    one = len(forgotten) == 1
+    lift = lift_command(ids[0], forgotten[0]["scope"]) if one else lift_command()
+    it = "it" if one else "them"
+    return (f"{len(forgotten)} forgotten {'memory matches' if one else 'memories match'} {shown_query}, "
+            f"tombstone{'' if one else 's'} {', '.join(ids)}{more}: a search never shows {it}; `memdir tombstones` "
+            f"does, and only a person lifts {'it' if one else 'one'} (`{lift}`) so it can be saved again")
+
+
+__all__ = ["MAX_SAID", "hint", "matching"]

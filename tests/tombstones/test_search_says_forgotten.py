@@ -1,0 +1,56 @@
+"""A search whose words a forgotten memory holds says that a tombstone matches (newuser46).
+
+After ``memdir forget lunch``, ``memdir search lunch`` printed only "No memories match 'lunch'.", as though nothing
+had been said of lunch. Now the CLI, the ``memory_search`` tool and :meth:`memdir.Memory.search` (its page's
+``forgotten``) say the tombstone's id and how a person sees it (``memdir tombstones``) and lifts it, and never the
+forgotten text. Controls: a search for a live memory beside it says no tombstone; a word of neither says none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+FORGOTTEN = "Team lunch is on Fridays"
+
+
+@pytest.fixture
+def forgotten(person, project):
+    person.write("lunch", FORGOTTEN, "project", "At the Thai place.")
+    person.write("standup", "Standup at 9:30 in room B", "project")
+    person.forget("lunch")
+    [stone] = person.tombstones().tombstones
+    return stone.id
+
+
+def test_the_cli_says_the_tombstone_and_how_to_see_and_lift_it(forgotten, project):
+    done = run_cli("--project", project, "search", "lunch")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "No memories match 'lunch'."
+    assert done.stdout.splitlines()[-1] == (
+        f"(1 forgotten memory matches 'lunch', tombstone {forgotten}: a search never shows it; `memdir tombstones` "
+        f"does, and only a person lifts it (`memdir tombstone lift {forgotten} --scope project`) so it can be saved "
+        "again)")
+    assert "Fridays" not in done.stdout and "Thai" not in done.stdout  # the forgotten text is not shown
+    listed = run_cli("--project", project, "tombstones")
+    assert forgotten in listed.stdout and FORGOTTEN in listed.stdout  # where a person sees it, as the hint says
+    data = json.loads(run_cli("--project", project, "search", "team lunch", "--json").stdout)
+    assert (data["results"], data["forgotten"]) == ([], [{"id": forgotten, "scope": "project"}])
+    other = run_cli("--project", project, "search", "standup")
+    assert "standup" in other.stdout and "forgotten" not in other.stdout  # control: a live memory, no tombstone
+    assert json.loads(run_cli("--project", project, "search", "standup", "--json").stdout)["forgotten"] == []
+
+
+def test_the_tool_and_the_api_say_it_too(forgotten, mem, person):
+    said = mem.call_tool("memory_search", {"query": "lunch"})
+    assert said.startswith("No memories match 'lunch'.") and f"tombstone {forgotten}" in said
+    assert "`memdir tombstones`" in said and "Fridays" not in said
+    page = mem.search("lunch")
+    assert (list(page), page.forgotten) == ([], [{"id": forgotten, "scope": "project"}])
+    live = mem.search("room")
+    assert [hit.name for hit in live] == ["standup"] and live.forgotten == []  # control: a live hit, no tombstone
+    assert mem.search("lunch", offset=5).forgotten == []  # a later page does not say it again
+    assert "tombstone" not in mem.call_tool("memory_search", {"query": "standup"})  # control
+    assert mem.search("dinner").forgotten == []  # a word the tombstone does not hold
