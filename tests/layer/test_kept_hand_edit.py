@@ -290,3 +290,35 @@ def test_a_hand_edit_of_text_no_field_reads_is_still_said_replaced(tmp_path):
     assert said[0] == "Memory updated: db-port (project)"  # control: the body edit kept whole, nothing said
     assert said[2] == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}"
     assert "archived" not in (person.session.layer_dir("project") / "db-port.md").read_text(encoding="utf-8")
+
+
+def test_an_edit_outside_memdir_is_not_said_another_writers_version_whatever_the_second(tmp_path):
+    """flaky48: a hand edit keeps the ``updated`` of the version it changed, so when that version (the session's own
+    write) fell after the session's first second, the write over the edit was also warned "written by another
+    writer … by <the agent>" — under load, 3 runs in 4. The sleep first makes that so every run: the edit is told
+    by the kept-edit sentence only. Control in the same setup: another agent's write through memdir while the
+    session runs still draws the warning, naming that version."""
+    said = []
+
+    async def steps(call, path, person):
+        await anyio.sleep(1.1)  # the session's own writes fall after the second it began (as under load)
+        _save(path, BY_HAND)
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The dev database port"})))
+        said.append(_text(await call("memory_read", {"name": "db-port"})))
+        await anyio.sleep(1.1)  # reads are counted in whole seconds
+        _save(path, path.read_text(encoding="utf-8").replace("type: project\n", "type: project\nstatus: archived\n"))
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The port of the dev db"})))
+        other = Memory.open(person.session.home_path, person.session.root_path, search_vectors="off")  # an agent
+        assert other.call_tool("memory_write", {"name": "db-port", "description": "The db port (other agent)"}) \
+            == "Memory updated: db-port (project)"
+        said.append(_text(await call("memory_write", {"name": "db-port", "description": "The port of the db"})))
+
+    person = _run(tmp_path, steps)
+    versions = person.history("db-port").versions
+    assert said[0] == "Memory updated: db-port (project)"
+    assert said[2] == f"Memory updated: db-port (project)\n{_sentence(4, _made(person, 4))}"
+    assert "another writer" not in said[2]
+    assert said[3] == (  # control: another agent's version, written while the session ran, is warned of
+        "Memory updated: db-port (project)\nwarning: 'db-port' was written by another writer while this session ran: "
+        f"this write replaced version 6, written at {versions[5].ts[:19]}Z by agent, which this session had not read "
+        "(it is kept in the memory's history)")

@@ -168,3 +168,33 @@ def test_an_import_batch_says_which_item_replaced_another_writers_memory(tmp_pat
     text = import_report(report)
     assert "deploy-day (project)  ← deploy-day.md  — 'deploy-day' was written by another writer" in text
     assert "release-day (project)  ← release-day.md\n" in text
+
+
+def test_a_batch_over_a_hand_edit_is_not_told_of_another_writer_but_over_an_agents_version_is(isolated_home, project):
+    """flaky48: a person's edit in place keeps the ``updated`` and ``origin`` of the version it changed — here the
+    batch session's own, written after the second it began — so the batch over it was told "written by another
+    writer … by agent" of its own version. The edit is marked ``outside`` and told as the kept edit only; control
+    in the same batch: the name another agent wrote meanwhile is warned of, naming that version."""
+    import subprocess
+    import sys
+
+    one, other = _sessions(isolated_home, project)
+    made = _batch(one, ("deploy-day", "Tuesdays"), ("release-day", "Mondays"))
+    assert [(r.operation, r.warnings) for r in made] == [("created", ()), ("created", ())]
+    path = one.session.layer_dir("project") / "deploy-day.md"
+    edited = path.read_text(encoding="utf-8").replace("Tuesdays.", "Tuesdays, by hand.")
+    subprocess.run([sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write(sys.argv[2])", str(path), edited],
+                   check=True, timeout=60)
+    assert other.call_tool("memory_write", {"name": "release-day", "description": "Releases go out on Thursdays",
+                                            "type": "project", "body": "Thursdays."}).startswith(
+        "Memory updated: release-day (project)\nwarning: 'release-day' was written by another writer")
+    again = _batch(one, ("deploy-day", "Fridays"), ("release-day", "Wednesdays"))
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    hand, v2 = person.history("deploy-day").versions[1], person.history("release-day").versions[1]
+    assert hand.action == "external-edit"
+    told = (f"'release-day' was written by another writer while this session ran: this write replaced version 2, "
+            f"written at {v2.ts[:19]}Z by agent, which this session had not read (it is kept in the memory's history)")
+    assert [(r.name, r.operation, r.warnings) for r in again] == [
+        ("deploy-day", "updated", ()), ("release-day", "updated", (told,))]
+    assert (again[0].replaced.outside, again[1].replaced.outside) == (True, False)
+    assert again[0].kept_edit is not None and again[0].kept_edit.version == 2  # the edit is told as kept

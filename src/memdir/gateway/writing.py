@@ -153,7 +153,17 @@ def write(layer: Layer, change: MemoryChange, *, actor: str, session: str | None
     with layer.transaction(actor, session) as tx:
         done = _write_in(tx, change, prepared, actor=actor, guard=guard, action=action, times=times)
     return done if done.operation in ("unchanged", "dismissed") else replace(
-        done, warnings=(*done.warnings, *tx.warnings), kept_edit=kept_edit(tx, done.name))
+        done, warnings=(*done.warnings, *tx.warnings), kept_edit=kept_edit(tx, done.name), replaced=outside(tx, done))
+
+
+def outside(tx: Transaction, result: WriteResult) -> ReplacedVersion | None:
+    """``result``'s ``replaced`` marked ``outside`` when the version it names is an edit made outside memdir that a
+    write of ``tx`` replaced (``replaced_hands`` of :class:`memdir.layer.transaction.Transaction`, found when its
+    manifest is saved: ask once the transaction has ended), read since or not; else as it was."""
+    gone = result.replaced
+    if gone is None or (result.name, gone.digest) not in tx.replaced_hands:
+        return gone
+    return replace(gone, outside=True)
 
 
 def kept_edit(tx: Transaction, name: str) -> KeptEdit | None:
@@ -284,6 +294,9 @@ def write_batch(layer: Layer, writes: Sequence[BatchWrite], *, actor: str, sessi
     _shared(results, first, tx.warnings[looped:], "last")  # MEMORY.md's, the anchor's: after the writes
     last_of = {results[i].name: i for i in range(first, len(results)) if isinstance(results[i], WriteResult)
                and results[i].operation not in ("unchanged", "dismissed")}
+    for i in range(first, len(results)):  # an edit outside memdir a write replaced: found as kept_edit is
+        if isinstance(results[i], WriteResult) and results[i].replaced is not None:
+            results[i] = replace(results[i], replaced=outside(tx, results[i]))
     for name, i in last_of.items():  # found when the batch's manifest was saved: told by a name's last write
         if (kept := kept_edit(tx, name)) is not None:
             results[i] = replace(results[i], kept_edit=kept)

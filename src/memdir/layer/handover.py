@@ -91,6 +91,7 @@ class HandsOver:
                                       events=tx.events, events_from=tx.journal_from, journal=self._all_events)
         if replaced:
             counts = self.usage.counts()
+            tx.replaced_hands.update((name, last.digest) for name, last in replaced.items() if last.digest)
             for name, last in replaced.items():
                 if (found := unseen_edit(last, (counts.get(name) or (0, None))[1])) is not None:
                     tx.replaced_edits[name] = (*found, last.digest)

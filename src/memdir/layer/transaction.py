@@ -89,6 +89,9 @@ class Transaction:
         # a hand edit a write replaced that no read saw since, found when the transaction's manifest is saved
         # (memdir.layer.lasts): name → (its version, its time)
         self.replaced_edits: dict[str, tuple[int, str, str | None]] = {}  # name → (version, made, its digest)
+        # every hand edit a write replaced, read since or not: (name, its digest); such a version's updated and
+        # origin are of the version the person edited, not the edit's (memdir.gateway.writing.hand_replaced)
+        self.replaced_hands: set[tuple[str, str]] = set()
         try:  # the journal as the transaction found it: what the manifest's lasts rows must be of (.lasts)
             self.journal_from = layer.journal.stat_key()
         except StoreError:

@@ -165,9 +165,12 @@ def _told_replaced(session: Session, layer: Layer, result: WriteResult) -> Write
     the version it replaced was written by another writer while this session ran and this session never
     read nor wrote it (:meth:`memdir.session.Session.unseen`: two agents saving the same name at once; the
     later one is told it replaced the earlier, which stays in history), naming that version's number, time
-    and writer; the session then knows the version it wrote."""
+    and writer; the session then knows the version it wrote. A version made outside memdir (``outside``: a
+    person's edit, whose file keeps the ``updated`` and ``origin`` of the version it changed) is no other
+    writer's: the kept-edit sentence tells it, and this warning's time and writer would be the earlier
+    version's (flaky48: said or not by whether that earlier write fell in the session's first second)."""
     gone = result.replaced
-    if gone is not None and session.unseen(layer.scope, result.name, gone.digest, parse_time(gone.written)):
+    if gone is not None and not gone.outside and session.unseen(layer.scope, result.name, gone.digest, parse_time(gone.written)):
         try:  # the newest version with those bytes (a batch may have written the name again after this write)
             number = next((v.version for v in reversed(layer_history(layer, result.name))
                            if v.digest == gone.digest), None)

@@ -28,11 +28,14 @@ class KeptEdit(Result):
 class ReplacedVersion(Result):
     """The version of a memory an update replaced: its file's ``digest``, when it was ``written``
     (ISO-8601 UTC, whole seconds, its ``updated``; None when the file has none) and ``by`` whom (its
-    ``origin``; None when the file does not say)."""
+    ``origin``; None when the file does not say). ``outside``: the version was an edit made outside memdir (a
+    person's editor, a pull: journaled as ``external-edit``), whose ``written`` and ``by`` are of the version the
+    edit changed, not of the edit (told by ``kept_edit``, not as another writer's version: flaky48)."""
 
     digest: str
     written: str | None
     by: str | None
+    outside: bool = False
 
 
 @dataclass(frozen=True)
