@@ -73,6 +73,17 @@ def test_the_cli_says_the_closest_name_and_an_empty_prompt(project):
         "weaker matches, with their scores)\n")
     as_json = run_cli("--project", project, "recall", "--json", "rename the signup button")
     assert as_json.stderr == "" and json.loads(as_json.stdout)["recall"] == ""  # --json says it in its value
+    # try48: a memory that bears on the prompt but has no body is named with the reason --json gives, not "no memory
+    # bears on this prompt"
+    assert run_cli("--project", project, "write", "ci", "-d", "CI runs on GitHub Actions", "-t",
+                   "project").returncode == 0
+    bodiless = run_cli("--project", project, "recall", "which CI do we use?")
+    reasons = json.loads(run_cli("--project", project, "recall", "--json", "which CI do we use?").stdout)
+    assert reasons["not_recalled"] == [{"name": "ci", "scope": "project",
+                                        "reason": "no body: its index line says all of it"}]
+    assert bodiless.returncode == 0 and bodiless.stdout == "" and bodiless.stderr == (
+        "memdir: nothing recalled: 'ci' (project) bears on it but is not given: no body: its index line says all "
+        "of it\n")
 
 
 def test_a_query_that_starts_with_a_dash_is_told_to_follow_double_dash(project, capsys):

@@ -41,13 +41,24 @@ NOTHING_RECALLED = ("nothing recalled: no memory bears on this prompt closely en
                     "weaker matches, with their scores)")
 
 
+def nothing_recalled(not_recalled) -> str:
+    """What stderr says when a prompt recalls nothing: each memory that bears on it but is not given and why
+    (``not_recalled``: :class:`memdir.search.recall.NotRecalled` records: ``nothing recalled: 'ci' (project) bears on
+    it but is not given: no body: its index line says all of it``), else :data:`NOTHING_RECALLED` (try48: the text
+    said no memory bore on the prompt while ``--json`` named one and its reason)."""
+    if not not_recalled:
+        return NOTHING_RECALLED
+    said = "; ".join(f"{m.name!r} ({m.scope}) bears on it but is not given: {m.reason}" for m in not_recalled)
+    return f"nothing recalled: {said}"
+
+
 def cmd_recall(args) -> int:
     """``memdir recall --prompt TEXT``: the recall block, or nothing (``--json``: ``{"recall", "bytes",
     "memories", "left_out", "not_recalled", "read_as"}``, each memory with name, scope, type, score and why; each not
     recalled with name, scope and reason; ``read_as`` each word read as a typo and the word a memory writes). Without
     ``--json``, the words read as typos are said on stderr (``memdir: read 'conect' as 'connect': …``), as search's
     note says them; the block itself never carries them; a prompt that recalls nothing is said there too
-    (:data:`NOTHING_RECALLED`)."""
+    (:func:`nothing_recalled`)."""
     from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:
@@ -61,7 +72,7 @@ def cmd_recall(args) -> int:
     result = mem.recall_result(prompt, k=args.k, max_bytes=args.max_bytes)
     emit(args, result.to_dict(), result.block)
     if prompt.strip() and not result.block and not args.json:  # a person sees why stdout is empty (newuser44)
-        warn([NOTHING_RECALLED])
+        warn([nothing_recalled(result.not_recalled)])
     # the person's view of a guess (--json has read_as); the block has none: the model reads the prompt itself,
     # and every byte of the block is paid on every prompt
     if result.read_as and not args.json:
