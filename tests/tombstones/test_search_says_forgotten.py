@@ -54,3 +54,18 @@ def test_the_tool_and_the_api_say_it_too(forgotten, mem, person):
     assert mem.search("lunch", offset=5).forgotten == []  # a later page does not say it again
     assert "tombstone" not in mem.call_tool("memory_search", {"query": "standup"})  # control
     assert mem.search("dinner").forgotten == []  # a word the tombstone does not hold
+
+
+def test_a_search_s_word_forms_find_the_tombstone_as_they_found_the_memory(person, mem):
+    """try48: after forgetting "Dev PostgreSQL listens on 5433", the searches that had found it ("postgres port",
+    "listen 5433") said no tombstone: the hint compared words as written. It reads them as search does (stems,
+    compounds) too. Controls: the memory was found by those searches before; a word the tombstone lacks names none."""
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
+    person.write("standup", "Standup at 9:30 in room B", "project")
+    assert [hit.name for hit in mem.search("postgres port")][:1] == ["db-port"]  # control: found while it lived
+    person.forget("db-port")
+    [stone] = [s for s in person.tombstones().tombstones if s.name == "db-port"]
+    for asked in ("postgres port", "listen 5433", "listens 5433", "the postgresql port"):
+        assert mem.search(asked).forgotten == [{"id": stone.id, "scope": "project"}], asked
+    assert mem.search("postgres room").forgotten == []  # "room" is not the tombstone's: none
+    assert mem.search("standup").forgotten == []  # control: a live memory, no tombstone

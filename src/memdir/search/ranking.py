@@ -517,9 +517,17 @@ def _forgotten(session: Session, query: str, scope: str | None) -> list[dict]:
     from ..tombstones.asked import matching
 
     try:
-        return matching(tombstones(session, scope).tombstones, query)
+        return matching(tombstones(session, scope).tombstones, query, terms=_content_terms)
     except StoreError:
         return []
+
+
+def _content_terms(text: str) -> set[str]:
+    """The search terms of ``text`` (:func:`memdir.search.tokenize.tokens`) less its function words."""
+    from .stopwords import is_stopword
+    from .tokenize import tokens
+
+    return {t for t in tokens(text) if not is_stopword(t)}
 
 
 def _json(data) -> str:

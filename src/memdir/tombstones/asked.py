@@ -25,15 +25,19 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(normalize_value(text.replace("_", " "))))
 
 
-def matching(stones, query: str) -> list[dict]:
+def matching(stones, query: str, terms=None) -> list[dict]:
     """``[{"id": …, "scope": …}]`` of ``stones`` (objects with ``id``, ``scope``, ``name``, ``description``: a
     :class:`memdir.results.trust.TombstoneInfo`) whose name and description hold every word of ``query``, in the
-    order given; ``[]`` for a query without a word. Nothing of the forgotten text is returned."""
-    asked = _words(query)
-    if not asked:
-        return []
+    order given; ``[]`` for a query without a word. ``terms`` (text → set of terms, optional): a second reading of
+    both, as search reads words (stems, compounds: ``listen 5433`` and ``postgres port`` match "Dev PostgreSQL
+    listens on 5433" as a search of them found it; try48), the query's set empty for a query of no content word; a
+    stone matches by either reading. Nothing of the forgotten text is returned."""
+    readings = [(_words, _words(query))]
+    if terms is not None:
+        readings.append((terms, terms(query)))
+    readings = [(read, asked) for read, asked in readings if asked]
     return [{"id": s.id, "scope": s.scope} for s in stones
-            if asked <= _words(f"{s.name} {s.description}")]
+            if any(asked <= read(f"{s.name} {s.description}") for read, asked in readings)]
 
 
 def hint(forgotten: list[dict], shown_query: str) -> str:
