@@ -57,4 +57,4 @@ def test_the_panel_lists_them_as_review_does(said, isolated_home):
     assert user["status"]["pending"] == []  # control
     schema = openapi()["components"]["schemas"]
     assert schema["LayerStatus"]["properties"]["pending"]["items"] == {"$ref": "#/components/schemas/Finding"}
-    assert set(schema["Finding"]["properties"]) == {"id", "text", "said", "rule", "shown"}
+    assert set(schema["Finding"]["properties"]) == {"id", "text", "said", "rule", "shown", "forgotten"}  # nu47

@@ -52,10 +52,12 @@ def test_a_memory_just_written_is_recalled_by_meaning_before_its_vector_is_built
 @needs_vectors
 def test_more_waiting_than_inline_max_are_left_to_the_background(fresh, monkeypatch):
     mem, _scheduled = fresh
-    monkeypatch.setattr(unembedded, "INLINE_MAX", 1)  # two wait: words alone, as before
-    assert mem.recall_result(PROMPT).memories == ()  # "deploy" alone: lexical 0.46
+    monkeypatch.setattr(unembedded, "INLINE_MAX", 1)  # two wait: words alone, no cosine
+    [alone] = mem.recall_result(PROMPT).memories  # deploy-day leads by words (0.46, recall46's word lead)
+    assert (alone.name, alone.why["cosine"]) == ("deploy-day", None)
     monkeypatch.setattr(unembedded, "INLINE_MAX", 2)
-    assert [m.name for m in mem.recall_result(PROMPT).memories] == ["deploy-day"]
+    [embedded] = mem.recall_result(PROMPT).memories  # both embedded inline: its cosine read
+    assert embedded.name == "deploy-day" and embedded.why["cosine"] is not None
 
 
 @pytest.mark.slow
