@@ -50,15 +50,18 @@ STALL_FILE = "warm.stalled"  # in a home: "<socket inode> <wall-clock time>" of 
 STALL_SKIP = 60.0
 
 
-def _private(path: str) -> str | None:
-    """Why directory ``path`` may not hold the socket (None when it may): it
-    must be a real directory (not a symlink), owned by this user, that no one
-    else may enter."""
+def _refused_directory(path: str, others: int, may: str, *, follow: bool = False, absent: bool = False) -> str | None:
+    """Why directory ``path`` is not this user's own (None when it is): it must be a directory (``follow``: a
+    symbolic link to one is followed, else a link is refused), owned by this user, whose mode gives other users
+    none of the bits ``others`` (``0o077``: no entering; ``0o022``: no writing), said as "may be ``may`` by other
+    users". ``absent``: a path that does not exist is None. Never raises."""
     import stat
 
     try:
-        st = os.lstat(path)
+        st = os.stat(path) if follow else os.lstat(path)
     except OSError as exc:
+        if absent and isinstance(exc, FileNotFoundError):
+            return None
         return f"{path} cannot be read ({exc.strerror or exc})"
     if stat.S_ISLNK(st.st_mode):  # even to a private directory: a link may be swapped (break48: said "not a directory")
         try:
@@ -69,9 +72,16 @@ def _private(path: str) -> str | None:
         return f"{path} is not a directory"
     if st.st_uid != os.getuid():
         return f"{path} belongs to another user (uid {st.st_uid})"
-    if st.st_mode & 0o077:
-        return f"{path} may be entered by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    if st.st_mode & others:
+        return f"{path} may be {may} by other users (mode {stat.S_IMODE(st.st_mode):o})"
     return None
+
+
+def _private(path: str) -> str | None:
+    """Why directory ``path`` may not hold the socket (None when it may): it
+    must be a real directory (not a symlink), owned by this user, that no one
+    else may enter (:func:`_refused_directory`)."""
+    return _refused_directory(path, 0o077, "entered")
 
 
 def _unwritable(path: str) -> str | None:
@@ -117,22 +127,8 @@ def _cache_refused(cache: str) -> str | None:
     """Why the cache directory ``cache`` may not hold :data:`CACHE_RUN` (None when it may): when it exists (a
     symbolic link to a directory is followed: a home's ``~/.cache`` often is one), it must be a directory of this
     user that no one else may write to — another could otherwise rename the private directory away and put theirs
-    in its place."""
-    import stat
-
-    try:
-        st = os.stat(cache)
-    except FileNotFoundError:
-        return None  # made 0700 by the first warm process
-    except OSError as exc:
-        return f"{cache} cannot be read ({exc.strerror or exc})"
-    if not stat.S_ISDIR(st.st_mode):
-        return f"{cache} is not a directory"
-    if st.st_uid != os.getuid():
-        return f"{cache} belongs to another user (uid {st.st_uid})"
-    if st.st_mode & 0o022:
-        return f"{cache} may be written by other users (mode {stat.S_IMODE(st.st_mode):o})"
-    return None
+    in its place (:func:`_refused_directory`; one not made yet is None: the first warm process makes it 0700)."""
+    return _refused_directory(cache, 0o022, "written", follow=True, absent=True)
 
 
 def _too_long(directory: str) -> bool:
