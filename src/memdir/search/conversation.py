@@ -36,7 +36,17 @@ from __future__ import annotations
 
 import re
 
-from ..text.words import PRAISE_WORDS, QUESTION_WORDS
+from ..text.words import (
+    NEGATED_VERBS,
+    NOT_WORDS,
+    OPENING_VERBS,
+    PLEASE_WORDS,
+    PRAISE_WORDS,
+    QUESTION_WORDS,
+    TROUBLE_WORDS,
+    WANTING_WORDS,
+    WORK_VERBS,
+)
 from .tokenize import tokens
 
 CHAT_NOUNS = ("answer", "reply", "response", "question", "message", "explanation", "suggestion", "summary", "diff",
@@ -89,28 +99,12 @@ def only_pointed(shared: tuple[str, ...], pointed: frozenset[str]) -> bool:
 
 
 # A remark asks nothing: what marks a request (a verb of the work, a modal, "let's", "please"), a question (besides
-# "?" and QUESTION_WORDS) or trouble a note may bear on ("still", "but", a failure). English; folded words.
-_ASKING = frozenset({
-    "add", "fix", "make", "put", "change", "update", "remove", "delete", "drop", "create", "write", "implement",
-    "run", "deploy", "set", "move", "rename", "refactor", "check", "test", "build", "install", "configure", "enable",
-    "disable", "migrate", "bump", "upgrade", "downgrade", "revert", "merge", "review", "debug", "investigate",
-    "explain", "show", "tell", "remind", "help", "find", "use", "switch", "turn", "replace", "rewrite", "document",
-    "clean", "retry", "restart", "rollback", "ship", "release", "need", "needs", "want", "wants", "should", "must",
-    "shall", "can", "could", "would", "will", "let", "lets", "let's", "please", "pls", "plz", "do", "does", "did",
-    "is", "are", "was", "were"
-})
-_TROUBLE = frozenset({
-    "but", "still", "yet", "fail", "fails", "failed", "failing", "failure", "error", "errors", "crash", "crashes",
-    "crashed", "crashing", "broke", "broken", "break", "breaks", "bug", "bugs", "wrong", "stuck", "slow", "down",
-    "missing", "issue", "issues", "problem", "problems", "not", "no", "never", "cannot", "can't", "won't", "doesn't",
-    "don't", "didn't", "isn't", "aren't", "wasn't", "hang", "hangs", "leak", "leaks", "killed", "dies", "died",
-    "timeout", "timeouts"
-})
-# Verbs of being are asking only before a clause opens a question ("is it down?"); in a remark they describe ("redis
-# is awesome", "the worker in the image is funny"): read as asking only at the prompt's start.
-_BEING = frozenset({
-    "do", "does", "did", "is", "are", "was", "were", "can", "could", "would", "will", "should"
-})
+# "?" and QUESTION_WORDS) or trouble a note may bear on ("still", "but", a failure). English; folded words. Verbs of
+# being are asking only before a clause opens a question ("is it down?"); in a remark they describe ("redis is
+# awesome", "the worker in the image is funny"): read as asking only at the prompt's start.
+_ASKING = WORK_VERBS | WANTING_WORDS | OPENING_VERBS | PLEASE_WORDS
+_TROUBLE = TROUBLE_WORDS | NOT_WORDS | NEGATED_VERBS
+_BEING = OPENING_VERBS
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 

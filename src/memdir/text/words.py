@@ -131,8 +131,9 @@ HEBREW_REST = 3
 # ("Do not use pnpm …", "It is wrong that …") is a correction, not the fact (DESIGN §5). "t" is what is
 # left of "don't", "can't" and "isn't"; the next line is Chinese and Japanese (不 没 别 勿 非 无 未 错), the
 # last Russian and Greek (не нет никогда; δεν μην οχι): none of them a function word.
-NEGATIONS = frozenset("""
-not no never nor t cannot without stop stopped avoid neither none nobody nothing nowhere
+NOT_WORDS = frozenset({"not", "no", "never", "cannot"})  # the plain "not" of English (memdir.search.conversation too)
+NEGATIONS = NOT_WORDS | frozenset("""
+nor t without stop stopped avoid neither none nobody nothing nowhere
 wrong false incorrect untrue outdated obsolete mistaken
 不 没 別 别 勿 非 无 無 未 错
 не нет ни никогда δεν μην οχι
@@ -149,7 +150,8 @@ unser unsere unserer unseres unserem unseren unsers mein meine meiner meines mei
 """.split())
 
 # What a person says to keep a chat going, not what it is about: please (and its short forms), ok, yes.
-CHAT_WORDS = frozenset("please pls plz ok okay yes".split())
+PLEASE_WORDS = frozenset({"please", "pls", "plz"})  # a request's courtesy (memdir.search.conversation.remarks)
+CHAT_WORDS = PLEASE_WORDS | frozenset({"ok", "okay", "yes"})
 
 # What a person says of the work or the chat, not asks of it: thanks, praise and laughter ("thanks!", "great job",
 # "redis is awesome", "lol", "that's funny"). A prompt holding one and no request, question or trouble is a remark
@@ -220,6 +222,30 @@ gi nao sao
 ce unde cand cine hol mikor miert milyen melyik hogyan mika missa miten milloin miksi kuka
 언제 어디 무엇 누구 누가 얼마 어떻게 어떤 왜 몇 いつ どこ なに どう なぜ だれ 什么 怎么 为什么 哪里 哪儿 哪个 谁
 """.split())
+
+# What marks a prompt as asking, not remarking (memdir.search.conversation.remarks; English, folded words): the
+# verbs of the work ("add", "fix", "deploy", "explain"), the words of wanting and modals ("need", "must", "let's"),
+# and the verbs that open a question ("is it down?", "can you …"), which are asking only opening a sentence: in a
+# remark they describe ("redis is awesome").
+WORK_VERBS = frozenset({
+    "add", "fix", "make", "put", "change", "update", "remove", "delete", "drop", "create", "write", "implement",
+    "run", "deploy", "set", "move", "rename", "refactor", "check", "test", "build", "install", "configure",
+    "enable", "disable", "migrate", "bump", "upgrade", "downgrade", "revert", "merge", "review", "debug",
+    "investigate", "explain", "show", "tell", "remind", "help", "find", "use", "switch", "turn", "replace",
+    "rewrite", "document", "clean", "retry", "restart", "rollback", "ship", "release"
+})
+WANTING_WORDS = frozenset({"need", "needs", "want", "wants", "must", "shall", "let", "lets", "let's"})
+OPENING_VERBS = frozenset({"do", "does", "did", "is", "are", "was", "were", "can", "could", "would", "will", "should"})
+
+# Trouble a note may bear on, besides NOT_WORDS (memdir.search.conversation.remarks): "but", "still", a failure, and
+# the negated verbs as written ("doesn't"; memdir.consolidation.takeback keeps their stems apart).
+TROUBLE_WORDS = frozenset({
+    "but", "still", "yet", "fail", "fails", "failed", "failing", "failure", "error", "errors", "crash", "crashes",
+    "crashed", "crashing", "broke", "broken", "break", "breaks", "bug", "bugs", "wrong", "stuck", "slow", "down",
+    "missing", "issue", "issues", "problem", "problems", "hang", "hangs", "leak", "leaks", "killed", "dies",
+    "died", "timeout", "timeouts"
+})
+NEGATED_VERBS = frozenset({"can't", "won't", "doesn't", "don't", "didn't", "isn't", "aren't", "wasn't"})
 
 # Words that ask for information or help, not what it is about: "remind me about alembic", "any notes on
 # postmark?", "kafka details", "ruff rules", "帮我审查一下代码", "배포 알려줘", "デプロイについて教えて". Search weighs
