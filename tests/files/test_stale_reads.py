@@ -75,48 +75,44 @@ def _add_sibling(layer, tag: str) -> None:
         encoding="utf-8")
 
 
+# How a file is changed by hand (cases 1 and 3 of the module docstring): the seeded memory changed and the words
+# its fact gets, each the same size as "seeded fact N".
+IN_PLACE, FREED_INODE = "edited in place beside a sibling added", "deleted and written again on its freed inode"
+CHANGES = {IN_PLACE: (9, "wombat gate"), FREED_INODE: (12, "quokka desk")}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("step", PATHS)
-def test_an_edit_in_place_beside_a_sibling_added_is_seen_at_once(isolated_home, project, large, step):
+@pytest.mark.parametrize("change", tuple(CHANGES))
+def test_a_hand_change_keeping_name_and_size_is_seen_at_once(isolated_home, project, large, change, step):
     _mem, layer = large
-    path = layer.path / "seed-0009.md"
+    number, words = CHANGES[change]
+    path = layer.path / f"seed-{number:04d}.md"
     before = path.stat()
-    text = _same_size(path.read_text(encoding="utf-8"), "seeded fact 9\n", "wombat gate 9\n")
-    with open(path, "w", encoding="utf-8") as handle:  # in place, as python open('w') or an editor saving so does
-        handle.write(text)
-    after = path.stat()
-    assert (after.st_ino, after.st_size) == (before.st_ino, before.st_size)  # only the ctime tells
-    _add_sibling(layer, "a")  # moves the directory's mtime
-    shown = _path(step, layer, project, "wombat gate 9")
-    if step == "UserPromptSubmit":
-        assert "wombat gate 9" in shown, shown
-        out = _path("context", layer, project, "")
-        assert "(seed-0009.md) — wombat gate 9" in out and "seeded fact 9\n" not in out
+    text = _same_size(path.read_text(encoding="utf-8"), f"seeded fact {number}\n", f"{words} {number}\n")
+    if change == IN_PLACE:
+        with open(path, "w", encoding="utf-8") as handle:  # in place, as python open('w') or an editor saving so does
+            handle.write(text)
     else:
-        assert "(seed-0009.md) — wombat gate 9" in shown, shown
-        assert "(seed-0009.md) — seeded fact 9" not in shown
-        assert "(sibling-a.md) — sibling a added by hand" in shown  # control: the sibling's change
-        assert "(seed-0010.md) — seeded fact 10" in shown  # control: a memory not changed, as it was
-    _settle(layer.meta)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("step", PATHS)
-def test_a_file_deleted_and_written_again_on_its_freed_inode_is_seen_at_once(isolated_home, project, large, step):
-    _mem, layer = large
-    path = layer.path / "seed-0012.md"
-    before = path.stat()
-    text = _same_size(path.read_text(encoding="utf-8"), "seeded fact 12\n", "quokka desk 12\n")
-    path.unlink()
-    path.write_text(text, encoding="utf-8")
+        path.unlink()
+        path.write_text(text, encoding="utf-8")
     after = path.stat()
     assert after.st_size == before.st_size
-    reused = after.st_ino == before.st_ino  # ext4 gives the freed inode back; the case holds either way
-    shown = _path(step, layer, project, "quokka desk 12")
-    assert "quokka desk 12" in shown, (reused, shown)
+    reused = after.st_ino == before.st_ino  # ext4 gives a freed inode back; that case holds either way
+    if change == IN_PLACE:
+        assert reused  # only the ctime tells
+        _add_sibling(layer, "a")  # moves the directory's mtime
+    shown = _path(step, layer, project, f"{words} {number}")
+    assert f"{words} {number}" in shown, (reused, shown)
+    now, was = f"(seed-{number:04d}.md) — {words} {number}", f"(seed-{number:04d}.md) — seeded fact {number}"
     if step != "UserPromptSubmit":
-        assert "(seed-0012.md) — quokka desk 12" in shown and "(seed-0012.md) — seeded fact 12" not in shown
-        assert "(seed-0013.md) — seeded fact 13" in shown  # control
+        assert now in shown and was not in shown, shown
+        assert f"(seed-{number + 1:04d}.md) — seeded fact {number + 1}" in shown  # control: a memory not changed
+        if change == IN_PLACE:
+            assert "(sibling-a.md) — sibling a added by hand" in shown  # control: the sibling's change
+    elif change == IN_PLACE:
+        out = _path("context", layer, project, "")
+        assert now in out and f"seeded fact {number}\n" not in out
     _settle(layer.meta)
 
 

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.counted import HAND_NOTE, told_then_run
 from tests.seeded import seeded
 
@@ -51,20 +53,18 @@ def _context(tmp_path, project, full: bool = False) -> tuple[str, list[str]]:
     return done.stdout, json.loads(counts.read_text().splitlines()[-1])
 
 
-def test_a_busy_lock_renders_the_index_parsing_only_the_files_changed_since_the_manifest(tmp_path, monkeypatch):
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> tuple:
+    """``(home, project)`` under ``tmp_path``: a project with ``.git``, ``MEMDIR_HOME`` the home."""
     home, project = tmp_path / "home", tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
     monkeypatch.setenv("MEMDIR_HOME", str(home))
-    size = 300
-    layer = seeded(home, project, size).session.layer("project")
-    written = (layer.path / "MEMORY.md").read_text(encoding="utf-8")
-    assert "(seed-0007.md) — seeded fact 7\n" in written
-    # A memory file edited by hand (a new inode, as sed -i writes it) and one added by hand.
-    seed = layer.path / "seed-0007.md"
-    seed.with_name(".seed-0007.md.edit").write_text(
-        seed.read_text(encoding="utf-8").replace("seeded fact 7", "edited fact 7"), encoding="utf-8")
-    os.replace(seed.with_name(".seed-0007.md.edit"), seed)
-    (layer.path / "hand-note.md").write_text(HAND_NOTE.format(name="hand-note", i=1, t="ports"), encoding="utf-8")
+    return home, project
+
+
+def _while_held(tmp_path, home, project) -> tuple[str, list[str], str, list[str]]:
+    """``memdir context`` twice in fresh processes while a real process holds the project layer's lock (as a writer
+    does): ``(text, files parsed)`` as it renders the index, then the same with every record parsed (the control)."""
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(home), str(project)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     try:
@@ -75,6 +75,22 @@ def test_a_busy_lock_renders_the_index_parsing_only_the_files_changed_since_the_
     finally:
         holder.stdin.close()
         holder.wait(timeout=60)
+    return busy, parsed, full, parsed_all
+
+
+def test_a_busy_lock_renders_the_index_parsing_only_the_files_changed_since_the_manifest(tmp_path, store):
+    home, project = store
+    size = 300
+    layer = seeded(home, project, size).session.layer("project")
+    written = (layer.path / "MEMORY.md").read_text(encoding="utf-8")
+    assert "(seed-0007.md) — seeded fact 7\n" in written
+    # A memory file edited by hand (a new inode, as sed -i writes it) and one added by hand.
+    seed = layer.path / "seed-0007.md"
+    seed.with_name(".seed-0007.md.edit").write_text(
+        seed.read_text(encoding="utf-8").replace("seeded fact 7", "edited fact 7"), encoding="utf-8")
+    os.replace(seed.with_name(".seed-0007.md.edit"), seed)
+    (layer.path / "hand-note.md").write_text(HAND_NOTE.format(name="hand-note", i=1, t="ports"), encoding="utf-8")
+    busy, parsed, full, parsed_all = _while_held(tmp_path, home, project)
     assert sorted(parsed) == ["hand-note", "seed-0007"]  # before busy47: all 301 files
     assert len(parsed_all) == size + 1  # the control parses every file: the count sees each parse
     assert busy == full  # byte for byte the text of the full parse
@@ -84,12 +100,10 @@ def test_a_busy_lock_renders_the_index_parsing_only_the_files_changed_since_the_
     assert (layer.path / "MEMORY.md").read_text(encoding="utf-8") == written  # nothing written while busy
 
 
-def test_a_busy_lock_never_orders_by_a_read_count_the_usage_file_no_longer_holds(tmp_path, monkeypatch):
+def test_a_busy_lock_never_orders_by_a_read_count_the_usage_file_no_longer_holds(tmp_path, store):
     """The manifest's facts carry the read counts they were made with; once the usage file is lost (deleted, or
     over its ceiling: read as empty) a memory's usage is its file's again, so its facts are not taken."""
-    home, project = tmp_path / "home", tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    home, project = store
     mem = seeded(home, project, 40)
     layer = mem.session.layer("project")
     mem.read("seed-0003")  # counted in the usage file: read today, so first among the unpinned at the next order
@@ -101,15 +115,7 @@ def test_a_busy_lock_never_orders_by_a_read_count_the_usage_file_no_longer_holds
     assert layer.manifest.load_facts()["seed-0003"].reads == 1
     layer.usage.path.unlink()  # the read count lost
     (layer.path / "hand-note.md").write_text(HAND_NOTE.format(name="hand-note", i=2, t="queues"), encoding="utf-8")
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(home), str(project)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
-        busy, parsed = _context(tmp_path, project)
-        full, _ = _context(tmp_path, project, full=True)
-    finally:
-        holder.stdin.close()
-        holder.wait(timeout=60)
+    busy, parsed, full, _ = _while_held(tmp_path, home, project)
     assert busy == full
     assert sorted(parsed) == ["hand-note", "seed-0003"]  # the new file, and the memory whose count went
     # seed-0003 back in name order (its file's usage: never read), not second by the lost count
@@ -117,12 +123,10 @@ def test_a_busy_lock_never_orders_by_a_read_count_the_usage_file_no_longer_holds
     assert "(other-note.md) — another\n- [seed-0000](seed-0000.md)" in busy
 
 
-def test_a_busy_lock_shows_the_duplicate_that_wins_once_its_rival_is_removed(tmp_path, monkeypatch):
+def test_a_busy_lock_shows_the_duplicate_that_wins_once_its_rival_is_removed(tmp_path, store):
     """Two files hold one name: the manifest's facts are the winner's. Its file removed by hand, the other wins —
     unchanged, it matches its row, yet the facts kept are not its own: it is parsed."""
-    home, project = tmp_path / "home", tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    monkeypatch.setenv("MEMDIR_HOME", str(home))
+    home, project = store
     layer = seeded(home, project, 40).session.layer("project")
     (layer.path / "Seed-0005.md").write_text("---\ndescription: duplicate five\ntype: project\n"
                                           "updated: 2026-11-01T00:00:00Z\n---\n\nBody 5 again\n", encoding="utf-8")
@@ -131,15 +135,7 @@ def test_a_busy_lock_shows_the_duplicate_that_wins_once_its_rival_is_removed(tmp
     assert layer.manifest.shared_names() == {"seed-0005"}
     assert "(seed-0005.md) — seeded fact 5\n" in (layer.path / "MEMORY.md").read_text(encoding="utf-8")
     (layer.path / "seed-0005.md").unlink()  # the winner removed by hand: Seed-0005.md holds seed-0005 now
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(home), str(project)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
-        busy, parsed = _context(tmp_path, project)
-        full, _ = _context(tmp_path, project, full=True)
-    finally:
-        holder.stdin.close()
-        holder.wait(timeout=60)
+    busy, parsed, full, _ = _while_held(tmp_path, home, project)
     assert busy == full
     assert parsed == ["Seed-0005"]
     assert "(Seed-0005.md) — duplicate five\n" in busy and "seeded fact 5" not in busy
