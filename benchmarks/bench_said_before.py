@@ -25,13 +25,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _ab import both, growth, rows, sized  # a sibling helper, not an installed module
+
 SIZES = (250, 1000, 4000)
 CASES = ("facts.requests", "asides.requests")
 PATHS = ("gate", "rules")
@@ -53,32 +53,17 @@ def child(cap: float) -> None:
     from memdir.consolidation.proposals import ExtractionContext
     from memdir.consolidation.transcripts import Transcript, Turn
 
-    out = {}
-    for case in CASES:
-        for path in PATHS:
-            times: list = []
-            for n in SIZES:
-                if times and (times[-1] is None or times[-1][0] > cap):
-                    times.append(None)
-                    continue
-                text = turn(case, n)
-                started = time.perf_counter()
-                if path == "gate":
-                    answer = said_hits(text)
-                else:
-                    found = RulesExtractor().extract(Transcript((Turn("user", text),), "text", "digest"),
-                                                     ExtractionContext())
-                    answer = [(p.description, p.evidence) for p in found.proposals]
-                took = time.perf_counter() - started
-                times.append([took, hashlib.sha256(json.dumps(answer).encode()).hexdigest()[:16]])
-            out[f"{case} {path}"] = times
-    print(json.dumps(out))
+    def answer(case: str, path: str, n: int) -> str:
+        text = turn(case, n)
+        if path == "gate":
+            found = said_hits(text)
+        else:
+            found = [(p.description, p.evidence) for p in RulesExtractor().extract(
+                Transcript((Turn("user", text),), "text", "digest"), ExtractionContext()).proposals]
+        return hashlib.sha256(json.dumps(found).encode()).hexdigest()[:16]
 
-
-def _run(src: Path, cap: float) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--child", str(src), "--cap", str(cap)],
-                          capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    print(json.dumps({f"{case} {path}": sized(SIZES, cap, lambda n, case=case, path=path: answer(case, path, n))
+                      for case in CASES for path in PATHS}))
 
 
 def main() -> None:
@@ -91,26 +76,13 @@ def main() -> None:
         sys.path.insert(0, str(args.child))
         child(args.cap)
         return
-    with tempfile.TemporaryDirectory(prefix="memdir-bench-said-before-") as tmp:
-        main_src = args.main
-        if main_src is None:
-            archive = subprocess.run(["git", "-C", str(HERE), "archive", "main", "src"], capture_output=True, check=True)
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-            main_src = Path(tmp) / "src"
-        before, after = _run(main_src, args.cap), _run(HERE / "src", args.cap)
+    before, after = both(__file__, args.main, ["--cap", str(args.cap)], "memdir-bench-said-before-")
     for key in before:
         case, path = key.split(" ")
-        for n, old, new in zip(SIZES, before[key], after[key]):
-            row = {"case": case, "path": path, "n": n, "main_s": None if old is None else round(old[0], 4),
-                   "this_s": None if new is None else round(new[0], 4),
-                   "ratio": round(old[0] / new[0], 1) if old is not None and new and new[0] else None,
-                   "same": None if old is None or new is None else old[1] == new[1]}
-            if old is None or new is None:
-                row["skipped"] = f"over {args.cap} s at a smaller n"
-            print(json.dumps(row), flush=True)
-        last, before_last = after[key][-1], after[key][-2]
-        print(json.dumps({"case": case, "path": path, "growth_4000_over_1000": round(last[0] / before_last[0], 1)
-                          if last and before_last and before_last[0] else None}))
+        for row, old, new in zip(rows(SIZES, before[key], after[key], args.cap), before[key], after[key]):
+            print(json.dumps({"case": case, "path": path, **row,
+                              "same": None if old is None or new is None else old[1] == new[1]}), flush=True)
+        print(json.dumps({"case": case, "path": path, "growth_4000_over_1000": growth(after[key])}))
 
 
 if __name__ == "__main__":

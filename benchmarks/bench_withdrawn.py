@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _ab import both, growth, rows, sized  # a sibling helper, not an installed module
+
 SIZES = (250, 1000, 4000)
 
 
@@ -55,28 +55,13 @@ def child(cap: float) -> None:
     from memdir.consolidation.retraction import withdrawn
     from memdir.consolidation.transcripts import Transcript, Turn
 
-    out = {}
-    for case in CASES:
-        times: list = []
-        for n in SIZES:
-            if times and (times[-1] is None or times[-1][0] > cap):
-                times.append(None)
-                continue
-            turns = []
-            for text in said(case, n):
-                turns += [Turn("user", text), Turn("assistant", "ok")]
-            transcript = Transcript(tuple(turns), "text", "digest")
-            started = time.perf_counter()
-            result = withdrawn(transcript)
-            times.append([time.perf_counter() - started, len(result.cancelled())])
-        out[case] = times
-    print(json.dumps(out))
+    def cancelled(case: str, n: int) -> int:
+        turns = []
+        for text in said(case, n):
+            turns += [Turn("user", text), Turn("assistant", "ok")]
+        return len(withdrawn(Transcript(tuple(turns), "text", "digest")).cancelled())
 
-
-def _run(src: Path, cap: float) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--child", str(src), "--cap", str(cap)],
-                          capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    print(json.dumps({case: sized(SIZES, cap, lambda n, case=case: cancelled(case, n)) for case in CASES}))
 
 
 def main() -> None:
@@ -89,25 +74,12 @@ def main() -> None:
         sys.path.insert(0, str(args.child))
         child(args.cap)
         return
-    with tempfile.TemporaryDirectory(prefix="memdir-bench-withdrawn-") as tmp:
-        main_src = args.main
-        if main_src is None:
-            archive = subprocess.run(["git", "-C", str(HERE), "archive", "main", "src"], capture_output=True, check=True)
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-            main_src = Path(tmp) / "src"
-        before, after = _run(main_src, args.cap), _run(HERE / "src", args.cap)
+    before, after = both(__file__, args.main, ["--cap", str(args.cap)], "memdir-bench-withdrawn-")
     for case in CASES:
-        for n, old, new in zip(SIZES, before[case], after[case]):
-            row = {"case": case, "n": n, "main_s": None if old is None else round(old[0], 4),
-                   "this_s": None if new is None else round(new[0], 4),
-                   "ratio": round(old[0] / new[0], 1) if old is not None and new and new[0] else None,
-                   "cancelled_main": None if old is None else old[1], "cancelled_this": None if new is None else new[1]}
-            if old is None or new is None:
-                row["skipped"] = f"over {args.cap} s at a smaller n"
-            print(json.dumps(row), flush=True)
-        last, before_last = after[case][-1], after[case][-2]
-        print(json.dumps({"case": case, "growth_4000_over_1000": round(last[0] / before_last[0], 1)
-                          if last and before_last and before_last[0] else None}))
+        for row, old, new in zip(rows(SIZES, before[case], after[case], args.cap), before[case], after[case]):
+            print(json.dumps({"case": case, **row, "cancelled_main": None if old is None else old[1],
+                              "cancelled_this": None if new is None else new[1]}), flush=True)
+        print(json.dumps({"case": case, "growth_4000_over_1000": growth(after[case])}))
 
 
 if __name__ == "__main__":
