@@ -54,18 +54,13 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
     # what a listing and a refusal say: here, not at the top, as the facade (a write's too) imports this module
     from ..tombstones.refusals import forgotten_by
 
-    found, warnings, failed = [], [], []
-    layers = teamops.tombstone_layers(session, scope)
+    found, warnings = [], []
     rejections = teamops.candidates(session).path if session.project_root is not None else None
-    for layer in layers:
-        kept = teamops.REJECTIONS if layer.path == rejections else ""
-        try:
-            stones = layer.tombstones()
-            unread = unreadable_tombstones(layer.tombstone_file)
-        except StoreError as exc:  # one unreadable layer never hides the others' tombstones
-            failed.append(exc)
-            warnings.append(f"the {layer.scope} layer's tombstones are not listed: {exc}")
+    for layer, stones, unread, failed in layer_tombstones(session, scope):
+        if failed is not None:  # one unreadable layer never hides the others' tombstones
+            warnings.append(f"the {layer.scope} layer's tombstones are not listed: {failed}")
             continue
+        kept = teamops.REJECTIONS if layer.path == rejections else ""
         found += [TombstoneInfo(stone.id, layer.scope, stone.name, stone.description, stone.actor, stone.reason,
                                 stone.ts, forgotten_by(stone), kept, stone.vanished,
                                 teamops.Unlifted.of(layer, stone).said if stone.vanished else "")
@@ -73,9 +68,27 @@ def tombstones(session: Session, scope: str | None = None) -> TombstoneList:
         warnings += [f"the {layer.scope} layer's tombstones are not all listed: {path}: {why}" for path, why in unread]
         warnings += [f"the {layer.scope} layer's tombstone {path}: {why}"
                      for path, why in misnamed_tombstones(layer.tombstone_file)]
-    if failed and len(failed) == len(layers):
-        raise failed[0]
     return TombstoneList(tuple(found), tuple(warnings))
+
+
+def layer_tombstones(session: Session, scope: str | None = None) -> list[tuple]:
+    """The tombstones :func:`tombstones` lists, as each layer holds them, without what a listing says of each
+    (who forgot it, a team file's git history): per layer of :func:`memdir.operations.team.tombstone_layers`, in
+    order, ``(layer, stones, unread, None)`` — its tombstones in force (:meth:`memdir.layer.layer.Layer.tombstones`,
+    read again only when its file changed) and the ``(path, why)`` of its tombstone files that do not read — or
+    ``(layer, [], [], error)`` for a layer whose tombstones cannot be read (a :class:`StoreError`). What a search's
+    ``forgotten`` compares (:func:`memdir.search.ranking.find`). Raises :class:`StoreError` when no layer asked for
+    could be read, :class:`ScopeError`."""
+    read = []
+    for layer in teamops.tombstone_layers(session, scope):
+        try:
+            read.append((layer, layer.tombstones(), unreadable_tombstones(layer.tombstone_file), None))
+        except StoreError as exc:
+            read.append((layer, [], [], exc))
+    failed = [error for *_, error in read if error is not None]
+    if failed and len(failed) == len(read):
+        raise failed[0]
+    return read
 
 
 def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = None,
@@ -498,5 +511,5 @@ def set_flag(session: Session, name: str, flag: str, value: bool = True, scope: 
     return FlagResult(entry.record.name, layer.scope, flag, value, changed)
 
 
-__all__ = ["approve", "candidate", "dismiss", "dropped_lines", "lift_tombstone", "reject", "review", "review_text",
-           "set_flag", "tombstones"]
+__all__ = ["approve", "candidate", "dismiss", "dropped_lines", "layer_tombstones", "lift_tombstone", "reject", "review",
+           "review_text", "set_flag", "tombstones"]

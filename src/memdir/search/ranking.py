@@ -511,15 +511,18 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
 
 def _forgotten(session: Session, query: str, scope: str | None) -> list[dict]:
     """:func:`memdir.tombstones.asked.matching` of the tombstones ``memdir tombstones`` lists for ``scope``
-    (:func:`memdir.operations.trust.tombstones`); ``[]`` when they cannot be read (the search has said its own)."""
+    (:func:`memdir.operations.trust.layer_tombstones`: as each layer holds them, not what a listing says of each);
+    ``[]`` when they cannot be read (the search has said its own)."""
     from ..errors import StoreError
-    from ..operations.trust import tombstones
+    from ..operations.trust import layer_tombstones
     from ..tombstones.asked import matching
 
     try:
-        return matching(tombstones(session, scope).tombstones, query, terms=_content_terms)
+        read = layer_tombstones(session, scope)
     except StoreError:
         return []
+    return matching([(layer.scope, stone) for layer, stones, _, _ in read for stone in stones], query,
+                    terms=_content_terms)
 
 
 def _content_terms(text: str) -> set[str]:

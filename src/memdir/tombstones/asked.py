@@ -11,12 +11,14 @@ tool, :meth:`memdir.Memory.search`) puts :func:`matching`'s answer on the page a
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..text.values import normalize_value
 from .refusals import lift_command
 
 _WORD = re.compile(r"\w+")
 MAX_SAID = 3  # tombstone ids a hint names at most (the rest counted)
+READ_STONES = 8192  # tombstone readings kept (two per tombstone: its words, its search terms)
 
 
 def _words(text: str) -> set[str]:
@@ -26,18 +28,27 @@ def _words(text: str) -> set[str]:
 
 
 def matching(stones, query: str, terms=None) -> list[dict]:
-    """``[{"id": …, "scope": …}]`` of ``stones`` (objects with ``id``, ``scope``, ``name``, ``description``: a
-    :class:`memdir.results.trust.TombstoneInfo`) whose name and description hold every word of ``query``, in the
-    order given; ``[]`` for a query without a word. ``terms`` (text → set of terms, optional): a second reading of
-    both, as search reads words (stems, compounds: ``listen 5433`` and ``postgres port`` match "Dev PostgreSQL
-    listens on 5433" as a search of them found it; try48), the query's set empty for a query of no content word; a
-    stone matches by either reading. Nothing of the forgotten text is returned."""
+    """``[{"id": …, "scope": …}]`` of ``stones`` (``(scope, stone)`` pairs, a stone an object with ``id``, ``name``,
+    ``description``: a :class:`memdir.tombstones.match.Tombstone`) whose name and description hold every word of
+    ``query``, in the order given; ``[]`` for a query without a word. ``terms`` (text → set of terms, optional; a
+    function of the text alone, kept from one call to the next): a second reading of both, as search reads words
+    (stems, compounds: ``listen 5433`` and ``postgres port`` match "Dev PostgreSQL listens on 5433" as a search of
+    them found it; try48), the query's set empty for a query of no content word; a stone matches by either reading.
+    A stone's readings are made once per process (:func:`_read`, by its text: a tombstone written or lifted since is
+    read as it is), not again on every search. Nothing of the forgotten text is returned."""
     readings = [(_words, _words(query))]
     if terms is not None:
         readings.append((terms, terms(query)))
     readings = [(read, asked) for read, asked in readings if asked]
-    return [{"id": s.id, "scope": s.scope} for s in stones
-            if any(asked <= read(f"{s.name} {s.description}") for read, asked in readings)]
+    return [{"id": s.id, "scope": scope} for scope, s in stones
+            if any(asked <= _read(read, f"{s.name} {s.description}") for read, asked in readings)]
+
+
+@lru_cache(maxsize=READ_STONES)
+def _read(read, text: str) -> frozenset[str]:
+    """``read(text)``, kept (by the reading and the text) for the next search: :func:`matching` compares every
+    tombstone on every first page, and reading a text as search does is the cost (bench_tombstone_hint)."""
+    return frozenset(read(text))
 
 
 def hint(forgotten: list[dict], shown_query: str) -> str:
