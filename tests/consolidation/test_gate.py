@@ -202,3 +202,23 @@ def test_a_value_put_right_by_the_value_it_replaces_fires_correction():
     assert rules_of("Port 6543 is not open yet.") == set()
     assert rules_of("I ran 3 tests, not 4.") == set()  # a count in chatter: the values are not side by side
     assert rules_of("Is it 6543, not 5433?") == set()  # a question never fires
+
+
+def test_a_value_put_right_after_actually_or_no_fires_correction():
+    """newuser49: "actually the port is 5434" — a person putting a value right, the way people do — fired nothing
+    (the gate knew "5434, not 5433" only), so a session that said only that kept nothing. The word that says so
+    ("actually", "no", "wait", "correction:") then "it is" or "the <thing> is" and a value with a digit fires
+    correction, the value taken whole; the controls, the same openers in chatter, fire nothing."""
+    t = read_transcript([{"role": "assistant", "content": "The dev database listens on 5433."},
+                         {"role": "user", "content": "Actually the port is 5434. Actually, let me check the logs."}])
+    assert [(h.rule, h.sentence) for h in check(t).hits] == [("correction", "Actually the port is 5434.")]
+    assert sentence_rules("No, the dev database port is 5434 now.") == [
+        ("correction", "No, the dev database port is 5434")]
+    assert rules_of("no, it's 5434") == {"correction"}
+    assert rules_of("Wait, the staging host is at 10.0.0.5") == {"correction"}
+    assert rules_of("Correction: we deploy on Thursdays.") == {"correction"}
+    assert rules_of("Actually the test took 3 minutes.") == set()  # control: an opener in chatter, no "is <value>"
+    assert rules_of("No, I ran 3 tests.") == set()
+    assert rules_of("No, the tests are failing.") == set()  # no value
+    assert rules_of("actually the port is 5434?") == set()  # a question never fires
+    assert rules_of("The port is 5434.") == set()  # no word saying it is put right

@@ -82,3 +82,27 @@ def test_words_that_differ_by_an_s_of_their_own_are_two_values():
     # "pass" and "pas" were one word ("pa") to rstrip("s"): "runs pas" was no other value than "runs pass"
     assert coverage.corrects("The linter runs one pass.", "The linter runs one pas.")
     assert not coverage.corrects("The linter runs one pass.", "The linter run one pass.")  # control: "runs" is "run"
+
+
+def test_a_memory_putting_the_same_value_right_in_other_words_saves_the_finding(isolated_home, project):
+    """newuser49, in a real Claude Code session: the person said "Actually the dev database port is 5434 now, not
+    5433."; the next session's agent saved "Dev PostgreSQL listens on 5434, not 5433" and the finding stayed pending
+    ("dev database" beside "dev PostgreSQL" read as another value), so the agent was asked to save it again. A memory
+    that puts the same value right ("5434, not 5433") saves it; the controls, another value or the pair turned
+    around, leave it pending."""
+    memory = coverage.memory_text("db-port", "Dev PostgreSQL listens on 5434, not 5433", "Moved on 2026-11-02.")
+    said = "The dev database port is 5434 now, not 5433."
+    assert coverage.saves(said, memory) is True
+    assert coverage.saves("The dev database port is 5435 now, not 5433.", memory) is False  # another value
+    assert coverage.saves("The dev database port is 5433, not 5434.", memory) is False  # turned around
+    person = Memory.open(home=isolated_home, project=project, actor="human")
+    person.write("db-port", "Dev PostgreSQL listens on 5433", "project", "Moved on 2026-11-02.")
+    report = person.consolidate([{"role": "user", "content": "Actually the dev database port is 5434 now, not 5433."}],
+                                extractor="agent")
+    assert report.pending == ("The dev database port is 5434 now, not 5433.",)
+    layer = person.session.layer("project").path
+    agent = Memory.open(home=isolated_home, project=project, session="s1")
+    agent.call_tool("memory_write", {"name": "db-port", "description": "Dev PostgreSQL listens on 5435, not 5433"})
+    assert [i["text"] for i in pending.load(layer)] == [said]  # control: another value leaves it pending
+    agent.call_tool("memory_write", {"name": "db-port", "description": "Dev PostgreSQL listens on 5434, not 5433"})
+    assert pending.load(layer) == []  # the same value put right ends it

@@ -59,10 +59,13 @@ from .denial import Undenied, denies_wrong
 from .said import Sentences
 
 _I = re.I
-
-# "The db-port memory is wrong: dev postgres is on 5432 again", "The db port is wrong, it's 5432": what is wrong,
-# then what is right (a fixed verb and word, then one separator: linear); :func:`memdir.consolidation.retraction.
-# wrong_and_right` reads the two parts.
+# "The db-port memory is wrong: dev postgres is on 5432 again", "The db port is wrong, it's 5432": what is wrong, then
+# what is right (a fixed verb and word, then one separator: linear); retraction.wrong_and_right reads the two parts.
+# A value put right after a word saying so (nu49: "actually the port is 5434", "Correction: …" fired nothing): the
+# opener, then "it is" or "the <thing> is|are|was …", then a value with a digit (taken whole, possessively: linear).
+_PUT_RIGHT = (r"^(?:no|nope|actually|correction|wait)\b[,.!:;\u2014-]?\s+(?:actually,?\s+)?(?:it'?s|it is|(?:the|our|my)\s+"
+              r"[^\s,.;:!?]+(?:\s+[^\s,.;:!?]+){0,4}?\s+(?:is|are|was|should be|'s)\b)\s+(?:now\s+|actually\s+)?"
+              r"(?:on\s+|at\s+|in\s+)?(?=[\w.:/-]*\d)[\w.:/-]*+|^correction\s*[:\u2014-]\s*\w")
 WRONG_AND_RIGHT = (r"\b(?:is|are|was|were) (?:wrong|incorrect|outdated|out of date|stale|no longer (?:true|right|correct))"
                    r"\s*(?:[:;,\u2014\u2013]|\s-)\s*(?=\w)")
 
@@ -234,7 +237,7 @@ RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
         # of it, quadratic in a long run)
         r"|(?<![\w.:/-])(?=[\w.:/-]*\d)[\w.:/-]*+(?:\s+now)?,?\s+not\s+[\w.:/-]*\d"
         r"|^(?:no[,.!]?\s+|actually,?\s+|please\s+|pls\s+)?(?:use|prefer|call|run|write|put|keep)\b.*"
-        r"\b(?:instead of|rather than)\b", _I),
+        r"\b(?:instead of|rather than)\b|" + _PUT_RIGHT, _I),
         WRONG_AND_RIGHT_RULE, _FirstInLine(r"\bwrong\b", r"\bshould\b", _I, skip=denies_wrong),
         # (not after 没/没有/没什么, "not"/"nothing": 没有什么不对 "nothing is wrong", 你没搞错 "you got it right",
         # 没错了 "that's right": a denial, as "Nothing is wrong" is in English)
@@ -303,10 +306,9 @@ RULES: tuple[tuple[str, re.Pattern | _Alternation], ...] = (
 )
 RULE_NAMES = tuple(name for name, _ in RULES) + ("confirmed",)
 
-# A request to remember that says no fact of its own but points back at what the person just said: "… Remember
-# it.", "Keep that in mind.", "Note that down.", "Don't forget it." (trial28: "We use Vite 6 now, pnpm dev on 5173.
-# Remember it." never fired), alone or at the end of the sentence it points to ("the port is 6543, remember that").
-# Only at the sentence's start or after a comma or "and": "I don't remember it" is a recollection, not a request.
+# A request to remember that points back at what the person just said: "… Remember it.", "Keep that in mind.",
+# "Don't forget it." (trial28: "We use Vite 6 now, pnpm dev on 5173. Remember it." never fired), alone or ending the
+# sentence it points to ("the port is 6543, remember that"); at the start or after a comma or "and" only.
 _REQUEST_FILLER = r"(?:(?:please|pls|plz|just|also|so|and|now|ok(?:ay)?)[,]?\s+)"
 _REQUEST_BODY = (
     r"(?:make sure (?:to|you)\s+|be sure to\s+)?"
@@ -315,12 +317,10 @@ _REQUEST_BODY = (
     r"|make a note of (?:it|this|that)|note (?:it|this|that) down)"
     r"(?:\s+for (?:later|the future|next time|future reference|future sessions))?"
     r"(?:[,\s]+(?:please|pls|plz|ok(?:ay)?|thanks))?\s*[.!]*$")
-# At most this many fillers ("please", "ok", "just" …) before a request at the end of a sentence: every separator
-# of the sentence reads them on to its end, so a run of them unbounded cost the square of its length
-# ("ok, ok, ok, …": 0.06 s at 2,000 characters, 0.9 s at 8,000).
+# At most this many fillers ("please", "ok", "just" …) before a request ending a sentence: every separator reads
+# them on to its end, so an unbounded run cost its square ("ok, ok, …": 0.06 s at 2,000 characters, 0.9 s at 8,000).
 TAIL_FILLERS = 12
-# (The openers and the fillers are taken whole, possessive: no request starts with one of their words, so giving
-# one back never let a sentence match; trying every split of "ok ok ok …" between them was quadratic.)
+# (Openers and fillers are taken whole, possessive: no request starts with one of their words; every split was quadratic.)
 _POINTS_BACK = re.compile(
     r"^" + _OPENERS + r"+(?P<request>" + _REQUEST_FILLER + "*+" + _REQUEST_BODY + r")"
     r"|^(?P<said>.*?\S)(?:\s*[,;:\u2014\u2013-]\s*(?:and\s+)?|\s+and\s+)(?P<tail>" + _REQUEST_FILLER

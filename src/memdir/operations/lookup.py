@@ -14,6 +14,7 @@ there but is not a readable memory (emptied, conflict markers) says why, as ``li
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import suppress
 
 from ..errors import InvalidInput, NotFound, StoreError
 from ..files.conflicts import CONFLICT, unsettled
@@ -86,9 +87,21 @@ def find(session: Session, name: str, scope: str | None = None, *, explain: bool
             stored = key
         if gone := deleted([layer], stored, asked=name):
             raise NotFound(gone, deleted=stored)
-    near = closest(key, [n for layer in readable for n in layer.scan().entries])
     raise NotFound(f'memory not found: {asked_name(name, key)} in {where}' + unsearched(session, scope)
-                   + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""))
+                   + did_you_mean(key, readable))
+
+
+def did_you_mean(key: str, layers) -> str:
+    """What a "not found" of ``key`` (a normalized name) adds: ``"; did you mean 'db-port'?"`` naming the live
+    memories of ``layers`` it is closest to (:func:`closest`), ``""`` when none is. The one wording of the
+    suggestion, for a read, a forget and a history alike (newuser49: `memdir history db-prot` offered none).
+    A layer that cannot be listed is passed over."""
+    names = []
+    for layer in layers:
+        with suppress(StoreError, OSError):
+            names += list(layer.scan().entries)
+    near = closest(key, names)
+    return f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
 
 
 def unreadable(layer: Layer, name: str) -> NotFound | None:
@@ -352,6 +365,20 @@ def same_name_elsewhere(session: Session, scope: str, name: str, asked: str | No
     return tuple(found)
 
 
+def created_beside(session: Session, scope: str, name: str) -> str | None:
+    """The warning of a write that created memory ``name`` in ``scope`` while another layer of ``session`` holds a
+    memory of that name (:func:`same_name_elsewhere`; newuser49: ``memdir write db-port --scope user`` beside the
+    project's db-port said only "Memory created", and the next unscoped write of db-port was refused): a second
+    memory, not the one the writer may have meant, and every later write or delete of the name needs its scope.
+    None when no other layer holds it."""
+    others = same_name_elsewhere(session, scope, name, scope)
+    if not others:
+        return None
+    where = " and ".join(f"the {other} layer (scope {other})" for other in others)
+    return (f"another memory named {name} is in {where}: this created a second one, in the {scope} layer; "
+            f"a write or delete of {name} now needs its scope")
+
+
 def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> NotFound:
     """``exc`` (a rename from ``rename_from`` refused as missing in ``scope``), told which other layer of
     ``session`` holds it: ``('nb' is in the project layer)``, with ``elsewhere="project"`` (each interface
@@ -367,7 +394,7 @@ def renamed_elsewhere(exc: NotFound, session, rename_from: str, scope: str) -> N
     return exc
 
 
-__all__ = ["Guard", "deleted", "find", "guard", "held_name", "history_name", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
+__all__ = ["Guard", "created_beside", "deleted", "did_you_mean", "find", "guard", "held_name", "history_name", "other_name", "refuse_ambiguous", "rename_missing", "renamed_elsewhere",
            "same_name_elsewhere",
            "spelled_as_other",
            "unreadable", "unsearched", "writable"]

@@ -43,6 +43,7 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from .lookup import (
+    created_beside,
     find,
     guard,
     refuse_ambiguous,
@@ -127,6 +128,7 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
     (:func:`memdir.gateway.changes.write`; not for a team candidate).
     """
     name, type, rename_from = change.name, change.type, change.rename_from
+    asked = scope  # an unscoped write creates only a name no layer holds (refuse_ambiguous)
     if scope is None:
         held = refuse_ambiguous(session, rename_from or name, "write")  # where it is: an older name too
         implied = "user" if type == "user" and session.settings.enable_user_scope else "project"
@@ -157,6 +159,9 @@ def write(session: Session, change: MemoryChange, scope: str | None = None, *, t
             raise there from None
         raise (renamed_elsewhere(exc, session, rename_from, scope) if rename_from else exc) from None
     result = _said(session, layer.scope, change, result, notes, stones.skipped, held_memories(session.home))
+    beside = created_beside(session, layer.scope, result.name) if asked and result.operation == "created" else None
+    if beside:
+        result = replace(result, warnings=(*result.warnings, beside))
     return _told_replaced(session, layer, result)
 
 

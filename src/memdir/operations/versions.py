@@ -22,6 +22,7 @@ from ..session import Session
 from ..text.names import asked_name, normalize_name
 from . import team as teamops
 from .lookup import (
+    did_you_mean,
     guard,
     history_name,
     same_name_elsewhere,
@@ -75,7 +76,8 @@ def _history_layer(session: Session, name: str, scope: str | None) -> tuple[Laye
         raise NotFound(other)
     # Its only versions may be on a damaged line: "no history" alone would say it never existed.
     raise NotFound(f"no history for {asked_name(name)}" + unsearched(session, scope)
-                   + "".join(f"; {why}" for why in damaged))
+                   + "".join(f"; {why}" for why in damaged)
+                   + ("" if damaged else did_you_mean(normalize_name(name).name, session.layers(scope))))
 
 
 def history(session: Session, name: str, scope: str | None = None) -> HistoryResult:

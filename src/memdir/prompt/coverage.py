@@ -132,10 +132,24 @@ def corrects(item_text: str, memory_text: str) -> bool:
     memory = _stems(memory_text)
     if _values(item_text) - {w[:5] for w in re.findall(_WORD, memory_text.lower())}:  # every word: "4" too
         return True
+    if (pairs := _put_right(item_text)) and pairs <= _put_right(memory_text):
+        return False  # the memory puts the same value right ("5434, not 5433"): the item restates its correction
     item = _stems(item_text)
     shared = item & memory
     return bool(_turned(item_text, shared) - _turned(memory_text, shared)) or _replaced(item_text, memory_text,
                                                                                        item, memory, shared)
+
+
+def _put_right(text: str) -> set[tuple[str, str]]:
+    """The values ``text`` puts right, each with the one it replaces: ``{("5434", "5433")}`` of "listens on 5434
+    now, not 5433" (a value holds a digit, as :func:`_values` reads it; lower-cased). A finding whose every such
+    pair the memory also states restates the memory's correction, in words of its own (newuser49: the agent saved
+    "Dev PostgreSQL listens on 5434, not 5433" for "The dev database port is 5434 now, not 5433.", and the finding
+    stayed pending: "dev database" beside "dev PostgreSQL" read as another value)."""
+    import re  # late, as in _stems
+
+    return {(kept.lower().rstrip(".:/-"), gone.lower().rstrip(".:/-")) for kept, gone in re.findall(
+        r"(?<![\w.:/-])((?=[\w.:/-]*\d)[\w.:/-]*+)(?:\s+now)?,?\s+not\s+((?=[\w.:/-]*\d)[\w.:/-]*+)", text)}
 
 
 def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str], shared: set[str]) -> bool:

@@ -52,6 +52,14 @@ def test_a_name_not_found_offers_the_closest_names(person):
     assert said["zoe"] == 'memory not found: "zoe" in any layer; did you mean \'zoe-martin\'?'
     assert said["nothing-like-it"] == 'memory not found: "nothing-like-it" in any layer'  # control: none is close
     assert person.read("office-wifi").record.description == "Office wifi password is on the fridge"  # control
+    # newuser49: a history of a mistyped name said only 'no history for "officce-wifi"'; it offers the same names
+    for asked in ("officce-wifi", "nothing-like-it"):
+        with pytest.raises(NotFound) as caught:
+            person.history(asked)
+        said[asked] = str(caught.value)
+    assert said["officce-wifi"] == 'no history for "officce-wifi"; did you mean \'office-wifi\'?'
+    assert said["nothing-like-it"] == 'no history for "nothing-like-it"'  # control: none is close
+    assert [v.version for v in person.history("office-wifi").versions] == [1]  # control: the right name has one
 
 
 @pytest.mark.slow
