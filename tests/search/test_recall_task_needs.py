@@ -7,9 +7,6 @@ edge", and neither words nor the embedder's cosine carried it (recall eval: the 
 deleted_at, paid_at prompts missed, vectors on and off). The identifier's last part (``_at``, ``_time``, ``_ts``,
 camel case ``At``) is how code names a timestamp: it and the words naming where it is kept (column, field, table)
 stand in for the timestamp concept (:func:`memdir.search.concepts.timed`).
-* A task to install a package whose name no memory holds ("install the httpx package") needs the note on the
-  package manager: the task was read (:data:`memdir.search.lexicon.TASKS`) but the name weighed most and held the note
-  under the bar by words alone (0.43); it now joins the task's words (:func:`memdir.search.concepts.instances_met`).
 
 Every case beside a control in the same store. Real SQLite and memory files, vectors off and on."""
 
@@ -75,10 +72,3 @@ def test_timed_reads_the_identifier_and_where_it_is_kept():
                    "call created_at()"):
         assert concepts.timed(prompt, query_terms(prompt)) == {}, prompt
 
-
-def test_a_task_to_install_a_package_no_memory_names_recalls_the_package_manager_note(store):
-    assert recalled(store, "install the httpx package") == ["python-installs"]  # was [] with vectors off
-    assert recalled(store, "add the orjson dependency to the project") == ["python-installs"]  # was [] off
-    for prompt in ("add the orjson encoder to the parser", "install the httpx CLI on Linux"):  # no task of the kind
-        assert recalled(store, prompt) == [], prompt
-    assert recalled(store, "pip install httpx") == ["python-installs"]  # control: the product named, its words meet it

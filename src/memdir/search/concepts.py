@@ -233,20 +233,16 @@ def recall_terms(query: str, terms, kinds: dict[int, frozenset[str]]) -> list[st
 
 
 def instances_met(heads: dict[int, tuple[str, ...]], asked: dict[int, frozenset[str]],
-                  weights: dict[str, float], unheld: frozenset[str] = frozenset()) -> dict[int, dict[str, float]]:
+                  weights: dict[str, float]) -> dict[int, dict[str, float]]:
     """``{row id: {term: its weight}}``: for each memory of ``heads`` (row id → its head's indexed terms) whose head
     names a product of a kind the query names (``asked``, :func:`kinds_asked`) without holding the query's words
     for the kind, those words with their weight in the query (``weights``). An explicit search scores such a memory
-    as if its head held them (:func:`lifted`): "Use pnpm, never npm or yarn" for "package manager". ``unheld``: a
-    prompt's terms no memory holds, beside a task of the kind (:func:`kinds_tasked`) the name of what it is done to
-    ("install the httpx package": ``httpx``): they join the words so held (task49; the name weighed most and sank
-    the note on the package manager, 0.43 under the bar of 0.5)."""
+    as if its head held them (:func:`lifted`): "Use pnpm, never npm or yarn" for "package manager"."""
     out = {}
     for rowid, head in heads.items():
         held = set(head)
-        got = {t: weights.get(t, 0.0) for k, named in asked.items()
-               if not (named | unheld) <= held and any(held.issuperset(product) for product in _kinds()[k][1])
-               for t in (named | unheld) - held}
+        got = {t: weights.get(t, 0.0) for k, named in asked.items() if not named <= held
+               and any(held.issuperset(product) for product in _kinds()[k][1]) for t in named - held}
         if any(got.values()):
             out[rowid] = got
     return out

@@ -285,10 +285,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             heads = {i: row.head for i, row in rowwords.rows(conn, list(found)).items()} if min_score >= \
                 relevance.THRESHOLD and (not explicit or kinds or concepts.asked(terms)) else {}
             lifts = concepts.met(heads, terms, counts, total, query) if heads else {}  # "toggle": feature flags; 部署: deploy
-            products = concepts.instances_met(heads, kinds, weighing.term_weights(terms, counts, total), frozenset(
-                () if explicit else (t for t in terms if not counts.get(t)))) if kinds else {}
-            # a search's kind ("package manager"), a prompt's task ("install the httpx package": httpx no memory
-            # holds, what it is done to): a memory whose head names one of the kind's products (pnpm)
+            products = concepts.instances_met(heads, kinds, weighing.term_weights(terms, counts, total)) if kinds \
+                else {}  # a search's kind ("package manager"): a memory whose head names one of its products (pnpm)
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
