@@ -118,8 +118,8 @@ def whom(query: str, terms) -> dict[str, tuple[int, ...]]:
 # (:data:`_KEPT_IN`: a column, a field, a table), stand in for the timestamp concept ("Store timestamps in UTC"), though
 # no memory writes them (task49). ``_date`` and ``_on`` are left out: a day without a time ("due_date") and a switch
 # ("turn_on") are not a moment's storage.
-_TIMED = re.compile(r"(?<!\w)(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?:at|AT|time|TIME|ts|TS|timestamp)"
-                    r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?:At|Time|Timestamp))(?![\w(])")
+_TIMED = (r"(?<!\w)(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?:at|AT|time|TIME|ts|TS|timestamp)"
+          r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?:At|Time|Timestamp))(?![\w(])")  # compiled for a prompt that may hold one
 _KEPT_IN = "column field table attribute property spalte feld tabelle"
 
 
@@ -134,11 +134,12 @@ def timed(query: str, terms) -> dict[str, tuple[int, ...]]:
     from .tokenize import query_terms
 
     present = set(terms)
-    named = {t for found in _TIMED.finditer(query) for t in query_terms(found.group(0))[:1] if t in present}
+    identifiers = [found.group(0) for found in re.finditer(_TIMED, query)]
+    named = {t for found in identifiers for t in query_terms(found)[:1] if t in present}
     stamp = tuple(c for c, forms in enumerate(FORMS) if ("timestamp",) in forms)
     if not named or not stamp:
         return {}
-    named |= {t for found in _TIMED.finditer(query) for t in query_terms(found.group(0))} & present
+    named |= {t for found in identifiers for t in query_terms(found)} & present
     named |= set(query_terms(_KEPT_IN)) & present
     return {t: stamp for t in sorted(named)}
 
