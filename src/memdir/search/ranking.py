@@ -499,7 +499,7 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
     ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
     ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
     None for search's own rule (:func:`search`). A first page (``offset`` 0) also holds, as ``forgotten``, the
-    tombstones the query matches (:func:`memdir.tombstones.asked.matching`: ids and scopes, no forgotten text). Raises :class:`InvalidInput`,
+    tombstones the query matches (:func:`memdir.tombstones.asked.matching`: ids, scopes and lift commands, no forgotten text). Raises :class:`InvalidInput`,
     :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
     filters = Filters.parse(type, origin, pinned, since, until)
     page = search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,

@@ -26,17 +26,19 @@ def _words(text: str) -> set[str]:
 
 
 def matching(stones, query: str, terms=None) -> list[dict]:
-    """``[{"id": …, "scope": …}]`` of ``stones`` (objects with ``id``, ``scope``, ``name``, ``description``: a
+    """``[{"id": …, "scope": …, "lift": …}]`` of ``stones`` (objects with ``id``, ``scope``, ``name``, ``description``: a
     :class:`memdir.results.trust.TombstoneInfo`) whose name and description hold every word of ``query``, in the
     order given; ``[]`` for a query without a word. ``terms`` (text → set of terms, optional): a second reading of
     both, as search reads words (stems, compounds: ``listen 5433`` and ``postgres port`` match "Dev PostgreSQL
     listens on 5433" as a search of them found it; try48), the query's set empty for a query of no content word; a
-    stone matches by either reading. Nothing of the forgotten text is returned."""
+    stone matches by either reading. ``lift``: the command a person lifts it with
+    (:func:`memdir.tombstones.refusals.lift_command`, ``memdir tombstone lift t-… --scope project``), the one
+    :func:`hint` quotes (ux49: ``--json`` gave no way to lift). Nothing of the forgotten text is returned."""
     readings = [(_words, _words(query))]
     if terms is not None:
         readings.append((terms, terms(query)))
     readings = [(read, asked) for read, asked in readings if asked]
-    return [{"id": s.id, "scope": s.scope} for s in stones
+    return [{"id": s.id, "scope": s.scope, "lift": lift_command(s.id, s.scope)} for s in stones
             if any(asked <= read(f"{s.name} {s.description}") for read, asked in readings)]
 
 
@@ -49,7 +51,7 @@ def hint(forgotten: list[dict], shown_query: str) -> str:
     ids = [f["id"] for f in forgotten[:MAX_SAID]]
     more = f" and {len(forgotten) - MAX_SAID} more" if len(forgotten) > MAX_SAID else ""
     one = len(forgotten) == 1
-    lift = lift_command(ids[0], forgotten[0]["scope"]) if one else lift_command()
+    lift = forgotten[0]["lift"] if one else lift_command()  # the command :func:`matching` gives each
     it = "it" if one else "them"
     return (f"{len(forgotten)} forgotten {'memory matches' if one else 'memories match'} {shown_query}, "
             f"tombstone{'' if one else 's'} {', '.join(ids)}{more}: a search never shows {it}; `memdir tombstones` "

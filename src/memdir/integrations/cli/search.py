@@ -15,7 +15,7 @@ from ...vocabulary import ORIGINS, SCOPES, TYPES
 def cmd_search(args) -> int:
     """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "k", "results", "next_offset",
     "note", "forgotten"}``, each result with name, scope, type, score and why; ``note``: why the page is ranked as it
-    is, :class:`memdir.search.paging.Page`; ``forgotten``: ``[{"id", "scope"}]`` of the tombstones the query matches,
+    is, :class:`memdir.search.paging.Page`; ``forgotten``: ``[{"id", "scope", "lift"}]`` of the tombstones the query matches,
     :func:`memdir.tombstones.asked.matching`)."""
     from ...render import memories as render
     from ...search.ranking import MAX_K
