@@ -171,14 +171,14 @@ def warm_state(found: dict) -> str:
 
 @printable_output
 def socket_line(where: dict) -> str:
-    """The line saying where the warm search process's socket lives and why each directory before it was passed
-    over (``where``: :func:`memdir.search.warmth.socket_dir`'s ``{"directory", "passed"}``):
-    ``warm socket directory: /home/u/.cache/memdir-run (passed over: XDG_RUNTIME_DIR is not set; /tmp/memdir-1000
+    """The line saying where the warm search process's socket lives and why each directory before it was not used
+    (``where``: :func:`memdir.search.warmth.socket_dir`'s ``{"directory", "passed"}``; ux49: "passed over" read
+    obscure): ``warm socket directory: /home/u/.cache/memdir-run (not used: XDG_RUNTIME_DIR is not set; /tmp/memdir-1000
     belongs to another user (uid 0))``, or ``warm socket directory: none (…)`` — the warm path is off."""
     directory, passed = where.get("directory"), [cut(str(p), 300) for p in where.get("passed") or ()]
     if directory is None:
         return f"warm socket directory: none, so no warm search process can run ({'; '.join(passed)})"
-    return f"warm socket directory: {cut(str(directory), 1000)}" + (f" (passed over: {'; '.join(passed)})"
+    return f"warm socket directory: {cut(str(directory), 1000)}" + (f" (not used: {'; '.join(passed)})"
                                                                     if passed else "")
 
 
