@@ -237,8 +237,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                                 seen))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             named = weighing.named_fillers(query_tokens(query)) & {t for t in terms if counts.get(t, 0)}  # "the go …"
-            if explicit:  # a typed search of lone letters alone asks those letters: "é", "à" (not "the")
-                named |= weighing.letters_typed(terms)
+            if explicit:  # a typed search of lone letters alone asks those letters: "é", "à" (not "the"); of an
+                named |= weighing.letters_typed(terms) | weighing.elided_typed(query, terms)  # elision's: "c'est"
             reads, asks = reads_as_keywords(query, terms, frozenset(spellings), named)
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
