@@ -195,8 +195,8 @@ def doctor(result: DoctorResult) -> str:
     journal problems, the context size, the search mode (``search: hybrid (…)``, the JSON's ``search``) and the
     warm search process's state (``warm search process: up and ready``, from the JSON's ``warm``: :func:`warm_state`),
     the warnings (``warning: <client>: <why>: <fix>``), then ``ok``, the count of problems, or — none, but warnings —
-    ``warning: <clients> will not run memdir's install here until you trust it …`` (newuser46: "ok" under an
-    untrusted Codex and Gemini CLI install)."""
+    ``warning: <clients> will not run memdir's install here until you act …`` (newuser46: "ok" under an
+    untrusted Codex and Gemini CLI install; ux49: or one whose hooks would read another home)."""
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {cut(str(layer.path), 1000)} — {counted(layer.memories, 'memory')}"
@@ -243,8 +243,8 @@ def doctor(result: DoctorResult) -> str:
     notes = sum(len(layer.notes) for layer in result.status.layers)
     clients = ", ".join(dict.fromkeys(w.split(":", 1)[0] for w in result.warnings))  # "<client>: <why>: <fix>"
     verdict = {"ok": "ok", "problem": f"{len(result.problems)} problem(s)",
-               "warning": f"warning: {clients} will not run memdir's install here until you trust it (or turn it "
-                          "back on): each warning above says how"}
+               "warning": f"warning: {clients} will not run memdir's install here until you act (trust it, turn "
+                          "it back on, or give it MEMDIR_HOME): each warning above says how"}
     lines.append(verdict[result.state] + (f"; {counted(len(result.warnings), 'warning')} above"
                                           if result.problems and result.warnings else "")
                  + (f" ({counted(notes, 'note')}: files read leniently, not problems)" if notes else ""))
