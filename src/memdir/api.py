@@ -529,7 +529,9 @@ class Memory:
     def doctor(self, notes: tuple[str, ...] = ()) -> DoctorResult:
         """:meth:`status` plus every journal's check, with the problems found,
         which consolidation extractor is in effect and why, and ``notes`` an
-        integration adds (Claude Code hooks registered twice); see
+        integration adds (Claude Code hooks registered twice); ``warnings``: a project-scope install whose hooks
+        would read another home (:func:`memdir.operations.installed.home_warnings`; ``memdir doctor`` adds the
+        clients' trust warnings, read from their files by the integrations); see
         :func:`memdir.tools.handlers.doctor`."""
         from .tools.handlers import doctor
 

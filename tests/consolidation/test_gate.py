@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from memdir.consolidation.gate import check, sentence_rules
@@ -103,6 +105,13 @@ def test_cli_explain_prints_which_line_fired_which_rule(tmp_path, project):
     assert done.returncode == 0, done.stderr
     assert "turn 3 [preference] “I prefer” in: I prefer uv for packaging." in done.stdout  # counted from 1
     assert "Always use tabs" not in done.stdout.split("extractor:")[0]
+    # ux49: --json gives the same number as the text (it gave the 0-based index, 2); the turns array holds 3
+    as_json = run_cli("consolidate", path, "--dry-run", "--json", "--project", project)
+    gate = json.loads(as_json.stdout)["gate"]
+    assert [(h["turn"], h["rule"], h["sentence"]) for h in gate["hits"]] == [(3, "preference", "I prefer uv for packaging.")]
+    assert json.loads(as_json.stdout)["transcript"]["turns"] == 3  # control: the last message is message 3
+    helped = run_cli("consolidate", "--help")
+    assert "(messages counted from 1, as --json's turn numbers are)" in " ".join(helped.stdout.split())
 
 
 @pytest.mark.parametrize("sentence", [

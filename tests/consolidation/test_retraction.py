@@ -136,8 +136,8 @@ def test_the_gate_reports_what_was_taken_back():
     said = transcript(("user", REMEMBER), ("assistant", "ok"), ("user", "Scratch that, that was wrong."))
     result = check(said, "gated", withdrawn(said))
     assert result.fire is False and result.hits == ()
-    assert result.to_dict()["withdrawn"] == [{"turn": 2, "said": "Scratch that, that was wrong.",
-                                              "cancelled": {"turn": 0, "sentence": REMEMBER}}]
+    assert result.to_dict()["withdrawn"] == [{"turn": 3, "said": "Scratch that, that was wrong.",  # from 1, as the
+                                              "cancelled": {"turn": 1, "sentence": REMEMBER}}]  # text counts (ux49)
     assert check(said, "gated").rules == ["remember"]  # control
     assert "withdrawn" not in check(said, "gated").to_dict()  # nothing taken back: the JSON as it was
 
@@ -280,4 +280,4 @@ def test_receipt_json_names_the_retraction(isolated_home, project):
                    "--project", project)
     assert done.returncode == 0, done.stderr
     gate = json.loads(done.stdout)["gate"]
-    assert gate["fire"] is False and gate["withdrawn"][0]["cancelled"] == {"turn": 0, "sentence": REMEMBER}
+    assert gate["fire"] is False and gate["withdrawn"][0]["cancelled"] == {"turn": 1, "sentence": REMEMBER}

@@ -99,8 +99,8 @@ def test_a_held_correction_is_in_the_receipt_json(isolated_home, project):
     done = run_cli("consolidate", path, "--extractor", "rules", "--json", "--home", isolated_home, "--project", project)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["gate"]["withdrawn"] == [{"turn": 2, "said": "Sorry, it's port 5434.",
-                                            "cancelled": {"turn": 0, "sentence": TWO_PORTS}, "held": HELD}]
+    assert report["gate"]["withdrawn"] == [{"turn": 3, "said": "Sorry, it's port 5434.",
+                                            "cancelled": {"turn": 1, "sentence": TWO_PORTS}, "held": HELD}]
     assert report["status"] == "pending" and report["pending"]
 
 

@@ -17,7 +17,7 @@ def _made(home) -> list[str]:
 
 
 @pytest.mark.parametrize("args, said", [
-    (("write", "foo"), "memdir: description is required for a new memory (there is no memory 'foo' to update)\n"),
+    (("write", "foo"), "memdir: -d/--description is required for a new memory (there is no memory 'foo' to update)\n"),
     (("write", "foo", "--rename-from", "bar"),
      "memdir: cannot rename \"bar\": no such memory in the user or project layer\n"),
     (("write", "foo", "-d", "The deploy key rotates monthly", "--supersedes", "bar"),

@@ -80,7 +80,7 @@ def test_cli_rename_without_anything_else_keeps_every_field(project):
 def test_cli_new_memory_needs_a_description(project):
     out = run_cli("--project", project, "write", "fresh", "--body", "text")
     assert out.returncode == 1 and out.stderr == (
-        "memdir: description is required for a new memory (there is no memory 'fresh' to update)\n")
+        "memdir: -d/--description is required for a new memory (there is no memory 'fresh' to update)\n")
     assert run_cli("--project", project, "read", "fresh").returncode == 1  # nothing written
     # control: with -d it is created, of type project by default
     out = run_cli("--project", project, "write", "fresh", "-d", "a fresh fact", "--body", "text")

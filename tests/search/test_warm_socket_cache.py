@@ -142,7 +142,7 @@ def test_a_warm_process_serves_from_the_cache_directory_and_doctor_and_status_sa
         assert str(server.path).startswith(cache_run + "/") and warm.socket_path(isolated_home) == server.path
         assert _request(warm.socket_path(isolated_home)) == {"error": "bad request", "code": code_identity()}
         assert warm.listening(isolated_home)
-        said = (f"warm socket directory: {cache_run} (passed over: XDG_RUNTIME_DIR is not set; {mine} may be "
+        said = (f"warm socket directory: {cache_run} (not used: XDG_RUNTIME_DIR is not set; {mine} may be "
                 "entered by other users (mode 755))")
         status = mem.status()
         refused = f"{mine} may be entered by other users (mode 755)"
@@ -158,7 +158,7 @@ def test_a_warm_process_serves_from_the_cache_directory_and_doctor_and_status_sa
         server.close()
     monkeypatch.setenv("XDG_RUNTIME_DIR", run)  # control: the first place used, nothing passed over
     lines = maintenance.status(mem.status()).splitlines()
-    assert f"warm socket directory: {run}/memdir" in lines and not any("passed over" in line for line in lines)
+    assert f"warm socket directory: {run}/memdir" in lines and not any("not used" in line for line in lines)
     # none left: said as such, with every reason
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(tmp, "c" * 90))

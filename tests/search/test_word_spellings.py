@@ -99,6 +99,18 @@ def test_a_french_elision_holds_no_letter(store):
     assert names(store, "c")[:1] == ["c-flags"] and "french" not in names(store, "c")  # was french beside it
 
 
+def test_a_search_of_an_elision_alone_finds_the_note_writing_it(store):
+    """ux49: ``c'est`` reads as ``est``, a function word, and a search of it alone found nothing, where main found the
+    French note writing it. A typed search of function words that writes an elision asks those words
+    (:func:`memdir.search.weighing.elided_typed`). Controls: beside a content word the elided one does not pull the
+    French note in; function words with no elision still find nothing (break13); the C language is not asked."""
+    assert names(store, "c'est") == ["french"]
+    assert names(store, "C’est") == ["french"]  # a typographic apostrophe, a capital
+    assert "french" not in names(store, "c'est node") and names(store, "c'est node")[:1] in (["node-ci"], ["node-local"])
+    assert names(store, "la") == [] and names(store, "est") == []  # no elision written: padding, as before
+    assert "c-flags" not in names(store, "c'est")
+
+
 def test_a_query_span_finds_the_version_it_covers(store):
     for query in ("18.17.x", "^18.17"):
         found = names(store, query)

@@ -37,7 +37,8 @@ def test_the_cli_says_the_tombstone_and_how_to_see_and_lift_it(forgotten, projec
     listed = run_cli("--project", project, "tombstones")
     assert forgotten in listed.stdout and FORGOTTEN in listed.stdout  # where a person sees it, as the hint says
     data = json.loads(run_cli("--project", project, "search", "team lunch", "--json").stdout)
-    assert (data["results"], data["forgotten"]) == ([], [{"id": forgotten, "scope": "project"}])
+    lift = f"memdir tombstone lift {forgotten} --scope project"  # ux49: --json gives the command the text quotes
+    assert (data["results"], data["forgotten"]) == ([], [{"id": forgotten, "scope": "project", "lift": lift}])
     other = run_cli("--project", project, "search", "standup")
     assert "standup" in other.stdout and "forgotten" not in other.stdout  # control: a live memory, no tombstone
     assert json.loads(run_cli("--project", project, "search", "standup", "--json").stdout)["forgotten"] == []
@@ -48,7 +49,8 @@ def test_the_tool_and_the_api_say_it_too(forgotten, mem, person):
     assert said.startswith("No memories match 'lunch'.") and f"tombstone {forgotten}" in said
     assert "`memdir tombstones`" in said and "Fridays" not in said
     page = mem.search("lunch")
-    assert (list(page), page.forgotten) == ([], [{"id": forgotten, "scope": "project"}])
+    assert (list(page), page.forgotten) == ([], [{"id": forgotten, "scope": "project",
+                                                  "lift": f"memdir tombstone lift {forgotten} --scope project"}])
     live = mem.search("room")
     assert [hit.name for hit in live] == ["standup"] and live.forgotten == []  # control: a live hit, no tombstone
     assert mem.search("lunch", offset=5).forgotten == []  # a later page does not say it again
@@ -66,7 +68,8 @@ def test_a_search_s_word_forms_find_the_tombstone_as_they_found_the_memory(perso
     person.forget("db-port")
     [stone] = [s for s in person.tombstones().tombstones if s.name == "db-port"]
     for asked in ("postgres port", "listen 5433", "listens 5433", "the postgresql port"):
-        assert mem.search(asked).forgotten == [{"id": stone.id, "scope": "project"}], asked
+        assert mem.search(asked).forgotten == [{"id": stone.id, "scope": "project",
+                                                "lift": f"memdir tombstone lift {stone.id} --scope project"}], asked
     assert mem.search("postgres room").forgotten == []  # "room" is not the tombstone's: none
     assert mem.search("standup").forgotten == []  # control: a live memory, no tombstone
 

@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass, field
 
 from .denial import Undenied, denies_wrong
-from .said import Sentences
+from .said import Sentences, turn_number
 
 _I = re.I
 # "The db-port memory is wrong: dev postgres is on 5432 again", "The db port is wrong, it's 5432": what is wrong, then
@@ -417,8 +417,8 @@ def confirmed_suggestion(transcript, index: int) -> str | None:
 class GateHit:
     """One sentence of one user turn that fired one rule.
 
-    ``turn`` indexes :attr:`memdir.consolidation.transcripts.Transcript.turns`; ``sentence``
-    is the cleaned sentence; ``cue`` the text that matched.
+    ``turn`` indexes :attr:`memdir.consolidation.transcripts.Transcript.turns` (``to_dict`` gives its
+    :func:`~memdir.consolidation.said.turn_number`); ``sentence`` is the cleaned sentence; ``cue`` the text matched.
     """
 
     rule: str
@@ -427,7 +427,7 @@ class GateHit:
     cue: str
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "turn": self.turn, "sentence": self.sentence, "cue": self.cue}
+        return {"rule": self.rule, "turn": turn_number(self.turn), "sentence": self.sentence, "cue": self.cue}
 
 
 @dataclass(frozen=True)

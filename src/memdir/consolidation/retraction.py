@@ -68,6 +68,7 @@ import re
 from dataclasses import dataclass, field
 
 from .gate import WRONG_AND_RIGHT_RULE
+from .said import turn_number
 from .takeback import (
     NOD,
     Unclear,
@@ -163,9 +164,9 @@ class Withdrawal:
     held: str | None = None
 
     def to_dict(self) -> dict:
-        out = {"turn": self.turn, "said": self.said}
+        out = {"turn": turn_number(self.turn), "said": self.said}  # turns as a person counts them, from 1
         if self.cancelled is not None:
-            out["cancelled"] = {"turn": self.cancelled[0], "sentence": self.cancelled[2]}
+            out["cancelled"] = {"turn": turn_number(self.cancelled[0]), "sentence": self.cancelled[2]}
         if self.replaced_by is not None:
             out["replaced_by"] = self.replaced_by
         if self.held is not None:

@@ -1,4 +1,5 @@
-"""A person's turn split into sentences, with what a request pointing back carries read once (take46)."""
+"""A person's turn split into sentences, with what a request pointing back carries read once (take46), and the
+number a person reads for a turn (:func:`turn_number`)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,11 @@ del _name
 
 
 __all__ = ["Sentences"]
+
+
+def turn_number(index: int) -> int:
+    """The number every output gives the message at ``index`` (0-based, of
+    :attr:`memdir.consolidation.transcripts.Transcript.turns`): counted from 1, as a person counts, in the text of
+    ``consolidate --explain``, its ``--json`` (``gate.hits[].turn``, ``gate.withdrawn[].turn``) and the
+    extractors' notes alike (ux49: the text counted from 1, the JSON from 0)."""
+    return index + 1

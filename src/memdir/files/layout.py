@@ -195,7 +195,7 @@ def index_is_fresh(layer_dir: Path, now_ns: int, index_dir: Path | None = None, 
         return True
     except OSError:
         return False
-    if not stat.S_ISREG(index.st_mode) or _edited_after(index, stamp):
+    if not stat.S_ISREG(index.st_mode) or edited_after(index, stamp):
         return False
     return _swept(layer_dir, os.path.join(index_dir or layer_dir, META_DIR, SWEPT_FILE), stamp.st_ctime_ns, now_ns,
                   on_due)
@@ -270,7 +270,7 @@ def rekey_judged(meta_dir: str | os.PathLike, before: int, after: int, same: boo
         record_judged(meta_dir, 0)
 
 
-def _edited_after(index: os.stat_result, stamp: os.stat_result) -> bool:
+def edited_after(index: os.stat_result, stamp: os.stat_result) -> bool:
     """``MEMORY.md`` changed after memdir last wrote it and then its stamp: its mtime or ctime passes
     the stamp's ctime (an edit whose mtime was put back still moved its ctime)."""
     return max(index.st_mtime_ns, index.st_ctime_ns) > stamp.st_ctime_ns
@@ -285,7 +285,7 @@ def keep_edited_index(index_file: Path, meta_dir: Path, data: bytes, notes: list
     try:
         index = os.lstat(index_file)
         stamp = os.stat(meta_dir / STAMP_FILE)
-        if not stat.S_ISREG(index.st_mode) or not _edited_after(index, stamp):
+        if not stat.S_ISREG(index.st_mode) or not edited_after(index, stamp):
             return None
         edited = index_file.read_bytes()
         if edited == data:

@@ -531,8 +531,9 @@ def inherit(old: MemoryRecord | None, description: str | None, type: str | None,
     """
     if old is None:
         if description is None:
-            raise InvalidInput("description is required for a new memory"
-                               + (f" (there is no memory {name!r} to update)" if name else ""))
+            # named as each interface names it: ``description`` (library, tools), ``-d/--description`` (CLI)
+            raise InvalidInput("{argument} is required for a new memory"
+                               + (f" (there is no memory {name!r} to update)" if name else ""), argument="description")
         return description, type or default_type(scope), body or ""
     if description is None and not old.description:
         raise InvalidInput(f"memory {old.name!r} has no description; give one")

@@ -12,12 +12,13 @@ layer directory's mtime and the next moment the text could change (:func:`memdir
 from __future__ import annotations
 
 import os
+import stat
 import time
 from datetime import timedelta
 
 from ..errors import LockTimeout, StoreError
 from ..files.fsio import atomic_write, unlink
-from ..files.layout import INDEX_FILE, STAMP_FILE, index_is_fresh, index_state, keep_edited_index
+from ..files.layout import INDEX_FILE, STAMP_FILE, edited_after, index_is_fresh, index_state, keep_edited_index
 from ..files.outline import read_outline, write_outline
 from ..files.splice import splice_index
 from ..files.sweeps import sweep_can_wait
@@ -29,6 +30,29 @@ from .manifest import stat3
 class KeepsIndex:
     """``_write_index``, ``_stamp``, :meth:`refresh_index` and :meth:`current_index` of
     :class:`memdir.layer.layer.Layer` (which supplies every attribute used)."""
+
+    def _settle_copied_index(self, entries) -> bool:
+        """Before a transaction's changes (``entries``: the layer's memories as they are): a ``MEMORY.md`` whose
+        stat says it changed after its stamp (:func:`memdir.files.layout.edited_after`) but whose bytes are the
+        index derived from these memories is no hand edit, whatever its ctime — a home copied with ``cp -a`` (a
+        backup restored) moves every ctime (ux49: its first write kept a ``.edited`` copy and said "MEMORY.md was
+        edited by hand"). The stamp is renewed then, so :func:`memdir.files.layout.keep_edited_index` keeps
+        nothing aside. Two stats when the stamp says nothing changed; else the manifest's facts of every memory
+        (:meth:`_all_facts`) and the file's bytes.
+        Returns True when the stamp was renewed; never raises."""
+        target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
+        try:
+            index = os.lstat(target)
+            if not stat.S_ISREG(index.st_mode) or not edited_after(index, os.stat(self.meta / STAMP_FILE)):
+                return False
+            # from the manifest's facts, as a reorder renders it: a hand edit costs no memory file parsed (break44b)
+            derived = render_index(self._all_facts(entries).values(), now_utc(), self.settings.stale_after_days)
+            if target.read_bytes() != derived.encode("utf-8"):
+                return False  # another text: a hand edit, kept aside when the index is written
+            self._stamp(entries.values())
+        except (OSError, StoreError):
+            return False
+        return True
 
     def _write_index(self, entries: dict, touched: set | None = None, warnings: list | None = None) -> None:
         """Write ``MEMORY.md`` (and its outline) after the memories ``touched`` changed (None: any may

@@ -6,6 +6,7 @@ of the queue and an ingest of past transcripts. Kept apart from :mod:`.memories`
 
 from __future__ import annotations
 
+from ..consolidation.said import turn_number
 from ..text.redact import tally
 from ..vocabulary import kind_label
 from . import printable_output
@@ -15,23 +16,24 @@ from .memories import cut, cut_text
 @printable_output
 def gate(result) -> str:
     """A gate decision (:class:`memdir.consolidation.gate.GateResult`): which
-    of the person's lines fired which rule (messages counted from 1, as people count;
-    the result's ``turn`` is the 0-based index)."""
+    of the person's lines fired which rule (messages counted from 1, as people count and as ``--json`` gives them:
+    :func:`memdir.consolidation.said.turn_number`; the result's ``turn`` is the 0-based index)."""
     if result.mode == "off":
         return "gate: consolidation is off (consolidation_mode = off)"
     head = {"always": "gate: mode always — runs regardless",
             "gated": "gate: fired" if result.fire else "gate: nothing durable found — no extraction"}[result.mode]
     lines = [head + (f" ({', '.join(result.rules)})" if result.hits else "")]
     for hit in result.hits:
-        lines.append(f"  turn {hit.turn + 1} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
+        lines.append(f"  turn {turn_number(hit.turn)} [{hit.rule}] “{hit.cue.strip()}” in: {cut_text(hit.sentence, 160)}")
     for taken in getattr(result, "withdrawn", ()):
         turn, _, sentence = taken.cancelled
+        by, of = turn_number(taken.turn), turn_number(turn)
         instead = getattr(taken, "replaced_by", None)
         if getattr(taken, "held", None):  # which of its values the correction puts right: not clear
-            lines.append(f"  turn {taken.turn + 1} puts right a value of turn {turn + 1} (“{cut_text(taken.said, 80)}”) "
+            lines.append(f"  turn {by} puts right a value of turn {of} (“{cut_text(taken.said, 80)}”) "
                          f"but not which one: held for a person (pending), not kept: {cut_text(sentence, 120)}")
             continue
-        lines.append(f"  turn {taken.turn + 1} took back turn {turn + 1} (“{cut_text(taken.said, 80)}”), "
+        lines.append(f"  turn {by} took back turn {of} (“{cut_text(taken.said, 80)}”), "
                      f"not kept: {cut_text(sentence, 120)}"
                      + (f" — in its place: {cut_text(instead, 120)}" if instead else ""))
     return "\n".join(lines)

@@ -171,14 +171,14 @@ def warm_state(found: dict) -> str:
 
 @printable_output
 def socket_line(where: dict) -> str:
-    """The line saying where the warm search process's socket lives and why each directory before it was passed
-    over (``where``: :func:`memdir.search.warmth.socket_dir`'s ``{"directory", "passed"}``):
-    ``warm socket directory: /home/u/.cache/memdir-run (passed over: XDG_RUNTIME_DIR is not set; /tmp/memdir-1000
+    """The line saying where the warm search process's socket lives and why each directory before it was not used
+    (``where``: :func:`memdir.search.warmth.socket_dir`'s ``{"directory", "passed"}``; ux49: "passed over" read
+    obscure): ``warm socket directory: /home/u/.cache/memdir-run (not used: XDG_RUNTIME_DIR is not set; /tmp/memdir-1000
     belongs to another user (uid 0))``, or ``warm socket directory: none (…)`` — the warm path is off."""
     directory, passed = where.get("directory"), [cut(str(p), 300) for p in where.get("passed") or ()]
     if directory is None:
         return f"warm socket directory: none, so no warm search process can run ({'; '.join(passed)})"
-    return f"warm socket directory: {cut(str(directory), 1000)}" + (f" (passed over: {'; '.join(passed)})"
+    return f"warm socket directory: {cut(str(directory), 1000)}" + (f" (not used: {'; '.join(passed)})"
                                                                     if passed else "")
 
 
@@ -195,8 +195,8 @@ def doctor(result: DoctorResult) -> str:
     journal problems, the context size, the search mode (``search: hybrid (…)``, the JSON's ``search``) and the
     warm search process's state (``warm search process: up and ready``, from the JSON's ``warm``: :func:`warm_state`),
     the warnings (``warning: <client>: <why>: <fix>``), then ``ok``, the count of problems, or — none, but warnings —
-    ``warning: <clients> will not run memdir's install here until you trust it …`` (newuser46: "ok" under an
-    untrusted Codex and Gemini CLI install)."""
+    ``warning: <clients> will not run memdir's install here until you act …`` (newuser46: "ok" under an
+    untrusted Codex and Gemini CLI install; ux49: or one whose hooks would read another home)."""
     lines = []
     for layer in result.status.layers:
         lines.append(f"{layer.scope} layer: {cut(str(layer.path), 1000)} — {counted(layer.memories, 'memory')}"
@@ -243,8 +243,8 @@ def doctor(result: DoctorResult) -> str:
     notes = sum(len(layer.notes) for layer in result.status.layers)
     clients = ", ".join(dict.fromkeys(w.split(":", 1)[0] for w in result.warnings))  # "<client>: <why>: <fix>"
     verdict = {"ok": "ok", "problem": f"{len(result.problems)} problem(s)",
-               "warning": f"warning: {clients} will not run memdir's install here until you trust it (or turn it "
-                          "back on): each warning above says how"}
+               "warning": f"warning: {clients} will not run memdir's install here until you act (trust it, turn "
+                          "it back on, or give it MEMDIR_HOME): each warning above says how"}
     lines.append(verdict[result.state] + (f"; {counted(len(result.warnings), 'warning')} above"
                                           if result.problems and result.warnings else "")
                  + (f" ({counted(notes, 'note')}: files read leniently, not problems)" if notes else ""))

@@ -163,8 +163,12 @@ class StatusResult(Result):
     ``warm``: the warm search process's state as :func:`memdir.search.warmth.probe` gives it (``{"state": …,
     "loading_for": seconds or None, "hooks": bool or None}``, looked at once with
     :data:`~memdir.search.warmth.STATUS_TIMEOUT`), None when not looked at; ``socket_dir``: the directory of its
-    socket and why each one before it was passed over (``{"directory": str or None, "passed": [str, ...]}``:
-    :func:`memdir.search.warmth.socket_dir`), None when not looked at."""
+    socket and why each one before it was not used (``{"directory": str or None, "passed": [str, ...]}``:
+    :func:`memdir.search.warmth.socket_dir`), None when not looked at.
+
+    ``extractor`` may hold two lines (:func:`memdir.consolidation.extractors.describe`: by hand, then indented, at
+    a session's end); :meth:`to_dict` gives one line each: ``extractor`` the first, ``extractor_at_session_end``
+    the second (``""`` when every transcript gets the same extractor; ux49: one JSON string spanned two lines)."""
 
     home: str
     project_root: str | None
@@ -183,6 +187,10 @@ class StatusResult(Result):
     installable: tuple[str, ...] = ()
     warm: dict | None = None  # the warm search process's state (memdir.search.warmth.probe); None: not looked at
     socket_dir: dict | None = None  # {"directory", "passed"}: memdir.search.warmth.socket_dir; None: not looked at
+
+    def to_dict(self) -> dict:
+        first, _, at_end = self.extractor.partition("\n")
+        return {**super().to_dict(), "extractor": first, "extractor_at_session_end": at_end.strip()}
 
 
 @dataclass(frozen=True)

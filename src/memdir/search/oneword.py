@@ -120,4 +120,12 @@ def one_words(text: str) -> str:
     return text
 
 
-__all__ = ["PHRASAL_ALWAYS", "PHRASAL_FOLLOWERS", "PHRASAL_NOUNS", "PHRASAL_VERBS", "one_words"]
+def writes_elision(text: str) -> bool:
+    """True when ``text`` writes a French or Italian elision (``c'est``, ``l'équipe``, ``n’est``: an article or a
+    pronoun's letter and an apostrophe before a small letter), which :func:`one_words` reads as the word after it
+    alone. Pure."""
+    return ("'" in text or "’" in text) and any(
+        not text[m.end()].isupper() for m in _ELIDED.finditer(text))
+
+
+__all__ = ["PHRASAL_ALWAYS", "PHRASAL_FOLLOWERS", "PHRASAL_NOUNS", "PHRASAL_VERBS", "one_words", "writes_elision"]

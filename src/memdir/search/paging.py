@@ -45,7 +45,7 @@ class Page(list):
     """One page of search results (a list of
     :class:`memdir.search.hits.SearchResult`) and its ``note``: why it is
     ranked as it is, when that is not the usual way (``""`` otherwise); ``forgotten``: the tombstones the query
-    matches, ``[{"id", "scope"}]`` (:func:`memdir.tombstones.asked.matching`; ``[]``: none, or not looked for)."""
+    matches, ``[{"id", "scope", "lift"}]`` (:func:`memdir.tombstones.asked.matching`; ``[]``: none, or not looked for)."""
 
     note: str = ""
     forgotten: tuple | list = ()  # none: a page that has some is given its own list

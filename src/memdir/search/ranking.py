@@ -237,8 +237,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                                 seen))[:pool]
             rows = {memory.id: memory for memory in reversed(lexical)}  # the first of a repeated row wins
             named = weighing.named_fillers(query_tokens(query)) & {t for t in terms if counts.get(t, 0)}  # "the go …"
-            if explicit:  # a typed search of lone letters alone asks those letters: "é", "à" (not "the")
-                named |= weighing.letters_typed(terms)
+            if explicit:  # a typed search of lone letters alone asks those letters: "é", "à" (not "the"); of an
+                named |= weighing.letters_typed(terms) | weighing.elided_typed(query, terms)  # elision's: "c'est"
             reads, asks = reads_as_keywords(query, terms, frozenset(spellings), named)
             keywords = explicit or reads
             typed = explicit and reads  # a word no memory holds leaves the rest complete (relevance._complete)
@@ -499,7 +499,7 @@ def find(session: Session, query: str, k: int = 5, scope: str | None = None, *, 
     ``type``/``origin`` a name or a list of them, ``pinned``, ``since``/
     ``until`` ISO-8601 dates or times (:meth:`Filters.parse`), ``min_score``
     None for search's own rule (:func:`search`). A first page (``offset`` 0) also holds, as ``forgotten``, the
-    tombstones the query matches (:func:`memdir.tombstones.asked.matching`: ids and scopes, no forgotten text). Raises :class:`InvalidInput`,
+    tombstones the query matches (:func:`memdir.tombstones.asked.matching`: ids, scopes and lift commands, no forgotten text). Raises :class:`InvalidInput`,
     :class:`ScopeError`, :class:`StoreError`, :class:`MissingExtra`."""
     filters = Filters.parse(type, origin, pinned, since, until)
     page = search(session, query, k=k, scope=scope, include_muted=include_muted, filters=filters, offset=offset,

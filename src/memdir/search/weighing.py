@@ -104,6 +104,20 @@ def letters_typed(terms: list[str]) -> frozenset[str]:
     return frozenset(terms) if terms and all(lone_letter(t) == t for t in terms) else frozenset()
 
 
+def elided_typed(query: str, terms: list[str]) -> frozenset[str]:
+    """The terms of a search a person or a model typed (``query``; ``terms`` as
+    :func:`memdir.search.tokenize.query_terms` gives them) when it writes an elision
+    (:func:`memdir.search.oneword.writes_elision`: ``c'est``, ``n'est``) and every term is a function word (the
+    elision's word, ``est``, is one): those words are what it asks, as :func:`letters_typed`'s are (ux49: ``c'est``
+    found nothing where the French note holding it had been found), else ``{}`` — a search of function words that
+    writes no elision still finds nothing ("the", "de la el": break13), and beside a content word the elided one
+    stays a function word (``c'est node``: the node notes, not the French one). Pure."""
+    from .oneword import writes_elision
+    from .stopwords import is_stopword
+
+    return frozenset(terms) if terms and all(map(is_stopword, terms)) and writes_elision(query) else frozenset()
+
+
 def is_filler(term: str) -> bool:
     """True when ``term`` (stemmed, as a query reads it) is prompt filler (:data:`FILLER`: ``go``, ``again``,
     ``then``, ``basical``) or a chat word (:func:`memdir.search.tokenize.is_chat`: ``ok``, ``um``): how a

@@ -28,19 +28,21 @@ def _words(text: str) -> set[str]:
 
 
 def matching(stones, query: str, terms=None) -> list[dict]:
-    """``[{"id": …, "scope": …}]`` of ``stones`` (``(scope, stone)`` pairs, a stone an object with ``id``, ``name``,
-    ``description``: a :class:`memdir.tombstones.match.Tombstone`) whose name and description hold every word of
-    ``query``, in the order given; ``[]`` for a query without a word. ``terms`` (text → set of terms, optional; a
+    """``[{"id": …, "scope": …, "lift": …}]`` of ``stones`` (``(scope, stone)`` pairs, a stone an object with ``id``,
+    ``name``, ``description``: a :class:`memdir.tombstones.match.Tombstone`) whose name and description hold every word
+    of ``query``, in the order given; ``[]`` for a query without a word. ``terms`` (text → set of terms, optional; a
     function of the text alone, kept from one call to the next): a second reading of both, as search reads words
     (stems, compounds: ``listen 5433`` and ``postgres port`` match "Dev PostgreSQL listens on 5433" as a search of
     them found it; try48), the query's set empty for a query of no content word; a stone matches by either reading.
     A stone's readings are made once per process (:func:`_read`, by its text: a tombstone written or lifted since is
-    read as it is), not again on every search. Nothing of the forgotten text is returned."""
+    read as it is), not again on every search. ``lift``: the command a person lifts it with
+    (:func:`memdir.tombstones.refusals.lift_command`, ``memdir tombstone lift t-… --scope project``), the one
+    :func:`hint` quotes (ux49: ``--json`` gave no way to lift). Nothing of the forgotten text is returned."""
     readings = [(_words, _words(query))]
     if terms is not None:
         readings.append((terms, terms(query)))
     readings = [(read, asked) for read, asked in readings if asked]
-    return [{"id": s.id, "scope": scope} for scope, s in stones
+    return [{"id": s.id, "scope": scope, "lift": lift_command(s.id, scope)} for scope, s in stones
             if any(asked <= _read(read, f"{s.name} {s.description}") for read, asked in readings)]
 
 
@@ -60,7 +62,7 @@ def hint(forgotten: list[dict], shown_query: str) -> str:
     ids = [f["id"] for f in forgotten[:MAX_SAID]]
     more = f" and {len(forgotten) - MAX_SAID} more" if len(forgotten) > MAX_SAID else ""
     one = len(forgotten) == 1
-    lift = lift_command(ids[0], forgotten[0]["scope"]) if one else lift_command()
+    lift = forgotten[0]["lift"] if one else lift_command()  # the command :func:`matching` gives each
     it = "it" if one else "them"
     return (f"{len(forgotten)} forgotten {'memory matches' if one else 'memories match'} {shown_query}, "
             f"tombstone{'' if one else 's'} {', '.join(ids)}{more}: a search never shows {it}; `memdir tombstones` "

@@ -267,7 +267,8 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     process is off and why (:func:`memdir.search.warmth.why_off`), and ``notes`` from an
     integration (``memdir doctor``: Claude Code hooks registered twice). Its ``warm`` is the warm search
     process's state (:func:`memdir.search.warmth.probe`, looked at once: the note says why from the same look, and
-    its ``status`` holds the same look, as :func:`status` would)."""
+    its ``status`` holds the same look, as :func:`status` would). Its ``warnings``: a project-scope install whose
+    hooks would read another home (:func:`memdir.operations.installed.home_warnings`)."""
     from ..consolidation.extractors import in_effect
     from ..search.embedder import search_state
     from ..search.index import in_memory, read_only_reason
@@ -287,7 +288,10 @@ def doctor(session: Session, notes: tuple[str, ...] = ()) -> DoctorResult:
     checked = maintenance.doctor(session, search, in_effect(session.settings),
                                  notes=(*(n for n in found if n is not None), *notes))
     where = socket_dir()
-    return replace(checked, warm=warm, status=replace(checked.status, warm=warm, socket_dir=where))  # one look, both
+    from ..operations.installed import home_warnings
+
+    return replace(checked, warm=warm, status=replace(checked.status, warm=warm, socket_dir=where),  # one look, both
+                   warnings=(*checked.warnings, *home_warnings(session.home)))
 
 
 _HANDLERS = {

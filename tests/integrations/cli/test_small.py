@@ -59,8 +59,15 @@ def test_status_json_names_the_extractor_doctor_names(project):
     run_cli("--project", project, "write", "a", "-d", "alpha fact", "-t", "project")
     status = json.loads(run_cli("--project", project, "status", "--json").stdout)
     doctor = json.loads(run_cli("--project", project, "doctor", "--json").stdout)
-    assert status["extractor"].startswith("rules by hand or for Codex's each-turn hook (auto: no API key")
-    assert status["extractor"] == doctor["extractor"]
+    assert status["extractor"] == ("rules by hand or for Codex's each-turn hook (auto: no API key "
+                                   "(DEEPSEEK_API_KEY), no extractor_command)")  # ux49: one line, the rest apart
+    assert status["extractor_at_session_end"] == ("agent at a session's end, queued by Claude Code's or Gemini CLI's "
+                                                  "hook (auto: the next session's agent saves)")
+    assert (doctor["extractor"], doctor["extractor_at_session_end"]) == (status["extractor"],
+                                                                          status["extractor_at_session_end"])
+    fixed = json.loads(run_cli("--project", project, "status", "--json",
+                               env={"MEMDIR_EXTRACTOR_COMMAND": "llm -m mine"}).stdout)  # control: one extractor
+    assert (fixed["extractor"], fixed["extractor_at_session_end"]) == ("command (auto: extractor_command is set)", "")
     text = run_cli("--project", project, "status").stdout.splitlines()
     at = text.index(next(line for line in text if line.startswith("consolidation extractor: ")))
     assert text[at].startswith("consolidation extractor: rules by hand or for Codex's each-turn hook (auto: no API key")

@@ -69,10 +69,22 @@ def test_the_cli_says_the_closest_name_and_an_empty_prompt(project):
     typo = run_cli("--project", project, "read", "officce-wifi")
     assert typo.returncode == 1 and typo.stderr == ('memdir: memory not found: "officce-wifi" in any layer; did you '
                                                     "mean 'office-wifi'? — `memdir list` shows the names\n")
-    empty = run_cli("--project", project, "recall", input="")
-    assert empty.returncode == 0 and empty.stdout == "" and empty.stderr == (
+    empty = run_cli("--project", project, "recall", input="")  # ux49: a usage error, exit 2, as a missing argument
+    assert empty.returncode == 2 and empty.stdout == "" and empty.stderr == (
         "memdir: the prompt was empty (stdin gave nothing): nothing recalled; give it as text, with --prompt, "
         "or on stdin\n")
+    blank = run_cli("--project", project, "recall", "--json", "--prompt", "  ")
+    assert blank.returncode == 2 and json.loads(blank.stdout) == {
+        "error": "the prompt was empty: nothing recalled; give it as text, with --prompt, or on stdin",
+        "kind": "UsageError"}
+    # control: the prompt hook, whose client sent an empty prompt, stays silent and exits 0; a prompt recalls
+    hook_input = {"session_id": "ux49", "transcript_path": "/tmp/none.jsonl", "cwd": str(project),
+                  "hook_event_name": "UserPromptSubmit"}
+    hooked = run_cli("hook", "claude-code", "UserPromptSubmit", input=json.dumps({**hook_input, "prompt": ""}))
+    assert (hooked.returncode, hooked.stdout, hooked.stderr) == (0, "", "")
+    hooked = run_cli("hook", "claude-code", "UserPromptSubmit",
+                     input=json.dumps({**hook_input, "prompt": "where is the office wifi password?"}))
+    assert hooked.returncode == 0 and "Ask the front desk." in hooked.stdout, hooked.stderr
     asked = run_cli("--project", project, "recall", input="where is the office wifi password?")  # control
     assert asked.returncode == 0 and asked.stderr == "" and "Ask the front desk." in asked.stdout
     unrelated = run_cli("--project", project, "recall", "rename the signup button")  # newuser44: said, not silent

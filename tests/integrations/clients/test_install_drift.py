@@ -68,7 +68,8 @@ def test_doctor_counts_an_install_whose_interpreter_is_gone_as_a_problem(tmp_pat
     code, doc, text = _doctor(project)  # control: another path, still there
     # sound (exit 0, no problem); a Codex or Gemini install here also waits for the person's trust (nu47: a warning)
     last = "ok" if client not in ("codex", "gemini") else (f"warning: {client} will not run memdir's install here until you "
-                                                 "trust it (or turn it back on): each warning above says how")
+                                                 "act (trust it, turn it back on, or give it MEMDIR_HOME): each warning "
+                                                 "above says how")
     assert code == 0 and doc["problems"] == [] and text.splitlines()[-1] == last
     assert not [n for n in doc["notes"] if BEHIND in n or GONE in n]
 

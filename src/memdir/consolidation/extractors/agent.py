@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..gate import confirmed_suggestion, said_rules, sentences
 from ..proposals import ExtractionContext, ExtractionResult
 from ..retraction import withdrawn
+from ..said import turn_number
 from .rules import is_task_only, secret_value_only, strip_filler, write_down
 from .wording import content_words
 
@@ -81,17 +82,17 @@ class AgentExtractor:
                 text = write_down(said, i) if not confirmed else None
                 if text is None:
                     if is_task_only(sentence):
-                        notes.append(f"turn {index}: about this session only: {sentence[:80]}")
+                        notes.append(f"turn {turn_number(index)}: about this session only: {sentence[:80]}")
                         continue
                     text = strip_filler(sentence)
                 if secret_value_only(text):  # a redacted secret: nothing to save, and it took a real finding's place
-                    notes.append(f"turn {index}: a secret's value, redacted: not kept")
+                    notes.append(f"turn {turn_number(index)}: a secret's value, redacted: not kept")
                     continue
                 words = content_words(text)
                 if not words or any(text in f[3] for f in found):
                     continue
                 if _known(words, pools + ([docs] if docs else []), text, described):
-                    notes.append(f"turn {index}: already in memory or AGENTS.md/CLAUDE.md: {text[:80]}")
+                    notes.append(f"turn {turn_number(index)}: already in memory or AGENTS.md/CLAUDE.md: {text[:80]}")
                     continue
                 rule = min(rules, key=PRIORITY.index)
                 inside = [f for f in found if f[3] in text]  # an earlier finding this one quotes in full

@@ -47,6 +47,7 @@ from ..gate import (REMEMBER_BACK_FR_ES_PT_RU, REMEMBER_DE, REMEMBER_FR_ES_PT_RU
                     is_question_or_hedge, pointed_to, said_before, sentence_rules, sentences)
 from ..proposals import ExtractionContext, ExtractionResult, Proposal
 from ..retraction import withdrawn, wrong_and_right
+from ..said import turn_number
 from .dates import absolutize
 from .persona import (
     FIRST_PERSON,
@@ -456,7 +457,7 @@ class RulesExtractor:
                 corrected = wrong_and_right(sentence)  # "The db-port memory is wrong: dev postgres is on 5432"
                 named = _named_memory(corrected, context.existing) if corrected else None
                 if corrected and named is None and same_subject(statement, context.existing) is None:
-                    notes.append(f"turn {index}: a correction of nothing stored: {statement[:80]}")
+                    notes.append(f"turn {turn_number(index)}: a correction of nothing stored: {statement[:80]}")
                     continue
                 confirmed = kind == "confirmed"  # the assistant's proposal, the person's yes
                 kind = "feedback" if confirmed else kind
@@ -466,10 +467,10 @@ class RulesExtractor:
                     continue
                 seen.add(key)
                 if docs and len(words) >= 3 and sum(w in docs for w in words) / len(words) >= 0.8:
-                    notes.append(f"turn {index}: already in AGENTS.md/CLAUDE.md: {statement[:80]}")
+                    notes.append(f"turn {turn_number(index)}: already in AGENTS.md/CLAUDE.md: {statement[:80]}")
                     continue
                 if any(len(words) >= 2 and sum(w in k for w in words) / len(words) >= 0.9 for k in known):
-                    notes.append(f"turn {index}: an existing memory already says: {statement[:80]}")
+                    notes.append(f"turn {turn_number(index)}: an existing memory already says: {statement[:80]}")
                     continue
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
@@ -508,7 +509,7 @@ class RulesExtractor:
         for index, text in withdrawals.holds():
             ts = transcript.turns[index].ts
             held.append(("remember", text, ts.strftime("%Y-%m-%d") if ts else None))
-            notes.append(f"turn {index}: which value a correction puts right is not clear: held for a person")
+            notes.append(f"turn {turn_number(index)}: which value a correction puts right is not clear: held for a person")
         return ExtractionResult(proposals, notes=notes, left_out=len(left), pending=held)
 
 

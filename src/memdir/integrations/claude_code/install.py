@@ -46,6 +46,7 @@ import sys
 from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
+from ...operations import installed as installs
 from ..clients import edits, entries
 from ..clients.edits import FileChange, Plan
 from .dialects import mcp_tool
@@ -207,7 +208,7 @@ def plan_install(scope: str, *, user_home: Path | None = None, project: Path | N
     notes = [TOOLS_NOTE]
     if portable:
         check_on_path()
-        notes += edits.unnamed_home("Claude Code", home)
+        notes += installs.unnamed_home("Claude Code", home)
         home = None
     _, current = read_settings(settings_path)
     _, user = read_settings(targets("user", user_home)[0]) if scope == "project" else (None, current)

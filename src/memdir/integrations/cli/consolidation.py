@@ -79,7 +79,8 @@ def register(add, settings) -> None:
     p.add_argument("path", nargs="?", help="transcript file")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     p.add_argument("--extractor", choices=EXTRACTORS, help=EXTRACTOR_HELP)
-    p.add_argument("--explain", action="store_true", help="show which of the person's lines fired which gate rule")
+    p.add_argument("--explain", action="store_true", help="show which of the person's lines fired which gate rule "
+                   "(messages counted from 1, as --json's turn numbers are)")
     p.add_argument("--mode", choices=("off", "gated", "always"), help="override consolidation_mode for this run")
     p.add_argument("--force", action="store_true", help="run even if this transcript was consolidated before")
     p.add_argument("--queue", action="store_true", help="drain $MEMDIR_HOME/queue/consolidate.jsonl")

@@ -324,7 +324,7 @@ def _hold_closed_streams() -> None:
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's stderr
 
 
-FLAGS = {"k": "--limit"}  # the library's arguments whose CLI flag is not their name (``as_of``: ``--as-of``)
+FLAGS = {"k": "--limit", "description": "-d/--description"}  # the library's arguments whose CLI flag is not their name (``as_of``: ``--as-of``)
 
 
 def _flag(argument: str | None) -> str | None:

@@ -133,7 +133,7 @@ def cmd_doctor(args) -> int:
     result = mem.doctor(notes=notes)
     failing = broken(mem.session.home, INSTALLERS)  # every hook of that client fails: counted, not a note
     result = replace(result, problems=(*result.problems, *(Malformed("install", line) for line in failing)),
-                     warnings=(*blind, *untrusted_hooks(mem.session.home, INSTALLERS)))
+                     warnings=(*result.warnings, *blind, *untrusted_hooks(mem.session.home, INSTALLERS)))
     emit(args, result, maintenance.doctor(result))
     return 0 if result.ok else 1  # a warning waits on the person, not on memdir: 0, said on the last line
 

@@ -15,7 +15,7 @@ from ...vocabulary import ORIGINS, SCOPES, TYPES
 def cmd_search(args) -> int:
     """``memdir search QUERY``: ranked hits (``--json``: ``{"query", "offset", "k", "results", "next_offset",
     "note", "forgotten"}``, each result with name, scope, type, score and why; ``note``: why the page is ranked as it
-    is, :class:`memdir.search.paging.Page`; ``forgotten``: ``[{"id", "scope"}]`` of the tombstones the query matches,
+    is, :class:`memdir.search.paging.Page`; ``forgotten``: ``[{"id", "scope", "lift"}]`` of the tombstones the query matches,
     :func:`memdir.tombstones.asked.matching`)."""
     from ...render import memories as render
     from ...search.ranking import MAX_K
@@ -58,17 +58,18 @@ def cmd_recall(args) -> int:
     recalled with name, scope and reason; ``read_as`` each word read as a typo and the word a memory writes). Without
     ``--json``, the words read as typos are said on stderr (``memdir: read 'conect' as 'connect': …``), as search's
     note says them; the block itself never carries them; a prompt that recalls nothing is said there too
-    (:func:`nothing_recalled`)."""
+    (:func:`nothing_recalled`). An empty (or white-space) prompt is a :class:`UsageError` (exit 2)."""
     from .common import UsageError, emit, open_memory, read_prompt, warn
 
     if args.prompt is not None and args.text:
         raise UsageError("give the prompt once: as text or with --prompt")
-    mem = open_memory(args)
     read = args.prompt is None and not args.text
     prompt = args.prompt if args.prompt is not None else (" ".join(args.text) if args.text else read_prompt())
-    if not prompt.strip():  # nothing to recall for: said, not an empty block that looks like "nothing relevant"
-        warn([f"the prompt was empty{' (stdin gave nothing)' if read else ''}: nothing recalled; give it as "
-              "text, with --prompt, or on stdin"])
+    if not prompt.strip():  # a command typed without what it works on: a usage error (exit 2), as a missing argument
+        # is; the prompt hook, whose client sent an empty prompt, stays silent (moments.user_prompt_submit)
+        raise UsageError(f"the prompt was empty{' (stdin gave nothing)' if read else ''}: nothing recalled; give "
+                         "it as text, with --prompt, or on stdin")
+    mem = open_memory(args)
     result = mem.recall_result(prompt, k=args.k, max_bytes=args.max_bytes)
     emit(args, result.to_dict(), result.block)
     if prompt.strip() and not result.block and not args.json:  # a person sees why stdout is empty (newuser44)

@@ -43,6 +43,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InvalidInput
+from ...operations import installed as installs
 from . import edits, entries
 from ..claude_code.dialects import mcp_tool
 from .outputlimit import CEILING, LEGACY, entry_env, kept_bytes, unrecorded
@@ -445,7 +446,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     if portable:
         edits.check_on_path("Codex")
         notes.append("Codex reads a project's .codex/ only in a trusted project (trust it when Codex asks)")
-        notes += edits.unnamed_home("Codex", home)
+        notes += installs.unnamed_home("Codex", home)
         home = None
     changes = _edits(scope, user_home, project, home, python, portable, memdir_home)
     plan = edits.run_install(CLIENT, scope, memdir_home, changes,

@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from ...errors import InvalidInput
+from ...operations import installed as installs
 from . import edits, entries
 
 CLIENT = "cursor"
@@ -92,7 +93,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
             force: bool = False) -> edits.Plan:
     """Register memdir's server and hooks with Cursor in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
-    unnamed = edits.unnamed_home("Cursor", home) if portable else ()
+    unnamed = installs.unnamed_home("Cursor", home) if portable else ()
     if portable:
         edits.check_on_path("Cursor")
         home = None

@@ -558,16 +558,6 @@ def _recorded_other(client: str, path: Path, memdir_home: Path) -> str | None:
         return None
 
 
-def unnamed_home(client: str, home: str | None) -> tuple[str, ...]:
-    """The note of a project-scope install given ``home`` (a home other than the default, which user scope
-    writes into the commands): the project's files name no machine path, so ``client`` finds that home only
-    through MEMDIR_HOME in its environment. Empty when ``home`` is None (the default home: nothing to say)."""
-    if not home:
-        return ()
-    return ((f"the project's files name no home; this home ({home}) is not the default, so give {client} "
-             "MEMDIR_HOME in its environment, or install with --scope user"),)
-
-
 def check_on_path(client: str, environ=None) -> str:
     """The ``memdir`` that project-scope commands will run, found on PATH.
     Raises :class:`InstallError` saying how to fix it when there is none."""
@@ -586,5 +576,5 @@ def check_on_path(client: str, environ=None) -> str:
 
 __all__ = ["FileChange", "Plan", "Format", "JSON", "TOML", "TEXT", "Edit", "BLOCK_BEGIN", "BLOCK_END",
            "strip_block", "with_block", "copy_of", "read", "diff", "manifest_path", "read_manifest",
-           "plan_install", "plan_uninstall", "apply", "check_on_path", "unnamed_home", "run_install", "run_uninstall", "problems",
+           "plan_install", "plan_uninstall", "apply", "check_on_path", "run_install", "run_uninstall", "problems",
            "installed", "hooked", "doubled_hooks"]

@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InvalidInput
+from ...operations import installed as installs
 from . import edits, entries
 from ..claude_code.dialects import mcp_tool
 
@@ -193,7 +194,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
     if portable:
         edits.check_on_path("Gemini CLI")
         notes += (PROJECT_HOOKS_NOTE,
-                  *edits.unnamed_home("Gemini CLI", home))
+                  *installs.unnamed_home("Gemini CLI", home))
         home = None
     (settings,) = targets(scope, user_home, project)
     plan = edits.run_install(CLIENT, scope, memdir_home,

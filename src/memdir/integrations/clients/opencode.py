@@ -36,6 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...errors import InstallError, InvalidInput
+from ...operations import installed as installs
 from ...prompt.context import POLICY
 from . import edits, entries
 from .formats import JsoncFile
@@ -158,7 +159,7 @@ def install(scope: str, memdir_home: Path, *, dry_run: bool = False, user_home: 
             force: bool = False) -> edits.Plan:
     """Register memdir's server and instructions with OpenCode in ``scope``. Raises :class:`InstallError`."""
     portable = scope == "project"
-    unnamed = edits.unnamed_home("OpenCode", home) if portable else ()
+    unnamed = installs.unnamed_home("OpenCode", home) if portable else ()
     if portable:
         edits.check_on_path("OpenCode")
         home = None
