@@ -83,18 +83,18 @@ def test_a_tombstone_written_or_lifted_after_a_search_is_said_as_it_stands(perso
     person.write("standup", "Standup at 9:30 in room B", "project")
     person.forget("lunch")
     [lunch] = [s.id for s in person.tombstones().tombstones if s.name == "lunch"]
-    assert mem.search("fridays").forgotten == [{"id": lunch, "scope": "project"}]  # its readings made here
+    assert mem.search("fridays").forgotten == [{"id": lunch, "scope": "project", "lift": f"memdir tombstone lift {lunch} --scope project"}]  # its readings made here
     person.write("dinner", "Team dinner is on Fridays", "user", "At the pizza place.", scope="user")
     person.forget("dinner", scope="user")
     [dinner] = [s.id for s in person.tombstones().tombstones if s.name == "dinner"]
     assert sorted(f["id"] for f in mem.search("fridays").forgotten) == sorted([lunch, dinner])
-    assert {"id": dinner, "scope": "user"} in mem.search("fridays").forgotten
-    assert mem.search("dinner").forgotten == [{"id": dinner, "scope": "user"}]
+    assert {"id": dinner, "scope": "user", "lift": f"memdir tombstone lift {dinner} --scope user"} in mem.search("fridays").forgotten
+    assert mem.search("dinner").forgotten == [{"id": dinner, "scope": "user", "lift": f"memdir tombstone lift {dinner} --scope user"}]
     said = mem.call_tool("memory_search", {"query": "team dinner"})
     assert f"tombstone {dinner}" in said and lunch not in said and "pizza" not in said
     assert mem.search("breakfast").forgotten == []  # control: a word of no tombstone names none
     live = mem.search("standup")
     assert [hit.name for hit in live] == ["standup"] and live.forgotten == []  # control: a live hit, no tombstone
     person.lift_tombstone(lunch, scope="project")
-    assert mem.search("fridays").forgotten == [{"id": dinner, "scope": "user"}]  # lifted: no longer said
+    assert mem.search("fridays").forgotten == [{"id": dinner, "scope": "user", "lift": f"memdir tombstone lift {dinner} --scope user"}]  # lifted: no longer said
     assert mem.search("lunch").forgotten == []
