@@ -385,7 +385,7 @@ def drop_forgotten(layer_dir: Path, memory_text: str, head_text: str) -> list[di
     return gone
 
 
-def unmark(layer_dir: Path, tombstone_id: str, scope: str) -> list[dict]:
+def unmark(layer_dir: str | os.PathLike, tombstone_id: str, scope: str) -> list[dict]:
     """Take the forgotten mark (:func:`restates`) off the findings marked with the tombstone ``tombstone_id`` of the
     ``scope`` layer, once a person lifted it (call with the layer lock held): the value may be written again, so the
     agent's block, ``memdir review`` and ``doctor`` no longer say it was forgotten (rev49c: a lifted tombstone's
