@@ -66,10 +66,9 @@ def test_the_rule_a_restatement_is_saved_a_negation_or_an_addition_is_not(isolat
 def test_cli_dry_run_explain_says_unchanged_for_the_readme_transcript(isolated_home, project):
     _store(isolated_home, project)
     out = _cli(project, isolated_home, README, "--dry-run", "--extractor", "rules")
-    # rev49c: the rules extractor asks the one rule itself (restating.said_by_any): nothing proposed, the memory named
-    assert ("note: turn 0: an existing memory already says: The staging deploy needs the VPN "
-            "(memory 'staging-vpn', project)") in out, out
-    assert "no proposals" in out and "staging-vpn-candidate" not in out
+    assert ("1. update staging-vpn → staging-vpn (layer: project): would-unchanged — 'staging-vpn' already says it: "
+            "nothing new") in out, out
+    assert "0 change(s) would be made" in out and "staging-vpn-candidate" not in out
     for said in (NEGATED, ADDED):  # controls, same store: a correction and an addition are proposed for review
         out = _cli(project, isolated_home, said, "--dry-run", "--extractor", "rules")
         assert "1. update staging-vpn → staging-vpn-candidate (layer: project): would-candidate" in out, out
@@ -79,12 +78,14 @@ def test_cli_dry_run_explain_says_unchanged_for_the_readme_transcript(isolated_h
 def test_cli_run_writes_nothing_and_the_receipt_says_unchanged(isolated_home, project):
     mem = _store(isolated_home, project)
     report = mem.consolidate(f"USER: {README}\nASSISTANT: Noted.\n", extractor="rules")
-    assert report.status == "noop" and report.applied == 0 and report.pending == () and report.outcomes == ()
-    assert ("turn 0: an existing memory already says: The staging deploy needs the VPN (memory "
-            "'staging-vpn', project)") in report.notes
+    assert report.status == "noop" and report.applied == 0 and report.pending == ()
+    (outcome,) = report.outcomes
+    assert (outcome.result, outcome.name, outcome.detail) == ("unchanged", "staging-vpn",
+                                                              "'staging-vpn' already says it: nothing new")
     receipt = [e for e in mem.session.layer("project").journal.events() if e.action == "receipt"
                and e.data.get("kind") == "consolidation"][-1]
-    assert receipt.data["status"] == "noop" and receipt.data["outcomes"] == []
+    assert receipt.data["status"] == "noop"
+    assert [o["result"] for o in receipt.data["outcomes"]] == ["unchanged"]
     assert _names(isolated_home, project) == ["staging-vpn"] and _pending_texts(isolated_home, project) == []
     # control, same store: the addition waits for review beside the memory, which is left as it was
     report = mem.consolidate(f"USER: {ADDED}\nASSISTANT: Noted.\n", extractor="rules")

@@ -1,8 +1,8 @@
 """The one rule by which consolidation says a memory already says what a person said (restate47, rev49c).
 
 :func:`saved_by` — a memory saves a finding and the finding brings no content word of its own — is asked by every
-path that decides "already said": the rules extractor before it proposes (:func:`said_by_any`: not proposed, a
-note naming the memory), the run before it keeps an agent extractor's pending finding
+path that decides "already said": the rules extractor before it proposes (:func:`said_by_any`: an update of the
+memory that says it, which the apply step reports ``unchanged``), the run before it keeps an agent extractor's pending finding
 (:func:`memdir.consolidation.applying.saying`) and the apply step for an ``update`` or ``supersede`` of any
 extractor (:func:`restated`: ``unchanged``). The workspace's AGENTS.md/CLAUDE.md is
 read by :func:`in_workspace`: most of a finding's words, and nothing of it corrected. So a negation made of the
