@@ -63,6 +63,9 @@ def test_denies_and_puts_needs_both_parts():
     assert not denies_and_puts(["Remember to use pnpm."], "we don't use pnpm anymore")  # a denial alone
     assert denies_request(["Remember to use pnpm."], "we don't use pnpm anymore")
     assert not denies_and_puts(about, "we don't use npm")  # another thing denied: nothing of the request's
+    assert denies_and_puts(about, "我们不用 pnpm 了，改用 bun") and not denies_and_puts(about, "我们不用 pnpm 了")
+    assert denies_and_puts(about, "wir nutzen kein pnpm mehr, sondern bun")
+    assert not denies_and_puts(about, "wir nutzen kein pnpm mehr")
 
 
 # ---------------------------------------------------------------- another fact after "never mind"
