@@ -61,3 +61,41 @@ def test_a_restated_forgotten_fact_is_kept_marked_and_said_to_agent_and_person(t
     assert run_cli("tombstone", "lift", stone.id, "--scope", "project", "--project", project).returncode == 0
     assert "Memory created: lunch" in agent.call_tool("memory_write", {"name": "lunch", "description": SAID[10:],
                                                                        "type": "project"})  # lifted: saved again
+
+
+STANDUP = "Remember: standup is on Mondays."
+
+
+def test_a_lifted_tombstones_finding_loses_its_mark_and_a_still_forgotten_one_keeps_it(tmp_path, isolated_home,
+                                                                                        project):
+    """rev49c: after `memdir tombstone lift`, the finding restating the lifted value still said "do not save it"
+    in the agent's block, `review` and `review --json`. Control in the same run: the other forgotten fact, its
+    tombstone still in force, keeps its mark."""
+    person = Memory.open(home=isolated_home, project=project, actor="human", search_vectors="off")
+    person.write("lunch", "Team lunch is on Fridays", "project", "At the Thai place.")
+    person.write("standup", "Team standup is on Mondays", "project", "In room 4.")
+    person.forget("lunch")
+    person.forget("standup")
+    stones = {s.name: s for s in person.session.layer("project").tombstones()}
+    at = datetime.fromisoformat(max(s.ts for s in stones.values()))
+    stamp = lambda seconds: (at + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    path = cc_transcript(tmp_path / "t.jsonl", ("user", SAID, stamp(60)), ("assistant", "Noted.", stamp(70)),
+                         ("user", STANDUP, stamp(80)), ("assistant", "Noted.", stamp(90)))
+    agent = Memory.open(home=isolated_home, project=project, search_vectors="off")
+    agent.consolidate(path, mode="always", extractor="agent")
+    layer_dir = agent.session.layer_path("project")
+    marks = lambda: [(i["text"], (i.get("tombstone") or {}).get("id")) for i in pending.load(layer_dir)]
+    assert marks() == [(SAID, stones["lunch"].id), (STANDUP, stones["standup"].id)]  # both forgotten: both marked
+
+    done = run_cli("tombstone", "lift", stones["lunch"].id, "--scope", "project", "--project", project)
+    assert done.returncode == 0, done.stderr
+    assert marks() == [(SAID, None), (STANDUP, stones["standup"].id)]  # lifted: unmarked; control: still marked
+    block = run_cli("context", "--project", project).stdout
+    [line] = [x for x in block.splitlines() if "lunch is on Fridays" in x]
+    assert line.endswith(f"“{SAID}”")  # no "restates a memory the user forgot", no "do not save it"
+    [other] = [x for x in block.splitlines() if "standup is on Mondays" in x]
+    assert other.endswith(f"“{STANDUP}” — restates a memory the user forgot (tombstone {stones['standup'].id}); only a "
+                          f"person brings it back, by lifting the tombstone (`memdir tombstone lift "
+                          f"{stones['standup'].id} --scope project`); do not save it, tell the user")
+    found = json.loads(run_cli("review", "--json", "--project", project).stdout)["findings"]
+    assert [(f["text"], bool(f["forgotten"])) for f in found] == [(SAID, False), (STANDUP, True)]

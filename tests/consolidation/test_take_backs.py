@@ -277,7 +277,8 @@ def test_controls_a_next_sentence_about_something_else_replaces_nothing():
 def test_cli_rules_never_mind_is_no_never_rule(isolated_home, project):
     out = consolidate(project, isolated_home, said("Remember the db is on port 5433.", "Never mind, the cache is on 6380."))
     assert "[rule]" not in out
-    assert names(isolated_home, project) == ["db-port-5433"]  # main: also never-cache-6380, a directive
+    # main: also never-cache-6380, a directive; then (rev49c) the cache's port lost: now a plain statement beside it
+    assert descriptions(isolated_home, project) == ["The cache is on 6380.", "The db is on port 5433."]
     assert sentence_rules("Never mind, the cache is on 6380.") == []
     assert sentence_rules("Never mind the lint, never push to main.")[0] == ("rule", ", never push")  # control
 

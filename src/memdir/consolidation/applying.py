@@ -6,7 +6,8 @@ compare-and-set against that snapshot: a target whose digest moved (edited, pinn
 skipped and reported, never overwritten. Every write goes through the gateway as actor ``extracted``. Consolidation
 revises its own unreviewed memories in place; a change to a memory a person or the agent wrote, or an update that
 drifts off the memory's topic, becomes a separate ``candidate`` memory (``candidate_for: <target>``). A proposal
-identical to what is stored, or an update that only restates what its target says (:func:`restated`), is a no-op;
+identical to what is stored, or an update or supersede that only restates what its target says
+(:func:`memdir.consolidation.restating.restated`), is a no-op;
 one matching a tombstone is refused; forgetting a memory a person or the agent wrote is left to a person. The run
 that calls these is :func:`memdir.consolidation.consolidate.consolidate`.
 """
@@ -45,6 +46,7 @@ from ..tombstones.match import match as match_tombstone
 from ..tombstones.refusals import outcome
 from .extractors.subjects import drifts
 from .proposals import Outcome, Proposal
+from .restating import restated, saved_by
 
 
 @dataclass
@@ -74,74 +76,19 @@ def snapshot(session: Session) -> Snapshot:
     return Snapshot(entries, list(stones), stones.skipped)
 
 
-def saved_by(record, text: str) -> bool:
-    """Whether the memory ``record`` (its name, description and body) already says the finding ``text``, with
-    nothing to add: it saves it (:func:`memdir.prompt.coverage.saves`, the one rule: it covers the finding's words
-    and the finding corrects nothing of it — no negation the memory does not make, no value it does not hold), and
-    the finding brings no content word the memory lacks (:func:`_words`). "The staging deploy needs the VPN" is
-    said by a memory saying "The staging deploy needs the corporate WireGuard VPN"; "… no longer needs the VPN",
-    "… needs the VPN and 2FA" and "… needs the VPN and tmux" are not. False for an empty ``text``."""
-    from ..prompt import coverage
-
-    text = (text or "").strip()
-    held = coverage.memory_text(record.name, record.description, record.body)
-    return bool(text) and coverage.saves(text, held) and not _words(text) - _words(record.name.replace("-", " "),
-                                                                                      held)
-
-
-def restated(record, p: Proposal) -> bool:
-    """Whether the update ``p`` only restates what its target ``record`` already says, so writing it, or proposing
-    it as a candidate, would add nothing: the memory says (:func:`saved_by`) the proposal's description and the
-    person's words it came from (``p.evidence``, when given, read as :func:`memdir.prompt.coverage.saves` reads
-    them: a request's own words are not new), and each line of a body the proposal gives, unless the line quotes the
-    description or the evidence (the rules extractor's "The user said on 2026-12-07: “…”"). A proposal that adds a
-    value, a word or a line of its own ("… Lunch is at noon."), another type or importance, or negates the memory,
-    is not a restatement: it is applied, or proposed for review."""
-    from ..prompt import coverage
-
-    if p.type not in (None, record.type) or p.importance not in (None, getattr(record, "importance", None)):
-        return False  # it retypes or reweighs the memory: a change of its own
-    if not saved_by(record, p.description):
-        return False
-    if p.evidence and not coverage.saves(p.evidence, coverage.memory_text(record.name, record.description,
-                                                                          record.body)):
-        return False
-    quoted = [q for q in (_plain(p.description), _plain(p.evidence or "")) if q]
-    return all(saved_by(record, line) or any(q in _plain(line) for q in quoted)
-               for line in (p.body or "").splitlines() if line.strip())
-
-
-def _words(*texts: str) -> set[str]:
-    """The content words of ``texts`` (:func:`memdir.consolidation.extractors.wording.content_words`: no request
-    words, so "Remember that …" brings none of its own), by their first five letters (``needs`` is ``need``'s), and
-    its command-line options whole (``-q``, ``--frozen-lockfile``: "pytest -x -q" adds ``-q`` to "pytest -x")."""
-    import re
-
-    from .extractors.wording import content_words
-
-    flags = {flag for text in texts for flag in re.findall(r"(?<![\w-])--?[a-z0-9][\w-]*", (text or "").lower())}
-    return {word[:5] for text in texts for word in content_words(text or "")} | flags
-
-
-def _plain(text: str) -> str:
-    """``text`` folded for a quote's comparison: lower case, its words joined by single spaces, no end stop."""
-    return " ".join(text.lower().split()).rstrip(".!?。！？")
-
-
 def saying(snap: Snapshot, text: str) -> tuple[str, str] | None:
-    """``(scope, name)`` of the live memory (active, not muted) of ``snap`` that ``text`` speaks about
-    (:func:`memdir.consolidation.extractors.subjects.same_subject`, the rule that picks an update's target) when it
-    already says ``text`` (:func:`saved_by`); None when no memory is on that subject or the one that is does not
-    (the finding adds or corrects something). A finding it returns for is a restatement: not kept pending."""
-    from types import SimpleNamespace
+    """``(scope, name)`` of the first live memory (active, not muted) of ``snap``, layer by layer, that already says
+    ``text`` (:func:`memdir.consolidation.restating.said_by_any`, the one rule of both extractors); None when none
+    does (the finding adds or corrects something: "the staging deploy no longer needs the VPN" beside "… needs the
+    VPN"). A finding it returns for is a restatement: not kept pending."""
+    from .restating import said_by_any
 
-    from .extractors.subjects import same_subject
-
-    live = {(scope, e.record.name): e.record for scope, entries in snap.entries.items() for e in entries.values()
-            if e.record.status == "active" and not e.record.disabled}
-    found = same_subject(text, [SimpleNamespace(scope=scope, name=r.name, description=r.description, body=r.body,
-                                                status=r.status) for (scope, _), r in live.items()])
-    return found if found is not None and saved_by(live[found], text) else None
+    for scope, entries in snap.entries.items():
+        live = [e.record for e in entries.values() if e.record.status == "active" and not e.record.disabled]
+        found = said_by_any(live, text)
+        if found is not None:
+            return scope, found.name
+    return None
 
 
 def _own(layer, entry) -> bool:
@@ -243,7 +190,7 @@ def apply_proposal(writer: Session, snap: Snapshot, index: int, p: Proposal, dry
         if old is not None and (old.description, old.body, old.type) == (desc, body, kind) and action == "update":
             return fail(("would-" if dry_run else "") + "unchanged", "identical to what is stored",
                         name=target, target=target, scope=scope)
-        if action == "update" and restated(old, p):  # restate47: "needs the VPN" to what says "…WireGuard VPN"
+        if action in ("update", "supersede") and restated(old, p):  # restate47: "needs the VPN" to "…WireGuard VPN"
             return fail(("would-" if dry_run else "") + "unchanged", f"{target!r} already says it: nothing new",
                         name=target, target=target, scope=scope)
         same = next((e.record.name for e in snap.entries.get(scope, {}).values()

@@ -31,10 +31,13 @@ subject kept, one of its values put right, or one word swapped), and is read as 
 in a request of several facts only the one value: "Remember we deploy on Thursdays and the db is on port
 5433."), which the gate counts and the extractors keep (``replaced``). One that denies the request ("Never
 mind, it's not port 5433") and names nothing else cancels it with nothing in its place ("Forget that — we don't
-use npm" after "Remember to use pnpm." names npm: it cancels nothing, take46). Any other ("Scratch that, rerun
-the tests.", "Never mind, the cache is on port 6380." after "Remember the db is on port 5433.") takes back
-nothing and is read as it is: the person's earlier fact is never lost to a doubtful replacement ("Never mind" is
-no rule "never …" either).
+use npm" after "Remember to use pnpm." names npm: it cancels nothing, take46); one that denies it and puts
+something in its place ("Scratch that. Don't use pnpm for installs, use bun.": :func:`denies_and_puts`) is read as
+the request it makes ("Remember: don't use pnpm for installs, use bun."). Any other takes back nothing: the
+person's earlier fact is never lost to a doubtful replacement ("Never mind" is no rule "never …" either). Of
+those, a fact with a value of its own ("Never mind, the cache is on port 6380." after "Remember the db is on port
+5433.": :func:`another_fact`) is kept beside the request, as the request it in effect makes ("Remember: the cache
+is on port 6380."); the rest ("Scratch that, rerun the tests.") is read as it is.
 
 Of a request of several values of one kind ("Remember: the db is on port 5433 and the cache on port 6379."), a
 replacement puts right the one whose place its words name ("the cache port is 6380": the cache's). Fillers that
@@ -72,7 +75,9 @@ from .said import turn_number
 from .takeback import (
     NOD,
     Unclear,
+    another_fact,
     correction,
+    denies_and_puts,
     denies_request,
     held_text,
     is_retraction,
@@ -384,6 +389,12 @@ def withdrawn(transcript) -> Withdrawals:
                         out.append(Withdrawal(index, i, sentence, cancel(*at), instead))
                         speak(pos, i, stems(instead))  # what it says now is said, and may be taken back in turn
                         continue
+                    other = another_fact(rest) if not soft else None
+                    if other is not None:  # "Never mind, the cache is on 6380." after the db's port: both kept
+                        replaced.setdefault(index, {})[i] = other
+                        rules[pos, i] = [("remember", other)]
+                        speak(pos, i, stems(other))
+                        continue
                 words = stems(sentence)
                 if not NOD.fullmatch(sentence) and (words or asks(pos, i)):  # "Remember that." says no content word, but asks
                     speak(pos, i, words)
@@ -415,12 +426,14 @@ def _next_replacing(turns, target: tuple[int, int], back: list[str], confirmed: 
     ``confirmed``: the proposal a bare yes confirmed, else None), or None: it must be no take-back or question of
     its own, ask nothing itself (a request is kept as it is), and be clearly the same fact with a new value
     (:func:`replaced_request`; a value put right when several could be is not guessed)."""
-    if rules or is_retraction(following) or takes_itself_back(following) or negates(following):
+    if rules or is_retraction(following) or takes_itself_back(following):
         return None
     if replacement(following) is not None or correction(following) is not None:
         return None
     request = confirmed if confirmed is not None else turns[target[0]][1][target[1]]
     about = [request, *back] if confirmed is None else [request]
+    if negates(following) and not denies_and_puts(about, following):
+        return None  # a denial alone puts nothing in the request's place ("Scratch that. We don't use npm.")
     if following[:1].isupper() and following[1:2].islower():
         following = following[:1].lower() + following[1:]  # "We deploy on Thursdays." → "Remember: we deploy …"
     instead = replaced_request(request, about, following)

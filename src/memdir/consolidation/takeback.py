@@ -182,14 +182,28 @@ def _subject(text: str, *, ordered: bool = False):
 
 
 def negates(text: str) -> bool:
-    """Whether ``text`` holds a word that turns it around (:data:`memdir.text.words.NEGATIONS`: "not", "no",
-    "never" …, or a word ending in "n't"): "it's not port 5433" denies the value it names. Linear."""
-    from ..text.words import NEGATIONS
+    """Whether ``text`` holds a word that turns it around (:func:`_negation`: "not", "no", "never" …, a word ending
+    in "n't", German "kein", "nicht", and in a Chinese or Japanese run a character of negation such as 不 or 没
+    outside a word that denies nothing: "我们不用 pnpm 了" negates, "pnpm 非常不错" does not): "it's not port 5433"
+    denies the value it names. Linear."""
+    return any(_negation(token) for token in _TOKEN.findall(text.lower().replace("\u2019", "'")))
 
-    for token in _TOKEN.findall(text.lower().replace("\u2019", "'")):
-        if token in NEGATIONS or token.endswith("n't"):
-            return True
-    return False
+
+def _negation(token: str) -> bool:
+    """Whether the word ``token`` (lower case) turns what is said around: one of
+    :data:`memdir.text.words.NEGATIONS` or :data:`~memdir.text.words.GERMAN_NEGATIONS`, a word ending in "n't", or a
+    CJK run holding a one-character negation of :data:`~memdir.text.words.NEGATIONS` outside the words of
+    :data:`~memdir.text.words.CJK_NOT_NEGATING` (不 in 不错 "not bad", 不过 "but"; 非 in 非常 "very"). Linear in
+    the token's length times that list's (fixed) size."""
+    from ..text.words import CJK_NOT_NEGATING, GERMAN_NEGATIONS, NEGATIONS
+
+    if token in NEGATIONS or token in GERMAN_NEGATIONS or token.endswith("n't"):
+        return True
+    if token.isascii() or not any(ch in NEGATIONS for ch in token):
+        return False
+    for word in CJK_NOT_NEGATING:
+        token = token.replace(word, " ")
+    return any(ch in NEGATIONS for ch in token)
 
 
 def replacement(sentence: str) -> str | None:
@@ -301,16 +315,18 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
     right, nothing else (:func:`correction`)."""
     from .gate import is_question_or_hedge, sentence_rules
 
-    if is_question_or_hedge(rest) or negates(rest):
+    if is_question_or_hedge(rest):
         return None
     said = " ".join(about)
+    sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
+    as_request = (sentence[:1].upper() + sentence[1:] if any(rule == "remember" for rule, _ in sentence_rules(sentence))
+                  else "Remember: " + sentence)
+    if negates(rest):  # "Don't use pnpm for installs, use bun.": the request denied and something in its place
+        return as_request if not values_only and denies_and_puts(about, rest) else None
     new_words, old_words = _subject(rest), _subject(said)
     new_values, old_values = _values(rest), _values(said)
     put = {k: v for k, v in new_values.items() if k not in old_values}
     gone = {k: v for k, v in old_values.items() if k not in new_values}
-    sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
-    as_request = (sentence[:1].upper() + sentence[1:] if any(rule == "remember" for rule, _ in sentence_rules(sentence))
-                  else "Remember: " + sentence)
     whole = bool(old_words) and old_words <= new_words  # every word of the request's subject said again
     if new_words - old_words:  # a word the request did not say: one word swapped, no value changed, or none
         swapped = len(new_words - old_words) == 1 and len(old_words - new_words) == 1 and new_words & old_words
@@ -340,6 +356,45 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
     return request[:found[0].start()] + written + request[found[0].end():]
 
 
+def another_fact(rest: str) -> str | None:
+    """What a take-back with a sentence after it in the same sentence (:func:`replacement`) says when that sentence
+    is no new value of the request before it (:func:`replaced_request` gave None) but a fact of its own: a statement
+    naming its subject and a value (:func:`_values`), negating nothing, no question or hedge ("Never mind, the cache
+    is on 6380." after "Remember the db is on port 5433."). The person let the request go on ("never mind") to
+    the fact they meant: both are kept — the request, as no doubtful replacement takes a fact away, and this fact,
+    as the request it in effect is ("Remember: the cache is on 6380.", saved as the plain statement "The cache is on
+    6380."; rev49c: it was read as it is, no rule fired, and the port the person gave was lost). None for anything
+    else ("Scratch that, rerun the tests.": no value; "Never mind, it's not 5433": a denial). Linear."""
+    from .gate import is_question_or_hedge, sentence_rules
+
+    if is_question_or_hedge(rest) or negates(rest) or not _values(rest) or not _subject(rest):
+        return None
+    sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
+    if any(rule == "remember" for rule, _ in sentence_rules(sentence)):
+        return sentence[:1].upper() + sentence[1:]
+    return "Remember: " + sentence
+
+
+# Where a denial and what it puts in place part: a clause mark (_CLAUSE), "but", "instead", German "sondern",
+# "stattdessen" and Chinese 而是, 改用, 换成 ("Don't use pnpm, use bun", "不用 pnpm 了，改用 bun").
+_PARTS = re.compile(r"\s*(?:[,;:，、；：。\u2014\u2013]|\s-\s|\b(?:but|instead|sondern|stattdessen)\b|而是|改用|换成)\s*", _I)
+
+
+def denies_and_puts(about: list[str], rest: str) -> bool:
+    """Whether ``rest`` (:func:`replacement`, or the sentence after a bare take-back) denies the request it follows
+    (``about``: the request and what it pointed back to) in one part and puts something in its place in another
+    (:data:`_PARTS`): a part that negates (:func:`negates`) and shares a word of the request's subject, and a part
+    that negates nothing and says a word or a value the request does not ("Don't use pnpm for installs, use bun."
+    after "Remember to use pnpm for installs."; rev49c: bun was lost, nothing kept). Then the take-back's whole
+    ``rest`` is what the person asks to keep. Linear in the length of ``rest``."""
+    said = " ".join(about)
+    subject, values = _subject(said), _values(said)
+    parts = [p for p in _PARTS.split(rest) if p and p.strip()]
+    denied = any(negates(p) and _claim(p) & subject for p in parts)
+    put = any(not negates(p) and (_subject(p) - subject or set(_values(p)) - set(values)) for p in parts)
+    return denied and put
+
+
 def denies_request(about: list[str], rest: str) -> bool:
     """Whether ``rest`` (:func:`replacement`) denies the request it follows (``about``: the request and what it
     pointed back to) and says nothing new: it negates (:func:`negates`), shares a content word with it, and puts
@@ -348,8 +403,8 @@ def denies_request(about: list[str], rest: str) -> bool:
     naming another thing denies nothing: one holding a word the request does not in place of one it does ("we don't
     use npm" after "Remember to use pnpm."); one holding every word of the request's and more ("we don't use pnpm
     anymore", "we no longer use pnpm", "… in this repo") denies the request itself (break47: pnpm was saved)."""
-    if not negates(rest):
-        return False
+    if not negates(rest) or denies_and_puts(about, rest):
+        return False  # nothing denied, or something put in the request's place ("don't use pnpm, use bun")
     said = " ".join(about)
     new_values = _values(rest)
     if any(value not in _values(said) for value in new_values):
@@ -392,9 +447,7 @@ _NOT_STEMS = frozenset({"don", "doesn", "didn", "isn", "aren", "wasn", "weren", 
 def _claim(text: str, *, ordered: bool = False):
     """:func:`_subject` of ``text`` without its words of negation ("we don't use npm" → {"use", "npm"}; a list in
     their order when ``ordered``)."""
-    from ..text.words import NEGATIONS
-
-    out = [w for w in _subject(text, ordered=True) if w not in NEGATIONS and w not in _NOT_STEMS]
+    out = [w for w in _subject(text, ordered=True) if not _negation(w) and w not in _NOT_STEMS]
     return out if ordered else set(out)
 
 
@@ -409,5 +462,5 @@ def held_text(about: list[str], sentence: str, values: tuple) -> str:
     return f"{said} Then: \u201c{sentence}\u201d Which of {which} it puts right is not clear: ask the person."
 
 
-__all__ = ["NOD", "Unclear", "correction", "denies_request", "held_text", "is_retraction", "named", "negates",
+__all__ = ["NOD", "Unclear", "another_fact", "correction", "denies_and_puts", "denies_request", "held_text", "is_retraction", "named", "negates",
            "replaced_request", "replacement", "takes_itself_back"]

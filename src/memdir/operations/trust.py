@@ -128,12 +128,31 @@ def lift_tombstone(session: Session, tombstone_id: str, *, reason: str | None = 
     # candidates), one id for one value, listed alike under ``team``; a copy left would keep the value forgotten.
     lifted = [gateway.lift_tombstone(layer, tombstone_id, actor=session.actor, reason=reason) for layer in holders]
     if lifted:
+        _unmark_findings(session, tombstone_id, holders[0].scope)
         return LiftResult(lifted[0].id, holders[0].scope, lifted[0].name)
     if unreadable is not None:
         raise unreadable
     if scope:
         raise NotFound(f"no tombstone {tombstone_id!r} in the {scope} layer")
     raise NotFound(f"no tombstone {tombstone_id!r}; see `memdir tombstones`" + unsearched(session, None))
+
+
+def _unmark_findings(session: Session, tombstone_id: str, scope: str) -> None:
+    """The project's pending findings marked with the lifted tombstone lose the mark
+    (:func:`memdir.prompt.pending.unmark`): once lifted, no block or review says the value is forgotten. The lift
+    is done and journaled already: a project layer that cannot be read or locked keeps its marks (said nothing)."""
+    from ..errors import LockTimeout
+    from ..prompt import pending
+
+    if session.project_root is None:
+        return
+    try:
+        if not (session.layer_dir("project") / pending.META_DIR / pending.PENDING_FILE).is_file():
+            return  # nothing pending: no lock taken
+        with session.layer("project").locked():
+            pending.unmark(session.layer_dir("project"), tombstone_id, scope)
+    except (OSError, StoreError, LockTimeout):
+        pass
 
 
 # ---------------------------------------------------------------- review and decisions

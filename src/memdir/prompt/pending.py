@@ -385,6 +385,25 @@ def drop_forgotten(layer_dir: Path, memory_text: str, head_text: str) -> list[di
     return gone
 
 
+def unmark(layer_dir: str | os.PathLike, tombstone_id: str, scope: str) -> list[dict]:
+    """Take the forgotten mark (:func:`restates`) off the findings marked with the tombstone ``tombstone_id`` of the
+    ``scope`` layer, once a person lifted it (call with the layer lock held): the value may be written again, so the
+    agent's block, ``memdir review`` and ``doctor`` no longer say it was forgotten (rev49c: a lifted tombstone's
+    finding still said "do not save it"). A mark naming no scope is taken off too; one of another scope's tombstone
+    of the same id stays (it is still in force there). Returns the findings unmarked (without their mark).
+    Raises :class:`~memdir.errors.StoreError` when the disk refuses."""
+    items = load(layer_dir)
+    done = []
+    for item in items:
+        stone = item.get("tombstone")
+        if isinstance(stone, dict) and stone.get("id") == tombstone_id and stone.get("scope") in (scope, None):
+            del item["tombstone"]
+            done.append(item)
+    if done:
+        _save(layer_dir, items)
+    return done
+
+
 def forgotten_by(item_text: str, memory_text: str, head_text: str) -> bool:
     """Whether a finding ``item_text`` asks to save again a value deleted or forgotten: ``memory_text`` (the
     memory's name, description and body; a tombstone keeps no body in clear, so of one: its name and description)
@@ -534,4 +553,4 @@ def remember_dropped(layer_dir: str | os.PathLike, items: list[dict]) -> None:
 __all__ = ["CLOSE", "DROPPED_FILE", "DROPS_READING", "MAX_DROPPED", "MAX_ITEMS", "OPEN", "SEPARATOR", "SHOW_LIMIT", "active", "add",
            "answered_lately", "drop", "drop_every", "drop_forgotten", "dropped", "dropped_texts", "expire_covered",
            "forgotten_by", "kept_ids", "load", "mark_shown", "pending_block", "remember_dropped", "render",
-           "said_digest", "session_pending", "showings", "was_dropped", "with_pending"]
+           "said_digest", "session_pending", "showings", "unmark", "was_dropped", "with_pending"]

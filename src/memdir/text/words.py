@@ -139,6 +139,19 @@ wrong false incorrect untrue outdated obsolete mistaken
 не нет ни никогда δεν μην οχι
 """.split())
 
+# Negations of German, read where a person takes something back ("Vergiss das, wir nutzen kein pnpm mehr": the
+# request to use pnpm is denied, memdir.consolidation.takeback.negates); not in NEGATIONS, which every matcher
+# reads (a German word there changes what tombstones and coverage compare).
+GERMAN_NEGATIONS = frozenset({"nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals",
+                              "nirgends", "nichts"})
+
+# Chinese and Japanese words holding a character of NEGATIONS that deny nothing: 非常 "very", 不错 "not bad",
+# 不过 "but", 不仅 "not only", 不断 "again and again", 不少 "many", 无论 "whatever", 没错 "right", 未来 "future",
+# 别的 and 别人 "other(s)", 差不多 "about": a CJK run holding a negation character only inside one of them
+# negates nothing (memdir.consolidation.takeback.negates).
+CJK_NOT_NEGATING = frozenset({"非常", "不错", "不过", "不仅", "不断", "不少", "无论", "没错", "未来", "别的", "别人",
+                              "差不多", "不久"})
+
 # Words that point at one particular thing, not at things in general: the definite articles, demonstratives,
 # possessives and the speaker's people and place, English and German ("how do I deploy the api", "Wie
 # installiere ich hier ein Paket?"). A how-to or what-is question without one asks what anyone could look up
@@ -412,4 +425,4 @@ BRITISH_WORDS = {
 __all__ = ["BIT_UNITS", "BRITISH_ISE", "BRITISH_OUR", "BRITISH_WORDS", "CHAT_WORDS", "CJK_FUNCTION_TERMS", "HEBREW_PREFIXES", "HEBREW_REST",
            "THAI_FUNCTION_WORDS",
            "IRREGULAR_PLURALS", "IRREGULAR_VERBS", "KEPT_E", "KOREAN_PARTICLES", "QUESTION_WORDS", "REQUEST_WORDS", "RESOLUTION_NOUNS", "SHORT_FORMS", "UNITS",
-           "FUNCTION_WORDS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS", "PRAISE_WORDS"]
+           "CJK_NOT_NEGATING", "FUNCTION_WORDS", "GERMAN_NEGATIONS", "INTERJECTIONS", "NEGATIONS", "POINTING_WORDS", "PRAISE_WORDS"]

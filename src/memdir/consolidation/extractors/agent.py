@@ -12,7 +12,8 @@ tombstones like any write.
 Which sentences: an explicit request to write something down gives its
 content (:func:`memdir.consolidation.extractors.rules.write_down`); instructions about
 this session's files and steps are left out; what the workspace's
-AGENTS.md/CLAUDE.md or an existing memory already says is left out. When more
+AGENTS.md/CLAUDE.md already says is left out, and the run leaves out what an existing
+memory already says (the one rule of both: :mod:`memdir.consolidation.restating`). When more
 than :data:`MAX_FINDINGS` remain, the strongest rules win (remember, then
 correction, confirmed, rule, preference, constraint, decision, deadline,
 schedule, personal), in transcript order. A bare yes to the assistant's
@@ -26,27 +27,15 @@ from __future__ import annotations
 
 from ..gate import confirmed_suggestion, said_rules, sentences
 from ..proposals import ExtractionContext, ExtractionResult
+from ..restating import in_workspace
 from ..retraction import withdrawn
 from ..said import turn_number
 from .rules import is_task_only, secret_value_only, strip_filler, write_down
 from .wording import content_words
 
 MAX_FINDINGS = 3
-KNOWN_SHARE = 0.8  # share of a finding's content words an existing description holding it holds
 PRIORITY = ("remember", "correction", "confirmed", "rule", "preference", "constraint", "decision", "deadline",
             "schedule", "personal")
-
-
-def _known(words: list[str], pools: list[set[str]], text: str = "", said: tuple[str, ...] = ()) -> bool:
-    """Whether :data:`KNOWN_SHARE` of a finding's content ``words`` are in one of ``pools`` (content words of an
-    existing memory's description, of AGENTS.md/CLAUDE.md), unless the finding ``text`` corrects what the pool's
-    text in ``said`` (by position; none: not checked) says (:func:`memdir.prompt.coverage.corrects`): "the staging
-    deploy no longer needs the VPN" and "… needs the VPN and 2FA" are made of the words of "The staging deploy needs
-    the corporate WireGuard VPN" but correct or add to it, so they are kept (restate47: they were left out)."""
-    from ...prompt.coverage import corrects
-
-    return any(len(words) >= 2 and sum(w in pool for w in words) / len(words) >= KNOWN_SHARE
-               and not (at < len(said) and corrects(text, said[at])) for at, pool in enumerate(pools))
 
 
 class AgentExtractor:
@@ -59,9 +48,6 @@ class AgentExtractor:
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
         found: list[tuple] = []  # (priority, order, rule, text, date said)
         notes: list[str] = []
-        described = tuple(context.existing_descriptions())
-        pools = [set(content_words(d)) for d in described]
-        docs = set(content_words(context.workspace_text or ""))
         order = 0
         withdrawals = withdrawn(transcript)  # what the person took back: no finding ("Scratch that.")
         for index, turn in transcript.user_turns():
@@ -91,8 +77,10 @@ class AgentExtractor:
                 words = content_words(text)
                 if not words or any(text in f[3] for f in found):
                     continue
-                if _known(words, pools + ([docs] if docs else []), text, described):
-                    notes.append(f"turn {turn_number(index)}: already in memory or AGENTS.md/CLAUDE.md: {text[:80]}")
+                # what a memory says already is the run's to leave out, by the same rule (applying.saying), with
+                # the memory named in its note
+                if in_workspace(text, context.workspace_text):
+                    notes.append(f"turn {turn_number(index)}: already in AGENTS.md/CLAUDE.md: {text[:80]}")
                     continue
                 rule = min(rules, key=PRIORITY.index)
                 inside = [f for f in found if f[3] in text]  # an earlier finding this one quotes in full

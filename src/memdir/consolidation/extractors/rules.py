@@ -26,7 +26,9 @@ explicit statement of one of these kinds (cues from :mod:`memdir.consolidation.g
 Never kept: questions, hedges and hypotheticals (the gate's filter);
 instructions about this session's files and steps ("as you go", "for now",
 "in a notes.md file"); a statement whose point is a secret's value; what the
-workspace's AGENTS.md/CLAUDE.md or an existing memory already says. Leading
+workspace's AGENTS.md/CLAUDE.md already says. What an existing memory already says
+(:func:`memdir.consolidation.restating.said_by_any`, the one rule) is proposed as an
+update of that memory, outside the cap, which the apply step reports ``unchanged``. Leading
 conjunctions and fillers ("And", "So", "first of all,") are dropped. Relative
 dates are made absolute from the message time
 (:mod:`memdir.consolidation.extractors.dates`: "next Friday" → "next Friday (2026-12-04)").
@@ -437,6 +439,7 @@ class RulesExtractor:
     model = None
 
     def extract(self, transcript, context: ExtractionContext) -> ExtractionResult:
+        from ..restating import in_workspace, said_by_any
         from .subjects import same_subject
 
         proposals: list[Proposal] = []
@@ -445,8 +448,7 @@ class RulesExtractor:
         names: set[str] = set()
         seen: set[str] = set()
         cap, left = context.max_proposals * 2, []
-        known = [set(content_words(d)) for d in context.existing_descriptions()]
-        docs = set(content_words(context.workspace_text or ""))
+        restating = 0  # proposals restating the memory they update: outside the cap (the apply step writes nothing)
         by_name = {(m.scope, m.name): m for m in context.existing}
         withdrawals = withdrawn(transcript)
         for index, turn in transcript.user_turns():
@@ -466,12 +468,13 @@ class RulesExtractor:
                 if not words or key in seen:
                     continue
                 seen.add(key)
-                if docs and len(words) >= 3 and sum(w in docs for w in words) / len(words) >= 0.8:
+                if in_workspace(statement, context.workspace_text):
                     notes.append(f"turn {turn_number(index)}: already in AGENTS.md/CLAUDE.md: {statement[:80]}")
                     continue
-                if any(len(words) >= 2 and sum(w in k for w in words) / len(words) >= 0.9 for k in known):
-                    notes.append(f"turn {turn_number(index)}: an existing memory already says: {statement[:80]}")
-                    continue
+                # a memory saying it already (the one rule, restating.saved_by): an update of that memory, which
+                # the apply step reports unchanged and why (written during the session, already says it), beyond
+                # the cap; a negation built of its words ("no longer needs the VPN") is no restatement
+                sayer = said_by_any(context.existing, statement)
                 when = turn.ts or context.reference_time
                 dated = absolutize(statement, when)
                 scope = "user" if kind == "user" and not _HERE.search(statement) else "project"
@@ -485,10 +488,12 @@ class RulesExtractor:
                         turn=index)
                     made[int(earlier[1])].description = description
                     continue
-                if len(proposals) >= cap:  # a new subject past the cap: counted and named, not proposed
+                if len(proposals) - restating >= cap and sayer is None:  # a new subject past the cap: named
                     left.append(statement)
                     continue
-                target = named or same_subject(statement, context.existing)
+                target = named or ((sayer.scope, sayer.name) if sayer is not None else None) \
+                    or same_subject(statement, context.existing)
+                restating += sayer is not None
                 if target is not None:
                     existing = by_name[target]
                     # an update keeps the memory's type (Proposal.type None): a rule's guess does not retype it
