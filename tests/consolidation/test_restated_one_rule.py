@@ -50,7 +50,7 @@ def test_the_rule_on_the_extractors_own_inputs():
     assert [text for _, text, _ in agent.pending] == ["Remember: the staging deploy no longer needs the VPN."]
     agent = AgentExtractor().extract(_transcript(RESTATED), ExtractionContext(workspace_text=workspace))
     said = RESTATED[:1].upper() + RESTATED[1:]
-    assert agent.pending == [] and agent.notes == [f"turn 0: already in AGENTS.md/CLAUDE.md: {said}"]  # control
+    assert agent.pending == [] and agent.notes == [f"turn 1: already in AGENTS.md/CLAUDE.md: {said}"]  # control
 
 
 def test_rules_a_negation_is_a_change_and_the_restatement_unchanged(isolated_home, project):
