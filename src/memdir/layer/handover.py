@@ -217,11 +217,12 @@ class HandsOver:
         the rows' keys, not a state made, a head read and a row compared per file — the same verdict
         :meth:`memdir.layer.layer.Layer.scan` draws when the manifest does not differ (no take-up). None when a
         file differs, was added or removed, when the listing holds what only a scan judges (a delete set aside,
-        a link, a file over ``max_file_bytes``), the tombstones moved, or this object holds states it read
-        itself (its scan reuses what it parsed, where the manifest's states would be parsed again): the full scan
-        and sweep then."""
-        if self.stones_moved() or self._unsaved_judgement or (self.files and not isinstance(self.files, Rows)):
-            return None  # (the last: this object read the files itself, and its own scan reuses what it parsed)
+        a link, a file over ``max_file_bytes``), the tombstones moved, or this object's last scan read every
+        file itself (its scan reuses what it parsed, where the manifest's states would be parsed again; a glance's
+        few files parsed, as a write's lookup leaves them, are parsed again instead): the full scan and sweep then."""
+        if self.stones_moved() or self._unsaved_judgement or (
+                self.files and not isinstance(self.files, Rows) and not self._hints_left):
+            return None  # (the last: this object scanned the files itself, and its own scan reuses what it parsed)
         stamps = self._stamps()  # the directory's mtime before the listing: a file added during it moves it again
         if stamps.directory is None or stamps.journal is None:
             return None
