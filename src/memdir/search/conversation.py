@@ -118,7 +118,9 @@ def remarks(query: str) -> bool:
     a flag.", "thanks, now add a flag for checkout", "thanks, but the worker still crashes", "great, can you bump
     redis?" → False. Where a prompt is ranked by words alone its first memory's lead is then not read
     (:func:`memdir.search.relevance.led_by_words`; recall47: the three remarks recalled feature-flags, oom-worker and
-    redis-sessions at 0.34–0.48 by two shared words). English only. Pure; linear in the query."""
+    redis-sessions at 0.34–0.48 by two shared words), and a memory is returned only where its words alone reach the
+    threshold (:attr:`memdir.search.relevance.Evidence.anyone`), never by its cosine (recall49: vectors on, the three
+    recalled the same notes by meaning). English only. Pure; linear in the query."""
     if "?" in query:
         return False
     text = query.lower().replace("\u2019", "'")

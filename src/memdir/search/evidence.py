@@ -60,7 +60,11 @@ class Evidence:
     whose words alone reach the threshold (:func:`~memdir.search.relevance.lexical`) is returned at it, in any
     script (a memory written in another script sharing no word with the query is not exempt:
     :func:`~memdir.search.relevance.bar`, recall25); ``defines`` True when it asks so what a kind of thing is
-    (:func:`memdir.search.general.asks_what_it_is`): then not even those words; ``foreign`` True when the prompt is
+    (:func:`memdir.search.general.asks_what_it_is`): then not even those words; ``anyone`` True when a prompt is a
+    question anyone could ask that :func:`~memdir.search.general.asks_in_general` does not read
+    (:func:`memdir.search.general.asks_broadly`: "why do people use feature flags?") or a remark of the chat
+    (:func:`memdir.search.conversation.remarks`, recall only): then only a memory whose words alone reach the
+    threshold is returned at it, its cosine never (:func:`~memdir.search.relevance.bar`, recall49); ``foreign`` True when the prompt is
     written in another language than English and the store holds few of its words
     (:func:`memdir.search.foreign.reads_foreign`, recall only): then its nearest memory standing out is returned by
     meaning alone (:func:`memdir.search.foreign.by_meaning`, :func:`~memdir.search.relevance.bar`); ``pointed`` True
@@ -98,6 +102,7 @@ class Evidence:
     compared: bool = False
     general: bool = False
     defines: bool = False
+    anyone: bool = False
     foreign: bool = False
     pointed: bool = False
     stand_in: bool = False

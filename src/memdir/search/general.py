@@ -327,7 +327,9 @@ def asks_broadly(query: str) -> bool:
     points at no particular thing (:func:`_points`). Where a prompt is ranked by words alone its first memory's lead
     is then not read (:func:`memdir.search.relevance.led_by_words`): two words of a question anyone could ask are no
     sign the project's note answers it (break47: "why do people use feature flags?" recalled the note on LaunchDarkly
-    flags at 0.37, "in general, how do s3 buckets work?" the bucket note at 0.43). English only. Pure."""
+    flags at 0.37, "in general, how do s3 buckets work?" the bucket note at 0.43), and a prompt's memory is returned
+    only where its words alone reach the threshold (:attr:`memdir.search.relevance.Evidence.anyone`), never by its
+    cosine (recall49: vectors on, the two recalled feature-flags and s3-bucket by meaning). English only. Pure."""
     if asks_in_general(query):
         return True
     text = fold(query)

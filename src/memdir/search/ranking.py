@@ -268,6 +268,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 found = {i: relevance.replaced(ev, complete=0.0) if in_passing(ev, asks) else ev for i, ev in found.items()}
             if compared:
                 found = {i: relevance.replaced(ev, compared=True) for i, ev in found.items()}
+            # a question anyone could ask (general.asks_broadly) or a remark of the chat (conversation.remarks), a
+            # prompt's only: no word lead read, and a memory returned only where its words alone reach the threshold
+            # (Evidence.anyone, relevance.bar: recall49), never by its cosine
+            anyone = not explicit and (asks_broadly(query) or remarks(query))
             if asks_in_general(query):  # "how do I crop an image with Pillow?": words, not meaning (relevance.bar)
                 defines = asks_what_it_is(query)  # "what is a feature flag?": not even words
                 named = named_terms(query)  # "… in Node.js?": nor a memory holding nothing of a thing it names
@@ -276,6 +280,8 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                                                defines=defines or lacks_named(named, {*ev.shared, *ev.matched})
                                                or thing is not None and not_its_subject(ev.head, thing))
                          for i, ev in found.items()}
+            elif anyone:  # "why do people use feature flags?", "great job, redis is awesome": words, not meaning
+                found = {i: relevance.replaced(ev, anyone=True) for i, ev in found.items()}
             pointed = frozenset() if explicit else pointed_terms(query)  # "the diff above": a thing of the chat
             if pointed:
                 found = {i: relevance.replaced(ev, pointed=True) if only_pointed(ev.shared, pointed) else ev
@@ -307,10 +313,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
                 ev = concepts.barred(ev, both, {**lifts.get(doc_id, {}), **products.get(doc_id, {})}, min_score)
         scored.append((doc_id, memory, ev, value))
     # a prompt ranked by words alone: the first memory's lead over the next (relevance.led_by_words)
-    # (not for a question anyone could ask, general.asks_broadly, nor a remark of the chat, conversation.remarks)
+    # (not for a question anyone could ask, general.asks_broadly, nor a remark of the chat, conversation.remarks: anyone)
     leader = relevance.word_leader({doc_id: value for doc_id, _m, _e, value in scored}) \
-        if not explicit and min_score >= relevance.THRESHOLD and not cosines and not asks_broadly(query) \
-        and not remarks(query) else None
+        if not explicit and min_score >= relevance.THRESHOLD and not cosines and not anyone else None
     hits = []
     for doc_id, memory, ev, value in scored:
         if leader is not None and doc_id == leader[0]:

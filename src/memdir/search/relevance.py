@@ -353,7 +353,11 @@ def _bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
     threshold, unless it holds :data:`GENERAL_COVERAGE` of the query's weight (:func:`general_held`) ("how do I format Python code?" and
     the note on ruff: general9), whatever script the memory is written in: "how do I crop an image to a
     square with Pillow?" is not the note on Pillow's memory limit (recall8), nor, whatever its words, a memory on
-    what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too for a memory holding a
+    what a general question asks to be defined (:attr:`Evidence.defines`: "what is a feature flag?"); ``math.inf`` too
+    for a question anyone could ask or a remark of the chat (:attr:`Evidence.anyone`) when the memory's words alone do
+    not reach the threshold: its cosine is no sign the project's note answers it (recall49: vectors on, "why do people
+    use feature flags?", "in general, how do s3 buckets work?", "great job on the session, redis is awesome" recalled
+    their topic's note by meaning; the fit sets' such rows recall nothing either way); ``math.inf`` too for a memory holding a
     thin share of a long query (:func:`thin`: neg11), for one meaning leaves in the crowd of a long prompt
     (:func:`crowded`: false36), for one contradicting a number the query writes (:attr:`Evidence.clashes`:
     num42) and for one the words alone carry while another memory is nearer
@@ -371,6 +375,8 @@ def _bar(evidence: Evidence, min_score: float = THRESHOLD) -> float:
                                    or crowded(evidence)):
         return math.inf
     if min_score == THRESHOLD and evidence.general and (evidence.defines or not general_held(evidence)):
+        return math.inf
+    if min_score == THRESHOLD and evidence.anyone and lexical(evidence) < THRESHOLD:
         return math.inf
     if min_score == THRESHOLD and by_meaning(evidence):  # a foreign prompt's nearest, standing out: meaning alone
         return 0.0
