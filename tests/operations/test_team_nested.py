@@ -1,6 +1,7 @@
-"""A teammate's memory file committed in a folder of the team directory is named by `team status` (break49):
+"""A teammate's memory file committed in a folder of the team directory is named by `team status` and `doctor` (break49):
 `.claude/memory/notes/deploy.md` pulled into a clone was in no list, no context, no `doctor` line and no
-`team status` line — the layer is the directory's top level — so the whole team lost it without a word."""
+`team status` line — the layer is the directory's top level — so the whole team lost it without a word. Both name it
+now (doctor as a note)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,11 @@ def test_a_memory_file_in_a_folder_of_the_team_directory_is_named_by_team_status
     assert (f"  in a folder, read by no one: {b.team_dir}/notes/deploy.md — memdir reads the memory files at the "
             "team directory's top level only, so no agent sees this one: `git mv` it up to share it") in out
     assert "tombstones/" not in out.split("in a folder", 1)[1]
+    doctor = run_cli("--home", b.home, "--project", b.root, "doctor").stdout
+    assert f"note: team: in a folder, read by no one: {b.team_dir}/notes/ops/oncall.md — memdir reads" in doctor
     (b.team_dir / "notes" / "deploy.md").rename(b.team_dir / "deploy.md")  # moved up: a memory, no longer named
     (b.team_dir / "notes" / "ops" / "oncall.md").unlink()
     assert mem.team_status().nested == ()
     assert [m.name for m in mem.list(scope="team").memories] == ["deploy"]
+    doctor = run_cli("--home", b.home, "--project", b.root, "doctor").stdout
+    assert "in a folder" not in doctor and "team layer: " in doctor  # the control: doctor ran and said the layer

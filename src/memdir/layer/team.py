@@ -49,6 +49,7 @@ from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
 from ..files.scan import Malformed, Scan
 from ..paths import CANDIDATE_DIR, TEAM_DIR, team_files_dir, team_meta_dir
 from ..settings import Settings
+from ..text.printable import line_of
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
 from .layer import Layer, meta_dir
@@ -237,6 +238,14 @@ def nested_memory_files(path: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
+def nested_note(team_dir: str | os.PathLike, path: str) -> str:
+    """The one sentence ``team status`` and ``doctor`` say of ``path``, a file :func:`nested_memory_files`
+    found in ``team_dir``."""
+    return (f"in a folder, read by no one: {line_of(f'{os.fspath(team_dir)}/{path}', 200)} — memdir reads the "
+            "memory files at the team directory's top level only, so no agent sees this one: `git mv` it up to "
+            "share it")
+
+
 def init(path: Path) -> list[str]:
     """Create the team directory, or adopt the one there: add a README (only
     when the directory holds none), ``.gitignore``, ``.gitattributes`` (with
@@ -269,4 +278,4 @@ def init(path: Path) -> list[str]:
 
 
 __all__ = ["CANDIDATE_DIR", "MAX_NESTED", "TOMBSTONE_DIR", "TeamLayer", "candidate_layer", "home_team_layers", "init",
-           "nested_memory_files", "team_layer"]
+           "nested_memory_files", "nested_note", "team_layer"]

@@ -39,7 +39,7 @@ from ..layer.history import numbered_events
 from ..layer.index import is_visible
 from ..layer.journal import BOOKKEEPING, now_utc
 from ..layer.layer import home_layers
-from ..layer.team import team_journal_dirs
+from ..layer.team import nested_memory_files, nested_note, team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs
 from ..prompt.start import mcp_importable, start_budget, start_layout
 from ..results.maintenance import (
@@ -207,6 +207,16 @@ def unsettled_team_files(session: Session) -> list[str]:
             for path, name, stone, held in teamops.deleted_on_one_side(layer, changes) if not held]
 
 
+def nested_team_files(session: Session) -> list[str]:
+    """One note per memory file in a folder of the team directory (:func:`memdir.layer.team.nested_memory_files`):
+    read by no one, so said (not counted: the file is no memory, moving it is the team's choice). ``[]``
+    without a team layer."""
+    if session.project_root is None or "team" not in session.scopes():
+        return []
+    path = session.layer("team").path
+    return [f"team: {nested_note(path, found)}" for found in nested_memory_files(path)]
+
+
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories (a file with conflict markers, one held back because a tombstone of its layer matches
@@ -244,6 +254,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     found_notes += long_descriptions(session)
     found_notes += left_behind(session)
     found_notes += [edited_index_note(kept) for layer in current.layers for kept in layer.edited_index]
+    found_notes += nested_team_files(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
