@@ -315,8 +315,11 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
         candidate = done.name  # the name written is the one reported
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
+    # a memory no import wrote (a person's, the agent's) was never "changed since the last import"
+    imported = _DIGEST in dict(old.extra) or old.origin == "import"
+    why = "was changed since the last import" if imported else "holds other text, written here, not by an import"
     return ImportOutcome(item.source, candidate, scope, said_as("candidate"),
-                         f"{name!r} was changed since the last import; review it (memdir review)")
+                         f"{name!r} {why}; review it (memdir review)")
 
 
 def _unusable(session: Session, items: list, scope_of, scope: str | None) -> dict[str, str]:
