@@ -205,7 +205,7 @@ def home_team_layers(home: Path, settings: Settings) -> list[Layer]:
     return out
 
 
-MAX_NESTED = 100  # the nested memory files nested_memory_files names, at most
+MAX_NESTED = 20  # the nested memory files nested_memory_files names, at most (a note each, in status and doctor)
 _NESTED_DEPTH = 4  # how many folders deep it looks
 
 
