@@ -55,11 +55,14 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..text.plural import counted
 from ..text.printable import LINE_BYTES, clipped, one_line
+from ..tombstones.match import match
+from ..tombstones.refusals import lift_command
 from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
 from . import team as teamops
 from .installed import CLIENTS, installed
+from .lookup import guard
 from .sync import summary as sync_summary
 from .verify import verify
 
@@ -217,6 +220,32 @@ def nested_team_files(session: Session) -> list[str]:
     return [f"team: {nested_note(path, found)}" for found in nested_memory_files(path)]
 
 
+def team_forgotten_here(session: Session) -> list[str]:
+    """One note per visible team memory whose value a tombstone of this person's other layers forgets (their
+    user or project layer's, a team candidate they rejected: :func:`memdir.operations.lookup.guard`'s, the rule
+    every write obeys): git brings a teammate's file without a write, so no refusal stopped it, and it
+    reaches this person's agent although they forgot that fact. Said, not counted (the team's text is
+    not this person's to hide): the note names the two commands that settle it. ``[]`` without a
+    team layer this session reads."""
+    if session.project_root is None or "team" not in session.scopes():
+        return []
+    team = session.layer("team")
+    stones = guard(session, team)
+    if not stones:
+        return []
+    now, notes = now_utc(), []
+    for name, entry in sorted(team.scan().entries.items()):
+        record = entry.record
+        found = match(stones, record.description, record.body, title=record.title) if is_visible(record, now) else None
+        if found is not None:
+            stone = found[0]
+            notes.append(f"team: {name} holds a value you forgot in your {stone.scope or 'own'} layer (tombstone "
+                         f"{stone.id}), and the team layer brings it to your agent: `memdir forget {name} --scope "
+                         f"team` forgets it for the team (then commit), `{lift_command(stone.id, stone.scope)}` "
+                         "takes your forget back")
+    return notes
+
+
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories (a file with conflict markers, one held back because a tombstone of its layer matches
@@ -255,6 +284,7 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     found_notes += left_behind(session)
     found_notes += [edited_index_note(kept) for layer in current.layers for kept in layer.edited_index]
     found_notes += nested_team_files(session)
+    found_notes += team_forgotten_here(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted
