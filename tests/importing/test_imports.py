@@ -495,8 +495,8 @@ def test_an_item_spelled_unlike_the_memory_of_its_file_name_is_imported_under_a_
     text = run_cli("--project", project, "import", "dir", source).stdout.splitlines()
     assert text[1:3] == [
         f"  imported         c-sharp-tips (project)  ← C# tips.md  — {C_SHARP_NOTE}",
-        "  candidate        go-tips-import (project)  ← Go Tips.md  — 'go-tips' was changed since the last import; "
-        "review it (memdir review)"]
+        "  candidate        go-tips-import (project)  ← Go Tips.md  — 'go-tips' holds other text, written here, not "
+        "by an import; review it (memdir review)"]  # break49: it said "was changed since the last import"
     cpp = person.read("C++ tips", count=False).record
     assert (cpp.name, cpp.description, cpp.body) == ("c-tips", "Use RAII for every resource", "person's C++ notes")
     sharp = person.read("C# tips", count=False).record  # its own spelling finds it

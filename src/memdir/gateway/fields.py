@@ -453,7 +453,6 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
     if title is not None and not isinstance(title, str):
         raise InvalidInput("title must be a string")
     written = raw_name(name)
-    keep = normalized.title is None and written.lower() != normalized.name  # more than case: worth a title
     if note := name_note(name):
         warnings.append(note)
     # Stripped again after the cut and the escapes: a cut can end on a space, which the file
@@ -481,7 +480,7 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
         rest = rest if limit is None else _cut(rest, limit, "body", warnings)
         body = trimmed_body(sanitize(carried(whole, rest), counts, "body", warnings))
     given = _printable(title or "", "title", warnings)
-    title = given or normalized.title or (written if keep else None)
+    title = given or kept_spelling(name)
     if title:
         title = sanitize(_cut(title, settings.limit_title, "title", warnings), counts, "title", warnings).strip()
     if not given and title and not same_name(name, normalized.name, title):
@@ -492,6 +491,19 @@ def prepare(settings: Settings, name: str, description: str | None, type: str | 
             f"({len(written)} characters): names are kept as titles of at most {settings.limit_title} characters "
             "(limit_title) and this one would be cut; choose a shorter name and put the detail in the description")
     return normalized.name, description, type, body, title or None, counts, warnings
+
+
+def kept_spelling(raw: str) -> str | None:
+    """The title a memory named ``raw`` (a name as written) keeps of its spelling, or None: the hash
+    slug's original (``部署流程`` of ``m-…``), else the name as written (:func:`memdir.text.names.raw_name`)
+    when it differs from its normalized name by more than case (``C++ tips`` of ``c-tips``, ``café`` of
+    ``cafe``; ``Dup`` of ``dup`` keeps none). The one rule of every write (:func:`prepare`) and of an
+    import, whose sources name memories by file stems and keys (:mod:`memdir.importing.run`). Not cut to
+    ``limit_title``. Raises :class:`InvalidName` as :func:`memdir.text.names.normalize_name` does."""
+    normalized, written = normalize_name(raw), raw_name(raw)
+    if normalized.title is not None:
+        return normalized.title
+    return written if written.lower() != normalized.name else None
 
 
 def name_note(raw: str) -> str | None:

@@ -53,7 +53,13 @@ from datetime import datetime, timezone
 
 from ..errors import InvalidInput, MemdirError, ScopeError, TombstoneRefused
 from ..files.memfile import MemoryRecord, serialize
-from ..gateway.fields import MemoryChange, distinct_name, free_name, prepare
+from ..gateway.fields import (
+    MemoryChange,
+    distinct_name,
+    free_name,
+    kept_spelling,
+    prepare,
+)
 from ..gateway.writing import ITEM_ERRORS, BatchWrite
 from ..layer.journal import changes_content, records_bytes
 from ..operations.lookup import guard
@@ -61,7 +67,7 @@ from ..operations.memories import write, write_batch
 from ..operations.team import pending
 from ..results.memories import WriteResult
 from ..session import Session
-from ..text.names import same_name
+from ..text.names import normalize_name, same_name
 from ..text.printable import line_of, utf8_prefix
 from ..tombstones.match import Tombstone, match
 from ..tombstones.refusals import outcome
@@ -180,6 +186,21 @@ def _named_apart(layer, name: str, spelled: str, reserved: Container[str]) -> tu
                    f"named {apart!r} here")
 
 
+def _spelling(session: Session, item: Item) -> str | None:
+    """The title an item without one keeps of its source's spelling (a file stem, a line's ``name``:
+    ``C# tips.md``, ``café``), by the rule of every write (:func:`memdir.gateway.fields.kept_spelling`),
+    so the memory is found by the name its source gave it and another spelling is another memory; None
+    when the spelling does not name the item's memory or is over ``limit_title`` (kept as before: no title)."""
+    if not item.spelled:
+        return None
+    try:
+        kept = kept_spelling(item.spelled)
+        names = normalize_name(item.spelled).name == item.name
+    except InvalidInput:
+        return None
+    return kept if names and kept and len(kept) <= session.settings.limit_title else None
+
+
 def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[Tombstone],
          reserved: Container[str], batch: _Batch | None = None) -> ImportOutcome | _Deferred:
     """The outcome of importing ``item`` into ``scope``: named apart first when its spelling is another
@@ -191,8 +212,9 @@ def _one(session: Session, item: Item, scope: str, dry_run: bool, stones: list[T
         # long one the write would carry into the body a second time (and the ceiling would cut the rest)
         given = (drawn_description(item.description, session.settings.limit_description) if item.drawn
                  else item.description)
-        name, description, kind, body, title, _, _ = prepare(session.settings, item.name, given,
-                                                             item.type, item.body, item.title, actor="import")
+        name, description, kind, body, title, _, _ = prepare(session.settings, item.name, given, item.type,
+                                                             item.body, item.title or _spelling(session, item),
+                                                             actor="import")
     except InvalidInput as exc:
         return ImportOutcome(item.source, item.name, scope, "skipped", str(exc))
     layer = session.layer(scope)
@@ -293,8 +315,11 @@ def _place(session: Session, layer, item: Item, change: MemoryChange, scope: str
         candidate = done.name  # the name written is the one reported
         if done.operation == "unchanged":
             return ImportOutcome(item.source, candidate, scope, "unchanged", "the same candidate waits already")
+    # a memory no import wrote (a person's, the agent's) was never "changed since the last import"
+    imported = _DIGEST in dict(old.extra) or old.origin == "import"
+    why = "was changed since the last import" if imported else "holds other text, written here, not by an import"
     return ImportOutcome(item.source, candidate, scope, said_as("candidate"),
-                         f"{name!r} was changed since the last import; review it (memdir review)")
+                         f"{name!r} {why}; review it (memdir review)")
 
 
 def _unusable(session: Session, items: list, scope_of, scope: str | None) -> dict[str, str]:

@@ -45,10 +45,11 @@ from ..files.layout import (
     symlink_refusal,
 )
 from ..files.memfile import MemoryRecord
-from ..files.scan import Malformed, Scan
 from ..files.merge import ATTRIBUTE as MERGE_ATTRIBUTE
+from ..files.scan import Malformed, Scan
 from ..paths import CANDIDATE_DIR, TEAM_DIR, team_files_dir, team_meta_dir
 from ..settings import Settings
+from ..text.printable import line_of
 from ..text.redact import credential_in, looks_like_credential
 from ..tombstones.stones import TombstoneDir, TombstoneFile
 from .layer import Layer, meta_dir
@@ -204,6 +205,47 @@ def home_team_layers(home: Path, settings: Settings) -> list[Layer]:
     return out
 
 
+MAX_NESTED = 20  # the nested memory files nested_memory_files names, at most (a note each, in status and doctor)
+_NESTED_DEPTH = 4  # how many folders deep it looks
+
+
+def nested_memory_files(path: Path) -> tuple[str, ...]:
+    """The ``*.md`` files in folders of the team directory ``path`` (paths relative to it, ``/``-separated,
+    sorted, at most :data:`MAX_NESTED`, at most :data:`_NESTED_DEPTH` folders deep): a teammate's memory
+    committed one folder down (``notes/deploy.md``) is read by no one — the layer is the directory's top
+    level — so ``memdir team status`` names it rather than let it go unseen. memdir's own folders
+    (``tombstones/``) and hidden ones are passed over, and a linked folder is never followed. () when the
+    directory does not list."""
+    found: list[str] = []
+
+    def walk(folder: Path, depth: int) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            return
+        for entry in entries:
+            if len(found) >= MAX_NESTED:
+                return
+            if entry.name.startswith("."):
+                continue
+            if depth and entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                found.append(os.path.relpath(entry.path, path).replace(os.sep, "/"))
+            elif depth < _NESTED_DEPTH and entry.is_dir(follow_symlinks=False) and not (
+                    depth == 0 and entry.name == TOMBSTONE_DIR):
+                walk(Path(entry.path), depth + 1)
+
+    walk(Path(path), 0)
+    return tuple(found)
+
+
+def nested_note(team_dir: str | os.PathLike, path: str) -> str:
+    """The one sentence ``team status`` and ``doctor`` say of ``path``, a file :func:`nested_memory_files`
+    found in ``team_dir``."""
+    return (f"in a folder, read by no one: {line_of(f'{os.fspath(team_dir)}/{path}', 200)} — memdir reads the "
+            "memory files at the team directory's top level only, so no agent sees this one: `git mv` it up to "
+            "share it")
+
+
 def init(path: Path) -> list[str]:
     """Create the team directory, or adopt the one there: add a README (only
     when the directory holds none), ``.gitignore``, ``.gitattributes`` (with
@@ -235,4 +277,5 @@ def init(path: Path) -> list[str]:
     return created
 
 
-__all__ = ["CANDIDATE_DIR", "TOMBSTONE_DIR", "TeamLayer", "candidate_layer", "home_team_layers", "init", "team_layer"]
+__all__ = ["CANDIDATE_DIR", "MAX_NESTED", "TOMBSTONE_DIR", "TeamLayer", "candidate_layer", "home_team_layers", "init",
+           "nested_memory_files", "nested_note", "team_layer"]

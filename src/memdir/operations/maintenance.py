@@ -39,7 +39,7 @@ from ..layer.history import numbered_events
 from ..layer.index import is_visible
 from ..layer.journal import BOOKKEEPING, now_utc
 from ..layer.layer import home_layers
-from ..layer.team import team_journal_dirs
+from ..layer.team import nested_memory_files, nested_note, team_journal_dirs
 from ..paths import PROJECTS_DIR, TEAM_DIR, layer_dirs
 from ..prompt.start import mcp_importable, start_budget, start_layout
 from ..results.maintenance import (
@@ -55,11 +55,14 @@ from ..session import Session
 from ..text.names import normalize_name
 from ..text.plural import counted
 from ..text.printable import LINE_BYTES, clipped, one_line
+from ..tombstones.match import match
+from ..tombstones.refusals import lift_command
 from ..tombstones.stones import misnamed_tombstones, unreadable_tombstones
 from ..vocabulary import ACTORS, JOURNAL_ACTIONS, SYNC_HELD
 from . import moves
 from . import team as teamops
 from .installed import CLIENTS, installed
+from .lookup import guard
 from .sync import summary as sync_summary
 from .verify import verify
 
@@ -207,6 +210,42 @@ def unsettled_team_files(session: Session) -> list[str]:
             for path, name, stone, held in teamops.deleted_on_one_side(layer, changes) if not held]
 
 
+def nested_team_files(session: Session) -> list[str]:
+    """One note per memory file in a folder of the team directory (:func:`memdir.layer.team.nested_memory_files`):
+    read by no one, so said (not counted: the file is no memory, moving it is the team's choice). ``[]``
+    without a team layer."""
+    if session.project_root is None or "team" not in session.scopes():
+        return []
+    path = session.layer("team").path
+    return [f"team: {nested_note(path, found)}" for found in nested_memory_files(path)]
+
+
+def team_forgotten_here(session: Session) -> list[str]:
+    """One note per visible team memory whose value a tombstone of this person's other layers forgets (their
+    user or project layer's, a team candidate they rejected: :func:`memdir.operations.lookup.guard`'s, the rule
+    every write obeys): git brings a teammate's file without a write, so no refusal stopped it, and it
+    reaches this person's agent although they forgot that fact. Said, not counted (the team's text is
+    not this person's to hide): the note names the two commands that settle it. ``[]`` without a
+    team layer this session reads."""
+    if session.project_root is None or "team" not in session.scopes():
+        return []
+    team = session.layer("team")
+    stones = guard(session, team)
+    if not stones:
+        return []
+    now, notes = now_utc(), []
+    for name, entry in sorted(team.scan().entries.items()):
+        record = entry.record
+        found = match(stones, record.description, record.body, title=record.title) if is_visible(record, now) else None
+        if found is not None:
+            stone = found[0]
+            notes.append(f"team: {name} holds a value you forgot in your {stone.scope or 'own'} layer (tombstone "
+                         f"{stone.id}), and the team layer brings it to your agent: `memdir forget {name} --scope "
+                         f"team` forgets it for the team (then commit), `{lift_command(stone.id, stone.scope)}` "
+                         "takes your forget back")
+    return notes
+
+
 def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str, ...] = ()) -> DoctorResult:
     """:func:`status` plus :func:`verify`, with the problems found: files that
     are not memories (a file with conflict markers, one held back because a tombstone of its layer matches
@@ -244,6 +283,8 @@ def doctor(session: Session, search: str, extractor: str = "", notes: tuple[str,
     found_notes += long_descriptions(session)
     found_notes += left_behind(session)
     found_notes += [edited_index_note(kept) for layer in current.layers for kept in layer.edited_index]
+    found_notes += nested_team_files(session)
+    found_notes += team_forgotten_here(session)
     if current.untrusted_team:  # the person's choice, not a problem: said, not counted
         found_notes.append(current.untrusted_team)
     if current.team_merge_driver:  # a clone's setup, fixed by one command: said, not counted

@@ -38,6 +38,7 @@ from ..gateway.fields import MemoryChange, distinct_name
 from ..gitfiles import common_dir, git_dir_holding, git_dir_of
 from ..layer.journal import now_utc
 from ..layer.team import init as init_dir
+from ..layer.team import nested_memory_files
 from ..paths import team_meta_dir
 from ..results import Result
 from ..results.memories import RestoreResult, WriteResult
@@ -115,6 +116,7 @@ class TeamStatus(Result):
     too_large: tuple[str, ...] = ()  # memory files over max_file_bytes: never read, out of every context (a merge's)
     renamed_twice: tuple = ()  # (name, ours, theirs) per conflicted file both sides renamed to two live memories
     copies: tuple = ()  # groups of live team memories with one text (merges.live_copies), each in the context
+    nested: tuple[str, ...] = ()  # *.md files in the team directory's folders (layer.team): read by no one
 
 
 @dataclass(frozen=True)
@@ -389,7 +391,7 @@ def status(session: Session) -> TeamStatus:
                   if (pair := renamed_twice(layer, conflict_hunks_of(path))))
     return TeamStatus(str(layer.path), tuple(changes), conflicts, pending, git_error, merge_driver_missing(session, found),
                       one_side, unlifted(session), settled, fenced, ignored, ignores_new, too_large, twice,
-                      live_copies(layer))
+                      live_copies(layer), nested_memory_files(layer.path))
 
 
 def _read(path: Path) -> bytes:

@@ -123,6 +123,10 @@ def team_status(result: TeamStatus) -> str:
               "and it is in no agent's context (a merge of two additions can pass it): shorten it, or move part of "
               "its body into another memory file, then `git add` it" for path in result.too_large]
     lines += _copies_lines(result)
+    if result.nested:  # imported here: the CLI's parser imports this module on every command
+        from ..layer.team import nested_note
+
+        lines += [f"  {nested_note(result.path, path)}" for path in result.nested]
     lines += [f"  unresolved merge conflict inside a code block: {cut(path, 200)} — git's markers lie in fenced "
               "code, where they read as text, so the agent sees both sides: edit the file to keep one, then `git "
               "add` it (memdir's merge driver keeps such hunks outside the fence: `memdir team trust` registers it)"
