@@ -71,3 +71,24 @@ def test_timed_reads_the_identifier_and_where_it_is_kept():
                    "what time is it?", "turn_on the flag", "the due_date field", "call created_at()"):
         assert concepts.timed(prompt, query_terms(prompt)) == {}, prompt
 
+
+
+def test_a_method_or_a_file_named_like_a_moment_recalls_not_the_timestamp_note(store):
+    # break50b: a String method, a list method, a file: each recalled the note at 0.54-0.93, vectors off
+    for prompt in ("why is charAt slow?", "explain elementAt", "the hash_ts file", "fix the bug in chat_at.py",
+                   "look at commit abc_at", "set FLAT_AT"):
+        assert "timezone-utc" not in recalled(store, prompt), prompt
+    assert recalled(store, "set deletedAt when a customer is removed") == ["timezone-utc"]  # control: a moment
+
+
+def test_timed_reads_an_identifier_alone_only_when_it_names_a_moment():
+    stamp = tuple(c for c, forms in enumerate(concepts.FORMS) if ("timestamp",) in forms)
+    for prompt in ("why is charAt slow?", "explain elementAt", "the hash_ts file", "fix the bug in chat_at.py",
+                   "what's_at the top?", "set FLAT_AT", "call camera.lookAt"):
+        assert concepts.timed(prompt, query_terms(prompt)) == {}, prompt
+    assert concepts.timed("update lastModifiedAt", query_terms("update lastModifiedAt")) == {
+        t: stamp for t in ("last", "lastmodifiedat", "modifi")}  # control: a participle before At
+    assert concepts.timed("rename last_seen_at", query_terms("rename last_seen_at")) == {
+        t: stamp for t in ("last", "lastseenat", "seen")}  # control: an irregular participle
+    assert concepts.timed("the event_ts field", query_terms("the event_ts field")) == {
+        t: stamp for t in ("event", "eventt", "field", "ts")}  # control: no moment, but where it is kept

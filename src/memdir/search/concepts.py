@@ -124,11 +124,32 @@ def whom(query: str, terms) -> dict[str, tuple[int, ...]]:
 _TIMED = (r"(?<!\w)(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?:at|AT|ts|TS|timestamp|TIMESTAMP)"
           r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?:At|Timestamp))(?![\w(])")  # compiled for a prompt that may hold one
 _KEPT_IN = "column field table attribute property spalte feld tabelle"
+# An identifier names a moment by itself when the word before its suffix says that something happened (a participle:
+# created_at, deletedAt, paid_at, last_seen_at; an event: last_login_at), it reads ``last_…`` (last_sync_at) or its
+# suffix is the whole word ``timestamp``; else only beside a word of :data:`_KEPT_IN` ("add a start_at column", "the
+# event_ts field"). A method or a file is none: "why is charAt slow?", "explain elementAt", "the hash_ts file", "fix the
+# bug in chat_at.py" recalled "Store timestamps in UTC" and the user's time zone at 0.54-0.93 (break50b). Closed.
+_HAPPENED = frozenset(("paid", "sent", "seen", "read", "built", "sold", "made", "held", "won", "lost", "left",
+                      "begun", "done", "shown", "known", "taken", "given", "written", "spent", "run", "set", "born",
+                      "login", "logout", "signin", "signout", "signup", "expires", "starts", "ends"))
+_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
+
+
+def _moment(identifier: str) -> bool:
+    """True when ``identifier`` (a match of :data:`_TIMED`) names a moment without a word saying where it is kept
+    (:data:`_HAPPENED`): ``created_at``, ``lastModifiedAt``, ``CREATED_AT``, ``paid_at``, ``last_sync_at``,
+    ``event_timestamp`` → True; ``charAt``, ``elementAt``, ``hash_ts``, ``FLAT_AT``, ``cat_at`` → False. Pure."""
+    parts = [p.lower() for p in _PARTS.findall(identifier)]
+    if len(parts) < 2:
+        return False
+    word = parts[-2]
+    return parts[-1] == "timestamp" or parts[0] == "last" or word.endswith("ed") or word in _HAPPENED
 
 
 def timed(query: str, terms) -> dict[str, tuple[int, ...]]:
     """``{term: the timestamp concepts}`` (:func:`asked`'s form) for a prompt's ``terms`` that read an identifier of
-    ``query`` naming a moment (:data:`_TIMED`: its whole term and its parts) and, beside one, the words naming where
+    ``query`` naming a moment (:data:`_TIMED`: its whole term and its parts; by itself, :func:`_moment`, or beside a
+    word of :data:`_KEPT_IN`) and, beside one, the words naming where
     it is kept (:data:`_KEPT_IN`): "add a created_at column" → ``{"createdat", "creat", "column"}``, each mapped to
     the timestamp concept; ``{}`` for a prompt naming no such identifier ("add a status column", "what time is
     it?")."""
@@ -137,13 +158,14 @@ def timed(query: str, terms) -> dict[str, tuple[int, ...]]:
     from .tokenize import query_terms
 
     present = set(terms)
-    identifiers = [found.group(0) for found in re.finditer(_TIMED, query)]
+    kept = set(query_terms(_KEPT_IN)) & present
+    identifiers = [found.group(0) for found in re.finditer(_TIMED, query) if kept or _moment(found.group(0))]
     named = {t for found in identifiers for t in query_terms(found)[:1] if t in present}
     stamp = tuple(c for c, forms in enumerate(FORMS) if ("timestamp",) in forms)
     if not named or not stamp:
         return {}
     named |= {t for found in identifiers for t in query_terms(found)} & present
-    named |= set(query_terms(_KEPT_IN)) & present
+    named |= kept
     return {t: stamp for t in sorted(named)}
 
 

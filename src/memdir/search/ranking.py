@@ -264,8 +264,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if standing and not explicit:  # another script's note sharing the store's common words (relevance.loaned)
                 found = relevance.commonly_held(found)
-            if not explicit and min_score >= relevance.THRESHOLD:  # a keyword met in passing: not complete
-                found = {i: relevance.replaced(ev, complete=0.0) if in_passing(ev, asks) else ev for i, ev in found.items()}
+            # a keyword met in passing: not complete, unless the head names the prompt's concept (below: lifts)
+            passing = {i for i, ev in found.items() if in_passing(ev, asks)} \
+                if not explicit and min_score >= relevance.THRESHOLD else set()
             if compared:
                 found = {i: relevance.replaced(ev, compared=True) for i, ev in found.items()}
             # a question anyone could ask (general.asks_broadly) or a remark of the chat (conversation.remarks), a
@@ -293,6 +294,10 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             lifts = concepts.met(heads, terms, counts, total, query) if heads else {}  # "toggle": feature flags; 部署: deploy
             products = concepts.instances_met(heads, kinds, weighing.term_weights(terms, counts, total)) if kinds \
                 else {}  # a search's kind ("package manager"): a memory whose head names one of its products (pnpm)
+            # "who should I page?" and the note titled "Who is on call" whose body says "page her": the word its body
+            # holds is no word met in passing when its head names what the prompt asks for (break50b)
+            found = {i: relevance.replaced(ev, complete=0.0) if i in passing and i not in lifts else ev
+                     for i, ev in found.items()} if passing else found
         finally:
             conn.execute("COMMIT")
     except sqlite3.Error as exc:  # a damaged index is set aside: rebuilt_when_damaged asks again
