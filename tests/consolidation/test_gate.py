@@ -228,7 +228,8 @@ def test_a_value_put_right_after_actually_or_no_fires_correction():
     "Actually the output is 404.", "No, the error is 500 Internal Server Error.", "Nope, the count is 0.",
     "No, the exit code was 1.", "Actually the result was 42.", "actually the diff is 200 lines",
     "Wait, the test run is 12 minutes long.", "No, it's 5 failures now.", "Actually it's 3am here, let's stop.",
-    "Actually it's 5pm, I need to go.", "Sorry, it's 90% done."])
+    "Actually it's 5pm, I need to go.", "Sorry, it's 90% done.", "Wait, it's 10 o'clock.", "Actually it's 2 of them.",
+    "No, the error rate is 3 per minute.", "Actually it's 1.5x faster."])
 def test_a_result_reported_after_actually_or_no_fires_nothing(said):
     """break50a: int49's "actually/no/wait … is <value>" fired correction on a result reported (an output, an exit
     code, a count, a duration, the time of day): each would have become a pending finding the agent is asked to
