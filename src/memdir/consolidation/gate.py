@@ -56,29 +56,12 @@ import re
 from dataclasses import dataclass, field
 
 from .denial import Undenied, denies_wrong
+from .put_right import PUT_RIGHT as _PUT_RIGHT
 from .said import Sentences
 
 _I = re.I
 # "The db-port memory is wrong: dev postgres is on 5432 again", "The db port is wrong, it's 5432": what is wrong, then
 # what is right (a fixed verb and word, then one separator: linear); retraction.wrong_and_right reads the two parts.
-# A value put right after a word saying so (nu49: "actually the port is 5434", "Correction: …" fired nothing): the
-# opener, then "it is|should be" or "the <thing> is|are|'s …", then a value with a digit (taken whole, possessively:
-# linear). Not a result reported (break50a: "Actually the output is 404", "No, the exit code was 1", "Wait, the test
-# run is 12 minutes long", "Actually it's 3am here" fired): "was" (what happened), a thing that is a result
-# (_RESULT_NOUNS, the word before the verb), or a count or time (_UNITS: what follows the value).
-# "Make that 5434", "oops"/"sorry"/"my bad" as openers (break50a: missed) fire too.
-_RESULT_NOUNS = (r"(?:output|outputs|result|results|error|errors|count|code|status|total|score|diff|response|coverage"
-                 r"|run|runs|build|duration|failures?|tests?)")
-# What may follow the value: the clause's end, or a word going on about the setting ("5434 now", "on staging"), not a
-# count's or a time's ("12 minutes", "2 of them", "10 o'clock", "3 per minute", "90%"); nor a value ending am/pm.
-_UNITS = (r"(?<![\d.][ap]m)(?=\s*$|\s*[,.;:!)\u2014]|\s+(?:now|not|instead|then|again|too|here|there|on|in|for|and"
-          r"|but|so|please)\b)")
-_PUT_RIGHT = (r"^(?:no|nope|actually|correction|wait|oops|sorry|my bad)\b[,.!:;\u2014-]?\s+(?:actually,?\s+)?"
-              r"(?:it'?s|it is|it should be|(?:the|our|my)\s+(?:[^\s,.;:!?]+\s+){0,4}?(?!" + _RESULT_NOUNS
-              + r"(?:'s)?\s)[^\s,.;:!?]+?(?:\s+(?:is|are|should be)|\s*'s)\b)\s+(?:now\s+|actually\s+)?"
-              r"(?:on\s+|at\s+|in\s+)?(?=[\w.:/-]*\d)[\w.:/-]*+" + _UNITS
-              + r"|^(?:\w+,?\s+)?make (?:that|it)\s+(?=[\w.:/-]*\d)[\w.:/-]*+" + _UNITS
-              + r"|^correction\s*[:\u2014-]\s*\w")
 WRONG_AND_RIGHT = (r"\b(?:is|are|was|were) (?:wrong|incorrect|outdated|out of date|stale|no longer (?:true|right|correct))"
                    r"\s*(?:[:;,\u2014\u2013]|\s-)\s*(?=\w)")
 
