@@ -122,3 +122,5 @@ def test_a_memory_putting_the_same_value_right_about_another_thing_saves_nothing
     assert coverage.saves("The prod server runs 3.12 now, not 3.11.", prod) is True  # control
     named = coverage.memory_text("db-port", "Dev PostgreSQL listens on 5434, not 5433")
     assert coverage.saves("The dev database port is 5434 now, not 5433.", named) is True  # the memory's name for it
+    # a finding saying more than the pair: the rest is no memory's (it was dropped with the pair)
+    assert coverage.saves("The dev database port is 5434 now, not 5433; staging stays on 5433.", named) is False

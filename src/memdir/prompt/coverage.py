@@ -137,8 +137,11 @@ def corrects(item_text: str, memory_text: str) -> bool:
     # ("dev PostgreSQL" for "dev database"; not a field's first word, read line by line) is the item's thing in the
     # memory's words, no other value. Any other word there still is one ("test database" against "Dev database":
     # another database with the same pair; break50a: int49 dropped that finding as saved).
+    # Only of a finding saying that alone: one clause ("…; staging stays on 5433" says more: break50a).
+    pairs = _put_right(item_text)
+    alone = not re.search(r"[;!?]|\.\s+\S|\s(?:and|but|while|except)\s", item_text.strip())
     named = _stance({v for line in memory_text.splitlines() for v in _values(line) if v.isalpha()}) \
-        if (pairs := _put_right(item_text)) and pairs <= _put_right(memory_text) else set()
+        if alone and pairs and pairs <= _put_right(memory_text) else set()
     item = _stems(item_text)
     shared = item & memory
     return bool(_turned(item_text, shared) - _turned(memory_text, shared)) or _replaced(item_text, memory_text,
