@@ -54,12 +54,19 @@ def _refused_directory(path: str, others: int, may: str, *, follow: bool = False
     """Why directory ``path`` is not this user's own (None when it is): it must be a directory (``follow``: a
     symbolic link to one is followed, else a link is refused), owned by this user, whose mode gives other users
     none of the bits ``others`` (``0o077``: no entering; ``0o022``: no writing), said as "may be ``may`` by other
-    users". ``absent``: a path that does not exist is None. Never raises."""
+    users". ``absent``: a path that does not exist is None (not a symbolic link to nothing, which ``follow`` names as
+    one: break50a, a dangling ``~/.cache`` was read as absent, then said "cannot be read (No such file …)"). Never
+    raises."""
     import stat
 
     try:
         st = os.stat(path) if follow else os.lstat(path)
     except OSError as exc:
+        if isinstance(exc, FileNotFoundError) and follow and os.path.islink(path):  # break50a: said "No such file"
+            try:
+                return f"{path} is a symbolic link to {os.readlink(path)}, which does not exist"
+            except OSError:
+                return f"{path} is a symbolic link to a path that does not exist"
         if absent and isinstance(exc, FileNotFoundError):
             return None
         return f"{path} cannot be read ({exc.strerror or exc})"

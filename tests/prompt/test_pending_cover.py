@@ -106,3 +106,21 @@ def test_a_memory_putting_the_same_value_right_in_other_words_saves_the_finding(
     assert [i["text"] for i in pending.load(layer)] == [said]  # control: another value leaves it pending
     agent.call_tool("memory_write", {"name": "db-port", "description": "Dev PostgreSQL listens on 5434, not 5433"})
     assert pending.load(layer) == []  # the same value put right ends it
+
+
+def test_a_memory_putting_the_same_value_right_about_another_thing_saves_nothing():
+    """break50a: int49 read any memory stating the finding's "5434, not 5433" as saving it, so a finding about the
+    test database was dropped as saved by the memory about the dev database (and staging by prod, the dev server by
+    the dev database). Another word beside a word both say is another thing; the memory's own name for the thing
+    ("dev PostgreSQL" for "dev database") is not, the control in the same setup."""
+    dev_db = coverage.memory_text("db-port", "Dev database port: 5434, not 5433")
+    assert coverage.saves("The test database port is 5434 now, not 5433.", dev_db) is False
+    assert coverage.saves("The dev database port is 5434 now, not 5433.", dev_db) is True  # control: same thing
+    assert coverage.saves("The dev server port is 5434 now, not 5433.", dev_db) is False
+    prod = coverage.memory_text("python", "The prod server runs 3.12, not 3.11")
+    assert coverage.saves("The staging server runs 3.12, not 3.11.", prod) is False
+    assert coverage.saves("The prod server runs 3.12 now, not 3.11.", prod) is True  # control
+    named = coverage.memory_text("db-port", "Dev PostgreSQL listens on 5434, not 5433")
+    assert coverage.saves("The dev database port is 5434 now, not 5433.", named) is True  # the memory's name for it
+    # a finding saying more than the pair: the rest is no memory's (it was dropped with the pair)
+    assert coverage.saves("The dev database port is 5434 now, not 5433; staging stays on 5433.", named) is False

@@ -166,3 +166,21 @@ def test_a_warm_process_serves_from_the_cache_directory_and_doctor_and_status_sa
     assert (f"warm socket directory: none, so no warm search process can run (XDG_RUNTIME_DIR is not set; {mine} may "
             f"be entered by other users (mode 755); the cache directory {os.path.join(tmp, 'c' * 90)} is too long "
             f"for a socket path (over {sockets.MAX_SOCKET_PATH} bytes))") in lines
+
+
+def test_a_cache_directory_linked_to_nothing_is_said_as_such(runtime, monkeypatch):
+    """break50a: a ``~/.cache`` that is a symbolic link to a missing directory was read as "not made yet", then said
+    "memdir-run cannot be read (No such file or directory)"; it is said as the link it is, and nothing is made
+    through it. Control: the link's target made (this user's, 0700), the socket goes there."""
+    mine, cache, cache_run = _dirs(runtime)
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    os.mkdir(mine, 0o755)
+    os.chmod(mine, 0o755)
+    target = os.path.join(os.path.dirname(cache), "gone")
+    os.symlink(target, cache)
+    why = f"cache directory: {cache} is a symbolic link to {target}, which does not exist"
+    assert sockets.chosen(create=True) == (None, ["XDG_RUNTIME_DIR is not set",
+                                                  f"{mine} may be entered by other users (mode 755)", why])
+    assert sockets.chosen()[1][-1] == why and not os.path.exists(target)
+    os.mkdir(target, 0o700)  # control: the link now leads to this user's directory
+    assert sockets.chosen(create=True)[0] == cache_run

@@ -56,16 +56,12 @@ import re
 from dataclasses import dataclass, field
 
 from .denial import Undenied, denies_wrong
+from .put_right import PUT_RIGHT as _PUT_RIGHT
 from .said import Sentences, turn_number
 
 _I = re.I
 # "The db-port memory is wrong: dev postgres is on 5432 again", "The db port is wrong, it's 5432": what is wrong, then
 # what is right (a fixed verb and word, then one separator: linear); retraction.wrong_and_right reads the two parts.
-# A value put right after a word saying so (nu49: "actually the port is 5434", "Correction: …" fired nothing): the
-# opener, then "it is" or "the <thing> is|are|was …", then a value with a digit (taken whole, possessively: linear).
-_PUT_RIGHT = (r"^(?:no|nope|actually|correction|wait)\b[,.!:;\u2014-]?\s+(?:actually,?\s+)?(?:it'?s|it is|(?:the|our|my)\s+"
-              r"[^\s,.;:!?]+(?:\s+[^\s,.;:!?]+){0,4}?\s+(?:is|are|was|should be|'s)\b)\s+(?:now\s+|actually\s+)?"
-              r"(?:on\s+|at\s+|in\s+)?(?=[\w.:/-]*\d)[\w.:/-]*+|^correction\s*[:\u2014-]\s*\w")
 WRONG_AND_RIGHT = (r"\b(?:is|are|was|were) (?:wrong|incorrect|outdated|out of date|stale|no longer (?:true|right|correct))"
                    r"\s*(?:[:;,\u2014\u2013]|\s-)\s*(?=\w)")
 

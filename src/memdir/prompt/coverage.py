@@ -129,15 +129,23 @@ def corrects(item_text: str, memory_text: str) -> bool:
     "moved from Tuesday to Thursday" against "on Tuesday"). A restatement ("Remember that we deploy on
     Tuesday") corrects nothing."""
     import re  # late, as in _stems
+
     memory = _stems(memory_text)
     if _values(item_text) - {w[:5] for w in re.findall(_WORD, memory_text.lower())}:  # every word: "4" too
         return True
-    if (pairs := _put_right(item_text)) and pairs <= _put_right(memory_text):
-        return False  # the memory puts the same value right ("5434, not 5433"): the item restates its correction
+    # The memory puts the same value right ("5434, not 5433"): beside a word both say, a name of the memory's
+    # ("dev PostgreSQL" for "dev database"; not a field's first word, read line by line) is the item's thing in the
+    # memory's words, no other value. Any other word there still is one ("test database" against "Dev database":
+    # another database with the same pair; break50a: int49 dropped that finding as saved).
+    # Only of a finding saying that alone: one clause ("…; staging stays on 5433" says more: break50a).
+    pairs = _put_right(item_text)
+    alone = not re.search(r"[;!?]|\.\s+\S|\s(?:and|but|while|except)\s", item_text.strip())
+    named = _stance({v for line in memory_text.splitlines() for v in _values(line) if v.isalpha()}) \
+        if alone and pairs and pairs <= _put_right(memory_text) else set()
     item = _stems(item_text)
     shared = item & memory
     return bool(_turned(item_text, shared) - _turned(memory_text, shared)) or _replaced(item_text, memory_text,
-                                                                                       item, memory, shared)
+                                                                                       item, memory, shared, named)
 
 
 def _put_right(text: str) -> set[tuple[str, str]]:
@@ -152,7 +160,8 @@ def _put_right(text: str) -> set[tuple[str, str]]:
         r"(?<![\w.:/-])((?=[\w.:/-]*\d)[\w.:/-]*+)(?:\s+now)?,?\s+not\s+((?=[\w.:/-]*\d)[\w.:/-]*+)", text)}
 
 
-def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str], shared: set[str]) -> bool:
+def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str], shared: set[str],
+              named: set[str] = frozenset()) -> bool:
     """Whether ``item_text`` gives another value in lower case: next to a word both say, on the same side,
     the item has a content word the memory never says and the memory one the item never says ("deploys
     daily" against "deploys weekly", "weekly deploys" against "daily deploys"). Only the word right
@@ -161,10 +170,12 @@ def _replaced(item_text: str, memory_text: str, item: set[str], memory: set[str]
     weekly") corrects nothing. A side of a word the memory also writes once ending a phrase with a function word
     there ("edits in vim" at a line's end, beside "give vim keybindings") holds no value of the memory's: "I use
     vim" against that memory corrects nothing (newuser44: it kept the sentence the agent had just saved as a
-    pending finding); a function word inside a phrase ("a deploy to prod") clears nothing (:func:`_beside`)."""
+    pending finding); a function word inside a phrase ("a deploy to prod") clears nothing (:func:`_beside`).
+    ``named``: the memory's words (as :func:`_stance` reads them) that hold no other value beside a shared word
+    (:func:`corrects`: names of a memory putting the same value right)."""
     item_sides, memory_sides = _beside(item_text, shared), _beside(memory_text, shared, bare=True)
     item, memory = _stance(item), _stance(memory)
-    return any(theirs - item and ours - memory for key, ours in item_sides.items()
+    return any(theirs - item - named and ours - memory for key, ours in item_sides.items()
                if (theirs := memory_sides.get(key)))
 
 
