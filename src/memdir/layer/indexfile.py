@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from ..errors import LockTimeout, StoreError
 from ..files.fsio import atomic_write, unlink
@@ -31,26 +31,30 @@ class KeepsIndex:
     """``_write_index``, ``_stamp``, :meth:`refresh_index` and :meth:`current_index` of
     :class:`memdir.layer.layer.Layer` (which supplies every attribute used)."""
 
-    def _settle_copied_index(self, entries) -> bool:
-        """Before a transaction's changes (``entries``: the layer's memories as they are): a ``MEMORY.md`` whose
+    def _settle_copied_index(self) -> bool:
+        """Before a transaction's changes: a ``MEMORY.md`` whose
         stat says it changed after its stamp (:func:`memdir.files.layout.edited_after`) but whose bytes are the
-        index derived from these memories is no hand edit, whatever its ctime — a home copied with ``cp -a`` (a
-        backup restored) moves every ctime (ux49: its first write kept a ``.edited`` copy and said "MEMORY.md was
-        edited by hand"). The stamp is renewed then, so :func:`memdir.files.layout.keep_edited_index` keeps
-        nothing aside. Two stats when the stamp says nothing changed; else the manifest's facts of every memory
-        (:meth:`_all_facts`) and the file's bytes.
+        lines memdir last wrote there (:meth:`memdir.layer.manifest.Manifest.index_lines`, the text
+        :meth:`memdir.layer.handover.HandsOver._copied_index` compares too) is no hand edit, whatever its ctime — a
+        home copied with ``cp -a`` (a backup restored) moves every ctime (ux49: its first write kept a ``.edited``
+        copy and said "MEMORY.md was edited by hand"). The stamp is renewed then, so
+        :func:`memdir.files.layout.keep_edited_index` keeps nothing aside. Two stats when the stamp says nothing
+        changed; else one query of the manifest and the file's bytes: no memory file parsed (a copied home's first
+        write parses only the files that changed: tests/layer/test_copied_home.py).
         Returns True when the stamp was renewed; never raises."""
         target = self.meta.parent / INDEX_FILE  # the layer directory's; the team layer's is in the home
         try:
-            index = os.lstat(target)
-            if not stat.S_ISREG(index.st_mode) or not edited_after(index, os.stat(self.meta / STAMP_FILE)):
+            index, kept = os.lstat(target), os.stat(self.meta / STAMP_FILE)
+            if not stat.S_ISREG(index.st_mode) or not edited_after(index, kept):
                 return False
-            # from the manifest's facts, as a reorder renders it: a hand edit costs no memory file parsed (break44b)
-            derived = render_index(self._all_facts(entries).values(), now_utc(), self.settings.stale_after_days)
-            if target.read_bytes() != derived.encode("utf-8"):
+            lines = self.manifest.index_lines()
+            if not lines:  # none kept (an older manifest, an empty layer): the hand-edit rule decides
+                return False
+            if target.read_bytes() != ("\n".join(lines) + "\n").encode("utf-8"):
                 return False  # another text: a hand edit, kept aside when the index is written
-            self._stamp(entries.values())
-        except (OSError, StoreError):
+            # the deadline the stamp holds (its atime) kept: no memory's record read to work it out again
+            self._stamp((), datetime.fromtimestamp(kept.st_atime_ns / 1e9, UTC))
+        except (OSError, StoreError, ValueError, OverflowError):
             return False
         return True
 

@@ -397,7 +397,7 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
                 self._restore_index(moved=quick is None)
             tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None or verified)
             tx.verified = verified
-            self._settle_copied_index(tx.scan.entries)  # a MEMORY.md copied as it was (cp -a) is no hand edit
+            self._settle_copied_index()  # a MEMORY.md copied as it was (cp -a) is no hand edit
             if quick is not None and self._listing is not None and self._last_scan is not None \
                     and self._listing[0] == self._last_scan[0]:  # the directory is as the listing saw it
                 tx.listed, self._listing = self._listing[1], None  # the transaction's own until it ends
