@@ -137,7 +137,8 @@ _PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
 # null?") or in a prompt asking for a change (one of these verbs, outside the identifier: "add a paid_at", "update
 # lastModifiedAt in the sync job", "setz sie"). In running prose it is a name ("the paid_at 3pm is cancelled", "the
 # meeting_at 3pm is cancelled" recalled the UTC note and the user's time zone at 0.5; timed50). Beside a word of
-# :data:`_KEPT_IN` any identifier reads as code ("the event_ts field").
+# :data:`_KEPT_IN` any identifier reads as code ("the event_ts field"). Recall eval, fit, tasks/probe/prompts,
+# vectors off and on: every fold's [hits, needing, false, none] as before (no hit lost, no false recall added).
 _CHANGE = ("add rename set update migrate store save write fill backfill populate drop remove delete index sort filter"
            " convert parse default track record compare fix stamp change bump setz speichere füge")
 
