@@ -133,6 +133,33 @@ _HAPPENED = frozenset(("paid", "sent", "seen", "read", "built", "sold", "made", 
                       "begun", "done", "shown", "known", "taken", "given", "written", "spent", "run", "set", "born",
                       "login", "logout", "signin", "signout", "signup", "expires", "starts", "ends"))
 _PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
+# Such an identifier names a field of code only where it reads as code: written in backticks ("why is `paid_at`
+# null?") or in a prompt asking for a change (one of these verbs, outside the identifier: "add a paid_at", "update
+# lastModifiedAt in the sync job", "setz sie"). In running prose it is a name ("the paid_at 3pm is cancelled", "the
+# meeting_at 3pm is cancelled" recalled the UTC note and the user's time zone at 0.5; timed50). Beside a word of
+# :data:`_KEPT_IN` any identifier reads as code ("the event_ts field"). Recall eval, fit, tasks/probe/prompts,
+# vectors off and on: every fold's [hits, needing, false, none] as before (no hit lost, no false recall added).
+_CHANGE = ("add rename set update migrate store save write fill backfill populate drop remove delete index sort filter"
+           " convert parse default track record compare fix stamp change bump setz speichere füge")
+
+
+@functools.cache
+def _change_terms() -> frozenset[str]:
+    """The query terms of :data:`_CHANGE` (read by the tokenizer once a process)."""
+    from .tokenize import query_terms
+
+    return frozenset(query_terms(_CHANGE))
+
+
+def _as_code(query: str, found: re.Match) -> bool:
+    """True when the identifier ``found`` (a match of :data:`_TIMED` in ``query``) reads as code: in backticks, or
+    in a prompt holding a verb of :data:`_CHANGE` outside every such identifier. Pure."""
+    from .tokenize import query_terms
+
+    start, end = found.span()
+    if "`" in query[:start] and "`" in query[end:] and query[:start].count("`") % 2:
+        return True
+    return not _change_terms().isdisjoint(query_terms(re.sub(_TIMED, " ", query)))
 
 
 def _moment(identifier: str) -> bool:
@@ -146,10 +173,31 @@ def _moment(identifier: str) -> bool:
     return parts[-1] == "timestamp" or parts[0] == "last" or word.endswith("ed") or word in _HAPPENED
 
 
+# The forms of the timestamp concept that name how a moment is stored (timestamp, datetime, UTC, タイムスタンプ), not a
+# time zone: a person's own ("User timezone: Europe/Berlin") is no convention for a column, and was recalled beside
+# "Store timestamps in UTC" at its score for "add a paid_at column" (timed50). :data:`STORED` is the pseudo concept
+# :func:`timed` maps to (an index past :data:`FORMS`); :func:`forms_of` reads it.
+_ZONE = frozenset(("zone", "timezon", "zeitzon", "时区", "ゾー", "간대"))
+STORED = len(FORMS)
+
+
+@functools.cache
+def _stored() -> tuple[tuple[str, ...], ...]:
+    """The forms of the timestamp concept naming no time zone (:data:`_ZONE`); ``()`` when the lexicon has none."""
+    stamp = [forms for forms in FORMS if ("timestamp",) in forms]
+    return tuple(form for form in stamp[0] if _ZONE.isdisjoint(form)) if stamp else ()
+
+
+def forms_of(c: int) -> tuple[tuple[str, ...], ...]:
+    """The forms (each its query terms) of concept ``c``: an index of :data:`FORMS`, or :data:`STORED` (the timestamp
+    forms naming no time zone). Raises IndexError for any other index."""
+    return _stored() if c == STORED else FORMS[c]
+
+
 def timed(query: str, terms) -> dict[str, tuple[int, ...]]:
     """``{term: the timestamp concepts}`` (:func:`asked`'s form) for a prompt's ``terms`` that read an identifier of
-    ``query`` naming a moment (:data:`_TIMED`: its whole term and its parts; by itself, :func:`_moment`, or beside a
-    word of :data:`_KEPT_IN`) and, beside one, the words naming where
+    ``query`` naming a moment (:data:`_TIMED`: its whole term and its parts; beside a word of :data:`_KEPT_IN`, or by
+    itself, :func:`_moment`, where it reads as code, :func:`_as_code`) and, beside one, the words naming where
     it is kept (:data:`_KEPT_IN`): "add a created_at column" → ``{"createdat", "creat", "column"}``, each mapped to
     the timestamp concept; ``{}`` for a prompt naming no such identifier ("add a status column", "what time is
     it?")."""
@@ -159,9 +207,10 @@ def timed(query: str, terms) -> dict[str, tuple[int, ...]]:
 
     present = set(terms)
     kept = set(query_terms(_KEPT_IN)) & present
-    identifiers = [found.group(0) for found in re.finditer(_TIMED, query) if kept or _moment(found.group(0))]
+    identifiers = [found.group(0) for found in re.finditer(_TIMED, query)
+                   if kept or (_moment(found.group(0)) and _as_code(query, found))]
     named = {t for found in identifiers for t in query_terms(found)[:1] if t in present}
-    stamp = tuple(c for c, forms in enumerate(FORMS) if ("timestamp",) in forms)
+    stamp = (STORED,) if _stored() else ()
     if not named or not stamp:
         return {}
     named |= {t for found in identifiers for t in query_terms(found)} & present
@@ -173,7 +222,7 @@ def stand_ins(wanted: dict[str, tuple[int, ...]], held) -> set[str]:
     """The terms of ``wanted`` (:func:`asked`) that a text holding the terms ``held`` (a set) does not hold but meets
     by another form of one of their concepts."""
     return {term for term, cs in wanted.items() if term not in held
-            and any(term not in form and held.issuperset(form) for c in cs for form in FORMS[c])}
+            and any(term not in form and held.issuperset(form) for c in cs for form in forms_of(c))}
 
 
 @functools.cache
@@ -232,14 +281,16 @@ def kinds_asked(terms) -> dict[int, frozenset[str]]:
     return out
 
 
-def other_terms(terms, kinds: dict[int, frozenset[str]]) -> list[str]:
+def other_terms(terms, kinds: dict[int, frozenset[str]], query: str = "") -> list[str]:
     """What an explicit search also looks for in the index beside the query ``terms``: the terms of the other forms
-    of each concept the query names (:func:`asked`: 部署, デプロイ for "deploy") and of the products of each kind it
-    names (``kinds``, :func:`kinds_asked`: "pnpm", "yarn" for "package manager"); ``[]`` when none. Only a memory
-    whose head holds a whole form or product is scored so (:func:`met`, :func:`instances_met`)."""
+    of each concept the query names (:func:`asked`: 部署, デプロイ for "deploy"; and, ``query`` given, the stored
+    timestamp's for a field named for a moment, :func:`timed`: "paid_at field", as recall reads it) and of the
+    products of each kind it names (``kinds``, :func:`kinds_asked`: "pnpm", "yarn" for "package manager"); ``[]``
+    when none. Only a memory whose head holds a whole form or product is scored so (:func:`met`,
+    :func:`instances_met`)."""
     present = set(terms)
-    concepts = {c for cs in asked(terms).values() for c in cs}
-    found = [t for c in sorted(concepts) for form in FORMS[c] for t in form]
+    concepts = {c for cs in (*asked(terms).values(), *timed(query, terms).values()) for c in cs}
+    found = [t for c in sorted(concepts) for form in forms_of(c) for t in form]
     found += [t for k in sorted(kinds) for product in _kinds()[k][1] for t in product]
     return [t for t in dict.fromkeys(found) if t not in present]
 
@@ -253,7 +304,7 @@ def recall_terms(query: str, terms, kinds: dict[int, frozenset[str]]) -> list[st
     (:func:`met`, :func:`instances_met`)."""
     present = set(terms)
     found = [t for cs in (*whom(query, terms).values(), *timed(query, terms).values()) for c in cs
-             for form in FORMS[c] for t in form]
+             for form in forms_of(c) for t in form]
     found += [t for k in sorted(kinds) for product in _kinds()[k][1] for t in product]
     return [t for t in dict.fromkeys(found) if t not in present]
 
@@ -336,7 +387,7 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     wanted = {t: cs for t, cs in wanted.items() if weights.get(t, 0) > 0 and t not in soft
               and not weighing.is_generic(t)}
     out = {}
-    forms = [form for cs in wanted.values() for c in cs for form in FORMS[c]]
+    forms = [form for cs in wanted.values() for c in cs for form in forms_of(c)]
     # A head holding no word of any of their forms meets none (a form is met whole): most heads, not read further
     words = frozenset(t for form in forms for t in form) if all(forms) else None
     for rowid, head in heads.items():
@@ -348,5 +399,5 @@ def met(heads: dict[int, tuple[str, ...]], terms: list[str], counts: dict[str, i
     return out
 
 
-__all__ = ["asked", "barred", "instances_met", "kinds_asked", "kinds_tasked", "lifted", "met", "other_terms", "read_forms", "recall_terms", "stand_ins",
+__all__ = ["STORED", "asked", "barred", "forms_of", "instances_met", "kinds_asked", "kinds_tasked", "lifted", "met", "other_terms", "read_forms", "recall_terms", "stand_ins",
            "timed", "whom", "write", "written"]

@@ -225,7 +225,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if explicit:
                 said = concepts.kinds_asked(terms)
                 kinds = {k: kinds.get(k, frozenset()) | said.get(k, frozenset()) for k in kinds.keys() | said.keys()}
-            others = concepts.other_terms(terms, kinds) if explicit else concepts.recall_terms(query, terms, kinds)
+            others = concepts.other_terms(terms, kinds, query) if explicit else concepts.recall_terms(query, terms, kinds)
             # and a concept's other names (部署), a prompt's only where it asks whom to page or installs a package
             if others:
                 have = {memory.id for memory in lexical}
@@ -290,7 +290,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             if not explicit and reads_foreign(query, terms, counts):  # "Speichere den Zeitstempel …": meaning alone
                 found = {i: relevance.replaced(ev, foreign=True) for i, ev in found.items()}
             heads = {i: row.head for i, row in rowwords.rows(conn, list(found)).items()} if min_score >= \
-                relevance.THRESHOLD and (not explicit or kinds or concepts.asked(terms)) else {}
+                relevance.THRESHOLD and (not explicit or kinds or concepts.asked(terms) or concepts.timed(query, terms)) else {}
             lifts = concepts.met(heads, terms, counts, total, query) if heads else {}  # "toggle": feature flags; 部署: deploy
             products = concepts.instances_met(heads, kinds, weighing.term_weights(terms, counts, total)) if kinds \
                 else {}  # a search's kind ("package manager"): a memory whose head names one of its products (pnpm)
