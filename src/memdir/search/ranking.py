@@ -44,7 +44,7 @@ from .keywords import frame_terms, in_passing, reads_as_keywords
 from .near import rows as near_rows
 from .sync import answering, index_error, rebuilt_when_damaged, sync, unsound
 from .terms import add_phrase_freq, compounds as find_compounds, discriminating, doc_freq, in_capitals, read_near, slip_note
-from .tokenize import MAX_QUERY_CHARS, acronyms, query_terms, query_tokens, word_forms
+from .tokenize import MAX_QUERY_CHARS, acronyms, name_parts, query_terms, query_tokens, word_forms
 from .visible import FIELD_WEIGHTS
 from .why import written
 
@@ -66,7 +66,8 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
               compounds: dict[str, tuple[str, str]] | None = None, capitals: dict[int, frozenset[str]] | None = None,
               forms: dict[str, set[str]] | None = None, typed: bool = False,
               unheld: frozenset[str] = frozenset(), named: frozenset[str] = frozenset(),
-              readings: dict | None = None) -> dict[int, relevance.Evidence]:
+              readings: dict | None = None,
+              names: dict[str, frozenset[str]] | None = None) -> dict[int, relevance.Evidence]:
     """The words' part of each memory's evidence (:func:`memdir.search.relevance.evidence`, no cosine).
     ``forms``: the query's words by term (:func:`memdir.search.tokenize.word_forms`: which terms begin longer words,
     :func:`memdir.search.spelling.starts`; a term held only in code identifiers, in another form, weighs less).
@@ -81,7 +82,9 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
     (:func:`memdir.search.weighing.named_fillers`), content terms of it, as an acronym is. ``readings``: the
     query's weights and :class:`~memdir.search.relevance.Prefixes` by (acronyms, starts lacked), filled here; a
     caller asking again with the same arguments but ``ids`` passes the same dict (a search's second call: its
-    weights and its reader's words already read, ≈ 0.2 ms)."""
+    weights and its reader's words already read, ≈ 0.2 ms). ``names``: the query's terms written only as parts of
+    product names (:func:`memdir.search.tokenize.name_parts`): one a memory holds only in other names weighs
+    nothing (:func:`memdir.search.parts.parts_weighed`: MySQL's ``sql`` in PostgreSQL)."""
     if not ids:
         return {}
     capitals = capitals or {}
@@ -114,7 +117,7 @@ def _evidence(conn, ids: list[int], terms: list[str], keywords: bool, counts: di
         weights, as_terms, strong, present = plain if not acronyms and not lacks else reading(acronyms, lacks)
         head = set(as_terms(row.head))
         read = row.read(as_terms)
-        weighed = parts.parts_weighed(weights, row.raw, forms or {}, head)
+        weighed = parts.parts_weighed(weights, row.raw, forms or {}, head, names)
         found = relevance.evidence(weighed, head, read, strong, keywords, None, present=present, typed=typed)
         clashes = versions.clashes(terms, row.numbers()) if numbered else ()
         out[rowid] = relevance.replaced(found, clashes=clashes) if clashes else found  # another host, release
@@ -246,8 +249,9 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             compared = relevance.compares(query, lambda spelling: bool(in_capitals(conn, {spelling.lower(): spelling})))
             unheld = comparison_terms(terms) if compared else frozenset()  # "pip vs uv": the sides, not "vs"
             readings: dict = {}  # the query's weights and reader, for both calls of _evidence
+            names = name_parts(query)  # MySQL's sql: no evidence of PostgreSQL (search.parts)
             found = _evidence(conn, list(rows), terms, keywords, counts, total, compounds | own, capitals, forms, typed,
-                              unheld, named, readings)
+                              unheld, named, readings, names)
             cosines = (_dense(conn, session, query, layers, where, embed_query, pending, windows=windows)
                        if query.strip() else {})
             if unembedded:  # the first page's basis: these had no vector then
@@ -259,7 +263,7 @@ def ranked(session: Session, query: str, *, pool: int, scope: str | None = None,
             nearest += [i for i in scripts.leaders(standing) if i not in nearest]  # nearest among its own too
             rows.update(visible.rows_by_id(conn, [i for i in nearest if i not in rows]))
             found.update(_evidence(conn, [i for i in rows if i not in found], terms, keywords, counts, total,
-                                   compounds | own, capitals, forms, typed, unheld, named, readings))
+                                   compounds | own, capitals, forms, typed, unheld, named, readings, names))
             deciding = asks and not explicit and min_score >= relevance.THRESHOLD  # ranking all: the words' order
             found = _with_cosines(found, cosines, deciding, standing)  # a question's keywords: complete if it stands
             if standing and not explicit:  # another script's note sharing the store's common words (relevance.loaned)

@@ -115,6 +115,30 @@ def identifier_parts(text: str) -> dict[str, set[str]]:
     return {t: forms for t, forms in parts.items() if t not in whole}
 
 
+def name_parts(text: str) -> dict[str, frozenset[str]]:
+    """The terms of ``text`` found only as parts of names written in capitals and joined — a product's name
+    (``MySQL``, ``PostgreSQL``, ``GitHub``, ``TypeScript``: a word of letters alone, starting in a capital, that
+    :func:`word_parts` splits) — and never as a word of its own or a part of another word, each with the names
+    (stemmed, as the tokenizer reads the whole) they are parts of: ``{"sql": {"postgresql"}, "postgr":
+    {"postgresql"}}`` for "The dev PostgreSQL listens", ``{}`` for "PostgreSQL and SQL". A part two different
+    names share (``sql`` of ``MySQL`` and ``PostgreSQL``) is no evidence one is the other
+    (:func:`memdir.search.parts.parts_weighed`). Pure."""
+    whole: set[str] = set()
+    parts: dict[str, set[str]] = {}
+    for match in segments(text):
+        word = match.group("word")
+        if not word:
+            continue
+        pieces = word_parts(word)
+        if len(pieces) > 1 and word[:1].isupper() and word.isalpha():
+            name = stem(fold(word))
+            for piece in pieces:
+                parts.setdefault(stem(fold(piece)), set()).add(name)
+        else:
+            whole.update(stem(fold(p)) for p in pieces)
+    return {t: frozenset(names) for t, names in parts.items() if t not in whole}
+
+
 def word_forms(text: str) -> dict[str, set[str]]:
     """Each term of the words of ``text`` (not CJK) with the forms that give it,
     casefolded: ``{"request": {"requests"}}`` for "add requests". Pure."""
@@ -134,4 +158,4 @@ def has_cjk(text: str) -> bool:
 
 
 
-__all__ = ["SEPARATORS", "has_cjk", "identifier_parts", "segments", "split_chunk", "word_forms", "word_parts"]
+__all__ = ["SEPARATORS", "has_cjk", "identifier_parts", "name_parts", "segments", "split_chunk", "word_forms", "word_parts"]

@@ -88,7 +88,7 @@ from ..text.words import REQUEST_WORDS, UNITS
 from . import ranges, spelling, wordstems
 from .emoji import terms as emoji_terms
 from .oneword import one_words
-from .segmenting import has_cjk, identifier_parts, segments, word_forms, word_parts
+from .segmenting import has_cjk, identifier_parts, name_parts, segments, word_forms, word_parts
 from .stemming import available, kind_spelled, kinds_joined, require, stem
 from .stopwords import HANGUL_FIRST as _HANGUL_FIRST, HANGUL_LAST as _HANGUL_LAST
 from .syllables import joined_syllables
@@ -398,7 +398,7 @@ def writes_in_capitals(text: str, spelling: str) -> bool:
                for m in segments(text) if m.group("word"))
 
 
-__all__ = ["identifier_parts", "word_forms", "word_parts", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
+__all__ = ["identifier_parts", "name_parts", "word_forms", "word_parts", "COMPOUND_MIN", "MAX_GROUPS", "compound_groups", "acronyms", "shouted",
            "VERSION_JOIN", "writes_in_capitals", "MAX_QUERY_CHARS", "STOPWORDS", "compound_splits", "is_compound", "document_fields",
            "document_text", "fts_query", "has_cjk", "is_chat", "is_cjk_grammar", "is_stopword", "query_terms",
            "query_tokens", "request_terms", "available", "require", "segments", "stem", "tokens", "word_tokens"]
