@@ -39,15 +39,15 @@ def test_the_two_calls_share_one_reading_and_give_each_memory_its_own_calls_evid
     names, calls = _recorded(monkeypatch, store, "kafka retention")
     assert names[0] == "kafka-retention" and "backups" in names  # both hold "kafka"
     (conn, ids, args), (_, _, args2) = calls
-    readings = args[-1]
-    assert args2[-1] is readings and list(readings) == [(frozenset(), frozenset())]  # one reading, both calls
+    *given, readings, names = args  # the query's product-name parts last (parts50): none in "kafka retention"
+    assert names == {} and args2[-2] is readings and list(readings) == [(frozenset(), frozenset())]  # one reading, both calls
     conn.execute("BEGIN")
     try:
-        alone = ranking._evidence(conn, ids, *args[:-1])  # a fresh reading: no dict passed
+        alone = ranking._evidence(conn, ids, *given, None, names)  # a fresh reading: no dict passed
         shared: dict = {}
-        first = ranking._evidence(conn, ids[:1], *args[:-1], shared)
+        first = ranking._evidence(conn, ids[:1], *given, shared, names)
         reader = shared[frozenset(), frozenset()][1]
-        rest = ranking._evidence(conn, ids[1:], *args[:-1], shared)
+        rest = ranking._evidence(conn, ids[1:], *given, shared, names)
         assert shared[frozenset(), frozenset()][1] is reader  # the second call read with the first call's reader
     finally:
         conn.execute("COMMIT")
