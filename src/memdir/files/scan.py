@@ -228,29 +228,6 @@ def _memory_entries(listing, asides: list[str], malformed: list[Malformed]):
             continue
         yield item, filename, st
 
-def stat_keys(directory: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> dict[str, tuple[int, int, int]] | None:
-    """The stat key (size, ctime ns, inode) of each memory file of ``directory`` by file name, as :func:`scan`
-    would look at them (:func:`_memory_entries`' listing, one ``lstat`` each, no file read, no state made): what
-    a sweep compares with the manifest's rows in bulk (:meth:`memdir.layer.manifest.Manifest.verify`). None
-    when the listing holds anything only a :func:`scan` can judge: a delete's file set aside, a ``*.md`` that
-    is not a regular file or whose name is not UTF-8, or a file over ``max_bytes``; {} for a missing
-    directory. Raises :class:`StoreError` when the directory cannot be listed."""
-    asides: list[str] = []
-    malformed: list[Malformed] = []
-    try:
-        listing = os.scandir(directory)
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
-    with listing:
-        keys = {filename: (st.st_size, st.st_ctime_ns, st.st_ino)
-                for _item, filename, st in _memory_entries(listing, asides, malformed)}
-    if asides or malformed or any(key[0] > max_bytes for key in keys.values()):
-        return None
-    return keys
-
-
 def scan(directory: Path, cache: Mapping[str, FileState], known: Mapping[str, tuple] | None = None,
          progress=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
          hold: Callable[[MemoryRecord], str | None] | None = None) -> tuple[Scan, dict[str, FileState], bool]:
@@ -467,4 +444,4 @@ def count_files(directory: Path) -> int:
         raise StoreError(f"cannot list {directory}: {exc.strerror or exc}") from None
 
 
-__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "TOO_LARGE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "blank", "bytes_digest", "count_files", "glance", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key", "stat_keys"]
+__all__ = ["FALLBACK_NOTE", "HELD", "NO_FRONTMATTER_NOTE", "TOO_LARGE", "Entry", "FileNote", "FileState", "LazyEntries", "Malformed", "Scan", "blank", "bytes_digest", "count_files", "glance", "holding", "lenient_notes", "load", "settle", "not_regular", "scan", "stat_key"]

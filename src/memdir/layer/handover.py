@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from ..errors import StoreError
 from ..files.layout import INDEX_FILE, index_state, judged
 from ..files.outline import read_outline, write_outline
-from ..files.scan import Scan, bytes_digest, stat_keys
+from ..files.scan import Scan
 from ..files.sweeps import since, sweep_can_wait
 from .journal import records_bytes
 from .lasts import unseen_edit
@@ -62,7 +62,7 @@ class HandsOver:
         if whole:
             files = dict(tx.scan.files)
             heads = dict(self.journal.heads())
-        elif tx.full and not tx.verified:  # a sweep over a trusted manifest: only what it found changed
+        elif tx.full:  # a sweep over a trusted manifest: only what it found changed
             saved = self._saved_files
             if isinstance(saved, Rows) and self._rows_read is not None:
                 # every row, as the sweep's own scan read them under this lock (Layer._known): the manifest's rows
@@ -97,7 +97,7 @@ class HandsOver:
                     tx.replaced_edits[name] = (*found, last.digest)
         self._manifest_trusted = self.manifest.exists()
         self._record_judged(saved_all=whole or tx.full or tx.judged_again)
-        if whole or (tx.full and not tx.verified):
+        if whole or tx.full:
             self._saved_files = dict(tx.scan.files)
         else:
             for filename, state in files.items():
@@ -206,37 +206,6 @@ class HandsOver:
         # until the text changes every fresh process (a write, the context block) would read the whole file.
         write_outline(self.meta, expected, st, wanted)
         return expected
-
-    def _verified_scan(self) -> Scan | None:
-        """Under the lock, when no quick scan stands in (the directory's mtime moved: a ``touch``, a checkout of
-        nothing, a file added and removed): every memory file stat'ed (:func:`memdir.files.scan.stat_keys`) and
-        its stat key compared in bulk with the manifest's row (:meth:`memdir.layer.manifest.Manifest.verify`,
-        while the journal is the one it was saved with); when every file is as recorded, the manifest is
-        restamped with the directory's mtime and this sweep's time, and its states are taken up as the last
-        scan (:meth:`_restore`): the sweep of a layer nothing changed in costs a stat per file and one read of
-        the rows' keys, not a state made, a head read and a row compared per file — the same verdict
-        :meth:`memdir.layer.layer.Layer.scan` draws when the manifest does not differ (no take-up). None when a
-        file differs, was added or removed, when the listing holds what only a scan judges (a delete set aside,
-        a link, a file over ``max_file_bytes``), the tombstones moved, or this object's last scan read every
-        file itself (its scan reuses what it parsed, where the manifest's states would be parsed again; a glance's
-        few files parsed, as a write's lookup leaves them, are parsed again instead): the full scan and sweep then."""
-        if self.stones_moved() or self._unsaved_judgement or (
-                self.files and not isinstance(self.files, Rows) and not self._hints_left):
-            return None  # (the last: this object scanned the files itself, and its own scan reuses what it parsed)
-        stamps = self._stamps()  # the directory's mtime before the listing: a file added during it moves it again
-        if stamps.directory is None or stamps.journal is None:
-            return None
-        wall, mono = time.time_ns(), time.monotonic()
-        keys = stat_keys(self.path, self.settings.max_file_bytes)
-        if keys is None or not self.manifest.verify(
-                stamps.journal, stamps.directory, keys, wall,
-                lambda filename: bytes_digest(self.path / filename, self.settings.max_file_bytes)):
-            return None
-        self._last_scan = None
-        found = self._restore()
-        if found is not None:
-            self._swept_at = mono
-        return found
 
     def _quick_scan(self) -> Scan | None:
         """The last transaction's scan, when it may stand in for a full sweep:

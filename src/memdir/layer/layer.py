@@ -391,18 +391,16 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
             begun = self.journal.last_event()  # before the sweep: a change's first step a kill cut (.interrupted)
             stale = self._index.partial and self._synced_journal != self.journal.stat_key()
             quick = self._quick_scan()
-            verified = quick is None and (quick := self._verified_scan()) is not None  # swept: all as recorded
             if not self._index.built or stale:  # restored keys another process's writes made stale
                 self._index, self._index_written = IndexBuilder(self.settings.stale_after_days), None
                 self._restore_index(moved=quick is None)
-            tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None or verified)
-            tx.verified = verified
+            tx = Transaction(self, quick or self.scan(), actor, session, full=quick is None)
             self._settle_copied_index()  # a MEMORY.md copied as it was (cp -a) is no hand edit
             if quick is not None and self._listing is not None and self._last_scan is not None \
                     and self._listing[0] == self._last_scan[0]:  # the directory is as the listing saw it
                 tx.listed, self._listing = self._listing[1], None  # the transaction's own until it ends
             try:
-                if tx.full and not tx.verified:
+                if tx.full:
                     tx.sync_external()
                 self.take_up_moved(tx)  # over the manifest's states: the memories a tombstone moved (.held)
                 leftovers.clear(tx)  # a dead holder's side files (none listed unless its mark was found)
@@ -430,7 +428,6 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
     def _derive(self, tx: "Transaction") -> None:
         """After the commit: ``MEMORY.md``, its stamp and the journal anchor. Derived files failing
         to update is a warning (the next operation rebuilds them), never a failed change."""
-        swept = tx.full and not tx.verified  # a sweep's own scan (a verified one: the manifest's states, unchanged)
         try:
             if tx.reindex:
                 # A file a sweep found unreadable is journaled as nothing (its history keeps its last version),
@@ -438,12 +435,12 @@ class Layer(ReadsOne, HoldsBack, KeepsIndex, HandsOver):
                 # readable bytes (an external-edit, an event of its name). Only a sweep sees a file edited in
                 # place, and only it has the unreadable files at hand (a fresh write reads no other row).
                 unreadable = (Path(bad.path).stem for bad in tx.scan.malformed
-                              if Path(bad.path).parent == self.path) if swept else ()
+                              if Path(bad.path).parent == self.path) if tx.full else ()
                 touched = {*tx.touched, *(e.name for e in tx.events if e.name), *unreadable}
-                if tx.rebuild or (swept and not self._index.partial):
+                if tx.rebuild or (tx.full and not self._index.partial):
                     touched = None  # every record (in a process that has them all, compared by identity)
                 self._write_index(tx.scan.entries, touched, tx.warnings)
-                self.note_held(tx.scan, swept, tx.files_changed if self._manifest_trusted else None)  # (.held)
+                self.note_held(tx.scan, tx.full, tx.files_changed if self._manifest_trusted else None)  # (.held)
             elif tx.changed:
                 self._stamp(tx.scan.entries.values(), self._index.deadline if self._index.built else False)
         except StoreError as exc:

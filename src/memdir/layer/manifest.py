@@ -47,7 +47,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from ..files.layout import MANIFEST_FILE
-from ..files.scan import TOO_LARGE, FileState
+from ..files.scan import FileState
 from .events import Event, changes_content
 from .index import Facts
 from .lasts import Last, fold
@@ -192,44 +192,6 @@ class Manifest(Lookups):
             return True
         self._settle({f: files[f][0] for f in racy}, recorded)
         return False
-
-    def verify(self, journal: tuple[int, int], directory: int, keys: dict[str, tuple[int, int, int]], swept_ns: int,
-               read: Callable[[str], str | None]) -> bool:
-        """Whether every memory file of the layer is as the manifest records it, so its rows stand for a sweep's
-        scan: ``keys`` (file name → stat key, every memory file listed: :func:`memdir.files.scan.stat_keys`)
-        equal to the recorded keys (one read of the rows' keys, compared in bulk), the manifest of this
-        ``journal`` (its (size, mtime)) and of this format, and none of its rows a file judged too large (a
-        verdict of the ``max_file_bytes`` ceiling of its time). A row kept racy (:data:`RACY_NS`) whose size
-        and inode match counts as matching when its file's bytes still have the recorded digest (``read(file)``,
-        at most :data:`RACY_READS` of them; its ctime then recorded, as :meth:`differs` settles it). When all
-        hold, the manifest is restamped in the same write transaction: ``directory`` (the layer directory's
-        mtime, taken before the listing) and ``swept_ns`` (when the listing began) — True. Call under the
-        layer's lock. Never raises: False when it cannot be read or written."""
-        if not self.exists():  # a symlink there is never opened
-            return False
-        try:
-            conn = sqlite3.connect(f"file:{self.path}?mode=rw", uri=True, timeout=0, isolation_level=None)
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('format', 'journal')"))
-                if (meta.get("format") != FORMAT or meta.get("journal") != _text(journal)
-                        or conn.execute("SELECT 1 FROM files WHERE substr(error, 1, ?) = ? LIMIT 1",
-                                        (len(TOO_LARGE), TOO_LARGE)).fetchone() is not None):
-                    conn.execute("ROLLBACK")
-                    return False
-                recorded = {row[0]: row[1:] for row in conn.execute("SELECT file, size, ctime_ns, ino FROM files")}
-                if recorded != keys and not _racy_match(conn, keys, recorded, read):
-                    conn.execute("ROLLBACK")
-                    return False
-                conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                                 [("directory", directory), ("swept", swept_ns)])
-                conn.execute("COMMIT")
-            finally:
-                conn.close()
-        except (sqlite3.Error, OSError, TypeError, ValueError):
-            return False
-        _saved_sweeps[self.path] = swept_ns
-        return True
 
     def _settle(self, keys: dict[str, tuple[int, int, int]], digests: dict[str, str]) -> None:
         """Racy rows whose files were just read and found as recorded (``keys``: the stat key each file
@@ -490,30 +452,6 @@ def _save_lasts(conn: sqlite3.Connection, events: list[Event] | None, since: tup
                      [(n, *(last if last is not None else (None, None, None))) for n, last in rows.items()])
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('lasts', '1')")
     return replaced
-
-
-def _racy_match(conn: sqlite3.Connection, keys: dict[str, tuple], recorded: dict[str, tuple],
-                read: Callable[[str], str | None]) -> bool:
-    """Whether ``keys`` (file name → stat key, as listed now) differ from the ``recorded`` ones only by rows
-    kept racy (ctime stored as 0, :data:`RACY_NS`) of the same size and inode whose files' bytes still have the
-    recorded digest (``read(file)``; at most :data:`RACY_READS` of them); those rows then get the ctime listed,
-    once it is RACY_NS old (as :meth:`Manifest._settle`). Runs in :meth:`Manifest.verify`'s write transaction."""
-    if len(keys) != len(recorded):
-        return False
-    racy = [f for f, _key in keys.items() - recorded.items()]  # set operations on dict views: in C
-    if len(racy) > RACY_READS:
-        return False
-    for f in racy:
-        row, key = recorded.get(f), keys[f]
-        if row is None or row[1] != 0 or (row[0], row[2]) != (key[0], key[2]):
-            return False
-    digests = dict(conn.execute(f"SELECT file, digest FROM files WHERE file IN ({','.join('?' * len(racy))})", racy))
-    if any(not digests.get(f) or read(f) != digests[f] for f in racy):
-        return False
-    now = _now_ns()
-    conn.executemany("UPDATE files SET ctime_ns = ? WHERE file = ? AND ctime_ns = 0 AND size = ? AND ino = ?",
-                     [(keys[f][1], f, keys[f][0], keys[f][2]) for f in racy if now - keys[f][1] > RACY_NS])
-    return True
 
 
 def _with_recorded_text(conn: sqlite3.Connection, files: dict[str, FileState | None]) -> dict[str, FileState | None]:

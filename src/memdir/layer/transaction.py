@@ -77,9 +77,6 @@ class Transaction:
         self.listed: dict[str, set[str]] | None = None
         self.session = session
         self.full = full  # False: the last transaction's scan stands in (see Layer._quick_scan)
-        # True (with full): every file stat'ed under the lock and found as the manifest records it, so the manifest's
-        # states stand in for the sweep's, as a quick scan's do (HandsOver._verified_scan): nothing to journal
-        self.verified = False
         self.changed = False
         self.reindex = False
         self.touched: set[str] = set()
