@@ -238,11 +238,15 @@ def test_a_value_put_right_after_actually_or_no_fires_correction():
     "No, the exit code was 1.", "Actually the result was 42.", "actually the diff is 200 lines",
     "Wait, the test run is 12 minutes long.", "No, it's 5 failures now.", "Actually it's 3am here, let's stop.",
     "Actually it's 5pm, I need to go.", "Sorry, it's 90% done.", "Wait, it's 10 o'clock.", "Actually it's 2 of them.",
-    "No, the error rate is 3 per minute.", "Actually it's 1.5x faster."])
+    "No, the error rate is 3 per minute.", "Actually it's 1.5x faster.", "No, the latency is 300ms",
+    "No, the latency is 300ms.", "Actually the p99 is 250 now", "Sorry, the answer is 42", "Actually the line is 42",
+    "Actually the page is 2", "No, the commit is abc123", "No, the error rate is 5 on staging", "Sure, make it 3",
+    "Actually the timeout is 30s."])
 def test_a_result_reported_after_actually_or_no_fires_nothing(said):
     """break50a: int49's "actually/no/wait … is <value>" fired correction on a result reported (an output, an exit
     code, a count, a duration, the time of day): each would have become a pending finding the agent is asked to
-    save. What happened ("was"), a result ("the output", "the exit code"), a count or time (a unit after the value,
+    save. fix52b: so did a measurement (a latency, a p99, a rate, a line, a commit; a number against its unit, "300ms",
+    "30s"; a bare count after "make it"). What happened ("was"), a result ("the output", "the exit code"), a count or time (a unit after the value,
     "3am") fires nothing; the control in the same setup, the setting put right, fires correction."""
     assert rules_of(said) == set()
     assert rules_of("Actually the port is 5434.") == {"correction"}  # control
@@ -250,7 +254,8 @@ def test_a_result_reported_after_actually_or_no_fires_nothing(said):
 
 @pytest.mark.parametrize("said", [
     "Actually, it should be 5434.", "Make that 5434.", "Ok, make it 6543 then.", "Sorry, the port is 5434.",
-    "My bad, the port is 5434.", "Oops, it's 5434.", "Actually the port's 5434.", "No, the exit code timeout is 30"])
+    "My bad, the port is 5434.", "Oops, it's 5434.", "Actually the port's 5434.", "No, the exit code timeout is 30",
+    "no, the port is 5434", "Correction: the port is 5434", "Actually the timeout is 30."])
 def test_a_value_put_right_in_other_words_fires_correction(said):
     """break50a: "it should be", "make that", "sorry"/"my bad"/"oops" and "the port's" putting a value right fired
     nothing in int49; a result word not naming the thing ("exit code timeout") does not stop it. Control: the

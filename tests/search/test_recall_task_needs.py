@@ -139,3 +139,29 @@ def test_an_explicit_search_reads_a_field_named_for_a_moment_as_recall_does(stor
     assert [h.name for h in store.search("created_at column")] == ["timezone-utc"]
     assert "timezone-utc" not in [h.name for h in store.search("status field")]  # control: no moment named
     assert recalled(store, "paid_at field") == ["timezone-utc"]  # control: recall agrees
+
+
+_NOT_A_MOMENT = ("add a seed_ts to the fixtures", "update speed_at in the loop", "set feed_at for the parser",
+                 "set embedAt on the layer", "set bedAt for the room", "update needAt in the queue",
+                 "set red_at for the palette", "fix the flaky test_paid_at test")
+
+
+def test_a_word_ending_in_ed_that_is_no_participle_recalls_not_the_timestamp_note(store):
+    # fix52b: "ed" alone read seed, speed, feed, embed, bed, need, red as participles, and a test's name as a field
+    for prompt in _NOT_A_MOMENT:
+        assert "timezone-utc" not in recalled(store, prompt), prompt
+    for prompt in ("add a created_at column", "set deletedAt when a customer is removed",
+                   "add a paid_at column", "update lastModifiedAt in the sync job"):
+        assert recalled(store, prompt) == ["timezone-utc"], prompt  # control: a participle, a moment
+
+
+def test_timed_reads_a_participle_not_any_word_ending_in_ed():
+    for prompt in _NOT_A_MOMENT:
+        assert concepts.timed(prompt, query_terms(prompt)) == {}, prompt
+    stamp = (concepts.STORED,)
+    assert concepts.timed("update updated_at", query_terms("update updated_at")) == {
+        t: stamp for t in ("updat", "updatedat")}  # control: a participle
+    assert concepts.timed("set used_at", query_terms("set used_at")) == {
+        t: stamp for t in ("use", "usedat")}  # control: a participle of four letters
+    assert concepts.timed("set agreed_at", query_terms("set agreed_at")) == {
+        t: stamp for t in ("agre", "agreedat")}  # control: a participle in "eed"

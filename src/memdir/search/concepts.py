@@ -131,7 +131,13 @@ _KEPT_IN = "column field table attribute property spalte feld tabelle"
 # bug in chat_at.py" recalled "Store timestamps in UTC" and the user's time zone at 0.54-0.93 (break50b). Closed.
 _HAPPENED = frozenset(("paid", "sent", "seen", "read", "built", "sold", "made", "held", "won", "lost", "left",
                       "begun", "done", "shown", "known", "taken", "given", "written", "spent", "run", "set", "born",
-                      "login", "logout", "signin", "signout", "signup", "expires", "starts", "ends"))
+                      "login", "logout", "signin", "signout", "signup", "expires", "starts", "ends",
+                      "agreed", "disagreed", "freed", "guaranteed", "decreed"))
+# A word ending in "ed" is a participle only from four letters and not in "eed" (fix52b: seed_ts, speed_at, feed_at,
+# needAt, bedAt, red_at recalled "Store timestamps in UTC"); the "eed" participles are words of :data:`_HAPPENED`, the
+# non-participles of four letters or more here. A test's name (``test_paid_at``: "fix the flaky test_paid_at test")
+# names no field.
+_NOT_DONE = frozenset(("embed", "shred", "hundred", "kindred", "sacred", "naked", "wicked", "sled", "bled"))
 _PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
 # Such an identifier names a field of code only where it reads as code: written in backticks ("why is `paid_at`
 # null?") or in a prompt asking for a change (one of these verbs, outside the identifier: "add a paid_at", "update
@@ -165,12 +171,14 @@ def _as_code(query: str, found: re.Match) -> bool:
 def _moment(identifier: str) -> bool:
     """True when ``identifier`` (a match of :data:`_TIMED`) names a moment without a word saying where it is kept
     (:data:`_HAPPENED`): ``created_at``, ``lastModifiedAt``, ``CREATED_AT``, ``paid_at``, ``last_sync_at``,
-    ``event_timestamp`` → True; ``charAt``, ``elementAt``, ``hash_ts``, ``FLAT_AT``, ``cat_at`` → False. Pure."""
+    ``event_timestamp``, ``used_at`` → True; ``charAt``, ``elementAt``, ``hash_ts``, ``FLAT_AT``, ``cat_at``,
+    ``seed_ts``, ``speed_at``, ``embedAt``, ``red_at``, ``test_paid_at`` → False. Pure."""
     parts = [p.lower() for p in _PARTS.findall(identifier)]
-    if len(parts) < 2:
+    if len(parts) < 2 or parts[0] == "test":
         return False
     word = parts[-2]
-    return parts[-1] == "timestamp" or parts[0] == "last" or word.endswith("ed") or word in _HAPPENED
+    participle = (len(word) >= 4 and word.endswith("ed") and not word.endswith("eed") and word not in _NOT_DONE)
+    return parts[-1] == "timestamp" or parts[0] == "last" or participle or word in _HAPPENED
 
 
 # The forms of the timestamp concept that name how a moment is stored (timestamp, datetime, UTC, タイムスタンプ), not a
