@@ -55,7 +55,6 @@ for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "e
 del _name
 
 
-__all__ = ["Sentences"]
 
 
 def turn_number(index: int) -> int:
@@ -64,3 +63,6 @@ def turn_number(index: int) -> int:
     ``consolidate --explain``, its ``--json`` (``gate.hits[].turn``, ``gate.withdrawn[].turn``) and the
     extractors' notes alike (ux49: the text counted from 1, the JSON from 0)."""
     return index + 1
+
+
+__all__ = ["Sentences", "turn_number"]

@@ -150,7 +150,7 @@ GERMAN_NEGATIONS = frozenset({"nicht", "kein", "keine", "keinen", "keinem", "kei
 # 别的 and 别人 "other(s)", 差不多 "about": a CJK run holding a negation character only inside one of them
 # negates nothing (memdir.consolidation.takeback.negates).
 CJK_NOT_NEGATING = frozenset({"非常", "不错", "不过", "不仅", "不断", "不少", "无论", "没错", "未来", "别的", "别人",
-                              "差不多", "不久"})
+                              "差不多", "不久", "没问题", "没关系", "无所谓", "非得", "不得不"})
 
 # Words that point at one particular thing, not at things in general: the definite articles, demonstratives,
 # possessives and the speaker's people and place, English and German ("how do I deploy the api", "Wie
