@@ -68,6 +68,22 @@ def test_denies_and_puts_needs_both_parts():
     assert not denies_and_puts(about, "wir nutzen kein pnpm mehr")
 
 
+def test_a_denial_with_a_remark_after_it_puts_nothing_in_place():
+    """A remark after the denial is no replacement (review of rev49c: each was kept as a memory, e.g.
+    ``don-use-pnpm-anymore-sadly``); control in the same call: "use bun" in the request's own frame is."""
+    about = [PNPM]
+    for remark in ("we don't use pnpm anymore, sadly", "don't use pnpm, ever", "we don't use pnpm, it's slow"):
+        assert not denies_and_puts(about, remark), remark
+    assert denies_and_puts(about, BUN)
+
+
+def test_cli_rules_a_denial_with_a_remark_keeps_nothing(isolated_home, project):
+    out = consolidate(project, isolated_home, said(PNPM, "Scratch that. We don't use pnpm anymore, sadly."))
+    assert f"not kept: {PNPM}" in out and descriptions(isolated_home, project) == []
+    consolidate(project, isolated_home, said(PNPM, "Scratch that. " + BUN), name="u.txt")  # control
+    assert descriptions(isolated_home, project) == [BUN]
+
+
 # ---------------------------------------------------------------- another fact after "never mind"
 
 
@@ -81,6 +97,21 @@ def test_another_fact_is_a_statement_with_a_value():
     assert another_fact("the cache is on 6380") == "Remember: the cache is on 6380."
     assert another_fact("rerun the tests") is None  # control: no value
     assert another_fact("it's not 5433") is None and another_fact("is the cache on 6380?") is None
+
+
+def test_another_fact_is_a_setting_not_a_result():
+    """A result after "never mind" is no fact to keep (review of rev49c: "Never mind, the tests took 12 minutes."
+    made the memory ``tests-took-12-minutes``); controls: settings with a value still are."""
+    for result in ("the tests took 12 minutes", "the build is 12 minutes", "it's 3 tests"):
+        assert another_fact(result) is None, result
+    assert another_fact("the cache is on port 6380") == "Remember: the cache is on port 6380."
+    assert another_fact("staging lives at 10.0.0.5") == "Remember: staging lives at 10.0.0.5."
+
+
+def test_cli_rules_never_mind_and_a_result_keeps_only_the_request(isolated_home, project):
+    consolidate(project, isolated_home, said("Remember the db is on port 5433.",
+                                             "Never mind, the tests took 12 minutes."))
+    assert descriptions(isolated_home, project) == ["The db is on port 5433."]
 
 
 # ---------------------------------------------------------------- Chinese and German denials

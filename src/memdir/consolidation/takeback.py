@@ -356,6 +356,13 @@ def replaced_request(request: str, about: list[str], rest: str, *, values_only: 
     return request[:found[0].start()] + written + request[found[0].end():]
 
 
+# What a result says, not a setting: a verb of what happened, or a duration or a count of things ("the tests took
+# 12 minutes", "the build is 12 minutes", "it's 3 tests"; review of rev49c: a result after "never mind" was kept as a
+# memory). A setting keeps its value ("the cache is on 6380", "we release on Thursdays").
+_RESULT = re.compile(r"\b(?:took|takes|was|were|ran|failed|passed|lasted|cost)\b|\d[\d.,]*\s*(?:minutes?|mins?|"
+                     r"seconds?|secs?|hours?|hrs?|times?|tests?|files?|lines?|ms|s|h)\b", _I)
+
+
 def another_fact(rest: str) -> str | None:
     """What a take-back with a sentence after it in the same sentence (:func:`replacement`) says when that sentence
     is no new value of the request before it (:func:`replaced_request` gave None) but a fact of its own: a statement
@@ -367,7 +374,8 @@ def another_fact(rest: str) -> str | None:
     else ("Scratch that, rerun the tests.": no value; "Never mind, it's not 5433": a denial). Linear."""
     from .gate import is_question_or_hedge, sentence_rules
 
-    if is_question_or_hedge(rest) or negates(rest) or not _values(rest) or not _subject(rest):
+    if is_question_or_hedge(rest) or negates(rest) or not _values(rest) or not _subject(rest) \
+            or _RESULT.search(rest):
         return None
     sentence = rest if rest.endswith((".", "!", "。", "！")) else rest + "."
     if any(rule == "remember" for rule, _ in sentence_rules(sentence)):
@@ -378,6 +386,8 @@ def another_fact(rest: str) -> str | None:
 # Where a denial and what it puts in place part: a clause mark (_CLAUSE), "but", "instead", German "sondern",
 # "stattdessen" and Chinese 而是, 改用, 换成 ("Don't use pnpm, use bun", "不用 pnpm 了，改用 bun").
 _PARTS = re.compile(r"\s*(?:[,;:，、；：。\u2014\u2013]|\s-\s|\b(?:but|instead|sondern|stattdessen)\b|而是|改用|换成)\s*", _I)
+_PARTS_KEPT = re.compile(f"({_PARTS.pattern})", _I)  # the same marks, kept: which one opened a part
+_REPLACING = re.compile(r"\b(?:but|instead|sondern|stattdessen)\b|而是|改用|换成", _I)  # marks that say "in its place"
 
 
 def denies_and_puts(about: list[str], rest: str) -> bool:
@@ -388,10 +398,15 @@ def denies_and_puts(about: list[str], rest: str) -> bool:
     after "Remember to use pnpm for installs."; rev49c: bun was lost, nothing kept). Then the take-back's whole
     ``rest`` is what the person asks to keep. Linear in the length of ``rest``."""
     said = " ".join(about)
-    subject, values = _subject(said), _values(said)
-    parts = [p for p in _PARTS.split(rest) if p and p.strip()]
-    denied = any(negates(p) and _claim(p) & subject for p in parts)
-    put = any(not negates(p) and (_subject(p) - subject or set(_values(p)) - set(values)) for p in parts)
+    subject, values, frame = _subject(said), _values(said), _claim(said)
+    pieces = _PARTS_KEPT.split(rest)  # [part, mark, part, mark, …]: each part after the mark that opened it
+    parts = [(pieces[i], pieces[i - 1] if i else "") for i in range(0, len(pieces), 2) if pieces[i].strip()]
+    denied = any(negates(p) and _claim(p) & subject for p, _ in parts)
+    # what is put in its place: a part in the request's own frame ("use bun" beside "use pnpm for installs") or
+    # after a word that says so (instead, but, sondern, 改用); review: "we don't use pnpm anymore, sadly", "…, ever",
+    # "…, it's slow" were read as replacements and kept as memories
+    put = any(not negates(p) and (_claim(p) & frame or _REPLACING.search(mark))
+              and (_subject(p) - subject or set(_values(p)) - set(values)) for p, mark in parts)
     return denied and put
 
 
